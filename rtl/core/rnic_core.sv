@@ -1,0 +1,207 @@
+// The NIC core: everything between the PCIe bridge and the Ethernet MAC, behind standard
+// interfaces only (AXI4-Lite BAR0 slave, AXI4 DMA master, MSI-X requests, AXI-Stream TX/RX),
+// one clock domain. Board wrappers in bitstream-scripts/ attach vendor PCIe and MAC IP.
+module rnic_core #(
+  parameter int unsigned DataWidth    = 512,  // AXI master and AXI-Stream data width
+  parameter int unsigned AxiAddrWidth = 64,
+  parameter int unsigned AxiIdWidth   = 5,
+  parameter int unsigned BarAddrWidth = 22,   // 4 MiB BAR0
+  parameter int unsigned NumCores     = 1
+) (
+  input  logic clk_i,
+  input  logic rst_ni,
+
+  // BAR0: AXI4-Lite slave
+  input  logic [BarAddrWidth-1:0] s_axil_awaddr_i,
+  input  logic                    s_axil_awvalid_i,
+  output logic                    s_axil_awready_o,
+  input  logic [31:0]             s_axil_wdata_i,
+  input  logic [3:0]              s_axil_wstrb_i,
+  input  logic                    s_axil_wvalid_i,
+  output logic                    s_axil_wready_o,
+  output logic [1:0]              s_axil_bresp_o,
+  output logic                    s_axil_bvalid_o,
+  input  logic                    s_axil_bready_i,
+  input  logic [BarAddrWidth-1:0] s_axil_araddr_i,
+  input  logic                    s_axil_arvalid_i,
+  output logic                    s_axil_arready_o,
+  output logic [31:0]             s_axil_rdata_o,
+  output logic [1:0]              s_axil_rresp_o,
+  output logic                    s_axil_rvalid_o,
+  input  logic                    s_axil_rready_i,
+
+  // DMA: AXI4 master toward host memory
+  output logic [AxiIdWidth-1:0]   m_axi_awid_o,
+  output logic [AxiAddrWidth-1:0] m_axi_awaddr_o,
+  output logic [7:0]              m_axi_awlen_o,
+  output logic [2:0]              m_axi_awsize_o,
+  output logic [1:0]              m_axi_awburst_o,
+  output logic                    m_axi_awvalid_o,
+  input  logic                    m_axi_awready_i,
+  output logic [DataWidth-1:0]    m_axi_wdata_o,
+  output logic [DataWidth/8-1:0]  m_axi_wstrb_o,
+  output logic                    m_axi_wlast_o,
+  output logic                    m_axi_wvalid_o,
+  input  logic                    m_axi_wready_i,
+  input  logic [AxiIdWidth-1:0]   m_axi_bid_i,
+  input  logic [1:0]              m_axi_bresp_i,
+  input  logic                    m_axi_bvalid_i,
+  output logic                    m_axi_bready_o,
+  output logic [AxiIdWidth-1:0]   m_axi_arid_o,
+  output logic [AxiAddrWidth-1:0] m_axi_araddr_o,
+  output logic [7:0]              m_axi_arlen_o,
+  output logic [2:0]              m_axi_arsize_o,
+  output logic [1:0]              m_axi_arburst_o,
+  output logic                    m_axi_arvalid_o,
+  input  logic                    m_axi_arready_i,
+  input  logic [AxiIdWidth-1:0]   m_axi_rid_i,
+  input  logic [DataWidth-1:0]    m_axi_rdata_i,
+  input  logic [1:0]              m_axi_rresp_i,
+  input  logic                    m_axi_rlast_i,
+  input  logic                    m_axi_rvalid_i,
+  output logic                    m_axi_rready_o,
+
+  // MSI-X vector requests to the PCIe bridge
+  output logic                    msix_req_o,
+  output logic [4:0]              msix_vector_o,
+  input  logic                    msix_ack_i,
+
+  // Ethernet MAC: AXI-Stream, byte 0 of the frame in tdata[7:0], no FCS
+  output logic [DataWidth-1:0]    m_axis_tx_tdata_o,
+  output logic [DataWidth/8-1:0]  m_axis_tx_tkeep_o,
+  output logic                    m_axis_tx_tlast_o,
+  output logic                    m_axis_tx_tvalid_o,
+  input  logic                    m_axis_tx_tready_i,
+  input  logic [DataWidth-1:0]    s_axis_rx_tdata_i,
+  input  logic [DataWidth/8-1:0]  s_axis_rx_tkeep_i,
+  input  logic                    s_axis_rx_tlast_i,
+  input  logic                    s_axis_rx_tvalid_i,
+  output logic                    s_axis_rx_tready_o
+);
+  localparam int unsigned NumCnt = rnic_spec_pkg::NUM_COUNTERS;
+
+  // ---- BAR0: AXI4-Lite to the register bus, decoded into regions --------------------------
+  logic                    bus_req, bus_we, bus_ack, bus_err;
+  logic [BarAddrWidth-1:0] bus_addr;
+  logic [31:0]             bus_wdata, bus_rdata, regs_rdata;
+  logic [3:0]              bus_wstrb;
+
+  axil_slave #(.AddrWidth(BarAddrWidth)) u_axil (
+    .clk_i, .rst_ni,
+    .s_axil_awaddr_i, .s_axil_awvalid_i, .s_axil_awready_o,
+    .s_axil_wdata_i, .s_axil_wstrb_i, .s_axil_wvalid_i, .s_axil_wready_o,
+    .s_axil_bresp_o, .s_axil_bvalid_o, .s_axil_bready_i,
+    .s_axil_araddr_i, .s_axil_arvalid_i, .s_axil_arready_o,
+    .s_axil_rdata_o, .s_axil_rresp_o, .s_axil_rvalid_o, .s_axil_rready_i,
+    .bus_req_o(bus_req), .bus_we_o(bus_we), .bus_addr_o(bus_addr), .bus_wdata_o(bus_wdata),
+    .bus_wstrb_o(bus_wstrb), .bus_ack_i(bus_ack), .bus_rdata_i(bus_rdata), .bus_err_i(bus_err)
+  );
+
+  logic sel_regs, sel_db, db_write;
+  assign sel_regs = bus_addr < BarAddrWidth'(1 << rnic_spec_pkg::REG_ADDR_W);
+  // The doorbell pages fill BAR0 from BAR0_DB_BASE to its end.
+  assign sel_db = bus_addr >= BarAddrWidth'(rnic_spec_pkg::BAR0_DB_BASE);
+  assign db_write = bus_req && bus_we && sel_db;
+  // Every region answers in the request cycle. The firmware window has no target until the
+  // soft core is attached, so it and unmapped space answer SLVERR rather than fake data.
+  assign bus_ack = bus_req;
+  assign bus_err = !(sel_regs || sel_db);
+  assign bus_rdata = sel_regs ? regs_rdata : 32'h0;
+
+  // ---- Register file (generated from spec/rnic.toml) --------------------------------------
+  logic [31:0] ctrl_control, ctrl_scratch, cpu_control;
+  logic [31:0] cmdq_base_lo, cmdq_base_hi, cmdq_log_size, cmdq_prod;
+  logic [31:0] eq_base_lo, eq_base_hi, eq_log_size, eq_cons, eq_msix_vector, msix_mask;
+  logic        cmdq_prod_we, eq_cons_we;
+  logic [63:0] cycle_q;
+  logic [NumCnt*32-1:0] counters;
+  logic [31:0] cnt_rx_frames_q, cnt_rx_bytes_q, cnt_doorbells_q;
+
+  rnic_regs u_regs (
+    .clk_i, .rst_ni,
+    .req_i(bus_req && sel_regs), .we_i(bus_we), .addr_i(bus_addr[rnic_spec_pkg::REG_ADDR_W-1:0]),
+    .wdata_i(bus_wdata), .wstrb_i(bus_wstrb), .rdata_o(regs_rdata),
+    .id_data_width_i(32'(DataWidth)), .id_num_cores_i(32'(NumCores)),
+    .id_caps_i(32'h0),
+    .ctrl_control_o(ctrl_control), .ctrl_status_i({31'h0, ctrl_control[0]}),
+    .ctrl_scratch_o(ctrl_scratch), .ctrl_cycle_lo_i(cycle_q[31:0]), .ctrl_cycle_hi_i(cycle_q[63:32]),
+    .cpu_cpu_control_o(cpu_control), .cpu_cpu_status_i(32'h0), .cpu_fw_version_i(32'h0),
+    .cpu_fw_status_i(32'(rnic_spec_pkg::FW_STATUS_NONE)), .cpu_log_base_i(32'h0),
+    .cpu_log_head_i(32'h0), .cpu_heartbeat_i(32'h0), .cpu_panic_mcause_i(32'h0),
+    .cpu_panic_mepc_i(32'h0), .cpu_panic_mtval_i(32'h0),
+    .cmdq_cmdq_base_lo_o(cmdq_base_lo), .cmdq_cmdq_base_hi_o(cmdq_base_hi),
+    .cmdq_cmdq_log_size_o(cmdq_log_size), .cmdq_cmdq_prod_o(cmdq_prod),
+    .cmdq_cmdq_prod_we_o(cmdq_prod_we), .cmdq_cmdq_cons_i(32'h0),
+    .eq_eq_base_lo_o(eq_base_lo), .eq_eq_base_hi_o(eq_base_hi), .eq_eq_log_size_o(eq_log_size),
+    .eq_eq_cons_o(eq_cons), .eq_eq_cons_we_o(eq_cons_we), .eq_eq_prod_i(32'h0),
+    .eq_eq_msix_vector_o(eq_msix_vector), .msix_msix_mask_o(msix_mask), .msix_msix_pending_i(32'h0),
+    .doorbell_db_dropped_i(32'h0),
+    .counters_i(counters)
+  );
+
+  // ---- Counters ----------------------------------------------------------------------------
+  // Counted here until their owning blocks (RX parser, TX, command engine) take them over.
+  function automatic logic [31:0] keep_bytes(input logic [DataWidth/8-1:0] keep);
+    keep_bytes = '0;
+    for (int i = 0; i < DataWidth / 8; i++) keep_bytes = keep_bytes + 32'(keep[i]);
+  endfunction
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cycle_q <= '0;
+      cnt_rx_frames_q <= '0;
+      cnt_rx_bytes_q <= '0;
+      cnt_doorbells_q <= '0;
+    end else begin
+      cycle_q <= cycle_q + 64'd1;
+      if (s_axis_rx_tvalid_i) begin
+        cnt_rx_bytes_q <= cnt_rx_bytes_q + keep_bytes(s_axis_rx_tkeep_i);
+        if (s_axis_rx_tlast_i) cnt_rx_frames_q <= cnt_rx_frames_q + 32'd1;
+      end
+      if (db_write) cnt_doorbells_q <= cnt_doorbells_q + 32'd1;
+    end
+  end
+
+  always_comb begin
+    counters = '0;
+    counters[rnic_spec_pkg::CNT_RX_FRAMES*32 +: 32] = cnt_rx_frames_q;
+    counters[rnic_spec_pkg::CNT_RX_BYTES*32 +: 32] = cnt_rx_bytes_q;
+    counters[rnic_spec_pkg::CNT_DOORBELLS*32 +: 32] = cnt_doorbells_q;
+  end
+
+  // ---- Not yet attached: DMA engine, transmit path, MSI-X, soft core ----------------------
+  assign m_axi_awid_o = '0;
+  assign m_axi_awaddr_o = '0;
+  assign m_axi_awlen_o = '0;
+  assign m_axi_awsize_o = '0;
+  assign m_axi_awburst_o = 2'b01;
+  assign m_axi_awvalid_o = 1'b0;
+  assign m_axi_wdata_o = '0;
+  assign m_axi_wstrb_o = '0;
+  assign m_axi_wlast_o = 1'b0;
+  assign m_axi_wvalid_o = 1'b0;
+  assign m_axi_bready_o = 1'b1;
+  assign m_axi_arid_o = '0;
+  assign m_axi_araddr_o = '0;
+  assign m_axi_arlen_o = '0;
+  assign m_axi_arsize_o = '0;
+  assign m_axi_arburst_o = 2'b01;
+  assign m_axi_arvalid_o = 1'b0;
+  assign m_axi_rready_o = 1'b1;
+  assign msix_req_o = 1'b0;
+  assign msix_vector_o = '0;
+  assign m_axis_tx_tdata_o = '0;
+  assign m_axis_tx_tkeep_o = '0;
+  assign m_axis_tx_tlast_o = 1'b0;
+  assign m_axis_tx_tvalid_o = 1'b0;
+  assign s_axis_rx_tready_o = 1'b1;
+
+  logic unused_inputs;
+  assign unused_inputs = ^{m_axi_awready_i, m_axi_wready_i, m_axi_bid_i, m_axi_bresp_i,
+                           m_axi_bvalid_i, m_axi_arready_i, m_axi_rid_i, m_axi_rdata_i,
+                           m_axi_rresp_i, m_axi_rlast_i, m_axi_rvalid_i, msix_ack_i,
+                           m_axis_tx_tready_i, s_axis_rx_tdata_i, ctrl_scratch, cpu_control,
+                           cmdq_base_lo, cmdq_base_hi, cmdq_log_size, cmdq_prod, cmdq_prod_we,
+                           eq_base_lo, eq_base_hi, eq_log_size, eq_cons, eq_cons_we,
+                           eq_msix_vector, msix_mask, ctrl_control[31:1], bus_wdata, bus_wstrb};
+endmodule

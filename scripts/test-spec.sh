@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Checks the single-source contract: committed generated files match spec/rnic.toml, a changed
+# spec is detected as stale, and an invalid spec is refused.
+set -uo pipefail
+fail=0
+check() { if [ "$1" -eq 0 ]; then echo "PASS $2"; else echo "FAIL $2"; fail=1; fi; }
+
+python3 spec/gen/rnic_gen.py --check; check $? "spec-generated-files-up-to-date"
+
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+# A copy of the tree's generated files with an edited spec must be reported stale.
+mkdir -p "$tmp/tree"
+for f in rtl/common/rnic_spec_pkg.sv rtl/common/rnic_regs.sv spec/include/rnic_spec.h docs/interface.md; do
+  mkdir -p "$tmp/tree/$(dirname "$f")"; cp "$f" "$tmp/tree/$f"
+done
+sed 's/{ name = "byte_len", off = 8, bits = 32 }/{ name = "byte_len", off = 8, bits = 24 }/' spec/rnic.toml > "$tmp/edited.toml"
+cmp -s spec/rnic.toml "$tmp/edited.toml"; [ $? -ne 0 ]; check $? "spec-edit-applied"
+python3 spec/gen/rnic_gen.py --spec "$tmp/edited.toml" --root "$tmp/tree" --check 2>"$tmp/err"
+rc=$?; [ $rc -eq 1 ] && grep -q "rnic_spec.h" "$tmp/err"; check $? "spec-stale-file-detected"
+# Regenerating into the copy makes it clean again, and the C header changed the CQE field.
+python3 spec/gen/rnic_gen.py --spec "$tmp/edited.toml" --root "$tmp/tree" >/dev/null
+python3 spec/gen/rnic_gen.py --spec "$tmp/edited.toml" --root "$tmp/tree" --check; check $? "spec-regenerated-clean"
+grep -q "rnic_get_field(p, 8, 4, 0, 24)" "$tmp/tree/spec/include/rnic_spec.h"; check $? "spec-edit-reaches-c-header"
+# Overlapping fields are refused with an error, not rendered.
+sed 's/{ name = "imm_data", off = 12, bits = 32, doc = "network order, as ibv_wc.imm_data" }/{ name = "imm_data", off = 10, bits = 32 }/' spec/rnic.toml > "$tmp/bad.toml"
+python3 spec/gen/rnic_gen.py --spec "$tmp/bad.toml" --root "$tmp/tree" --check 2>"$tmp/err2"
+rc=$?; [ $rc -eq 2 ] && grep -q "overlaps" "$tmp/err2"; check $? "spec-overlap-refused"
+exit $fail
