@@ -24,5 +24,5 @@ synth:
 TEST_SUITES += synth
 test-synth:
 	@for t in $(SYNTH_TOPS); do \
-	  if bitstream-scripts/synth/synth.sh $$t $(RTL_SRCS); then echo "PASS synth-$$t"; \
+	  if bitstream-scripts/synth/synth.sh $$t $(RTL_SRCS) | sed 's/^/INFO /'; then echo "PASS synth-$$t"; \
 	  else echo "FAIL synth-$$t"; fi; done

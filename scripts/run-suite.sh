@@ -17,5 +17,5 @@ if ! grep -qE '^(PASS|FAIL) ' "$log"; then
 fi
 p=$(grep -c '^PASS ' "$log"); f=$(grep -c '^FAIL ' "$log")
 printf '  %-22s %5d passed %4d failed  (%ds)\n' "$name" "$p" "$f" $(( $(date +%s) - start ))
-grep '^FAIL ' "$log" | head -20 | sed 's/^/    /'
+grep -E '^(FAIL|INFO) ' "$log" | head -40 | sed 's/^/    /'
 exit 0
