@@ -35,7 +35,7 @@ BENCHES :=
 
 include $(sort $(wildcard mk/*.mk))
 include $(sort $(wildcard tb/*/block.mk))
-include $(sort $(wildcard sim/block.mk))
+include $(sort $(wildcard sim/block.mk firmware/block.mk))
 
 .PHONY: help deps test gen lint synth bench demo clean run-suites
 help:

@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'h7EBF7A16;
+  localparam logic [31:0] SPEC_HASH = 32'h49FA9CFB;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -106,6 +106,19 @@ package rnic_spec_pkg;
   localparam logic [11:0] DB_BF_DB = 12'h010;
   localparam logic [11:0] DB_BF_DATA = 12'h100;
   localparam int unsigned DB_BF_DATA_BYTES = 256;
+
+  // Firmware MMIO registers (soft-core addresses)
+  localparam logic [31:0] FW_MMIO_BASE = 32'h40000000;
+  localparam logic [11:0] FW_REG_FW_VERSION = 12'h000;
+  localparam logic [11:0] FW_REG_FW_STATUS = 12'h004;
+  localparam logic [11:0] FW_REG_LOG_BASE = 12'h008;
+  localparam logic [11:0] FW_REG_LOG_HEAD = 12'h00C;
+  localparam logic [11:0] FW_REG_HEARTBEAT = 12'h010;
+  localparam logic [11:0] FW_REG_PANIC_MCAUSE = 12'h014;
+  localparam logic [11:0] FW_REG_PANIC_MEPC = 12'h018;
+  localparam logic [11:0] FW_REG_PANIC_MTVAL = 12'h01C;
+  localparam logic [11:0] FW_REG_CORE_ID = 12'h020;
+  localparam logic [11:0] FW_REG_LOG_SIZE = 12'h024;
 
   // Driver-to-firmware command opcodes.
   localparam logic [7:0] CMD_OP_NOP = 8'd0;

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0x7EBF7A16u
+#define RNIC_SPEC_HASH 0x49FA9CFBu
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -142,6 +142,19 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_DB_BF_DB 0x010u
 #define RNIC_DB_BF_DATA 0x100u
 #define RNIC_DB_BF_DATA_BYTES 256u
+
+/* Firmware MMIO registers (soft-core addresses). */
+#define RNIC_FW_MMIO_BASE 0x40000000u
+#define RNIC_FW_REG_FW_VERSION 0x000u
+#define RNIC_FW_REG_FW_STATUS 0x004u
+#define RNIC_FW_REG_LOG_BASE 0x008u
+#define RNIC_FW_REG_LOG_HEAD 0x00Cu
+#define RNIC_FW_REG_HEARTBEAT 0x010u
+#define RNIC_FW_REG_PANIC_MCAUSE 0x014u
+#define RNIC_FW_REG_PANIC_MEPC 0x018u
+#define RNIC_FW_REG_PANIC_MTVAL 0x01Cu
+#define RNIC_FW_REG_CORE_ID 0x020u
+#define RNIC_FW_REG_LOG_SIZE 0x024u
 
 /* Driver-to-firmware command opcodes. */
 #define RNIC_CMD_OP_NOP 0u

@@ -1,0 +1,21 @@
+/* NIC firmware entry: bring-up, then the service loop. */
+#include "fw_log.h"
+#include "fw_panic.h"
+#include "hal.h"
+
+/* The image header: the loader fills sizes and the IMEM CRC after linking (firmware/tools). */
+__attribute__((section(".fw_header"), used)) static const uint32_t fw_header[RNIC_FW_IMAGE_HDR_SIZE / 4] = {
+	0x57464E52u, /* 'RNFW' */
+	FW_VERSION,
+};
+
+int main(void)
+{
+	hal_wr32(RNIC_FW_REG_FW_STATUS, RNIC_FW_STATUS_BOOTING);
+	fw_log_init();
+	hal_wr32(RNIC_FW_REG_FW_VERSION, FW_VERSION);
+	fw_log("boot ok %u.%u core %u", FW_VERSION >> 16, FW_VERSION & 0xffffu, (unsigned)hal_rd32(RNIC_FW_REG_CORE_ID));
+	hal_wr32(RNIC_FW_REG_FW_STATUS, RNIC_FW_STATUS_READY);
+	for (uint32_t beat = 1;; beat++)
+		hal_wr32(RNIC_FW_REG_HEARTBEAT, beat);
+}

@@ -1,0 +1,43 @@
+/* The firmware's one door to hardware. Every register access and CSR read goes through here, so
+ * the same firmware logic builds for the soft core and, with MOCK_MMIO, for the host where tests
+ * supply the registers. */
+#ifndef FW_HAL_H
+#define FW_HAL_H
+
+#include <stdint.h>
+
+#include "rnic_spec.h"
+
+#ifdef MOCK_MMIO
+uint32_t mock_mmio_rd32(uint32_t off);
+void mock_mmio_wr32(uint32_t off, uint32_t v);
+uint64_t mock_cycles(void);
+
+static inline uint32_t hal_rd32(uint32_t off) { return mock_mmio_rd32(off); }
+static inline void hal_wr32(uint32_t off, uint32_t v) { mock_mmio_wr32(off, v); }
+static inline uint64_t hal_cycles(void) { return mock_cycles(); }
+#else
+static inline uint32_t hal_rd32(uint32_t off)
+{
+	return *(volatile uint32_t *)(uintptr_t)(RNIC_FW_MMIO_BASE + off);
+}
+
+static inline void hal_wr32(uint32_t off, uint32_t v)
+{
+	*(volatile uint32_t *)(uintptr_t)(RNIC_FW_MMIO_BASE + off) = v;
+}
+
+/* mcycle as 64 bits, re-reading the high half if the low half wrapped in between. */
+static inline uint64_t hal_cycles(void)
+{
+	uint32_t hi, lo, hi2;
+	do {
+		__asm__ volatile("csrr %0, mcycleh" : "=r"(hi));
+		__asm__ volatile("csrr %0, mcycle" : "=r"(lo));
+		__asm__ volatile("csrr %0, mcycleh" : "=r"(hi2));
+	} while (hi != hi2);
+	return ((uint64_t)hi << 32) | lo;
+}
+#endif
+
+#endif /* FW_HAL_H */
