@@ -15,7 +15,15 @@ $(FW_ELF): $(FW_SRCS) $(wildcard firmware/include/*.h) firmware/runtime/link.ld 
 $(FW_IMAGE): $(FW_ELF) firmware/tools/mkimage.py
 	$(PYTHON) firmware/tools/mkimage.py $< $(FW_DIR)
 
-firmware: $(FW_IMAGE)
+# A test image that traps right after booting (exercises the panic path end to end).
+FW_TRAP_DIR := $(FW_DIR)/trap
+$(FW_TRAP_DIR)/fw.elf: $(FW_SRCS) $(wildcard firmware/include/*.h) firmware/runtime/link.ld spec/include/rnic_spec.h
+	@mkdir -p $(dir $@)
+	$(FW_CC) $(FW_CFLAGS) -DFW_TEST_TRAP -T firmware/runtime/link.ld $(FW_SRCS) -lgcc -o $@
+$(FW_TRAP_DIR)/imem.hex: $(FW_TRAP_DIR)/fw.elf firmware/tools/mkimage.py
+	$(PYTHON) firmware/tools/mkimage.py $< $(FW_TRAP_DIR)
+
+firmware: $(FW_IMAGE) $(FW_TRAP_DIR)/imem.hex
 
 FW_TEST_SRCS := $(sort $(wildcard firmware/runtime/*.c)) firmware/tests/test_fw_runtime.c
 $(FW_DIR)/test_fw_runtime: $(FW_TEST_SRCS) $(wildcard firmware/include/*.h) spec/include/rnic_spec.h

@@ -1,17 +1,19 @@
 # The SystemC co-simulation: rnic_core verilated once, every harness program linked into one
 # binary (build/sim/rnic_sim PROGRAM). Programs: the demo, and the testbenches in tb/core.
 SIM_CPP := sim/main/sim_main.cpp sim/nic/rnic_node.cpp sim/demo/demo_main.cpp $(sort $(wildcard tb/core/*.cpp))
-SIM_DEPS := $(SIM_CPP) $(wildcard sim/*/*.h tb/common/*.h) $(RTL_SRCS) $(HOST_CORE_LIB)
+SIM_DEPS := $(SIM_CPP) $(wildcard sim/*/*.h tb/common/*.h) $(RTL_SRCS) $(HOST_CORE_LIB) $(FW_IMAGE)
 SIM_BIN := $(BUILD)/sim/rnic_sim
 
 $(SIM_BIN): $(SIM_DEPS)
 	$(call verilate,$(BUILD)/sim/obj,rnic_core,,$(SIM_CPP),$(SYSTEMC_FLAGS) \
-	  -CFLAGS -I$(CURDIR)/host-driver/core -LDFLAGS $(abspath $(HOST_CORE_LIB)))
+	  -CFLAGS -I$(CURDIR)/host-driver/core -LDFLAGS $(abspath $(HOST_CORE_LIB)) \
+	  -GFwImemInit='"$(abspath $(FW_DIR)/imem.hex)"' -GFwDmemInit='"$(abspath $(FW_DIR)/dmem.hex)"')
 	@cp $(BUILD)/sim/obj/Vrnic_core $@
 
 demo: deps $(SIM_BIN)
 	@$(SIM_BIN) demo --nics 2
 
 TEST_SUITES += core
-test-core: $(SIM_BIN)
+test-core: $(SIM_BIN) $(FW_TRAP_DIR)/imem.hex
 	@$(SIM_BIN) test-bar0
+	@$(SIM_BIN) test-fw $(FW_DIR)/fw.img $(FW_TRAP_DIR)/fw.img

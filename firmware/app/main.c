@@ -16,6 +16,10 @@ int main(void)
 	hal_wr32(RNIC_FW_REG_FW_VERSION, FW_VERSION);
 	fw_log("boot ok %u.%u core %u", FW_VERSION >> 16, FW_VERSION & 0xffffu, (unsigned)hal_rd32(RNIC_FW_REG_CORE_ID));
 	hal_wr32(RNIC_FW_REG_FW_STATUS, RNIC_FW_STATUS_READY);
+#ifdef FW_TEST_TRAP
+	/* Test image only: an illegal instruction must end in a panic record the host can read. */
+	__asm__ volatile(".word 0");
+#endif
 	for (uint32_t beat = 1;; beat++)
 		hal_wr32(RNIC_FW_REG_HEARTBEAT, beat);
 }

@@ -3,8 +3,8 @@
 (spec layout fw_image_hdr at DMEM offset 0) completed: sizes, entry and the CRC-32 of IMEM.
 
   mkimage.py FW.elf OUTDIR    writes imem.hex, dmem.hex ($readmemh, one 32-bit word a line)
-                              and fw.img (header-first DMEM image after the IMEM image; see
-                              docs/firmware.md)
+                              and fw.img, the file the host loads: a copy of the 32-byte
+                              header, then the IMEM bytes, then the DMEM bytes
 """
 import binascii
 import os
@@ -61,7 +61,7 @@ def main():
             for i in range(0, len(mem), 4):
                 fh.write(f"{struct.unpack_from('<I', mem, i)[0]:08x}\n")
     with open(os.path.join(out, "fw.img"), "wb") as fh:
-        fh.write(bytes(imem) + bytes(dmem))
+        fh.write(bytes(dmem[:32]) + bytes(imem) + bytes(dmem))
     print(f"mkimage: IMEM {len(imem)} B, DMEM {len(dmem)} B, IMEM CRC 0x{crc:08x}")
 
 

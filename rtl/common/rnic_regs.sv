@@ -29,6 +29,7 @@ module rnic_regs (
   input  logic [31:0] cpu_panic_mcause_i,
   input  logic [31:0] cpu_panic_mepc_i,
   input  logic [31:0] cpu_panic_mtval_i,
+  input  logic [31:0] cpu_log_size_i,
   output logic [31:0] cmdq_cmdq_base_lo_o,
   output logic [31:0] cmdq_cmdq_base_hi_o,
   output logic [31:0] cmdq_cmdq_log_size_o,
@@ -130,7 +131,7 @@ module rnic_regs (
       12'h008: rdata_o = 32'h00000100;
       12'h010: rdata_o = 32'h525210EE;
       12'h014: rdata_o = 32'h00010000;
-      12'h018: rdata_o = 32'h49FA9CFB;
+      12'h018: rdata_o = 32'h6391A15E;
       12'h01C: rdata_o = 32'h000000FA;
       12'h020: rdata_o = id_data_width_i;
       12'h024: rdata_o = id_num_cores_i;
@@ -160,6 +161,7 @@ module rnic_regs (
       12'h234: rdata_o = cpu_panic_mcause_i;
       12'h238: rdata_o = cpu_panic_mepc_i;
       12'h23C: rdata_o = cpu_panic_mtval_i;
+      12'h240: rdata_o = cpu_log_size_i;
       // block cmdq
       12'h300: rdata_o = 32'h52434D44;
       12'h304: rdata_o = 32'h00010000;

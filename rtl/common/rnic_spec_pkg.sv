@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'h49FA9CFB;
+  localparam logic [31:0] SPEC_HASH = 32'h6391A15E;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -47,6 +47,7 @@ package rnic_spec_pkg;
   localparam logic [31:0] REG_CPU_PANIC_MCAUSE = 32'h00234;
   localparam logic [31:0] REG_CPU_PANIC_MEPC = 32'h00238;
   localparam logic [31:0] REG_CPU_PANIC_MTVAL = 32'h0023C;
+  localparam logic [31:0] REG_CPU_LOG_SIZE = 32'h00240;
   localparam logic [31:0] BLK_CMDQ_BASE = 32'h00300;
   localparam logic [31:0] BLK_CMDQ_TYPE = 32'h52434D44;
   localparam logic [31:0] REG_CMDQ_CMDQ_BASE_LO = 32'h00310;
@@ -109,6 +110,8 @@ package rnic_spec_pkg;
 
   // Firmware MMIO registers (soft-core addresses)
   localparam logic [31:0] FW_MMIO_BASE = 32'h40000000;
+  localparam logic [31:0] FW_IMEM_BASE = 32'h00000000;
+  localparam logic [31:0] FW_DMEM_BASE = 32'h10000000;
   localparam logic [11:0] FW_REG_FW_VERSION = 12'h000;
   localparam logic [11:0] FW_REG_FW_STATUS = 12'h004;
   localparam logic [11:0] FW_REG_LOG_BASE = 12'h008;

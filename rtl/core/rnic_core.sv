@@ -6,7 +6,9 @@ module rnic_core #(
   parameter int unsigned AxiAddrWidth = 64,
   parameter int unsigned AxiIdWidth   = 5,
   parameter int unsigned BarAddrWidth = 22,   // 4 MiB BAR0
-  parameter int unsigned NumCores     = 1
+  parameter int unsigned NumCores     = 1,
+  parameter              FwImemInit   = "",   // baked-in firmware image ($readmemh files)
+  parameter              FwDmemInit   = ""
 ) (
   input  logic clk_i,
   input  logic rst_ni,
@@ -97,19 +99,41 @@ module rnic_core #(
     .bus_wstrb_o(bus_wstrb), .bus_ack_i(bus_ack), .bus_rdata_i(bus_rdata), .bus_err_i(bus_err)
   );
 
-  logic sel_regs, sel_db, db_write;
+  logic sel_regs, sel_win, sel_db, db_write;
   assign sel_regs = bus_addr < BarAddrWidth'(1 << rnic_spec_pkg::REG_ADDR_W);
+  assign sel_win = bus_addr >= BarAddrWidth'(rnic_spec_pkg::BAR0_FW_WINDOW_BASE) &&
+                   bus_addr < BarAddrWidth'(rnic_spec_pkg::BAR0_FW_WINDOW_BASE +
+                                            rnic_spec_pkg::BAR0_FW_WINDOW_SIZE);
   // The doorbell pages fill BAR0 from BAR0_DB_BASE to its end.
   assign sel_db = bus_addr >= BarAddrWidth'(rnic_spec_pkg::BAR0_DB_BASE);
   assign db_write = bus_req && bus_we && sel_db;
-  // Every region answers in the request cycle. The firmware window has no target until the
-  // soft core is attached, so it and unmapped space answer SLVERR rather than fake data.
-  assign bus_ack = bus_req;
-  assign bus_err = !(sel_regs || sel_db);
-  assign bus_rdata = sel_regs ? regs_rdata : 32'h0;
+  // Registers and doorbells answer in the request cycle, the firmware window when its memory
+  // does; unmapped space answers SLVERR rather than fake data.
+  logic win_ack, win_err;
+  logic [31:0] win_rdata;
+  assign bus_ack = sel_win ? win_ack : bus_req;
+  assign bus_err = sel_win ? win_err : !(sel_regs || sel_db);
+  assign bus_rdata = sel_regs ? regs_rdata : sel_win ? win_rdata : 32'h0;
+
+  // ---- Firmware subsystem: soft core, image check, firmware registers, BAR0 window ---------
+  logic [31:0] ctrl_control, ctrl_scratch, cpu_control;
+  logic [31:0] cpu_status, fw_version, fw_status, log_base, log_head, log_size, heartbeat;
+  logic [31:0] panic_mcause, panic_mepc, panic_mtval;
+  logic fw_ready, fw_panicked;
+
+  rnic_fw_subsys #(.ImemInit(FwImemInit), .DmemInit(FwDmemInit)) u_fw (
+    .clk_i, .rst_ni, .hold_i(cpu_control[0]),
+    .win_req_i(bus_req && sel_win), .win_we_i(bus_we),
+    .win_addr_i(bus_addr[19:0]), .win_wdata_i(bus_wdata), .win_wstrb_i(bus_wstrb),
+    .win_ack_o(win_ack), .win_err_o(win_err), .win_rdata_o(win_rdata),
+    .irq_ext_i(1'b0),
+    .cpu_status_o(cpu_status), .fw_version_o(fw_version), .fw_status_o(fw_status),
+    .log_base_o(log_base), .log_head_o(log_head), .log_size_o(log_size), .heartbeat_o(heartbeat),
+    .panic_mcause_o(panic_mcause), .panic_mepc_o(panic_mepc), .panic_mtval_o(panic_mtval),
+    .fw_ready_o(fw_ready), .panicked_o(fw_panicked)
+  );
 
   // ---- Register file (generated from spec/rnic.toml) --------------------------------------
-  logic [31:0] ctrl_control, ctrl_scratch, cpu_control;
   logic [31:0] cmdq_base_lo, cmdq_base_hi, cmdq_log_size, cmdq_prod;
   logic [31:0] eq_base_lo, eq_base_hi, eq_log_size, eq_cons, eq_msix_vector, msix_mask;
   logic        cmdq_prod_we, eq_cons_we;
@@ -122,13 +146,13 @@ module rnic_core #(
     .req_i(bus_req && sel_regs), .we_i(bus_we), .addr_i(bus_addr[rnic_spec_pkg::REG_ADDR_W-1:0]),
     .wdata_i(bus_wdata), .wstrb_i(bus_wstrb), .rdata_o(regs_rdata),
     .id_data_width_i(32'(DataWidth)), .id_num_cores_i(32'(NumCores)),
-    .id_caps_i(32'h0),
-    .ctrl_control_o(ctrl_control), .ctrl_status_i({31'h0, ctrl_control[0]}),
+    .id_caps_i(32'(1) << rnic_spec_pkg::ID_CAPS_FW_LOAD),
+    .ctrl_control_o(ctrl_control), .ctrl_status_i({29'h0, fw_panicked, fw_ready, ctrl_control[0]}),
     .ctrl_scratch_o(ctrl_scratch), .ctrl_cycle_lo_i(cycle_q[31:0]), .ctrl_cycle_hi_i(cycle_q[63:32]),
-    .cpu_cpu_control_o(cpu_control), .cpu_cpu_status_i(32'h0), .cpu_fw_version_i(32'h0),
-    .cpu_fw_status_i(32'(rnic_spec_pkg::FW_STATUS_NONE)), .cpu_log_base_i(32'h0),
-    .cpu_log_head_i(32'h0), .cpu_heartbeat_i(32'h0), .cpu_panic_mcause_i(32'h0),
-    .cpu_panic_mepc_i(32'h0), .cpu_panic_mtval_i(32'h0),
+    .cpu_cpu_control_o(cpu_control), .cpu_cpu_status_i(cpu_status), .cpu_fw_version_i(fw_version),
+    .cpu_fw_status_i(fw_status), .cpu_log_base_i(log_base),
+    .cpu_log_head_i(log_head), .cpu_heartbeat_i(heartbeat), .cpu_panic_mcause_i(panic_mcause),
+    .cpu_panic_mepc_i(panic_mepc), .cpu_panic_mtval_i(panic_mtval), .cpu_log_size_i(log_size),
     .cmdq_cmdq_base_lo_o(cmdq_base_lo), .cmdq_cmdq_base_hi_o(cmdq_base_hi),
     .cmdq_cmdq_log_size_o(cmdq_log_size), .cmdq_cmdq_prod_o(cmdq_prod),
     .cmdq_cmdq_prod_we_o(cmdq_prod_we), .cmdq_cmdq_cons_i(32'h0),
@@ -169,7 +193,7 @@ module rnic_core #(
     counters[rnic_spec_pkg::CNT_DOORBELLS*32 +: 32] = cnt_doorbells_q;
   end
 
-  // ---- Not yet attached: DMA engine, transmit path, MSI-X, soft core ----------------------
+  // ---- Not yet attached: DMA engine, transmit path, MSI-X -----------------------------------
   assign m_axi_awid_o = '0;
   assign m_axi_awaddr_o = '0;
   assign m_axi_awlen_o = '0;
@@ -200,7 +224,7 @@ module rnic_core #(
   assign unused_inputs = ^{m_axi_awready_i, m_axi_wready_i, m_axi_bid_i, m_axi_bresp_i,
                            m_axi_bvalid_i, m_axi_arready_i, m_axi_rid_i, m_axi_rdata_i,
                            m_axi_rresp_i, m_axi_rlast_i, m_axi_rvalid_i, msix_ack_i,
-                           m_axis_tx_tready_i, s_axis_rx_tdata_i, ctrl_scratch, cpu_control,
+                           m_axis_tx_tready_i, s_axis_rx_tdata_i, ctrl_scratch, cpu_control[31:1],
                            cmdq_base_lo, cmdq_base_hi, cmdq_log_size, cmdq_prod, cmdq_prod_we,
                            eq_base_lo, eq_base_hi, eq_log_size, eq_cons, eq_cons_we,
                            eq_msix_vector, msix_mask, ctrl_control[31:1], bus_wdata, bus_wstrb};

@@ -12,6 +12,7 @@
 #include "nic/rnic_node.h"
 extern "C" {
 #include "rnic_discover.h"
+#include "rnic_fw.h"
 #include "rnic_spec.h"
 }
 
@@ -41,9 +42,25 @@ struct HostProbe : sc_module {
         rnic_block_name(info.blocks[i].type, nm);
         std::printf(" %s@0x%03x", nm, info.blocks[i].base);
       }
-      uint32_t lo = rnic_rd32(&os, RNIC_REG_CTRL_CYCLE_LO);
-      std::printf("\n%s: discovery took %.0f ns of simulated time; core cycle counter reads %u\n", nic->name(),
-                  (sc_time_stamp() - t0).to_seconds() * 1e9, lo);
+      std::printf("\n%s: discovery took %.0f ns of simulated time\n", nic->name(),
+                  (sc_time_stamp() - t0).to_seconds() * 1e9);
+      // The firmware boots from the baked-in image; wait for it to report READY.
+      while (rnic_rd32(&os, RNIC_REG_CPU_FW_STATUS) != RNIC_FW_STATUS_READY && sc_time_stamp() < sc_time(1, SC_MS))
+        wait(sc_time(1, SC_US));
+      uint32_t fwv = rnic_rd32(&os, RNIC_REG_CPU_FW_VERSION);
+      char logbuf[256];
+      int n = rnic_fw_log_read(&os, logbuf, sizeof(logbuf));
+      if (rnic_rd32(&os, RNIC_REG_CPU_FW_STATUS) != RNIC_FW_STATUS_READY || n <= 0) {
+        std::printf("%s: firmware did not come up (cpu_status 0x%x)\n", nic->name(),
+                    rnic_rd32(&os, RNIC_REG_CPU_CPU_STATUS));
+        failures++;
+        continue;
+      }
+      std::printf("%s: firmware %u.%u ready by %.2f us (heartbeat %u); log read over BAR0:\n", nic->name(),
+                  fwv >> 16, fwv & 0xffff, sc_time_stamp().to_seconds() * 1e6,
+                  rnic_rd32(&os, RNIC_REG_CPU_HEARTBEAT));
+      for (char *line = std::strtok(logbuf, "\n"); line; line = std::strtok(nullptr, "\n"))
+        std::printf("%s:   | %s\n", nic->name(), line);
     }
     sc_stop();
   }

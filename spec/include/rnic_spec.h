@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0x49FA9CFBu
+#define RNIC_SPEC_HASH 0x6391A15Eu
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -60,6 +60,7 @@
 #define RNIC_REG_CPU_PANIC_MCAUSE 0x00234u
 #define RNIC_REG_CPU_PANIC_MEPC 0x00238u
 #define RNIC_REG_CPU_PANIC_MTVAL 0x0023Cu
+#define RNIC_REG_CPU_LOG_SIZE 0x00240u
 #define RNIC_BLK_CMDQ_TYPE 0x52434D44u
 #define RNIC_BLK_CMDQ_VERSION 0x00010000u
 #define RNIC_BLK_CMDQ_BASE 0x00300u
@@ -145,6 +146,8 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 
 /* Firmware MMIO registers (soft-core addresses). */
 #define RNIC_FW_MMIO_BASE 0x40000000u
+#define RNIC_FW_IMEM_BASE 0x00000000u
+#define RNIC_FW_DMEM_BASE 0x10000000u
 #define RNIC_FW_REG_FW_VERSION 0x000u
 #define RNIC_FW_REG_FW_STATUS 0x004u
 #define RNIC_FW_REG_LOG_BASE 0x008u

@@ -1,0 +1,122 @@
+// The firmware subsystem: the RV32IM soft core with its memories, the image loader/checker,
+// the firmware's MMIO registers, and the BAR0 window onto IMEM and DMEM. While the core is held
+// (or its image was refused) the host reads and writes both memories through the window; while
+// it runs, the host may read DMEM (log ring, contexts) through a second port and nothing else.
+module rnic_fw_subsys #(
+  parameter int unsigned ImemBytes = 65536,
+  parameter int unsigned DmemBytes = 65536,
+  parameter              ImemInit  = "",
+  parameter              DmemInit  = ""
+) (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  input  logic        hold_i,
+  // BAR0 firmware window: byte offset inside the window, IMEM in the first half, DMEM after
+  input  logic        win_req_i,
+  input  logic        win_we_i,
+  input  logic [19:0] win_addr_i,
+  input  logic [31:0] win_wdata_i,
+  input  logic [3:0]  win_wstrb_i,
+  output logic        win_ack_o,
+  output logic        win_err_o,
+  output logic [31:0] win_rdata_o,
+  input  logic        irq_ext_i,
+  // status for BAR0 block cpu
+  output logic [31:0] cpu_status_o,
+  output logic [31:0] fw_version_o,
+  output logic [31:0] fw_status_o,
+  output logic [31:0] log_base_o,
+  output logic [31:0] log_head_o,
+  output logic [31:0] log_size_o,
+  output logic [31:0] heartbeat_o,
+  output logic [31:0] panic_mcause_o,
+  output logic [31:0] panic_mepc_o,
+  output logic [31:0] panic_mtval_o,
+  output logic        fw_ready_o,
+  output logic        panicked_o
+);
+  localparam logic [31:0] DmemBase = rnic_spec_pkg::FW_DMEM_BASE;
+
+  logic core_run, run_q, busy, accepted, refused;
+  logic ldr_req, ld_req, ld_we, ld_rvalid;
+  logic [31:0] ldr_addr, ld_addr, ld_rdata, img_version;
+  logic mmio_req, mmio_we, mmio_gnt, mmio_rvalid;
+  logic [31:0] mmio_addr, mmio_wdata, mmio_rdata;
+  logic [3:0] mmio_be;
+
+  rnic_fw_loader #(.ImemBytes(ImemBytes), .DmemBytes(DmemBytes)) u_loader (
+    .clk_i, .rst_ni, .hold_i, .core_run_o(core_run), .busy_o(busy), .accepted_o(accepted),
+    .refused_o(refused), .version_o(img_version),
+    .ld_req_o(ldr_req), .ld_addr_o(ldr_addr), .ld_rdata_i(ld_rdata), .ld_rvalid_i(ld_rvalid)
+  );
+
+  // ---- BAR0 window: a two-state handshake (issue, then data) on the load port ----------------
+  logic in_dmem, win_fault, win_pend_q;
+  assign in_dmem = win_addr_i[19];
+  // Only whole-word accesses while the core is held; reads of DMEM while it runs.
+  assign win_fault = win_addr_i[1:0] != 2'b00 ||
+                     (in_dmem ? win_addr_i[18:0] >= 19'(DmemBytes) : win_addr_i[18:0] >= 19'(ImemBytes)) ||
+                     busy || (core_run && (win_we_i || !in_dmem)) ||
+                     (win_we_i && win_wstrb_i != 4'hF);
+  logic win_go;
+  assign win_go = win_req_i && !win_fault && !win_pend_q && !core_run;
+  assign ld_req = ldr_req || win_go;
+  assign ld_we = !ldr_req && win_we_i;
+  assign ld_addr = ldr_req ? ldr_addr
+                           : (in_dmem ? DmemBase + {13'h0, win_addr_i[18:0]} : {13'h0, win_addr_i[18:0]});
+
+  // DMEM reads while the core runs use the memory's second port.
+  logic dbg_req, dbg_rvalid, dbg_pend_q;
+  logic [31:0] dbg_rdata;
+  assign dbg_req = win_req_i && !win_fault && core_run && !dbg_pend_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      win_pend_q <= 1'b0;
+      dbg_pend_q <= 1'b0;
+      run_q <= 1'b0;
+    end else begin
+      run_q <= core_run;
+      // A write completes when issued; a read when its data returns (next cycle).
+      win_pend_q <= win_go && !win_we_i;
+      dbg_pend_q <= dbg_req;
+    end
+  end
+  assign win_ack_o = win_fault ? win_req_i
+                   : (win_go && win_we_i) || (win_pend_q && ld_rvalid) || (dbg_pend_q && dbg_rvalid);
+  assign win_err_o = win_fault;
+  assign win_rdata_o = dbg_pend_q ? dbg_rdata : ld_rdata;
+
+  // Retirement trace: used by the CPU testbenches, left for a debug probe here.
+  logic tr_valid, tr_rd_we, tr_trap;
+  logic [31:0] tr_pc, tr_insn, tr_rd_wdata;
+  logic [4:0] tr_rd;
+
+  rv_cpu #(.ImemBytes(ImemBytes), .DmemBytes(DmemBytes), .ImemInit(ImemInit), .DmemInit(DmemInit)) u_cpu (
+    .clk_i, .rst_ni(rst_ni && core_run),
+    .ld_req_i(ld_req), .ld_we_i(ld_we), .ld_addr_i(ld_addr), .ld_wdata_i(win_wdata_i),
+    .ld_rdata_o(ld_rdata), .ld_rvalid_o(ld_rvalid),
+    .dbg_req_i(dbg_req), .dbg_addr_i({13'h0, win_addr_i[18:0]}), .dbg_rdata_o(dbg_rdata),
+    .dbg_rvalid_o(dbg_rvalid),
+    .mmio_req_o(mmio_req), .mmio_we_o(mmio_we), .mmio_addr_o(mmio_addr), .mmio_wdata_o(mmio_wdata),
+    .mmio_be_o(mmio_be), .mmio_gnt_i(mmio_gnt), .mmio_rvalid_i(mmio_rvalid), .mmio_rdata_i(mmio_rdata),
+    .irq_ext_i,
+    .ret_valid_o(tr_valid), .ret_pc_o(tr_pc), .ret_insn_o(tr_insn), .ret_rd_o(tr_rd),
+    .ret_rd_we_o(tr_rd_we), .ret_rd_wdata_o(tr_rd_wdata), .ret_trap_o(tr_trap)
+  );
+
+  rnic_fw_mmio u_fw_mmio (
+    .clk_i, .rst_ni, .clear_i(core_run && !run_q),
+    .mmio_req_i(mmio_req), .mmio_we_i(mmio_we), .mmio_addr_i(mmio_addr), .mmio_wdata_i(mmio_wdata),
+    .mmio_be_i(mmio_be), .mmio_gnt_o(mmio_gnt), .mmio_rvalid_o(mmio_rvalid), .mmio_rdata_o(mmio_rdata),
+    .fw_version_o, .fw_status_o, .log_base_o, .log_head_o, .log_size_o, .heartbeat_o,
+    .panic_mcause_o, .panic_mepc_o, .panic_mtval_o, .panicked_o
+  );
+
+  assign fw_ready_o = core_run && fw_status_o == 32'(rnic_spec_pkg::FW_STATUS_READY);
+  // cpu_status: bit0 running, bit1 image accepted, bit2 image refused, bit3 panicked
+  assign cpu_status_o = {28'h0, panicked_o, refused, accepted, core_run};
+
+  logic unused_fw;
+  assign unused_fw = ^{img_version, tr_valid, tr_rd_we, tr_trap, tr_pc, tr_insn, tr_rd_wdata, tr_rd};
+endmodule

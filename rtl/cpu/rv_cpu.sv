@@ -1,0 +1,166 @@
+// rv_cpu: soft-core subsystem = rv_core + IMEM + DMEM (block RAMs) + machine timer + MMIO port
+// + host load port. Memory map and port rules: rtl/cpu/README.md.
+// Reset: rst_ni is active low and synchronous. While it is low the core is held and the host
+// load port owns the data ports of both memories.
+module rv_cpu #(
+  parameter int unsigned ImemBytes = 65536,
+  parameter int unsigned DmemBytes = 65536,
+  parameter              ImemInit  = "",
+  parameter              DmemInit  = "",
+  parameter logic [31:0] HartId    = 32'd0
+) (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  // host load port (only while rst_ni is low): one access per cycle, read data next cycle
+  input  logic        ld_req_i,
+  input  logic        ld_we_i,
+  input  logic [31:0] ld_addr_i,
+  input  logic [31:0] ld_wdata_i,
+  output logic [31:0] ld_rdata_o,
+  output logic        ld_rvalid_o,
+  // host debug read port into DMEM while the core runs (the memory's otherwise idle port A):
+  // read data the next cycle
+  input  logic        dbg_req_i,
+  input  logic [31:0] dbg_addr_i,
+  output logic [31:0] dbg_rdata_o,
+  output logic        dbg_rvalid_o,
+  // MMIO master (addresses >= 0x4000_0000): request held until mmio_gnt_i; a load completes
+  // with mmio_rvalid_i (any later cycle), a store completes at its grant
+  output logic        mmio_req_o,
+  output logic        mmio_we_o,
+  output logic [31:0] mmio_addr_o,
+  output logic [31:0] mmio_wdata_o,
+  output logic [3:0]  mmio_be_o,
+  input  logic        mmio_gnt_i,
+  input  logic        mmio_rvalid_i,
+  input  logic [31:0] mmio_rdata_i,
+  // external interrupt (level, registered once here)
+  input  logic        irq_ext_i,
+  // retirement trace
+  output logic        ret_valid_o,
+  output logic [31:0] ret_pc_o,
+  output logic [31:0] ret_insn_o,
+  output logic [4:0]  ret_rd_o,
+  output logic        ret_rd_we_o,
+  output logic [31:0] ret_rd_wdata_o,
+  output logic        ret_trap_o
+);
+  localparam int unsigned IAw = $clog2(ImemBytes / 4);
+  localparam int unsigned DAw = $clog2(DmemBytes / 4);
+
+  // ---- core
+  logic        imem_en;
+  logic [31:0] imem_addr, imem_rdata;
+  logic        d_req, d_we, d_gnt, d_rvalid;
+  logic [31:0] d_addr, d_wdata, d_rdata;
+  logic [3:0]  d_be;
+  logic        irq_timer, irq_ext_q;
+  logic [63:0] mtime_q, mtimecmp_q;
+
+  rv_core #(.HartId(HartId), .ResetPc(rv_pkg::ImemBase)) u_core (
+    .clk_i, .rst_ni,
+    .imem_en_o(imem_en), .imem_addr_o(imem_addr), .imem_rdata_i(imem_rdata),
+    .d_req_o(d_req), .d_we_o(d_we), .d_addr_o(d_addr), .d_wdata_o(d_wdata), .d_be_o(d_be),
+    .d_gnt_i(d_gnt), .d_rvalid_i(d_rvalid), .d_rdata_i(d_rdata),
+    .irq_timer_i(irq_timer), .irq_ext_i(irq_ext_q), .time_i(mtime_q),
+    .ret_valid_o, .ret_pc_o, .ret_insn_o, .ret_rd_o, .ret_rd_we_o, .ret_rd_wdata_o, .ret_trap_o
+  );
+
+  // ---- address decode of the data side (core, or host while in reset)
+  logic        a_req, a_we;
+  logic [31:0] a_addr, a_wdata;
+  logic [3:0]  a_be;
+  assign a_req   = rst_ni ? d_req   : ld_req_i;
+  assign a_we    = rst_ni ? d_we    : ld_we_i;
+  assign a_addr  = rst_ni ? d_addr  : ld_addr_i;
+  assign a_wdata = rst_ni ? d_wdata : ld_wdata_i;
+  assign a_be    = rst_ni ? d_be    : 4'b1111;
+
+  logic sel_imem, sel_dmem, sel_timer, sel_mmio;
+  assign sel_mmio  = (a_addr[31:30] != 2'b00);
+  assign sel_imem  = (a_addr[31:28] == rv_pkg::ImemBase[31:28]);
+  assign sel_dmem  = (a_addr[31:28] == rv_pkg::DmemBase[31:28]);
+  assign sel_timer = (a_addr[31:29] == rv_pkg::TimerBase[31:29]);
+  // address bits the decode and the RAM sizes leave out (aliasing)
+  logic        dbg_rvalid_q;
+  always_ff @(posedge clk_i) dbg_rvalid_q <= dbg_req_i;
+  assign dbg_rvalid_o = dbg_rvalid_q;
+  logic        unused_addr_bits;
+  assign unused_addr_bits = ^{imem_addr, a_addr, rv_pkg::MmioBase, dbg_addr_i};
+
+  // ---- memories
+  logic [31:0] imem_b_rdata, dmem_b_rdata;
+  rv_tcm #(.Bytes(ImemBytes), .InitFile(ImemInit)) u_imem (
+    .clk_i,
+    .a_en_i(rst_ni & imem_en), .a_addr_i(imem_addr[IAw+1:2]), .a_rdata_o(imem_rdata),
+    .b_en_i(a_req & sel_imem), .b_we_i(a_we ? a_be : 4'b0000), .b_addr_i(a_addr[IAw+1:2]),
+    .b_wdata_i(a_wdata), .b_rdata_o(imem_b_rdata)
+  );
+  rv_tcm #(.Bytes(DmemBytes), .InitFile(DmemInit)) u_dmem (
+    .clk_i,
+    .a_en_i(dbg_req_i), .a_addr_i(dbg_addr_i[DAw+1:2]), .a_rdata_o(dbg_rdata_o),
+    .b_en_i(a_req & sel_dmem), .b_we_i(a_we ? a_be : 4'b0000), .b_addr_i(a_addr[DAw+1:2]),
+    .b_wdata_i(a_wdata), .b_rdata_o(dmem_b_rdata)
+  );
+
+  // ---- machine timer: mtime (+0 lo, +4 hi) counts clock cycles, mtimecmp (+8 lo, +C hi)
+  logic [31:0] timer_rdata_q;
+  logic [31:0] mtime_w, mtimecmp_w;
+  assign mtime_w    = a_addr[2] ? mtime_q[63:32]    : mtime_q[31:0];
+  assign mtimecmp_w = a_addr[2] ? mtimecmp_q[63:32] : mtimecmp_q[31:0];
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      mtime_q    <= 64'd0;
+      mtimecmp_q <= 64'hFFFF_FFFF_FFFF_FFFF;
+    end else begin
+      mtime_q <= mtime_q + 64'd1;
+      if (a_req && sel_timer && a_we) begin
+        for (int i = 0; i < 4; i++) begin
+          if (a_be[i]) begin
+            unique case (a_addr[3:2])
+              2'd0: mtime_q[8*i +: 8]         <= a_wdata[8*i +: 8];
+              2'd1: mtime_q[32 + 8*i +: 8]    <= a_wdata[8*i +: 8];
+              2'd2: mtimecmp_q[8*i +: 8]      <= a_wdata[8*i +: 8];
+              default: mtimecmp_q[32 + 8*i +: 8] <= a_wdata[8*i +: 8];
+            endcase
+          end
+        end
+      end
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (a_req && sel_timer) timer_rdata_q <= a_addr[3] ? mtimecmp_w : mtime_w;
+  end
+  assign irq_timer = (mtime_q >= mtimecmp_q);
+
+  always_ff @(posedge clk_i) begin
+    irq_ext_q <= rst_ni & irq_ext_i;
+  end
+
+  // ---- MMIO port
+  logic mmio_pend_q;   // an MMIO load was granted and waits for its data
+  assign mmio_req_o   = rst_ni & d_req & sel_mmio;
+  assign mmio_we_o    = d_we;
+  assign mmio_addr_o  = d_addr;
+  assign mmio_wdata_o = d_wdata;
+  assign mmio_be_o    = d_be;
+  assign d_gnt        = sel_mmio ? mmio_gnt_i : 1'b1;
+
+  // ---- read data return
+  logic       lrv_q;      // local (TCM/timer) read data valid this cycle
+  logic [1:0] rsel_q;     // 0 IMEM, 1 DMEM, 2 timer
+  always_ff @(posedge clk_i) begin
+    lrv_q  <= a_req & !a_we & !sel_mmio;
+    rsel_q <= sel_imem ? 2'd0 : sel_dmem ? 2'd1 : 2'd2;
+    if (!rst_ni) mmio_pend_q <= 1'b0;
+    else if (mmio_req_o && mmio_gnt_i && !d_we) mmio_pend_q <= 1'b1;
+    else if (mmio_rvalid_i) mmio_pend_q <= 1'b0;
+  end
+  logic [31:0] local_rdata;
+  assign local_rdata = (rsel_q == 2'd0) ? imem_b_rdata :
+                       (rsel_q == 2'd1) ? dmem_b_rdata : timer_rdata_q;
+  assign d_rvalid    = (lrv_q & rst_ni) | (mmio_pend_q & mmio_rvalid_i);
+  assign d_rdata     = lrv_q ? local_rdata : mmio_rdata_i;
+  assign ld_rdata_o  = local_rdata;
+  assign ld_rvalid_o = lrv_q & !rst_ni;
+endmodule

@@ -1,0 +1,148 @@
+// RoCEv2 packetizer/parser shared definitions: the per-packet header record, opcode header
+// sets, drop reasons, message kinds, CRC constants and the IPv4 checksum.
+package roce_pkg;
+
+  // One packet's header fields (tx descriptor and rx parsed output). Fields of extended
+  // headers the opcode does not carry are ignored on tx and returned as zero on rx.
+  typedef struct packed {
+    logic [47:0] dst_mac;
+    logic [47:0] src_mac;
+    logic [31:0] src_ip;
+    logic [31:0] dst_ip;
+    logic [7:0]  tos;
+    logic [7:0]  ttl;
+    logic [15:0] ip_id;        // rx: received; tx: ignored (the tx numbers packets itself)
+    logic [15:0] udp_sport;
+    logic [7:0]  opcode;
+    logic        se;
+    logic        mig;
+    logic [1:0]  pad_cnt;      // rx: received; tx: ignored (computed from payload_len)
+    logic [15:0] pkey;
+    logic        fecn;
+    logic        becn;
+    logic [23:0] dest_qp;
+    logic        ack_req;
+    logic [23:0] psn;
+    logic [63:0] va;           // RETH or AtomicETH virtual address
+    logic [31:0] rkey;         // RETH or AtomicETH R_Key
+    logic [31:0] dma_len;      // RETH DMA length
+    logic [7:0]  syndrome;     // AETH
+    logic [23:0] msn;          // AETH
+    logic [63:0] swap_add;     // AtomicETH
+    logic [63:0] compare;      // AtomicETH
+    logic [63:0] orig;         // AtomicAckETH
+    logic [31:0] imm;          // ImmDt, or IETH R_Key for SEND with Invalidate
+    logic [31:0] qkey;         // DETH
+    logic [23:0] src_qp;       // DETH
+    logic [15:0] payload_len;  // payload bytes (without pad)
+  } roce_hdr_t;
+
+  localparam int HdrBits = 743;      // $bits(roce_hdr_t), spelled out for Yosys 0.23
+  localparam int HdrMaxBytes = 82;  // Eth 14 + IPv4 20 + UDP 8 + BTH 12 + AtomicETH 28
+  localparam int BaseHdrBytes = 54; // up to and including the BTH
+  localparam logic [15:0] RoceUdpPort = 16'd4791;
+
+  // Header-set flags of an opcode.
+  localparam int HfImm = 0;      // ImmDt or IETH (4)
+  localparam int HfAtAck = 1;    // AtomicAckETH (8)
+  localparam int HfAeth = 2;     // AETH (4)
+  localparam int HfAtomic = 3;   // AtomicETH (28)
+  localparam int HfReth = 4;     // RETH (16)
+  localparam int HfDeth = 5;     // DETH (8)
+  localparam int HfCnp = 6;      // CNP reserved area (16)
+  localparam int HfKnown = 7;    // opcode supported
+
+  // Drop reasons (index into the rx drop-counter vector), checked in this priority order.
+  localparam int DropOversize = 0;
+  localparam int DropRunt = 1;
+  localparam int DropEthertype = 2;
+  localparam int DropIpHdr = 3;
+  localparam int DropIpCsum = 4;
+  localparam int DropProto = 5;
+  localparam int DropLen = 6;
+  localparam int DropUdpPort = 7;
+  localparam int DropTver = 8;
+  localparam int DropOpcode = 9;
+  localparam int DropPkey = 10;
+  localparam int DropQpn = 11;
+  localparam int DropIcrc = 12;
+  localparam int DropNoBuf = 13;  // good frame, no room (only with drop_when_full_i)
+  localparam int NumDrop = 14;
+
+  // Message kinds of the segmenter (roce_tx_seg).
+  localparam logic [3:0] KindSend = 4'd0;
+  localparam logic [3:0] KindSendImm = 4'd1;
+  localparam logic [3:0] KindSendInv = 4'd2;
+  localparam logic [3:0] KindWrite = 4'd3;
+  localparam logic [3:0] KindWriteImm = 4'd4;
+  localparam logic [3:0] KindReadReq = 4'd5;
+  localparam logic [3:0] KindReadResp = 4'd6;
+  localparam logic [3:0] KindAck = 4'd7;
+  localparam logic [3:0] KindAtomicAck = 4'd8;
+  localparam logic [3:0] KindCmpSwap = 4'd9;
+  localparam logic [3:0] KindFetchAdd = 4'd10;
+  localparam logic [3:0] KindUdSend = 4'd11;
+  localparam logic [3:0] KindUdSendImm = 4'd12;
+  localparam logic [3:0] KindCnp = 4'd13;
+
+  localparam logic [31:0] CrcPoly = 32'hEDB88320;  // reflected CRC-32
+  localparam logic [31:0] IcrcSeed = 32'hDEBB20E3; // state after 8 bytes 0xFF from ~0
+  localparam logic [31:0] IcrcResidue = 32'hDEBB20E3; // state after data + its ICRC
+
+  function automatic logic [7:0] op_hdrs(input logic [7:0] op);
+    logic [7:0] f;
+    case (op)
+      8'h00, 8'h01, 8'h02, 8'h04, 8'h07, 8'h08, 8'h0E,
+      8'h20, 8'h21, 8'h22, 8'h24, 8'h27, 8'h28: f = 8'h80;
+      8'h03, 8'h05, 8'h09, 8'h16, 8'h17,
+      8'h23, 8'h25, 8'h29: f = 8'h81;
+      8'h06, 8'h0A, 8'h0C, 8'h26, 8'h2A: f = 8'h90;
+      8'h0B, 8'h2B: f = 8'h91;
+      8'h0D, 8'h0F, 8'h10, 8'h11: f = 8'h84;
+      8'h12: f = 8'h86;
+      8'h13, 8'h14: f = 8'h88;
+      8'h64: f = 8'hA0;
+      8'h65: f = 8'hA1;
+      8'h81: f = 8'hC0;
+      default: f = 8'h00;
+    endcase
+    op_hdrs = f;
+  endfunction
+
+  function automatic logic [5:0] ext_len(input logic [7:0] f);
+    ext_len = (f[HfImm] ? 6'd4 : 6'd0) + (f[HfAtAck] ? 6'd8 : 6'd0) + (f[HfAeth] ? 6'd4 : 6'd0)
+            + (f[HfAtomic] ? 6'd28 : 6'd0) + (f[HfReth] ? 6'd16 : 6'd0)
+            + (f[HfDeth] ? 6'd8 : 6'd0) + (f[HfCnp] ? 6'd16 : 6'd0);
+  endfunction
+
+  // Big-endian fields as byte vectors with wire byte 0 in bits [7:0].
+  function automatic logic [15:0] be16(input logic [15:0] x);
+    be16 = {x[7:0], x[15:8]};
+  endfunction
+  function automatic logic [23:0] be24(input logic [23:0] x);
+    be24 = {x[7:0], x[15:8], x[23:16]};
+  endfunction
+  function automatic logic [31:0] be32(input logic [31:0] x);
+    be32 = {x[7:0], x[15:8], x[23:16], x[31:24]};
+  endfunction
+  function automatic logic [47:0] be48(input logic [47:0] x);
+    be48 = {be16(x[15:0]), be32(x[47:16])};
+  endfunction
+  function automatic logic [63:0] be64(input logic [63:0] x);
+    be64 = {be32(x[31:0]), be32(x[63:32])};
+  endfunction
+
+  // IPv4 header checksum (one's complement) of the 20 bytes (wire byte 0 in [7:0]); with
+  // the checksum field included a valid header yields 0.
+  function automatic logic [15:0] ip_csum(input logic [159:0] h);
+    logic [31:0] s;
+    s = 32'h0;
+    for (int i = 0; i < 10; i++) begin
+      s = s + {16'h0, h[16*i +: 8], h[16*i+8 +: 8]};
+    end
+    s = {16'h0, s[15:0]} + {16'h0, s[31:16]};
+    s = {16'h0, s[15:0]} + {16'h0, s[31:16]};
+    ip_csum = ~s[15:0];
+  endfunction
+
+endpackage

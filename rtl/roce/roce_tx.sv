@@ -1,0 +1,227 @@
+// RoCEv2 transmit packet builder. Per packet: a header descriptor (roce_pkg::roce_hdr_t) and
+// payload_len bytes on the payload AXI-Stream (packed; beats counted from payload_len, tlast
+// not used). Output toward the MAC: Ethernet+IPv4+UDP+BTH+extended headers+payload+pad+ICRC,
+// no FCS, byte 0 in tdata[7:0]. Pipeline: roce_tx_hdr (header registered) -> packer (header
+// and realigned payload, one beat per cycle) -> s1 register -> ICRC slot (ICRC appended into
+// the last beat, or one extra beat when fewer than 4 lanes remain).
+module roce_tx #(
+  parameter int DataWidth = 512
+) (
+  input  logic                   clk_i,
+  input  logic                   rst_ni,
+  input  logic                   desc_valid_i,
+  output logic                   desc_ready_o,
+  input  roce_pkg::roce_hdr_t    desc_i,
+  input  logic [DataWidth-1:0]   s_tdata_i,
+  input  logic [DataWidth/8-1:0] s_tkeep_i,
+  input  logic                   s_tlast_i,
+  input  logic                   s_tvalid_i,
+  output logic                   s_tready_o,
+  output logic [DataWidth-1:0]   m_tdata_o,
+  output logic [DataWidth/8-1:0] m_tkeep_o,
+  output logic                   m_tlast_o,
+  output logic                   m_tvalid_o,
+  input  logic                   m_tready_i,
+  output logic [31:0]            pkt_count_o
+);
+  localparam int NB = DataWidth / 8;
+  localparam int LNB = $clog2(NB);
+  localparam int HB = roce_pkg::HdrMaxBytes;
+  localparam int HW = 8 * (HB + NB);
+
+  // ---- header stage -------------------------------------------------------------------------
+  logic            h_valid, h_ready;
+  logic [8*HB-1:0] h_hdr;
+  logic [6:0]      h_len;
+  logic [15:0]     h_pay;
+  logic [1:0]      h_pad;
+
+  roce_tx_hdr u_hdr (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .desc_valid_i (desc_valid_i),
+    .desc_ready_o (desc_ready_o),
+    .desc_i       (desc_i),
+    .hdr_valid_o  (h_valid),
+    .hdr_ready_i  (h_ready),
+    .hdr_o        (h_hdr),
+    .hdr_len_o    (h_len),
+    .pay_len_o    (h_pay),
+    .pad_o        (h_pad)
+  );
+
+  // ---- packer -------------------------------------------------------------------------------
+  logic                 busy_q;
+  logic [HW-1:0]        hdr_q;
+  logic [DataWidth-1:0] carry_q;
+  logic [15:0]          k_q, nout_q, q_q, min_q;
+  logic [LNB:0]         sh_q, inlast_q, outlast_q;
+
+  logic                 s1_valid_q, s1_last_q;
+  logic [DataWidth-1:0] s1_data_q;
+  logic [LNB:0]         s1_cnt_q;
+  logic                 s1_ready, move;
+
+  logic pk_valid, pk_fire, pk_last, pk_hdr;
+  assign pk_hdr   = k_q < q_q;
+  assign pk_valid = busy_q && (pk_hdr || min_q == 16'd0 || s_tvalid_i);
+  assign pk_fire  = pk_valid && s1_ready;
+  assign pk_last  = k_q == nout_q - 16'd1;
+  assign h_ready  = h_valid && (!busy_q || (pk_fire && pk_last));
+  assign s_tready_o = busy_q && !pk_hdr && min_q != 16'd0 && s1_ready;
+
+  function automatic logic [DataWidth-1:0] byte_mask(input logic [LNB:0] cnt);
+    logic [DataWidth-1:0] m;
+    for (int j = 0; j < NB; j++) m[8*j +: 8] = (j < 32'(cnt)) ? 8'hFF : 8'h00;
+    byte_mask = m;
+  endfunction
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      busy_q     <= 1'b0;
+      hdr_q      <= '0;
+      carry_q    <= '0;
+      k_q        <= '0;
+      nout_q     <= '0;
+      q_q        <= '0;
+      min_q      <= '0;
+      sh_q       <= '0;
+      inlast_q   <= '0;
+      outlast_q  <= '0;
+      s1_valid_q <= 1'b0;
+      s1_last_q  <= 1'b0;
+      s1_data_q  <= '0;
+      s1_cnt_q   <= '0;
+    end else begin
+      if (move) s1_valid_q <= 1'b0;
+      if (pk_fire) begin
+        logic [DataWidth-1:0] beat, cur;
+        if (pk_hdr) begin
+          beat    = hdr_q[DataWidth-1:0];
+          hdr_q   <= hdr_q >> DataWidth;
+          carry_q <= hdr_q[2*DataWidth-1:DataWidth];
+        end else begin
+          cur = '0;
+          if (min_q != 16'd0) begin
+            cur = s_tdata_i & byte_mask((min_q == 16'd1) ? inlast_q : (LNB+1)'(NB));
+            min_q <= min_q - 16'd1;
+          end
+          beat    = (cur << (8 * 32'(sh_q))) | carry_q;
+          carry_q <= cur >> (8 * (NB - 32'(sh_q)));
+        end
+        s1_valid_q <= 1'b1;
+        s1_data_q  <= beat;
+        s1_last_q  <= pk_last;
+        s1_cnt_q   <= pk_last ? outlast_q : (LNB+1)'(NB);
+        k_q        <= k_q + 16'd1;
+        if (pk_last) busy_q <= 1'b0;
+      end
+      if (h_ready) begin
+        logic [16:0] tot;
+        logic [HW-1:0] hx;
+        hx = {(8*NB)'(0), h_hdr};
+        tot = {10'h0, h_len} + {1'b0, h_pay} + {15'h0, h_pad};
+        busy_q    <= 1'b1;
+        hdr_q     <= hx;
+        carry_q   <= hx[DataWidth-1:0];
+        k_q       <= '0;
+        nout_q    <= 16'((tot + 17'(NB - 1)) >> LNB);
+        q_q       <= {9'h0, h_len >> LNB};
+        sh_q      <= (LNB+1)'(h_len & 7'(NB - 1));
+        min_q     <= 16'(({1'b0, h_pay} + 17'(NB - 1)) >> LNB);
+        inlast_q  <= (LNB+1)'(((h_pay - 16'd1) & 16'(NB - 1)) + 16'd1);
+        outlast_q <= (LNB+1)'(((tot - 17'd1) & 17'(NB - 1)) + 17'd1);
+      end
+    end
+  end
+
+  // ---- ICRC slot ------------------------------------------------------------------------------
+  logic                 s2_valid_q, s2_last_q, s2_ovf_q;
+  logic [DataWidth-1:0] s2_data_q;
+  logic [LNB:0]         s2_cnt_q;
+  logic                 s2_hold_ovf, s2_accept;
+  logic [31:0]          icrc;
+  logic [31:0]          pkts_q;
+
+  logic [NB-1:0] s1_keep;
+  always_comb begin
+    for (int j = 0; j < NB; j++) s1_keep[j] = j < 32'(s1_cnt_q);
+  end
+
+  assign s2_hold_ovf = s2_valid_q && s2_last_q && !s2_ovf_q && (32'(s2_cnt_q) > NB - 4);
+  assign s2_accept   = !s2_valid_q || (m_tready_i && !s2_hold_ovf);
+  assign move        = s1_valid_q && s2_accept;
+  assign s1_ready    = !s1_valid_q || move;
+
+  // The payload stream's tkeep/tlast are implied by payload_len; the checker outputs of the
+  // ICRC unit are for the receive side.
+  logic icrc_ok_unused, icrc_done_unused, unused_ins;
+  assign unused_ins = ^{s_tkeep_i, s_tlast_i, icrc_ok_unused, icrc_done_unused};
+
+  roce_icrc #(.DataWidth(DataWidth)) u_icrc (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .valid_i      (move),
+    .data_i       (s1_data_q),
+    .keep_i       (s1_keep),
+    .last_i       (s1_last_q),
+    .crc_o        (icrc),
+    .residue_ok_o (icrc_ok_unused),
+    .done_o       (icrc_done_unused)
+  );
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      s2_valid_q <= 1'b0;
+      s2_last_q  <= 1'b0;
+      s2_ovf_q   <= 1'b0;
+      s2_data_q  <= '0;
+      s2_cnt_q   <= '0;
+      pkts_q     <= '0;
+    end else begin
+      if (s2_valid_q && m_tready_i) begin
+        if (s2_hold_ovf) begin
+          s2_ovf_q <= 1'b1;
+        end else begin
+          s2_valid_q <= 1'b0;
+          s2_ovf_q   <= 1'b0;
+          if (s2_last_q) pkts_q <= pkts_q + 32'd1;
+        end
+      end
+      if (move) begin
+        s2_valid_q <= 1'b1;
+        s2_ovf_q   <= 1'b0;
+        s2_data_q  <= s1_data_q;
+        s2_last_q  <= s1_last_q;
+        s2_cnt_q   <= s1_cnt_q;
+      end
+    end
+  end
+
+  logic unused_wide;
+  always_comb begin
+    logic [DataWidth+31:0] wide;
+    int n;
+    unused_wide = 1'b0;
+    wide = '0;
+    m_tkeep_o = '0;
+    m_tdata_o = s2_data_q;
+    m_tlast_o = 1'b0;
+    n = 32'(s2_cnt_q);
+    if (s2_ovf_q) begin
+      m_tdata_o = {{(DataWidth-32){1'b0}}, icrc >> (8 * (NB - 32'(s2_cnt_q)))};
+      n = 4 - (NB - 32'(s2_cnt_q));
+      m_tlast_o = 1'b1;
+    end else if (s2_last_q) begin
+      wide = {32'h0, s2_data_q} | ({{DataWidth{1'b0}}, icrc} << (8 * 32'(s2_cnt_q)));
+      m_tdata_o = wide[DataWidth-1:0];
+      unused_wide = ^wide[DataWidth+31:DataWidth];
+      n = (32'(s2_cnt_q) + 4 > NB) ? NB : 32'(s2_cnt_q) + 4;
+      m_tlast_o = 32'(s2_cnt_q) + 4 <= NB;
+    end
+    for (int j = 0; j < NB; j++) m_tkeep_o[j] = j < n;
+  end
+
+  assign m_tvalid_o  = s2_valid_q;
+  assign pkt_count_o = pkts_q;
+endmodule

@@ -1,0 +1,26 @@
+# roce: RoCEv2 packetizer/parser (rtl/roce). One verilated testbench top per data width.
+ROCE_BUILD := $(BUILD)/roce
+ROCE_TB_SV := tb/roce/roce_tb_top.sv
+ROCE_TB_CPP := tb/roce/tb_roce.cpp tb/roce/ref/roce_ref.cpp
+ROCE_TB_DEPS := $(RTL_SRCS) $(RTL_VLT) $(ROCE_TB_SV) $(ROCE_TB_CPP) tb/roce/ref/roce_ref.h
+ROCE_WIDTHS := 512 256 128 64
+ROCE_SEED ?= 1
+ROCE_FUZZ ?= 100000
+
+TEST_SUITES += roce
+LINT_TOPS += roce_tx roce_rx roce_tx_seg
+SYNTH_TOPS += roce_tx roce_rx
+BENCHES += roce
+
+$(ROCE_BUILD)/w%/Vroce_tb_top: $(ROCE_TB_DEPS)
+	$(call verilate,$(ROCE_BUILD)/w$*,roce_tb_top,$(ROCE_TB_SV),$(ROCE_TB_CPP),-GDataWidth=$* -CFLAGS -I$(CURDIR)/tb/roce)
+
+.PHONY: test-roce bench-roce
+test-roce: $(foreach w,$(ROCE_WIDTHS),$(ROCE_BUILD)/w$(w)/Vroce_tb_top)
+	@rc=0; for w in $(ROCE_WIDTHS); do \
+	  $(ROCE_BUILD)/w$$w/Vroce_tb_top --seed $(ROCE_SEED) --fuzz $(ROCE_FUZZ) --out $(ROCE_BUILD) || rc=1; \
+	done; exit $$rc
+
+bench-roce: $(foreach w,$(ROCE_WIDTHS),$(ROCE_BUILD)/w$(w)/Vroce_tb_top)
+	@mkdir -p $(BUILD)/bench
+	@for w in $(ROCE_WIDTHS); do $(ROCE_BUILD)/w$$w/Vroce_tb_top --bench; done | tee $(BUILD)/bench/roce.md
