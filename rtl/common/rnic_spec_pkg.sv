@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'h6391A15E;
+  localparam logic [31:0] SPEC_HASH = 32'h44C4F52B;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -146,6 +146,9 @@ package rnic_spec_pkg;
   localparam logic [7:0] CMD_OP_DEALLOC_UCTX = 8'd81;
   localparam logic [7:0] CMD_OP_QUERY_COUNTERS = 8'd96;
 
+  // cmd_entry.flags bits (bit positions).
+  localparam logic [7:0] CMD_FLAG_EVENT = 8'd0;
+
   // Command completion statuses.
   localparam logic [7:0] CMD_STATUS_OK = 8'd0;
   localparam logic [7:0] CMD_STATUS_BAD_OPCODE = 8'd1;
@@ -276,6 +279,29 @@ package rnic_spec_pkg;
   localparam logic [7:0] ID_CAPS_BLUEFLAME = 8'd3;
   localparam logic [7:0] ID_CAPS_MSIX = 8'd4;
   localparam logic [7:0] ID_CAPS_FW_LOAD = 8'd5;
+
+  // db_word: 4 bytes. Value written to sq_db, rq_db, cq_db and bf_db: a queue number and a free-running index truncated to 16 bits.
+  localparam int unsigned DB_WORD_BYTES = 4;
+  localparam int unsigned DB_WORD_NUM_LSB = 0;
+  localparam int unsigned DB_WORD_NUM_W = 16;
+  localparam int unsigned DB_WORD_INDEX_LSB = 16;
+  localparam int unsigned DB_WORD_INDEX_W = 16;
+  typedef struct packed {
+    logic [15:0] index;
+    logic [15:0] num;
+  } db_word_t;
+
+  // db_cq_arm: 4 bytes. Value written to cq_arm.
+  localparam int unsigned DB_CQ_ARM_BYTES = 4;
+  localparam int unsigned DB_CQ_ARM_CQN_LSB = 0;
+  localparam int unsigned DB_CQ_ARM_CQN_W = 16;
+  localparam int unsigned DB_CQ_ARM_SOLICITED_LSB = 16;
+  localparam int unsigned DB_CQ_ARM_SOLICITED_W = 1;
+  typedef struct packed {
+    logic [14:0] rsvd17;
+    logic [0:0] solicited;
+    logic [15:0] cqn;
+  } db_cq_arm_t;
 
   // cmd_entry: 64 bytes. One command-queue slot.
   localparam int unsigned CMD_ENTRY_BYTES = 64;

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0x6391A15Eu
+#define RNIC_SPEC_HASH 0x44C4F52Bu
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -182,6 +182,9 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_CMD_OP_DEALLOC_UCTX 81u
 #define RNIC_CMD_OP_QUERY_COUNTERS 96u
 
+/* cmd_entry.flags bits (bit positions). */
+#define RNIC_CMD_FLAG_EVENT 0u
+
 /* Command completion statuses. */
 #define RNIC_CMD_STATUS_OK 0u
 #define RNIC_CMD_STATUS_BAD_OPCODE 1u
@@ -343,6 +346,48 @@ static inline void rnic_set_field(void *base, unsigned off, unsigned cbytes, uns
 	uint64_t mask = (bits == 64 ? ~0ull : ((1ull << bits) - 1)) << lsb;
 	uint64_t c = rnic_ld_le((const uint8_t *)base + off, cbytes);
 	rnic_st_le((uint8_t *)base + off, cbytes, (c & ~mask) | ((v << lsb) & mask));
+}
+
+/* db_word (4 bytes): Value written to sq_db, rq_db, cq_db and bf_db: a queue number and a free-running index truncated to 16 bits. */
+#define RNIC_DB_WORD_SIZE 4u
+#define RNIC_DB_WORD_NUM_OFF 0u
+static inline uint32_t rnic_db_word_get_num(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 0, 2, 0, 16);
+}
+static inline void rnic_db_word_set_num(void *p, uint32_t v)
+{
+	rnic_set_field(p, 0, 2, 0, 16, v);
+}
+#define RNIC_DB_WORD_INDEX_OFF 2u
+static inline uint32_t rnic_db_word_get_index(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 2, 2, 0, 16);
+}
+static inline void rnic_db_word_set_index(void *p, uint32_t v)
+{
+	rnic_set_field(p, 2, 2, 0, 16, v);
+}
+
+/* db_cq_arm (4 bytes): Value written to cq_arm. */
+#define RNIC_DB_CQ_ARM_SIZE 4u
+#define RNIC_DB_CQ_ARM_CQN_OFF 0u
+static inline uint32_t rnic_db_cq_arm_get_cqn(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 0, 2, 0, 16);
+}
+static inline void rnic_db_cq_arm_set_cqn(void *p, uint32_t v)
+{
+	rnic_set_field(p, 0, 2, 0, 16, v);
+}
+#define RNIC_DB_CQ_ARM_SOLICITED_OFF 2u
+static inline uint32_t rnic_db_cq_arm_get_solicited(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 2, 1, 0, 1);
+}
+static inline void rnic_db_cq_arm_set_solicited(void *p, uint32_t v)
+{
+	rnic_set_field(p, 2, 1, 0, 1, v);
 }
 
 /* cmd_entry (64 bytes): One command-queue slot. The host fills opcode, token and the opcode's parameters (cmd_* layouts, bytes 8..63), then writes cmdq.cmdq_prod. The firmware executes it, writes outputs into the same slot's parameter bytes, then status, then sets done. */

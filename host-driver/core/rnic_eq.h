@@ -1,0 +1,44 @@
+/* Event-queue consumer: a ring of eq_entry written by the NIC, owner-bit phase tracking,
+ * dispatch per event type, eq_cons updates. */
+#ifndef RNIC_EQ_H
+#define RNIC_EQ_H
+
+#include "rnic_os.h"
+
+#define RNIC_EQ_MAX_LOG 16u
+#define RNIC_EQ_NUM_TYPES 8u	/* event_type values dispatched through the table */
+#define RNIC_EQ_CONS_ARM 0x80000000u
+
+struct rnic_event {
+	uint32_t type, subtype, handle, data;
+};
+
+typedef void (*rnic_eq_handler)(void *arg, const struct rnic_event *ev);
+
+struct rnic_eq {
+	const struct rnic_os *os;
+	uint8_t *ring;
+	uint64_t ring_bus;
+	uint32_t log_size;
+	uint32_t ci;		/* free-running consumer index */
+	void *arg;
+	rnic_eq_handler handlers[RNIC_EQ_NUM_TYPES];
+	rnic_eq_handler unknown;	/* types without a handler (may be NULL: dropped) */
+	uint32_t counts[RNIC_EQ_NUM_TYPES + 1]; /* events seen per type; the last: unknown types */
+};
+
+/* Allocates 2^log_size entries, programs eq_base_lo/hi, eq_msix_vector, then eq_log_size
+ * (which enables the EQ), and arms it. 0 or -EINVAL / the DMA errno. */
+int rnic_eq_init(struct rnic_eq *eq, const struct rnic_os *os, unsigned log_size, unsigned msix_vector);
+/* Disables (eq_log_size 0) and frees. */
+void rnic_eq_fini(struct rnic_eq *eq);
+/* Handler for one event type (type < RNIC_EQ_NUM_TYPES) or, with type = RNIC_EQ_NUM_TYPES,
+ * for every other type. 0 or -EINVAL. */
+int rnic_eq_set_handler(struct rnic_eq *eq, unsigned type, rnic_eq_handler h, void *arg);
+/* Consumes at most budget events whose owner bit shows the current pass, dispatching each
+ * (handlers run under RNIC_LOCK_EQ: they must not sleep nor poll this EQ);
+ * then writes eq_cons = consumer index (bits 30:0) | RNIC_EQ_CONS_ARM when arm. Returns the
+ * number consumed. */
+int rnic_eq_poll(struct rnic_eq *eq, unsigned budget, int arm);
+
+#endif /* RNIC_EQ_H */
