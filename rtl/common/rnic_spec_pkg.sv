@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'h44C4F52B;
+  localparam logic [31:0] SPEC_HASH = 32'h7FA80022;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -271,6 +271,19 @@ package rnic_spec_pkg;
   localparam logic [7:0] QP_ATTR_PATH_MIG_STATE = 8'd18;
   localparam logic [7:0] QP_ATTR_CAP = 8'd19;
   localparam logic [7:0] QP_ATTR_DEST_QPN = 8'd20;
+
+  // Memory-key lookup status (rtl/mkey), the first failing check wins.
+  localparam logic [7:0] MKEY_STATUS_OK = 8'd0;
+  localparam logic [7:0] MKEY_STATUS_BAD_KEY = 8'd1;
+  localparam logic [7:0] MKEY_STATUS_BAD_PD = 8'd2;
+  localparam logic [7:0] MKEY_STATUS_BAD_ACCESS = 8'd3;
+  localparam logic [7:0] MKEY_STATUS_OUT_OF_BOUNDS = 8'd4;
+  localparam logic [7:0] MKEY_STATUS_BAD_XLATE = 8'd5;
+
+  // Memory-key table write-port opcodes.
+  localparam logic [7:0] MKEY_WR_OP_WR_MPT = 8'd0;
+  localparam logic [7:0] MKEY_WR_OP_WR_MTT = 8'd1;
+  localparam logic [7:0] MKEY_WR_OP_INV_MPT = 8'd2;
 
   // Capability bits in id.caps.
   localparam logic [7:0] ID_CAPS_RC = 8'd0;

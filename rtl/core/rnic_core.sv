@@ -146,7 +146,7 @@ module rnic_core #(
     .req_i(bus_req && sel_regs), .we_i(bus_we), .addr_i(bus_addr[rnic_spec_pkg::REG_ADDR_W-1:0]),
     .wdata_i(bus_wdata), .wstrb_i(bus_wstrb), .rdata_o(regs_rdata),
     .id_data_width_i(32'(DataWidth)), .id_num_cores_i(32'(NumCores)),
-    .id_caps_i(32'(1) << rnic_spec_pkg::ID_CAPS_FW_LOAD),
+    .id_caps_i((32'(1) << rnic_spec_pkg::ID_CAPS_FW_LOAD) | (32'(1) << rnic_spec_pkg::ID_CAPS_MSIX)),
     .ctrl_control_o(ctrl_control), .ctrl_status_i({29'h0, fw_panicked, fw_ready, ctrl_control[0]}),
     .ctrl_scratch_o(ctrl_scratch), .ctrl_cycle_lo_i(cycle_q[31:0]), .ctrl_cycle_hi_i(cycle_q[63:32]),
     .cpu_cpu_control_o(cpu_control), .cpu_cpu_status_i(cpu_status), .cpu_fw_version_i(fw_version),
@@ -158,7 +158,7 @@ module rnic_core #(
     .cmdq_cmdq_prod_we_o(cmdq_prod_we), .cmdq_cmdq_cons_i(32'h0),
     .eq_eq_base_lo_o(eq_base_lo), .eq_eq_base_hi_o(eq_base_hi), .eq_eq_log_size_o(eq_log_size),
     .eq_eq_cons_o(eq_cons), .eq_eq_cons_we_o(eq_cons_we), .eq_eq_prod_i(32'h0),
-    .eq_eq_msix_vector_o(eq_msix_vector), .msix_msix_mask_o(msix_mask), .msix_msix_pending_i(32'h0),
+    .eq_eq_msix_vector_o(eq_msix_vector), .msix_msix_mask_o(msix_mask), .msix_msix_pending_i(msix_pending),
     .doorbell_db_dropped_i(32'h0),
     .counters_i(counters)
   );
@@ -193,7 +193,23 @@ module rnic_core #(
     counters[rnic_spec_pkg::CNT_DOORBELLS*32 +: 32] = cnt_doorbells_q;
   end
 
-  // ---- Not yet attached: DMA engine, transmit path, MSI-X -----------------------------------
+  // ---- MSI-X: a firmware panic raises the event-queue vector --------------------------------
+  logic panicked_q;
+  logic [31:0] msix_raise, msix_pending;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) panicked_q <= 1'b0;
+    else panicked_q <= fw_panicked;
+  end
+  always_comb begin
+    msix_raise = '0;
+    msix_raise[eq_msix_vector[4:0]] = fw_panicked && !panicked_q;
+  end
+  rnic_msix #(.NumVectors(32)) u_msix (
+    .clk_i, .rst_ni, .raise_i(msix_raise), .mask_i(msix_mask), .pending_o(msix_pending),
+    .msix_req_o, .msix_vector_o, .msix_ack_i
+  );
+
+  // ---- Not yet attached: DMA engine, transmit path ------------------------------------------
   assign m_axi_awid_o = '0;
   assign m_axi_awaddr_o = '0;
   assign m_axi_awlen_o = '0;
@@ -212,8 +228,6 @@ module rnic_core #(
   assign m_axi_arburst_o = 2'b01;
   assign m_axi_arvalid_o = 1'b0;
   assign m_axi_rready_o = 1'b1;
-  assign msix_req_o = 1'b0;
-  assign msix_vector_o = '0;
   assign m_axis_tx_tdata_o = '0;
   assign m_axis_tx_tkeep_o = '0;
   assign m_axis_tx_tlast_o = 1'b0;
@@ -223,9 +237,9 @@ module rnic_core #(
   logic unused_inputs;
   assign unused_inputs = ^{m_axi_awready_i, m_axi_wready_i, m_axi_bid_i, m_axi_bresp_i,
                            m_axi_bvalid_i, m_axi_arready_i, m_axi_rid_i, m_axi_rdata_i,
-                           m_axi_rresp_i, m_axi_rlast_i, m_axi_rvalid_i, msix_ack_i,
+                           m_axi_rresp_i, m_axi_rlast_i, m_axi_rvalid_i,
                            m_axis_tx_tready_i, s_axis_rx_tdata_i, ctrl_scratch, cpu_control[31:1],
                            cmdq_base_lo, cmdq_base_hi, cmdq_log_size, cmdq_prod, cmdq_prod_we,
                            eq_base_lo, eq_base_hi, eq_log_size, eq_cons, eq_cons_we,
-                           eq_msix_vector, msix_mask, ctrl_control[31:1], bus_wdata, bus_wstrb};
+                           eq_msix_vector[31:5], ctrl_control[31:1], bus_wdata, bus_wstrb};
 endmodule

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0x44C4F52Bu
+#define RNIC_SPEC_HASH 0x7FA80022u
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -307,6 +307,19 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_QP_ATTR_PATH_MIG_STATE 18u
 #define RNIC_QP_ATTR_CAP 19u
 #define RNIC_QP_ATTR_DEST_QPN 20u
+
+/* Memory-key lookup status (rtl/mkey), the first failing check wins. */
+#define RNIC_MKEY_STATUS_OK 0u
+#define RNIC_MKEY_STATUS_BAD_KEY 1u
+#define RNIC_MKEY_STATUS_BAD_PD 2u
+#define RNIC_MKEY_STATUS_BAD_ACCESS 3u
+#define RNIC_MKEY_STATUS_OUT_OF_BOUNDS 4u
+#define RNIC_MKEY_STATUS_BAD_XLATE 5u
+
+/* Memory-key table write-port opcodes. */
+#define RNIC_MKEY_WR_OP_WR_MPT 0u
+#define RNIC_MKEY_WR_OP_WR_MTT 1u
+#define RNIC_MKEY_WR_OP_INV_MPT 2u
 
 /* Capability bits in id.caps. */
 #define RNIC_ID_CAPS_RC 0u
