@@ -31,14 +31,14 @@ module mkey_check #(
   // MPT and MTT read ports
   output logic                         mpt_re_o,
   output logic [KeyIdxW-1:0]           mpt_raddr_o,
-  input  logic [mkey_pkg::MPT_W-1:0]   mpt_rdata_i,
+  input  logic [(rnic_spec_pkg::MPT_ENTRY_BYTES * 8)-1:0]   mpt_rdata_i,
   output logic                         mtt_re_o,
   output logic [MttIdxW-1:0]           mtt_raddr_o,
-  input  logic [mkey_pkg::MTT_W-1:0]   mtt_rdata_i,
+  input  logic [(rnic_spec_pkg::MTT_ENTRY_BYTES * 8)-1:0]   mtt_rdata_i,
   // response
   output logic                         rsp_valid_o,
   input  logic                         rsp_ready_i,
-  output logic [mkey_pkg::STATUS_W-1:0] rsp_status_o,
+  output logic [3-1:0] rsp_status_o,
   output logic [63:0]                  rsp_addr_o,
   output logic [31:0]                  rsp_page_left_o,
   output logic [TagW-1:0]              rsp_tag_o
@@ -97,18 +97,18 @@ module mkey_check #(
   always_ff @(posedge clk_i) begin
     if (adv && v1_q) begin
       if (!idx_ok1_q || !e1.valid[0] || e1.key_variant != var1_q)
-        st2_q <= mkey_pkg::STATUS_BAD_KEY;
+        st2_q <= 3'(rnic_spec_pkg::MKEY_STATUS_BAD_KEY);
       else if (e1.pdn != pdn1_q)
-        st2_q <= mkey_pkg::STATUS_BAD_PD;
+        st2_q <= 3'(rnic_spec_pkg::MKEY_STATUS_BAD_PD);
       else if ((acc1_q & ~e1.access[3:0]) != 4'd0)
-        st2_q <= mkey_pkg::STATUS_BAD_ACCESS;
+        st2_q <= 3'(rnic_spec_pkg::MKEY_STATUS_BAD_ACCESS);
       else if (len1_q != 32'd0 && (va1_q < e1.iova ||
                {1'b0, va1_q - e1.iova} + {33'd0, len1_q} > {1'b0, e1.length}))
-        st2_q <= mkey_pkg::STATUS_OUT_OF_BOUNDS;
+        st2_q <= 3'(rnic_spec_pkg::MKEY_STATUS_OUT_OF_BOUNDS);
       else if (len1_q != 32'd0 && (e1.page_shift < 8'd12 || e1.page_shift > 8'd30))
-        st2_q <= mkey_pkg::STATUS_BAD_XLATE;
+        st2_q <= 3'(rnic_spec_pkg::MKEY_STATUS_BAD_XLATE);
       else
-        st2_q <= mkey_pkg::STATUS_OK;
+        st2_q <= 3'(rnic_spec_pkg::MKEY_STATUS_OK);
       zero2_q  <= len1_q == 32'd0;
       rel2_q   <= {1'b0, va1_q - e1.iova} + {33'd0, e1.first_page_offset};
       shift2_q <= e1.page_shift[4:0];
@@ -132,8 +132,8 @@ module mkey_check #(
   end
   always_ff @(posedge clk_i) begin
     if (adv && v2_q) begin
-      if (st2_q == mkey_pkg::STATUS_OK && !zero2_q && mtt_full2 >= 65'(NumMtt))
-        st3_q <= mkey_pkg::STATUS_BAD_XLATE;
+      if (st2_q == 3'(rnic_spec_pkg::MKEY_STATUS_OK) && !zero2_q && mtt_full2 >= 65'(NumMtt))
+        st3_q <= 3'(rnic_spec_pkg::MKEY_STATUS_BAD_XLATE);
       else
         st3_q <= st2_q;
       zero3_q    <= zero2_q;
@@ -171,7 +171,7 @@ module mkey_check #(
 
   // ---- response -------------------------------------------------------------------------------
   logic ok4;
-  assign ok4 = st4_q == mkey_pkg::STATUS_OK && !zero4_q && mtt_rdata_i[0];
+  assign ok4 = st4_q == 3'(rnic_spec_pkg::MKEY_STATUS_OK) && !zero4_q && mtt_rdata_i[0];
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) rsp_valid_o <= 1'b0;
@@ -179,8 +179,8 @@ module mkey_check #(
   end
   always_ff @(posedge clk_i) begin
     if (adv && v4_q) begin
-      rsp_status_o    <= (st4_q == mkey_pkg::STATUS_OK && !zero4_q && !mtt_rdata_i[0])
-                         ? mkey_pkg::STATUS_BAD_XLATE : st4_q;
+      rsp_status_o    <= (st4_q == 3'(rnic_spec_pkg::MKEY_STATUS_OK) && !zero4_q && !mtt_rdata_i[0])
+                         ? 3'(rnic_spec_pkg::MKEY_STATUS_BAD_XLATE) : st4_q;
       rsp_addr_o      <= ok4 ? ((mtt_rdata_i & ~{32'd0, mask4_q}) | {32'd0, poff4_q}) : 64'd0;
       rsp_page_left_o <= ok4 ? left4_q : 32'd0;
       rsp_tag_o       <= tag4_q;

@@ -17,9 +17,9 @@ module mkey_table #(
   // firmware write port
   input  logic                                   wr_valid_i,
   output logic                                   wr_ready_o,
-  input  logic [1:0]                             wr_op_i,     // mkey_pkg::WR_MPT/WR_MTT/INV_MPT
+  input  logic [1:0]                             wr_op_i,     // 2'(rnic_spec_pkg::MKEY_WR_OP_WR_MPT)/WR_MTT/INV_MPT
   input  logic [31:0]                            wr_index_i,  // out of range: dropped
-  input  logic [mkey_pkg::MPT_W-1:0]             wr_data_i,   // mpt_entry_t, or mtt_entry_t in [63:0]
+  input  logic [(rnic_spec_pkg::MPT_ENTRY_BYTES * 8)-1:0]             wr_data_i,   // mpt_entry_t, or mtt_entry_t in [63:0]
   // lookup ports, port p in bits [p*W +: W]
   input  logic [NumPorts-1:0]                    req_valid_i,
   output logic [NumPorts-1:0]                    req_ready_o,
@@ -32,7 +32,7 @@ module mkey_table #(
   input  logic [NumPorts*TagW-1:0]               req_tag_i,
   output logic [NumPorts-1:0]                    rsp_valid_o,
   input  logic [NumPorts-1:0]                    rsp_ready_i,
-  output logic [NumPorts*mkey_pkg::STATUS_W-1:0] rsp_status_o,
+  output logic [NumPorts*3-1:0] rsp_status_o,
   output logic [NumPorts*64-1:0]                 rsp_addr_o,
   output logic [NumPorts*32-1:0]                 rsp_page_left_o,
   output logic [NumPorts*TagW-1:0]               rsp_tag_o
@@ -61,14 +61,14 @@ module mkey_table #(
   logic wr_fire, wr_mpt_ok, wr_mtt_ok;
   assign wr_ready_o = init_done_q && busy == '0;
   assign wr_fire = wr_valid_i && wr_ready_o;
-  assign wr_mpt_ok = (wr_op_i == mkey_pkg::WR_MPT || wr_op_i == mkey_pkg::INV_MPT) && wr_index_i < NumKeys;
-  assign wr_mtt_ok = wr_op_i == mkey_pkg::WR_MTT && wr_index_i < NumMtt;
+  assign wr_mpt_ok = (wr_op_i == 2'(rnic_spec_pkg::MKEY_WR_OP_WR_MPT) || wr_op_i == 2'(rnic_spec_pkg::MKEY_WR_OP_INV_MPT)) && wr_index_i < NumKeys;
+  assign wr_mtt_ok = wr_op_i == 2'(rnic_spec_pkg::MKEY_WR_OP_WR_MTT) && wr_index_i < NumMtt;
 
   logic                       mpt_we, mtt_we;
   logic [KeyIdxW-1:0]         mpt_waddr;
   logic [MttIdxW-1:0]         mtt_waddr;
-  logic [mkey_pkg::MPT_W-1:0] mpt_wdata;
-  logic [mkey_pkg::MTT_W-1:0] mtt_wdata;
+  logic [(rnic_spec_pkg::MPT_ENTRY_BYTES * 8)-1:0] mpt_wdata;
+  logic [(rnic_spec_pkg::MTT_ENTRY_BYTES * 8)-1:0] mtt_wdata;
   always_comb begin
     if (!init_done_q) begin
       mpt_we    = {{(32 - ClrW){1'b0}}, clr_idx_q} < NumKeys;
@@ -82,8 +82,8 @@ module mkey_table #(
       mtt_we    = wr_fire && wr_mtt_ok;
       mpt_waddr = wr_index_i[KeyIdxW-1:0];
       mtt_waddr = wr_index_i[MttIdxW-1:0];
-      mpt_wdata = wr_op_i == mkey_pkg::INV_MPT ? '0 : wr_data_i;
-      mtt_wdata = wr_data_i[mkey_pkg::MTT_W-1:0];
+      mpt_wdata = wr_op_i == 2'(rnic_spec_pkg::MKEY_WR_OP_INV_MPT) ? '0 : wr_data_i;
+      mtt_wdata = wr_data_i[(rnic_spec_pkg::MTT_ENTRY_BYTES * 8)-1:0];
     end
   end
 
@@ -95,10 +95,10 @@ module mkey_table #(
     logic                       mpt_re, mtt_re;
     logic [KeyIdxW-1:0]         mpt_raddr;
     logic [MttIdxW-1:0]         mtt_raddr;
-    logic [mkey_pkg::MPT_W-1:0] mpt_rdata;
-    logic [mkey_pkg::MTT_W-1:0] mtt_rdata;
+    logic [(rnic_spec_pkg::MPT_ENTRY_BYTES * 8)-1:0] mpt_rdata;
+    logic [(rnic_spec_pkg::MTT_ENTRY_BYTES * 8)-1:0] mtt_rdata;
 
-    mkey_ram #(.Depth(NumKeys), .Width(mkey_pkg::MPT_W)) u_mpt (
+    mkey_ram #(.Depth(NumKeys), .Width((rnic_spec_pkg::MPT_ENTRY_BYTES * 8))) u_mpt (
       .clk_i   (clk_i),
       .we_i    (mpt_we),
       .waddr_i (mpt_waddr),
@@ -107,7 +107,7 @@ module mkey_table #(
       .raddr_i (mpt_raddr),
       .rdata_o (mpt_rdata)
     );
-    mkey_ram #(.Depth(NumMtt), .Width(mkey_pkg::MTT_W)) u_mtt (
+    mkey_ram #(.Depth(NumMtt), .Width((rnic_spec_pkg::MTT_ENTRY_BYTES * 8))) u_mtt (
       .clk_i   (clk_i),
       .we_i    (mtt_we),
       .waddr_i (mtt_waddr),
@@ -138,7 +138,7 @@ module mkey_table #(
       .mtt_rdata_i     (mtt_rdata),
       .rsp_valid_o     (rsp_valid_o[p]),
       .rsp_ready_i     (rsp_ready_i[p]),
-      .rsp_status_o    (rsp_status_o[p*mkey_pkg::STATUS_W +: mkey_pkg::STATUS_W]),
+      .rsp_status_o    (rsp_status_o[p*3 +: 3]),
       .rsp_addr_o      (rsp_addr_o[p*64 +: 64]),
       .rsp_page_left_o (rsp_page_left_o[p*32 +: 32]),
       .rsp_tag_o       (rsp_tag_o[p*TagW +: TagW])

@@ -44,7 +44,8 @@ uint32_t u_type(uint32_t imm20, uint32_t rd, uint32_t op) { return (imm20 << 12)
 struct Gen {
   std::mt19937_64 rng;
   std::vector<uint32_t> prog;
-  explicit Gen(uint64_t seed) : rng(seed) {}
+  bool irq = false;   // interrupt mode: handler at 0x4, mscratch reserved for it
+  explicit Gen(uint64_t seed, bool with_irq) : rng(seed), irq(with_irq) {}
   uint32_t rnd(uint32_t n) { return (uint32_t)(rng() % n); }
   uint32_t special() {
     static const uint32_t v[] = {0, 1, 2, 0xFFFFFFFFu, 0x80000000u, 0x7FFFFFFFu, 0xFFFFFFFEu,
@@ -59,6 +60,23 @@ struct Gen {
     prog.push_back(i_type((int32_t)(v & 0xFFF) << 20 >> 20, rd, 0, rd, 0x13));
   }
   void build(unsigned slots) {
+    if (irq) {
+      // 0x0: jump over the handler; 0x4: external-interrupt handler that reads mepc and mcause
+      // (both compared in lock-step), clears the interrupt in the testbench, and returns
+      prog.push_back(j_type(8 * 4, 0));
+      prog.push_back(i_type(0x340, 28, 1, 28, 0x73));   // csrrw x28, mscratch, x28
+      prog.push_back(i_type(0x341, 0, 2, 28, 0x73));    // csrr  x28, mepc
+      prog.push_back(i_type(0x342, 0, 2, 28, 0x73));    // csrr  x28, mcause
+      prog.push_back(u_type(0x50000, 28, 0x37));        // lui   x28, 0x50000
+      prog.push_back(s_type(-28, 0, 28, 2));            // sw    x0, -28(x28)  (0x4FFFFFE4)
+      prog.push_back(i_type(0x340, 28, 1, 28, 0x73));   // csrrw x28, mscratch, x28
+      prog.push_back(0x30200073u);                      // mret
+      li(28, 4);
+      prog.push_back(i_type(0x305, 28, 1, 0, 0x73));    // csrw mtvec, x28
+      li(28, 0x800);
+      prog.push_back(i_type(0x304, 28, 1, 0, 0x73));    // csrw mie, x28 (MEIE)
+      prog.push_back(i_type(0x300, 8, 6, 0, 0x73));     // csrsi mstatus, 8
+    }
     li(31, kWinBase);
     li(29, kMmioWinBase);
     for (uint32_t r = 1; r < 29; r++) li(r, special());
@@ -104,6 +122,8 @@ struct Gen {
         if (span > left + 1) span = 2;
         prog.push_back(u_type(0, 30, 0x17));
         prog.push_back(i_type((int32_t)span * 4 + (int32_t)rnd(2), 30, 0, dst(), 0x67));
+      } else if (k < 98 && irq) {               // (mscratch belongs to the handler)
+        prog.push_back(r_type(0, reg(), reg(), 0, dst(), 0x33));
       } else if (k < 98) {                      // mscratch CSR
         uint32_t f3 = 1 + rnd(3) + (rnd(2) ? 4 : 0);
         prog.push_back(i_type(0x340, (f3 & 4) ? rnd(32) : reg(), f3, dst(), 0x73));
@@ -122,14 +142,15 @@ struct Gen {
 
 int lockstep_main(int argc, char** argv) {
   uint64_t seed = 1, count = 200000;
-  unsigned lat_g = 0, lat_r = 1, len = 3000;
+  unsigned lat_g = 0, lat_r = 1, len = 3000, irq = 0;
   for (int i = 0; i < argc; i++) {
     if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], 0, 0);
     else if (!strcmp(argv[i], "--count") && i + 1 < argc) count = strtoull(argv[++i], 0, 0);
     else if (!strcmp(argv[i], "--len") && i + 1 < argc) len = (unsigned)atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--irq") && i + 1 < argc) irq = (unsigned)atoi(argv[++i]);
     else if (!strcmp(argv[i], "--lat") && i + 1 < argc) sscanf(argv[++i], "%u,%u", &lat_g, &lat_r);
   }
-  Gen g(seed);
+  Gen g(seed, irq != 0);
   g.build(len);
   static uint8_t imem[kImemBytes], dmem[kDmemBytes], mram[4096];
   memset(imem, 0, sizeof imem);
@@ -137,6 +158,7 @@ int lockstep_main(int argc, char** argv) {
   memset(mram, 0, sizeof mram);   // the testbench MMIO RAM starts zeroed too
   CpuHarness h(seed);
   h.set_latency(lat_g, lat_r);
+  h.set_auto_irq(irq);
   for (size_t i = 0; i < g.prog.size(); i++) {
     h.host_write((uint32_t)i * 4, g.prog[i]);
     memcpy(&imem[i * 4], &g.prog[i], 4);
@@ -151,9 +173,19 @@ int lockstep_main(int argc, char** argv) {
   ref.imem = imem; ref.imem_bytes = kImemBytes; ref.dmem = dmem; ref.dmem_bytes = kDmemBytes;
   ref.mmio = mram; ref.mmio_bytes = sizeof mram;
 
-  uint64_t n = 0, errors = 0;
+  uint64_t n = 0, errors = 0, n_irq = 0;
   h.on_retire = [&](const Retire& r) {
     if (errors) return;
+    if (r.trap && irq) {   // interrupt: the reference takes it at the same instruction
+      if (r.pc != ref.pc || r.we) {
+        printf("FAIL random-seed%llu interrupt at dut pc=%08x, reference pc=%08x\n",
+               (unsigned long long)seed, r.pc, ref.pc);
+        errors++;
+      }
+      rv32_ref_interrupt(&ref, 0x8000000Bu);
+      n_irq++;
+      return;
+    }
     rv32_ret_t e;
     rv32_ref_step(&ref, &e);
     bool ok = r.pc == e.pc && r.insn == e.insn && r.trap == (bool)e.trap && r.we == (bool)e.we &&
@@ -177,8 +209,24 @@ int lockstep_main(int argc, char** argv) {
            (unsigned long long)n, (unsigned long long)cycles);
     return 1;
   }
-  printf("PASS random-seed%llu %llu instructions in lock-step (%llu cycles, prog %zu words, "
-         "mmio-lat %u,%u)\n", (unsigned long long)seed, (unsigned long long)n,
-         (unsigned long long)cycles, g.prog.size(), lat_g, lat_r);
+  // final DMEM window contents through the debug read port (core stopped in reset)
+  h.on_retire = nullptr;
+  h.hold_reset();
+  h.cycle();
+  unsigned bad = 0;
+  for (uint32_t a = kInitLo; a < kInitHi; a += 4) {
+    uint32_t exp;
+    memcpy(&exp, &dmem[a - kInitLo], 4);
+    if (h.dbg_read(a - 0x10000000u) != exp) bad++;
+  }
+  if (bad) {
+    printf("FAIL random-seed%llu final DMEM window differs in %u words (debug port)\n",
+           (unsigned long long)seed, bad);
+    return 1;
+  }
+  printf("PASS random-seed%llu%s %llu instructions in lock-step, DMEM window equal (%llu cycles, "
+         "prog %zu words, mmio-lat %u,%u, %llu interrupts)\n", (unsigned long long)seed,
+         irq ? "-irq" : "", (unsigned long long)n, (unsigned long long)cycles, g.prog.size(),
+         lat_g, lat_r, (unsigned long long)n_irq);
   return 0;
 }

@@ -35,6 +35,7 @@ class CpuHarness {
     m_->clk_i = 0;
     m_->rst_ni = 0;
     m_->ld_req_i = 0;
+    m_->dbg_req_i = 0;
     m_->irq_ext_i = 0;
     m_->mmio_gnt_i = 0;
     m_->mmio_rvalid_i = 0;
@@ -59,12 +60,24 @@ class CpuHarness {
     return v;
   }
   void release_reset() { m_->rst_ni = 1; }
+  void hold_reset() { m_->rst_ni = 0; }
+  // debug read port onto DMEM (works whether the core runs or not)
+  uint32_t dbg_read(uint32_t addr) {
+    m_->dbg_req_i = 1; m_->dbg_addr_i = addr;
+    cycle();
+    m_->dbg_req_i = 0;
+    m_->eval();
+    return m_->dbg_rvalid_o ? m_->dbg_rdata_o : 0xDEADBEEFu;
+  }
 
+  // raise irq_ext_i again 1..max cycles after each clear (0: only on request)
+  void set_auto_irq(unsigned max) { auto_irq_ = max; }
   void set_latency(unsigned g, unsigned r) { max_gnt_ = g; max_rsp_ = r; gnt_wait_ = pick(g); }
 
   // ---- one clock cycle
   void cycle() {
     m_->clk_i = 0;
+    if (auto_irq_ && m_->rst_ni && !irq_ && !irq_at_) irq_at_ = cyc_ + 1 + pick(auto_irq_);
     if (irq_at_ && cyc_ >= irq_at_) { irq_ = true; irq_at_ = 0; }
     m_->irq_ext_i = irq_;
     m_->mmio_rvalid_i = 0;
@@ -136,6 +149,7 @@ class CpuHarness {
   bool pend_ = false;
   uint32_t pend_data_ = 0;
   bool irq_ = false;
+  unsigned auto_irq_ = 0;
   uint64_t irq_at_ = 0;
   uint32_t ram_[kMmioRamBytes / 4] = {};
 };

@@ -113,12 +113,26 @@ void rv32_ref_step(rv32_ref_t *s, rv32_ret_t *r) {
       break;
     }
     case 0x0F: break;                                                /* FENCE */
-    case 0x73: {                                                     /* CSR: mscratch only */
-      uint32_t csr = in >> 20, src = (f3 & 4) ? rs1 : a, old = s->mscratch;
-      if (csr != 0x340 || (f3 & 3) == 0) { trap = 1; break; }
-      if ((f3 & 3) == 1) s->mscratch = src;
-      else if ((f3 & 3) == 2) s->mscratch = old | src;
-      else s->mscratch = old & ~src;
+    case 0x73: {                                                     /* SYSTEM */
+      uint32_t csr = in >> 20, src = (f3 & 4) ? rs1 : a, old, nv, *reg, mask;
+      if (in == 0x30200073u) {                                       /* mret */
+        npc = s->mepc;
+        s->mstatus = ((s->mstatus >> 4) & 8u) | 0x80u;
+        break;
+      }
+      switch (csr) {
+        case 0x300: reg = &s->mstatus;  mask = 0x88u; break;
+        case 0x304: reg = &s->mie;      mask = 0x888u; break;
+        case 0x305: reg = &s->mtvec;    mask = ~3u; break;
+        case 0x340: reg = &s->mscratch; mask = ~0u; break;
+        case 0x341: reg = &s->mepc;     mask = ~3u; break;
+        case 0x342: reg = &s->mcause;   mask = ~0u; break;
+        default: reg = 0; mask = 0;
+      }
+      if (!reg || (f3 & 3) == 0) { trap = 1; break; }
+      old = *reg | (csr == 0x300 ? 0x1800u : 0u);                    /* MPP reads as M */
+      nv = (f3 & 3) == 1 ? src : (f3 & 3) == 2 ? (old | src) : (old & ~src);
+      if ((f3 & 3) == 1 || rs1 != 0) *reg = nv & mask;
       res = old; we = 1;
       break;
     }
@@ -131,4 +145,11 @@ void rv32_ref_step(rv32_ref_t *s, rv32_ret_t *r) {
   r->wdata = r->we ? res : 0;
   if (r->we) s->x[rd] = res;
   if (!trap) s->pc = npc;
+}
+
+void rv32_ref_interrupt(rv32_ref_t *s, uint32_t cause) {
+  s->mepc = s->pc;
+  s->mcause = cause;
+  s->mstatus = (s->mstatus & 8u) ? 0x80u : 0u;
+  s->pc = s->mtvec;
 }
