@@ -116,6 +116,10 @@ struct FwTest : sc_module {
     r.check(rc == 0 && ready && log == "boot ok 1.0 core 0\n", "fw-reload-boots", "rc %d log '%s'", rc, log.c_str());
 
     // 7. A trapping image: mcause 2 (illegal instruction), mepc at the bad word, panic bits set.
+    // The panic also raises the event-queue MSI-X vector: masked here, so it must stay pending.
+    nic_->bar_write(RNIC_REG_EQ_EQ_MSIX_VECTOR, 3);
+    nic_->bar_write(RNIC_REG_MSIX_MSIX_MASK, 1u << 3);
+    uint32_t pend0 = rd(RNIC_REG_MSIX_MSIX_PENDING);
     rc = rnic_fw_load(&os, trap_.data(), trap_.size(), 2000);
     for (int t = 0; t < 500 && !(rd(RNIC_REG_CPU_CPU_STATUS) & 0x8); t++) wait(sc_time(1, SC_US));
     // The panic line follows the record; give the firmware time to format it.
@@ -131,6 +135,12 @@ struct FwTest : sc_module {
     r.check(rc == 0 && (st & 0x8) && mcause == 2 && insn == 0 &&
                 rd(RNIC_REG_CPU_FW_STATUS) == RNIC_FW_STATUS_PANIC && (rd(RNIC_REG_CTRL_STATUS) & 0x4),
             "fw-trap-panic-record", "rc %d status 0x%x mcause %u mepc 0x%x insn 0x%x", rc, st, mcause, mepc, insn);
+    uint32_t pend1 = rd(RNIC_REG_MSIX_MSIX_PENDING);
+    nic_->bar_write(RNIC_REG_MSIX_MSIX_MASK, 0);  // unmasked: requested and acknowledged
+    wait(sc_time(100, SC_NS));
+    uint32_t pend2 = rd(RNIC_REG_MSIX_MSIX_PENDING);
+    r.check(pend0 == 0 && pend1 == (1u << 3) && pend2 == 0, "fw-panic-raises-msix-vector",
+            "pending %x -> %x -> %x", pend0, pend1, pend2);
     nic_->bar_write(RNIC_REG_CPU_CPU_CONTROL, 0);
     sc_stop();
   }
