@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0x7FA80022u
+#define RNIC_SPEC_HASH 0xD86E2A13u
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -320,6 +320,34 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_MKEY_WR_OP_WR_MPT 0u
 #define RNIC_MKEY_WR_OP_WR_MTT 1u
 #define RNIC_MKEY_WR_OP_INV_MPT 2u
+
+/* Transmit message kinds the firmware hands to the RTL transmit engine (tx_desc.kind). */
+#define RNIC_MSG_KIND_SEND 0u
+#define RNIC_MSG_KIND_SEND_IMM 1u
+#define RNIC_MSG_KIND_WRITE 2u
+#define RNIC_MSG_KIND_WRITE_IMM 3u
+#define RNIC_MSG_KIND_READ_REQ 4u
+#define RNIC_MSG_KIND_CMP_SWAP 5u
+#define RNIC_MSG_KIND_FETCH_ADD 6u
+#define RNIC_MSG_KIND_ATOMIC_ACK 7u
+#define RNIC_MSG_KIND_ACK 8u
+
+/* tx_desc.flags bits (bit positions). */
+#define RNIC_TX_FLAG_SOLICITED 0u
+#define RNIC_TX_FLAG_PHYS_SGE 1u
+#define RNIC_TX_FLAG_RETRANSMIT 2u
+
+/* Receive events the RTL hands to the firmware (rx_event.kind). */
+#define RNIC_RX_EVENT_KIND_RECV_DONE 0u
+#define RNIC_RX_EVENT_KIND_WRITE_IMM_DONE 1u
+#define RNIC_RX_EVENT_KIND_ACK 2u
+#define RNIC_RX_EVENT_KIND_NAK 3u
+#define RNIC_RX_EVENT_KIND_RNR_NAK 4u
+#define RNIC_RX_EVENT_KIND_READ_RESP_DONE 5u
+#define RNIC_RX_EVENT_KIND_RESP_ERROR 6u
+#define RNIC_RX_EVENT_KIND_RNR_SENT 7u
+#define RNIC_RX_EVENT_KIND_ATOMIC_REQ 8u
+#define RNIC_RX_EVENT_KIND_ATOMIC_ACK 9u
 
 /* Capability bits in id.caps. */
 #define RNIC_ID_CAPS_RC 0u
@@ -2129,6 +2157,666 @@ static inline uint64_t rnic_mtt_entry_get_page_addr(const void *p)
 static inline void rnic_mtt_entry_set_page_addr(void *p, uint64_t v)
 {
 	rnic_set_field(p, 0, 8, 0, 64, v);
+}
+
+/* qpt_entry (64 bytes): Fast-path QP table entry in the RTL, written by the firmware from the QP context it owns. The RTL keeps the moving state (expected PSN, MSN, message cursors) itself, starting from epsn when the entry is written. */
+#define RNIC_QPT_ENTRY_SIZE 64u
+#define RNIC_QPT_ENTRY_VALID_OFF 0u
+static inline uint32_t rnic_qpt_entry_get_valid(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 0, 1, 0, 1);
+}
+static inline void rnic_qpt_entry_set_valid(void *p, uint32_t v)
+{
+	rnic_set_field(p, 0, 1, 0, 1, v);
+}
+#define RNIC_QPT_ENTRY_RX_ENABLE_OFF 0u
+static inline uint32_t rnic_qpt_entry_get_rx_enable(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 0, 1, 1, 1);
+}
+static inline void rnic_qpt_entry_set_rx_enable(void *p, uint32_t v)
+{
+	rnic_set_field(p, 0, 1, 1, 1, v);
+}
+#define RNIC_QPT_ENTRY_TX_ENABLE_OFF 0u
+static inline uint32_t rnic_qpt_entry_get_tx_enable(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 0, 1, 2, 1);
+}
+static inline void rnic_qpt_entry_set_tx_enable(void *p, uint32_t v)
+{
+	rnic_set_field(p, 0, 1, 2, 1, v);
+}
+#define RNIC_QPT_ENTRY_QP_TYPE_OFF 1u
+static inline uint32_t rnic_qpt_entry_get_qp_type(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 1, 1, 0, 8);
+}
+static inline void rnic_qpt_entry_set_qp_type(void *p, uint32_t v)
+{
+	rnic_set_field(p, 1, 1, 0, 8, v);
+}
+#define RNIC_QPT_ENTRY_PMTU_LOG2_OFF 2u
+static inline uint32_t rnic_qpt_entry_get_pmtu_log2(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 2, 1, 0, 8);
+}
+static inline void rnic_qpt_entry_set_pmtu_log2(void *p, uint32_t v)
+{
+	rnic_set_field(p, 2, 1, 0, 8, v);
+}
+#define RNIC_QPT_ENTRY_ACCESS_OFF 3u
+static inline uint32_t rnic_qpt_entry_get_access(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 3, 1, 0, 8);
+}
+static inline void rnic_qpt_entry_set_access(void *p, uint32_t v)
+{
+	rnic_set_field(p, 3, 1, 0, 8, v);
+}
+#define RNIC_QPT_ENTRY_PDN_OFF 4u
+static inline uint32_t rnic_qpt_entry_get_pdn(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 4, 4, 0, 32);
+}
+static inline void rnic_qpt_entry_set_pdn(void *p, uint32_t v)
+{
+	rnic_set_field(p, 4, 4, 0, 32, v);
+}
+#define RNIC_QPT_ENTRY_DEST_QPN_OFF 8u
+static inline uint32_t rnic_qpt_entry_get_dest_qpn(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 8, 4, 0, 32);
+}
+static inline void rnic_qpt_entry_set_dest_qpn(void *p, uint32_t v)
+{
+	rnic_set_field(p, 8, 4, 0, 32, v);
+}
+#define RNIC_QPT_ENTRY_EPSN_OFF 12u
+static inline uint32_t rnic_qpt_entry_get_epsn(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 12, 4, 0, 32);
+}
+static inline void rnic_qpt_entry_set_epsn(void *p, uint32_t v)
+{
+	rnic_set_field(p, 12, 4, 0, 32, v);
+}
+#define RNIC_QPT_ENTRY_DMAC_OFF 16u
+static inline uint64_t rnic_qpt_entry_get_dmac(const void *p)
+{
+	return (uint64_t)rnic_get_field(p, 16, 8, 0, 64);
+}
+static inline void rnic_qpt_entry_set_dmac(void *p, uint64_t v)
+{
+	rnic_set_field(p, 16, 8, 0, 64, v);
+}
+#define RNIC_QPT_ENTRY_SMAC_OFF 24u
+static inline uint64_t rnic_qpt_entry_get_smac(const void *p)
+{
+	return (uint64_t)rnic_get_field(p, 24, 8, 0, 64);
+}
+static inline void rnic_qpt_entry_set_smac(void *p, uint64_t v)
+{
+	rnic_set_field(p, 24, 8, 0, 64, v);
+}
+#define RNIC_QPT_ENTRY_DEST_IPV4_OFF 32u
+static inline uint32_t rnic_qpt_entry_get_dest_ipv4(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 32, 4, 0, 32);
+}
+static inline void rnic_qpt_entry_set_dest_ipv4(void *p, uint32_t v)
+{
+	rnic_set_field(p, 32, 4, 0, 32, v);
+}
+#define RNIC_QPT_ENTRY_SRC_IPV4_OFF 36u
+static inline uint32_t rnic_qpt_entry_get_src_ipv4(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 36, 4, 0, 32);
+}
+static inline void rnic_qpt_entry_set_src_ipv4(void *p, uint32_t v)
+{
+	rnic_set_field(p, 36, 4, 0, 32, v);
+}
+#define RNIC_QPT_ENTRY_UDP_SPORT_OFF 40u
+static inline uint32_t rnic_qpt_entry_get_udp_sport(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 40, 2, 0, 16);
+}
+static inline void rnic_qpt_entry_set_udp_sport(void *p, uint32_t v)
+{
+	rnic_set_field(p, 40, 2, 0, 16, v);
+}
+#define RNIC_QPT_ENTRY_TTL_OFF 42u
+static inline uint32_t rnic_qpt_entry_get_ttl(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 42, 1, 0, 8);
+}
+static inline void rnic_qpt_entry_set_ttl(void *p, uint32_t v)
+{
+	rnic_set_field(p, 42, 1, 0, 8, v);
+}
+#define RNIC_QPT_ENTRY_TOS_OFF 43u
+static inline uint32_t rnic_qpt_entry_get_tos(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 43, 1, 0, 8);
+}
+static inline void rnic_qpt_entry_set_tos(void *p, uint32_t v)
+{
+	rnic_set_field(p, 43, 1, 0, 8, v);
+}
+#define RNIC_QPT_ENTRY_QKEY_OFF 44u
+static inline uint32_t rnic_qpt_entry_get_qkey(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 44, 4, 0, 32);
+}
+static inline void rnic_qpt_entry_set_qkey(void *p, uint32_t v)
+{
+	rnic_set_field(p, 44, 4, 0, 32, v);
+}
+#define RNIC_QPT_ENTRY_ACK_COALESCE_OFF 48u
+static inline uint32_t rnic_qpt_entry_get_ack_coalesce(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 48, 1, 0, 8);
+}
+static inline void rnic_qpt_entry_set_ack_coalesce(void *p, uint32_t v)
+{
+	rnic_set_field(p, 48, 1, 0, 8, v);
+}
+#define RNIC_QPT_ENTRY_MIN_RNR_TIMER_OFF 49u
+static inline uint32_t rnic_qpt_entry_get_min_rnr_timer(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 49, 1, 0, 8);
+}
+static inline void rnic_qpt_entry_set_min_rnr_timer(void *p, uint32_t v)
+{
+	rnic_set_field(p, 49, 1, 0, 8, v);
+}
+
+/* rq_desc (64 bytes): A receive buffer the firmware hands to the RTL for one QP (from an RQ WQE): the next SEND or WRITE_IMM on that QP consumes it. */
+#define RNIC_RQ_DESC_SIZE 64u
+#define RNIC_RQ_DESC_QPN_OFF 0u
+static inline uint32_t rnic_rq_desc_get_qpn(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 0, 4, 0, 32);
+}
+static inline void rnic_rq_desc_set_qpn(void *p, uint32_t v)
+{
+	rnic_set_field(p, 0, 4, 0, 32, v);
+}
+#define RNIC_RQ_DESC_NUM_SGE_OFF 4u
+static inline uint32_t rnic_rq_desc_get_num_sge(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 4, 1, 0, 8);
+}
+static inline void rnic_rq_desc_set_num_sge(void *p, uint32_t v)
+{
+	rnic_set_field(p, 4, 1, 0, 8, v);
+}
+#define RNIC_RQ_DESC_WR_ID_OFF 8u
+static inline uint64_t rnic_rq_desc_get_wr_id(const void *p)
+{
+	return (uint64_t)rnic_get_field(p, 8, 8, 0, 64);
+}
+static inline void rnic_rq_desc_set_wr_id(void *p, uint64_t v)
+{
+	rnic_set_field(p, 8, 8, 0, 64, v);
+}
+#define RNIC_RQ_DESC_SGE0_ADDR_OFF 16u
+static inline uint64_t rnic_rq_desc_get_sge0_addr(const void *p)
+{
+	return (uint64_t)rnic_get_field(p, 16, 8, 0, 64);
+}
+static inline void rnic_rq_desc_set_sge0_addr(void *p, uint64_t v)
+{
+	rnic_set_field(p, 16, 8, 0, 64, v);
+}
+#define RNIC_RQ_DESC_SGE0_LEN_OFF 24u
+static inline uint32_t rnic_rq_desc_get_sge0_len(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 24, 4, 0, 32);
+}
+static inline void rnic_rq_desc_set_sge0_len(void *p, uint32_t v)
+{
+	rnic_set_field(p, 24, 4, 0, 32, v);
+}
+#define RNIC_RQ_DESC_SGE0_LKEY_OFF 28u
+static inline uint32_t rnic_rq_desc_get_sge0_lkey(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 28, 4, 0, 32);
+}
+static inline void rnic_rq_desc_set_sge0_lkey(void *p, uint32_t v)
+{
+	rnic_set_field(p, 28, 4, 0, 32, v);
+}
+#define RNIC_RQ_DESC_SGE1_ADDR_OFF 32u
+static inline uint64_t rnic_rq_desc_get_sge1_addr(const void *p)
+{
+	return (uint64_t)rnic_get_field(p, 32, 8, 0, 64);
+}
+static inline void rnic_rq_desc_set_sge1_addr(void *p, uint64_t v)
+{
+	rnic_set_field(p, 32, 8, 0, 64, v);
+}
+#define RNIC_RQ_DESC_SGE1_LEN_OFF 40u
+static inline uint32_t rnic_rq_desc_get_sge1_len(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 40, 4, 0, 32);
+}
+static inline void rnic_rq_desc_set_sge1_len(void *p, uint32_t v)
+{
+	rnic_set_field(p, 40, 4, 0, 32, v);
+}
+#define RNIC_RQ_DESC_SGE1_LKEY_OFF 44u
+static inline uint32_t rnic_rq_desc_get_sge1_lkey(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 44, 4, 0, 32);
+}
+static inline void rnic_rq_desc_set_sge1_lkey(void *p, uint32_t v)
+{
+	rnic_set_field(p, 44, 4, 0, 32, v);
+}
+#define RNIC_RQ_DESC_SGE2_ADDR_OFF 48u
+static inline uint64_t rnic_rq_desc_get_sge2_addr(const void *p)
+{
+	return (uint64_t)rnic_get_field(p, 48, 8, 0, 64);
+}
+static inline void rnic_rq_desc_set_sge2_addr(void *p, uint64_t v)
+{
+	rnic_set_field(p, 48, 8, 0, 64, v);
+}
+#define RNIC_RQ_DESC_SGE2_LEN_OFF 56u
+static inline uint32_t rnic_rq_desc_get_sge2_len(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 56, 4, 0, 32);
+}
+static inline void rnic_rq_desc_set_sge2_len(void *p, uint32_t v)
+{
+	rnic_set_field(p, 56, 4, 0, 32, v);
+}
+#define RNIC_RQ_DESC_SGE2_LKEY_OFF 60u
+static inline uint32_t rnic_rq_desc_get_sge2_lkey(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 60, 4, 0, 32);
+}
+static inline void rnic_rq_desc_set_sge2_lkey(void *p, uint32_t v)
+{
+	rnic_set_field(p, 60, 4, 0, 32, v);
+}
+
+/* tx_desc (128 bytes): One message for the RTL transmit engine, written by the firmware per WQE (or per retransmission). The RTL checks the local keys, fetches the payload by DMA, segments at the path MTU and transmits with PSNs from psn on. */
+#define RNIC_TX_DESC_SIZE 128u
+#define RNIC_TX_DESC_QPN_OFF 0u
+static inline uint32_t rnic_tx_desc_get_qpn(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 0, 4, 0, 32);
+}
+static inline void rnic_tx_desc_set_qpn(void *p, uint32_t v)
+{
+	rnic_set_field(p, 0, 4, 0, 32, v);
+}
+#define RNIC_TX_DESC_KIND_OFF 4u
+static inline uint32_t rnic_tx_desc_get_kind(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 4, 1, 0, 8);
+}
+static inline void rnic_tx_desc_set_kind(void *p, uint32_t v)
+{
+	rnic_set_field(p, 4, 1, 0, 8, v);
+}
+#define RNIC_TX_DESC_FLAGS_OFF 5u
+static inline uint32_t rnic_tx_desc_get_flags(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 5, 1, 0, 8);
+}
+static inline void rnic_tx_desc_set_flags(void *p, uint32_t v)
+{
+	rnic_set_field(p, 5, 1, 0, 8, v);
+}
+#define RNIC_TX_DESC_NUM_SGE_OFF 6u
+static inline uint32_t rnic_tx_desc_get_num_sge(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 6, 1, 0, 8);
+}
+static inline void rnic_tx_desc_set_num_sge(void *p, uint32_t v)
+{
+	rnic_set_field(p, 6, 1, 0, 8, v);
+}
+#define RNIC_TX_DESC_SYNDROME_OFF 7u
+static inline uint32_t rnic_tx_desc_get_syndrome(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 7, 1, 0, 8);
+}
+static inline void rnic_tx_desc_set_syndrome(void *p, uint32_t v)
+{
+	rnic_set_field(p, 7, 1, 0, 8, v);
+}
+#define RNIC_TX_DESC_PSN_OFF 8u
+static inline uint32_t rnic_tx_desc_get_psn(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 8, 4, 0, 32);
+}
+static inline void rnic_tx_desc_set_psn(void *p, uint32_t v)
+{
+	rnic_set_field(p, 8, 4, 0, 32, v);
+}
+#define RNIC_TX_DESC_LENGTH_OFF 12u
+static inline uint32_t rnic_tx_desc_get_length(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 12, 4, 0, 32);
+}
+static inline void rnic_tx_desc_set_length(void *p, uint32_t v)
+{
+	rnic_set_field(p, 12, 4, 0, 32, v);
+}
+#define RNIC_TX_DESC_REMOTE_VA_OFF 16u
+static inline uint64_t rnic_tx_desc_get_remote_va(const void *p)
+{
+	return (uint64_t)rnic_get_field(p, 16, 8, 0, 64);
+}
+static inline void rnic_tx_desc_set_remote_va(void *p, uint64_t v)
+{
+	rnic_set_field(p, 16, 8, 0, 64, v);
+}
+#define RNIC_TX_DESC_RKEY_OFF 24u
+static inline uint32_t rnic_tx_desc_get_rkey(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 24, 4, 0, 32);
+}
+static inline void rnic_tx_desc_set_rkey(void *p, uint32_t v)
+{
+	rnic_set_field(p, 24, 4, 0, 32, v);
+}
+#define RNIC_TX_DESC_IMM_DATA_OFF 28u
+static inline uint32_t rnic_tx_desc_get_imm_data(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 28, 4, 0, 32);
+}
+static inline void rnic_tx_desc_set_imm_data(void *p, uint32_t v)
+{
+	rnic_set_field(p, 28, 4, 0, 32, v);
+}
+#define RNIC_TX_DESC_SWAP_ADD_OFF 32u
+static inline uint64_t rnic_tx_desc_get_swap_add(const void *p)
+{
+	return (uint64_t)rnic_get_field(p, 32, 8, 0, 64);
+}
+static inline void rnic_tx_desc_set_swap_add(void *p, uint64_t v)
+{
+	rnic_set_field(p, 32, 8, 0, 64, v);
+}
+#define RNIC_TX_DESC_COMPARE_OFF 40u
+static inline uint64_t rnic_tx_desc_get_compare(const void *p)
+{
+	return (uint64_t)rnic_get_field(p, 40, 8, 0, 64);
+}
+static inline void rnic_tx_desc_set_compare(void *p, uint64_t v)
+{
+	rnic_set_field(p, 40, 8, 0, 64, v);
+}
+#define RNIC_TX_DESC_DEST_QPN_OFF 48u
+static inline uint32_t rnic_tx_desc_get_dest_qpn(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 48, 4, 0, 32);
+}
+static inline void rnic_tx_desc_set_dest_qpn(void *p, uint32_t v)
+{
+	rnic_set_field(p, 48, 4, 0, 32, v);
+}
+#define RNIC_TX_DESC_QKEY_OFF 52u
+static inline uint32_t rnic_tx_desc_get_qkey(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 52, 4, 0, 32);
+}
+static inline void rnic_tx_desc_set_qkey(void *p, uint32_t v)
+{
+	rnic_set_field(p, 52, 4, 0, 32, v);
+}
+#define RNIC_TX_DESC_AHN_OFF 56u
+static inline uint32_t rnic_tx_desc_get_ahn(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 56, 4, 0, 32);
+}
+static inline void rnic_tx_desc_set_ahn(void *p, uint32_t v)
+{
+	rnic_set_field(p, 56, 4, 0, 32, v);
+}
+#define RNIC_TX_DESC_SGE0_ADDR_OFF 64u
+static inline uint64_t rnic_tx_desc_get_sge0_addr(const void *p)
+{
+	return (uint64_t)rnic_get_field(p, 64, 8, 0, 64);
+}
+static inline void rnic_tx_desc_set_sge0_addr(void *p, uint64_t v)
+{
+	rnic_set_field(p, 64, 8, 0, 64, v);
+}
+#define RNIC_TX_DESC_SGE0_LEN_OFF 72u
+static inline uint32_t rnic_tx_desc_get_sge0_len(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 72, 4, 0, 32);
+}
+static inline void rnic_tx_desc_set_sge0_len(void *p, uint32_t v)
+{
+	rnic_set_field(p, 72, 4, 0, 32, v);
+}
+#define RNIC_TX_DESC_SGE0_LKEY_OFF 76u
+static inline uint32_t rnic_tx_desc_get_sge0_lkey(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 76, 4, 0, 32);
+}
+static inline void rnic_tx_desc_set_sge0_lkey(void *p, uint32_t v)
+{
+	rnic_set_field(p, 76, 4, 0, 32, v);
+}
+#define RNIC_TX_DESC_SGE1_ADDR_OFF 80u
+static inline uint64_t rnic_tx_desc_get_sge1_addr(const void *p)
+{
+	return (uint64_t)rnic_get_field(p, 80, 8, 0, 64);
+}
+static inline void rnic_tx_desc_set_sge1_addr(void *p, uint64_t v)
+{
+	rnic_set_field(p, 80, 8, 0, 64, v);
+}
+#define RNIC_TX_DESC_SGE1_LEN_OFF 88u
+static inline uint32_t rnic_tx_desc_get_sge1_len(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 88, 4, 0, 32);
+}
+static inline void rnic_tx_desc_set_sge1_len(void *p, uint32_t v)
+{
+	rnic_set_field(p, 88, 4, 0, 32, v);
+}
+#define RNIC_TX_DESC_SGE1_LKEY_OFF 92u
+static inline uint32_t rnic_tx_desc_get_sge1_lkey(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 92, 4, 0, 32);
+}
+static inline void rnic_tx_desc_set_sge1_lkey(void *p, uint32_t v)
+{
+	rnic_set_field(p, 92, 4, 0, 32, v);
+}
+#define RNIC_TX_DESC_SGE2_ADDR_OFF 96u
+static inline uint64_t rnic_tx_desc_get_sge2_addr(const void *p)
+{
+	return (uint64_t)rnic_get_field(p, 96, 8, 0, 64);
+}
+static inline void rnic_tx_desc_set_sge2_addr(void *p, uint64_t v)
+{
+	rnic_set_field(p, 96, 8, 0, 64, v);
+}
+#define RNIC_TX_DESC_SGE2_LEN_OFF 104u
+static inline uint32_t rnic_tx_desc_get_sge2_len(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 104, 4, 0, 32);
+}
+static inline void rnic_tx_desc_set_sge2_len(void *p, uint32_t v)
+{
+	rnic_set_field(p, 104, 4, 0, 32, v);
+}
+#define RNIC_TX_DESC_SGE2_LKEY_OFF 108u
+static inline uint32_t rnic_tx_desc_get_sge2_lkey(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 108, 4, 0, 32);
+}
+static inline void rnic_tx_desc_set_sge2_lkey(void *p, uint32_t v)
+{
+	rnic_set_field(p, 108, 4, 0, 32, v);
+}
+#define RNIC_TX_DESC_SGE3_ADDR_OFF 112u
+static inline uint64_t rnic_tx_desc_get_sge3_addr(const void *p)
+{
+	return (uint64_t)rnic_get_field(p, 112, 8, 0, 64);
+}
+static inline void rnic_tx_desc_set_sge3_addr(void *p, uint64_t v)
+{
+	rnic_set_field(p, 112, 8, 0, 64, v);
+}
+#define RNIC_TX_DESC_SGE3_LEN_OFF 120u
+static inline uint32_t rnic_tx_desc_get_sge3_len(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 120, 4, 0, 32);
+}
+static inline void rnic_tx_desc_set_sge3_len(void *p, uint32_t v)
+{
+	rnic_set_field(p, 120, 4, 0, 32, v);
+}
+#define RNIC_TX_DESC_SGE3_LKEY_OFF 124u
+static inline uint32_t rnic_tx_desc_get_sge3_lkey(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 124, 4, 0, 32);
+}
+static inline void rnic_tx_desc_set_sge3_lkey(void *p, uint32_t v)
+{
+	rnic_set_field(p, 124, 4, 0, 32, v);
+}
+
+/* rx_event (64 bytes): One receive event from the RTL to the firmware. */
+#define RNIC_RX_EVENT_SIZE 64u
+#define RNIC_RX_EVENT_KIND_OFF 0u
+static inline uint32_t rnic_rx_event_get_kind(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 0, 1, 0, 8);
+}
+static inline void rnic_rx_event_set_kind(void *p, uint32_t v)
+{
+	rnic_set_field(p, 0, 1, 0, 8, v);
+}
+#define RNIC_RX_EVENT_STATUS_OFF 1u
+static inline uint32_t rnic_rx_event_get_status(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 1, 1, 0, 8);
+}
+static inline void rnic_rx_event_set_status(void *p, uint32_t v)
+{
+	rnic_set_field(p, 1, 1, 0, 8, v);
+}
+#define RNIC_RX_EVENT_SYNDROME_OFF 2u
+static inline uint32_t rnic_rx_event_get_syndrome(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 2, 1, 0, 8);
+}
+static inline void rnic_rx_event_set_syndrome(void *p, uint32_t v)
+{
+	rnic_set_field(p, 2, 1, 0, 8, v);
+}
+#define RNIC_RX_EVENT_FLAGS_OFF 3u
+static inline uint32_t rnic_rx_event_get_flags(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 3, 1, 0, 8);
+}
+static inline void rnic_rx_event_set_flags(void *p, uint32_t v)
+{
+	rnic_set_field(p, 3, 1, 0, 8, v);
+}
+#define RNIC_RX_EVENT_QPN_OFF 4u
+static inline uint32_t rnic_rx_event_get_qpn(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 4, 4, 0, 32);
+}
+static inline void rnic_rx_event_set_qpn(void *p, uint32_t v)
+{
+	rnic_set_field(p, 4, 4, 0, 32, v);
+}
+#define RNIC_RX_EVENT_PSN_OFF 8u
+static inline uint32_t rnic_rx_event_get_psn(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 8, 4, 0, 32);
+}
+static inline void rnic_rx_event_set_psn(void *p, uint32_t v)
+{
+	rnic_set_field(p, 8, 4, 0, 32, v);
+}
+#define RNIC_RX_EVENT_MSN_OFF 12u
+static inline uint32_t rnic_rx_event_get_msn(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 12, 4, 0, 32);
+}
+static inline void rnic_rx_event_set_msn(void *p, uint32_t v)
+{
+	rnic_set_field(p, 12, 4, 0, 32, v);
+}
+#define RNIC_RX_EVENT_BYTE_LEN_OFF 16u
+static inline uint32_t rnic_rx_event_get_byte_len(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 16, 4, 0, 32);
+}
+static inline void rnic_rx_event_set_byte_len(void *p, uint32_t v)
+{
+	rnic_set_field(p, 16, 4, 0, 32, v);
+}
+#define RNIC_RX_EVENT_IMM_DATA_OFF 20u
+static inline uint32_t rnic_rx_event_get_imm_data(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 20, 4, 0, 32);
+}
+static inline void rnic_rx_event_set_imm_data(void *p, uint32_t v)
+{
+	rnic_set_field(p, 20, 4, 0, 32, v);
+}
+#define RNIC_RX_EVENT_WR_ID_OFF 24u
+static inline uint64_t rnic_rx_event_get_wr_id(const void *p)
+{
+	return (uint64_t)rnic_get_field(p, 24, 8, 0, 64);
+}
+static inline void rnic_rx_event_set_wr_id(void *p, uint64_t v)
+{
+	rnic_set_field(p, 24, 8, 0, 64, v);
+}
+#define RNIC_RX_EVENT_VA_OFF 32u
+static inline uint64_t rnic_rx_event_get_va(const void *p)
+{
+	return (uint64_t)rnic_get_field(p, 32, 8, 0, 64);
+}
+static inline void rnic_rx_event_set_va(void *p, uint64_t v)
+{
+	rnic_set_field(p, 32, 8, 0, 64, v);
+}
+#define RNIC_RX_EVENT_SWAP_ADD_OFF 40u
+static inline uint64_t rnic_rx_event_get_swap_add(const void *p)
+{
+	return (uint64_t)rnic_get_field(p, 40, 8, 0, 64);
+}
+static inline void rnic_rx_event_set_swap_add(void *p, uint64_t v)
+{
+	rnic_set_field(p, 40, 8, 0, 64, v);
+}
+#define RNIC_RX_EVENT_COMPARE_OFF 48u
+static inline uint64_t rnic_rx_event_get_compare(const void *p)
+{
+	return (uint64_t)rnic_get_field(p, 48, 8, 0, 64);
+}
+static inline void rnic_rx_event_set_compare(void *p, uint64_t v)
+{
+	rnic_set_field(p, 48, 8, 0, 64, v);
+}
+#define RNIC_RX_EVENT_SRC_QPN_OFF 56u
+static inline uint32_t rnic_rx_event_get_src_qpn(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 56, 4, 0, 32);
+}
+static inline void rnic_rx_event_set_src_qpn(void *p, uint32_t v)
+{
+	rnic_set_field(p, 56, 4, 0, 32, v);
 }
 
 /* fw_image_hdr (32 bytes): Firmware image header at DMEM offset 0 of a loadable image: checked by the boot ROM path before the core is released. */
