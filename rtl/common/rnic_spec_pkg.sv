@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'hD86E2A13;
+  localparam logic [31:0] SPEC_HASH = 32'hB6F6A247;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -112,6 +112,8 @@ package rnic_spec_pkg;
   localparam logic [31:0] FW_MMIO_BASE = 32'h40000000;
   localparam logic [31:0] FW_IMEM_BASE = 32'h00000000;
   localparam logic [31:0] FW_DMEM_BASE = 32'h10000000;
+  localparam logic [31:0] FW_DMA_BUF_BASE = 32'h40001000;
+  localparam int unsigned FW_DMA_BUF_SIZE = 4096;
   localparam logic [11:0] FW_REG_FW_VERSION = 12'h000;
   localparam logic [11:0] FW_REG_FW_STATUS = 12'h004;
   localparam logic [11:0] FW_REG_LOG_BASE = 12'h008;
@@ -122,6 +124,17 @@ package rnic_spec_pkg;
   localparam logic [11:0] FW_REG_PANIC_MTVAL = 12'h01C;
   localparam logic [11:0] FW_REG_CORE_ID = 12'h020;
   localparam logic [11:0] FW_REG_LOG_SIZE = 12'h024;
+  localparam logic [11:0] FW_REG_CMDQ_BASE_LO = 12'h040;
+  localparam logic [11:0] FW_REG_CMDQ_BASE_HI = 12'h044;
+  localparam logic [11:0] FW_REG_CMDQ_LOG_SIZE = 12'h048;
+  localparam logic [11:0] FW_REG_CMDQ_PROD = 12'h04C;
+  localparam logic [11:0] FW_REG_CMDQ_CONS = 12'h050;
+  localparam logic [11:0] FW_REG_DMA_HOST_LO = 12'h100;
+  localparam logic [11:0] FW_REG_DMA_HOST_HI = 12'h104;
+  localparam logic [11:0] FW_REG_DMA_BUF_OFF = 12'h108;
+  localparam logic [11:0] FW_REG_DMA_LEN = 12'h10C;
+  localparam logic [11:0] FW_REG_DMA_CTRL = 12'h110;
+  localparam logic [11:0] FW_REG_DMA_STATUS = 12'h114;
 
   // Driver-to-firmware command opcodes.
   localparam logic [7:0] CMD_OP_NOP = 8'd0;

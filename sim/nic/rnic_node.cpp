@@ -1,9 +1,8 @@
 #include "rnic_node.h"
 
 #include "Vrnic_core.h"
+#include "host/pcie_model.h"
 #include "verilated.h"
-
-static constexpr int kDataBytes = 64;  // rnic_core default DataWidth 512
 
 RnicNode::RnicNode(sc_module_name name, sc_time period)
     : sc_module(name), ctx_(new VerilatedContext), period_(period) {
@@ -28,7 +27,53 @@ void RnicNode::bar_write(uint32_t addr, uint32_t data, uint8_t strb, int *resp) 
   if (resp) *resp = a.resp;
 }
 
-void RnicNode::rx_frame(const std::vector<uint8_t> &frame) { rx_queue_.push_back(frame); }
+void RnicNode::rx_frame(const std::vector<uint8_t> &frame) {
+  if (frame.empty()) return;
+  if (rx_limit_ && rx_bytes_ + frame.size() > rx_limit_) {
+    rx_dropped_++;
+    return;
+  }
+  rx_bytes_ += frame.size();
+  rx_queue_.push_back(frame);
+}
+
+void RnicNode::attach_pcie(PcieModel *p) {
+  pcie_ = p;
+  if (p && !axi_) axi_.reset(new AxiPorts(kDataBytes));
+  if (p && (sc_time(double(p->cfg().clk_ps), SC_PS) != period_ || p->cfg().data_bytes != kDataBytes))
+    SC_REPORT_WARNING(name(), "PCIe model clock period or data width differs from the node's");
+}
+
+void RnicNode::wait_msix(unsigned v, uint64_t *seen) {
+  while (msix_count(v) <= *seen) wait(msix_event(v));
+  *seen = msix_count(v);
+}
+
+bool RnicNode::wait_msix(unsigned v, uint64_t *seen, const sc_time &timeout) {
+  sc_time end = sc_time_stamp() + timeout;
+  while (msix_count(v) <= *seen) {
+    if (sc_time_stamp() >= end) return false;
+    wait(end - sc_time_stamp(), msix_event(v));
+  }
+  *seen = msix_count(v);
+  return true;
+}
+
+void RnicNode::deliver_msix(unsigned v) {
+  v %= kMsixVectors;
+  msix_cnt_[v]++;
+  msix_ev_[v].notify(SC_ZERO_TIME);
+}
+
+// 512-bit Verilator words <-> byte lanes, byte 0 in bits [7:0].
+static inline void wide_to_bytes(const uint32_t *w, uint8_t *b) {
+  for (unsigned i = 0; i < RnicNode::kDataBytes / 4; i++)
+    for (int k = 0; k < 4; k++) b[4 * i + k] = uint8_t(w[i] >> (8 * k));
+}
+static inline void bytes_to_wide(const uint8_t *b, uint32_t *w) {
+  for (unsigned i = 0; i < RnicNode::kDataBytes / 4; i++)
+    w[i] = uint32_t(b[4 * i]) | uint32_t(b[4 * i + 1]) << 8 | uint32_t(b[4 * i + 2]) << 16 | uint32_t(b[4 * i + 3]) << 24;
+}
 
 void RnicNode::drive_inputs() {
   Vrnic_core &c = *core_;
@@ -48,28 +93,41 @@ void RnicNode::drive_inputs() {
   c.s_axil_araddr_i = b ? b->addr : 0;
   c.s_axil_rready_i = 1;
 
-  // DMA master, MSI-X and TX: always ready until the host-memory and link models attach.
-  c.m_axi_awready_i = 1;
-  c.m_axi_wready_i = 1;
-  c.m_axi_arready_i = 1;
-  c.m_axi_bvalid_i = 0;
-  c.m_axi_rvalid_i = 0;
-  c.msix_ack_i = 1;
-  c.m_axis_tx_tready_i = 1;
+  if (pcie_) {
+    AxiPorts &p = *axi_;
+    pcie_->drive(p);
+    c.m_axi_awready_i = p.awready;
+    c.m_axi_wready_i = p.wready;
+    c.m_axi_arready_i = p.arready;
+    c.m_axi_bvalid_i = p.bvalid;
+    c.m_axi_bid_i = p.bid;
+    c.m_axi_bresp_i = p.bresp;
+    c.m_axi_rvalid_i = p.rvalid;
+    if (p.rvalid) {
+      c.m_axi_rid_i = p.rid;
+      c.m_axi_rresp_i = p.rresp;
+      c.m_axi_rlast_i = p.rlast;
+      bytes_to_wide(p.rdata.data(), c.m_axi_rdata_i.data());
+    }
+    c.msix_ack_i = pcie_->msix_ack();
+  } else {  // tied off: always ready, never a response
+    c.m_axi_awready_i = 1;
+    c.m_axi_wready_i = 1;
+    c.m_axi_arready_i = 1;
+    c.m_axi_bvalid_i = 0;
+    c.m_axi_rvalid_i = 0;
+    c.msix_ack_i = 1;
+  }
+  c.m_axis_tx_tready_i = eth_ ? eth_->tx_ready() : 1;
 
   // RX: one beat of the current frame, byte 0 in the lowest lane.
   if (!rx_queue_.empty()) {
     const auto &f = rx_queue_.front();
     size_t n = std::min<size_t>(kDataBytes, f.size() - rx_off_);
     uint64_t keep = n == 64 ? ~0ull : ((1ull << n) - 1);
-    for (int w = 0; w < kDataBytes / 4; w++) {
-      uint32_t v = 0;
-      for (int k = 0; k < 4; k++) {
-        size_t i = rx_off_ + w * 4 + k;
-        if (w * 4 + k < (int)n) v |= uint32_t(f[i]) << (8 * k);
-      }
-      c.s_axis_rx_tdata_i[w] = v;
-    }
+    uint8_t lanes[kDataBytes] = {};
+    std::memcpy(lanes, f.data() + rx_off_, n);
+    bytes_to_wide(lanes, c.s_axis_rx_tdata_i.data());
     c.s_axis_rx_tkeep_i = keep;
     c.s_axis_rx_tlast_i = rx_off_ + n >= f.size();
     c.s_axis_rx_tvalid_i = 1;
@@ -83,9 +141,53 @@ void RnicNode::sample_handshakes() {
   if (c.s_axis_rx_tvalid_i && c.s_axis_rx_tready_o) {
     rx_off_ += kDataBytes;
     if (c.s_axis_rx_tlast_i) {
+      rx_bytes_ -= rx_queue_.front().size();
       rx_queue_.pop_front();
       rx_off_ = 0;
     }
+  }
+  // TX: collect the kept bytes of each beat; tlast hands the frame on.
+  if (c.m_axis_tx_tvalid_o && c.m_axis_tx_tready_i) {
+    uint8_t lanes[kDataBytes];
+    wide_to_bytes(c.m_axis_tx_tdata_o.data(), lanes);
+    uint64_t keep = c.m_axis_tx_tkeep_o;
+    for (unsigned i = 0; i < kDataBytes; i++)
+      if (keep >> i & 1) tx_cur_.push_back(lanes[i]);
+    if (c.m_axis_tx_tlast_o) {
+      if (eth_) eth_->tx_frame(std::move(tx_cur_));
+      else tx_out_.push_back(std::move(tx_cur_));
+      tx_cur_.clear();
+    }
+  }
+  // MSI-X: a request is taken when req and ack meet.
+  if (c.msix_req_o && c.msix_ack_i) {
+    if (pcie_) pcie_->post_msix(c.msix_vector_o);
+    else deliver_msix(c.msix_vector_o);
+  }
+  if (pcie_) {
+    AxiPorts &p = *axi_;
+    p.awvalid = c.m_axi_awvalid_o;
+    if (p.awvalid) {
+      p.awid = c.m_axi_awid_o, p.awaddr = c.m_axi_awaddr_o, p.awlen = c.m_axi_awlen_o;
+      p.awsize = c.m_axi_awsize_o, p.awburst = c.m_axi_awburst_o;
+    }
+    p.wvalid = c.m_axi_wvalid_o;
+    if (p.wvalid) {
+      wide_to_bytes(c.m_axi_wdata_o.data(), p.wdata.data());
+      uint64_t s = c.m_axi_wstrb_o;
+      for (unsigned i = 0; i < kDataBytes; i++) p.wstrb[i] = s >> i & 1;
+      p.wlast = c.m_axi_wlast_o;
+    }
+    p.bready = c.m_axi_bready_o;
+    p.arvalid = c.m_axi_arvalid_o;
+    if (p.arvalid) {
+      p.arid = c.m_axi_arid_o, p.araddr = c.m_axi_araddr_o, p.arlen = c.m_axi_arlen_o;
+      p.arsize = c.m_axi_arsize_o, p.arburst = c.m_axi_arburst_o;
+    }
+    p.rready = c.m_axi_rready_o;
+    pcie_->commit(p);
+    unsigned v;
+    while (pcie_->take_msix(&v)) deliver_msix(v);
   }
   BarAccess *b = bar_cur_;
   if (!b) return;

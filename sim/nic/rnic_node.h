@@ -1,15 +1,25 @@
 // One simulated NIC: the verilated rnic_core (a --cc model, ticked directly by this module)
 // plus the transactors on its standard ports. Host threads call bar_read/bar_write from their
 // own SC_THREADs; those calls take simulated time like a PCIe MMIO access would.
+// Attachments (all optional; unattached ports keep the old tie-offs):
+//   attach_pcie(PcieModel*)  the AXI4 DMA master port is served by a PCIe timing model; MSI-X
+//                            messages travel through it as posted writes (ordered behind DMA writes);
+//   attach_eth(EthTxSink*)   the AXI-Stream TX port feeds a link (EthLink does this itself);
+//                            without one TX is always ready and frames go to tx_frames_out().
+// MSI-X: every acknowledged request raises msix_event(vector) when it reaches the host.
 #pragma once
 #include <systemc.h>
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <vector>
 
 class Vrnic_core;
 class VerilatedContext;
+class PcieModel;
+struct AxiPorts;
 
 struct BarAccess {
   bool write;
@@ -20,8 +30,18 @@ struct BarAccess {
   sc_event done;
 };
 
+// What the TX stream port talks to (a link side).
+struct EthTxSink {
+  virtual ~EthTxSink() = default;
+  virtual bool tx_ready() = 0;
+  virtual void tx_frame(std::vector<uint8_t> &&frame) = 0;
+};
+
 class RnicNode : public sc_module {
  public:
+  static constexpr unsigned kMsixVectors = 32;
+  static constexpr unsigned kDataBytes = 64;  // rnic_core default DataWidth 512
+
   SC_HAS_PROCESS(RnicNode);
   RnicNode(sc_module_name name, sc_time period = sc_time(4, SC_NS));
   ~RnicNode() override;
@@ -30,8 +50,24 @@ class RnicNode : public sc_module {
   uint32_t bar_read(uint32_t addr, int *resp = nullptr);
   void bar_write(uint32_t addr, uint32_t data, uint8_t strb = 0xF, int *resp = nullptr);
 
-  // Hands one Ethernet frame to the RX port (queued; sent beat by beat).
+  // Hands one Ethernet frame to the RX port (queued; sent beat by beat honouring tready).
+  // With an RX FIFO limit set, a frame that does not fit is dropped (as a MAC would) and counted.
   void rx_frame(const std::vector<uint8_t> &frame);
+  size_t rx_queued() const { return rx_queue_.size(); }
+  void set_rx_fifo_bytes(size_t limit) { rx_limit_ = limit; }  // 0: unbounded (default)
+  uint64_t rx_dropped() const { return rx_dropped_; }
+
+  void attach_pcie(PcieModel *p);
+  void attach_eth(EthTxSink *s) { eth_ = s; }
+  std::deque<std::vector<uint8_t>> &tx_frames_out() { return tx_out_; }  // TX frames without a link
+
+  // MSI-X delivered to the host: an event per vector and a running count.
+  sc_event &msix_event(unsigned v) { return msix_ev_[v % kMsixVectors]; }
+  uint64_t msix_count(unsigned v) const { return msix_cnt_[v % kMsixVectors]; }
+  // Waits (from a host SC_THREAD) until vector v's count exceeds *seen; updates *seen.
+  void wait_msix(unsigned v, uint64_t *seen);
+  // As wait_msix, giving up after `timeout`; returns false on timeout.
+  bool wait_msix(unsigned v, uint64_t *seen, const sc_time &timeout);
 
   uint64_t cycles() const { return cycle_; }
   const sc_time &period() const { return period_; }
@@ -40,6 +76,7 @@ class RnicNode : public sc_module {
   void clock_thread();
   void drive_inputs();
   void sample_handshakes();
+  void deliver_msix(unsigned v);
 
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<Vrnic_core> core_;
@@ -51,5 +88,14 @@ class RnicNode : public sc_module {
   bool aw_done_ = false, w_done_ = false, ar_done_ = false;
 
   std::deque<std::vector<uint8_t>> rx_queue_;
-  size_t rx_off_ = 0;
+  size_t rx_off_ = 0, rx_bytes_ = 0, rx_limit_ = 0;
+  uint64_t rx_dropped_ = 0;
+
+  PcieModel *pcie_ = nullptr;
+  std::unique_ptr<AxiPorts> axi_;
+  EthTxSink *eth_ = nullptr;
+  std::vector<uint8_t> tx_cur_;
+  std::deque<std::vector<uint8_t>> tx_out_;
+  std::array<sc_event, kMsixVectors> msix_ev_;
+  std::array<uint64_t, kMsixVectors> msix_cnt_{};
 };

@@ -143,6 +143,8 @@ def gen_sv_pkg(s):
     P(f"\n  // Firmware MMIO registers (soft-core addresses)\n  localparam logic [31:0] FW_MMIO_BASE = 32'h{s.fw_mmio['base']:08X};\n")
     P(f"  localparam logic [31:0] FW_IMEM_BASE = 32'h{s.fw_mmio['imem_base']:08X};\n")
     P(f"  localparam logic [31:0] FW_DMEM_BASE = 32'h{s.fw_mmio['dmem_base']:08X};\n")
+    P(f"  localparam logic [31:0] FW_DMA_BUF_BASE = 32'h{s.fw_mmio['dma_buf_base']:08X};\n")
+    P(f"  localparam int unsigned FW_DMA_BUF_SIZE = {s.fw_mmio['dma_buf_size']};\n")
     for r in s.fw_mmio["regs"]:
         P(f"  localparam logic [11:0] FW_REG_{r['name'].upper()} = 12'h{r['off']:03X};\n")
     for ename, e in s.enums.items():
@@ -289,6 +291,7 @@ def gen_c(s):
     P(f"#define RNIC_DB_BF_DATA_BYTES {s.db_page['regs'][-1].get('size', 4)}u\n")
     P(f"\n/* Firmware MMIO registers (soft-core addresses). */\n#define RNIC_FW_MMIO_BASE 0x{s.fw_mmio['base']:08X}u\n")
     P(f"#define RNIC_FW_IMEM_BASE 0x{s.fw_mmio['imem_base']:08X}u\n#define RNIC_FW_DMEM_BASE 0x{s.fw_mmio['dmem_base']:08X}u\n")
+    P(f"#define RNIC_FW_DMA_BUF_BASE 0x{s.fw_mmio['dma_buf_base']:08X}u\n#define RNIC_FW_DMA_BUF_SIZE {s.fw_mmio['dma_buf_size']}u\n")
     for r in s.fw_mmio["regs"]:
         P(f"#define RNIC_FW_REG_{r['name'].upper()} 0x{r['off']:03X}u\n")
     for ename, e in s.enums.items():
@@ -375,7 +378,7 @@ def gen_md(s):
     P(f"## Doorbell page\n\n{s.db_page['doc']}\n\n| offset | name | description |\n|---|---|---|\n")
     for r in s.db_page["regs"]:
         P(f"| 0x{r['off']:03X} | `{r['name']}` | {r['doc']} |\n")
-    P(f"\n## Firmware MMIO registers\n\n{s.fw_mmio['doc']} Base 0x{s.fw_mmio['base']:08X}; the soft core's IMEM is at 0x{s.fw_mmio['imem_base']:08X} and its DMEM at 0x{s.fw_mmio['dmem_base']:08X}.\n\n| offset | name | description |\n|---|---|---|\n")
+    P(f"\n## Firmware MMIO registers\n\n{s.fw_mmio['doc']} Base 0x{s.fw_mmio['base']:08X}; the soft core's IMEM is at 0x{s.fw_mmio['imem_base']:08X} and its DMEM at 0x{s.fw_mmio['dmem_base']:08X}; the firmware DMA staging buffer ({s.fw_mmio['dma_buf_size']} bytes) at 0x{s.fw_mmio['dma_buf_base']:08X}.\n\n| offset | name | description |\n|---|---|---|\n")
     for r in s.fw_mmio["regs"]:
         P(f"| 0x{r['off']:03X} | `{r['name']}` | {r['doc']} |\n")
     P("\n## Enumerations\n\n")

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0xD86E2A13u
+#define RNIC_SPEC_HASH 0xB6F6A247u
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -148,6 +148,8 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_MMIO_BASE 0x40000000u
 #define RNIC_FW_IMEM_BASE 0x00000000u
 #define RNIC_FW_DMEM_BASE 0x10000000u
+#define RNIC_FW_DMA_BUF_BASE 0x40001000u
+#define RNIC_FW_DMA_BUF_SIZE 4096u
 #define RNIC_FW_REG_FW_VERSION 0x000u
 #define RNIC_FW_REG_FW_STATUS 0x004u
 #define RNIC_FW_REG_LOG_BASE 0x008u
@@ -158,6 +160,17 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_REG_PANIC_MTVAL 0x01Cu
 #define RNIC_FW_REG_CORE_ID 0x020u
 #define RNIC_FW_REG_LOG_SIZE 0x024u
+#define RNIC_FW_REG_CMDQ_BASE_LO 0x040u
+#define RNIC_FW_REG_CMDQ_BASE_HI 0x044u
+#define RNIC_FW_REG_CMDQ_LOG_SIZE 0x048u
+#define RNIC_FW_REG_CMDQ_PROD 0x04Cu
+#define RNIC_FW_REG_CMDQ_CONS 0x050u
+#define RNIC_FW_REG_DMA_HOST_LO 0x100u
+#define RNIC_FW_REG_DMA_HOST_HI 0x104u
+#define RNIC_FW_REG_DMA_BUF_OFF 0x108u
+#define RNIC_FW_REG_DMA_LEN 0x10Cu
+#define RNIC_FW_REG_DMA_CTRL 0x110u
+#define RNIC_FW_REG_DMA_STATUS 0x114u
 
 /* Driver-to-firmware command opcodes. */
 #define RNIC_CMD_OP_NOP 0u

@@ -1,0 +1,67 @@
+// Host memory of one simulated host: a sparse, paged byte memory over 64-bit bus addresses, plus
+// a bump allocator for DMA buffers. Unwritten bytes read as zero. Pages live in an ordered map
+// (deterministic iteration); the last page touched is cached, so streaming accesses are cheap.
+#pragma once
+#include <cstdint>
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <vector>
+
+class HostMem {
+ public:
+  static constexpr unsigned kPageBits = 12;
+  static constexpr uint64_t kPageSize = 1ull << kPageBits;
+
+  // DMA buffers are handed out from [alloc_base, alloc_limit). The default base sits above
+  // 4 GiB so a DMA engine that truncates addresses to 32 bits fails visibly.
+  explicit HostMem(uint64_t alloc_base = 0x1'0000'0000ull, uint64_t alloc_limit = 0x100'0000'0000ull)
+      : alloc_next_(alloc_base), alloc_limit_(alloc_limit) {}
+
+  // Bump allocation: returns a bus address aligned to `align` (a power of two), or 0 when the
+  // region is exhausted. The bytes are zero (fresh pages) unless `fill` says otherwise.
+  uint64_t alloc(uint64_t bytes, uint64_t align = 64);
+  uint64_t allocated_bytes() const { return alloc_used_; }
+
+  void read(uint64_t addr, void *dst, size_t n) const;
+  void write(uint64_t addr, const void *src, size_t n);
+  void fill(uint64_t addr, uint8_t v, size_t n);
+  std::vector<uint8_t> read_vec(uint64_t addr, size_t n) const {
+    std::vector<uint8_t> v(n);
+    read(addr, v.data(), n);
+    return v;
+  }
+  // Little-endian scalar helpers for host-side code (descriptors, CQEs, doorbell records).
+  uint8_t rd8(uint64_t a) const { uint8_t v; read(a, &v, 1); return v; }
+  uint16_t rd16(uint64_t a) const { return uint16_t(rd_le(a, 2)); }
+  uint32_t rd32(uint64_t a) const { return uint32_t(rd_le(a, 4)); }
+  uint64_t rd64(uint64_t a) const { return rd_le(a, 8); }
+  void wr8(uint64_t a, uint8_t v) { write(a, &v, 1); }
+  void wr16(uint64_t a, uint16_t v) { wr_le(a, v, 2); }
+  void wr32(uint64_t a, uint32_t v) { wr_le(a, v, 4); }
+  void wr64(uint64_t a, uint64_t v) { wr_le(a, v, 8); }
+
+  size_t pages() const { return pages_.size(); }
+
+ private:
+  uint64_t rd_le(uint64_t a, unsigned n) const {
+    uint8_t b[8];
+    read(a, b, n);
+    uint64_t v = 0;
+    for (unsigned i = 0; i < n; i++) v |= uint64_t(b[i]) << (8 * i);
+    return v;
+  }
+  void wr_le(uint64_t a, uint64_t v, unsigned n) {
+    uint8_t b[8];
+    for (unsigned i = 0; i < n; i++) b[i] = uint8_t(v >> (8 * i));
+    write(a, b, n);
+  }
+  const uint8_t *page_ro(uint64_t pn) const;  // nullptr when never written
+  uint8_t *page_rw(uint64_t pn);
+
+  std::map<uint64_t, std::unique_ptr<uint8_t[]>> pages_;
+  mutable uint64_t last_pn_ = ~0ull;
+  mutable uint8_t *last_page_ = nullptr;
+  uint64_t alloc_next_, alloc_limit_, alloc_used_ = 0;
+};
