@@ -25,7 +25,7 @@ $(FW_TRAP_DIR)/imem.hex: $(FW_TRAP_DIR)/fw.elf firmware/tools/mkimage.py
 
 firmware: $(FW_IMAGE) $(FW_TRAP_DIR)/imem.hex
 
-FW_TEST_SRCS := $(sort $(wildcard firmware/runtime/*.c)) firmware/tests/test_fw_runtime.c
+FW_TEST_SRCS := $(sort $(wildcard firmware/runtime/*.c)) firmware/app/fw_cmd.c firmware/tests/test_fw_runtime.c
 $(FW_DIR)/test_fw_runtime: $(FW_TEST_SRCS) $(wildcard firmware/include/*.h) spec/include/rnic_spec.h
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(HOST_CFLAGS) -DMOCK_MMIO -Ifirmware/include $(FW_TEST_SRCS) -o $@

@@ -17,3 +17,5 @@ TEST_SUITES += core
 test-core: $(SIM_BIN) $(FW_TRAP_DIR)/imem.hex
 	@$(SIM_BIN) test-bar0
 	@$(SIM_BIN) test-fw $(FW_DIR)/fw.img $(FW_TRAP_DIR)/fw.img
+	@$(SIM_BIN) test-cmdq
+	@$(SIM_BIN) test-cmdq --hostile

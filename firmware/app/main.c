@@ -1,4 +1,5 @@
 /* NIC firmware entry: bring-up, then the service loop. */
+#include "fw_cmd.h"
 #include "fw_log.h"
 #include "fw_panic.h"
 #include "hal.h"
@@ -15,11 +16,14 @@ int main(void)
 	fw_log_init();
 	hal_wr32(RNIC_FW_REG_FW_VERSION, FW_VERSION);
 	fw_log("boot ok %u.%u core %u", FW_VERSION >> 16, FW_VERSION & 0xffffu, (unsigned)hal_rd32(RNIC_FW_REG_CORE_ID));
+	fw_cmd_init();
 	hal_wr32(RNIC_FW_REG_FW_STATUS, RNIC_FW_STATUS_READY);
 #ifdef FW_TEST_TRAP
 	/* Test image only: an illegal instruction must end in a panic record the host can read. */
 	__asm__ volatile(".word 0");
 #endif
-	for (uint32_t beat = 1;; beat++)
+	for (uint32_t beat = 1;; beat++) {
+		fw_cmd_poll();
 		hal_wr32(RNIC_FW_REG_HEARTBEAT, beat);
+	}
 }

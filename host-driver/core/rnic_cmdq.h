@@ -4,6 +4,7 @@
 #define RNIC_CMDQ_H
 
 #include "rnic_os.h"
+#include "rnic_spec.h"
 
 #define RNIC_CMDQ_MAX_LOG 8u			/* at most 256 slots */
 #define RNIC_CMDQ_DEFAULT_TIMEOUT_US 1000000u	/* 1 s per command */

@@ -121,7 +121,19 @@ module rnic_core #(
   logic [31:0] panic_mcause, panic_mepc, panic_mtval;
   logic fw_ready, fw_panicked;
 
-  rnic_fw_subsys #(.ImemInit(FwImemInit), .DmemInit(FwDmemInit)) u_fw (
+  // firmware DMA client signals (dma_engine read client 0, write client 0)
+  logic                   fd_rd_req_valid, fd_rd_req_ready, fd_rd_data_valid, fd_rd_data_ready;
+  logic                   fd_rd_data_last, fd_rd_cpl_valid, fd_rd_cpl_ready;
+  logic [63:0]            fd_rd_req_addr, fd_wr_req_addr;
+  logic [31:0]            fd_rd_req_len, fd_wr_req_len, cmdq_cons;
+  logic [7:0]             fd_rd_req_tag, fd_wr_req_tag, fd_rd_cpl_tag, fd_wr_cpl_tag;
+  logic [DataWidth-1:0]   fd_rd_data, fd_wr_data;
+  logic [DataWidth/8-1:0] fd_rd_data_keep;
+  logic [1:0]             fd_rd_cpl_status, fd_wr_cpl_status;
+  logic                   fd_wr_req_valid, fd_wr_req_ready, fd_wr_data_valid, fd_wr_data_ready;
+  logic                   fd_wr_cpl_valid, fd_wr_cpl_ready;
+
+  rnic_fw_subsys #(.DataWidth(DataWidth), .ImemInit(FwImemInit), .DmemInit(FwDmemInit)) u_fw (
     .clk_i, .rst_ni, .hold_i(cpu_control[0]),
     .win_req_i(bus_req && sel_win), .win_we_i(bus_we),
     .win_addr_i(bus_addr[19:0]), .win_wdata_i(bus_wdata), .win_wstrb_i(bus_wstrb),
@@ -130,7 +142,48 @@ module rnic_core #(
     .cpu_status_o(cpu_status), .fw_version_o(fw_version), .fw_status_o(fw_status),
     .log_base_o(log_base), .log_head_o(log_head), .log_size_o(log_size), .heartbeat_o(heartbeat),
     .panic_mcause_o(panic_mcause), .panic_mepc_o(panic_mepc), .panic_mtval_o(panic_mtval),
-    .fw_ready_o(fw_ready), .panicked_o(fw_panicked)
+    .fw_ready_o(fw_ready), .panicked_o(fw_panicked),
+    .cmdq_base_lo_i(cmdq_base_lo), .cmdq_base_hi_i(cmdq_base_hi), .cmdq_log_size_i(cmdq_log_size),
+    .cmdq_prod_i(cmdq_prod), .cmdq_cons_o(cmdq_cons),
+    .rd_req_valid_o(fd_rd_req_valid), .rd_req_ready_i(fd_rd_req_ready), .rd_req_addr_o(fd_rd_req_addr),
+    .rd_req_len_o(fd_rd_req_len), .rd_req_tag_o(fd_rd_req_tag), .rd_data_valid_i(fd_rd_data_valid),
+    .rd_data_ready_o(fd_rd_data_ready), .rd_data_i(fd_rd_data), .rd_data_keep_i(fd_rd_data_keep),
+    .rd_data_last_i(fd_rd_data_last), .rd_cpl_valid_i(fd_rd_cpl_valid), .rd_cpl_ready_o(fd_rd_cpl_ready),
+    .rd_cpl_status_i(fd_rd_cpl_status),
+    .wr_req_valid_o(fd_wr_req_valid), .wr_req_ready_i(fd_wr_req_ready), .wr_req_addr_o(fd_wr_req_addr),
+    .wr_req_len_o(fd_wr_req_len), .wr_req_tag_o(fd_wr_req_tag), .wr_data_valid_o(fd_wr_data_valid),
+    .wr_data_ready_i(fd_wr_data_ready), .wr_data_o(fd_wr_data), .wr_cpl_valid_i(fd_wr_cpl_valid),
+    .wr_cpl_ready_o(fd_wr_cpl_ready), .wr_cpl_status_i(fd_wr_cpl_status)
+  );
+
+  // ---- DMA engine: the AXI4 master toward host memory -------------------------------------
+  // Runtime limits as a PCIe bridge typically grants them: MRRS 512 B, MPS 256 B.
+  localparam logic [2:0] CfgMrrs512 = 3'd2;
+  localparam logic [2:0] CfgMps256 = 3'd1;
+  dma_engine #(
+    .DataWidth(DataWidth), .AddrWidth(AxiAddrWidth), .IdWidth(AxiIdWidth), .TagWidth(8),
+    .NumRdClients(1), .NumWrClients(1)
+  ) u_dma (
+    .clk_i, .rst_ni, .cfg_max_read_req_i(CfgMrrs512), .cfg_max_payload_i(CfgMps256),
+    .rd_req_valid_i(fd_rd_req_valid), .rd_req_ready_o(fd_rd_req_ready), .rd_req_addr_i(fd_rd_req_addr),
+    .rd_req_len_i(fd_rd_req_len), .rd_req_tag_i(fd_rd_req_tag), .rd_data_valid_o(fd_rd_data_valid),
+    .rd_data_ready_i(fd_rd_data_ready), .rd_data_o(fd_rd_data), .rd_data_keep_o(fd_rd_data_keep),
+    .rd_data_last_o(fd_rd_data_last), .rd_cpl_valid_o(fd_rd_cpl_valid), .rd_cpl_ready_i(fd_rd_cpl_ready),
+    .rd_cpl_tag_o(fd_rd_cpl_tag), .rd_cpl_status_o(fd_rd_cpl_status),
+    .wr_req_valid_i(fd_wr_req_valid), .wr_req_ready_o(fd_wr_req_ready), .wr_req_addr_i(fd_wr_req_addr),
+    .wr_req_len_i(fd_wr_req_len), .wr_req_tag_i(fd_wr_req_tag), .wr_data_valid_i(fd_wr_data_valid),
+    .wr_data_ready_o(fd_wr_data_ready), .wr_data_i(fd_wr_data), .wr_cpl_valid_o(fd_wr_cpl_valid),
+    .wr_cpl_ready_i(fd_wr_cpl_ready), .wr_cpl_tag_o(fd_wr_cpl_tag), .wr_cpl_status_o(fd_wr_cpl_status),
+    .m_axi_awid(m_axi_awid_o), .m_axi_awaddr(m_axi_awaddr_o), .m_axi_awlen(m_axi_awlen_o),
+    .m_axi_awsize(m_axi_awsize_o), .m_axi_awburst(m_axi_awburst_o), .m_axi_awvalid(m_axi_awvalid_o),
+    .m_axi_awready(m_axi_awready_i), .m_axi_wdata(m_axi_wdata_o), .m_axi_wstrb(m_axi_wstrb_o),
+    .m_axi_wlast(m_axi_wlast_o), .m_axi_wvalid(m_axi_wvalid_o), .m_axi_wready(m_axi_wready_i),
+    .m_axi_bid(m_axi_bid_i), .m_axi_bresp(m_axi_bresp_i), .m_axi_bvalid(m_axi_bvalid_i),
+    .m_axi_bready(m_axi_bready_o), .m_axi_arid(m_axi_arid_o), .m_axi_araddr(m_axi_araddr_o),
+    .m_axi_arlen(m_axi_arlen_o), .m_axi_arsize(m_axi_arsize_o), .m_axi_arburst(m_axi_arburst_o),
+    .m_axi_arvalid(m_axi_arvalid_o), .m_axi_arready(m_axi_arready_i), .m_axi_rid(m_axi_rid_i),
+    .m_axi_rdata(m_axi_rdata_i), .m_axi_rresp(m_axi_rresp_i), .m_axi_rlast(m_axi_rlast_i),
+    .m_axi_rvalid(m_axi_rvalid_i), .m_axi_rready(m_axi_rready_o)
   );
 
   // ---- Register file (generated from spec/rnic.toml) --------------------------------------
@@ -155,7 +208,7 @@ module rnic_core #(
     .cpu_panic_mepc_i(panic_mepc), .cpu_panic_mtval_i(panic_mtval), .cpu_log_size_i(log_size),
     .cmdq_cmdq_base_lo_o(cmdq_base_lo), .cmdq_cmdq_base_hi_o(cmdq_base_hi),
     .cmdq_cmdq_log_size_o(cmdq_log_size), .cmdq_cmdq_prod_o(cmdq_prod),
-    .cmdq_cmdq_prod_we_o(cmdq_prod_we), .cmdq_cmdq_cons_i(32'h0),
+    .cmdq_cmdq_prod_we_o(cmdq_prod_we), .cmdq_cmdq_cons_i(cmdq_cons),
     .eq_eq_base_lo_o(eq_base_lo), .eq_eq_base_hi_o(eq_base_hi), .eq_eq_log_size_o(eq_log_size),
     .eq_eq_cons_o(eq_cons), .eq_eq_cons_we_o(eq_cons_we), .eq_eq_prod_i(32'h0),
     .eq_eq_msix_vector_o(eq_msix_vector), .msix_msix_mask_o(msix_mask), .msix_msix_pending_i(msix_pending),
@@ -209,25 +262,7 @@ module rnic_core #(
     .msix_req_o, .msix_vector_o, .msix_ack_i
   );
 
-  // ---- Not yet attached: DMA engine, transmit path ------------------------------------------
-  assign m_axi_awid_o = '0;
-  assign m_axi_awaddr_o = '0;
-  assign m_axi_awlen_o = '0;
-  assign m_axi_awsize_o = '0;
-  assign m_axi_awburst_o = 2'b01;
-  assign m_axi_awvalid_o = 1'b0;
-  assign m_axi_wdata_o = '0;
-  assign m_axi_wstrb_o = '0;
-  assign m_axi_wlast_o = 1'b0;
-  assign m_axi_wvalid_o = 1'b0;
-  assign m_axi_bready_o = 1'b1;
-  assign m_axi_arid_o = '0;
-  assign m_axi_araddr_o = '0;
-  assign m_axi_arlen_o = '0;
-  assign m_axi_arsize_o = '0;
-  assign m_axi_arburst_o = 2'b01;
-  assign m_axi_arvalid_o = 1'b0;
-  assign m_axi_rready_o = 1'b1;
+  // ---- Not yet attached: the transmit path --------------------------------------------------
   assign m_axis_tx_tdata_o = '0;
   assign m_axis_tx_tkeep_o = '0;
   assign m_axis_tx_tlast_o = 1'b0;
@@ -235,11 +270,8 @@ module rnic_core #(
   assign s_axis_rx_tready_o = 1'b1;
 
   logic unused_inputs;
-  assign unused_inputs = ^{m_axi_awready_i, m_axi_wready_i, m_axi_bid_i, m_axi_bresp_i,
-                           m_axi_bvalid_i, m_axi_arready_i, m_axi_rid_i, m_axi_rdata_i,
-                           m_axi_rresp_i, m_axi_rlast_i, m_axi_rvalid_i,
-                           m_axis_tx_tready_i, s_axis_rx_tdata_i, ctrl_scratch, cpu_control[31:1],
-                           cmdq_base_lo, cmdq_base_hi, cmdq_log_size, cmdq_prod, cmdq_prod_we,
+  assign unused_inputs = ^{fd_rd_cpl_tag, fd_wr_cpl_tag, m_axis_tx_tready_i, s_axis_rx_tdata_i, ctrl_scratch, cpu_control[31:1],
+                           cmdq_prod_we,
                            eq_base_lo, eq_base_hi, eq_log_size, eq_cons, eq_cons_we,
                            eq_msix_vector[31:5], ctrl_control[31:1], bus_wdata, bus_wstrb};
 endmodule

@@ -25,7 +25,13 @@ module rnic_fw_mmio #(
   output logic [31:0] panic_mcause_o,
   output logic [31:0] panic_mepc_o,
   output logic [31:0] panic_mtval_o,
-  output logic        panicked_o
+  output logic        panicked_o,
+  // command queue: the host's registers, and the firmware's consumer count
+  input  logic [31:0] cmdq_base_lo_i,
+  input  logic [31:0] cmdq_base_hi_i,
+  input  logic [31:0] cmdq_log_size_i,
+  input  logic [31:0] cmdq_prod_i,
+  output logic [31:0] cmdq_cons_o
 );
   logic [11:0] off;
   logic in_block;
@@ -45,6 +51,7 @@ module rnic_fw_mmio #(
       panic_mepc_o <= '0;
       panic_mtval_o <= '0;
       panicked_o <= 1'b0;
+      cmdq_cons_o <= '0;
       mmio_rvalid_o <= 1'b0;
       mmio_rdata_o <= '0;
     end else if (clear_i) begin
@@ -58,12 +65,22 @@ module rnic_fw_mmio #(
       panic_mepc_o <= '0;
       panic_mtval_o <= '0;
       panicked_o <= 1'b0;
+      cmdq_cons_o <= '0;
       mmio_rvalid_o <= 1'b0;
     end else begin
       mmio_rvalid_o <= mmio_req_i && !mmio_we_i;
       mmio_rdata_o <= '0;
-      if (mmio_req_i && !mmio_we_i && in_block && off == rnic_spec_pkg::FW_REG_CORE_ID)
-        mmio_rdata_o <= CoreId;
+      if (mmio_req_i && !mmio_we_i && in_block) begin
+        unique case (off)
+          rnic_spec_pkg::FW_REG_CORE_ID: mmio_rdata_o <= CoreId;
+          rnic_spec_pkg::FW_REG_CMDQ_BASE_LO: mmio_rdata_o <= cmdq_base_lo_i;
+          rnic_spec_pkg::FW_REG_CMDQ_BASE_HI: mmio_rdata_o <= cmdq_base_hi_i;
+          rnic_spec_pkg::FW_REG_CMDQ_LOG_SIZE: mmio_rdata_o <= cmdq_log_size_i;
+          rnic_spec_pkg::FW_REG_CMDQ_PROD: mmio_rdata_o <= cmdq_prod_i;
+          rnic_spec_pkg::FW_REG_CMDQ_CONS: mmio_rdata_o <= cmdq_cons_o;
+          default: ;
+        endcase
+      end
       // Registers take whole-word writes; a partial write is a firmware bug and is ignored.
       if (mmio_req_i && mmio_we_i && in_block && mmio_be_i == 4'hF) begin
         unique case (off)
@@ -73,6 +90,7 @@ module rnic_fw_mmio #(
           rnic_spec_pkg::FW_REG_LOG_HEAD: log_head_o <= mmio_wdata_i;
           rnic_spec_pkg::FW_REG_LOG_SIZE: log_size_o <= mmio_wdata_i;
           rnic_spec_pkg::FW_REG_HEARTBEAT: heartbeat_o <= mmio_wdata_i;
+          rnic_spec_pkg::FW_REG_CMDQ_CONS: cmdq_cons_o <= mmio_wdata_i;
           rnic_spec_pkg::FW_REG_PANIC_MCAUSE: panic_mcause_o <= mmio_wdata_i;
           rnic_spec_pkg::FW_REG_PANIC_MEPC: panic_mepc_o <= mmio_wdata_i;
           rnic_spec_pkg::FW_REG_PANIC_MTVAL: begin

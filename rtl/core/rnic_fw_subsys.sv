@@ -3,6 +3,8 @@
 // (or its image was refused) the host reads and writes both memories through the window; while
 // it runs, the host may read DMEM (log ring, contexts) through a second port and nothing else.
 module rnic_fw_subsys #(
+  parameter int unsigned DataWidth = 512,
+  parameter int unsigned TagWidth  = 8,
   parameter int unsigned ImemBytes = 65536,
   parameter int unsigned DmemBytes = 65536,
   parameter              ImemInit  = "",
@@ -33,7 +35,38 @@ module rnic_fw_subsys #(
   output logic [31:0] panic_mepc_o,
   output logic [31:0] panic_mtval_o,
   output logic        fw_ready_o,
-  output logic        panicked_o
+  output logic        panicked_o,
+  // command queue registers (BAR0 block cmdq)
+  input  logic [31:0] cmdq_base_lo_i,
+  input  logic [31:0] cmdq_base_hi_i,
+  input  logic [31:0] cmdq_log_size_i,
+  input  logic [31:0] cmdq_prod_i,
+  output logic [31:0] cmdq_cons_o,
+  // firmware DMA: one dma_engine read client and one write client
+  output logic                    rd_req_valid_o,
+  input  logic                    rd_req_ready_i,
+  output logic [63:0]             rd_req_addr_o,
+  output logic [31:0]             rd_req_len_o,
+  output logic [TagWidth-1:0]     rd_req_tag_o,
+  input  logic                    rd_data_valid_i,
+  output logic                    rd_data_ready_o,
+  input  logic [DataWidth-1:0]    rd_data_i,
+  input  logic [DataWidth/8-1:0]  rd_data_keep_i,
+  input  logic                    rd_data_last_i,
+  input  logic                    rd_cpl_valid_i,
+  output logic                    rd_cpl_ready_o,
+  input  logic [1:0]              rd_cpl_status_i,
+  output logic                    wr_req_valid_o,
+  input  logic                    wr_req_ready_i,
+  output logic [63:0]             wr_req_addr_o,
+  output logic [31:0]             wr_req_len_o,
+  output logic [TagWidth-1:0]     wr_req_tag_o,
+  output logic                    wr_data_valid_o,
+  input  logic                    wr_data_ready_i,
+  output logic [DataWidth-1:0]    wr_data_o,
+  input  logic                    wr_cpl_valid_i,
+  output logic                    wr_cpl_ready_o,
+  input  logic [1:0]              wr_cpl_status_i
 );
   localparam logic [31:0] DmemBase = rnic_spec_pkg::FW_DMEM_BASE;
 
@@ -105,10 +138,35 @@ module rnic_fw_subsys #(
     .ret_rd_we_o(tr_rd_we), .ret_rd_wdata_o(tr_rd_wdata), .ret_trap_o(tr_trap)
   );
 
+  // ---- the firmware's MMIO space: status/queue registers, and the DMA block and its buffer ----
+  logic sel_dma;
+  logic reg_gnt, reg_rvalid, dma_gnt, dma_rvalid;
+  logic [31:0] reg_rdata, dma_rdata;
+  assign sel_dma = mmio_addr[31:12] == rnic_spec_pkg::FW_DMA_BUF_BASE[31:12] ||
+                   (mmio_addr[31:12] == rnic_spec_pkg::FW_MMIO_BASE[31:12] && mmio_addr[11:8] == 4'h1);
+  assign mmio_gnt = sel_dma ? dma_gnt : reg_gnt;
+  // The core has at most one load outstanding, so the two answers never collide.
+  assign mmio_rvalid = reg_rvalid | dma_rvalid;
+  assign mmio_rdata = dma_rvalid ? dma_rdata : reg_rdata;
+
+  rnic_fw_dma #(.DataWidth(DataWidth), .TagWidth(TagWidth)) u_fw_dma (
+    .clk_i, .rst_ni,
+    .mmio_req_i(mmio_req && sel_dma), .mmio_we_i(mmio_we), .mmio_addr_i(mmio_addr),
+    .mmio_wdata_i(mmio_wdata), .mmio_be_i(mmio_be), .mmio_gnt_o(dma_gnt), .mmio_rvalid_o(dma_rvalid),
+    .mmio_rdata_o(dma_rdata),
+    .rd_req_valid_o, .rd_req_ready_i, .rd_req_addr_o, .rd_req_len_o, .rd_req_tag_o,
+    .rd_data_valid_i, .rd_data_ready_o, .rd_data_i, .rd_data_keep_i, .rd_data_last_i,
+    .rd_cpl_valid_i, .rd_cpl_ready_o, .rd_cpl_status_i,
+    .wr_req_valid_o, .wr_req_ready_i, .wr_req_addr_o, .wr_req_len_o, .wr_req_tag_o,
+    .wr_data_valid_o, .wr_data_ready_i, .wr_data_o, .wr_cpl_valid_i, .wr_cpl_ready_o, .wr_cpl_status_i
+  );
+
   rnic_fw_mmio u_fw_mmio (
     .clk_i, .rst_ni, .clear_i(core_run && !run_q),
-    .mmio_req_i(mmio_req), .mmio_we_i(mmio_we), .mmio_addr_i(mmio_addr), .mmio_wdata_i(mmio_wdata),
-    .mmio_be_i(mmio_be), .mmio_gnt_o(mmio_gnt), .mmio_rvalid_o(mmio_rvalid), .mmio_rdata_o(mmio_rdata),
+    .mmio_req_i(mmio_req && !sel_dma), .mmio_we_i(mmio_we), .mmio_addr_i(mmio_addr),
+    .mmio_wdata_i(mmio_wdata), .mmio_be_i(mmio_be), .mmio_gnt_o(reg_gnt), .mmio_rvalid_o(reg_rvalid),
+    .mmio_rdata_o(reg_rdata),
+    .cmdq_base_lo_i, .cmdq_base_hi_i, .cmdq_log_size_i, .cmdq_prod_i, .cmdq_cons_o,
     .fw_version_o, .fw_status_o, .log_base_o, .log_head_o, .log_size_o, .heartbeat_o,
     .panic_mcause_o, .panic_mepc_o, .panic_mtval_o, .panicked_o
   );

@@ -24,7 +24,8 @@ struct HostProbe : sc_module {
  private:
   void run() {
     for (RnicNode *nic : nics_) {
-      rnic_os os = sim_os_for(nic);
+      SimOsCtx osc{nic, nullptr};
+    rnic_os os = sim_os_for(&osc);
       rnic_dev_info info;
       sc_time t0 = sc_time_stamp();
       int rc = rnic_discover(&os, &info);

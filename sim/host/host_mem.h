@@ -43,6 +43,12 @@ class HostMem {
   void wr64(uint64_t a, uint64_t v) { wr_le(a, v, 8); }
 
   size_t pages() const { return pages_.size(); }
+  // A stable pointer to [addr, addr + n) when it lies inside one page (host software that
+  // shares memory with the device, e.g. the driver core's rings), else nullptr.
+  uint8_t *span(uint64_t addr, size_t n) {
+    if (n == 0 || (addr >> kPageBits) != ((addr + n - 1) >> kPageBits)) return nullptr;
+    return page_rw(addr >> kPageBits) + (addr & (kPageSize - 1));
+  }
 
  private:
   uint64_t rd_le(uint64_t a, unsigned n) const {

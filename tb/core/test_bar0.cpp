@@ -24,7 +24,8 @@ struct Bar0Test : sc_module {
   uint32_t counter(unsigned idx) { return nic_->bar_read(RNIC_COUNTER_BASE + 4 * idx); }
 
   void run() {
-    rnic_os os = sim_os_for(nic_);
+    SimOsCtx osc{nic_, nullptr};
+    rnic_os os = sim_os_for(&osc);
     rnic_dev_info info;
     int rc = rnic_discover(&os, &info);
     r.check(rc == 0, "bar0-discover", "rc %d", rc);

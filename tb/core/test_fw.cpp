@@ -52,7 +52,8 @@ struct FwTest : sc_module {
   }
 
   void run() {
-    rnic_os os = sim_os_for(nic_);
+    SimOsCtx osc{nic_, nullptr};
+    rnic_os os = sim_os_for(&osc);
 
     // 1. The baked-in image is checked after reset and boots.
     bool ready = wait_ready(200);

@@ -73,7 +73,8 @@ struct NodesTest : sc_module {
     nic_[1]->set_rx_fifo_bytes(0);
 
     // 2. MSI-X: a firmware panic raises the EQ vector; it reaches the host after the PCIe model.
-    rnic_os os = sim_os_for(nic_[0]);
+    SimOsCtx osc{nic_[0], nullptr};
+    rnic_os os = sim_os_for(&osc);
     nic_[0]->bar_write(RNIC_REG_EQ_EQ_MSIX_VECTOR, 5);
     uint64_t seen5 = nic_[0]->msix_count(5);
     int rc = rnic_fw_load(&os, trap_.data(), trap_.size(), 2000);
