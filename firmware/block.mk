@@ -25,11 +25,14 @@ $(FW_TRAP_DIR)/imem.hex: $(FW_TRAP_DIR)/fw.elf firmware/tools/mkimage.py
 
 firmware: $(FW_IMAGE) $(FW_TRAP_DIR)/imem.hex
 
-FW_TEST_SRCS := $(sort $(wildcard firmware/runtime/*.c)) firmware/app/fw_cmd.c firmware/tests/test_fw_runtime.c
-$(FW_DIR)/test_fw_runtime: $(FW_TEST_SRCS) $(wildcard firmware/include/*.h) spec/include/rnic_spec.h
+# Host unit tests: the firmware sources (all but main and crt0) built with MOCK_MMIO.
+FW_HOST_SRCS := $(sort $(wildcard firmware/runtime/*.c)) $(filter-out firmware/app/main.c,$(sort $(wildcard firmware/app/*.c))) \
+  firmware/tests/mock_mmio.c
+FW_TESTS := test_fw_runtime test_fw_cmd
+$(FW_DIR)/test_%: firmware/tests/test_%.c $(FW_HOST_SRCS) $(wildcard firmware/include/*.h firmware/tests/*.h) spec/include/rnic_spec.h
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(HOST_CFLAGS) -DMOCK_MMIO -Ifirmware/include $(FW_TEST_SRCS) -o $@
+	$(HOST_CC) $(HOST_CFLAGS) -DMOCK_MMIO -Ifirmware/include -Ifirmware/tests $< $(FW_HOST_SRCS) -o $@
 
 TEST_SUITES += firmware
-test-firmware: $(FW_DIR)/test_fw_runtime $(FW_IMAGE)
-	@$(FW_DIR)/test_fw_runtime
+test-firmware: $(addprefix $(FW_DIR)/,$(FW_TESTS)) $(FW_IMAGE)
+	@rc=0; for t in $(FW_TESTS); do $(FW_DIR)/$$t || rc=1; done; exit $$rc

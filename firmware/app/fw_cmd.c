@@ -4,32 +4,21 @@
 #include "fw_dma.h"
 #include "fw_log.h"
 #include "fw_panic.h"
+#include "fw_res.h"
 #include "hal.h"
 
 #define BUF_CMD 0u     /* staging-buffer offset of the command being served */
 #define BUF_DONE 64u   /* the first 8 bytes again, with done set */
 
-struct gid_entry {
-	uint32_t ipv4;
-	uint64_t mac;
-	uint8_t valid;
-};
+#define pd_used fw_res.pd_used
+#define uctx_used fw_res.uctx_used
+#define gids fw_res.gids
 
-static uint8_t pd_used[FW_MAX_PD];
-static uint8_t uctx_used[FW_MAX_UCTX];
-static struct gid_entry gids[FW_NUM_GIDS];
 static uint32_t cons;
 
 void fw_cmd_init(void)
 {
-	for (uint32_t i = 0; i < FW_MAX_PD; i++)
-		pd_used[i] = 0;
-	for (uint32_t i = 0; i < FW_MAX_UCTX; i++)
-		uctx_used[i] = 0;
-	for (uint32_t i = 0; i < FW_NUM_GIDS; i++)
-		gids[i].valid = 0;
-	pd_used[0] = 1; /* handle 0 is never given out: it means "none" */
-	uctx_used[0] = 1;
+	fw_res_init();
 	cons = hal_rd32(RNIC_FW_REG_CMDQ_CONS);
 }
 
@@ -68,8 +57,8 @@ uint32_t fw_cmd_exec(uint8_t *e)
 	case RNIC_CMD_OP_QUERY_DEVICE:
 		clear_params(e);
 		rnic_cmd_query_device_set_fw_version(e, FW_VERSION);
-		rnic_cmd_query_device_set_max_qp(e, 1024);
-		rnic_cmd_query_device_set_max_cq(e, 1024);
+		rnic_cmd_query_device_set_max_qp(e, FW_MAX_QP - FW_FIRST_QPN);
+		rnic_cmd_query_device_set_max_cq(e, FW_MAX_CQ - 1);
 		rnic_cmd_query_device_set_max_mr(e, 4096);
 		rnic_cmd_query_device_set_max_pd(e, FW_MAX_PD - 1);
 		rnic_cmd_query_device_set_max_qp_wr(e, 1u << 15);
@@ -108,6 +97,8 @@ uint32_t fw_cmd_exec(uint8_t *e)
 		rnic_cmd_pd_set_pdn(e, h);
 		return RNIC_CMD_STATUS_OK;
 	case RNIC_CMD_OP_DEALLOC_PD:
+		if (rnic_cmd_pd_get_pdn(e) < FW_MAX_PD && rnic_cmd_pd_get_pdn(e) && fw_pd_in_use(rnic_cmd_pd_get_pdn(e)))
+			return RNIC_CMD_STATUS_BUSY;
 		return handle_put(pd_used, FW_MAX_PD, rnic_cmd_pd_get_pdn(e));
 	case RNIC_CMD_OP_ALLOC_UCTX:
 		h = handle_get(uctx_used, FW_MAX_UCTX);
@@ -117,8 +108,25 @@ uint32_t fw_cmd_exec(uint8_t *e)
 		return RNIC_CMD_STATUS_OK;
 	case RNIC_CMD_OP_DEALLOC_UCTX:
 		return handle_put(uctx_used, FW_MAX_UCTX, rnic_cmd_uctx_get_uctx(e));
+	case RNIC_CMD_OP_CREATE_CQ:
+		return fw_cmd_create_cq(e);
+	case RNIC_CMD_OP_DESTROY_CQ:
+		return fw_cmd_destroy_cq(e);
+	case RNIC_CMD_OP_CREATE_QP:
+		return fw_cmd_create_qp(e);
+	case RNIC_CMD_OP_MODIFY_QP:
+		return fw_cmd_modify_qp(e);
+	case RNIC_CMD_OP_QUERY_QP:
+		return fw_cmd_query_qp(e);
+	case RNIC_CMD_OP_DESTROY_QP:
+		return fw_cmd_destroy_qp(e);
+	case RNIC_CMD_OP_CREATE_AH:
+		return fw_cmd_create_ah(e);
+	case RNIC_CMD_OP_DESTROY_AH:
+		return fw_cmd_destroy_ah(e);
 	default:
-		/* Unknown opcodes, and the resource commands this firmware does not serve yet. */
+		/* Unknown opcodes, and the commands this firmware does not serve yet (memory regions,
+		 * counters, port settings). */
 		return RNIC_CMD_STATUS_BAD_OPCODE;
 	}
 }

@@ -6,9 +6,6 @@
 
 #include "rnic_spec.h"
 
-#define FW_MAX_PD 256u
-#define FW_MAX_UCTX 512u
-#define FW_NUM_GIDS 16u
 
 void fw_cmd_init(void);
 /* Executes one command entry in place: writes its outputs and returns a cmd_status. */

@@ -36,7 +36,7 @@ struct CmdqTest : sc_module {
   void run() {
     SimOsCtx osc{nic_, mem_};
     rnic_os os = sim_os_for(&osc);
-    for (int t = 0; t < 500 && rnic_rd32(&os, RNIC_REG_CPU_FW_STATUS) != RNIC_FW_STATUS_READY; t++)
+    for (int t = 0; t < 2000 && rnic_rd32(&os, RNIC_REG_CPU_FW_STATUS) != RNIC_FW_STATUS_READY; t++)
       wait(sc_time(1, SC_US));
     rnic_cmdq q;
     int rc = rnic_cmdq_init(&q, &os, 4);  // 16 slots
@@ -70,6 +70,61 @@ struct CmdqTest : sc_module {
     rc2 = rnic_cmd_dealloc_pd(&q, pd1);
     check(rc == 0 && rc2 == -ENOENT, "dealloc-pd-twice-enoent", "rc %d %d", rc, rc2);
 
+    // A CQ and an RC QP taken through INIT, RTR and RTS with the driver's typed commands.
+    rnic_create_cq_in cqi{};
+    cqi.log_size = 8;
+    cqi.buf_addr = mem_->alloc(32u << 8, 4096);
+    uint32_t cqn = 0, qpn = 0;
+    rc = rnic_cmd_create_cq(&q, &cqi, &cqn);
+    rnic_create_qp_in qpi{};
+    qpi.pdn = pd2;
+    qpi.send_cqn = qpi.recv_cqn = cqn;
+    qpi.qp_type = RNIC_QP_TYPE_RC;
+    qpi.sq_log_size = 6;
+    qpi.rq_log_size = 6;
+    qpi.rq_log_stride = 6;
+    qpi.rq_offset = 64u << 6;
+    qpi.buf_addr = mem_->alloc(2 * (64u << 6), 4096);
+    rc2 = rnic_cmd_create_qp(&q, &qpi, &qpn);
+    check(rc == 0 && rc2 == 0 && cqn && qpn >= 2, "create-cq-qp", "rc %d %d", rc, rc2);
+    rnic_qp_attr a{};
+    a.state = RNIC_QP_STATE_INIT;
+    a.access = 0x7;
+    int m1 = rnic_cmd_modify_qp(&q, qpn, 1u << RNIC_QP_ATTR_STATE | 1u << RNIC_QP_ATTR_PKEY_INDEX |
+                                            1u << RNIC_QP_ATTR_PORT | 1u << RNIC_QP_ATTR_ACCESS_FLAGS, &a);
+    a.state = RNIC_QP_STATE_RTS;  // skipping RTR: refused with a clear errno
+    int bad = rnic_cmd_modify_qp(&q, qpn, 1u << RNIC_QP_ATTR_STATE, &a);
+    a.state = RNIC_QP_STATE_RTR;
+    a.path_mtu = 5;
+    a.dest_qpn = 0x77;
+    a.rq_psn = 0x100;
+    a.min_rnr_timer = 12;
+    a.max_dest_rd_atomic = 4;
+    a.dest_ipv4 = 0x0A000022u;
+    std::memcpy(a.dmac, mac, 6);
+    int m2 = rnic_cmd_modify_qp(&q, qpn, 1u << RNIC_QP_ATTR_STATE | 1u << RNIC_QP_ATTR_AV |
+                                            1u << RNIC_QP_ATTR_PATH_MTU | 1u << RNIC_QP_ATTR_DEST_QPN |
+                                            1u << RNIC_QP_ATTR_RQ_PSN | 1u << RNIC_QP_ATTR_MIN_RNR_TIMER |
+                                            1u << RNIC_QP_ATTR_MAX_DEST_RD_ATOMIC, &a);
+    a.state = RNIC_QP_STATE_RTS;
+    a.sq_psn = 0x200;
+    a.timeout = 14;
+    a.retry_cnt = 7;
+    a.rnr_retry = 7;
+    a.max_rd_atomic = 4;
+    int m3 = rnic_cmd_modify_qp(&q, qpn, 1u << RNIC_QP_ATTR_STATE | 1u << RNIC_QP_ATTR_SQ_PSN |
+                                            1u << RNIC_QP_ATTR_TIMEOUT | 1u << RNIC_QP_ATTR_RETRY_CNT |
+                                            1u << RNIC_QP_ATTR_RNR_RETRY | 1u << RNIC_QP_ATTR_MAX_QP_RD_ATOMIC, &a);
+    rnic_qp_attr got{};
+    int qr = rnic_cmd_query_qp(&q, qpn, &got);
+    check(m1 == 0 && bad == -EINVAL && m2 == 0 && m3 == 0 && qr == 0 && got.state == RNIC_QP_STATE_RTS &&
+              got.sq_psn == 0x200 && got.rq_psn == 0x100 && got.dest_qpn == 0x77 && !std::memcmp(got.dmac, mac, 6),
+          "qp-reset-init-rtr-rts", "modify %d query %d", m3, qr);
+    rc = rnic_cmd_destroy_cq(&q, cqn);
+    rc2 = rnic_cmd_destroy_qp(&q, qpn);
+    int rc3 = rnic_cmd_destroy_cq(&q, cqn);
+    check(rc == -EBUSY && rc2 == 0 && rc3 == 0, "destroy-order", "rc %d %d", rc, rc2);
+
     // An opcode the firmware does not know: a clear status, and the queue keeps working.
     uint8_t cmd[64] = {0};
     rnic_cmd_entry_set_opcode(cmd, 0xEE);
@@ -86,8 +141,8 @@ struct CmdqTest : sc_module {
       all_ok = rnic_cmdq_exec(&q, cmd, &raw) == 0 && raw == 0;
     }
     uint32_t cons = rnic_rd32(&os, RNIC_REG_CMDQ_CMDQ_CONS);
-    check(all_ok && cons == q.prod && cons == 49, "ring-wraps", "cons %d prod %d", int(cons), int(q.prod));
-    std::printf("INFO %s: 49 commands in %.1f us of simulated time\n", tag_,
+    check(all_ok && cons == q.prod && cons == 59, "ring-wraps", "cons %d prod %d", int(cons), int(q.prod));
+    std::printf("INFO %s: 59 commands in %.1f us of simulated time\n", tag_,
                 (sc_time_stamp() - t0).to_seconds() * 1e6);
     sc_stop();
   }

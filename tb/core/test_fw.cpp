@@ -56,7 +56,7 @@ struct FwTest : sc_module {
     rnic_os os = sim_os_for(&osc);
 
     // 1. The baked-in image is checked after reset and boots.
-    bool ready = wait_ready(200);
+    bool ready = wait_ready(1000);
     uint32_t st = rd(RNIC_REG_CPU_CPU_STATUS);
     r.check(ready && st == 0x3, "fw-baked-image-accepted-and-running", "ready %d status 0x%x", ready, st);
     r.check(rd(RNIC_REG_CPU_FW_VERSION) == 0x00010000u, "fw-version-register");
@@ -112,7 +112,7 @@ struct FwTest : sc_module {
 
     // 6. The good image loads and boots again from scratch.
     rc = rnic_fw_load(&os, good_.data(), good_.size(), 2000);
-    ready = wait_ready(200);
+    ready = wait_ready(1000);
     log = log_text(os);
     r.check(rc == 0 && ready && log == "boot ok 1.0 core 0\n", "fw-reload-boots", "rc %d log '%s'", rc, log.c_str());
 

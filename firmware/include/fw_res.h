@@ -1,0 +1,69 @@
+/* Firmware resource tables: protection domains, user contexts, GIDs, CQs, QPs, address
+ * handles. Handles index the tables; 0 (and QPNs 0 and 1) are never handed out. */
+#ifndef FW_RES_H
+#define FW_RES_H
+
+#include <stdint.h>
+
+#include "rnic_spec.h"
+
+#define FW_MAX_PD 256u
+#define FW_MAX_UCTX 512u
+#define FW_NUM_GIDS 16u
+#define FW_MAX_CQ 128u
+#define FW_MAX_QP 128u /* QP contexts live in DMEM: 128 x 128 bytes */
+#define FW_MAX_AH 64u
+#define FW_FIRST_QPN 2u
+
+struct fw_gid {
+	uint32_t ipv4;
+	uint64_t mac;
+	uint8_t valid;
+};
+
+struct fw_cq {
+	uint64_t buf_addr;
+	uint32_t uctx;
+	uint8_t log_size;
+	uint8_t eqn;
+	uint8_t used;
+};
+
+struct fw_ah {
+	uint64_t dmac;
+	uint32_t pdn;
+	uint32_t dest_ipv4;
+	uint8_t sgid_index, hop_limit, traffic_class, used;
+};
+
+struct fw_res {
+	uint8_t pd_used[FW_MAX_PD];
+	uint8_t uctx_used[FW_MAX_UCTX];
+	struct fw_gid gids[FW_NUM_GIDS];
+	struct fw_cq cqs[FW_MAX_CQ];
+	struct fw_ah ahs[FW_MAX_AH];
+	uint8_t qp_used[FW_MAX_QP];
+	uint8_t qp_ctx[FW_MAX_QP][RNIC_QP_CTX_SIZE]; /* spec layout qp_ctx */
+};
+
+extern struct fw_res fw_res;
+
+/* Once at boot, on the zeroed tables. */
+void fw_res_init(void);
+/* Command handlers: each validates its arguments, updates the tables, writes its outputs into
+ * the entry and returns a cmd_status. */
+uint32_t fw_cmd_create_cq(uint8_t *e);
+uint32_t fw_cmd_destroy_cq(uint8_t *e);
+uint32_t fw_cmd_create_qp(uint8_t *e);
+uint32_t fw_cmd_modify_qp(uint8_t *e);
+uint32_t fw_cmd_query_qp(uint8_t *e);
+uint32_t fw_cmd_destroy_qp(uint8_t *e);
+uint32_t fw_cmd_create_ah(uint8_t *e);
+uint32_t fw_cmd_destroy_ah(uint8_t *e);
+/* Whether a PD / CQ is referenced by a live QP (it cannot be destroyed then). */
+int fw_pd_in_use(uint32_t pdn);
+/* The QP-state transition rules of IBTA (verbs modify_qp): 1 when moving from cur to next with
+ * exactly the attributes in mask (bits of enum qp_attr) is allowed for this QP type. */
+int fw_qp_transition_ok(uint32_t qp_type, uint32_t cur, uint32_t next, uint32_t mask);
+
+#endif /* FW_RES_H */
