@@ -59,7 +59,7 @@ uint32_t fw_cmd_exec(uint8_t *e)
 		rnic_cmd_query_device_set_fw_version(e, FW_VERSION);
 		rnic_cmd_query_device_set_max_qp(e, FW_MAX_QP - FW_FIRST_QPN);
 		rnic_cmd_query_device_set_max_cq(e, FW_MAX_CQ - 1);
-		rnic_cmd_query_device_set_max_mr(e, 4096);
+		rnic_cmd_query_device_set_max_mr(e, FW_MAX_MR - 1);
 		rnic_cmd_query_device_set_max_pd(e, FW_MAX_PD - 1);
 		rnic_cmd_query_device_set_max_qp_wr(e, 1u << 15);
 		rnic_cmd_query_device_set_max_cqe(e, 1u << 16);
@@ -97,7 +97,8 @@ uint32_t fw_cmd_exec(uint8_t *e)
 		rnic_cmd_pd_set_pdn(e, h);
 		return RNIC_CMD_STATUS_OK;
 	case RNIC_CMD_OP_DEALLOC_PD:
-		if (rnic_cmd_pd_get_pdn(e) < FW_MAX_PD && rnic_cmd_pd_get_pdn(e) && fw_pd_in_use(rnic_cmd_pd_get_pdn(e)))
+		if (rnic_cmd_pd_get_pdn(e) < FW_MAX_PD && rnic_cmd_pd_get_pdn(e) &&
+		    (fw_pd_in_use(rnic_cmd_pd_get_pdn(e)) || fw_pd_has_mr(rnic_cmd_pd_get_pdn(e))))
 			return RNIC_CMD_STATUS_BUSY;
 		return handle_put(pd_used, FW_MAX_PD, rnic_cmd_pd_get_pdn(e));
 	case RNIC_CMD_OP_ALLOC_UCTX:
@@ -108,6 +109,10 @@ uint32_t fw_cmd_exec(uint8_t *e)
 		return RNIC_CMD_STATUS_OK;
 	case RNIC_CMD_OP_DEALLOC_UCTX:
 		return handle_put(uctx_used, FW_MAX_UCTX, rnic_cmd_uctx_get_uctx(e));
+	case RNIC_CMD_OP_REG_MR:
+		return fw_cmd_reg_mr(e);
+	case RNIC_CMD_OP_DEREG_MR:
+		return fw_cmd_dereg_mr(e);
 	case RNIC_CMD_OP_CREATE_CQ:
 		return fw_cmd_create_cq(e);
 	case RNIC_CMD_OP_DESTROY_CQ:
@@ -125,8 +130,8 @@ uint32_t fw_cmd_exec(uint8_t *e)
 	case RNIC_CMD_OP_DESTROY_AH:
 		return fw_cmd_destroy_ah(e);
 	default:
-		/* Unknown opcodes, and the commands this firmware does not serve yet (memory regions,
-		 * counters, port settings). */
+		/* Unknown opcodes, and the commands this firmware does not serve yet (WRITE_MTT,
+		 * QUERY_COUNTERS, SET_PORT). */
 		return RNIC_CMD_STATUS_BAD_OPCODE;
 	}
 }

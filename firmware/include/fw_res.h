@@ -14,6 +14,8 @@
 #define FW_MAX_QP 128u /* QP contexts live in DMEM: 128 x 128 bytes */
 #define FW_MAX_AH 64u
 #define FW_FIRST_QPN 2u
+#define FW_MAX_MR 1024u  /* keys index 1..1023 of the memory-key table */
+#define FW_NUM_MTT 65536u /* translation entries of the memory-key table */
 
 struct fw_gid {
 	uint32_t ipv4;
@@ -36,6 +38,11 @@ struct fw_ah {
 	uint8_t sgid_index, hop_limit, traffic_class, used;
 };
 
+struct fw_mr {
+	uint32_t mtt_base, num_pages, pdn;
+	uint8_t variant, used;
+};
+
 struct fw_res {
 	uint8_t pd_used[FW_MAX_PD];
 	uint8_t uctx_used[FW_MAX_UCTX];
@@ -44,6 +51,7 @@ struct fw_res {
 	struct fw_ah ahs[FW_MAX_AH];
 	uint8_t qp_used[FW_MAX_QP];
 	uint8_t qp_ctx[FW_MAX_QP][RNIC_QP_CTX_SIZE]; /* spec layout qp_ctx */
+	struct fw_mr mrs[FW_MAX_MR];
 };
 
 extern struct fw_res fw_res;
@@ -60,6 +68,9 @@ uint32_t fw_cmd_query_qp(uint8_t *e);
 uint32_t fw_cmd_destroy_qp(uint8_t *e);
 uint32_t fw_cmd_create_ah(uint8_t *e);
 uint32_t fw_cmd_destroy_ah(uint8_t *e);
+uint32_t fw_cmd_reg_mr(uint8_t *e);
+uint32_t fw_cmd_dereg_mr(uint8_t *e);
+int fw_pd_has_mr(uint32_t pdn);
 /* Whether a PD / CQ is referenced by a live QP (it cannot be destroyed then). */
 int fw_pd_in_use(uint32_t pdn);
 /* The QP-state transition rules of IBTA (verbs modify_qp): 1 when moving from cur to next with

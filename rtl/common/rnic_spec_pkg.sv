@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'hB6F6A247;
+  localparam logic [31:0] SPEC_HASH = 32'hBE447EDA;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -135,6 +135,9 @@ package rnic_spec_pkg;
   localparam logic [11:0] FW_REG_DMA_LEN = 12'h10C;
   localparam logic [11:0] FW_REG_DMA_CTRL = 12'h110;
   localparam logic [11:0] FW_REG_DMA_STATUS = 12'h114;
+  localparam logic [11:0] FW_REG_MKEY_DATA = 12'h200;
+  localparam logic [11:0] FW_REG_MKEY_COMMIT = 12'h220;
+  localparam logic [11:0] FW_REG_MKEY_STATUS = 12'h224;
 
   // Driver-to-firmware command opcodes.
   localparam logic [7:0] CMD_OP_NOP = 8'd0;

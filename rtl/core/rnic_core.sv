@@ -133,6 +133,11 @@ module rnic_core #(
   logic                   fd_wr_req_valid, fd_wr_req_ready, fd_wr_data_valid, fd_wr_data_ready;
   logic                   fd_wr_cpl_valid, fd_wr_cpl_ready;
 
+  logic mkey_wr_valid, mkey_wr_ready, mkey_init_done;
+  logic [1:0] mkey_wr_op;
+  logic [31:0] mkey_wr_index;
+  logic [rnic_spec_pkg::MPT_ENTRY_BYTES*8-1:0] mkey_wr_data;
+
   rnic_fw_subsys #(.DataWidth(DataWidth), .ImemInit(FwImemInit), .DmemInit(FwDmemInit)) u_fw (
     .clk_i, .rst_ni, .hold_i(cpu_control[0]),
     .win_req_i(bus_req && sel_win), .win_we_i(bus_we),
@@ -153,7 +158,26 @@ module rnic_core #(
     .wr_req_valid_o(fd_wr_req_valid), .wr_req_ready_i(fd_wr_req_ready), .wr_req_addr_o(fd_wr_req_addr),
     .wr_req_len_o(fd_wr_req_len), .wr_req_tag_o(fd_wr_req_tag), .wr_data_valid_o(fd_wr_data_valid),
     .wr_data_ready_i(fd_wr_data_ready), .wr_data_o(fd_wr_data), .wr_cpl_valid_i(fd_wr_cpl_valid),
-    .wr_cpl_ready_o(fd_wr_cpl_ready), .wr_cpl_status_i(fd_wr_cpl_status)
+    .wr_cpl_ready_o(fd_wr_cpl_ready), .wr_cpl_status_i(fd_wr_cpl_status),
+    .mkey_wr_valid_o(mkey_wr_valid), .mkey_wr_ready_i(mkey_wr_ready), .mkey_wr_op_o(mkey_wr_op),
+    .mkey_wr_index_o(mkey_wr_index), .mkey_wr_data_o(mkey_wr_data)
+  );
+
+  // ---- Memory keys: programmed by the firmware (REG_MR/DEREG_MR); the lookup ports serve the
+  // transport engines once they are attached.
+  logic [1:0] mk_req_ready, mk_rsp_valid;
+  logic [2*3-1:0] mk_rsp_status;
+  logic [2*64-1:0] mk_rsp_addr;
+  logic [2*32-1:0] mk_rsp_page_left;
+  logic [2*8-1:0] mk_rsp_tag;
+  mkey_table #(.NumPorts(2)) u_mkey (
+    .clk_i, .rst_ni, .init_done_o(mkey_init_done),
+    .wr_valid_i(mkey_wr_valid), .wr_ready_o(mkey_wr_ready), .wr_op_i(mkey_wr_op),
+    .wr_index_i(mkey_wr_index), .wr_data_i(mkey_wr_data),
+    .req_valid_i(2'b00), .req_ready_o(mk_req_ready), .req_key_i('0), .req_pdn_i('0), .req_va_i('0),
+    .req_len_i('0), .req_access_i('0), .req_local_i('0), .req_tag_i('0),
+    .rsp_valid_o(mk_rsp_valid), .rsp_ready_i(2'b11), .rsp_status_o(mk_rsp_status),
+    .rsp_addr_o(mk_rsp_addr), .rsp_page_left_o(mk_rsp_page_left), .rsp_tag_o(mk_rsp_tag)
   );
 
   // ---- DMA engine: the AXI4 master toward host memory -------------------------------------
@@ -270,7 +294,8 @@ module rnic_core #(
   assign s_axis_rx_tready_o = 1'b1;
 
   logic unused_inputs;
-  assign unused_inputs = ^{fd_rd_cpl_tag, fd_wr_cpl_tag, m_axis_tx_tready_i, s_axis_rx_tdata_i, ctrl_scratch, cpu_control[31:1],
+  assign unused_inputs = ^{fd_rd_cpl_tag, fd_wr_cpl_tag, mkey_init_done, mk_req_ready, mk_rsp_valid,
+                           mk_rsp_status, mk_rsp_addr, mk_rsp_page_left, mk_rsp_tag, m_axis_tx_tready_i, s_axis_rx_tdata_i, ctrl_scratch, cpu_control[31:1],
                            cmdq_prod_we,
                            eq_base_lo, eq_base_hi, eq_log_size, eq_cons, eq_cons_we,
                            eq_msix_vector[31:5], ctrl_control[31:1], bus_wdata, bus_wstrb};

@@ -66,7 +66,13 @@ module rnic_fw_subsys #(
   output logic [DataWidth-1:0]    wr_data_o,
   input  logic                    wr_cpl_valid_i,
   output logic                    wr_cpl_ready_o,
-  input  logic [1:0]              wr_cpl_status_i
+  input  logic [1:0]              wr_cpl_status_i,
+  // memory-key table write port, fed by the firmware's mkey mailbox
+  output logic                    mkey_wr_valid_o,
+  input  logic                    mkey_wr_ready_i,
+  output logic [1:0]              mkey_wr_op_o,
+  output logic [31:0]             mkey_wr_index_o,
+  output logic [rnic_spec_pkg::MPT_ENTRY_BYTES*8-1:0] mkey_wr_data_o
 );
   localparam logic [31:0] DmemBase = rnic_spec_pkg::FW_DMEM_BASE;
 
@@ -139,15 +145,29 @@ module rnic_fw_subsys #(
   );
 
   // ---- the firmware's MMIO space: status/queue registers, and the DMA block and its buffer ----
-  logic sel_dma;
-  logic reg_gnt, reg_rvalid, dma_gnt, dma_rvalid;
-  logic [31:0] reg_rdata, dma_rdata;
+  logic sel_dma, sel_mkey, in_fw_block;
+  logic reg_gnt, reg_rvalid, dma_gnt, dma_rvalid, mkey_rvalid;
+  logic [31:0] reg_rdata, dma_rdata, mkey_rdata, mkey_arg;
+  assign in_fw_block = mmio_addr[31:12] == rnic_spec_pkg::FW_MMIO_BASE[31:12];
   assign sel_dma = mmio_addr[31:12] == rnic_spec_pkg::FW_DMA_BUF_BASE[31:12] ||
-                   (mmio_addr[31:12] == rnic_spec_pkg::FW_MMIO_BASE[31:12] && mmio_addr[11:8] == 4'h1);
-  assign mmio_gnt = sel_dma ? dma_gnt : reg_gnt;
-  // The core has at most one load outstanding, so the two answers never collide.
-  assign mmio_rvalid = reg_rvalid | dma_rvalid;
-  assign mmio_rdata = dma_rvalid ? dma_rdata : reg_rdata;
+                   (in_fw_block && mmio_addr[11:8] == 4'h1);
+  assign sel_mkey = in_fw_block && mmio_addr[11:8] == 4'h2;
+  assign mmio_gnt = sel_dma ? dma_gnt : sel_mkey ? mmio_req : reg_gnt;
+  // The core has at most one load outstanding, so the answers never collide.
+  assign mmio_rvalid = reg_rvalid | dma_rvalid | mkey_rvalid;
+  assign mmio_rdata = dma_rvalid ? dma_rdata : mkey_rvalid ? mkey_rdata : reg_rdata;
+
+  rnic_fw_mbox #(
+    .Words(rnic_spec_pkg::MPT_ENTRY_BYTES / 4), .DataOff(rnic_spec_pkg::FW_REG_MKEY_DATA),
+    .CommitOff(rnic_spec_pkg::FW_REG_MKEY_COMMIT), .StatusOff(rnic_spec_pkg::FW_REG_MKEY_STATUS)
+  ) u_mkey_mbox (
+    .clk_i, .rst_ni, .mmio_req_i(mmio_req && sel_mkey), .mmio_we_i(mmio_we), .mmio_off_i(mmio_addr[11:0]),
+    .mmio_wdata_i(mmio_wdata), .mmio_rvalid_o(mkey_rvalid), .mmio_rdata_o(mkey_rdata),
+    .out_valid_o(mkey_wr_valid_o), .out_ready_i(mkey_wr_ready_i), .out_arg_o(mkey_arg),
+    .out_data_o(mkey_wr_data_o)
+  );
+  assign mkey_wr_op_o = mkey_arg[31:30];
+  assign mkey_wr_index_o = {2'b00, mkey_arg[29:0]};
 
   rnic_fw_dma #(.DataWidth(DataWidth), .TagWidth(TagWidth)) u_fw_dma (
     .clk_i, .rst_ni,
@@ -163,7 +183,7 @@ module rnic_fw_subsys #(
 
   rnic_fw_mmio u_fw_mmio (
     .clk_i, .rst_ni, .clear_i(core_run && !run_q),
-    .mmio_req_i(mmio_req && !sel_dma), .mmio_we_i(mmio_we), .mmio_addr_i(mmio_addr),
+    .mmio_req_i(mmio_req && !sel_dma && !sel_mkey), .mmio_we_i(mmio_we), .mmio_addr_i(mmio_addr),
     .mmio_wdata_i(mmio_wdata), .mmio_be_i(mmio_be), .mmio_gnt_o(reg_gnt), .mmio_rvalid_o(reg_rvalid),
     .mmio_rdata_o(reg_rdata),
     .cmdq_base_lo_i, .cmdq_base_hi_i, .cmdq_log_size_i, .cmdq_prod_i, .cmdq_cons_o,

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0xB6F6A247u
+#define RNIC_SPEC_HASH 0xBE447EDAu
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -171,6 +171,9 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_REG_DMA_LEN 0x10Cu
 #define RNIC_FW_REG_DMA_CTRL 0x110u
 #define RNIC_FW_REG_DMA_STATUS 0x114u
+#define RNIC_FW_REG_MKEY_DATA 0x200u
+#define RNIC_FW_REG_MKEY_COMMIT 0x220u
+#define RNIC_FW_REG_MKEY_STATUS 0x224u
 
 /* Driver-to-firmware command opcodes. */
 #define RNIC_CMD_OP_NOP 0u

@@ -14,6 +14,7 @@
 extern "C" {
 #include "rnic_cmd.h"
 #include "rnic_cmdq.h"
+#include "rnic_mr.h"
 #include "rnic_spec.h"
 }
 
@@ -125,6 +126,38 @@ struct CmdqTest : sc_module {
     int rc3 = rnic_cmd_destroy_cq(&q, cqn);
     check(rc == -EBUSY && rc2 == 0 && rc3 == 0, "destroy-order", "rc %d %d", rc, rc2);
 
+    // Memory regions: keys with variants, checks, and a PD that cannot go while it has an MR.
+    uint64_t region = mem_->alloc(8 * 4096, 4096) + 0x123;
+    rnic_mtt mtt{};
+    rc = rnic_mtt_build_contig(&os, &mtt, 0x7f0000001123ull, 20000, 12, region);
+    rnic_reg_mr_in mri{};
+    mri.pdn = pd2;
+    mri.access = 0xF;
+    mri.iova = 0x7f0000001123ull;
+    mri.length = 20000;
+    mri.mtt = &mtt;
+    uint32_t lkey = 0, rkey = 0, lkey2 = 0, rkey2 = 0;
+    rc2 = rnic_cmd_reg_mr(&q, &mri, &lkey, &rkey);
+    check(rc == 0 && rc2 == 0 && lkey == rkey && (lkey >> 8) != 0 && mtt.num_pages == 5, "reg-mr", "rc %d key %x",
+          rc2, int(lkey));
+    int dpd = rnic_cmd_dealloc_pd(&q, pd2);
+    check(dpd == -EBUSY, "dealloc-pd-with-mr-ebusy", "rc %d", dpd);
+    rc = rnic_cmd_dereg_mr(&q, lkey);
+    rc2 = rnic_cmd_dereg_mr(&q, lkey);
+    check(rc == 0 && rc2 == -ENOENT, "dereg-mr-twice-enoent", "rc %d %d", rc, rc2);
+    rc = rnic_cmd_reg_mr(&q, &mri, &lkey2, &rkey2);
+    check(rc == 0 && (lkey2 >> 8) == (lkey >> 8) && lkey2 != lkey, "reg-mr-reused-index-new-key", "%x %x",
+          int(lkey), int(lkey2));
+    rc = rnic_cmd_dereg_mr(&q, lkey);  // the old key of the reused index
+    check(rc == -ENOENT, "dereg-stale-key-enoent", "rc %d", rc);
+    mri.access = 1u << RNIC_ACCESS_REMOTE_WRITE;  // without LOCAL_WRITE
+    rc = rnic_cmd_reg_mr(&q, &mri, &lkey, &rkey);
+    mri.access = 0xF;
+    mri.pdn = 200;  // never allocated
+    rc2 = rnic_cmd_reg_mr(&q, &mri, &lkey, &rkey);
+    check(rc == -EINVAL && rc2 == -ENOENT, "reg-mr-bad-access-and-pd", "rc %d %d", rc, rc2);
+    rnic_cmd_dereg_mr(&q, lkey2);
+
     // An opcode the firmware does not know: a clear status, and the queue keeps working.
     uint8_t cmd[64] = {0};
     rnic_cmd_entry_set_opcode(cmd, 0xEE);
@@ -141,8 +174,8 @@ struct CmdqTest : sc_module {
       all_ok = rnic_cmdq_exec(&q, cmd, &raw) == 0 && raw == 0;
     }
     uint32_t cons = rnic_rd32(&os, RNIC_REG_CMDQ_CMDQ_CONS);
-    check(all_ok && cons == q.prod && cons == 59, "ring-wraps", "cons %d prod %d", int(cons), int(q.prod));
-    std::printf("INFO %s: 59 commands in %.1f us of simulated time\n", tag_,
+    check(all_ok && cons == q.prod && cons == 68, "ring-wraps", "cons %d prod %d", int(cons), int(q.prod));
+    std::printf("INFO %s: 68 commands in %.1f us of simulated time\n", tag_,
                 (sc_time_stamp() - t0).to_seconds() * 1e6);
     sc_stop();
   }

@@ -1,0 +1,26 @@
+#include "fw_mbox.h"
+
+#include "hal.h"
+
+#define MBOX_POLL_LIMIT 100000u
+
+int fw_mbox_send(uint32_t data_off, uint32_t commit_off, uint32_t status_off, const uint8_t *data,
+		 uint32_t words, uint32_t arg)
+{
+	uint32_t i = 0;
+
+	while (hal_rd32(status_off) & 1u)
+		if (++i == MBOX_POLL_LIMIT)
+			return -1;
+	for (uint32_t w = 0; w < words; w++)
+		hal_wr32(data_off + 4 * w, (uint32_t)rnic_ld_le(data + 4 * w, 4));
+	hal_wr32(commit_off, arg);
+	return 0;
+}
+
+int fw_mkey_write(uint32_t op, uint32_t index, const uint8_t *data)
+{
+	uint32_t words = op == RNIC_MKEY_WR_OP_WR_MTT ? RNIC_MTT_ENTRY_SIZE / 4 : RNIC_MPT_ENTRY_SIZE / 4;
+	return fw_mbox_send(RNIC_FW_REG_MKEY_DATA, RNIC_FW_REG_MKEY_COMMIT, RNIC_FW_REG_MKEY_STATUS, data, words,
+			    (op << 30) | (index & 0x3FFFFFFFu));
+}

@@ -1,0 +1,60 @@
+// A firmware-to-hardware mailbox: the firmware fills Words data registers, then writes the
+// commit register (an argument such as an index and opcode); the mailbox offers data and
+// argument on a valid/ready port until the block takes them. A commit while the previous one
+// is still offered is dropped and counted, never stalls the core.
+module rnic_fw_mbox #(
+  parameter int unsigned Words = 8,
+  parameter logic [11:0] DataOff = 12'h200,   // offset of data word 0 in the firmware MMIO block
+  parameter logic [11:0] CommitOff = 12'h220,
+  parameter logic [11:0] StatusOff = 12'h224
+) (
+  input  logic                 clk_i,
+  input  logic                 rst_ni,
+  input  logic                 mmio_req_i,     // already decoded to this mailbox's range
+  input  logic                 mmio_we_i,
+  input  logic [11:0]          mmio_off_i,
+  input  logic [31:0]          mmio_wdata_i,
+  output logic                 mmio_rvalid_o,
+  output logic [31:0]          mmio_rdata_o,
+  output logic                 out_valid_o,
+  input  logic                 out_ready_i,
+  output logic [31:0]          out_arg_o,
+  output logic [Words*32-1:0]  out_data_o
+);
+  logic [Words*32-1:0] data_q;
+  logic [15:0] dropped_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      data_q <= '0;
+      out_valid_o <= 1'b0;
+      out_arg_o <= '0;
+      out_data_o <= '0;
+      dropped_q <= '0;
+      mmio_rvalid_o <= 1'b0;
+      mmio_rdata_o <= '0;
+    end else begin
+      if (out_valid_o && out_ready_i) out_valid_o <= 1'b0;
+      mmio_rvalid_o <= mmio_req_i && !mmio_we_i;
+      mmio_rdata_o <= '0;
+      if (mmio_req_i && !mmio_we_i) begin
+        if (mmio_off_i == StatusOff) mmio_rdata_o <= {dropped_q, 15'h0, out_valid_o};
+        for (int w = 0; w < Words; w++)
+          if (mmio_off_i == DataOff + 12'(4 * w)) mmio_rdata_o <= data_q[w*32 +: 32];
+      end
+      if (mmio_req_i && mmio_we_i) begin
+        for (int w = 0; w < Words; w++)
+          if (mmio_off_i == DataOff + 12'(4 * w)) data_q[w*32 +: 32] <= mmio_wdata_i;
+        if (mmio_off_i == CommitOff) begin
+          if (out_valid_o && !out_ready_i) begin
+            dropped_q <= dropped_q + 16'd1;
+          end else begin
+            out_valid_o <= 1'b1;
+            out_arg_o <= mmio_wdata_i;
+            out_data_o <= data_q;
+          end
+        end
+      end
+    end
+  end
+endmodule

@@ -1,0 +1,161 @@
+// xport_qpt: fast-path QP table (QPN = index, QPNs >= NumQps are invalid).
+// Four memories, each with one write and one registered read port (block-RAM friendly):
+//   tx copy   qpt_entry_t bits [399:0]            read by the transmit engine (tx_rd_*)
+//   rx copy   the fields the receive engine uses  read by xport_rx
+//   state     xport_rx_pkg::qp_state_t           RTL-owned moving state, written back by xport_rx
+//   rq slot   rq_desc_t bits [511:32]            one posted receive buffer per QP
+// plus one "rq slot full" flag per QP (flops).
+// A firmware entry write (qpt_wr_*) writes both copies and (re)initialises the moving state:
+// expected PSN := entry.epsn, MSN := 0, no message in progress, cursors 0, ACK counter 0,
+// NAK-sent and error flags clear, rq slot empty. A post (rqd_*) fills the QP's rq slot (a post to
+// a full slot overwrites it). Both are accepted only while hold_i is low (the receive engine is
+// between packets); an entry write wins over a post. Writes to QPNs >= NumQps are accepted and
+// dropped.
+module xport_qpt #(
+  parameter int NumQps = 1024
+) (
+  input  logic                       clk_i,
+  input  logic                       rst_ni,
+  input  logic                       hold_i,
+  // firmware: entry write
+  input  logic                       qpt_wr_valid_i,
+  output logic                       qpt_wr_ready_o,
+  input  logic [31:0]                qpt_wr_qpn_i,
+  input  rnic_spec_pkg::qpt_entry_t  qpt_wr_entry_i,
+  // firmware: receive-buffer post (qpn inside the descriptor)
+  input  logic                       rqd_valid_i,
+  output logic                       rqd_ready_o,
+  input  rnic_spec_pkg::rq_desc_t    rqd_i,
+  // transmit engine read port, 1-cycle latency (entry all zero for QPNs >= NumQps)
+  input  logic                       tx_rd_en_i,
+  input  logic [23:0]                tx_rd_qpn_i,
+  output rnic_spec_pkg::qpt_entry_t  tx_rd_entry_o,
+  // receive engine read port, 1-cycle latency; outputs hold until the next read
+  input  logic                       rx_rd_en_i,
+  input  logic [23:0]                rx_rd_qpn_i,
+  output logic                       rx_hit_o,     // QPN < NumQps
+  output rnic_spec_pkg::qpt_entry_t  rx_entry_o,   // only the rx fields are filled
+  output xport_rx_pkg::qp_state_t    rx_state_o,
+  output rnic_spec_pkg::rq_desc_t    rx_rqd_o,     // qpn field zero
+  output logic                       rx_rqv_o,     // rq slot full
+  // receive engine write-back (while hold_i is high)
+  input  logic                       st_we_i,
+  input  logic [23:0]                st_qpn_i,
+  input  xport_rx_pkg::qp_state_t    st_i,
+  input  logic                       rqv_clr_i     // with st_we_i: empty the rq slot
+);
+  localparam int QW = (NumQps > 1) ? $clog2(NumQps) : 1;
+  localparam int TxW = 400;
+  localparam int RxW = 74;
+  localparam int SW = xport_rx_pkg::QpStateBits;
+  localparam int DW = 480;
+
+  logic [TxW-1:0] tx_mem [NumQps];
+  logic [RxW-1:0] rx_mem [NumQps];
+  logic [SW-1:0]  st_mem [NumQps];
+  logic [DW-1:0]  rq_mem [NumQps];
+  logic [NumQps-1:0] rqv_q;
+
+  logic           fw_we, rq_we, st_we_any;
+  logic [QW-1:0]  fw_idx, rq_idx, st_idx, tx_idx, rx_idx;
+  logic           fw_ok, rq_ok, tx_ok, rx_ok;
+  logic [RxW-1:0] rx_wdata;
+  xport_rx_pkg::qp_state_t st_init, st_wdata;
+
+  assign qpt_wr_ready_o = !hold_i;
+  assign rqd_ready_o    = !hold_i && !qpt_wr_valid_i;
+  assign fw_ok  = qpt_wr_qpn_i < 32'(NumQps);
+  assign rq_ok  = rqd_i.qpn < 32'(NumQps);
+  assign tx_ok  = 32'(tx_rd_qpn_i) < 32'(NumQps);
+  assign rx_ok  = 32'(rx_rd_qpn_i) < 32'(NumQps);
+  assign fw_idx = qpt_wr_qpn_i[QW-1:0];
+  assign rq_idx = rqd_i.qpn[QW-1:0];
+  assign st_idx = st_qpn_i[QW-1:0];
+  assign tx_idx = tx_rd_qpn_i[QW-1:0];
+  assign rx_idx = rx_rd_qpn_i[QW-1:0];
+  assign fw_we  = qpt_wr_valid_i && qpt_wr_ready_o && fw_ok;
+  assign rq_we  = rqd_valid_i && rqd_ready_o && rq_ok;
+  assign st_we_any = fw_we || st_we_i;
+
+  assign rx_wdata = {qpt_wr_entry_i.min_rnr_timer, qpt_wr_entry_i.ack_coalesce, qpt_wr_entry_i.pdn,
+                     qpt_wr_entry_i.access, qpt_wr_entry_i.pmtu_log2, qpt_wr_entry_i.qp_type,
+                     qpt_wr_entry_i.rx_enable, qpt_wr_entry_i.valid};
+
+  always_comb begin
+    st_init = '0;
+    st_init.epsn = qpt_wr_entry_i.epsn[23:0];
+    st_wdata = fw_we ? st_init : st_i;
+  end
+
+  // ---- memories ---------------------------------------------------------------------------------
+  always_ff @(posedge clk_i) begin
+    if (fw_we) tx_mem[fw_idx] <= qpt_wr_entry_i[TxW-1:0];
+  end
+  always_ff @(posedge clk_i) begin
+    if (fw_we) rx_mem[fw_idx] <= rx_wdata;
+  end
+  always_ff @(posedge clk_i) begin
+    if (st_we_any) st_mem[fw_we ? fw_idx : st_idx] <= st_wdata;
+  end
+  always_ff @(posedge clk_i) begin
+    if (rq_we) rq_mem[rq_idx] <= rqd_i[511:32];
+  end
+
+  logic [TxW-1:0] tx_rd_q;
+  logic           tx_ok_q;
+  always_ff @(posedge clk_i) begin
+    if (tx_rd_en_i) tx_rd_q <= tx_mem[tx_idx];
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) tx_ok_q <= 1'b0;
+    else if (tx_rd_en_i) tx_ok_q <= tx_ok;
+  end
+  always_comb begin
+    tx_rd_entry_o = '0;
+    if (tx_ok_q) tx_rd_entry_o[TxW-1:0] = tx_rd_q;
+  end
+
+  logic [RxW-1:0] rx_rd_q;
+  logic [SW-1:0]  st_rd_q;
+  logic [DW-1:0]  rq_rd_q;
+  logic           rx_ok_q, rqv_rd_q;
+  always_ff @(posedge clk_i) begin
+    if (rx_rd_en_i) rx_rd_q <= rx_mem[rx_idx];
+  end
+  always_ff @(posedge clk_i) begin
+    if (rx_rd_en_i) st_rd_q <= st_mem[rx_idx];
+  end
+  always_ff @(posedge clk_i) begin
+    if (rx_rd_en_i) rq_rd_q <= rq_mem[rx_idx];
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rx_ok_q  <= 1'b0;
+      rqv_rd_q <= 1'b0;
+      rqv_q    <= '0;
+    end else begin
+      if (rx_rd_en_i) begin
+        rx_ok_q  <= rx_ok;
+        rqv_rd_q <= rqv_q[rx_idx];
+      end
+      if (fw_we) rqv_q[fw_idx] <= 1'b0;
+      else if (st_we_i && rqv_clr_i) rqv_q[st_idx] <= 1'b0;
+      if (rq_we) rqv_q[rq_idx] <= 1'b1;
+    end
+  end
+
+  always_comb begin
+    rx_entry_o = '0;
+    {rx_entry_o.min_rnr_timer, rx_entry_o.ack_coalesce, rx_entry_o.pdn, rx_entry_o.access,
+     rx_entry_o.pmtu_log2, rx_entry_o.qp_type, rx_entry_o.rx_enable, rx_entry_o.valid} = rx_rd_q;
+    if (!rx_ok_q) rx_entry_o = '0;
+    rx_rqd_o = '0;
+    rx_rqd_o[511:32] = rq_rd_q;
+  end
+  logic unused_bits;
+  assign unused_bits = ^{qpt_wr_entry_i[511:TxW], st_qpn_i};
+  assign rx_hit_o   = rx_ok_q;
+  assign rx_state_o = st_rd_q;
+  assign rx_rqv_o   = rqv_rd_q && rx_ok_q;
+
+endmodule

@@ -1,0 +1,565 @@
+// xport_rx: receive-side transport engine (RC responder + requester-side ACK reception).
+// Consumes roce_rx's parsed headers (hdr_*) and packed payload stream (s_t*), one packet at a
+// time: QP lookup (xport_qpt), PSN classification, opcode-sequence/length/access checks, R_Key
+// and L_Key checks through one mkey_table lookup port, payload placement through one
+// dma_engine write client, then ACK/NAK jobs for the transmit engine (ack_*), READ response
+// jobs (rdrsp_*) and rx_event records for the firmware (evt_*). See rtl/xport_rx/README.md.
+module xport_rx #(
+  parameter int NumQps    = 1024,
+  parameter int DataWidth = 512,
+  parameter int MkTagW    = 8,
+  parameter int DmaTagW   = 8
+) (
+  input  logic                       clk_i,
+  input  logic                       rst_ni,
+  // parsed packets from roce_rx
+  input  logic                       hdr_valid_i,
+  output logic                       hdr_ready_o,
+  input  roce_pkg::roce_hdr_t        hdr_i,
+  input  logic [DataWidth-1:0]       s_tdata_i,
+  input  logic                       s_tvalid_i,
+  output logic                       s_tready_o,
+  // firmware: QP table entry writes and receive-buffer posts
+  input  logic                       qpt_wr_valid_i,
+  output logic                       qpt_wr_ready_o,
+  input  logic [31:0]                qpt_wr_qpn_i,
+  input  rnic_spec_pkg::qpt_entry_t  qpt_wr_entry_i,
+  input  logic                       rqd_valid_i,
+  output logic                       rqd_ready_o,
+  input  rnic_spec_pkg::rq_desc_t    rqd_i,
+  // firmware: receive events
+  output logic                       evt_valid_o,
+  input  logic                       evt_ready_i,
+  output rnic_spec_pkg::rx_event_t   evt_o,
+  // transmit engine: QP table read port (1-cycle latency)
+  input  logic                       tx_rd_en_i,
+  input  logic [23:0]                tx_rd_qpn_i,
+  output rnic_spec_pkg::qpt_entry_t  tx_rd_entry_o,
+  // transmit engine: ACK / NAK jobs
+  output logic                       ack_valid_o,
+  input  logic                       ack_ready_i,
+  output logic [23:0]                ack_qpn_o,
+  output logic [23:0]                ack_psn_o,
+  output logic [7:0]                 ack_syndrome_o,
+  output logic [23:0]                ack_msn_o,
+  // transmit engine: READ response jobs
+  output logic                       rdrsp_valid_o,
+  input  logic                       rdrsp_ready_i,
+  output logic [23:0]                rdrsp_qpn_o,
+  output logic [23:0]                rdrsp_psn_o,
+  output logic [63:0]                rdrsp_va_o,
+  output logic [31:0]                rdrsp_rkey_o,
+  output logic [31:0]                rdrsp_len_o,
+  output logic [23:0]                rdrsp_msn_o,
+  // mkey_table lookup port
+  output logic                       mk_req_valid_o,
+  input  logic                       mk_req_ready_i,
+  output logic [31:0]                mk_req_key_o,
+  output logic [31:0]                mk_req_pdn_o,
+  output logic [63:0]                mk_req_va_o,
+  output logic [31:0]                mk_req_len_o,
+  output logic [3:0]                 mk_req_access_o,
+  output logic                       mk_req_local_o,
+  output logic [MkTagW-1:0]          mk_req_tag_o,
+  input  logic                       mk_rsp_valid_i,
+  output logic                       mk_rsp_ready_o,
+  input  logic [2:0]                 mk_rsp_status_i,
+  input  logic [63:0]                mk_rsp_addr_i,
+  input  logic [31:0]                mk_rsp_page_left_i,
+  input  logic [MkTagW-1:0]          mk_rsp_tag_i,
+  // dma_engine write client
+  output logic                       dma_wr_req_valid_o,
+  input  logic                       dma_wr_req_ready_i,
+  output logic [63:0]                dma_wr_req_addr_o,
+  output logic [31:0]                dma_wr_req_len_o,
+  output logic [DmaTagW-1:0]         dma_wr_req_tag_o,
+  output logic                       dma_wr_data_valid_o,
+  input  logic                       dma_wr_data_ready_i,
+  output logic [DataWidth-1:0]       dma_wr_data_o,
+  input  logic                       dma_wr_cpl_valid_i,
+  output logic                       dma_wr_cpl_ready_o,
+  input  logic [DmaTagW-1:0]         dma_wr_cpl_tag_i,
+  input  logic [1:0]                 dma_wr_cpl_status_i,
+  // counters (xport_rx_pkg::Cnt*), 32-bit wrapping
+  output logic [32*xport_rx_pkg::NumCnt-1:0] cnt_o
+);
+  // ---- states ----------------------------------------------------------------------------------
+  localparam logic [3:0] SIdle   = 4'd0;
+  localparam logic [3:0] SCls    = 4'd1;
+  localparam logic [3:0] SChk    = 4'd2;
+  localparam logic [3:0] SChkW   = 4'd3;
+  localparam logic [3:0] SPlReq  = 4'd4;
+  localparam logic [3:0] SPlRsp  = 4'd5;
+  localparam logic [3:0] SDmaReq = 4'd6;
+  localparam logic [3:0] SFeed   = 4'd7;
+  localparam logic [3:0] SCpl    = 4'd8;
+  localparam logic [3:0] SFin    = 4'd9;
+  localparam logic [3:0] SDrain  = 4'd10;
+  localparam logic [3:0] SOut    = 4'd11;
+  localparam logic [3:0] SWb     = 4'd12;
+
+  localparam logic [7:0] SynAck    = 8'h1F;  // ACK, no credit information
+  localparam logic [7:0] SynPsnSeq = 8'h60;
+  localparam logic [7:0] SynInvReq = 8'h61;
+  localparam logic [7:0] SynRemAcc = 8'h62;
+  localparam logic [7:0] SynRemOp  = 8'h63;
+
+  logic [3:0] state_q;
+  roce_pkg::roce_hdr_t h_q;
+
+  // ---- QP table ----------------------------------------------------------------------------------
+  logic                      hdr_fire;
+  logic                      q_hit, q_rqv;
+  rnic_spec_pkg::qpt_entry_t q_e;
+  xport_rx_pkg::qp_state_t   q_st;
+  rnic_spec_pkg::rq_desc_t   q_rqd;
+  logic                      st_we, rqv_clr;
+  xport_rx_pkg::qp_state_t   stn_q;
+
+  assign hdr_ready_o = state_q == SIdle && !qpt_wr_valid_i && !rqd_valid_i;
+  assign hdr_fire    = hdr_valid_i && hdr_ready_o;
+
+  xport_qpt #(.NumQps(NumQps)) u_qpt (
+    .clk_i, .rst_ni,
+    .hold_i         (state_q != SIdle),
+    .qpt_wr_valid_i, .qpt_wr_ready_o, .qpt_wr_qpn_i, .qpt_wr_entry_i,
+    .rqd_valid_i, .rqd_ready_o, .rqd_i,
+    .tx_rd_en_i, .tx_rd_qpn_i, .tx_rd_entry_o,
+    .rx_rd_en_i     (hdr_fire),
+    .rx_rd_qpn_i    (hdr_i.dest_qp),
+    .rx_hit_o       (q_hit),
+    .rx_entry_o     (q_e),
+    .rx_state_o     (q_st),
+    .rx_rqd_o       (q_rqd),
+    .rx_rqv_o       (q_rqv),
+    .st_we_i        (st_we),
+    .st_qpn_i       (h_q.dest_qp),
+    .st_i           (stn_q),
+    .rqv_clr_i      (rqv_clr)
+  );
+
+  // ---- payload realigner ------------------------------------------------------------------------
+  logic        feed_chunk, feed_busy, feed_drain, feed_idle;
+  logic [15:0] ch_n_q;
+  xport_rx_feed #(.DataWidth(DataWidth)) u_feed (
+    .clk_i, .rst_ni,
+    .s_tdata_i, .s_tvalid_i, .s_tready_o,
+    .pkt_start_i   (hdr_fire),
+    .pkt_len_i     (hdr_i.payload_len),
+    .chunk_valid_i (feed_chunk),
+    .chunk_len_i   (ch_n_q),
+    .chunk_busy_o  (feed_busy),
+    .drain_i       (feed_drain),
+    .idle_o        (feed_idle),
+    .m_valid_o     (dma_wr_data_valid_o),
+    .m_ready_i     (dma_wr_data_ready_i),
+    .m_data_o      (dma_wr_data_o)
+  );
+
+  // ---- classification (combinational, from the registered header and the QP table read) --------
+  logic [7:0]  op;
+  logic [15:0] plen;
+  logic [3:0]  pl2;
+  logic [16:0] pmtu;
+  logic [23:0] psn_d;
+  logic        qp_ok, is_ack, is_rc_req, inorder, dup, ahead;
+  logic        w_first, w_mid, w_last, w_last_imm, w_only, w_only_imm;
+  logic        s_first, s_mid, s_last, s_last_imm, s_only, s_only_imm;
+  logic        rd_req, atomic, is_write, is_send, wstart, starts, lastish, needs_rq, has_imm;
+  logic        seq_ok, len_ok, acc_ok, wlen_ok, slen_ok, ack_now;
+  logic [31:0] rem0, boff;
+  logic [33:0] buf_total;
+  logic [31:0] l1, l2;
+  logic [32:0] rd_pk;
+  logic [23:0] rd_npk;
+
+  always_comb begin
+    op   = h_q.opcode;
+    plen = h_q.payload_len;
+    pl2  = (q_e.pmtu_log2 < 8'd8) ? 4'd8 : (q_e.pmtu_log2 > 8'd12) ? 4'd12 : q_e.pmtu_log2[3:0];
+    pmtu = 17'd1 << pl2;
+    psn_d = h_q.psn - q_st.epsn;
+    qp_ok = q_hit && q_e.valid[0] && q_e.rx_enable[0];
+    is_ack = op == 8'h11 || op == 8'h12;
+    is_rc_req = (op <= 8'h0C) || op == 8'h13 || op == 8'h14;
+    inorder = psn_d == 24'd0;
+    dup     = psn_d[23];
+    ahead   = !inorder && !dup;
+    s_first = op == 8'h00; s_mid = op == 8'h01; s_last = op == 8'h02; s_last_imm = op == 8'h03;
+    s_only = op == 8'h04; s_only_imm = op == 8'h05;
+    w_first = op == 8'h06; w_mid = op == 8'h07; w_last = op == 8'h08; w_last_imm = op == 8'h09;
+    w_only = op == 8'h0A; w_only_imm = op == 8'h0B;
+    rd_req = op == 8'h0C;
+    atomic = op == 8'h13 || op == 8'h14;
+    is_write = w_first || w_mid || w_last || w_last_imm || w_only || w_only_imm;
+    is_send  = s_first || s_mid || s_last || s_last_imm || s_only || s_only_imm;
+    wstart   = w_first || w_only || w_only_imm;
+    starts   = wstart || s_first || s_only || s_only_imm || rd_req || atomic;
+    lastish  = w_last || w_last_imm || w_only || w_only_imm || s_last || s_last_imm || s_only || s_only_imm;
+    needs_rq = s_first || s_only || s_only_imm || w_last_imm || w_only_imm;
+    has_imm  = s_last_imm || s_only_imm || w_last_imm || w_only_imm;
+    seq_ok = (q_st.msg == xport_rx_pkg::MsgIdle && starts)
+          || (q_st.msg == xport_rx_pkg::MsgWrite && (w_mid || w_last || w_last_imm))
+          || (q_st.msg == xport_rx_pkg::MsgSend && (s_mid || s_last || s_last_imm));
+    if (s_first || s_mid || w_first || w_mid) len_ok = {1'b0, plen} == pmtu;
+    else if (s_last || s_last_imm || w_last || w_last_imm) len_ok = plen != 16'd0 && {1'b0, plen} <= pmtu;
+    else if (s_only || s_only_imm || w_only || w_only_imm) len_ok = {1'b0, plen} <= pmtu;
+    else len_ok = plen == 16'd0;
+    if (is_write) acc_ok = q_e.access[3'(rnic_spec_pkg::ACCESS_REMOTE_WRITE)];
+    else if (rd_req) acc_ok = q_e.access[3'(rnic_spec_pkg::ACCESS_REMOTE_READ)];
+    else if (atomic) acc_ok = q_e.access[3'(rnic_spec_pkg::ACCESS_REMOTE_ATOMIC)];
+    else acc_ok = 1'b1;
+    rem0 = wstart ? h_q.dma_len : q_st.rem;
+    wlen_ok = {16'd0, plen} <= rem0 && (!lastish || {16'd0, plen} == rem0);
+    boff = starts ? 32'd0 : q_st.bcnt;
+    l1 = (q_rqd.num_sge >= 8'd2) ? q_rqd.sge1_len : 32'd0;
+    l2 = (q_rqd.num_sge >= 8'd3) ? q_rqd.sge2_len : 32'd0;
+    buf_total = (q_rqd.num_sge >= 8'd1) ? 34'(q_rqd.sge0_len) + 34'(l1) + 34'(l2) : 34'd0;
+    slen_ok = 34'(boff) + 34'(plen) <= buf_total;
+    rd_pk = (33'(h_q.dma_len) + 33'(pmtu) - 33'd1) >> pl2;
+    rd_npk = (h_q.dma_len == 32'd0) ? 24'd1 : rd_pk[23:0];
+    ack_now = lastish || h_q.ack_req ||
+              (q_e.ack_coalesce != 8'd0 && (9'(q_st.ack_cnt) + 9'd1) >= 9'(q_e.ack_coalesce));
+  end
+
+  // Decision for the packet (valid in state SCls).
+  logic        c_ack, c_evt, c_rd, c_wb, c_rqclr, c_chk, c_place, c_cnt_v;
+  logic [23:0] c_ack_psn, c_ack_msn;
+  logic [7:0]  c_ack_syn;
+  logic [2:0]  c_cnt;
+  rnic_spec_pkg::rx_event_t c_ev;
+  xport_rx_pkg::qp_state_t  c_st;
+
+  always_comb begin
+    c_ack = 1'b0; c_evt = 1'b0; c_rd = 1'b0; c_wb = 1'b0; c_rqclr = 1'b0; c_chk = 1'b0;
+    c_place = 1'b0; c_cnt_v = 1'b0; c_cnt = 3'd0;
+    c_ack_psn = h_q.psn; c_ack_msn = q_st.msn; c_ack_syn = SynAck;
+    c_st = q_st;
+    c_ev = '0;
+    c_ev.qpn = {8'd0, h_q.dest_qp};
+    c_ev.psn = {8'd0, h_q.psn};
+    c_ev.msn = {8'd0, q_st.msn};
+    c_ev.rsvd480 = {24'd0, op};   // request opcode (see README: proposed rx_event.opcode field)
+    if (!qp_ok) begin
+      c_cnt_v = 1'b1; c_cnt = 3'(xport_rx_pkg::CntBadQp);
+    end else if (is_ack) begin
+      c_evt = 1'b1;
+      c_ev.syndrome = h_q.syndrome;
+      c_ev.msn = {8'd0, h_q.msn};
+      if (op == 8'h12) begin
+        c_ev.kind = rnic_spec_pkg::RX_EVENT_KIND_ATOMIC_ACK;
+        c_ev.swap_add = h_q.orig;
+      end else if (h_q.syndrome[6:5] == 2'b00) c_ev.kind = rnic_spec_pkg::RX_EVENT_KIND_ACK;
+      else if (h_q.syndrome[6:5] == 2'b01) c_ev.kind = rnic_spec_pkg::RX_EVENT_KIND_RNR_NAK;
+      else c_ev.kind = rnic_spec_pkg::RX_EVENT_KIND_NAK;
+    end else if (!is_rc_req || q_e.qp_type != rnic_spec_pkg::QP_TYPE_RC || q_st.err) begin
+      c_cnt_v = 1'b1; c_cnt = 3'(xport_rx_pkg::CntUnsup);
+    end else if (ahead) begin
+      c_cnt_v = 1'b1; c_cnt = 3'(xport_rx_pkg::CntOoo);
+      if (!q_st.nak_sent) begin
+        c_ack = 1'b1; c_ack_psn = q_st.epsn; c_ack_syn = SynPsnSeq;
+        c_st.nak_sent = 1'b1; c_wb = 1'b1;
+      end
+    end else if (dup) begin
+      c_cnt_v = 1'b1; c_cnt = 3'(xport_rx_pkg::CntDup);
+      if (rd_req) c_rd = 1'b1;           // re-execute the READ
+      else if (atomic) begin             // firmware replays the saved ATOMIC ACKNOWLEDGE
+        c_evt = 1'b1;
+        c_ev.kind = rnic_spec_pkg::RX_EVENT_KIND_ATOMIC_REQ;
+        c_ev.va = h_q.va; c_ev.swap_add = h_q.swap_add; c_ev.compare = h_q.compare;
+      end else begin
+        c_ack = 1'b1; c_ack_psn = q_st.epsn - 24'd1;
+      end
+    end else begin
+      c_wb = 1'b1;
+      c_st.nak_sent = 1'b0;
+      if (!seq_ok || !len_ok || (is_write && !wlen_ok) || (atomic && h_q.va[2:0] != 3'd0)) begin
+        c_ack = 1'b1; c_ack_syn = SynInvReq;
+        c_evt = 1'b1; c_ev.kind = rnic_spec_pkg::RX_EVENT_KIND_RESP_ERROR;
+        c_ev.status = rnic_spec_pkg::WC_STATUS_REM_INV_REQ_ERR;
+        c_st.err = 1'b1;
+        c_cnt_v = 1'b1; c_cnt = 3'(xport_rx_pkg::CntAccess);
+      end else if (!acc_ok) begin
+        c_ack = 1'b1; c_ack_syn = SynRemAcc;
+        c_evt = 1'b1; c_ev.kind = rnic_spec_pkg::RX_EVENT_KIND_RESP_ERROR;
+        c_ev.status = rnic_spec_pkg::WC_STATUS_REM_ACCESS_ERR;
+        c_st.err = 1'b1;
+        c_cnt_v = 1'b1; c_cnt = 3'(xport_rx_pkg::CntAccess);
+      end else if (needs_rq && !q_rqv) begin
+        c_ack = 1'b1; c_ack_syn = {3'b001, q_e.min_rnr_timer[4:0]};
+        c_evt = 1'b1; c_ev.kind = rnic_spec_pkg::RX_EVENT_KIND_RNR_SENT;
+        c_st.nak_sent = 1'b1;
+        c_cnt_v = 1'b1; c_cnt = 3'(xport_rx_pkg::CntRnr);
+      end else if (is_send && !slen_ok) begin
+        c_ack = 1'b1; c_ack_syn = SynInvReq;
+        c_evt = 1'b1; c_ev.kind = rnic_spec_pkg::RX_EVENT_KIND_RESP_ERROR;
+        c_ev.status = rnic_spec_pkg::WC_STATUS_LOC_LEN_ERR;
+        c_ev.wr_id = q_rqd.wr_id;
+        c_ev.byte_len = boff + {16'd0, plen};
+        c_rqclr = 1'b1;
+        c_st.err = 1'b1;
+        c_cnt_v = 1'b1; c_cnt = 3'(xport_rx_pkg::CntAccess);
+      end else if (rd_req) begin
+        c_rd = 1'b1;
+        c_st.epsn = q_st.epsn + rd_npk;
+        c_st.msn = q_st.msn + 24'd1;
+        c_st.ack_cnt = 8'd0;
+      end else if (atomic) begin
+        c_chk = 1'b1;
+        c_evt = 1'b1; c_ev.kind = rnic_spec_pkg::RX_EVENT_KIND_ATOMIC_REQ;
+        c_ev.swap_add = h_q.swap_add; c_ev.compare = h_q.compare; c_ev.byte_len = 32'd8;
+        c_ev.msn = {8'd0, q_st.msn + 24'd1};
+        c_st.epsn = q_st.epsn + 24'd1;
+        c_st.msn = q_st.msn + 24'd1;
+        c_st.ack_cnt = 8'd0;
+      end else begin
+        // WRITE / SEND packet: check (FIRST/ONLY WRITE), place, acknowledge
+        c_chk = wstart;
+        c_place = plen != 16'd0;
+        c_st.epsn = q_st.epsn + 24'd1;
+        c_st.va = (wstart ? h_q.va : q_st.va) + 64'(plen);
+        c_st.rkey = wstart ? h_q.rkey : q_st.rkey;
+        c_st.rem = rem0 - {16'd0, plen};
+        c_st.bcnt = boff + {16'd0, plen};
+        c_st.msg = lastish ? xport_rx_pkg::MsgIdle : (is_write ? xport_rx_pkg::MsgWrite : xport_rx_pkg::MsgSend);
+        if (lastish) c_st.msn = q_st.msn + 24'd1;
+        if (ack_now) begin
+          c_ack = 1'b1; c_ack_msn = lastish ? q_st.msn + 24'd1 : q_st.msn;
+          c_st.ack_cnt = 8'd0;
+        end else begin
+          c_st.ack_cnt = q_st.ack_cnt + 8'd1;
+        end
+        if (lastish && (is_send || has_imm)) begin
+          c_evt = 1'b1;
+          c_ev.kind = is_send ? rnic_spec_pkg::RX_EVENT_KIND_RECV_DONE : rnic_spec_pkg::RX_EVENT_KIND_WRITE_IMM_DONE;
+          c_ev.wr_id = q_rqd.wr_id;
+          c_ev.byte_len = boff + {16'd0, plen};
+          c_ev.imm_data = has_imm ? h_q.imm : 32'd0;
+          c_ev.flags = {5'd0, h_q.se, 1'b0, has_imm};
+          c_ev.msn = {8'd0, q_st.msn + 24'd1};
+          c_rqclr = 1'b1;
+        end
+      end
+    end
+  end
+
+  // ---- placement chunk (combinational from the placement registers) ----------------------------
+  logic        pl_write_q;
+  logic [15:0] pl_rem_q;
+  logic [63:0] pl_va_q;
+  logic [31:0] pl_off_q;
+  logic [63:0] ch_va;
+  logic [31:0] ch_key;
+  logic [15:0] ch_len;
+  logic [33:0] c01, c012, segleft;
+  logic [31:0] ch_n;
+
+  always_comb begin
+    c01  = 34'(q_rqd.sge0_len) + 34'(l1);
+    c012 = c01 + 34'(l2);
+    if (pl_write_q) begin
+      ch_va = pl_va_q; ch_key = stn_q.rkey; segleft = 34'(pl_rem_q);
+    end else if (34'(pl_off_q) < 34'(q_rqd.sge0_len)) begin
+      ch_va = q_rqd.sge0_addr + 64'(pl_off_q); ch_key = q_rqd.sge0_lkey;
+      segleft = 34'(q_rqd.sge0_len) - 34'(pl_off_q);
+    end else if (34'(pl_off_q) < c01) begin
+      ch_va = q_rqd.sge1_addr + {32'd0, pl_off_q - q_rqd.sge0_len}; ch_key = q_rqd.sge1_lkey;
+      segleft = c01 - 34'(pl_off_q);
+    end else begin
+      ch_va = q_rqd.sge2_addr + {30'd0, 34'(pl_off_q) - c01}; ch_key = q_rqd.sge2_lkey;
+      segleft = c012 - 34'(pl_off_q);
+    end
+    ch_len = (segleft < 34'(pl_rem_q)) ? segleft[15:0] : pl_rem_q;
+    ch_n = (mk_rsp_page_left_i < {16'd0, ch_len_q}) ? mk_rsp_page_left_i : {16'd0, ch_len_q};
+  end
+
+  // ---- mkey / DMA request ports -----------------------------------------------------------------
+  logic [15:0] ch_len_q;
+  logic [63:0] ch_addr_q;
+  logic        is_atomic_q;
+
+  always_comb begin
+    mk_req_valid_o  = state_q == SChk || state_q == SPlReq;
+    mk_req_pdn_o    = q_e.pdn;
+    mk_req_tag_o    = '0;
+    if (state_q == SChk) begin
+      mk_req_key_o    = h_q.rkey;
+      mk_req_va_o     = h_q.va;
+      mk_req_len_o    = is_atomic_q ? 32'd8 : h_q.dma_len;
+      mk_req_access_o = is_atomic_q ? 4'b1000 : 4'b0010;
+      mk_req_local_o  = 1'b0;
+    end else begin
+      mk_req_key_o    = ch_key;
+      mk_req_va_o     = ch_va;
+      mk_req_len_o    = {16'd0, ch_len};
+      mk_req_access_o = pl_write_q ? 4'b0010 : 4'b0001;
+      mk_req_local_o  = !pl_write_q;
+    end
+  end
+  assign mk_rsp_ready_o     = state_q == SChkW || state_q == SPlRsp;
+  assign dma_wr_req_valid_o = state_q == SDmaReq;
+  assign dma_wr_req_addr_o  = ch_addr_q;
+  assign dma_wr_req_len_o   = {16'd0, ch_n_q};
+  assign dma_wr_req_tag_o   = '0;
+  assign dma_wr_cpl_ready_o = 1'b1;
+  assign feed_drain         = state_q == SDrain;
+
+  // ---- outputs ------------------------------------------------------------------------------------
+  logic        ack_v_q, evt_v_q, rd_v_q;
+  logic        p_ack_q, p_evt_q, p_rd_q, p_wb_q, p_rqclr_q, p_place_q;
+  logic [23:0] ack_psn_q, ack_msn_q;
+  logic [7:0]  ack_syn_q;
+  rnic_spec_pkg::rx_event_t ev_q;
+  logic        fail_q, dma_err_q;
+  logic [7:0]  fail_syn_q, fail_status_q;
+  logic [7:0]  out_cnt_q;
+  logic [31:0] cnt_q [xport_rx_pkg::NumCnt];
+
+  assign ack_valid_o    = ack_v_q;
+  assign ack_qpn_o      = h_q.dest_qp;
+  assign ack_psn_o      = ack_psn_q;
+  assign ack_syndrome_o = ack_syn_q;
+  assign ack_msn_o      = ack_msn_q;
+  assign evt_valid_o    = evt_v_q;
+  assign evt_o          = ev_q;
+  assign rdrsp_valid_o  = rd_v_q;
+  assign rdrsp_qpn_o    = h_q.dest_qp;
+  assign rdrsp_psn_o    = h_q.psn;
+  assign rdrsp_va_o     = h_q.va;
+  assign rdrsp_rkey_o   = h_q.rkey;
+  assign rdrsp_len_o    = h_q.dma_len;
+  assign rdrsp_msn_o    = stn_q.msn;
+  assign st_we          = state_q == SWb && p_wb_q;
+  assign rqv_clr        = p_rqclr_q;
+  assign feed_chunk     = state_q == SDmaReq && dma_wr_req_ready_i;
+
+  genvar gi;
+  for (gi = 0; gi < xport_rx_pkg::NumCnt; gi++) begin : g_cnt
+    assign cnt_o[32*gi +: 32] = cnt_q[gi];
+  end
+
+  // ---- main FSM -----------------------------------------------------------------------------------
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q <= SIdle;
+      h_q <= '0; stn_q <= '0;
+      ack_v_q <= 1'b0; evt_v_q <= 1'b0; rd_v_q <= 1'b0;
+      p_ack_q <= 1'b0; p_evt_q <= 1'b0; p_rd_q <= 1'b0; p_wb_q <= 1'b0; p_rqclr_q <= 1'b0;
+      p_place_q <= 1'b0; is_atomic_q <= 1'b0;
+      ack_psn_q <= '0; ack_msn_q <= '0; ack_syn_q <= '0; ev_q <= '0;
+      fail_q <= 1'b0; dma_err_q <= 1'b0; fail_syn_q <= '0; fail_status_q <= '0; out_cnt_q <= '0;
+      pl_write_q <= 1'b0; pl_rem_q <= '0; pl_va_q <= '0; pl_off_q <= '0;
+      ch_len_q <= '0; ch_addr_q <= '0; ch_n_q <= '0;
+      for (int i = 0; i < xport_rx_pkg::NumCnt; i++) cnt_q[i] <= '0;
+    end else begin
+      // DMA write completions (counted in any state)
+      if (dma_wr_cpl_valid_i && dma_wr_cpl_status_i != 2'd0) dma_err_q <= 1'b1;
+      if (feed_chunk && !dma_wr_cpl_valid_i) out_cnt_q <= out_cnt_q + 8'd1;
+      else if (!feed_chunk && dma_wr_cpl_valid_i) out_cnt_q <= out_cnt_q - 8'd1;
+
+      case (state_q)
+        SIdle: if (hdr_fire) begin
+          h_q <= hdr_i;
+          state_q <= SCls;
+        end
+        SCls: begin
+          stn_q <= c_st;
+          p_ack_q <= c_ack; ack_psn_q <= c_ack_psn; ack_msn_q <= c_ack_msn; ack_syn_q <= c_ack_syn;
+          p_evt_q <= c_evt; ev_q <= c_ev;
+          p_rd_q <= c_rd; p_wb_q <= c_wb; p_rqclr_q <= c_rqclr; p_place_q <= c_place;
+          is_atomic_q <= atomic;
+          fail_q <= 1'b0;
+          pl_write_q <= is_write;
+          pl_rem_q <= plen;
+          pl_va_q <= wstart ? h_q.va : q_st.va;
+          pl_off_q <= boff;
+          if (c_cnt_v) cnt_q[c_cnt] <= cnt_q[c_cnt] + 32'd1;
+          if (c_chk) state_q <= SChk;
+          else if (c_place) state_q <= SPlReq;
+          else state_q <= SFin;
+        end
+        SChk: if (mk_req_ready_i) state_q <= SChkW;
+        SChkW: if (mk_rsp_valid_i) begin
+          if (mk_rsp_status_i != 3'(rnic_spec_pkg::MKEY_STATUS_OK)) begin
+            fail_q <= 1'b1; fail_syn_q <= SynRemAcc;
+            fail_status_q <= rnic_spec_pkg::WC_STATUS_REM_ACCESS_ERR;
+            state_q <= SFin;
+          end else begin
+            if (is_atomic_q) ev_q.va <= mk_rsp_addr_i;
+            state_q <= p_place_q ? SPlReq : SCpl;
+          end
+        end
+        SPlReq: if (mk_req_ready_i) begin
+          ch_len_q <= ch_len;
+          state_q <= SPlRsp;
+        end
+        SPlRsp: if (mk_rsp_valid_i) begin
+          if (mk_rsp_status_i != 3'(rnic_spec_pkg::MKEY_STATUS_OK)) begin
+            fail_q <= 1'b1;
+            fail_syn_q <= pl_write_q ? SynRemAcc : SynRemOp;
+            fail_status_q <= pl_write_q ? rnic_spec_pkg::WC_STATUS_REM_ACCESS_ERR
+                                        : rnic_spec_pkg::WC_STATUS_LOC_PROT_ERR;
+            state_q <= SCpl;
+          end else begin
+            ch_addr_q <= mk_rsp_addr_i;
+            ch_n_q <= ch_n[15:0];
+            state_q <= SDmaReq;
+          end
+        end
+        SDmaReq: if (dma_wr_req_ready_i) begin
+          pl_rem_q <= pl_rem_q - ch_n_q;
+          pl_va_q  <= pl_va_q + 64'(ch_n_q);
+          pl_off_q <= pl_off_q + 32'(ch_n_q);
+          state_q <= SFeed;
+        end
+        SFeed: if (!feed_busy) state_q <= (pl_rem_q == 16'd0) ? SCpl : SPlReq;
+        SCpl: if (out_cnt_q == 8'd0 && !(dma_wr_cpl_valid_i)) begin
+          if (dma_err_q && !fail_q) begin
+            fail_q <= 1'b1; fail_syn_q <= SynRemOp;
+            fail_status_q <= rnic_spec_pkg::WC_STATUS_REM_OP_ERR;
+          end
+          dma_err_q <= 1'b0;
+          state_q <= SFin;
+        end
+        SFin: begin
+          if (fail_q) begin
+            // the request failed: NAK, error event, QP stops accepting requests
+            p_ack_q <= 1'b1; ack_psn_q <= h_q.psn; ack_msn_q <= q_st.msn; ack_syn_q <= fail_syn_q;
+            p_evt_q <= 1'b1;
+            ev_q.kind <= rnic_spec_pkg::RX_EVENT_KIND_RESP_ERROR;
+            ev_q.status <= fail_status_q;
+            ev_q.msn <= {8'd0, q_st.msn};
+            ev_q.wr_id <= pl_write_q ? 64'd0 : q_rqd.wr_id;
+            ev_q.va <= '0;
+            p_rd_q <= 1'b0;
+            p_wb_q <= 1'b1;
+            p_rqclr_q <= !pl_write_q && !is_atomic_q;
+            stn_q <= q_st;
+            stn_q.err <= 1'b1;
+            stn_q.nak_sent <= 1'b0;
+            cnt_q[xport_rx_pkg::CntAccess] <= cnt_q[xport_rx_pkg::CntAccess] + 32'd1;
+          end
+          state_q <= SDrain;
+        end
+        SDrain: if (feed_idle) begin
+          ack_v_q <= p_ack_q; evt_v_q <= p_evt_q; rd_v_q <= p_rd_q;
+          state_q <= SOut;
+        end
+        SOut: begin
+          if (ack_ready_i) ack_v_q <= 1'b0;
+          if (evt_ready_i) evt_v_q <= 1'b0;
+          if (rdrsp_ready_i) rd_v_q <= 1'b0;
+          if ((!ack_v_q || ack_ready_i) && (!evt_v_q || evt_ready_i) && (!rd_v_q || rdrsp_ready_i))
+            state_q <= SWb;
+        end
+        SWb: state_q <= SIdle;
+        default: state_q <= SIdle;
+      endcase
+    end
+  end
+
+  logic unused_in;
+  assign unused_in = ^{mk_rsp_tag_i, dma_wr_cpl_tag_i, h_q, q_e, q_rqd, segleft, rd_pk, ch_n,
+                       buf_total, c012};
+
+endmodule

@@ -1,0 +1,586 @@
+// xport_tx: transmit transport engine. Takes firmware messages (rnic_spec_pkg::tx_desc_t), ACK
+// jobs and READ-response jobs from the receive engine, one at a time (round robin), looks up the
+// QP entry, checks local keys (lkey per SGE, or the rkey of a READ response) in mkey_table,
+// hands the message to roce_tx_seg, fetches the payload by DMA chunk by chunk (split where the
+// translated page ends), packs the chunks into one message stream for roce_tx, and reports a
+// done verdict per firmware message once its last frame left. See rtl/xport_tx/README.md.
+module xport_tx #(
+  parameter int DataWidth  = 512,
+  parameter int MkTagW     = 8,   // mkey_table TagW
+  parameter int DmaTagW    = 8,   // dma_engine TagWidth
+  parameter int ChunkDepth = 32,  // DMA chunks in flight ahead of the packer (power of two)
+  parameter int RecDepth   = 8    // messages between launch and done (power of two)
+) (
+  input  logic                   clk_i,
+  input  logic                   rst_ni,
+  // firmware messages
+  input  logic                   desc_valid_i,
+  output logic                   desc_ready_o,
+  input  rnic_spec_pkg::tx_desc_t desc_i,
+  // ACK jobs from the receive engine
+  input  logic                   ack_valid_i,
+  output logic                   ack_ready_o,
+  input  logic [23:0]            ack_qpn_i,
+  input  logic [23:0]            ack_psn_i,
+  input  logic [7:0]             ack_syndrome_i,
+  input  logic [23:0]            ack_msn_i,
+  // READ response jobs from the receive engine
+  input  logic                   rdrsp_valid_i,
+  output logic                   rdrsp_ready_o,
+  input  logic [23:0]            rdrsp_qpn_i,
+  input  logic [23:0]            rdrsp_psn_i,
+  input  logic [63:0]            rdrsp_va_i,
+  input  logic [31:0]            rdrsp_rkey_i,
+  input  logic [31:0]            rdrsp_len_i,
+  input  logic [23:0]            rdrsp_msn_i,
+  // QP table read port (response valid the cycle after the request)
+  output logic                   qpt_req_valid_o,
+  output logic [23:0]            qpt_req_qpn_o,
+  input  rnic_spec_pkg::qpt_entry_t qpt_rsp_i,
+  // mkey_table lookup port
+  output logic                   mk_req_valid_o,
+  input  logic                   mk_req_ready_i,
+  output logic [31:0]            mk_req_key_o,
+  output logic [31:0]            mk_req_pdn_o,
+  output logic [63:0]            mk_req_va_o,
+  output logic [31:0]            mk_req_len_o,
+  output logic [3:0]             mk_req_access_o,
+  output logic                   mk_req_local_o,
+  output logic [MkTagW-1:0]      mk_req_tag_o,
+  input  logic                   mk_rsp_valid_i,
+  output logic                   mk_rsp_ready_o,
+  input  logic [2:0]             mk_rsp_status_i,
+  input  logic [63:0]            mk_rsp_addr_i,
+  input  logic [31:0]            mk_rsp_page_left_i,
+  input  logic [MkTagW-1:0]      mk_rsp_tag_i,
+  // dma_engine read client
+  output logic                   rd_req_valid_o,
+  input  logic                   rd_req_ready_i,
+  output logic [63:0]            rd_req_addr_o,
+  output logic [31:0]            rd_req_len_o,
+  output logic [DmaTagW-1:0]     rd_req_tag_o,
+  input  logic                   rd_data_valid_i,
+  output logic                   rd_data_ready_o,
+  input  logic [DataWidth-1:0]   rd_data_i,
+  input  logic [DataWidth/8-1:0] rd_data_keep_i,
+  input  logic                   rd_data_last_i,
+  input  logic                   rd_cpl_valid_i,
+  output logic                   rd_cpl_ready_o,
+  input  logic [DmaTagW-1:0]     rd_cpl_tag_i,
+  input  logic [1:0]             rd_cpl_status_i,
+  // frames toward the MAC
+  output logic [DataWidth-1:0]   m_tdata_o,
+  output logic [DataWidth/8-1:0] m_tkeep_o,
+  output logic                   m_tlast_o,
+  output logic                   m_tvalid_o,
+  input  logic                   m_tready_i,
+  // transmit verdict per firmware message, in descriptor order
+  output logic                   done_valid_o,
+  input  logic                   done_ready_i,
+  output logic [23:0]            done_qpn_o,
+  output logic [7:0]             done_status_o,   // rnic_spec_pkg::WC_STATUS_*
+  // errors and counters
+  output logic                   rdrsp_err_o,     // pulse: a READ response job failed its rkey check
+  output logic [31:0]            cnt_frames_o,
+  output logic [31:0]            cnt_done_o,
+  output logic [31:0]            cnt_lkey_err_o,
+  output logic [31:0]            cnt_rkey_err_o,
+  output logic [31:0]            cnt_dma_err_o
+);
+  localparam int NB = DataWidth / 8;
+
+  typedef enum logic [3:0] {
+    SIdle, SQreq, SQrsp, SCheck, SKeys, SLaunch, SPick, SLreq, SLrsp, SIssue, SRec
+  } state_e;
+
+  // job sources
+  localparam logic [1:0] SrcFw = 2'd0;
+  localparam logic [1:0] SrcAck = 2'd1;
+  localparam logic [1:0] SrcRd = 2'd2;
+
+  state_e                    st_q;
+  logic [1:0]                src_q, rr_q;
+  rnic_spec_pkg::tx_desc_t   d_q;
+  rnic_spec_pkg::qpt_entry_t qp_q;
+  logic [7:0]                status_q;       // verdict known before the packets (0: none)
+  logic                      nak_q;          // READ response job turned into a NAK
+  logic [2:0]                si_q;           // SGE index
+  logic [2:0]                nout_q;         // key lookups outstanding
+  logic                      kfail_q;
+  logic [63:0]               res_addr_q [4];
+  logic [31:0]               res_left_q [4];
+  logic [31:0]               off_q, msg_rem_q, ch_len_q;
+  logic [63:0]               ch_addr_q;
+  logic                      ch_fake_q;
+  logic [15:0]               dma_seq_q, cpl_seq_q;
+  logic                      err_pulse_q;
+
+  // ---- job intake (round robin among firmware, ACK and READ-response jobs) -----------------
+  logic [2:0] jv, grant;
+  assign jv = {rdrsp_valid_i, ack_valid_i, desc_valid_i};
+  always_comb begin
+    grant = 3'b000;
+    if (st_q == SIdle) begin
+      case (rr_q)
+        2'd0: grant = jv[0] ? 3'b001 : jv[1] ? 3'b010 : jv[2] ? 3'b100 : 3'b000;
+        2'd1: grant = jv[1] ? 3'b010 : jv[2] ? 3'b100 : jv[0] ? 3'b001 : 3'b000;
+        default: grant = jv[2] ? 3'b100 : jv[0] ? 3'b001 : jv[1] ? 3'b010 : 3'b000;
+      endcase
+    end
+  end
+  assign desc_ready_o  = grant[0];
+  assign ack_ready_o   = grant[1];
+  assign rdrsp_ready_o = grant[2];
+
+  assign qpt_req_valid_o = st_q == SQreq;
+  assign qpt_req_qpn_o   = d_q.qpn[23:0];
+
+  // ---- decoded job ------------------------------------------------------------------------------
+  logic        is_fw, is_rd, ud, uc, rc, pay, phys, multi;
+  logic [7:0]  kind;
+  logic [2:0]  nsge;
+  logic [3:0]  seg_kind;
+  logic [4:0]  mlog;
+  assign kind  = d_q.kind;
+  assign is_fw = src_q == SrcFw;
+  assign is_rd = src_q == SrcRd && !nak_q;
+  assign ud    = qp_q.qp_type == rnic_spec_pkg::QP_TYPE_UD;
+  assign uc    = qp_q.qp_type == rnic_spec_pkg::QP_TYPE_UC;
+  assign rc    = !ud && !uc;
+  assign phys  = is_fw && d_q.flags[3'(rnic_spec_pkg::TX_FLAG_PHYS_SGE)];
+  assign mlog  = (qp_q.pmtu_log2 < 8'd8) ? 5'd8 : (qp_q.pmtu_log2 > 8'd12) ? 5'd12
+               : qp_q.pmtu_log2[4:0];
+  // kinds with a payload fetched from the SGEs
+  assign pay   = is_rd || (is_fw && kind <= rnic_spec_pkg::MSG_KIND_WRITE_IMM);
+  assign multi = pay && !ud;
+  assign nsge  = (d_q.num_sge > 8'd4) ? 3'd4 : d_q.num_sge[2:0];
+
+  always_comb begin
+    seg_kind = roce_pkg::KindAck;
+    if (is_rd) seg_kind = roce_pkg::KindReadResp;
+    else if (is_fw) begin
+      case (kind)
+        rnic_spec_pkg::MSG_KIND_SEND:       seg_kind = ud ? roce_pkg::KindUdSend : roce_pkg::KindSend;
+        rnic_spec_pkg::MSG_KIND_SEND_IMM:   seg_kind = ud ? roce_pkg::KindUdSendImm : roce_pkg::KindSendImm;
+        rnic_spec_pkg::MSG_KIND_WRITE:      seg_kind = roce_pkg::KindWrite;
+        rnic_spec_pkg::MSG_KIND_WRITE_IMM:  seg_kind = roce_pkg::KindWriteImm;
+        rnic_spec_pkg::MSG_KIND_READ_REQ:   seg_kind = roce_pkg::KindReadReq;
+        rnic_spec_pkg::MSG_KIND_CMP_SWAP:   seg_kind = roce_pkg::KindCmpSwap;
+        rnic_spec_pkg::MSG_KIND_FETCH_ADD:  seg_kind = roce_pkg::KindFetchAdd;
+        rnic_spec_pkg::MSG_KIND_ATOMIC_ACK: seg_kind = roce_pkg::KindAtomicAck;
+        default:                            seg_kind = roce_pkg::KindAck;
+      endcase
+    end
+  end
+
+  // SGE i of the job
+  logic [63:0] s_addr;
+  logic [31:0] s_len, s_key;
+  always_comb begin
+    case (si_q[1:0])
+      2'd0: begin s_addr = d_q.sge0_addr; s_len = d_q.sge0_len; s_key = d_q.sge0_lkey; end
+      2'd1: begin s_addr = d_q.sge1_addr; s_len = d_q.sge1_len; s_key = d_q.sge1_lkey; end
+      2'd2: begin s_addr = d_q.sge2_addr; s_len = d_q.sge2_len; s_key = d_q.sge2_lkey; end
+      default: begin s_addr = d_q.sge3_addr; s_len = d_q.sge3_len; s_key = d_q.sge3_lkey; end
+    endcase
+  end
+
+  // ---- header template for roce_tx_seg (field order of roce_pkg::roce_hdr_t) ---------------
+  logic        t_ackreq, t_se;
+  logic [7:0]  t_syn;
+  logic [23:0] t_dqp;
+  logic [31:0] seg_len, t_qkey;
+  roce_pkg::roce_hdr_t tmpl;
+  assign t_ackreq = is_fw && rc && kind <= rnic_spec_pkg::MSG_KIND_FETCH_ADD;
+  assign t_se     = is_fw && d_q.flags[3'(rnic_spec_pkg::TX_FLAG_SOLICITED)] &&
+                    (kind == rnic_spec_pkg::MSG_KIND_SEND || kind == rnic_spec_pkg::MSG_KIND_SEND_IMM ||
+                     kind == rnic_spec_pkg::MSG_KIND_WRITE_IMM);
+  assign t_syn    = is_rd ? 8'h1F : d_q.syndrome;
+  assign t_dqp    = (is_fw && ud) ? d_q.dest_qpn[23:0] : qp_q.dest_qpn[23:0];
+  // controlled Q_Key: a descriptor Q_Key with bit 31 set means the QP's own Q_Key
+  assign t_qkey   = d_q.qkey[31] ? qp_q.qkey : d_q.qkey;
+  assign seg_len  = (pay || (is_fw && kind == rnic_spec_pkg::MSG_KIND_READ_REQ)) ? d_q.length : 32'd0;
+  assign tmpl = {qp_q.dmac[47:0], qp_q.smac[47:0], qp_q.src_ipv4, qp_q.dest_ipv4, qp_q.tos,
+                 qp_q.ttl, 16'h0, qp_q.udp_sport, 8'h0, t_se, 1'b0, 2'b00, 16'hFFFF, 1'b0, 1'b0,
+                 t_dqp, t_ackreq, d_q.psn[23:0], d_q.remote_va, d_q.rkey, 32'h0, t_syn,
+                 d_q.imm_data[23:0], d_q.swap_add, d_q.compare, d_q.swap_add,
+                 roce_pkg::be32(d_q.imm_data), t_qkey, d_q.qpn[23:0], 16'h0};
+
+  // packets of the message (for the done tracker)
+  logic [31:0] npkts;
+  logic [31:0] mtu_m1;
+  assign mtu_m1 = (32'd1 << mlog) - 32'd1;
+  assign npkts  = (!multi || d_q.length == 32'd0) ? 32'd1 : ((d_q.length + mtu_m1) >> mlog);
+
+  // ---- segmenter and packet builder --------------------------------------------------------------
+  logic                seg_ready, pkt_valid, pkt_ready;
+  roce_pkg::roce_hdr_t pkt;
+  logic [23:0]         next_psn_unused;
+  roce_tx_seg u_seg (
+    .clk_i           (clk_i),
+    .rst_ni          (rst_ni),
+    .msg_valid_i     (st_q == SLaunch),
+    .msg_ready_o     (seg_ready),
+    .msg_hdr_i       (tmpl),
+    .msg_kind_i      (seg_kind),
+    .msg_len_i       (seg_len),
+    .msg_uc_i        (uc),
+    .msg_pmtu_log2_i (mlog[3:0]),
+    .pkt_valid_o     (pkt_valid),
+    .pkt_ready_i     (pkt_ready),
+    .pkt_o           (pkt),
+    .next_psn_o      (next_psn_unused)
+  );
+
+  logic                 p_valid, p_ready;
+  logic [DataWidth-1:0] p_data;
+  logic                 tx_valid, tx_last;
+  logic [31:0]          tx_pkts_unused;
+  roce_tx #(.DataWidth(DataWidth)) u_tx (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .desc_valid_i (pkt_valid),
+    .desc_ready_o (pkt_ready),
+    .desc_i       (pkt),
+    .s_tdata_i    (p_data),
+    .s_tkeep_i    ({NB{1'b1}}),
+    .s_tlast_i    (1'b0),
+    .s_tvalid_i   (p_valid),
+    .s_tready_o   (p_ready),
+    .m_tdata_o    (m_tdata_o),
+    .m_tkeep_o    (m_tkeep_o),
+    .m_tlast_o    (tx_last),
+    .m_tvalid_o   (tx_valid),
+    .m_tready_i   (m_tready_i),
+    .pkt_count_o  (tx_pkts_unused)
+  );
+  assign m_tlast_o  = tx_last;
+  assign m_tvalid_o = tx_valid;
+
+  // ---- chunk FIFO and packer ---------------------------------------------------------------
+  logic        cf_full, cf_empty, cf_pop, cf_push;
+  logic [33:0] cf_in, cf_out;
+  assign cf_push = rd_req_valid_o && rd_req_ready_i;
+  assign cf_in   = {msg_rem_q == ch_len_q, ch_fake_q, ch_len_q};
+  xport_tx_fifo #(.Width(34), .Depth(ChunkDepth)) u_cf (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .push_i  (cf_push),
+    .data_i  (cf_in),
+    .full_o  (cf_full),
+    .pop_i   (cf_pop),
+    .data_o  (cf_out),
+    .empty_o (cf_empty)
+  );
+
+  xport_tx_pack #(.DataWidth(DataWidth)) u_pack (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .ch_valid_i (!cf_empty),
+    .ch_pop_o   (cf_pop),
+    .ch_len_i   (cf_out[31:0]),
+    .ch_fake_i  (cf_out[32]),
+    .ch_last_i  (cf_out[33]),
+    .rd_valid_i (rd_data_valid_i),
+    .rd_ready_o (rd_data_ready_o),
+    .rd_data_i  (rd_data_i),
+    .m_valid_o  (p_valid),
+    .m_ready_i  (p_ready),
+    .m_data_o   (p_data)
+  );
+  // the packer counts bytes from the chunk lengths; keep/last are implied
+  logic unused_rd;
+  assign unused_rd = ^{rd_data_keep_i, rd_data_last_i, next_psn_unused, tx_pkts_unused,
+                       mk_rsp_tag_i, rd_cpl_tag_i, d_q.ahn, d_q.rsvd480, qp_q, d_q.psn[31:24]};
+
+  // ---- mkey lookups -----------------------------------------------------------------------
+  logic [31:0] rem_sge;
+  assign rem_sge         = s_len - off_q;
+  assign mk_req_valid_o  = (st_q == SKeys && si_q < nsge && s_len != 32'd0) || st_q == SLreq;
+  assign mk_req_key_o    = s_key;
+  assign mk_req_pdn_o    = qp_q.pdn;
+  assign mk_req_va_o     = s_addr + {32'h0, off_q};
+  assign mk_req_len_o    = rem_sge;
+  assign mk_req_access_o = (src_q == SrcRd) ? 4'b0100 : 4'b0000;
+  assign mk_req_local_o  = src_q != SrcRd;
+  assign mk_req_tag_o    = MkTagW'(si_q);
+  assign mk_rsp_ready_o  = 1'b1;
+
+  // ---- DMA requests -------------------------------------------------------------------------
+  assign rd_req_valid_o = st_q == SIssue && !cf_full;
+  assign rd_req_addr_o  = ch_addr_q;
+  assign rd_req_len_o   = ch_fake_q ? 32'd0 : ch_len_q;
+  assign rd_req_tag_o   = DmaTagW'(ch_fake_q);
+
+  // ---- done records ---------------------------------------------------------------------------
+  // {emit, qpn, status, npkts, dma request sequence number after the message}
+  localparam int RecW = 1 + 24 + 8 + 32 + 16;
+  logic            rec_push, rec_full, rec_empty, rec_pop;
+  logic [RecW-1:0] rec_in, rec_out;
+  assign rec_push = st_q == SRec && !rec_full;
+  assign rec_in   = {src_q == SrcFw, d_q.qpn[23:0], status_q,
+                     (status_q != 8'd0) ? 32'd0 : npkts, dma_seq_q};
+  xport_tx_fifo #(.Width(RecW), .Depth(RecDepth)) u_rec (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .push_i  (rec_push),
+    .data_i  (rec_in),
+    .full_o  (rec_full),
+    .pop_i   (rec_pop),
+    .data_o  (rec_out),
+    .empty_o (rec_empty)
+  );
+  logic        h_emit;
+  logic [23:0] h_qpn;
+  logic [7:0]  h_status;
+  logic [31:0] h_npkts;
+  logic [15:0] h_seq;
+  assign {h_emit, h_qpn, h_status, h_npkts, h_seq} = rec_out;
+
+  logic [31:0] fr_q;          // frames sent since the head record's first one
+  logic        sticky_prot_q, sticky_dma_q;
+  logic        frame_fire, head_ready;
+  logic [7:0]  fin_status;
+  assign frame_fire = tx_valid && m_tready_i && tx_last;
+  // completions beyond the head record's requests wait until the head is retired
+  assign rd_cpl_ready_o = rec_empty || cpl_seq_q != h_seq;
+  assign head_ready = !rec_empty && fr_q >= h_npkts && cpl_seq_q == h_seq;
+  assign rec_pop    = head_ready && (!h_emit || done_ready_i);
+  assign fin_status = (h_status != 8'd0) ? h_status
+                    : sticky_prot_q ? rnic_spec_pkg::WC_STATUS_LOC_PROT_ERR
+                    : sticky_dma_q ? rnic_spec_pkg::WC_STATUS_GENERAL_ERR
+                    : rnic_spec_pkg::WC_STATUS_SUCCESS;
+  assign done_valid_o  = head_ready && h_emit;
+  assign done_qpn_o    = h_qpn;
+  assign done_status_o = fin_status;
+  assign rdrsp_err_o   = err_pulse_q;
+
+  logic [31:0] c_frames_q, c_done_q, c_lkey_q, c_rkey_q, c_dma_q;
+  assign cnt_frames_o   = c_frames_q;
+  assign cnt_done_o     = c_done_q;
+  assign cnt_lkey_err_o = c_lkey_q;
+  assign cnt_rkey_err_o = c_rkey_q;
+  assign cnt_dma_err_o  = c_dma_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      fr_q          <= '0;
+      sticky_prot_q <= 1'b0;
+      sticky_dma_q  <= 1'b0;
+      cpl_seq_q     <= '0;
+      c_frames_q    <= '0;
+      c_done_q      <= '0;
+      c_lkey_q      <= '0;
+      c_dma_q       <= '0;
+    end else begin
+      fr_q <= fr_q + (frame_fire ? 32'd1 : 32'd0) - (rec_pop ? h_npkts : 32'd0);
+      if (frame_fire) c_frames_q <= c_frames_q + 32'd1;
+      if (rd_cpl_valid_i && rd_cpl_ready_o) begin
+        cpl_seq_q <= cpl_seq_q + 16'd1;
+        if (rd_cpl_tag_i[0]) sticky_prot_q <= 1'b1;
+        if (rd_cpl_status_i != 2'b00) begin
+          sticky_dma_q <= 1'b1;
+          c_dma_q      <= c_dma_q + 32'd1;
+        end
+      end
+      if (rec_pop) begin
+        sticky_prot_q <= 1'b0;
+        sticky_dma_q  <= 1'b0;
+        if (h_emit) begin
+          c_done_q <= c_done_q + 32'd1;
+          if (fin_status == rnic_spec_pkg::WC_STATUS_LOC_PROT_ERR) c_lkey_q <= c_lkey_q + 32'd1;
+        end
+      end
+    end
+  end
+
+  // ---- control FSM --------------------------------------------------------------------------
+  logic [33:0] sge_sum;
+  always_comb begin
+    sge_sum = 34'd0;
+    if (nsge > 3'd0) sge_sum = sge_sum + {2'b0, d_q.sge0_len};
+    if (nsge > 3'd1) sge_sum = sge_sum + {2'b0, d_q.sge1_len};
+    if (nsge > 3'd2) sge_sum = sge_sum + {2'b0, d_q.sge2_len};
+    if (nsge > 3'd3) sge_sum = sge_sum + {2'b0, d_q.sge3_len};
+  end
+
+  logic mk_fire;
+  assign mk_fire = mk_req_valid_o && mk_req_ready_i;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      st_q        <= SIdle;
+      src_q       <= SrcFw;
+      rr_q        <= '0;
+      d_q         <= '0;
+      qp_q        <= '0;
+      status_q    <= '0;
+      nak_q       <= 1'b0;
+      si_q        <= '0;
+      nout_q      <= '0;
+      kfail_q     <= 1'b0;
+      off_q       <= '0;
+      msg_rem_q   <= '0;
+      ch_len_q    <= '0;
+      ch_addr_q   <= '0;
+      ch_fake_q   <= 1'b0;
+      dma_seq_q   <= '0;
+      err_pulse_q <= 1'b0;
+      c_rkey_q    <= '0;
+      for (int i = 0; i < 4; i++) begin
+        res_addr_q[i] <= '0;
+        res_left_q[i] <= '0;
+      end
+    end else begin
+      err_pulse_q <= 1'b0;
+      case (st_q)
+        SIdle: begin
+          status_q <= '0;
+          nak_q    <= 1'b0;
+          si_q     <= '0;
+          nout_q   <= '0;
+          kfail_q  <= 1'b0;
+          off_q    <= '0;
+          if (grant[0]) begin
+            d_q   <= desc_i;
+            src_q <= SrcFw;
+            rr_q  <= 2'd1;
+            st_q  <= SQreq;
+          end else if (grant[1]) begin
+            d_q          <= '0;
+            d_q.qpn      <= {8'h0, ack_qpn_i};
+            d_q.kind     <= rnic_spec_pkg::MSG_KIND_ACK;
+            d_q.psn      <= {8'h0, ack_psn_i};
+            d_q.syndrome <= ack_syndrome_i;
+            d_q.imm_data <= {8'h0, ack_msn_i};
+            src_q        <= SrcAck;
+            rr_q         <= 2'd2;
+            st_q         <= SQreq;
+          end else if (grant[2]) begin
+            d_q           <= '0;
+            d_q.qpn       <= {8'h0, rdrsp_qpn_i};
+            d_q.kind      <= rnic_spec_pkg::MSG_KIND_ACK;
+            d_q.psn       <= {8'h0, rdrsp_psn_i};
+            d_q.imm_data  <= {8'h0, rdrsp_msn_i};
+            d_q.length    <= rdrsp_len_i;
+            d_q.num_sge   <= 8'd1;
+            d_q.sge0_addr <= rdrsp_va_i;
+            d_q.sge0_len  <= rdrsp_len_i;
+            d_q.sge0_lkey <= rdrsp_rkey_i;
+            src_q         <= SrcRd;
+            rr_q          <= 2'd0;
+            st_q          <= SQreq;
+          end
+        end
+        SQreq: st_q <= SQrsp;
+        SQrsp: begin
+          qp_q <= qpt_rsp_i;
+          st_q <= SCheck;
+        end
+        SCheck: begin
+          // an invalid QP: firmware messages get LOC_QP_OP_ERR, receive-engine jobs are dropped
+          if (!qp_q.valid || (is_fw && !qp_q.tx_enable) ||
+              (is_fw && kind > rnic_spec_pkg::MSG_KIND_ACK) ||
+              (is_fw && !rc && kind >= rnic_spec_pkg::MSG_KIND_READ_REQ)) begin
+            status_q <= rnic_spec_pkg::WC_STATUS_LOC_QP_OP_ERR;
+            st_q     <= SRec;
+          end else if (pay && (d_q.num_sge > 8'd4 || sge_sum != {2'b0, d_q.length} ||
+                               (ud && d_q.length > mtu_m1 + 32'd1))) begin
+            status_q <= rnic_spec_pkg::WC_STATUS_LOC_LEN_ERR;
+            st_q     <= SRec;
+          end else if (pay && !phys) begin
+            st_q <= SKeys;
+          end else begin
+            st_q <= SLaunch;
+          end
+        end
+        SKeys: begin
+          // one lookup per non-empty SGE, pipelined; results kept for the first chunk of each
+          if (si_q < nsge && (s_len == 32'd0 || mk_fire)) si_q <= si_q + 3'd1;
+          nout_q <= nout_q + (mk_fire ? 3'd1 : 3'd0) - (mk_rsp_valid_i ? 3'd1 : 3'd0);
+          if (mk_rsp_valid_i) begin
+            res_addr_q[mk_rsp_tag_i[1:0]] <= mk_rsp_addr_i;
+            res_left_q[mk_rsp_tag_i[1:0]] <= mk_rsp_page_left_i;
+            if (mk_rsp_status_i != 3'd0) kfail_q <= 1'b1;
+          end
+          if (si_q >= nsge && nout_q == 3'd0) begin
+            si_q <= '0;
+            if (kfail_q) begin
+              if (src_q == SrcRd) begin
+                // READ response with a bad rkey: a NAK remote access error instead
+                nak_q         <= 1'b1;
+                d_q.syndrome  <= 8'h62;
+                err_pulse_q   <= 1'b1;
+                c_rkey_q      <= c_rkey_q + 32'd1;
+                st_q          <= SLaunch;
+              end else begin
+                status_q <= rnic_spec_pkg::WC_STATUS_LOC_PROT_ERR;
+                st_q     <= SRec;
+              end
+            end else begin
+              st_q <= SLaunch;
+            end
+          end
+        end
+        SLaunch: begin
+          if (seg_ready) begin
+            si_q      <= '0;
+            off_q     <= '0;
+            msg_rem_q <= d_q.length;
+            st_q      <= (pay && d_q.length != 32'd0) ? SPick : SRec;
+          end
+        end
+        SPick: begin
+          if (si_q >= nsge) begin
+            st_q <= SRec;
+          end else if (s_len == 32'd0) begin
+            si_q <= si_q + 3'd1;
+          end else if (phys) begin
+            ch_addr_q <= s_addr;
+            ch_len_q  <= s_len;
+            ch_fake_q <= 1'b0;
+            st_q      <= SIssue;
+          end else if (off_q == 32'd0) begin
+            ch_addr_q <= res_addr_q[si_q[1:0]];
+            ch_len_q  <= (s_len < res_left_q[si_q[1:0]]) ? s_len : res_left_q[si_q[1:0]];
+            ch_fake_q <= 1'b0;
+            st_q      <= SIssue;
+          end else begin
+            st_q <= SLreq;
+          end
+        end
+        SLreq: if (mk_fire) st_q <= SLrsp;
+        SLrsp: begin
+          if (mk_rsp_valid_i) begin
+            if (mk_rsp_status_i == 3'd0) begin
+              ch_addr_q <= mk_rsp_addr_i;
+              ch_len_q  <= (rem_sge < mk_rsp_page_left_i) ? rem_sge : mk_rsp_page_left_i;
+              ch_fake_q <= 1'b0;
+            end else begin
+              // translation failed after packets were committed: zeros, LOC_PROT_ERR verdict
+              ch_addr_q <= '0;
+              ch_len_q  <= rem_sge;
+              ch_fake_q <= 1'b1;
+            end
+            st_q <= SIssue;
+          end
+        end
+        SIssue: begin
+          if (rd_req_ready_i && !cf_full) begin
+            dma_seq_q <= dma_seq_q + 16'd1;
+            msg_rem_q <= msg_rem_q - ch_len_q;
+            if (off_q + ch_len_q == s_len) begin
+              si_q  <= si_q + 3'd1;
+              off_q <= '0;
+            end else begin
+              off_q <= off_q + ch_len_q;
+            end
+            st_q <= SPick;
+          end
+        end
+        SRec: if (!rec_full) st_q <= SIdle;
+        default: st_q <= SIdle;
+      endcase
+    end
+  end
+endmodule

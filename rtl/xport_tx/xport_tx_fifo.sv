@@ -1,0 +1,45 @@
+// xport_tx_fifo: small register FIFO, first-word fall-through (data_o valid while !empty_o).
+// Depth must be a power of two >= 2. A push while full or a pop while empty is ignored.
+module xport_tx_fifo #(
+  parameter int Width = 8,
+  parameter int Depth = 4
+) (
+  input  logic             clk_i,
+  input  logic             rst_ni,
+  input  logic             push_i,
+  input  logic [Width-1:0] data_i,
+  output logic             full_o,
+  input  logic             pop_i,
+  output logic [Width-1:0] data_o,
+  output logic             empty_o
+);
+  localparam int PtrW = $clog2(Depth);
+
+  logic [Width-1:0] mem_q [Depth];
+  logic [PtrW-1:0]  wptr_q, rptr_q;
+  logic [PtrW:0]    cnt_q;
+  logic             do_push, do_pop;
+
+  assign full_o  = cnt_q == (PtrW+1)'(Depth);
+  assign empty_o = cnt_q == '0;
+  assign data_o  = mem_q[rptr_q];
+  assign do_push = push_i && !full_o;
+  assign do_pop  = pop_i && !empty_o;
+
+  always_ff @(posedge clk_i) begin
+    if (do_push) mem_q[wptr_q] <= data_i;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      wptr_q <= '0;
+      rptr_q <= '0;
+      cnt_q  <= '0;
+    end else begin
+      if (do_push) wptr_q <= wptr_q + 1'b1;
+      if (do_pop) rptr_q <= rptr_q + 1'b1;
+      if (do_push && !do_pop) cnt_q <= cnt_q + 1'b1;
+      else if (do_pop && !do_push) cnt_q <= cnt_q - 1'b1;
+    end
+  end
+endmodule

@@ -1,0 +1,102 @@
+// xport_tx_pack: joins the DMA read streams of a message's chunks (each chunk packed from lane 0,
+// ceil(len/NB) beats, last beat partial) into one packed message payload stream for roce_tx.
+// Chunk descriptors {len, fake, last} come in DMA request order; a fake chunk (translation
+// failure after the first packet was committed) produces len zero bytes and reads no DMA data.
+// After the last chunk of a message a partial beat is flushed, so every message starts at lane 0.
+module xport_tx_pack #(
+  parameter int DataWidth = 512
+) (
+  input  logic                   clk_i,
+  input  logic                   rst_ni,
+  // chunk descriptors (FIFO head)
+  input  logic                   ch_valid_i,
+  output logic                   ch_pop_o,
+  input  logic [31:0]            ch_len_i,
+  input  logic                   ch_fake_i,
+  input  logic                   ch_last_i,
+  // DMA read data (packed per request)
+  input  logic                   rd_valid_i,
+  output logic                   rd_ready_o,
+  input  logic [DataWidth-1:0]   rd_data_i,
+  // packed message payload toward roce_tx
+  output logic                   m_valid_o,
+  input  logic                   m_ready_i,
+  output logic [DataWidth-1:0]   m_data_o
+);
+  localparam int NB  = DataWidth / 8;
+  localparam int LNB = $clog2(NB);
+
+  logic                 act_q, fake_q, last_q, flush_q, ov_q;
+  logic [31:0]          rem_q;
+  logic [DataWidth-1:0] acc_q, od_q;
+  logic [LNB-1:0]       fill_q;
+  logic                 can_out, take;
+
+  assign can_out    = !ov_q || m_ready_i;
+  // a beat of the current chunk is consumed this cycle
+  assign take       = act_q && !flush_q && can_out && (fake_q || rd_valid_i);
+  assign rd_ready_o = act_q && !fake_q && !flush_q && can_out;
+  assign ch_pop_o   = !act_q && !flush_q && ch_valid_i;
+  assign m_valid_o  = ov_q;
+  assign m_data_o   = od_q;
+
+  function automatic logic [DataWidth-1:0] lane_mask(input logic [LNB:0] n);
+    logic [DataWidth-1:0] m;
+    for (int j = 0; j < NB; j++) m[8*j +: 8] = (j < 32'(n)) ? 8'hFF : 8'h00;
+    lane_mask = m;
+  endfunction
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      act_q   <= 1'b0;
+      fake_q  <= 1'b0;
+      last_q  <= 1'b0;
+      flush_q <= 1'b0;
+      ov_q    <= 1'b0;
+      rem_q   <= '0;
+      acc_q   <= '0;
+      od_q    <= '0;
+      fill_q  <= '0;
+    end else begin
+      if (ov_q && m_ready_i) ov_q <= 1'b0;
+      if (ch_pop_o) begin
+        act_q  <= 1'b1;
+        rem_q  <= ch_len_i;
+        fake_q <= ch_fake_i;
+        last_q <= ch_last_i;
+      end
+      if (flush_q && can_out) begin
+        ov_q    <= 1'b1;
+        od_q    <= acc_q;
+        acc_q   <= '0;
+        fill_q  <= '0;
+        flush_q <= 1'b0;
+      end
+      if (take) begin
+        logic [LNB:0]         n;
+        logic [LNB+1:0]       tot;
+        logic [DataWidth-1:0] d, comb;
+        logic [LNB-1:0]       nfill;
+        n    = (rem_q < 32'(NB)) ? (LNB+1)'(rem_q) : (LNB+1)'(NB);
+        d    = fake_q ? '0 : (rd_data_i & lane_mask(n));
+        comb = acc_q | (d << (8 * 32'(fill_q)));
+        tot  = (LNB+2)'(fill_q) + (LNB+2)'(n);
+        if (tot >= (LNB+2)'(NB)) begin
+          ov_q   <= 1'b1;
+          od_q   <= comb;
+          acc_q  <= d >> (8 * (NB - 32'(fill_q)));
+          nfill  = LNB'(tot - (LNB+2)'(NB));
+        end else begin
+          acc_q  <= comb;
+          nfill  = LNB'(tot);
+        end
+        fill_q <= nfill;
+        rem_q  <= rem_q - 32'(n);
+        if (rem_q == 32'(n)) begin
+          act_q <= 1'b0;
+          if (last_q && nfill != '0) flush_q <= 1'b1;
+        end
+      end
+    end
+  end
+endmodule
