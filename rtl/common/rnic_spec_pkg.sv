@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'hBE447EDA;
+  localparam logic [31:0] SPEC_HASH = 32'h6C2B88E5;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -138,6 +138,21 @@ package rnic_spec_pkg;
   localparam logic [11:0] FW_REG_MKEY_DATA = 12'h200;
   localparam logic [11:0] FW_REG_MKEY_COMMIT = 12'h220;
   localparam logic [11:0] FW_REG_MKEY_STATUS = 12'h224;
+  localparam logic [11:0] FW_REG_DB_DATA = 12'h300;
+  localparam logic [11:0] FW_REG_DB_STATUS = 12'h308;
+  localparam logic [11:0] FW_REG_DB_POP = 12'h30C;
+  localparam logic [11:0] FW_REG_EVT_DATA = 12'h400;
+  localparam logic [11:0] FW_REG_EVT_STATUS = 12'h440;
+  localparam logic [11:0] FW_REG_EVT_POP = 12'h444;
+  localparam logic [11:0] FW_REG_QPT_DATA = 12'h500;
+  localparam logic [11:0] FW_REG_QPT_COMMIT = 12'h540;
+  localparam logic [11:0] FW_REG_QPT_STATUS = 12'h544;
+  localparam logic [11:0] FW_REG_RQD_DATA = 12'h600;
+  localparam logic [11:0] FW_REG_RQD_COMMIT = 12'h640;
+  localparam logic [11:0] FW_REG_RQD_STATUS = 12'h644;
+  localparam logic [11:0] FW_REG_TXD_DATA = 12'h700;
+  localparam logic [11:0] FW_REG_TXD_COMMIT = 12'h780;
+  localparam logic [11:0] FW_REG_TXD_STATUS = 12'h784;
 
   // Driver-to-firmware command opcodes.
   localparam logic [7:0] CMD_OP_NOP = 8'd0;
@@ -1315,6 +1330,18 @@ package rnic_spec_pkg;
     logic [7:0] status;
     logic [7:0] kind;
   } rx_event_t;
+
+  // db_event: 4 bytes. How the doorbell capture reports a doorbell write to the firmware (db_data word 0).
+  localparam int unsigned DB_EVENT_BYTES = 4;
+  localparam int unsigned DB_EVENT_PAGE_LSB = 0;
+  localparam int unsigned DB_EVENT_PAGE_W = 16;
+  localparam int unsigned DB_EVENT_WHICH_LSB = 16;
+  localparam int unsigned DB_EVENT_WHICH_W = 8;
+  typedef struct packed {
+    logic [7:0] rsvd24;
+    logic [7:0] which;
+    logic [15:0] page;
+  } db_event_t;
 
   // fw_image_hdr: 32 bytes. Firmware image header at DMEM offset 0 of a loadable image: checked by the boot ROM path before the core is released.
   localparam int unsigned FW_IMAGE_HDR_BYTES = 32;

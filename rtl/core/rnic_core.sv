@@ -134,6 +134,14 @@ module rnic_core #(
   logic                   fd_wr_cpl_valid, fd_wr_cpl_ready;
 
   logic mkey_wr_valid, mkey_wr_ready, mkey_init_done;
+  logic db_valid, db_ready, evt_valid, evt_ready, qpt_valid, qpt_ready, rqd_valid, rqd_ready;
+  logic txd_valid, txd_ready;
+  logic [63:0] db_data;
+  logic [31:0] qpt_qpn;
+  logic [rnic_spec_pkg::RX_EVENT_BYTES*8-1:0] evt_data;
+  logic [rnic_spec_pkg::QPT_ENTRY_BYTES*8-1:0] qpt_data;
+  logic [rnic_spec_pkg::RQ_DESC_BYTES*8-1:0] rqd_data;
+  logic [rnic_spec_pkg::TX_DESC_BYTES*8-1:0] txd_data;
   logic [1:0] mkey_wr_op;
   logic [31:0] mkey_wr_index;
   logic [rnic_spec_pkg::MPT_ENTRY_BYTES*8-1:0] mkey_wr_data;
@@ -160,8 +168,29 @@ module rnic_core #(
     .wr_data_ready_i(fd_wr_data_ready), .wr_data_o(fd_wr_data), .wr_cpl_valid_i(fd_wr_cpl_valid),
     .wr_cpl_ready_o(fd_wr_cpl_ready), .wr_cpl_status_i(fd_wr_cpl_status),
     .mkey_wr_valid_o(mkey_wr_valid), .mkey_wr_ready_i(mkey_wr_ready), .mkey_wr_op_o(mkey_wr_op),
-    .mkey_wr_index_o(mkey_wr_index), .mkey_wr_data_o(mkey_wr_data)
+    .mkey_wr_index_o(mkey_wr_index), .mkey_wr_data_o(mkey_wr_data),
+    .db_valid_i(db_valid), .db_ready_o(db_ready), .db_data_i(db_data),
+    .evt_valid_i(evt_valid), .evt_ready_o(evt_ready), .evt_data_i(evt_data),
+    .qpt_valid_o(qpt_valid), .qpt_ready_i(qpt_ready), .qpt_qpn_o(qpt_qpn), .qpt_data_o(qpt_data),
+    .rqd_valid_o(rqd_valid), .rqd_ready_i(rqd_ready), .rqd_data_o(rqd_data),
+    .txd_valid_o(txd_valid), .txd_ready_i(txd_ready), .txd_data_o(txd_data)
   );
+
+  // ---- Doorbells: captured into a FIFO the firmware drains ----------------------------------
+  logic [31:0] db_dropped, db_count;
+  rnic_db_capture #(.BarAddrWidth(BarAddrWidth)) u_db (
+    .clk_i, .rst_ni, .wr_i(db_write), .addr_i(bus_addr), .wdata_i(bus_wdata),
+    .out_valid_o(db_valid), .out_ready_i(db_ready), .out_data_o(db_data),
+    .dropped_o(db_dropped), .count_o(db_count)
+  );
+
+  // ---- Transport engines: not attached yet. Their mailboxes exist; nothing takes them, so the
+  // firmware does not use them until the engines are in (its sends would time out).
+  assign evt_valid = 1'b0;
+  assign evt_data = '0;
+  assign qpt_ready = 1'b0;
+  assign rqd_ready = 1'b0;
+  assign txd_ready = 1'b0;
 
   // ---- Memory keys: programmed by the firmware (REG_MR/DEREG_MR); the lookup ports serve the
   // transport engines once they are attached.
@@ -216,7 +245,7 @@ module rnic_core #(
   logic        cmdq_prod_we, eq_cons_we;
   logic [63:0] cycle_q;
   logic [NumCnt*32-1:0] counters;
-  logic [31:0] cnt_rx_frames_q, cnt_rx_bytes_q, cnt_doorbells_q;
+  logic [31:0] cnt_rx_frames_q, cnt_rx_bytes_q;
 
   rnic_regs u_regs (
     .clk_i, .rst_ni,
@@ -236,7 +265,7 @@ module rnic_core #(
     .eq_eq_base_lo_o(eq_base_lo), .eq_eq_base_hi_o(eq_base_hi), .eq_eq_log_size_o(eq_log_size),
     .eq_eq_cons_o(eq_cons), .eq_eq_cons_we_o(eq_cons_we), .eq_eq_prod_i(32'h0),
     .eq_eq_msix_vector_o(eq_msix_vector), .msix_msix_mask_o(msix_mask), .msix_msix_pending_i(msix_pending),
-    .doorbell_db_dropped_i(32'h0),
+    .doorbell_db_dropped_i(db_dropped),
     .counters_i(counters)
   );
 
@@ -252,14 +281,12 @@ module rnic_core #(
       cycle_q <= '0;
       cnt_rx_frames_q <= '0;
       cnt_rx_bytes_q <= '0;
-      cnt_doorbells_q <= '0;
     end else begin
       cycle_q <= cycle_q + 64'd1;
       if (s_axis_rx_tvalid_i) begin
         cnt_rx_bytes_q <= cnt_rx_bytes_q + keep_bytes(s_axis_rx_tkeep_i);
         if (s_axis_rx_tlast_i) cnt_rx_frames_q <= cnt_rx_frames_q + 32'd1;
       end
-      if (db_write) cnt_doorbells_q <= cnt_doorbells_q + 32'd1;
     end
   end
 
@@ -267,7 +294,7 @@ module rnic_core #(
     counters = '0;
     counters[rnic_spec_pkg::CNT_RX_FRAMES*32 +: 32] = cnt_rx_frames_q;
     counters[rnic_spec_pkg::CNT_RX_BYTES*32 +: 32] = cnt_rx_bytes_q;
-    counters[rnic_spec_pkg::CNT_DOORBELLS*32 +: 32] = cnt_doorbells_q;
+    counters[rnic_spec_pkg::CNT_DOORBELLS*32 +: 32] = db_count;
   end
 
   // ---- MSI-X: a firmware panic raises the event-queue vector --------------------------------
@@ -294,7 +321,8 @@ module rnic_core #(
   assign s_axis_rx_tready_o = 1'b1;
 
   logic unused_inputs;
-  assign unused_inputs = ^{fd_rd_cpl_tag, fd_wr_cpl_tag, mkey_init_done, mk_req_ready, mk_rsp_valid,
+  assign unused_inputs = ^{evt_ready, qpt_valid, qpt_qpn, qpt_data, rqd_valid, rqd_data, txd_valid, txd_data,
+                           fd_rd_cpl_tag, fd_wr_cpl_tag, mkey_init_done, mk_req_ready, mk_rsp_valid,
                            mk_rsp_status, mk_rsp_addr, mk_rsp_page_left, mk_rsp_tag, m_axis_tx_tready_i, s_axis_rx_tdata_i, ctrl_scratch, cpu_control[31:1],
                            cmdq_prod_we,
                            eq_base_lo, eq_base_hi, eq_log_size, eq_cons, eq_cons_we,

@@ -72,7 +72,24 @@ module rnic_fw_subsys #(
   input  logic                    mkey_wr_ready_i,
   output logic [1:0]              mkey_wr_op_o,
   output logic [31:0]             mkey_wr_index_o,
-  output logic [rnic_spec_pkg::MPT_ENTRY_BYTES*8-1:0] mkey_wr_data_o
+  output logic [rnic_spec_pkg::MPT_ENTRY_BYTES*8-1:0] mkey_wr_data_o,
+  // doorbells and receive events in; QP-table entries, receive buffers, transmit descriptors out
+  input  logic                    db_valid_i,
+  output logic                    db_ready_o,
+  input  logic [63:0]             db_data_i,
+  input  logic                    evt_valid_i,
+  output logic                    evt_ready_o,
+  input  logic [rnic_spec_pkg::RX_EVENT_BYTES*8-1:0] evt_data_i,
+  output logic                    qpt_valid_o,
+  input  logic                    qpt_ready_i,
+  output logic [31:0]             qpt_qpn_o,
+  output logic [rnic_spec_pkg::QPT_ENTRY_BYTES*8-1:0] qpt_data_o,
+  output logic                    rqd_valid_o,
+  input  logic                    rqd_ready_i,
+  output logic [rnic_spec_pkg::RQ_DESC_BYTES*8-1:0] rqd_data_o,
+  output logic                    txd_valid_o,
+  input  logic                    txd_ready_i,
+  output logic [rnic_spec_pkg::TX_DESC_BYTES*8-1:0] txd_data_o
 );
   localparam logic [31:0] DmemBase = rnic_spec_pkg::FW_DMEM_BASE;
 
@@ -145,17 +162,37 @@ module rnic_fw_subsys #(
   );
 
   // ---- the firmware's MMIO space: status/queue registers, and the DMA block and its buffer ----
-  logic sel_dma, sel_mkey, in_fw_block;
-  logic reg_gnt, reg_rvalid, dma_gnt, dma_rvalid, mkey_rvalid;
-  logic [31:0] reg_rdata, dma_rdata, mkey_rdata, mkey_arg;
+  // Decode: 0x0xx registers, 0x1xx DMA (and its buffer page), 0x2xx-0x7xx mailboxes.
+  logic in_fw_block, sel_dma, sel_mkey, sel_db, sel_evt, sel_qpt, sel_rqd, sel_txd, sel_reg;
+  logic reg_gnt, reg_rvalid, dma_gnt, dma_rvalid;
+  logic mkey_rvalid, db_rvalid, evt_rvalid, qpt_rvalid, rqd_rvalid, txd_rvalid;
+  logic [31:0] reg_rdata, dma_rdata, mkey_rdata, db_rdata, evt_rdata, qpt_rdata, rqd_rdata, txd_rdata;
+  logic [31:0] mkey_arg, rqd_arg, txd_arg;
   assign in_fw_block = mmio_addr[31:12] == rnic_spec_pkg::FW_MMIO_BASE[31:12];
   assign sel_dma = mmio_addr[31:12] == rnic_spec_pkg::FW_DMA_BUF_BASE[31:12] ||
                    (in_fw_block && mmio_addr[11:8] == 4'h1);
   assign sel_mkey = in_fw_block && mmio_addr[11:8] == 4'h2;
-  assign mmio_gnt = sel_dma ? dma_gnt : sel_mkey ? mmio_req : reg_gnt;
+  assign sel_db = in_fw_block && mmio_addr[11:8] == 4'h3;
+  assign sel_evt = in_fw_block && mmio_addr[11:8] == 4'h4;
+  assign sel_qpt = in_fw_block && mmio_addr[11:8] == 4'h5;
+  assign sel_rqd = in_fw_block && mmio_addr[11:8] == 4'h6;
+  assign sel_txd = in_fw_block && mmio_addr[11:8] == 4'h7;
+  assign sel_reg = !(sel_dma || sel_mkey || sel_db || sel_evt || sel_qpt || sel_rqd || sel_txd);
+  // Mailboxes answer at once; only the DMA buffer and the register block may hold a request.
+  assign mmio_gnt = sel_dma ? dma_gnt : sel_reg ? reg_gnt : mmio_req;
   // The core has at most one load outstanding, so the answers never collide.
-  assign mmio_rvalid = reg_rvalid | dma_rvalid | mkey_rvalid;
-  assign mmio_rdata = dma_rvalid ? dma_rdata : mkey_rvalid ? mkey_rdata : reg_rdata;
+  assign mmio_rvalid = reg_rvalid | dma_rvalid | mkey_rvalid | db_rvalid | evt_rvalid | qpt_rvalid |
+                       rqd_rvalid | txd_rvalid;
+  always_comb begin
+    mmio_rdata = reg_rdata;
+    if (dma_rvalid) mmio_rdata = dma_rdata;
+    if (mkey_rvalid) mmio_rdata = mkey_rdata;
+    if (db_rvalid) mmio_rdata = db_rdata;
+    if (evt_rvalid) mmio_rdata = evt_rdata;
+    if (qpt_rvalid) mmio_rdata = qpt_rdata;
+    if (rqd_rvalid) mmio_rdata = rqd_rdata;
+    if (txd_rvalid) mmio_rdata = txd_rdata;
+  end
 
   rnic_fw_mbox #(
     .Words(rnic_spec_pkg::MPT_ENTRY_BYTES / 4), .DataOff(rnic_spec_pkg::FW_REG_MKEY_DATA),
@@ -165,6 +202,46 @@ module rnic_fw_subsys #(
     .mmio_wdata_i(mmio_wdata), .mmio_rvalid_o(mkey_rvalid), .mmio_rdata_o(mkey_rdata),
     .out_valid_o(mkey_wr_valid_o), .out_ready_i(mkey_wr_ready_i), .out_arg_o(mkey_arg),
     .out_data_o(mkey_wr_data_o)
+  );
+  rnic_fw_mbox #(
+    .Words(rnic_spec_pkg::QPT_ENTRY_BYTES / 4), .DataOff(rnic_spec_pkg::FW_REG_QPT_DATA),
+    .CommitOff(rnic_spec_pkg::FW_REG_QPT_COMMIT), .StatusOff(rnic_spec_pkg::FW_REG_QPT_STATUS)
+  ) u_qpt_mbox (
+    .clk_i, .rst_ni, .mmio_req_i(mmio_req && sel_qpt), .mmio_we_i(mmio_we), .mmio_off_i(mmio_addr[11:0]),
+    .mmio_wdata_i(mmio_wdata), .mmio_rvalid_o(qpt_rvalid), .mmio_rdata_o(qpt_rdata),
+    .out_valid_o(qpt_valid_o), .out_ready_i(qpt_ready_i), .out_arg_o(qpt_qpn_o), .out_data_o(qpt_data_o)
+  );
+  rnic_fw_mbox #(
+    .Words(rnic_spec_pkg::RQ_DESC_BYTES / 4), .DataOff(rnic_spec_pkg::FW_REG_RQD_DATA),
+    .CommitOff(rnic_spec_pkg::FW_REG_RQD_COMMIT), .StatusOff(rnic_spec_pkg::FW_REG_RQD_STATUS)
+  ) u_rqd_mbox (
+    .clk_i, .rst_ni, .mmio_req_i(mmio_req && sel_rqd), .mmio_we_i(mmio_we), .mmio_off_i(mmio_addr[11:0]),
+    .mmio_wdata_i(mmio_wdata), .mmio_rvalid_o(rqd_rvalid), .mmio_rdata_o(rqd_rdata),
+    .out_valid_o(rqd_valid_o), .out_ready_i(rqd_ready_i), .out_arg_o(rqd_arg), .out_data_o(rqd_data_o)
+  );
+  rnic_fw_mbox #(
+    .Words(rnic_spec_pkg::TX_DESC_BYTES / 4), .DataOff(rnic_spec_pkg::FW_REG_TXD_DATA),
+    .CommitOff(rnic_spec_pkg::FW_REG_TXD_COMMIT), .StatusOff(rnic_spec_pkg::FW_REG_TXD_STATUS)
+  ) u_txd_mbox (
+    .clk_i, .rst_ni, .mmio_req_i(mmio_req && sel_txd), .mmio_we_i(mmio_we), .mmio_off_i(mmio_addr[11:0]),
+    .mmio_wdata_i(mmio_wdata), .mmio_rvalid_o(txd_rvalid), .mmio_rdata_o(txd_rdata),
+    .out_valid_o(txd_valid_o), .out_ready_i(txd_ready_i), .out_arg_o(txd_arg), .out_data_o(txd_data_o)
+  );
+  rnic_fw_mbox_in #(
+    .Words(2), .DataOff(rnic_spec_pkg::FW_REG_DB_DATA), .StatusOff(rnic_spec_pkg::FW_REG_DB_STATUS),
+    .PopOff(rnic_spec_pkg::FW_REG_DB_POP)
+  ) u_db_mbox (
+    .clk_i, .rst_ni, .mmio_req_i(mmio_req && sel_db), .mmio_we_i(mmio_we), .mmio_off_i(mmio_addr[11:0]),
+    .mmio_rvalid_o(db_rvalid), .mmio_rdata_o(db_rdata),
+    .in_valid_i(db_valid_i), .in_ready_o(db_ready_o), .in_data_i(db_data_i)
+  );
+  rnic_fw_mbox_in #(
+    .Words(rnic_spec_pkg::RX_EVENT_BYTES / 4), .DataOff(rnic_spec_pkg::FW_REG_EVT_DATA),
+    .StatusOff(rnic_spec_pkg::FW_REG_EVT_STATUS), .PopOff(rnic_spec_pkg::FW_REG_EVT_POP)
+  ) u_evt_mbox (
+    .clk_i, .rst_ni, .mmio_req_i(mmio_req && sel_evt), .mmio_we_i(mmio_we), .mmio_off_i(mmio_addr[11:0]),
+    .mmio_rvalid_o(evt_rvalid), .mmio_rdata_o(evt_rdata),
+    .in_valid_i(evt_valid_i), .in_ready_o(evt_ready_o), .in_data_i(evt_data_i)
   );
   assign mkey_wr_op_o = mkey_arg[31:30];
   assign mkey_wr_index_o = {2'b00, mkey_arg[29:0]};
@@ -183,7 +260,7 @@ module rnic_fw_subsys #(
 
   rnic_fw_mmio u_fw_mmio (
     .clk_i, .rst_ni, .clear_i(core_run && !run_q),
-    .mmio_req_i(mmio_req && !sel_dma && !sel_mkey), .mmio_we_i(mmio_we), .mmio_addr_i(mmio_addr),
+    .mmio_req_i(mmio_req && sel_reg), .mmio_we_i(mmio_we), .mmio_addr_i(mmio_addr),
     .mmio_wdata_i(mmio_wdata), .mmio_be_i(mmio_be), .mmio_gnt_o(reg_gnt), .mmio_rvalid_o(reg_rvalid),
     .mmio_rdata_o(reg_rdata),
     .cmdq_base_lo_i, .cmdq_base_hi_i, .cmdq_log_size_i, .cmdq_prod_i, .cmdq_cons_o,
@@ -196,5 +273,5 @@ module rnic_fw_subsys #(
   assign cpu_status_o = {28'h0, panicked_o, refused, accepted, core_run};
 
   logic unused_fw;
-  assign unused_fw = ^{img_version, tr_valid, tr_rd_we, tr_trap, tr_pc, tr_insn, tr_rd_wdata, tr_rd};
+  assign unused_fw = ^{img_version, rqd_arg, txd_arg, tr_valid, tr_rd_we, tr_trap, tr_pc, tr_insn, tr_rd_wdata, tr_rd};
 endmodule

@@ -9,7 +9,8 @@ module xport_tx #(
   parameter int MkTagW     = 8,   // mkey_table TagW
   parameter int DmaTagW    = 8,   // dma_engine TagWidth
   parameter int ChunkDepth = 32,  // DMA chunks in flight ahead of the packer (power of two)
-  parameter int RecDepth   = 8    // messages between launch and done (power of two)
+  parameter int RecDepth   = 8,   // messages between launch and done (power of two)
+  parameter int MsgDepth   = 4    // messages queued for the segmenter (power of two)
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
@@ -213,19 +214,42 @@ module xport_tx #(
   assign npkts  = (!multi || d_q.length == 32'd0) ? 32'd1 : ((d_q.length + mtu_m1) >> mlog);
 
   // ---- segmenter and packet builder --------------------------------------------------------------
-  logic                seg_ready, pkt_valid, pkt_ready;
+  // message queue in front of the segmenter, so that the next messages' keys and DMA reads
+  // overlap the transmission of the current one
+  localparam int MsgW = roce_pkg::HdrBits + 4 + 32 + 1 + 4;
+  logic                seg_ready, mq_full, mq_empty, mq_pop;
+  logic [MsgW-1:0]     mq_out;
+  roce_pkg::roce_hdr_t mq_hdr;
+  logic [3:0]          mq_kind, mq_mlog;
+  logic [31:0]         mq_len;
+  logic                mq_uc;
+  assign seg_ready = !mq_full;
+  xport_tx_fifo #(.Width(MsgW), .Depth(MsgDepth)) u_mq (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .push_i  (st_q == SLaunch),
+    .data_i  ({tmpl, seg_kind, seg_len, uc, mlog[3:0]}),
+    .full_o  (mq_full),
+    .pop_i   (mq_pop),
+    .data_o  (mq_out),
+    .empty_o (mq_empty)
+  );
+  assign {mq_hdr, mq_kind, mq_len, mq_uc, mq_mlog} = mq_out;
+
+  logic                seg_mready, pkt_valid, pkt_ready;
   roce_pkg::roce_hdr_t pkt;
   logic [23:0]         next_psn_unused;
+  assign mq_pop = !mq_empty && seg_mready;
   roce_tx_seg u_seg (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
-    .msg_valid_i     (st_q == SLaunch),
-    .msg_ready_o     (seg_ready),
-    .msg_hdr_i       (tmpl),
-    .msg_kind_i      (seg_kind),
-    .msg_len_i       (seg_len),
-    .msg_uc_i        (uc),
-    .msg_pmtu_log2_i (mlog[3:0]),
+    .msg_valid_i     (!mq_empty),
+    .msg_ready_o     (seg_mready),
+    .msg_hdr_i       (mq_hdr),
+    .msg_kind_i      (mq_kind),
+    .msg_len_i       (mq_len),
+    .msg_uc_i        (mq_uc),
+    .msg_pmtu_log2_i (mq_mlog),
     .pkt_valid_o     (pkt_valid),
     .pkt_ready_i     (pkt_ready),
     .pkt_o           (pkt),

@@ -36,7 +36,10 @@ module xport_tx_pack #(
   // a beat of the current chunk is consumed this cycle
   assign take       = act_q && !flush_q && can_out && (fake_q || rd_valid_i);
   assign rd_ready_o = act_q && !fake_q && !flush_q && can_out;
-  assign ch_pop_o   = !act_q && !flush_q && ch_valid_i;
+  // the next chunk is loaded while the last beat of the current one is taken, except at the end
+  // of a message (the flush beat may follow)
+  assign ch_pop_o   = ch_valid_i && !flush_q &&
+                      (!act_q || (take && rem_q <= 32'(NB) && !last_q));
   assign m_valid_o  = ov_q;
   assign m_data_o   = od_q;
 
@@ -59,12 +62,6 @@ module xport_tx_pack #(
       fill_q  <= '0;
     end else begin
       if (ov_q && m_ready_i) ov_q <= 1'b0;
-      if (ch_pop_o) begin
-        act_q  <= 1'b1;
-        rem_q  <= ch_len_i;
-        fake_q <= ch_fake_i;
-        last_q <= ch_last_i;
-      end
       if (flush_q && can_out) begin
         ov_q    <= 1'b1;
         od_q    <= acc_q;
@@ -72,7 +69,7 @@ module xport_tx_pack #(
         fill_q  <= '0;
         flush_q <= 1'b0;
       end
-      if (take) begin
+      if (take) begin : l_take
         logic [LNB:0]         n;
         logic [LNB+1:0]       tot;
         logic [DataWidth-1:0] d, comb;
@@ -96,6 +93,12 @@ module xport_tx_pack #(
           act_q <= 1'b0;
           if (last_q && nfill != '0) flush_q <= 1'b1;
         end
+      end
+      if (ch_pop_o) begin
+        act_q  <= 1'b1;
+        rem_q  <= ch_len_i;
+        fake_q <= ch_fake_i;
+        last_q <= ch_last_i;
       end
     end
   end

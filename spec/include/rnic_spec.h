@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0xBE447EDAu
+#define RNIC_SPEC_HASH 0x6C2B88E5u
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -174,6 +174,21 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_REG_MKEY_DATA 0x200u
 #define RNIC_FW_REG_MKEY_COMMIT 0x220u
 #define RNIC_FW_REG_MKEY_STATUS 0x224u
+#define RNIC_FW_REG_DB_DATA 0x300u
+#define RNIC_FW_REG_DB_STATUS 0x308u
+#define RNIC_FW_REG_DB_POP 0x30Cu
+#define RNIC_FW_REG_EVT_DATA 0x400u
+#define RNIC_FW_REG_EVT_STATUS 0x440u
+#define RNIC_FW_REG_EVT_POP 0x444u
+#define RNIC_FW_REG_QPT_DATA 0x500u
+#define RNIC_FW_REG_QPT_COMMIT 0x540u
+#define RNIC_FW_REG_QPT_STATUS 0x544u
+#define RNIC_FW_REG_RQD_DATA 0x600u
+#define RNIC_FW_REG_RQD_COMMIT 0x640u
+#define RNIC_FW_REG_RQD_STATUS 0x644u
+#define RNIC_FW_REG_TXD_DATA 0x700u
+#define RNIC_FW_REG_TXD_COMMIT 0x780u
+#define RNIC_FW_REG_TXD_STATUS 0x784u
 
 /* Driver-to-firmware command opcodes. */
 #define RNIC_CMD_OP_NOP 0u
@@ -2833,6 +2848,27 @@ static inline uint32_t rnic_rx_event_get_src_qpn(const void *p)
 static inline void rnic_rx_event_set_src_qpn(void *p, uint32_t v)
 {
 	rnic_set_field(p, 56, 4, 0, 32, v);
+}
+
+/* db_event (4 bytes): How the doorbell capture reports a doorbell write to the firmware (db_data word 0). */
+#define RNIC_DB_EVENT_SIZE 4u
+#define RNIC_DB_EVENT_PAGE_OFF 0u
+static inline uint32_t rnic_db_event_get_page(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 0, 2, 0, 16);
+}
+static inline void rnic_db_event_set_page(void *p, uint32_t v)
+{
+	rnic_set_field(p, 0, 2, 0, 16, v);
+}
+#define RNIC_DB_EVENT_WHICH_OFF 2u
+static inline uint32_t rnic_db_event_get_which(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 2, 1, 0, 8);
+}
+static inline void rnic_db_event_set_which(void *p, uint32_t v)
+{
+	rnic_set_field(p, 2, 1, 0, 8, v);
 }
 
 /* fw_image_hdr (32 bytes): Firmware image header at DMEM offset 0 of a loadable image: checked by the boot ROM path before the core is released. */

@@ -1,0 +1,45 @@
+// A hardware-to-firmware mailbox: the head of an incoming valid/ready stream, held in Words
+// registers the firmware reads; writing the pop register frees it for the next entry.
+module rnic_fw_mbox_in #(
+  parameter int unsigned Words = 2,
+  parameter logic [11:0] DataOff = 12'h300,
+  parameter logic [11:0] StatusOff = 12'h308,
+  parameter logic [11:0] PopOff = 12'h30C
+) (
+  input  logic                 clk_i,
+  input  logic                 rst_ni,
+  input  logic                 mmio_req_i,     // already decoded to this mailbox's range
+  input  logic                 mmio_we_i,
+  input  logic [11:0]          mmio_off_i,
+  output logic                 mmio_rvalid_o,
+  output logic [31:0]          mmio_rdata_o,
+  input  logic                 in_valid_i,
+  output logic                 in_ready_o,
+  input  logic [Words*32-1:0]  in_data_i
+);
+  logic full_q;
+  logic [Words*32-1:0] data_q;
+  assign in_ready_o = !full_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      full_q <= 1'b0;
+      data_q <= '0;
+      mmio_rvalid_o <= 1'b0;
+      mmio_rdata_o <= '0;
+    end else begin
+      if (in_valid_i && !full_q) begin
+        full_q <= 1'b1;
+        data_q <= in_data_i;
+      end
+      if (mmio_req_i && mmio_we_i && mmio_off_i == PopOff) full_q <= 1'b0;
+      mmio_rvalid_o <= mmio_req_i && !mmio_we_i;
+      mmio_rdata_o <= '0;
+      if (mmio_req_i && !mmio_we_i) begin
+        if (mmio_off_i == StatusOff) mmio_rdata_o <= {31'h0, full_q};
+        for (int w = 0; w < Words; w++)
+          if (mmio_off_i == DataOff + 12'(4 * w)) mmio_rdata_o <= data_q[w*32 +: 32];
+      end
+    end
+  end
+endmodule
