@@ -2,6 +2,7 @@
 # host unit tests (the same sources built with MOCK_MMIO).
 FW_CC := riscv64-unknown-elf-gcc
 FW_CFLAGS := -march=rv32im_zicsr -mabi=ilp32 -std=c11 -O2 -g -Wall -Wextra -Werror -ffreestanding \
+  -fno-tree-loop-distribute-patterns \
   -fno-builtin -nostdlib -Ispec/include -Ifirmware/include
 FW_SRCS := firmware/runtime/crt0.S $(sort $(wildcard firmware/runtime/*.c firmware/app/*.c))
 FW_DIR := $(BUILD)/firmware
@@ -26,12 +27,13 @@ $(FW_TRAP_DIR)/imem.hex: $(FW_TRAP_DIR)/fw.elf firmware/tools/mkimage.py
 firmware: $(FW_IMAGE) $(FW_TRAP_DIR)/imem.hex
 
 # Host unit tests: the firmware sources (all but main and crt0) built with MOCK_MMIO.
-FW_HOST_SRCS := $(sort $(wildcard firmware/runtime/*.c)) $(filter-out firmware/app/main.c,$(sort $(wildcard firmware/app/*.c))) \
+FW_HOST_SRCS := $(filter-out firmware/runtime/fw_libc.c,$(sort $(wildcard firmware/runtime/*.c))) $(filter-out firmware/app/main.c,$(sort $(wildcard firmware/app/*.c))) \
   firmware/tests/mock_mmio.c
-FW_TESTS := test_fw_runtime test_fw_cmd
-$(FW_DIR)/test_%: firmware/tests/test_%.c $(FW_HOST_SRCS) $(wildcard firmware/include/*.h firmware/tests/*.h) spec/include/rnic_spec.h
+FW_TESTS := test_fw_runtime test_fw_cmd test_fw_xport
+$(FW_DIR)/test_%: firmware/tests/test_%.c $(FW_HOST_SRCS) $(wildcard firmware/include/*.h firmware/tests/*.h host-driver/provider/*) spec/include/rnic_spec.h
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(HOST_CFLAGS) -DMOCK_MMIO -Ifirmware/include -Ifirmware/tests $< $(FW_HOST_SRCS) -o $@
+	$(HOST_CC) $(HOST_CFLAGS) -DMOCK_MMIO -Ifirmware/include -Ifirmware/tests -Ihost-driver/provider $< \
+	  $(FW_HOST_SRCS) $(sort $(wildcard host-driver/provider/*.c)) -o $@
 
 TEST_SUITES += firmware
 test-firmware: $(addprefix $(FW_DIR)/,$(FW_TESTS)) $(FW_IMAGE)

@@ -2,6 +2,7 @@
 #include "fw_cmd.h"
 #include "fw_log.h"
 #include "fw_panic.h"
+#include "fw_xport.h"
 #include "hal.h"
 
 /* The image header: the loader fills sizes and the IMEM CRC after linking (firmware/tools). */
@@ -17,6 +18,7 @@ int main(void)
 	hal_wr32(RNIC_FW_REG_FW_VERSION, FW_VERSION);
 	fw_log("boot ok %u.%u core %u", FW_VERSION >> 16, FW_VERSION & 0xffffu, (unsigned)hal_rd32(RNIC_FW_REG_CORE_ID));
 	fw_cmd_init();
+	fw_xport_init();
 	hal_wr32(RNIC_FW_REG_FW_STATUS, RNIC_FW_STATUS_READY);
 #ifdef FW_TEST_TRAP
 	/* Test image only: an illegal instruction must end in a panic record the host can read. */
@@ -24,6 +26,7 @@ int main(void)
 #endif
 	for (uint32_t beat = 1;; beat++) {
 		fw_cmd_poll();
+		fw_xport_poll();
 		hal_wr32(RNIC_FW_REG_HEARTBEAT, beat);
 	}
 }

@@ -14,7 +14,7 @@
 #define FW_MAX_QP 128u /* QP contexts live in DMEM: 128 x 128 bytes */
 #define FW_MAX_AH 64u
 #define FW_FIRST_QPN 2u
-#define FW_MAX_MR 1024u  /* keys index 1..1023 of the memory-key table */
+#define FW_MAX_MR 512u   /* keys index 1..511 of the memory-key table */
 #define FW_NUM_MTT 65536u /* translation entries of the memory-key table */
 
 struct fw_gid {
@@ -25,6 +25,7 @@ struct fw_gid {
 
 struct fw_cq {
 	uint64_t buf_addr;
+	uint32_t pi; /* free-running count of CQEs written */
 	uint32_t uctx;
 	uint8_t log_size;
 	uint8_t eqn;
@@ -43,6 +44,22 @@ struct fw_mr {
 	uint8_t variant, used;
 };
 
+/* A send WQE handed to the transmit engine and not yet completed. */
+struct fw_swqe {
+	uint64_t wr_id;
+	uint32_t first_psn, last_psn, len;
+	uint16_t wqe_index;
+	uint8_t opcode, signaled;
+	int16_t next; /* next record of the same QP, -1 at the tail */
+};
+
+#define FW_MAX_SWQE 256u
+
+struct fw_qp_run {
+	int16_t head, tail; /* outstanding send WQEs, oldest first (-1: none) */
+	uint8_t rq_posted;  /* a receive buffer is with the receive engine */
+};
+
 struct fw_res {
 	uint8_t pd_used[FW_MAX_PD];
 	uint8_t uctx_used[FW_MAX_UCTX];
@@ -52,6 +69,9 @@ struct fw_res {
 	uint8_t qp_used[FW_MAX_QP];
 	uint8_t qp_ctx[FW_MAX_QP][RNIC_QP_CTX_SIZE]; /* spec layout qp_ctx */
 	struct fw_mr mrs[FW_MAX_MR];
+	struct fw_qp_run qp_run[FW_MAX_QP];
+	struct fw_swqe swqe[FW_MAX_SWQE];
+	int16_t swqe_free; /* free list through next */
 };
 
 extern struct fw_res fw_res;

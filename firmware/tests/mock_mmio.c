@@ -1,6 +1,7 @@
 #include "mock_mmio.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "hal.h"
 
@@ -8,15 +9,86 @@ uint32_t regs[0x800];
 uint32_t writes[64][2];
 unsigned nwrites;
 int mock_failed;
+uint8_t mock_host[MOCK_HOST_BYTES];
+uint8_t mock_buf[4096];
+struct mock_mbox_rec mock_mbox[512];
+unsigned mock_nmbox;
 
-uint32_t mock_mmio_rd32(uint32_t off) { return regs[(off / 4) % 0x800]; }
+#define BUF_OFF (RNIC_FW_DMA_BUF_BASE - RNIC_FW_MMIO_BASE)
+
+uint32_t mock_mmio_rd32(uint32_t off)
+{
+	if (off >= BUF_OFF && off < BUF_OFF + sizeof(mock_buf))
+		return (uint32_t)rnic_ld_le(mock_buf + off - BUF_OFF, 4);
+	return regs[(off / 4) % 0x800];
+}
+
+/* The DMA block: copies at once, an address outside the mock host memory is a bus error. */
+static void mock_dma(uint32_t ctrl)
+{
+	uint64_t host = (uint64_t)regs[RNIC_FW_REG_DMA_HOST_HI / 4] << 32 | regs[RNIC_FW_REG_DMA_HOST_LO / 4];
+	uint32_t boff = regs[RNIC_FW_REG_DMA_BUF_OFF / 4], len = regs[RNIC_FW_REG_DMA_LEN / 4];
+	int bad = len == 0 || (boff & 63) || boff + len > sizeof(mock_buf) || host < MOCK_HOST_BASE ||
+		  host + len > MOCK_HOST_BASE + MOCK_HOST_BYTES;
+	regs[RNIC_FW_REG_DMA_STATUS / 4] = bad ? 2u : 0u;
+	if (bad)
+		return;
+	if (ctrl & 2)
+		memcpy(mock_host + (host - MOCK_HOST_BASE), mock_buf + boff, len);
+	else
+		memcpy(mock_buf + boff, mock_host + (host - MOCK_HOST_BASE), len);
+}
+
+static void mock_commit(uint32_t commit_off, uint32_t data_off, uint32_t words, uint32_t arg)
+{
+	if (mock_nmbox == sizeof(mock_mbox) / sizeof(mock_mbox[0]))
+		return;
+	struct mock_mbox_rec *r = &mock_mbox[mock_nmbox++];
+	r->commit_off = commit_off;
+	r->arg = arg;
+	for (uint32_t w = 0; w < words; w++)
+		rnic_st_le(r->data + 4 * w, 4, regs[data_off / 4 + w]);
+}
 
 void mock_mmio_wr32(uint32_t off, uint32_t v)
 {
+	if (off >= BUF_OFF && off < BUF_OFF + sizeof(mock_buf)) {
+		rnic_st_le(mock_buf + off - BUF_OFF, 4, v);
+		return;
+	}
 	regs[(off / 4) % 0x800] = v;
 	if (nwrites < 64)
 		writes[nwrites][0] = off, writes[nwrites][1] = v;
 	nwrites++;
+	switch (off) {
+	case RNIC_FW_REG_DMA_CTRL:
+		if (v & 1)
+			mock_dma(v);
+		break;
+	case RNIC_FW_REG_MKEY_COMMIT: mock_commit(off, RNIC_FW_REG_MKEY_DATA, 8, v); break;
+	case RNIC_FW_REG_QPT_COMMIT: mock_commit(off, RNIC_FW_REG_QPT_DATA, 16, v); break;
+	case RNIC_FW_REG_RQD_COMMIT: mock_commit(off, RNIC_FW_REG_RQD_DATA, 16, v); break;
+	case RNIC_FW_REG_TXD_COMMIT: mock_commit(off, RNIC_FW_REG_TXD_DATA, 32, v); break;
+	case RNIC_FW_REG_DB_POP: regs[RNIC_FW_REG_DB_STATUS / 4] = 0; break;
+	case RNIC_FW_REG_EVT_POP: regs[RNIC_FW_REG_EVT_STATUS / 4] = 0; break;
+	default: break;
+	}
+}
+
+unsigned mock_mbox_count(uint32_t commit_off, unsigned from)
+{
+	unsigned n = 0;
+	for (unsigned i = from; i < mock_nmbox; i++)
+		n += mock_mbox[i].commit_off == commit_off;
+	return n;
+}
+
+const struct mock_mbox_rec *mock_mbox_nth(uint32_t commit_off, unsigned from, unsigned n)
+{
+	for (unsigned i = from; i < mock_nmbox; i++)
+		if (mock_mbox[i].commit_off == commit_off && n-- == 0)
+			return &mock_mbox[i];
+	return 0;
 }
 
 uint64_t mock_cycles(void) { return 0; }

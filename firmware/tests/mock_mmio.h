@@ -11,4 +11,21 @@ extern int mock_failed;
 
 void check(int ok, const char *name);
 
+/* Host memory behind the mock DMA: bus addresses MOCK_HOST_BASE .. + MOCK_HOST_BYTES. */
+#define MOCK_HOST_BASE 0x100000000ull
+#define MOCK_HOST_BYTES (1u << 20)
+extern uint8_t mock_host[MOCK_HOST_BYTES];
+extern uint8_t mock_buf[4096];
+
+/* Every mailbox commit the firmware made: which mailbox (commit register), argument, data. */
+struct mock_mbox_rec {
+	uint32_t commit_off, arg;
+	uint8_t data[128];
+};
+extern struct mock_mbox_rec mock_mbox[512];
+extern unsigned mock_nmbox;
+/* Commits to this mailbox (commit register offset) since index from; returns the count. */
+unsigned mock_mbox_count(uint32_t commit_off, unsigned from);
+const struct mock_mbox_rec *mock_mbox_nth(uint32_t commit_off, unsigned from, unsigned n);
+
 #endif

@@ -1,0 +1,98 @@
+/* Doorbells and receive events: drained from their mailboxes and dispatched per QP and CQ. */
+#include "fw_log.h"
+#include "fw_res.h"
+#include "fw_xport.h"
+#include "hal.h"
+
+void fw_rq_service(uint32_t qpn);
+void fw_rq_done(const uint8_t *ev);
+void fw_sq_ack(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome);
+
+/* The QP a doorbell names, if it exists and belongs to the user context whose page rang. */
+static uint8_t *db_qp(uint32_t qpn, uint32_t page)
+{
+	if (qpn < FW_FIRST_QPN || qpn >= FW_MAX_QP || !fw_res.qp_used[qpn] ||
+	    rnic_qp_ctx_get_uctx(fw_res.qp_ctx[qpn]) != page)
+		return 0;
+	return fw_res.qp_ctx[qpn];
+}
+
+void fw_doorbell(uint32_t ev, uint32_t value)
+{
+	uint8_t e[4], v[4];
+	rnic_st_le(e, 4, ev);
+	rnic_st_le(v, 4, value);
+	uint32_t page = rnic_db_event_get_page(e), which = rnic_db_event_get_which(e);
+	uint32_t num = rnic_db_word_get_num(v), index = rnic_db_word_get_index(v);
+	uint8_t *c;
+
+	switch (which * 4) {
+	case RNIC_DB_SQ_DB:
+		if (!(c = db_qp(num, page)))
+			break;
+		rnic_qp_ctx_set_sq_pi(c, (uint16_t)index);
+		fw_sq_service(num);
+		return;
+	case RNIC_DB_RQ_DB:
+		if (!(c = db_qp(num, page)))
+			break;
+		rnic_qp_ctx_set_rq_pi(c, (uint16_t)index);
+		fw_rq_service(num);
+		return;
+	case RNIC_DB_CQ_DB:
+	case RNIC_DB_CQ_ARM:
+		/* Consumer index and arming: kept for the event path (not served yet). */
+		return;
+	default:
+		break;
+	}
+	fw_log("doorbell %x value %x ignored", (unsigned)ev, (unsigned)value);
+}
+
+void fw_rx_event(const uint8_t *ev)
+{
+	uint32_t qpn = rnic_rx_event_get_qpn(ev), kind = rnic_rx_event_get_kind(ev);
+
+	if (qpn < FW_FIRST_QPN || qpn >= FW_MAX_QP || !fw_res.qp_used[qpn]) {
+		fw_log("event %u for unknown qp %u", (unsigned)kind, (unsigned)qpn);
+		return;
+	}
+	switch (kind) {
+	case RNIC_RX_EVENT_KIND_RECV_DONE:
+	case RNIC_RX_EVENT_KIND_WRITE_IMM_DONE:
+		fw_rq_done(ev);
+		return;
+	case RNIC_RX_EVENT_KIND_ACK:
+	case RNIC_RX_EVENT_KIND_NAK:
+	case RNIC_RX_EVENT_KIND_RNR_NAK:
+	case RNIC_RX_EVENT_KIND_READ_RESP_DONE:
+	case RNIC_RX_EVENT_KIND_ATOMIC_ACK:
+		fw_sq_ack(qpn, kind, rnic_rx_event_get_psn(ev), rnic_rx_event_get_syndrome(ev));
+		return;
+	default:
+		/* RNR_SENT, RESP_ERROR, ATOMIC_REQ: the responder-side cases are not served yet. */
+		fw_log("qp %u: event %u", (unsigned)qpn, (unsigned)kind);
+		return;
+	}
+}
+
+uint32_t fw_xport_poll(void)
+{
+	uint32_t n = 0;
+	uint8_t ev[RNIC_RX_EVENT_SIZE];
+
+	while (hal_rd32(RNIC_FW_REG_DB_STATUS) & 1u) {
+		uint32_t e = hal_rd32(RNIC_FW_REG_DB_DATA), v = hal_rd32(RNIC_FW_REG_DB_DATA + 4);
+		hal_wr32(RNIC_FW_REG_DB_POP, 1);
+		fw_doorbell(e, v);
+		n++;
+	}
+	while (hal_rd32(RNIC_FW_REG_EVT_STATUS) & 1u) {
+		for (uint32_t w = 0; w < RNIC_RX_EVENT_SIZE / 4; w++)
+			rnic_st_le(ev + 4 * w, 4, hal_rd32(RNIC_FW_REG_EVT_DATA + 4 * w));
+		hal_wr32(RNIC_FW_REG_EVT_POP, 1);
+		fw_rx_event(ev);
+		n++;
+	}
+	return n;
+}

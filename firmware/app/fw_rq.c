@@ -1,0 +1,85 @@
+/* Receive queues: one receive buffer at a time is with the receive engine; its completion
+ * event becomes the receive CQE and the next RQ WQE is fetched and handed over. */
+#include "fw_dma.h"
+#include "fw_log.h"
+#include "fw_mbox.h"
+#include "fw_res.h"
+#include "fw_xport.h"
+
+#define BUF_RQE 0xA00u /* staging-buffer area for one RQ WQE (up to 256 bytes) */
+#define RQD_MAX_SGE 3u
+
+static uint8_t *ctx(uint32_t qpn) { return fw_res.qp_ctx[qpn]; }
+
+static void recv_cqe(uint32_t qpn, uint64_t wr_id, uint32_t status, uint32_t opcode, uint32_t len,
+		     uint32_t imm, uint32_t flags, uint32_t src_qp)
+{
+	uint8_t cqe[RNIC_CQE_SIZE] = { 0 };
+	uint8_t *c = ctx(qpn);
+
+	rnic_cqe_set_wr_id(cqe, wr_id);
+	rnic_cqe_set_byte_len(cqe, len);
+	rnic_cqe_set_imm_data(cqe, imm);
+	rnic_cqe_set_qpn(cqe, qpn);
+	rnic_cqe_set_src_qp(cqe, src_qp);
+	rnic_cqe_set_status(cqe, status);
+	rnic_cqe_set_opcode(cqe, opcode);
+	rnic_cqe_set_flags(cqe, flags);
+	rnic_cqe_set_wqe_index(cqe, rnic_qp_ctx_get_rq_ci(c));
+	fw_cqe_write(rnic_qp_ctx_get_recv_cqn(c), cqe);
+	rnic_qp_ctx_set_rq_ci(c, (uint16_t)(rnic_qp_ctx_get_rq_ci(c) + 1));
+}
+
+/* Hands the next posted RQ WQE to the receive engine if none is there. */
+void fw_rq_service(uint32_t qpn)
+{
+	uint8_t *c = ctx(qpn);
+	struct fw_qp_run *run = &fw_res.qp_run[qpn];
+	uint8_t w[256], d[RNIC_RQ_DESC_SIZE] = { 0 };
+
+	while (!run->rq_posted && rnic_qp_ctx_get_rq_ci(c) != rnic_qp_ctx_get_rq_pi(c)) {
+		uint32_t stride = 1u << rnic_qp_ctx_get_rq_log_stride(c);
+		uint32_t idx = rnic_qp_ctx_get_rq_ci(c) & ((1u << rnic_qp_ctx_get_rq_log_size(c)) - 1);
+		uint64_t a = rnic_qp_ctx_get_buf_addr(c) + rnic_qp_ctx_get_rq_offset(c) + (uint64_t)idx * stride;
+		uint32_t bytes = stride > sizeof(w) ? sizeof(w) : stride;
+		if (fw_dma_xfer(a, BUF_RQE, bytes, FW_DMA_TO_BUF))
+			return;
+		fw_buf_read(BUF_RQE, w, bytes);
+		uint32_t n = rnic_rq_wqe_get_num_sge(w);
+		if (n == 0 || n > RQD_MAX_SGE || RNIC_RQ_WQE_SIZE + n * RNIC_WQE_SGE_SIZE > bytes) {
+			/* The receive engine takes at most three SGEs per buffer. */
+			recv_cqe(qpn, rnic_rq_wqe_get_wr_id(w), RNIC_WC_STATUS_LOC_LEN_ERR, RNIC_WC_OPCODE_RECV, 0, 0, 0, 0);
+			continue;
+		}
+		rnic_rq_desc_set_qpn(d, qpn);
+		rnic_rq_desc_set_num_sge(d, n);
+		rnic_rq_desc_set_wr_id(d, rnic_rq_wqe_get_wr_id(w));
+		for (uint32_t i = 0; i < n; i++) {
+			const uint8_t *s = w + RNIC_RQ_WQE_SIZE + i * RNIC_WQE_SGE_SIZE;
+			uint8_t *o = d + RNIC_RQ_DESC_SGE0_ADDR_OFF + 16 * i;
+			rnic_st_le(o, 8, rnic_wqe_sge_get_addr(s));
+			rnic_st_le(o + 8, 4, rnic_wqe_sge_get_length(s));
+			rnic_st_le(o + 12, 4, rnic_wqe_sge_get_lkey(s));
+		}
+		if (fw_mbox_send(RNIC_FW_REG_RQD_DATA, RNIC_FW_REG_RQD_COMMIT, RNIC_FW_REG_RQD_STATUS, d,
+				 RNIC_RQ_DESC_SIZE / 4, qpn)) {
+			fw_log("qp %u: receive engine not taking buffers", (unsigned)qpn);
+			return;
+		}
+		run->rq_posted = 1;
+	}
+}
+
+/* RECV_DONE / WRITE_IMM_DONE: the posted buffer was consumed. */
+void fw_rq_done(const uint8_t *ev)
+{
+	uint32_t qpn = rnic_rx_event_get_qpn(ev);
+	uint32_t kind = rnic_rx_event_get_kind(ev);
+
+	fw_res.qp_run[qpn].rq_posted = 0;
+	recv_cqe(qpn, rnic_rx_event_get_wr_id(ev), rnic_rx_event_get_status(ev),
+		 kind == RNIC_RX_EVENT_KIND_WRITE_IMM_DONE ? RNIC_WC_OPCODE_RECV_RDMA_WITH_IMM : RNIC_WC_OPCODE_RECV,
+		 rnic_rx_event_get_byte_len(ev), rnic_rx_event_get_imm_data(ev), rnic_rx_event_get_flags(ev),
+		 rnic_rx_event_get_src_qpn(ev));
+	fw_rq_service(qpn);
+}

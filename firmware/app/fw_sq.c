@@ -1,0 +1,342 @@
+/* Send queues: WQEs fetched from the host ring after a doorbell, turned into transmit
+ * descriptors for the RTL, kept until acknowledged, completed in order. */
+#include "fw_dma.h"
+#include "fw_log.h"
+#include "fw_mbox.h"
+#include "fw_res.h"
+#include "fw_xport.h"
+
+#define BUF_WQE 0x800u /* staging-buffer area for one WQE (up to 4 WQEBBs) */
+#define WQEBB 64u
+#define PSN_MASK 0xFFFFFFu
+
+/* a <= b in 24-bit PSN arithmetic */
+static int psn_le(uint32_t a, uint32_t b) { return ((b - a) & PSN_MASK) < 0x800000u; }
+static int psn_lt(uint32_t a, uint32_t b) { return a != b && psn_le(a, b); }
+
+static uint8_t *ctx(uint32_t qpn) { return fw_res.qp_ctx[qpn]; }
+
+static int16_t swqe_get(void)
+{
+	int16_t i = fw_res.swqe_free;
+	if (i >= 0)
+		fw_res.swqe_free = fw_res.swqe[i].next;
+	return i;
+}
+
+static void swqe_put(int16_t i)
+{
+	fw_res.swqe[i].next = fw_res.swqe_free;
+	fw_res.swqe_free = i;
+}
+
+void fw_xport_init(void)
+{
+	fw_res.swqe_free = -1;
+	for (int16_t i = FW_MAX_SWQE - 1; i >= 0; i--)
+		swqe_put(i);
+	for (uint32_t q = 0; q < FW_MAX_QP; q++)
+		fw_res.qp_run[q].head = fw_res.qp_run[q].tail = -1;
+}
+
+static uint32_t wc_opcode(uint32_t wqe_op)
+{
+	switch (wqe_op) {
+	case RNIC_WQE_OP_RDMA_WRITE:
+	case RNIC_WQE_OP_RDMA_WRITE_WITH_IMM: return RNIC_WC_OPCODE_RDMA_WRITE;
+	case RNIC_WQE_OP_RDMA_READ: return RNIC_WC_OPCODE_RDMA_READ;
+	case RNIC_WQE_OP_ATOMIC_CMP_AND_SWP: return RNIC_WC_OPCODE_COMP_SWAP;
+	case RNIC_WQE_OP_ATOMIC_FETCH_AND_ADD: return RNIC_WC_OPCODE_FETCH_ADD;
+	default: return RNIC_WC_OPCODE_SEND;
+	}
+}
+
+static void complete(uint32_t qpn, const struct fw_swqe *w, uint32_t status)
+{
+	uint8_t cqe[RNIC_CQE_SIZE] = { 0 };
+
+	if (!w->signaled && status == RNIC_WC_STATUS_SUCCESS)
+		return;
+	rnic_cqe_set_wr_id(cqe, w->wr_id);
+	rnic_cqe_set_byte_len(cqe, w->len);
+	rnic_cqe_set_qpn(cqe, qpn);
+	rnic_cqe_set_status(cqe, status);
+	rnic_cqe_set_opcode(cqe, wc_opcode(w->opcode));
+	rnic_cqe_set_wqe_index(cqe, w->wqe_index);
+	fw_cqe_write(rnic_qp_ctx_get_send_cqn(ctx(qpn)), cqe);
+}
+
+/* Removes the oldest outstanding WQE of qpn and completes it with status. */
+static void retire_head(uint32_t qpn, uint32_t status)
+{
+	struct fw_qp_run *r = &fw_res.qp_run[qpn];
+	int16_t i = r->head;
+
+	complete(qpn, &fw_res.swqe[i], status);
+	rnic_qp_ctx_set_sq_ci(ctx(qpn), (uint16_t)(fw_res.swqe[i].wqe_index + 1));
+	r->head = fw_res.swqe[i].next;
+	if (r->head < 0)
+		r->tail = -1;
+	swqe_put(i);
+}
+
+static uint64_t wqebb_addr(const uint8_t *c, uint32_t idx);
+
+/* WQEs the host posted that were never sent complete with WR_FLUSH_ERR, in order. */
+static void flush_unsent(uint32_t qpn)
+{
+	uint8_t *c = ctx(qpn);
+	uint8_t w[WQEBB];
+
+	while (rnic_qp_ctx_get_sq_next(c) != rnic_qp_ctx_get_sq_pi(c)) {
+		uint32_t idx = rnic_qp_ctx_get_sq_next(c);
+		if (fw_dma_xfer(wqebb_addr(c, idx), BUF_WQE, WQEBB, FW_DMA_TO_BUF))
+			return;
+		fw_buf_read(BUF_WQE, w, WQEBB);
+		struct fw_swqe f = { 0 };
+		f.wr_id = rnic_wqe_ctrl_get_wr_id(w);
+		f.wqe_index = (uint16_t)idx;
+		f.opcode = (uint8_t)rnic_wqe_ctrl_get_opcode(w);
+		complete(qpn, &f, RNIC_WC_STATUS_WR_FLUSH_ERR);
+		uint32_t nbb = (RNIC_WQE_CTRL_SIZE + 16u * rnic_wqe_ctrl_get_num_ds(w) + WQEBB - 1) / WQEBB;
+		rnic_qp_ctx_set_sq_next(c, (uint16_t)(idx + (nbb ? nbb : 1)));
+		rnic_qp_ctx_set_sq_ci(c, rnic_qp_ctx_get_sq_next(c));
+	}
+}
+
+void fw_qp_to_err(uint32_t qpn)
+{
+	rnic_qp_ctx_set_state(ctx(qpn), RNIC_QP_STATE_ERR);
+	while (fw_res.qp_run[qpn].head >= 0)
+		retire_head(qpn, RNIC_WC_STATUS_WR_FLUSH_ERR);
+	flush_unsent(qpn);
+}
+
+static uint64_t wqebb_addr(const uint8_t *c, uint32_t idx)
+{
+	uint32_t mask = (1u << rnic_qp_ctx_get_sq_log_size(c)) - 1;
+	return rnic_qp_ctx_get_buf_addr(c) + (uint64_t)(idx & mask) * WQEBB;
+}
+
+static uint32_t msg_kind(uint32_t op)
+{
+	switch (op) {
+	case RNIC_WQE_OP_RDMA_WRITE: return RNIC_MSG_KIND_WRITE;
+	case RNIC_WQE_OP_RDMA_WRITE_WITH_IMM: return RNIC_MSG_KIND_WRITE_IMM;
+	case RNIC_WQE_OP_SEND_WITH_IMM: return RNIC_MSG_KIND_SEND_IMM;
+	case RNIC_WQE_OP_RDMA_READ: return RNIC_MSG_KIND_READ_REQ;
+	case RNIC_WQE_OP_ATOMIC_CMP_AND_SWP: return RNIC_MSG_KIND_CMP_SWAP;
+	case RNIC_WQE_OP_ATOMIC_FETCH_AND_ADD: return RNIC_MSG_KIND_FETCH_ADD;
+	default: return RNIC_MSG_KIND_SEND;
+	}
+}
+
+static void set_sge(uint8_t *d, uint32_t i, uint64_t addr, uint32_t len, uint32_t lkey)
+{
+	/* tx_desc SGEs are 16 bytes apart from sge0 */
+	uint8_t *s = d + RNIC_TX_DESC_SGE0_ADDR_OFF + 16 * i;
+	rnic_st_le(s, 8, addr);
+	rnic_st_le(s + 8, 4, len);
+	rnic_st_le(s + 12, 4, lkey);
+}
+
+/* Fetches the WQE at idx, sends its descriptor; returns the WQEBBs it used, 0 to stop. */
+static uint32_t send_one(uint32_t qpn, uint32_t idx)
+{
+	uint8_t *c = ctx(qpn);
+	uint8_t w[4 * WQEBB], d[RNIC_TX_DESC_SIZE] = { 0 };
+
+	if (fw_dma_xfer(wqebb_addr(c, idx), BUF_WQE, WQEBB, FW_DMA_TO_BUF))
+		return 0;
+	fw_buf_read(BUF_WQE, w, WQEBB);
+	uint32_t bytes = RNIC_WQE_CTRL_SIZE + 16u * rnic_wqe_ctrl_get_num_ds(w);
+	uint32_t nbb = (bytes + WQEBB - 1) / WQEBB;
+	if (nbb > 4 || rnic_wqe_ctrl_get_wqe_index(w) != (idx & 0xFFFFu)) {
+		fw_log("qp %u: malformed WQE at %u", (unsigned)qpn, (unsigned)idx);
+		return 0;
+	}
+	for (uint32_t k = 1; k < nbb; k++) { /* later WQEBBs may wrap to the ring start */
+		if (fw_dma_xfer(wqebb_addr(c, idx + k), BUF_WQE, WQEBB, FW_DMA_TO_BUF))
+			return 0;
+		fw_buf_read(BUF_WQE, w + k * WQEBB, WQEBB);
+	}
+	int16_t ri = swqe_get();
+	if (ri < 0)
+		return 0; /* every record in use: resume when completions free some */
+
+	uint32_t op = rnic_wqe_ctrl_get_opcode(w), flags = rnic_wqe_ctrl_get_flags(w);
+	uint32_t len = rnic_wqe_ctrl_get_total_len(w), off = RNIC_WQE_CTRL_SIZE;
+	uint32_t psn = rnic_qp_ctx_get_sq_psn(c), mtu = 128u << rnic_qp_ctx_get_path_mtu(c);
+	rnic_tx_desc_set_qpn(d, qpn);
+	rnic_tx_desc_set_kind(d, msg_kind(op));
+	rnic_tx_desc_set_psn(d, psn);
+	rnic_tx_desc_set_length(d, len);
+	rnic_tx_desc_set_imm_data(d, rnic_wqe_ctrl_get_imm_data(w));
+	uint32_t tflags = (flags & (1u << RNIC_WQE_FLAG_SOLICITED)) ? 1u << RNIC_TX_FLAG_SOLICITED : 0;
+	if (op == RNIC_WQE_OP_RDMA_WRITE || op == RNIC_WQE_OP_RDMA_WRITE_WITH_IMM || op == RNIC_WQE_OP_RDMA_READ) {
+		rnic_tx_desc_set_remote_va(d, rnic_wqe_raddr_get_remote_addr(w + off));
+		rnic_tx_desc_set_rkey(d, rnic_wqe_raddr_get_rkey(w + off));
+		off += RNIC_WQE_RADDR_SIZE;
+	} else if (op == RNIC_WQE_OP_ATOMIC_CMP_AND_SWP || op == RNIC_WQE_OP_ATOMIC_FETCH_AND_ADD) {
+		rnic_tx_desc_set_remote_va(d, rnic_wqe_atomic_get_remote_addr(w + off));
+		rnic_tx_desc_set_rkey(d, rnic_wqe_atomic_get_rkey(w + off));
+		rnic_tx_desc_set_swap_add(d, rnic_wqe_atomic_get_swap_add(w + off));
+		rnic_tx_desc_set_compare(d, rnic_wqe_atomic_get_compare(w + off));
+		off += RNIC_WQE_ATOMIC_SIZE;
+	} else if (rnic_qp_ctx_get_qp_type(c) == RNIC_QP_TYPE_UD) {
+		rnic_tx_desc_set_ahn(d, rnic_wqe_ud_get_ahn(w + off));
+		rnic_tx_desc_set_dest_qpn(d, rnic_wqe_ud_get_remote_qpn(w + off));
+		rnic_tx_desc_set_qkey(d, rnic_wqe_ud_get_remote_qkey(w + off));
+		off += RNIC_WQE_UD_SIZE;
+	}
+	if (flags & (1u << RNIC_WQE_FLAG_INLINE)) {
+		/* Inline data stays in the host ring: the RTL reads it by bus address. The part in
+		 * the WQE's first WQEBBs before the ring end, then the part after it. */
+		uint32_t left = rnic_wqe_ctrl_get_inline_len(w), n = 0;
+		while (left) {
+			uint32_t bb = off / WQEBB, in = off % WQEBB;
+			uint32_t ring_left = ((1u << rnic_qp_ctx_get_sq_log_size(c)) - ((idx + bb) & ((1u << rnic_qp_ctx_get_sq_log_size(c)) - 1))) * WQEBB - in;
+			uint32_t chunk = left < ring_left ? left : ring_left;
+			set_sge(d, n++, wqebb_addr(c, idx + bb) + in, chunk, 0);
+			off += chunk;
+			left -= chunk;
+		}
+		rnic_tx_desc_set_num_sge(d, n);
+		tflags |= 1u << RNIC_TX_FLAG_PHYS_SGE;
+	} else {
+		uint32_t n = rnic_wqe_ctrl_get_num_sge(w);
+		for (uint32_t i = 0; i < n && i < 4; i++, off += RNIC_WQE_SGE_SIZE)
+			set_sge(d, i, rnic_wqe_sge_get_addr(w + off), rnic_wqe_sge_get_length(w + off),
+				rnic_wqe_sge_get_lkey(w + off));
+		rnic_tx_desc_set_num_sge(d, n);
+	}
+	rnic_tx_desc_set_flags(d, tflags);
+
+	uint32_t npkts = (op == RNIC_WQE_OP_ATOMIC_CMP_AND_SWP || op == RNIC_WQE_OP_ATOMIC_FETCH_AND_ADD || len == 0)
+				 ? 1 : (len + mtu - 1) / mtu;
+	if (fw_mbox_send(RNIC_FW_REG_TXD_DATA, RNIC_FW_REG_TXD_COMMIT, RNIC_FW_REG_TXD_STATUS, d,
+			 RNIC_TX_DESC_SIZE / 4, 0)) {
+		swqe_put(ri);
+		fw_log("qp %u: transmit engine not taking descriptors", (unsigned)qpn);
+		return 0;
+	}
+	struct fw_swqe *r = &fw_res.swqe[ri];
+	r->wr_id = rnic_wqe_ctrl_get_wr_id(w);
+	r->first_psn = psn;
+	r->last_psn = (psn + npkts - 1) & PSN_MASK;
+	r->len = len;
+	r->wqe_index = (uint16_t)idx;
+	r->opcode = (uint8_t)op;
+	r->signaled = (flags & (1u << RNIC_WQE_FLAG_SIGNALED)) || rnic_qp_ctx_get_sq_sig_all(c);
+	r->next = -1;
+	struct fw_qp_run *run = &fw_res.qp_run[qpn];
+	if (run->tail >= 0)
+		fw_res.swqe[run->tail].next = ri;
+	else
+		run->head = ri;
+	run->tail = ri;
+	rnic_qp_ctx_set_sq_psn(c, (psn + npkts) & PSN_MASK);
+	return nbb;
+}
+
+void fw_sq_service(uint32_t qpn)
+{
+	uint8_t *c = ctx(qpn);
+
+	if (rnic_qp_ctx_get_state(c) == RNIC_QP_STATE_ERR) {
+		flush_unsent(qpn);
+		return;
+	}
+	if (rnic_qp_ctx_get_state(c) != RNIC_QP_STATE_RTS)
+		return;
+	while (rnic_qp_ctx_get_sq_next(c) != rnic_qp_ctx_get_sq_pi(c)) {
+		uint32_t n = send_one(qpn, rnic_qp_ctx_get_sq_next(c));
+		if (!n)
+			return;
+		rnic_qp_ctx_set_sq_next(c, (uint16_t)(rnic_qp_ctx_get_sq_next(c) + n));
+	}
+}
+
+/* Go-back-N: everything from the outstanding WQE holding psn is sent again. */
+static void resend_from(uint32_t qpn, uint32_t psn)
+{
+	struct fw_qp_run *r = &fw_res.qp_run[qpn];
+	int16_t i = r->head, prev = -1;
+
+	while (i >= 0 && !psn_le(psn, fw_res.swqe[i].last_psn))
+		prev = i, i = fw_res.swqe[i].next;
+	if (i < 0)
+		return;
+	rnic_qp_ctx_set_sq_next(ctx(qpn), fw_res.swqe[i].wqe_index);
+	rnic_qp_ctx_set_sq_psn(ctx(qpn), fw_res.swqe[i].first_psn);
+	while (i >= 0) {
+		int16_t nx = fw_res.swqe[i].next;
+		swqe_put(i);
+		i = nx;
+	}
+	if (prev >= 0)
+		fw_res.swqe[prev].next = -1;
+	else
+		r->head = -1;
+	r->tail = prev;
+	fw_sq_service(qpn);
+}
+
+/* ACK / NAK / RNR NAK / READ response / atomic ACK for the requester side of qpn. */
+void fw_sq_ack(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome)
+{
+	uint8_t *c = ctx(qpn);
+	struct fw_qp_run *r = &fw_res.qp_run[qpn];
+
+	if (kind == RNIC_RX_EVENT_KIND_ACK || kind == RNIC_RX_EVENT_KIND_READ_RESP_DONE ||
+	    kind == RNIC_RX_EVENT_KIND_ATOMIC_ACK) {
+		/* Reads and atomics complete on their responses, not on a plain ACK. */
+		while (r->head >= 0 && psn_le(fw_res.swqe[r->head].last_psn, psn)) {
+			uint32_t op = fw_res.swqe[r->head].opcode;
+			int needs_resp = op == RNIC_WQE_OP_RDMA_READ || op == RNIC_WQE_OP_ATOMIC_CMP_AND_SWP ||
+					 op == RNIC_WQE_OP_ATOMIC_FETCH_AND_ADD;
+			if (needs_resp && kind == RNIC_RX_EVENT_KIND_ACK)
+				break;
+			retire_head(qpn, RNIC_WC_STATUS_SUCCESS);
+		}
+		rnic_qp_ctx_set_retries_left(c, rnic_qp_ctx_get_retry_cnt(c));
+		rnic_qp_ctx_set_rnr_retries_left(c, rnic_qp_ctx_get_rnr_retry(c));
+		fw_sq_service(qpn);
+		return;
+	}
+	/* Every NAK acknowledges the messages wholly before its PSN. */
+	while (r->head >= 0 && psn_lt(fw_res.swqe[r->head].last_psn, psn) &&
+	       fw_res.swqe[r->head].opcode != RNIC_WQE_OP_RDMA_READ)
+		retire_head(qpn, RNIC_WC_STATUS_SUCCESS);
+	if (kind == RNIC_RX_EVENT_KIND_RNR_NAK) {
+		uint32_t left = rnic_qp_ctx_get_rnr_retries_left(c);
+		if (left == 0) {
+			if (r->head >= 0)
+				retire_head(qpn, RNIC_WC_STATUS_RNR_RETRY_EXC_ERR);
+			fw_qp_to_err(qpn);
+			return;
+		}
+		if (rnic_qp_ctx_get_rnr_retry(c) != 7) /* 7 means retry forever */
+			rnic_qp_ctx_set_rnr_retries_left(c, left - 1);
+		resend_from(qpn, psn);
+		return;
+	}
+	/* NAK: a PSN sequence error is resent; the others end the WQE and the QP. */
+	uint32_t code = syndrome & 0x1Fu;
+	if (code == 0) {
+		uint32_t left = rnic_qp_ctx_get_retries_left(c);
+		if (left == 0) {
+			if (r->head >= 0)
+				retire_head(qpn, RNIC_WC_STATUS_RETRY_EXC_ERR);
+			fw_qp_to_err(qpn);
+			return;
+		}
+		rnic_qp_ctx_set_retries_left(c, left - 1);
+		resend_from(qpn, psn);
+		return;
+	}
+	if (r->head >= 0)
+		retire_head(qpn, code == 1 ? RNIC_WC_STATUS_REM_INV_REQ_ERR
+				 : code == 2 ? RNIC_WC_STATUS_REM_ACCESS_ERR : RNIC_WC_STATUS_REM_OP_ERR);
+	fw_qp_to_err(qpn);
+}

@@ -1,0 +1,24 @@
+/* The firmware's share of the data path, per WQE and per message: doorbells, WQE fetch,
+ * transmit descriptors, receive buffers, receive events, completions. */
+#ifndef FW_XPORT_H
+#define FW_XPORT_H
+
+#include <stdint.h>
+
+#include "rnic_spec.h"
+
+void fw_xport_init(void);
+/* One doorbell (db_event word and the value the host wrote). */
+void fw_doorbell(uint32_t ev, uint32_t value);
+/* One receive event (spec layout rx_event). */
+void fw_rx_event(const uint8_t *ev);
+/* Drains the doorbell and event mailboxes; returns how much it did. */
+uint32_t fw_xport_poll(void);
+/* Sends every WQE the host posted on qpn that is not yet with the transmit engine. */
+void fw_sq_service(uint32_t qpn);
+/* Writes one CQE to cq (spec layout cqe, owner bit from the pass). 0 or -1. */
+int fw_cqe_write(uint32_t cqn, const uint8_t *cqe);
+/* Moves a QP to ERR: outstanding send WQEs complete with WR_FLUSH_ERR. */
+void fw_qp_to_err(uint32_t qpn);
+
+#endif /* FW_XPORT_H */

@@ -1,0 +1,300 @@
+/* Host unit tests of the firmware's data path (MOCK_MMIO build): WQEs formatted by the real
+ * provider code in mock host memory, fetched by the firmware through the mock DMA, turned into
+ * transmit descriptors; ACK/NAK events completing them in order into a CQ that the real
+ * provider code polls; receive buffers and receive completions; go-back-N, errors, flushes. */
+#include <string.h>
+
+#include "fw_cmd.h"
+#include "fw_res.h"
+#include "fw_xport.h"
+#include "hal.h"
+#include "mock_mmio.h"
+#include "rnicp_cq.h"
+#include "rnicp_db.h"
+#include "rnicp_wqe.h"
+
+#define A(x) (1u << RNIC_QP_ATTR_##x)
+#define H(off) (MOCK_HOST_BASE + (off))      /* bus address of mock host memory */
+#define P(off) (mock_host + (off))           /* its CPU pointer */
+#define SQ_OFF 0x10000u
+#define CQ_OFF 0x20000u
+#define DATA_OFF 0x40000u
+#define SQ_LOG 4u
+#define RQ_LOG 4u
+#define RQ_STRIDE_LOG 6u
+
+static uint8_t e[RNIC_CMD_ENTRY_SIZE];
+#define CMD(op) (memset(e, 0, sizeof(e)), rnic_cmd_entry_set_opcode(e, (op)))
+
+static struct rnicp_sq sq;
+static struct rnicp_rq rq;
+static struct rnicp_cq cq;
+static uint32_t qpn, cqn;
+
+static uint32_t db_ev(uint32_t page, uint32_t reg)
+{
+	uint8_t b[4] = { 0 };
+	rnic_db_event_set_page(b, page);
+	rnic_db_event_set_which(b, reg / 4);
+	return (uint32_t)rnic_ld_le(b, 4);
+}
+
+static void event(uint32_t kind, uint32_t psn, uint32_t syndrome)
+{
+	uint8_t ev[RNIC_RX_EVENT_SIZE] = { 0 };
+	rnic_rx_event_set_kind(ev, kind);
+	rnic_rx_event_set_qpn(ev, qpn);
+	rnic_rx_event_set_psn(ev, psn);
+	rnic_rx_event_set_syndrome(ev, syndrome);
+	fw_rx_event(ev);
+}
+
+static void setup_qp(uint32_t retry_cnt)
+{
+	CMD(RNIC_CMD_OP_SET_GID);
+	rnic_cmd_set_gid_set_ipv4(e, 0x0A000011);
+	rnic_cmd_set_gid_set_mac(e, 0x020000000011ull);
+	fw_cmd_exec(e);
+	CMD(RNIC_CMD_OP_ALLOC_PD);
+	fw_cmd_exec(e);
+	uint32_t pd = rnic_cmd_pd_get_pdn(e);
+	CMD(RNIC_CMD_OP_CREATE_CQ);
+	rnic_cmd_create_cq_set_log_size(e, 6);
+	rnic_cmd_create_cq_set_buf_addr(e, H(CQ_OFF));
+	fw_cmd_exec(e);
+	cqn = rnic_cmd_create_cq_get_cqn(e);
+	CMD(RNIC_CMD_OP_CREATE_QP);
+	rnic_cmd_create_qp_set_pdn(e, pd);
+	rnic_cmd_create_qp_set_send_cqn(e, cqn);
+	rnic_cmd_create_qp_set_recv_cqn(e, cqn);
+	rnic_cmd_create_qp_set_qp_type(e, RNIC_QP_TYPE_RC);
+	rnic_cmd_create_qp_set_sq_log_size(e, SQ_LOG);
+	rnic_cmd_create_qp_set_rq_log_size(e, RQ_LOG);
+	rnic_cmd_create_qp_set_rq_log_stride(e, RQ_STRIDE_LOG);
+	rnic_cmd_create_qp_set_buf_addr(e, H(SQ_OFF));
+	rnic_cmd_create_qp_set_rq_offset(e, 64u << SQ_LOG);
+	rnic_cmd_create_qp_set_max_inline(e, 64 / 4);
+	fw_cmd_exec(e);
+	qpn = rnic_cmd_create_qp_get_qpn(e);
+	uint32_t steps[3][2] = {
+		{ RNIC_QP_STATE_INIT, A(PKEY_INDEX) | A(PORT) | A(ACCESS_FLAGS) },
+		{ RNIC_QP_STATE_RTR, A(AV) | A(PATH_MTU) | A(DEST_QPN) | A(RQ_PSN) | A(MAX_DEST_RD_ATOMIC) | A(MIN_RNR_TIMER) },
+		{ RNIC_QP_STATE_RTS, A(SQ_PSN) | A(TIMEOUT) | A(RETRY_CNT) | A(RNR_RETRY) | A(MAX_QP_RD_ATOMIC) },
+	};
+	for (int i = 0; i < 3; i++) {
+		CMD(RNIC_CMD_OP_MODIFY_QP);
+		rnic_cmd_modify_qp_set_qpn(e, qpn);
+		rnic_cmd_modify_qp_set_attr_mask(e, steps[i][1] | A(STATE));
+		rnic_cmd_modify_qp_set_state(e, steps[i][0]);
+		rnic_cmd_modify_qp_set_path_mtu(e, 3); /* 1024 */
+		rnic_cmd_modify_qp_set_dest_qpn(e, 0x33);
+		rnic_cmd_modify_qp_set_sq_psn(e, 0xFFFFFE); /* wraps during the test */
+		rnic_cmd_modify_qp_set_retry_cnt(e, retry_cnt);
+		rnic_cmd_modify_qp_set_rnr_retry(e, 7);
+		rnic_cmd_modify_qp_set_access(e, 7);
+		fw_cmd_exec(e);
+	}
+	rnicp_sq_init(&sq, P(SQ_OFF), SQ_LOG, qpn, RNIC_QP_TYPE_RC, 4, 64);
+	rnicp_rq_init(&rq, P(SQ_OFF + (64u << SQ_LOG)), RQ_LOG, RQ_STRIDE_LOG, qpn);
+	rnicp_cq_init(&cq, P(CQ_OFF), 6, cqn);
+}
+
+static void ring_sq(void)
+{
+	uint8_t v[4] = { 0 };
+	rnic_db_word_set_num(v, qpn);
+	rnic_db_word_set_index(v, sq.pi);
+	fw_doorbell(db_ev(0, RNIC_DB_SQ_DB), (uint32_t)rnic_ld_le(v, 4));
+}
+
+static uint32_t post(uint32_t op, uint32_t flags, const struct rnicp_sge *sg, uint32_t nsge, uint64_t wr_id)
+{
+	struct rnicp_send_wr wr = { 0 };
+	wr.wr_id = wr_id;
+	wr.opcode = op;
+	wr.flags = flags;
+	wr.sg_list = sg;
+	wr.num_sge = nsge;
+	wr.remote_addr = 0x7000000000ull;
+	wr.rkey = 0x1234;
+	wr.imm_data = 0xAABBCCDD;
+	return (uint32_t)rnicp_sq_post(&sq, &wr, 0);
+}
+
+static void send_path(void)
+{
+	unsigned m0 = mock_nmbox;
+	struct rnicp_sge sg[2] = { { H(DATA_OFF), 1000, 0x101 }, { H(DATA_OFF + 4096), 2000, 0x102 } };
+	char text[20] = "inline payload 0123";
+	struct rnicp_sge in = { (uint64_t)(uintptr_t)text, 20, 0 };
+	struct rnicp_sge rd = { H(DATA_OFF + 8192), 5000, 0x103 };
+
+	post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, sg, 2, 0x1001);
+	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED | RNICP_WR_INLINE, &in, 1, 0x1002);
+	post(RNIC_WQE_OP_RDMA_READ, 0, &rd, 1, 0x1003);
+	post(RNIC_WQE_OP_SEND_WITH_IMM, RNICP_WR_SIGNALED, sg, 1, 0x1004);
+	ring_sq();
+
+	check(mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 4, "fw-xport-four-tx-descriptors");
+	const uint8_t *d0 = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 0)->data;
+	const uint8_t *d1 = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 1)->data;
+	const uint8_t *d2 = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 2)->data;
+	const uint8_t *d3 = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 3)->data;
+	check(rnic_tx_desc_get_kind(d0) == RNIC_MSG_KIND_WRITE && rnic_tx_desc_get_qpn(d0) == qpn &&
+		      rnic_tx_desc_get_psn(d0) == 0xFFFFFE && rnic_tx_desc_get_length(d0) == 3000 &&
+		      rnic_tx_desc_get_num_sge(d0) == 2 && rnic_tx_desc_get_sge1_addr(d0) == H(DATA_OFF + 4096) &&
+		      rnic_tx_desc_get_sge1_len(d0) == 2000 && rnic_tx_desc_get_sge1_lkey(d0) == 0x102 &&
+		      rnic_tx_desc_get_remote_va(d0) == 0x7000000000ull && rnic_tx_desc_get_rkey(d0) == 0x1234,
+	      "fw-xport-write-descriptor");
+	/* 3000 bytes at MTU 1024: 3 packets, PSNs 0xFFFFFE, 0xFFFFFF, 0 (wrap). */
+	check(rnic_tx_desc_get_kind(d1) == RNIC_MSG_KIND_SEND && rnic_tx_desc_get_psn(d1) == 1 &&
+		      (rnic_tx_desc_get_flags(d1) & (1u << RNIC_TX_FLAG_PHYS_SGE)) && rnic_tx_desc_get_num_sge(d1) == 1 &&
+		      rnic_tx_desc_get_sge0_len(d1) == 20 &&
+		      !memcmp(P(rnic_tx_desc_get_sge0_addr(d1) - MOCK_HOST_BASE), text, 20),
+	      "fw-xport-inline-send-points-at-ring-bytes");
+	check(rnic_tx_desc_get_kind(d2) == RNIC_MSG_KIND_READ_REQ && rnic_tx_desc_get_psn(d2) == 2 &&
+		      rnic_tx_desc_get_length(d2) == 5000 && rnic_tx_desc_get_sge0_lkey(d2) == 0x103,
+	      "fw-xport-read-descriptor");
+	check(rnic_tx_desc_get_kind(d3) == RNIC_MSG_KIND_SEND_IMM && rnic_tx_desc_get_psn(d3) == 7 &&
+		      rnic_tx_desc_get_imm_data(d3) == 0xAABBCCDD,
+	      "fw-xport-read-reserves-psns");
+
+	/* ACK of the WRITE's last PSN: one CQE, polled by the provider's own code. */
+	struct rnicp_wc wc[8];
+	event(RNIC_RX_EVENT_KIND_ACK, 0, 0x1F);
+	int n = rnicp_cq_poll(&cq, 8, wc);
+	check(n == 1 && wc[0].wr_id == 0x1001 && wc[0].status == RNIC_WC_STATUS_SUCCESS &&
+		      wc[0].opcode == RNIC_WC_OPCODE_RDMA_WRITE,
+	      "fw-xport-ack-completes-write");
+	/* An ACK past everything: the SEND completes, the READ waits for its response and holds
+	 * the SEND_IMM behind it (completions stay in order). */
+	event(RNIC_RX_EVENT_KIND_ACK, 7, 0x1F);
+	n = rnicp_cq_poll(&cq, 8, wc);
+	check(n == 1 && wc[0].wr_id == 0x1002 && wc[0].opcode == RNIC_WC_OPCODE_SEND, "fw-xport-read-holds-later-acks");
+	event(RNIC_RX_EVENT_KIND_READ_RESP_DONE, 6, 0x1F);
+	event(RNIC_RX_EVENT_KIND_ACK, 7, 0x1F);
+	n = rnicp_cq_poll(&cq, 8, wc);
+	check(n == 1 && wc[0].wr_id == 0x1004, "fw-xport-unsignaled-read-then-send-imm");
+
+	/* Go-back-N: a PSN sequence NAK resends from the message that holds that PSN. */
+	m0 = mock_nmbox;
+	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, sg, 1, 0x2001);
+	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, sg, 1, 0x2002);
+	ring_sq();
+	uint32_t psn2 = rnic_tx_desc_get_psn(mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 1)->data);
+	event(RNIC_RX_EVENT_KIND_NAK, psn2, 0x60);
+	const struct mock_mbox_rec *re = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 2);
+	n = rnicp_cq_poll(&cq, 8, wc);
+	check(re && rnic_tx_desc_get_psn(re->data) == psn2 && mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 3 &&
+		      n == 1 && wc[0].wr_id == 0x2001,
+	      "fw-xport-psn-nak-resends-from-that-message");
+	event(RNIC_RX_EVENT_KIND_ACK, psn2, 0x1F);
+	n = rnicp_cq_poll(&cq, 8, wc);
+	check(n == 1 && wc[0].wr_id == 0x2002, "fw-xport-resent-message-completes");
+
+	/* A remote access NAK: that WQE completes with REM_ACCESS_ERR, the QP goes to ERR and the
+	 * WQEs behind it, sent or not, are flushed in order. */
+	post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, sg, 1, 0x3001);
+	ring_sq();
+	uint32_t bad_psn = rnic_qp_ctx_get_sq_psn(fw_res.qp_ctx[qpn]) - 1;
+	post(RNIC_WQE_OP_SEND, 0, sg, 1, 0x3002);
+	ring_sq();
+	event(RNIC_RX_EVENT_KIND_NAK, bad_psn, 0x62);
+	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, sg, 1, 0x3003); /* posted after the error */
+	ring_sq();
+	n = rnicp_cq_poll(&cq, 8, wc);
+	check(n == 3 && wc[0].wr_id == 0x3001 && wc[0].status == RNIC_WC_STATUS_REM_ACCESS_ERR &&
+		      wc[1].wr_id == 0x3002 && wc[1].status == RNIC_WC_STATUS_WR_FLUSH_ERR &&
+		      wc[2].wr_id == 0x3003 && wc[2].status == RNIC_WC_STATUS_WR_FLUSH_ERR &&
+		      rnic_qp_ctx_get_state(fw_res.qp_ctx[qpn]) == RNIC_QP_STATE_ERR,
+	      "fw-xport-access-nak-error-then-flush");
+}
+
+static void recv_path(void)
+{
+	unsigned m0 = mock_nmbox;
+	struct rnicp_sge sg[3] = { { H(DATA_OFF), 100, 0x201 }, { H(DATA_OFF + 256), 200, 0x202 },
+				   { H(DATA_OFF + 512), 300, 0x203 } };
+	struct rnicp_recv_wr w1 = { 0x5001, sg, 3 }, w2 = { 0x5002, sg, 1 };
+	rnicp_rq_post(&rq, &w1);
+	rnicp_rq_post(&rq, &w2);
+	uint8_t v[4] = { 0 };
+	rnic_db_word_set_num(v, qpn);
+	rnic_db_word_set_index(v, rq.pi);
+	fw_doorbell(db_ev(0, RNIC_DB_RQ_DB), (uint32_t)rnic_ld_le(v, 4));
+	const struct mock_mbox_rec *r = mock_mbox_nth(RNIC_FW_REG_RQD_COMMIT, m0, 0);
+	check(mock_mbox_count(RNIC_FW_REG_RQD_COMMIT, m0) == 1 && r && rnic_rq_desc_get_wr_id(r->data) == 0x5001 &&
+		      rnic_rq_desc_get_num_sge(r->data) == 3 && rnic_rq_desc_get_sge2_addr(r->data) == H(DATA_OFF + 512) &&
+		      rnic_rq_desc_get_sge2_len(r->data) == 300 && rnic_rq_desc_get_sge2_lkey(r->data) == 0x203,
+	      "fw-xport-one-receive-buffer-posted");
+
+	uint8_t ev[RNIC_RX_EVENT_SIZE] = { 0 };
+	rnic_rx_event_set_kind(ev, RNIC_RX_EVENT_KIND_RECV_DONE);
+	rnic_rx_event_set_qpn(ev, qpn);
+	rnic_rx_event_set_wr_id(ev, 0x5001);
+	rnic_rx_event_set_byte_len(ev, 555);
+	rnic_rx_event_set_imm_data(ev, 0x01020304);
+	rnic_rx_event_set_flags(ev, 1u << RNIC_CQE_FLAG_WITH_IMM);
+	fw_rx_event(ev);
+	struct rnicp_wc wc[4];
+	int n = rnicp_cq_poll(&cq, 4, wc);
+	r = mock_mbox_nth(RNIC_FW_REG_RQD_COMMIT, m0, 1);
+	check(n == 1 && wc[0].wr_id == 0x5001 && wc[0].opcode == RNIC_WC_OPCODE_RECV && wc[0].byte_len == 555 &&
+		      wc[0].imm_data == 0x01020304 && rnicp_wc_is_recv(&wc[0]) && r &&
+		      rnic_rq_desc_get_wr_id(r->data) == 0x5002,
+	      "fw-xport-recv-completion-and-next-buffer");
+}
+
+static void doorbell_checks(void)
+{
+	/* A doorbell from another context's page, or for an unknown QP, changes nothing. */
+	unsigned m0 = mock_nmbox;
+	uint8_t v[4] = { 0 };
+	rnic_db_word_set_num(v, qpn);
+	rnic_db_word_set_index(v, (uint16_t)(sq.pi + 1));
+	fw_doorbell(db_ev(3, RNIC_DB_SQ_DB), (uint32_t)rnic_ld_le(v, 4));
+	rnic_db_word_set_num(v, 99);
+	fw_doorbell(db_ev(0, RNIC_DB_SQ_DB), (uint32_t)rnic_ld_le(v, 4));
+	check(mock_nmbox == m0, "fw-xport-foreign-or-unknown-doorbell-ignored");
+	/* The mailbox path: a doorbell waiting in the mailbox is read, popped and served. */
+	regs[RNIC_FW_REG_DB_STATUS / 4] = 1;
+	regs[RNIC_FW_REG_DB_DATA / 4] = db_ev(0, RNIC_DB_CQ_DB);
+	regs[RNIC_FW_REG_DB_DATA / 4 + 1] = 0;
+	uint32_t served = fw_xport_poll();
+	check(served == 1 && regs[RNIC_FW_REG_DB_STATUS / 4] == 0, "fw-xport-doorbell-mailbox-drained");
+}
+
+static void retry_exhaustion(void)
+{
+	memset(&fw_res, 0, sizeof(fw_res));
+	fw_cmd_init();
+	fw_xport_init();
+	memset(mock_host, 0, sizeof(mock_host));
+	setup_qp(1);
+	struct rnicp_sge sg = { H(DATA_OFF), 64, 0x101 };
+	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, &sg, 1, 0x6001);
+	ring_sq();
+	uint32_t psn = rnic_qp_ctx_get_sq_psn(fw_res.qp_ctx[qpn]) - 1;
+	event(RNIC_RX_EVENT_KIND_NAK, psn, 0x60); /* one retry allowed */
+	event(RNIC_RX_EVENT_KIND_NAK, psn, 0x60); /* exhausted */
+	struct rnicp_wc wc[4];
+	int n = rnicp_cq_poll(&cq, 4, wc);
+	check(n == 1 && wc[0].wr_id == 0x6001 && wc[0].status == RNIC_WC_STATUS_RETRY_EXC_ERR &&
+		      rnic_qp_ctx_get_state(fw_res.qp_ctx[qpn]) == RNIC_QP_STATE_ERR,
+	      "fw-xport-retry-exceeded");
+}
+
+int main(void)
+{
+	fw_cmd_init();
+	fw_xport_init();
+	setup_qp(7);
+	check(qpn >= FW_FIRST_QPN && cqn != 0 &&
+		      rnic_qp_ctx_get_state(fw_res.qp_ctx[qpn]) == RNIC_QP_STATE_RTS,
+	      "fw-xport-setup-rts");
+	doorbell_checks();
+	recv_path();
+	send_path();
+	retry_exhaustion();
+	return mock_failed;
+}
