@@ -173,6 +173,8 @@ struct CmdqTest : sc_module {
       rnic_cmd_entry_set_opcode(cmd, RNIC_CMD_OP_NOP);
       all_ok = rnic_cmdq_exec(&q, cmd, &raw) == 0 && raw == 0;
     }
+    // The firmware advances its consumer count just after the last completion's done write.
+    wait(sc_time(2, SC_US));
     uint32_t cons = rnic_rd32(&os, RNIC_REG_CMDQ_CMDQ_CONS);
     check(all_ok && cons == q.prod && cons == 68, "ring-wraps", "cons %d prod %d", int(cons), int(q.prod));
     std::printf("INFO %s: 68 commands in %.1f us of simulated time\n", tag_,
