@@ -5,6 +5,7 @@
 #include "fw_log.h"
 #include "fw_panic.h"
 #include "fw_res.h"
+#include "fw_xport.h"
 #include "hal.h"
 
 #define BUF_CMD 0u     /* staging-buffer offset of the command being served */
@@ -156,8 +157,12 @@ static void serve_slot(uint64_t addr)
 	rnic_cmd_entry_set_done(e, 1);
 	fw_buf_write(BUF_DONE, e, 8);
 	if (fw_dma_xfer(addr, BUF_CMD, RNIC_CMD_ENTRY_SIZE, FW_DMA_TO_HOST) ||
-	    fw_dma_xfer(addr, BUF_DONE, 8, FW_DMA_TO_HOST))
+	    fw_dma_xfer(addr, BUF_DONE, 8, FW_DMA_TO_HOST)) {
 		fw_log("cmd: completion to %08x%08x failed", (unsigned)(addr >> 32), (unsigned)addr);
+		return;
+	}
+	if (rnic_cmd_entry_get_flags(e) & (1u << RNIC_CMD_FLAG_EVENT))
+		fw_eq_post(RNIC_EQ_TYPE_CMD_DONE, status, rnic_cmd_entry_get_token(e), 0);
 }
 
 uint32_t fw_cmd_poll(void)

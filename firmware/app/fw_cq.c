@@ -25,5 +25,13 @@ int fw_cqe_write(uint32_t cqn, const uint8_t *cqe)
 		return -1;
 	}
 	cq->pi++;
+	/* An armed CQ gives one completion event: for any CQE, or (solicited arming) for a
+	 * solicited or failed one. */
+	if (cq->armed == FW_CQ_ARM_ANY ||
+	    (cq->armed == FW_CQ_ARM_SOLICITED && ((rnic_cqe_get_flags(c) & (1u << RNIC_CQE_FLAG_SOLICITED)) ||
+						  rnic_cqe_get_status(c) != RNIC_WC_STATUS_SUCCESS))) {
+		cq->armed = 0;
+		fw_eq_post(RNIC_EQ_TYPE_COMPLETION, 0, cqn, 0);
+	}
 	return 0;
 }

@@ -40,9 +40,15 @@ void fw_doorbell(uint32_t ev, uint32_t value)
 		fw_rq_service(num);
 		return;
 	case RNIC_DB_CQ_DB:
-	case RNIC_DB_CQ_ARM:
-		/* Consumer index and arming: kept for the event path (not served yet). */
+		/* The consumer index is the host's business until overflow detection needs it. */
 		return;
+	case RNIC_DB_CQ_ARM: {
+		uint32_t cqn = rnic_db_cq_arm_get_cqn(v);
+		if (cqn == 0 || cqn >= FW_MAX_CQ || !fw_res.cqs[cqn].used || fw_res.cqs[cqn].uctx != page)
+			break;
+		fw_res.cqs[cqn].armed = rnic_db_cq_arm_get_solicited(v) ? FW_CQ_ARM_SOLICITED : FW_CQ_ARM_ANY;
+		return;
+	}
 	default:
 		break;
 	}

@@ -19,6 +19,7 @@ int main(void)
 	fw_log("boot ok %u.%u core %u", FW_VERSION >> 16, FW_VERSION & 0xffffu, (unsigned)hal_rd32(RNIC_FW_REG_CORE_ID));
 	fw_cmd_init();
 	fw_xport_init();
+	fw_eq_init();
 	hal_wr32(RNIC_FW_REG_FW_STATUS, RNIC_FW_STATUS_READY);
 #ifdef FW_TEST_TRAP
 	/* Test image only: an illegal instruction must end in a panic record the host can read. */

@@ -30,7 +30,11 @@ struct fw_cq {
 	uint8_t log_size;
 	uint8_t eqn;
 	uint8_t used;
+	uint8_t armed; /* 0, FW_CQ_ARM_ANY or FW_CQ_ARM_SOLICITED: one event at the next CQE */
 };
+
+#define FW_CQ_ARM_ANY 1u
+#define FW_CQ_ARM_SOLICITED 2u
 
 struct fw_ah {
 	uint64_t dmac;

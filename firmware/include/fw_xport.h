@@ -18,6 +18,9 @@ uint32_t fw_xport_poll(void);
 void fw_sq_service(uint32_t qpn);
 /* Writes one CQE to cq (spec layout cqe, owner bit from the pass). 0 or -1. */
 int fw_cqe_write(uint32_t cqn, const uint8_t *cqe);
+/* Event queue: posts one eq_entry and notifies (MSI-X if armed). 0 or -1 (no EQ, DMA error). */
+void fw_eq_init(void);
+int fw_eq_post(uint32_t type, uint32_t subtype, uint32_t handle, uint32_t data);
 /* Moves a QP to ERR: outstanding send WQEs complete with WR_FLUSH_ERR. */
 void fw_qp_to_err(uint32_t qpn);
 

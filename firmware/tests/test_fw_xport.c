@@ -245,6 +245,39 @@ static void recv_path(void)
 	      "fw-xport-recv-completion-and-next-buffer");
 }
 
+#define EQ_OFF 0x30000u
+static void eq_checks(void)
+{
+	regs[RNIC_FW_REG_EQ_BASE_LO / 4] = (uint32_t)H(EQ_OFF);
+	regs[RNIC_FW_REG_EQ_BASE_HI / 4] = (uint32_t)(H(EQ_OFF) >> 32);
+	regs[RNIC_FW_REG_EQ_LOG_SIZE / 4] = 2; /* 4 entries: the owner bit flips after four */
+	fw_eq_init();
+	uint8_t v[4] = { 0 };
+	rnic_db_cq_arm_set_cqn(v, cqn);
+	fw_doorbell(db_ev(0, RNIC_DB_CQ_ARM), (uint32_t)rnic_ld_le(v, 4));
+	uint8_t cqe[RNIC_CQE_SIZE] = { 0 };
+	nwrites = 0;
+	fw_cqe_write(cqn, cqe);
+	fw_cqe_write(cqn, cqe); /* not armed any more: no second event */
+	const uint8_t *e0 = P(EQ_OFF), *e1 = P(EQ_OFF + RNIC_EQ_ENTRY_SIZE);
+	int notified = 0;
+	for (unsigned i = 0; i < nwrites && i < 64; i++)
+		notified += writes[i][0] == RNIC_FW_REG_EQ_NOTIFY;
+	check(rnic_eq_entry_get_event_type(e0) == RNIC_EQ_TYPE_COMPLETION && rnic_eq_entry_get_handle(e0) == cqn &&
+		      rnic_eq_entry_get_owner(e0) == 1 && rnic_eq_entry_get_owner(e1) == 0 && notified == 1 &&
+		      regs[RNIC_FW_REG_EQ_PROD / 4] == 1,
+	      "fw-xport-armed-cq-one-event");
+	for (int i = 0; i < 4; i++)
+		fw_eq_post(RNIC_EQ_TYPE_PORT_CHANGE, 0, (uint32_t)i, 0);
+	check(rnic_eq_entry_get_owner(P(EQ_OFF)) == 0 && rnic_eq_entry_get_handle(P(EQ_OFF)) == 3 &&
+		      rnic_eq_entry_get_owner(P(EQ_OFF + 3 * RNIC_EQ_ENTRY_SIZE)) == 1,
+	      "fw-xport-eq-owner-flips-on-wrap");
+	regs[RNIC_FW_REG_EQ_LOG_SIZE / 4] = 0;
+	/* The CQEs written above are consumed so the later checks start from an empty CQ. */
+	struct rnicp_wc wc[4];
+	rnicp_cq_poll(&cq, 4, wc);
+}
+
 static void doorbell_checks(void)
 {
 	/* A doorbell from another context's page, or for an unknown QP, changes nothing. */
@@ -293,6 +326,7 @@ int main(void)
 		      rnic_qp_ctx_get_state(fw_res.qp_ctx[qpn]) == RNIC_QP_STATE_RTS,
 	      "fw-xport-setup-rts");
 	doorbell_checks();
+	eq_checks();
 	recv_path();
 	send_path();
 	retry_exhaustion();

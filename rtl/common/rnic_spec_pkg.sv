@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'h6C2B88E5;
+  localparam logic [31:0] SPEC_HASH = 32'h5A8E33E7;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -129,6 +129,11 @@ package rnic_spec_pkg;
   localparam logic [11:0] FW_REG_CMDQ_LOG_SIZE = 12'h048;
   localparam logic [11:0] FW_REG_CMDQ_PROD = 12'h04C;
   localparam logic [11:0] FW_REG_CMDQ_CONS = 12'h050;
+  localparam logic [11:0] FW_REG_EQ_BASE_LO = 12'h054;
+  localparam logic [11:0] FW_REG_EQ_BASE_HI = 12'h058;
+  localparam logic [11:0] FW_REG_EQ_LOG_SIZE = 12'h05C;
+  localparam logic [11:0] FW_REG_EQ_PROD = 12'h060;
+  localparam logic [11:0] FW_REG_EQ_NOTIFY = 12'h064;
   localparam logic [11:0] FW_REG_DMA_HOST_LO = 12'h100;
   localparam logic [11:0] FW_REG_DMA_HOST_HI = 12'h104;
   localparam logic [11:0] FW_REG_DMA_BUF_OFF = 12'h108;

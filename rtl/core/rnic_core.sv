@@ -125,7 +125,8 @@ module rnic_core #(
   logic                   fd_rd_req_valid, fd_rd_req_ready, fd_rd_data_valid, fd_rd_data_ready;
   logic                   fd_rd_data_last, fd_rd_cpl_valid, fd_rd_cpl_ready;
   logic [63:0]            fd_rd_req_addr, fd_wr_req_addr;
-  logic [31:0]            fd_rd_req_len, fd_wr_req_len, cmdq_cons;
+  logic [31:0]            fd_rd_req_len, fd_wr_req_len, cmdq_cons, eq_prod;
+  logic                   eq_notify;
   logic [7:0]             fd_rd_req_tag, fd_wr_req_tag, fd_rd_cpl_tag, fd_wr_cpl_tag;
   logic [DataWidth-1:0]   fd_rd_data, fd_wr_data;
   logic [DataWidth/8-1:0] fd_rd_data_keep;
@@ -158,6 +159,8 @@ module rnic_core #(
     .fw_ready_o(fw_ready), .panicked_o(fw_panicked),
     .cmdq_base_lo_i(cmdq_base_lo), .cmdq_base_hi_i(cmdq_base_hi), .cmdq_log_size_i(cmdq_log_size),
     .cmdq_prod_i(cmdq_prod), .cmdq_cons_o(cmdq_cons),
+    .eq_base_lo_i(eq_base_lo), .eq_base_hi_i(eq_base_hi), .eq_log_size_i(eq_log_size),
+    .eq_prod_o(eq_prod), .eq_notify_o(eq_notify),
     .rd_req_valid_o(fd_rd_req_valid), .rd_req_ready_i(fd_rd_req_ready), .rd_req_addr_o(fd_rd_req_addr),
     .rd_req_len_o(fd_rd_req_len), .rd_req_tag_o(fd_rd_req_tag), .rd_data_valid_i(fd_rd_data_valid),
     .rd_data_ready_o(fd_rd_data_ready), .rd_data_i(fd_rd_data), .rd_data_keep_i(fd_rd_data_keep),
@@ -263,7 +266,7 @@ module rnic_core #(
     .cmdq_cmdq_log_size_o(cmdq_log_size), .cmdq_cmdq_prod_o(cmdq_prod),
     .cmdq_cmdq_prod_we_o(cmdq_prod_we), .cmdq_cmdq_cons_i(cmdq_cons),
     .eq_eq_base_lo_o(eq_base_lo), .eq_eq_base_hi_o(eq_base_hi), .eq_eq_log_size_o(eq_log_size),
-    .eq_eq_cons_o(eq_cons), .eq_eq_cons_we_o(eq_cons_we), .eq_eq_prod_i(32'h0),
+    .eq_eq_cons_o(eq_cons), .eq_eq_cons_we_o(eq_cons_we), .eq_eq_prod_i(eq_prod),
     .eq_eq_msix_vector_o(eq_msix_vector), .msix_msix_mask_o(msix_mask), .msix_msix_pending_i(msix_pending),
     .doorbell_db_dropped_i(db_dropped),
     .counters_i(counters)
@@ -297,16 +300,23 @@ module rnic_core #(
     counters[rnic_spec_pkg::CNT_DOORBELLS*32 +: 32] = db_count;
   end
 
-  // ---- MSI-X: a firmware panic raises the event-queue vector --------------------------------
-  logic panicked_q;
+  // ---- MSI-X: the event-queue vector, raised by a firmware panic, or by the firmware's notify
+  // when the host has armed the EQ (writing eq_cons with bit 31); a notify disarms it.
+  logic panicked_q, eq_armed_q;
   logic [31:0] msix_raise, msix_pending;
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) panicked_q <= 1'b0;
-    else panicked_q <= fw_panicked;
+    if (!rst_ni) begin
+      panicked_q <= 1'b0;
+      eq_armed_q <= 1'b0;
+    end else begin
+      panicked_q <= fw_panicked;
+      if (eq_cons_we && bus_wdata[31]) eq_armed_q <= 1'b1;
+      else if (eq_notify) eq_armed_q <= 1'b0;
+    end
   end
   always_comb begin
     msix_raise = '0;
-    msix_raise[eq_msix_vector[4:0]] = fw_panicked && !panicked_q;
+    msix_raise[eq_msix_vector[4:0]] = (fw_panicked && !panicked_q) || (eq_notify && eq_armed_q);
   end
   rnic_msix #(.NumVectors(32)) u_msix (
     .clk_i, .rst_ni, .raise_i(msix_raise), .mask_i(msix_mask), .pending_o(msix_pending),
@@ -325,6 +335,6 @@ module rnic_core #(
                            fd_rd_cpl_tag, fd_wr_cpl_tag, mkey_init_done, mk_req_ready, mk_rsp_valid,
                            mk_rsp_status, mk_rsp_addr, mk_rsp_page_left, mk_rsp_tag, m_axis_tx_tready_i, s_axis_rx_tdata_i, ctrl_scratch, cpu_control[31:1],
                            cmdq_prod_we,
-                           eq_base_lo, eq_base_hi, eq_log_size, eq_cons, eq_cons_we,
+                           eq_cons,
                            eq_msix_vector[31:5], ctrl_control[31:1], bus_wdata, bus_wstrb};
 endmodule

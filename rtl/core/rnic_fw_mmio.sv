@@ -31,7 +31,13 @@ module rnic_fw_mmio #(
   input  logic [31:0] cmdq_base_hi_i,
   input  logic [31:0] cmdq_log_size_i,
   input  logic [31:0] cmdq_prod_i,
-  output logic [31:0] cmdq_cons_o
+  output logic [31:0] cmdq_cons_o,
+  // event queue: the host's registers, the firmware's producer count and its notify strobe
+  input  logic [31:0] eq_base_lo_i,
+  input  logic [31:0] eq_base_hi_i,
+  input  logic [31:0] eq_log_size_i,
+  output logic [31:0] eq_prod_o,
+  output logic        eq_notify_o
 );
   logic [11:0] off;
   logic in_block;
@@ -52,6 +58,8 @@ module rnic_fw_mmio #(
       panic_mtval_o <= '0;
       panicked_o <= 1'b0;
       cmdq_cons_o <= '0;
+      eq_prod_o <= '0;
+      eq_notify_o <= 1'b0;
       mmio_rvalid_o <= 1'b0;
       mmio_rdata_o <= '0;
     end else if (clear_i) begin
@@ -66,9 +74,12 @@ module rnic_fw_mmio #(
       panic_mtval_o <= '0;
       panicked_o <= 1'b0;
       cmdq_cons_o <= '0;
+      eq_prod_o <= '0;
+      eq_notify_o <= 1'b0;
       mmio_rvalid_o <= 1'b0;
     end else begin
       mmio_rvalid_o <= mmio_req_i && !mmio_we_i;
+      eq_notify_o <= mmio_req_i && mmio_we_i && in_block && off == rnic_spec_pkg::FW_REG_EQ_NOTIFY;
       mmio_rdata_o <= '0;
       if (mmio_req_i && !mmio_we_i && in_block) begin
         unique case (off)
@@ -78,6 +89,10 @@ module rnic_fw_mmio #(
           rnic_spec_pkg::FW_REG_CMDQ_LOG_SIZE: mmio_rdata_o <= cmdq_log_size_i;
           rnic_spec_pkg::FW_REG_CMDQ_PROD: mmio_rdata_o <= cmdq_prod_i;
           rnic_spec_pkg::FW_REG_CMDQ_CONS: mmio_rdata_o <= cmdq_cons_o;
+          rnic_spec_pkg::FW_REG_EQ_BASE_LO: mmio_rdata_o <= eq_base_lo_i;
+          rnic_spec_pkg::FW_REG_EQ_BASE_HI: mmio_rdata_o <= eq_base_hi_i;
+          rnic_spec_pkg::FW_REG_EQ_LOG_SIZE: mmio_rdata_o <= eq_log_size_i;
+          rnic_spec_pkg::FW_REG_EQ_PROD: mmio_rdata_o <= eq_prod_o;
           default: ;
         endcase
       end
@@ -91,6 +106,7 @@ module rnic_fw_mmio #(
           rnic_spec_pkg::FW_REG_LOG_SIZE: log_size_o <= mmio_wdata_i;
           rnic_spec_pkg::FW_REG_HEARTBEAT: heartbeat_o <= mmio_wdata_i;
           rnic_spec_pkg::FW_REG_CMDQ_CONS: cmdq_cons_o <= mmio_wdata_i;
+          rnic_spec_pkg::FW_REG_EQ_PROD: eq_prod_o <= mmio_wdata_i;
           rnic_spec_pkg::FW_REG_PANIC_MCAUSE: panic_mcause_o <= mmio_wdata_i;
           rnic_spec_pkg::FW_REG_PANIC_MEPC: panic_mepc_o <= mmio_wdata_i;
           rnic_spec_pkg::FW_REG_PANIC_MTVAL: begin

@@ -4,7 +4,9 @@
 //   rx copy   the fields the receive engine uses  read by xport_rx
 //   state     xport_rx_pkg::qp_state_t           RTL-owned moving state, written back by xport_rx
 //   rq slot   rq_desc_t bits [511:32]            one posted receive buffer per QP
-// plus one "rq slot full" flag per QP (flops).
+// plus a 1-bit memory of "rq slot full" flags. After reset every entry is cleared (valid = 0,
+// state 0, slot empty), one per cycle (NumQps cycles); init_done_o rises when done and nothing is
+// accepted before.
 // A firmware entry write (qpt_wr_*) writes both copies and (re)initialises the moving state:
 // expected PSN := entry.epsn, MSN := 0, no message in progress, cursors 0, ACK counter 0,
 // NAK-sent and error flags clear, rq slot empty. A post (rqd_*) fills the QP's rq slot (a post to
@@ -17,6 +19,7 @@ module xport_qpt #(
   input  logic                       clk_i,
   input  logic                       rst_ni,
   input  logic                       hold_i,
+  output logic                       init_done_o,
   // firmware: entry write
   input  logic                       qpt_wr_valid_i,
   output logic                       qpt_wr_ready_o,
@@ -54,7 +57,11 @@ module xport_qpt #(
   logic [RxW-1:0] rx_mem [NumQps];
   logic [SW-1:0]  st_mem [NumQps];
   logic [DW-1:0]  rq_mem [NumQps];
-  logic [NumQps-1:0] rqv_q;
+  logic           rqv_mem [NumQps];
+  logic           init_done_q;
+  logic [QW:0]    clr_q;
+  logic           clr_we;
+  logic [QW-1:0]  clr_idx;
 
   logic           fw_we, rq_we, st_we_any;
   logic [QW-1:0]  fw_idx, rq_idx, st_idx, tx_idx, rx_idx;
@@ -62,8 +69,21 @@ module xport_qpt #(
   logic [RxW-1:0] rx_wdata;
   xport_rx_pkg::qp_state_t st_init, st_wdata;
 
-  assign qpt_wr_ready_o = !hold_i;
-  assign rqd_ready_o    = !hold_i && !qpt_wr_valid_i;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      init_done_q <= 1'b0;
+      clr_q       <= '0;
+    end else if (!init_done_q) begin
+      clr_q <= clr_q + 1'b1;
+      if (clr_q == (QW+1)'(NumQps - 1)) init_done_q <= 1'b1;
+    end
+  end
+  assign init_done_o = init_done_q;
+  assign clr_we  = !init_done_q;
+  assign clr_idx = clr_q[QW-1:0];
+
+  assign qpt_wr_ready_o = !hold_i && init_done_q;
+  assign rqd_ready_o    = !hold_i && !qpt_wr_valid_i && init_done_q;
   assign fw_ok  = qpt_wr_qpn_i < 32'(NumQps);
   assign rq_ok  = rqd_i.qpn < 32'(NumQps);
   assign tx_ok  = 32'(tx_rd_qpn_i) < 32'(NumQps);
@@ -75,7 +95,7 @@ module xport_qpt #(
   assign rx_idx = rx_rd_qpn_i[QW-1:0];
   assign fw_we  = qpt_wr_valid_i && qpt_wr_ready_o && fw_ok;
   assign rq_we  = rqd_valid_i && rqd_ready_o && rq_ok;
-  assign st_we_any = fw_we || st_we_i;
+  assign st_we_any = clr_we || fw_we || st_we_i;
 
   assign rx_wdata = {qpt_wr_entry_i.min_rnr_timer, qpt_wr_entry_i.ack_coalesce, qpt_wr_entry_i.pdn,
                      qpt_wr_entry_i.access, qpt_wr_entry_i.pmtu_log2, qpt_wr_entry_i.qp_type,
@@ -84,18 +104,18 @@ module xport_qpt #(
   always_comb begin
     st_init = '0;
     st_init.epsn = qpt_wr_entry_i.epsn[23:0];
-    st_wdata = fw_we ? st_init : st_i;
+    st_wdata = clr_we ? '0 : fw_we ? st_init : st_i;
   end
 
   // ---- memories ---------------------------------------------------------------------------------
   always_ff @(posedge clk_i) begin
-    if (fw_we) tx_mem[fw_idx] <= qpt_wr_entry_i[TxW-1:0];
+    if (clr_we || fw_we) tx_mem[clr_we ? clr_idx : fw_idx] <= clr_we ? '0 : qpt_wr_entry_i[TxW-1:0];
   end
   always_ff @(posedge clk_i) begin
-    if (fw_we) rx_mem[fw_idx] <= rx_wdata;
+    if (clr_we || fw_we) rx_mem[clr_we ? clr_idx : fw_idx] <= clr_we ? '0 : rx_wdata;
   end
   always_ff @(posedge clk_i) begin
-    if (st_we_any) st_mem[fw_we ? fw_idx : st_idx] <= st_wdata;
+    if (st_we_any) st_mem[clr_we ? clr_idx : fw_we ? fw_idx : st_idx] <= st_wdata;
   end
   always_ff @(posedge clk_i) begin
     if (rq_we) rq_mem[rq_idx] <= rqd_i[511:32];
@@ -128,20 +148,22 @@ module xport_qpt #(
   always_ff @(posedge clk_i) begin
     if (rx_rd_en_i) rq_rd_q <= rq_mem[rx_idx];
   end
+  // slot flags: one write port (clear sweep, entry write, post and engine clear never coincide:
+  // posts and entry writes are exclusive and only accepted while hold_i is low)
+  logic          rqv_we, rqv_wd;
+  logic [QW-1:0] rqv_wa;
+  assign rqv_we = clr_we || fw_we || rq_we || (st_we_i && rqv_clr_i);
+  assign rqv_wa = clr_we ? clr_idx : fw_we ? fw_idx : rq_we ? rq_idx : st_idx;
+  assign rqv_wd = !clr_we && !fw_we && rq_we;
+  always_ff @(posedge clk_i) begin
+    if (rqv_we) rqv_mem[rqv_wa] <= rqv_wd;
+  end
+  always_ff @(posedge clk_i) begin
+    if (rx_rd_en_i) rqv_rd_q <= rqv_mem[rx_idx];
+  end
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      rx_ok_q  <= 1'b0;
-      rqv_rd_q <= 1'b0;
-      rqv_q    <= '0;
-    end else begin
-      if (rx_rd_en_i) begin
-        rx_ok_q  <= rx_ok;
-        rqv_rd_q <= rqv_q[rx_idx];
-      end
-      if (fw_we) rqv_q[fw_idx] <= 1'b0;
-      else if (st_we_i && rqv_clr_i) rqv_q[st_idx] <= 1'b0;
-      if (rq_we) rqv_q[rq_idx] <= 1'b1;
-    end
+    if (!rst_ni) rx_ok_q <= 1'b0;
+    else if (rx_rd_en_i) rx_ok_q <= rx_ok;
   end
 
   always_comb begin

@@ -84,19 +84,23 @@ module xport_rx #(
   output logic [32*xport_rx_pkg::NumCnt-1:0] cnt_o
 );
   // ---- states ----------------------------------------------------------------------------------
-  localparam logic [3:0] SIdle   = 4'd0;
-  localparam logic [3:0] SCls    = 4'd1;
-  localparam logic [3:0] SChk    = 4'd2;
-  localparam logic [3:0] SChkW   = 4'd3;
-  localparam logic [3:0] SPlReq  = 4'd4;
-  localparam logic [3:0] SPlRsp  = 4'd5;
-  localparam logic [3:0] SDmaReq = 4'd6;
-  localparam logic [3:0] SFeed   = 4'd7;
-  localparam logic [3:0] SCpl    = 4'd8;
-  localparam logic [3:0] SFin    = 4'd9;
-  localparam logic [3:0] SDrain  = 4'd10;
-  localparam logic [3:0] SOut    = 4'd11;
-  localparam logic [3:0] SWb     = 4'd12;
+  localparam logic [4:0] SIdle   = 5'd0;
+  localparam logic [4:0] SCls    = 5'd1;   // classify (table read data valid)
+  localparam logic [4:0] SChk    = 5'd2;   // message-level mkey check (WRITE FIRST/ONLY, atomics)
+  localparam logic [4:0] SChkW   = 5'd3;
+  localparam logic [4:0] SPlReq  = 5'd4;   // placement: lookup of the next piece
+  localparam logic [4:0] SPlRsp  = 5'd5;
+  localparam logic [4:0] SDmaReq = 5'd6;   // placement: DMA write request
+  localparam logic [4:0] SFeed   = 5'd7;   // placement: payload beats of the piece
+  localparam logic [4:0] SCpl    = 5'd8;   // wait for DMA completions before any output
+  localparam logic [4:0] SFin    = 5'd9;   // apply a failure
+  localparam logic [4:0] SDrain  = 5'd10;  // discard the rest of the payload
+  localparam logic [4:0] SOut    = 5'd11;  // present ACK / event / READ job
+  localparam logic [4:0] SWb     = 5'd12;  // write the moving state back
+  localparam logic [4:0] SSync   = 5'd13;  // other QP than the pending writes: wait for them
+  localparam logic [4:0] SErrRd  = 5'd14;  // pending writes failed: read that QP
+  localparam logic [4:0] SErrFix = 5'd15;  // ... NAK it, set its error flag
+  localparam logic [4:0] SReRd   = 5'd16;  // ... then read the current packet's QP again
 
   localparam logic [7:0] SynAck    = 8'h1F;  // ACK, no credit information
   localparam logic [7:0] SynPsnSeq = 8'h60;
@@ -104,7 +108,7 @@ module xport_rx #(
   localparam logic [7:0] SynRemAcc = 8'h62;
   localparam logic [7:0] SynRemOp  = 8'h63;
 
-  logic [3:0] state_q;
+  logic [4:0] state_q;
   roce_pkg::roce_hdr_t h_q;
 
   // ---- QP table ----------------------------------------------------------------------------------
@@ -115,25 +119,35 @@ module xport_rx #(
   rnic_spec_pkg::rq_desc_t   q_rqd;
   logic                      st_we, rqv_clr;
   xport_rx_pkg::qp_state_t   stn_q;
+  // writes of packets that needed no output are not waited for ("pending"); they are waited for
+  // before the next output, before a packet of another QP, or when the engine is idle
+  logic        pend_v_q, errfix_q, refetch_q;
+  logic [23:0] pend_qp_q, pend_psn_q;
+  logic        rx_rd_en;
+  logic [23:0] rx_rd_qpn;
+  assign rx_rd_en  = hdr_fire || state_q == SErrRd || state_q == SReRd;
+  assign rx_rd_qpn = state_q == SErrRd ? pend_qp_q : state_q == SReRd ? h_q.dest_qp : hdr_i.dest_qp;
 
-  assign hdr_ready_o = state_q == SIdle && !qpt_wr_valid_i && !rqd_valid_i;
+  logic qpt_init_done;
+  assign hdr_ready_o = state_q == SIdle && !qpt_wr_valid_i && !rqd_valid_i && qpt_init_done;
   assign hdr_fire    = hdr_valid_i && hdr_ready_o;
 
   xport_qpt #(.NumQps(NumQps)) u_qpt (
     .clk_i, .rst_ni,
-    .hold_i         (state_q != SIdle),
+    .hold_i         (state_q != SIdle || pend_v_q),  // no table change under unchecked writes
+    .init_done_o    (qpt_init_done),
     .qpt_wr_valid_i, .qpt_wr_ready_o, .qpt_wr_qpn_i, .qpt_wr_entry_i,
     .rqd_valid_i, .rqd_ready_o, .rqd_i,
     .tx_rd_en_i, .tx_rd_qpn_i, .tx_rd_entry_o,
-    .rx_rd_en_i     (hdr_fire),
-    .rx_rd_qpn_i    (hdr_i.dest_qp),
+    .rx_rd_en_i     (rx_rd_en),
+    .rx_rd_qpn_i    (rx_rd_qpn),
     .rx_hit_o       (q_hit),
     .rx_entry_o     (q_e),
     .rx_state_o     (q_st),
     .rx_rqd_o       (q_rqd),
     .rx_rqv_o       (q_rqv),
     .st_we_i        (st_we),
-    .st_qpn_i       (h_q.dest_qp),
+    .st_qpn_i       (errfix_q ? pend_qp_q : h_q.dest_qp),
     .st_i           (stn_q),
     .rqv_clr_i      (rqv_clr)
   );
@@ -344,7 +358,7 @@ module xport_rx #(
   end
 
   // ---- placement chunk (combinational from the placement registers) ----------------------------
-  logic        pl_write_q;
+  logic        pl_write_q, pl_send_q;
   logic [15:0] pl_rem_q;
   logic [63:0] pl_va_q;
   logic [31:0] pl_off_q;
@@ -353,6 +367,7 @@ module xport_rx #(
   logic [15:0] ch_len;
   logic [33:0] c01, c012, segleft;
   logic [31:0] ch_n;
+  logic [15:0] ch_n_first;
 
   always_comb begin
     c01  = 34'(q_rqd.sge0_len) + 34'(l1);
@@ -371,6 +386,8 @@ module xport_rx #(
     end
     ch_len = (segleft < 34'(pl_rem_q)) ? segleft[15:0] : pl_rem_q;
     ch_n = (mk_rsp_page_left_i < {16'd0, ch_len_q}) ? mk_rsp_page_left_i : {16'd0, ch_len_q};
+    // first piece of a WRITE FIRST/ONLY straight from the message check (same va)
+    ch_n_first = (mk_rsp_page_left_i < {16'd0, pl_rem_q}) ? mk_rsp_page_left_i[15:0] : pl_rem_q;
   end
 
   // ---- mkey / DMA request ports -----------------------------------------------------------------
@@ -407,16 +424,16 @@ module xport_rx #(
   // ---- outputs ------------------------------------------------------------------------------------
   logic        ack_v_q, evt_v_q, rd_v_q;
   logic        p_ack_q, p_evt_q, p_rd_q, p_wb_q, p_rqclr_q, p_place_q;
-  logic [23:0] ack_psn_q, ack_msn_q;
+  logic [23:0] ack_psn_q, ack_msn_q, ack_qpn_q, fail_psn_q;
   logic [7:0]  ack_syn_q;
   rnic_spec_pkg::rx_event_t ev_q;
   logic        fail_q, dma_err_q;
   logic [7:0]  fail_syn_q, fail_status_q;
   logic [7:0]  out_cnt_q;
-  logic [31:0] cnt_q [xport_rx_pkg::NumCnt];
+  logic [32*xport_rx_pkg::NumCnt-1:0] cnt_q;
 
   assign ack_valid_o    = ack_v_q;
-  assign ack_qpn_o      = h_q.dest_qp;
+  assign ack_qpn_o      = ack_qpn_q;
   assign ack_psn_o      = ack_psn_q;
   assign ack_syndrome_o = ack_syn_q;
   assign ack_msn_o      = ack_msn_q;
@@ -433,10 +450,7 @@ module xport_rx #(
   assign rqv_clr        = p_rqclr_q;
   assign feed_chunk     = state_q == SDmaReq && dma_wr_req_ready_i;
 
-  genvar gi;
-  for (gi = 0; gi < xport_rx_pkg::NumCnt; gi++) begin : g_cnt
-    assign cnt_o[32*gi +: 32] = cnt_q[gi];
-  end
+  assign cnt_o = cnt_q;
 
   // ---- main FSM -----------------------------------------------------------------------------------
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -446,11 +460,12 @@ module xport_rx #(
       ack_v_q <= 1'b0; evt_v_q <= 1'b0; rd_v_q <= 1'b0;
       p_ack_q <= 1'b0; p_evt_q <= 1'b0; p_rd_q <= 1'b0; p_wb_q <= 1'b0; p_rqclr_q <= 1'b0;
       p_place_q <= 1'b0; is_atomic_q <= 1'b0;
-      ack_psn_q <= '0; ack_msn_q <= '0; ack_syn_q <= '0; ev_q <= '0;
+      ack_psn_q <= '0; ack_msn_q <= '0; ack_syn_q <= '0; ev_q <= '0; ack_qpn_q <= '0; fail_psn_q <= '0;
+      pend_v_q <= 1'b0; errfix_q <= 1'b0; refetch_q <= 1'b0; pend_qp_q <= '0; pend_psn_q <= '0;
       fail_q <= 1'b0; dma_err_q <= 1'b0; fail_syn_q <= '0; fail_status_q <= '0; out_cnt_q <= '0;
-      pl_write_q <= 1'b0; pl_rem_q <= '0; pl_va_q <= '0; pl_off_q <= '0;
+      pl_write_q <= 1'b0; pl_send_q <= 1'b0; pl_rem_q <= '0; pl_va_q <= '0; pl_off_q <= '0;
       ch_len_q <= '0; ch_addr_q <= '0; ch_n_q <= '0;
-      for (int i = 0; i < xport_rx_pkg::NumCnt; i++) cnt_q[i] <= '0;
+      cnt_q <= '0;
     end else begin
       // DMA write completions (counted in any state)
       if (dma_wr_cpl_valid_i && dma_wr_cpl_status_i != 2'd0) dma_err_q <= 1'b1;
@@ -458,10 +473,54 @@ module xport_rx #(
       else if (!feed_chunk && dma_wr_cpl_valid_i) out_cnt_q <= out_cnt_q - 8'd1;
 
       case (state_q)
-        SIdle: if (hdr_fire) begin
-          h_q <= hdr_i;
-          state_q <= SCls;
+        SIdle: begin
+          if (hdr_fire) begin
+            h_q <= hdr_i;
+            state_q <= (pend_v_q && hdr_i.dest_qp != pend_qp_q) ? SSync : SCls;
+          end else if (pend_v_q && out_cnt_q == 8'd0 && !dma_wr_cpl_valid_i) begin
+            if (dma_err_q) begin
+              refetch_q <= 1'b0;
+              state_q <= SErrRd;
+            end else begin
+              pend_v_q <= 1'b0;
+            end
+          end
         end
+        SSync: if (out_cnt_q == 8'd0 && !dma_wr_cpl_valid_i) begin
+          if (dma_err_q) begin
+            refetch_q <= 1'b1;
+            state_q <= SErrRd;
+          end else begin
+            pend_v_q <= 1'b0;
+            state_q <= SCls;
+          end
+        end
+        SErrRd: state_q <= SErrFix;
+        SErrFix: begin
+          // a write of an earlier packet of QP pend_qp failed: NAK its last packet, QP in error
+          stn_q <= q_st;
+          stn_q.err <= 1'b1;
+          stn_q.nak_sent <= 1'b0;
+          ack_v_q <= 1'b1; ack_qpn_q <= pend_qp_q; ack_psn_q <= pend_psn_q; ack_syn_q <= SynRemOp;
+          ack_msn_q <= q_st.msn;
+          evt_v_q <= 1'b1;
+          ev_q <= '0;
+          ev_q.kind <= rnic_spec_pkg::RX_EVENT_KIND_RESP_ERROR;
+          ev_q.status <= rnic_spec_pkg::WC_STATUS_REM_OP_ERR;
+          ev_q.qpn <= {8'd0, pend_qp_q};
+          ev_q.psn <= {8'd0, pend_psn_q};
+          ev_q.msn <= {8'd0, q_st.msn};
+          ev_q.wr_id <= (q_st.msg == xport_rx_pkg::MsgSend) ? q_rqd.wr_id : 64'd0;
+          rd_v_q <= 1'b0;
+          p_wb_q <= 1'b1;
+          p_rqclr_q <= q_st.msg == xport_rx_pkg::MsgSend;
+          errfix_q <= 1'b1;
+          dma_err_q <= 1'b0;
+          pend_v_q <= 1'b0;
+          cnt_q[32*xport_rx_pkg::CntAccess +: 32] <= cnt_q[32*xport_rx_pkg::CntAccess +: 32] + 32'd1;
+          state_q <= SOut;
+        end
+        SReRd: state_q <= SCls;
         SCls: begin
           stn_q <= c_st;
           p_ack_q <= c_ack; ack_psn_q <= c_ack_psn; ack_msn_q <= c_ack_msn; ack_syn_q <= c_ack_syn;
@@ -469,24 +528,33 @@ module xport_rx #(
           p_rd_q <= c_rd; p_wb_q <= c_wb; p_rqclr_q <= c_rqclr; p_place_q <= c_place;
           is_atomic_q <= atomic;
           fail_q <= 1'b0;
+          ack_qpn_q <= h_q.dest_qp;
+          fail_psn_q <= h_q.psn;
           pl_write_q <= is_write;
+          pl_send_q <= is_send;
           pl_rem_q <= plen;
           pl_va_q <= wstart ? h_q.va : q_st.va;
           pl_off_q <= boff;
-          if (c_cnt_v) cnt_q[c_cnt] <= cnt_q[c_cnt] + 32'd1;
+          if (c_cnt_v) cnt_q[32*c_cnt +: 32] <= cnt_q[32*c_cnt +: 32] + 32'd1;
           if (c_chk) state_q <= SChk;
           else if (c_place) state_q <= SPlReq;
-          else state_q <= SFin;
+          else state_q <= SCpl;
         end
         SChk: if (mk_req_ready_i) state_q <= SChkW;
         SChkW: if (mk_rsp_valid_i) begin
           if (mk_rsp_status_i != 3'(rnic_spec_pkg::MKEY_STATUS_OK)) begin
             fail_q <= 1'b1; fail_syn_q <= SynRemAcc;
             fail_status_q <= rnic_spec_pkg::WC_STATUS_REM_ACCESS_ERR;
-            state_q <= SFin;
+            state_q <= SCpl;
+          end else if (is_atomic_q) begin
+            ev_q.va <= mk_rsp_addr_i;
+            state_q <= SCpl;
+          end else if (p_place_q) begin
+            ch_addr_q <= mk_rsp_addr_i;
+            ch_n_q <= ch_n_first;
+            state_q <= SDmaReq;
           end else begin
-            if (is_atomic_q) ev_q.va <= mk_rsp_addr_i;
-            state_q <= p_place_q ? SPlReq : SCpl;
+            state_q <= SCpl;
           end
         end
         SPlReq: if (mk_req_ready_i) begin
@@ -513,31 +581,42 @@ module xport_rx #(
           state_q <= SFeed;
         end
         SFeed: if (!feed_busy) state_q <= (pl_rem_q == 16'd0) ? SCpl : SPlReq;
-        SCpl: if (out_cnt_q == 8'd0 && !(dma_wr_cpl_valid_i)) begin
-          if (dma_err_q && !fail_q) begin
-            fail_q <= 1'b1; fail_syn_q <= SynRemOp;
-            fail_status_q <= rnic_spec_pkg::WC_STATUS_REM_OP_ERR;
+        SCpl: begin
+          if (!(p_ack_q || p_evt_q || p_rd_q || fail_q)) begin
+            // no output: do not wait, remember the packet
+            if (p_place_q) begin
+              pend_v_q <= 1'b1; pend_qp_q <= h_q.dest_qp; pend_psn_q <= h_q.psn;
+            end
+            state_q <= SFin;
+          end else if (out_cnt_q == 8'd0 && !dma_wr_cpl_valid_i) begin
+            if (dma_err_q && !fail_q) begin
+              fail_q <= 1'b1; fail_syn_q <= SynRemOp;
+              fail_status_q <= rnic_spec_pkg::WC_STATUS_REM_OP_ERR;
+              fail_psn_q <= p_place_q ? h_q.psn : pend_psn_q;
+            end
+            dma_err_q <= 1'b0;
+            pend_v_q <= 1'b0;
+            state_q <= SFin;
           end
-          dma_err_q <= 1'b0;
-          state_q <= SFin;
         end
         SFin: begin
           if (fail_q) begin
             // the request failed: NAK, error event, QP stops accepting requests
-            p_ack_q <= 1'b1; ack_psn_q <= h_q.psn; ack_msn_q <= q_st.msn; ack_syn_q <= fail_syn_q;
+            p_ack_q <= 1'b1; ack_psn_q <= fail_psn_q; ack_msn_q <= q_st.msn; ack_syn_q <= fail_syn_q;
             p_evt_q <= 1'b1;
             ev_q.kind <= rnic_spec_pkg::RX_EVENT_KIND_RESP_ERROR;
             ev_q.status <= fail_status_q;
             ev_q.msn <= {8'd0, q_st.msn};
-            ev_q.wr_id <= pl_write_q ? 64'd0 : q_rqd.wr_id;
+            ev_q.psn <= {8'd0, fail_psn_q};
+            ev_q.wr_id <= (pl_send_q || q_st.msg == xport_rx_pkg::MsgSend) ? q_rqd.wr_id : 64'd0;
             ev_q.va <= '0;
             p_rd_q <= 1'b0;
             p_wb_q <= 1'b1;
-            p_rqclr_q <= !pl_write_q && !is_atomic_q;
+            p_rqclr_q <= pl_send_q || q_st.msg == xport_rx_pkg::MsgSend;
             stn_q <= q_st;
             stn_q.err <= 1'b1;
             stn_q.nak_sent <= 1'b0;
-            cnt_q[xport_rx_pkg::CntAccess] <= cnt_q[xport_rx_pkg::CntAccess] + 32'd1;
+            cnt_q[32*xport_rx_pkg::CntAccess +: 32] <= cnt_q[32*xport_rx_pkg::CntAccess +: 32] + 32'd1;
           end
           state_q <= SDrain;
         end
@@ -552,7 +631,10 @@ module xport_rx #(
           if ((!ack_v_q || ack_ready_i) && (!evt_v_q || evt_ready_i) && (!rd_v_q || rdrsp_ready_i))
             state_q <= SWb;
         end
-        SWb: state_q <= SIdle;
+        SWb: begin
+          errfix_q <= 1'b0;
+          state_q <= (errfix_q && refetch_q) ? SReRd : SIdle;
+        end
         default: state_q <= SIdle;
       endcase
     end

@@ -96,11 +96,11 @@ module xport_tx #(
 
   // job sources
   localparam logic [1:0] SrcFw = 2'd0;
-  localparam logic [1:0] SrcAck = 2'd1;
   localparam logic [1:0] SrcRd = 2'd2;
 
   state_e                    st_q;
-  logic [1:0]                src_q, rr_q;
+  logic [1:0]                src_q;
+  logic                      rr_q;           // 1: READ-response jobs first
   rnic_spec_pkg::tx_desc_t   d_q;
   rnic_spec_pkg::qpt_entry_t qp_q;
   logic [7:0]                status_q;       // verdict known before the packets (0: none)
@@ -116,25 +116,30 @@ module xport_tx #(
   logic [15:0]               dma_seq_q, cpl_seq_q;
   logic                      err_pulse_q;
 
-  // ---- job intake (round robin among firmware, ACK and READ-response jobs) -----------------
-  logic [2:0] jv, grant;
-  assign jv = {rdrsp_valid_i, ack_valid_i, desc_valid_i};
+  // ---- job intake (round robin between firmware messages and READ-response jobs) ------------
+  logic [1:0] grant;   // [0] firmware message, [1] READ-response job
   always_comb begin
-    grant = 3'b000;
+    grant = 2'b00;
     if (st_q == SIdle) begin
-      case (rr_q)
-        2'd0: grant = jv[0] ? 3'b001 : jv[1] ? 3'b010 : jv[2] ? 3'b100 : 3'b000;
-        2'd1: grant = jv[1] ? 3'b010 : jv[2] ? 3'b100 : jv[0] ? 3'b001 : 3'b000;
-        default: grant = jv[2] ? 3'b100 : jv[0] ? 3'b001 : jv[1] ? 3'b010 : 3'b000;
-      endcase
+      if (rr_q) grant = rdrsp_valid_i ? 2'b10 : desc_valid_i ? 2'b01 : 2'b00;
+      else         grant = desc_valid_i ? 2'b01 : rdrsp_valid_i ? 2'b10 : 2'b00;
     end
   end
   assign desc_ready_o  = grant[0];
-  assign ack_ready_o   = grant[1];
-  assign rdrsp_ready_o = grant[2];
+  assign rdrsp_ready_o = grant[1];
 
-  assign qpt_req_valid_o = st_q == SQreq;
-  assign qpt_req_qpn_o   = d_q.qpn[23:0];
+  // ---- ACK lane: ACK jobs bypass the message path and enter roce_tx between packets ---------
+  typedef enum logic [1:0] {AIdle, AReq, ARsp, AOut} ack_e;
+  ack_e                a_st_q;
+  logic [23:0]         a_qpn_q, a_psn_q, a_msn_q;
+  logic [7:0]          a_syn_q;
+  roce_pkg::roce_hdr_t a_hdr_q;
+  logic                a_qreq;
+  assign ack_ready_o = a_st_q == AIdle;
+  // the control FSM's QP request wins; the ACK lane asks in a cycle the FSM does not
+  assign a_qreq          = a_st_q == AReq && st_q != SQreq;
+  assign qpt_req_valid_o = st_q == SQreq || a_qreq;
+  assign qpt_req_qpn_o   = (st_q == SQreq) ? d_q.qpn[23:0] : a_qpn_q;
 
   // ---- decoded job ------------------------------------------------------------------------------
   logic        is_fw, is_rd, ud, uc, rc, pay, phys, multi;
@@ -258,14 +263,35 @@ module xport_tx #(
 
   logic                 p_valid, p_ready;
   logic [DataWidth-1:0] p_data;
-  logic                 tx_valid, tx_last;
   logic [31:0]          tx_pkts_unused;
+  // packet mux: an ACK-lane packet (no payload) goes before the segmenter's next packet; a FIFO of
+  // one bit per accepted packet tells the done tracker which frames belong to messages
+  logic                tx_dvalid, tx_dready, sel_ack, lf_full, lf_empty, lf_out, tx_dfire;
+  logic                tx_valid, tx_last, frame_fire;
+  assign frame_fire = tx_valid && m_tready_i && tx_last;
+  roce_pkg::roce_hdr_t tx_desc;
+  assign sel_ack   = a_st_q == AOut;
+  assign tx_dvalid = (sel_ack || pkt_valid) && !lf_full;
+  assign tx_desc   = sel_ack ? a_hdr_q : pkt;
+  assign pkt_ready = tx_dready && !sel_ack && !lf_full;
+  assign tx_dfire  = tx_dvalid && tx_dready;
+  xport_tx_fifo #(.Width(1), .Depth(8)) u_lane (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .push_i  (tx_dfire),
+    .data_i  (sel_ack),
+    .full_o  (lf_full),
+    .pop_i   (frame_fire),
+    .data_o  (lf_out),
+    .empty_o (lf_empty)
+  );
+
   roce_tx #(.DataWidth(DataWidth)) u_tx (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
-    .desc_valid_i (pkt_valid),
-    .desc_ready_o (pkt_ready),
-    .desc_i       (pkt),
+    .desc_valid_i (tx_dvalid),
+    .desc_ready_o (tx_dready),
+    .desc_i       (tx_desc),
     .s_tdata_i    (p_data),
     .s_tkeep_i    ({NB{1'b1}}),
     .s_tlast_i    (1'b0),
@@ -280,6 +306,40 @@ module xport_tx #(
   );
   assign m_tlast_o  = tx_last;
   assign m_tvalid_o = tx_valid;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      a_st_q  <= AIdle;
+      a_qpn_q <= '0;
+      a_psn_q <= '0;
+      a_msn_q <= '0;
+      a_syn_q <= '0;
+      a_hdr_q <= '0;
+    end else begin
+      case (a_st_q)
+        AIdle: begin
+          if (ack_valid_i) begin
+            a_qpn_q <= ack_qpn_i;
+            a_psn_q <= ack_psn_i;
+            a_msn_q <= ack_msn_i;
+            a_syn_q <= ack_syndrome_i;
+            a_st_q  <= AReq;
+          end
+        end
+        AReq: if (a_qreq) a_st_q <= ARsp;
+        ARsp: begin
+          // field order of roce_pkg::roce_hdr_t; a job for an invalid QP entry is dropped
+          a_hdr_q <= {qpt_rsp_i.dmac[47:0], qpt_rsp_i.smac[47:0], qpt_rsp_i.src_ipv4,
+                      qpt_rsp_i.dest_ipv4, qpt_rsp_i.tos, qpt_rsp_i.ttl, 16'h0, qpt_rsp_i.udp_sport,
+                      8'h11, 1'b0, 1'b0, 2'b00, 16'hFFFF, 1'b0, 1'b0, qpt_rsp_i.dest_qpn[23:0],
+                      1'b0, a_psn_q, 64'h0, 32'h0, 32'h0, a_syn_q, a_msn_q, 64'h0, 64'h0, 64'h0,
+                      32'h0, 32'h0, 24'h0, 16'h0};
+          a_st_q  <= qpt_rsp_i.valid ? AOut : AIdle;
+        end
+        default: if (tx_dfire) a_st_q <= AIdle;
+      endcase
+    end
+  end
 
   // ---- chunk FIFO and packer ---------------------------------------------------------------
   logic        cf_full, cf_empty, cf_pop, cf_push;
@@ -314,7 +374,7 @@ module xport_tx #(
   );
   // the packer counts bytes from the chunk lengths; keep/last are implied
   logic unused_rd;
-  assign unused_rd = ^{rd_data_keep_i, rd_data_last_i, next_psn_unused, tx_pkts_unused,
+  assign unused_rd = ^{lf_empty, rd_data_keep_i, rd_data_last_i, next_psn_unused, tx_pkts_unused,
                        mk_rsp_tag_i, rd_cpl_tag_i, d_q.ahn, d_q.rsvd480, qp_q, d_q.psn[31:24]};
 
   // ---- mkey lookups -----------------------------------------------------------------------
@@ -363,9 +423,10 @@ module xport_tx #(
 
   logic [31:0] fr_q;          // frames sent since the head record's first one
   logic        sticky_prot_q, sticky_dma_q;
-  logic        frame_fire, head_ready;
+  logic        head_ready;
   logic [7:0]  fin_status;
-  assign frame_fire = tx_valid && m_tready_i && tx_last;
+  logic  msg_frame;
+  assign msg_frame  = frame_fire && !lf_out;
   // completions beyond the head record's requests wait until the head is retired
   assign rd_cpl_ready_o = rec_empty || cpl_seq_q != h_seq;
   assign head_ready = !rec_empty && fr_q >= h_npkts && cpl_seq_q == h_seq;
@@ -397,7 +458,7 @@ module xport_tx #(
       c_lkey_q      <= '0;
       c_dma_q       <= '0;
     end else begin
-      fr_q <= fr_q + (frame_fire ? 32'd1 : 32'd0) - (rec_pop ? h_npkts : 32'd0);
+      fr_q <= fr_q + (msg_frame ? 32'd1 : 32'd0) - (rec_pop ? h_npkts : 32'd0);
       if (frame_fire) c_frames_q <= c_frames_q + 32'd1;
       if (rd_cpl_valid_i && rd_cpl_ready_o) begin
         cpl_seq_q <= cpl_seq_q + 16'd1;
@@ -435,7 +496,7 @@ module xport_tx #(
     if (!rst_ni) begin
       st_q        <= SIdle;
       src_q       <= SrcFw;
-      rr_q        <= '0;
+      rr_q        <= 1'b0;
       d_q         <= '0;
       qp_q        <= '0;
       status_q    <= '0;
@@ -468,19 +529,9 @@ module xport_tx #(
           if (grant[0]) begin
             d_q   <= desc_i;
             src_q <= SrcFw;
-            rr_q  <= 2'd1;
+            rr_q  <= 1'b1;
             st_q  <= SQreq;
           end else if (grant[1]) begin
-            d_q          <= '0;
-            d_q.qpn      <= {8'h0, ack_qpn_i};
-            d_q.kind     <= rnic_spec_pkg::MSG_KIND_ACK;
-            d_q.psn      <= {8'h0, ack_psn_i};
-            d_q.syndrome <= ack_syndrome_i;
-            d_q.imm_data <= {8'h0, ack_msn_i};
-            src_q        <= SrcAck;
-            rr_q         <= 2'd2;
-            st_q         <= SQreq;
-          end else if (grant[2]) begin
             d_q           <= '0;
             d_q.qpn       <= {8'h0, rdrsp_qpn_i};
             d_q.kind      <= rnic_spec_pkg::MSG_KIND_ACK;
@@ -492,7 +543,7 @@ module xport_tx #(
             d_q.sge0_len  <= rdrsp_len_i;
             d_q.sge0_lkey <= rdrsp_rkey_i;
             src_q         <= SrcRd;
-            rr_q          <= 2'd0;
+            rr_q          <= 1'b0;
             st_q          <= SQreq;
           end
         end

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0x6C2B88E5u
+#define RNIC_SPEC_HASH 0x5A8E33E7u
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -165,6 +165,11 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_REG_CMDQ_LOG_SIZE 0x048u
 #define RNIC_FW_REG_CMDQ_PROD 0x04Cu
 #define RNIC_FW_REG_CMDQ_CONS 0x050u
+#define RNIC_FW_REG_EQ_BASE_LO 0x054u
+#define RNIC_FW_REG_EQ_BASE_HI 0x058u
+#define RNIC_FW_REG_EQ_LOG_SIZE 0x05Cu
+#define RNIC_FW_REG_EQ_PROD 0x060u
+#define RNIC_FW_REG_EQ_NOTIFY 0x064u
 #define RNIC_FW_REG_DMA_HOST_LO 0x100u
 #define RNIC_FW_REG_DMA_HOST_HI 0x104u
 #define RNIC_FW_REG_DMA_BUF_OFF 0x108u
