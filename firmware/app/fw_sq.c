@@ -5,6 +5,7 @@
 #include "fw_mbox.h"
 #include "fw_res.h"
 #include "fw_xport.h"
+#include "hal.h"
 
 #define BUF_WQE 0x800u /* staging-buffer area for one WQE (up to 4 WQEBBs) */
 #define WQEBB 64u
@@ -15,6 +16,32 @@ static int psn_le(uint32_t a, uint32_t b) { return ((b - a) & PSN_MASK) < 0x8000
 static int psn_lt(uint32_t a, uint32_t b) { return a != b && psn_le(a, b); }
 
 static uint8_t *ctx(uint32_t qpn) { return fw_res.qp_ctx[qpn]; }
+
+/* ---- timers: the local ACK timeout is 4.096 us * 2^timeout (1024 cycles at 250 MHz), 0 never */
+static uint64_t next_deadline = ~0ull; /* no QP's deadline is earlier */
+
+static void arm(uint32_t qpn, uint64_t cycles, int rnr)
+{
+	struct fw_qp_run *r = &fw_res.qp_run[qpn];
+	r->deadline = hal_cycles() + cycles;
+	r->rnr_wait = (uint8_t)rnr;
+	if (r->deadline < next_deadline)
+		next_deadline = r->deadline;
+}
+
+static void arm_ack_timer(uint32_t qpn)
+{
+	uint32_t t = rnic_qp_ctx_get_timeout(ctx(qpn));
+	if (t == 0 || fw_res.qp_run[qpn].head < 0)
+		fw_res.qp_run[qpn].deadline = 0;
+	else
+		arm(qpn, 1024ull << t, 0);
+}
+
+/* RNR NAK timer codes (IBTA table; also min_rnr_timer) in units of 10 us. */
+static const uint32_t rnr_10us[32] = { 65536, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192,
+				       256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192,
+				       12288, 16384, 24576, 32768, 49152 };
 
 static int16_t swqe_get(void)
 {
@@ -106,6 +133,7 @@ static void flush_unsent(uint32_t qpn)
 
 void fw_qp_to_err(uint32_t qpn)
 {
+	fw_res.qp_run[qpn].deadline = 0;
 	rnic_qp_ctx_set_state(ctx(qpn), RNIC_QP_STATE_ERR);
 	while (fw_res.qp_run[qpn].head >= 0)
 		retire_head(qpn, RNIC_WC_STATUS_WR_FLUSH_ERR);
@@ -236,6 +264,8 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 		run->head = ri;
 	run->tail = ri;
 	rnic_qp_ctx_set_sq_psn(c, (psn + npkts) & PSN_MASK);
+	if (!run->deadline)
+		arm_ack_timer(qpn);
 	return nbb;
 }
 
@@ -301,6 +331,8 @@ void fw_sq_ack(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome)
 		}
 		rnic_qp_ctx_set_retries_left(c, rnic_qp_ctx_get_retry_cnt(c));
 		rnic_qp_ctx_set_rnr_retries_left(c, rnic_qp_ctx_get_rnr_retry(c));
+		if (!r->rnr_wait)
+			arm_ack_timer(qpn); /* progress: the timer restarts for what is still out */
 		fw_sq_service(qpn);
 		return;
 	}
@@ -318,7 +350,9 @@ void fw_sq_ack(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome)
 		}
 		if (rnic_qp_ctx_get_rnr_retry(c) != 7) /* 7 means retry forever */
 			rnic_qp_ctx_set_rnr_retries_left(c, left - 1);
-		resend_from(qpn, psn);
+		/* Resend after the responder's RNR timer (its code is in the syndrome). */
+		r->rnr_psn = psn;
+		arm(qpn, (uint64_t)rnr_10us[syndrome & 0x1F] * 2500u, 1);
 		return;
 	}
 	/* NAK: a PSN sequence error is resent; the others end the WQE and the QP. */
@@ -333,10 +367,49 @@ void fw_sq_ack(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome)
 		}
 		rnic_qp_ctx_set_retries_left(c, left - 1);
 		resend_from(qpn, psn);
+		arm_ack_timer(qpn);
 		return;
 	}
 	if (r->head >= 0)
 		retire_head(qpn, code == 1 ? RNIC_WC_STATUS_REM_INV_REQ_ERR
 				 : code == 2 ? RNIC_WC_STATUS_REM_ACCESS_ERR : RNIC_WC_STATUS_REM_OP_ERR);
 	fw_qp_to_err(qpn);
+}
+
+void fw_timers_poll(void)
+{
+	uint64_t now = hal_cycles();
+
+	if (now < next_deadline)
+		return;
+	next_deadline = ~0ull;
+	for (uint32_t q = FW_FIRST_QPN; q < FW_MAX_QP; q++) {
+		struct fw_qp_run *r = &fw_res.qp_run[q];
+		if (!fw_res.qp_used[q] || !r->deadline)
+			continue;
+		if (now < r->deadline) {
+			if (r->deadline < next_deadline)
+				next_deadline = r->deadline;
+			continue;
+		}
+		uint8_t *c = ctx(q);
+		r->deadline = 0;
+		if (r->rnr_wait) {
+			r->rnr_wait = 0;
+			resend_from(q, r->rnr_psn);
+		} else if (r->head >= 0) {
+			/* Local ACK timeout: resend everything outstanding, or give up. */
+			uint32_t left = rnic_qp_ctx_get_retries_left(c);
+			if (left == 0) {
+				retire_head(q, RNIC_WC_STATUS_RETRY_EXC_ERR);
+				fw_qp_to_err(q);
+				continue;
+			}
+			rnic_qp_ctx_set_retries_left(c, left - 1);
+			resend_from(q, fw_res.swqe[r->head].first_psn);
+		}
+		arm_ack_timer(q);
+		if (r->deadline && r->deadline < next_deadline)
+			next_deadline = r->deadline;
+	}
 }

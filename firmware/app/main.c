@@ -28,6 +28,7 @@ int main(void)
 	for (uint32_t beat = 1;; beat++) {
 		fw_cmd_poll();
 		fw_xport_poll();
+		fw_timers_poll();
 		hal_wr32(RNIC_FW_REG_HEARTBEAT, beat);
 	}
 }

@@ -21,6 +21,8 @@ int fw_cqe_write(uint32_t cqn, const uint8_t *cqe);
 /* Event queue: posts one eq_entry and notifies (MSI-X if armed). 0 or -1 (no EQ, DMA error). */
 void fw_eq_init(void);
 int fw_eq_post(uint32_t type, uint32_t subtype, uint32_t handle, uint32_t data);
+/* Expired ACK timers (resend or RETRY_EXC_ERR) and RNR waits; cheap when none is due. */
+void fw_timers_poll(void);
 /* Moves a QP to ERR: outstanding send WQEs complete with WR_FLUSH_ERR. */
 void fw_qp_to_err(uint32_t qpn);
 

@@ -91,7 +91,8 @@ const struct mock_mbox_rec *mock_mbox_nth(uint32_t commit_off, unsigned from, un
 	return 0;
 }
 
-uint64_t mock_cycles(void) { return 0; }
+uint64_t mock_now;
+uint64_t mock_cycles(void) { return mock_now; }
 
 void check(int ok, const char *name)
 {

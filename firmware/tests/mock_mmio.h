@@ -8,6 +8,7 @@ extern uint32_t regs[0x800];
 extern uint32_t writes[64][2];
 extern unsigned nwrites;
 extern int mock_failed;
+extern uint64_t mock_now; /* what hal_cycles() returns */
 
 void check(int ok, const char *name);
 

@@ -90,6 +90,7 @@ static void setup_qp(uint32_t retry_cnt)
 		rnic_cmd_modify_qp_set_dest_qpn(e, 0x33);
 		rnic_cmd_modify_qp_set_sq_psn(e, 0xFFFFFE); /* wraps during the test */
 		rnic_cmd_modify_qp_set_retry_cnt(e, retry_cnt);
+		rnic_cmd_modify_qp_set_timeout(e, 14);
 		rnic_cmd_modify_qp_set_rnr_retry(e, 7);
 		rnic_cmd_modify_qp_set_access(e, 7);
 		fw_cmd_exec(e);
@@ -317,6 +318,59 @@ static void retry_exhaustion(void)
 	      "fw-xport-retry-exceeded");
 }
 
+static void timers(void)
+{
+	memset(&fw_res, 0, sizeof(fw_res));
+	fw_cmd_init();
+	fw_xport_init();
+	memset(mock_host, 0, sizeof(mock_host));
+	setup_qp(2); /* timeout code 14 from setup: 1024 << 14 cycles */
+	struct rnicp_sge sg = { H(DATA_OFF), 64, 0x101 };
+	unsigned m0 = mock_nmbox;
+	mock_now = 1000;
+	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, &sg, 1, 0x7001);
+	ring_sq();
+	uint32_t psn = rnic_tx_desc_get_psn(mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 0)->data);
+	mock_now += (1024ull << 14) - 1;
+	fw_timers_poll();
+	check(mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 1, "fw-xport-no-resend-before-timeout");
+	mock_now += 2;
+	fw_timers_poll();
+	const struct mock_mbox_rec *re = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 1);
+	check(re && rnic_tx_desc_get_psn(re->data) == psn, "fw-xport-ack-timeout-resends");
+	mock_now += (1024ull << 14) + 1;
+	fw_timers_poll(); /* second retry */
+	mock_now += (1024ull << 14) + 1;
+	fw_timers_poll(); /* retries exhausted */
+	struct rnicp_wc wc[4];
+	int n = rnicp_cq_poll(&cq, 4, wc);
+	check(mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 3 && n == 1 && wc[0].wr_id == 0x7001 &&
+		      wc[0].status == RNIC_WC_STATUS_RETRY_EXC_ERR,
+	      "fw-xport-timeout-retries-then-retry-exceeded");
+
+	/* RNR NAK: nothing is resent before the responder's RNR time (code 12: 640 us), then it is. */
+	memset(&fw_res, 0, sizeof(fw_res));
+	fw_cmd_init();
+	fw_xport_init();
+	memset(mock_host, 0, sizeof(mock_host));
+	setup_qp(7);
+	m0 = mock_nmbox;
+	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, &sg, 1, 0x7101);
+	ring_sq();
+	psn = rnic_tx_desc_get_psn(mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 0)->data);
+	event(RNIC_RX_EVENT_KIND_RNR_NAK, psn, 0x20 | 12);
+	mock_now += 64 * 2500 - 1;
+	fw_timers_poll();
+	unsigned before = mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0);
+	mock_now += 2;
+	fw_timers_poll();
+	event(RNIC_RX_EVENT_KIND_ACK, psn, 0x1F);
+	n = rnicp_cq_poll(&cq, 4, wc);
+	check(before == 1 && mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 2 && n == 1 && wc[0].wr_id == 0x7101 &&
+		      wc[0].status == RNIC_WC_STATUS_SUCCESS,
+	      "fw-xport-rnr-wait-then-resend");
+}
+
 int main(void)
 {
 	fw_cmd_init();
@@ -330,5 +384,6 @@ int main(void)
 	recv_path();
 	send_path();
 	retry_exhaustion();
+	timers();
 	return mock_failed;
 }
