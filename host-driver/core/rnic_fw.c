@@ -37,7 +37,7 @@ static void write_words(const struct rnic_os *os, uint32_t bar, const uint8_t *s
 		rnic_wr32(os, bar + i, (uint32_t)rnic_ld_le(src + i, 4));
 }
 
-int rnic_fw_load(const struct rnic_os *os, const void *img, size_t len, unsigned timeout_polls)
+int rnic_fw_load(const struct rnic_os *os, const void *img, size_t len, unsigned timeout_us)
 {
 	struct rnic_fw_image_info info;
 	const uint8_t *p = (const uint8_t *)img;
@@ -49,12 +49,16 @@ int rnic_fw_load(const struct rnic_os *os, const void *img, size_t len, unsigned
 	write_words(os, RNIC_BAR0_FW_WINDOW_BASE, p + RNIC_FW_IMAGE_HDR_SIZE, info.imem_size);
 	write_words(os, WIN_DMEM, p + RNIC_FW_IMAGE_HDR_SIZE + info.imem_size, info.dmem_size);
 	rnic_wr32(os, RNIC_REG_CPU_CPU_CONTROL, 0);
-	for (unsigned i = 0; i < timeout_polls; i++) {
+	/* The check reads all of IMEM (a cycle a word): microseconds. Without sleep_us every
+	 * poll counts as a microsecond. */
+	for (unsigned i = 0; i < timeout_us; i++) {
 		uint32_t st = rnic_rd32(os, RNIC_REG_CPU_CPU_STATUS);
 		if (st & CPU_STATUS_REFUSED)
 			return -EBADMSG;
 		if ((st & CPU_STATUS_ACCEPTED) && (st & CPU_STATUS_RUNNING))
 			return 0;
+		if (os->sleep_us)
+			os->sleep_us(os->ctx, 1);
 	}
 	return -ETIMEDOUT;
 }

@@ -16,10 +16,10 @@ struct rnic_fw_image_info {
 /* Checks an image file's framing: 0 or -EINVAL. */
 int rnic_fw_image_parse(const void *img, size_t len, struct rnic_fw_image_info *info);
 
-/* Holds the soft core, writes the image, releases it and waits up to timeout_polls status
- * reads for the device's verdict: 0 when accepted, -EBADMSG when the device refused it (bad
+/* Holds the soft core, writes the image, releases it and waits up to timeout_us for the
+ * device's verdict: 0 when accepted, -EBADMSG when the device refused it (bad
  * header or CRC: the core stays in reset), -EINVAL for a malformed file, -ETIMEDOUT. */
-int rnic_fw_load(const struct rnic_os *os, const void *img, size_t len, unsigned timeout_polls);
+int rnic_fw_load(const struct rnic_os *os, const void *img, size_t len, unsigned timeout_us);
 
 /* Copies the newest bytes of the firmware log (up to cap - 1, NUL-terminated) into buf and
  * returns the count; negative errno if the firmware has not published a log. */

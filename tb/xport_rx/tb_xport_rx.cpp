@@ -1,0 +1,892 @@
+// tb_xport_rx.cpp: testbench of rtl/xport_rx (xport_rx + xport_qpt) with the real mkey_table and
+// dma_engine behind it and the hostile AXI slave model (tb/dma/axi_slave_model.h) as host memory.
+// Parsed headers and the packed payload stream are driven directly in roce_rx's output format.
+// Usage: Vxport_rx_tb_top [--seed N] [--bench]
+// One PASS/FAIL line per check; non-zero exit if anything failed.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "Vxport_rx_tb_top.h"
+#include "ref/roce_ref.h"
+#include "axi_slave_model.h"
+#include "tb_check.h"
+#include "verilated.h"
+#include "vl_bits.h"
+#if VM_COVERAGE
+#include "verilated_cov.h"
+#endif
+
+#ifndef TB_DW
+#define TB_DW 512
+#endif
+static constexpr unsigned NB = TB_DW / 8;
+static constexpr size_t MEM = 8u << 20;
+static TbResults R;
+
+// ---- roce_pkg::roce_hdr_t, fields MSB first ----------------------------------------------------
+struct Hdr {
+  uint64_t opcode = 0, se = 0, dest_qp = 0, ack_req = 0, psn = 0, va = 0, rkey = 0, dma_len = 0,
+           syndrome = 0, msn = 0, swap_add = 0, compare = 0, orig = 0, imm = 0, payload_len = 0;
+};
+template <typename T> static void pack_hdr(T& s, const Hdr& h) {
+  struct FW { unsigned w; uint64_t v; };
+  const FW f[] = {{48, 0x020000000002ull}, {48, 0x020000000001ull}, {32, 0xC0A80101}, {32, 0xC0A80102},
+                  {8, 0}, {8, 64}, {16, 0}, {16, 0xC000}, {8, h.opcode}, {1, h.se}, {1, 0},
+                  {2, (4 - h.payload_len % 4) % 4}, {16, 0xFFFF}, {1, 0}, {1, 0}, {24, h.dest_qp},
+                  {1, h.ack_req}, {24, h.psn}, {64, h.va}, {32, h.rkey}, {32, h.dma_len},
+                  {8, h.syndrome}, {24, h.msn}, {64, h.swap_add}, {64, h.compare}, {64, h.orig},
+                  {32, h.imm}, {32, 0}, {24, 0}, {16, h.payload_len}};
+  unsigned pos = 743;
+  for (const FW& x : f) { pos -= x.w; vlb::set(s, pos, x.w, x.v); }
+}
+
+struct Pkt { Hdr h; std::vector<uint8_t> pl; };
+struct Ack { uint32_t qpn, psn, syn, msn; };
+struct Evt { uint32_t kind, status, syn, flags, qpn, psn, msn, byte_len, imm, op; uint64_t wr_id, va, swap_add, compare; };
+struct Rd { uint32_t qpn, psn; uint64_t va; uint32_t rkey, len, msn; };
+
+// spec enum values
+enum { EV_RECV_DONE = 0, EV_WRITE_IMM_DONE = 1, EV_ACK = 2, EV_NAK = 3, EV_RNR_NAK = 4, EV_RESP_ERROR = 6,
+       EV_RNR_SENT = 7, EV_ATOMIC_REQ = 8, EV_ATOMIC_ACK = 9 };
+enum { WC_LOC_LEN_ERR = 1, WC_LOC_PROT_ERR = 4, WC_REM_INV_REQ_ERR = 9, WC_REM_ACCESS_ERR = 10, WC_REM_OP_ERR = 11 };
+enum { A_LW = 1, A_RW = 2, A_RR = 4, A_RA = 8 };
+enum { C_BADQP = 0, C_DUP, C_OOO, C_ACCESS, C_RNR, C_UNSUP };
+
+struct Mr {
+  uint32_t idx, variant, pdn, access, mtt_base, fpo;
+  uint64_t iova, len;
+  std::vector<uint64_t> pages;  // bus address of each 4 KiB page
+  uint32_t key() const { return idx << 8 | variant; }
+  uint64_t xlate(uint64_t va) const {
+    uint64_t rel = va - iova + fpo;
+    return pages[rel >> 12] + (rel & 0xFFF);
+  }
+};
+
+struct Tb {
+  std::unique_ptr<VerilatedContext> ctx;
+  std::unique_ptr<Vxport_rx_tb_top> top;
+  AxiSlaveModel slave;
+  AxiPorts ports{NB};
+  std::mt19937_64 rng;
+  std::vector<uint8_t> exp;  // expected host memory
+  std::deque<Pkt> hq;
+  std::deque<std::vector<uint8_t>> beats;
+  struct FBeat { std::vector<uint8_t> d; unsigned keep; bool last; };
+  std::deque<FBeat> fbeats;  // frames for roce_rx (parser mode)
+  bool parser = false;
+  uint16_t ip_id = 0;
+  std::vector<Ack> acks;
+  std::vector<Evt> evts;
+  std::vector<Rd> rds;
+  double in_p = 0.8, out_p = 0.7;
+  uint64_t cycles = 0;
+
+  Tb(uint64_t seed) : ctx(new VerilatedContext), top(new Vxport_rx_tb_top(ctx.get())), slave(NB, MEM, seed), rng(seed) {
+    for (auto& b : slave.mem) b = uint8_t(rng());
+    exp = slave.mem;
+    slave.cfg = AxiSlaveCfg::hostile();
+    slave.max_wr_bytes = 512;
+    top->rst_ni = 0;
+    for (int i = 0; i < 5; i++) { top->clk_i = 1; top->eval(); top->clk_i = 0; top->eval(); }
+    top->rst_ni = 1; top->eval();
+    while (!top->mk_init_done_o) cycle();
+  }
+  bool coin(double p) { return std::uniform_real_distribution<double>(0, 1)(rng) < p; }
+
+  // one clock cycle; fw_* handshakes are reported through the flags
+  bool fire_qpt = false, fire_rqd = false, fire_mk = false;
+  void cycle() {
+    // inputs
+    top->hdr_valid_i = !hq.empty();
+    if (!hq.empty()) pack_hdr(top->hdr_i, hq.front().h);
+    top->use_parser_i = parser;
+    bool fv = !fbeats.empty() && coin(in_p);
+    top->f_tvalid_i = fv;
+    if (fv) {
+      vlb::set_bytes(top->f_tdata_i, 0, NB, fbeats.front().d.data());
+      for (unsigned i = 0; i < NB; i++) vlb::set(top->f_tkeep_i, i, 1, i < fbeats.front().keep);
+      top->f_tlast_i = fbeats.front().last;
+    }
+    bool bv = !beats.empty() && coin(in_p);
+    top->s_tvalid_i = bv;
+    if (bv) vlb::set_bytes(top->s_tdata_i, 0, NB, beats.front().data());
+    top->evt_ready_i = coin(out_p);
+    top->ack_ready_i = coin(out_p);
+    top->rdrsp_ready_i = coin(out_p);
+    slave.drive(ports);
+    top->m_axi_awready = ports.awready; top->m_axi_wready = ports.wready;
+    top->m_axi_bvalid = ports.bvalid; top->m_axi_bid = ports.bid; top->m_axi_bresp = ports.bresp;
+    top->clk_i = 0; top->eval();
+    // outputs of this cycle
+    ports.awvalid = top->m_axi_awvalid; ports.awid = top->m_axi_awid; ports.awaddr = top->m_axi_awaddr;
+    ports.awlen = top->m_axi_awlen; ports.awsize = top->m_axi_awsize; ports.awburst = top->m_axi_awburst;
+    ports.wvalid = top->m_axi_wvalid; ports.wlast = top->m_axi_wlast;
+    vlb::get_bytes(top->m_axi_wdata, 0, NB, ports.wdata.data());
+    for (unsigned i = 0; i < NB; i++) ports.wstrb[i] = vlb::get(top->m_axi_wstrb, i, 1);
+    ports.bready = top->m_axi_bready;
+    ports.arvalid = false; ports.rready = true;
+    if (top->hdr_valid_i && top->hdr_ready_o) hq.pop_front();
+    if (bv && top->s_tready_o) beats.pop_front();
+    if (fv && top->f_tready_o) fbeats.pop_front();
+    if (top->ack_valid_o && top->ack_ready_i)
+      acks.push_back({top->ack_qpn_o, top->ack_psn_o, top->ack_syndrome_o, top->ack_msn_o});
+    if (top->rdrsp_valid_o && top->rdrsp_ready_i)
+      rds.push_back({top->rdrsp_qpn_o, top->rdrsp_psn_o, top->rdrsp_va_o, top->rdrsp_rkey_o, top->rdrsp_len_o, top->rdrsp_msn_o});
+    if (top->evt_valid_o && top->evt_ready_i) {
+      auto& e = top->evt_o;
+      evts.push_back({(uint32_t)vlb::get(e, 0, 8), (uint32_t)vlb::get(e, 8, 8), (uint32_t)vlb::get(e, 16, 8),
+                      (uint32_t)vlb::get(e, 24, 8), (uint32_t)vlb::get(e, 32, 32), (uint32_t)vlb::get(e, 64, 32),
+                      (uint32_t)vlb::get(e, 96, 32), (uint32_t)vlb::get(e, 128, 32), (uint32_t)vlb::get(e, 160, 32),
+                      (uint32_t)vlb::get(e, 480, 8), vlb::get(e, 192, 64), vlb::get(e, 256, 64),
+                      vlb::get(e, 320, 64), vlb::get(e, 384, 64)});
+    }
+    fire_qpt = top->qpt_wr_valid_i && top->qpt_wr_ready_o;
+    fire_rqd = top->rqd_valid_i && top->rqd_ready_o;
+    fire_mk = top->mk_wr_valid_i && top->mk_wr_ready_o;
+    slave.commit(ports);
+    top->clk_i = 1; top->eval();
+    cycles++;
+  }
+
+  void run_idle() {
+    unsigned quiet = 0;
+    for (uint64_t n = 0; n < 20000000; n++) {
+      cycle();
+      bool busy = !hq.empty() || !beats.empty() || !fbeats.empty() || (!parser && !top->hdr_ready_o) || top->ack_valid_o ||
+                  top->evt_valid_o || top->rdrsp_valid_o || !slave.idle();
+      quiet = busy ? 0 : quiet + 1;
+      if (quiet > 300) return;
+    }
+    R.check(false, "run_idle", "timeout");
+  }
+
+  // ---- firmware ports ----
+  void mk_write(uint32_t op, uint32_t index, const uint64_t d[4]) {
+    top->mk_wr_valid_i = 1; top->mk_wr_op_i = op; top->mk_wr_index_i = index;
+    for (int i = 0; i < 4; i++) vlb::set(top->mk_wr_data_i, 64 * i, 64, d[i]);
+    do cycle(); while (!fire_mk);
+    top->mk_wr_valid_i = 0;
+  }
+  void add_mr(const Mr& m) {
+    for (size_t i = 0; i < m.pages.size(); i++) {
+      uint64_t d[4] = {m.pages[i] | 1, 0, 0, 0};
+      mk_write(1, m.mtt_base + i, d);
+    }
+    uint64_t d[4] = {1ull | uint64_t(m.access) << 8 | 12ull << 16 | uint64_t(m.variant) << 24 | uint64_t(m.pdn) << 32,
+                     m.iova, m.len, uint64_t(m.mtt_base) | uint64_t(m.fpo) << 32};
+    mk_write(0, m.idx, d);
+  }
+  void qpt_write(uint32_t qpn, uint32_t epsn, unsigned pmtu_log2, unsigned access, uint32_t pdn,
+                 unsigned coal, unsigned rnr, bool valid = true) {
+    auto& e = top->qpt_wr_entry_i;
+    for (int i = 0; i < 16; i++) e[i] = 0;
+    vlb::set(e, 0, 1, valid); vlb::set(e, 1, 1, 1); vlb::set(e, 2, 1, 1);
+    vlb::set(e, 8, 8, 2); vlb::set(e, 16, 8, pmtu_log2); vlb::set(e, 24, 8, access);
+    vlb::set(e, 32, 32, pdn); vlb::set(e, 64, 32, 0x100 + qpn); vlb::set(e, 96, 32, epsn);
+    vlb::set(e, 128, 64, 0x0200000000AAull); vlb::set(e, 192, 64, 0x0200000000BBull);
+    vlb::set(e, 256, 32, 0x0A000002); vlb::set(e, 288, 32, 0x0A000001); vlb::set(e, 320, 16, 0xC123);
+    vlb::set(e, 336, 8, 64); vlb::set(e, 384, 8, coal); vlb::set(e, 392, 8, rnr);
+    top->qpt_wr_valid_i = 1; top->qpt_wr_qpn_i = qpn;
+    do cycle(); while (!fire_qpt);
+    top->qpt_wr_valid_i = 0;
+  }
+  struct Sge { uint64_t addr; uint32_t len, lkey; };
+  void post_rq(uint32_t qpn, uint64_t wr_id, const std::vector<Sge>& sg) {
+    auto& d = top->rqd_i;
+    for (int i = 0; i < 16; i++) d[i] = 0;
+    vlb::set(d, 0, 32, qpn); vlb::set(d, 32, 8, sg.size()); vlb::set(d, 64, 64, wr_id);
+    for (size_t i = 0; i < sg.size(); i++) {
+      vlb::set(d, 128 + 128 * i, 64, sg[i].addr); vlb::set(d, 192 + 128 * i, 32, sg[i].len);
+      vlb::set(d, 224 + 128 * i, 32, sg[i].lkey);
+    }
+    top->rqd_valid_i = 1;
+    do cycle(); while (!fire_rqd);
+    top->rqd_valid_i = 0;
+  }
+  uint32_t cnt(int i) { return (uint32_t)vlb::get(top->cnt_o, 32 * i, 32); }
+
+  void send_pkt(const Pkt& p) {
+    if (parser) {  // whole frame through roce_rx
+      roce_ref::Hdr r;
+      r.dst_mac = 0x0200000000BBull; r.src_mac = 0x0200000000AAull; r.src_ip = 0x0A000002; r.dst_ip = 0x0A000001;
+      r.ttl = 64; r.ip_id = ip_id++; r.udp_sport = 0xC000; r.pkey = 0xFFFF;
+      r.opcode = p.h.opcode; r.se = p.h.se; r.dest_qp = p.h.dest_qp; r.ack_req = p.h.ack_req; r.psn = p.h.psn;
+      r.va = p.h.va; r.rkey = p.h.rkey; r.dma_len = p.h.dma_len; r.syndrome = p.h.syndrome; r.msn = p.h.msn;
+      r.swap_add = p.h.swap_add; r.compare = p.h.compare; r.orig = p.h.orig; r.imm = p.h.imm;
+      r.payload_len = p.h.payload_len;
+      auto f = roce_ref::build(r, p.pl);
+      for (size_t o = 0; o < f.size(); o += NB) {
+        FBeat b{std::vector<uint8_t>(NB, 0), unsigned(std::min<size_t>(NB, f.size() - o)), o + NB >= f.size()};
+        for (unsigned i = 0; i < b.keep; i++) b.d[i] = f[o + i];
+        fbeats.push_back(b);
+      }
+      return;
+    }
+    hq.push_back(p);
+    for (size_t o = 0; o < p.pl.size(); o += NB) {
+      std::vector<uint8_t> b(NB, 0);
+      for (size_t i = 0; i < NB && o + i < p.pl.size(); i++) b[i] = p.pl[o + i];
+      beats.push_back(b);
+    }
+  }
+  std::vector<uint8_t> rand_bytes(size_t n) {
+    std::vector<uint8_t> v(n);
+    for (auto& b : v) b = uint8_t(rng());
+    return v;
+  }
+  void clear_out() { acks.clear(); evts.clear(); rds.clear(); }
+};
+
+// Segment a WRITE (imm: with immediate) or SEND into request packets.
+static std::vector<Pkt> seg(bool write, uint32_t qpn, uint32_t psn, uint64_t va, uint32_t rkey,
+                            const std::vector<uint8_t>& data, unsigned mtu, bool imm = false, uint32_t immv = 0) {
+  std::vector<Pkt> v;
+  size_t n = std::max<size_t>(1, (data.size() + mtu - 1) / mtu);
+  for (size_t i = 0; i < n; i++) {
+    Pkt p;
+    bool first = i == 0, last = i == n - 1;
+    uint8_t op;
+    if (write) op = n == 1 ? (imm ? 0x0B : 0x0A) : first ? 0x06 : last ? (imm ? 0x09 : 0x08) : 0x07;
+    else op = n == 1 ? (imm ? 0x05 : 0x04) : first ? 0x00 : last ? (imm ? 0x03 : 0x02) : 0x01;
+    p.h.opcode = op; p.h.dest_qp = qpn; p.h.psn = (psn + i) & 0xFFFFFF; p.h.ack_req = last;
+    if (write && first) { p.h.va = va; p.h.rkey = rkey; p.h.dma_len = data.size(); }
+    if (last && imm) p.h.imm = immv;
+    size_t o = i * mtu, l = std::min<size_t>(mtu, data.size() - std::min(o, data.size()));
+    p.pl.assign(data.begin() + o, data.begin() + o + l);
+    p.h.payload_len = l;
+    v.push_back(p);
+  }
+  return v;
+}
+
+static std::string fmt_ack(const Ack& a) {
+  char b[96]; snprintf(b, sizeof b, "{qpn %u psn %06x syn %02x msn %u}", a.qpn, a.psn, a.syn, a.msn); return b;
+}
+static bool acks_eq(const std::vector<Ack>& g, const std::vector<Ack>& e, std::string& why) {
+  if (g.size() != e.size()) {
+    why = "ack count " + std::to_string(g.size()) + " != " + std::to_string(e.size()) + ":";
+    for (auto& a : g) why += " " + fmt_ack(a);
+  }
+  for (size_t i = 0; i < std::min(g.size(), e.size()); i++)
+    if (g[i].qpn != e[i].qpn || g[i].psn != e[i].psn || g[i].syn != e[i].syn || g[i].msn != e[i].msn) {
+      why += " ack[" + std::to_string(i) + "] " + fmt_ack(g[i]) + " != " + fmt_ack(e[i]);
+      return false;
+    }
+  return g.size() == e.size();
+}
+static bool mem_eq(Tb& t, std::string& why) {
+  for (size_t i = 0; i < MEM; i++)
+    if (t.slave.mem[i] != t.exp[i]) {
+      char b[96]; snprintf(b, sizeof b, "mem[0x%zx] = %02x, expected %02x", i, t.slave.mem[i], t.exp[i]);
+      why = b; return false;
+    }
+  return true;
+}
+
+int main(int argc, char** argv) {
+  uint64_t seed = 1;
+  bool bench = false;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], nullptr, 0);
+    else if (!strcmp(argv[i], "--bench")) bench = true;
+  }
+  printf("INFO seed %llu data width %u\n", (unsigned long long)seed, TB_DW);
+  Tb t(seed);
+  const uint32_t PD = 5;
+  // MR 1: remote target, 24 pages mapped in reverse order with gaps, iova not page aligned
+  Mr w{1, 0x11, PD, A_LW | A_RW | A_RR | A_RA, 0, 0x123, 0x700000000123ull, 24 * 4096 - 0x123, {}};
+  for (int i = 0; i < 24; i++) w.pages.push_back(0x100000 + uint64_t(23 - i) * 0x2000);
+  // MR 2: receive buffers (LOCAL_WRITE only)
+  Mr rb{2, 0x22, PD, A_LW, 100, 0, 0x500000000000ull, 16 * 4096, {}};
+  for (int i = 0; i < 16; i++) rb.pages.push_back(0x400000 + uint64_t(15 - i) * 0x1000);
+  Mr ro = w; ro.idx = 3; ro.variant = 0x33; ro.access = A_RR;   // no REMOTE_WRITE
+  Mr wp = w; wp.idx = 4; wp.variant = 0x44; wp.pdn = PD + 1;    // other PD
+  t.add_mr(w); t.add_mr(rb); t.add_mr(ro); t.add_mr(wp);
+  auto exp_write = [&](const Mr& m, uint64_t va, const std::vector<uint8_t>& d) {
+    for (size_t i = 0; i < d.size(); i++) t.exp[m.xlate(va + i)] = d[i];
+  };
+  const uint32_t QP = 1;
+  std::string why;
+
+  // ---- 1. WRITE placement at MTU 256/1024/4096 -------------------------------------------------
+  {
+    const unsigned sizes[] = {0, 1, 63, 64, 4095, 4096, 4097, 65536};
+    for (unsigned mtu_log2 : {8u, 10u, 12u}) {
+      unsigned mtu = 1u << mtu_log2;
+      uint32_t psn = mtu_log2 == 10 ? 0xFFFFF0 : uint32_t(t.rng() & 0xFFFFFF), msn = 0;
+      t.qpt_write(QP, psn, mtu_log2, A_RW | A_RR | A_RA, PD, 0, 12);
+      t.clear_out();
+      std::vector<Ack> ea;
+      for (unsigned sz : sizes) {
+        uint64_t off = t.rng() % (w.len - sz + 1);
+        auto d = t.rand_bytes(sz);
+        auto pk = seg(true, QP, psn, w.iova + off, w.key(), d, mtu);
+        for (auto& p : pk) t.send_pkt(p);
+        psn = (psn + pk.size()) & 0xFFFFFF;
+        ea.push_back({QP, (psn - 1) & 0xFFFFFF, 0x1F, ++msn});
+        exp_write(w, w.iova + off, d);
+      }
+      t.run_idle();
+      bool ok = acks_eq(t.acks, ea, why);
+      R.check(ok, ("write-acks-mtu" + std::to_string(mtu)).c_str(), "%s", why.c_str());
+      why.clear();
+      R.check(mem_eq(t, why), ("write-placement-mtu" + std::to_string(mtu)).c_str(), "%s", why.c_str());
+      why.clear();
+      R.check(t.evts.empty(), ("write-no-events-mtu" + std::to_string(mtu)).c_str());
+    }
+    R.check(t.slave.violations == 0, "axi-protocol-after-writes", "%s", t.slave.first_violation.c_str());
+  }
+  // ---- 1b. ACK coalescing: every 3 packets without AckReq, plus the last -----------------------
+  {
+    uint32_t psn = 0x1000;
+    t.qpt_write(QP, psn, 8, A_RW, PD, 3, 12);
+    t.clear_out();
+    auto d = t.rand_bytes(10 * 256);
+    auto pk = seg(true, QP, psn, w.iova, w.key(), d, 256);
+    for (auto& p : pk) t.send_pkt(p);
+    exp_write(w, w.iova, d);
+    t.run_idle();
+    std::vector<Ack> ea = {{QP, psn + 2, 0x1F, 0}, {QP, psn + 5, 0x1F, 0}, {QP, psn + 8, 0x1F, 0}, {QP, psn + 9, 0x1F, 1}};
+    R.check(acks_eq(t.acks, ea, why), "ack-coalesce-3", "%s", why.c_str()); why.clear();
+    R.check(mem_eq(t, why), "ack-coalesce-placement", "%s", why.c_str()); why.clear();
+  }
+  // ---- 2. remote access errors: NAK 0x62, RESP_ERROR, nothing written, rest dropped ------------
+  {
+    struct Case { const char* name; uint32_t key; uint64_t va; uint32_t len; unsigned qp_access; };
+    const Case cs[] = {
+      {"bad-rkey-variant", (1u << 8) | 0x12, w.iova, 3 * 256, A_RW},
+      {"bad-rkey-index", (9u << 8) | 0x11, w.iova, 3 * 256, A_RW},
+      {"out-of-bounds", w.key(), w.iova + w.len - 600, 3 * 256, A_RW},
+      {"no-remote-write-right", ro.key(), w.iova, 3 * 256, A_RW},
+      {"wrong-pd", wp.key(), w.iova, 3 * 256, A_RW},
+      {"qp-no-remote-write", w.key(), w.iova, 3 * 256, A_RR},
+    };
+    for (const Case& c : cs) {
+      uint32_t psn = 0x200;
+      t.qpt_write(QP, psn, 8, c.qp_access, PD, 0, 12);
+      t.clear_out();
+      uint32_t acc0 = t.cnt(C_ACCESS), uns0 = t.cnt(C_UNSUP);
+      auto pk = seg(true, QP, psn, c.va, c.key, t.rand_bytes(c.len), 256);
+      for (auto& p : pk) t.send_pkt(p);
+      t.run_idle();
+      bool ok = acks_eq(t.acks, {{QP, psn, 0x62, 0}}, why);
+      ok = ok && t.evts.size() == 1 && t.evts[0].kind == EV_RESP_ERROR && t.evts[0].status == WC_REM_ACCESS_ERR &&
+           t.evts[0].psn == psn;
+      ok = ok && t.cnt(C_ACCESS) == acc0 + 1 && t.cnt(C_UNSUP) == uns0 + 2;
+      R.check(ok, (std::string("nak-access-") + c.name).c_str(), "%s evts %zu", why.c_str(), t.evts.size()); why.clear();
+      R.check(mem_eq(t, why), (std::string("nak-access-nothing-written-") + c.name).c_str(), "%s", why.c_str()); why.clear();
+    }
+  }
+  // ---- 3. PSN rules -----------------------------------------------------------------------------
+  {
+    uint32_t E = 0x777;
+    t.qpt_write(QP, E, 8, A_RW, PD, 0, 12);
+    t.clear_out();
+    auto d1 = t.rand_bytes(100);
+    auto p1 = seg(true, QP, E, w.iova + 50, w.key(), d1, 256);
+    t.send_pkt(p1[0]);
+    exp_write(w, w.iova + 50, d1);
+    t.run_idle();
+    // duplicate with other data: re-ACK (PSN = ePSN - 1), not placed
+    uint32_t dup0 = t.cnt(C_DUP);
+    auto p1b = seg(true, QP, E, w.iova + 50, w.key(), t.rand_bytes(100), 256);
+    t.send_pkt(p1b[0]);
+    // an older duplicate (MIDDLE opcode, PSN E-5)
+    Pkt old = p1b[0]; old.h.opcode = 0x07; old.h.psn = E - 5; old.pl.assign(256, 0xEE); old.h.payload_len = 256;
+    t.send_pkt(old);
+    t.run_idle();
+    bool ok = acks_eq(t.acks, {{QP, E, 0x1F, 1}, {QP, E, 0x1F, 1}, {QP, E, 0x1F, 1}}, why);
+    R.check(ok && t.cnt(C_DUP) == dup0 + 2, "psn-duplicate-reack", "%s", why.c_str()); why.clear();
+    R.check(mem_eq(t, why), "psn-duplicate-not-placed", "%s", why.c_str()); why.clear();
+    // ahead: one NAK-sequence with ePSN, then silence until ePSN arrives
+    t.clear_out();
+    uint32_t ooo0 = t.cnt(C_OOO);
+    auto d2 = t.rand_bytes(200), d3 = t.rand_bytes(250);
+    auto pa = seg(true, QP, E + 3, w.iova + 1000, w.key(), t.rand_bytes(64), 256);
+    auto pb = seg(true, QP, E + 4, w.iova + 1000, w.key(), t.rand_bytes(64), 256);
+    auto pc = seg(true, QP, E + 1, w.iova + 2000, w.key(), d2, 256);
+    auto pd = seg(true, QP, E + 2, w.iova + 3000, w.key(), d3, 256);
+    t.send_pkt(pa[0]); t.send_pkt(pb[0]); t.send_pkt(pc[0]); t.send_pkt(pd[0]);
+    exp_write(w, w.iova + 2000, d2); exp_write(w, w.iova + 3000, d3);
+    t.run_idle();
+    ok = acks_eq(t.acks, {{QP, E + 1, 0x60, 1}, {QP, E + 1, 0x1F, 2}, {QP, E + 2, 0x1F, 3}}, why);
+    R.check(ok && t.cnt(C_OOO) == ooo0 + 2, "psn-ahead-one-nak-then-resume", "%s", why.c_str()); why.clear();
+    R.check(mem_eq(t, why), "psn-ahead-not-placed", "%s", why.c_str()); why.clear();
+    // second gap after resuming gets its own NAK
+    t.clear_out();
+    auto pe = seg(true, QP, E + 5, w.iova, w.key(), t.rand_bytes(8), 256);
+    t.send_pkt(pe[0]);
+    t.run_idle();
+    R.check(acks_eq(t.acks, {{QP, E + 3, 0x60, 3}}, why), "psn-ahead-new-gap-naks-again", "%s", why.c_str()); why.clear();
+    // opcode sequence error: MIDDLE without FIRST -> NAK invalid request
+    t.clear_out();
+    Pkt mid = old; mid.h.psn = E + 3; mid.h.payload_len = 256; mid.pl.assign(256, 1);
+    t.send_pkt(mid);
+    t.run_idle();
+    ok = acks_eq(t.acks, {{QP, E + 3, 0x61, 3}}, why) && t.evts.size() == 1 && t.evts[0].kind == EV_RESP_ERROR &&
+         t.evts[0].status == WC_REM_INV_REQ_ERR;
+    R.check(ok, "opcode-sequence-nak-invalid-request", "%s", why.c_str()); why.clear();
+    R.check(mem_eq(t, why), "opcode-sequence-not-placed", "%s", why.c_str()); why.clear();
+    // length error: WRITE ONLY payload != RETH length
+    t.qpt_write(QP, E, 8, A_RW, PD, 0, 12);
+    t.clear_out();
+    auto pl = seg(true, QP, E, w.iova, w.key(), t.rand_bytes(40), 256);
+    pl[0].h.dma_len = 30;
+    t.send_pkt(pl[0]);
+    t.run_idle();
+    R.check(acks_eq(t.acks, {{QP, E, 0x61, 0}}, why) && mem_eq(t, why), "write-length-mismatch-nak", "%s", why.c_str()); why.clear();
+  }
+  // ---- 4. SEND / SEND_IMM / WRITE_IMM into posted buffers, RNR --------------------------------
+  {
+    uint32_t E = 0x10, msn = 0;
+    t.qpt_write(QP, E, 10, A_RW, PD, 0, 12);
+    t.clear_out();
+    struct SCase { const char* name; std::vector<uint32_t> sl; unsigned len; bool imm; };
+    const SCase sc[] = {{"send-1sge-3pkt", {5000}, 3000, false},
+                        {"send-imm-3sge", {100, 2000, 700}, 2800, true},
+                        {"send-2sge-zero", {64, 64}, 0, false},
+                        {"send-2sge-exact", {1500, 548}, 2048, true},
+                        {"send-3sge-small", {1, 2, 3000}, 777, false}};
+    uint64_t wr = 0x1000;
+    for (const SCase& c : sc) {
+      t.clear_out();
+      std::vector<Tb::Sge> sg;
+      uint64_t o = t.rng() % 8192;
+      for (uint32_t l : c.sl) { sg.push_back({rb.iova + o, l, rb.key()}); o += l + (t.rng() % 300); }
+      t.post_rq(QP, ++wr, sg);
+      auto d = t.rand_bytes(c.len);
+      auto pk = seg(false, QP, E, 0, 0, d, 1024, c.imm, 0xCAFE0000u + c.len);
+      for (auto& p : pk) t.send_pkt(p);
+      E += pk.size();
+      size_t k = 0;
+      for (auto& s : sg) for (uint32_t i = 0; i < s.len && k < d.size(); i++) t.exp[rb.xlate(s.addr + i)] = d[k++];
+      t.run_idle();
+      bool ok = acks_eq(t.acks, {{QP, E - 1, 0x1F, ++msn}}, why) && t.evts.size() == 1;
+      if (ok) {
+        const Evt& e = t.evts[0];
+        ok = e.kind == EV_RECV_DONE && e.wr_id == wr && e.byte_len == c.len && e.qpn == QP && e.psn == E - 1 &&
+             e.flags == (c.imm ? 1u : 0u) && e.imm == (c.imm ? 0xCAFE0000u + c.len : 0u);
+        if (!ok) why = "event fields";
+      }
+      R.check(ok, c.name, "%s", why.c_str()); why.clear();
+      R.check(mem_eq(t, why), (std::string(c.name) + "-placement").c_str(), "%s", why.c_str()); why.clear();
+    }
+    // RNR: nothing posted -> RNR NAK with the first PSN, RNR_SENT, rest silently dropped
+    t.clear_out();
+    uint32_t rnr0 = t.cnt(C_RNR);
+    auto d = t.rand_bytes(2500);
+    auto pk = seg(false, QP, E, 0, 0, d, 1024);
+    for (auto& p : pk) t.send_pkt(p);
+    t.run_idle();
+    bool ok = acks_eq(t.acks, {{QP, E, 0x20 | 12, msn}}, why) && t.evts.size() == 1 && t.evts[0].kind == EV_RNR_SENT &&
+              t.evts[0].psn == E && t.cnt(C_RNR) == rnr0 + 1;
+    R.check(ok, "rnr-nak-when-nothing-posted", "%s", why.c_str()); why.clear();
+    R.check(mem_eq(t, why), "rnr-nothing-written", "%s", why.c_str()); why.clear();
+    // retry after a post succeeds with the same PSNs
+    t.clear_out();
+    t.post_rq(QP, 0xABC, {{rb.iova + 0x3000, 4096, rb.key()}});
+    for (auto& p : pk) t.send_pkt(p);
+    for (size_t i = 0; i < d.size(); i++) t.exp[rb.xlate(rb.iova + 0x3000 + i)] = d[i];
+    E += pk.size();
+    t.run_idle();
+    ok = acks_eq(t.acks, {{QP, E - 1, 0x1F, ++msn}}, why) && t.evts.size() == 1 && t.evts[0].kind == EV_RECV_DONE &&
+         t.evts[0].wr_id == 0xABC && t.evts[0].byte_len == 2500;
+    R.check(ok && mem_eq(t, why), "rnr-retry-after-post", "%s", why.c_str()); why.clear();
+    // message longer than the buffer -> NAK invalid request, RESP_ERROR LOC_LEN_ERR
+    t.clear_out();
+    t.post_rq(QP, 0xBAD, {{rb.iova, 100, rb.key()}});
+    auto pl = seg(false, QP, E, 0, 0, t.rand_bytes(200), 1024);
+    t.send_pkt(pl[0]);
+    t.run_idle();
+    ok = acks_eq(t.acks, {{QP, E, 0x61, msn}}, why) && t.evts.size() == 1 && t.evts[0].kind == EV_RESP_ERROR &&
+         t.evts[0].status == WC_LOC_LEN_ERR && t.evts[0].wr_id == 0xBAD;
+    R.check(ok && mem_eq(t, why), "send-too-long-loc-len-err", "%s", why.c_str()); why.clear();
+    // bad lkey -> NAK remote operational error, LOC_PROT_ERR
+    E = 0x50; msn = 0;
+    t.qpt_write(QP, E, 10, A_RW, PD, 0, 12);
+    t.clear_out();
+    t.post_rq(QP, 0xB0B, {{rb.iova, 4096, (2u << 8) | 0x23}});
+    pl = seg(false, QP, E, 0, 0, t.rand_bytes(200), 1024);
+    t.send_pkt(pl[0]);
+    t.run_idle();
+    ok = acks_eq(t.acks, {{QP, E, 0x63, 0}}, why) && t.evts.size() == 1 && t.evts[0].kind == EV_RESP_ERROR &&
+         t.evts[0].status == WC_LOC_PROT_ERR && t.evts[0].wr_id == 0xB0B;
+    R.check(ok && mem_eq(t, why), "send-bad-lkey-nak", "%s", why.c_str()); why.clear();
+    // WRITE_IMM: ONLY and multi-packet, consumes the posted buffer (no data into it)
+    E = 0x90; msn = 0;
+    t.qpt_write(QP, E, 10, A_RW, PD, 0, 12);
+    for (unsigned len : {300u, 3000u}) {
+      t.clear_out();
+      t.post_rq(QP, 0x5000 + len, {{rb.iova, 64, rb.key()}});
+      auto dd = t.rand_bytes(len);
+      auto pw = seg(true, QP, E, w.iova + 7, w.key(), dd, 1024, true, 0x12345678);
+      for (auto& p : pw) t.send_pkt(p);
+      E += pw.size();
+      exp_write(w, w.iova + 7, dd);
+      t.run_idle();
+      ok = acks_eq(t.acks, {{QP, E - 1, 0x1F, ++msn}}, why) && t.evts.size() == 1 &&
+           t.evts[0].kind == EV_WRITE_IMM_DONE && t.evts[0].wr_id == 0x5000 + len && t.evts[0].byte_len == len &&
+           t.evts[0].imm == 0x12345678 && t.evts[0].flags == 1;
+      R.check(ok && mem_eq(t, why), ("write-imm-" + std::to_string(len)).c_str(), "%s", why.c_str()); why.clear();
+    }
+    // WRITE_IMM ONLY with nothing posted -> RNR, nothing written
+    t.clear_out();
+    auto pw = seg(true, QP, E, w.iova, w.key(), t.rand_bytes(64), 1024, true, 1);
+    t.send_pkt(pw[0]);
+    t.run_idle();
+    ok = acks_eq(t.acks, {{QP, E, 0x20 | 12, msn}}, why) && t.evts.size() == 1 && t.evts[0].kind == EV_RNR_SENT;
+    R.check(ok && mem_eq(t, why), "write-imm-rnr", "%s", why.c_str()); why.clear();
+  }
+  // ---- 5. requester side: ACK / NAK / RNR NAK / ATOMIC ACK -> events ----------------------------
+  {
+    t.qpt_write(QP, 0, 10, 0, PD, 0, 12);
+    t.clear_out();
+    struct A { uint8_t op, syn; uint32_t psn, msn; uint64_t orig; uint32_t kind; };
+    const A as[] = {{0x11, 0x1F, 0x123456, 77, 0, EV_ACK}, {0x11, 0x60, 0x10, 3, 0, EV_NAK},
+                    {0x11, 0x2C, 0x11, 4, 0, EV_RNR_NAK}, {0x11, 0x62, 0x12, 5, 0, EV_NAK},
+                    {0x12, 0x00, 0x13, 6, 0x1122334455667788ull, EV_ATOMIC_ACK}};
+    for (const A& a : as) {
+      Pkt p; p.h.opcode = a.op; p.h.dest_qp = QP; p.h.psn = a.psn; p.h.syndrome = a.syn; p.h.msn = a.msn; p.h.orig = a.orig;
+      t.send_pkt(p);
+    }
+    t.run_idle();
+    bool ok = t.evts.size() == 5 && t.acks.empty();
+    for (size_t i = 0; ok && i < 5; i++) {
+      const Evt& e = t.evts[i];
+      ok = e.kind == as[i].kind && e.syn == as[i].syn && e.psn == as[i].psn && e.msn == as[i].msn &&
+           e.qpn == QP && e.swap_add == as[i].orig;
+    }
+    R.check(ok, "requester-ack-nak-events", "%zu events", t.evts.size());
+  }
+  // ---- 6. READ request -> read-response job; atomics -> ATOMIC_REQ -----------------------------
+  {
+    uint32_t E = 0xFFFFFE;
+    t.qpt_write(QP, E, 12, A_RW | A_RR | A_RA, PD, 0, 12);
+    t.clear_out();
+    Pkt r; r.h.opcode = 0x0C; r.h.dest_qp = QP; r.h.psn = E; r.h.va = w.iova + 5; r.h.rkey = w.key(); r.h.dma_len = 10000;
+    t.send_pkt(r);
+    auto d = t.rand_bytes(10);
+    auto pw = seg(true, QP, (E + 3) & 0xFFFFFF, w.iova + 99, w.key(), d, 4096);
+    t.send_pkt(pw[0]);
+    exp_write(w, w.iova + 99, d);
+    Pkt r0 = r; r0.h.psn = (E + 4) & 0xFFFFFF; r0.h.dma_len = 0;
+    t.send_pkt(r0);
+    Pkt rdup = r;  // duplicate READ: executed again
+    t.send_pkt(rdup);
+    t.run_idle();
+    bool ok = t.rds.size() == 3 && t.rds[0].psn == E && t.rds[0].va == w.iova + 5 && t.rds[0].rkey == w.key() &&
+              t.rds[0].len == 10000 && t.rds[0].qpn == QP && t.rds[0].msn == 1 && t.rds[1].psn == ((E + 4) & 0xFFFFFF) &&
+              t.rds[1].len == 0 && t.rds[1].msn == 3 && t.rds[2].psn == E;
+    R.check(ok, "read-request-jobs", "%zu jobs", t.rds.size());
+    R.check(acks_eq(t.acks, {{QP, (E + 3) & 0xFFFFFF, 0x1F, 2}}, why) && mem_eq(t, why), "read-psn-reservation", "%s", why.c_str());
+    why.clear();
+    // atomics
+    t.clear_out();
+    uint32_t P = (E + 5) & 0xFFFFFF;
+    Pkt a; a.h.opcode = 0x14; a.h.dest_qp = QP; a.h.psn = P; a.h.va = w.iova + 0x1005; a.h.rkey = w.key();
+    a.h.swap_add = 42; a.h.compare = 7;
+    uint64_t va_al = (w.iova + 0x1005 + 7) & ~7ull; a.h.va = va_al;
+    t.send_pkt(a);
+    Pkt a2 = a; a2.h.opcode = 0x13; a2.h.psn = (P + 1) & 0xFFFFFF; a2.h.va = va_al + 3;  // misaligned
+    t.send_pkt(a2);
+    t.run_idle();
+    ok = t.evts.size() == 2 && t.evts[0].kind == EV_ATOMIC_REQ && t.evts[0].va == w.xlate(va_al) &&
+         t.evts[0].swap_add == 42 && t.evts[0].compare == 7 && t.evts[0].op == 0x14 && t.evts[0].psn == P &&
+         t.evts[1].kind == EV_RESP_ERROR && t.evts[1].status == WC_REM_INV_REQ_ERR;
+    R.check(ok, "atomic-request-event", "%zu events", t.evts.size());
+    R.check(acks_eq(t.acks, {{QP, (P + 1) & 0xFFFFFF, 0x61, 4}}, why), "atomic-misaligned-nak", "%s", why.c_str()); why.clear();
+    // duplicate atomic (after a QP rewrite with ePSN past it): handed to the firmware, no execution
+    t.qpt_write(QP, (P + 10) & 0xFFFFFF, 12, A_RW | A_RR | A_RA, PD, 0, 12);
+    t.clear_out();
+    t.send_pkt(a);
+    t.run_idle();
+    ok = t.evts.size() == 1 && t.evts[0].kind == EV_ATOMIC_REQ && t.evts[0].psn == P && t.evts[0].va == va_al &&
+         t.acks.empty();
+    R.check(ok, "atomic-duplicate-to-firmware", "%zu events", t.evts.size());
+  }
+  // ---- 7. DMA error -> NAK remote operational error ---------------------------------------------
+  {
+    uint32_t E = 0x300;
+    t.qpt_write(QP, E, 12, A_RW, PD, 0, 12);
+    t.clear_out();
+    uint64_t va = w.iova + 0x2000;
+    uint64_t pg = w.xlate(va) >> 12;
+    t.slave.err_pages[pg] = 2;
+    auto pw = seg(true, QP, E, va, w.key(), t.rand_bytes(100), 4096);
+    t.send_pkt(pw[0]);
+    t.run_idle();
+    t.slave.err_pages.clear();
+    bool ok = acks_eq(t.acks, {{QP, E, 0x63, 0}}, why) && t.evts.size() == 1 && t.evts[0].kind == EV_RESP_ERROR &&
+              t.evts[0].status == WC_REM_OP_ERR;
+    R.check(ok && mem_eq(t, why), "dma-error-nak-remote-op", "%s", why.c_str()); why.clear();
+    // the error hits the FIRST packet (not waited for): detected at the LAST (same QP)
+    uint64_t va1 = w.iova - w.fpo + 0x3F00;  // FIRST in page 3, MIDDLE and LAST in page 4
+    t.qpt_write(QP, E, 8, A_RW, PD, 0, 12);
+    t.clear_out();
+    t.slave.err_pages[w.xlate(va1) >> 12] = 3;
+    auto d = t.rand_bytes(768);
+    pw = seg(true, QP, E, va1, w.key(), d, 256);
+    for (auto& p : pw) t.send_pkt(p);
+    exp_write(w, va1 + 256, std::vector<uint8_t>(d.begin() + 256, d.end()));
+    t.run_idle();
+    t.slave.err_pages.clear();
+    ok = acks_eq(t.acks, {{QP, E + 2, 0x63, 0}}, why) && t.evts.size() == 1 && t.evts[0].status == WC_REM_OP_ERR;
+    R.check(ok && mem_eq(t, why), "dma-error-detected-at-message-end", "%s", why.c_str()); why.clear();
+    // the error hits a FIRST packet of QP 1, then a packet of QP 2 arrives: QP 1 is NAKed first
+    const uint32_t Q2 = 2;
+    t.qpt_write(QP, E, 8, A_RW, PD, 0, 12);
+    t.qpt_write(Q2, 0x55, 8, A_RW, PD, 0, 12);
+    t.clear_out();
+    uint32_t uns0 = t.cnt(C_UNSUP);
+    t.slave.err_pages[w.xlate(va1) >> 12] = 2;
+    pw = seg(true, QP, E, va1, w.key(), d, 256);
+    auto d2 = t.rand_bytes(64);
+    auto p2 = seg(true, Q2, 0x55, w.iova + 0x8000, w.key(), d2, 256);
+    exp_write(w, w.iova + 0x8000, d2);
+    t.send_pkt(pw[0]); t.send_pkt(p2[0]); t.send_pkt(pw[1]); t.send_pkt(pw[2]);
+    t.run_idle();
+    t.slave.err_pages.clear();
+    ok = acks_eq(t.acks, {{QP, E, 0x63, 0}, {Q2, 0x55, 0x1F, 1}}, why) && t.evts.size() == 1 &&
+         t.evts[0].status == WC_REM_OP_ERR && t.evts[0].qpn == QP && t.evts[0].psn == E && t.cnt(C_UNSUP) == uns0 + 2;
+    R.check(ok && mem_eq(t, why), "dma-error-reported-before-other-qp", "%s", why.c_str()); why.clear();
+    // ... and with nothing following, the error is reported from idle
+    t.qpt_write(QP, E, 8, A_RW, PD, 0, 12);
+    t.clear_out();
+    t.slave.err_pages[w.xlate(va1) >> 12] = 2;
+    t.send_pkt(pw[0]);
+    t.run_idle();
+    t.slave.err_pages.clear();
+    ok = acks_eq(t.acks, {{QP, E, 0x63, 0}}, why) && t.evts.size() == 1 && t.evts[0].kind == EV_RESP_ERROR;
+    R.check(ok && mem_eq(t, why), "dma-error-reported-when-idle", "%s", why.c_str()); why.clear();
+    // a FIRST without error and nothing after it: no output, data placed, the engine settles
+    t.qpt_write(QP, E, 8, A_RW, PD, 0, 12);
+    t.clear_out();
+    t.send_pkt(pw[0]);
+    exp_write(w, va1, std::vector<uint8_t>(d.begin(), d.begin() + 256));
+    t.run_idle();
+    R.check(t.acks.empty() && t.evts.empty() && mem_eq(t, why), "write-first-alone-no-output", "%s", why.c_str()); why.clear();
+  }
+  // ---- 8. invalid QPs, tx read port -------------------------------------------------------------
+  {
+    t.clear_out();
+    uint32_t b0 = t.cnt(C_BADQP);
+    for (uint32_t q : {7u, 1000u, 0xFFFFFFu}) {
+      auto pw = seg(true, q, 0, w.iova, w.key(), t.rand_bytes(300), 256);
+      for (auto& p : pw) t.send_pkt(p);
+    }
+    t.qpt_write(9, 0, 8, A_RW, PD, 0, 0, false);  // written but not valid
+    auto pw = seg(true, 9, 0, w.iova, w.key(), t.rand_bytes(10), 256);
+    t.send_pkt(pw[0]);
+    t.run_idle();
+    R.check(t.acks.empty() && t.evts.empty() && t.cnt(C_BADQP) == b0 + 7 && mem_eq(t, why), "invalid-qp-dropped",
+            "bad %u %s", t.cnt(C_BADQP) - b0, why.c_str());
+    why.clear();
+    t.qpt_write(5, 0x4242, 11, A_RR, 77, 0, 0);
+    t.top->tx_rd_en_i = 1; t.top->tx_rd_qpn_i = 5;
+    t.cycle();
+    t.top->tx_rd_en_i = 0;
+    t.cycle();
+    auto& e = t.top->tx_rd_entry_o;
+    bool ok = vlb::get(e, 0, 3) == 7 && vlb::get(e, 16, 8) == 11 && vlb::get(e, 32, 32) == 77 &&
+              vlb::get(e, 64, 32) == 0x105 && vlb::get(e, 96, 32) == 0x4242 && vlb::get(e, 320, 16) == 0xC123 &&
+              vlb::get(e, 128, 48) == 0x0200000000AAull;
+    t.top->tx_rd_en_i = 1; t.top->tx_rd_qpn_i = 100;
+    t.cycle();
+    t.top->tx_rd_en_i = 0;
+    ok = ok && vlb::get(e, 0, 32) == 0;
+    R.check(ok, "tx-read-port");
+  }
+  // ---- 9. random mixed traffic over several QPs (writes and sends, polite and hostile) ---------
+  {
+    const uint32_t NQ = 4;
+    uint32_t epsn[NQ], msn[NQ];
+    unsigned mtul[NQ];
+    std::vector<Ack> ea;
+    std::vector<uint64_t> ewr;
+    t.clear_out();
+    for (uint32_t q = 0; q < NQ; q++) {
+      epsn[q] = uint32_t(t.rng() & 0xFFFFFF); msn[q] = 0; mtul[q] = 8 + t.rng() % 5;
+      t.qpt_write(10 + q, epsn[q], mtul[q], A_RW, PD, 0, 12);
+    }
+    // disjoint windows per QP so the expected image does not depend on the order
+    for (int m = 0; m < 60; m++) {
+      uint32_t q = t.rng() % NQ, qpn = 10 + q;
+      unsigned mtu = 1u << mtul[q];
+      if (t.rng() % 3 == 0) {
+        uint32_t len = t.rng() % 3000;
+        uint64_t base = rb.iova + q * 0x3000 + (t.rng() % 512);
+        t.post_rq(qpn, 0x9000 + m, {{base, 1500, rb.key()}, {base + 1600, 1500, rb.key()}});
+        t.run_idle();
+        auto d = t.rand_bytes(len);
+        auto pk = seg(false, qpn, epsn[q], 0, 0, d, mtu);
+        for (auto& p : pk) t.send_pkt(p);
+        for (size_t i = 0; i < d.size(); i++)
+          t.exp[rb.xlate(base + (i < 1500 ? i : i + 100))] = d[i];
+        epsn[q] = (epsn[q] + pk.size()) & 0xFFFFFF;
+        ea.push_back({qpn, (epsn[q] - 1) & 0xFFFFFF, 0x1F, ++msn[q]});
+        ewr.push_back(0x9000 + m);
+        t.run_idle();  // one receive buffer per QP
+      } else {
+        uint32_t len = t.rng() % 9000;
+        uint64_t va = w.iova + t.rng() % (w.len - len);  // overlaps are fine: one engine, in order
+        auto d = t.rand_bytes(len);
+        auto pk = seg(true, qpn, epsn[q], va, w.key(), d, mtu);
+        for (auto& p : pk) t.send_pkt(p);
+        exp_write(w, va, d);
+        epsn[q] = (epsn[q] + pk.size()) & 0xFFFFFF;
+        ea.push_back({qpn, (epsn[q] - 1) & 0xFFFFFF, 0x1F, ++msn[q]});
+      }
+      if (m == 30) t.slave.cfg = AxiSlaveCfg::polite(30);
+    }
+    t.run_idle();
+    t.slave.cfg = AxiSlaveCfg::hostile();
+    R.check(acks_eq(t.acks, ea, why), "random-mixed-acks", "%s", why.c_str()); why.clear();
+    R.check(mem_eq(t, why), "random-mixed-placement", "%s", why.c_str()); why.clear();
+    bool ok = true;
+    size_t k = 0;
+    for (auto& e : t.evts) ok = ok && e.kind == EV_RECV_DONE && k < ewr.size() && e.wr_id == ewr[k++];
+    R.check(ok && k == ewr.size(), "random-mixed-recv-events");
+    R.check(t.slave.violations == 0, "axi-protocol-final", "%s", t.slave.first_violation.c_str());
+  }
+  // ---- 10. interleaved multi-packet WRITEs of several QPs (packets of different QPs mixed) ------
+  {
+    const uint32_t NQ = 4;
+    std::vector<std::deque<Pkt>> per(NQ);
+    std::vector<Ack> ea;
+    t.clear_out();
+    for (uint32_t q = 0; q < NQ; q++) {
+      uint32_t psn = uint32_t(t.rng() & 0xFFFFFF), msn = 0;
+      unsigned ml = 8 + t.rng() % 3;
+      t.qpt_write(20 + q, psn, ml, A_RW, PD, t.rng() % 4, 12);
+      for (int m = 0; m < 5; m++) {
+        uint32_t len = t.rng() % 5000;
+        uint64_t va = w.iova + q * 0x5800 + t.rng() % (0x5800 - len);  // disjoint per QP
+        auto d = t.rand_bytes(len);
+        auto pk = seg(true, 20 + q, psn, va, w.key(), d, 1u << ml);
+        for (auto& p : pk) per[q].push_back(p);
+        exp_write(w, va, d);
+        psn = (psn + pk.size()) & 0xFFFFFF;
+        msn++;
+      }
+    }
+    std::vector<uint32_t> last(NQ, 0), lmsn(NQ, 0);
+    std::vector<Ack> got_last;
+    while (true) {
+      std::vector<uint32_t> ne;
+      for (uint32_t q = 0; q < NQ; q++) if (!per[q].empty()) ne.push_back(q);
+      if (ne.empty()) break;
+      uint32_t q = ne[t.rng() % ne.size()];
+      t.send_pkt(per[q].front()); per[q].pop_front();
+    }
+    t.run_idle();
+    // per QP: ACK PSNs increase, the last one is the last packet with MSN 5
+    bool ok = true;
+    for (uint32_t q = 0; q < NQ; q++) {
+      int64_t prev = -1; const Ack* la = nullptr;
+      for (auto& a : t.acks) if (a.qpn == 20 + q) {
+        ok = ok && a.syn == 0x1F && int64_t((a.psn - (prev < 0 ? a.psn : uint32_t(prev))) & 0xFFFFFF) < 0x800000;
+        prev = a.psn; la = &a;
+      }
+      ok = ok && la && la->msn == 5;
+    }
+    R.check(ok, "interleaved-qps-acks");
+    R.check(mem_eq(t, why), "interleaved-qps-placement", "%s", why.c_str()); why.clear();
+  }
+  // ---- 11. the same traffic as frames through a real roce_rx (integration of the two blocks) ----
+  {
+    t.parser = true;
+    uint32_t psn = 0xFFFFF8, msn = 0;
+    t.qpt_write(QP, psn, 10, A_RW | A_RR, PD, 0, 12);
+    t.clear_out();
+    std::vector<Ack> ea;
+    for (unsigned sz : {0u, 1u, 63u, 1024u, 4097u, 9000u}) {
+      uint64_t off = t.rng() % (w.len - sz + 1);
+      auto d = t.rand_bytes(sz);
+      auto pk = seg(true, QP, psn, w.iova + off, w.key(), d, 1024);
+      for (auto& p : pk) t.send_pkt(p);
+      psn = (psn + pk.size()) & 0xFFFFFF;
+      ea.push_back({QP, (psn - 1) & 0xFFFFFF, 0x1F, ++msn});
+      exp_write(w, w.iova + off, d);
+    }
+    t.run_idle();
+    R.check(acks_eq(t.acks, ea, why), "parser-write-acks", "%s", why.c_str()); why.clear();
+    R.check(mem_eq(t, why), "parser-write-placement", "%s", why.c_str()); why.clear();
+    // SEND with immediate into 2 SGEs, an ACK packet and a READ request
+    t.clear_out();
+    t.post_rq(QP, 0x77, {{rb.iova + 5, 1000, rb.key()}, {rb.iova + 3000, 2000, rb.key()}});
+    auto d = t.rand_bytes(2500);
+    auto pk = seg(false, QP, psn, 0, 0, d, 1024, true, 0xA1B2C3D4);
+    for (auto& p : pk) t.send_pkt(p);
+    for (size_t i = 0; i < d.size(); i++) t.exp[rb.xlate(i < 1000 ? rb.iova + 5 + i : rb.iova + 3000 + i - 1000)] = d[i];
+    psn = (psn + pk.size()) & 0xFFFFFF;
+    Pkt a; a.h.opcode = 0x11; a.h.dest_qp = QP; a.h.psn = 0x345; a.h.syndrome = 0x1F; a.h.msn = 9;
+    t.send_pkt(a);
+    Pkt r; r.h.opcode = 0x0C; r.h.dest_qp = QP; r.h.psn = psn; r.h.va = w.iova; r.h.rkey = w.key(); r.h.dma_len = 3000;
+    t.send_pkt(r);
+    t.run_idle();
+    bool ok = t.evts.size() == 2 && t.evts[0].kind == EV_RECV_DONE && t.evts[0].wr_id == 0x77 &&
+              t.evts[0].byte_len == 2500 && t.evts[0].imm == 0xA1B2C3D4 && t.evts[0].flags == 1 &&
+              t.evts[1].kind == EV_ACK && t.evts[1].psn == 0x345 && t.evts[1].msn == 9 &&
+              t.rds.size() == 1 && t.rds[0].psn == psn && t.rds[0].len == 3000;
+    R.check(ok && acks_eq(t.acks, {{QP, (psn - 1) & 0xFFFFFF, 0x1F, ++msn}}, why) && mem_eq(t, why),
+            "parser-send-ack-read", "%s", why.c_str());
+    why.clear();
+    t.parser = false;
+  }
+  // ---- throughput ---------------------------------------------------------------------------------
+  {
+    t.slave.cfg = AxiSlaveCfg::polite(40);
+    t.in_p = 1.0; t.out_p = 1.0;
+    for (unsigned mtu_log2 : {10u, 12u}) {
+      unsigned mtu = 1u << mtu_log2;
+      t.qpt_write(QP, 0, mtu_log2, A_RW, PD, 0, 12);
+      t.clear_out();
+      auto d = t.rand_bytes(65536);
+      auto pk = seg(true, QP, 0, w.iova, w.key(), d, mtu);
+      exp_write(w, w.iova, d);
+      uint64_t c0 = t.cycles;
+      for (auto& p : pk) t.send_pkt(p);
+      t.run_idle();
+      uint64_t c = t.cycles - c0 - 300;
+      printf("INFO throughput WRITE 64 KiB MTU %u: %llu cycles, %.1f cycles/packet, %.2f bytes/cycle\n", mtu,
+             (unsigned long long)c, double(c) / pk.size(), 65536.0 / c);
+      R.check(mem_eq(t, why) && t.acks.size() == 1, ("throughput-run-mtu" + std::to_string(mtu)).c_str(), "%s", why.c_str());
+      why.clear();
+    }
+    // message rate: 200 WRITE ONLY of 64 bytes, each acknowledged (write response latency 40 / 4)
+    for (unsigned lat : {40u, 4u}) {
+    t.slave.cfg = AxiSlaveCfg::polite(lat);
+    t.qpt_write(QP, 0, 12, A_RW, PD, 0, 12);
+    t.clear_out();
+    uint64_t c0 = t.cycles;
+    for (uint32_t i = 0; i < 200; i++) {
+      auto d = t.rand_bytes(64);
+      uint64_t va = w.iova + 64 * i;
+      auto pk = seg(true, QP, i, va, w.key(), d, 4096);
+      exp_write(w, va, d);
+      t.send_pkt(pk[0]);
+    }
+    t.run_idle();
+    uint64_t c = t.cycles - c0 - 300;
+    printf("INFO message rate WRITE ONLY 64 B, B latency %u: %.1f cycles/message (%.1f M msg/s at 250 MHz)\n", lat,
+           double(c) / 200, 250.0 * 200 / c);
+    R.check(t.acks.size() == 200 && mem_eq(t, why), ("throughput-write-only-64-lat" + std::to_string(lat)).c_str(),
+            "%s", why.c_str());
+    why.clear();
+    }
+    (void)bench;
+  }
+  printf("INFO %d passed, %d failed, %llu cycles\n", R.passed, R.failed, (unsigned long long)t.cycles);
+#if VM_COVERAGE
+  if (const char* f = getenv("XRX_COV_FILE")) t.ctx->coveragep()->write(f);
+#endif
+  return R.exit_code();
+}
