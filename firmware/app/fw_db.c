@@ -7,6 +7,7 @@
 void fw_rq_service(uint32_t qpn);
 void fw_rq_done(const uint8_t *ev);
 void fw_sq_ack(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome);
+void fw_atomic_req(const uint8_t *ev);
 
 /* The QP a doorbell names, if it exists and belongs to the user context whose page rang. */
 static uint8_t *db_qp(uint32_t qpn, uint32_t page)
@@ -75,8 +76,11 @@ void fw_rx_event(const uint8_t *ev)
 	case RNIC_RX_EVENT_KIND_ATOMIC_ACK:
 		fw_sq_ack(qpn, kind, rnic_rx_event_get_psn(ev), rnic_rx_event_get_syndrome(ev));
 		return;
+	case RNIC_RX_EVENT_KIND_ATOMIC_REQ:
+		fw_atomic_req(ev);
+		return;
 	default:
-		/* RNR_SENT, RESP_ERROR, ATOMIC_REQ: the responder-side cases are not served yet. */
+		/* RNR_SENT and RESP_ERROR: the receive engine already answered; logged. */
 		fw_log("qp %u: event %u", (unsigned)qpn, (unsigned)kind);
 		return;
 	}

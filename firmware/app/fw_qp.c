@@ -93,6 +93,8 @@ int fw_pd_in_use(uint32_t pdn)
 	return 0;
 }
 
+void fw_atomic_reset(uint32_t qpn);
+
 uint32_t fw_cmd_create_qp(uint8_t *e)
 {
 	uint32_t type = rnic_cmd_create_qp_get_qp_type(e), uctx = rnic_cmd_create_qp_get_uctx(e);
@@ -119,6 +121,7 @@ uint32_t fw_cmd_create_qp(uint8_t *e)
 		for (uint32_t i = 0; i < RNIC_QP_CTX_SIZE; i++)
 			c[i] = 0;
 		fw_res.qp_used[q] = 1;
+		fw_atomic_reset(q);
 		rnic_qp_ctx_set_state(c, RNIC_QP_STATE_RESET);
 		rnic_qp_ctx_set_qp_type(c, type);
 		rnic_qp_ctx_set_pdn(c, pdn);

@@ -318,6 +318,35 @@ static void retry_exhaustion(void)
 	      "fw-xport-retry-exceeded");
 }
 
+static void atomics(void)
+{
+	unsigned m0 = mock_nmbox;
+	uint8_t ev[RNIC_RX_EVENT_SIZE] = { 0 };
+	rnic_st_le(P(DATA_OFF + 64), 8, 100);
+	rnic_rx_event_set_kind(ev, RNIC_RX_EVENT_KIND_ATOMIC_REQ);
+	rnic_rx_event_set_qpn(ev, qpn);
+	rnic_rx_event_set_psn(ev, 0x40);
+	rnic_rx_event_set_msn(ev, 9);
+	rnic_rx_event_set_syndrome(ev, 0x14); /* fetch-add */
+	rnic_rx_event_set_va(ev, H(DATA_OFF + 64));
+	rnic_rx_event_set_swap_add(ev, 5);
+	fw_rx_event(ev);
+	fw_rx_event(ev); /* the same request again: answered, not executed twice */
+	rnic_rx_event_set_psn(ev, 0x41);
+	rnic_rx_event_set_syndrome(ev, 0x13); /* compare-swap: 105 == 105 -> 7 */
+	rnic_rx_event_set_compare(ev, 105);
+	rnic_rx_event_set_swap_add(ev, 7);
+	fw_rx_event(ev);
+	const struct mock_mbox_rec *a0 = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 0);
+	const struct mock_mbox_rec *a1 = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 1);
+	const struct mock_mbox_rec *a2 = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 2);
+	check(a0 && a1 && a2 && rnic_tx_desc_get_kind(a0->data) == RNIC_MSG_KIND_ATOMIC_ACK &&
+		      rnic_tx_desc_get_swap_add(a0->data) == 100 && rnic_tx_desc_get_psn(a0->data) == 0x40 &&
+		      rnic_tx_desc_get_imm_data(a0->data) == 9 && rnic_tx_desc_get_swap_add(a1->data) == 100 &&
+		      rnic_tx_desc_get_swap_add(a2->data) == 105 && rnic_ld_le(P(DATA_OFF + 64), 8) == 7,
+	      "fw-xport-atomics-and-duplicate-replay");
+}
+
 static void timers(void)
 {
 	memset(&fw_res, 0, sizeof(fw_res));
@@ -382,6 +411,7 @@ int main(void)
 	doorbell_checks();
 	eq_checks();
 	recv_path();
+	atomics();
 	send_path();
 	retry_exhaustion();
 	timers();

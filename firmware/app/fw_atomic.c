@@ -1,0 +1,77 @@
+/* Atomics at the responder: the receive engine has checked the rkey and translated the
+ * address; the firmware reads the 8 bytes, computes, writes back and answers with an ATOMIC
+ * ACKNOWLEDGE carrying the original value. A repeated request (same PSN, after a lost ACK) is
+ * answered from the history without executing it again (IBTA 9.4.5). */
+#include "fw_dma.h"
+#include "fw_log.h"
+#include "fw_mbox.h"
+#include "fw_res.h"
+#include "fw_xport.h"
+
+#define BUF_ATOMIC 0xC80u
+#define HIST 4u
+#define OP_CMP_SWAP 0x13u
+#define OP_FETCH_ADD 0x14u
+
+struct atomic_hist {
+	uint32_t psn[HIST];
+	uint64_t orig[HIST];
+	uint8_t valid[HIST], next;
+};
+static struct atomic_hist hist[FW_MAX_QP];
+
+static int send_ack(uint32_t qpn, uint32_t psn, uint32_t msn, uint64_t orig)
+{
+	uint8_t d[RNIC_TX_DESC_SIZE] = { 0 };
+	rnic_tx_desc_set_qpn(d, qpn);
+	rnic_tx_desc_set_kind(d, RNIC_MSG_KIND_ATOMIC_ACK);
+	rnic_tx_desc_set_psn(d, psn);
+	rnic_tx_desc_set_syndrome(d, 0x1F); /* ACK, no credit information */
+	rnic_tx_desc_set_imm_data(d, msn);
+	rnic_tx_desc_set_swap_add(d, orig);
+	return fw_mbox_send(RNIC_FW_REG_TXD_DATA, RNIC_FW_REG_TXD_COMMIT, RNIC_FW_REG_TXD_STATUS, d,
+			    RNIC_TX_DESC_SIZE / 4, 0);
+}
+
+void fw_atomic_req(const uint8_t *ev)
+{
+	uint32_t qpn = rnic_rx_event_get_qpn(ev), psn = rnic_rx_event_get_psn(ev);
+	uint32_t op = rnic_rx_event_get_syndrome(ev);
+	uint64_t va = rnic_rx_event_get_va(ev);
+	struct atomic_hist *h = &hist[qpn];
+	uint8_t b[8];
+
+	for (uint32_t i = 0; i < HIST; i++)
+		if (h->valid[i] && h->psn[i] == psn) {
+			send_ack(qpn, psn, rnic_rx_event_get_msn(ev), h->orig[i]);
+			return;
+		}
+	if ((va & 7) || (op != OP_CMP_SWAP && op != OP_FETCH_ADD) ||
+	    fw_dma_xfer(va, BUF_ATOMIC, 8, FW_DMA_TO_BUF)) {
+		fw_log("qp %u: atomic at %08x failed", (unsigned)qpn, (unsigned)va);
+		return;
+	}
+	fw_buf_read(BUF_ATOMIC, b, 8);
+	uint64_t orig = rnic_ld_le(b, 8), val = orig;
+	if (op == OP_FETCH_ADD)
+		val = orig + rnic_rx_event_get_swap_add(ev);
+	else if (orig == rnic_rx_event_get_compare(ev))
+		val = rnic_rx_event_get_swap_add(ev);
+	if (val != orig) {
+		rnic_st_le(b, 8, val);
+		fw_buf_write(BUF_ATOMIC, b, 8);
+		if (fw_dma_xfer(va, BUF_ATOMIC, 8, FW_DMA_TO_HOST))
+			return;
+	}
+	h->psn[h->next] = psn;
+	h->orig[h->next] = orig;
+	h->valid[h->next] = 1;
+	h->next = (uint8_t)((h->next + 1) % HIST);
+	send_ack(qpn, psn, rnic_rx_event_get_msn(ev), orig);
+}
+
+void fw_atomic_reset(uint32_t qpn)
+{
+	for (uint32_t i = 0; i < HIST; i++)
+		hist[qpn].valid[i] = 0;
+}
