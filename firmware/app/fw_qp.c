@@ -1,6 +1,9 @@
 /* QPs: creation with its resources checked, the IBTA state machine, query, destruction. The
  * context lives in DMEM in the spec's qp_ctx layout. */
+#include "fw_log.h"
+#include "fw_mbox.h"
 #include "fw_res.h"
+#include "hal.h"
 
 #define A(x) (1u << RNIC_QP_ATTR_##x)
 #define NQS 7u
@@ -174,6 +177,49 @@ static int attrs_valid(const uint8_t *e, uint32_t mask)
 	return 1;
 }
 
+/* The fast-path QP-table entry the RTL works from, built from the context (spec qpt_entry). */
+void fw_qpt_build(uint32_t qpn, uint8_t *t)
+{
+	const uint8_t *c = fw_res.qp_ctx[qpn];
+	uint32_t st = rnic_qp_ctx_get_state(c);
+
+	for (uint32_t i = 0; i < RNIC_QPT_ENTRY_SIZE; i++)
+		t[i] = 0;
+	rnic_qpt_entry_set_valid(t, 1);
+	rnic_qpt_entry_set_rx_enable(t, st == RNIC_QP_STATE_RTR || st == RNIC_QP_STATE_RTS || st == RNIC_QP_STATE_SQD);
+	rnic_qpt_entry_set_tx_enable(t, st == RNIC_QP_STATE_RTS);
+	rnic_qpt_entry_set_qp_type(t, rnic_qp_ctx_get_qp_type(c));
+	rnic_qpt_entry_set_pmtu_log2(t, rnic_qp_ctx_get_path_mtu(c) + 7);
+	rnic_qpt_entry_set_access(t, rnic_qp_ctx_get_access(c));
+	rnic_qpt_entry_set_pdn(t, rnic_qp_ctx_get_pdn(c));
+	rnic_qpt_entry_set_dest_qpn(t, rnic_qp_ctx_get_dest_qpn(c));
+	rnic_qpt_entry_set_epsn(t, rnic_qp_ctx_get_rq_psn(c));
+	rnic_qpt_entry_set_dmac(t, rnic_qp_ctx_get_dmac(c));
+	rnic_qpt_entry_set_smac(t, rnic_qp_ctx_get_smac(c));
+	rnic_qpt_entry_set_dest_ipv4(t, rnic_qp_ctx_get_dest_ipv4(c));
+	rnic_qpt_entry_set_src_ipv4(t, rnic_qp_ctx_get_src_ipv4(c));
+	rnic_qpt_entry_set_udp_sport(t, rnic_qp_ctx_get_udp_sport(c));
+	rnic_qpt_entry_set_ttl(t, rnic_qp_ctx_get_hop_limit(c) ? rnic_qp_ctx_get_hop_limit(c) : 64);
+	rnic_qpt_entry_set_tos(t, rnic_qp_ctx_get_traffic_class(c));
+	rnic_qpt_entry_set_qkey(t, rnic_qp_ctx_get_qkey(c));
+	rnic_qpt_entry_set_ack_coalesce(t, 16);
+	rnic_qpt_entry_set_min_rnr_timer(t, rnic_qp_ctx_get_min_rnr_timer(c));
+}
+
+/* Hands the entry to the RTL when the transport engines are there; 0 or -1. */
+static int qpt_program(uint32_t qpn)
+{
+	uint8_t t[RNIC_QPT_ENTRY_SIZE];
+
+	if (!(hal_rd32(RNIC_FW_REG_HW_CAPS) & 1u))
+		return 0; /* no engines attached: nothing to program */
+	fw_qpt_build(qpn, t);
+	if (rnic_qp_ctx_get_state(fw_res.qp_ctx[qpn]) == RNIC_QP_STATE_RESET)
+		rnic_qpt_entry_set_valid(t, 0);
+	return fw_mbox_send(RNIC_FW_REG_QPT_DATA, RNIC_FW_REG_QPT_COMMIT, RNIC_FW_REG_QPT_STATUS, t,
+			    RNIC_QPT_ENTRY_SIZE / 4, qpn);
+}
+
 uint32_t fw_cmd_modify_qp(uint8_t *e)
 {
 	uint8_t *c = qp_ctx(rnic_cmd_modify_qp_get_qpn(e));
@@ -229,6 +275,7 @@ uint32_t fw_cmd_modify_qp(uint8_t *e)
 			rnic_qp_ctx_set_dmac(c, rnic_cmd_modify_qp_get_dmac(e));
 			rnic_qp_ctx_set_dest_ipv4(c, rnic_cmd_modify_qp_get_dest_ipv4(e));
 			rnic_qp_ctx_set_src_ipv4(c, g->ipv4);
+			rnic_qp_ctx_set_smac(c, g->mac);
 			rnic_qp_ctx_set_hop_limit(c, rnic_cmd_modify_qp_get_hop_limit(e));
 			rnic_qp_ctx_set_traffic_class(c, rnic_cmd_modify_qp_get_traffic_class(e));
 			/* Source-port entropy from the QPN pair (the Linux flow-label convention). */
@@ -243,6 +290,10 @@ uint32_t fw_cmd_modify_qp(uint8_t *e)
 	rnic_qp_ctx_set_state(c, next);
 	rnic_qp_ctx_set_retries_left(c, rnic_qp_ctx_get_retry_cnt(c));
 	rnic_qp_ctx_set_rnr_retries_left(c, rnic_qp_ctx_get_rnr_retry(c));
+	if (next != cur && qpt_program(rnic_cmd_modify_qp_get_qpn(e))) {
+		fw_log("qp %u: QP table did not take the entry", (unsigned)rnic_cmd_modify_qp_get_qpn(e));
+		return RNIC_CMD_STATUS_INTERNAL;
+	}
 	return RNIC_CMD_STATUS_OK;
 }
 
@@ -283,6 +334,8 @@ uint32_t fw_cmd_destroy_qp(uint8_t *e)
 
 	if (!qp_ctx(qpn))
 		return RNIC_CMD_STATUS_BAD_HANDLE;
+	rnic_qp_ctx_set_state(fw_res.qp_ctx[qpn], RNIC_QP_STATE_RESET);
+	qpt_program(qpn); /* invalidates the RTL's entry */
 	fw_res.qp_used[qpn] = 0;
 	return RNIC_CMD_STATUS_OK;
 }

@@ -5,6 +5,7 @@
 #include "fw_mbox.h"
 #include "fw_res.h"
 #include "fw_xport.h"
+#include "hal.h"
 
 #define BUF_RQE 0xA00u /* staging-buffer area for one RQ WQE (up to 256 bytes) */
 #define RQD_MAX_SGE 3u
@@ -36,6 +37,9 @@ void fw_rq_service(uint32_t qpn)
 	uint8_t *c = ctx(qpn);
 	struct fw_qp_run *run = &fw_res.qp_run[qpn];
 	uint8_t w[256], d[RNIC_RQ_DESC_SIZE] = { 0 };
+
+	if (!(hal_rd32(RNIC_FW_REG_HW_CAPS) & 1u))
+		return; /* no receive engine attached: the buffers wait */
 
 	while (!run->rq_posted && rnic_qp_ctx_get_rq_ci(c) != rnic_qp_ctx_get_rq_pi(c)) {
 		uint32_t stride = 1u << rnic_qp_ctx_get_rq_log_stride(c);

@@ -277,8 +277,8 @@ void fw_sq_service(uint32_t qpn)
 		flush_unsent(qpn);
 		return;
 	}
-	if (rnic_qp_ctx_get_state(c) != RNIC_QP_STATE_RTS)
-		return;
+	if (rnic_qp_ctx_get_state(c) != RNIC_QP_STATE_RTS || !(hal_rd32(RNIC_FW_REG_HW_CAPS) & 1u))
+		return; /* not sending, or no transmit engine attached: the WQEs wait */
 	while (rnic_qp_ctx_get_sq_next(c) != rnic_qp_ctx_get_sq_pi(c)) {
 		uint32_t n = send_one(qpn, rnic_qp_ctx_get_sq_next(c));
 		if (!n)

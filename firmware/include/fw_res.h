@@ -103,5 +103,7 @@ int fw_pd_in_use(uint32_t pdn);
 /* The QP-state transition rules of IBTA (verbs modify_qp): 1 when moving from cur to next with
  * exactly the attributes in mask (bits of enum qp_attr) is allowed for this QP type. */
 int fw_qp_transition_ok(uint32_t qp_type, uint32_t cur, uint32_t next, uint32_t mask);
+/* The RTL's fast-path entry for qpn, from its context (spec layout qpt_entry). */
+void fw_qpt_build(uint32_t qpn, uint8_t *entry);
 
 #endif /* FW_RES_H */

@@ -402,9 +402,18 @@ static void timers(void)
 
 int main(void)
 {
+	regs[RNIC_FW_REG_HW_CAPS / 4] = 1; /* transport engines present: QP-table entries flow */
 	fw_cmd_init();
 	fw_xport_init();
+	unsigned q0 = mock_nmbox;
 	setup_qp(7);
+	const struct mock_mbox_rec *qe = mock_mbox_nth(RNIC_FW_REG_QPT_COMMIT, q0, 2); /* INIT, RTR, RTS */
+	check(mock_mbox_count(RNIC_FW_REG_QPT_COMMIT, q0) == 3 && qe && qe->arg == qpn &&
+		      rnic_qpt_entry_get_valid(qe->data) && rnic_qpt_entry_get_tx_enable(qe->data) &&
+		      rnic_qpt_entry_get_rx_enable(qe->data) && rnic_qpt_entry_get_pmtu_log2(qe->data) == 10 &&
+		      rnic_qpt_entry_get_dest_qpn(qe->data) == 0x33 && rnic_qpt_entry_get_smac(qe->data) == 0x020000000011ull &&
+		      rnic_qpt_entry_get_src_ipv4(qe->data) == 0x0A000011 && rnic_qpt_entry_get_udp_sport(qe->data) >= 0xC000,
+	      "fw-xport-qp-table-programmed-on-transitions");
 	check(qpn >= FW_FIRST_QPN && cqn != 0 &&
 		      rnic_qp_ctx_get_state(fw_res.qp_ctx[qpn]) == RNIC_QP_STATE_RTS,
 	      "fw-xport-setup-rts");

@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'h4DC15151;
+  localparam logic [31:0] SPEC_HASH = 32'h2368D193;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -124,6 +124,7 @@ package rnic_spec_pkg;
   localparam logic [11:0] FW_REG_PANIC_MTVAL = 12'h01C;
   localparam logic [11:0] FW_REG_CORE_ID = 12'h020;
   localparam logic [11:0] FW_REG_LOG_SIZE = 12'h024;
+  localparam logic [11:0] FW_REG_HW_CAPS = 12'h028;
   localparam logic [11:0] FW_REG_CMDQ_BASE_LO = 12'h040;
   localparam logic [11:0] FW_REG_CMDQ_BASE_HI = 12'h044;
   localparam logic [11:0] FW_REG_CMDQ_LOG_SIZE = 12'h048;
@@ -1008,8 +1009,11 @@ package rnic_spec_pkg;
   localparam int unsigned QP_CTX_MAX_INLINE_W = 8;
   localparam int unsigned QP_CTX_SQ_SIG_ALL_LSB = 824;
   localparam int unsigned QP_CTX_SQ_SIG_ALL_W = 8;
+  localparam int unsigned QP_CTX_SMAC_LSB = 832;
+  localparam int unsigned QP_CTX_SMAC_W = 64;
   typedef struct packed {
-    logic [191:0] rsvd832;
+    logic [127:0] rsvd896;
+    logic [63:0] smac;
     logic [7:0] sq_sig_all;
     logic [7:0] max_inline;
     logic [7:0] rnr_retries_left;

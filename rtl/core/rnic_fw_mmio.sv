@@ -4,6 +4,7 @@
 module rnic_fw_mmio #(
   parameter logic [31:0] CoreId = 32'd0
 ) (
+  input  logic [31:0] hw_caps_i,
   input  logic        clk_i,
   input  logic        rst_ni,
   input  logic        clear_i,       // a new image starts: forget the previous one's state
@@ -84,6 +85,7 @@ module rnic_fw_mmio #(
       if (mmio_req_i && !mmio_we_i && in_block) begin
         unique case (off)
           rnic_spec_pkg::FW_REG_CORE_ID: mmio_rdata_o <= CoreId;
+          rnic_spec_pkg::FW_REG_HW_CAPS: mmio_rdata_o <= hw_caps_i;
           rnic_spec_pkg::FW_REG_CMDQ_BASE_LO: mmio_rdata_o <= cmdq_base_lo_i;
           rnic_spec_pkg::FW_REG_CMDQ_BASE_HI: mmio_rdata_o <= cmdq_base_hi_i;
           rnic_spec_pkg::FW_REG_CMDQ_LOG_SIZE: mmio_rdata_o <= cmdq_log_size_i;

@@ -13,6 +13,7 @@ module rnic_fw_subsys #(
   input  logic        clk_i,
   input  logic        rst_ni,
   input  logic        hold_i,
+  input  logic [31:0] hw_caps_i,       // what the firmware reads in hw_caps
   // BAR0 firmware window: byte offset inside the window, IMEM in the first half, DMEM after
   input  logic        win_req_i,
   input  logic        win_we_i,
@@ -265,6 +266,7 @@ module rnic_fw_subsys #(
   );
 
   rnic_fw_mmio u_fw_mmio (
+    .hw_caps_i,
     .clk_i, .rst_ni, .clear_i(core_run && !run_q),
     .mmio_req_i(mmio_req && sel_reg), .mmio_we_i(mmio_we), .mmio_addr_i(mmio_addr),
     .mmio_wdata_i(mmio_wdata), .mmio_be_i(mmio_be), .mmio_gnt_o(reg_gnt), .mmio_rvalid_o(reg_rvalid),

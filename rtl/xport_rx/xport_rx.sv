@@ -587,7 +587,7 @@ module xport_rx #(
             if (p_place_q) begin
               pend_v_q <= 1'b1; pend_qp_q <= h_q.dest_qp; pend_psn_q <= h_q.psn;
             end
-            state_q <= SFin;
+            state_q <= SDrain;  // fail_q is clear here: nothing for SFin to do
           end else if (out_cnt_q == 8'd0 && !dma_wr_cpl_valid_i) begin
             if (dma_err_q && !fail_q) begin
               fail_q <= 1'b1; fail_syn_q <= SynRemOp;
@@ -622,7 +622,7 @@ module xport_rx #(
         end
         SDrain: if (feed_idle) begin
           ack_v_q <= p_ack_q; evt_v_q <= p_evt_q; rd_v_q <= p_rd_q;
-          state_q <= SOut;
+          state_q <= (p_ack_q || p_evt_q || p_rd_q) ? SOut : SWb;
         end
         SOut: begin
           if (ack_ready_i) ack_v_q <= 1'b0;

@@ -122,7 +122,7 @@ module xport_tx #(
     grant = 2'b00;
     if (st_q == SIdle) begin
       if (rr_q) grant = rdrsp_valid_i ? 2'b10 : desc_valid_i ? 2'b01 : 2'b00;
-      else         grant = desc_valid_i ? 2'b01 : rdrsp_valid_i ? 2'b10 : 2'b00;
+      else grant = desc_valid_i ? 2'b01 : rdrsp_valid_i ? 2'b10 : 2'b00;
     end
   end
   assign desc_ready_o  = grant[0];
@@ -492,6 +492,14 @@ module xport_tx #(
   logic mk_fire;
   assign mk_fire = mk_req_valid_o && mk_req_ready_i;
 
+  // check results per SGE (address and bytes to the page end of its first byte)
+  always_ff @(posedge clk_i) begin
+    if (st_q == SKeys && mk_rsp_valid_i) begin
+      res_addr_q[mk_rsp_tag_i[1:0]] <= mk_rsp_addr_i;
+      res_left_q[mk_rsp_tag_i[1:0]] <= mk_rsp_page_left_i;
+    end
+  end
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       st_q        <= SIdle;
@@ -512,10 +520,6 @@ module xport_tx #(
       dma_seq_q   <= '0;
       err_pulse_q <= 1'b0;
       c_rkey_q    <= '0;
-      for (int i = 0; i < 4; i++) begin
-        res_addr_q[i] <= '0;
-        res_left_q[i] <= '0;
-      end
     end else begin
       err_pulse_q <= 1'b0;
       case (st_q)
@@ -573,11 +577,7 @@ module xport_tx #(
           // one lookup per non-empty SGE, pipelined; results kept for the first chunk of each
           if (si_q < nsge && (s_len == 32'd0 || mk_fire)) si_q <= si_q + 3'd1;
           nout_q <= nout_q + (mk_fire ? 3'd1 : 3'd0) - (mk_rsp_valid_i ? 3'd1 : 3'd0);
-          if (mk_rsp_valid_i) begin
-            res_addr_q[mk_rsp_tag_i[1:0]] <= mk_rsp_addr_i;
-            res_left_q[mk_rsp_tag_i[1:0]] <= mk_rsp_page_left_i;
-            if (mk_rsp_status_i != 3'd0) kfail_q <= 1'b1;
-          end
+          if (mk_rsp_valid_i && mk_rsp_status_i != 3'd0) kfail_q <= 1'b1;
           if (si_q >= nsge && nout_q == 3'd0) begin
             si_q <= '0;
             if (kfail_q) begin

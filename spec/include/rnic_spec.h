@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0x4DC15151u
+#define RNIC_SPEC_HASH 0x2368D193u
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -160,6 +160,7 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_REG_PANIC_MTVAL 0x01Cu
 #define RNIC_FW_REG_CORE_ID 0x020u
 #define RNIC_FW_REG_LOG_SIZE 0x024u
+#define RNIC_FW_REG_HW_CAPS 0x028u
 #define RNIC_FW_REG_CMDQ_BASE_LO 0x040u
 #define RNIC_FW_REG_CMDQ_BASE_HI 0x044u
 #define RNIC_FW_REG_CMDQ_LOG_SIZE 0x048u
@@ -2097,6 +2098,15 @@ static inline uint32_t rnic_qp_ctx_get_sq_sig_all(const void *p)
 static inline void rnic_qp_ctx_set_sq_sig_all(void *p, uint32_t v)
 {
 	rnic_set_field(p, 103, 1, 0, 8, v);
+}
+#define RNIC_QP_CTX_SMAC_OFF 104u
+static inline uint64_t rnic_qp_ctx_get_smac(const void *p)
+{
+	return (uint64_t)rnic_get_field(p, 104, 8, 0, 64);
+}
+static inline void rnic_qp_ctx_set_smac(void *p, uint64_t v)
+{
+	rnic_set_field(p, 104, 8, 0, 64, v);
 }
 
 /* mpt_entry (32 bytes): Memory-key (MPT) entry: key = index << 8 | variant; a reused index with an old variant fails the check. */
