@@ -46,43 +46,55 @@ module rnic_fw_mmio #(
   assign in_block = mmio_addr_i[31:12] == rnic_spec_pkg::FW_MMIO_BASE[31:12];
   assign mmio_gnt_o = mmio_req_i;
 
+  // What one firmware image has reported: cleared at reset and when a new image starts.
+  typedef struct packed {
+    logic [31:0] fw_version, fw_status, log_base, log_head, log_size, heartbeat;
+    logic [31:0] panic_mcause, panic_mepc, panic_mtval, cmdq_cons, eq_prod;
+    logic        panicked;
+  } fw_state_t;
+  fw_state_t st_q;
+
+  logic rd, wr;
+  assign rd = mmio_req_i && !mmio_we_i && in_block;
+  // Registers take whole-word writes; a partial write is a firmware bug and is ignored.
+  assign wr = mmio_req_i && mmio_we_i && in_block && mmio_be_i == 4'hF;
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      fw_version_o <= '0;
-      fw_status_o <= '0;
-      log_base_o <= '0;
-      log_head_o <= '0;
-      log_size_o <= '0;
-      heartbeat_o <= '0;
-      panic_mcause_o <= '0;
-      panic_mepc_o <= '0;
-      panic_mtval_o <= '0;
-      panicked_o <= 1'b0;
-      cmdq_cons_o <= '0;
-      eq_prod_o <= '0;
-      eq_notify_o <= 1'b0;
+      st_q <= '0;
+    end else if (clear_i) begin
+      st_q <= '0;
+    end else if (wr) begin
+      unique case (off)
+        rnic_spec_pkg::FW_REG_FW_VERSION: st_q.fw_version <= mmio_wdata_i;
+        rnic_spec_pkg::FW_REG_FW_STATUS: st_q.fw_status <= mmio_wdata_i;
+        rnic_spec_pkg::FW_REG_LOG_BASE: st_q.log_base <= mmio_wdata_i;
+        rnic_spec_pkg::FW_REG_LOG_HEAD: st_q.log_head <= mmio_wdata_i;
+        rnic_spec_pkg::FW_REG_LOG_SIZE: st_q.log_size <= mmio_wdata_i;
+        rnic_spec_pkg::FW_REG_HEARTBEAT: st_q.heartbeat <= mmio_wdata_i;
+        rnic_spec_pkg::FW_REG_CMDQ_CONS: st_q.cmdq_cons <= mmio_wdata_i;
+        rnic_spec_pkg::FW_REG_EQ_PROD: st_q.eq_prod <= mmio_wdata_i;
+        rnic_spec_pkg::FW_REG_PANIC_MCAUSE: st_q.panic_mcause <= mmio_wdata_i;
+        rnic_spec_pkg::FW_REG_PANIC_MEPC: st_q.panic_mepc <= mmio_wdata_i;
+        rnic_spec_pkg::FW_REG_PANIC_MTVAL: begin
+          st_q.panic_mtval <= mmio_wdata_i;
+          st_q.panicked <= 1'b1;
+        end
+        default: ;
+      endcase
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
       mmio_rvalid_o <= 1'b0;
       mmio_rdata_o <= '0;
-    end else if (clear_i) begin
-      fw_version_o <= '0;
-      fw_status_o <= '0;
-      log_base_o <= '0;
-      log_head_o <= '0;
-      log_size_o <= '0;
-      heartbeat_o <= '0;
-      panic_mcause_o <= '0;
-      panic_mepc_o <= '0;
-      panic_mtval_o <= '0;
-      panicked_o <= 1'b0;
-      cmdq_cons_o <= '0;
-      eq_prod_o <= '0;
       eq_notify_o <= 1'b0;
-      mmio_rvalid_o <= 1'b0;
     end else begin
       mmio_rvalid_o <= mmio_req_i && !mmio_we_i;
-      eq_notify_o <= mmio_req_i && mmio_we_i && in_block && off == rnic_spec_pkg::FW_REG_EQ_NOTIFY;
+      eq_notify_o <= wr && off == rnic_spec_pkg::FW_REG_EQ_NOTIFY && !clear_i;
       mmio_rdata_o <= '0;
-      if (mmio_req_i && !mmio_we_i && in_block) begin
+      if (rd) begin
         unique case (off)
           rnic_spec_pkg::FW_REG_CORE_ID: mmio_rdata_o <= CoreId;
           rnic_spec_pkg::FW_REG_HW_CAPS: mmio_rdata_o <= hw_caps_i;
@@ -90,34 +102,27 @@ module rnic_fw_mmio #(
           rnic_spec_pkg::FW_REG_CMDQ_BASE_HI: mmio_rdata_o <= cmdq_base_hi_i;
           rnic_spec_pkg::FW_REG_CMDQ_LOG_SIZE: mmio_rdata_o <= cmdq_log_size_i;
           rnic_spec_pkg::FW_REG_CMDQ_PROD: mmio_rdata_o <= cmdq_prod_i;
-          rnic_spec_pkg::FW_REG_CMDQ_CONS: mmio_rdata_o <= cmdq_cons_o;
+          rnic_spec_pkg::FW_REG_CMDQ_CONS: mmio_rdata_o <= st_q.cmdq_cons;
           rnic_spec_pkg::FW_REG_EQ_BASE_LO: mmio_rdata_o <= eq_base_lo_i;
           rnic_spec_pkg::FW_REG_EQ_BASE_HI: mmio_rdata_o <= eq_base_hi_i;
           rnic_spec_pkg::FW_REG_EQ_LOG_SIZE: mmio_rdata_o <= eq_log_size_i;
-          rnic_spec_pkg::FW_REG_EQ_PROD: mmio_rdata_o <= eq_prod_o;
-          default: ;
-        endcase
-      end
-      // Registers take whole-word writes; a partial write is a firmware bug and is ignored.
-      if (mmio_req_i && mmio_we_i && in_block && mmio_be_i == 4'hF) begin
-        unique case (off)
-          rnic_spec_pkg::FW_REG_FW_VERSION: fw_version_o <= mmio_wdata_i;
-          rnic_spec_pkg::FW_REG_FW_STATUS: fw_status_o <= mmio_wdata_i;
-          rnic_spec_pkg::FW_REG_LOG_BASE: log_base_o <= mmio_wdata_i;
-          rnic_spec_pkg::FW_REG_LOG_HEAD: log_head_o <= mmio_wdata_i;
-          rnic_spec_pkg::FW_REG_LOG_SIZE: log_size_o <= mmio_wdata_i;
-          rnic_spec_pkg::FW_REG_HEARTBEAT: heartbeat_o <= mmio_wdata_i;
-          rnic_spec_pkg::FW_REG_CMDQ_CONS: cmdq_cons_o <= mmio_wdata_i;
-          rnic_spec_pkg::FW_REG_EQ_PROD: eq_prod_o <= mmio_wdata_i;
-          rnic_spec_pkg::FW_REG_PANIC_MCAUSE: panic_mcause_o <= mmio_wdata_i;
-          rnic_spec_pkg::FW_REG_PANIC_MEPC: panic_mepc_o <= mmio_wdata_i;
-          rnic_spec_pkg::FW_REG_PANIC_MTVAL: begin
-            panic_mtval_o <= mmio_wdata_i;
-            panicked_o <= 1'b1;
-          end
+          rnic_spec_pkg::FW_REG_EQ_PROD: mmio_rdata_o <= st_q.eq_prod;
           default: ;
         endcase
       end
     end
   end
+
+  assign fw_version_o = st_q.fw_version;
+  assign fw_status_o = st_q.fw_status;
+  assign log_base_o = st_q.log_base;
+  assign log_head_o = st_q.log_head;
+  assign log_size_o = st_q.log_size;
+  assign heartbeat_o = st_q.heartbeat;
+  assign panic_mcause_o = st_q.panic_mcause;
+  assign panic_mepc_o = st_q.panic_mepc;
+  assign panic_mtval_o = st_q.panic_mtval;
+  assign panicked_o = st_q.panicked;
+  assign cmdq_cons_o = st_q.cmdq_cons;
+  assign eq_prod_o = st_q.eq_prod;
 endmodule
