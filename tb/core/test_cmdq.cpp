@@ -16,6 +16,7 @@ extern "C" {
 #include "rnic_cmdq.h"
 #include "rnic_mr.h"
 #include "rnic_eq.h"
+#include "rnic_fw.h"
 #include "rnic_spec.h"
 }
 
@@ -122,6 +123,22 @@ struct CmdqTest : sc_module {
     check(m1 == 0 && bad == -EINVAL && m2 == 0 && m3 == 0 && qr == 0 && got.state == RNIC_QP_STATE_RTS &&
               got.sq_psn == 0x200 && got.rq_psn == 0x100 && got.dest_qpn == 0x77 && !std::memcmp(got.dmac, mac, 6),
           "qp-reset-init-rtr-rts", "modify %d query %d", m3, qr);
+    // Doorbells reach the firmware through the capture FIFO and its mailbox: one from a page
+    // that does not own the QP is refused (and logged); the owner's is taken silently.
+    uint32_t db0 = rnic_rd32(&os, RNIC_COUNTER_BASE + 4 * RNIC_CNT_DOORBELLS);
+    rnic_wr32(&os, RNIC_BAR0_DB_BASE + 3 * RNIC_BAR0_DB_PAGE_SIZE + RNIC_DB_SQ_DB, qpn | 1u << 16);
+    rnic_wr32(&os, RNIC_BAR0_DB_BASE + RNIC_DB_SQ_DB, qpn | 1u << 16);
+    wait(sc_time(20, SC_US));
+    char logbuf[1024];
+    int ln = rnic_fw_log_read(&os, logbuf, sizeof(logbuf));
+    std::string log(logbuf, ln > 0 ? ln : 0);
+    int refused = 0;
+    for (size_t at = log.find("doorbell 3 value"); at != std::string::npos; at = log.find("doorbell 3 value", at + 1))
+      refused++;
+    check(rnic_rd32(&os, RNIC_COUNTER_BASE + 4 * RNIC_CNT_DOORBELLS) - db0 == 2 && refused == 1 &&
+              log.find("doorbell 0 value") == std::string::npos && rnic_rd32(&os, RNIC_REG_DOORBELL_DB_DROPPED) == 0,
+          "doorbells-reach-firmware-foreign-page-refused", "refused %d", refused);
+
     rc = rnic_cmd_destroy_cq(&q, cqn);
     rc2 = rnic_cmd_destroy_qp(&q, qpn);
     int rc3 = rnic_cmd_destroy_cq(&q, cqn);
