@@ -36,7 +36,7 @@ static int send_ack(uint32_t qpn, uint32_t psn, uint32_t msn, uint64_t orig)
 void fw_atomic_req(const uint8_t *ev)
 {
 	uint32_t qpn = rnic_rx_event_get_qpn(ev), psn = rnic_rx_event_get_psn(ev);
-	uint32_t op = rnic_rx_event_get_syndrome(ev);
+	uint32_t op = rnic_rx_event_get_opcode(ev);
 	uint64_t va = rnic_rx_event_get_va(ev);
 	struct atomic_hist *h = &hist[qpn];
 	uint8_t b[8];

@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'h2368D193;
+  localparam logic [31:0] SPEC_HASH = 32'h313F3A2D;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -80,7 +80,7 @@ package rnic_spec_pkg;
   localparam logic [31:0] REG_DOORBELL_DB_DROPPED = 32'h0071C;
 
   // Counters: counter n at COUNTER_BASE + 4n
-  localparam int unsigned NUM_COUNTERS = 16;
+  localparam int unsigned NUM_COUNTERS = 22;
   localparam logic [31:0] COUNTER_BASE = 32'h00640;
   localparam int unsigned CNT_RX_FRAMES = 0;
   localparam int unsigned CNT_RX_BYTES = 1;
@@ -98,6 +98,12 @@ package rnic_spec_pkg;
   localparam int unsigned CNT_COMMANDS = 13;
   localparam int unsigned CNT_DMA_RD_ERR = 14;
   localparam int unsigned CNT_DMA_WR_ERR = 15;
+  localparam int unsigned CNT_RX_DROP_BAD_QP = 16;
+  localparam int unsigned CNT_RX_PSN_DUP = 17;
+  localparam int unsigned CNT_RX_PSN_OOO = 18;
+  localparam int unsigned CNT_RX_NAK_ERR = 19;
+  localparam int unsigned CNT_RX_RNR_SENT = 20;
+  localparam int unsigned CNT_RX_DROP_UNSUP = 21;
 
   // Doorbell page offsets
   localparam logic [11:0] DB_SQ_DB = 12'h000;
@@ -1322,8 +1328,11 @@ package rnic_spec_pkg;
   localparam int unsigned RX_EVENT_COMPARE_W = 64;
   localparam int unsigned RX_EVENT_SRC_QPN_LSB = 448;
   localparam int unsigned RX_EVENT_SRC_QPN_W = 32;
+  localparam int unsigned RX_EVENT_OPCODE_LSB = 480;
+  localparam int unsigned RX_EVENT_OPCODE_W = 8;
   typedef struct packed {
-    logic [31:0] rsvd480;
+    logic [23:0] rsvd488;
+    logic [7:0] opcode;
     logic [31:0] src_qpn;
     logic [63:0] compare;
     logic [63:0] swap_add;

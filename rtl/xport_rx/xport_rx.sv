@@ -253,7 +253,7 @@ module xport_rx #(
     c_ev.qpn = {8'd0, h_q.dest_qp};
     c_ev.psn = {8'd0, h_q.psn};
     c_ev.msn = {8'd0, q_st.msn};
-    c_ev.rsvd480 = {24'd0, op};   // request opcode (see README: proposed rx_event.opcode field)
+    c_ev.opcode = op;   // request opcode (rx_event.opcode)
     if (!qp_ok) begin
       c_cnt_v = 1'b1; c_cnt = 3'(xport_rx_pkg::CntBadQp);
     end else if (is_ack) begin

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0x2368D193u
+#define RNIC_SPEC_HASH 0x313F3A2Du
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -98,7 +98,7 @@
 #define RNIC_REG_DOORBELL_DB_DROPPED 0x0071Cu
 
 /* Counters: counter n at RNIC_COUNTER_BASE + 4n. */
-#define RNIC_NUM_COUNTERS 16u
+#define RNIC_NUM_COUNTERS 22u
 #define RNIC_COUNTER_BASE 0x00640u
 #define RNIC_CNT_RX_FRAMES 0u
 #define RNIC_CNT_RX_BYTES 1u
@@ -116,6 +116,12 @@
 #define RNIC_CNT_COMMANDS 13u
 #define RNIC_CNT_DMA_RD_ERR 14u
 #define RNIC_CNT_DMA_WR_ERR 15u
+#define RNIC_CNT_RX_DROP_BAD_QP 16u
+#define RNIC_CNT_RX_PSN_DUP 17u
+#define RNIC_CNT_RX_PSN_OOO 18u
+#define RNIC_CNT_RX_NAK_ERR 19u
+#define RNIC_CNT_RX_RNR_SENT 20u
+#define RNIC_CNT_RX_DROP_UNSUP 21u
 static const char *const rnic_counter_names[] __attribute__((unused)) = {
 	"rx_frames",
 	"rx_bytes",
@@ -133,6 +139,12 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 	"commands",
 	"dma_rd_err",
 	"dma_wr_err",
+	"rx_drop_bad_qp",
+	"rx_psn_dup",
+	"rx_psn_ooo",
+	"rx_nak_err",
+	"rx_rnr_sent",
+	"rx_drop_unsup",
 };
 
 /* Doorbell page offsets. */
@@ -2863,6 +2875,15 @@ static inline uint32_t rnic_rx_event_get_src_qpn(const void *p)
 static inline void rnic_rx_event_set_src_qpn(void *p, uint32_t v)
 {
 	rnic_set_field(p, 56, 4, 0, 32, v);
+}
+#define RNIC_RX_EVENT_OPCODE_OFF 60u
+static inline uint32_t rnic_rx_event_get_opcode(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 60, 1, 0, 8);
+}
+static inline void rnic_rx_event_set_opcode(void *p, uint32_t v)
+{
+	rnic_set_field(p, 60, 1, 0, 8, v);
 }
 
 /* db_event (4 bytes): How the doorbell capture reports a doorbell write to the firmware (db_data word 0). */

@@ -1,7 +1,7 @@
 # tb/xport_rx/block.mk: receive-side transport engine (rtl/xport_rx): tests, lint/synth tops.
-# Two models (512- and 64-bit datapath) plus a 128-bit line-coverage model, each optionally with
-# a real roce_rx in front (frames built by tb/roce/ref): xport_rx + mkey_table + dma_engine under tb/xport_rx/xport_rx_tb_top.sv,
-# host memory = the hostile AXI slave model of tb/dma.
+# Models at 512 and 64 bits plus a 128-bit line-coverage model of tb/xport_rx/xport_rx_tb_top.sv:
+# xport_rx + mkey_table + dma_engine, and a real roce_rx in front that the test switches in for
+# its frame-level section (frames built by tb/roce/ref). Host memory = the AXI slave model of tb/dma.
 XRX_BUILD   := $(BUILD)/xport_rx
 XRX_TB_SV   := tb/xport_rx/xport_rx_tb_top.sv
 XRX_TB_CPP  := tb/xport_rx/tb_xport_rx.cpp tb/roce/ref/roce_ref.cpp
