@@ -1,14 +1,20 @@
-# The OS-independent driver core as a static library (C11, warnings are errors).
+# The OS-independent driver core and the provider's data path as static libraries (C11,
+# warnings are errors), linked by the simulator programs and the tools.
 HOST_CC := gcc
-HOST_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -Ispec/include -Ihost-driver/core
+HOST_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -Ispec/include -Ihost-driver/core -Ihost-driver/provider
 HOST_CORE_SRCS := $(sort $(wildcard host-driver/core/*.c))
-HOST_CORE_OBJS := $(HOST_CORE_SRCS:%.c=$(BUILD)/%.o)
+HOST_PROV_SRCS := $(sort $(wildcard host-driver/provider/*.c))
 HOST_CORE_LIB := $(BUILD)/host-driver/librnic_core.a
+HOST_PROV_LIB := $(BUILD)/host-driver/librnicp.a
 
-$(BUILD)/host-driver/core/%.o: host-driver/core/%.c $(wildcard host-driver/core/*.h) spec/include/rnic_spec.h
+$(BUILD)/host-driver/%.o: host-driver/%.c $(wildcard host-driver/core/*.h host-driver/provider/*.h) spec/include/rnic_spec.h
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(HOST_CFLAGS) -c $< -o $@
 
-$(HOST_CORE_LIB): $(HOST_CORE_OBJS)
+$(HOST_CORE_LIB): $(HOST_CORE_SRCS:host-driver/%.c=$(BUILD)/host-driver/%.o)
+	@mkdir -p $(dir $@)
+	ar rcs $@ $^
+
+$(HOST_PROV_LIB): $(HOST_PROV_SRCS:host-driver/%.c=$(BUILD)/host-driver/%.o)
 	@mkdir -p $(dir $@)
 	ar rcs $@ $^

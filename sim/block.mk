@@ -1,12 +1,13 @@
 # The SystemC co-simulation: rnic_core verilated once, every harness program linked into one
 # binary (build/sim/rnic_sim PROGRAM). Programs: the demo, and the testbenches in tb/core.
-SIM_CPP := sim/main/sim_main.cpp sim/nic/rnic_node.cpp sim/demo/demo_main.cpp $(sort $(wildcard tb/core/*.cpp)) $(sort $(wildcard sim/host/*.cpp sim/net/*.cpp tb/sim/*.cpp))
-SIM_DEPS := $(SIM_CPP) $(wildcard sim/*/*.h tb/common/*.h) tb/dma/axi_slave_model.h $(RTL_SRCS) $(HOST_CORE_LIB) $(FW_IMAGE)
+SIM_CPP := sim/main/sim_main.cpp sim/nic/rnic_node.cpp sim/demo/demo_main.cpp $(sort $(wildcard tb/core/*.cpp)) $(sort $(wildcard sim/host/*.cpp sim/net/*.cpp tb/sim/*.cpp tb/sys/*.cpp))
+SIM_DEPS := $(SIM_CPP) $(wildcard sim/*/*.h tb/common/*.h tb/sys/*.h) tb/dma/axi_slave_model.h $(RTL_SRCS) $(HOST_CORE_LIB) $(HOST_PROV_LIB) $(FW_IMAGE)
 SIM_BIN := $(BUILD)/sim/rnic_sim
 
 $(SIM_BIN): $(SIM_DEPS)
 	$(call verilate,$(BUILD)/sim/obj,rnic_core,,$(SIM_CPP),$(SYSTEMC_FLAGS) \
-	  -CFLAGS -I$(CURDIR)/host-driver/core -LDFLAGS $(abspath $(HOST_CORE_LIB)) \
+	  -CFLAGS -I$(CURDIR)/host-driver/core -CFLAGS -I$(CURDIR)/host-driver/provider -CFLAGS -I$(CURDIR)/tb \
+	  -LDFLAGS $(abspath $(HOST_CORE_LIB)) -LDFLAGS $(abspath $(HOST_PROV_LIB)) \
 	  -GFwImemInit='"$(abspath $(FW_DIR)/imem.hex)"' -GFwDmemInit='"$(abspath $(FW_DIR)/dmem.hex)"')
 	@cp $(BUILD)/sim/obj/Vrnic_core $@
 
