@@ -291,8 +291,8 @@ struct Tb {
     expect_msg(m, payload);
   }
   void on_ack(const AckJob& a) {
+    if (!qps.count(a.qpn) || !qps.at(a.qpn).valid) return;
     const Qp& q = qps.at(a.qpn);
-    if (!q.valid) return;
     roce_ref::Msg m;
     m.tmpl = tmpl(q);
     m.tmpl.psn = a.psn; m.tmpl.syndrome = uint8_t(a.syndrome); m.tmpl.msn = a.msn;
@@ -467,6 +467,7 @@ static void setup(Tb& tb) {
   mk_qp(0x14, 2, 9); mk_qp(0x15, 2, 11);
   mk_qp(0x21, 3, 10); mk_qp(0x31, 4, 12);
   mk_qp(0x41, 2, 12); tb.qps[0x41].valid = false;
+  mk_qp(0x42, 2, 12); tb.qps[0x42].tx_en = false;
   // physical pages 0..2047 (8 MiB); MRs get shuffled pages from 16..1535 so VA-contiguous
   // buffers are scattered in bus addresses; pages >= 1536 are left for PHYS_SGE tests.
   std::vector<uint64_t> pool;
@@ -610,6 +611,10 @@ int main(int argc, char** argv) {
     Desc ud_big = mk_desc(0x31, K_SEND, {sge_a(tb.rng, 5000)});  // UD larger than the MTU
     tb.descq.push_back(ud_big);
     tb.descq.push_back(mk_desc(0x41, K_SEND, {good}));          // invalid QP
+    tb.descq.push_back(mk_desc(0x42, K_WRITE, {good}));         // QP not in RTS (tx_enable 0)
+    tb.ackq.push_back({0x41, 1, 0x1f, 1});                      // jobs for an invalid QP: dropped
+    tb.ackq.push_back({0x1234, 1, 0x1f, 1});
+    tb.rdq.push_back({0x41, 1, g_mr_b.key(), 100, 1, g_mr_b.iova});
     tb.descq.push_back(mk_desc(0x21, K_READ_REQ, {}));          // READ on a UC QP
     tb.descq.push_back(mk_desc(0x31, K_FETCH_ADD, {}));         // atomic on a UD QP
     Desc badkind = mk_desc(0x11, K_ACK, {});
