@@ -20,3 +20,8 @@ test-core: $(SIM_BIN) $(FW_TRAP_DIR)/imem.hex
 	@$(SIM_BIN) test-fw $(FW_DIR)/fw.img $(FW_TRAP_DIR)/fw.img
 	@$(SIM_BIN) test-cmdq
 	@$(SIM_BIN) test-cmdq --hostile
+
+TEST_SUITES += rdma
+test-rdma: $(SIM_BIN)
+	@mkdir -p $(BUILD)/sys
+	@$(SIM_BIN) test-rdma 1

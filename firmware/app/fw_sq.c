@@ -413,3 +413,12 @@ void fw_timers_poll(void)
 			next_deadline = r->deadline;
 	}
 }
+
+/* The transmit engine could not send the QP's oldest message (a local key, length or DMA
+ * failure): that WQE completes with the engine's status and the QP goes to ERR. */
+void fw_sq_tx_error(uint32_t qpn, uint32_t status)
+{
+	if (fw_res.qp_run[qpn].head >= 0)
+		retire_head(qpn, status);
+	fw_qp_to_err(qpn);
+}

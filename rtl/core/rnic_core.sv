@@ -7,6 +7,7 @@ module rnic_core #(
   parameter int unsigned AxiIdWidth   = 5,
   parameter int unsigned BarAddrWidth = 22,   // 4 MiB BAR0
   parameter int unsigned NumCores     = 1,
+  parameter int unsigned NumQps       = 128,  // QP table entries (QPNs 2 .. NumQps-1)
   parameter              FwImemInit   = "",   // baked-in firmware image ($readmemh files)
   parameter              FwDmemInit   = ""
 ) (
@@ -143,13 +144,40 @@ module rnic_core #(
   logic [rnic_spec_pkg::QPT_ENTRY_BYTES*8-1:0] qpt_data;
   logic [rnic_spec_pkg::RQ_DESC_BYTES*8-1:0] rqd_data;
   logic [rnic_spec_pkg::TX_DESC_BYTES*8-1:0] txd_data;
+  // transport engine interconnect
+  logic                   tx_rd_req_valid, tx_rd_req_ready, tx_rd_data_valid, tx_rd_data_ready;
+  logic                   tx_rd_data_last, tx_rd_cpl_valid, tx_rd_cpl_ready;
+  logic [63:0]            tx_rd_req_addr, rx_wr_req_addr;
+  logic [31:0]            tx_rd_req_len, rx_wr_req_len;
+  logic [7:0]             tx_rd_req_tag, tx_rd_cpl_tag, rx_wr_req_tag, rx_wr_cpl_tag;
+  logic [DataWidth-1:0]   tx_rd_data, rx_wr_data;
+  logic [DataWidth/8-1:0] tx_rd_data_keep;
+  logic [1:0]             tx_rd_cpl_status, rx_wr_cpl_status;
+  logic                   rx_wr_req_valid, rx_wr_req_ready, rx_wr_data_valid, rx_wr_data_ready;
+  logic                   rx_wr_cpl_valid, rx_wr_cpl_ready;
+  logic                   tx_mk_req_valid, tx_mk_req_ready, tx_mk_req_local, tx_mk_rsp_valid, tx_mk_rsp_ready;
+  logic                   rx_mk_req_valid, rx_mk_req_ready, rx_mk_req_local, rx_mk_rsp_valid, rx_mk_rsp_ready;
+  logic [31:0]            tx_mk_req_key, tx_mk_req_pdn, tx_mk_req_len, tx_mk_rsp_page_left;
+  logic [31:0]            rx_mk_req_key, rx_mk_req_pdn, rx_mk_req_len, rx_mk_rsp_page_left;
+  logic [63:0]            tx_mk_req_va, tx_mk_rsp_addr, rx_mk_req_va, rx_mk_rsp_addr;
+  logic [3:0]             tx_mk_req_access, rx_mk_req_access;
+  logic [7:0]             tx_mk_req_tag, tx_mk_rsp_tag, rx_mk_req_tag, rx_mk_rsp_tag;
+  logic [2:0]             tx_mk_rsp_status, rx_mk_rsp_status;
+  logic                   tx_qpt_req_valid;
+  logic [23:0]            tx_qpt_req_qpn;
+  rnic_spec_pkg::qpt_entry_t tx_qpt_rsp;
+  logic                   ack_valid, ack_ready, rdrsp_valid, rdrsp_ready;
+  logic [23:0]            ack_qpn, ack_psn, ack_msn, rdrsp_qpn, rdrsp_psn, rdrsp_msn;
+  logic [7:0]             ack_syndrome;
+  logic [63:0]            rdrsp_va;
+  logic [31:0]            rdrsp_rkey, rdrsp_len;
   logic [1:0] mkey_wr_op;
   logic [31:0] mkey_wr_index;
   logic [rnic_spec_pkg::MPT_ENTRY_BYTES*8-1:0] mkey_wr_data;
 
   rnic_fw_subsys #(.DataWidth(DataWidth), .ImemInit(FwImemInit), .DmemInit(FwDmemInit)) u_fw (
     .clk_i, .rst_ni, .hold_i(cpu_control[0]),
-    .hw_caps_i(32'h0),  // bit0 (transport engines) set once they are attached
+    .hw_caps_i(32'h1),  // bit0: the transport engines are attached
     .win_req_i(bus_req && sel_win), .win_we_i(bus_we),
     .win_addr_i(bus_addr[19:0]), .win_wdata_i(bus_wdata), .win_wstrb_i(bus_wstrb),
     .win_ack_o(win_ack), .win_err_o(win_err), .win_rdata_o(win_rdata),
@@ -188,30 +216,120 @@ module rnic_core #(
     .dropped_o(db_dropped), .count_o(db_count)
   );
 
-  // ---- Transport engines: not attached yet. Their mailboxes exist; nothing takes them, so the
-  // firmware does not use them until the engines are in (its sends would time out).
-  assign evt_valid = 1'b0;
-  assign evt_data = '0;
-  assign qpt_ready = 1'b0;
-  assign rqd_ready = 1'b0;
-  assign txd_ready = 1'b0;
 
-  // ---- Memory keys: programmed by the firmware (REG_MR/DEREG_MR); the lookup ports serve the
-  // transport engines once they are attached.
-  logic [1:0] mk_req_ready, mk_rsp_valid;
-  logic [2*3-1:0] mk_rsp_status;
-  logic [2*64-1:0] mk_rsp_addr;
-  logic [2*32-1:0] mk_rsp_page_left;
-  logic [2*8-1:0] mk_rsp_tag;
+
+  // ---- Memory keys: programmed by the firmware (REG_MR/DEREG_MR); lookup port 0 serves the
+  // transmit engine (lkeys, READ-response rkeys), port 1 the receive engine (rkeys, lkeys).
   mkey_table #(.NumPorts(2)) u_mkey (
     .clk_i, .rst_ni, .init_done_o(mkey_init_done),
     .wr_valid_i(mkey_wr_valid), .wr_ready_o(mkey_wr_ready), .wr_op_i(mkey_wr_op),
     .wr_index_i(mkey_wr_index), .wr_data_i(mkey_wr_data),
-    .req_valid_i(2'b00), .req_ready_o(mk_req_ready), .req_key_i('0), .req_pdn_i('0), .req_va_i('0),
-    .req_len_i('0), .req_access_i('0), .req_local_i('0), .req_tag_i('0),
-    .rsp_valid_o(mk_rsp_valid), .rsp_ready_i(2'b11), .rsp_status_o(mk_rsp_status),
-    .rsp_addr_o(mk_rsp_addr), .rsp_page_left_o(mk_rsp_page_left), .rsp_tag_o(mk_rsp_tag)
+    .req_valid_i({rx_mk_req_valid, tx_mk_req_valid}), .req_ready_o({rx_mk_req_ready, tx_mk_req_ready}),
+    .req_key_i({rx_mk_req_key, tx_mk_req_key}), .req_pdn_i({rx_mk_req_pdn, tx_mk_req_pdn}),
+    .req_va_i({rx_mk_req_va, tx_mk_req_va}), .req_len_i({rx_mk_req_len, tx_mk_req_len}),
+    .req_access_i({rx_mk_req_access, tx_mk_req_access}), .req_local_i({rx_mk_req_local, tx_mk_req_local}),
+    .req_tag_i({rx_mk_req_tag, tx_mk_req_tag}),
+    .rsp_valid_o({rx_mk_rsp_valid, tx_mk_rsp_valid}), .rsp_ready_i({rx_mk_rsp_ready, tx_mk_rsp_ready}),
+    .rsp_status_o({rx_mk_rsp_status, tx_mk_rsp_status}), .rsp_addr_o({rx_mk_rsp_addr, tx_mk_rsp_addr}),
+    .rsp_page_left_o({rx_mk_rsp_page_left, tx_mk_rsp_page_left}), .rsp_tag_o({rx_mk_rsp_tag, tx_mk_rsp_tag})
   );
+
+  // ---- Receive: RoCEv2 parser (drops and counts bad frames) into the receive engine ----------
+  roce_pkg::roce_hdr_t rx_hdr;
+  logic rx_hdr_valid, rx_hdr_ready, rx_pl_valid, rx_pl_ready, rx_pl_last;
+  logic [DataWidth-1:0] rx_pl_data;
+  logic [DataWidth/8-1:0] rx_pl_keep;
+  logic [31:0] rx_good;
+  logic [32*roce_pkg::NumDrop-1:0] rx_drops;
+  roce_rx #(.DataWidth(DataWidth)) u_roce_rx (
+    .clk_i, .rst_ni,
+    .s_tdata_i(s_axis_rx_tdata_i), .s_tkeep_i(s_axis_rx_tkeep_i), .s_tlast_i(s_axis_rx_tlast_i),
+    .s_tvalid_i(s_axis_rx_tvalid_i), .s_tready_o(s_axis_rx_tready_o),
+    .qpn_lo_i(24'd2), .qpn_hi_i(24'(NumQps - 1)), .drop_when_full_i(1'b1),
+    .hdr_valid_o(rx_hdr_valid), .hdr_ready_i(rx_hdr_ready), .hdr_o(rx_hdr),
+    .m_tdata_o(rx_pl_data), .m_tkeep_o(rx_pl_keep), .m_tlast_o(rx_pl_last), .m_tvalid_o(rx_pl_valid),
+    .m_tready_i(rx_pl_ready), .good_count_o(rx_good), .drop_count_o(rx_drops)
+  );
+
+  rnic_spec_pkg::rx_event_t rx_evt;
+  logic rx_evt_valid, rx_evt_ready;
+  logic [32*xport_rx_pkg::NumCnt-1:0] rx_cnt;
+  xport_rx #(.NumQps(NumQps), .DataWidth(DataWidth)) u_xport_rx (
+    .clk_i, .rst_ni,
+    .hdr_valid_i(rx_hdr_valid), .hdr_ready_o(rx_hdr_ready), .hdr_i(rx_hdr),
+    .s_tdata_i(rx_pl_data), .s_tvalid_i(rx_pl_valid), .s_tready_o(rx_pl_ready),
+    .qpt_wr_valid_i(qpt_valid), .qpt_wr_ready_o(qpt_ready), .qpt_wr_qpn_i(qpt_qpn),
+    .qpt_wr_entry_i(qpt_data),
+    .rqd_valid_i(rqd_valid), .rqd_ready_o(rqd_ready), .rqd_i(rqd_data),
+    .evt_valid_o(rx_evt_valid), .evt_ready_i(rx_evt_ready), .evt_o(rx_evt),
+    .tx_rd_en_i(tx_qpt_req_valid), .tx_rd_qpn_i(tx_qpt_req_qpn), .tx_rd_entry_o(tx_qpt_rsp),
+    .ack_valid_o(ack_valid), .ack_ready_i(ack_ready), .ack_qpn_o(ack_qpn), .ack_psn_o(ack_psn),
+    .ack_syndrome_o(ack_syndrome), .ack_msn_o(ack_msn),
+    .rdrsp_valid_o(rdrsp_valid), .rdrsp_ready_i(rdrsp_ready), .rdrsp_qpn_o(rdrsp_qpn),
+    .rdrsp_psn_o(rdrsp_psn), .rdrsp_va_o(rdrsp_va), .rdrsp_rkey_o(rdrsp_rkey), .rdrsp_len_o(rdrsp_len),
+    .rdrsp_msn_o(rdrsp_msn),
+    .mk_req_valid_o(rx_mk_req_valid), .mk_req_ready_i(rx_mk_req_ready), .mk_req_key_o(rx_mk_req_key),
+    .mk_req_pdn_o(rx_mk_req_pdn), .mk_req_va_o(rx_mk_req_va), .mk_req_len_o(rx_mk_req_len),
+    .mk_req_access_o(rx_mk_req_access), .mk_req_local_o(rx_mk_req_local), .mk_req_tag_o(rx_mk_req_tag),
+    .mk_rsp_valid_i(rx_mk_rsp_valid), .mk_rsp_ready_o(rx_mk_rsp_ready), .mk_rsp_status_i(rx_mk_rsp_status),
+    .mk_rsp_addr_i(rx_mk_rsp_addr), .mk_rsp_page_left_i(rx_mk_rsp_page_left), .mk_rsp_tag_i(rx_mk_rsp_tag),
+    .dma_wr_req_valid_o(rx_wr_req_valid), .dma_wr_req_ready_i(rx_wr_req_ready),
+    .dma_wr_req_addr_o(rx_wr_req_addr), .dma_wr_req_len_o(rx_wr_req_len), .dma_wr_req_tag_o(rx_wr_req_tag),
+    .dma_wr_data_valid_o(rx_wr_data_valid), .dma_wr_data_ready_i(rx_wr_data_ready),
+    .dma_wr_data_o(rx_wr_data), .dma_wr_cpl_valid_i(rx_wr_cpl_valid), .dma_wr_cpl_ready_o(rx_wr_cpl_ready),
+    .dma_wr_cpl_tag_i(rx_wr_cpl_tag), .dma_wr_cpl_status_i(rx_wr_cpl_status),
+    .cnt_o(rx_cnt)
+  );
+
+  // ---- Transmit: descriptors, ACK and READ-response jobs into frames -------------------------
+  logic tx_done_valid, tx_done_ready, tx_rdrsp_err;
+  logic [23:0] tx_done_qpn;
+  logic [7:0] tx_done_status;
+  logic [31:0] tx_cnt_frames, tx_cnt_done, tx_cnt_lkey, tx_cnt_rkey, tx_cnt_dma;
+  xport_tx #(.DataWidth(DataWidth)) u_xport_tx (
+    .clk_i, .rst_ni,
+    .desc_valid_i(txd_valid), .desc_ready_o(txd_ready), .desc_i(txd_data),
+    .ack_valid_i(ack_valid), .ack_ready_o(ack_ready), .ack_qpn_i(ack_qpn), .ack_psn_i(ack_psn),
+    .ack_syndrome_i(ack_syndrome), .ack_msn_i(ack_msn),
+    .rdrsp_valid_i(rdrsp_valid), .rdrsp_ready_o(rdrsp_ready), .rdrsp_qpn_i(rdrsp_qpn),
+    .rdrsp_psn_i(rdrsp_psn), .rdrsp_va_i(rdrsp_va), .rdrsp_rkey_i(rdrsp_rkey), .rdrsp_len_i(rdrsp_len),
+    .rdrsp_msn_i(rdrsp_msn),
+    .qpt_req_valid_o(tx_qpt_req_valid), .qpt_req_qpn_o(tx_qpt_req_qpn), .qpt_rsp_i(tx_qpt_rsp),
+    .mk_req_valid_o(tx_mk_req_valid), .mk_req_ready_i(tx_mk_req_ready), .mk_req_key_o(tx_mk_req_key),
+    .mk_req_pdn_o(tx_mk_req_pdn), .mk_req_va_o(tx_mk_req_va), .mk_req_len_o(tx_mk_req_len),
+    .mk_req_access_o(tx_mk_req_access), .mk_req_local_o(tx_mk_req_local), .mk_req_tag_o(tx_mk_req_tag),
+    .mk_rsp_valid_i(tx_mk_rsp_valid), .mk_rsp_ready_o(tx_mk_rsp_ready), .mk_rsp_status_i(tx_mk_rsp_status),
+    .mk_rsp_addr_i(tx_mk_rsp_addr), .mk_rsp_page_left_i(tx_mk_rsp_page_left), .mk_rsp_tag_i(tx_mk_rsp_tag),
+    .rd_req_valid_o(tx_rd_req_valid), .rd_req_ready_i(tx_rd_req_ready), .rd_req_addr_o(tx_rd_req_addr),
+    .rd_req_len_o(tx_rd_req_len), .rd_req_tag_o(tx_rd_req_tag), .rd_data_valid_i(tx_rd_data_valid),
+    .rd_data_ready_o(tx_rd_data_ready), .rd_data_i(tx_rd_data), .rd_data_keep_i(tx_rd_data_keep),
+    .rd_data_last_i(tx_rd_data_last), .rd_cpl_valid_i(tx_rd_cpl_valid), .rd_cpl_ready_o(tx_rd_cpl_ready),
+    .rd_cpl_tag_i(tx_rd_cpl_tag), .rd_cpl_status_i(tx_rd_cpl_status),
+    .m_tdata_o(m_axis_tx_tdata_o), .m_tkeep_o(m_axis_tx_tkeep_o), .m_tlast_o(m_axis_tx_tlast_o),
+    .m_tvalid_o(m_axis_tx_tvalid_o), .m_tready_i(m_axis_tx_tready_i),
+    .done_valid_o(tx_done_valid), .done_ready_i(tx_done_ready), .done_qpn_o(tx_done_qpn),
+    .done_status_o(tx_done_status), .rdrsp_err_o(tx_rdrsp_err),
+    .cnt_frames_o(tx_cnt_frames), .cnt_done_o(tx_cnt_done), .cnt_lkey_err_o(tx_cnt_lkey),
+    .cnt_rkey_err_o(tx_cnt_rkey), .cnt_dma_err_o(tx_cnt_dma)
+  );
+
+  // ---- Events to the firmware: the receive engine's, and the transmit engine's failures ------
+  // (a successful transmit verdict needs no firmware work: completion follows the ACK).
+  logic tx_err;
+  rnic_spec_pkg::rx_event_t tx_err_evt;
+  assign tx_err = tx_done_valid && tx_done_status != rnic_spec_pkg::WC_STATUS_SUCCESS;
+  always_comb begin
+    tx_err_evt = '0;
+    tx_err_evt.kind = rnic_spec_pkg::RX_EVENT_KIND_TX_ERROR;
+    tx_err_evt.status = tx_done_status;
+    tx_err_evt.qpn = {8'h0, tx_done_qpn};
+  end
+  // Receive events first; a transmit failure waits (it is rare and not time-critical).
+  assign evt_valid = rx_evt_valid || tx_err;
+  assign evt_data = rx_evt_valid ? rx_evt : tx_err_evt;
+  assign rx_evt_ready = evt_ready;
+  assign tx_done_ready = !tx_done_valid || !tx_err || (evt_ready && !rx_evt_valid);
+
 
   // ---- DMA engine: the AXI4 master toward host memory -------------------------------------
   // Runtime limits as a PCIe bridge typically grants them: MRRS 512 B, MPS 256 B.
@@ -219,18 +337,24 @@ module rnic_core #(
   localparam logic [2:0] CfgMps256 = 3'd1;
   dma_engine #(
     .DataWidth(DataWidth), .AddrWidth(AxiAddrWidth), .IdWidth(AxiIdWidth), .TagWidth(8),
-    .NumRdClients(1), .NumWrClients(1)
+    .NumRdClients(2), .NumWrClients(2)
   ) u_dma (
     .clk_i, .rst_ni, .cfg_max_read_req_i(CfgMrrs512), .cfg_max_payload_i(CfgMps256),
-    .rd_req_valid_i(fd_rd_req_valid), .rd_req_ready_o(fd_rd_req_ready), .rd_req_addr_i(fd_rd_req_addr),
-    .rd_req_len_i(fd_rd_req_len), .rd_req_tag_i(fd_rd_req_tag), .rd_data_valid_o(fd_rd_data_valid),
-    .rd_data_ready_i(fd_rd_data_ready), .rd_data_o(fd_rd_data), .rd_data_keep_o(fd_rd_data_keep),
-    .rd_data_last_o(fd_rd_data_last), .rd_cpl_valid_o(fd_rd_cpl_valid), .rd_cpl_ready_i(fd_rd_cpl_ready),
-    .rd_cpl_tag_o(fd_rd_cpl_tag), .rd_cpl_status_o(fd_rd_cpl_status),
-    .wr_req_valid_i(fd_wr_req_valid), .wr_req_ready_o(fd_wr_req_ready), .wr_req_addr_i(fd_wr_req_addr),
-    .wr_req_len_i(fd_wr_req_len), .wr_req_tag_i(fd_wr_req_tag), .wr_data_valid_i(fd_wr_data_valid),
-    .wr_data_ready_o(fd_wr_data_ready), .wr_data_i(fd_wr_data), .wr_cpl_valid_o(fd_wr_cpl_valid),
-    .wr_cpl_ready_i(fd_wr_cpl_ready), .wr_cpl_tag_o(fd_wr_cpl_tag), .wr_cpl_status_o(fd_wr_cpl_status),
+    // read client 0: firmware; 1: transmit engine
+    .rd_req_valid_i({tx_rd_req_valid, fd_rd_req_valid}), .rd_req_ready_o({tx_rd_req_ready, fd_rd_req_ready}),
+    .rd_req_addr_i({tx_rd_req_addr, fd_rd_req_addr}), .rd_req_len_i({tx_rd_req_len, fd_rd_req_len}),
+    .rd_req_tag_i({tx_rd_req_tag, fd_rd_req_tag}), .rd_data_valid_o({tx_rd_data_valid, fd_rd_data_valid}),
+    .rd_data_ready_i({tx_rd_data_ready, fd_rd_data_ready}), .rd_data_o({tx_rd_data, fd_rd_data}),
+    .rd_data_keep_o({tx_rd_data_keep, fd_rd_data_keep}), .rd_data_last_o({tx_rd_data_last, fd_rd_data_last}),
+    .rd_cpl_valid_o({tx_rd_cpl_valid, fd_rd_cpl_valid}), .rd_cpl_ready_i({tx_rd_cpl_ready, fd_rd_cpl_ready}),
+    .rd_cpl_tag_o({tx_rd_cpl_tag, fd_rd_cpl_tag}), .rd_cpl_status_o({tx_rd_cpl_status, fd_rd_cpl_status}),
+    // write client 0: firmware; 1: receive engine
+    .wr_req_valid_i({rx_wr_req_valid, fd_wr_req_valid}), .wr_req_ready_o({rx_wr_req_ready, fd_wr_req_ready}),
+    .wr_req_addr_i({rx_wr_req_addr, fd_wr_req_addr}), .wr_req_len_i({rx_wr_req_len, fd_wr_req_len}),
+    .wr_req_tag_i({rx_wr_req_tag, fd_wr_req_tag}), .wr_data_valid_i({rx_wr_data_valid, fd_wr_data_valid}),
+    .wr_data_ready_o({rx_wr_data_ready, fd_wr_data_ready}), .wr_data_i({rx_wr_data, fd_wr_data}),
+    .wr_cpl_valid_o({rx_wr_cpl_valid, fd_wr_cpl_valid}), .wr_cpl_ready_i({rx_wr_cpl_ready, fd_wr_cpl_ready}),
+    .wr_cpl_tag_o({rx_wr_cpl_tag, fd_wr_cpl_tag}), .wr_cpl_status_o({rx_wr_cpl_status, fd_wr_cpl_status}),
     .m_axi_awid(m_axi_awid_o), .m_axi_awaddr(m_axi_awaddr_o), .m_axi_awlen(m_axi_awlen_o),
     .m_axi_awsize(m_axi_awsize_o), .m_axi_awburst(m_axi_awburst_o), .m_axi_awvalid(m_axi_awvalid_o),
     .m_axi_awready(m_axi_awready_i), .m_axi_wdata(m_axi_wdata_o), .m_axi_wstrb(m_axi_wstrb_o),
@@ -242,6 +366,7 @@ module rnic_core #(
     .m_axi_rdata(m_axi_rdata_i), .m_axi_rresp(m_axi_rresp_i), .m_axi_rlast(m_axi_rlast_i),
     .m_axi_rvalid(m_axi_rvalid_i), .m_axi_rready(m_axi_rready_o)
   );
+
 
   // ---- Register file (generated from spec/rnic.toml) --------------------------------------
   logic [31:0] cmdq_base_lo, cmdq_base_hi, cmdq_log_size, cmdq_prod;
@@ -280,25 +405,65 @@ module rnic_core #(
     for (int i = 0; i < DataWidth / 8; i++) keep_bytes = keep_bytes + 32'(keep[i]);
   endfunction
 
+  logic [31:0] cnt_tx_bytes_q, cnt_dma_rd_err_q, cnt_dma_wr_err_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       cycle_q <= '0;
       cnt_rx_frames_q <= '0;
       cnt_rx_bytes_q <= '0;
+      cnt_tx_bytes_q <= '0;
+      cnt_dma_rd_err_q <= '0;
+      cnt_dma_wr_err_q <= '0;
     end else begin
       cycle_q <= cycle_q + 64'd1;
-      if (s_axis_rx_tvalid_i) begin
+      if (s_axis_rx_tvalid_i && s_axis_rx_tready_o) begin
         cnt_rx_bytes_q <= cnt_rx_bytes_q + keep_bytes(s_axis_rx_tkeep_i);
         if (s_axis_rx_tlast_i) cnt_rx_frames_q <= cnt_rx_frames_q + 32'd1;
       end
+      if (m_axis_tx_tvalid_o && m_axis_tx_tready_i)
+        cnt_tx_bytes_q <= cnt_tx_bytes_q + keep_bytes(m_axis_tx_tkeep_o);
+      // DMA completions with an error response, from any client
+      cnt_dma_rd_err_q <= cnt_dma_rd_err_q +
+          32'(fd_rd_cpl_valid && fd_rd_cpl_ready && fd_rd_cpl_status != 2'b00) +
+          32'(tx_rd_cpl_valid && tx_rd_cpl_ready && tx_rd_cpl_status != 2'b00);
+      cnt_dma_wr_err_q <= cnt_dma_wr_err_q +
+          32'(fd_wr_cpl_valid && fd_wr_cpl_ready && fd_wr_cpl_status != 2'b00) +
+          32'(rx_wr_cpl_valid && rx_wr_cpl_ready && rx_wr_cpl_status != 2'b00);
     end
   end
+
+  // roce_rx's drop reasons folded into the spec's counters
+  function automatic logic [31:0] drops(input int unsigned r);
+    drops = rx_drops[r*32 +: 32];
+  endfunction
 
   always_comb begin
     counters = '0;
     counters[rnic_spec_pkg::CNT_RX_FRAMES*32 +: 32] = cnt_rx_frames_q;
     counters[rnic_spec_pkg::CNT_RX_BYTES*32 +: 32] = cnt_rx_bytes_q;
     counters[rnic_spec_pkg::CNT_DOORBELLS*32 +: 32] = db_count;
+    counters[rnic_spec_pkg::CNT_RX_DROP_ETH*32 +: 32] = drops(roce_pkg::DropEthertype);
+    counters[rnic_spec_pkg::CNT_RX_DROP_IPV4_HDR*32 +: 32] =
+        drops(roce_pkg::DropIpHdr) + drops(roce_pkg::DropProto) + drops(roce_pkg::DropLen);
+    counters[rnic_spec_pkg::CNT_RX_DROP_IPV4_CSUM*32 +: 32] = drops(roce_pkg::DropIpCsum);
+    counters[rnic_spec_pkg::CNT_RX_DROP_UDP*32 +: 32] = drops(roce_pkg::DropUdpPort);
+    counters[rnic_spec_pkg::CNT_RX_DROP_BTH*32 +: 32] =
+        drops(roce_pkg::DropTver) + drops(roce_pkg::DropOpcode) + drops(roce_pkg::DropPkey);
+    counters[rnic_spec_pkg::CNT_RX_DROP_QPN*32 +: 32] = drops(roce_pkg::DropQpn);
+    counters[rnic_spec_pkg::CNT_RX_DROP_ICRC*32 +: 32] = drops(roce_pkg::DropIcrc);
+    counters[rnic_spec_pkg::CNT_RX_DROP_TRUNC*32 +: 32] =
+        drops(roce_pkg::DropRunt) + drops(roce_pkg::DropOversize) + drops(roce_pkg::DropNoBuf);
+    counters[rnic_spec_pkg::CNT_TX_FRAMES*32 +: 32] = tx_cnt_frames;
+    counters[rnic_spec_pkg::CNT_TX_BYTES*32 +: 32] = cnt_tx_bytes_q;
+    counters[rnic_spec_pkg::CNT_COMMANDS*32 +: 32] = cmdq_cons;
+    counters[rnic_spec_pkg::CNT_DMA_RD_ERR*32 +: 32] = cnt_dma_rd_err_q;
+    counters[rnic_spec_pkg::CNT_DMA_WR_ERR*32 +: 32] = cnt_dma_wr_err_q;
+    counters[rnic_spec_pkg::CNT_RX_DROP_BAD_QP*32 +: 32] = rx_cnt[xport_rx_pkg::CntBadQp*32 +: 32];
+    counters[rnic_spec_pkg::CNT_RX_PSN_DUP*32 +: 32] = rx_cnt[xport_rx_pkg::CntDup*32 +: 32];
+    counters[rnic_spec_pkg::CNT_RX_PSN_OOO*32 +: 32] = rx_cnt[xport_rx_pkg::CntOoo*32 +: 32];
+    counters[rnic_spec_pkg::CNT_RX_NAK_ERR*32 +: 32] = rx_cnt[xport_rx_pkg::CntAccess*32 +: 32];
+    counters[rnic_spec_pkg::CNT_RX_RNR_SENT*32 +: 32] = rx_cnt[xport_rx_pkg::CntRnr*32 +: 32];
+    counters[rnic_spec_pkg::CNT_RX_DROP_UNSUP*32 +: 32] = rx_cnt[xport_rx_pkg::CntUnsup*32 +: 32];
   end
 
   // ---- MSI-X: the event-queue vector, raised by a firmware panic, or by the firmware's notify
@@ -324,17 +489,10 @@ module rnic_core #(
     .msix_req_o, .msix_vector_o, .msix_ack_i
   );
 
-  // ---- Not yet attached: the transmit path --------------------------------------------------
-  assign m_axis_tx_tdata_o = '0;
-  assign m_axis_tx_tkeep_o = '0;
-  assign m_axis_tx_tlast_o = 1'b0;
-  assign m_axis_tx_tvalid_o = 1'b0;
-  assign s_axis_rx_tready_o = 1'b1;
 
   logic unused_inputs;
-  assign unused_inputs = ^{evt_ready, qpt_valid, qpt_qpn, qpt_data, rqd_valid, rqd_data, txd_valid, txd_data,
-                           fd_rd_cpl_tag, fd_wr_cpl_tag, mkey_init_done, mk_req_ready, mk_rsp_valid,
-                           mk_rsp_status, mk_rsp_addr, mk_rsp_page_left, mk_rsp_tag, m_axis_tx_tready_i, s_axis_rx_tdata_i, ctrl_scratch, cpu_control[31:1],
+  assign unused_inputs = ^{fd_rd_cpl_tag, fd_wr_cpl_tag, mkey_init_done, rx_pl_keep, rx_pl_last, rx_good,
+                           tx_rdrsp_err, tx_cnt_done, tx_cnt_lkey, tx_cnt_rkey, tx_cnt_dma, s_axis_rx_tdata_i, ctrl_scratch, cpu_control[31:1],
                            cmdq_prod_we,
                            eq_cons,
                            eq_msix_vector[31:5], ctrl_control[31:1], bus_wdata, bus_wstrb};

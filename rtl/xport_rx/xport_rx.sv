@@ -348,7 +348,8 @@ module xport_rx #(
           c_ev.kind = is_send ? rnic_spec_pkg::RX_EVENT_KIND_RECV_DONE : rnic_spec_pkg::RX_EVENT_KIND_WRITE_IMM_DONE;
           c_ev.wr_id = q_rqd.wr_id;
           c_ev.byte_len = boff + {16'd0, plen};
-          c_ev.imm_data = has_imm ? h_q.imm : 32'd0;
+          // Kept in wire byte order, as the spec field (and verbs) want it.
+          c_ev.imm_data = has_imm ? roce_pkg::be32(h_q.imm) : 32'd0;
           c_ev.flags = {5'd0, h_q.se, 1'b0, has_imm};
           c_ev.msn = {8'd0, q_st.msn + 24'd1};
           c_rqclr = 1'b1;

@@ -97,7 +97,9 @@ struct RdmaTest : sc_module {
       r.check(rrc == 0 && src > 0 && na == 1 && nb == 1 && wc[0].status == 0 && bw[0].status == 0 &&
                   bw[0].wr_id == rwr.wr_id && bw[0].byte_len == len && bw[0].opcode == RNIC_WC_OPCODE_RECV &&
                   bw[0].imm_data == 0x11223344 && same(a_, abuf, b_, bbuf + 0x80000, len),
-              name.c_str(), "cqes %d %d", na, nb);
+              name.c_str(), "cqes %d %d st %d/%d wr %llx len %u op %u imm %x data %d", na, nb, int(wc[0].status),
+              int(bw[0].status), (unsigned long long)bw[0].wr_id, bw[0].byte_len, bw[0].opcode, bw[0].imm_data,
+              int(same(a_, abuf, b_, bbuf + 0x80000, len)));
     }
     sc_stop();
   }

@@ -144,7 +144,9 @@ struct Tb {
       auto& e = top->evt_o;
       evts.push_back({(uint32_t)vlb::get(e, 0, 8), (uint32_t)vlb::get(e, 8, 8), (uint32_t)vlb::get(e, 16, 8),
                       (uint32_t)vlb::get(e, 24, 8), (uint32_t)vlb::get(e, 32, 32), (uint32_t)vlb::get(e, 64, 32),
-                      (uint32_t)vlb::get(e, 96, 32), (uint32_t)vlb::get(e, 128, 32), (uint32_t)vlb::get(e, 160, 32),
+                      // imm_data is kept in wire byte order; compare it as the header's value
+                      (uint32_t)vlb::get(e, 96, 32), (uint32_t)vlb::get(e, 128, 32),
+                      __builtin_bswap32((uint32_t)vlb::get(e, 160, 32)),
                       (uint32_t)vlb::get(e, 480, 8), vlb::get(e, 192, 64), vlb::get(e, 256, 64),
                       vlb::get(e, 320, 64), vlb::get(e, 384, 64)});
     }
