@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'h440C43C0;
+  localparam logic [31:0] SPEC_HASH = 32'h5D2336CA;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -165,6 +165,9 @@ package rnic_spec_pkg;
   localparam logic [11:0] FW_REG_TXD_DATA = 12'h700;
   localparam logic [11:0] FW_REG_TXD_COMMIT = 12'h780;
   localparam logic [11:0] FW_REG_TXD_STATUS = 12'h784;
+  localparam logic [11:0] FW_REG_RDD_DATA = 12'h800;
+  localparam logic [11:0] FW_REG_RDD_COMMIT = 12'h840;
+  localparam logic [11:0] FW_REG_RDD_STATUS = 12'h844;
 
   // Driver-to-firmware command opcodes.
   localparam logic [7:0] CMD_OP_NOP = 8'd0;
@@ -1211,6 +1214,51 @@ package rnic_spec_pkg;
     logic [7:0] num_sge;
     logic [31:0] qpn;
   } rq_desc_t;
+
+  // rd_desc: 64 bytes. Where the responses of one RDMA READ go: the firmware hands it to the receive engine before the READ request is sent.
+  localparam int unsigned RD_DESC_BYTES = 64;
+  localparam int unsigned RD_DESC_QPN_LSB = 0;
+  localparam int unsigned RD_DESC_QPN_W = 32;
+  localparam int unsigned RD_DESC_NUM_SGE_LSB = 32;
+  localparam int unsigned RD_DESC_NUM_SGE_W = 8;
+  localparam int unsigned RD_DESC_FIRST_PSN_LSB = 64;
+  localparam int unsigned RD_DESC_FIRST_PSN_W = 32;
+  localparam int unsigned RD_DESC_LENGTH_LSB = 96;
+  localparam int unsigned RD_DESC_LENGTH_W = 32;
+  localparam int unsigned RD_DESC_SGE0_ADDR_LSB = 128;
+  localparam int unsigned RD_DESC_SGE0_ADDR_W = 64;
+  localparam int unsigned RD_DESC_SGE0_LEN_LSB = 192;
+  localparam int unsigned RD_DESC_SGE0_LEN_W = 32;
+  localparam int unsigned RD_DESC_SGE0_LKEY_LSB = 224;
+  localparam int unsigned RD_DESC_SGE0_LKEY_W = 32;
+  localparam int unsigned RD_DESC_SGE1_ADDR_LSB = 256;
+  localparam int unsigned RD_DESC_SGE1_ADDR_W = 64;
+  localparam int unsigned RD_DESC_SGE1_LEN_LSB = 320;
+  localparam int unsigned RD_DESC_SGE1_LEN_W = 32;
+  localparam int unsigned RD_DESC_SGE1_LKEY_LSB = 352;
+  localparam int unsigned RD_DESC_SGE1_LKEY_W = 32;
+  localparam int unsigned RD_DESC_SGE2_ADDR_LSB = 384;
+  localparam int unsigned RD_DESC_SGE2_ADDR_W = 64;
+  localparam int unsigned RD_DESC_SGE2_LEN_LSB = 448;
+  localparam int unsigned RD_DESC_SGE2_LEN_W = 32;
+  localparam int unsigned RD_DESC_SGE2_LKEY_LSB = 480;
+  localparam int unsigned RD_DESC_SGE2_LKEY_W = 32;
+  typedef struct packed {
+    logic [31:0] sge2_lkey;
+    logic [31:0] sge2_len;
+    logic [63:0] sge2_addr;
+    logic [31:0] sge1_lkey;
+    logic [31:0] sge1_len;
+    logic [63:0] sge1_addr;
+    logic [31:0] sge0_lkey;
+    logic [31:0] sge0_len;
+    logic [63:0] sge0_addr;
+    logic [31:0] length;
+    logic [31:0] first_psn;
+    logic [23:0] rsvd40;
+    logic [7:0] num_sge;
+    logic [31:0] qpn;
+  } rd_desc_t;
 
   // tx_desc: 128 bytes. One message for the RTL transmit engine, written by the firmware per WQE (or per retransmission).
   localparam int unsigned TX_DESC_BYTES = 128;

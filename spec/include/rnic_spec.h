@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0x440C43C0u
+#define RNIC_SPEC_HASH 0x5D2336CAu
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -207,6 +207,9 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_REG_TXD_DATA 0x700u
 #define RNIC_FW_REG_TXD_COMMIT 0x780u
 #define RNIC_FW_REG_TXD_STATUS 0x784u
+#define RNIC_FW_REG_RDD_DATA 0x800u
+#define RNIC_FW_REG_RDD_COMMIT 0x840u
+#define RNIC_FW_REG_RDD_STATUS 0x844u
 
 /* Driver-to-firmware command opcodes. */
 #define RNIC_CMD_OP_NOP 0u
@@ -2499,6 +2502,126 @@ static inline uint32_t rnic_rq_desc_get_sge2_lkey(const void *p)
 	return (uint32_t)rnic_get_field(p, 60, 4, 0, 32);
 }
 static inline void rnic_rq_desc_set_sge2_lkey(void *p, uint32_t v)
+{
+	rnic_set_field(p, 60, 4, 0, 32, v);
+}
+
+/* rd_desc (64 bytes): Where the responses of one RDMA READ go: the firmware hands it to the receive engine before the READ request is sent. The engine matches READ RESPONSE packets by QP and PSN range, places their payload through the local keys, and reports READ_RESP_DONE at the last one. */
+#define RNIC_RD_DESC_SIZE 64u
+#define RNIC_RD_DESC_QPN_OFF 0u
+static inline uint32_t rnic_rd_desc_get_qpn(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 0, 4, 0, 32);
+}
+static inline void rnic_rd_desc_set_qpn(void *p, uint32_t v)
+{
+	rnic_set_field(p, 0, 4, 0, 32, v);
+}
+#define RNIC_RD_DESC_NUM_SGE_OFF 4u
+static inline uint32_t rnic_rd_desc_get_num_sge(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 4, 1, 0, 8);
+}
+static inline void rnic_rd_desc_set_num_sge(void *p, uint32_t v)
+{
+	rnic_set_field(p, 4, 1, 0, 8, v);
+}
+#define RNIC_RD_DESC_FIRST_PSN_OFF 8u
+static inline uint32_t rnic_rd_desc_get_first_psn(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 8, 4, 0, 32);
+}
+static inline void rnic_rd_desc_set_first_psn(void *p, uint32_t v)
+{
+	rnic_set_field(p, 8, 4, 0, 32, v);
+}
+#define RNIC_RD_DESC_LENGTH_OFF 12u
+static inline uint32_t rnic_rd_desc_get_length(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 12, 4, 0, 32);
+}
+static inline void rnic_rd_desc_set_length(void *p, uint32_t v)
+{
+	rnic_set_field(p, 12, 4, 0, 32, v);
+}
+#define RNIC_RD_DESC_SGE0_ADDR_OFF 16u
+static inline uint64_t rnic_rd_desc_get_sge0_addr(const void *p)
+{
+	return (uint64_t)rnic_get_field(p, 16, 8, 0, 64);
+}
+static inline void rnic_rd_desc_set_sge0_addr(void *p, uint64_t v)
+{
+	rnic_set_field(p, 16, 8, 0, 64, v);
+}
+#define RNIC_RD_DESC_SGE0_LEN_OFF 24u
+static inline uint32_t rnic_rd_desc_get_sge0_len(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 24, 4, 0, 32);
+}
+static inline void rnic_rd_desc_set_sge0_len(void *p, uint32_t v)
+{
+	rnic_set_field(p, 24, 4, 0, 32, v);
+}
+#define RNIC_RD_DESC_SGE0_LKEY_OFF 28u
+static inline uint32_t rnic_rd_desc_get_sge0_lkey(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 28, 4, 0, 32);
+}
+static inline void rnic_rd_desc_set_sge0_lkey(void *p, uint32_t v)
+{
+	rnic_set_field(p, 28, 4, 0, 32, v);
+}
+#define RNIC_RD_DESC_SGE1_ADDR_OFF 32u
+static inline uint64_t rnic_rd_desc_get_sge1_addr(const void *p)
+{
+	return (uint64_t)rnic_get_field(p, 32, 8, 0, 64);
+}
+static inline void rnic_rd_desc_set_sge1_addr(void *p, uint64_t v)
+{
+	rnic_set_field(p, 32, 8, 0, 64, v);
+}
+#define RNIC_RD_DESC_SGE1_LEN_OFF 40u
+static inline uint32_t rnic_rd_desc_get_sge1_len(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 40, 4, 0, 32);
+}
+static inline void rnic_rd_desc_set_sge1_len(void *p, uint32_t v)
+{
+	rnic_set_field(p, 40, 4, 0, 32, v);
+}
+#define RNIC_RD_DESC_SGE1_LKEY_OFF 44u
+static inline uint32_t rnic_rd_desc_get_sge1_lkey(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 44, 4, 0, 32);
+}
+static inline void rnic_rd_desc_set_sge1_lkey(void *p, uint32_t v)
+{
+	rnic_set_field(p, 44, 4, 0, 32, v);
+}
+#define RNIC_RD_DESC_SGE2_ADDR_OFF 48u
+static inline uint64_t rnic_rd_desc_get_sge2_addr(const void *p)
+{
+	return (uint64_t)rnic_get_field(p, 48, 8, 0, 64);
+}
+static inline void rnic_rd_desc_set_sge2_addr(void *p, uint64_t v)
+{
+	rnic_set_field(p, 48, 8, 0, 64, v);
+}
+#define RNIC_RD_DESC_SGE2_LEN_OFF 56u
+static inline uint32_t rnic_rd_desc_get_sge2_len(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 56, 4, 0, 32);
+}
+static inline void rnic_rd_desc_set_sge2_len(void *p, uint32_t v)
+{
+	rnic_set_field(p, 56, 4, 0, 32, v);
+}
+#define RNIC_RD_DESC_SGE2_LKEY_OFF 60u
+static inline uint32_t rnic_rd_desc_get_sge2_lkey(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 60, 4, 0, 32);
+}
+static inline void rnic_rd_desc_set_sge2_lkey(void *p, uint32_t v)
 {
 	rnic_set_field(p, 60, 4, 0, 32, v);
 }
