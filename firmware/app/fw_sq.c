@@ -168,6 +168,27 @@ static void set_sge(uint8_t *d, uint32_t i, uint64_t addr, uint32_t len, uint32_
 	rnic_st_le(s + 12, 4, lkey);
 }
 
+/* Before a READ request leaves, the receive engine learns where its responses go (the local
+ * SGEs of the descriptor, at most three). 0, or -1 when it cannot take it. */
+static int post_read_dest(uint32_t qpn, uint32_t psn, uint32_t len, const uint8_t *d)
+{
+	uint8_t r[RNIC_RD_DESC_SIZE] = { 0 };
+	uint32_t n = rnic_tx_desc_get_num_sge(d);
+
+	if (!(hal_rd32(RNIC_FW_REG_HW_CAPS) & 2u) || n > 3) {
+		fw_log("qp %u: READ not served (engine or SGE count)", (unsigned)qpn);
+		return -1;
+	}
+	rnic_rd_desc_set_qpn(r, qpn);
+	rnic_rd_desc_set_num_sge(r, n);
+	rnic_rd_desc_set_first_psn(r, psn);
+	rnic_rd_desc_set_length(r, len);
+	for (uint32_t i = 0; i < n * 16; i++) /* same SGE layout from offset 16 / 64 */
+		r[RNIC_RD_DESC_SGE0_ADDR_OFF + i] = d[RNIC_TX_DESC_SGE0_ADDR_OFF + i];
+	return fw_mbox_send(RNIC_FW_REG_RDD_DATA, RNIC_FW_REG_RDD_COMMIT, RNIC_FW_REG_RDD_STATUS, r,
+			    RNIC_RD_DESC_SIZE / 4, qpn);
+}
+
 /* Fetches the WQE at idx, sends its descriptor; returns the WQEBBs it used, 0 to stop. */
 static uint32_t send_one(uint32_t qpn, uint32_t idx)
 {
@@ -242,6 +263,10 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 
 	uint32_t npkts = (op == RNIC_WQE_OP_ATOMIC_CMP_AND_SWP || op == RNIC_WQE_OP_ATOMIC_FETCH_AND_ADD || len == 0)
 				 ? 1 : (len + mtu - 1) / mtu;
+	if (op == RNIC_WQE_OP_RDMA_READ && post_read_dest(qpn, psn, len, d)) {
+		swqe_put(ri);
+		return 0;
+	}
 	if (fw_mbox_send(RNIC_FW_REG_TXD_DATA, RNIC_FW_REG_TXD_COMMIT, RNIC_FW_REG_TXD_STATUS, d,
 			 RNIC_TX_DESC_SIZE / 4, 0)) {
 		swqe_put(ri);

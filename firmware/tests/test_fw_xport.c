@@ -156,6 +156,12 @@ static void send_path(void)
 	check(rnic_tx_desc_get_kind(d2) == RNIC_MSG_KIND_READ_REQ && rnic_tx_desc_get_psn(d2) == 2 &&
 		      rnic_tx_desc_get_length(d2) == 5000 && rnic_tx_desc_get_sge0_lkey(d2) == 0x103,
 	      "fw-xport-read-descriptor");
+	const struct mock_mbox_rec *rdp = mock_mbox_nth(RNIC_FW_REG_RDD_COMMIT, m0, 0);
+	check(mock_mbox_count(RNIC_FW_REG_RDD_COMMIT, m0) == 1 && rdp && rnic_rd_desc_get_qpn(rdp->data) == qpn &&
+		      rnic_rd_desc_get_first_psn(rdp->data) == 2 && rnic_rd_desc_get_length(rdp->data) == 5000 &&
+		      rnic_rd_desc_get_num_sge(rdp->data) == 1 && rnic_rd_desc_get_sge0_addr(rdp->data) == H(DATA_OFF + 8192) &&
+		      rnic_rd_desc_get_sge0_lkey(rdp->data) == 0x103 && rdp < mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 2),
+	      "fw-xport-read-destination-posted-before-request");
 	check(rnic_tx_desc_get_kind(d3) == RNIC_MSG_KIND_SEND_IMM && rnic_tx_desc_get_psn(d3) == 7 &&
 		      rnic_tx_desc_get_imm_data(d3) == 0xAABBCCDD,
 	      "fw-xport-read-reserves-psns");
@@ -402,7 +408,7 @@ static void timers(void)
 
 int main(void)
 {
-	regs[RNIC_FW_REG_HW_CAPS / 4] = 1; /* transport engines present: QP-table entries flow */
+	regs[RNIC_FW_REG_HW_CAPS / 4] = 3; /* transport engines present, READ responses placed */
 	fw_cmd_init();
 	fw_xport_init();
 	unsigned q0 = mock_nmbox;

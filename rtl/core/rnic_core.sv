@@ -137,7 +137,8 @@ module rnic_core #(
 
   logic mkey_wr_valid, mkey_wr_ready, mkey_init_done;
   logic db_valid, db_ready, evt_valid, evt_ready, qpt_valid, qpt_ready, rqd_valid, rqd_ready;
-  logic txd_valid, txd_ready;
+  logic txd_valid, txd_ready, rdd_valid, rdd_ready;
+  logic [rnic_spec_pkg::RD_DESC_BYTES*8-1:0] rdd_data;
   logic [63:0] db_data;
   logic [31:0] qpt_qpn;
   logic [rnic_spec_pkg::RX_EVENT_BYTES*8-1:0] evt_data;
@@ -205,7 +206,8 @@ module rnic_core #(
     .evt_valid_i(evt_valid), .evt_ready_o(evt_ready), .evt_data_i(evt_data),
     .qpt_valid_o(qpt_valid), .qpt_ready_i(qpt_ready), .qpt_qpn_o(qpt_qpn), .qpt_data_o(qpt_data),
     .rqd_valid_o(rqd_valid), .rqd_ready_i(rqd_ready), .rqd_data_o(rqd_data),
-    .txd_valid_o(txd_valid), .txd_ready_i(txd_ready), .txd_data_o(txd_data)
+    .txd_valid_o(txd_valid), .txd_ready_i(txd_ready), .txd_data_o(txd_data),
+    .rdd_valid_o(rdd_valid), .rdd_ready_i(rdd_ready), .rdd_data_o(rdd_data)
   );
 
   // ---- Doorbells: captured into a FIFO the firmware drains ----------------------------------
@@ -312,6 +314,10 @@ module rnic_core #(
     .cnt_frames_o(tx_cnt_frames), .cnt_done_o(tx_cnt_done), .cnt_lkey_err_o(tx_cnt_lkey),
     .cnt_rkey_err_o(tx_cnt_rkey), .cnt_dma_err_o(tx_cnt_dma)
   );
+
+  // READ-response placement is not in the receive engine yet (hw_caps bit 1 clear): the
+  // firmware does not post rd_desc.
+  assign rdd_ready = 1'b0;
 
   // ---- Events to the firmware: the receive engine's, and the transmit engine's failures ------
   // (a successful transmit verdict needs no firmware work: completion follows the ACK).
@@ -491,7 +497,7 @@ module rnic_core #(
 
 
   logic unused_inputs;
-  assign unused_inputs = ^{fd_rd_cpl_tag, fd_wr_cpl_tag, mkey_init_done, rx_pl_keep, rx_pl_last, rx_good,
+  assign unused_inputs = ^{rdd_valid, rdd_data, fd_rd_cpl_tag, fd_wr_cpl_tag, mkey_init_done, rx_pl_keep, rx_pl_last, rx_good,
                            tx_rdrsp_err, tx_cnt_done, tx_cnt_lkey, tx_cnt_rkey, tx_cnt_dma, s_axis_rx_tdata_i, ctrl_scratch, cpu_control[31:1],
                            cmdq_prod_we,
                            eq_cons,

@@ -96,7 +96,10 @@ module rnic_fw_subsys #(
   output logic [rnic_spec_pkg::RQ_DESC_BYTES*8-1:0] rqd_data_o,
   output logic                    txd_valid_o,
   input  logic                    txd_ready_i,
-  output logic [rnic_spec_pkg::TX_DESC_BYTES*8-1:0] txd_data_o
+  output logic [rnic_spec_pkg::TX_DESC_BYTES*8-1:0] txd_data_o,
+  output logic                    rdd_valid_o,
+  input  logic                    rdd_ready_i,
+  output logic [rnic_spec_pkg::RD_DESC_BYTES*8-1:0] rdd_data_o
 );
   localparam logic [31:0] DmemBase = rnic_spec_pkg::FW_DMEM_BASE;
 
@@ -170,11 +173,11 @@ module rnic_fw_subsys #(
 
   // ---- the firmware's MMIO space: status/queue registers, and the DMA block and its buffer ----
   // Decode: 0x0xx registers, 0x1xx DMA (and its buffer page), 0x2xx-0x7xx mailboxes.
-  logic in_fw_block, sel_dma, sel_mkey, sel_db, sel_evt, sel_qpt, sel_rqd, sel_txd, sel_reg;
+  logic in_fw_block, sel_dma, sel_mkey, sel_db, sel_evt, sel_qpt, sel_rqd, sel_txd, sel_rdd, sel_reg;
   logic reg_gnt, reg_rvalid, dma_gnt, dma_rvalid;
-  logic mkey_rvalid, db_rvalid, evt_rvalid, qpt_rvalid, rqd_rvalid, txd_rvalid;
+  logic mkey_rvalid, db_rvalid, evt_rvalid, qpt_rvalid, rqd_rvalid, txd_rvalid, rdd_rvalid;
   logic [31:0] reg_rdata, dma_rdata, mkey_rdata, db_rdata, evt_rdata, qpt_rdata, rqd_rdata, txd_rdata;
-  logic [31:0] mkey_arg, rqd_arg, txd_arg;
+  logic [31:0] rdd_rdata, mkey_arg, rqd_arg, txd_arg, rdd_arg;
   assign in_fw_block = mmio_addr[31:12] == rnic_spec_pkg::FW_MMIO_BASE[31:12];
   assign sel_dma = mmio_addr[31:12] == rnic_spec_pkg::FW_DMA_BUF_BASE[31:12] ||
                    (in_fw_block && mmio_addr[11:8] == 4'h1);
@@ -184,12 +187,13 @@ module rnic_fw_subsys #(
   assign sel_qpt = in_fw_block && mmio_addr[11:8] == 4'h5;
   assign sel_rqd = in_fw_block && mmio_addr[11:8] == 4'h6;
   assign sel_txd = in_fw_block && mmio_addr[11:8] == 4'h7;
-  assign sel_reg = !(sel_dma || sel_mkey || sel_db || sel_evt || sel_qpt || sel_rqd || sel_txd);
+  assign sel_rdd = in_fw_block && mmio_addr[11:8] == 4'h8;
+  assign sel_reg = !(sel_dma || sel_mkey || sel_db || sel_evt || sel_qpt || sel_rqd || sel_txd || sel_rdd);
   // Mailboxes answer at once; only the DMA buffer and the register block may hold a request.
   assign mmio_gnt = sel_dma ? dma_gnt : sel_reg ? reg_gnt : mmio_req;
   // The core has at most one load outstanding, so the answers never collide.
   assign mmio_rvalid = reg_rvalid | dma_rvalid | mkey_rvalid | db_rvalid | evt_rvalid | qpt_rvalid |
-                       rqd_rvalid | txd_rvalid;
+                       rqd_rvalid | txd_rvalid | rdd_rvalid;
   always_comb begin
     mmio_rdata = reg_rdata;
     if (dma_rvalid) mmio_rdata = dma_rdata;
@@ -199,6 +203,7 @@ module rnic_fw_subsys #(
     if (qpt_rvalid) mmio_rdata = qpt_rdata;
     if (rqd_rvalid) mmio_rdata = rqd_rdata;
     if (txd_rvalid) mmio_rdata = txd_rdata;
+    if (rdd_rvalid) mmio_rdata = rdd_rdata;
   end
 
   rnic_fw_mbox #(
@@ -233,6 +238,14 @@ module rnic_fw_subsys #(
     .clk_i, .rst_ni, .mmio_req_i(mmio_req && sel_txd), .mmio_we_i(mmio_we), .mmio_off_i(mmio_addr[11:0]),
     .mmio_wdata_i(mmio_wdata), .mmio_rvalid_o(txd_rvalid), .mmio_rdata_o(txd_rdata),
     .out_valid_o(txd_valid_o), .out_ready_i(txd_ready_i), .out_arg_o(txd_arg), .out_data_o(txd_data_o)
+  );
+  rnic_fw_mbox #(
+    .Words(rnic_spec_pkg::RD_DESC_BYTES / 4), .DataOff(rnic_spec_pkg::FW_REG_RDD_DATA),
+    .CommitOff(rnic_spec_pkg::FW_REG_RDD_COMMIT), .StatusOff(rnic_spec_pkg::FW_REG_RDD_STATUS)
+  ) u_rdd_mbox (
+    .clk_i, .rst_ni, .mmio_req_i(mmio_req && sel_rdd), .mmio_we_i(mmio_we), .mmio_off_i(mmio_addr[11:0]),
+    .mmio_wdata_i(mmio_wdata), .mmio_rvalid_o(rdd_rvalid), .mmio_rdata_o(rdd_rdata),
+    .out_valid_o(rdd_valid_o), .out_ready_i(rdd_ready_i), .out_arg_o(rdd_arg), .out_data_o(rdd_data_o)
   );
   rnic_fw_mbox_in #(
     .Words(2), .DataOff(rnic_spec_pkg::FW_REG_DB_DATA), .StatusOff(rnic_spec_pkg::FW_REG_DB_STATUS),
@@ -282,5 +295,5 @@ module rnic_fw_subsys #(
   assign cpu_status_o = {28'h0, panicked_o, refused, accepted, core_run};
 
   logic unused_fw;
-  assign unused_fw = ^{img_version, rqd_arg, txd_arg, tr_valid, tr_rd_we, tr_trap, tr_pc, tr_insn, tr_rd_wdata, tr_rd};
+  assign unused_fw = ^{img_version, rqd_arg, txd_arg, rdd_arg, tr_valid, tr_rd_we, tr_trap, tr_pc, tr_insn, tr_rd_wdata, tr_rd};
 endmodule
