@@ -105,7 +105,7 @@ struct RdmaHost {
   }
 
   // INIT -> RTR -> RTS toward the peer's QP.
-  bool connect(const RdmaHost &peer, uint32_t my_psn, uint32_t peer_psn) {
+  bool connect(const RdmaHost &peer, uint32_t my_psn, uint32_t peer_psn, uint32_t timeout = 14) {
     rnic_qp_attr a{};
     a.state = RNIC_QP_STATE_INIT;
     a.access = 0x7;
@@ -128,7 +128,7 @@ struct RdmaHost {
     if (rc) return fail("to RTR", rc);
     a.state = RNIC_QP_STATE_RTS;
     a.sq_psn = my_psn;
-    a.timeout = 14;
+    a.timeout = timeout;
     a.retry_cnt = 7;
     a.rnr_retry = 7;
     a.max_rd_atomic = 4;

@@ -19,7 +19,8 @@ constexpr uint32_t kBufBytes = 1u << 20;
 
 struct RdmaTest : sc_module {
   SC_HAS_PROCESS(RdmaTest);
-  RdmaTest(sc_module_name n, RdmaHost *a, RdmaHost *b, uint64_t seed) : sc_module(n), a_(a), b_(b), rng_(seed) {
+  RdmaTest(sc_module_name n, RdmaHost *a, RdmaHost *b, uint64_t seed, const std::string &tag, sc_time wait)
+      : sc_module(n), a_(a), b_(b), rng_(seed), tag_(tag), wait_(wait) {
     SC_THREAD(run);
   }
   TbResults r;
@@ -40,12 +41,13 @@ struct RdmaTest : sc_module {
 
   void run() {
     bool ok = a_->open() && b_->open();
-    r.check(ok, "rdma-open", "%s%s", a_->err.c_str(), b_->err.c_str());
+    r.check(ok, nm("rdma-open").c_str(), "%s%s", a_->err.c_str(), b_->err.c_str());
     uint64_t abuf = a_->mem->alloc(kBufBytes, 4096), bbuf = b_->mem->alloc(kBufBytes, 4096);
     uint32_t akey = 0, bkey = 0;
     ok = ok && a_->reg_mr(abuf, kBufBytes, &akey) && b_->reg_mr(bbuf, kBufBytes, &bkey);
-    ok = ok && a_->connect(*b_, 0x100, 0x900) && b_->connect(*a_, 0x900, 0x100);
-    r.check(ok, "rdma-connect", "%s%s", a_->err.c_str(), b_->err.c_str());
+    // A short local ACK timeout (4.096 us * 2^6) so that lost packets are resent quickly.
+    ok = ok && a_->connect(*b_, 0x100, 0x900, 6) && b_->connect(*a_, 0x900, 0x100, 6);
+    r.check(ok, nm("rdma-connect").c_str(), "%s%s", a_->err.c_str(), b_->err.c_str());
     if (!ok) {
       sc_stop();
       return;
@@ -68,8 +70,8 @@ struct RdmaTest : sc_module {
       wr.remote_addr = bbuf + dofs;
       wr.rkey = bkey;
       int rc = a_->post_send(wr);
-      int n = a_->poll(wc, 1, sc_time(200, SC_US));
-      std::string name = "rdma-write-" + std::to_string(len);
+      int n = a_->poll(wc, 1, wait_);
+      std::string name = nm("rdma-write-" + std::to_string(len));
       r.check(rc > 0 && n == 1 && wc[0].wr_id == wr.wr_id && wc[0].status == RNIC_WC_STATUS_SUCCESS &&
                   wc[0].opcode == RNIC_WC_OPCODE_RDMA_WRITE && same(a_, abuf + so, b_, bbuf + dofs, len) &&
                   b_->mem->read_vec(bbuf + dofs + len, 64) == guard,
@@ -92,8 +94,8 @@ struct RdmaTest : sc_module {
       wr.num_sge = 1;
       int src = a_->post_send(wr);
       rnicp_wc bw[2];
-      int na = a_->poll(wc, 1, sc_time(200, SC_US)), nb = b_->poll(bw, 1, sc_time(200, SC_US));
-      std::string name = "rdma-send-imm-" + std::to_string(len);
+      int na = a_->poll(wc, 1, wait_), nb = b_->poll(bw, 1, wait_);
+      std::string name = nm("rdma-send-imm-" + std::to_string(len));
       r.check(rrc == 0 && src > 0 && na == 1 && nb == 1 && wc[0].status == 0 && bw[0].status == 0 &&
                   bw[0].wr_id == rwr.wr_id && bw[0].byte_len == len && bw[0].opcode == RNIC_WC_OPCODE_RECV &&
                   bw[0].imm_data == 0x11223344 && same(a_, abuf, b_, bbuf + 0x80000, len),
@@ -101,14 +103,30 @@ struct RdmaTest : sc_module {
               int(bw[0].status), (unsigned long long)bw[0].wr_id, bw[0].byte_len, bw[0].opcode, bw[0].imm_data,
               int(same(a_, abuf, b_, bbuf + 0x80000, len)));
     }
+    // Exactly one completion per signaled WQE: nothing more arrives.
+    wait(sc_time(50, SC_US));
+    r.check(rnicp_cq_poll(&a_->cq, 4, wc) == 0 && rnicp_cq_poll(&b_->cq, 4, wc) == 0, nm("rdma-no-extra-cqes").c_str());
     sc_stop();
   }
   RdmaHost *a_, *b_;
   uint64_t rng_;
+  std::string tag_;
+  sc_time wait_;
+  std::string nm(const std::string &s) { return tag_.empty() ? s : s + "-" + tag_; }
 };
 
+// test-rdma [SEED [LOSS REORDER DUP CORRUPT]]: fault probabilities per frame, both directions.
 int test_rdma(int argc, char **argv) {
   uint64_t seed = argc > 1 ? std::strtoull(argv[1], nullptr, 0) : 1;
+  EthFaults f;
+  if (argc > 5) {
+    f.loss = std::atof(argv[2]);
+    f.reorder = std::atof(argv[3]);
+    f.dup = std::atof(argv[4]);
+    f.corrupt = std::atof(argv[5]);
+  }
+  std::string tag;
+  if (argc > 5) tag = std::string("l") + argv[2] + "r" + argv[3] + "d" + argv[4] + "c" + argv[5];
   HostMem ma, mb;
   PcieModel pa(ma), pb(mb);
   RnicNode na("nic0"), nb("nic1");
@@ -116,16 +134,23 @@ int test_rdma(int argc, char **argv) {
   nb.attach_pcie(&pb);
   EthLinkCfg lc;
   lc.seed = seed;
-  lc.pcap_path = "build/sys/rdma.pcap";
+  lc.pcap_path = tag.empty() ? "build/sys/rdma.pcap" : "build/sys/rdma-" + tag + ".pcap";
+  lc.faults[0] = lc.faults[1] = f;
   EthLink link("link", &na, &nb, lc);
   RdmaHost a(&na, &ma, 0x0A000001u, 1), b(&nb, &mb, 0x0A000002u, 2);
-  RdmaTest t("rdma_test", &a, &b, seed);
+  RdmaTest t("rdma_test", &a, &b, seed, tag, sc_time(tag.empty() ? 200 : 20000, SC_US));
   sc_start();
   std::printf("INFO simulated %.1f us\n", sc_time_stamp().to_seconds() * 1e6);
+  for (int d = 0; d < 2; d++) {
+    const EthDirStats &st = link.stats(d);
+    std::printf("INFO link dir %d: %llu frames sent, %llu lost, %llu reordered, %llu duplicated, %llu corrupted\n", d,
+                (unsigned long long)st.tx_frames, (unsigned long long)st.lost, (unsigned long long)st.reordered,
+                (unsigned long long)st.duplicated, (unsigned long long)st.corrupted);
+  }
   return t.r.exit_code();
 }
 
-SimProgram reg("test-rdma", "two NICs: RC WRITE, SEND_IMM between hosts through the whole stack [seed]",
+SimProgram reg("test-rdma", "two NICs: RC WRITE, SEND_IMM through the whole stack [seed [loss reorder dup corrupt]]",
                test_rdma);
 
 }  // namespace
