@@ -28,3 +28,13 @@ test-rdma: $(SIM_BIN)
 	@mkdir -p $(BUILD)/sys
 	@rc=0; for args in "1" "2 0.01 0 0 0" "3 0.05 0 0 0" "4 0.05 0.05 0.05 0.05"; do \
 	  $(SIM_BIN) test-rdma $$args || rc=1; done; exit $$rc
+
+BENCHES += rdma
+bench-rdma: $(SIM_BIN)
+	@mkdir -p $(BUILD)/bench
+	@$(SIM_BIN) bench-rdma $(BUILD)/bench | tee $(BUILD)/bench/rdma.md
+	@gnuplot -e "set terminal png size 800,500; set output '$(BUILD)/bench/goodput.png'; \
+	  set logscale x 2; set xlabel 'message bytes'; set ylabel 'Gb/s'; set key left top; set grid; \
+	  set title 'RDMA goodput, 1 QP, two simulated NICs (250 MHz, 512 bit)'; \
+	  plot '$(BUILD)/bench/goodput.dat' using 1:2 with linespoints title 'WRITE', \
+	  '' using 1:3 with linespoints title 'SEND'" && echo "plot: $(BUILD)/bench/goodput.png"

@@ -89,9 +89,9 @@ struct RdmaHost {
   }
 
   // Registers [addr, addr + len) of host memory (contiguous) with every access right.
-  bool reg_mr(uint64_t addr, uint32_t len, uint32_t *key) {
+  bool reg_mr(uint64_t addr, uint32_t len, uint32_t *key, unsigned page_shift = 12) {
     rnic_mtt mtt{};
-    int rc = rnic_mtt_build_contig(&os, &mtt, addr, len, 12, addr);
+    int rc = rnic_mtt_build_contig(&os, &mtt, addr, len, page_shift, addr);
     if (rc) return fail("mtt", rc);
     rnic_reg_mr_in in{};
     in.pdn = pdn;
