@@ -178,7 +178,7 @@ module rnic_core #(
 
   rnic_fw_subsys #(.DataWidth(DataWidth), .ImemInit(FwImemInit), .DmemInit(FwDmemInit)) u_fw (
     .clk_i, .rst_ni, .hold_i(cpu_control[0]),
-    .hw_caps_i(32'h1),  // bit0: the transport engines are attached
+    .hw_caps_i(32'h3),  // transport engines attached; READ responses placed
     .win_req_i(bus_req && sel_win), .win_we_i(bus_we),
     .win_addr_i(bus_addr[19:0]), .win_wdata_i(bus_wdata), .win_wstrb_i(bus_wstrb),
     .win_ack_o(win_ack), .win_err_o(win_err), .win_rdata_o(win_rdata),
@@ -263,6 +263,7 @@ module rnic_core #(
     .qpt_wr_valid_i(qpt_valid), .qpt_wr_ready_o(qpt_ready), .qpt_wr_qpn_i(qpt_qpn),
     .qpt_wr_entry_i(qpt_data),
     .rqd_valid_i(rqd_valid), .rqd_ready_o(rqd_ready), .rqd_i(rqd_data),
+    .rdd_valid_i(rdd_valid), .rdd_ready_o(rdd_ready), .rdd_i(rdd_data),
     .evt_valid_o(rx_evt_valid), .evt_ready_i(rx_evt_ready), .evt_o(rx_evt),
     .tx_rd_en_i(tx_qpt_req_valid), .tx_rd_qpn_i(tx_qpt_req_qpn), .tx_rd_entry_o(tx_qpt_rsp),
     .ack_valid_o(ack_valid), .ack_ready_i(ack_ready), .ack_qpn_o(ack_qpn), .ack_psn_o(ack_psn),
@@ -314,10 +315,6 @@ module rnic_core #(
     .cnt_frames_o(tx_cnt_frames), .cnt_done_o(tx_cnt_done), .cnt_lkey_err_o(tx_cnt_lkey),
     .cnt_rkey_err_o(tx_cnt_rkey), .cnt_dma_err_o(tx_cnt_dma)
   );
-
-  // READ-response placement is not in the receive engine yet (hw_caps bit 1 clear): the
-  // firmware does not post rd_desc.
-  assign rdd_ready = 1'b0;
 
   // ---- Events to the firmware: the receive engine's, and the transmit engine's failures ------
   // (a successful transmit verdict needs no firmware work: completion follows the ACK).
@@ -470,6 +467,7 @@ module rnic_core #(
     counters[rnic_spec_pkg::CNT_RX_NAK_ERR*32 +: 32] = rx_cnt[xport_rx_pkg::CntAccess*32 +: 32];
     counters[rnic_spec_pkg::CNT_RX_RNR_SENT*32 +: 32] = rx_cnt[xport_rx_pkg::CntRnr*32 +: 32];
     counters[rnic_spec_pkg::CNT_RX_DROP_UNSUP*32 +: 32] = rx_cnt[xport_rx_pkg::CntUnsup*32 +: 32];
+    counters[rnic_spec_pkg::CNT_RX_DROP_READ_RESP*32 +: 32] = rx_cnt[xport_rx_pkg::CntRdRsp*32 +: 32];
   end
 
   // ---- MSI-X: the event-queue vector, raised by a firmware panic, or by the firmware's notify
@@ -497,7 +495,7 @@ module rnic_core #(
 
 
   logic unused_inputs;
-  assign unused_inputs = ^{rdd_valid, rdd_data, fd_rd_cpl_tag, fd_wr_cpl_tag, mkey_init_done, rx_pl_keep, rx_pl_last, rx_good,
+  assign unused_inputs = ^{fd_rd_cpl_tag, fd_wr_cpl_tag, mkey_init_done, rx_pl_keep, rx_pl_last, rx_good,
                            tx_rdrsp_err, tx_cnt_done, tx_cnt_lkey, tx_cnt_rkey, tx_cnt_dma, s_axis_rx_tdata_i, ctrl_scratch, cpu_control[31:1],
                            cmdq_prod_we,
                            eq_cons,

@@ -8,7 +8,8 @@ module xport_rx #(
   parameter int NumQps    = 1024,
   parameter int DataWidth = 512,
   parameter int MkTagW    = 8,
-  parameter int DmaTagW   = 8
+  parameter int DmaTagW   = 8,
+  parameter int MaxReads  = 16   // outstanding RDMA READs (requester side), all QPs together
 ) (
   input  logic                       clk_i,
   input  logic                       rst_ni,
@@ -27,6 +28,10 @@ module xport_rx #(
   input  logic                       rqd_valid_i,
   output logic                       rqd_ready_o,
   input  rnic_spec_pkg::rq_desc_t    rqd_i,
+  // firmware: where the responses of an RDMA READ go (one per READ request, before it is sent)
+  input  logic                       rdd_valid_i,
+  output logic                       rdd_ready_o,
+  input  rnic_spec_pkg::rd_desc_t    rdd_i,
   // firmware: receive events
   output logic                       evt_valid_o,
   input  logic                       evt_ready_i,
@@ -129,7 +134,8 @@ module xport_rx #(
   assign rx_rd_qpn = state_q == SErrRd ? pend_qp_q : state_q == SReRd ? h_q.dest_qp : hdr_i.dest_qp;
 
   logic qpt_init_done;
-  assign hdr_ready_o = state_q == SIdle && !qpt_wr_valid_i && !rqd_valid_i && qpt_init_done;
+  logic rdd_fire, hdr_rr, qpt_fire;
+  assign hdr_ready_o = state_q == SIdle && !qpt_wr_valid_i && !rqd_valid_i && qpt_init_done && !rdd_fire;
   assign hdr_fire    = hdr_valid_i && hdr_ready_o;
 
   xport_qpt #(.NumQps(NumQps)) u_qpt (
@@ -170,6 +176,41 @@ module xport_rx #(
     .m_data_o      (dma_wr_data_o)
   );
 
+  // ---- outstanding READs (requester side): MaxReads contexts shared by all QPs ------------------
+  // A context is the rd_desc plus the next expected response PSN, the running offset into its
+  // SGEs and a sticky status. Only the valid bits are reset; the rest is written at allocation.
+  localparam int RrW = (MaxReads > 1) ? $clog2(MaxReads) : 1;
+  logic [MaxReads-1:0]      rr_v_q;
+  logic [23:0]              rr_qpn_q   [MaxReads];
+  logic [23:0]              rr_first_q [MaxReads];
+  logic [23:0]              rr_nxt_q   [MaxReads];
+  logic [31:0]              rr_off_q   [MaxReads];
+  logic [7:0]               rr_stat_q  [MaxReads];
+  rnic_spec_pkg::rd_desc_t  rr_d_q     [MaxReads];
+  logic                     w_rep, w_free, m_hit;
+  logic [RrW-1:0]           w_rep_idx, w_free_idx, w_idx, m_idx, rr_slot_q;
+
+  always_comb begin
+    w_rep = 1'b0; w_rep_idx = '0; w_free = 1'b0; w_free_idx = '0; m_hit = 1'b0; m_idx = '0;
+    for (int i = MaxReads - 1; i >= 0; i--) begin
+      if (rr_v_q[i] && rr_qpn_q[i] == rdd_i.qpn[23:0] && rr_first_q[i] == rdd_i.first_psn[23:0]) begin
+        w_rep = 1'b1; w_rep_idx = RrW'(i);
+      end
+      if (!rr_v_q[i]) begin
+        w_free = 1'b1; w_free_idx = RrW'(i);
+      end
+      if (rr_v_q[i] && rr_qpn_q[i] == h_q.dest_qp && rr_nxt_q[i] == h_q.psn) begin
+        m_hit = 1'b1; m_idx = RrW'(i);
+      end
+    end
+    w_idx = w_rep ? w_rep_idx : w_free_idx;
+  end
+  // served between packets like the other firmware ports (a QP-table write goes first)
+  assign rdd_ready_o = state_q == SIdle && qpt_init_done && !qpt_wr_valid_i && (w_rep || w_free);
+  assign rdd_fire    = rdd_valid_i && rdd_ready_o;
+  assign qpt_fire    = qpt_wr_valid_i && qpt_wr_ready_o;
+  assign hdr_rr      = hdr_i.opcode >= 8'h0D && hdr_i.opcode <= 8'h10;
+
   // ---- classification (combinational, from the registered header and the QP table read) --------
   logic [7:0]  op;
   logic [15:0] plen;
@@ -186,6 +227,14 @@ module xport_rx #(
   logic [31:0] l1, l2;
   logic [32:0] rd_pk;
   logic [23:0] rd_npk;
+  // READ response of the matched context
+  logic        is_rr, rr_lastp, rr_firstp, rr_seq_ok, rr_len_ok, rr_lenerr;
+  logic [23:0] rr_k, rr_npk;
+  logic [32:0] rr_pk;
+  logic [31:0] rr_rest;
+  logic [33:0] rr_tot, rr_avail;
+  logic [15:0] rr_plen;
+  rnic_spec_pkg::rd_desc_t m_d;
 
   always_comb begin
     op   = h_q.opcode;
@@ -232,12 +281,29 @@ module xport_rx #(
     slen_ok = 34'(boff) + 34'(plen) <= buf_total;
     rd_pk = (33'(h_q.dma_len) + 33'(pmtu) - 33'd1) >> pl2;
     rd_npk = (h_q.dma_len == 32'd0) ? 24'd1 : rd_pk[23:0];
+    is_rr = op >= 8'h0D && op <= 8'h10;
+    m_d = rr_d_q[m_idx];
+    rr_k = h_q.psn - rr_first_q[m_idx];
+    rr_pk = (33'(m_d.length) + 33'(pmtu) - 33'd1) >> pl2;
+    rr_npk = (m_d.length == 32'd0) ? 24'd1 : rr_pk[23:0];
+    rr_firstp = rr_k == 24'd0;
+    rr_lastp = rr_k == rr_npk - 24'd1;
+    rr_seq_ok = (op == 8'h0D && rr_firstp && !rr_lastp) || (op == 8'h0E && !rr_firstp && !rr_lastp) ||
+                (op == 8'h0F && !rr_firstp && rr_lastp) || (op == 8'h10 && rr_firstp && rr_lastp);
+    rr_rest = m_d.length - (32'(rr_k) << pl2);
+    rr_len_ok = rr_lastp ? {16'd0, plen} == rr_rest : {1'b0, plen} == pmtu;
+    rr_tot = ((m_d.num_sge >= 8'd1) ? 34'(m_d.sge0_len) : 34'd0) +
+             ((m_d.num_sge >= 8'd2) ? 34'(m_d.sge1_len) : 34'd0) +
+             ((m_d.num_sge >= 8'd3) ? 34'(m_d.sge2_len) : 34'd0);
+    rr_avail = (34'(rr_off_q[m_idx]) < rr_tot) ? rr_tot - 34'(rr_off_q[m_idx]) : 34'd0;
+    rr_lenerr = 34'(plen) > rr_avail;
+    rr_plen = rr_lenerr ? rr_avail[15:0] : plen;
     ack_now = lastish || h_q.ack_req ||
               (q_e.ack_coalesce != 8'd0 && (9'(q_st.ack_cnt) + 9'd1) >= 9'(q_e.ack_coalesce));
   end
 
   // Decision for the packet (valid in state SCls).
-  logic        c_ack, c_evt, c_rd, c_wb, c_rqclr, c_chk, c_place, c_cnt_v;
+  logic        c_ack, c_evt, c_rd, c_wb, c_rqclr, c_chk, c_place, c_cnt_v, c_rr;
   logic [23:0] c_ack_psn, c_ack_msn;
   logic [7:0]  c_ack_syn;
   logic [2:0]  c_cnt;
@@ -246,7 +312,7 @@ module xport_rx #(
 
   always_comb begin
     c_ack = 1'b0; c_evt = 1'b0; c_rd = 1'b0; c_wb = 1'b0; c_rqclr = 1'b0; c_chk = 1'b0;
-    c_place = 1'b0; c_cnt_v = 1'b0; c_cnt = 3'd0;
+    c_place = 1'b0; c_cnt_v = 1'b0; c_cnt = 3'd0; c_rr = 1'b0;
     c_ack_psn = h_q.psn; c_ack_msn = q_st.msn; c_ack_syn = SynAck;
     c_st = q_st;
     c_ev = '0;
@@ -266,6 +332,18 @@ module xport_rx #(
       end else if (h_q.syndrome[6:5] == 2'b00) c_ev.kind = rnic_spec_pkg::RX_EVENT_KIND_ACK;
       else if (h_q.syndrome[6:5] == 2'b01) c_ev.kind = rnic_spec_pkg::RX_EVENT_KIND_RNR_NAK;
       else c_ev.kind = rnic_spec_pkg::RX_EVENT_KIND_NAK;
+    end else if (is_rr) begin
+      // READ response (requester side): the next PSN of an outstanding READ of this QP
+      if (!m_hit || !rr_seq_ok || !rr_len_ok) begin
+        c_cnt_v = 1'b1; c_cnt = 3'(xport_rx_pkg::CntRdRsp);
+      end else begin
+        c_rr = 1'b1;
+        c_place = rr_stat_q[m_idx] == rnic_spec_pkg::WC_STATUS_SUCCESS && rr_plen != 16'd0;
+        c_evt = rr_lastp;
+        c_ev.kind = rnic_spec_pkg::RX_EVENT_KIND_READ_RESP_DONE;
+        c_ev.syndrome = h_q.syndrome;
+        c_ev.msn = {8'd0, h_q.msn};
+      end
     end else if (!is_rc_req || q_e.qp_type != rnic_spec_pkg::QP_TYPE_RC || q_st.err) begin
       c_cnt_v = 1'b1; c_cnt = 3'(xport_rx_pkg::CntUnsup);
     end else if (ahead) begin
@@ -369,20 +447,35 @@ module xport_rx #(
   logic [33:0] c01, c012, segleft;
   logic [31:0] ch_n;
   logic [15:0] ch_n_first;
+  logic        pl_rd_q;
+  rnic_spec_pkg::rd_desc_t s_d;
+  logic [63:0] sg0_a, sg1_a, sg2_a;
+  logic [31:0] sg0_l, sg1_l, sg2_l, sg0_k, sg1_k, sg2_k;
 
   always_comb begin
-    c01  = 34'(q_rqd.sge0_len) + 34'(l1);
-    c012 = c01 + 34'(l2);
+    // SGE source: the rq slot (SEND) or the READ context (READ response)
+    s_d = rr_d_q[rr_slot_q];
+    if (pl_rd_q) begin
+      sg0_a = s_d.sge0_addr; sg0_k = s_d.sge0_lkey; sg0_l = s_d.sge0_len;
+      sg1_a = s_d.sge1_addr; sg1_k = s_d.sge1_lkey; sg1_l = (s_d.num_sge >= 8'd2) ? s_d.sge1_len : 32'd0;
+      sg2_a = s_d.sge2_addr; sg2_k = s_d.sge2_lkey; sg2_l = (s_d.num_sge >= 8'd3) ? s_d.sge2_len : 32'd0;
+    end else begin
+      sg0_a = q_rqd.sge0_addr; sg0_k = q_rqd.sge0_lkey; sg0_l = q_rqd.sge0_len;
+      sg1_a = q_rqd.sge1_addr; sg1_k = q_rqd.sge1_lkey; sg1_l = l1;
+      sg2_a = q_rqd.sge2_addr; sg2_k = q_rqd.sge2_lkey; sg2_l = l2;
+    end
+    c01  = 34'(sg0_l) + 34'(sg1_l);
+    c012 = c01 + 34'(sg2_l);
     if (pl_write_q) begin
       ch_va = pl_va_q; ch_key = stn_q.rkey; segleft = 34'(pl_rem_q);
-    end else if (34'(pl_off_q) < 34'(q_rqd.sge0_len)) begin
-      ch_va = q_rqd.sge0_addr + 64'(pl_off_q); ch_key = q_rqd.sge0_lkey;
-      segleft = 34'(q_rqd.sge0_len) - 34'(pl_off_q);
+    end else if (34'(pl_off_q) < 34'(sg0_l)) begin
+      ch_va = sg0_a + 64'(pl_off_q); ch_key = sg0_k;
+      segleft = 34'(sg0_l) - 34'(pl_off_q);
     end else if (34'(pl_off_q) < c01) begin
-      ch_va = q_rqd.sge1_addr + {32'd0, pl_off_q - q_rqd.sge0_len}; ch_key = q_rqd.sge1_lkey;
+      ch_va = sg1_a + {32'd0, pl_off_q - sg0_l}; ch_key = sg1_k;
       segleft = c01 - 34'(pl_off_q);
     end else begin
-      ch_va = q_rqd.sge2_addr + {30'd0, 34'(pl_off_q) - c01}; ch_key = q_rqd.sge2_lkey;
+      ch_va = sg2_a + {30'd0, 34'(pl_off_q) - c01}; ch_key = sg2_k;
       segleft = c012 - 34'(pl_off_q);
     end
     ch_len = (segleft < 34'(pl_rem_q)) ? segleft[15:0] : pl_rem_q;
@@ -424,7 +517,10 @@ module xport_rx #(
 
   // ---- outputs ------------------------------------------------------------------------------------
   logic        ack_v_q, evt_v_q, rd_v_q;
-  logic        p_ack_q, p_evt_q, p_rd_q, p_wb_q, p_rqclr_q, p_place_q;
+  logic        p_ack_q, p_evt_q, p_rd_q, p_wb_q, p_rqclr_q, p_place_q, p_rr_q, rr_lenerr_q;
+  logic [7:0]  rr_nst_q, rr_fin;
+  assign rr_fin = (rr_nst_q != rnic_spec_pkg::WC_STATUS_SUCCESS) ? rr_nst_q :
+                  rr_lenerr_q ? rnic_spec_pkg::WC_STATUS_LOC_LEN_ERR : rnic_spec_pkg::WC_STATUS_SUCCESS;
   logic [23:0] ack_psn_q, ack_msn_q, ack_qpn_q, fail_psn_q;
   logic [7:0]  ack_syn_q;
   rnic_spec_pkg::rx_event_t ev_q;
@@ -461,6 +557,8 @@ module xport_rx #(
       ack_v_q <= 1'b0; evt_v_q <= 1'b0; rd_v_q <= 1'b0;
       p_ack_q <= 1'b0; p_evt_q <= 1'b0; p_rd_q <= 1'b0; p_wb_q <= 1'b0; p_rqclr_q <= 1'b0;
       p_place_q <= 1'b0; is_atomic_q <= 1'b0;
+      p_rr_q <= 1'b0; rr_lenerr_q <= 1'b0; rr_nst_q <= '0; rr_slot_q <= '0; pl_rd_q <= 1'b0;
+      rr_v_q <= '0;
       ack_psn_q <= '0; ack_msn_q <= '0; ack_syn_q <= '0; ev_q <= '0; ack_qpn_q <= '0; fail_psn_q <= '0;
       pend_v_q <= 1'b0; errfix_q <= 1'b0; refetch_q <= 1'b0; pend_qp_q <= '0; pend_psn_q <= '0;
       fail_q <= 1'b0; dma_err_q <= 1'b0; fail_syn_q <= '0; fail_status_q <= '0; out_cnt_q <= '0;
@@ -473,11 +571,17 @@ module xport_rx #(
       if (feed_chunk && !dma_wr_cpl_valid_i) out_cnt_q <= out_cnt_q + 8'd1;
       else if (!feed_chunk && dma_wr_cpl_valid_i) out_cnt_q <= out_cnt_q - 8'd1;
 
+      // READ contexts: allocation / replacement by the firmware, freed by a QP-table write
+      for (int i = 0; i < MaxReads; i++)
+        if (qpt_fire && {8'd0, rr_qpn_q[i]} == qpt_wr_qpn_i) rr_v_q[i] <= 1'b0;
+      if (rdd_fire) rr_v_q[w_idx] <= 1'b1;
+
       case (state_q)
         SIdle: begin
           if (hdr_fire) begin
             h_q <= hdr_i;
-            state_q <= (pend_v_q && hdr_i.dest_qp != pend_qp_q) ? SSync : SCls;
+            // READ responses wait for their own writes: settle every pending write first
+            state_q <= (pend_v_q && (hdr_i.dest_qp != pend_qp_q || hdr_rr)) ? SSync : SCls;
           end else if (pend_v_q && out_cnt_q == 8'd0 && !dma_wr_cpl_valid_i) begin
             if (dma_err_q) begin
               refetch_q <= 1'b0;
@@ -536,6 +640,15 @@ module xport_rx #(
           pl_rem_q <= plen;
           pl_va_q <= wstart ? h_q.va : q_st.va;
           pl_off_q <= boff;
+          p_rr_q <= c_rr;
+          pl_rd_q <= c_rr;
+          rr_slot_q <= m_idx;
+          rr_nst_q <= rr_stat_q[m_idx];
+          rr_lenerr_q <= rr_lenerr;
+          if (c_rr) begin
+            pl_rem_q <= rr_plen;
+            pl_off_q <= rr_off_q[m_idx];
+          end
           if (c_cnt_v) cnt_q[32*c_cnt +: 32] <= cnt_q[32*c_cnt +: 32] + 32'd1;
           if (c_chk) state_q <= SChk;
           else if (c_place) state_q <= SPlReq;
@@ -563,7 +676,10 @@ module xport_rx #(
           state_q <= SPlRsp;
         end
         SPlRsp: if (mk_rsp_valid_i) begin
-          if (mk_rsp_status_i != 3'(rnic_spec_pkg::MKEY_STATUS_OK)) begin
+          if (mk_rsp_status_i != 3'(rnic_spec_pkg::MKEY_STATUS_OK) && pl_rd_q) begin
+            if (rr_nst_q == rnic_spec_pkg::WC_STATUS_SUCCESS) rr_nst_q <= rnic_spec_pkg::WC_STATUS_LOC_PROT_ERR;
+            state_q <= SCpl;
+          end else if (mk_rsp_status_i != 3'(rnic_spec_pkg::MKEY_STATUS_OK)) begin
             fail_q <= 1'b1;
             fail_syn_q <= pl_write_q ? SynRemAcc : SynRemOp;
             fail_status_q <= pl_write_q ? rnic_spec_pkg::WC_STATUS_REM_ACCESS_ERR
@@ -583,14 +699,16 @@ module xport_rx #(
         end
         SFeed: if (!feed_busy) state_q <= (pl_rem_q == 16'd0) ? SCpl : SPlReq;
         SCpl: begin
-          if (!(p_ack_q || p_evt_q || p_rd_q || fail_q)) begin
+          if (!(p_ack_q || p_evt_q || p_rd_q || fail_q || p_rr_q)) begin
             // no output: do not wait, remember the packet
             if (p_place_q) begin
               pend_v_q <= 1'b1; pend_qp_q <= h_q.dest_qp; pend_psn_q <= h_q.psn;
             end
             state_q <= SDrain;  // fail_q is clear here: nothing for SFin to do
           end else if (out_cnt_q == 8'd0 && !dma_wr_cpl_valid_i) begin
-            if (dma_err_q && !fail_q) begin
+            if (dma_err_q && p_rr_q) begin
+              if (rr_nst_q == rnic_spec_pkg::WC_STATUS_SUCCESS) rr_nst_q <= rnic_spec_pkg::WC_STATUS_GENERAL_ERR;
+            end else if (dma_err_q && !fail_q) begin
               fail_q <= 1'b1; fail_syn_q <= SynRemOp;
               fail_status_q <= rnic_spec_pkg::WC_STATUS_REM_OP_ERR;
               fail_psn_q <= p_place_q ? h_q.psn : pend_psn_q;
@@ -601,7 +719,14 @@ module xport_rx #(
           end
         end
         SFin: begin
-          if (fail_q) begin
+          if (p_rr_q) begin
+            // READ response placed: advance the context; DONE event and free at LAST/ONLY
+            if (p_evt_q) begin
+              ev_q.status <= rr_fin;
+              ev_q.byte_len <= pl_off_q;
+              rr_v_q[rr_slot_q] <= 1'b0;
+            end
+          end else if (fail_q) begin
             // the request failed: NAK, error event, QP stops accepting requests
             p_ack_q <= 1'b1; ack_psn_q <= fail_psn_q; ack_msn_q <= q_st.msn; ack_syn_q <= fail_syn_q;
             p_evt_q <= 1'b1;
@@ -641,8 +766,24 @@ module xport_rx #(
     end
   end
 
+  // READ context memories (no reset): allocation and per-response update
+  always_ff @(posedge clk_i) begin
+    if (rdd_fire) begin
+      rr_qpn_q[w_idx] <= rdd_i.qpn[23:0];
+      rr_first_q[w_idx] <= rdd_i.first_psn[23:0];
+      rr_nxt_q[w_idx] <= rdd_i.first_psn[23:0];
+      rr_off_q[w_idx] <= 32'd0;
+      rr_stat_q[w_idx] <= rnic_spec_pkg::WC_STATUS_SUCCESS;
+      rr_d_q[w_idx] <= rdd_i;
+    end else if (state_q == SFin && p_rr_q) begin
+      rr_nxt_q[rr_slot_q] <= rr_nxt_q[rr_slot_q] + 24'd1;
+      rr_off_q[rr_slot_q] <= pl_off_q;
+      rr_stat_q[rr_slot_q] <= rr_fin;
+    end
+  end
+
   logic unused_in;
   assign unused_in = ^{mk_rsp_tag_i, dma_wr_cpl_tag_i, h_q, q_e, q_rqd, segleft, rd_pk, ch_n,
-                       buf_total, c012};
+                       buf_total, c012, rr_pk, rr_avail, m_d, s_d};
 
 endmodule

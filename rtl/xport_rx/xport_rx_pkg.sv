@@ -28,7 +28,8 @@ package xport_rx_pkg;
   localparam int CntOoo     = 2;  // PSN ahead of the expected PSN
   localparam int CntAccess  = 3;  // NAK invalid request / remote access / remote op error
   localparam int CntRnr     = 4;  // RNR NAK sent
-  localparam int CntUnsup   = 5;  // opcode not handled (UC/UD, read responses) or QP in error
-  localparam int NumCnt     = 6;
+  localparam int CntUnsup   = 5;  // opcode not handled (UC/UD, SEND w/ invalidate) or QP in error
+  localparam int CntRdRsp   = 6;  // READ response dropped: no outstanding READ expects its PSN, bad opcode/length
+  localparam int NumCnt     = 7;
 
 endpackage

@@ -54,10 +54,10 @@ struct Rd { uint32_t qpn, psn; uint64_t va; uint32_t rkey, len, msn; };
 
 // spec enum values
 enum { EV_RECV_DONE = 0, EV_WRITE_IMM_DONE = 1, EV_ACK = 2, EV_NAK = 3, EV_RNR_NAK = 4, EV_RESP_ERROR = 6,
-       EV_RNR_SENT = 7, EV_ATOMIC_REQ = 8, EV_ATOMIC_ACK = 9 };
-enum { WC_LOC_LEN_ERR = 1, WC_LOC_PROT_ERR = 4, WC_REM_INV_REQ_ERR = 9, WC_REM_ACCESS_ERR = 10, WC_REM_OP_ERR = 11 };
+       EV_RNR_SENT = 7, EV_ATOMIC_REQ = 8, EV_ATOMIC_ACK = 9, EV_READ_RESP_DONE = 5 };
+enum { WC_SUCCESS = 0, WC_GENERAL_ERR = 21, WC_LOC_LEN_ERR = 1, WC_LOC_PROT_ERR = 4, WC_REM_INV_REQ_ERR = 9, WC_REM_ACCESS_ERR = 10, WC_REM_OP_ERR = 11 };
 enum { A_LW = 1, A_RW = 2, A_RR = 4, A_RA = 8 };
-enum { C_BADQP = 0, C_DUP, C_OOO, C_ACCESS, C_RNR, C_UNSUP };
+enum { C_BADQP = 0, C_DUP, C_OOO, C_ACCESS, C_RNR, C_UNSUP, C_RDRSP };
 
 struct Mr {
   uint32_t idx, variant, pdn, access, mtt_base, fpo;
@@ -95,6 +95,7 @@ struct Tb {
     slave.cfg = AxiSlaveCfg::hostile();
     slave.max_wr_bytes = 512;
     top->rst_ni = 0;
+    top->rdd_valid_i = 0; top->qpt_wr_valid_i = 0; top->rqd_valid_i = 0; top->mk_wr_valid_i = 0;
     for (int i = 0; i < 5; i++) { top->clk_i = 1; top->eval(); top->clk_i = 0; top->eval(); }
     top->rst_ni = 1; top->eval();
     while (!top->mk_init_done_o) cycle();
@@ -102,7 +103,7 @@ struct Tb {
   bool coin(double p) { return std::uniform_real_distribution<double>(0, 1)(rng) < p; }
 
   // one clock cycle; fw_* handshakes are reported through the flags
-  bool fire_qpt = false, fire_rqd = false, fire_mk = false;
+  bool fire_qpt = false, fire_rqd = false, fire_mk = false, fire_rdd = false;
   void cycle() {
     // inputs
     top->hdr_valid_i = !hq.empty();
@@ -152,6 +153,7 @@ struct Tb {
     }
     fire_qpt = top->qpt_wr_valid_i && top->qpt_wr_ready_o;
     fire_rqd = top->rqd_valid_i && top->rqd_ready_o;
+    fire_rdd = top->rdd_valid_i && top->rdd_ready_o;
     fire_mk = top->mk_wr_valid_i && top->mk_wr_ready_o;
     slave.commit(ports);
     top->clk_i = 1; top->eval();
@@ -213,6 +215,22 @@ struct Tb {
     do cycle(); while (!fire_rqd);
     top->rqd_valid_i = 0;
   }
+  // rd_desc: where the responses of one READ go
+  void set_rdd(uint32_t qpn, uint32_t psn, uint32_t len, const std::vector<Sge>& sg) {
+    auto& d = top->rdd_i;
+    for (int i = 0; i < 16; i++) d[i] = 0;
+    vlb::set(d, 0, 32, qpn); vlb::set(d, 32, 8, sg.size()); vlb::set(d, 64, 32, psn); vlb::set(d, 96, 32, len);
+    for (size_t i = 0; i < sg.size(); i++) {
+      vlb::set(d, 128 + 128 * i, 64, sg[i].addr); vlb::set(d, 192 + 128 * i, 32, sg[i].len);
+      vlb::set(d, 224 + 128 * i, 32, sg[i].lkey);
+    }
+  }
+  void post_rdd(uint32_t qpn, uint32_t psn, uint32_t len, const std::vector<Sge>& sg) {
+    set_rdd(qpn, psn, len, sg);
+    top->rdd_valid_i = 1;
+    do cycle(); while (!fire_rdd);
+    top->rdd_valid_i = 0;
+  }
   uint32_t cnt(int i) { return (uint32_t)vlb::get(top->cnt_o, 32 * i, 32); }
 
   void send_pkt(const Pkt& p) {
@@ -261,6 +279,25 @@ static std::vector<Pkt> seg(bool write, uint32_t qpn, uint32_t psn, uint64_t va,
     p.h.opcode = op; p.h.dest_qp = qpn; p.h.psn = (psn + i) & 0xFFFFFF; p.h.ack_req = last;
     if (write && first) { p.h.va = va; p.h.rkey = rkey; p.h.dma_len = data.size(); }
     if (last && imm) p.h.imm = immv;
+    size_t o = i * mtu, l = std::min<size_t>(mtu, data.size() - std::min(o, data.size()));
+    p.pl.assign(data.begin() + o, data.begin() + o + l);
+    p.h.payload_len = l;
+    v.push_back(p);
+  }
+  return v;
+}
+
+// READ response packets of a READ of len bytes (AETH syndrome 0x1F + msn on FIRST/LAST/ONLY).
+static std::vector<Pkt> seg_rr(uint32_t qpn, uint32_t psn, const std::vector<uint8_t>& data, unsigned mtu,
+                               uint32_t msn) {
+  std::vector<Pkt> v;
+  size_t n = std::max<size_t>(1, (data.size() + mtu - 1) / mtu);
+  for (size_t i = 0; i < n; i++) {
+    Pkt p;
+    bool first = i == 0, last = i == n - 1;
+    p.h.opcode = n == 1 ? 0x10 : first ? 0x0D : last ? 0x0F : 0x0E;
+    p.h.dest_qp = qpn; p.h.psn = (psn + i) & 0xFFFFFF;
+    if (first || last) { p.h.syndrome = 0x1F; p.h.msn = msn; }
     size_t o = i * mtu, l = std::min<size_t>(mtu, data.size() - std::min(o, data.size()));
     p.pl.assign(data.begin() + o, data.begin() + o + l);
     p.h.payload_len = l;
@@ -802,6 +839,198 @@ int main(int argc, char** argv) {
     R.check(ok, "interleaved-qps-acks");
     R.check(mem_eq(t, why), "interleaved-qps-placement", "%s", why.c_str()); why.clear();
   }
+  // ---- 10b. requester side: READ responses placed through an rd_desc (READ_RESP_DONE) ---------
+  {
+    const uint32_t QP2 = 2;
+    // disjoint SGEs at unaligned addresses in MR w (LOCAL_WRITE), sized to sum to len + extra
+    auto mk_sges = [&](uint32_t len, unsigned n, uint32_t extra, uint64_t& cur) {
+      std::vector<Tb::Sge> sg;
+      uint32_t left = len + extra;
+      for (unsigned i = 0; i < n; i++) {
+        uint32_t l = i == n - 1 ? left : (left ? uint32_t(t.rng() % (left + 1)) : 0);
+        left -= l;
+        cur += 1 + t.rng() % 61;
+        sg.push_back({cur, l, w.key()});
+        cur += l;
+      }
+      return sg;
+    };
+    auto exp_sg = [&](const std::vector<Tb::Sge>& sg, const std::vector<uint8_t>& d, size_t n) {
+      size_t o = 0;
+      for (auto& g : sg)
+        for (uint32_t i = 0; i < g.len && o < n; i++, o++) t.exp[w.xlate(g.addr + i)] = d[o];
+    };
+    auto evt_ok = [&](const Evt& e, uint32_t qpn, uint32_t psn, uint32_t msn, uint32_t bl, uint32_t st) {
+      return e.kind == EV_READ_RESP_DONE && e.qpn == qpn && e.psn == psn && e.msn == msn && e.byte_len == bl &&
+             e.status == st;
+    };
+    std::string why2;
+    auto evts_str = [&]() {
+      std::string r;
+      for (auto& e : t.evts) {
+        char b[128];
+        snprintf(b, sizeof b, " {k %u st %u qpn %u psn %06x msn %u len %u}", e.kind, e.status, e.qpn, e.psn, e.msn, e.byte_len);
+        r += b;
+      }
+      return r;
+    };
+    const unsigned sizes[] = {0, 1, 63, 4095, 4096, 4097, 65536};
+    for (unsigned mtu_log2 : {8u, 10u, 12u}) {
+      unsigned mtu = 1u << mtu_log2;
+      uint32_t psn = mtu_log2 == 10 ? 0xFFFFF8 : uint32_t(t.rng() & 0xFFFFFF);
+      t.qpt_write(QP, 0x10, mtu_log2, A_RW, PD, 0, 12);
+      t.clear_out();
+      struct E { uint32_t psn, msn, len; };
+      std::vector<E> ee;
+      bool ok = true;
+      unsigned k = 0;
+      for (unsigned sz : sizes) {
+        uint64_t cur = w.iova + t.rng() % 300;
+        auto sg = mk_sges(sz, 1 + k % 3, k % 2 ? 0 : uint32_t(t.rng() % 20), cur);
+        auto d = t.rand_bytes(sz);
+        auto pk = seg_rr(QP, psn, d, mtu, 0x400 + k);
+        t.post_rdd(QP, psn, sz, sg);
+        for (auto& p : pk) t.send_pkt(p);
+        exp_sg(sg, d, sz);
+        psn = (psn + pk.size()) & 0xFFFFFF;
+        ee.push_back({(psn - 1) & 0xFFFFFF, 0x400 + k, sz});
+        k++;
+        t.run_idle();  // the buffers of the reads overlap: one read at a time
+        ok = ok && mem_eq(t, why);
+      }
+      ok = ok && t.evts.size() == ee.size() && t.acks.empty() && t.rds.empty();
+      for (size_t i = 0; ok && i < ee.size(); i++) ok = evt_ok(t.evts[i], QP, ee[i].psn, ee[i].msn, ee[i].len, WC_SUCCESS);
+      R.check(ok, ("read-resp-placement-mtu" + std::to_string(mtu)).c_str(), "%s evts:%s acks %zu", why.c_str(),
+              evts_str().c_str(), t.acks.size());
+      why.clear();
+    }
+    // two reads outstanding on one QP and one on another QP, responses of the QPs interleaved
+    {
+      t.qpt_write(QP, 0x10, 10, A_RW, PD, 0, 12);
+      t.qpt_write(QP2, 0x10, 10, A_RW, PD, 0, 12);
+      t.clear_out();
+      uint64_t cur = w.iova + 5;
+      auto sa = mk_sges(3000, 2, 0, cur), sb = mk_sges(2000, 3, 7, cur), sc = mk_sges(2500, 1, 0, cur);
+      auto da = t.rand_bytes(3000), db = t.rand_bytes(2000), dc = t.rand_bytes(2500);
+      uint32_t pa = 0x100, pb = 0x103, pc = 0xFFFFFF;
+      t.post_rdd(QP, pa, 3000, sa); t.post_rdd(QP, pb, 2000, sb); t.post_rdd(QP2, pc, 2500, sc);
+      auto ka = seg_rr(QP, pa, da, 1024, 7), kb = seg_rr(QP, pb, db, 1024, 8), kc = seg_rr(QP2, pc, dc, 1024, 3);
+      const Pkt* order[] = {&ka[0], &kc[0], &ka[1], &kc[1], &ka[2], &kb[0], &kc[2], &kb[1]};
+      for (auto* p : order) t.send_pkt(*p);
+      exp_sg(sa, da, 3000); exp_sg(sb, db, 2000); exp_sg(sc, dc, 2500);
+      t.run_idle();
+      bool ok = t.evts.size() == 3 && evt_ok(t.evts[0], QP, pa + 2, 7, 3000, 0) && evt_ok(t.evts[1], QP2, 1, 3, 2500, 0) &&
+                evt_ok(t.evts[2], QP, pb + 1, 8, 2000, 0) && t.acks.empty();
+      R.check(ok && mem_eq(t, why), "read-resp-two-outstanding-two-qps-interleaved", "%s evts:%s", why.c_str(),
+              evts_str().c_str());
+      why.clear();
+    }
+    // a lost MIDDLE: the LAST is dropped and counted, no DONE; re-post + replay completes it
+    {
+      t.qpt_write(QP, 0x10, 8, A_RW, PD, 0, 12);
+      t.clear_out();
+      uint64_t cur = w.iova + 0x4000 + 17;
+      auto sg = mk_sges(1024, 2, 0, cur);
+      auto d = t.rand_bytes(1024);
+      uint32_t ps = 0x2000;
+      auto pk = seg_rr(QP, ps, d, 256, 11);
+      uint32_t c0 = t.cnt(C_RDRSP), u0 = t.cnt(C_UNSUP);
+      t.post_rdd(QP, ps, 1024, sg);
+      t.send_pkt(pk[0]); t.send_pkt(pk[1]); t.send_pkt(pk[3]);
+      Pkt stray = pk[0]; stray.h.psn = 0x7000;  // nobody expects this PSN
+      t.send_pkt(stray);
+      t.run_idle();
+      R.check(t.evts.empty() && t.acks.empty() && t.cnt(C_RDRSP) == c0 + 2 && t.cnt(C_UNSUP) == u0,
+              "read-resp-lost-middle-dropped-counted", "evts:%s cnt %u", evts_str().c_str(), t.cnt(C_RDRSP) - c0);
+      // replay without re-post: the duplicates of placed PSNs are dropped too
+      t.send_pkt(pk[0]);
+      t.run_idle();
+      R.check(t.evts.empty() && t.cnt(C_RDRSP) == c0 + 3, "read-resp-duplicate-dropped");
+      t.post_rdd(QP, ps, 1024, sg);  // the firmware resends the READ
+      for (auto& p : pk) t.send_pkt(p);
+      exp_sg(sg, d, 1024);
+      t.run_idle();
+      bool ok = t.evts.size() == 1 && evt_ok(t.evts[0], QP, ps + 3, 11, 1024, 0);
+      R.check(ok && mem_eq(t, why), "read-resp-repost-replay-completes", "%s evts:%s", why.c_str(), evts_str().c_str());
+      why.clear();
+    }
+    // bad lkey in the second SGE: LOC_PROT_ERR, what was placed before stays, nothing after
+    {
+      t.clear_out();
+      uint64_t cur = w.iova + 0x6000 + 3;
+      auto sg = mk_sges(600, 2, 0, cur);
+      sg[0].len = 300; sg[1].len = 300; sg[1].lkey = (9u << 8) | 0x11;
+      auto d = t.rand_bytes(600);
+      auto pk = seg_rr(QP, 0x3000, d, 256, 12);
+      t.post_rdd(QP, 0x3000, 600, sg);
+      for (auto& p : pk) t.send_pkt(p);
+      exp_sg({sg[0]}, d, 300);
+      t.run_idle();
+      bool ok = t.evts.size() == 1 && evt_ok(t.evts[0], QP, 0x3002, 12, 300, WC_LOC_PROT_ERR) && t.acks.empty();
+      R.check(ok && mem_eq(t, why), "read-resp-bad-lkey-loc-prot-err", "%s evts:%s", why.c_str(), evts_str().c_str());
+      why.clear();
+    }
+    // SGEs shorter than the READ: LOC_LEN_ERR, the SGEs filled, the rest dropped
+    {
+      t.clear_out();
+      uint64_t cur = w.iova + 0x7000 + 9;
+      auto sg = mk_sges(700, 2, 0, cur);
+      auto d = t.rand_bytes(1000);
+      auto pk = seg_rr(QP, 0x3100, d, 256, 13);
+      t.post_rdd(QP, 0x3100, 1000, sg);
+      for (auto& p : pk) t.send_pkt(p);
+      exp_sg(sg, d, 700);
+      t.run_idle();
+      bool ok = t.evts.size() == 1 && evt_ok(t.evts[0], QP, 0x3103, 13, 700, WC_LOC_LEN_ERR);
+      R.check(ok && mem_eq(t, why), "read-resp-sges-short-loc-len-err", "%s evts:%s", why.c_str(), evts_str().c_str());
+      why.clear();
+    }
+    // DMA error while placing: GENERAL_ERR, no NAK
+    {
+      t.clear_out();
+      uint64_t va = w.iova + 0x9000 + 40;
+      t.slave.err_pages[w.xlate(va) >> 12] = 2;
+      auto d = t.rand_bytes(100);
+      t.post_rdd(QP, 0x3200, 100, {{va, 100, w.key()}});
+      t.send_pkt(seg_rr(QP, 0x3200, d, 256, 14)[0]);
+      t.run_idle();
+      t.slave.err_pages.clear();
+      bool ok = t.evts.size() == 1 && evt_ok(t.evts[0], QP, 0x3200, 14, 100, WC_GENERAL_ERR) && t.acks.empty();
+      R.check(ok && mem_eq(t, why), "read-resp-dma-error-general-err", "%s evts:%s", why.c_str(), evts_str().c_str());
+      why.clear();
+    }
+    // a full table holds the firmware back; a completion frees a context; a QP-table write frees its QP's
+    {
+      t.clear_out();
+      for (uint32_t i = 0; i < 16; i++) t.post_rdd(QP, 0x5000 + i, 0, {});
+      t.set_rdd(QP2, 0x6000, 0, {});
+      t.top->rdd_valid_i = 1;
+      bool held = true;
+      for (int i = 0; i < 50; i++) { t.cycle(); held = held && !t.fire_rdd; }
+      // re-posting an outstanding one (same qpn/first_psn) replaces it even when full
+      t.set_rdd(QP, 0x5003, 0, {});
+      bool rep = false;
+      for (int i = 0; i < 50 && !rep; i++) { t.cycle(); rep = t.fire_rdd; }
+      t.set_rdd(QP2, 0x6000, 0, {});
+      t.send_pkt(seg_rr(QP, 0x5007, {}, 256, 1)[0]);
+      bool got = false;
+      for (int i = 0; i < 2000 && !got; i++) { t.cycle(); got = t.fire_rdd; }
+      t.top->rdd_valid_i = 0;
+      t.run_idle();
+      R.check(held && rep && got && t.evts.size() == 1, "read-desc-full-backpressure", "held %d rep %d got %d evts %zu",
+              held, rep, got, t.evts.size());
+      t.qpt_write(QP, 0x10, 8, A_RW, PD, 0, 12);  // frees the 15 contexts of QP
+      unsigned n = 0;
+      for (uint32_t i = 0; i < 15; i++) {
+        t.set_rdd(QP2, 0x7000 + i, 0, {});
+        t.top->rdd_valid_i = 1;
+        for (int c = 0; c < 20; c++) { t.cycle(); if (t.fire_rdd) { n++; break; } }
+      }
+      t.top->rdd_valid_i = 0;
+      t.qpt_write(QP2, 0x10, 8, A_RW, PD, 0, 12);
+      R.check(n == 15, "read-desc-freed-by-qp-write", "%u of 15 accepted", n);
+    }
+  }
   // ---- 11. the same traffic as frames through a real roce_rx (integration of the two blocks) ----
   {
     t.parser = true;
@@ -841,6 +1070,20 @@ int main(int argc, char** argv) {
     R.check(ok && acks_eq(t.acks, {{QP, (psn - 1) & 0xFFFFFF, 0x1F, ++msn}}, why) && mem_eq(t, why),
             "parser-send-ack-read", "%s", why.c_str());
     why.clear();
+    // READ responses (FIRST/MIDDLE/LAST with AETH on FIRST and LAST) into 2 SGEs
+    {
+      t.clear_out();
+      std::vector<Tb::Sge> sg = {{w.iova + 0x8003, 1500, w.key()}, {w.iova + 0xA011, 1100, w.key()}};
+      auto dr = t.rand_bytes(2600);
+      t.post_rdd(QP, 0x4440, 2600, sg);
+      for (auto& p : seg_rr(QP, 0x4440, dr, 1024, 21)) t.send_pkt(p);
+      for (size_t i = 0; i < dr.size(); i++) t.exp[w.xlate(i < 1500 ? sg[0].addr + i : sg[1].addr + i - 1500)] = dr[i];
+      t.run_idle();
+      bool okr = t.evts.size() == 1 && t.evts[0].kind == EV_READ_RESP_DONE && t.evts[0].psn == 0x4442 &&
+                 t.evts[0].msn == 21 && t.evts[0].byte_len == 2600 && t.evts[0].status == 0 && t.acks.empty();
+      R.check(okr && mem_eq(t, why), "parser-read-response", "%s evts %zu", why.c_str(), t.evts.size());
+      why.clear();
+    }
     t.parser = false;
   }
   // ---- throughput ---------------------------------------------------------------------------------
