@@ -128,6 +128,8 @@ module xport_rx #(
   // before the next output, before a packet of another QP, or when the engine is idle
   logic        pend_v_q, errfix_q, refetch_q;
   logic [23:0] pend_qp_q, pend_psn_q;
+  // pending writes belong either to QP pend_qp's requests or (pend_rr) to READ context pend_slot
+  logic        pend_rr_q, pend_same;
   logic        rx_rd_en;
   logic [23:0] rx_rd_qpn;
   assign rx_rd_en  = hdr_fire || state_q == SErrRd || state_q == SReRd;
@@ -188,7 +190,8 @@ module xport_rx #(
   logic [7:0]               rr_stat_q  [MaxReads];
   rnic_spec_pkg::rd_desc_t  rr_d_q     [MaxReads];
   logic                     w_rep, w_free, m_hit;
-  logic [RrW-1:0]           w_rep_idx, w_free_idx, w_idx, m_idx, rr_slot_q;
+  logic [RrW-1:0]           w_rep_idx, w_free_idx, w_idx, m_idx, rr_slot_q, pend_slot_q;
+  logic                     rr_settle_err;
 
   always_comb begin
     w_rep = 1'b0; w_rep_idx = '0; w_free = 1'b0; w_free_idx = '0; m_hit = 1'b0; m_idx = '0;
@@ -206,10 +209,16 @@ module xport_rx #(
     w_idx = w_rep ? w_rep_idx : w_free_idx;
   end
   // served between packets like the other firmware ports (a QP-table write goes first)
-  assign rdd_ready_o = state_q == SIdle && qpt_init_done && !qpt_wr_valid_i && (w_rep || w_free);
+  // (not while a READ's writes are unsettled: a re-post may replace that very context)
+  assign rdd_ready_o = state_q == SIdle && qpt_init_done && !qpt_wr_valid_i && (w_rep || w_free) &&
+                       !(pend_v_q && pend_rr_q);
   assign rdd_fire    = rdd_valid_i && rdd_ready_o;
   assign qpt_fire    = qpt_wr_valid_i && qpt_wr_ready_o;
   assign hdr_rr      = hdr_i.opcode >= 8'h0D && hdr_i.opcode <= 8'h10;
+  // The next packet continues the owner of the pending writes: same QP's requests, or the next
+  // response of the same READ (then their writes need not be settled in between).
+  assign pend_same   = hdr_i.dest_qp == pend_qp_q &&
+                       (pend_rr_q ? (hdr_rr && rr_nxt_q[pend_slot_q] == hdr_i.psn) : !hdr_rr);
 
   // ---- classification (combinational, from the registered header and the QP table read) --------
   logic [7:0]  op;
@@ -561,6 +570,7 @@ module xport_rx #(
       rr_v_q <= '0;
       ack_psn_q <= '0; ack_msn_q <= '0; ack_syn_q <= '0; ev_q <= '0; ack_qpn_q <= '0; fail_psn_q <= '0;
       pend_v_q <= 1'b0; errfix_q <= 1'b0; refetch_q <= 1'b0; pend_qp_q <= '0; pend_psn_q <= '0;
+      pend_rr_q <= 1'b0; pend_slot_q <= '0;
       fail_q <= 1'b0; dma_err_q <= 1'b0; fail_syn_q <= '0; fail_status_q <= '0; out_cnt_q <= '0;
       pl_write_q <= 1'b0; pl_send_q <= 1'b0; pl_rem_q <= '0; pl_va_q <= '0; pl_off_q <= '0;
       ch_len_q <= '0; ch_addr_q <= '0; ch_n_q <= '0;
@@ -580,10 +590,13 @@ module xport_rx #(
         SIdle: begin
           if (hdr_fire) begin
             h_q <= hdr_i;
-            // READ responses wait for their own writes: settle every pending write first
-            state_q <= (pend_v_q && (hdr_i.dest_qp != pend_qp_q || hdr_rr)) ? SSync : SCls;
+            // another owner's packet: settle the pending writes first
+            state_q <= (pend_v_q && !pend_same) ? SSync : SCls;
           end else if (pend_v_q && out_cnt_q == 8'd0 && !dma_wr_cpl_valid_i) begin
-            if (dma_err_q) begin
+            if (dma_err_q && pend_rr_q) begin
+              dma_err_q <= 1'b0;  // the READ's status took it (rr_settle_err)
+              pend_v_q <= 1'b0;
+            end else if (dma_err_q) begin
               refetch_q <= 1'b0;
               state_q <= SErrRd;
             end else begin
@@ -592,7 +605,11 @@ module xport_rx #(
           end
         end
         SSync: if (out_cnt_q == 8'd0 && !dma_wr_cpl_valid_i) begin
-          if (dma_err_q) begin
+          if (dma_err_q && pend_rr_q) begin
+            dma_err_q <= 1'b0;  // the READ's status took it (rr_settle_err)
+            pend_v_q <= 1'b0;
+            state_q <= SCls;
+          end else if (dma_err_q) begin
             refetch_q <= 1'b1;
             state_q <= SErrRd;
           end else begin
@@ -699,10 +716,16 @@ module xport_rx #(
         end
         SFeed: if (!feed_busy) state_q <= (pl_rem_q == 16'd0) ? SCpl : SPlReq;
         SCpl: begin
-          if (!(p_ack_q || p_evt_q || p_rd_q || fail_q || p_rr_q)) begin
+          if (p_rr_q && !p_evt_q) begin
+            // READ response FIRST/MIDDLE: its writes stay pending until the LAST (or another
+            // owner's packet); the context advances now
+            pend_v_q <= 1'b1; pend_rr_q <= 1'b1; pend_slot_q <= rr_slot_q;
+            pend_qp_q <= h_q.dest_qp; pend_psn_q <= h_q.psn;
+            state_q <= SFin;
+          end else if (!(p_ack_q || p_evt_q || p_rd_q || fail_q || p_rr_q)) begin
             // no output: do not wait, remember the packet
             if (p_place_q) begin
-              pend_v_q <= 1'b1; pend_qp_q <= h_q.dest_qp; pend_psn_q <= h_q.psn;
+              pend_v_q <= 1'b1; pend_rr_q <= 1'b0; pend_qp_q <= h_q.dest_qp; pend_psn_q <= h_q.psn;
             end
             state_q <= SDrain;  // fail_q is clear here: nothing for SFin to do
           end else if (out_cnt_q == 8'd0 && !dma_wr_cpl_valid_i) begin
@@ -766,6 +789,10 @@ module xport_rx #(
     end
   end
 
+  // a failed write of an earlier response of READ context pend_slot, found while settling
+  assign rr_settle_err = pend_v_q && pend_rr_q && dma_err_q && out_cnt_q == 8'd0 && !dma_wr_cpl_valid_i &&
+                         (state_q == SSync || (state_q == SIdle && !hdr_fire));
+
   // READ context memories (no reset): allocation and per-response update
   always_ff @(posedge clk_i) begin
     if (rdd_fire) begin
@@ -779,6 +806,8 @@ module xport_rx #(
       rr_nxt_q[rr_slot_q] <= rr_nxt_q[rr_slot_q] + 24'd1;
       rr_off_q[rr_slot_q] <= pl_off_q;
       rr_stat_q[rr_slot_q] <= rr_fin;
+    end else if (rr_settle_err && rr_stat_q[pend_slot_q] == rnic_spec_pkg::WC_STATUS_SUCCESS) begin
+      rr_stat_q[pend_slot_q] <= rnic_spec_pkg::WC_STATUS_GENERAL_ERR;
     end
   end
 

@@ -999,6 +999,44 @@ int main(int argc, char** argv) {
       R.check(ok && mem_eq(t, why), "read-resp-dma-error-general-err", "%s evts:%s", why.c_str(), evts_str().c_str());
       why.clear();
     }
+    // the responses of one READ do not wait for each other's writes: a failed write of the FIRST
+    // is found at the LAST (GENERAL_ERR), nothing else is reported
+    {
+      t.clear_out();
+      uint64_t va = w.iova + 0x9000 + 40;
+      t.slave.err_pages[w.xlate(va) >> 12] = 2;
+      auto d = t.rand_bytes(700);
+      t.post_rdd(QP, 0x3300, 700, {{va, 700, w.key()}});
+      for (auto& p : seg_rr(QP, 0x3300, d, 256, 15)) t.send_pkt(p);
+      t.run_idle();
+      t.slave.err_pages.clear();
+      bool ok = t.evts.size() == 1 && evt_ok(t.evts[0], QP, 0x3302, 15, 700, WC_GENERAL_ERR) && t.acks.empty();
+      R.check(ok && mem_eq(t, why), "read-resp-pending-dma-error-at-last", "%s evts:%s", why.c_str(), evts_str().c_str());
+      why.clear();
+    }
+    // ... and when a packet of another QP comes between, the failed writes are settled first and
+    // charged to the READ (its DONE says GENERAL_ERR), not to the other QP's WRITE (ACKed)
+    {
+      t.qpt_write(QP2, 0x40, 10, A_RW, PD, 0, 12);
+      t.clear_out();
+      uint64_t va = w.iova + 0x9000 + 40, wva = w.iova + 0xB000 + 5;
+      t.slave.err_pages[w.xlate(va) >> 12] = 2;
+      auto d = t.rand_bytes(700), wd = t.rand_bytes(300);
+      auto pk = seg_rr(QP, 0x3400, d, 256, 16);
+      t.post_rdd(QP, 0x3400, 700, {{va, 700, w.key()}});
+      t.send_pkt(pk[0]); t.send_pkt(pk[1]);
+      t.send_pkt(seg(true, QP2, 0x40, wva, w.key(), wd, 1024)[0]);
+      t.run_idle();
+      t.slave.err_pages.clear();
+      t.send_pkt(pk[2]);
+      t.run_idle();
+      exp_write(w, wva, wd);
+      // (the LAST is not placed: a READ that has failed places nothing more)
+      bool ok = t.evts.size() == 1 && evt_ok(t.evts[0], QP, 0x3402, 16, 512, WC_GENERAL_ERR);
+      R.check(ok && acks_eq(t.acks, {{QP2, 0x40, 0x1F, 1}}, why) && mem_eq(t, why),
+              "read-resp-pending-dma-error-settled-before-other-qp", "%s evts:%s", why.c_str(), evts_str().c_str());
+      why.clear();
+    }
     // a full table holds the firmware back; a completion frees a context; a QP-table write frees its QP's
     {
       t.clear_out();
