@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <map>
 #include <memory>
 #include <random>
 #include <string>
@@ -1121,6 +1122,88 @@ int main(int argc, char** argv) {
                  t.evts[0].msn == 21 && t.evts[0].byte_len == 2600 && t.evts[0].status == 0 && t.acks.empty();
       R.check(okr && mem_eq(t, why), "parser-read-response", "%s evts %zu", why.c_str(), t.evts.size());
       why.clear();
+    }
+    // Malformed frames: WRITEs, SENDs and READ responses aimed at this QP and MR (a good copy
+    // would be placed), each damaged so that roce_rx must drop it (the reference parser says so):
+    // none of them reaches the engine, no DMA write is issued, host memory stays as it was; the
+    // good WRITE sent afterwards is placed and ACKed.
+    {
+      psn = 0x600000; msn = 0;
+      t.qpt_write(QP, psn, 10, A_RW | A_RR, PD, 0, 12);
+      t.clear_out();
+      t.post_rq(QP, 0x99, {{rb.iova, 4096, rb.key()}});
+      t.post_rdd(QP, 0x5550, 3000, {{w.iova + 0x100, 3000, w.key()}});
+      const long nf = TB_DW == 512 ? 20000 : 5000;
+      uint64_t aw0 = t.slave.aw_count;
+      uint32_t bq0 = t.cnt(C_BADQP);
+      std::map<std::string, long> kinds;
+      long sent = 0, badqp = 0;
+      for (long i = 0; i < nf; i++) {
+        roce_ref::Hdr r;
+        r.dst_mac = 0x0200000000BBull; r.src_mac = 0x0200000000AAull; r.src_ip = 0x0A000002; r.dst_ip = 0x0A000001;
+        r.ttl = 64; r.ip_id = t.ip_id++; r.udp_sport = 0xC000; r.pkey = 0xFFFF; r.dest_qp = QP;
+        static const uint8_t ops[] = {0x0A, 0x06, 0x04, 0x00, 0x10, 0x0D, 0x0B};
+        r.opcode = ops[t.rng() % sizeof ops];
+        r.psn = psn; r.ack_req = 1;
+        uint16_t plen = uint16_t(1 + t.rng() % 1024);
+        if (r.opcode == 0x0D || r.opcode == 0x06 || r.opcode == 0x00) plen = 1024;
+        if (r.opcode == 0x10 || r.opcode == 0x0D) { r.psn = 0x5550; r.syndrome = 0x1F; }
+        if (r.opcode == 0x0A || r.opcode == 0x06 || r.opcode == 0x0B) {
+          r.va = w.iova + t.rng() % 4096; r.rkey = w.key(); r.dma_len = r.opcode == 0x06 ? 2048 : plen;
+        }
+        r.payload_len = plen;
+        auto f = roce_ref::build(r, t.rand_bytes(plen));
+        bool unknown = false;
+        switch (t.rng() % 7) {
+          case 0: f[54 + t.rng() % (f.size() - 54)] ^= uint8_t(1u << (t.rng() % 8)); kinds["bad_icrc"]++; break;
+          case 1: f[24 + (t.rng() & 1)] ^= uint8_t(1 + t.rng() % 255); kinds["bad_ip_csum"]++; break;
+          case 2: f.resize(1 + t.rng() % (f.size() - 1)); kinds["truncated"]++; break;
+          case 3: f[36] ^= uint8_t(1 + t.rng() % 255); kinds["bad_udp_port"]++; break;
+          case 4: f[12] = 0x86; f[13] = 0xDD; kinds["bad_ethertype"]++; break;
+          case 5: f = t.rand_bytes(1 + t.rng() % 700); kinds["random_bytes"]++; break;
+          default: {  // well-formed, but for a QP that does not exist: reaches the engine, counted there
+            roce_ref::Hdr q = r;
+            q.dest_qp = 0x300 + uint32_t(t.rng() % 0x1000);
+            f = roce_ref::build(q, t.rand_bytes(plen));
+            kinds["unknown_qp"]++;
+            unknown = true;
+            break;
+          }
+        }
+        if ((roce_ref::parse(f, 0, 0xFFFFFF, 4352).reason < 0) != unknown) {  // the damage left a good frame
+          kinds["skipped_still_good"]++;
+          continue;
+        }
+        badqp += unknown;
+        for (size_t o = 0; o < f.size(); o += NB) {
+          Tb::FBeat b{std::vector<uint8_t>(NB, 0), unsigned(std::min<size_t>(NB, f.size() - o)), o + NB >= f.size()};
+          for (unsigned k = 0; k < b.keep; k++) b.d[k] = f[o + k];
+          t.fbeats.push_back(b);
+        }
+        sent++;
+        if (t.fbeats.size() > 4096) t.run_idle();
+      }
+      t.run_idle();
+      bool quiet = t.slave.aw_count == aw0 && t.acks.empty() && t.evts.empty() && t.rds.empty() &&
+                   t.cnt(C_BADQP) - bq0 == uint32_t(badqp);
+      std::string k;
+      for (auto& kv : kinds) k += " " + kv.first + " " + std::to_string(kv.second);
+      printf("INFO malformed frames through roce_rx + xport_rx: %ld sent;%s\n", sent, k.c_str());
+      quiet = quiet && sent > nf * 9 / 10 && mem_eq(t, why);
+      R.check(quiet, "parser-malformed-frames-nothing-written",
+              "%s aw %llu acks %zu evts %zu", why.c_str(), (unsigned long long)(t.slave.aw_count - aw0), t.acks.size(),
+              t.evts.size());
+      why.clear();
+      uint64_t off = 0x200;
+      auto d = t.rand_bytes(777);
+      for (auto& p : seg(true, QP, psn, w.iova + off, w.key(), d, 1024)) t.send_pkt(p);
+      exp_write(w, w.iova + off, d);
+      t.run_idle();
+      bool okg = acks_eq(t.acks, {{QP, psn, 0x1F, ++msn}}, why) && mem_eq(t, why);
+      R.check(okg, "parser-good-frame-after-malformed", "%s", why.c_str());
+      psn = (psn + 1) & 0xFFFFFF;
+      why.clear();
+      t.qpt_write(QP, psn, 10, A_RW | A_RR, PD, 0, 12);  // drops the posted buffer and READ context
     }
     t.parser = false;
   }
