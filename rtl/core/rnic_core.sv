@@ -178,7 +178,7 @@ module rnic_core #(
 
   rnic_fw_subsys #(.DataWidth(DataWidth), .ImemInit(FwImemInit), .DmemInit(FwDmemInit)) u_fw (
     .clk_i, .rst_ni, .hold_i(cpu_control[0]),
-    .hw_caps_i(32'h3),  // transport engines attached; READ responses placed
+    .hw_caps_i(32'h23),  // transport engines attached; READ responses placed; 2 receive slots per QP
     .win_req_i(bus_req && sel_win), .win_we_i(bus_we),
     .win_addr_i(bus_addr[19:0]), .win_wdata_i(bus_wdata), .win_wstrb_i(bus_wstrb),
     .win_ack_o(win_ack), .win_err_o(win_err), .win_rdata_o(win_rdata),

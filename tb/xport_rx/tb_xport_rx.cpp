@@ -584,6 +584,28 @@ int main(int argc, char** argv) {
     t.run_idle();
     ok = acks_eq(t.acks, {{QP, E, 0x20 | 12, msn}}, why) && t.evts.size() == 1 && t.evts[0].kind == EV_RNR_SENT;
     R.check(ok && mem_eq(t, why), "write-imm-rnr", "%s", why.c_str()); why.clear();
+    // two buffers posted ahead: two SENDs back to back land in them in posting order, the third
+    // finds the ring empty (RNR)
+    t.clear_out();
+    t.post_rq(QP, 0x6001, {{rb.iova + 0x100, 2000, rb.key()}});
+    t.post_rq(QP, 0x6002, {{rb.iova + 0x1000, 2000, rb.key()}});
+    auto d1 = t.rand_bytes(1500), d2 = t.rand_bytes(1800);
+    auto s1 = seg(false, QP, E, 0, 0, d1, 1024), s2 = seg(false, QP, E + 2, 0, 0, d2, 1024);
+    for (auto& p : s1) t.send_pkt(p);
+    for (auto& p : s2) t.send_pkt(p);
+    auto s3 = seg(false, QP, E + 4, 0, 0, t.rand_bytes(10), 1024);
+    t.send_pkt(s3[0]);
+    for (size_t i = 0; i < d1.size(); i++) t.exp[rb.xlate(rb.iova + 0x100 + i)] = d1[i];
+    for (size_t i = 0; i < d2.size(); i++) t.exp[rb.xlate(rb.iova + 0x1000 + i)] = d2[i];
+    t.run_idle();
+    ok = acks_eq(t.acks, {{QP, E + 1, 0x1F, msn + 1}, {QP, E + 3, 0x1F, msn + 2}, {QP, E + 4, 0x20 | 12, msn + 2}}, why) &&
+         t.evts.size() == 3 && t.evts[0].kind == EV_RECV_DONE && t.evts[0].wr_id == 0x6001 && t.evts[0].byte_len == 1500 &&
+         t.evts[1].kind == EV_RECV_DONE && t.evts[1].wr_id == 0x6002 && t.evts[1].byte_len == 1800 &&
+         t.evts[2].kind == EV_RNR_SENT;
+    ok = ok && mem_eq(t, why);
+    R.check(ok, "send-two-buffers-ahead-in-order", "%s evts %zu", why.c_str(), t.evts.size());
+    why.clear();
+    E += 4; msn += 2;
   }
   // ---- 5. requester side: ACK / NAK / RNR NAK / ATOMIC ACK -> events ----------------------------
   {
