@@ -32,6 +32,12 @@ module xport_rx #(
   input  logic                       rdd_valid_i,
   output logic                       rdd_ready_o,
   input  rnic_spec_pkg::rd_desc_t    rdd_i,
+  // firmware: READ progress query (combinational): is READ (qpn, first PSN) outstanding, and
+  // which response PSN does it expect next
+  input  logic [23:0]                rdq_qpn_i,
+  input  logic [23:0]                rdq_psn_i,
+  output logic                       rdq_hit_o,
+  output logic [23:0]                rdq_nxt_o,
   // firmware: receive events
   output logic                       evt_valid_o,
   input  logic                       evt_ready_i,
@@ -186,6 +192,8 @@ module xport_rx #(
   logic [23:0]              rr_qpn_q   [MaxReads];
   logic [23:0]              rr_first_q [MaxReads];
   logic [23:0]              rr_nxt_q   [MaxReads];
+  logic [23:0]              rr_base_q  [MaxReads];  // PSN whose response is FIRST/ONLY (resume point)
+  logic [MaxReads-1:0]      rr_rsm_q;               // offset to be recomputed from the PSN (resumed)
   logic [31:0]              rr_off_q   [MaxReads];
   logic [7:0]               rr_stat_q  [MaxReads];
   rnic_spec_pkg::rd_desc_t  rr_d_q     [MaxReads];
@@ -207,6 +215,13 @@ module xport_rx #(
       end
     end
     w_idx = w_rep ? w_rep_idx : w_free_idx;
+  end
+  always_comb begin
+    rdq_hit_o = 1'b0; rdq_nxt_o = '0;
+    for (int i = 0; i < MaxReads; i++)
+      if (rr_v_q[i] && rr_qpn_q[i] == rdq_qpn_i && rr_first_q[i] == rdq_psn_i) begin
+        rdq_hit_o = 1'b1; rdq_nxt_o = rr_nxt_q[i];
+      end
   end
   // served between packets like the other firmware ports (a QP-table write goes first)
   // (not while a READ's writes are unsettled: a re-post may replace that very context)
@@ -239,6 +254,7 @@ module xport_rx #(
   // READ response of the matched context
   logic        is_rr, rr_lastp, rr_firstp, rr_seq_ok, rr_len_ok, rr_lenerr;
   logic [23:0] rr_k, rr_npk;
+  logic [31:0] rr_off;
   logic [32:0] rr_pk;
   logic [31:0] rr_rest;
   logic [33:0] rr_tot, rr_avail;
@@ -295,7 +311,7 @@ module xport_rx #(
     rr_k = h_q.psn - rr_first_q[m_idx];
     rr_pk = (33'(m_d.length) + 33'(pmtu) - 33'd1) >> pl2;
     rr_npk = (m_d.length == 32'd0) ? 24'd1 : rr_pk[23:0];
-    rr_firstp = rr_k == 24'd0;
+    rr_firstp = h_q.psn == rr_base_q[m_idx];
     rr_lastp = rr_k == rr_npk - 24'd1;
     rr_seq_ok = (op == 8'h0D && rr_firstp && !rr_lastp) || (op == 8'h0E && !rr_firstp && !rr_lastp) ||
                 (op == 8'h0F && !rr_firstp && rr_lastp) || (op == 8'h10 && rr_firstp && rr_lastp);
@@ -304,7 +320,9 @@ module xport_rx #(
     rr_tot = ((m_d.num_sge >= 8'd1) ? 34'(m_d.sge0_len) : 34'd0) +
              ((m_d.num_sge >= 8'd2) ? 34'(m_d.sge1_len) : 34'd0) +
              ((m_d.num_sge >= 8'd3) ? 34'(m_d.sge2_len) : 34'd0);
-    rr_avail = (34'(rr_off_q[m_idx]) < rr_tot) ? rr_tot - 34'(rr_off_q[m_idx]) : 34'd0;
+    // all responses before this one carried a full PMTU: a resumed READ continues at k * PMTU
+    rr_off = rr_rsm_q[m_idx] ? 32'(rr_k) << pl2 : rr_off_q[m_idx];
+    rr_avail = (34'(rr_off) < rr_tot) ? rr_tot - 34'(rr_off) : 34'd0;
     rr_lenerr = 34'(plen) > rr_avail;
     rr_plen = rr_lenerr ? rr_avail[15:0] : plen;
     ack_now = lastish || h_q.ack_req ||
@@ -664,7 +682,7 @@ module xport_rx #(
           rr_lenerr_q <= rr_lenerr;
           if (c_rr) begin
             pl_rem_q <= rr_plen;
-            pl_off_q <= rr_off_q[m_idx];
+            pl_off_q <= rr_off;
           end
           if (c_cnt_v) cnt_q[32*c_cnt +: 32] <= cnt_q[32*c_cnt +: 32] + 32'd1;
           if (c_chk) state_q <= SChk;
@@ -798,13 +816,16 @@ module xport_rx #(
     if (rdd_fire) begin
       rr_qpn_q[w_idx] <= rdd_i.qpn[23:0];
       rr_first_q[w_idx] <= rdd_i.first_psn[23:0];
-      rr_nxt_q[w_idx] <= rdd_i.first_psn[23:0];
+      rr_nxt_q[w_idx] <= rdd_i.resume[0] ? rdd_i.resume_psn : rdd_i.first_psn[23:0];
+      rr_base_q[w_idx] <= rdd_i.resume[0] ? rdd_i.resume_psn : rdd_i.first_psn[23:0];
       rr_off_q[w_idx] <= 32'd0;
+      rr_rsm_q[w_idx] <= rdd_i.resume[0];
       rr_stat_q[w_idx] <= rnic_spec_pkg::WC_STATUS_SUCCESS;
       rr_d_q[w_idx] <= rdd_i;
     end else if (state_q == SFin && p_rr_q) begin
       rr_nxt_q[rr_slot_q] <= rr_nxt_q[rr_slot_q] + 24'd1;
       rr_off_q[rr_slot_q] <= pl_off_q;
+      rr_rsm_q[rr_slot_q] <= 1'b0;
       rr_stat_q[rr_slot_q] <= rr_fin;
     end else if (rr_settle_err && rr_stat_q[pend_slot_q] == rnic_spec_pkg::WC_STATUS_SUCCESS) begin
       rr_stat_q[pend_slot_q] <= rnic_spec_pkg::WC_STATUS_GENERAL_ERR;

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0x74201B22u
+#define RNIC_SPEC_HASH 0xEC27FADCu
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -212,6 +212,9 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_REG_RDD_DATA 0x800u
 #define RNIC_FW_REG_RDD_COMMIT 0x840u
 #define RNIC_FW_REG_RDD_STATUS 0x844u
+#define RNIC_FW_REG_RDQ_QPN 0x848u
+#define RNIC_FW_REG_RDQ_PSN 0x84Cu
+#define RNIC_FW_REG_RDQ_RESULT 0x850u
 
 /* Driver-to-firmware command opcodes. */
 #define RNIC_CMD_OP_NOP 0u
@@ -2513,11 +2516,20 @@ static inline void rnic_rq_desc_set_sge2_lkey(void *p, uint32_t v)
 #define RNIC_RD_DESC_QPN_OFF 0u
 static inline uint32_t rnic_rd_desc_get_qpn(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 0, 4, 0, 32);
+	return (uint32_t)rnic_get_field(p, 0, 4, 0, 24);
 }
 static inline void rnic_rd_desc_set_qpn(void *p, uint32_t v)
 {
-	rnic_set_field(p, 0, 4, 0, 32, v);
+	rnic_set_field(p, 0, 4, 0, 24, v);
+}
+#define RNIC_RD_DESC_RESUME_OFF 3u
+static inline uint32_t rnic_rd_desc_get_resume(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 3, 1, 0, 1);
+}
+static inline void rnic_rd_desc_set_resume(void *p, uint32_t v)
+{
+	rnic_set_field(p, 3, 1, 0, 1, v);
 }
 #define RNIC_RD_DESC_NUM_SGE_OFF 4u
 static inline uint32_t rnic_rd_desc_get_num_sge(const void *p)
@@ -2527,6 +2539,15 @@ static inline uint32_t rnic_rd_desc_get_num_sge(const void *p)
 static inline void rnic_rd_desc_set_num_sge(void *p, uint32_t v)
 {
 	rnic_set_field(p, 4, 1, 0, 8, v);
+}
+#define RNIC_RD_DESC_RESUME_PSN_OFF 4u
+static inline uint32_t rnic_rd_desc_get_resume_psn(const void *p)
+{
+	return (uint32_t)rnic_get_field(p, 4, 4, 8, 24);
+}
+static inline void rnic_rd_desc_set_resume_psn(void *p, uint32_t v)
+{
+	rnic_set_field(p, 4, 4, 8, 24, v);
 }
 #define RNIC_RD_DESC_FIRST_PSN_OFF 8u
 static inline uint32_t rnic_rd_desc_get_first_psn(const void *p)

@@ -217,22 +217,30 @@ struct Tb {
     top->rqd_valid_i = 0;
   }
   // rd_desc: where the responses of one READ go
-  void set_rdd(uint32_t qpn, uint32_t psn, uint32_t len, const std::vector<Sge>& sg) {
+  // resume >= 0: a retry resuming at PSN resume (rd_desc.resume / resume_psn)
+  void set_rdd(uint32_t qpn, uint32_t psn, uint32_t len, const std::vector<Sge>& sg, int64_t resume = -1) {
     auto& d = top->rdd_i;
     for (int i = 0; i < 16; i++) d[i] = 0;
-    vlb::set(d, 0, 32, qpn); vlb::set(d, 32, 8, sg.size()); vlb::set(d, 64, 32, psn); vlb::set(d, 96, 32, len);
+    vlb::set(d, 0, 24, qpn); vlb::set(d, 32, 8, sg.size()); vlb::set(d, 64, 32, psn); vlb::set(d, 96, 32, len);
+    if (resume >= 0) { vlb::set(d, 24, 1, 1); vlb::set(d, 40, 24, uint32_t(resume)); }
     for (size_t i = 0; i < sg.size(); i++) {
       vlb::set(d, 128 + 128 * i, 64, sg[i].addr); vlb::set(d, 192 + 128 * i, 32, sg[i].len);
       vlb::set(d, 224 + 128 * i, 32, sg[i].lkey);
     }
   }
-  void post_rdd(uint32_t qpn, uint32_t psn, uint32_t len, const std::vector<Sge>& sg) {
-    set_rdd(qpn, psn, len, sg);
+  void post_rdd(uint32_t qpn, uint32_t psn, uint32_t len, const std::vector<Sge>& sg, int64_t resume = -1) {
+    set_rdd(qpn, psn, len, sg, resume);
     top->rdd_valid_i = 1;
     do cycle(); while (!fire_rdd);
     top->rdd_valid_i = 0;
   }
   uint32_t cnt(int i) { return (uint32_t)vlb::get(top->cnt_o, 32 * i, 32); }
+  // READ progress query: -1 when (qpn, first psn) is not outstanding, else the next PSN expected
+  int64_t rdq(uint32_t qpn, uint32_t psn) {
+    top->rdq_qpn_i = qpn; top->rdq_psn_i = psn;
+    top->eval();
+    return top->rdq_hit_o ? int64_t(top->rdq_nxt_o) : -1;
+  }
 
   void send_pkt(const Pkt& p) {
     if (parser) {  // whole frame through roce_rx
@@ -975,6 +983,36 @@ int main(int argc, char** argv) {
       t.run_idle();
       bool ok = t.evts.size() == 1 && evt_ok(t.evts[0], QP, ps + 3, 11, 1024, 0);
       R.check(ok && mem_eq(t, why), "read-resp-repost-replay-completes", "%s evts:%s", why.c_str(), evts_str().c_str());
+      why.clear();
+    }
+    // a lost MIDDLE, then a resumed retry: the query tells where the READ stands, the retry's
+    // responses restart there with FIRST (and ONLY for a one-packet rest) and complete it
+    for (int rest_pkts : {2, 1}) {
+      t.qpt_write(QP, 0x10, 8, A_RW, PD, 0, 12);
+      t.clear_out();
+      uint64_t cur = w.iova + 0x5000 + 29;
+      auto sg = mk_sges(1100, 2, 0, cur);
+      auto d = t.rand_bytes(1100);  // 5 packets at MTU 256: 256 * 4 + 76
+      uint32_t ps = 0x2800;
+      auto pk = seg_rr(QP, ps, d, 256, 31);
+      t.post_rdd(QP, ps, 1100, sg);
+      unsigned got = 5 - rest_pkts;  // responses placed before the loss
+      for (unsigned i = 0; i < got; i++) t.send_pkt(pk[i]);
+      t.run_idle();
+      int64_t q0 = t.rdq(QP, ps), qn = t.rdq(QP, ps + 1), qo = t.rdq(QP2, ps);
+      R.check(q0 == int64_t(ps + got) && qn == -1 && qo == -1, ("read-progress-query-" + std::to_string(got)).c_str(),
+              "got %lld / %lld / %lld", (long long)q0, (long long)qn, (long long)qo);
+      // the responder re-executes the READ from PSN ps + got: the rest of the data, new opcodes
+      std::vector<uint8_t> rest(d.begin() + 256 * got, d.end());
+      auto rk = seg_rr(QP, ps + got, rest, 256, 32);
+      t.post_rdd(QP, ps, 1100, sg, ps + got);
+      R.check(t.rdq(QP, ps) == int64_t(ps + got), ("read-resume-post-" + std::to_string(got)).c_str());
+      for (auto& p : rk) t.send_pkt(p);
+      exp_sg(sg, d, 1100);
+      t.run_idle();
+      bool ok = t.evts.size() == 1 && evt_ok(t.evts[0], QP, ps + 4, 32, 1100, 0) && t.rdq(QP, ps) == -1;
+      R.check(ok && mem_eq(t, why), ("read-resume-completes-" + std::to_string(rest_pkts) + "-left").c_str(),
+              "%s evts:%s", why.c_str(), evts_str().c_str());
       why.clear();
     }
     // bad lkey in the second SGE: LOC_PROT_ERR, what was placed before stays, nothing after
