@@ -506,7 +506,7 @@ module xport_rx #(
       segleft = c012 - 34'(pl_off_q);
     end
     ch_len = (segleft < 34'(pl_rem_q)) ? segleft[15:0] : pl_rem_q;
-    ch_n = (mk_rsp_page_left_i < {16'd0, ch_len_q}) ? mk_rsp_page_left_i : {16'd0, ch_len_q};
+    ch_n = (rsp_page_left < {16'd0, ch_len_q}) ? rsp_page_left : {16'd0, ch_len_q};
     // first piece of a WRITE FIRST/ONLY straight from the message check (same va)
     ch_n_first = (mk_rsp_page_left_i < {16'd0, pl_rem_q}) ? mk_rsp_page_left_i[15:0] : pl_rem_q;
   end
@@ -515,9 +515,24 @@ module xport_rx #(
   logic [15:0] ch_len_q;
   logic [63:0] ch_addr_q;
   logic        is_atomic_q;
+  // Lookahead: while a piece's payload is fed, the lookup of the next piece of the same packet
+  // (page or SGE split) is already issued; its response is kept until the feed ends.
+  logic        la_q, la_v_q, la_issue;
+  logic [2:0]  la_st_q;
+  logic [63:0] la_addr_q;
+  logic [31:0] la_pl_q;
+  logic        rsp_valid;
+  logic [2:0]  rsp_status;
+  logic [63:0] rsp_addr;
+  logic [31:0] rsp_page_left;
+  assign la_issue      = state_q == SFeed && pl_rem_q != 16'd0 && !la_q && !la_v_q;
+  assign rsp_valid     = la_v_q || mk_rsp_valid_i;
+  assign rsp_status    = la_v_q ? la_st_q : mk_rsp_status_i;
+  assign rsp_addr      = la_v_q ? la_addr_q : mk_rsp_addr_i;
+  assign rsp_page_left = la_v_q ? la_pl_q : mk_rsp_page_left_i;
 
   always_comb begin
-    mk_req_valid_o  = state_q == SChk || state_q == SPlReq;
+    mk_req_valid_o  = state_q == SChk || state_q == SPlReq || la_issue;
     mk_req_pdn_o    = q_e.pdn;
     mk_req_tag_o    = '0;
     if (state_q == SChk) begin
@@ -534,7 +549,7 @@ module xport_rx #(
       mk_req_local_o  = !pl_write_q;
     end
   end
-  assign mk_rsp_ready_o     = state_q == SChkW || state_q == SPlRsp;
+  assign mk_rsp_ready_o     = state_q == SChkW || (state_q == SPlRsp && !la_v_q) || (state_q == SFeed && la_q);
   assign dma_wr_req_valid_o = state_q == SDmaReq;
   assign dma_wr_req_addr_o  = ch_addr_q;
   assign dma_wr_req_len_o   = {16'd0, ch_n_q};
@@ -592,6 +607,7 @@ module xport_rx #(
       fail_q <= 1'b0; dma_err_q <= 1'b0; fail_syn_q <= '0; fail_status_q <= '0; out_cnt_q <= '0;
       pl_write_q <= 1'b0; pl_send_q <= 1'b0; pl_rem_q <= '0; pl_va_q <= '0; pl_off_q <= '0;
       ch_len_q <= '0; ch_addr_q <= '0; ch_n_q <= '0;
+      la_q <= 1'b0; la_v_q <= 1'b0; la_st_q <= '0; la_addr_q <= '0; la_pl_q <= '0;
       cnt_q <= '0;
     end else begin
       // DMA write completions (counted in any state)
@@ -710,18 +726,19 @@ module xport_rx #(
           ch_len_q <= ch_len;
           state_q <= SPlRsp;
         end
-        SPlRsp: if (mk_rsp_valid_i) begin
-          if (mk_rsp_status_i != 3'(rnic_spec_pkg::MKEY_STATUS_OK) && pl_rd_q) begin
+        SPlRsp: if (rsp_valid) begin
+          la_q <= 1'b0; la_v_q <= 1'b0;
+          if (rsp_status != 3'(rnic_spec_pkg::MKEY_STATUS_OK) && pl_rd_q) begin
             if (rr_nst_q == rnic_spec_pkg::WC_STATUS_SUCCESS) rr_nst_q <= rnic_spec_pkg::WC_STATUS_LOC_PROT_ERR;
             state_q <= SCpl;
-          end else if (mk_rsp_status_i != 3'(rnic_spec_pkg::MKEY_STATUS_OK)) begin
+          end else if (rsp_status != 3'(rnic_spec_pkg::MKEY_STATUS_OK)) begin
             fail_q <= 1'b1;
             fail_syn_q <= pl_write_q ? SynRemAcc : SynRemOp;
             fail_status_q <= pl_write_q ? rnic_spec_pkg::WC_STATUS_REM_ACCESS_ERR
                                         : rnic_spec_pkg::WC_STATUS_LOC_PROT_ERR;
             state_q <= SCpl;
           end else begin
-            ch_addr_q <= mk_rsp_addr_i;
+            ch_addr_q <= rsp_addr;
             ch_n_q <= ch_n[15:0];
             state_q <= SDmaReq;
           end
@@ -732,7 +749,19 @@ module xport_rx #(
           pl_off_q <= pl_off_q + 32'(ch_n_q);
           state_q <= SFeed;
         end
-        SFeed: if (!feed_busy) state_q <= (pl_rem_q == 16'd0) ? SCpl : SPlReq;
+        SFeed: begin
+          if (la_issue && mk_req_ready_i) begin
+            la_q <= 1'b1;
+            ch_len_q <= ch_len;
+          end
+          if (la_q && mk_rsp_valid_i) begin
+            la_q <= 1'b0; la_v_q <= 1'b1;
+            la_st_q <= mk_rsp_status_i; la_addr_q <= mk_rsp_addr_i; la_pl_q <= mk_rsp_page_left_i;
+          end
+          // with the next lookup issued (or answered) go straight to its response
+          if (!feed_busy)
+            state_q <= (pl_rem_q == 16'd0) ? SCpl : (la_q || la_v_q || (la_issue && mk_req_ready_i)) ? SPlRsp : SPlReq;
+        end
         SCpl: begin
           if (p_rr_q && !p_evt_q) begin
             // READ response FIRST/MIDDLE: its writes stay pending until the LAST (or another
@@ -745,7 +774,7 @@ module xport_rx #(
             if (p_place_q) begin
               pend_v_q <= 1'b1; pend_rr_q <= 1'b0; pend_qp_q <= h_q.dest_qp; pend_psn_q <= h_q.psn;
             end
-            state_q <= SDrain;  // fail_q is clear here: nothing for SFin to do
+            state_q <= feed_idle ? SWb : SDrain;  // fail_q is clear here: nothing for SFin to do
           end else if (out_cnt_q == 8'd0 && !dma_wr_cpl_valid_i) begin
             if (dma_err_q && p_rr_q) begin
               if (rr_nst_q == rnic_spec_pkg::WC_STATUS_SUCCESS) rr_nst_q <= rnic_spec_pkg::WC_STATUS_GENERAL_ERR;
