@@ -472,6 +472,7 @@ module rnic_core #(
     counters[rnic_spec_pkg::CNT_RX_RNR_SENT*32 +: 32] = rx_cnt[xport_rx_pkg::CntRnr*32 +: 32];
     counters[rnic_spec_pkg::CNT_RX_DROP_UNSUP*32 +: 32] = rx_cnt[xport_rx_pkg::CntUnsup*32 +: 32];
     counters[rnic_spec_pkg::CNT_RX_DROP_READ_RESP*32 +: 32] = rx_cnt[xport_rx_pkg::CntRdRsp*32 +: 32];
+    counters[rnic_spec_pkg::CNT_RX_DROP_UD*32 +: 32] = rx_cnt[xport_rx_pkg::CntUd*32 +: 32];
   end
 
   // ---- MSI-X: the event-queue vector, raised by a firmware panic, or by the firmware's notify

@@ -1,7 +1,7 @@
 // xport_qpt: fast-path QP table (QPN = index, QPNs >= NumQps are invalid).
 // Four memories, each with one write and one registered read port (block-RAM friendly):
 //   tx copy   qpt_entry_t bits [399:0]            read by the transmit engine (tx_rd_*)
-//   rx copy   the fields the receive engine uses  read by xport_rx
+//   rx copy   the fields the receive engine uses  read by xport_rx (with the Q_Key, for UD)
 //   state     xport_rx_pkg::qp_state_t           RTL-owned moving state, written back by xport_rx
 //   rq slots  rq_desc_t bits [511:32]            two posted receive buffers per QP (a ring)
 // plus a small memory of ring states {head, count}. After reset every entry is cleared (valid = 0,
@@ -50,7 +50,7 @@ module xport_qpt #(
 );
   localparam int QW = (NumQps > 1) ? $clog2(NumQps) : 1;
   localparam int TxW = 400;
-  localparam int RxW = 74;
+  localparam int RxW = 106;
   localparam int SW = xport_rx_pkg::QpStateBits;
   localparam int DW = 480;
 
@@ -101,7 +101,7 @@ module xport_qpt #(
   assign rq_we  = rqd_valid_i && rqd_ready_o && rq_ok;
   assign st_we_any = clr_we || fw_we || st_we_i;
 
-  assign rx_wdata = {qpt_wr_entry_i.min_rnr_timer, qpt_wr_entry_i.ack_coalesce, qpt_wr_entry_i.pdn,
+  assign rx_wdata = {qpt_wr_entry_i.qkey, qpt_wr_entry_i.min_rnr_timer, qpt_wr_entry_i.ack_coalesce, qpt_wr_entry_i.pdn,
                      qpt_wr_entry_i.access, qpt_wr_entry_i.pmtu_log2, qpt_wr_entry_i.qp_type,
                      qpt_wr_entry_i.rx_enable, qpt_wr_entry_i.valid};
 
@@ -185,7 +185,7 @@ module xport_qpt #(
 
   always_comb begin
     rx_entry_o = '0;
-    {rx_entry_o.min_rnr_timer, rx_entry_o.ack_coalesce, rx_entry_o.pdn, rx_entry_o.access,
+    {rx_entry_o.qkey, rx_entry_o.min_rnr_timer, rx_entry_o.ack_coalesce, rx_entry_o.pdn, rx_entry_o.access,
      rx_entry_o.pmtu_log2, rx_entry_o.qp_type, rx_entry_o.rx_enable, rx_entry_o.valid} = rx_rd_q;
     if (!rx_ok_q) rx_entry_o = '0;
     rx_rqd_o = '0;

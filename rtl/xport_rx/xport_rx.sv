@@ -118,6 +118,7 @@ module xport_rx #(
   localparam logic [7:0] SynInvReq = 8'h61;
   localparam logic [7:0] SynRemAcc = 8'h62;
   localparam logic [7:0] SynRemOp  = 8'h63;
+  localparam logic [31:0] UdGrhBytes = 32'd40;  // GRH area at the start of a UD receive buffer
 
   logic [4:0] state_q;
   roce_pkg::roce_hdr_t h_q;
@@ -167,7 +168,38 @@ module xport_rx #(
   );
 
   // ---- payload realigner ------------------------------------------------------------------------
-  logic        feed_chunk, feed_busy, feed_drain, feed_idle;
+  logic        feed_chunk, feed_busy, feed_drain, feed_idle, fd_valid;
+  logic [DataWidth-1:0] fd_data;
+  // UD GRH area chunks: written from the rebuilt IPv4 header, not from the payload stream
+  localparam int GrhW = (DataWidth > 320) ? DataWidth : 320;
+  logic               dma_req_fire, grh_chunk, grh_act;
+  logic [GrhW-1:0]    grh_q;
+  logic [15:0]        grh_left_q;
+  logic [319:0]       grh_img;
+  assign grh_act = grh_left_q != 16'd0;
+  logic [159:0] grh_ip;
+  logic [15:0]  grh_ip_len;
+  always_comb begin
+    // the datagram's IPv4 header as it came (no options, DF): what verbs read the source from
+    grh_ip_len = 16'd20 + 16'd8 + 16'd12 + 16'd8 + ((h_q.opcode == 8'h65) ? 16'd4 : 16'd0) + h_q.payload_len +
+                 {14'd0, h_q.pad_cnt} + 16'd4;
+    grh_ip = {roce_pkg::be32(h_q.dst_ip), roce_pkg::be32(h_q.src_ip), 16'h0000, 8'h11, h_q.ttl,
+              roce_pkg::be16(16'h4000), roce_pkg::be16(h_q.ip_id), roce_pkg::be16(grh_ip_len), h_q.tos, 8'h45};
+    grh_ip[95:80] = roce_pkg::be16(roce_pkg::ip_csum(grh_ip));
+    grh_img = {grh_ip, 160'd0};
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      grh_q <= '0;
+      grh_left_q <= '0;
+    end else if (dma_req_fire && grh_chunk) begin
+      grh_q <= GrhW'(grh_img) >> (8 * pl_off_q[5:0]);
+      grh_left_q <= ch_n_q;
+    end else if (grh_act && dma_wr_data_ready_i) begin
+      grh_q <= grh_q >> DataWidth;
+      grh_left_q <= (grh_left_q > 16'(DataWidth / 8)) ? grh_left_q - 16'(DataWidth / 8) : 16'd0;
+    end
+  end
   logic [15:0] ch_n_q;
   xport_rx_feed #(.DataWidth(DataWidth)) u_feed (
     .clk_i, .rst_ni,
@@ -179,10 +211,12 @@ module xport_rx #(
     .chunk_busy_o  (feed_busy),
     .drain_i       (feed_drain),
     .idle_o        (feed_idle),
-    .m_valid_o     (dma_wr_data_valid_o),
-    .m_ready_i     (dma_wr_data_ready_i),
-    .m_data_o      (dma_wr_data_o)
+    .m_valid_o     (fd_valid),
+    .m_ready_i     (dma_wr_data_ready_i && !grh_act),
+    .m_data_o      (fd_data)
   );
+  assign dma_wr_data_valid_o = grh_act || fd_valid;
+  assign dma_wr_data_o       = grh_act ? grh_q[DataWidth-1:0] : fd_data;
 
   // ---- outstanding READs (requester side): MaxReads contexts shared by all QPs ------------------
   // A context is the rd_desc plus the next expected response PSN, the running offset into its
@@ -245,6 +279,7 @@ module xport_rx #(
   logic        w_first, w_mid, w_last, w_last_imm, w_only, w_only_imm;
   logic        s_first, s_mid, s_last, s_last_imm, s_only, s_only_imm;
   logic        rd_req, atomic, is_write, is_send, wstart, starts, lastish, needs_rq, has_imm;
+  logic        ud_op, ud_qp, ud_fits;
   logic        seq_ok, len_ok, acc_ok, wlen_ok, slen_ok, ack_now;
   logic [31:0] rem0, boff;
   logic [33:0] buf_total;
@@ -278,6 +313,8 @@ module xport_rx #(
     w_first = op == 8'h06; w_mid = op == 8'h07; w_last = op == 8'h08; w_last_imm = op == 8'h09;
     w_only = op == 8'h0A; w_only_imm = op == 8'h0B;
     rd_req = op == 8'h0C;
+    ud_op  = op == 8'h64 || op == 8'h65;   // UD SEND ONLY (with immediate)
+    ud_qp  = q_e.qp_type == rnic_spec_pkg::QP_TYPE_UD;
     atomic = op == 8'h13 || op == 8'h14;
     is_write = w_first || w_mid || w_last || w_last_imm || w_only || w_only_imm;
     is_send  = s_first || s_mid || s_last || s_last_imm || s_only || s_only_imm;
@@ -304,6 +341,7 @@ module xport_rx #(
     l2 = (q_rqd.num_sge >= 8'd3) ? q_rqd.sge2_len : 32'd0;
     buf_total = (q_rqd.num_sge >= 8'd1) ? 34'(q_rqd.sge0_len) + 34'(l1) + 34'(l2) : 34'd0;
     slen_ok = 34'(boff) + 34'(plen) <= buf_total;
+    ud_fits = 34'(plen) + 34'(UdGrhBytes) <= buf_total;
     rd_pk = (33'(h_q.dma_len) + 33'(pmtu) - 33'd1) >> pl2;
     rd_npk = (h_q.dma_len == 32'd0) ? 24'd1 : rd_pk[23:0];
     is_rr = op >= 8'h0D && op <= 8'h10;
@@ -330,7 +368,7 @@ module xport_rx #(
   end
 
   // Decision for the packet (valid in state SCls).
-  logic        c_ack, c_evt, c_rd, c_wb, c_rqclr, c_chk, c_place, c_cnt_v, c_rr;
+  logic        c_ack, c_evt, c_rd, c_wb, c_rqclr, c_chk, c_place, c_cnt_v, c_rr, c_ud;
   logic [23:0] c_ack_psn, c_ack_msn;
   logic [7:0]  c_ack_syn;
   logic [2:0]  c_cnt;
@@ -339,7 +377,7 @@ module xport_rx #(
 
   always_comb begin
     c_ack = 1'b0; c_evt = 1'b0; c_rd = 1'b0; c_wb = 1'b0; c_rqclr = 1'b0; c_chk = 1'b0;
-    c_place = 1'b0; c_cnt_v = 1'b0; c_cnt = 3'd0; c_rr = 1'b0;
+    c_place = 1'b0; c_cnt_v = 1'b0; c_cnt = 3'd0; c_rr = 1'b0; c_ud = 1'b0;
     c_ack_psn = h_q.psn; c_ack_msn = q_st.msn; c_ack_syn = SynAck;
     c_st = q_st;
     c_ev = '0;
@@ -370,6 +408,26 @@ module xport_rx #(
         c_ev.kind = rnic_spec_pkg::RX_EVENT_KIND_READ_RESP_DONE;
         c_ev.syndrome = h_q.syndrome;
         c_ev.msn = {8'd0, h_q.msn};
+      end
+    end else if (ud_qp && ud_op) begin
+      // UD datagram: Q_Key and a posted buffer, else dropped silently; no PSN rules, no ACK.
+      // The buffer gets the 40-byte GRH area (the IPv4 header in its last 20 bytes), then the
+      // payload; a buffer too small completes with LOC_LEN_ERR.
+      if (h_q.qkey != q_e.qkey || !q_rqv) begin
+        c_cnt_v = 1'b1; c_cnt = 3'(xport_rx_pkg::CntUd);
+      end else begin
+        c_ud = 1'b1;
+        c_wb = 1'b1;
+        c_rqclr = 1'b1;
+        c_place = ud_fits;
+        c_evt = 1'b1;
+        c_ev.kind = rnic_spec_pkg::RX_EVENT_KIND_RECV_DONE;
+        c_ev.status = ud_fits ? rnic_spec_pkg::WC_STATUS_SUCCESS : rnic_spec_pkg::WC_STATUS_LOC_LEN_ERR;
+        c_ev.wr_id = q_rqd.wr_id;
+        c_ev.byte_len = ud_fits ? 32'(plen) + UdGrhBytes : 32'd0;
+        c_ev.imm_data = op == 8'h65 ? roce_pkg::be32(h_q.imm) : 32'd0;
+        c_ev.flags = {5'd0, h_q.se, 1'b1, op == 8'h65};
+        c_ev.src_qpn = {8'd0, h_q.src_qp};
       end
     end else if (!is_rc_req || q_e.qp_type != rnic_spec_pkg::QP_TYPE_RC || q_st.err) begin
       c_cnt_v = 1'b1; c_cnt = 3'(xport_rx_pkg::CntUnsup);
@@ -464,7 +522,7 @@ module xport_rx #(
   end
 
   // ---- placement chunk (combinational from the placement registers) ----------------------------
-  logic        pl_write_q, pl_send_q;
+  logic        pl_write_q, pl_send_q, pl_ud_q;
   logic [15:0] pl_rem_q;
   logic [63:0] pl_va_q;
   logic [31:0] pl_off_q;
@@ -506,6 +564,8 @@ module xport_rx #(
       segleft = c012 - 34'(pl_off_q);
     end
     ch_len = (segleft < 34'(pl_rem_q)) ? segleft[15:0] : pl_rem_q;
+    // UD: the GRH area comes from the header, the payload from the stream: a chunk holds one
+    if (pl_ud_q && pl_off_q < UdGrhBytes && 32'(ch_len) > UdGrhBytes - pl_off_q) ch_len = 16'(UdGrhBytes - pl_off_q);
     ch_n = (rsp_page_left < {16'd0, ch_len_q}) ? rsp_page_left : {16'd0, ch_len_q};
     // first piece of a WRITE FIRST/ONLY straight from the message check (same va)
     ch_n_first = (mk_rsp_page_left_i < {16'd0, pl_rem_q}) ? mk_rsp_page_left_i[15:0] : pl_rem_q;
@@ -587,7 +647,9 @@ module xport_rx #(
   assign rdrsp_msn_o    = stn_q.msn;
   assign st_we          = state_q == SWb && p_wb_q;
   assign rqv_clr        = p_rqclr_q;
-  assign feed_chunk     = state_q == SDmaReq && dma_wr_req_ready_i;
+  assign dma_req_fire   = state_q == SDmaReq && dma_wr_req_ready_i;
+  assign grh_chunk      = pl_ud_q && pl_off_q < UdGrhBytes;
+  assign feed_chunk     = dma_req_fire && !grh_chunk;
 
   assign cnt_o = cnt_q;
 
@@ -605,15 +667,15 @@ module xport_rx #(
       pend_v_q <= 1'b0; errfix_q <= 1'b0; refetch_q <= 1'b0; pend_qp_q <= '0; pend_psn_q <= '0;
       pend_rr_q <= 1'b0; pend_slot_q <= '0;
       fail_q <= 1'b0; dma_err_q <= 1'b0; fail_syn_q <= '0; fail_status_q <= '0; out_cnt_q <= '0;
-      pl_write_q <= 1'b0; pl_send_q <= 1'b0; pl_rem_q <= '0; pl_va_q <= '0; pl_off_q <= '0;
+      pl_write_q <= 1'b0; pl_send_q <= 1'b0; pl_ud_q <= 1'b0; pl_rem_q <= '0; pl_va_q <= '0; pl_off_q <= '0;
       ch_len_q <= '0; ch_addr_q <= '0; ch_n_q <= '0;
       la_q <= 1'b0; la_v_q <= 1'b0; la_st_q <= '0; la_addr_q <= '0; la_pl_q <= '0;
       cnt_q <= '0;
     end else begin
       // DMA write completions (counted in any state)
       if (dma_wr_cpl_valid_i && dma_wr_cpl_status_i != 2'd0) dma_err_q <= 1'b1;
-      if (feed_chunk && !dma_wr_cpl_valid_i) out_cnt_q <= out_cnt_q + 8'd1;
-      else if (!feed_chunk && dma_wr_cpl_valid_i) out_cnt_q <= out_cnt_q - 8'd1;
+      if (dma_req_fire && !dma_wr_cpl_valid_i) out_cnt_q <= out_cnt_q + 8'd1;
+      else if (!dma_req_fire && dma_wr_cpl_valid_i) out_cnt_q <= out_cnt_q - 8'd1;
 
       // READ contexts: allocation / replacement by the firmware, freed by a QP-table write
       for (int i = 0; i < MaxReads; i++)
@@ -688,9 +750,10 @@ module xport_rx #(
           fail_psn_q <= h_q.psn;
           pl_write_q <= is_write;
           pl_send_q <= is_send;
-          pl_rem_q <= plen;
+          pl_ud_q <= c_ud;
+          pl_rem_q <= c_ud ? plen + UdGrhBytes[15:0] : plen;
           pl_va_q <= wstart ? h_q.va : q_st.va;
-          pl_off_q <= boff;
+          pl_off_q <= c_ud ? 32'd0 : boff;
           p_rr_q <= c_rr;
           pl_rd_q <= c_rr;
           rr_slot_q <= m_idx;
@@ -759,7 +822,7 @@ module xport_rx #(
             la_st_q <= mk_rsp_status_i; la_addr_q <= mk_rsp_addr_i; la_pl_q <= mk_rsp_page_left_i;
           end
           // with the next lookup issued (or answered) go straight to its response
-          if (!feed_busy)
+          if (!feed_busy && !grh_act)
             state_q <= (pl_rem_q == 16'd0) ? SCpl : (la_q || la_v_q || (la_issue && mk_req_ready_i)) ? SPlRsp : SPlReq;
         end
         SCpl: begin
@@ -780,7 +843,7 @@ module xport_rx #(
               if (rr_nst_q == rnic_spec_pkg::WC_STATUS_SUCCESS) rr_nst_q <= rnic_spec_pkg::WC_STATUS_GENERAL_ERR;
             end else if (dma_err_q && !fail_q) begin
               fail_q <= 1'b1; fail_syn_q <= SynRemOp;
-              fail_status_q <= rnic_spec_pkg::WC_STATUS_REM_OP_ERR;
+              fail_status_q <= pl_ud_q ? rnic_spec_pkg::WC_STATUS_GENERAL_ERR : rnic_spec_pkg::WC_STATUS_REM_OP_ERR;
               fail_psn_q <= p_place_q ? h_q.psn : pend_psn_q;
             end
             dma_err_q <= 1'b0;
@@ -796,6 +859,9 @@ module xport_rx #(
               ev_q.byte_len <= pl_off_q;
               rr_v_q[rr_slot_q] <= 1'b0;
             end
+          end else if (fail_q && pl_ud_q) begin
+            // UD: the receive completes in error; no NAK, the QP goes on
+            ev_q.status <= fail_status_q;
           end else if (fail_q) begin
             // the request failed: NAK, error event, QP stops accepting requests
             p_ack_q <= 1'b1; ack_psn_q <= fail_psn_q; ack_msn_q <= q_st.msn; ack_syn_q <= fail_syn_q;

@@ -28,8 +28,9 @@ package xport_rx_pkg;
   localparam int CntOoo     = 2;  // PSN ahead of the expected PSN
   localparam int CntAccess  = 3;  // NAK invalid request / remote access / remote op error
   localparam int CntRnr     = 4;  // RNR NAK sent
-  localparam int CntUnsup   = 5;  // opcode not handled (UC/UD, SEND w/ invalidate) or QP in error
+  localparam int CntUnsup   = 5;  // opcode not handled (UC, SEND w/ invalidate, not the QP's type) or QP in error
   localparam int CntRdRsp   = 6;  // READ response dropped: no outstanding READ expects its PSN, bad opcode/length
-  localparam int NumCnt     = 7;
+  localparam int CntUd      = 7;  // UD datagram dropped: Q_Key mismatch or no receive buffer posted
+  localparam int NumCnt     = 8;
 
 endpackage

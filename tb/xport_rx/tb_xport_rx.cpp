@@ -34,7 +34,7 @@ static TbResults R;
 // ---- roce_pkg::roce_hdr_t, fields MSB first ----------------------------------------------------
 struct Hdr {
   uint64_t opcode = 0, se = 0, dest_qp = 0, ack_req = 0, psn = 0, va = 0, rkey = 0, dma_len = 0,
-           syndrome = 0, msn = 0, swap_add = 0, compare = 0, orig = 0, imm = 0, payload_len = 0;
+           syndrome = 0, msn = 0, swap_add = 0, compare = 0, orig = 0, imm = 0, payload_len = 0, qkey = 0, src_qp = 0;
 };
 template <typename T> static void pack_hdr(T& s, const Hdr& h) {
   struct FW { unsigned w; uint64_t v; };
@@ -43,14 +43,14 @@ template <typename T> static void pack_hdr(T& s, const Hdr& h) {
                   {2, (4 - h.payload_len % 4) % 4}, {16, 0xFFFF}, {1, 0}, {1, 0}, {24, h.dest_qp},
                   {1, h.ack_req}, {24, h.psn}, {64, h.va}, {32, h.rkey}, {32, h.dma_len},
                   {8, h.syndrome}, {24, h.msn}, {64, h.swap_add}, {64, h.compare}, {64, h.orig},
-                  {32, h.imm}, {32, 0}, {24, 0}, {16, h.payload_len}};
+                  {32, h.imm}, {32, h.qkey}, {24, h.src_qp}, {16, h.payload_len}};
   unsigned pos = 743;
   for (const FW& x : f) { pos -= x.w; vlb::set(s, pos, x.w, x.v); }
 }
 
 struct Pkt { Hdr h; std::vector<uint8_t> pl; };
 struct Ack { uint32_t qpn, psn, syn, msn; };
-struct Evt { uint32_t kind, status, syn, flags, qpn, psn, msn, byte_len, imm, op; uint64_t wr_id, va, swap_add, compare; };
+struct Evt { uint32_t kind, status, syn, flags, qpn, psn, msn, byte_len, imm, op; uint64_t wr_id, va, swap_add, compare; uint32_t src; };
 struct Rd { uint32_t qpn, psn; uint64_t va; uint32_t rkey, len, msn; };
 
 // spec enum values
@@ -58,7 +58,7 @@ enum { EV_RECV_DONE = 0, EV_WRITE_IMM_DONE = 1, EV_ACK = 2, EV_NAK = 3, EV_RNR_N
        EV_RNR_SENT = 7, EV_ATOMIC_REQ = 8, EV_ATOMIC_ACK = 9, EV_READ_RESP_DONE = 5 };
 enum { WC_SUCCESS = 0, WC_GENERAL_ERR = 21, WC_LOC_LEN_ERR = 1, WC_LOC_PROT_ERR = 4, WC_REM_INV_REQ_ERR = 9, WC_REM_ACCESS_ERR = 10, WC_REM_OP_ERR = 11 };
 enum { A_LW = 1, A_RW = 2, A_RR = 4, A_RA = 8 };
-enum { C_BADQP = 0, C_DUP, C_OOO, C_ACCESS, C_RNR, C_UNSUP, C_RDRSP };
+enum { C_BADQP = 0, C_DUP, C_OOO, C_ACCESS, C_RNR, C_UNSUP, C_RDRSP, C_UD };
 
 struct Mr {
   uint32_t idx, variant, pdn, access, mtt_base, fpo;
@@ -150,7 +150,7 @@ struct Tb {
                       (uint32_t)vlb::get(e, 96, 32), (uint32_t)vlb::get(e, 128, 32),
                       __builtin_bswap32((uint32_t)vlb::get(e, 160, 32)),
                       (uint32_t)vlb::get(e, 480, 8), vlb::get(e, 192, 64), vlb::get(e, 256, 64),
-                      vlb::get(e, 320, 64), vlb::get(e, 384, 64)});
+                      vlb::get(e, 320, 64), vlb::get(e, 384, 64), (uint32_t)vlb::get(e, 448, 32)});
     }
     fire_qpt = top->qpt_wr_valid_i && top->qpt_wr_ready_o;
     fire_rqd = top->rqd_valid_i && top->rqd_ready_o;
@@ -190,11 +190,11 @@ struct Tb {
     mk_write(0, m.idx, d);
   }
   void qpt_write(uint32_t qpn, uint32_t epsn, unsigned pmtu_log2, unsigned access, uint32_t pdn,
-                 unsigned coal, unsigned rnr, bool valid = true) {
+                 unsigned coal, unsigned rnr, bool valid = true, unsigned qp_type = 2, uint32_t qkey = 0) {
     auto& e = top->qpt_wr_entry_i;
     for (int i = 0; i < 16; i++) e[i] = 0;
     vlb::set(e, 0, 1, valid); vlb::set(e, 1, 1, 1); vlb::set(e, 2, 1, 1);
-    vlb::set(e, 8, 8, 2); vlb::set(e, 16, 8, pmtu_log2); vlb::set(e, 24, 8, access);
+    vlb::set(e, 8, 8, qp_type); vlb::set(e, 16, 8, pmtu_log2); vlb::set(e, 352, 32, qkey); vlb::set(e, 24, 8, access);
     vlb::set(e, 32, 32, pdn); vlb::set(e, 64, 32, 0x100 + qpn); vlb::set(e, 96, 32, epsn);
     vlb::set(e, 128, 64, 0x0200000000AAull); vlb::set(e, 192, 64, 0x0200000000BBull);
     vlb::set(e, 256, 32, 0x0A000002); vlb::set(e, 288, 32, 0x0A000001); vlb::set(e, 320, 16, 0xC123);
@@ -251,6 +251,7 @@ struct Tb {
       r.va = p.h.va; r.rkey = p.h.rkey; r.dma_len = p.h.dma_len; r.syndrome = p.h.syndrome; r.msn = p.h.msn;
       r.swap_add = p.h.swap_add; r.compare = p.h.compare; r.orig = p.h.orig; r.imm = p.h.imm;
       r.payload_len = p.h.payload_len;
+      r.qkey = uint32_t(p.h.qkey); r.src_qp = uint32_t(p.h.src_qp);
       auto f = roce_ref::build(r, p.pl);
       for (size_t o = 0; o < f.size(); o += NB) {
         FBeat b{std::vector<uint8_t>(NB, 0), unsigned(std::min<size_t>(NB, f.size() - o)), o + NB >= f.size()};
@@ -614,6 +615,80 @@ int main(int argc, char** argv) {
     R.check(ok, "send-two-buffers-ahead-in-order", "%s evts %zu", why.c_str(), t.evts.size());
     why.clear();
     E += 4; msn += 2;
+  }
+  // ---- 4b. UD receive: Q_Key, GRH area + payload into the posted buffer, RECV_DONE ------------------
+  {
+    const uint32_t UQ = 5, QK = 0x11111111;
+    t.qpt_write(UQ, 0, 12, 0, PD, 0, 12, true, 4, QK);
+    // the buffer's first SGE is shorter than the GRH area: the area itself is split
+    auto ud_pkt = [&](uint8_t op, uint32_t qkey, const std::vector<uint8_t>& d) {
+      Pkt p; p.h.opcode = op; p.h.dest_qp = UQ; p.h.psn = 0x77; p.h.qkey = qkey; p.h.src_qp = 0x1234;
+      p.h.imm = op == 0x65 ? 0xA0B0C0D0 : 0; p.h.payload_len = d.size(); p.pl = d;
+      return p;
+    };
+    auto grh = [&](size_t plen, bool imm) {  // what the tb's header fields make of the GRH area
+      std::vector<uint8_t> g(40, 0);
+      uint8_t* ip = &g[20];
+      unsigned len = 20 + 8 + 12 + 8 + (imm ? 4 : 0) + plen + (4 - plen % 4) % 4 + 4;
+      ip[0] = 0x45; ip[2] = uint8_t(len >> 8); ip[3] = uint8_t(len); ip[6] = 0x40; ip[8] = 64; ip[9] = 17;
+      const uint8_t sd[8] = {0xC0, 0xA8, 0x01, 0x01, 0xC0, 0xA8, 0x01, 0x02};
+      std::memcpy(ip + 12, sd, 8);
+      uint16_t cs = roce_ref::ip_checksum(ip);
+      ip[10] = uint8_t(cs >> 8); ip[11] = uint8_t(cs);
+      return g;
+    };
+    uint32_t ud0 = t.cnt(C_UD), un0 = t.cnt(C_UNSUP);
+    for (unsigned len : {1000u, 1u, 4096u}) {
+      t.clear_out();
+      uint64_t a0 = rb.iova + 0x2000 + 7, a1 = rb.iova + 0x3000 + 5;
+      t.post_rq(UQ, 0x7700 + len, {{a0, 30, rb.key()}, {a1, 4200, rb.key()}});
+      auto d = t.rand_bytes(len);
+      t.send_pkt(ud_pkt(len == 1 ? 0x64 : 0x65, QK, d));
+      std::vector<uint8_t> all = grh(len, len != 1);
+      all.insert(all.end(), d.begin(), d.end());
+      for (size_t i = 0; i < all.size(); i++) t.exp[rb.xlate(i < 30 ? a0 + i : a1 + i - 30)] = all[i];
+      t.run_idle();
+      bool ok = t.evts.size() == 1 && t.acks.empty() && t.evts[0].kind == EV_RECV_DONE && t.evts[0].status == WC_SUCCESS &&
+                t.evts[0].wr_id == 0x7700 + len && t.evts[0].byte_len == len + 40 && t.evts[0].src == 0x1234 &&
+                t.evts[0].flags == (len == 1 ? 2u : 3u) && t.evts[0].imm == (len == 1 ? 0u : 0xA0B0C0D0u) &&
+                t.evts[0].qpn == UQ;
+      ok = ok && mem_eq(t, why);
+      R.check(ok, ("ud-recv-grh-and-payload-" + std::to_string(len)).c_str(), "%s evts %zu", why.c_str(), t.evts.size());
+      why.clear();
+    }
+    // wrong Q_Key, then no buffer: dropped silently and counted; a buffer too small: LOC_LEN_ERR
+    t.clear_out();
+    t.post_rq(UQ, 0x7800, {{rb.iova + 0x2000, 1000, rb.key()}});
+    t.send_pkt(ud_pkt(0x64, QK + 1, t.rand_bytes(100)));
+    t.run_idle();
+    bool ok = t.evts.empty() && t.acks.empty() && t.cnt(C_UD) == ud0 + 1 && mem_eq(t, why);
+    R.check(ok, "ud-wrong-qkey-dropped", "%s", why.c_str()); why.clear();
+    t.send_pkt(ud_pkt(0x64, QK, t.rand_bytes(2000)));   // the buffer posted above is 1000 bytes
+    t.run_idle();
+    ok = t.evts.size() == 1 && t.evts[0].kind == EV_RECV_DONE && t.evts[0].status == WC_LOC_LEN_ERR &&
+         t.evts[0].wr_id == 0x7800 && t.acks.empty() && mem_eq(t, why);
+    R.check(ok, "ud-buffer-too-small-loc-len-err", "%s", why.c_str()); why.clear();
+    t.clear_out();
+    t.send_pkt(ud_pkt(0x64, QK, t.rand_bytes(10)));
+    t.run_idle();
+    ok = t.evts.empty() && t.acks.empty() && t.cnt(C_UD) == ud0 + 2 && mem_eq(t, why);
+    R.check(ok, "ud-no-buffer-dropped", "%s", why.c_str()); why.clear();
+    // a bad L_Key in the buffer: LOC_PROT_ERR completion, no NAK, the QP goes on
+    t.post_rq(UQ, 0x7900, {{rb.iova, 1000, (2u << 8) | 0x23}});
+    t.send_pkt(ud_pkt(0x64, QK, t.rand_bytes(10)));
+    t.run_idle();
+    ok = t.evts.size() == 1 && t.evts[0].status == WC_LOC_PROT_ERR && t.evts[0].wr_id == 0x7900 && t.acks.empty() &&
+         mem_eq(t, why);
+    R.check(ok, "ud-bad-lkey-loc-prot-err", "%s", why.c_str()); why.clear();
+    // an RC opcode on the UD QP and a UD opcode on an RC QP: not this QP's type
+    t.clear_out();
+    Pkt rcs = ud_pkt(0x04, 0, t.rand_bytes(8));
+    t.send_pkt(rcs);
+    Pkt udrc = ud_pkt(0x64, QK, t.rand_bytes(8)); udrc.h.dest_qp = QP;
+    t.send_pkt(udrc);
+    t.run_idle();
+    ok = t.evts.empty() && t.acks.empty() && t.cnt(C_UNSUP) == un0 + 2 && mem_eq(t, why);
+    R.check(ok, "ud-and-rc-opcodes-kept-apart", "%s", why.c_str()); why.clear();
   }
   // ---- 5. requester side: ACK / NAK / RNR NAK / ATOMIC ACK -> events ----------------------------
   {
