@@ -8,6 +8,7 @@ void fw_rq_done(const uint8_t *ev);
 void fw_sq_ack(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome);
 void fw_atomic_req(const uint8_t *ev);
 void fw_sq_tx_error(uint32_t qpn, uint32_t status);
+void fw_sq_tx_done(uint32_t qpn);
 
 /* The QP a doorbell names, if it exists and belongs to the user context whose page rang. */
 static uint8_t *db_qp(uint32_t qpn, uint32_t page)
@@ -78,6 +79,9 @@ void fw_rx_event(const uint8_t *ev)
 		return;
 	case RNIC_RX_EVENT_KIND_TX_ERROR:
 		fw_sq_tx_error(qpn, rnic_rx_event_get_status(ev));
+		return;
+	case RNIC_RX_EVENT_KIND_TX_DONE:
+		fw_sq_tx_done(qpn);
 		return;
 	case RNIC_RX_EVENT_KIND_ATOMIC_REQ:
 		fw_atomic_req(ev);

@@ -472,6 +472,14 @@ void fw_timers_poll(void)
 
 /* The transmit engine could not send the QP's oldest message (a local key, length or DMA
  * failure): that WQE completes with the engine's status and the QP goes to ERR. */
+/* TX_DONE: a UD message left the NIC; UD sends complete then (no ACK), in order. */
+void fw_sq_tx_done(uint32_t qpn)
+{
+	if (fw_res.qp_run[qpn].head >= 0)
+		retire_head(qpn, RNIC_WC_STATUS_SUCCESS);
+	fw_sq_service(qpn);
+}
+
 void fw_sq_tx_error(uint32_t qpn, uint32_t status)
 {
 	if (fw_res.qp_run[qpn].head >= 0)

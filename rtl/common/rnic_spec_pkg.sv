@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'h0AA60A4E;
+  localparam logic [31:0] SPEC_HASH = 32'h6EA9F1BF;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -364,6 +364,7 @@ package rnic_spec_pkg;
   localparam logic [7:0] RX_EVENT_KIND_ATOMIC_REQ = 8'd8;
   localparam logic [7:0] RX_EVENT_KIND_ATOMIC_ACK = 8'd9;
   localparam logic [7:0] RX_EVENT_KIND_TX_ERROR = 8'd10;
+  localparam logic [7:0] RX_EVENT_KIND_TX_DONE = 8'd11;
 
   // Capability bits in id.caps.
   localparam logic [7:0] ID_CAPS_RC = 8'd0;

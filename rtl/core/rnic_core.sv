@@ -289,7 +289,7 @@ module rnic_core #(
   );
 
   // ---- Transmit: descriptors, ACK and READ-response jobs into frames -------------------------
-  logic tx_done_valid, tx_done_ready, tx_rdrsp_err;
+  logic tx_done_valid, tx_done_ready, tx_rdrsp_err, tx_done_ud;
   logic [23:0] tx_done_qpn;
   logic [7:0] tx_done_status;
   logic [31:0] tx_cnt_frames, tx_cnt_done, tx_cnt_lkey, tx_cnt_rkey, tx_cnt_dma;
@@ -315,27 +315,29 @@ module rnic_core #(
     .m_tdata_o(m_axis_tx_tdata_o), .m_tkeep_o(m_axis_tx_tkeep_o), .m_tlast_o(m_axis_tx_tlast_o),
     .m_tvalid_o(m_axis_tx_tvalid_o), .m_tready_i(m_axis_tx_tready_i),
     .done_valid_o(tx_done_valid), .done_ready_i(tx_done_ready), .done_qpn_o(tx_done_qpn),
-    .done_status_o(tx_done_status), .rdrsp_err_o(tx_rdrsp_err),
+    .done_status_o(tx_done_status), .done_ud_o(tx_done_ud), .rdrsp_err_o(tx_rdrsp_err),
     .cnt_frames_o(tx_cnt_frames), .cnt_done_o(tx_cnt_done), .cnt_lkey_err_o(tx_cnt_lkey),
     .cnt_rkey_err_o(tx_cnt_rkey), .cnt_dma_err_o(tx_cnt_dma)
   );
 
-  // ---- Events to the firmware: the receive engine's, and the transmit engine's failures ------
-  // (a successful transmit verdict needs no firmware work: completion follows the ACK).
-  logic tx_err;
-  rnic_spec_pkg::rx_event_t tx_err_evt;
-  assign tx_err = tx_done_valid && tx_done_status != rnic_spec_pkg::WC_STATUS_SUCCESS;
+  // ---- Events to the firmware: the receive engine's, and the transmit engine's verdicts -------
+  // Failures (TX_ERROR) and UD sends that left (TX_DONE: no ACK will complete them); an RC
+  // message that left needs no firmware work, its completion follows the ACK.
+  logic tx_evt;
+  rnic_spec_pkg::rx_event_t tx_evt_data;
+  assign tx_evt = tx_done_valid && (tx_done_status != rnic_spec_pkg::WC_STATUS_SUCCESS || tx_done_ud);
   always_comb begin
-    tx_err_evt = '0;
-    tx_err_evt.kind = rnic_spec_pkg::RX_EVENT_KIND_TX_ERROR;
-    tx_err_evt.status = tx_done_status;
-    tx_err_evt.qpn = {8'h0, tx_done_qpn};
+    tx_evt_data = '0;
+    tx_evt_data.kind = (tx_done_status != rnic_spec_pkg::WC_STATUS_SUCCESS) ? rnic_spec_pkg::RX_EVENT_KIND_TX_ERROR
+                                                                             : rnic_spec_pkg::RX_EVENT_KIND_TX_DONE;
+    tx_evt_data.status = tx_done_status;
+    tx_evt_data.qpn = {8'h0, tx_done_qpn};
   end
-  // Receive events first; a transmit failure waits (it is rare and not time-critical).
-  assign evt_valid = rx_evt_valid || tx_err;
-  assign evt_data = rx_evt_valid ? rx_evt : tx_err_evt;
+  // Receive events first; a transmit verdict waits.
+  assign evt_valid = rx_evt_valid || tx_evt;
+  assign evt_data = rx_evt_valid ? rx_evt : tx_evt_data;
   assign rx_evt_ready = evt_ready;
-  assign tx_done_ready = !tx_done_valid || !tx_err || (evt_ready && !rx_evt_valid);
+  assign tx_done_ready = !tx_done_valid || !tx_evt || (evt_ready && !rx_evt_valid);
 
 
   // ---- DMA engine: the AXI4 master toward host memory -------------------------------------

@@ -80,6 +80,7 @@ module xport_tx #(
   input  logic                   done_ready_i,
   output logic [23:0]            done_qpn_o,
   output logic [7:0]             done_status_o,   // rnic_spec_pkg::WC_STATUS_*
+  output logic                   done_ud_o,       // the message was on a UD QP (no ACK will come)
   // errors and counters
   output logic                   rdrsp_err_o,     // pulse: a READ response job failed its rkey check
   output logic [31:0]            cnt_frames_o,
@@ -398,11 +399,11 @@ module xport_tx #(
 
   // ---- done records ---------------------------------------------------------------------------
   // {emit, qpn, status, npkts, dma request sequence number after the message}
-  localparam int RecW = 1 + 24 + 8 + 32 + 16;
+  localparam int RecW = 1 + 1 + 24 + 8 + 32 + 16;
   logic            rec_push, rec_full, rec_empty, rec_pop;
   logic [RecW-1:0] rec_in, rec_out;
   assign rec_push = st_q == SRec && !rec_full;
-  assign rec_in   = {src_q == SrcFw, d_q.qpn[23:0], status_q,
+  assign rec_in   = {ud, src_q == SrcFw, d_q.qpn[23:0], status_q,
                      (status_q != 8'd0) ? 32'd0 : npkts, dma_seq_q};
   xport_tx_fifo #(.Width(RecW), .Depth(RecDepth)) u_rec (
     .clk_i   (clk_i),
@@ -414,12 +415,12 @@ module xport_tx #(
     .data_o  (rec_out),
     .empty_o (rec_empty)
   );
-  logic        h_emit;
+  logic        h_emit, h_ud;
   logic [23:0] h_qpn;
   logic [7:0]  h_status;
   logic [31:0] h_npkts;
   logic [15:0] h_seq;
-  assign {h_emit, h_qpn, h_status, h_npkts, h_seq} = rec_out;
+  assign {h_ud, h_emit, h_qpn, h_status, h_npkts, h_seq} = rec_out;
 
   logic [31:0] fr_q;          // frames sent since the head record's first one
   logic        sticky_prot_q, sticky_dma_q;
@@ -438,6 +439,7 @@ module xport_tx #(
   assign done_valid_o  = head_ready && h_emit;
   assign done_qpn_o    = h_qpn;
   assign done_status_o = fin_status;
+  assign done_ud_o     = h_ud;
   assign rdrsp_err_o   = err_pulse_q;
 
   logic [31:0] c_frames_q, c_done_q, c_lkey_q, c_rkey_q, c_dma_q;

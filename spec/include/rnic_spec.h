@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0x0AA60A4Eu
+#define RNIC_SPEC_HASH 0x6EA9F1BFu
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -408,6 +408,7 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_RX_EVENT_KIND_ATOMIC_REQ 8u
 #define RNIC_RX_EVENT_KIND_ATOMIC_ACK 9u
 #define RNIC_RX_EVENT_KIND_TX_ERROR 10u
+#define RNIC_RX_EVENT_KIND_TX_DONE 11u
 
 /* Capability bits in id.caps. */
 #define RNIC_ID_CAPS_RC 0u
