@@ -131,8 +131,8 @@ uint32_t fw_cmd_exec(uint8_t *e)
 	case RNIC_CMD_OP_DESTROY_AH:
 		return fw_cmd_destroy_ah(e);
 	default:
-		/* Unknown opcodes, and the commands this firmware does not serve yet (WRITE_MTT,
-		 * QUERY_COUNTERS, SET_PORT). */
+		/* Unknown opcodes, and the commands this firmware does not serve yet
+		 * (QUERY_COUNTERS). */
 		return RNIC_CMD_STATUS_BAD_OPCODE;
 	}
 }

@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'h6EA9F1BF;
+  localparam logic [31:0] SPEC_HASH = 32'h3DF6ABEF;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -174,17 +174,15 @@ package rnic_spec_pkg;
   localparam logic [11:0] FW_REG_RDQ_PSN = 12'h84C;
   localparam logic [11:0] FW_REG_RDQ_RESULT = 12'h850;
 
-  // Driver-to-firmware command opcodes.
+  // Driver-to-firmware command opcodes. 0x04 and 0x14 are left free: REG_MR fetches an MR's whole page list by DMA itself (no separate MTT writes), and the port's addresses come with SET_GID (no port-attribute command); the firmware answers them as unknown opcodes.
   localparam logic [7:0] CMD_OP_NOP = 8'd0;
   localparam logic [7:0] CMD_OP_QUERY_DEVICE = 8'd1;
   localparam logic [7:0] CMD_OP_QUERY_PORT = 8'd2;
   localparam logic [7:0] CMD_OP_SET_GID = 8'd3;
-  localparam logic [7:0] CMD_OP_SET_PORT = 8'd4;
   localparam logic [7:0] CMD_OP_ALLOC_PD = 8'd16;
   localparam logic [7:0] CMD_OP_DEALLOC_PD = 8'd17;
   localparam logic [7:0] CMD_OP_REG_MR = 8'd18;
   localparam logic [7:0] CMD_OP_DEREG_MR = 8'd19;
-  localparam logic [7:0] CMD_OP_WRITE_MTT = 8'd20;
   localparam logic [7:0] CMD_OP_CREATE_CQ = 8'd32;
   localparam logic [7:0] CMD_OP_DESTROY_CQ = 8'd33;
   localparam logic [7:0] CMD_OP_CREATE_QP = 8'd48;
