@@ -23,10 +23,11 @@ test-core: $(SIM_BIN) $(FW_TRAP_DIR)/imem.hex
 
 TEST_SUITES += rdma
 # A clean link, then 1 % and 5 % loss, then loss with reordering, duplication and corruption
-# (probabilities per frame in both directions; seeds fixed, so runs are repeatable).
+# (probabilities per frame in both directions; seeds fixed, so runs are repeatable), then 1 %
+# loss with both NICs behind the hostile PCIe model.
 test-rdma: $(SIM_BIN)
 	@mkdir -p $(BUILD)/sys
-	@rc=0; for args in "1" "2 0.01 0 0 0" "3 0.05 0 0 0" "4 0.05 0.05 0.05 0.05"; do \
+	@rc=0; for args in "1" "2 0.01 0 0 0" "3 0.05 0 0 0" "4 0.05 0.05 0.05 0.05" "5 0.01 0 0 0 --hostile"; do \
 	  $(SIM_BIN) test-rdma $$args || rc=1; done; exit $$rc
 
 BENCHES += rdma

@@ -143,8 +143,12 @@ struct RdmaTest : sc_module {
   std::string nm(const std::string &s) { return tag_.empty() ? s : s + "-" + tag_; }
 };
 
-// test-rdma [SEED [LOSS REORDER DUP CORRUPT]]: fault probabilities per frame, both directions.
+// test-rdma [SEED [LOSS REORDER DUP CORRUPT]] [--hostile]: fault probabilities per frame, both
+// directions; --hostile puts both NICs behind the hostile PCIe model (random ready on every
+// channel, read completions split and reordered across IDs, extra latency).
 int test_rdma(int argc, char **argv) {
+  bool hostile = argc > 1 && !std::strcmp(argv[argc - 1], "--hostile");
+  if (hostile) argc--;
   uint64_t seed = argc > 1 ? std::strtoull(argv[1], nullptr, 0) : 1;
   EthFaults f;
   if (argc > 5) {
@@ -155,8 +159,13 @@ int test_rdma(int argc, char **argv) {
   }
   std::string tag;
   if (argc > 5) tag = std::string("l") + argv[2] + "r" + argv[3] + "d" + argv[4] + "c" + argv[5];
+  if (hostile) tag += tag.empty() ? "hostile-pcie" : "-hostile-pcie";
   HostMem ma, mb;
-  PcieModel pa(ma), pb(mb);
+  PcieCfg pca, pcb;
+  pca.hostile = pcb.hostile = hostile;
+  pca.seed = seed * 2 + 1;
+  pcb.seed = seed * 2 + 2;
+  PcieModel pa(ma, pca), pb(mb, pcb);
   RnicNode na("nic0"), nb("nic1");
   na.attach_pcie(&pa);
   nb.attach_pcie(&pb);
@@ -175,6 +184,12 @@ int test_rdma(int argc, char **argv) {
                 (unsigned long long)st.tx_frames, (unsigned long long)st.lost, (unsigned long long)st.reordered,
                 (unsigned long long)st.duplicated, (unsigned long long)st.corrupted);
   }
+  if (hostile)
+    for (PcieModel *m : {&pa, &pb}) {
+      const PcieStats &ps = m->stats;
+      std::printf("INFO hostile PCIe: %llu R beats held back, %llu completion chunks out of order, %u reads in flight at most\n",
+                  (unsigned long long)ps.r_gaps, (unsigned long long)ps.ooo_chunks, ps.max_rd_inflight);
+    }
   return t.r.exit_code();
 }
 
