@@ -71,6 +71,18 @@ uint32_t fw_cmd_exec(uint8_t *e)
 		rnic_cmd_query_device_set_max_mr_size_log2(e, 40);
 		rnic_cmd_query_device_set_num_uctx(e, FW_MAX_UCTX - 1);
 		return RNIC_CMD_STATUS_OK;
+	case RNIC_CMD_OP_QUERY_COUNTERS:
+		clear_params(e);
+		rnic_cmd_query_counters_set_sq_wqes(e, fw_perf.sq_wqes);
+		rnic_cmd_query_counters_set_cqes(e, fw_perf.cqes);
+		rnic_cmd_query_counters_set_db_cycles(e, fw_perf.db_cycles);
+		rnic_cmd_query_counters_set_ev_cycles(e, fw_perf.ev_cycles);
+		rnic_cmd_query_counters_set_doorbells(e, fw_perf.doorbells);
+		rnic_cmd_query_counters_set_events(e, fw_perf.events);
+		rnic_cmd_query_counters_set_now_cycles(e, hal_cycles());
+		rnic_cmd_query_counters_set_db_max_cycles(e, fw_perf.db_max);
+		rnic_cmd_query_counters_set_ev_max_cycles(e, fw_perf.ev_max);
+		return RNIC_CMD_STATUS_OK;
 	case RNIC_CMD_OP_QUERY_PORT:
 		clear_params(e);
 		rnic_cmd_query_port_set_state(e, 4); /* ACTIVE */
@@ -132,7 +144,7 @@ uint32_t fw_cmd_exec(uint8_t *e)
 		return fw_cmd_destroy_ah(e);
 	default:
 		/* Unknown opcodes, and the commands this firmware does not serve yet (WRITE_MTT,
-		 * QUERY_COUNTERS, SET_PORT). */
+		 * SET_PORT). */
 		return RNIC_CMD_STATUS_BAD_OPCODE;
 	}
 }

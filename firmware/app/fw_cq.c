@@ -25,6 +25,7 @@ int fw_cqe_write(uint32_t cqn, const uint8_t *cqe)
 		return -1;
 	}
 	cq->pi++;
+	fw_perf.cqes++;
 	/* An armed CQ gives one completion event: for any CQE, or (solicited arming) for a
 	 * solicited or failed one. */
 	if (cq->armed == FW_CQ_ARM_ANY ||

@@ -90,22 +90,39 @@ void fw_rx_event(const uint8_t *ev)
 	}
 }
 
+struct fw_perf fw_perf;
+
+/* Adds the cycles since t0 to a counter pair (sum, maximum). */
+static void perf_add(uint64_t t0, uint64_t *sum, uint32_t *max)
+{
+	uint32_t d = (uint32_t)(hal_cycles() - t0);
+	*sum += d;
+	if (d > *max)
+		*max = d;
+}
+
 uint32_t fw_xport_poll(void)
 {
 	uint32_t n = 0;
 	uint8_t ev[RNIC_RX_EVENT_SIZE];
 
 	while (hal_rd32(RNIC_FW_REG_DB_STATUS) & 1u) {
+		uint64_t t0 = hal_cycles();
 		uint32_t e = hal_rd32(RNIC_FW_REG_DB_DATA), v = hal_rd32(RNIC_FW_REG_DB_DATA + 4);
 		hal_wr32(RNIC_FW_REG_DB_POP, 1);
 		fw_doorbell(e, v);
+		fw_perf.doorbells++;
+		perf_add(t0, &fw_perf.db_cycles, &fw_perf.db_max);
 		n++;
 	}
 	while (hal_rd32(RNIC_FW_REG_EVT_STATUS) & 1u) {
+		uint64_t t0 = hal_cycles();
 		for (uint32_t w = 0; w < RNIC_RX_EVENT_SIZE / 4; w++)
 			rnic_st_le(ev + 4 * w, 4, hal_rd32(RNIC_FW_REG_EVT_DATA + 4 * w));
 		hal_wr32(RNIC_FW_REG_EVT_POP, 1);
 		fw_rx_event(ev);
+		fw_perf.events++;
+		perf_add(t0, &fw_perf.ev_cycles, &fw_perf.ev_max);
 		n++;
 	}
 	return n;

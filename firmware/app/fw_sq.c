@@ -289,6 +289,7 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 		run->head = ri;
 	run->tail = ri;
 	rnic_qp_ctx_set_sq_psn(c, (psn + npkts) & PSN_MASK);
+	fw_perf.sq_wqes++;
 	if (!run->deadline)
 		arm_ack_timer(qpn);
 	return nbb;

@@ -70,7 +70,10 @@ void mock_mmio_wr32(uint32_t off, uint32_t v)
 	case RNIC_FW_REG_RQD_COMMIT: mock_commit(off, RNIC_FW_REG_RQD_DATA, 16, v); break;
 	case RNIC_FW_REG_TXD_COMMIT: mock_commit(off, RNIC_FW_REG_TXD_DATA, 32, v); break;
 	case RNIC_FW_REG_RDD_COMMIT: mock_commit(off, RNIC_FW_REG_RDD_DATA, 16, v); break;
-	case RNIC_FW_REG_DB_POP: regs[RNIC_FW_REG_DB_STATUS / 4] = 0; break;
+	case RNIC_FW_REG_DB_POP: /* takes the mock's time forward, so the firmware's cycle counts see it */
+		regs[RNIC_FW_REG_DB_STATUS / 4] = 0;
+		mock_now += MOCK_DB_POP_CYCLES;
+		break;
 	case RNIC_FW_REG_EVT_POP: regs[RNIC_FW_REG_EVT_STATUS / 4] = 0; break;
 	default: break;
 	}

@@ -9,6 +9,7 @@ extern uint32_t writes[64][2];
 extern unsigned nwrites;
 extern int mock_failed;
 extern uint64_t mock_now; /* what hal_cycles() returns */
+#define MOCK_DB_POP_CYCLES 7u /* a doorbell pop advances mock_now by this */
 
 void check(int ok, const char *name);
 

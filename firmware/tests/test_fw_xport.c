@@ -302,6 +302,28 @@ static void doorbell_checks(void)
 	regs[RNIC_FW_REG_DB_DATA / 4 + 1] = 0;
 	uint32_t served = fw_xport_poll();
 	check(served == 1 && regs[RNIC_FW_REG_DB_STATUS / 4] == 0, "fw-xport-doorbell-mailbox-drained");
+	/* That doorbell is counted, with the cycles it took (the mock's pop advances its clock). */
+	CMD(RNIC_CMD_OP_QUERY_COUNTERS);
+	uint32_t st = fw_cmd_exec(e);
+	check(st == RNIC_CMD_STATUS_OK && rnic_cmd_query_counters_get_doorbells(e) == 1 &&
+		      rnic_cmd_query_counters_get_db_cycles(e) == MOCK_DB_POP_CYCLES &&
+		      rnic_cmd_query_counters_get_db_max_cycles(e) == MOCK_DB_POP_CYCLES &&
+		      rnic_cmd_query_counters_get_now_cycles(e) == mock_now && rnic_cmd_query_counters_get_events(e) == 0,
+	      "fw-xport-query-counters-doorbell-cycles");
+}
+
+/* Over the send path (from m0 on, with wqes0 counted before): every tx_desc committed for a
+ * WQE is counted once; and every CQE written since boot. */
+static void counter_totals(unsigned m0, uint32_t wqes0)
+{
+	uint32_t cqes = 0;
+	for (uint32_t i = 1; i < FW_MAX_CQ; i++)
+		cqes += fw_res.cqs[i].pi;
+	CMD(RNIC_CMD_OP_QUERY_COUNTERS);
+	check(fw_cmd_exec(e) == RNIC_CMD_STATUS_OK && cqes > 0 &&
+		      rnic_cmd_query_counters_get_sq_wqes(e) - wqes0 == mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) &&
+		      rnic_cmd_query_counters_get_sq_wqes(e) > wqes0 && rnic_cmd_query_counters_get_cqes(e) == cqes,
+	      "fw-xport-query-counters-wqes-and-cqes");
 }
 
 static void retry_exhaustion(void)
@@ -427,7 +449,11 @@ int main(void)
 	eq_checks();
 	recv_path();
 	atomics();
+	/* The atomics above sent ATOMIC ACKs through the transmit mailbox too: not WQEs. */
+	unsigned m_send = mock_nmbox;
+	uint32_t wqes0 = fw_perf.sq_wqes;
 	send_path();
+	counter_totals(m_send, wqes0);
 	retry_exhaustion();
 	timers();
 	return mock_failed;

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0x8863E418u
+#define RNIC_SPEC_HASH 0xAD8116D4u
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -1017,6 +1017,91 @@ static inline uint32_t rnic_cmd_create_cq_get_num_pages(const void *p)
 static inline void rnic_cmd_create_cq_set_num_pages(void *p, uint32_t v)
 {
 	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 32, (uint32_t)v);
+}
+
+/* cmd_query_counters (64 bytes): QUERY_COUNTERS outputs: the firmware's data-path counters, free-running since boot (the host takes differences). Cycles are the soft core's mcycle (core clock). A doorbell's cycles run from reading it out of the doorbell mailbox until it is served (for an SQ doorbell: the last tx_desc it led to is committed); an event's from reading it out of the event mailbox until it is served (for an ACK: its CQEs are written). The packet counters of the RTL are in the BAR0 counters block. */
+#define RNIC_CMD_QUERY_COUNTERS_SIZE 64u
+#define RNIC_CMD_QUERY_COUNTERS_ALIGN 8u
+#define RNIC_CMD_QUERY_COUNTERS_SQ_WQES_OFF 8u
+static inline uint32_t rnic_cmd_query_counters_get_sq_wqes(const void *p)
+{
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8);
+}
+static inline void rnic_cmd_query_counters_set_sq_wqes(void *p, uint32_t v)
+{
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8, (uint32_t)v);
+}
+#define RNIC_CMD_QUERY_COUNTERS_CQES_OFF 12u
+static inline uint32_t rnic_cmd_query_counters_get_cqes(const void *p)
+{
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12);
+}
+static inline void rnic_cmd_query_counters_set_cqes(void *p, uint32_t v)
+{
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12, (uint32_t)v);
+}
+#define RNIC_CMD_QUERY_COUNTERS_DB_CYCLES_OFF 16u
+static inline uint64_t rnic_cmd_query_counters_get_db_cycles(const void *p)
+{
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16);
+}
+static inline void rnic_cmd_query_counters_set_db_cycles(void *p, uint64_t v)
+{
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16, (uint64_t)v);
+}
+#define RNIC_CMD_QUERY_COUNTERS_EV_CYCLES_OFF 24u
+static inline uint64_t rnic_cmd_query_counters_get_ev_cycles(const void *p)
+{
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 24);
+}
+static inline void rnic_cmd_query_counters_set_ev_cycles(void *p, uint64_t v)
+{
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 24, (uint64_t)v);
+}
+#define RNIC_CMD_QUERY_COUNTERS_DOORBELLS_OFF 32u
+static inline uint32_t rnic_cmd_query_counters_get_doorbells(const void *p)
+{
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 32);
+}
+static inline void rnic_cmd_query_counters_set_doorbells(void *p, uint32_t v)
+{
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 32, (uint32_t)v);
+}
+#define RNIC_CMD_QUERY_COUNTERS_EVENTS_OFF 36u
+static inline uint32_t rnic_cmd_query_counters_get_events(const void *p)
+{
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 36);
+}
+static inline void rnic_cmd_query_counters_set_events(void *p, uint32_t v)
+{
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 36, (uint32_t)v);
+}
+#define RNIC_CMD_QUERY_COUNTERS_NOW_CYCLES_OFF 40u
+static inline uint64_t rnic_cmd_query_counters_get_now_cycles(const void *p)
+{
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 40);
+}
+static inline void rnic_cmd_query_counters_set_now_cycles(void *p, uint64_t v)
+{
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 40, (uint64_t)v);
+}
+#define RNIC_CMD_QUERY_COUNTERS_DB_MAX_CYCLES_OFF 48u
+static inline uint32_t rnic_cmd_query_counters_get_db_max_cycles(const void *p)
+{
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 48);
+}
+static inline void rnic_cmd_query_counters_set_db_max_cycles(void *p, uint32_t v)
+{
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 48, (uint32_t)v);
+}
+#define RNIC_CMD_QUERY_COUNTERS_EV_MAX_CYCLES_OFF 52u
+static inline uint32_t rnic_cmd_query_counters_get_ev_max_cycles(const void *p)
+{
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 52);
+}
+static inline void rnic_cmd_query_counters_set_ev_max_cycles(void *p, uint32_t v)
+{
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 52, (uint32_t)v);
 }
 
 /* cmd_destroy (64 bytes): DESTROY_CQ / DESTROY_QP / DESTROY_AH / DEALLOC handle input. */
@@ -3247,6 +3332,15 @@ static inline void rnic_fw_image_hdr_set_imem_crc(void *p, uint32_t v)
 	X(cmd_create_cq, page_shift, 18, 1, 0, 8) \
 	X(cmd_create_cq, buf_addr, 24, 8, 0, 64) \
 	X(cmd_create_cq, num_pages, 32, 4, 0, 32) \
+	X(cmd_query_counters, sq_wqes, 8, 4, 0, 32) \
+	X(cmd_query_counters, cqes, 12, 4, 0, 32) \
+	X(cmd_query_counters, db_cycles, 16, 8, 0, 64) \
+	X(cmd_query_counters, ev_cycles, 24, 8, 0, 64) \
+	X(cmd_query_counters, doorbells, 32, 4, 0, 32) \
+	X(cmd_query_counters, events, 36, 4, 0, 32) \
+	X(cmd_query_counters, now_cycles, 40, 8, 0, 64) \
+	X(cmd_query_counters, db_max_cycles, 48, 4, 0, 32) \
+	X(cmd_query_counters, ev_max_cycles, 52, 4, 0, 32) \
 	X(cmd_destroy, handle, 8, 4, 0, 32) \
 	X(cmd_create_qp, qpn, 8, 4, 0, 32) \
 	X(cmd_create_qp, uctx, 12, 4, 0, 32) \
