@@ -153,7 +153,7 @@ uint32_t fw_cmd_exec(uint8_t *e)
  * queue keeps moving (the host sees a timeout for it). */
 static void serve_slot(uint64_t addr)
 {
-	uint8_t e[RNIC_CMD_ENTRY_SIZE];
+	FW_LAYOUT_ALIGN uint8_t e[RNIC_CMD_ENTRY_SIZE];
 
 	if (fw_dma_xfer(addr, BUF_CMD, RNIC_CMD_ENTRY_SIZE, FW_DMA_TO_BUF)) {
 		fw_log("cmd: fetch from %08x%08x failed", (unsigned)(addr >> 32), (unsigned)addr);

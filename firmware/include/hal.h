@@ -8,6 +8,11 @@
 
 #include "rnic_spec.h"
 
+/* Spec layout buffers (tx_desc, CQE, QP context, ...) are declared FW_LAYOUT_ALIGN: the
+ * firmware is built with RNIC_LAYOUT_ALIGNED, so every aligned field accessor is one load or
+ * store (the soft core traps misaligned access, so the compiler must know). */
+#define FW_LAYOUT_ALIGN _Alignas(8)
+
 #ifdef MOCK_MMIO
 uint32_t mock_mmio_rd32(uint32_t off);
 void mock_mmio_wr32(uint32_t off, uint32_t v);

@@ -189,6 +189,11 @@ struct Bench : sc_module {
     return (sc_time_stamp() - t0).to_seconds();
   }
 
+  double fail(const std::string &why, unsigned posted, unsigned done) {
+    std::printf("bench: %s (posted %u, completed %u)\n", why.c_str(), posted, done);
+    return -1;
+  }
+
   // count signaled WRITEs of size bytes spread round robin over nqp QPs of host a (its own
   // first), at most kQpDepth outstanding per QP; one doorbell per QP per round. Seconds, or -1.
   double stream_qps(unsigned nqp, uint32_t size, unsigned count) {
@@ -218,12 +223,23 @@ struct Bench : sc_module {
         if (any) rnicp_ring_sq(&a_->db, qps[q].qpn, qps[q].sq->pi);
       }
       int n = poll_some(a_, wc, 32, sc_time(2, SC_MS));
-      if (n <= 0) return -1;
+      if (n <= 0) {
+        std::string o;
+        for (unsigned q = 0; q < nqp; q++) o += " " + std::to_string(out[q]);
+        for (RdmaHost *h : {a_, b_}) {
+          o += "; nic" + std::to_string(h == b_) + ": db_dropped " +
+               std::to_string(rnic_rd32(&h->os, RNIC_REG_DOORBELL_DB_DROPPED));
+          for (unsigned k = 0; k < RNIC_NUM_COUNTERS; k++)
+            if (uint32_t v = rnic_rd32(&h->os, RNIC_COUNTER_BASE + 4 * k))
+              o += std::string(" ") + rnic_counter_names[k] + " " + std::to_string(v);
+        }
+        return fail("8 QPs: no completion; outstanding per QP" + o, posted, done);
+      }
       for (int i = 0; i < n; i++) {
-        if (wc[i].status) return -1;
+        if (wc[i].status) return fail("8 QPs: status " + std::to_string(wc[i].status), posted, done);
         unsigned q = 0;
         while (q < nqp && qps[q].qpn != wc[i].qpn) q++;
-        if (q == nqp || !out[q]) return -1;
+        if (q == nqp || !out[q]) return fail("8 QPs: CQE of qpn " + std::to_string(wc[i].qpn), posted, done);
         rnicp_sq_complete(qps[q].sq, uint16_t(wc[i].wqe_index));
         out[q]--;
       }
