@@ -179,13 +179,17 @@ static void serve_slot(uint64_t addr)
 
 uint32_t fw_cmd_poll(void)
 {
+	/* The producer count first: the idle main loop then costs one MMIO load here, not four,
+	 * and picks doorbells up sooner. */
+	uint32_t prod = hal_rd32(RNIC_FW_REG_CMDQ_PROD);
+	if (prod == cons)
+		return 0;
 	uint32_t log_size = hal_rd32(RNIC_FW_REG_CMDQ_LOG_SIZE);
 	uint32_t n = 0;
 
 	if (log_size == 0 || log_size > 12)
 		return 0;
 	uint64_t base = ((uint64_t)hal_rd32(RNIC_FW_REG_CMDQ_BASE_HI) << 32) | hal_rd32(RNIC_FW_REG_CMDQ_BASE_LO);
-	uint32_t prod = hal_rd32(RNIC_FW_REG_CMDQ_PROD);
 	while (cons != prod) {
 		serve_slot(base + (uint64_t)(cons & ((1u << log_size) - 1)) * RNIC_CMD_ENTRY_SIZE);
 		cons++;

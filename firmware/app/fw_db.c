@@ -93,9 +93,9 @@ void fw_rx_event(const uint8_t *ev)
 struct fw_perf fw_perf;
 
 /* Adds the cycles since t0 to a counter pair (sum, maximum). */
-static void perf_add(uint64_t t0, uint64_t *sum, uint32_t *max)
+static inline void perf_add(uint32_t t0, uint64_t *sum, uint32_t *max)
 {
-	uint32_t d = (uint32_t)(hal_cycles() - t0);
+	uint32_t d = hal_cycles32() - t0;
 	*sum += d;
 	if (d > *max)
 		*max = d;
@@ -107,7 +107,7 @@ uint32_t fw_xport_poll(void)
 	FW_LAYOUT_ALIGN uint8_t ev[RNIC_RX_EVENT_SIZE];
 
 	while (hal_rd32(RNIC_FW_REG_DB_STATUS) & 1u) {
-		uint64_t t0 = hal_cycles();
+		uint32_t t0 = hal_cycles32();
 		uint32_t e = hal_rd32(RNIC_FW_REG_DB_DATA), v = hal_rd32(RNIC_FW_REG_DB_DATA + 4);
 		hal_wr32(RNIC_FW_REG_DB_POP, 1);
 		fw_doorbell(e, v);
@@ -116,7 +116,7 @@ uint32_t fw_xport_poll(void)
 		n++;
 	}
 	while (hal_rd32(RNIC_FW_REG_EVT_STATUS) & 1u) {
-		uint64_t t0 = hal_cycles();
+		uint32_t t0 = hal_cycles32();
 		/* Requester-side events (ACK, NAKs, READ done, TX error) use only the first four
 		 * words: the other twelve are not read (one MMIO load each). */
 		uint32_t w0 = hal_rd32(RNIC_FW_REG_EVT_DATA), words = RNIC_RX_EVENT_SIZE / 4;

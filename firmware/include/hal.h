@@ -21,6 +21,7 @@ uint64_t mock_cycles(void);
 static inline uint32_t hal_rd32(uint32_t off) { return mock_mmio_rd32(off); }
 static inline void hal_wr32(uint32_t off, uint32_t v) { mock_mmio_wr32(off, v); }
 static inline uint64_t hal_cycles(void) { return mock_cycles(); }
+static inline uint32_t hal_cycles32(void) { return (uint32_t)mock_cycles(); }
 #else
 static inline uint32_t hal_rd32(uint32_t off)
 {
@@ -42,6 +43,14 @@ static inline uint64_t hal_cycles(void)
 		__asm__ volatile("csrr %0, mcycleh" : "=r"(hi2));
 	} while (hi != hi2);
 	return ((uint64_t)hi << 32) | lo;
+}
+
+/* mcycle's low word: one instruction, for measuring intervals shorter than 2^32 cycles. */
+static inline uint32_t hal_cycles32(void)
+{
+	uint32_t lo;
+	__asm__ volatile("csrr %0, mcycle" : "=r"(lo));
+	return lo;
 }
 #endif
 

@@ -18,6 +18,7 @@ void check(int ok, const char *name);
 #define MOCK_HOST_BYTES (1u << 20)
 extern uint8_t mock_host[MOCK_HOST_BYTES];
 extern uint8_t mock_buf[4096];
+extern unsigned mock_dma_reads; /* host-to-buffer transfers done */
 
 /* Every mailbox commit the firmware made: which mailbox (commit register), argument, data. */
 struct mock_mbox_rec {

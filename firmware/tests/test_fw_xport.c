@@ -130,11 +130,17 @@ static void send_path(void)
 	struct rnicp_sge in = { (uint64_t)(uintptr_t)text, 20, 0 };
 	struct rnicp_sge rd = { H(DATA_OFF + 8192), 5000, 0x103 };
 
+	uint32_t first_bb = sq.pi, dma0 = mock_dma_reads;
 	post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, sg, 2, 0x1001);
 	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED | RNICP_WR_INLINE, &in, 1, 0x1002);
 	post(RNIC_WQE_OP_RDMA_READ, 0, &rd, 1, 0x1003);
 	post(RNIC_WQE_OP_SEND_WITH_IMM, RNICP_WR_SIGNALED, sg, 1, 0x1004);
 	ring_sq();
+	/* Five WQEBBs (the 2-SGE WRITE takes two) from one doorbell: one fetch, or two when they
+	 * cross the ring end. */
+	uint32_t bbs = (uint16_t)(sq.pi - first_bb);
+	check(bbs == 5 && mock_dma_reads - dma0 == ((first_bb % (1u << SQ_LOG)) + bbs > (1u << SQ_LOG) ? 2u : 1u),
+	      "fw-xport-one-wqe-fetch-per-doorbell");
 
 	check(mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 4, "fw-xport-four-tx-descriptors");
 	const uint8_t *d0 = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 0)->data;
