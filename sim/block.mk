@@ -39,5 +39,5 @@ bench-rdma: $(SIM_BIN)
 	  set logscale x 2; set xlabel 'message bytes'; set ylabel 'Gb/s'; set key left top; set grid; \
 	  set title 'RDMA goodput, 1 QP, two simulated NICs (250 MHz, 512 bit)'; \
 	  plot '$(BUILD)/bench/goodput.dat' using 1:2 with linespoints title 'WRITE', \
-	  '' using 1:3 with linespoints title 'SEND', '' using 1:4 with linespoints title 'READ (to 8 KiB)'" && \
+	  '' using 1:3 with linespoints title 'SEND', '' using 1:4 with linespoints title 'READ (to 64 KiB, 1 in flight)'" && \
 	  echo "plot: $(BUILD)/bench/goodput.png"; fi

@@ -3,6 +3,7 @@
 #include "fw_log.h"
 #include "fw_mbox.h"
 #include "fw_res.h"
+#include "fw_xport.h"
 #include "hal.h"
 
 #define A(x) (1u << RNIC_QP_ATTR_##x)
@@ -216,8 +217,17 @@ static int qpt_program(uint32_t qpn)
 	fw_qpt_build(qpn, t);
 	if (rnic_qp_ctx_get_state(fw_res.qp_ctx[qpn]) == RNIC_QP_STATE_RESET)
 		rnic_qpt_entry_set_valid(t, 0);
-	return fw_mbox_send(RNIC_FW_REG_QPT_DATA, RNIC_FW_REG_QPT_COMMIT, RNIC_FW_REG_QPT_STATUS, t,
-			    RNIC_QPT_ENTRY_SIZE / 4, qpn);
+	if (fw_mbox_send(RNIC_FW_REG_QPT_DATA, RNIC_FW_REG_QPT_COMMIT, RNIC_FW_REG_QPT_STATUS, t,
+			 RNIC_QPT_ENTRY_SIZE / 4, qpn))
+		return -1;
+	/* An entry write empties the engine's receive-buffer slots: hand the posted WQEs over
+	 * again (receives are usually posted in INIT, before the move to RTR). */
+	fw_res.qp_run[qpn].rq_posted = 0;
+	uint32_t st = rnic_qp_ctx_get_state(fw_res.qp_ctx[qpn]);
+	if (st == RNIC_QP_STATE_INIT || st == RNIC_QP_STATE_RTR || st == RNIC_QP_STATE_RTS ||
+	    st == RNIC_QP_STATE_SQD)
+		fw_rq_service(qpn);
+	return 0;
 }
 
 uint32_t fw_cmd_modify_qp(uint8_t *e)

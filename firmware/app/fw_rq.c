@@ -1,5 +1,5 @@
-/* Receive queues: one receive buffer at a time is with the receive engine; its completion
- * event becomes the receive CQE and the next RQ WQE is fetched and handed over. */
+/* Receive queues: up to hw_caps[7:4] receive buffers at a time are with the receive engine; each
+ * completion event becomes the receive CQE and the next RQ WQE is fetched and handed over. */
 #include "fw_dma.h"
 #include "fw_log.h"
 #include "fw_mbox.h"
@@ -31,19 +31,25 @@ static void recv_cqe(uint32_t qpn, uint64_t wr_id, uint32_t status, uint32_t opc
 	rnic_qp_ctx_set_rq_ci(c, (uint16_t)(rnic_qp_ctx_get_rq_ci(c) + 1));
 }
 
-/* Hands the next posted RQ WQE to the receive engine if none is there. */
+/* Hands posted RQ WQEs to the receive engine while it has free buffer slots (hw_caps[7:4] per
+ * QP); the engine fills them in the order given, so completions stay in RQ order. */
 void fw_rq_service(uint32_t qpn)
 {
 	uint8_t *c = ctx(qpn);
 	struct fw_qp_run *run = &fw_res.qp_run[qpn];
 	FW_LAYOUT_ALIGN uint8_t w[256], d[RNIC_RQ_DESC_SIZE] = { 0 };
+	uint32_t caps = hal_rd32(RNIC_FW_REG_HW_CAPS);
+	uint32_t slots = (caps >> 4) & 0xFu;
 
-	if (!(hal_rd32(RNIC_FW_REG_HW_CAPS) & 1u))
+	if (!(caps & 1u))
 		return; /* no receive engine attached: the buffers wait */
-
-	while (!run->rq_posted && rnic_qp_ctx_get_rq_ci(c) != rnic_qp_ctx_get_rq_pi(c)) {
+	if (slots == 0)
+		slots = 1;
+	while (run->rq_posted < slots &&
+	       (uint16_t)(rnic_qp_ctx_get_rq_ci(c) + run->rq_posted) != rnic_qp_ctx_get_rq_pi(c)) {
 		uint32_t stride = 1u << rnic_qp_ctx_get_rq_log_stride(c);
-		uint32_t idx = rnic_qp_ctx_get_rq_ci(c) & ((1u << rnic_qp_ctx_get_rq_log_size(c)) - 1);
+		uint32_t idx = (uint32_t)(rnic_qp_ctx_get_rq_ci(c) + run->rq_posted) &
+			       ((1u << rnic_qp_ctx_get_rq_log_size(c)) - 1);
 		uint64_t a = rnic_qp_ctx_get_buf_addr(c) + rnic_qp_ctx_get_rq_offset(c) + (uint64_t)idx * stride;
 		uint32_t bytes = stride > sizeof(w) ? sizeof(w) : stride;
 		if (fw_dma_xfer(a, BUF_RQE, bytes, FW_DMA_TO_BUF))
@@ -51,7 +57,10 @@ void fw_rq_service(uint32_t qpn)
 		fw_buf_read(BUF_RQE, w, bytes);
 		uint32_t n = rnic_rq_wqe_get_num_sge(w);
 		if (n == 0 || n > RQD_MAX_SGE || RNIC_RQ_WQE_SIZE + n * RNIC_WQE_SGE_SIZE > bytes) {
-			/* The receive engine takes at most three SGEs per buffer. */
+			/* The receive engine takes at most three SGEs per buffer. Completed in order:
+			 * only once the buffers ahead of it are done. */
+			if (run->rq_posted)
+				return;
 			recv_cqe(qpn, rnic_rq_wqe_get_wr_id(w), RNIC_WC_STATUS_LOC_LEN_ERR, RNIC_WC_OPCODE_RECV, 0, 0, 0, 0);
 			continue;
 		}
@@ -70,7 +79,7 @@ void fw_rq_service(uint32_t qpn)
 			fw_log("qp %u: receive engine not taking buffers", (unsigned)qpn);
 			return;
 		}
-		run->rq_posted = 1;
+		run->rq_posted++;
 	}
 }
 
@@ -80,7 +89,8 @@ void fw_rq_done(const uint8_t *ev)
 	uint32_t qpn = rnic_rx_event_get_qpn(ev);
 	uint32_t kind = rnic_rx_event_get_kind(ev);
 
-	fw_res.qp_run[qpn].rq_posted = 0;
+	if (fw_res.qp_run[qpn].rq_posted)
+		fw_res.qp_run[qpn].rq_posted--;
 	recv_cqe(qpn, rnic_rx_event_get_wr_id(ev), rnic_rx_event_get_status(ev),
 		 kind == RNIC_RX_EVENT_KIND_WRITE_IMM_DONE ? RNIC_WC_OPCODE_RECV_RDMA_WITH_IMM : RNIC_WC_OPCODE_RECV,
 		 rnic_rx_event_get_byte_len(ev), rnic_rx_event_get_imm_data(ev), rnic_rx_event_get_flags(ev),

@@ -205,7 +205,7 @@ static void set_sge(uint8_t *d, uint32_t i, uint64_t addr, uint32_t len, uint32_
 
 /* Before a READ request leaves, the receive engine learns where its responses go (the local
  * SGEs of the descriptor, at most three). 0, or -1 when it cannot take it. */
-static int post_read_dest(uint32_t qpn, uint32_t psn, uint32_t len, const uint8_t *d)
+static int post_read_dest(uint32_t qpn, uint32_t psn, uint32_t len, const uint8_t *d, uint32_t k)
 {
 	FW_LAYOUT_ALIGN uint8_t r[RNIC_RD_DESC_SIZE] = { 0 };
 	uint32_t n = rnic_tx_desc_get_num_sge(d);
@@ -218,6 +218,10 @@ static int post_read_dest(uint32_t qpn, uint32_t psn, uint32_t len, const uint8_
 	rnic_rd_desc_set_num_sge(r, n);
 	rnic_rd_desc_set_first_psn(r, psn);
 	rnic_rd_desc_set_length(r, len);
+	if (k) {
+		rnic_rd_desc_set_resume(r, 1);
+		rnic_rd_desc_set_resume_psn(r, (psn + k) & PSN_MASK);
+	}
 	for (uint32_t i = 0; i < n * 16; i++) /* same SGE layout from offset 16 / 64 */
 		r[RNIC_RD_DESC_SGE0_ADDR_OFF + i] = d[RNIC_TX_DESC_SGE0_ADDR_OFF + i];
 	return fw_mbox_send(RNIC_FW_REG_RDD_DATA, RNIC_FW_REG_RDD_COMMIT, RNIC_FW_REG_RDD_STATUS, r,
@@ -244,6 +248,20 @@ static int txd_send(const uint8_t *d, int with_ext)
 		hal_wr32(RNIC_FW_REG_TXD_DATA + i, rnic_ld_le32(p + i));
 	hal_wr32(RNIC_FW_REG_TXD_COMMIT, 0);
 	return 0;
+}
+
+/* A READ sent again (go-back-N) whose first k responses the receive engine already placed
+ * resumes at PSN psn + k (IBTA: the responder answers a READ at any PSN of its range); 0 when it
+ * is new or nothing of it arrived. */
+static uint32_t read_progress(uint32_t qpn, uint32_t psn, uint32_t npkts)
+{
+	hal_wr32(RNIC_FW_REG_RDQ_QPN, qpn);
+	hal_wr32(RNIC_FW_REG_RDQ_PSN, psn);
+	uint32_t r = hal_rd32(RNIC_FW_REG_RDQ_RESULT);
+	if (!(r >> 31))
+		return 0;
+	uint32_t k = (r - psn) & PSN_MASK;
+	return k < npkts ? k : 0;
 }
 
 /* Fetches the WQE at idx, sends its descriptor; returns the WQEBBs it used, 0 to stop. */
@@ -324,9 +342,22 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 
 	uint32_t npkts = (op == RNIC_WQE_OP_ATOMIC_CMP_AND_SWP || op == RNIC_WQE_OP_ATOMIC_FETCH_AND_ADD || len == 0)
 				 ? 1 : (len + (1u << mtu_log) - 1) >> mtu_log; /* no divide: 34 cycles */
-	if (op == RNIC_WQE_OP_RDMA_READ && post_read_dest(qpn, psn, len, d)) {
-		swqe_put(ri);
-		return 0;
+	if (op == RNIC_WQE_OP_RDMA_READ) {
+		uint32_t k = (hal_rd32(RNIC_FW_REG_HW_CAPS) & 2u) ? read_progress(qpn, psn, npkts) : 0;
+		if (post_read_dest(qpn, psn, len, d, k)) {
+			swqe_put(ri);
+			return 0;
+		}
+		if (k && ((psn + k) & PSN_MASK) != fw_res.qp_run[qpn].rd_resume) {
+			/* responses arrived since the last try: progress, as an ACK would be */
+			fw_res.qp_run[qpn].rd_resume = (psn + k) & PSN_MASK;
+			rnic_qp_ctx_set_retries_left(c, rnic_qp_ctx_get_retry_cnt(c));
+		}
+		if (k) { /* the request asks for the rest only */
+			rnic_tx_desc_set_psn(d, (psn + k) & PSN_MASK);
+			rnic_tx_desc_set_remote_va(d, rnic_tx_desc_get_remote_va(d) + ((uint64_t)k << mtu_log));
+			rnic_tx_desc_set_length(d, len - (k << mtu_log));
+		}
 	}
 	int ext = op == RNIC_WQE_OP_ATOMIC_CMP_AND_SWP || op == RNIC_WQE_OP_ATOMIC_FETCH_AND_ADD ||
 		  rnic_qp_ctx_get_qp_type(c) == RNIC_QP_TYPE_UD;

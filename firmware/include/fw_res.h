@@ -63,8 +63,9 @@ struct fw_swqe {
 struct fw_qp_run {
 	uint64_t deadline;  /* cycle at which the ACK timer (or the RNR wait) expires; 0: none */
 	uint32_t rnr_psn;   /* with rnr_wait: where to resume */
+	uint32_t rd_resume; /* PSN the last resumed READ restarted at (progress resets the retries) */
 	int16_t head, tail; /* outstanding send WQEs, oldest first (-1: none) */
-	uint8_t rq_posted;  /* a receive buffer is with the receive engine */
+	uint8_t rq_posted;  /* receive buffers with the receive engine */
 	uint8_t rnr_wait;   /* the deadline is an RNR wait, not an ACK timeout */
 };
 

@@ -14,6 +14,8 @@ void fw_doorbell(uint32_t ev, uint32_t value);
 void fw_rx_event(const uint8_t *ev);
 /* Drains the doorbell and event mailboxes; returns how much it did. */
 uint32_t fw_xport_poll(void);
+/* Hands posted receive WQEs of qpn to the receive engine while it has free slots. */
+void fw_rq_service(uint32_t qpn);
 /* Sends every WQE the host posted on qpn that is not yet with the transmit engine. */
 void fw_sq_service(uint32_t qpn);
 /* Writes one CQE to cq (spec layout cqe, owner bit from the pass). 0 or -1. */

@@ -205,6 +205,34 @@ static void send_path(void)
 	n = rnicp_cq_poll(&cq, 8, wc);
 	check(n == 1 && wc[0].wr_id == 0x2002, "fw-xport-resent-message-completes");
 
+	/* A READ sent again after 3 of its 5 responses were placed resumes at the 4th: the
+	 * receive engine's progress query says so, the rd_desc carries resume/resume_psn and the
+	 * request asks for the rest (PSN, remote address and length moved by 3 MTUs). */
+	m0 = mock_nmbox;
+	struct rnicp_sge rd2 = { H(DATA_OFF + 16384), 5000, 0x104 };
+	post(RNIC_WQE_OP_RDMA_READ, RNICP_WR_SIGNALED, &rd2, 1, 0x3001);
+	ring_sq();
+	const struct mock_mbox_rec *r0 = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 0);
+	uint32_t rpsn = r0 ? rnic_tx_desc_get_psn(r0->data) : 0;
+	uint64_t rva = r0 ? rnic_tx_desc_get_remote_va(r0->data) : 0;
+	regs[RNIC_FW_REG_RDQ_RESULT / 4] = 1u << 31 | ((rpsn + 3) & 0xFFFFFF);
+	event(RNIC_RX_EVENT_KIND_NAK, rpsn, 0x60);
+	regs[RNIC_FW_REG_RDQ_RESULT / 4] = 0;
+	const struct mock_mbox_rec *rr = mock_mbox_nth(RNIC_FW_REG_RDD_COMMIT, m0, 1);
+	const struct mock_mbox_rec *rt = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 1);
+	check(r0 && rr && rt && regs[RNIC_FW_REG_RDQ_QPN / 4] == qpn && regs[RNIC_FW_REG_RDQ_PSN / 4] == rpsn &&
+		      rnic_rd_desc_get_resume(rr->data) == 1 && rnic_rd_desc_get_resume_psn(rr->data) == ((rpsn + 3) & 0xFFFFFF) &&
+		      rnic_rd_desc_get_first_psn(rr->data) == rpsn && rnic_rd_desc_get_length(rr->data) == 5000 &&
+		      rnic_rd_desc_get_sge0_addr(rr->data) == H(DATA_OFF + 16384) &&
+		      rnic_tx_desc_get_psn(rt->data) == ((rpsn + 3) & 0xFFFFFF) && rnic_tx_desc_get_length(rt->data) == 5000 - 3072 &&
+		      rnic_tx_desc_get_remote_va(rt->data) == rva + 3072,
+	      "fw-xport-read-retry-resumes-at-first-missing-response");
+	event(RNIC_RX_EVENT_KIND_READ_RESP_DONE, (rpsn + 4) & 0xFFFFFF, 0x1F);
+	n = rnicp_cq_poll(&cq, 8, wc);
+	check(n == 1 && wc[0].wr_id == 0x3001 && wc[0].status == RNIC_WC_STATUS_SUCCESS &&
+		      wc[0].opcode == RNIC_WC_OPCODE_RDMA_READ,
+	      "fw-xport-resumed-read-completes");
+
 	/* A remote access NAK: that WQE completes with REM_ACCESS_ERR, the QP goes to ERR and the
 	 * WQEs behind it, sent or not, are flushed in order. */
 	post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, sg, 1, 0x3001);

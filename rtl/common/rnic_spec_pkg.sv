@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'hAD8116D4;
+  localparam logic [31:0] SPEC_HASH = 32'h9B151ED1;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -169,6 +169,9 @@ package rnic_spec_pkg;
   localparam logic [11:0] FW_REG_RDD_DATA = 12'h800;
   localparam logic [11:0] FW_REG_RDD_COMMIT = 12'h840;
   localparam logic [11:0] FW_REG_RDD_STATUS = 12'h844;
+  localparam logic [11:0] FW_REG_RDQ_QPN = 12'h848;
+  localparam logic [11:0] FW_REG_RDQ_PSN = 12'h84C;
+  localparam logic [11:0] FW_REG_RDQ_RESULT = 12'h850;
 
   // Driver-to-firmware command opcodes.
   localparam logic [7:0] CMD_OP_NOP = 8'd0;
@@ -1253,9 +1256,13 @@ package rnic_spec_pkg;
   // rd_desc: 64 bytes. Where the responses of one RDMA READ go: the firmware hands it to the receive engine before the READ request is sent.
   localparam int unsigned RD_DESC_BYTES = 64;
   localparam int unsigned RD_DESC_QPN_LSB = 0;
-  localparam int unsigned RD_DESC_QPN_W = 32;
+  localparam int unsigned RD_DESC_QPN_W = 24;
+  localparam int unsigned RD_DESC_RESUME_LSB = 24;
+  localparam int unsigned RD_DESC_RESUME_W = 1;
   localparam int unsigned RD_DESC_NUM_SGE_LSB = 32;
   localparam int unsigned RD_DESC_NUM_SGE_W = 8;
+  localparam int unsigned RD_DESC_RESUME_PSN_LSB = 40;
+  localparam int unsigned RD_DESC_RESUME_PSN_W = 24;
   localparam int unsigned RD_DESC_FIRST_PSN_LSB = 64;
   localparam int unsigned RD_DESC_FIRST_PSN_W = 32;
   localparam int unsigned RD_DESC_LENGTH_LSB = 96;
@@ -1290,9 +1297,11 @@ package rnic_spec_pkg;
     logic [63:0] sge0_addr;
     logic [31:0] length;
     logic [31:0] first_psn;
-    logic [23:0] rsvd40;
+    logic [23:0] resume_psn;
     logic [7:0] num_sge;
-    logic [31:0] qpn;
+    logic [6:0] rsvd25;
+    logic [0:0] resume;
+    logic [23:0] qpn;
   } rd_desc_t;
 
   // tx_desc: 128 bytes. One message for the RTL transmit engine, written by the firmware per WQE (or per retransmission).

@@ -139,6 +139,8 @@ module rnic_core #(
   logic db_valid, db_ready, evt_valid, evt_ready, qpt_valid, qpt_ready, rqd_valid, rqd_ready;
   logic txd_valid, txd_ready, rdd_valid, rdd_ready;
   logic [rnic_spec_pkg::RD_DESC_BYTES*8-1:0] rdd_data;
+  logic [23:0] rdq_qpn, rdq_psn, rdq_nxt;
+  logic rdq_hit;
   logic [63:0] db_data;
   logic [31:0] qpt_qpn;
   logic [rnic_spec_pkg::RX_EVENT_BYTES*8-1:0] evt_data;
@@ -178,7 +180,7 @@ module rnic_core #(
 
   rnic_fw_subsys #(.DataWidth(DataWidth), .ImemInit(FwImemInit), .DmemInit(FwDmemInit)) u_fw (
     .clk_i, .rst_ni, .hold_i(cpu_control[0]),
-    .hw_caps_i(32'h3),  // transport engines attached; READ responses placed
+    .hw_caps_i(32'h23),  // transport engines attached; READ responses placed; 2 receive slots per QP
     .win_req_i(bus_req && sel_win), .win_we_i(bus_we),
     .win_addr_i(bus_addr[19:0]), .win_wdata_i(bus_wdata), .win_wstrb_i(bus_wstrb),
     .win_ack_o(win_ack), .win_err_o(win_err), .win_rdata_o(win_rdata),
@@ -207,7 +209,8 @@ module rnic_core #(
     .qpt_valid_o(qpt_valid), .qpt_ready_i(qpt_ready), .qpt_qpn_o(qpt_qpn), .qpt_data_o(qpt_data),
     .rqd_valid_o(rqd_valid), .rqd_ready_i(rqd_ready), .rqd_data_o(rqd_data),
     .txd_valid_o(txd_valid), .txd_ready_i(txd_ready), .txd_data_o(txd_data),
-    .rdd_valid_o(rdd_valid), .rdd_ready_i(rdd_ready), .rdd_data_o(rdd_data)
+    .rdd_valid_o(rdd_valid), .rdd_ready_i(rdd_ready), .rdd_data_o(rdd_data),
+    .rdq_qpn_o(rdq_qpn), .rdq_psn_o(rdq_psn), .rdq_hit_i(rdq_hit), .rdq_nxt_i(rdq_nxt)
   );
 
   // ---- Doorbells: captured into a FIFO the firmware drains ----------------------------------
@@ -264,6 +267,7 @@ module rnic_core #(
     .qpt_wr_entry_i(qpt_data),
     .rqd_valid_i(rqd_valid), .rqd_ready_o(rqd_ready), .rqd_i(rqd_data),
     .rdd_valid_i(rdd_valid), .rdd_ready_o(rdd_ready), .rdd_i(rdd_data),
+    .rdq_qpn_i(rdq_qpn), .rdq_psn_i(rdq_psn), .rdq_hit_o(rdq_hit), .rdq_nxt_o(rdq_nxt),
     .evt_valid_o(rx_evt_valid), .evt_ready_i(rx_evt_ready), .evt_o(rx_evt),
     .tx_rd_en_i(tx_qpt_req_valid), .tx_rd_qpn_i(tx_qpt_req_qpn), .tx_rd_entry_o(tx_qpt_rsp),
     .ack_valid_o(ack_valid), .ack_ready_i(ack_ready), .ack_qpn_o(ack_qpn), .ack_psn_o(ack_psn),

@@ -99,7 +99,12 @@ module rnic_fw_subsys #(
   output logic [rnic_spec_pkg::TX_DESC_BYTES*8-1:0] txd_data_o,
   output logic                    rdd_valid_o,
   input  logic                    rdd_ready_i,
-  output logic [rnic_spec_pkg::RD_DESC_BYTES*8-1:0] rdd_data_o
+  output logic [rnic_spec_pkg::RD_DESC_BYTES*8-1:0] rdd_data_o,
+  // READ progress query (rdq_* registers) into the receive engine
+  output logic [23:0]             rdq_qpn_o,
+  output logic [23:0]             rdq_psn_o,
+  input  logic                    rdq_hit_i,
+  input  logic [23:0]             rdq_nxt_i
 );
   localparam logic [31:0] DmemBase = rnic_spec_pkg::FW_DMEM_BASE;
 
@@ -173,7 +178,9 @@ module rnic_fw_subsys #(
 
   // ---- the firmware's MMIO space: status/queue registers, and the DMA block and its buffer ----
   // Decode: 0x0xx registers, 0x1xx DMA (and its buffer page), 0x2xx-0x7xx mailboxes.
-  logic in_fw_block, sel_dma, sel_mkey, sel_db, sel_evt, sel_qpt, sel_rqd, sel_txd, sel_rdd, sel_reg;
+  logic in_fw_block, sel_dma, sel_mkey, sel_db, sel_evt, sel_qpt, sel_rqd, sel_txd, sel_rdd, sel_rdq, sel_reg;
+  logic rdq_rvalid;
+  logic [31:0] rdq_rdata;
   logic reg_gnt, reg_rvalid, dma_gnt, dma_rvalid;
   logic mkey_rvalid, db_rvalid, evt_rvalid, qpt_rvalid, rqd_rvalid, txd_rvalid, rdd_rvalid;
   logic [31:0] reg_rdata, dma_rdata, mkey_rdata, db_rdata, evt_rdata, qpt_rdata, rqd_rdata, txd_rdata;
@@ -187,13 +194,15 @@ module rnic_fw_subsys #(
   assign sel_qpt = in_fw_block && mmio_addr[11:8] == 4'h5;
   assign sel_rqd = in_fw_block && mmio_addr[11:8] == 4'h6;
   assign sel_txd = in_fw_block && mmio_addr[11:8] == 4'h7;
-  assign sel_rdd = in_fw_block && mmio_addr[11:8] == 4'h8;
-  assign sel_reg = !(sel_dma || sel_mkey || sel_db || sel_evt || sel_qpt || sel_rqd || sel_txd || sel_rdd);
+  // 0x800-0x844 the rd_desc mailbox, 0x848-0x850 the READ progress query
+  assign sel_rdd = in_fw_block && mmio_addr[11:8] == 4'h8 && mmio_addr[7:0] < rnic_spec_pkg::FW_REG_RDQ_QPN[7:0];
+  assign sel_rdq = in_fw_block && mmio_addr[11:8] == 4'h8 && !sel_rdd;
+  assign sel_reg = !(sel_dma || sel_mkey || sel_db || sel_evt || sel_qpt || sel_rqd || sel_txd || sel_rdd || sel_rdq);
   // Mailboxes answer at once; only the DMA buffer and the register block may hold a request.
   assign mmio_gnt = sel_dma ? dma_gnt : sel_reg ? reg_gnt : mmio_req;
   // The core has at most one load outstanding, so the answers never collide.
   assign mmio_rvalid = reg_rvalid | dma_rvalid | mkey_rvalid | db_rvalid | evt_rvalid | qpt_rvalid |
-                       rqd_rvalid | txd_rvalid | rdd_rvalid;
+                       rqd_rvalid | txd_rvalid | rdd_rvalid | rdq_rvalid;
   always_comb begin
     mmio_rdata = reg_rdata;
     if (dma_rvalid) mmio_rdata = dma_rdata;
@@ -204,6 +213,26 @@ module rnic_fw_subsys #(
     if (rqd_rvalid) mmio_rdata = rqd_rdata;
     if (txd_rvalid) mmio_rdata = txd_rdata;
     if (rdd_rvalid) mmio_rdata = rdd_rdata;
+    if (rdq_rvalid) mmio_rdata = rdq_rdata;
+  end
+
+  // READ progress query: two written registers, the answer read combinationally from the engine
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rdq_qpn_o <= '0;
+      rdq_psn_o <= '0;
+      rdq_rvalid <= 1'b0;
+      rdq_rdata <= '0;
+    end else begin
+      rdq_rvalid <= mmio_req && sel_rdq && !mmio_we;
+      rdq_rdata <= '0;
+      if (mmio_req && sel_rdq && mmio_we && mmio_addr[7:0] == rnic_spec_pkg::FW_REG_RDQ_QPN[7:0])
+        rdq_qpn_o <= mmio_wdata[23:0];
+      if (mmio_req && sel_rdq && mmio_we && mmio_addr[7:0] == rnic_spec_pkg::FW_REG_RDQ_PSN[7:0])
+        rdq_psn_o <= mmio_wdata[23:0];
+      if (mmio_req && sel_rdq && !mmio_we && mmio_addr[7:0] == rnic_spec_pkg::FW_REG_RDQ_RESULT[7:0])
+        rdq_rdata <= {rdq_hit_i, 7'd0, rdq_nxt_i};
+    end
   end
 
   rnic_fw_mbox #(

@@ -3,14 +3,15 @@
 //   tx copy   qpt_entry_t bits [399:0]            read by the transmit engine (tx_rd_*)
 //   rx copy   the fields the receive engine uses  read by xport_rx
 //   state     xport_rx_pkg::qp_state_t           RTL-owned moving state, written back by xport_rx
-//   rq slot   rq_desc_t bits [511:32]            one posted receive buffer per QP
-// plus a 1-bit memory of "rq slot full" flags. After reset every entry is cleared (valid = 0,
-// state 0, slot empty), one per cycle (NumQps cycles); init_done_o rises when done and nothing is
+//   rq slots  rq_desc_t bits [511:32]            two posted receive buffers per QP (a ring)
+// plus a small memory of ring states {head, count}. After reset every entry is cleared (valid = 0,
+// state 0, ring empty), one per cycle (NumQps cycles); init_done_o rises when done and nothing is
 // accepted before.
 // A firmware entry write (qpt_wr_*) writes both copies and (re)initialises the moving state:
 // expected PSN := entry.epsn, MSN := 0, no message in progress, cursors 0, ACK counter 0,
-// NAK-sent and error flags clear, rq slot empty. A post (rqd_*) fills the QP's rq slot (a post to
-// a full slot overwrites it). Both are accepted only while hold_i is low (the receive engine is
+// NAK-sent and error flags clear, ring empty. A post (rqd_*) appends to the QP's ring (a post to
+// a full ring overwrites its newer buffer); the engine reads the older one (rx_rqd_o, rx_rqv_o =
+// ring not empty) and an engine clear (rqv_clr_i) consumes it. Both are accepted only while hold_i is low (the receive engine is
 // between packets); an entry write wins over a post. Writes to QPNs >= NumQps are accepted and
 // dropped.
 module xport_qpt #(
@@ -56,8 +57,11 @@ module xport_qpt #(
   logic [TxW-1:0] tx_mem [NumQps];
   logic [RxW-1:0] rx_mem [NumQps];
   logic [SW-1:0]  st_mem [NumQps];
-  logic [DW-1:0]  rq_mem [NumQps];
-  logic           rqv_mem [NumQps];
+  // Two receive-buffer slots per QP, used as a ring: rqs = {head, count 0..2}. With two, the
+  // firmware can hand over the next buffer while a message fills the current one, so back-to-back
+  // SENDs do not run into RNR NAKs.
+  logic [DW-1:0]  rq_mem [2*NumQps];
+  logic [2:0]     rqs_mem [NumQps];
   logic           init_done_q;
   logic [QW:0]    clr_q;
   logic           clr_we;
@@ -117,8 +121,15 @@ module xport_qpt #(
   always_ff @(posedge clk_i) begin
     if (st_we_any) st_mem[clr_we ? clr_idx : fw_we ? fw_idx : st_idx] <= st_wdata;
   end
+  logic [2:0] rqs_post, rqs_cons, rqs_rx;
+  logic       rq_wslot;
+  assign rqs_post = rqs_mem[rq_idx];
+  assign rqs_cons = rqs_mem[st_idx];
+  assign rqs_rx   = rqs_mem[rx_idx];
+  // a post to a full ring overwrites the newer buffer
+  assign rq_wslot = rqs_post[2] ^ (rqs_post[1:0] != 2'd0);
   always_ff @(posedge clk_i) begin
-    if (rq_we) rq_mem[rq_idx] <= rqd_i[511:32];
+    if (rq_we) rq_mem[{rq_idx, rq_wslot}] <= rqd_i[511:32];
   end
 
   logic [TxW-1:0] tx_rd_q;
@@ -146,20 +157,26 @@ module xport_qpt #(
     if (rx_rd_en_i) st_rd_q <= st_mem[rx_idx];
   end
   always_ff @(posedge clk_i) begin
-    if (rx_rd_en_i) rq_rd_q <= rq_mem[rx_idx];
+    if (rx_rd_en_i) rq_rd_q <= rq_mem[{rx_idx, rqs_rx[2]}];
   end
-  // slot flags: one write port (clear sweep, entry write, post and engine clear never coincide:
+  // ring state: one write port (clear sweep, entry write, post and engine clear never coincide:
   // posts and entry writes are exclusive and only accepted while hold_i is low)
-  logic          rqv_we, rqv_wd;
-  logic [QW-1:0] rqv_wa;
-  assign rqv_we = clr_we || fw_we || rq_we || (st_we_i && rqv_clr_i);
-  assign rqv_wa = clr_we ? clr_idx : fw_we ? fw_idx : rq_we ? rq_idx : st_idx;
-  assign rqv_wd = !clr_we && !fw_we && rq_we;
-  always_ff @(posedge clk_i) begin
-    if (rqv_we) rqv_mem[rqv_wa] <= rqv_wd;
+  logic          rqs_we;
+  logic [2:0]    rqs_wd;
+  logic [QW-1:0] rqs_wa;
+  assign rqs_we = clr_we || fw_we || rq_we || (st_we_i && rqv_clr_i);
+  assign rqs_wa = clr_we ? clr_idx : fw_we ? fw_idx : rq_we ? rq_idx : st_idx;
+  always_comb begin
+    if (clr_we || fw_we) rqs_wd = 3'd0;
+    else if (rq_we) rqs_wd = {rqs_post[2], (rqs_post[1:0] == 2'd2) ? 2'd2 : rqs_post[1:0] + 2'd1};
+    else if (rqs_cons[1:0] == 2'd0) rqs_wd = rqs_cons;  // nothing to consume
+    else rqs_wd = {~rqs_cons[2], rqs_cons[1:0] - 2'd1};
   end
   always_ff @(posedge clk_i) begin
-    if (rx_rd_en_i) rqv_rd_q <= rqv_mem[rx_idx];
+    if (rqs_we) rqs_mem[rqs_wa] <= rqs_wd;
+  end
+  always_ff @(posedge clk_i) begin
+    if (rx_rd_en_i) rqv_rd_q <= rqs_rx[1:0] != 2'd0;
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) rx_ok_q <= 1'b0;

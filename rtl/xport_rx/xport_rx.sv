@@ -32,6 +32,12 @@ module xport_rx #(
   input  logic                       rdd_valid_i,
   output logic                       rdd_ready_o,
   input  rnic_spec_pkg::rd_desc_t    rdd_i,
+  // firmware: READ progress query (combinational): is READ (qpn, first PSN) outstanding, and
+  // which response PSN does it expect next
+  input  logic [23:0]                rdq_qpn_i,
+  input  logic [23:0]                rdq_psn_i,
+  output logic                       rdq_hit_o,
+  output logic [23:0]                rdq_nxt_o,
   // firmware: receive events
   output logic                       evt_valid_o,
   input  logic                       evt_ready_i,
@@ -128,6 +134,8 @@ module xport_rx #(
   // before the next output, before a packet of another QP, or when the engine is idle
   logic        pend_v_q, errfix_q, refetch_q;
   logic [23:0] pend_qp_q, pend_psn_q;
+  // pending writes belong either to QP pend_qp's requests or (pend_rr) to READ context pend_slot
+  logic        pend_rr_q, pend_same;
   logic        rx_rd_en;
   logic [23:0] rx_rd_qpn;
   assign rx_rd_en  = hdr_fire || state_q == SErrRd || state_q == SReRd;
@@ -184,11 +192,14 @@ module xport_rx #(
   logic [23:0]              rr_qpn_q   [MaxReads];
   logic [23:0]              rr_first_q [MaxReads];
   logic [23:0]              rr_nxt_q   [MaxReads];
+  logic [23:0]              rr_base_q  [MaxReads];  // PSN whose response is FIRST/ONLY (resume point)
+  logic [MaxReads-1:0]      rr_rsm_q;               // offset to be recomputed from the PSN (resumed)
   logic [31:0]              rr_off_q   [MaxReads];
   logic [7:0]               rr_stat_q  [MaxReads];
   rnic_spec_pkg::rd_desc_t  rr_d_q     [MaxReads];
   logic                     w_rep, w_free, m_hit;
-  logic [RrW-1:0]           w_rep_idx, w_free_idx, w_idx, m_idx, rr_slot_q;
+  logic [RrW-1:0]           w_rep_idx, w_free_idx, w_idx, m_idx, rr_slot_q, pend_slot_q;
+  logic                     rr_settle_err;
 
   always_comb begin
     w_rep = 1'b0; w_rep_idx = '0; w_free = 1'b0; w_free_idx = '0; m_hit = 1'b0; m_idx = '0;
@@ -205,11 +216,24 @@ module xport_rx #(
     end
     w_idx = w_rep ? w_rep_idx : w_free_idx;
   end
+  always_comb begin
+    rdq_hit_o = 1'b0; rdq_nxt_o = '0;
+    for (int i = 0; i < MaxReads; i++)
+      if (rr_v_q[i] && rr_qpn_q[i] == rdq_qpn_i && rr_first_q[i] == rdq_psn_i) begin
+        rdq_hit_o = 1'b1; rdq_nxt_o = rr_nxt_q[i];
+      end
+  end
   // served between packets like the other firmware ports (a QP-table write goes first)
-  assign rdd_ready_o = state_q == SIdle && qpt_init_done && !qpt_wr_valid_i && (w_rep || w_free);
+  // (not while a READ's writes are unsettled: a re-post may replace that very context)
+  assign rdd_ready_o = state_q == SIdle && qpt_init_done && !qpt_wr_valid_i && (w_rep || w_free) &&
+                       !(pend_v_q && pend_rr_q);
   assign rdd_fire    = rdd_valid_i && rdd_ready_o;
   assign qpt_fire    = qpt_wr_valid_i && qpt_wr_ready_o;
   assign hdr_rr      = hdr_i.opcode >= 8'h0D && hdr_i.opcode <= 8'h10;
+  // The next packet continues the owner of the pending writes: same QP's requests, or the next
+  // response of the same READ (then their writes need not be settled in between).
+  assign pend_same   = hdr_i.dest_qp == pend_qp_q &&
+                       (pend_rr_q ? (hdr_rr && rr_nxt_q[pend_slot_q] == hdr_i.psn) : !hdr_rr);
 
   // ---- classification (combinational, from the registered header and the QP table read) --------
   logic [7:0]  op;
@@ -230,6 +254,7 @@ module xport_rx #(
   // READ response of the matched context
   logic        is_rr, rr_lastp, rr_firstp, rr_seq_ok, rr_len_ok, rr_lenerr;
   logic [23:0] rr_k, rr_npk;
+  logic [31:0] rr_off;
   logic [32:0] rr_pk;
   logic [31:0] rr_rest;
   logic [33:0] rr_tot, rr_avail;
@@ -286,7 +311,7 @@ module xport_rx #(
     rr_k = h_q.psn - rr_first_q[m_idx];
     rr_pk = (33'(m_d.length) + 33'(pmtu) - 33'd1) >> pl2;
     rr_npk = (m_d.length == 32'd0) ? 24'd1 : rr_pk[23:0];
-    rr_firstp = rr_k == 24'd0;
+    rr_firstp = h_q.psn == rr_base_q[m_idx];
     rr_lastp = rr_k == rr_npk - 24'd1;
     rr_seq_ok = (op == 8'h0D && rr_firstp && !rr_lastp) || (op == 8'h0E && !rr_firstp && !rr_lastp) ||
                 (op == 8'h0F && !rr_firstp && rr_lastp) || (op == 8'h10 && rr_firstp && rr_lastp);
@@ -295,7 +320,9 @@ module xport_rx #(
     rr_tot = ((m_d.num_sge >= 8'd1) ? 34'(m_d.sge0_len) : 34'd0) +
              ((m_d.num_sge >= 8'd2) ? 34'(m_d.sge1_len) : 34'd0) +
              ((m_d.num_sge >= 8'd3) ? 34'(m_d.sge2_len) : 34'd0);
-    rr_avail = (34'(rr_off_q[m_idx]) < rr_tot) ? rr_tot - 34'(rr_off_q[m_idx]) : 34'd0;
+    // all responses before this one carried a full PMTU: a resumed READ continues at k * PMTU
+    rr_off = rr_rsm_q[m_idx] ? 32'(rr_k) << pl2 : rr_off_q[m_idx];
+    rr_avail = (34'(rr_off) < rr_tot) ? rr_tot - 34'(rr_off) : 34'd0;
     rr_lenerr = 34'(plen) > rr_avail;
     rr_plen = rr_lenerr ? rr_avail[15:0] : plen;
     ack_now = lastish || h_q.ack_req ||
@@ -479,7 +506,7 @@ module xport_rx #(
       segleft = c012 - 34'(pl_off_q);
     end
     ch_len = (segleft < 34'(pl_rem_q)) ? segleft[15:0] : pl_rem_q;
-    ch_n = (mk_rsp_page_left_i < {16'd0, ch_len_q}) ? mk_rsp_page_left_i : {16'd0, ch_len_q};
+    ch_n = (rsp_page_left < {16'd0, ch_len_q}) ? rsp_page_left : {16'd0, ch_len_q};
     // first piece of a WRITE FIRST/ONLY straight from the message check (same va)
     ch_n_first = (mk_rsp_page_left_i < {16'd0, pl_rem_q}) ? mk_rsp_page_left_i[15:0] : pl_rem_q;
   end
@@ -488,9 +515,24 @@ module xport_rx #(
   logic [15:0] ch_len_q;
   logic [63:0] ch_addr_q;
   logic        is_atomic_q;
+  // Lookahead: while a piece's payload is fed, the lookup of the next piece of the same packet
+  // (page or SGE split) is already issued; its response is kept until the feed ends.
+  logic        la_q, la_v_q, la_issue;
+  logic [2:0]  la_st_q;
+  logic [63:0] la_addr_q;
+  logic [31:0] la_pl_q;
+  logic        rsp_valid;
+  logic [2:0]  rsp_status;
+  logic [63:0] rsp_addr;
+  logic [31:0] rsp_page_left;
+  assign la_issue      = state_q == SFeed && pl_rem_q != 16'd0 && !la_q && !la_v_q;
+  assign rsp_valid     = la_v_q || mk_rsp_valid_i;
+  assign rsp_status    = la_v_q ? la_st_q : mk_rsp_status_i;
+  assign rsp_addr      = la_v_q ? la_addr_q : mk_rsp_addr_i;
+  assign rsp_page_left = la_v_q ? la_pl_q : mk_rsp_page_left_i;
 
   always_comb begin
-    mk_req_valid_o  = state_q == SChk || state_q == SPlReq;
+    mk_req_valid_o  = state_q == SChk || state_q == SPlReq || la_issue;
     mk_req_pdn_o    = q_e.pdn;
     mk_req_tag_o    = '0;
     if (state_q == SChk) begin
@@ -507,7 +549,7 @@ module xport_rx #(
       mk_req_local_o  = !pl_write_q;
     end
   end
-  assign mk_rsp_ready_o     = state_q == SChkW || state_q == SPlRsp;
+  assign mk_rsp_ready_o     = state_q == SChkW || (state_q == SPlRsp && !la_v_q) || (state_q == SFeed && la_q);
   assign dma_wr_req_valid_o = state_q == SDmaReq;
   assign dma_wr_req_addr_o  = ch_addr_q;
   assign dma_wr_req_len_o   = {16'd0, ch_n_q};
@@ -561,9 +603,11 @@ module xport_rx #(
       rr_v_q <= '0;
       ack_psn_q <= '0; ack_msn_q <= '0; ack_syn_q <= '0; ev_q <= '0; ack_qpn_q <= '0; fail_psn_q <= '0;
       pend_v_q <= 1'b0; errfix_q <= 1'b0; refetch_q <= 1'b0; pend_qp_q <= '0; pend_psn_q <= '0;
+      pend_rr_q <= 1'b0; pend_slot_q <= '0;
       fail_q <= 1'b0; dma_err_q <= 1'b0; fail_syn_q <= '0; fail_status_q <= '0; out_cnt_q <= '0;
       pl_write_q <= 1'b0; pl_send_q <= 1'b0; pl_rem_q <= '0; pl_va_q <= '0; pl_off_q <= '0;
       ch_len_q <= '0; ch_addr_q <= '0; ch_n_q <= '0;
+      la_q <= 1'b0; la_v_q <= 1'b0; la_st_q <= '0; la_addr_q <= '0; la_pl_q <= '0;
       cnt_q <= '0;
     end else begin
       // DMA write completions (counted in any state)
@@ -580,10 +624,13 @@ module xport_rx #(
         SIdle: begin
           if (hdr_fire) begin
             h_q <= hdr_i;
-            // READ responses wait for their own writes: settle every pending write first
-            state_q <= (pend_v_q && (hdr_i.dest_qp != pend_qp_q || hdr_rr)) ? SSync : SCls;
+            // another owner's packet: settle the pending writes first
+            state_q <= (pend_v_q && !pend_same) ? SSync : SCls;
           end else if (pend_v_q && out_cnt_q == 8'd0 && !dma_wr_cpl_valid_i) begin
-            if (dma_err_q) begin
+            if (dma_err_q && pend_rr_q) begin
+              dma_err_q <= 1'b0;  // the READ's status took it (rr_settle_err)
+              pend_v_q <= 1'b0;
+            end else if (dma_err_q) begin
               refetch_q <= 1'b0;
               state_q <= SErrRd;
             end else begin
@@ -592,7 +639,11 @@ module xport_rx #(
           end
         end
         SSync: if (out_cnt_q == 8'd0 && !dma_wr_cpl_valid_i) begin
-          if (dma_err_q) begin
+          if (dma_err_q && pend_rr_q) begin
+            dma_err_q <= 1'b0;  // the READ's status took it (rr_settle_err)
+            pend_v_q <= 1'b0;
+            state_q <= SCls;
+          end else if (dma_err_q) begin
             refetch_q <= 1'b1;
             state_q <= SErrRd;
           end else begin
@@ -647,7 +698,7 @@ module xport_rx #(
           rr_lenerr_q <= rr_lenerr;
           if (c_rr) begin
             pl_rem_q <= rr_plen;
-            pl_off_q <= rr_off_q[m_idx];
+            pl_off_q <= rr_off;
           end
           if (c_cnt_v) cnt_q[32*c_cnt +: 32] <= cnt_q[32*c_cnt +: 32] + 32'd1;
           if (c_chk) state_q <= SChk;
@@ -675,18 +726,19 @@ module xport_rx #(
           ch_len_q <= ch_len;
           state_q <= SPlRsp;
         end
-        SPlRsp: if (mk_rsp_valid_i) begin
-          if (mk_rsp_status_i != 3'(rnic_spec_pkg::MKEY_STATUS_OK) && pl_rd_q) begin
+        SPlRsp: if (rsp_valid) begin
+          la_q <= 1'b0; la_v_q <= 1'b0;
+          if (rsp_status != 3'(rnic_spec_pkg::MKEY_STATUS_OK) && pl_rd_q) begin
             if (rr_nst_q == rnic_spec_pkg::WC_STATUS_SUCCESS) rr_nst_q <= rnic_spec_pkg::WC_STATUS_LOC_PROT_ERR;
             state_q <= SCpl;
-          end else if (mk_rsp_status_i != 3'(rnic_spec_pkg::MKEY_STATUS_OK)) begin
+          end else if (rsp_status != 3'(rnic_spec_pkg::MKEY_STATUS_OK)) begin
             fail_q <= 1'b1;
             fail_syn_q <= pl_write_q ? SynRemAcc : SynRemOp;
             fail_status_q <= pl_write_q ? rnic_spec_pkg::WC_STATUS_REM_ACCESS_ERR
                                         : rnic_spec_pkg::WC_STATUS_LOC_PROT_ERR;
             state_q <= SCpl;
           end else begin
-            ch_addr_q <= mk_rsp_addr_i;
+            ch_addr_q <= rsp_addr;
             ch_n_q <= ch_n[15:0];
             state_q <= SDmaReq;
           end
@@ -697,14 +749,32 @@ module xport_rx #(
           pl_off_q <= pl_off_q + 32'(ch_n_q);
           state_q <= SFeed;
         end
-        SFeed: if (!feed_busy) state_q <= (pl_rem_q == 16'd0) ? SCpl : SPlReq;
+        SFeed: begin
+          if (la_issue && mk_req_ready_i) begin
+            la_q <= 1'b1;
+            ch_len_q <= ch_len;
+          end
+          if (la_q && mk_rsp_valid_i) begin
+            la_q <= 1'b0; la_v_q <= 1'b1;
+            la_st_q <= mk_rsp_status_i; la_addr_q <= mk_rsp_addr_i; la_pl_q <= mk_rsp_page_left_i;
+          end
+          // with the next lookup issued (or answered) go straight to its response
+          if (!feed_busy)
+            state_q <= (pl_rem_q == 16'd0) ? SCpl : (la_q || la_v_q || (la_issue && mk_req_ready_i)) ? SPlRsp : SPlReq;
+        end
         SCpl: begin
-          if (!(p_ack_q || p_evt_q || p_rd_q || fail_q || p_rr_q)) begin
+          if (p_rr_q && !p_evt_q) begin
+            // READ response FIRST/MIDDLE: its writes stay pending until the LAST (or another
+            // owner's packet); the context advances now
+            pend_v_q <= 1'b1; pend_rr_q <= 1'b1; pend_slot_q <= rr_slot_q;
+            pend_qp_q <= h_q.dest_qp; pend_psn_q <= h_q.psn;
+            state_q <= SFin;
+          end else if (!(p_ack_q || p_evt_q || p_rd_q || fail_q || p_rr_q)) begin
             // no output: do not wait, remember the packet
             if (p_place_q) begin
-              pend_v_q <= 1'b1; pend_qp_q <= h_q.dest_qp; pend_psn_q <= h_q.psn;
+              pend_v_q <= 1'b1; pend_rr_q <= 1'b0; pend_qp_q <= h_q.dest_qp; pend_psn_q <= h_q.psn;
             end
-            state_q <= SDrain;  // fail_q is clear here: nothing for SFin to do
+            state_q <= feed_idle ? SWb : SDrain;  // fail_q is clear here: nothing for SFin to do
           end else if (out_cnt_q == 8'd0 && !dma_wr_cpl_valid_i) begin
             if (dma_err_q && p_rr_q) begin
               if (rr_nst_q == rnic_spec_pkg::WC_STATUS_SUCCESS) rr_nst_q <= rnic_spec_pkg::WC_STATUS_GENERAL_ERR;
@@ -766,19 +836,28 @@ module xport_rx #(
     end
   end
 
+  // a failed write of an earlier response of READ context pend_slot, found while settling
+  assign rr_settle_err = pend_v_q && pend_rr_q && dma_err_q && out_cnt_q == 8'd0 && !dma_wr_cpl_valid_i &&
+                         (state_q == SSync || (state_q == SIdle && !hdr_fire));
+
   // READ context memories (no reset): allocation and per-response update
   always_ff @(posedge clk_i) begin
     if (rdd_fire) begin
       rr_qpn_q[w_idx] <= rdd_i.qpn[23:0];
       rr_first_q[w_idx] <= rdd_i.first_psn[23:0];
-      rr_nxt_q[w_idx] <= rdd_i.first_psn[23:0];
+      rr_nxt_q[w_idx] <= rdd_i.resume[0] ? rdd_i.resume_psn : rdd_i.first_psn[23:0];
+      rr_base_q[w_idx] <= rdd_i.resume[0] ? rdd_i.resume_psn : rdd_i.first_psn[23:0];
       rr_off_q[w_idx] <= 32'd0;
+      rr_rsm_q[w_idx] <= rdd_i.resume[0];
       rr_stat_q[w_idx] <= rnic_spec_pkg::WC_STATUS_SUCCESS;
       rr_d_q[w_idx] <= rdd_i;
     end else if (state_q == SFin && p_rr_q) begin
       rr_nxt_q[rr_slot_q] <= rr_nxt_q[rr_slot_q] + 24'd1;
       rr_off_q[rr_slot_q] <= pl_off_q;
+      rr_rsm_q[rr_slot_q] <= 1'b0;
       rr_stat_q[rr_slot_q] <= rr_fin;
+    end else if (rr_settle_err && rr_stat_q[pend_slot_q] == rnic_spec_pkg::WC_STATUS_SUCCESS) begin
+      rr_stat_q[pend_slot_q] <= rnic_spec_pkg::WC_STATUS_GENERAL_ERR;
     end
   end
 

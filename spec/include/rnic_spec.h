@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0xAD8116D4u
+#define RNIC_SPEC_HASH 0x9B151ED1u
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -212,6 +212,9 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_REG_RDD_DATA 0x800u
 #define RNIC_FW_REG_RDD_COMMIT 0x840u
 #define RNIC_FW_REG_RDD_STATUS 0x844u
+#define RNIC_FW_REG_RDQ_QPN 0x848u
+#define RNIC_FW_REG_RDQ_PSN 0x84Cu
+#define RNIC_FW_REG_RDQ_RESULT 0x850u
 
 /* Driver-to-firmware command opcodes. */
 #define RNIC_CMD_OP_NOP 0u
@@ -2696,11 +2699,22 @@ static inline void rnic_rq_desc_set_sge2_lkey(void *p, uint32_t v)
 #define RNIC_RD_DESC_QPN_OFF 0u
 static inline uint32_t rnic_rd_desc_get_qpn(const void *p)
 {
-	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0);
+	return (uint32_t)((rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0) & 0xFFFFFFu) >> 0);
 }
 static inline void rnic_rd_desc_set_qpn(void *p, uint32_t v)
 {
-	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0, (uint32_t)v);
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0;
+	rnic_st_le32(q, (uint32_t)((rnic_ld_le32(q) & ~0xFFFFFFu) | (((uint32_t)v << 0) & 0xFFFFFFu)));
+}
+#define RNIC_RD_DESC_RESUME_OFF 3u
+static inline uint32_t rnic_rd_desc_get_resume(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 3) & 0x1u) >> 0);
+}
+static inline void rnic_rd_desc_set_resume(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 3;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x1u) | (((uint8_t)v << 0) & 0x1u)));
 }
 #define RNIC_RD_DESC_NUM_SGE_OFF 4u
 static inline uint32_t rnic_rd_desc_get_num_sge(const void *p)
@@ -2710,6 +2724,16 @@ static inline uint32_t rnic_rd_desc_get_num_sge(const void *p)
 static inline void rnic_rd_desc_set_num_sge(void *p, uint32_t v)
 {
 	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 4, (uint8_t)v);
+}
+#define RNIC_RD_DESC_RESUME_PSN_OFF 4u
+static inline uint32_t rnic_rd_desc_get_resume_psn(const void *p)
+{
+	return (uint32_t)((rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 4) & 0xFFFFFF00u) >> 8);
+}
+static inline void rnic_rd_desc_set_resume_psn(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 4;
+	rnic_st_le32(q, (uint32_t)((rnic_ld_le32(q) & ~0xFFFFFF00u) | (((uint32_t)v << 8) & 0xFFFFFF00u)));
 }
 #define RNIC_RD_DESC_FIRST_PSN_OFF 8u
 static inline uint32_t rnic_rd_desc_get_first_psn(const void *p)
@@ -3509,8 +3533,10 @@ static inline void rnic_fw_image_hdr_set_imem_crc(void *p, uint32_t v)
 	X(rq_desc, sge2_addr, 48, 8, 0, 64) \
 	X(rq_desc, sge2_len, 56, 4, 0, 32) \
 	X(rq_desc, sge2_lkey, 60, 4, 0, 32) \
-	X(rd_desc, qpn, 0, 4, 0, 32) \
+	X(rd_desc, qpn, 0, 4, 0, 24) \
+	X(rd_desc, resume, 3, 1, 0, 1) \
 	X(rd_desc, num_sge, 4, 1, 0, 8) \
+	X(rd_desc, resume_psn, 4, 4, 8, 24) \
 	X(rd_desc, first_psn, 8, 4, 0, 32) \
 	X(rd_desc, length, 12, 4, 0, 32) \
 	X(rd_desc, sge0_addr, 16, 8, 0, 64) \

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <map>
 #include <memory>
 #include <random>
 #include <string>
@@ -216,22 +217,30 @@ struct Tb {
     top->rqd_valid_i = 0;
   }
   // rd_desc: where the responses of one READ go
-  void set_rdd(uint32_t qpn, uint32_t psn, uint32_t len, const std::vector<Sge>& sg) {
+  // resume >= 0: a retry resuming at PSN resume (rd_desc.resume / resume_psn)
+  void set_rdd(uint32_t qpn, uint32_t psn, uint32_t len, const std::vector<Sge>& sg, int64_t resume = -1) {
     auto& d = top->rdd_i;
     for (int i = 0; i < 16; i++) d[i] = 0;
-    vlb::set(d, 0, 32, qpn); vlb::set(d, 32, 8, sg.size()); vlb::set(d, 64, 32, psn); vlb::set(d, 96, 32, len);
+    vlb::set(d, 0, 24, qpn); vlb::set(d, 32, 8, sg.size()); vlb::set(d, 64, 32, psn); vlb::set(d, 96, 32, len);
+    if (resume >= 0) { vlb::set(d, 24, 1, 1); vlb::set(d, 40, 24, uint32_t(resume)); }
     for (size_t i = 0; i < sg.size(); i++) {
       vlb::set(d, 128 + 128 * i, 64, sg[i].addr); vlb::set(d, 192 + 128 * i, 32, sg[i].len);
       vlb::set(d, 224 + 128 * i, 32, sg[i].lkey);
     }
   }
-  void post_rdd(uint32_t qpn, uint32_t psn, uint32_t len, const std::vector<Sge>& sg) {
-    set_rdd(qpn, psn, len, sg);
+  void post_rdd(uint32_t qpn, uint32_t psn, uint32_t len, const std::vector<Sge>& sg, int64_t resume = -1) {
+    set_rdd(qpn, psn, len, sg, resume);
     top->rdd_valid_i = 1;
     do cycle(); while (!fire_rdd);
     top->rdd_valid_i = 0;
   }
   uint32_t cnt(int i) { return (uint32_t)vlb::get(top->cnt_o, 32 * i, 32); }
+  // READ progress query: -1 when (qpn, first psn) is not outstanding, else the next PSN expected
+  int64_t rdq(uint32_t qpn, uint32_t psn) {
+    top->rdq_qpn_i = qpn; top->rdq_psn_i = psn;
+    top->eval();
+    return top->rdq_hit_o ? int64_t(top->rdq_nxt_o) : -1;
+  }
 
   void send_pkt(const Pkt& p) {
     if (parser) {  // whole frame through roce_rx
@@ -583,6 +592,28 @@ int main(int argc, char** argv) {
     t.run_idle();
     ok = acks_eq(t.acks, {{QP, E, 0x20 | 12, msn}}, why) && t.evts.size() == 1 && t.evts[0].kind == EV_RNR_SENT;
     R.check(ok && mem_eq(t, why), "write-imm-rnr", "%s", why.c_str()); why.clear();
+    // two buffers posted ahead: two SENDs back to back land in them in posting order, the third
+    // finds the ring empty (RNR)
+    t.clear_out();
+    t.post_rq(QP, 0x6001, {{rb.iova + 0x100, 2000, rb.key()}});
+    t.post_rq(QP, 0x6002, {{rb.iova + 0x1000, 2000, rb.key()}});
+    auto d1 = t.rand_bytes(1500), d2 = t.rand_bytes(1800);
+    auto s1 = seg(false, QP, E, 0, 0, d1, 1024), s2 = seg(false, QP, E + 2, 0, 0, d2, 1024);
+    for (auto& p : s1) t.send_pkt(p);
+    for (auto& p : s2) t.send_pkt(p);
+    auto s3 = seg(false, QP, E + 4, 0, 0, t.rand_bytes(10), 1024);
+    t.send_pkt(s3[0]);
+    for (size_t i = 0; i < d1.size(); i++) t.exp[rb.xlate(rb.iova + 0x100 + i)] = d1[i];
+    for (size_t i = 0; i < d2.size(); i++) t.exp[rb.xlate(rb.iova + 0x1000 + i)] = d2[i];
+    t.run_idle();
+    ok = acks_eq(t.acks, {{QP, E + 1, 0x1F, msn + 1}, {QP, E + 3, 0x1F, msn + 2}, {QP, E + 4, 0x20 | 12, msn + 2}}, why) &&
+         t.evts.size() == 3 && t.evts[0].kind == EV_RECV_DONE && t.evts[0].wr_id == 0x6001 && t.evts[0].byte_len == 1500 &&
+         t.evts[1].kind == EV_RECV_DONE && t.evts[1].wr_id == 0x6002 && t.evts[1].byte_len == 1800 &&
+         t.evts[2].kind == EV_RNR_SENT;
+    ok = ok && mem_eq(t, why);
+    R.check(ok, "send-two-buffers-ahead-in-order", "%s evts %zu", why.c_str(), t.evts.size());
+    why.clear();
+    E += 4; msn += 2;
   }
   // ---- 5. requester side: ACK / NAK / RNR NAK / ATOMIC ACK -> events ----------------------------
   {
@@ -954,6 +985,36 @@ int main(int argc, char** argv) {
       R.check(ok && mem_eq(t, why), "read-resp-repost-replay-completes", "%s evts:%s", why.c_str(), evts_str().c_str());
       why.clear();
     }
+    // a lost MIDDLE, then a resumed retry: the query tells where the READ stands, the retry's
+    // responses restart there with FIRST (and ONLY for a one-packet rest) and complete it
+    for (int rest_pkts : {2, 1}) {
+      t.qpt_write(QP, 0x10, 8, A_RW, PD, 0, 12);
+      t.clear_out();
+      uint64_t cur = w.iova + 0x5000 + 29;
+      auto sg = mk_sges(1100, 2, 0, cur);
+      auto d = t.rand_bytes(1100);  // 5 packets at MTU 256: 256 * 4 + 76
+      uint32_t ps = 0x2800;
+      auto pk = seg_rr(QP, ps, d, 256, 31);
+      t.post_rdd(QP, ps, 1100, sg);
+      unsigned got = 5 - rest_pkts;  // responses placed before the loss
+      for (unsigned i = 0; i < got; i++) t.send_pkt(pk[i]);
+      t.run_idle();
+      int64_t q0 = t.rdq(QP, ps), qn = t.rdq(QP, ps + 1), qo = t.rdq(QP2, ps);
+      R.check(q0 == int64_t(ps + got) && qn == -1 && qo == -1, ("read-progress-query-" + std::to_string(got)).c_str(),
+              "got %lld / %lld / %lld", (long long)q0, (long long)qn, (long long)qo);
+      // the responder re-executes the READ from PSN ps + got: the rest of the data, new opcodes
+      std::vector<uint8_t> rest(d.begin() + 256 * got, d.end());
+      auto rk = seg_rr(QP, ps + got, rest, 256, 32);
+      t.post_rdd(QP, ps, 1100, sg, ps + got);
+      R.check(t.rdq(QP, ps) == int64_t(ps + got), ("read-resume-post-" + std::to_string(got)).c_str());
+      for (auto& p : rk) t.send_pkt(p);
+      exp_sg(sg, d, 1100);
+      t.run_idle();
+      bool ok = t.evts.size() == 1 && evt_ok(t.evts[0], QP, ps + 4, 32, 1100, 0) && t.rdq(QP, ps) == -1;
+      R.check(ok && mem_eq(t, why), ("read-resume-completes-" + std::to_string(rest_pkts) + "-left").c_str(),
+              "%s evts:%s", why.c_str(), evts_str().c_str());
+      why.clear();
+    }
     // bad lkey in the second SGE: LOC_PROT_ERR, what was placed before stays, nothing after
     {
       t.clear_out();
@@ -997,6 +1058,44 @@ int main(int argc, char** argv) {
       t.slave.err_pages.clear();
       bool ok = t.evts.size() == 1 && evt_ok(t.evts[0], QP, 0x3200, 14, 100, WC_GENERAL_ERR) && t.acks.empty();
       R.check(ok && mem_eq(t, why), "read-resp-dma-error-general-err", "%s evts:%s", why.c_str(), evts_str().c_str());
+      why.clear();
+    }
+    // the responses of one READ do not wait for each other's writes: a failed write of the FIRST
+    // is found at the LAST (GENERAL_ERR), nothing else is reported
+    {
+      t.clear_out();
+      uint64_t va = w.iova + 0x9000 + 40;
+      t.slave.err_pages[w.xlate(va) >> 12] = 2;
+      auto d = t.rand_bytes(700);
+      t.post_rdd(QP, 0x3300, 700, {{va, 700, w.key()}});
+      for (auto& p : seg_rr(QP, 0x3300, d, 256, 15)) t.send_pkt(p);
+      t.run_idle();
+      t.slave.err_pages.clear();
+      bool ok = t.evts.size() == 1 && evt_ok(t.evts[0], QP, 0x3302, 15, 700, WC_GENERAL_ERR) && t.acks.empty();
+      R.check(ok && mem_eq(t, why), "read-resp-pending-dma-error-at-last", "%s evts:%s", why.c_str(), evts_str().c_str());
+      why.clear();
+    }
+    // ... and when a packet of another QP comes between, the failed writes are settled first and
+    // charged to the READ (its DONE says GENERAL_ERR), not to the other QP's WRITE (ACKed)
+    {
+      t.qpt_write(QP2, 0x40, 10, A_RW, PD, 0, 12);
+      t.clear_out();
+      uint64_t va = w.iova + 0x9000 + 40, wva = w.iova + 0xB000 + 5;
+      t.slave.err_pages[w.xlate(va) >> 12] = 2;
+      auto d = t.rand_bytes(700), wd = t.rand_bytes(300);
+      auto pk = seg_rr(QP, 0x3400, d, 256, 16);
+      t.post_rdd(QP, 0x3400, 700, {{va, 700, w.key()}});
+      t.send_pkt(pk[0]); t.send_pkt(pk[1]);
+      t.send_pkt(seg(true, QP2, 0x40, wva, w.key(), wd, 1024)[0]);
+      t.run_idle();
+      t.slave.err_pages.clear();
+      t.send_pkt(pk[2]);
+      t.run_idle();
+      exp_write(w, wva, wd);
+      // (the LAST is not placed: a READ that has failed places nothing more)
+      bool ok = t.evts.size() == 1 && evt_ok(t.evts[0], QP, 0x3402, 16, 512, WC_GENERAL_ERR);
+      R.check(ok && acks_eq(t.acks, {{QP2, 0x40, 0x1F, 1}}, why) && mem_eq(t, why),
+              "read-resp-pending-dma-error-settled-before-other-qp", "%s evts:%s", why.c_str(), evts_str().c_str());
       why.clear();
     }
     // a full table holds the firmware back; a completion frees a context; a QP-table write frees its QP's
@@ -1083,6 +1182,88 @@ int main(int argc, char** argv) {
                  t.evts[0].msn == 21 && t.evts[0].byte_len == 2600 && t.evts[0].status == 0 && t.acks.empty();
       R.check(okr && mem_eq(t, why), "parser-read-response", "%s evts %zu", why.c_str(), t.evts.size());
       why.clear();
+    }
+    // Malformed frames: WRITEs, SENDs and READ responses aimed at this QP and MR (a good copy
+    // would be placed), each damaged so that roce_rx must drop it (the reference parser says so):
+    // none of them reaches the engine, no DMA write is issued, host memory stays as it was; the
+    // good WRITE sent afterwards is placed and ACKed.
+    {
+      psn = 0x600000; msn = 0;
+      t.qpt_write(QP, psn, 10, A_RW | A_RR, PD, 0, 12);
+      t.clear_out();
+      t.post_rq(QP, 0x99, {{rb.iova, 4096, rb.key()}});
+      t.post_rdd(QP, 0x5550, 3000, {{w.iova + 0x100, 3000, w.key()}});
+      const long nf = TB_DW == 512 ? 20000 : 5000;
+      uint64_t aw0 = t.slave.aw_count;
+      uint32_t bq0 = t.cnt(C_BADQP);
+      std::map<std::string, long> kinds;
+      long sent = 0, badqp = 0;
+      for (long i = 0; i < nf; i++) {
+        roce_ref::Hdr r;
+        r.dst_mac = 0x0200000000BBull; r.src_mac = 0x0200000000AAull; r.src_ip = 0x0A000002; r.dst_ip = 0x0A000001;
+        r.ttl = 64; r.ip_id = t.ip_id++; r.udp_sport = 0xC000; r.pkey = 0xFFFF; r.dest_qp = QP;
+        static const uint8_t ops[] = {0x0A, 0x06, 0x04, 0x00, 0x10, 0x0D, 0x0B};
+        r.opcode = ops[t.rng() % sizeof ops];
+        r.psn = psn; r.ack_req = 1;
+        uint16_t plen = uint16_t(1 + t.rng() % 1024);
+        if (r.opcode == 0x0D || r.opcode == 0x06 || r.opcode == 0x00) plen = 1024;
+        if (r.opcode == 0x10 || r.opcode == 0x0D) { r.psn = 0x5550; r.syndrome = 0x1F; }
+        if (r.opcode == 0x0A || r.opcode == 0x06 || r.opcode == 0x0B) {
+          r.va = w.iova + t.rng() % 4096; r.rkey = w.key(); r.dma_len = r.opcode == 0x06 ? 2048 : plen;
+        }
+        r.payload_len = plen;
+        auto f = roce_ref::build(r, t.rand_bytes(plen));
+        bool unknown = false;
+        switch (t.rng() % 7) {
+          case 0: f[54 + t.rng() % (f.size() - 54)] ^= uint8_t(1u << (t.rng() % 8)); kinds["bad_icrc"]++; break;
+          case 1: f[24 + (t.rng() & 1)] ^= uint8_t(1 + t.rng() % 255); kinds["bad_ip_csum"]++; break;
+          case 2: f.resize(1 + t.rng() % (f.size() - 1)); kinds["truncated"]++; break;
+          case 3: f[36] ^= uint8_t(1 + t.rng() % 255); kinds["bad_udp_port"]++; break;
+          case 4: f[12] = 0x86; f[13] = 0xDD; kinds["bad_ethertype"]++; break;
+          case 5: f = t.rand_bytes(1 + t.rng() % 700); kinds["random_bytes"]++; break;
+          default: {  // well-formed, but for a QP that does not exist: reaches the engine, counted there
+            roce_ref::Hdr q = r;
+            q.dest_qp = 0x300 + uint32_t(t.rng() % 0x1000);
+            f = roce_ref::build(q, t.rand_bytes(plen));
+            kinds["unknown_qp"]++;
+            unknown = true;
+            break;
+          }
+        }
+        if ((roce_ref::parse(f, 0, 0xFFFFFF, 4352).reason < 0) != unknown) {  // the damage left a good frame
+          kinds["skipped_still_good"]++;
+          continue;
+        }
+        badqp += unknown;
+        for (size_t o = 0; o < f.size(); o += NB) {
+          Tb::FBeat b{std::vector<uint8_t>(NB, 0), unsigned(std::min<size_t>(NB, f.size() - o)), o + NB >= f.size()};
+          for (unsigned k = 0; k < b.keep; k++) b.d[k] = f[o + k];
+          t.fbeats.push_back(b);
+        }
+        sent++;
+        if (t.fbeats.size() > 4096) t.run_idle();
+      }
+      t.run_idle();
+      bool quiet = t.slave.aw_count == aw0 && t.acks.empty() && t.evts.empty() && t.rds.empty() &&
+                   t.cnt(C_BADQP) - bq0 == uint32_t(badqp);
+      std::string k;
+      for (auto& kv : kinds) k += " " + kv.first + " " + std::to_string(kv.second);
+      printf("INFO malformed frames through roce_rx + xport_rx: %ld sent;%s\n", sent, k.c_str());
+      quiet = quiet && sent > nf * 9 / 10 && mem_eq(t, why);
+      R.check(quiet, "parser-malformed-frames-nothing-written",
+              "%s aw %llu acks %zu evts %zu", why.c_str(), (unsigned long long)(t.slave.aw_count - aw0), t.acks.size(),
+              t.evts.size());
+      why.clear();
+      uint64_t off = 0x200;
+      auto d = t.rand_bytes(777);
+      for (auto& p : seg(true, QP, psn, w.iova + off, w.key(), d, 1024)) t.send_pkt(p);
+      exp_write(w, w.iova + off, d);
+      t.run_idle();
+      bool okg = acks_eq(t.acks, {{QP, psn, 0x1F, ++msn}}, why) && mem_eq(t, why);
+      R.check(okg, "parser-good-frame-after-malformed", "%s", why.c_str());
+      psn = (psn + 1) & 0xFFFFFF;
+      why.clear();
+      t.qpt_write(QP, psn, 10, A_RW | A_RR, PD, 0, 12);  // drops the posted buffer and READ context
     }
     t.parser = false;
   }
