@@ -1,7 +1,7 @@
 # Firmware for the soft core (riscv64-unknown-elf-gcc, rv32im_zicsr/ilp32, freestanding) and its
 # host unit tests (the same sources built with MOCK_MMIO).
 FW_CC := riscv64-unknown-elf-gcc
-FW_CFLAGS := -march=rv32im_zicsr -mabi=ilp32 -std=c11 -O2 -g -Wall -Wextra -Werror -ffreestanding \
+FW_CFLAGS := -march=rv32im_zicsr -mabi=ilp32 -std=c11 -O2 -g -Wall -Wextra -Werror -ffreestanding -DRNIC_LAYOUT_ALIGNED \
   -fno-tree-loop-distribute-patterns \
   -fno-builtin -nostdlib -Ispec/include -Ifirmware/include
 FW_SRCS := firmware/runtime/crt0.S $(sort $(wildcard firmware/runtime/*.c firmware/app/*.c))

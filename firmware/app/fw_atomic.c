@@ -22,7 +22,7 @@ static struct atomic_hist hist[FW_MAX_QP];
 
 static int send_ack(uint32_t qpn, uint32_t psn, uint32_t msn, uint64_t orig)
 {
-	uint8_t d[RNIC_TX_DESC_SIZE] = { 0 };
+	FW_LAYOUT_ALIGN uint8_t d[RNIC_TX_DESC_SIZE] = { 0 };
 	rnic_tx_desc_set_qpn(d, qpn);
 	rnic_tx_desc_set_kind(d, RNIC_MSG_KIND_ATOMIC_ACK);
 	rnic_tx_desc_set_psn(d, psn);
@@ -39,7 +39,7 @@ void fw_atomic_req(const uint8_t *ev)
 	uint32_t op = rnic_rx_event_get_opcode(ev);
 	uint64_t va = rnic_rx_event_get_va(ev);
 	struct atomic_hist *h = &hist[qpn];
-	uint8_t b[8];
+	FW_LAYOUT_ALIGN uint8_t b[8];
 
 	for (uint32_t i = 0; i < HIST; i++)
 		if (h->valid[i] && h->psn[i] == psn) {

@@ -21,9 +21,9 @@ static uint8_t *db_qp(uint32_t qpn, uint32_t page)
 
 void fw_doorbell(uint32_t ev, uint32_t value)
 {
-	uint8_t e[4], v[4];
-	rnic_st_le(e, 4, ev);
-	rnic_st_le(v, 4, value);
+	FW_LAYOUT_ALIGN uint8_t e[4], v[4];
+	rnic_st_le32(e, ev);
+	rnic_st_le32(v, value);
 	uint32_t page = rnic_db_event_get_page(e), which = rnic_db_event_get_which(e);
 	uint32_t num = rnic_db_word_get_num(v), index = rnic_db_word_get_index(v);
 	uint8_t *c;
@@ -93,22 +93,47 @@ void fw_rx_event(const uint8_t *ev)
 	}
 }
 
+struct fw_perf fw_perf;
+
+/* Adds the cycles since t0 to a counter pair (sum, maximum). */
+static inline void perf_add(uint32_t t0, uint64_t *sum, uint32_t *max)
+{
+	uint32_t d = hal_cycles32() - t0;
+	*sum += d;
+	if (d > *max)
+		*max = d;
+}
+
 uint32_t fw_xport_poll(void)
 {
 	uint32_t n = 0;
-	uint8_t ev[RNIC_RX_EVENT_SIZE];
+	FW_LAYOUT_ALIGN uint8_t ev[RNIC_RX_EVENT_SIZE];
 
 	while (hal_rd32(RNIC_FW_REG_DB_STATUS) & 1u) {
+		uint32_t t0 = hal_cycles32();
 		uint32_t e = hal_rd32(RNIC_FW_REG_DB_DATA), v = hal_rd32(RNIC_FW_REG_DB_DATA + 4);
 		hal_wr32(RNIC_FW_REG_DB_POP, 1);
 		fw_doorbell(e, v);
+		fw_perf.doorbells++;
+		perf_add(t0, &fw_perf.db_cycles, &fw_perf.db_max);
 		n++;
 	}
 	while (hal_rd32(RNIC_FW_REG_EVT_STATUS) & 1u) {
-		for (uint32_t w = 0; w < RNIC_RX_EVENT_SIZE / 4; w++)
-			rnic_st_le(ev + 4 * w, 4, hal_rd32(RNIC_FW_REG_EVT_DATA + 4 * w));
+		uint32_t t0 = hal_cycles32();
+		/* Requester-side events (ACK, NAKs, READ done, TX error) use only the first four
+		 * words: the other twelve are not read (one MMIO load each). */
+		uint32_t w0 = hal_rd32(RNIC_FW_REG_EVT_DATA), words = RNIC_RX_EVENT_SIZE / 4;
+		rnic_st_le32(ev, w0);
+		uint32_t kind = rnic_rx_event_get_kind(ev);
+		if (kind == RNIC_RX_EVENT_KIND_ACK || kind == RNIC_RX_EVENT_KIND_NAK || kind == RNIC_RX_EVENT_KIND_RNR_NAK ||
+		    kind == RNIC_RX_EVENT_KIND_READ_RESP_DONE || kind == RNIC_RX_EVENT_KIND_TX_ERROR)
+			words = 4;
+		for (uint32_t w = 1; w < words; w++)
+			rnic_st_le32(ev + 4 * w, hal_rd32(RNIC_FW_REG_EVT_DATA + 4 * w));
 		hal_wr32(RNIC_FW_REG_EVT_POP, 1);
 		fw_rx_event(ev);
+		fw_perf.events++;
+		perf_add(t0, &fw_perf.ev_cycles, &fw_perf.ev_max);
 		n++;
 	}
 	return n;

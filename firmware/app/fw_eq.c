@@ -14,7 +14,7 @@ void fw_eq_init(void) { eq_prod = hal_rd32(RNIC_FW_REG_EQ_PROD); }
 int fw_eq_post(uint32_t type, uint32_t subtype, uint32_t handle, uint32_t data)
 {
 	uint32_t log = hal_rd32(RNIC_FW_REG_EQ_LOG_SIZE);
-	uint8_t ev[RNIC_EQ_ENTRY_SIZE] = { 0 };
+	FW_LAYOUT_ALIGN uint8_t ev[RNIC_EQ_ENTRY_SIZE] = { 0 };
 
 	if (log == 0 || log > 16)
 		return -1; /* the host has no event queue */

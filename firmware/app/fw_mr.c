@@ -35,7 +35,7 @@ static int32_t mtt_alloc(uint32_t n)
 /* Copies the host's page list into MTT entries [base, base + n); checks every entry. */
 static uint32_t load_pages(uint64_t table, uint32_t base, uint32_t n, uint32_t page_shift)
 {
-	uint8_t ent[RNIC_MTT_ENTRY_SIZE];
+	FW_LAYOUT_ALIGN uint8_t ent[RNIC_MTT_ENTRY_SIZE];
 	for (uint32_t done = 0; done < n;) {
 		uint32_t cnt = n - done;
 		if (cnt > MTT_CHUNK / RNIC_MTT_ENTRY_SIZE)
@@ -90,7 +90,7 @@ uint32_t fw_cmd_reg_mr(uint8_t *e)
 	m->pdn = pdn;
 	m->mtt_base = (uint32_t)base;
 	m->num_pages = n;
-	uint8_t mpt[RNIC_MPT_ENTRY_SIZE] = { 0 };
+	FW_LAYOUT_ALIGN uint8_t mpt[RNIC_MPT_ENTRY_SIZE] = { 0 };
 	rnic_mpt_entry_set_valid(mpt, 1);
 	rnic_mpt_entry_set_access(mpt, acc);
 	rnic_mpt_entry_set_page_shift(mpt, shift);
@@ -113,7 +113,7 @@ uint32_t fw_cmd_reg_mr(uint8_t *e)
 uint32_t fw_cmd_dereg_mr(uint8_t *e)
 {
 	uint32_t key = rnic_cmd_dereg_mr_get_lkey(e), idx = key >> 8;
-	uint8_t mpt[RNIC_MPT_ENTRY_SIZE] = { 0 };
+	FW_LAYOUT_ALIGN uint8_t mpt[RNIC_MPT_ENTRY_SIZE] = { 0 };
 
 	if (idx == 0 || idx >= FW_MAX_MR || !fw_res.mrs[idx].used || fw_res.mrs[idx].variant != (key & 0xFF))
 		return RNIC_CMD_STATUS_BAD_HANDLE;

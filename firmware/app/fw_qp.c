@@ -210,7 +210,7 @@ void fw_qpt_build(uint32_t qpn, uint8_t *t)
 /* Hands the entry to the RTL when the transport engines are there; 0 or -1. */
 static int qpt_program(uint32_t qpn)
 {
-	uint8_t t[RNIC_QPT_ENTRY_SIZE];
+	FW_LAYOUT_ALIGN uint8_t t[RNIC_QPT_ENTRY_SIZE];
 
 	if (!(hal_rd32(RNIC_FW_REG_HW_CAPS) & 1u))
 		return 0; /* no engines attached: nothing to program */

@@ -15,7 +15,7 @@ static uint8_t *ctx(uint32_t qpn) { return fw_res.qp_ctx[qpn]; }
 static void recv_cqe(uint32_t qpn, uint64_t wr_id, uint32_t status, uint32_t opcode, uint32_t len,
 		     uint32_t imm, uint32_t flags, uint32_t src_qp)
 {
-	uint8_t cqe[RNIC_CQE_SIZE] = { 0 };
+	FW_LAYOUT_ALIGN uint8_t cqe[RNIC_CQE_SIZE] = { 0 };
 	uint8_t *c = ctx(qpn);
 
 	rnic_cqe_set_wr_id(cqe, wr_id);
@@ -37,7 +37,7 @@ void fw_rq_service(uint32_t qpn)
 {
 	uint8_t *c = ctx(qpn);
 	struct fw_qp_run *run = &fw_res.qp_run[qpn];
-	uint8_t w[256], d[RNIC_RQ_DESC_SIZE] = { 0 };
+	FW_LAYOUT_ALIGN uint8_t w[256], d[RNIC_RQ_DESC_SIZE] = { 0 };
 	uint32_t caps = hal_rd32(RNIC_FW_REG_HW_CAPS);
 	uint32_t slots = (caps >> 4) & 0xFu;
 

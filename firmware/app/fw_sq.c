@@ -7,7 +7,8 @@
 #include "fw_xport.h"
 #include "hal.h"
 
-#define BUF_WQE 0x800u /* staging-buffer area for one WQE (up to 4 WQEBBs) */
+#define BUF_WQE 0x800u /* staging-buffer area for WQEs: FETCH_BBS WQEBBs */
+#define FETCH_BBS 8u   /* WQEBBs fetched by one DMA (0x800-0x9FF) */
 #define WQEBB 64u
 #define PSN_MASK 0xFFFFFFu
 
@@ -16,6 +17,8 @@ static int psn_le(uint32_t a, uint32_t b) { return ((b - a) & PSN_MASK) < 0x8000
 static int psn_lt(uint32_t a, uint32_t b) { return a != b && psn_le(a, b); }
 
 static uint8_t *ctx(uint32_t qpn) { return fw_res.qp_ctx[qpn]; }
+
+static uint32_t hw_caps; /* read once at init: an MMIO load per doorbell otherwise */
 
 /* ---- timers: the local ACK timeout is 4.096 us * 2^timeout (1024 cycles at 250 MHz), 0 never */
 static uint64_t next_deadline = ~0ull; /* no QP's deadline is earlier */
@@ -59,6 +62,7 @@ static void swqe_put(int16_t i)
 
 void fw_xport_init(void)
 {
+	hw_caps = hal_rd32(RNIC_FW_REG_HW_CAPS);
 	fw_res.swqe_free = -1;
 	for (int16_t i = FW_MAX_SWQE - 1; i >= 0; i--)
 		swqe_put(i);
@@ -80,7 +84,7 @@ static uint32_t wc_opcode(uint32_t wqe_op)
 
 static void complete(uint32_t qpn, const struct fw_swqe *w, uint32_t status)
 {
-	uint8_t cqe[RNIC_CQE_SIZE] = { 0 };
+	FW_LAYOUT_ALIGN uint8_t cqe[RNIC_CQE_SIZE] = { 0 };
 
 	if (!w->signaled && status == RNIC_WC_STATUS_SUCCESS)
 		return;
@@ -109,17 +113,48 @@ static void retire_head(uint32_t qpn, uint32_t status)
 
 static uint64_t wqebb_addr(const uint8_t *c, uint32_t idx);
 
+/* WQEBBs in the staging area: SQ indices [st_first, st_first + st_n) of one QP, fetched by one
+ * DMA. One fetch serves every WQE a doorbell announced (up to FETCH_BBS WQEBBs) instead of a
+ * PCIe round trip each. Emptied whenever a service pass starts, so nothing stale survives a QP
+ * being destroyed, reset or re-created. */
+static uint32_t st_first, st_n;
+
+/* The staging offset of WQEBB idx of the QP with context c, fetching from idx on (up to the
+ * producer index, FETCH_BBS and the ring end) when it is not staged; -1 on a DMA failure. */
+static int32_t stage(const uint8_t *c, uint32_t idx)
+{
+	uint32_t rel = (idx - st_first) & 0xFFFFu; /* SQ indices are 16 bits */
+	if (rel < st_n)
+		return (int32_t)(BUF_WQE + rel * WQEBB);
+	uint32_t size = 1u << rnic_qp_ctx_get_sq_log_size(c);
+	uint32_t n = (rnic_qp_ctx_get_sq_pi(c) - idx) & 0xFFFFu, ring_left = size - (idx & (size - 1));
+	if (n == 0 || n > size)
+		n = 1; /* not announced (a flush reads what is there) */
+	if (n > FETCH_BBS)
+		n = FETCH_BBS;
+	if (n > ring_left)
+		n = ring_left;
+	st_n = 0;
+	if (fw_dma_xfer(wqebb_addr(c, idx), BUF_WQE, n * WQEBB, FW_DMA_TO_BUF))
+		return -1;
+	st_first = idx & 0xFFFFu;
+	st_n = n;
+	return BUF_WQE;
+}
+
 /* WQEs the host posted that were never sent complete with WR_FLUSH_ERR, in order. */
 static void flush_unsent(uint32_t qpn)
 {
 	uint8_t *c = ctx(qpn);
-	uint8_t w[WQEBB];
+	FW_LAYOUT_ALIGN uint8_t w[WQEBB];
 
 	while (rnic_qp_ctx_get_sq_next(c) != rnic_qp_ctx_get_sq_pi(c)) {
 		uint32_t idx = rnic_qp_ctx_get_sq_next(c);
-		if (fw_dma_xfer(wqebb_addr(c, idx), BUF_WQE, WQEBB, FW_DMA_TO_BUF))
+		st_n = 0;
+		int32_t b = stage(c, idx);
+		if (b < 0)
 			return;
-		fw_buf_read(BUF_WQE, w, WQEBB);
+		fw_buf_read((uint32_t)b, w, WQEBB);
 		struct fw_swqe f = { 0 };
 		f.wr_id = rnic_wqe_ctrl_get_wr_id(w);
 		f.wqe_index = (uint16_t)idx;
@@ -162,17 +197,17 @@ static uint32_t msg_kind(uint32_t op)
 static void set_sge(uint8_t *d, uint32_t i, uint64_t addr, uint32_t len, uint32_t lkey)
 {
 	/* tx_desc SGEs are 16 bytes apart from sge0 */
-	uint8_t *s = d + RNIC_TX_DESC_SGE0_ADDR_OFF + 16 * i;
-	rnic_st_le(s, 8, addr);
-	rnic_st_le(s + 8, 4, len);
-	rnic_st_le(s + 12, 4, lkey);
+	uint8_t *s = (uint8_t *)RNIC_ASSUME_ALIGNED(d, 8) + RNIC_TX_DESC_SGE0_ADDR_OFF + 16 * i;
+	rnic_st_le64(s, addr);
+	rnic_st_le32(s + 8, len);
+	rnic_st_le32(s + 12, lkey);
 }
 
 /* Before a READ request leaves, the receive engine learns where its responses go (the local
  * SGEs of the descriptor, at most three). 0, or -1 when it cannot take it. */
 static int post_read_dest(uint32_t qpn, uint32_t psn, uint32_t len, const uint8_t *d, uint32_t k)
 {
-	uint8_t r[RNIC_RD_DESC_SIZE] = { 0 };
+	FW_LAYOUT_ALIGN uint8_t r[RNIC_RD_DESC_SIZE] = { 0 };
 	uint32_t n = rnic_tx_desc_get_num_sge(d);
 
 	if (!(hal_rd32(RNIC_FW_REG_HW_CAPS) & 2u) || n > 3) {
@@ -193,6 +228,28 @@ static int post_read_dest(uint32_t qpn, uint32_t psn, uint32_t len, const uint8_
 			    RNIC_RD_DESC_SIZE / 4, qpn);
 }
 
+/* Hands descriptor d to the transmit engine through its mailbox; 0, or -1 if the engine never
+ * took the previous one. Every word is an MMIO store of several cycles, so only the words the
+ * engine reads are written: bytes 32-63 (atomic operands, UD addressing) only for atomics and
+ * UD (with_ext), and no SGE beyond num_sge; the mailbox keeps whatever the rest held. */
+static int txd_send(const uint8_t *d, int with_ext)
+{
+	const uint8_t *p = (const uint8_t *)RNIC_ASSUME_ALIGNED(d, 8);
+	uint32_t nsge = rnic_tx_desc_get_num_sge(p), i = 0;
+	uint32_t hdr_end = with_ext ? RNIC_TX_DESC_SGE0_ADDR_OFF : RNIC_TX_DESC_SWAP_ADD_OFF;
+	uint32_t end = RNIC_TX_DESC_SGE0_ADDR_OFF + 16u * (nsge < 4 ? nsge : 4);
+
+	while (hal_rd32(RNIC_FW_REG_TXD_STATUS) & 1u)
+		if (++i == 100000u)
+			return -1;
+	for (i = 0; i < hdr_end; i += 4)
+		hal_wr32(RNIC_FW_REG_TXD_DATA + i, rnic_ld_le32(p + i));
+	for (i = RNIC_TX_DESC_SGE0_ADDR_OFF; i < end; i += 4)
+		hal_wr32(RNIC_FW_REG_TXD_DATA + i, rnic_ld_le32(p + i));
+	hal_wr32(RNIC_FW_REG_TXD_COMMIT, 0);
+	return 0;
+}
+
 /* A READ sent again (go-back-N) whose first k responses the receive engine already placed
  * resumes at PSN psn + k (IBTA: the responder answers a READ at any PSN of its range); 0 when it
  * is new or nothing of it arrived. */
@@ -211,11 +268,12 @@ static uint32_t read_progress(uint32_t qpn, uint32_t psn, uint32_t npkts)
 static uint32_t send_one(uint32_t qpn, uint32_t idx)
 {
 	uint8_t *c = ctx(qpn);
-	uint8_t w[4 * WQEBB], d[RNIC_TX_DESC_SIZE] = { 0 };
+	FW_LAYOUT_ALIGN uint8_t w[4 * WQEBB], d[RNIC_TX_DESC_SIZE];
 
-	if (fw_dma_xfer(wqebb_addr(c, idx), BUF_WQE, WQEBB, FW_DMA_TO_BUF))
+	int32_t b = stage(c, idx);
+	if (b < 0)
 		return 0;
-	fw_buf_read(BUF_WQE, w, WQEBB);
+	fw_buf_read((uint32_t)b, w, WQEBB);
 	uint32_t bytes = RNIC_WQE_CTRL_SIZE + 16u * rnic_wqe_ctrl_get_num_ds(w);
 	uint32_t nbb = (bytes + WQEBB - 1) / WQEBB;
 	if (nbb > 4 || rnic_wqe_ctrl_get_wqe_index(w) != (idx & 0xFFFFu)) {
@@ -223,17 +281,20 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 		return 0;
 	}
 	for (uint32_t k = 1; k < nbb; k++) { /* later WQEBBs may wrap to the ring start */
-		if (fw_dma_xfer(wqebb_addr(c, idx + k), BUF_WQE, WQEBB, FW_DMA_TO_BUF))
+		if ((b = stage(c, idx + k)) < 0)
 			return 0;
-		fw_buf_read(BUF_WQE, w + k * WQEBB, WQEBB);
+		fw_buf_read((uint32_t)b, w + k * WQEBB, WQEBB);
 	}
 	int16_t ri = swqe_get();
 	if (ri < 0)
 		return 0; /* every record in use: resume when completions free some */
+	/* Only the descriptor's first 64 bytes are cleared: txd_send sends no SGE beyond num_sge. */
+	for (uint32_t i = 0; i < RNIC_TX_DESC_SGE0_ADDR_OFF; i += 4)
+		rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(d, 8) + i, 0);
 
 	uint32_t op = rnic_wqe_ctrl_get_opcode(w), flags = rnic_wqe_ctrl_get_flags(w);
 	uint32_t len = rnic_wqe_ctrl_get_total_len(w), off = RNIC_WQE_CTRL_SIZE;
-	uint32_t psn = rnic_qp_ctx_get_sq_psn(c), mtu = 128u << rnic_qp_ctx_get_path_mtu(c);
+	uint32_t psn = rnic_qp_ctx_get_sq_psn(c), mtu_log = 7u + rnic_qp_ctx_get_path_mtu(c);
 	rnic_tx_desc_set_qpn(d, qpn);
 	rnic_tx_desc_set_kind(d, msg_kind(op));
 	rnic_tx_desc_set_psn(d, psn);
@@ -280,7 +341,7 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 	rnic_tx_desc_set_flags(d, tflags);
 
 	uint32_t npkts = (op == RNIC_WQE_OP_ATOMIC_CMP_AND_SWP || op == RNIC_WQE_OP_ATOMIC_FETCH_AND_ADD || len == 0)
-				 ? 1 : (len + mtu - 1) / mtu;
+				 ? 1 : (len + (1u << mtu_log) - 1) >> mtu_log; /* no divide: 34 cycles */
 	if (op == RNIC_WQE_OP_RDMA_READ) {
 		uint32_t k = (hal_rd32(RNIC_FW_REG_HW_CAPS) & 2u) ? read_progress(qpn, psn, npkts) : 0;
 		if (post_read_dest(qpn, psn, len, d, k)) {
@@ -294,12 +355,13 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 		}
 		if (k) { /* the request asks for the rest only */
 			rnic_tx_desc_set_psn(d, (psn + k) & PSN_MASK);
-			rnic_tx_desc_set_remote_va(d, rnic_tx_desc_get_remote_va(d) + (uint64_t)k * mtu);
-			rnic_tx_desc_set_length(d, len - k * mtu);
+			rnic_tx_desc_set_remote_va(d, rnic_tx_desc_get_remote_va(d) + ((uint64_t)k << mtu_log));
+			rnic_tx_desc_set_length(d, len - (k << mtu_log));
 		}
 	}
-	if (fw_mbox_send(RNIC_FW_REG_TXD_DATA, RNIC_FW_REG_TXD_COMMIT, RNIC_FW_REG_TXD_STATUS, d,
-			 RNIC_TX_DESC_SIZE / 4, 0)) {
+	int ext = op == RNIC_WQE_OP_ATOMIC_CMP_AND_SWP || op == RNIC_WQE_OP_ATOMIC_FETCH_AND_ADD ||
+		  rnic_qp_ctx_get_qp_type(c) == RNIC_QP_TYPE_UD;
+	if (txd_send(d, ext)) {
 		swqe_put(ri);
 		fw_log("qp %u: transmit engine not taking descriptors", (unsigned)qpn);
 		return 0;
@@ -320,6 +382,7 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 		run->head = ri;
 	run->tail = ri;
 	rnic_qp_ctx_set_sq_psn(c, (psn + npkts) & PSN_MASK);
+	fw_perf.sq_wqes++;
 	if (!run->deadline)
 		arm_ack_timer(qpn);
 	return nbb;
@@ -333,8 +396,9 @@ void fw_sq_service(uint32_t qpn)
 		flush_unsent(qpn);
 		return;
 	}
-	if (rnic_qp_ctx_get_state(c) != RNIC_QP_STATE_RTS || !(hal_rd32(RNIC_FW_REG_HW_CAPS) & 1u))
+	if (rnic_qp_ctx_get_state(c) != RNIC_QP_STATE_RTS || !(hw_caps & 1u))
 		return; /* not sending, or no transmit engine attached: the WQEs wait */
+	st_n = 0;
 	while (rnic_qp_ctx_get_sq_next(c) != rnic_qp_ctx_get_sq_pi(c)) {
 		uint32_t n = send_one(qpn, rnic_qp_ctx_get_sq_next(c));
 		if (!n)

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "hal.h"
 #include "rnic_spec.h"
 
 #define FW_MAX_PD 256u
@@ -75,7 +76,7 @@ struct fw_res {
 	struct fw_cq cqs[FW_MAX_CQ];
 	struct fw_ah ahs[FW_MAX_AH];
 	uint8_t qp_used[FW_MAX_QP];
-	uint8_t qp_ctx[FW_MAX_QP][RNIC_QP_CTX_SIZE]; /* spec layout qp_ctx */
+	FW_LAYOUT_ALIGN uint8_t qp_ctx[FW_MAX_QP][RNIC_QP_CTX_SIZE]; /* spec layout qp_ctx */
 	struct fw_mr mrs[FW_MAX_MR];
 	struct fw_qp_run qp_run[FW_MAX_QP];
 	struct fw_swqe swqe[FW_MAX_SWQE];

@@ -28,4 +28,12 @@ void fw_timers_poll(void);
 /* Moves a QP to ERR: outstanding send WQEs complete with WR_FLUSH_ERR. */
 void fw_qp_to_err(uint32_t qpn);
 
+/* Data-path counters, read by the host with QUERY_COUNTERS (spec cmd_query_counters): what the
+ * firmware costs per WQE, counted in mcycle from the start. */
+struct fw_perf {
+	uint64_t db_cycles, ev_cycles;
+	uint32_t sq_wqes, cqes, doorbells, events, db_max, ev_max;
+};
+extern struct fw_perf fw_perf;
+
 #endif /* FW_XPORT_H */

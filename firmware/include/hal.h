@@ -8,6 +8,11 @@
 
 #include "rnic_spec.h"
 
+/* Spec layout buffers (tx_desc, CQE, QP context, ...) are declared FW_LAYOUT_ALIGN: the
+ * firmware is built with RNIC_LAYOUT_ALIGNED, so every aligned field accessor is one load or
+ * store (the soft core traps misaligned access, so the compiler must know). */
+#define FW_LAYOUT_ALIGN _Alignas(8)
+
 #ifdef MOCK_MMIO
 uint32_t mock_mmio_rd32(uint32_t off);
 void mock_mmio_wr32(uint32_t off, uint32_t v);
@@ -16,6 +21,7 @@ uint64_t mock_cycles(void);
 static inline uint32_t hal_rd32(uint32_t off) { return mock_mmio_rd32(off); }
 static inline void hal_wr32(uint32_t off, uint32_t v) { mock_mmio_wr32(off, v); }
 static inline uint64_t hal_cycles(void) { return mock_cycles(); }
+static inline uint32_t hal_cycles32(void) { return (uint32_t)mock_cycles(); }
 #else
 static inline uint32_t hal_rd32(uint32_t off)
 {
@@ -37,6 +43,14 @@ static inline uint64_t hal_cycles(void)
 		__asm__ volatile("csrr %0, mcycleh" : "=r"(hi2));
 	} while (hi != hi2);
 	return ((uint64_t)hi << 32) | lo;
+}
+
+/* mcycle's low word: one instruction, for measuring intervals shorter than 2^32 cycles. */
+static inline uint32_t hal_cycles32(void)
+{
+	uint32_t lo;
+	__asm__ volatile("csrr %0, mcycle" : "=r"(lo));
+	return lo;
 }
 #endif
 

@@ -12,8 +12,9 @@ int fw_mbox_send(uint32_t data_off, uint32_t commit_off, uint32_t status_off, co
 	while (hal_rd32(status_off) & 1u)
 		if (++i == MBOX_POLL_LIMIT)
 			return -1;
+	data = (const uint8_t *)RNIC_ASSUME_ALIGNED(data, 4); /* a layout buffer */
 	for (uint32_t w = 0; w < words; w++)
-		hal_wr32(data_off + 4 * w, (uint32_t)rnic_ld_le(data + 4 * w, 4));
+		hal_wr32(data_off + 4 * w, rnic_ld_le32(data + 4 * w));
 	hal_wr32(commit_off, arg);
 	return 0;
 }

@@ -33,10 +33,12 @@ static void mock_dma(uint32_t ctrl)
 	regs[RNIC_FW_REG_DMA_STATUS / 4] = bad ? 2u : 0u;
 	if (bad)
 		return;
-	if (ctrl & 2)
+	if (ctrl & 2) {
 		memcpy(mock_host + (host - MOCK_HOST_BASE), mock_buf + boff, len);
-	else
+	} else {
 		memcpy(mock_buf + boff, mock_host + (host - MOCK_HOST_BASE), len);
+		mock_dma_reads++;
+	}
 }
 
 static void mock_commit(uint32_t commit_off, uint32_t data_off, uint32_t words, uint32_t arg)
@@ -70,7 +72,10 @@ void mock_mmio_wr32(uint32_t off, uint32_t v)
 	case RNIC_FW_REG_RQD_COMMIT: mock_commit(off, RNIC_FW_REG_RQD_DATA, 16, v); break;
 	case RNIC_FW_REG_TXD_COMMIT: mock_commit(off, RNIC_FW_REG_TXD_DATA, 32, v); break;
 	case RNIC_FW_REG_RDD_COMMIT: mock_commit(off, RNIC_FW_REG_RDD_DATA, 16, v); break;
-	case RNIC_FW_REG_DB_POP: regs[RNIC_FW_REG_DB_STATUS / 4] = 0; break;
+	case RNIC_FW_REG_DB_POP: /* takes the mock's time forward, so the firmware's cycle counts see it */
+		regs[RNIC_FW_REG_DB_STATUS / 4] = 0;
+		mock_now += MOCK_DB_POP_CYCLES;
+		break;
 	case RNIC_FW_REG_EVT_POP: regs[RNIC_FW_REG_EVT_STATUS / 4] = 0; break;
 	default: break;
 	}
@@ -94,6 +99,7 @@ const struct mock_mbox_rec *mock_mbox_nth(uint32_t commit_off, unsigned from, un
 
 uint64_t mock_now;
 uint64_t mock_cycles(void) { return mock_now; }
+unsigned mock_dma_reads;
 
 void check(int ok, const char *name)
 {

@@ -9,6 +9,7 @@ extern uint32_t writes[64][2];
 extern unsigned nwrites;
 extern int mock_failed;
 extern uint64_t mock_now; /* what hal_cycles() returns */
+#define MOCK_DB_POP_CYCLES 7u /* a doorbell pop advances mock_now by this */
 
 void check(int ok, const char *name);
 
@@ -17,6 +18,7 @@ void check(int ok, const char *name);
 #define MOCK_HOST_BYTES (1u << 20)
 extern uint8_t mock_host[MOCK_HOST_BYTES];
 extern uint8_t mock_buf[4096];
+extern unsigned mock_dma_reads; /* host-to-buffer transfers done */
 
 /* Every mailbox commit the firmware made: which mailbox (commit register), argument, data. */
 struct mock_mbox_rec {

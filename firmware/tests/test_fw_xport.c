@@ -130,11 +130,17 @@ static void send_path(void)
 	struct rnicp_sge in = { (uint64_t)(uintptr_t)text, 20, 0 };
 	struct rnicp_sge rd = { H(DATA_OFF + 8192), 5000, 0x103 };
 
+	uint32_t first_bb = sq.pi, dma0 = mock_dma_reads;
 	post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, sg, 2, 0x1001);
 	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED | RNICP_WR_INLINE, &in, 1, 0x1002);
 	post(RNIC_WQE_OP_RDMA_READ, 0, &rd, 1, 0x1003);
 	post(RNIC_WQE_OP_SEND_WITH_IMM, RNICP_WR_SIGNALED, sg, 1, 0x1004);
 	ring_sq();
+	/* Five WQEBBs (the 2-SGE WRITE takes two) from one doorbell: one fetch, or two when they
+	 * cross the ring end. */
+	uint32_t bbs = (uint16_t)(sq.pi - first_bb);
+	check(bbs == 5 && mock_dma_reads - dma0 == ((first_bb % (1u << SQ_LOG)) + bbs > (1u << SQ_LOG) ? 2u : 1u),
+	      "fw-xport-one-wqe-fetch-per-doorbell");
 
 	check(mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 4, "fw-xport-four-tx-descriptors");
 	const uint8_t *d0 = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 0)->data;
@@ -330,6 +336,28 @@ static void doorbell_checks(void)
 	regs[RNIC_FW_REG_DB_DATA / 4 + 1] = 0;
 	uint32_t served = fw_xport_poll();
 	check(served == 1 && regs[RNIC_FW_REG_DB_STATUS / 4] == 0, "fw-xport-doorbell-mailbox-drained");
+	/* That doorbell is counted, with the cycles it took (the mock's pop advances its clock). */
+	CMD(RNIC_CMD_OP_QUERY_COUNTERS);
+	uint32_t st = fw_cmd_exec(e);
+	check(st == RNIC_CMD_STATUS_OK && rnic_cmd_query_counters_get_doorbells(e) == 1 &&
+		      rnic_cmd_query_counters_get_db_cycles(e) == MOCK_DB_POP_CYCLES &&
+		      rnic_cmd_query_counters_get_db_max_cycles(e) == MOCK_DB_POP_CYCLES &&
+		      rnic_cmd_query_counters_get_now_cycles(e) == mock_now && rnic_cmd_query_counters_get_events(e) == 0,
+	      "fw-xport-query-counters-doorbell-cycles");
+}
+
+/* Over the send path (from m0 on, with wqes0 counted before): every tx_desc committed for a
+ * WQE is counted once; and every CQE written since boot. */
+static void counter_totals(unsigned m0, uint32_t wqes0)
+{
+	uint32_t cqes = 0;
+	for (uint32_t i = 1; i < FW_MAX_CQ; i++)
+		cqes += fw_res.cqs[i].pi;
+	CMD(RNIC_CMD_OP_QUERY_COUNTERS);
+	check(fw_cmd_exec(e) == RNIC_CMD_STATUS_OK && cqes > 0 &&
+		      rnic_cmd_query_counters_get_sq_wqes(e) - wqes0 == mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) &&
+		      rnic_cmd_query_counters_get_sq_wqes(e) > wqes0 && rnic_cmd_query_counters_get_cqes(e) == cqes,
+	      "fw-xport-query-counters-wqes-and-cqes");
 }
 
 static void retry_exhaustion(void)
@@ -455,7 +483,11 @@ int main(void)
 	eq_checks();
 	recv_path();
 	atomics();
+	/* The atomics above sent ATOMIC ACKs through the transmit mailbox too: not WQEs. */
+	unsigned m_send = mock_nmbox;
+	uint32_t wqes0 = fw_perf.sq_wqes;
 	send_path();
+	counter_totals(m_send, wqes0);
 	retry_exhaustion();
 	timers();
 	return mock_failed;

@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'h3DF6ABEF;
+  localparam logic [31:0] SPEC_HASH = 32'hDD31B6C1;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -606,6 +606,40 @@ package rnic_spec_pkg;
     logic [31:0] cqn;
     logic [63:0] rsvd0;
   } cmd_create_cq_t;
+
+  // cmd_query_counters: 64 bytes. QUERY_COUNTERS outputs: the firmware's data-path counters, free-running since boot (the host takes differences).
+  localparam int unsigned CMD_QUERY_COUNTERS_BYTES = 64;
+  localparam int unsigned CMD_QUERY_COUNTERS_SQ_WQES_LSB = 64;
+  localparam int unsigned CMD_QUERY_COUNTERS_SQ_WQES_W = 32;
+  localparam int unsigned CMD_QUERY_COUNTERS_CQES_LSB = 96;
+  localparam int unsigned CMD_QUERY_COUNTERS_CQES_W = 32;
+  localparam int unsigned CMD_QUERY_COUNTERS_DB_CYCLES_LSB = 128;
+  localparam int unsigned CMD_QUERY_COUNTERS_DB_CYCLES_W = 64;
+  localparam int unsigned CMD_QUERY_COUNTERS_EV_CYCLES_LSB = 192;
+  localparam int unsigned CMD_QUERY_COUNTERS_EV_CYCLES_W = 64;
+  localparam int unsigned CMD_QUERY_COUNTERS_DOORBELLS_LSB = 256;
+  localparam int unsigned CMD_QUERY_COUNTERS_DOORBELLS_W = 32;
+  localparam int unsigned CMD_QUERY_COUNTERS_EVENTS_LSB = 288;
+  localparam int unsigned CMD_QUERY_COUNTERS_EVENTS_W = 32;
+  localparam int unsigned CMD_QUERY_COUNTERS_NOW_CYCLES_LSB = 320;
+  localparam int unsigned CMD_QUERY_COUNTERS_NOW_CYCLES_W = 64;
+  localparam int unsigned CMD_QUERY_COUNTERS_DB_MAX_CYCLES_LSB = 384;
+  localparam int unsigned CMD_QUERY_COUNTERS_DB_MAX_CYCLES_W = 32;
+  localparam int unsigned CMD_QUERY_COUNTERS_EV_MAX_CYCLES_LSB = 416;
+  localparam int unsigned CMD_QUERY_COUNTERS_EV_MAX_CYCLES_W = 32;
+  typedef struct packed {
+    logic [63:0] rsvd448;
+    logic [31:0] ev_max_cycles;
+    logic [31:0] db_max_cycles;
+    logic [63:0] now_cycles;
+    logic [31:0] events;
+    logic [31:0] doorbells;
+    logic [63:0] ev_cycles;
+    logic [63:0] db_cycles;
+    logic [31:0] cqes;
+    logic [31:0] sq_wqes;
+    logic [63:0] rsvd0;
+  } cmd_query_counters_t;
 
   // cmd_destroy: 64 bytes. DESTROY_CQ / DESTROY_QP / DESTROY_AH / DEALLOC handle input.
   localparam int unsigned CMD_DESTROY_BYTES = 64;

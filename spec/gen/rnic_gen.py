@@ -252,6 +252,113 @@ def gen_sv_regs(s):
 
 
 # ---------------------------------------------------------------- C header ------------------
+
+def layout_align(l):
+    """The alignment a layout's buffers promise (RNIC_<L>_ALIGN): the largest power of two up
+    to 8 that divides its size. Fields whose container is aligned under it get single-access
+    accessors."""
+    a = 8
+    while l["size"] % a:
+        a //= 2
+    return a
+
+
+C_ACCESS = """
+/* Field access. Every field is little-endian in memory. A field whose container (8/16/32/64
+ * bits) is naturally aligned inside its layout is one load or store of that container through
+ * memcpy (a single instruction where the target allows it), byte-swapped on big-endian hosts;
+ * the few odd fields go byte by byte. Without GNU C (or with RNIC_NO_FAST_ACCESS) everything
+ * goes byte by byte.
+ *
+ * Code that keeps its layout buffers aligned to RNIC_<LAYOUT>_ALIGN may define
+ * RNIC_LAYOUT_ALIGNED before including this header: the compiler is then told the alignment,
+ * so a core that traps misaligned access (the firmware's) still gets single loads and stores.
+ * RNIC_ASSUME_ALIGNED may be predefined instead (tests use it to check that promise). */
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && \
+	(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ || __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
+#define RNIC_FAST_ACCESS 1
+#endif
+#ifndef RNIC_ASSUME_ALIGNED
+#if defined(RNIC_LAYOUT_ALIGNED) && defined(RNIC_FAST_ACCESS)
+#define RNIC_ASSUME_ALIGNED(p, a) __builtin_assume_aligned((p), (a))
+#else
+#define RNIC_ASSUME_ALIGNED(p, a) (p)
+#endif
+#endif
+
+/* Little-endian container access, byte by byte: alignment- and host-endian-independent. */
+static inline uint64_t rnic_ld_le(const void *p, unsigned bytes)
+{
+\tconst uint8_t *b = (const uint8_t *)p;
+\tuint64_t v = 0;
+\tfor (unsigned i = 0; i < bytes; i++)
+\t\tv |= (uint64_t)b[i] << (8 * i);
+\treturn v;
+}
+
+static inline void rnic_st_le(void *p, unsigned bytes, uint64_t v)
+{
+\tuint8_t *b = (uint8_t *)p;
+\tfor (unsigned i = 0; i < bytes; i++)
+\t\tb[i] = (uint8_t)(v >> (8 * i));
+}
+
+static inline uint64_t rnic_get_field(const void *base, unsigned off, unsigned cbytes, unsigned lsb,
+\t\t\t\t      unsigned bits)
+{
+\tuint64_t v = rnic_ld_le((const uint8_t *)base + off, cbytes) >> lsb;
+\treturn bits == 64 ? v : v & ((1ull << bits) - 1);
+}
+
+static inline void rnic_set_field(void *base, unsigned off, unsigned cbytes, unsigned lsb, unsigned bits,
+\t\t\t\t  uint64_t v)
+{
+\tuint64_t mask = (bits == 64 ? ~0ull : ((1ull << bits) - 1)) << lsb;
+\tuint64_t c = rnic_ld_le((const uint8_t *)base + off, cbytes);
+\trnic_st_le((uint8_t *)base + off, cbytes, (c & ~mask) | ((v << lsb) & mask));
+}
+
+/* One little-endian container of 8, 16, 32 or 64 bits: a single access where possible. */
+#ifdef RNIC_FAST_ACCESS
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define RNIC_LE16(x) __builtin_bswap16(x)
+#define RNIC_LE32(x) __builtin_bswap32(x)
+#define RNIC_LE64(x) __builtin_bswap64(x)
+#else
+#define RNIC_LE16(x) (x)
+#define RNIC_LE32(x) (x)
+#define RNIC_LE64(x) (x)
+#endif
+#define RNIC_LD_ST(n)                                                          \\
+\tstatic inline uint##n##_t rnic_ld_le##n(const void *p)                 \\
+\t{                                                                      \\
+\t\tuint##n##_t v;                                                 \\
+\t\t__builtin_memcpy(&v, p, sizeof(v));                            \\
+\t\treturn RNIC_LE##n(v);                                          \\
+\t}                                                                      \\
+\tstatic inline void rnic_st_le##n(void *p, uint##n##_t v)              \\
+\t{                                                                      \\
+\t\tv = RNIC_LE##n(v);                                             \\
+\t\t__builtin_memcpy(p, &v, sizeof(v));                            \\
+\t}
+#define RNIC_LE8(x) (x)
+RNIC_LD_ST(8)
+RNIC_LD_ST(16)
+RNIC_LD_ST(32)
+RNIC_LD_ST(64)
+#undef RNIC_LD_ST
+#else
+static inline uint8_t rnic_ld_le8(const void *p) { return (uint8_t)rnic_ld_le(p, 1); }
+static inline uint16_t rnic_ld_le16(const void *p) { return (uint16_t)rnic_ld_le(p, 2); }
+static inline uint32_t rnic_ld_le32(const void *p) { return (uint32_t)rnic_ld_le(p, 4); }
+static inline uint64_t rnic_ld_le64(const void *p) { return rnic_ld_le(p, 8); }
+static inline void rnic_st_le8(void *p, uint8_t v) { rnic_st_le(p, 1, v); }
+static inline void rnic_st_le16(void *p, uint16_t v) { rnic_st_le(p, 2, v); }
+static inline void rnic_st_le32(void *p, uint32_t v) { rnic_st_le(p, 4, v); }
+static inline void rnic_st_le64(void *p, uint64_t v) { rnic_st_le(p, 8, v); }
+#endif
+"""
+
 def c_type(bits):
     return "uint64_t" if bits > 32 else "uint32_t"
 
@@ -298,52 +405,50 @@ def gen_c(s):
         P(f"\n/* {e['doc']} */\n")
         for n, v in e["values"]:
             P(f"#define RNIC_{ename.upper()}_{n} {v}u\n")
-    P("""
-/* Little-endian container access, byte by byte: alignment- and host-endian-independent. */
-static inline uint64_t rnic_ld_le(const void *p, unsigned bytes)
-{
-\tconst uint8_t *b = (const uint8_t *)p;
-\tuint64_t v = 0;
-\tfor (unsigned i = 0; i < bytes; i++)
-\t\tv |= (uint64_t)b[i] << (8 * i);
-\treturn v;
-}
-
-static inline void rnic_st_le(void *p, unsigned bytes, uint64_t v)
-{
-\tuint8_t *b = (uint8_t *)p;
-\tfor (unsigned i = 0; i < bytes; i++)
-\t\tb[i] = (uint8_t)(v >> (8 * i));
-}
-
-static inline uint64_t rnic_get_field(const void *base, unsigned off, unsigned cbytes, unsigned lsb,
-\t\t\t\t      unsigned bits)
-{
-\tuint64_t v = rnic_ld_le((const uint8_t *)base + off, cbytes) >> lsb;
-\treturn bits == 64 ? v : v & ((1ull << bits) - 1);
-}
-
-static inline void rnic_set_field(void *base, unsigned off, unsigned cbytes, unsigned lsb, unsigned bits,
-\t\t\t\t  uint64_t v)
-{
-\tuint64_t mask = (bits == 64 ? ~0ull : ((1ull << bits) - 1)) << lsb;
-\tuint64_t c = rnic_ld_le((const uint8_t *)base + off, cbytes);
-\trnic_st_le((uint8_t *)base + off, cbytes, (c & ~mask) | ((v << lsb) & mask));
-}
-""")
+    P(C_ACCESS)
     for lname, l in s.layouts.items():
         L = lname.upper()
-        P(f"\n/* {lname} ({l['size']} bytes): {l['doc']} */\n#define RNIC_{L}_SIZE {l['size']}u\n")
+        la = layout_align(l)
+        P(f"\n/* {lname} ({l['size']} bytes): {l['doc']} */\n#define RNIC_{L}_SIZE {l['size']}u\n"
+          f"#define RNIC_{L}_ALIGN {la}u\n")
         for f in l["fields"]:
             lsb = f.get("lsb", 0)
             cb_ = container_bits(lsb, f["bits"]) // 8
             F = f["name"].upper()
             t = c_type(f["bits"])
-            P(f"#define RNIC_{L}_{F}_OFF {f['off']}u\n")
-            P(f"static inline {t} rnic_{lname}_get_{f['name']}(const void *p)\n"
-              f"{{\n\treturn ({t})rnic_get_field(p, {f['off']}, {cb_}, {lsb}, {f['bits']});\n}}\n")
-            P(f"static inline void rnic_{lname}_set_{f['name']}(void *p, {t} v)\n"
-              f"{{\n\trnic_set_field(p, {f['off']}, {cb_}, {lsb}, {f['bits']}, v);\n}}\n")
+            off, bits = f["off"], f["bits"]
+            P(f"#define RNIC_{L}_{F}_OFF {off}u\n")
+            if off % cb_ or cb_ > la:
+                # An odd field: its container is not naturally aligned inside the layout.
+                P(f"static inline {t} rnic_{lname}_get_{f['name']}(const void *p)\n"
+                  f"{{\n\treturn ({t})rnic_get_field(p, {off}, {cb_}, {lsb}, {bits});\n}}\n")
+                P(f"static inline void rnic_{lname}_set_{f['name']}(void *p, {t} v)\n"
+                  f"{{\n\trnic_set_field(p, {off}, {cb_}, {lsb}, {bits}, v);\n}}\n")
+                continue
+            n = cb_ * 8
+            ct = f"uint{n}_t"
+            src = f"(const uint8_t *)RNIC_ASSUME_ALIGNED(p, {la}) + {off}"
+            dst = f"(uint8_t *)RNIC_ASSUME_ALIGNED(p, {la}) + {off}"
+            if lsb == 0 and bits == n:
+                P(f"static inline {t} rnic_{lname}_get_{f['name']}(const void *p)\n"
+                  f"{{\n\treturn rnic_ld_le{n}({src});\n}}\n")
+                P(f"static inline void rnic_{lname}_set_{f['name']}(void *p, {t} v)\n"
+                  f"{{\n\trnic_st_le{n}({dst}, ({ct})v);\n}}\n")
+            else:
+                mask = f"0x{((1 << bits) - 1) << lsb:X}u" + ("ll" if n == 64 else "")
+                P(f"static inline {t} rnic_{lname}_get_{f['name']}(const void *p)\n"
+                  f"{{\n\treturn ({t})((rnic_ld_le{n}({src}) & {mask}) >> {lsb});\n}}\n")
+                P(f"static inline void rnic_{lname}_set_{f['name']}(void *p, {t} v)\n"
+                  f"{{\n\tuint8_t *q = {dst};\n"
+                  f"\trnic_st_le{n}(q, ({ct})((rnic_ld_le{n}(q) & ~{mask}) | ((({ct})v << {lsb}) & {mask})));\n}}\n")
+    P("\n/* Every layout field as X(layout, field, off, container bytes, lsb, bits): for tools and the\n"
+      " * accessor self-test. */\n#define RNIC_FOR_EACH_FIELD(X) \\\n")
+    rows = []
+    for lname, l in s.layouts.items():
+        for f in l["fields"]:
+            lsb = f.get("lsb", 0)
+            rows.append(f"\tX({lname}, {f['name']}, {f['off']}, {container_bits(lsb, f['bits']) // 8}, {lsb}, {f['bits']})")
+    P(" \\\n".join(rows) + "\n")
     P("\n#endif /* RNIC_SPEC_H */\n")
     return "".join(o)
 

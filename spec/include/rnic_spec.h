@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0x3DF6ABEFu
+#define RNIC_SPEC_HASH 0xDD31B6C1u
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -416,6 +416,27 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_ID_CAPS_MSIX 4u
 #define RNIC_ID_CAPS_FW_LOAD 5u
 
+/* Field access. Every field is little-endian in memory. A field whose container (8/16/32/64
+ * bits) is naturally aligned inside its layout is one load or store of that container through
+ * memcpy (a single instruction where the target allows it), byte-swapped on big-endian hosts;
+ * the few odd fields go byte by byte. Without GNU C (or with RNIC_NO_FAST_ACCESS) everything
+ * goes byte by byte.
+ *
+ * Code that keeps its layout buffers aligned to RNIC_<LAYOUT>_ALIGN may define
+ * RNIC_LAYOUT_ALIGNED before including this header: the compiler is then told the alignment,
+ * so a core that traps misaligned access (the firmware's) still gets single loads and stores.
+ * RNIC_ASSUME_ALIGNED may be predefined instead (tests use it to check that promise). */
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && 	(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ || __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
+#define RNIC_FAST_ACCESS 1
+#endif
+#ifndef RNIC_ASSUME_ALIGNED
+#if defined(RNIC_LAYOUT_ALIGNED) && defined(RNIC_FAST_ACCESS)
+#define RNIC_ASSUME_ALIGNED(p, a) __builtin_assume_aligned((p), (a))
+#else
+#define RNIC_ASSUME_ALIGNED(p, a) (p)
+#endif
+#endif
+
 /* Little-endian container access, byte by byte: alignment- and host-endian-independent. */
 static inline uint64_t rnic_ld_le(const void *p, unsigned bytes)
 {
@@ -448,2668 +469,3135 @@ static inline void rnic_set_field(void *base, unsigned off, unsigned cbytes, uns
 	rnic_st_le((uint8_t *)base + off, cbytes, (c & ~mask) | ((v << lsb) & mask));
 }
 
+/* One little-endian container of 8, 16, 32 or 64 bits: a single access where possible. */
+#ifdef RNIC_FAST_ACCESS
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define RNIC_LE16(x) __builtin_bswap16(x)
+#define RNIC_LE32(x) __builtin_bswap32(x)
+#define RNIC_LE64(x) __builtin_bswap64(x)
+#else
+#define RNIC_LE16(x) (x)
+#define RNIC_LE32(x) (x)
+#define RNIC_LE64(x) (x)
+#endif
+#define RNIC_LD_ST(n)                                                          \
+	static inline uint##n##_t rnic_ld_le##n(const void *p)                 \
+	{                                                                      \
+		uint##n##_t v;                                                 \
+		__builtin_memcpy(&v, p, sizeof(v));                            \
+		return RNIC_LE##n(v);                                          \
+	}                                                                      \
+	static inline void rnic_st_le##n(void *p, uint##n##_t v)              \
+	{                                                                      \
+		v = RNIC_LE##n(v);                                             \
+		__builtin_memcpy(p, &v, sizeof(v));                            \
+	}
+#define RNIC_LE8(x) (x)
+RNIC_LD_ST(8)
+RNIC_LD_ST(16)
+RNIC_LD_ST(32)
+RNIC_LD_ST(64)
+#undef RNIC_LD_ST
+#else
+static inline uint8_t rnic_ld_le8(const void *p) { return (uint8_t)rnic_ld_le(p, 1); }
+static inline uint16_t rnic_ld_le16(const void *p) { return (uint16_t)rnic_ld_le(p, 2); }
+static inline uint32_t rnic_ld_le32(const void *p) { return (uint32_t)rnic_ld_le(p, 4); }
+static inline uint64_t rnic_ld_le64(const void *p) { return rnic_ld_le(p, 8); }
+static inline void rnic_st_le8(void *p, uint8_t v) { rnic_st_le(p, 1, v); }
+static inline void rnic_st_le16(void *p, uint16_t v) { rnic_st_le(p, 2, v); }
+static inline void rnic_st_le32(void *p, uint32_t v) { rnic_st_le(p, 4, v); }
+static inline void rnic_st_le64(void *p, uint64_t v) { rnic_st_le(p, 8, v); }
+#endif
+
 /* db_word (4 bytes): Value written to sq_db, rq_db, cq_db and bf_db: a queue number and a free-running index truncated to 16 bits. */
 #define RNIC_DB_WORD_SIZE 4u
+#define RNIC_DB_WORD_ALIGN 4u
 #define RNIC_DB_WORD_NUM_OFF 0u
 static inline uint32_t rnic_db_word_get_num(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 0, 2, 0, 16);
+	return rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0);
 }
 static inline void rnic_db_word_set_num(void *p, uint32_t v)
 {
-	rnic_set_field(p, 0, 2, 0, 16, v);
+	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0, (uint16_t)v);
 }
 #define RNIC_DB_WORD_INDEX_OFF 2u
 static inline uint32_t rnic_db_word_get_index(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 2, 2, 0, 16);
+	return rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2);
 }
 static inline void rnic_db_word_set_index(void *p, uint32_t v)
 {
-	rnic_set_field(p, 2, 2, 0, 16, v);
+	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2, (uint16_t)v);
 }
 
 /* db_cq_arm (4 bytes): Value written to cq_arm. */
 #define RNIC_DB_CQ_ARM_SIZE 4u
+#define RNIC_DB_CQ_ARM_ALIGN 4u
 #define RNIC_DB_CQ_ARM_CQN_OFF 0u
 static inline uint32_t rnic_db_cq_arm_get_cqn(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 0, 2, 0, 16);
+	return rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0);
 }
 static inline void rnic_db_cq_arm_set_cqn(void *p, uint32_t v)
 {
-	rnic_set_field(p, 0, 2, 0, 16, v);
+	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0, (uint16_t)v);
 }
 #define RNIC_DB_CQ_ARM_SOLICITED_OFF 2u
 static inline uint32_t rnic_db_cq_arm_get_solicited(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 2, 1, 0, 1);
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2) & 0x1u) >> 0);
 }
 static inline void rnic_db_cq_arm_set_solicited(void *p, uint32_t v)
 {
-	rnic_set_field(p, 2, 1, 0, 1, v);
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x1u) | (((uint8_t)v << 0) & 0x1u)));
 }
 
 /* cmd_entry (64 bytes): One command-queue slot. The host fills opcode, token and the opcode's parameters (cmd_* layouts, bytes 8..63), then writes cmdq.cmdq_prod. The firmware executes it, writes outputs into the same slot's parameter bytes, then status, then sets done. */
 #define RNIC_CMD_ENTRY_SIZE 64u
+#define RNIC_CMD_ENTRY_ALIGN 8u
 #define RNIC_CMD_ENTRY_OPCODE_OFF 0u
 static inline uint32_t rnic_cmd_entry_get_opcode(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 0, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0);
 }
 static inline void rnic_cmd_entry_set_opcode(void *p, uint32_t v)
 {
-	rnic_set_field(p, 0, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0, (uint8_t)v);
 }
 #define RNIC_CMD_ENTRY_FLAGS_OFF 1u
 static inline uint32_t rnic_cmd_entry_get_flags(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 1, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 1);
 }
 static inline void rnic_cmd_entry_set_flags(void *p, uint32_t v)
 {
-	rnic_set_field(p, 1, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 1, (uint8_t)v);
 }
 #define RNIC_CMD_ENTRY_TOKEN_OFF 2u
 static inline uint32_t rnic_cmd_entry_get_token(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 2, 2, 0, 16);
+	return rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 2);
 }
 static inline void rnic_cmd_entry_set_token(void *p, uint32_t v)
 {
-	rnic_set_field(p, 2, 2, 0, 16, v);
+	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 2, (uint16_t)v);
 }
 #define RNIC_CMD_ENTRY_STATUS_OFF 4u
 static inline uint32_t rnic_cmd_entry_get_status(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 4, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 4);
 }
 static inline void rnic_cmd_entry_set_status(void *p, uint32_t v)
 {
-	rnic_set_field(p, 4, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 4, (uint8_t)v);
 }
 #define RNIC_CMD_ENTRY_DONE_OFF 7u
 static inline uint32_t rnic_cmd_entry_get_done(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 7, 1, 7, 1);
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 7) & 0x80u) >> 7);
 }
 static inline void rnic_cmd_entry_set_done(void *p, uint32_t v)
 {
-	rnic_set_field(p, 7, 1, 7, 1, v);
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 7;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x80u) | (((uint8_t)v << 7) & 0x80u)));
 }
 
 /* cmd_query_device (64 bytes): QUERY_DEVICE outputs. */
 #define RNIC_CMD_QUERY_DEVICE_SIZE 64u
+#define RNIC_CMD_QUERY_DEVICE_ALIGN 8u
 #define RNIC_CMD_QUERY_DEVICE_FW_VERSION_OFF 8u
 static inline uint32_t rnic_cmd_query_device_get_fw_version(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 8, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8);
 }
 static inline void rnic_cmd_query_device_set_fw_version(void *p, uint32_t v)
 {
-	rnic_set_field(p, 8, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8, (uint32_t)v);
 }
 #define RNIC_CMD_QUERY_DEVICE_MAX_QP_OFF 12u
 static inline uint32_t rnic_cmd_query_device_get_max_qp(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 12, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12);
 }
 static inline void rnic_cmd_query_device_set_max_qp(void *p, uint32_t v)
 {
-	rnic_set_field(p, 12, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12, (uint32_t)v);
 }
 #define RNIC_CMD_QUERY_DEVICE_MAX_CQ_OFF 16u
 static inline uint32_t rnic_cmd_query_device_get_max_cq(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 16, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16);
 }
 static inline void rnic_cmd_query_device_set_max_cq(void *p, uint32_t v)
 {
-	rnic_set_field(p, 16, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16, (uint32_t)v);
 }
 #define RNIC_CMD_QUERY_DEVICE_MAX_MR_OFF 20u
 static inline uint32_t rnic_cmd_query_device_get_max_mr(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 20, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 20);
 }
 static inline void rnic_cmd_query_device_set_max_mr(void *p, uint32_t v)
 {
-	rnic_set_field(p, 20, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 20, (uint32_t)v);
 }
 #define RNIC_CMD_QUERY_DEVICE_MAX_PD_OFF 24u
 static inline uint32_t rnic_cmd_query_device_get_max_pd(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 24, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 24);
 }
 static inline void rnic_cmd_query_device_set_max_pd(void *p, uint32_t v)
 {
-	rnic_set_field(p, 24, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 24, (uint32_t)v);
 }
 #define RNIC_CMD_QUERY_DEVICE_MAX_QP_WR_OFF 28u
 static inline uint32_t rnic_cmd_query_device_get_max_qp_wr(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 28, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 28);
 }
 static inline void rnic_cmd_query_device_set_max_qp_wr(void *p, uint32_t v)
 {
-	rnic_set_field(p, 28, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 28, (uint32_t)v);
 }
 #define RNIC_CMD_QUERY_DEVICE_MAX_CQE_OFF 32u
 static inline uint32_t rnic_cmd_query_device_get_max_cqe(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 32, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 32);
 }
 static inline void rnic_cmd_query_device_set_max_cqe(void *p, uint32_t v)
 {
-	rnic_set_field(p, 32, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 32, (uint32_t)v);
 }
 #define RNIC_CMD_QUERY_DEVICE_MAX_SGE_OFF 36u
 static inline uint32_t rnic_cmd_query_device_get_max_sge(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 36, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 36);
 }
 static inline void rnic_cmd_query_device_set_max_sge(void *p, uint32_t v)
 {
-	rnic_set_field(p, 36, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 36, (uint8_t)v);
 }
 #define RNIC_CMD_QUERY_DEVICE_MAX_INLINE_OFF 37u
 static inline uint32_t rnic_cmd_query_device_get_max_inline(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 37, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 37);
 }
 static inline void rnic_cmd_query_device_set_max_inline(void *p, uint32_t v)
 {
-	rnic_set_field(p, 37, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 37, (uint8_t)v);
 }
 #define RNIC_CMD_QUERY_DEVICE_MAX_RD_ATOMIC_OFF 38u
 static inline uint32_t rnic_cmd_query_device_get_max_rd_atomic(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 38, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 38);
 }
 static inline void rnic_cmd_query_device_set_max_rd_atomic(void *p, uint32_t v)
 {
-	rnic_set_field(p, 38, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 38, (uint8_t)v);
 }
 #define RNIC_CMD_QUERY_DEVICE_PAGE_SIZE_CAP_OFF 40u
 static inline uint32_t rnic_cmd_query_device_get_page_size_cap(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 40, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 40);
 }
 static inline void rnic_cmd_query_device_set_page_size_cap(void *p, uint32_t v)
 {
-	rnic_set_field(p, 40, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 40, (uint32_t)v);
 }
 #define RNIC_CMD_QUERY_DEVICE_MAX_MR_SIZE_LOG2_OFF 44u
 static inline uint32_t rnic_cmd_query_device_get_max_mr_size_log2(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 44, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 44);
 }
 static inline void rnic_cmd_query_device_set_max_mr_size_log2(void *p, uint32_t v)
 {
-	rnic_set_field(p, 44, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 44, (uint8_t)v);
 }
 #define RNIC_CMD_QUERY_DEVICE_NUM_UCTX_OFF 48u
 static inline uint32_t rnic_cmd_query_device_get_num_uctx(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 48, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 48);
 }
 static inline void rnic_cmd_query_device_set_num_uctx(void *p, uint32_t v)
 {
-	rnic_set_field(p, 48, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 48, (uint32_t)v);
 }
 
 /* cmd_query_port (64 bytes): QUERY_PORT outputs. */
 #define RNIC_CMD_QUERY_PORT_SIZE 64u
+#define RNIC_CMD_QUERY_PORT_ALIGN 8u
 #define RNIC_CMD_QUERY_PORT_STATE_OFF 8u
 static inline uint32_t rnic_cmd_query_port_get_state(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 8, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8);
 }
 static inline void rnic_cmd_query_port_set_state(void *p, uint32_t v)
 {
-	rnic_set_field(p, 8, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8, (uint8_t)v);
 }
 #define RNIC_CMD_QUERY_PORT_MAX_MTU_OFF 9u
 static inline uint32_t rnic_cmd_query_port_get_max_mtu(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 9, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 9);
 }
 static inline void rnic_cmd_query_port_set_max_mtu(void *p, uint32_t v)
 {
-	rnic_set_field(p, 9, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 9, (uint8_t)v);
 }
 #define RNIC_CMD_QUERY_PORT_ACTIVE_MTU_OFF 10u
 static inline uint32_t rnic_cmd_query_port_get_active_mtu(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 10, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 10);
 }
 static inline void rnic_cmd_query_port_set_active_mtu(void *p, uint32_t v)
 {
-	rnic_set_field(p, 10, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 10, (uint8_t)v);
 }
 #define RNIC_CMD_QUERY_PORT_GID_TBL_LEN_OFF 11u
 static inline uint32_t rnic_cmd_query_port_get_gid_tbl_len(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 11, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 11);
 }
 static inline void rnic_cmd_query_port_set_gid_tbl_len(void *p, uint32_t v)
 {
-	rnic_set_field(p, 11, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 11, (uint8_t)v);
 }
 #define RNIC_CMD_QUERY_PORT_SPEED_GBPS_OFF 12u
 static inline uint32_t rnic_cmd_query_port_get_speed_gbps(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 12, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12);
 }
 static inline void rnic_cmd_query_port_set_speed_gbps(void *p, uint32_t v)
 {
-	rnic_set_field(p, 12, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12, (uint32_t)v);
 }
 #define RNIC_CMD_QUERY_PORT_MAC_OFF 16u
 static inline uint64_t rnic_cmd_query_port_get_mac(const void *p)
 {
-	return (uint64_t)rnic_get_field(p, 16, 8, 0, 64);
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16);
 }
 static inline void rnic_cmd_query_port_set_mac(void *p, uint64_t v)
 {
-	rnic_set_field(p, 16, 8, 0, 64, v);
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16, (uint64_t)v);
 }
 
 /* cmd_set_gid (64 bytes): SET_GID inputs: the port's IPv4 address and MAC for a GID index. */
 #define RNIC_CMD_SET_GID_SIZE 64u
+#define RNIC_CMD_SET_GID_ALIGN 8u
 #define RNIC_CMD_SET_GID_INDEX_OFF 8u
 static inline uint32_t rnic_cmd_set_gid_get_index(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 8, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8);
 }
 static inline void rnic_cmd_set_gid_set_index(void *p, uint32_t v)
 {
-	rnic_set_field(p, 8, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8, (uint8_t)v);
 }
 #define RNIC_CMD_SET_GID_IPV4_OFF 12u
 static inline uint32_t rnic_cmd_set_gid_get_ipv4(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 12, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12);
 }
 static inline void rnic_cmd_set_gid_set_ipv4(void *p, uint32_t v)
 {
-	rnic_set_field(p, 12, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12, (uint32_t)v);
 }
 #define RNIC_CMD_SET_GID_MAC_OFF 16u
 static inline uint64_t rnic_cmd_set_gid_get_mac(const void *p)
 {
-	return (uint64_t)rnic_get_field(p, 16, 8, 0, 64);
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16);
 }
 static inline void rnic_cmd_set_gid_set_mac(void *p, uint64_t v)
 {
-	rnic_set_field(p, 16, 8, 0, 64, v);
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16, (uint64_t)v);
 }
 
 /* cmd_pd (64 bytes): ALLOC_PD output / DEALLOC_PD input. */
 #define RNIC_CMD_PD_SIZE 64u
+#define RNIC_CMD_PD_ALIGN 8u
 #define RNIC_CMD_PD_PDN_OFF 8u
 static inline uint32_t rnic_cmd_pd_get_pdn(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 8, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8);
 }
 static inline void rnic_cmd_pd_set_pdn(void *p, uint32_t v)
 {
-	rnic_set_field(p, 8, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8, (uint32_t)v);
 }
 #define RNIC_CMD_PD_UCTX_OFF 12u
 static inline uint32_t rnic_cmd_pd_get_uctx(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 12, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12);
 }
 static inline void rnic_cmd_pd_set_uctx(void *p, uint32_t v)
 {
-	rnic_set_field(p, 12, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12, (uint32_t)v);
 }
 
 /* cmd_uctx (64 bytes): ALLOC_UCTX output / DEALLOC_UCTX input: a user context owns one doorbell page. */
 #define RNIC_CMD_UCTX_SIZE 64u
+#define RNIC_CMD_UCTX_ALIGN 8u
 #define RNIC_CMD_UCTX_UCTX_OFF 8u
 static inline uint32_t rnic_cmd_uctx_get_uctx(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 8, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8);
 }
 static inline void rnic_cmd_uctx_set_uctx(void *p, uint32_t v)
 {
-	rnic_set_field(p, 8, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8, (uint32_t)v);
 }
 
 /* cmd_reg_mr (64 bytes): REG_MR inputs and outputs. The translation is given as a table of mtt_entry in host memory (mtt_table_addr, num_pages entries), copied by the firmware into the on-chip translation table. */
 #define RNIC_CMD_REG_MR_SIZE 64u
+#define RNIC_CMD_REG_MR_ALIGN 8u
 #define RNIC_CMD_REG_MR_PDN_OFF 8u
 static inline uint32_t rnic_cmd_reg_mr_get_pdn(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 8, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8);
 }
 static inline void rnic_cmd_reg_mr_set_pdn(void *p, uint32_t v)
 {
-	rnic_set_field(p, 8, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8, (uint32_t)v);
 }
 #define RNIC_CMD_REG_MR_ACCESS_OFF 12u
 static inline uint32_t rnic_cmd_reg_mr_get_access(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 12, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12);
 }
 static inline void rnic_cmd_reg_mr_set_access(void *p, uint32_t v)
 {
-	rnic_set_field(p, 12, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12, (uint8_t)v);
 }
 #define RNIC_CMD_REG_MR_PAGE_SHIFT_OFF 13u
 static inline uint32_t rnic_cmd_reg_mr_get_page_shift(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 13, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 13);
 }
 static inline void rnic_cmd_reg_mr_set_page_shift(void *p, uint32_t v)
 {
-	rnic_set_field(p, 13, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 13, (uint8_t)v);
 }
 #define RNIC_CMD_REG_MR_LKEY_OFF 16u
 static inline uint32_t rnic_cmd_reg_mr_get_lkey(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 16, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16);
 }
 static inline void rnic_cmd_reg_mr_set_lkey(void *p, uint32_t v)
 {
-	rnic_set_field(p, 16, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16, (uint32_t)v);
 }
 #define RNIC_CMD_REG_MR_RKEY_OFF 20u
 static inline uint32_t rnic_cmd_reg_mr_get_rkey(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 20, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 20);
 }
 static inline void rnic_cmd_reg_mr_set_rkey(void *p, uint32_t v)
 {
-	rnic_set_field(p, 20, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 20, (uint32_t)v);
 }
 #define RNIC_CMD_REG_MR_IOVA_OFF 24u
 static inline uint64_t rnic_cmd_reg_mr_get_iova(const void *p)
 {
-	return (uint64_t)rnic_get_field(p, 24, 8, 0, 64);
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 24);
 }
 static inline void rnic_cmd_reg_mr_set_iova(void *p, uint64_t v)
 {
-	rnic_set_field(p, 24, 8, 0, 64, v);
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 24, (uint64_t)v);
 }
 #define RNIC_CMD_REG_MR_LENGTH_OFF 32u
 static inline uint64_t rnic_cmd_reg_mr_get_length(const void *p)
 {
-	return (uint64_t)rnic_get_field(p, 32, 8, 0, 64);
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 32);
 }
 static inline void rnic_cmd_reg_mr_set_length(void *p, uint64_t v)
 {
-	rnic_set_field(p, 32, 8, 0, 64, v);
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 32, (uint64_t)v);
 }
 #define RNIC_CMD_REG_MR_MTT_TABLE_ADDR_OFF 40u
 static inline uint64_t rnic_cmd_reg_mr_get_mtt_table_addr(const void *p)
 {
-	return (uint64_t)rnic_get_field(p, 40, 8, 0, 64);
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 40);
 }
 static inline void rnic_cmd_reg_mr_set_mtt_table_addr(void *p, uint64_t v)
 {
-	rnic_set_field(p, 40, 8, 0, 64, v);
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 40, (uint64_t)v);
 }
 #define RNIC_CMD_REG_MR_NUM_PAGES_OFF 48u
 static inline uint32_t rnic_cmd_reg_mr_get_num_pages(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 48, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 48);
 }
 static inline void rnic_cmd_reg_mr_set_num_pages(void *p, uint32_t v)
 {
-	rnic_set_field(p, 48, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 48, (uint32_t)v);
 }
 #define RNIC_CMD_REG_MR_FIRST_PAGE_OFFSET_OFF 52u
 static inline uint32_t rnic_cmd_reg_mr_get_first_page_offset(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 52, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 52);
 }
 static inline void rnic_cmd_reg_mr_set_first_page_offset(void *p, uint32_t v)
 {
-	rnic_set_field(p, 52, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 52, (uint32_t)v);
 }
 
 /* cmd_dereg_mr (64 bytes): DEREG_MR input. */
 #define RNIC_CMD_DEREG_MR_SIZE 64u
+#define RNIC_CMD_DEREG_MR_ALIGN 8u
 #define RNIC_CMD_DEREG_MR_LKEY_OFF 8u
 static inline uint32_t rnic_cmd_dereg_mr_get_lkey(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 8, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8);
 }
 static inline void rnic_cmd_dereg_mr_set_lkey(void *p, uint32_t v)
 {
-	rnic_set_field(p, 8, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8, (uint32_t)v);
 }
 
 /* cmd_create_cq (64 bytes): CREATE_CQ inputs/outputs. The CQ ring is a physically contiguous buffer of cqe entries (or described by a page list like REG_MR). */
 #define RNIC_CMD_CREATE_CQ_SIZE 64u
+#define RNIC_CMD_CREATE_CQ_ALIGN 8u
 #define RNIC_CMD_CREATE_CQ_CQN_OFF 8u
 static inline uint32_t rnic_cmd_create_cq_get_cqn(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 8, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8);
 }
 static inline void rnic_cmd_create_cq_set_cqn(void *p, uint32_t v)
 {
-	rnic_set_field(p, 8, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8, (uint32_t)v);
 }
 #define RNIC_CMD_CREATE_CQ_UCTX_OFF 12u
 static inline uint32_t rnic_cmd_create_cq_get_uctx(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 12, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12);
 }
 static inline void rnic_cmd_create_cq_set_uctx(void *p, uint32_t v)
 {
-	rnic_set_field(p, 12, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12, (uint32_t)v);
 }
 #define RNIC_CMD_CREATE_CQ_LOG_SIZE_OFF 16u
 static inline uint32_t rnic_cmd_create_cq_get_log_size(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 16, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16);
 }
 static inline void rnic_cmd_create_cq_set_log_size(void *p, uint32_t v)
 {
-	rnic_set_field(p, 16, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16, (uint8_t)v);
 }
 #define RNIC_CMD_CREATE_CQ_EQN_OFF 17u
 static inline uint32_t rnic_cmd_create_cq_get_eqn(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 17, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 17);
 }
 static inline void rnic_cmd_create_cq_set_eqn(void *p, uint32_t v)
 {
-	rnic_set_field(p, 17, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 17, (uint8_t)v);
 }
 #define RNIC_CMD_CREATE_CQ_PAGE_SHIFT_OFF 18u
 static inline uint32_t rnic_cmd_create_cq_get_page_shift(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 18, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 18);
 }
 static inline void rnic_cmd_create_cq_set_page_shift(void *p, uint32_t v)
 {
-	rnic_set_field(p, 18, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 18, (uint8_t)v);
 }
 #define RNIC_CMD_CREATE_CQ_BUF_ADDR_OFF 24u
 static inline uint64_t rnic_cmd_create_cq_get_buf_addr(const void *p)
 {
-	return (uint64_t)rnic_get_field(p, 24, 8, 0, 64);
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 24);
 }
 static inline void rnic_cmd_create_cq_set_buf_addr(void *p, uint64_t v)
 {
-	rnic_set_field(p, 24, 8, 0, 64, v);
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 24, (uint64_t)v);
 }
 #define RNIC_CMD_CREATE_CQ_NUM_PAGES_OFF 32u
 static inline uint32_t rnic_cmd_create_cq_get_num_pages(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 32, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 32);
 }
 static inline void rnic_cmd_create_cq_set_num_pages(void *p, uint32_t v)
 {
-	rnic_set_field(p, 32, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 32, (uint32_t)v);
+}
+
+/* cmd_query_counters (64 bytes): QUERY_COUNTERS outputs: the firmware's data-path counters, free-running since boot (the host takes differences). Cycles are the soft core's mcycle (core clock). A doorbell's cycles run from reading it out of the doorbell mailbox until it is served (for an SQ doorbell: the last tx_desc it led to is committed); an event's from reading it out of the event mailbox until it is served (for an ACK: its CQEs are written). The packet counters of the RTL are in the BAR0 counters block. */
+#define RNIC_CMD_QUERY_COUNTERS_SIZE 64u
+#define RNIC_CMD_QUERY_COUNTERS_ALIGN 8u
+#define RNIC_CMD_QUERY_COUNTERS_SQ_WQES_OFF 8u
+static inline uint32_t rnic_cmd_query_counters_get_sq_wqes(const void *p)
+{
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8);
+}
+static inline void rnic_cmd_query_counters_set_sq_wqes(void *p, uint32_t v)
+{
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8, (uint32_t)v);
+}
+#define RNIC_CMD_QUERY_COUNTERS_CQES_OFF 12u
+static inline uint32_t rnic_cmd_query_counters_get_cqes(const void *p)
+{
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12);
+}
+static inline void rnic_cmd_query_counters_set_cqes(void *p, uint32_t v)
+{
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12, (uint32_t)v);
+}
+#define RNIC_CMD_QUERY_COUNTERS_DB_CYCLES_OFF 16u
+static inline uint64_t rnic_cmd_query_counters_get_db_cycles(const void *p)
+{
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16);
+}
+static inline void rnic_cmd_query_counters_set_db_cycles(void *p, uint64_t v)
+{
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16, (uint64_t)v);
+}
+#define RNIC_CMD_QUERY_COUNTERS_EV_CYCLES_OFF 24u
+static inline uint64_t rnic_cmd_query_counters_get_ev_cycles(const void *p)
+{
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 24);
+}
+static inline void rnic_cmd_query_counters_set_ev_cycles(void *p, uint64_t v)
+{
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 24, (uint64_t)v);
+}
+#define RNIC_CMD_QUERY_COUNTERS_DOORBELLS_OFF 32u
+static inline uint32_t rnic_cmd_query_counters_get_doorbells(const void *p)
+{
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 32);
+}
+static inline void rnic_cmd_query_counters_set_doorbells(void *p, uint32_t v)
+{
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 32, (uint32_t)v);
+}
+#define RNIC_CMD_QUERY_COUNTERS_EVENTS_OFF 36u
+static inline uint32_t rnic_cmd_query_counters_get_events(const void *p)
+{
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 36);
+}
+static inline void rnic_cmd_query_counters_set_events(void *p, uint32_t v)
+{
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 36, (uint32_t)v);
+}
+#define RNIC_CMD_QUERY_COUNTERS_NOW_CYCLES_OFF 40u
+static inline uint64_t rnic_cmd_query_counters_get_now_cycles(const void *p)
+{
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 40);
+}
+static inline void rnic_cmd_query_counters_set_now_cycles(void *p, uint64_t v)
+{
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 40, (uint64_t)v);
+}
+#define RNIC_CMD_QUERY_COUNTERS_DB_MAX_CYCLES_OFF 48u
+static inline uint32_t rnic_cmd_query_counters_get_db_max_cycles(const void *p)
+{
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 48);
+}
+static inline void rnic_cmd_query_counters_set_db_max_cycles(void *p, uint32_t v)
+{
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 48, (uint32_t)v);
+}
+#define RNIC_CMD_QUERY_COUNTERS_EV_MAX_CYCLES_OFF 52u
+static inline uint32_t rnic_cmd_query_counters_get_ev_max_cycles(const void *p)
+{
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 52);
+}
+static inline void rnic_cmd_query_counters_set_ev_max_cycles(void *p, uint32_t v)
+{
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 52, (uint32_t)v);
 }
 
 /* cmd_destroy (64 bytes): DESTROY_CQ / DESTROY_QP / DESTROY_AH / DEALLOC handle input. */
 #define RNIC_CMD_DESTROY_SIZE 64u
+#define RNIC_CMD_DESTROY_ALIGN 8u
 #define RNIC_CMD_DESTROY_HANDLE_OFF 8u
 static inline uint32_t rnic_cmd_destroy_get_handle(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 8, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8);
 }
 static inline void rnic_cmd_destroy_set_handle(void *p, uint32_t v)
 {
-	rnic_set_field(p, 8, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8, (uint32_t)v);
 }
 
 /* cmd_create_qp (64 bytes): CREATE_QP inputs/outputs. SQ then RQ share one buffer: the SQ ring at offset 0, the RQ ring at rq_offset. */
 #define RNIC_CMD_CREATE_QP_SIZE 64u
+#define RNIC_CMD_CREATE_QP_ALIGN 8u
 #define RNIC_CMD_CREATE_QP_QPN_OFF 8u
 static inline uint32_t rnic_cmd_create_qp_get_qpn(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 8, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8);
 }
 static inline void rnic_cmd_create_qp_set_qpn(void *p, uint32_t v)
 {
-	rnic_set_field(p, 8, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8, (uint32_t)v);
 }
 #define RNIC_CMD_CREATE_QP_UCTX_OFF 12u
 static inline uint32_t rnic_cmd_create_qp_get_uctx(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 12, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12);
 }
 static inline void rnic_cmd_create_qp_set_uctx(void *p, uint32_t v)
 {
-	rnic_set_field(p, 12, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12, (uint32_t)v);
 }
 #define RNIC_CMD_CREATE_QP_PDN_OFF 16u
 static inline uint32_t rnic_cmd_create_qp_get_pdn(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 16, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16);
 }
 static inline void rnic_cmd_create_qp_set_pdn(void *p, uint32_t v)
 {
-	rnic_set_field(p, 16, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16, (uint32_t)v);
 }
 #define RNIC_CMD_CREATE_QP_SEND_CQN_OFF 20u
 static inline uint32_t rnic_cmd_create_qp_get_send_cqn(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 20, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 20);
 }
 static inline void rnic_cmd_create_qp_set_send_cqn(void *p, uint32_t v)
 {
-	rnic_set_field(p, 20, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 20, (uint32_t)v);
 }
 #define RNIC_CMD_CREATE_QP_RECV_CQN_OFF 24u
 static inline uint32_t rnic_cmd_create_qp_get_recv_cqn(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 24, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 24);
 }
 static inline void rnic_cmd_create_qp_set_recv_cqn(void *p, uint32_t v)
 {
-	rnic_set_field(p, 24, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 24, (uint32_t)v);
 }
 #define RNIC_CMD_CREATE_QP_QP_TYPE_OFF 28u
 static inline uint32_t rnic_cmd_create_qp_get_qp_type(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 28, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 28);
 }
 static inline void rnic_cmd_create_qp_set_qp_type(void *p, uint32_t v)
 {
-	rnic_set_field(p, 28, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 28, (uint8_t)v);
 }
 #define RNIC_CMD_CREATE_QP_SQ_LOG_SIZE_OFF 29u
 static inline uint32_t rnic_cmd_create_qp_get_sq_log_size(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 29, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 29);
 }
 static inline void rnic_cmd_create_qp_set_sq_log_size(void *p, uint32_t v)
 {
-	rnic_set_field(p, 29, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 29, (uint8_t)v);
 }
 #define RNIC_CMD_CREATE_QP_RQ_LOG_SIZE_OFF 30u
 static inline uint32_t rnic_cmd_create_qp_get_rq_log_size(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 30, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 30);
 }
 static inline void rnic_cmd_create_qp_set_rq_log_size(void *p, uint32_t v)
 {
-	rnic_set_field(p, 30, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 30, (uint8_t)v);
 }
 #define RNIC_CMD_CREATE_QP_RQ_LOG_STRIDE_OFF 31u
 static inline uint32_t rnic_cmd_create_qp_get_rq_log_stride(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 31, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 31);
 }
 static inline void rnic_cmd_create_qp_set_rq_log_stride(void *p, uint32_t v)
 {
-	rnic_set_field(p, 31, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 31, (uint8_t)v);
 }
 #define RNIC_CMD_CREATE_QP_BUF_ADDR_OFF 32u
 static inline uint64_t rnic_cmd_create_qp_get_buf_addr(const void *p)
 {
-	return (uint64_t)rnic_get_field(p, 32, 8, 0, 64);
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 32);
 }
 static inline void rnic_cmd_create_qp_set_buf_addr(void *p, uint64_t v)
 {
-	rnic_set_field(p, 32, 8, 0, 64, v);
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 32, (uint64_t)v);
 }
 #define RNIC_CMD_CREATE_QP_NUM_PAGES_OFF 40u
 static inline uint32_t rnic_cmd_create_qp_get_num_pages(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 40, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 40);
 }
 static inline void rnic_cmd_create_qp_set_num_pages(void *p, uint32_t v)
 {
-	rnic_set_field(p, 40, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 40, (uint32_t)v);
 }
 #define RNIC_CMD_CREATE_QP_RQ_OFFSET_OFF 44u
 static inline uint32_t rnic_cmd_create_qp_get_rq_offset(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 44, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 44);
 }
 static inline void rnic_cmd_create_qp_set_rq_offset(void *p, uint32_t v)
 {
-	rnic_set_field(p, 44, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 44, (uint32_t)v);
 }
 #define RNIC_CMD_CREATE_QP_PAGE_SHIFT_OFF 48u
 static inline uint32_t rnic_cmd_create_qp_get_page_shift(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 48, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 48);
 }
 static inline void rnic_cmd_create_qp_set_page_shift(void *p, uint32_t v)
 {
-	rnic_set_field(p, 48, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 48, (uint8_t)v);
 }
 #define RNIC_CMD_CREATE_QP_MAX_INLINE_OFF 49u
 static inline uint32_t rnic_cmd_create_qp_get_max_inline(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 49, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 49);
 }
 static inline void rnic_cmd_create_qp_set_max_inline(void *p, uint32_t v)
 {
-	rnic_set_field(p, 49, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 49, (uint8_t)v);
 }
 #define RNIC_CMD_CREATE_QP_SQ_SIG_ALL_OFF 50u
 static inline uint32_t rnic_cmd_create_qp_get_sq_sig_all(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 50, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 50);
 }
 static inline void rnic_cmd_create_qp_set_sq_sig_all(void *p, uint32_t v)
 {
-	rnic_set_field(p, 50, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 50, (uint8_t)v);
 }
 
 /* cmd_modify_qp (64 bytes): MODIFY_QP inputs (attributes selected by attr_mask, ibv_qp_attr_mask bits) and QUERY_QP outputs. */
 #define RNIC_CMD_MODIFY_QP_SIZE 64u
+#define RNIC_CMD_MODIFY_QP_ALIGN 8u
 #define RNIC_CMD_MODIFY_QP_QPN_OFF 8u
 static inline uint32_t rnic_cmd_modify_qp_get_qpn(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 8, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8);
 }
 static inline void rnic_cmd_modify_qp_set_qpn(void *p, uint32_t v)
 {
-	rnic_set_field(p, 8, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8, (uint32_t)v);
 }
 #define RNIC_CMD_MODIFY_QP_ATTR_MASK_OFF 12u
 static inline uint32_t rnic_cmd_modify_qp_get_attr_mask(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 12, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12);
 }
 static inline void rnic_cmd_modify_qp_set_attr_mask(void *p, uint32_t v)
 {
-	rnic_set_field(p, 12, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12, (uint32_t)v);
 }
 #define RNIC_CMD_MODIFY_QP_STATE_OFF 16u
 static inline uint32_t rnic_cmd_modify_qp_get_state(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 16, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16);
 }
 static inline void rnic_cmd_modify_qp_set_state(void *p, uint32_t v)
 {
-	rnic_set_field(p, 16, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16, (uint8_t)v);
 }
 #define RNIC_CMD_MODIFY_QP_CUR_STATE_OFF 17u
 static inline uint32_t rnic_cmd_modify_qp_get_cur_state(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 17, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 17);
 }
 static inline void rnic_cmd_modify_qp_set_cur_state(void *p, uint32_t v)
 {
-	rnic_set_field(p, 17, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 17, (uint8_t)v);
 }
 #define RNIC_CMD_MODIFY_QP_PATH_MTU_OFF 18u
 static inline uint32_t rnic_cmd_modify_qp_get_path_mtu(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 18, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 18);
 }
 static inline void rnic_cmd_modify_qp_set_path_mtu(void *p, uint32_t v)
 {
-	rnic_set_field(p, 18, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 18, (uint8_t)v);
 }
 #define RNIC_CMD_MODIFY_QP_TIMEOUT_OFF 19u
 static inline uint32_t rnic_cmd_modify_qp_get_timeout(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 19, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 19);
 }
 static inline void rnic_cmd_modify_qp_set_timeout(void *p, uint32_t v)
 {
-	rnic_set_field(p, 19, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 19, (uint8_t)v);
 }
 #define RNIC_CMD_MODIFY_QP_RETRY_CNT_OFF 20u
 static inline uint32_t rnic_cmd_modify_qp_get_retry_cnt(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 20, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 20);
 }
 static inline void rnic_cmd_modify_qp_set_retry_cnt(void *p, uint32_t v)
 {
-	rnic_set_field(p, 20, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 20, (uint8_t)v);
 }
 #define RNIC_CMD_MODIFY_QP_RNR_RETRY_OFF 21u
 static inline uint32_t rnic_cmd_modify_qp_get_rnr_retry(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 21, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 21);
 }
 static inline void rnic_cmd_modify_qp_set_rnr_retry(void *p, uint32_t v)
 {
-	rnic_set_field(p, 21, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 21, (uint8_t)v);
 }
 #define RNIC_CMD_MODIFY_QP_MIN_RNR_TIMER_OFF 22u
 static inline uint32_t rnic_cmd_modify_qp_get_min_rnr_timer(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 22, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 22);
 }
 static inline void rnic_cmd_modify_qp_set_min_rnr_timer(void *p, uint32_t v)
 {
-	rnic_set_field(p, 22, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 22, (uint8_t)v);
 }
 #define RNIC_CMD_MODIFY_QP_ACCESS_OFF 23u
 static inline uint32_t rnic_cmd_modify_qp_get_access(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 23, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 23);
 }
 static inline void rnic_cmd_modify_qp_set_access(void *p, uint32_t v)
 {
-	rnic_set_field(p, 23, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 23, (uint8_t)v);
 }
 #define RNIC_CMD_MODIFY_QP_DEST_QPN_OFF 24u
 static inline uint32_t rnic_cmd_modify_qp_get_dest_qpn(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 24, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 24);
 }
 static inline void rnic_cmd_modify_qp_set_dest_qpn(void *p, uint32_t v)
 {
-	rnic_set_field(p, 24, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 24, (uint32_t)v);
 }
 #define RNIC_CMD_MODIFY_QP_RQ_PSN_OFF 28u
 static inline uint32_t rnic_cmd_modify_qp_get_rq_psn(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 28, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 28);
 }
 static inline void rnic_cmd_modify_qp_set_rq_psn(void *p, uint32_t v)
 {
-	rnic_set_field(p, 28, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 28, (uint32_t)v);
 }
 #define RNIC_CMD_MODIFY_QP_SQ_PSN_OFF 32u
 static inline uint32_t rnic_cmd_modify_qp_get_sq_psn(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 32, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 32);
 }
 static inline void rnic_cmd_modify_qp_set_sq_psn(void *p, uint32_t v)
 {
-	rnic_set_field(p, 32, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 32, (uint32_t)v);
 }
 #define RNIC_CMD_MODIFY_QP_QKEY_OFF 36u
 static inline uint32_t rnic_cmd_modify_qp_get_qkey(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 36, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 36);
 }
 static inline void rnic_cmd_modify_qp_set_qkey(void *p, uint32_t v)
 {
-	rnic_set_field(p, 36, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 36, (uint32_t)v);
 }
 #define RNIC_CMD_MODIFY_QP_MAX_RD_ATOMIC_OFF 40u
 static inline uint32_t rnic_cmd_modify_qp_get_max_rd_atomic(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 40, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 40);
 }
 static inline void rnic_cmd_modify_qp_set_max_rd_atomic(void *p, uint32_t v)
 {
-	rnic_set_field(p, 40, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 40, (uint8_t)v);
 }
 #define RNIC_CMD_MODIFY_QP_MAX_DEST_RD_ATOMIC_OFF 41u
 static inline uint32_t rnic_cmd_modify_qp_get_max_dest_rd_atomic(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 41, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 41);
 }
 static inline void rnic_cmd_modify_qp_set_max_dest_rd_atomic(void *p, uint32_t v)
 {
-	rnic_set_field(p, 41, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 41, (uint8_t)v);
 }
 #define RNIC_CMD_MODIFY_QP_SGID_INDEX_OFF 42u
 static inline uint32_t rnic_cmd_modify_qp_get_sgid_index(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 42, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 42);
 }
 static inline void rnic_cmd_modify_qp_set_sgid_index(void *p, uint32_t v)
 {
-	rnic_set_field(p, 42, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 42, (uint8_t)v);
 }
 #define RNIC_CMD_MODIFY_QP_HOP_LIMIT_OFF 43u
 static inline uint32_t rnic_cmd_modify_qp_get_hop_limit(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 43, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 43);
 }
 static inline void rnic_cmd_modify_qp_set_hop_limit(void *p, uint32_t v)
 {
-	rnic_set_field(p, 43, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 43, (uint8_t)v);
 }
 #define RNIC_CMD_MODIFY_QP_TRAFFIC_CLASS_OFF 44u
 static inline uint32_t rnic_cmd_modify_qp_get_traffic_class(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 44, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 44);
 }
 static inline void rnic_cmd_modify_qp_set_traffic_class(void *p, uint32_t v)
 {
-	rnic_set_field(p, 44, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 44, (uint8_t)v);
 }
 #define RNIC_CMD_MODIFY_QP_DMAC_OFF 48u
 static inline uint64_t rnic_cmd_modify_qp_get_dmac(const void *p)
 {
-	return (uint64_t)rnic_get_field(p, 48, 8, 0, 64);
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 48);
 }
 static inline void rnic_cmd_modify_qp_set_dmac(void *p, uint64_t v)
 {
-	rnic_set_field(p, 48, 8, 0, 64, v);
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 48, (uint64_t)v);
 }
 #define RNIC_CMD_MODIFY_QP_DEST_IPV4_OFF 56u
 static inline uint32_t rnic_cmd_modify_qp_get_dest_ipv4(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 56, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 56);
 }
 static inline void rnic_cmd_modify_qp_set_dest_ipv4(void *p, uint32_t v)
 {
-	rnic_set_field(p, 56, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 56, (uint32_t)v);
 }
 
 /* cmd_create_ah (64 bytes): CREATE_AH inputs/outputs: an address handle for UD sends. */
 #define RNIC_CMD_CREATE_AH_SIZE 64u
+#define RNIC_CMD_CREATE_AH_ALIGN 8u
 #define RNIC_CMD_CREATE_AH_AHN_OFF 8u
 static inline uint32_t rnic_cmd_create_ah_get_ahn(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 8, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8);
 }
 static inline void rnic_cmd_create_ah_set_ahn(void *p, uint32_t v)
 {
-	rnic_set_field(p, 8, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8, (uint32_t)v);
 }
 #define RNIC_CMD_CREATE_AH_PDN_OFF 12u
 static inline uint32_t rnic_cmd_create_ah_get_pdn(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 12, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12);
 }
 static inline void rnic_cmd_create_ah_set_pdn(void *p, uint32_t v)
 {
-	rnic_set_field(p, 12, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12, (uint32_t)v);
 }
 #define RNIC_CMD_CREATE_AH_DEST_IPV4_OFF 16u
 static inline uint32_t rnic_cmd_create_ah_get_dest_ipv4(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 16, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16);
 }
 static inline void rnic_cmd_create_ah_set_dest_ipv4(void *p, uint32_t v)
 {
-	rnic_set_field(p, 16, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16, (uint32_t)v);
 }
 #define RNIC_CMD_CREATE_AH_SGID_INDEX_OFF 20u
 static inline uint32_t rnic_cmd_create_ah_get_sgid_index(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 20, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 20);
 }
 static inline void rnic_cmd_create_ah_set_sgid_index(void *p, uint32_t v)
 {
-	rnic_set_field(p, 20, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 20, (uint8_t)v);
 }
 #define RNIC_CMD_CREATE_AH_HOP_LIMIT_OFF 21u
 static inline uint32_t rnic_cmd_create_ah_get_hop_limit(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 21, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 21);
 }
 static inline void rnic_cmd_create_ah_set_hop_limit(void *p, uint32_t v)
 {
-	rnic_set_field(p, 21, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 21, (uint8_t)v);
 }
 #define RNIC_CMD_CREATE_AH_TRAFFIC_CLASS_OFF 22u
 static inline uint32_t rnic_cmd_create_ah_get_traffic_class(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 22, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 22);
 }
 static inline void rnic_cmd_create_ah_set_traffic_class(void *p, uint32_t v)
 {
-	rnic_set_field(p, 22, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 22, (uint8_t)v);
 }
 #define RNIC_CMD_CREATE_AH_DMAC_OFF 24u
 static inline uint64_t rnic_cmd_create_ah_get_dmac(const void *p)
 {
-	return (uint64_t)rnic_get_field(p, 24, 8, 0, 64);
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 24);
 }
 static inline void rnic_cmd_create_ah_set_dmac(void *p, uint64_t v)
 {
-	rnic_set_field(p, 24, 8, 0, 64, v);
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 24, (uint64_t)v);
 }
 
 /* eq_entry (16 bytes): Event-queue entry written by the NIC. The owner bit flips each pass over the ring (first pass writes 1). */
 #define RNIC_EQ_ENTRY_SIZE 16u
+#define RNIC_EQ_ENTRY_ALIGN 8u
 #define RNIC_EQ_ENTRY_EVENT_TYPE_OFF 0u
 static inline uint32_t rnic_eq_entry_get_event_type(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 0, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0);
 }
 static inline void rnic_eq_entry_set_event_type(void *p, uint32_t v)
 {
-	rnic_set_field(p, 0, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0, (uint8_t)v);
 }
 #define RNIC_EQ_ENTRY_SUBTYPE_OFF 1u
 static inline uint32_t rnic_eq_entry_get_subtype(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 1, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 1);
 }
 static inline void rnic_eq_entry_set_subtype(void *p, uint32_t v)
 {
-	rnic_set_field(p, 1, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 1, (uint8_t)v);
 }
 #define RNIC_EQ_ENTRY_HANDLE_OFF 4u
 static inline uint32_t rnic_eq_entry_get_handle(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 4, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 4);
 }
 static inline void rnic_eq_entry_set_handle(void *p, uint32_t v)
 {
-	rnic_set_field(p, 4, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 4, (uint32_t)v);
 }
 #define RNIC_EQ_ENTRY_DATA_OFF 8u
 static inline uint32_t rnic_eq_entry_get_data(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 8, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8);
 }
 static inline void rnic_eq_entry_set_data(void *p, uint32_t v)
 {
-	rnic_set_field(p, 8, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8, (uint32_t)v);
 }
 #define RNIC_EQ_ENTRY_OWNER_OFF 15u
 static inline uint32_t rnic_eq_entry_get_owner(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 15, 1, 7, 1);
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 15) & 0x80u) >> 7);
 }
 static inline void rnic_eq_entry_set_owner(void *p, uint32_t v)
 {
-	rnic_set_field(p, 15, 1, 7, 1, v);
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 15;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x80u) | (((uint8_t)v << 7) & 0x80u)));
 }
 
 /* wqe_ctrl (32 bytes): Send WQE control segment; a WQE is this plus num_ds 16-byte segments, in 64-byte WQE basic blocks (WQEBB), at most 4 WQEBBs. */
 #define RNIC_WQE_CTRL_SIZE 32u
+#define RNIC_WQE_CTRL_ALIGN 8u
 #define RNIC_WQE_CTRL_WR_ID_OFF 0u
 static inline uint64_t rnic_wqe_ctrl_get_wr_id(const void *p)
 {
-	return (uint64_t)rnic_get_field(p, 0, 8, 0, 64);
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0);
 }
 static inline void rnic_wqe_ctrl_set_wr_id(void *p, uint64_t v)
 {
-	rnic_set_field(p, 0, 8, 0, 64, v);
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0, (uint64_t)v);
 }
 #define RNIC_WQE_CTRL_OPCODE_OFF 8u
 static inline uint32_t rnic_wqe_ctrl_get_opcode(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 8, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8);
 }
 static inline void rnic_wqe_ctrl_set_opcode(void *p, uint32_t v)
 {
-	rnic_set_field(p, 8, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8, (uint8_t)v);
 }
 #define RNIC_WQE_CTRL_FLAGS_OFF 9u
 static inline uint32_t rnic_wqe_ctrl_get_flags(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 9, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 9);
 }
 static inline void rnic_wqe_ctrl_set_flags(void *p, uint32_t v)
 {
-	rnic_set_field(p, 9, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 9, (uint8_t)v);
 }
 #define RNIC_WQE_CTRL_WQE_INDEX_OFF 10u
 static inline uint32_t rnic_wqe_ctrl_get_wqe_index(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 10, 2, 0, 16);
+	return rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 10);
 }
 static inline void rnic_wqe_ctrl_set_wqe_index(void *p, uint32_t v)
 {
-	rnic_set_field(p, 10, 2, 0, 16, v);
+	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 10, (uint16_t)v);
 }
 #define RNIC_WQE_CTRL_IMM_DATA_OFF 12u
 static inline uint32_t rnic_wqe_ctrl_get_imm_data(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 12, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12);
 }
 static inline void rnic_wqe_ctrl_set_imm_data(void *p, uint32_t v)
 {
-	rnic_set_field(p, 12, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12, (uint32_t)v);
 }
 #define RNIC_WQE_CTRL_NUM_DS_OFF 16u
 static inline uint32_t rnic_wqe_ctrl_get_num_ds(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 16, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16);
 }
 static inline void rnic_wqe_ctrl_set_num_ds(void *p, uint32_t v)
 {
-	rnic_set_field(p, 16, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16, (uint8_t)v);
 }
 #define RNIC_WQE_CTRL_NUM_SGE_OFF 17u
 static inline uint32_t rnic_wqe_ctrl_get_num_sge(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 17, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 17);
 }
 static inline void rnic_wqe_ctrl_set_num_sge(void *p, uint32_t v)
 {
-	rnic_set_field(p, 17, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 17, (uint8_t)v);
 }
 #define RNIC_WQE_CTRL_INLINE_LEN_OFF 18u
 static inline uint32_t rnic_wqe_ctrl_get_inline_len(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 18, 2, 0, 16);
+	return rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 18);
 }
 static inline void rnic_wqe_ctrl_set_inline_len(void *p, uint32_t v)
 {
-	rnic_set_field(p, 18, 2, 0, 16, v);
+	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 18, (uint16_t)v);
 }
 #define RNIC_WQE_CTRL_QPN_OFF 20u
 static inline uint32_t rnic_wqe_ctrl_get_qpn(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 20, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 20);
 }
 static inline void rnic_wqe_ctrl_set_qpn(void *p, uint32_t v)
 {
-	rnic_set_field(p, 20, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 20, (uint32_t)v);
 }
 #define RNIC_WQE_CTRL_TOTAL_LEN_OFF 24u
 static inline uint32_t rnic_wqe_ctrl_get_total_len(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 24, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 24);
 }
 static inline void rnic_wqe_ctrl_set_total_len(void *p, uint32_t v)
 {
-	rnic_set_field(p, 24, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 24, (uint32_t)v);
 }
 
 /* wqe_raddr (16 bytes): Remote address segment (RDMA WRITE/READ). */
 #define RNIC_WQE_RADDR_SIZE 16u
+#define RNIC_WQE_RADDR_ALIGN 8u
 #define RNIC_WQE_RADDR_REMOTE_ADDR_OFF 0u
 static inline uint64_t rnic_wqe_raddr_get_remote_addr(const void *p)
 {
-	return (uint64_t)rnic_get_field(p, 0, 8, 0, 64);
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0);
 }
 static inline void rnic_wqe_raddr_set_remote_addr(void *p, uint64_t v)
 {
-	rnic_set_field(p, 0, 8, 0, 64, v);
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0, (uint64_t)v);
 }
 #define RNIC_WQE_RADDR_RKEY_OFF 8u
 static inline uint32_t rnic_wqe_raddr_get_rkey(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 8, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8);
 }
 static inline void rnic_wqe_raddr_set_rkey(void *p, uint32_t v)
 {
-	rnic_set_field(p, 8, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8, (uint32_t)v);
 }
 
 /* wqe_atomic (32 bytes): Atomic segment (CAS, FAA): remote address, rkey, swap/add and compare operands. */
 #define RNIC_WQE_ATOMIC_SIZE 32u
+#define RNIC_WQE_ATOMIC_ALIGN 8u
 #define RNIC_WQE_ATOMIC_REMOTE_ADDR_OFF 0u
 static inline uint64_t rnic_wqe_atomic_get_remote_addr(const void *p)
 {
-	return (uint64_t)rnic_get_field(p, 0, 8, 0, 64);
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0);
 }
 static inline void rnic_wqe_atomic_set_remote_addr(void *p, uint64_t v)
 {
-	rnic_set_field(p, 0, 8, 0, 64, v);
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0, (uint64_t)v);
 }
 #define RNIC_WQE_ATOMIC_RKEY_OFF 8u
 static inline uint32_t rnic_wqe_atomic_get_rkey(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 8, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8);
 }
 static inline void rnic_wqe_atomic_set_rkey(void *p, uint32_t v)
 {
-	rnic_set_field(p, 8, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8, (uint32_t)v);
 }
 #define RNIC_WQE_ATOMIC_SWAP_ADD_OFF 16u
 static inline uint64_t rnic_wqe_atomic_get_swap_add(const void *p)
 {
-	return (uint64_t)rnic_get_field(p, 16, 8, 0, 64);
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16);
 }
 static inline void rnic_wqe_atomic_set_swap_add(void *p, uint64_t v)
 {
-	rnic_set_field(p, 16, 8, 0, 64, v);
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16, (uint64_t)v);
 }
 #define RNIC_WQE_ATOMIC_COMPARE_OFF 24u
 static inline uint64_t rnic_wqe_atomic_get_compare(const void *p)
 {
-	return (uint64_t)rnic_get_field(p, 24, 8, 0, 64);
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 24);
 }
 static inline void rnic_wqe_atomic_set_compare(void *p, uint64_t v)
 {
-	rnic_set_field(p, 24, 8, 0, 64, v);
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 24, (uint64_t)v);
 }
 
 /* wqe_ud (16 bytes): UD address segment. */
 #define RNIC_WQE_UD_SIZE 16u
+#define RNIC_WQE_UD_ALIGN 8u
 #define RNIC_WQE_UD_AHN_OFF 0u
 static inline uint32_t rnic_wqe_ud_get_ahn(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 0, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0);
 }
 static inline void rnic_wqe_ud_set_ahn(void *p, uint32_t v)
 {
-	rnic_set_field(p, 0, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0, (uint32_t)v);
 }
 #define RNIC_WQE_UD_REMOTE_QPN_OFF 4u
 static inline uint32_t rnic_wqe_ud_get_remote_qpn(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 4, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 4);
 }
 static inline void rnic_wqe_ud_set_remote_qpn(void *p, uint32_t v)
 {
-	rnic_set_field(p, 4, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 4, (uint32_t)v);
 }
 #define RNIC_WQE_UD_REMOTE_QKEY_OFF 8u
 static inline uint32_t rnic_wqe_ud_get_remote_qkey(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 8, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8);
 }
 static inline void rnic_wqe_ud_set_remote_qkey(void *p, uint32_t v)
 {
-	rnic_set_field(p, 8, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8, (uint32_t)v);
 }
 
 /* wqe_sge (16 bytes): Data segment (scatter/gather element), in send and receive WQEs. */
 #define RNIC_WQE_SGE_SIZE 16u
+#define RNIC_WQE_SGE_ALIGN 8u
 #define RNIC_WQE_SGE_ADDR_OFF 0u
 static inline uint64_t rnic_wqe_sge_get_addr(const void *p)
 {
-	return (uint64_t)rnic_get_field(p, 0, 8, 0, 64);
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0);
 }
 static inline void rnic_wqe_sge_set_addr(void *p, uint64_t v)
 {
-	rnic_set_field(p, 0, 8, 0, 64, v);
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0, (uint64_t)v);
 }
 #define RNIC_WQE_SGE_LENGTH_OFF 8u
 static inline uint32_t rnic_wqe_sge_get_length(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 8, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8);
 }
 static inline void rnic_wqe_sge_set_length(void *p, uint32_t v)
 {
-	rnic_set_field(p, 8, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8, (uint32_t)v);
 }
 #define RNIC_WQE_SGE_LKEY_OFF 12u
 static inline uint32_t rnic_wqe_sge_get_lkey(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 12, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12);
 }
 static inline void rnic_wqe_sge_set_lkey(void *p, uint32_t v)
 {
-	rnic_set_field(p, 12, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12, (uint32_t)v);
 }
 
 /* rq_wqe (16 bytes): Receive WQE header, followed by num_sge wqe_sge; stride 2^rq_log_stride bytes. */
 #define RNIC_RQ_WQE_SIZE 16u
+#define RNIC_RQ_WQE_ALIGN 8u
 #define RNIC_RQ_WQE_WR_ID_OFF 0u
 static inline uint64_t rnic_rq_wqe_get_wr_id(const void *p)
 {
-	return (uint64_t)rnic_get_field(p, 0, 8, 0, 64);
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0);
 }
 static inline void rnic_rq_wqe_set_wr_id(void *p, uint64_t v)
 {
-	rnic_set_field(p, 0, 8, 0, 64, v);
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0, (uint64_t)v);
 }
 #define RNIC_RQ_WQE_NUM_SGE_OFF 8u
 static inline uint32_t rnic_rq_wqe_get_num_sge(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 8, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8);
 }
 static inline void rnic_rq_wqe_set_num_sge(void *p, uint32_t v)
 {
-	rnic_set_field(p, 8, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8, (uint8_t)v);
 }
 
 /* cqe (32 bytes): Completion queue entry written by the NIC. owner is 1 on the first pass over the ring and flips each pass. */
 #define RNIC_CQE_SIZE 32u
+#define RNIC_CQE_ALIGN 8u
 #define RNIC_CQE_WR_ID_OFF 0u
 static inline uint64_t rnic_cqe_get_wr_id(const void *p)
 {
-	return (uint64_t)rnic_get_field(p, 0, 8, 0, 64);
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0);
 }
 static inline void rnic_cqe_set_wr_id(void *p, uint64_t v)
 {
-	rnic_set_field(p, 0, 8, 0, 64, v);
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0, (uint64_t)v);
 }
 #define RNIC_CQE_BYTE_LEN_OFF 8u
 static inline uint32_t rnic_cqe_get_byte_len(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 8, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8);
 }
 static inline void rnic_cqe_set_byte_len(void *p, uint32_t v)
 {
-	rnic_set_field(p, 8, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8, (uint32_t)v);
 }
 #define RNIC_CQE_IMM_DATA_OFF 12u
 static inline uint32_t rnic_cqe_get_imm_data(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 12, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12);
 }
 static inline void rnic_cqe_set_imm_data(void *p, uint32_t v)
 {
-	rnic_set_field(p, 12, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12, (uint32_t)v);
 }
 #define RNIC_CQE_QPN_OFF 16u
 static inline uint32_t rnic_cqe_get_qpn(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 16, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16);
 }
 static inline void rnic_cqe_set_qpn(void *p, uint32_t v)
 {
-	rnic_set_field(p, 16, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16, (uint32_t)v);
 }
 #define RNIC_CQE_SRC_QP_OFF 20u
 static inline uint32_t rnic_cqe_get_src_qp(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 20, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 20);
 }
 static inline void rnic_cqe_set_src_qp(void *p, uint32_t v)
 {
-	rnic_set_field(p, 20, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 20, (uint32_t)v);
 }
 #define RNIC_CQE_STATUS_OFF 24u
 static inline uint32_t rnic_cqe_get_status(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 24, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 24);
 }
 static inline void rnic_cqe_set_status(void *p, uint32_t v)
 {
-	rnic_set_field(p, 24, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 24, (uint8_t)v);
 }
 #define RNIC_CQE_OPCODE_OFF 25u
 static inline uint32_t rnic_cqe_get_opcode(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 25, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 25);
 }
 static inline void rnic_cqe_set_opcode(void *p, uint32_t v)
 {
-	rnic_set_field(p, 25, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 25, (uint8_t)v);
 }
 #define RNIC_CQE_FLAGS_OFF 26u
 static inline uint32_t rnic_cqe_get_flags(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 26, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 26);
 }
 static inline void rnic_cqe_set_flags(void *p, uint32_t v)
 {
-	rnic_set_field(p, 26, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 26, (uint8_t)v);
 }
 #define RNIC_CQE_VENDOR_ERR_OFF 27u
 static inline uint32_t rnic_cqe_get_vendor_err(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 27, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 27);
 }
 static inline void rnic_cqe_set_vendor_err(void *p, uint32_t v)
 {
-	rnic_set_field(p, 27, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 27, (uint8_t)v);
 }
 #define RNIC_CQE_WQE_INDEX_OFF 28u
 static inline uint32_t rnic_cqe_get_wqe_index(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 28, 2, 0, 16);
+	return rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 28);
 }
 static inline void rnic_cqe_set_wqe_index(void *p, uint32_t v)
 {
-	rnic_set_field(p, 28, 2, 0, 16, v);
+	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 28, (uint16_t)v);
 }
 #define RNIC_CQE_OWNER_OFF 31u
 static inline uint32_t rnic_cqe_get_owner(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 31, 1, 7, 1);
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 31) & 0x80u) >> 7);
 }
 static inline void rnic_cqe_set_owner(void *p, uint32_t v)
 {
-	rnic_set_field(p, 31, 1, 7, 1, v);
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 31;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x80u) | (((uint8_t)v << 7) & 0x80u)));
 }
 
 /* qp_ctx (128 bytes): QP context owned by the firmware (DMEM); the fast-path part is programmed into the RTL QP table. */
 #define RNIC_QP_CTX_SIZE 128u
+#define RNIC_QP_CTX_ALIGN 8u
 #define RNIC_QP_CTX_STATE_OFF 0u
 static inline uint32_t rnic_qp_ctx_get_state(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 0, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0);
 }
 static inline void rnic_qp_ctx_set_state(void *p, uint32_t v)
 {
-	rnic_set_field(p, 0, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0, (uint8_t)v);
 }
 #define RNIC_QP_CTX_QP_TYPE_OFF 1u
 static inline uint32_t rnic_qp_ctx_get_qp_type(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 1, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 1);
 }
 static inline void rnic_qp_ctx_set_qp_type(void *p, uint32_t v)
 {
-	rnic_set_field(p, 1, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 1, (uint8_t)v);
 }
 #define RNIC_QP_CTX_PATH_MTU_OFF 2u
 static inline uint32_t rnic_qp_ctx_get_path_mtu(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 2, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 2);
 }
 static inline void rnic_qp_ctx_set_path_mtu(void *p, uint32_t v)
 {
-	rnic_set_field(p, 2, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 2, (uint8_t)v);
 }
 #define RNIC_QP_CTX_ACCESS_OFF 3u
 static inline uint32_t rnic_qp_ctx_get_access(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 3, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 3);
 }
 static inline void rnic_qp_ctx_set_access(void *p, uint32_t v)
 {
-	rnic_set_field(p, 3, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 3, (uint8_t)v);
 }
 #define RNIC_QP_CTX_PDN_OFF 4u
 static inline uint32_t rnic_qp_ctx_get_pdn(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 4, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 4);
 }
 static inline void rnic_qp_ctx_set_pdn(void *p, uint32_t v)
 {
-	rnic_set_field(p, 4, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 4, (uint32_t)v);
 }
 #define RNIC_QP_CTX_SEND_CQN_OFF 8u
 static inline uint32_t rnic_qp_ctx_get_send_cqn(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 8, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8);
 }
 static inline void rnic_qp_ctx_set_send_cqn(void *p, uint32_t v)
 {
-	rnic_set_field(p, 8, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8, (uint32_t)v);
 }
 #define RNIC_QP_CTX_RECV_CQN_OFF 12u
 static inline uint32_t rnic_qp_ctx_get_recv_cqn(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 12, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12);
 }
 static inline void rnic_qp_ctx_set_recv_cqn(void *p, uint32_t v)
 {
-	rnic_set_field(p, 12, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12, (uint32_t)v);
 }
 #define RNIC_QP_CTX_UCTX_OFF 16u
 static inline uint32_t rnic_qp_ctx_get_uctx(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 16, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16);
 }
 static inline void rnic_qp_ctx_set_uctx(void *p, uint32_t v)
 {
-	rnic_set_field(p, 16, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16, (uint32_t)v);
 }
 #define RNIC_QP_CTX_DEST_QPN_OFF 20u
 static inline uint32_t rnic_qp_ctx_get_dest_qpn(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 20, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 20);
 }
 static inline void rnic_qp_ctx_set_dest_qpn(void *p, uint32_t v)
 {
-	rnic_set_field(p, 20, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 20, (uint32_t)v);
 }
 #define RNIC_QP_CTX_SQ_PSN_OFF 24u
 static inline uint32_t rnic_qp_ctx_get_sq_psn(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 24, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 24);
 }
 static inline void rnic_qp_ctx_set_sq_psn(void *p, uint32_t v)
 {
-	rnic_set_field(p, 24, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 24, (uint32_t)v);
 }
 #define RNIC_QP_CTX_RQ_PSN_OFF 28u
 static inline uint32_t rnic_qp_ctx_get_rq_psn(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 28, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 28);
 }
 static inline void rnic_qp_ctx_set_rq_psn(void *p, uint32_t v)
 {
-	rnic_set_field(p, 28, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 28, (uint32_t)v);
 }
 #define RNIC_QP_CTX_SQ_UNA_PSN_OFF 32u
 static inline uint32_t rnic_qp_ctx_get_sq_una_psn(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 32, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 32);
 }
 static inline void rnic_qp_ctx_set_sq_una_psn(void *p, uint32_t v)
 {
-	rnic_set_field(p, 32, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 32, (uint32_t)v);
 }
 #define RNIC_QP_CTX_MSN_OFF 36u
 static inline uint32_t rnic_qp_ctx_get_msn(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 36, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 36);
 }
 static inline void rnic_qp_ctx_set_msn(void *p, uint32_t v)
 {
-	rnic_set_field(p, 36, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 36, (uint32_t)v);
 }
 #define RNIC_QP_CTX_QKEY_OFF 40u
 static inline uint32_t rnic_qp_ctx_get_qkey(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 40, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 40);
 }
 static inline void rnic_qp_ctx_set_qkey(void *p, uint32_t v)
 {
-	rnic_set_field(p, 40, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 40, (uint32_t)v);
 }
 #define RNIC_QP_CTX_SQ_LOG_SIZE_OFF 44u
 static inline uint32_t rnic_qp_ctx_get_sq_log_size(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 44, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 44);
 }
 static inline void rnic_qp_ctx_set_sq_log_size(void *p, uint32_t v)
 {
-	rnic_set_field(p, 44, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 44, (uint8_t)v);
 }
 #define RNIC_QP_CTX_RQ_LOG_SIZE_OFF 45u
 static inline uint32_t rnic_qp_ctx_get_rq_log_size(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 45, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 45);
 }
 static inline void rnic_qp_ctx_set_rq_log_size(void *p, uint32_t v)
 {
-	rnic_set_field(p, 45, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 45, (uint8_t)v);
 }
 #define RNIC_QP_CTX_RQ_LOG_STRIDE_OFF 46u
 static inline uint32_t rnic_qp_ctx_get_rq_log_stride(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 46, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 46);
 }
 static inline void rnic_qp_ctx_set_rq_log_stride(void *p, uint32_t v)
 {
-	rnic_set_field(p, 46, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 46, (uint8_t)v);
 }
 #define RNIC_QP_CTX_PAGE_SHIFT_OFF 47u
 static inline uint32_t rnic_qp_ctx_get_page_shift(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 47, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 47);
 }
 static inline void rnic_qp_ctx_set_page_shift(void *p, uint32_t v)
 {
-	rnic_set_field(p, 47, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 47, (uint8_t)v);
 }
 #define RNIC_QP_CTX_SQ_PI_OFF 48u
 static inline uint32_t rnic_qp_ctx_get_sq_pi(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 48, 2, 0, 16);
+	return rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 48);
 }
 static inline void rnic_qp_ctx_set_sq_pi(void *p, uint32_t v)
 {
-	rnic_set_field(p, 48, 2, 0, 16, v);
+	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 48, (uint16_t)v);
 }
 #define RNIC_QP_CTX_SQ_CI_OFF 50u
 static inline uint32_t rnic_qp_ctx_get_sq_ci(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 50, 2, 0, 16);
+	return rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 50);
 }
 static inline void rnic_qp_ctx_set_sq_ci(void *p, uint32_t v)
 {
-	rnic_set_field(p, 50, 2, 0, 16, v);
+	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 50, (uint16_t)v);
 }
 #define RNIC_QP_CTX_SQ_NEXT_OFF 52u
 static inline uint32_t rnic_qp_ctx_get_sq_next(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 52, 2, 0, 16);
+	return rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 52);
 }
 static inline void rnic_qp_ctx_set_sq_next(void *p, uint32_t v)
 {
-	rnic_set_field(p, 52, 2, 0, 16, v);
+	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 52, (uint16_t)v);
 }
 #define RNIC_QP_CTX_RQ_PI_OFF 54u
 static inline uint32_t rnic_qp_ctx_get_rq_pi(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 54, 2, 0, 16);
+	return rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 54);
 }
 static inline void rnic_qp_ctx_set_rq_pi(void *p, uint32_t v)
 {
-	rnic_set_field(p, 54, 2, 0, 16, v);
+	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 54, (uint16_t)v);
 }
 #define RNIC_QP_CTX_RQ_CI_OFF 56u
 static inline uint32_t rnic_qp_ctx_get_rq_ci(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 56, 2, 0, 16);
+	return rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 56);
 }
 static inline void rnic_qp_ctx_set_rq_ci(void *p, uint32_t v)
 {
-	rnic_set_field(p, 56, 2, 0, 16, v);
+	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 56, (uint16_t)v);
 }
 #define RNIC_QP_CTX_TIMEOUT_OFF 58u
 static inline uint32_t rnic_qp_ctx_get_timeout(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 58, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 58);
 }
 static inline void rnic_qp_ctx_set_timeout(void *p, uint32_t v)
 {
-	rnic_set_field(p, 58, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 58, (uint8_t)v);
 }
 #define RNIC_QP_CTX_RETRY_CNT_OFF 59u
 static inline uint32_t rnic_qp_ctx_get_retry_cnt(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 59, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 59);
 }
 static inline void rnic_qp_ctx_set_retry_cnt(void *p, uint32_t v)
 {
-	rnic_set_field(p, 59, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 59, (uint8_t)v);
 }
 #define RNIC_QP_CTX_RNR_RETRY_OFF 60u
 static inline uint32_t rnic_qp_ctx_get_rnr_retry(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 60, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 60);
 }
 static inline void rnic_qp_ctx_set_rnr_retry(void *p, uint32_t v)
 {
-	rnic_set_field(p, 60, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 60, (uint8_t)v);
 }
 #define RNIC_QP_CTX_MIN_RNR_TIMER_OFF 61u
 static inline uint32_t rnic_qp_ctx_get_min_rnr_timer(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 61, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 61);
 }
 static inline void rnic_qp_ctx_set_min_rnr_timer(void *p, uint32_t v)
 {
-	rnic_set_field(p, 61, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 61, (uint8_t)v);
 }
 #define RNIC_QP_CTX_MAX_RD_ATOMIC_OFF 62u
 static inline uint32_t rnic_qp_ctx_get_max_rd_atomic(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 62, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 62);
 }
 static inline void rnic_qp_ctx_set_max_rd_atomic(void *p, uint32_t v)
 {
-	rnic_set_field(p, 62, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 62, (uint8_t)v);
 }
 #define RNIC_QP_CTX_MAX_DEST_RD_ATOMIC_OFF 63u
 static inline uint32_t rnic_qp_ctx_get_max_dest_rd_atomic(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 63, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 63);
 }
 static inline void rnic_qp_ctx_set_max_dest_rd_atomic(void *p, uint32_t v)
 {
-	rnic_set_field(p, 63, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 63, (uint8_t)v);
 }
 #define RNIC_QP_CTX_BUF_ADDR_OFF 64u
 static inline uint64_t rnic_qp_ctx_get_buf_addr(const void *p)
 {
-	return (uint64_t)rnic_get_field(p, 64, 8, 0, 64);
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 64);
 }
 static inline void rnic_qp_ctx_set_buf_addr(void *p, uint64_t v)
 {
-	rnic_set_field(p, 64, 8, 0, 64, v);
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 64, (uint64_t)v);
 }
 #define RNIC_QP_CTX_RQ_OFFSET_OFF 72u
 static inline uint32_t rnic_qp_ctx_get_rq_offset(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 72, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 72);
 }
 static inline void rnic_qp_ctx_set_rq_offset(void *p, uint32_t v)
 {
-	rnic_set_field(p, 72, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 72, (uint32_t)v);
 }
 #define RNIC_QP_CTX_NUM_PAGES_OFF 76u
 static inline uint32_t rnic_qp_ctx_get_num_pages(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 76, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 76);
 }
 static inline void rnic_qp_ctx_set_num_pages(void *p, uint32_t v)
 {
-	rnic_set_field(p, 76, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 76, (uint32_t)v);
 }
 #define RNIC_QP_CTX_DMAC_OFF 80u
 static inline uint64_t rnic_qp_ctx_get_dmac(const void *p)
 {
-	return (uint64_t)rnic_get_field(p, 80, 8, 0, 64);
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 80);
 }
 static inline void rnic_qp_ctx_set_dmac(void *p, uint64_t v)
 {
-	rnic_set_field(p, 80, 8, 0, 64, v);
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 80, (uint64_t)v);
 }
 #define RNIC_QP_CTX_DEST_IPV4_OFF 88u
 static inline uint32_t rnic_qp_ctx_get_dest_ipv4(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 88, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 88);
 }
 static inline void rnic_qp_ctx_set_dest_ipv4(void *p, uint32_t v)
 {
-	rnic_set_field(p, 88, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 88, (uint32_t)v);
 }
 #define RNIC_QP_CTX_SRC_IPV4_OFF 92u
 static inline uint32_t rnic_qp_ctx_get_src_ipv4(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 92, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 92);
 }
 static inline void rnic_qp_ctx_set_src_ipv4(void *p, uint32_t v)
 {
-	rnic_set_field(p, 92, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 92, (uint32_t)v);
 }
 #define RNIC_QP_CTX_UDP_SPORT_OFF 96u
 static inline uint32_t rnic_qp_ctx_get_udp_sport(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 96, 2, 0, 16);
+	return rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 96);
 }
 static inline void rnic_qp_ctx_set_udp_sport(void *p, uint32_t v)
 {
-	rnic_set_field(p, 96, 2, 0, 16, v);
+	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 96, (uint16_t)v);
 }
 #define RNIC_QP_CTX_HOP_LIMIT_OFF 98u
 static inline uint32_t rnic_qp_ctx_get_hop_limit(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 98, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 98);
 }
 static inline void rnic_qp_ctx_set_hop_limit(void *p, uint32_t v)
 {
-	rnic_set_field(p, 98, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 98, (uint8_t)v);
 }
 #define RNIC_QP_CTX_TRAFFIC_CLASS_OFF 99u
 static inline uint32_t rnic_qp_ctx_get_traffic_class(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 99, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 99);
 }
 static inline void rnic_qp_ctx_set_traffic_class(void *p, uint32_t v)
 {
-	rnic_set_field(p, 99, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 99, (uint8_t)v);
 }
 #define RNIC_QP_CTX_RETRIES_LEFT_OFF 100u
 static inline uint32_t rnic_qp_ctx_get_retries_left(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 100, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 100);
 }
 static inline void rnic_qp_ctx_set_retries_left(void *p, uint32_t v)
 {
-	rnic_set_field(p, 100, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 100, (uint8_t)v);
 }
 #define RNIC_QP_CTX_RNR_RETRIES_LEFT_OFF 101u
 static inline uint32_t rnic_qp_ctx_get_rnr_retries_left(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 101, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 101);
 }
 static inline void rnic_qp_ctx_set_rnr_retries_left(void *p, uint32_t v)
 {
-	rnic_set_field(p, 101, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 101, (uint8_t)v);
 }
 #define RNIC_QP_CTX_MAX_INLINE_OFF 102u
 static inline uint32_t rnic_qp_ctx_get_max_inline(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 102, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 102);
 }
 static inline void rnic_qp_ctx_set_max_inline(void *p, uint32_t v)
 {
-	rnic_set_field(p, 102, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 102, (uint8_t)v);
 }
 #define RNIC_QP_CTX_SQ_SIG_ALL_OFF 103u
 static inline uint32_t rnic_qp_ctx_get_sq_sig_all(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 103, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 103);
 }
 static inline void rnic_qp_ctx_set_sq_sig_all(void *p, uint32_t v)
 {
-	rnic_set_field(p, 103, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 103, (uint8_t)v);
 }
 #define RNIC_QP_CTX_SMAC_OFF 104u
 static inline uint64_t rnic_qp_ctx_get_smac(const void *p)
 {
-	return (uint64_t)rnic_get_field(p, 104, 8, 0, 64);
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 104);
 }
 static inline void rnic_qp_ctx_set_smac(void *p, uint64_t v)
 {
-	rnic_set_field(p, 104, 8, 0, 64, v);
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 104, (uint64_t)v);
 }
 
 /* mpt_entry (32 bytes): Memory-key (MPT) entry: key = index << 8 | variant; a reused index with an old variant fails the check. */
 #define RNIC_MPT_ENTRY_SIZE 32u
+#define RNIC_MPT_ENTRY_ALIGN 8u
 #define RNIC_MPT_ENTRY_VALID_OFF 0u
 static inline uint32_t rnic_mpt_entry_get_valid(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 0, 1, 0, 1);
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0) & 0x1u) >> 0);
 }
 static inline void rnic_mpt_entry_set_valid(void *p, uint32_t v)
 {
-	rnic_set_field(p, 0, 1, 0, 1, v);
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x1u) | (((uint8_t)v << 0) & 0x1u)));
 }
 #define RNIC_MPT_ENTRY_ACCESS_OFF 1u
 static inline uint32_t rnic_mpt_entry_get_access(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 1, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 1);
 }
 static inline void rnic_mpt_entry_set_access(void *p, uint32_t v)
 {
-	rnic_set_field(p, 1, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 1, (uint8_t)v);
 }
 #define RNIC_MPT_ENTRY_PAGE_SHIFT_OFF 2u
 static inline uint32_t rnic_mpt_entry_get_page_shift(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 2, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 2);
 }
 static inline void rnic_mpt_entry_set_page_shift(void *p, uint32_t v)
 {
-	rnic_set_field(p, 2, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 2, (uint8_t)v);
 }
 #define RNIC_MPT_ENTRY_KEY_VARIANT_OFF 3u
 static inline uint32_t rnic_mpt_entry_get_key_variant(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 3, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 3);
 }
 static inline void rnic_mpt_entry_set_key_variant(void *p, uint32_t v)
 {
-	rnic_set_field(p, 3, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 3, (uint8_t)v);
 }
 #define RNIC_MPT_ENTRY_PDN_OFF 4u
 static inline uint32_t rnic_mpt_entry_get_pdn(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 4, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 4);
 }
 static inline void rnic_mpt_entry_set_pdn(void *p, uint32_t v)
 {
-	rnic_set_field(p, 4, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 4, (uint32_t)v);
 }
 #define RNIC_MPT_ENTRY_IOVA_OFF 8u
 static inline uint64_t rnic_mpt_entry_get_iova(const void *p)
 {
-	return (uint64_t)rnic_get_field(p, 8, 8, 0, 64);
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8);
 }
 static inline void rnic_mpt_entry_set_iova(void *p, uint64_t v)
 {
-	rnic_set_field(p, 8, 8, 0, 64, v);
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8, (uint64_t)v);
 }
 #define RNIC_MPT_ENTRY_LENGTH_OFF 16u
 static inline uint64_t rnic_mpt_entry_get_length(const void *p)
 {
-	return (uint64_t)rnic_get_field(p, 16, 8, 0, 64);
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16);
 }
 static inline void rnic_mpt_entry_set_length(void *p, uint64_t v)
 {
-	rnic_set_field(p, 16, 8, 0, 64, v);
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16, (uint64_t)v);
 }
 #define RNIC_MPT_ENTRY_MTT_BASE_OFF 24u
 static inline uint32_t rnic_mpt_entry_get_mtt_base(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 24, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 24);
 }
 static inline void rnic_mpt_entry_set_mtt_base(void *p, uint32_t v)
 {
-	rnic_set_field(p, 24, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 24, (uint32_t)v);
 }
 #define RNIC_MPT_ENTRY_FIRST_PAGE_OFFSET_OFF 28u
 static inline uint32_t rnic_mpt_entry_get_first_page_offset(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 28, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 28);
 }
 static inline void rnic_mpt_entry_set_first_page_offset(void *p, uint32_t v)
 {
-	rnic_set_field(p, 28, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 28, (uint32_t)v);
 }
 
 /* mtt_entry (8 bytes): Translation-table entry: bus address of one page (page-aligned); bit 0 = valid. */
 #define RNIC_MTT_ENTRY_SIZE 8u
+#define RNIC_MTT_ENTRY_ALIGN 8u
 #define RNIC_MTT_ENTRY_PAGE_ADDR_OFF 0u
 static inline uint64_t rnic_mtt_entry_get_page_addr(const void *p)
 {
-	return (uint64_t)rnic_get_field(p, 0, 8, 0, 64);
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0);
 }
 static inline void rnic_mtt_entry_set_page_addr(void *p, uint64_t v)
 {
-	rnic_set_field(p, 0, 8, 0, 64, v);
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0, (uint64_t)v);
 }
 
 /* qpt_entry (64 bytes): Fast-path QP table entry in the RTL, written by the firmware from the QP context it owns. The RTL keeps the moving state (expected PSN, MSN, message cursors) itself, starting from epsn when the entry is written. */
 #define RNIC_QPT_ENTRY_SIZE 64u
+#define RNIC_QPT_ENTRY_ALIGN 8u
 #define RNIC_QPT_ENTRY_VALID_OFF 0u
 static inline uint32_t rnic_qpt_entry_get_valid(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 0, 1, 0, 1);
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0) & 0x1u) >> 0);
 }
 static inline void rnic_qpt_entry_set_valid(void *p, uint32_t v)
 {
-	rnic_set_field(p, 0, 1, 0, 1, v);
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x1u) | (((uint8_t)v << 0) & 0x1u)));
 }
 #define RNIC_QPT_ENTRY_RX_ENABLE_OFF 0u
 static inline uint32_t rnic_qpt_entry_get_rx_enable(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 0, 1, 1, 1);
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0) & 0x2u) >> 1);
 }
 static inline void rnic_qpt_entry_set_rx_enable(void *p, uint32_t v)
 {
-	rnic_set_field(p, 0, 1, 1, 1, v);
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x2u) | (((uint8_t)v << 1) & 0x2u)));
 }
 #define RNIC_QPT_ENTRY_TX_ENABLE_OFF 0u
 static inline uint32_t rnic_qpt_entry_get_tx_enable(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 0, 1, 2, 1);
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0) & 0x4u) >> 2);
 }
 static inline void rnic_qpt_entry_set_tx_enable(void *p, uint32_t v)
 {
-	rnic_set_field(p, 0, 1, 2, 1, v);
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x4u) | (((uint8_t)v << 2) & 0x4u)));
 }
 #define RNIC_QPT_ENTRY_QP_TYPE_OFF 1u
 static inline uint32_t rnic_qpt_entry_get_qp_type(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 1, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 1);
 }
 static inline void rnic_qpt_entry_set_qp_type(void *p, uint32_t v)
 {
-	rnic_set_field(p, 1, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 1, (uint8_t)v);
 }
 #define RNIC_QPT_ENTRY_PMTU_LOG2_OFF 2u
 static inline uint32_t rnic_qpt_entry_get_pmtu_log2(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 2, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 2);
 }
 static inline void rnic_qpt_entry_set_pmtu_log2(void *p, uint32_t v)
 {
-	rnic_set_field(p, 2, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 2, (uint8_t)v);
 }
 #define RNIC_QPT_ENTRY_ACCESS_OFF 3u
 static inline uint32_t rnic_qpt_entry_get_access(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 3, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 3);
 }
 static inline void rnic_qpt_entry_set_access(void *p, uint32_t v)
 {
-	rnic_set_field(p, 3, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 3, (uint8_t)v);
 }
 #define RNIC_QPT_ENTRY_PDN_OFF 4u
 static inline uint32_t rnic_qpt_entry_get_pdn(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 4, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 4);
 }
 static inline void rnic_qpt_entry_set_pdn(void *p, uint32_t v)
 {
-	rnic_set_field(p, 4, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 4, (uint32_t)v);
 }
 #define RNIC_QPT_ENTRY_DEST_QPN_OFF 8u
 static inline uint32_t rnic_qpt_entry_get_dest_qpn(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 8, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8);
 }
 static inline void rnic_qpt_entry_set_dest_qpn(void *p, uint32_t v)
 {
-	rnic_set_field(p, 8, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8, (uint32_t)v);
 }
 #define RNIC_QPT_ENTRY_EPSN_OFF 12u
 static inline uint32_t rnic_qpt_entry_get_epsn(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 12, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12);
 }
 static inline void rnic_qpt_entry_set_epsn(void *p, uint32_t v)
 {
-	rnic_set_field(p, 12, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12, (uint32_t)v);
 }
 #define RNIC_QPT_ENTRY_DMAC_OFF 16u
 static inline uint64_t rnic_qpt_entry_get_dmac(const void *p)
 {
-	return (uint64_t)rnic_get_field(p, 16, 8, 0, 64);
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16);
 }
 static inline void rnic_qpt_entry_set_dmac(void *p, uint64_t v)
 {
-	rnic_set_field(p, 16, 8, 0, 64, v);
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16, (uint64_t)v);
 }
 #define RNIC_QPT_ENTRY_SMAC_OFF 24u
 static inline uint64_t rnic_qpt_entry_get_smac(const void *p)
 {
-	return (uint64_t)rnic_get_field(p, 24, 8, 0, 64);
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 24);
 }
 static inline void rnic_qpt_entry_set_smac(void *p, uint64_t v)
 {
-	rnic_set_field(p, 24, 8, 0, 64, v);
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 24, (uint64_t)v);
 }
 #define RNIC_QPT_ENTRY_DEST_IPV4_OFF 32u
 static inline uint32_t rnic_qpt_entry_get_dest_ipv4(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 32, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 32);
 }
 static inline void rnic_qpt_entry_set_dest_ipv4(void *p, uint32_t v)
 {
-	rnic_set_field(p, 32, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 32, (uint32_t)v);
 }
 #define RNIC_QPT_ENTRY_SRC_IPV4_OFF 36u
 static inline uint32_t rnic_qpt_entry_get_src_ipv4(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 36, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 36);
 }
 static inline void rnic_qpt_entry_set_src_ipv4(void *p, uint32_t v)
 {
-	rnic_set_field(p, 36, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 36, (uint32_t)v);
 }
 #define RNIC_QPT_ENTRY_UDP_SPORT_OFF 40u
 static inline uint32_t rnic_qpt_entry_get_udp_sport(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 40, 2, 0, 16);
+	return rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 40);
 }
 static inline void rnic_qpt_entry_set_udp_sport(void *p, uint32_t v)
 {
-	rnic_set_field(p, 40, 2, 0, 16, v);
+	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 40, (uint16_t)v);
 }
 #define RNIC_QPT_ENTRY_TTL_OFF 42u
 static inline uint32_t rnic_qpt_entry_get_ttl(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 42, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 42);
 }
 static inline void rnic_qpt_entry_set_ttl(void *p, uint32_t v)
 {
-	rnic_set_field(p, 42, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 42, (uint8_t)v);
 }
 #define RNIC_QPT_ENTRY_TOS_OFF 43u
 static inline uint32_t rnic_qpt_entry_get_tos(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 43, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 43);
 }
 static inline void rnic_qpt_entry_set_tos(void *p, uint32_t v)
 {
-	rnic_set_field(p, 43, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 43, (uint8_t)v);
 }
 #define RNIC_QPT_ENTRY_QKEY_OFF 44u
 static inline uint32_t rnic_qpt_entry_get_qkey(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 44, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 44);
 }
 static inline void rnic_qpt_entry_set_qkey(void *p, uint32_t v)
 {
-	rnic_set_field(p, 44, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 44, (uint32_t)v);
 }
 #define RNIC_QPT_ENTRY_ACK_COALESCE_OFF 48u
 static inline uint32_t rnic_qpt_entry_get_ack_coalesce(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 48, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 48);
 }
 static inline void rnic_qpt_entry_set_ack_coalesce(void *p, uint32_t v)
 {
-	rnic_set_field(p, 48, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 48, (uint8_t)v);
 }
 #define RNIC_QPT_ENTRY_MIN_RNR_TIMER_OFF 49u
 static inline uint32_t rnic_qpt_entry_get_min_rnr_timer(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 49, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 49);
 }
 static inline void rnic_qpt_entry_set_min_rnr_timer(void *p, uint32_t v)
 {
-	rnic_set_field(p, 49, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 49, (uint8_t)v);
 }
 
 /* rq_desc (64 bytes): A receive buffer the firmware hands to the RTL for one QP (from an RQ WQE): the next SEND or WRITE_IMM on that QP consumes it. */
 #define RNIC_RQ_DESC_SIZE 64u
+#define RNIC_RQ_DESC_ALIGN 8u
 #define RNIC_RQ_DESC_QPN_OFF 0u
 static inline uint32_t rnic_rq_desc_get_qpn(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 0, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0);
 }
 static inline void rnic_rq_desc_set_qpn(void *p, uint32_t v)
 {
-	rnic_set_field(p, 0, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0, (uint32_t)v);
 }
 #define RNIC_RQ_DESC_NUM_SGE_OFF 4u
 static inline uint32_t rnic_rq_desc_get_num_sge(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 4, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 4);
 }
 static inline void rnic_rq_desc_set_num_sge(void *p, uint32_t v)
 {
-	rnic_set_field(p, 4, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 4, (uint8_t)v);
 }
 #define RNIC_RQ_DESC_WR_ID_OFF 8u
 static inline uint64_t rnic_rq_desc_get_wr_id(const void *p)
 {
-	return (uint64_t)rnic_get_field(p, 8, 8, 0, 64);
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8);
 }
 static inline void rnic_rq_desc_set_wr_id(void *p, uint64_t v)
 {
-	rnic_set_field(p, 8, 8, 0, 64, v);
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8, (uint64_t)v);
 }
 #define RNIC_RQ_DESC_SGE0_ADDR_OFF 16u
 static inline uint64_t rnic_rq_desc_get_sge0_addr(const void *p)
 {
-	return (uint64_t)rnic_get_field(p, 16, 8, 0, 64);
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16);
 }
 static inline void rnic_rq_desc_set_sge0_addr(void *p, uint64_t v)
 {
-	rnic_set_field(p, 16, 8, 0, 64, v);
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16, (uint64_t)v);
 }
 #define RNIC_RQ_DESC_SGE0_LEN_OFF 24u
 static inline uint32_t rnic_rq_desc_get_sge0_len(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 24, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 24);
 }
 static inline void rnic_rq_desc_set_sge0_len(void *p, uint32_t v)
 {
-	rnic_set_field(p, 24, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 24, (uint32_t)v);
 }
 #define RNIC_RQ_DESC_SGE0_LKEY_OFF 28u
 static inline uint32_t rnic_rq_desc_get_sge0_lkey(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 28, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 28);
 }
 static inline void rnic_rq_desc_set_sge0_lkey(void *p, uint32_t v)
 {
-	rnic_set_field(p, 28, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 28, (uint32_t)v);
 }
 #define RNIC_RQ_DESC_SGE1_ADDR_OFF 32u
 static inline uint64_t rnic_rq_desc_get_sge1_addr(const void *p)
 {
-	return (uint64_t)rnic_get_field(p, 32, 8, 0, 64);
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 32);
 }
 static inline void rnic_rq_desc_set_sge1_addr(void *p, uint64_t v)
 {
-	rnic_set_field(p, 32, 8, 0, 64, v);
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 32, (uint64_t)v);
 }
 #define RNIC_RQ_DESC_SGE1_LEN_OFF 40u
 static inline uint32_t rnic_rq_desc_get_sge1_len(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 40, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 40);
 }
 static inline void rnic_rq_desc_set_sge1_len(void *p, uint32_t v)
 {
-	rnic_set_field(p, 40, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 40, (uint32_t)v);
 }
 #define RNIC_RQ_DESC_SGE1_LKEY_OFF 44u
 static inline uint32_t rnic_rq_desc_get_sge1_lkey(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 44, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 44);
 }
 static inline void rnic_rq_desc_set_sge1_lkey(void *p, uint32_t v)
 {
-	rnic_set_field(p, 44, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 44, (uint32_t)v);
 }
 #define RNIC_RQ_DESC_SGE2_ADDR_OFF 48u
 static inline uint64_t rnic_rq_desc_get_sge2_addr(const void *p)
 {
-	return (uint64_t)rnic_get_field(p, 48, 8, 0, 64);
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 48);
 }
 static inline void rnic_rq_desc_set_sge2_addr(void *p, uint64_t v)
 {
-	rnic_set_field(p, 48, 8, 0, 64, v);
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 48, (uint64_t)v);
 }
 #define RNIC_RQ_DESC_SGE2_LEN_OFF 56u
 static inline uint32_t rnic_rq_desc_get_sge2_len(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 56, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 56);
 }
 static inline void rnic_rq_desc_set_sge2_len(void *p, uint32_t v)
 {
-	rnic_set_field(p, 56, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 56, (uint32_t)v);
 }
 #define RNIC_RQ_DESC_SGE2_LKEY_OFF 60u
 static inline uint32_t rnic_rq_desc_get_sge2_lkey(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 60, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 60);
 }
 static inline void rnic_rq_desc_set_sge2_lkey(void *p, uint32_t v)
 {
-	rnic_set_field(p, 60, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 60, (uint32_t)v);
 }
 
 /* rd_desc (64 bytes): Where the responses of one RDMA READ go: the firmware hands it to the receive engine before the READ request is sent. The engine matches READ RESPONSE packets by QP and PSN range, places their payload through the local keys, and reports READ_RESP_DONE at the last one. */
 #define RNIC_RD_DESC_SIZE 64u
+#define RNIC_RD_DESC_ALIGN 8u
 #define RNIC_RD_DESC_QPN_OFF 0u
 static inline uint32_t rnic_rd_desc_get_qpn(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 0, 4, 0, 24);
+	return (uint32_t)((rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0) & 0xFFFFFFu) >> 0);
 }
 static inline void rnic_rd_desc_set_qpn(void *p, uint32_t v)
 {
-	rnic_set_field(p, 0, 4, 0, 24, v);
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0;
+	rnic_st_le32(q, (uint32_t)((rnic_ld_le32(q) & ~0xFFFFFFu) | (((uint32_t)v << 0) & 0xFFFFFFu)));
 }
 #define RNIC_RD_DESC_RESUME_OFF 3u
 static inline uint32_t rnic_rd_desc_get_resume(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 3, 1, 0, 1);
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 3) & 0x1u) >> 0);
 }
 static inline void rnic_rd_desc_set_resume(void *p, uint32_t v)
 {
-	rnic_set_field(p, 3, 1, 0, 1, v);
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 3;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x1u) | (((uint8_t)v << 0) & 0x1u)));
 }
 #define RNIC_RD_DESC_NUM_SGE_OFF 4u
 static inline uint32_t rnic_rd_desc_get_num_sge(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 4, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 4);
 }
 static inline void rnic_rd_desc_set_num_sge(void *p, uint32_t v)
 {
-	rnic_set_field(p, 4, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 4, (uint8_t)v);
 }
 #define RNIC_RD_DESC_RESUME_PSN_OFF 4u
 static inline uint32_t rnic_rd_desc_get_resume_psn(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 4, 4, 8, 24);
+	return (uint32_t)((rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 4) & 0xFFFFFF00u) >> 8);
 }
 static inline void rnic_rd_desc_set_resume_psn(void *p, uint32_t v)
 {
-	rnic_set_field(p, 4, 4, 8, 24, v);
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 4;
+	rnic_st_le32(q, (uint32_t)((rnic_ld_le32(q) & ~0xFFFFFF00u) | (((uint32_t)v << 8) & 0xFFFFFF00u)));
 }
 #define RNIC_RD_DESC_FIRST_PSN_OFF 8u
 static inline uint32_t rnic_rd_desc_get_first_psn(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 8, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8);
 }
 static inline void rnic_rd_desc_set_first_psn(void *p, uint32_t v)
 {
-	rnic_set_field(p, 8, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8, (uint32_t)v);
 }
 #define RNIC_RD_DESC_LENGTH_OFF 12u
 static inline uint32_t rnic_rd_desc_get_length(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 12, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12);
 }
 static inline void rnic_rd_desc_set_length(void *p, uint32_t v)
 {
-	rnic_set_field(p, 12, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12, (uint32_t)v);
 }
 #define RNIC_RD_DESC_SGE0_ADDR_OFF 16u
 static inline uint64_t rnic_rd_desc_get_sge0_addr(const void *p)
 {
-	return (uint64_t)rnic_get_field(p, 16, 8, 0, 64);
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16);
 }
 static inline void rnic_rd_desc_set_sge0_addr(void *p, uint64_t v)
 {
-	rnic_set_field(p, 16, 8, 0, 64, v);
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16, (uint64_t)v);
 }
 #define RNIC_RD_DESC_SGE0_LEN_OFF 24u
 static inline uint32_t rnic_rd_desc_get_sge0_len(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 24, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 24);
 }
 static inline void rnic_rd_desc_set_sge0_len(void *p, uint32_t v)
 {
-	rnic_set_field(p, 24, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 24, (uint32_t)v);
 }
 #define RNIC_RD_DESC_SGE0_LKEY_OFF 28u
 static inline uint32_t rnic_rd_desc_get_sge0_lkey(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 28, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 28);
 }
 static inline void rnic_rd_desc_set_sge0_lkey(void *p, uint32_t v)
 {
-	rnic_set_field(p, 28, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 28, (uint32_t)v);
 }
 #define RNIC_RD_DESC_SGE1_ADDR_OFF 32u
 static inline uint64_t rnic_rd_desc_get_sge1_addr(const void *p)
 {
-	return (uint64_t)rnic_get_field(p, 32, 8, 0, 64);
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 32);
 }
 static inline void rnic_rd_desc_set_sge1_addr(void *p, uint64_t v)
 {
-	rnic_set_field(p, 32, 8, 0, 64, v);
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 32, (uint64_t)v);
 }
 #define RNIC_RD_DESC_SGE1_LEN_OFF 40u
 static inline uint32_t rnic_rd_desc_get_sge1_len(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 40, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 40);
 }
 static inline void rnic_rd_desc_set_sge1_len(void *p, uint32_t v)
 {
-	rnic_set_field(p, 40, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 40, (uint32_t)v);
 }
 #define RNIC_RD_DESC_SGE1_LKEY_OFF 44u
 static inline uint32_t rnic_rd_desc_get_sge1_lkey(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 44, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 44);
 }
 static inline void rnic_rd_desc_set_sge1_lkey(void *p, uint32_t v)
 {
-	rnic_set_field(p, 44, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 44, (uint32_t)v);
 }
 #define RNIC_RD_DESC_SGE2_ADDR_OFF 48u
 static inline uint64_t rnic_rd_desc_get_sge2_addr(const void *p)
 {
-	return (uint64_t)rnic_get_field(p, 48, 8, 0, 64);
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 48);
 }
 static inline void rnic_rd_desc_set_sge2_addr(void *p, uint64_t v)
 {
-	rnic_set_field(p, 48, 8, 0, 64, v);
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 48, (uint64_t)v);
 }
 #define RNIC_RD_DESC_SGE2_LEN_OFF 56u
 static inline uint32_t rnic_rd_desc_get_sge2_len(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 56, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 56);
 }
 static inline void rnic_rd_desc_set_sge2_len(void *p, uint32_t v)
 {
-	rnic_set_field(p, 56, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 56, (uint32_t)v);
 }
 #define RNIC_RD_DESC_SGE2_LKEY_OFF 60u
 static inline uint32_t rnic_rd_desc_get_sge2_lkey(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 60, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 60);
 }
 static inline void rnic_rd_desc_set_sge2_lkey(void *p, uint32_t v)
 {
-	rnic_set_field(p, 60, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 60, (uint32_t)v);
 }
 
 /* tx_desc (128 bytes): One message for the RTL transmit engine, written by the firmware per WQE (or per retransmission). The RTL checks the local keys, fetches the payload by DMA, segments at the path MTU and transmits with PSNs from psn on. */
 #define RNIC_TX_DESC_SIZE 128u
+#define RNIC_TX_DESC_ALIGN 8u
 #define RNIC_TX_DESC_QPN_OFF 0u
 static inline uint32_t rnic_tx_desc_get_qpn(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 0, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0);
 }
 static inline void rnic_tx_desc_set_qpn(void *p, uint32_t v)
 {
-	rnic_set_field(p, 0, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0, (uint32_t)v);
 }
 #define RNIC_TX_DESC_KIND_OFF 4u
 static inline uint32_t rnic_tx_desc_get_kind(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 4, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 4);
 }
 static inline void rnic_tx_desc_set_kind(void *p, uint32_t v)
 {
-	rnic_set_field(p, 4, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 4, (uint8_t)v);
 }
 #define RNIC_TX_DESC_FLAGS_OFF 5u
 static inline uint32_t rnic_tx_desc_get_flags(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 5, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 5);
 }
 static inline void rnic_tx_desc_set_flags(void *p, uint32_t v)
 {
-	rnic_set_field(p, 5, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 5, (uint8_t)v);
 }
 #define RNIC_TX_DESC_NUM_SGE_OFF 6u
 static inline uint32_t rnic_tx_desc_get_num_sge(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 6, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 6);
 }
 static inline void rnic_tx_desc_set_num_sge(void *p, uint32_t v)
 {
-	rnic_set_field(p, 6, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 6, (uint8_t)v);
 }
 #define RNIC_TX_DESC_SYNDROME_OFF 7u
 static inline uint32_t rnic_tx_desc_get_syndrome(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 7, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 7);
 }
 static inline void rnic_tx_desc_set_syndrome(void *p, uint32_t v)
 {
-	rnic_set_field(p, 7, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 7, (uint8_t)v);
 }
 #define RNIC_TX_DESC_PSN_OFF 8u
 static inline uint32_t rnic_tx_desc_get_psn(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 8, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8);
 }
 static inline void rnic_tx_desc_set_psn(void *p, uint32_t v)
 {
-	rnic_set_field(p, 8, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8, (uint32_t)v);
 }
 #define RNIC_TX_DESC_LENGTH_OFF 12u
 static inline uint32_t rnic_tx_desc_get_length(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 12, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12);
 }
 static inline void rnic_tx_desc_set_length(void *p, uint32_t v)
 {
-	rnic_set_field(p, 12, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12, (uint32_t)v);
 }
 #define RNIC_TX_DESC_REMOTE_VA_OFF 16u
 static inline uint64_t rnic_tx_desc_get_remote_va(const void *p)
 {
-	return (uint64_t)rnic_get_field(p, 16, 8, 0, 64);
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16);
 }
 static inline void rnic_tx_desc_set_remote_va(void *p, uint64_t v)
 {
-	rnic_set_field(p, 16, 8, 0, 64, v);
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16, (uint64_t)v);
 }
 #define RNIC_TX_DESC_RKEY_OFF 24u
 static inline uint32_t rnic_tx_desc_get_rkey(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 24, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 24);
 }
 static inline void rnic_tx_desc_set_rkey(void *p, uint32_t v)
 {
-	rnic_set_field(p, 24, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 24, (uint32_t)v);
 }
 #define RNIC_TX_DESC_IMM_DATA_OFF 28u
 static inline uint32_t rnic_tx_desc_get_imm_data(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 28, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 28);
 }
 static inline void rnic_tx_desc_set_imm_data(void *p, uint32_t v)
 {
-	rnic_set_field(p, 28, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 28, (uint32_t)v);
 }
 #define RNIC_TX_DESC_SWAP_ADD_OFF 32u
 static inline uint64_t rnic_tx_desc_get_swap_add(const void *p)
 {
-	return (uint64_t)rnic_get_field(p, 32, 8, 0, 64);
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 32);
 }
 static inline void rnic_tx_desc_set_swap_add(void *p, uint64_t v)
 {
-	rnic_set_field(p, 32, 8, 0, 64, v);
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 32, (uint64_t)v);
 }
 #define RNIC_TX_DESC_COMPARE_OFF 40u
 static inline uint64_t rnic_tx_desc_get_compare(const void *p)
 {
-	return (uint64_t)rnic_get_field(p, 40, 8, 0, 64);
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 40);
 }
 static inline void rnic_tx_desc_set_compare(void *p, uint64_t v)
 {
-	rnic_set_field(p, 40, 8, 0, 64, v);
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 40, (uint64_t)v);
 }
 #define RNIC_TX_DESC_DEST_QPN_OFF 48u
 static inline uint32_t rnic_tx_desc_get_dest_qpn(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 48, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 48);
 }
 static inline void rnic_tx_desc_set_dest_qpn(void *p, uint32_t v)
 {
-	rnic_set_field(p, 48, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 48, (uint32_t)v);
 }
 #define RNIC_TX_DESC_QKEY_OFF 52u
 static inline uint32_t rnic_tx_desc_get_qkey(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 52, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 52);
 }
 static inline void rnic_tx_desc_set_qkey(void *p, uint32_t v)
 {
-	rnic_set_field(p, 52, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 52, (uint32_t)v);
 }
 #define RNIC_TX_DESC_AHN_OFF 56u
 static inline uint32_t rnic_tx_desc_get_ahn(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 56, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 56);
 }
 static inline void rnic_tx_desc_set_ahn(void *p, uint32_t v)
 {
-	rnic_set_field(p, 56, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 56, (uint32_t)v);
 }
 #define RNIC_TX_DESC_SGE0_ADDR_OFF 64u
 static inline uint64_t rnic_tx_desc_get_sge0_addr(const void *p)
 {
-	return (uint64_t)rnic_get_field(p, 64, 8, 0, 64);
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 64);
 }
 static inline void rnic_tx_desc_set_sge0_addr(void *p, uint64_t v)
 {
-	rnic_set_field(p, 64, 8, 0, 64, v);
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 64, (uint64_t)v);
 }
 #define RNIC_TX_DESC_SGE0_LEN_OFF 72u
 static inline uint32_t rnic_tx_desc_get_sge0_len(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 72, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 72);
 }
 static inline void rnic_tx_desc_set_sge0_len(void *p, uint32_t v)
 {
-	rnic_set_field(p, 72, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 72, (uint32_t)v);
 }
 #define RNIC_TX_DESC_SGE0_LKEY_OFF 76u
 static inline uint32_t rnic_tx_desc_get_sge0_lkey(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 76, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 76);
 }
 static inline void rnic_tx_desc_set_sge0_lkey(void *p, uint32_t v)
 {
-	rnic_set_field(p, 76, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 76, (uint32_t)v);
 }
 #define RNIC_TX_DESC_SGE1_ADDR_OFF 80u
 static inline uint64_t rnic_tx_desc_get_sge1_addr(const void *p)
 {
-	return (uint64_t)rnic_get_field(p, 80, 8, 0, 64);
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 80);
 }
 static inline void rnic_tx_desc_set_sge1_addr(void *p, uint64_t v)
 {
-	rnic_set_field(p, 80, 8, 0, 64, v);
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 80, (uint64_t)v);
 }
 #define RNIC_TX_DESC_SGE1_LEN_OFF 88u
 static inline uint32_t rnic_tx_desc_get_sge1_len(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 88, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 88);
 }
 static inline void rnic_tx_desc_set_sge1_len(void *p, uint32_t v)
 {
-	rnic_set_field(p, 88, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 88, (uint32_t)v);
 }
 #define RNIC_TX_DESC_SGE1_LKEY_OFF 92u
 static inline uint32_t rnic_tx_desc_get_sge1_lkey(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 92, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 92);
 }
 static inline void rnic_tx_desc_set_sge1_lkey(void *p, uint32_t v)
 {
-	rnic_set_field(p, 92, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 92, (uint32_t)v);
 }
 #define RNIC_TX_DESC_SGE2_ADDR_OFF 96u
 static inline uint64_t rnic_tx_desc_get_sge2_addr(const void *p)
 {
-	return (uint64_t)rnic_get_field(p, 96, 8, 0, 64);
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 96);
 }
 static inline void rnic_tx_desc_set_sge2_addr(void *p, uint64_t v)
 {
-	rnic_set_field(p, 96, 8, 0, 64, v);
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 96, (uint64_t)v);
 }
 #define RNIC_TX_DESC_SGE2_LEN_OFF 104u
 static inline uint32_t rnic_tx_desc_get_sge2_len(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 104, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 104);
 }
 static inline void rnic_tx_desc_set_sge2_len(void *p, uint32_t v)
 {
-	rnic_set_field(p, 104, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 104, (uint32_t)v);
 }
 #define RNIC_TX_DESC_SGE2_LKEY_OFF 108u
 static inline uint32_t rnic_tx_desc_get_sge2_lkey(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 108, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 108);
 }
 static inline void rnic_tx_desc_set_sge2_lkey(void *p, uint32_t v)
 {
-	rnic_set_field(p, 108, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 108, (uint32_t)v);
 }
 #define RNIC_TX_DESC_SGE3_ADDR_OFF 112u
 static inline uint64_t rnic_tx_desc_get_sge3_addr(const void *p)
 {
-	return (uint64_t)rnic_get_field(p, 112, 8, 0, 64);
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 112);
 }
 static inline void rnic_tx_desc_set_sge3_addr(void *p, uint64_t v)
 {
-	rnic_set_field(p, 112, 8, 0, 64, v);
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 112, (uint64_t)v);
 }
 #define RNIC_TX_DESC_SGE3_LEN_OFF 120u
 static inline uint32_t rnic_tx_desc_get_sge3_len(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 120, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 120);
 }
 static inline void rnic_tx_desc_set_sge3_len(void *p, uint32_t v)
 {
-	rnic_set_field(p, 120, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 120, (uint32_t)v);
 }
 #define RNIC_TX_DESC_SGE3_LKEY_OFF 124u
 static inline uint32_t rnic_tx_desc_get_sge3_lkey(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 124, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 124);
 }
 static inline void rnic_tx_desc_set_sge3_lkey(void *p, uint32_t v)
 {
-	rnic_set_field(p, 124, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 124, (uint32_t)v);
 }
 
 /* rx_event (64 bytes): One receive event from the RTL to the firmware. */
 #define RNIC_RX_EVENT_SIZE 64u
+#define RNIC_RX_EVENT_ALIGN 8u
 #define RNIC_RX_EVENT_KIND_OFF 0u
 static inline uint32_t rnic_rx_event_get_kind(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 0, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0);
 }
 static inline void rnic_rx_event_set_kind(void *p, uint32_t v)
 {
-	rnic_set_field(p, 0, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0, (uint8_t)v);
 }
 #define RNIC_RX_EVENT_STATUS_OFF 1u
 static inline uint32_t rnic_rx_event_get_status(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 1, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 1);
 }
 static inline void rnic_rx_event_set_status(void *p, uint32_t v)
 {
-	rnic_set_field(p, 1, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 1, (uint8_t)v);
 }
 #define RNIC_RX_EVENT_SYNDROME_OFF 2u
 static inline uint32_t rnic_rx_event_get_syndrome(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 2, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 2);
 }
 static inline void rnic_rx_event_set_syndrome(void *p, uint32_t v)
 {
-	rnic_set_field(p, 2, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 2, (uint8_t)v);
 }
 #define RNIC_RX_EVENT_FLAGS_OFF 3u
 static inline uint32_t rnic_rx_event_get_flags(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 3, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 3);
 }
 static inline void rnic_rx_event_set_flags(void *p, uint32_t v)
 {
-	rnic_set_field(p, 3, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 3, (uint8_t)v);
 }
 #define RNIC_RX_EVENT_QPN_OFF 4u
 static inline uint32_t rnic_rx_event_get_qpn(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 4, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 4);
 }
 static inline void rnic_rx_event_set_qpn(void *p, uint32_t v)
 {
-	rnic_set_field(p, 4, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 4, (uint32_t)v);
 }
 #define RNIC_RX_EVENT_PSN_OFF 8u
 static inline uint32_t rnic_rx_event_get_psn(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 8, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8);
 }
 static inline void rnic_rx_event_set_psn(void *p, uint32_t v)
 {
-	rnic_set_field(p, 8, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8, (uint32_t)v);
 }
 #define RNIC_RX_EVENT_MSN_OFF 12u
 static inline uint32_t rnic_rx_event_get_msn(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 12, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12);
 }
 static inline void rnic_rx_event_set_msn(void *p, uint32_t v)
 {
-	rnic_set_field(p, 12, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12, (uint32_t)v);
 }
 #define RNIC_RX_EVENT_BYTE_LEN_OFF 16u
 static inline uint32_t rnic_rx_event_get_byte_len(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 16, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16);
 }
 static inline void rnic_rx_event_set_byte_len(void *p, uint32_t v)
 {
-	rnic_set_field(p, 16, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16, (uint32_t)v);
 }
 #define RNIC_RX_EVENT_IMM_DATA_OFF 20u
 static inline uint32_t rnic_rx_event_get_imm_data(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 20, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 20);
 }
 static inline void rnic_rx_event_set_imm_data(void *p, uint32_t v)
 {
-	rnic_set_field(p, 20, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 20, (uint32_t)v);
 }
 #define RNIC_RX_EVENT_WR_ID_OFF 24u
 static inline uint64_t rnic_rx_event_get_wr_id(const void *p)
 {
-	return (uint64_t)rnic_get_field(p, 24, 8, 0, 64);
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 24);
 }
 static inline void rnic_rx_event_set_wr_id(void *p, uint64_t v)
 {
-	rnic_set_field(p, 24, 8, 0, 64, v);
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 24, (uint64_t)v);
 }
 #define RNIC_RX_EVENT_VA_OFF 32u
 static inline uint64_t rnic_rx_event_get_va(const void *p)
 {
-	return (uint64_t)rnic_get_field(p, 32, 8, 0, 64);
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 32);
 }
 static inline void rnic_rx_event_set_va(void *p, uint64_t v)
 {
-	rnic_set_field(p, 32, 8, 0, 64, v);
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 32, (uint64_t)v);
 }
 #define RNIC_RX_EVENT_SWAP_ADD_OFF 40u
 static inline uint64_t rnic_rx_event_get_swap_add(const void *p)
 {
-	return (uint64_t)rnic_get_field(p, 40, 8, 0, 64);
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 40);
 }
 static inline void rnic_rx_event_set_swap_add(void *p, uint64_t v)
 {
-	rnic_set_field(p, 40, 8, 0, 64, v);
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 40, (uint64_t)v);
 }
 #define RNIC_RX_EVENT_COMPARE_OFF 48u
 static inline uint64_t rnic_rx_event_get_compare(const void *p)
 {
-	return (uint64_t)rnic_get_field(p, 48, 8, 0, 64);
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 48);
 }
 static inline void rnic_rx_event_set_compare(void *p, uint64_t v)
 {
-	rnic_set_field(p, 48, 8, 0, 64, v);
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 48, (uint64_t)v);
 }
 #define RNIC_RX_EVENT_SRC_QPN_OFF 56u
 static inline uint32_t rnic_rx_event_get_src_qpn(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 56, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 56);
 }
 static inline void rnic_rx_event_set_src_qpn(void *p, uint32_t v)
 {
-	rnic_set_field(p, 56, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 56, (uint32_t)v);
 }
 #define RNIC_RX_EVENT_OPCODE_OFF 60u
 static inline uint32_t rnic_rx_event_get_opcode(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 60, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 60);
 }
 static inline void rnic_rx_event_set_opcode(void *p, uint32_t v)
 {
-	rnic_set_field(p, 60, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 60, (uint8_t)v);
 }
 
 /* db_event (4 bytes): How the doorbell capture reports a doorbell write to the firmware (db_data word 0). */
 #define RNIC_DB_EVENT_SIZE 4u
+#define RNIC_DB_EVENT_ALIGN 4u
 #define RNIC_DB_EVENT_PAGE_OFF 0u
 static inline uint32_t rnic_db_event_get_page(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 0, 2, 0, 16);
+	return rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0);
 }
 static inline void rnic_db_event_set_page(void *p, uint32_t v)
 {
-	rnic_set_field(p, 0, 2, 0, 16, v);
+	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0, (uint16_t)v);
 }
 #define RNIC_DB_EVENT_WHICH_OFF 2u
 static inline uint32_t rnic_db_event_get_which(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 2, 1, 0, 8);
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2);
 }
 static inline void rnic_db_event_set_which(void *p, uint32_t v)
 {
-	rnic_set_field(p, 2, 1, 0, 8, v);
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2, (uint8_t)v);
 }
 
 /* fw_image_hdr (32 bytes): Firmware image header at DMEM offset 0 of a loadable image: checked by the boot ROM path before the core is released. */
 #define RNIC_FW_IMAGE_HDR_SIZE 32u
+#define RNIC_FW_IMAGE_HDR_ALIGN 8u
 #define RNIC_FW_IMAGE_HDR_MAGIC_OFF 0u
 static inline uint32_t rnic_fw_image_hdr_get_magic(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 0, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0);
 }
 static inline void rnic_fw_image_hdr_set_magic(void *p, uint32_t v)
 {
-	rnic_set_field(p, 0, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0, (uint32_t)v);
 }
 #define RNIC_FW_IMAGE_HDR_VERSION_OFF 4u
 static inline uint32_t rnic_fw_image_hdr_get_version(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 4, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 4);
 }
 static inline void rnic_fw_image_hdr_set_version(void *p, uint32_t v)
 {
-	rnic_set_field(p, 4, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 4, (uint32_t)v);
 }
 #define RNIC_FW_IMAGE_HDR_IMEM_SIZE_OFF 8u
 static inline uint32_t rnic_fw_image_hdr_get_imem_size(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 8, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8);
 }
 static inline void rnic_fw_image_hdr_set_imem_size(void *p, uint32_t v)
 {
-	rnic_set_field(p, 8, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8, (uint32_t)v);
 }
 #define RNIC_FW_IMAGE_HDR_DMEM_SIZE_OFF 12u
 static inline uint32_t rnic_fw_image_hdr_get_dmem_size(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 12, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12);
 }
 static inline void rnic_fw_image_hdr_set_dmem_size(void *p, uint32_t v)
 {
-	rnic_set_field(p, 12, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12, (uint32_t)v);
 }
 #define RNIC_FW_IMAGE_HDR_ENTRY_OFF 16u
 static inline uint32_t rnic_fw_image_hdr_get_entry(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 16, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16);
 }
 static inline void rnic_fw_image_hdr_set_entry(void *p, uint32_t v)
 {
-	rnic_set_field(p, 16, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16, (uint32_t)v);
 }
 #define RNIC_FW_IMAGE_HDR_IMEM_CRC_OFF 20u
 static inline uint32_t rnic_fw_image_hdr_get_imem_crc(const void *p)
 {
-	return (uint32_t)rnic_get_field(p, 20, 4, 0, 32);
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 20);
 }
 static inline void rnic_fw_image_hdr_set_imem_crc(void *p, uint32_t v)
 {
-	rnic_set_field(p, 20, 4, 0, 32, v);
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 20, (uint32_t)v);
 }
+
+/* Every layout field as X(layout, field, off, container bytes, lsb, bits): for tools and the
+ * accessor self-test. */
+#define RNIC_FOR_EACH_FIELD(X) \
+	X(db_word, num, 0, 2, 0, 16) \
+	X(db_word, index, 2, 2, 0, 16) \
+	X(db_cq_arm, cqn, 0, 2, 0, 16) \
+	X(db_cq_arm, solicited, 2, 1, 0, 1) \
+	X(cmd_entry, opcode, 0, 1, 0, 8) \
+	X(cmd_entry, flags, 1, 1, 0, 8) \
+	X(cmd_entry, token, 2, 2, 0, 16) \
+	X(cmd_entry, status, 4, 1, 0, 8) \
+	X(cmd_entry, done, 7, 1, 7, 1) \
+	X(cmd_query_device, fw_version, 8, 4, 0, 32) \
+	X(cmd_query_device, max_qp, 12, 4, 0, 32) \
+	X(cmd_query_device, max_cq, 16, 4, 0, 32) \
+	X(cmd_query_device, max_mr, 20, 4, 0, 32) \
+	X(cmd_query_device, max_pd, 24, 4, 0, 32) \
+	X(cmd_query_device, max_qp_wr, 28, 4, 0, 32) \
+	X(cmd_query_device, max_cqe, 32, 4, 0, 32) \
+	X(cmd_query_device, max_sge, 36, 1, 0, 8) \
+	X(cmd_query_device, max_inline, 37, 1, 0, 8) \
+	X(cmd_query_device, max_rd_atomic, 38, 1, 0, 8) \
+	X(cmd_query_device, page_size_cap, 40, 4, 0, 32) \
+	X(cmd_query_device, max_mr_size_log2, 44, 1, 0, 8) \
+	X(cmd_query_device, num_uctx, 48, 4, 0, 32) \
+	X(cmd_query_port, state, 8, 1, 0, 8) \
+	X(cmd_query_port, max_mtu, 9, 1, 0, 8) \
+	X(cmd_query_port, active_mtu, 10, 1, 0, 8) \
+	X(cmd_query_port, gid_tbl_len, 11, 1, 0, 8) \
+	X(cmd_query_port, speed_gbps, 12, 4, 0, 32) \
+	X(cmd_query_port, mac, 16, 8, 0, 64) \
+	X(cmd_set_gid, index, 8, 1, 0, 8) \
+	X(cmd_set_gid, ipv4, 12, 4, 0, 32) \
+	X(cmd_set_gid, mac, 16, 8, 0, 64) \
+	X(cmd_pd, pdn, 8, 4, 0, 32) \
+	X(cmd_pd, uctx, 12, 4, 0, 32) \
+	X(cmd_uctx, uctx, 8, 4, 0, 32) \
+	X(cmd_reg_mr, pdn, 8, 4, 0, 32) \
+	X(cmd_reg_mr, access, 12, 1, 0, 8) \
+	X(cmd_reg_mr, page_shift, 13, 1, 0, 8) \
+	X(cmd_reg_mr, lkey, 16, 4, 0, 32) \
+	X(cmd_reg_mr, rkey, 20, 4, 0, 32) \
+	X(cmd_reg_mr, iova, 24, 8, 0, 64) \
+	X(cmd_reg_mr, length, 32, 8, 0, 64) \
+	X(cmd_reg_mr, mtt_table_addr, 40, 8, 0, 64) \
+	X(cmd_reg_mr, num_pages, 48, 4, 0, 32) \
+	X(cmd_reg_mr, first_page_offset, 52, 4, 0, 32) \
+	X(cmd_dereg_mr, lkey, 8, 4, 0, 32) \
+	X(cmd_create_cq, cqn, 8, 4, 0, 32) \
+	X(cmd_create_cq, uctx, 12, 4, 0, 32) \
+	X(cmd_create_cq, log_size, 16, 1, 0, 8) \
+	X(cmd_create_cq, eqn, 17, 1, 0, 8) \
+	X(cmd_create_cq, page_shift, 18, 1, 0, 8) \
+	X(cmd_create_cq, buf_addr, 24, 8, 0, 64) \
+	X(cmd_create_cq, num_pages, 32, 4, 0, 32) \
+	X(cmd_query_counters, sq_wqes, 8, 4, 0, 32) \
+	X(cmd_query_counters, cqes, 12, 4, 0, 32) \
+	X(cmd_query_counters, db_cycles, 16, 8, 0, 64) \
+	X(cmd_query_counters, ev_cycles, 24, 8, 0, 64) \
+	X(cmd_query_counters, doorbells, 32, 4, 0, 32) \
+	X(cmd_query_counters, events, 36, 4, 0, 32) \
+	X(cmd_query_counters, now_cycles, 40, 8, 0, 64) \
+	X(cmd_query_counters, db_max_cycles, 48, 4, 0, 32) \
+	X(cmd_query_counters, ev_max_cycles, 52, 4, 0, 32) \
+	X(cmd_destroy, handle, 8, 4, 0, 32) \
+	X(cmd_create_qp, qpn, 8, 4, 0, 32) \
+	X(cmd_create_qp, uctx, 12, 4, 0, 32) \
+	X(cmd_create_qp, pdn, 16, 4, 0, 32) \
+	X(cmd_create_qp, send_cqn, 20, 4, 0, 32) \
+	X(cmd_create_qp, recv_cqn, 24, 4, 0, 32) \
+	X(cmd_create_qp, qp_type, 28, 1, 0, 8) \
+	X(cmd_create_qp, sq_log_size, 29, 1, 0, 8) \
+	X(cmd_create_qp, rq_log_size, 30, 1, 0, 8) \
+	X(cmd_create_qp, rq_log_stride, 31, 1, 0, 8) \
+	X(cmd_create_qp, buf_addr, 32, 8, 0, 64) \
+	X(cmd_create_qp, num_pages, 40, 4, 0, 32) \
+	X(cmd_create_qp, rq_offset, 44, 4, 0, 32) \
+	X(cmd_create_qp, page_shift, 48, 1, 0, 8) \
+	X(cmd_create_qp, max_inline, 49, 1, 0, 8) \
+	X(cmd_create_qp, sq_sig_all, 50, 1, 0, 8) \
+	X(cmd_modify_qp, qpn, 8, 4, 0, 32) \
+	X(cmd_modify_qp, attr_mask, 12, 4, 0, 32) \
+	X(cmd_modify_qp, state, 16, 1, 0, 8) \
+	X(cmd_modify_qp, cur_state, 17, 1, 0, 8) \
+	X(cmd_modify_qp, path_mtu, 18, 1, 0, 8) \
+	X(cmd_modify_qp, timeout, 19, 1, 0, 8) \
+	X(cmd_modify_qp, retry_cnt, 20, 1, 0, 8) \
+	X(cmd_modify_qp, rnr_retry, 21, 1, 0, 8) \
+	X(cmd_modify_qp, min_rnr_timer, 22, 1, 0, 8) \
+	X(cmd_modify_qp, access, 23, 1, 0, 8) \
+	X(cmd_modify_qp, dest_qpn, 24, 4, 0, 32) \
+	X(cmd_modify_qp, rq_psn, 28, 4, 0, 32) \
+	X(cmd_modify_qp, sq_psn, 32, 4, 0, 32) \
+	X(cmd_modify_qp, qkey, 36, 4, 0, 32) \
+	X(cmd_modify_qp, max_rd_atomic, 40, 1, 0, 8) \
+	X(cmd_modify_qp, max_dest_rd_atomic, 41, 1, 0, 8) \
+	X(cmd_modify_qp, sgid_index, 42, 1, 0, 8) \
+	X(cmd_modify_qp, hop_limit, 43, 1, 0, 8) \
+	X(cmd_modify_qp, traffic_class, 44, 1, 0, 8) \
+	X(cmd_modify_qp, dmac, 48, 8, 0, 64) \
+	X(cmd_modify_qp, dest_ipv4, 56, 4, 0, 32) \
+	X(cmd_create_ah, ahn, 8, 4, 0, 32) \
+	X(cmd_create_ah, pdn, 12, 4, 0, 32) \
+	X(cmd_create_ah, dest_ipv4, 16, 4, 0, 32) \
+	X(cmd_create_ah, sgid_index, 20, 1, 0, 8) \
+	X(cmd_create_ah, hop_limit, 21, 1, 0, 8) \
+	X(cmd_create_ah, traffic_class, 22, 1, 0, 8) \
+	X(cmd_create_ah, dmac, 24, 8, 0, 64) \
+	X(eq_entry, event_type, 0, 1, 0, 8) \
+	X(eq_entry, subtype, 1, 1, 0, 8) \
+	X(eq_entry, handle, 4, 4, 0, 32) \
+	X(eq_entry, data, 8, 4, 0, 32) \
+	X(eq_entry, owner, 15, 1, 7, 1) \
+	X(wqe_ctrl, wr_id, 0, 8, 0, 64) \
+	X(wqe_ctrl, opcode, 8, 1, 0, 8) \
+	X(wqe_ctrl, flags, 9, 1, 0, 8) \
+	X(wqe_ctrl, wqe_index, 10, 2, 0, 16) \
+	X(wqe_ctrl, imm_data, 12, 4, 0, 32) \
+	X(wqe_ctrl, num_ds, 16, 1, 0, 8) \
+	X(wqe_ctrl, num_sge, 17, 1, 0, 8) \
+	X(wqe_ctrl, inline_len, 18, 2, 0, 16) \
+	X(wqe_ctrl, qpn, 20, 4, 0, 32) \
+	X(wqe_ctrl, total_len, 24, 4, 0, 32) \
+	X(wqe_raddr, remote_addr, 0, 8, 0, 64) \
+	X(wqe_raddr, rkey, 8, 4, 0, 32) \
+	X(wqe_atomic, remote_addr, 0, 8, 0, 64) \
+	X(wqe_atomic, rkey, 8, 4, 0, 32) \
+	X(wqe_atomic, swap_add, 16, 8, 0, 64) \
+	X(wqe_atomic, compare, 24, 8, 0, 64) \
+	X(wqe_ud, ahn, 0, 4, 0, 32) \
+	X(wqe_ud, remote_qpn, 4, 4, 0, 32) \
+	X(wqe_ud, remote_qkey, 8, 4, 0, 32) \
+	X(wqe_sge, addr, 0, 8, 0, 64) \
+	X(wqe_sge, length, 8, 4, 0, 32) \
+	X(wqe_sge, lkey, 12, 4, 0, 32) \
+	X(rq_wqe, wr_id, 0, 8, 0, 64) \
+	X(rq_wqe, num_sge, 8, 1, 0, 8) \
+	X(cqe, wr_id, 0, 8, 0, 64) \
+	X(cqe, byte_len, 8, 4, 0, 32) \
+	X(cqe, imm_data, 12, 4, 0, 32) \
+	X(cqe, qpn, 16, 4, 0, 32) \
+	X(cqe, src_qp, 20, 4, 0, 32) \
+	X(cqe, status, 24, 1, 0, 8) \
+	X(cqe, opcode, 25, 1, 0, 8) \
+	X(cqe, flags, 26, 1, 0, 8) \
+	X(cqe, vendor_err, 27, 1, 0, 8) \
+	X(cqe, wqe_index, 28, 2, 0, 16) \
+	X(cqe, owner, 31, 1, 7, 1) \
+	X(qp_ctx, state, 0, 1, 0, 8) \
+	X(qp_ctx, qp_type, 1, 1, 0, 8) \
+	X(qp_ctx, path_mtu, 2, 1, 0, 8) \
+	X(qp_ctx, access, 3, 1, 0, 8) \
+	X(qp_ctx, pdn, 4, 4, 0, 32) \
+	X(qp_ctx, send_cqn, 8, 4, 0, 32) \
+	X(qp_ctx, recv_cqn, 12, 4, 0, 32) \
+	X(qp_ctx, uctx, 16, 4, 0, 32) \
+	X(qp_ctx, dest_qpn, 20, 4, 0, 32) \
+	X(qp_ctx, sq_psn, 24, 4, 0, 32) \
+	X(qp_ctx, rq_psn, 28, 4, 0, 32) \
+	X(qp_ctx, sq_una_psn, 32, 4, 0, 32) \
+	X(qp_ctx, msn, 36, 4, 0, 32) \
+	X(qp_ctx, qkey, 40, 4, 0, 32) \
+	X(qp_ctx, sq_log_size, 44, 1, 0, 8) \
+	X(qp_ctx, rq_log_size, 45, 1, 0, 8) \
+	X(qp_ctx, rq_log_stride, 46, 1, 0, 8) \
+	X(qp_ctx, page_shift, 47, 1, 0, 8) \
+	X(qp_ctx, sq_pi, 48, 2, 0, 16) \
+	X(qp_ctx, sq_ci, 50, 2, 0, 16) \
+	X(qp_ctx, sq_next, 52, 2, 0, 16) \
+	X(qp_ctx, rq_pi, 54, 2, 0, 16) \
+	X(qp_ctx, rq_ci, 56, 2, 0, 16) \
+	X(qp_ctx, timeout, 58, 1, 0, 8) \
+	X(qp_ctx, retry_cnt, 59, 1, 0, 8) \
+	X(qp_ctx, rnr_retry, 60, 1, 0, 8) \
+	X(qp_ctx, min_rnr_timer, 61, 1, 0, 8) \
+	X(qp_ctx, max_rd_atomic, 62, 1, 0, 8) \
+	X(qp_ctx, max_dest_rd_atomic, 63, 1, 0, 8) \
+	X(qp_ctx, buf_addr, 64, 8, 0, 64) \
+	X(qp_ctx, rq_offset, 72, 4, 0, 32) \
+	X(qp_ctx, num_pages, 76, 4, 0, 32) \
+	X(qp_ctx, dmac, 80, 8, 0, 64) \
+	X(qp_ctx, dest_ipv4, 88, 4, 0, 32) \
+	X(qp_ctx, src_ipv4, 92, 4, 0, 32) \
+	X(qp_ctx, udp_sport, 96, 2, 0, 16) \
+	X(qp_ctx, hop_limit, 98, 1, 0, 8) \
+	X(qp_ctx, traffic_class, 99, 1, 0, 8) \
+	X(qp_ctx, retries_left, 100, 1, 0, 8) \
+	X(qp_ctx, rnr_retries_left, 101, 1, 0, 8) \
+	X(qp_ctx, max_inline, 102, 1, 0, 8) \
+	X(qp_ctx, sq_sig_all, 103, 1, 0, 8) \
+	X(qp_ctx, smac, 104, 8, 0, 64) \
+	X(mpt_entry, valid, 0, 1, 0, 1) \
+	X(mpt_entry, access, 1, 1, 0, 8) \
+	X(mpt_entry, page_shift, 2, 1, 0, 8) \
+	X(mpt_entry, key_variant, 3, 1, 0, 8) \
+	X(mpt_entry, pdn, 4, 4, 0, 32) \
+	X(mpt_entry, iova, 8, 8, 0, 64) \
+	X(mpt_entry, length, 16, 8, 0, 64) \
+	X(mpt_entry, mtt_base, 24, 4, 0, 32) \
+	X(mpt_entry, first_page_offset, 28, 4, 0, 32) \
+	X(mtt_entry, page_addr, 0, 8, 0, 64) \
+	X(qpt_entry, valid, 0, 1, 0, 1) \
+	X(qpt_entry, rx_enable, 0, 1, 1, 1) \
+	X(qpt_entry, tx_enable, 0, 1, 2, 1) \
+	X(qpt_entry, qp_type, 1, 1, 0, 8) \
+	X(qpt_entry, pmtu_log2, 2, 1, 0, 8) \
+	X(qpt_entry, access, 3, 1, 0, 8) \
+	X(qpt_entry, pdn, 4, 4, 0, 32) \
+	X(qpt_entry, dest_qpn, 8, 4, 0, 32) \
+	X(qpt_entry, epsn, 12, 4, 0, 32) \
+	X(qpt_entry, dmac, 16, 8, 0, 64) \
+	X(qpt_entry, smac, 24, 8, 0, 64) \
+	X(qpt_entry, dest_ipv4, 32, 4, 0, 32) \
+	X(qpt_entry, src_ipv4, 36, 4, 0, 32) \
+	X(qpt_entry, udp_sport, 40, 2, 0, 16) \
+	X(qpt_entry, ttl, 42, 1, 0, 8) \
+	X(qpt_entry, tos, 43, 1, 0, 8) \
+	X(qpt_entry, qkey, 44, 4, 0, 32) \
+	X(qpt_entry, ack_coalesce, 48, 1, 0, 8) \
+	X(qpt_entry, min_rnr_timer, 49, 1, 0, 8) \
+	X(rq_desc, qpn, 0, 4, 0, 32) \
+	X(rq_desc, num_sge, 4, 1, 0, 8) \
+	X(rq_desc, wr_id, 8, 8, 0, 64) \
+	X(rq_desc, sge0_addr, 16, 8, 0, 64) \
+	X(rq_desc, sge0_len, 24, 4, 0, 32) \
+	X(rq_desc, sge0_lkey, 28, 4, 0, 32) \
+	X(rq_desc, sge1_addr, 32, 8, 0, 64) \
+	X(rq_desc, sge1_len, 40, 4, 0, 32) \
+	X(rq_desc, sge1_lkey, 44, 4, 0, 32) \
+	X(rq_desc, sge2_addr, 48, 8, 0, 64) \
+	X(rq_desc, sge2_len, 56, 4, 0, 32) \
+	X(rq_desc, sge2_lkey, 60, 4, 0, 32) \
+	X(rd_desc, qpn, 0, 4, 0, 24) \
+	X(rd_desc, resume, 3, 1, 0, 1) \
+	X(rd_desc, num_sge, 4, 1, 0, 8) \
+	X(rd_desc, resume_psn, 4, 4, 8, 24) \
+	X(rd_desc, first_psn, 8, 4, 0, 32) \
+	X(rd_desc, length, 12, 4, 0, 32) \
+	X(rd_desc, sge0_addr, 16, 8, 0, 64) \
+	X(rd_desc, sge0_len, 24, 4, 0, 32) \
+	X(rd_desc, sge0_lkey, 28, 4, 0, 32) \
+	X(rd_desc, sge1_addr, 32, 8, 0, 64) \
+	X(rd_desc, sge1_len, 40, 4, 0, 32) \
+	X(rd_desc, sge1_lkey, 44, 4, 0, 32) \
+	X(rd_desc, sge2_addr, 48, 8, 0, 64) \
+	X(rd_desc, sge2_len, 56, 4, 0, 32) \
+	X(rd_desc, sge2_lkey, 60, 4, 0, 32) \
+	X(tx_desc, qpn, 0, 4, 0, 32) \
+	X(tx_desc, kind, 4, 1, 0, 8) \
+	X(tx_desc, flags, 5, 1, 0, 8) \
+	X(tx_desc, num_sge, 6, 1, 0, 8) \
+	X(tx_desc, syndrome, 7, 1, 0, 8) \
+	X(tx_desc, psn, 8, 4, 0, 32) \
+	X(tx_desc, length, 12, 4, 0, 32) \
+	X(tx_desc, remote_va, 16, 8, 0, 64) \
+	X(tx_desc, rkey, 24, 4, 0, 32) \
+	X(tx_desc, imm_data, 28, 4, 0, 32) \
+	X(tx_desc, swap_add, 32, 8, 0, 64) \
+	X(tx_desc, compare, 40, 8, 0, 64) \
+	X(tx_desc, dest_qpn, 48, 4, 0, 32) \
+	X(tx_desc, qkey, 52, 4, 0, 32) \
+	X(tx_desc, ahn, 56, 4, 0, 32) \
+	X(tx_desc, sge0_addr, 64, 8, 0, 64) \
+	X(tx_desc, sge0_len, 72, 4, 0, 32) \
+	X(tx_desc, sge0_lkey, 76, 4, 0, 32) \
+	X(tx_desc, sge1_addr, 80, 8, 0, 64) \
+	X(tx_desc, sge1_len, 88, 4, 0, 32) \
+	X(tx_desc, sge1_lkey, 92, 4, 0, 32) \
+	X(tx_desc, sge2_addr, 96, 8, 0, 64) \
+	X(tx_desc, sge2_len, 104, 4, 0, 32) \
+	X(tx_desc, sge2_lkey, 108, 4, 0, 32) \
+	X(tx_desc, sge3_addr, 112, 8, 0, 64) \
+	X(tx_desc, sge3_len, 120, 4, 0, 32) \
+	X(tx_desc, sge3_lkey, 124, 4, 0, 32) \
+	X(rx_event, kind, 0, 1, 0, 8) \
+	X(rx_event, status, 1, 1, 0, 8) \
+	X(rx_event, syndrome, 2, 1, 0, 8) \
+	X(rx_event, flags, 3, 1, 0, 8) \
+	X(rx_event, qpn, 4, 4, 0, 32) \
+	X(rx_event, psn, 8, 4, 0, 32) \
+	X(rx_event, msn, 12, 4, 0, 32) \
+	X(rx_event, byte_len, 16, 4, 0, 32) \
+	X(rx_event, imm_data, 20, 4, 0, 32) \
+	X(rx_event, wr_id, 24, 8, 0, 64) \
+	X(rx_event, va, 32, 8, 0, 64) \
+	X(rx_event, swap_add, 40, 8, 0, 64) \
+	X(rx_event, compare, 48, 8, 0, 64) \
+	X(rx_event, src_qpn, 56, 4, 0, 32) \
+	X(rx_event, opcode, 60, 1, 0, 8) \
+	X(db_event, page, 0, 2, 0, 16) \
+	X(db_event, which, 2, 1, 0, 8) \
+	X(fw_image_hdr, magic, 0, 4, 0, 32) \
+	X(fw_image_hdr, version, 4, 4, 0, 32) \
+	X(fw_image_hdr, imem_size, 8, 4, 0, 32) \
+	X(fw_image_hdr, dmem_size, 12, 4, 0, 32) \
+	X(fw_image_hdr, entry, 16, 4, 0, 32) \
+	X(fw_image_hdr, imem_crc, 20, 4, 0, 32)
 
 #endif /* RNIC_SPEC_H */
