@@ -333,11 +333,22 @@ module rnic_core #(
     tx_evt_data.status = tx_done_status;
     tx_evt_data.qpn = {8'h0, tx_done_qpn};
   end
-  // Receive events first; a transmit verdict waits.
-  assign evt_valid = rx_evt_valid || tx_evt;
-  assign evt_data = rx_evt_valid ? rx_evt : tx_evt_data;
-  assign rx_evt_ready = evt_ready;
-  assign tx_done_ready = !tx_done_valid || !tx_evt || (evt_ready && !rx_evt_valid);
+  // Receive events first; a transmit verdict waits. Both queue for the firmware in a FIFO, so a
+  // burst of ACKs (many QPs, small messages) waits there instead of stalling the receive
+  // engine and overflowing the parser's frame buffer.
+  localparam int EvtQDepth = 64;
+  logic evq_full, evq_empty, evm_valid;
+  rnic_spec_pkg::rx_event_t evm_data;
+  assign evm_valid = rx_evt_valid || tx_evt;
+  assign evm_data = rx_evt_valid ? rx_evt : tx_evt_data;
+  assign rx_evt_ready = !evq_full;
+  assign tx_done_ready = !tx_done_valid || !tx_evt || (!evq_full && !rx_evt_valid);
+  xport_tx_fifo #(.Width(rnic_spec_pkg::RX_EVENT_BYTES * 8), .Depth(EvtQDepth)) u_evq (
+    .clk_i, .rst_ni,
+    .push_i(evm_valid), .data_i(evm_data), .full_o(evq_full),
+    .pop_i(evt_ready), .data_o(evt_data), .empty_o(evq_empty)
+  );
+  assign evt_valid = !evq_empty;
 
 
   // ---- DMA engine: the AXI4 master toward host memory -------------------------------------
