@@ -46,18 +46,51 @@ static const uint32_t rnr_10us[32] = { 65536, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 
 				       256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192,
 				       12288, 16384, 24576, 32768, 49152 };
 
+/* READs with a context in the receive engine (hw_caps[15:8] of them, shared by all QPs), and
+ * whether a QP had to hold a READ back for want of one. */
+static uint32_t rd_out, rd_waiting;
+
 static int16_t swqe_get(void)
 {
 	int16_t i = fw_res.swqe_free;
-	if (i >= 0)
+	if (i >= 0) {
 		fw_res.swqe_free = fw_res.swqe[i].next;
+		fw_res.swqe[i].opcode = 0xFF; /* not counted until it is sent */
+	}
 	return i;
 }
 
 static void swqe_put(int16_t i)
 {
+	if (fw_res.swqe[i].opcode == RNIC_WQE_OP_RDMA_READ && rd_out)
+		rd_out--;
 	fw_res.swqe[i].next = fw_res.swqe_free;
 	fw_res.swqe_free = i;
+}
+
+static int is_rd_atomic(uint32_t op)
+{
+	return op == RNIC_WQE_OP_RDMA_READ || op == RNIC_WQE_OP_ATOMIC_CMP_AND_SWP ||
+	       op == RNIC_WQE_OP_ATOMIC_FETCH_AND_ADD;
+}
+
+/* May one more READ / atomic of qpn go out: fewer than max_rd_atomic of the QP's are
+ * outstanding (IBTA: the responder has only that many resources), and for a READ the receive
+ * engine has a free response context. */
+static int rd_room(uint32_t qpn, uint32_t op)
+{
+	uint32_t lim = rnic_qp_ctx_get_max_rd_atomic(fw_res.qp_ctx[qpn]), n = 0;
+	if (lim == 0)
+		lim = 1;
+	for (int16_t i = fw_res.qp_run[qpn].head; i >= 0; i = fw_res.swqe[i].next)
+		n += (uint32_t)is_rd_atomic(fw_res.swqe[i].opcode);
+	if (n >= lim)
+		return 0;
+	if (op == RNIC_WQE_OP_RDMA_READ && rd_out >= ((hw_caps >> 8) & 0xFFu ? (hw_caps >> 8) & 0xFFu : 1u)) {
+		rd_waiting = 1;
+		return 0;
+	}
+	return 1;
 }
 
 void fw_xport_init(void)
@@ -293,6 +326,10 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 		rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(d, 8) + i, 0);
 
 	uint32_t op = rnic_wqe_ctrl_get_opcode(w), flags = rnic_wqe_ctrl_get_flags(w);
+	if (is_rd_atomic(op) && !rd_room(qpn, op)) {
+		swqe_put(ri); /* held back: sent when an outstanding one completes */
+		return 0;
+	}
 	uint32_t len = rnic_wqe_ctrl_get_total_len(w), off = RNIC_WQE_CTRL_SIZE;
 	uint32_t psn = rnic_qp_ctx_get_sq_psn(c), mtu_log = 7u + rnic_qp_ctx_get_path_mtu(c);
 	rnic_tx_desc_set_qpn(d, qpn);
@@ -373,6 +410,8 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 	r->len = len;
 	r->wqe_index = (uint16_t)idx;
 	r->opcode = (uint8_t)op;
+	if (op == RNIC_WQE_OP_RDMA_READ)
+		rd_out++;
 	r->signaled = (flags & (1u << RNIC_WQE_FLAG_SIGNALED)) || rnic_qp_ctx_get_sq_sig_all(c);
 	r->next = -1;
 	struct fw_qp_run *run = &fw_res.qp_run[qpn];
@@ -454,6 +493,14 @@ void fw_sq_ack(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome)
 		if (!r->rnr_wait)
 			arm_ack_timer(qpn); /* progress: the timer restarts for what is still out */
 		fw_sq_service(qpn);
+		if (rd_waiting && kind == RNIC_RX_EVENT_KIND_READ_RESP_DONE) {
+			/* a response context is free again: QPs that held a READ back may go on */
+			rd_waiting = 0;
+			for (uint32_t q = FW_FIRST_QPN; q < FW_MAX_QP; q++)
+				if (q != qpn && fw_res.qp_used[q] &&
+				    rnic_qp_ctx_get_sq_next(fw_res.qp_ctx[q]) != rnic_qp_ctx_get_sq_pi(fw_res.qp_ctx[q]))
+					fw_sq_service(q);
+		}
 		return;
 	}
 	/* Every NAK acknowledges the messages wholly before its PSN. */
