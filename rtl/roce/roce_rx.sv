@@ -81,20 +81,32 @@ module roce_rx #(
   // A new frame may start in the cycle its predecessor is judged (its first beat never writes
   // the buffer: the payload always starts past the first beat's lanes it could fill).
   assign meta_space = (mw_q - mr_q) != (MAW+1)'(MetaDepth);
-  assign s_tready_o = drop_when_full_i || (space_ok && (!post_q || meta_space));
-  assign fire       = s_tvalid_i && s_tready_o;
+  // Beats first pass through roce_icrc (a stall-all pipeline they ride along), so that a frame's
+  // ICRC verdict is ready in the cycle after its last beat reaches the logic below.
+  logic                 in_valid, in_last, in_ready, en;
+  logic [DataWidth-1:0] in_data;
+  logic [NB-1:0]        in_keep;
+  assign in_ready   = drop_when_full_i || (space_ok && (!post_q || meta_space));
+  assign en         = !in_valid || in_ready;
+  assign s_tready_o = en;
+  assign fire       = in_valid && in_ready;
 
   logic [31:0] icrc_crc_unused;
   logic        icrc_done_unused, unused_icrc;
   assign unused_icrc = ^{icrc_crc_unused, icrc_done_unused};
 
-  roce_icrc #(.DataWidth(DataWidth)) u_icrc (
+  roce_icrc #(.DataWidth(DataWidth), .SideW(DataWidth + NB)) u_icrc (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
-    .valid_i      (fire),
+    .en_i         (en),
+    .valid_i      (s_tvalid_i),
     .data_i       (s_tdata_i),
     .keep_i       (s_tkeep_i),
     .last_i       (s_tlast_i),
+    .side_i       ({s_tkeep_i, s_tdata_i}),
+    .valid_o      (in_valid),
+    .last_o       (in_last),
+    .side_o       ({in_keep, in_data}),
     .crc_o        (icrc_crc_unused),
     .residue_ok_o (icrc_ok),
     .done_o       (icrc_done_unused)
@@ -240,7 +252,7 @@ module roce_rx #(
         nobuf_cur = nobuf_q && !post_q;
         hv = hcap_q;
         for (int p = 0; p < HB; p++) begin
-          if (32'(p >> LNB) == {16'h0, b_q}) hv[8*p +: 8] = s_tdata_i[8*(p % NB) +: 8];
+          if (32'(p >> LNB) == {16'h0, b_q}) hv[8*p +: 8] = in_data[8*(p % NB) +: 8];
         end
         hcap_q <= hv;
         f  = roce_pkg::op_hdrs(hbyte(hv, 42));
@@ -250,8 +262,8 @@ module roce_rx #(
         plen = {2'b0, hbyte(hv, 38), hbyte(hv, 39)} - 18'd24 - {12'h0, el}
              - {16'h0, hv[8*43+5:8*43+4]};
         k = {2'b0, b_q} - {11'h0, s >> LNB} - ((sh != '0) ? 18'd1 : 18'd0);
-        w = (sh == '0) ? s_tdata_i
-                       : ((prev_q >> (8 * 32'(sh))) | (s_tdata_i << (8 * (NB - 32'(sh)))));
+        w = (sh == '0) ? in_data
+                       : ((prev_q >> (8 * 32'(sh))) | (in_data << (8 * (NB - 32'(sh)))));
         if (!ovs_cur && !nobuf_cur && !k[17] && !plen[17] && (k << LNB) < plen && !space_ok) begin
           nobuf_q <= 1'b1;  // only with drop_when_full_i: without it the beat waits for room
         end else if (!ovs_cur && !nobuf_cur && !k[17] && !plen[17] && (k << LNB) < plen) begin
@@ -261,20 +273,20 @@ module roce_rx #(
           mem_wdata <= {((k + 18'd1) << LNB) >= plen, keep_of(cnt), w};
           wr_q      <= wr_q + 1'b1;
         end
-        prev_q <= s_tdata_i;
+        prev_q <= in_data;
         if (32'(b_q) >= MaxBeats) ovs_q <= 1'b1;
         if (b_q != 16'hFFFF) b_q <= b_q + 16'd1;
-        if (s_tlast_i) begin
+        if (in_last) begin
           logic [17:0] k2;
           int          c2;
           k2 = {2'b0, b_q} - {11'h0, s >> LNB};
           c2 = ((k2 + 18'd1) << LNB) >= plen ? 32'({14'h0, plen - (k2 << LNB)}) : NB;
-          flen_q  <= 24'({b_q, LNB'(0)}) + 24'(popcount(s_tkeep_i));
+          flen_q  <= 24'({b_q, LNB'(0)}) + 24'(popcount(in_keep));
           post_q  <= 1'b1;
           b_q     <= '0;
           flush_q <= !ovs_cur && !nobuf_cur && sh != '0 && !k2[17] && !plen[17] && (k2 << LNB) < plen;
           flush_word_q <= {((k2 + 18'd1) << LNB) >= plen, keep_of(c2),
-                           s_tdata_i >> (8 * 32'(sh))};
+                           in_data >> (8 * 32'(sh))};
         end
       end
     end

@@ -17,6 +17,9 @@
 #include "Vroce_tb_top.h"
 #include "verilated.h"
 #include "ref/roce_ref.h"
+#if VM_COVERAGE
+#include "verilated_cov.h"
+#endif
 
 using namespace roce_ref;
 using Bytes = std::vector<uint8_t>;
@@ -164,6 +167,14 @@ struct Tb {
   }
   ~Tb() {
     t->final();
+#if VM_COVERAGE
+    // Each Tb is a fresh model whose counters die with it: write them out (ROCE_COV_FILE.N, merged
+    // by tb/roce/coverage.sh) and forget the points before the next model registers its own.
+    static int cov_part = 0;
+    if (const char* f = getenv("ROCE_COV_FILE"))
+      Verilated::threadContextp()->coveragep()->write((std::string(f) + "." + std::to_string(cov_part++) + ".dat").c_str());
+    Verilated::threadContextp()->coveragep()->clear();
+#endif
     delete t;
   }
   bool coin(double p) { return p >= 1.0 || std::uniform_real_distribution<double>(0, 1)(rng) < p; }
