@@ -50,6 +50,7 @@ module roce_icrc #(
   localparam logic [31:0] SeedBack14 = 32'hAE0BACAE; // IcrcSeed run back over 14 zero bytes
 
   // ---- elaboration-time matrices (row i = the input bits that XOR into output bit i) -------
+  /* verilator coverage_off */
   function automatic logic [31:0] adv_bits(input logic [31:0] c, input int n);
     logic [31:0] r;
     r = c;
@@ -90,8 +91,23 @@ module roce_icrc #(
     state_rows = m;
   endfunction
 
+  // Lanes of the first SpecBeats beats that are zeroed (frame bytes 0..13) or set to 0xFF
+  // (masked fields).
+  localparam int SpecBeats = 46 / NB + 1;
+  function automatic logic [SpecBeats*NB-1:0] spec_lanes(input bit ff);
+    logic [SpecBeats*NB-1:0] m;
+    for (int n = 0; n < SpecBeats * NB; n++) begin
+      m[n] = ff ? (n == 15 || n == 22 || n == 24 || n == 25 || n == 40 || n == 41 || n == 46)
+                : (n < 14);
+    end
+    spec_lanes = m;
+  endfunction
+  /* verilator coverage_on */
+
   localparam logic [32*DataWidth-1:0] DataRows = data_rows();
   localparam logic [1023:0] BeatRows = state_rows(NB, 1'b1);
+  localparam logic [SpecBeats*NB-1:0] ZeroLanes = spec_lanes(1'b0);
+  localparam logic [SpecBeats*NB-1:0] FfLanes = spec_lanes(1'b1);
 
   function automatic logic [31:0] mul32(input logic [1023:0] rows, input logic [31:0] s);
     logic [31:0] r;
@@ -129,7 +145,6 @@ module roce_icrc #(
   // ---- a: masking ----------------------------------------------------------------------------
   // Beats that hold frame bytes 0..46 are the only ones with special lanes; the beat count
   // saturates past them.
-  localparam int SpecBeats = 46 / NB + 1;
   localparam int BW = $clog2(SpecBeats + 1) + 1;
   logic [BW-1:0]        beat_q;
   logic                 a_v_q, a_last_q;
@@ -162,21 +177,17 @@ module roce_icrc #(
       a_v_q    <= valid_i;
       a_last_q <= last_i;
       if (valid_i) begin
-        for (int j = 0; j < NB; j++) begin
-          logic [7:0] v;
-          logic       sp;
-          sp = 1'b0;
-          v  = data_i[8*j +: 8];
-          for (int b = 0; b < SpecBeats; b++) begin
-            int n;
-            n = b * NB + j;
-            if (32'(beat_q) == b) begin
-              if (n < 14) v = 8'h00;
-              if (n == 15 || n == 22 || n == 24 || n == 25 || n == 40 || n == 41 || n == 46) sp = 1'b1;
-            end
+        logic [NB-1:0] zm, fm;
+        zm = '0;
+        fm = '0;
+        for (int b = 0; b < SpecBeats; b++) begin
+          if (32'(beat_q) == b) begin
+            zm = ZeroLanes[b*NB +: NB];
+            fm = FfLanes[b*NB +: NB];
           end
-          if (sp) v = 8'hFF;
-          a_d_q[8*j +: 8] <= keep_i[j] ? v : 8'h00;
+        end
+        for (int j = 0; j < NB; j++) begin
+          a_d_q[8*j +: 8] <= (!keep_i[j] || zm[j]) ? 8'h00 : fm[j] ? 8'hFF : data_i[8*j +: 8];
         end
         a_z_q  <= empty_lanes(keep_i);
         a_e_q  <= keep_i == '0;

@@ -670,6 +670,47 @@ int main(int argc, char** argv) {
     tshark_check(path, pcap_frames, pre);
   }
 
+  // ---- header queue full: a good frame waits for room, the MAC is stalled meanwhile ---------------
+  // With hdr_ready held low, MetaDepth (16) good frames fill the header queue; the 17th is judged
+  // good but has no slot, so it stays in judgement and the MAC side stops (drop_when_full_i = 0).
+  // Then the queue drains and every frame arrives, header and payload byte-exact, none dropped.
+  {
+    Tb tb(seed + 5);
+    tb.t->loop_i = 0;
+    tb.t->use_seg_i = 0;
+    tb.p_hdr_ready = 0;
+    std::mt19937_64 r(seed + 6);
+    std::vector<Hdr> want_h;
+    std::vector<Bytes> want_p;
+    const int nfr = 24;
+    for (int i = 0; i < nfr; i++) {
+      Hdr h = random_hdr(r, 0x04, uint16_t(1 + i * 7));
+      const Bytes f = build(h, random_bytes(r, size_t(1 + i * 7)));
+      const Parsed pr = parse(f, 0, 0xffffff, 4352);
+      want_h.push_back(pr.h);
+      want_p.push_back(pr.payload);
+      Tb::push_stream(tb.rxin_q, f);
+    }
+    tb.run([&] { return false; }, 3000);
+    const bool held = tb.rx_hdrs.empty() && tb.good() == 16 && !tb.rxin_q.empty() && tb.rxin_stalls > 0;
+    result(held, pre + "hdrq_full_stalls_mac",
+           "good " + std::to_string(tb.good()) + " hdrs " + std::to_string(tb.rx_hdrs.size()) +
+           " left " + std::to_string(tb.rxin_q.size()) + " stalls " + std::to_string(tb.rxin_stalls));
+    tb.p_hdr_ready = 1;
+    const bool ok = tb.run([&] { return tb.rx_hdrs.size() >= size_t(nfr) && tb.rx_pays.size() >= size_t(nfr); },
+                           100000);
+    std::string why = ok ? "" : "timeout";
+    for (size_t i = 0; why.empty() && i < want_h.size(); i++) {
+      if (!(tb.rx_hdrs[i] == want_h[i])) why = "header " + std::to_string(i) + ": " + diff_hdr(tb.rx_hdrs[i], want_h[i]);
+      else if (tb.rx_pays[i] != want_p[i]) why = "payload " + std::to_string(i) + ": " + diff_bytes(tb.rx_pays[i], want_p[i]);
+    }
+    uint32_t drops = 0;
+    for (int d = 0; d < kNumDrop; d++) drops += tb.drops(d);
+    if (why.empty() && (tb.good() != uint32_t(nfr) || drops != 0))
+      why = "good " + std::to_string(tb.good()) + " drops " + std::to_string(drops);
+    result(why.empty(), pre + "hdrq_full_then_all_delivered_exact", why);
+  }
+
   // ---- malformed-frame fuzzer ------------------------------------------------------------------
   // mode 0: the receiver may stall the MAC (tready); mode 1 (drop_when_full_i): the MAC is never
   // stalled, heavy output backpressure, good frames that find no room are dropped as nobuf.
