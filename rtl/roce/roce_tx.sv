@@ -36,6 +36,7 @@ module roce_tx #(
   logic [6:0]      h_len;
   logic [15:0]     h_pay;
   logic [1:0]      h_pad;
+  logic [19:0]     h_csum;
 
   roce_tx_hdr u_hdr (
     .clk_i        (clk_i),
@@ -48,7 +49,8 @@ module roce_tx #(
     .hdr_o        (h_hdr),
     .hdr_len_o    (h_len),
     .pay_len_o    (h_pay),
-    .pad_o        (h_pad)
+    .pad_o        (h_pad),
+    .csum_o       (h_csum)
   );
 
   // ---- packer -------------------------------------------------------------------------------
@@ -121,6 +123,9 @@ module roce_tx #(
         logic [16:0] tot;
         logic [HW-1:0] hx;
         hx = {(8*NB)'(0), h_hdr};
+        // IPv4 checksum: roce_tx_hdr's sum of the other fields plus the total length
+        hx[8*24 +: 16] = roce_pkg::be16(roce_pkg::csum_fold(h_csum + {4'h0, h_hdr[8*16 +: 8],
+                                                                      h_hdr[8*17 +: 8]}));
         tot = {10'h0, h_len} + {1'b0, h_pay} + {15'h0, h_pad};
         busy_q    <= 1'b1;
         hdr_q     <= hx;
