@@ -7,7 +7,9 @@
 // accepted. DestQP must lie in [qpn_lo_i, qpn_hi_i]. With drop_when_full_i = 0 the MAC side
 // is stalled (tready) while the buffer or the header queue is full; with 1, s_tready_o stays
 // high (for a MAC without backpressure) and a good frame that finds no room is dropped and
-// counted as DropNoBuf.
+// counted as DropNoBuf. Pipelined for timing: beats pass two front stages and roce_icrc
+// (stall-all, one beat per cycle) before the buffer logic; s_tready_o is that pipeline's
+// advance. tkeep is taken as packed (lanes from 0), partial only in a frame's last beat.
 module roce_rx #(
   parameter int DataWidth = 512,
   parameter int BufBytes = 16384,
