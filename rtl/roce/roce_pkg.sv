@@ -133,16 +133,35 @@ package roce_pkg;
   endfunction
 
   // IPv4 header checksum (one's complement) of the 20 bytes (wire byte 0 in [7:0]); with
-  // the checksum field included a valid header yields 0.
+  // the checksum field included a valid header yields 0. Summed as a balanced tree (depth: four
+  // adders plus two end-around folds instead of ten chained adders).
+  function automatic logic [15:0] csum_word(input logic [159:0] h, input int i);
+    csum_word = {h[16*i +: 8], h[16*i+8 +: 8]};
+  endfunction
+
+  function automatic logic [19:0] csum_sum(input logic [159:0] h);
+    logic [16:0] a0, a1, a2, a3, a4;
+    logic [18:0] c;
+    a0 = {1'b0, csum_word(h, 0)} + {1'b0, csum_word(h, 1)};
+    a1 = {1'b0, csum_word(h, 2)} + {1'b0, csum_word(h, 3)};
+    a2 = {1'b0, csum_word(h, 4)} + {1'b0, csum_word(h, 5)};
+    a3 = {1'b0, csum_word(h, 6)} + {1'b0, csum_word(h, 7)};
+    a4 = {1'b0, csum_word(h, 8)} + {1'b0, csum_word(h, 9)};
+    c  = ({2'b0, a0} + {2'b0, a1}) + ({2'b0, a2} + {2'b0, a3});
+    csum_sum = {1'b0, c} + {3'b0, a4};
+  endfunction
+
+  // One's-complement fold of a partial sum (at most 20 bits) to the final checksum.
+  function automatic logic [15:0] csum_fold(input logic [19:0] s);
+    logic [16:0] t;
+    logic [15:0] u;
+    t = {1'b0, s[15:0]} + {13'h0, s[19:16]};
+    u = t[15:0] + {15'h0, t[16]};
+    csum_fold = ~u;
+  endfunction
+
   function automatic logic [15:0] ip_csum(input logic [159:0] h);
-    logic [31:0] s;
-    s = 32'h0;
-    for (int i = 0; i < 10; i++) begin
-      s = s + {16'h0, h[16*i +: 8], h[16*i+8 +: 8]};
-    end
-    s = {16'h0, s[15:0]} + {16'h0, s[31:16]};
-    s = {16'h0, s[15:0]} + {16'h0, s[31:16]};
-    ip_csum = ~s[15:0];
+    ip_csum = csum_fold(csum_sum(h));
   endfunction
 
 endpackage

@@ -7,7 +7,9 @@
 // accepted. DestQP must lie in [qpn_lo_i, qpn_hi_i]. With drop_when_full_i = 0 the MAC side
 // is stalled (tready) while the buffer or the header queue is full; with 1, s_tready_o stays
 // high (for a MAC without backpressure) and a good frame that finds no room is dropped and
-// counted as DropNoBuf.
+// counted as DropNoBuf. Pipelined for timing: beats pass two front stages and roce_icrc
+// (stall-all, one beat per cycle) before the buffer logic; s_tready_o is that pipeline's
+// advance. tkeep is taken as packed (lanes from 0), partial only in a frame's last beat.
 module roce_rx #(
   parameter int DataWidth = 512,
   parameter int BufBytes = 16384,
@@ -71,6 +73,8 @@ module roce_rx #(
   logic [WW-1:0]      mem [Depth];
   logic               icrc_ok;
   logic               fire;
+  logic               flen_big_q, flen_bad_q;
+  logic [roce_pkg::DropPkey:roce_pkg::DropEthertype] chk_q;  // header checks, by drop reason
 
   roce_pkg::roce_hdr_t meta_q [MetaDepth];
   logic [MAW:0]        mw_q, mr_q;
@@ -81,20 +85,158 @@ module roce_rx #(
   // A new frame may start in the cycle its predecessor is judged (its first beat never writes
   // the buffer: the payload always starts past the first beat's lanes it could fill).
   assign meta_space = (mw_q - mr_q) != (MAW+1)'(MetaDepth);
-  assign s_tready_o = drop_when_full_i || (space_ok && (!post_q || meta_space));
-  assign fire       = s_tvalid_i && s_tready_o;
+  // ---- front: framing values per beat, ahead of the ICRC -------------------------------------
+  // Beats pass two stall-all stages (p1, p2) and then roce_icrc, whose side band carries them
+  // with everything the back end needs precomputed per beat: which header beat it is, its lane
+  // count, and where its realigned payload goes (write, last word, lanes; and the same for the
+  // flush word should it end the frame). Those come from the frame's bytes 38..43 (UDP length,
+  // opcode, PadCnt), which are complete in the beat that holds byte 43; earlier beats never
+  // write (the payload starts past byte 53) and a frame that ends before byte 43 is a runt.
+  // All stages advance together (en), so the back end sees the stream as it arrived, later.
+  localparam int HBeats = (HB + NB - 1) / NB;   // beats holding header bytes
+  localparam int SW = DataWidth + HBeats + (LNB + 1) + LNB + 2 + NB + 2 + NB;
+
+  logic                 in_valid, in_last, in_ready, en;
+  assign in_ready   = drop_when_full_i || (space_ok && (!post_q || meta_space));
+  assign en         = !in_valid || in_ready;
+  assign s_tready_o = en;
+  assign fire       = in_valid && in_ready;
+
+  // Lanes of a packed keep (the count of its set lanes), from the top set lane by OR encoding.
+  function automatic logic [LNB:0] lanes(input logic [NB-1:0] k);
+    logic [LNB:0] top;
+    top = '0;
+    for (int b = 0; b < LNB; b++) begin
+      for (int j = 0; j < NB; j++) begin
+        if (((j >> b) & 1) != 0) top[b] = top[b] | (k[j] && (j == NB - 1 || !k[(j + 1) % NB]));
+      end
+    end
+    lanes = (k == '0) ? '0 : top + 1'b1;
+  endfunction
+
+  logic [15:0]          fb_q;       // index of the next beat taken
+  logic [47:0]          fraw_q;     // bytes 38..43 of the current frame so far
+  logic                 p1_v_q, p1_last_q, p2_v_q, p2_last_q;
+  logic [DataWidth-1:0] p1_d_q, p2_d_q;
+  logic [NB-1:0]        p1_k_q, p2_k_q;
+  logic [47:0]          p1_raw_q;
+  logic [15:0]          p1_b_q, p2_b_q;
+  logic [LNB:0]         p1_kc_q, p2_kc_q;
+  logic [HBeats-1:0]    p1_hb_q, p2_hb_q;
+  logic [LNB-1:0]       p2_sh_q;
+  logic [6:0]           p2_sb_q;    // s >> LNB (s = header bytes before the payload)
+  logic [17:0]          p2_plen_q;
+  logic                 unused_raw;
+  assign unused_raw = ^{p1_raw_q[47:46], p1_raw_q[43:40], p1_raw_q[31:16]};  // UDP csum, TVer...
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      fb_q      <= '0;
+      fraw_q    <= '0;
+      p1_v_q    <= 1'b0;
+      p1_last_q <= 1'b0;
+      p1_d_q    <= '0;
+      p1_k_q    <= '0;
+      p1_raw_q  <= '0;
+      p1_b_q    <= '0;
+      p1_kc_q   <= '0;
+      p1_hb_q   <= '0;
+      p2_v_q    <= 1'b0;
+      p2_last_q <= 1'b0;
+      p2_d_q    <= '0;
+      p2_k_q    <= '0;
+      p2_b_q    <= '0;
+      p2_kc_q   <= '0;
+      p2_hb_q   <= '0;
+      p2_sh_q   <= '0;
+      p2_sb_q   <= '0;
+      p2_plen_q <= '0;
+    end else if (en) begin
+      logic [47:0] raw;
+      logic [7:0]  f;
+      logic [5:0]  el;
+      logic [6:0]  s;
+      raw = fraw_q;
+      for (int i = 0; i < 6; i++) begin
+        if (fb_q == 16'((38 + i) / NB)) raw[8*i +: 8] = s_tdata_i[8*((38 + i) % NB) +: 8];
+      end
+      p1_v_q    <= s_tvalid_i;
+      p1_last_q <= s_tlast_i;
+      p1_d_q    <= s_tdata_i;
+      p1_k_q    <= s_tkeep_i;
+      p1_raw_q  <= raw;
+      p1_b_q    <= fb_q;
+      p1_kc_q   <= lanes(s_tkeep_i);
+      for (int i = 0; i < HBeats; i++) p1_hb_q[i] <= fb_q == 16'(i);
+      if (s_tvalid_i) begin
+        fraw_q <= raw;
+        if (s_tlast_i) fb_q <= '0;
+        else if (fb_q != 16'hFFFF) fb_q <= fb_q + 16'd1;
+      end
+      // p2: the frame's payload geometry from its bytes 38..43
+      f  = roce_pkg::op_hdrs(p1_raw_q[8*4 +: 8]);
+      el = roce_pkg::ext_len(f);
+      s  = 7'd54 + {1'b0, el};
+      p2_v_q    <= p1_v_q;
+      p2_last_q <= p1_last_q;
+      p2_d_q    <= p1_d_q;
+      p2_k_q    <= p1_k_q;
+      p2_b_q    <= p1_b_q;
+      p2_kc_q   <= p1_kc_q;
+      p2_hb_q   <= p1_hb_q;
+      p2_sh_q   <= LNB'(s);
+      p2_sb_q   <= s >> LNB;
+      p2_plen_q <= {2'b0, p1_raw_q[7:0], p1_raw_q[15:8]} - 18'd24 - {12'h0, el}
+                 - {16'h0, p1_raw_q[8*5+5 : 8*5+4]};
+    end
+  end
+
+  // p2 -> side band: this beat's payload word (k = payload word index) and, should the beat end
+  // the frame, the flush word (what is left of it past the last full word).
+  logic [SW-1:0] side_in, side_out;
+  always_comb begin
+    logic [17:0]   k, k2, c, c2;
+    logic          wr, wl, fl, fwl;
+    logic [NB-1:0] wk, fk;
+    k   = {2'b0, p2_b_q} - {11'h0, p2_sb_q} - ((p2_sh_q != '0) ? 18'd1 : 18'd0);
+    k2  = {2'b0, p2_b_q} - {11'h0, p2_sb_q};
+    wr  = !k[17] && !p2_plen_q[17] && (k << LNB) < p2_plen_q;
+    wl  = ((k + 18'd1) << LNB) >= p2_plen_q;
+    c   = wl ? p2_plen_q - (k << LNB) : 18'(NB);
+    fl  = p2_sh_q != '0 && !k2[17] && !p2_plen_q[17] && (k2 << LNB) < p2_plen_q;
+    fwl = ((k2 + 18'd1) << LNB) >= p2_plen_q;
+    c2  = fwl ? p2_plen_q - (k2 << LNB) : 18'(NB);
+    for (int j = 0; j < NB; j++) begin
+      wk[j] = 18'(j) < c;
+      fk[j] = 18'(j) < c2;
+    end
+    side_in = {p2_d_q, p2_hb_q, p2_kc_q, p2_sh_q, wr, wl, wk, fl, fwl, fk};
+  end
+
+  logic [DataWidth-1:0] in_data;
+  logic [HBeats-1:0]    in_hb;
+  logic [LNB:0]         in_kc;
+  logic [LNB-1:0]       in_sh;
+  logic                 in_wr, in_wl, in_fl, in_fwl;
+  logic [NB-1:0]        in_wk, in_fk;
+  assign {in_data, in_hb, in_kc, in_sh, in_wr, in_wl, in_wk, in_fl, in_fwl, in_fk} = side_out;
 
   logic [31:0] icrc_crc_unused;
   logic        icrc_done_unused, unused_icrc;
   assign unused_icrc = ^{icrc_crc_unused, icrc_done_unused};
 
-  roce_icrc #(.DataWidth(DataWidth)) u_icrc (
+  roce_icrc #(.DataWidth(DataWidth), .SideW(SW)) u_icrc (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
-    .valid_i      (fire),
-    .data_i       (s_tdata_i),
-    .keep_i       (s_tkeep_i),
-    .last_i       (s_tlast_i),
+    .en_i         (en),
+    .valid_i      (p2_v_q),
+    .data_i       (p2_d_q),
+    .keep_i       (p2_k_q),
+    .last_i       (p2_last_q),
+    .side_i       (side_in),
+    .valid_o      (in_valid),
+    .last_o       (in_last),
+    .side_o       (side_out),
     .crc_o        (icrc_crc_unused),
     .residue_ok_o (icrc_ok),
     .done_o       (icrc_done_unused)
@@ -112,6 +254,9 @@ module roce_rx #(
       flush_q      <= 1'b0;
       b_q          <= '0;
       flen_q       <= '0;
+      flen_big_q   <= 1'b0;
+      flen_bad_q   <= 1'b0;
+      chk_q        <= '0;
       hcap_q       <= '0;
       prev_q       <= '0;
       flush_word_q <= '0;
@@ -130,8 +275,8 @@ module roce_rx #(
         logic        bad;
         logic [7:0]  f;
         logic [5:0]  el;
-        logic [15:0] iplen, udplen;
-        logic [17:0] plen;
+        logic [15:0] udplen;
+        logic [15:0] plen;
         logic [23:0] qpn;
         logic [AW:0] wr_next;
         logic [roce_pkg::HdrBits-1:0] h;
@@ -141,28 +286,22 @@ module roce_rx #(
         logic [23:0] msn, sqp;
         f  = roce_pkg::op_hdrs(hbyte(hcap_q, 42));
         el = roce_pkg::ext_len(f);
-        iplen  = 16'(be_at(hcap_q, 16, 2));
         udplen = 16'(be_at(hcap_q, 38, 2));
-        plen = {2'b0, udplen} - 18'd24 - {12'h0, el} - {16'h0, hcap_q[8*43+5:8*43+4]};
+        plen = udplen - 16'd24 - {10'h0, el} - {14'h0, hcap_q[8*43+5:8*43+4]};
         qpn  = 24'(be_at(hcap_q, 47, 3));
         bad = 1'b1;
         reason = 4'd0;
-        if (ovs_q || flen_q > 24'(MaxFrameBytes)) reason = 4'(roce_pkg::DropOversize);
+        if (ovs_q || flen_big_q) reason = 4'(roce_pkg::DropOversize);
         else if (flen_q < 24'd58) reason = 4'(roce_pkg::DropRunt);
-        else if (be_at(hcap_q, 12, 2) != 64'h0800) reason = 4'(roce_pkg::DropEthertype);
-        else if (hbyte(hcap_q, 14) != 8'h45 || (hbyte(hcap_q, 20) & 8'hBF) != 8'h00 ||
-                 hbyte(hcap_q, 21) != 8'h00) reason = 4'(roce_pkg::DropIpHdr);
-        else if (roce_pkg::ip_csum(hcap_q[8*14 +: 160]) != 16'h0)
-          reason = 4'(roce_pkg::DropIpCsum);
-        else if (hbyte(hcap_q, 23) != 8'd17) reason = 4'(roce_pkg::DropProto);
-        else if (flen_q != 24'd14 + {8'h0, iplen} || udplen != iplen - 16'd20 || plen[17:16] != 2'b00)
-          reason = 4'(roce_pkg::DropLen);
-        else if (16'(be_at(hcap_q, 36, 2)) != roce_pkg::RoceUdpPort)
-          reason = 4'(roce_pkg::DropUdpPort);
-        else if (hcap_q[8*43+3:8*43+0] != 4'h0) reason = 4'(roce_pkg::DropTver);
-        else if (!f[roce_pkg::HfKnown]) reason = 4'(roce_pkg::DropOpcode);
-        else if ((16'(be_at(hcap_q, 44, 2)) & 16'h7FFF) != 16'h7FFF)
-          reason = 4'(roce_pkg::DropPkey);
+        else if (chk_q[roce_pkg::DropEthertype]) reason = 4'(roce_pkg::DropEthertype);
+        else if (chk_q[roce_pkg::DropIpHdr]) reason = 4'(roce_pkg::DropIpHdr);
+        else if (chk_q[roce_pkg::DropIpCsum]) reason = 4'(roce_pkg::DropIpCsum);
+        else if (chk_q[roce_pkg::DropProto]) reason = 4'(roce_pkg::DropProto);
+        else if (flen_bad_q || chk_q[roce_pkg::DropLen]) reason = 4'(roce_pkg::DropLen);
+        else if (chk_q[roce_pkg::DropUdpPort]) reason = 4'(roce_pkg::DropUdpPort);
+        else if (chk_q[roce_pkg::DropTver]) reason = 4'(roce_pkg::DropTver);
+        else if (chk_q[roce_pkg::DropOpcode]) reason = 4'(roce_pkg::DropOpcode);
+        else if (chk_q[roce_pkg::DropPkey]) reason = 4'(roce_pkg::DropPkey);
         else if (qpn < qpn_lo_i || qpn > qpn_hi_i) reason = 4'(roce_pkg::DropQpn);
         else if (!icrc_ok) reason = 4'(roce_pkg::DropIcrc);
         else if (drop_when_full_i && (nobuf_q || (flush_q && !space_ok) || !meta_space))
@@ -229,69 +368,60 @@ module roce_rx #(
         logic [8*HB-1:0] hv;
         logic [7:0]      f;
         logic [5:0]      el;
-        logic [6:0]      s;
-        logic [LNB-1:0]  sh;
-        logic [17:0]     plen;
-        logic [17:0]     k;
+        logic [15:0]     iplen, udplen;
+        logic [23:0]     flen;
         logic [DataWidth-1:0] w;
-        int              cnt;
         logic            ovs_cur, nobuf_cur;
         ovs_cur   = ovs_q && !post_q;    // a beat taken while judging starts a new frame
         nobuf_cur = nobuf_q && !post_q;
         hv = hcap_q;
         for (int p = 0; p < HB; p++) begin
-          if (32'(p >> LNB) == {16'h0, b_q}) hv[8*p +: 8] = s_tdata_i[8*(p % NB) +: 8];
+          if (in_hb[p / NB]) hv[8*p +: 8] = in_data[8*(p % NB) +: 8];
         end
         hcap_q <= hv;
-        f  = roce_pkg::op_hdrs(hbyte(hv, 42));
-        el = roce_pkg::ext_len(f);
-        s  = 7'd54 + {1'b0, el};
-        sh = LNB'(s);
-        plen = {2'b0, hbyte(hv, 38), hbyte(hv, 39)} - 18'd24 - {12'h0, el}
-             - {16'h0, hv[8*43+5:8*43+4]};
-        k = {2'b0, b_q} - {11'h0, s >> LNB} - ((sh != '0) ? 18'd1 : 18'd0);
-        w = (sh == '0) ? s_tdata_i
-                       : ((prev_q >> (8 * 32'(sh))) | (s_tdata_i << (8 * (NB - 32'(sh)))));
-        if (!ovs_cur && !nobuf_cur && !k[17] && !plen[17] && (k << LNB) < plen && !space_ok) begin
+        // Header checks of the frame as captured so far (complete after its last beat), so that
+        // the verdict after the last beat only combines registered flags.
+        f      = roce_pkg::op_hdrs(hbyte(hv, 42));
+        el     = roce_pkg::ext_len(f);
+        iplen  = 16'(be_at(hv, 16, 2));
+        udplen = 16'(be_at(hv, 38, 2));
+        chk_q[roce_pkg::DropEthertype] <= be_at(hv, 12, 2) != 64'h0800;
+        chk_q[roce_pkg::DropIpHdr]     <= hbyte(hv, 14) != 8'h45 || (hbyte(hv, 20) & 8'hBF) != 8'h00 ||
+                                          hbyte(hv, 21) != 8'h00;
+        chk_q[roce_pkg::DropIpCsum]    <= roce_pkg::ip_csum(hv[8*14 +: 160]) != 16'h0;
+        chk_q[roce_pkg::DropProto]     <= hbyte(hv, 23) != 8'd17;
+        chk_q[roce_pkg::DropLen]       <= udplen != iplen - 16'd20 ||   // or a negative payload:
+                                          udplen < 16'd24 + {10'h0, el} + {14'h0, hv[8*43+5:8*43+4]};
+        chk_q[roce_pkg::DropUdpPort]   <= 16'(be_at(hv, 36, 2)) != roce_pkg::RoceUdpPort;
+        chk_q[roce_pkg::DropTver]      <= hv[8*43+3:8*43+0] != 4'h0;
+        chk_q[roce_pkg::DropOpcode]    <= !f[roce_pkg::HfKnown];
+        chk_q[roce_pkg::DropPkey]      <= (16'(be_at(hv, 44, 2)) & 16'h7FFF) != 16'h7FFF;
+        w = (in_sh == '0) ? in_data
+                          : ((prev_q >> (8 * 32'(in_sh))) | (in_data << (8 * (NB - 32'(in_sh)))));
+        if (!ovs_cur && !nobuf_cur && in_wr && !space_ok) begin
           nobuf_q <= 1'b1;  // only with drop_when_full_i: without it the beat waits for room
-        end else if (!ovs_cur && !nobuf_cur && !k[17] && !plen[17] && (k << LNB) < plen) begin
-          cnt = ((k + 18'd1) << LNB) >= plen ? 32'({14'h0, plen - (k << LNB)}) : NB;
+        end else if (!ovs_cur && !nobuf_cur && in_wr) begin
           mem_we    <= 1'b1;
           mem_waddr <= wr_q[AW-1:0];
-          mem_wdata <= {((k + 18'd1) << LNB) >= plen, keep_of(cnt), w};
+          mem_wdata <= {in_wl, in_wk, w};
           wr_q      <= wr_q + 1'b1;
         end
-        prev_q <= s_tdata_i;
+        prev_q <= in_data;
         if (32'(b_q) >= MaxBeats) ovs_q <= 1'b1;
         if (b_q != 16'hFFFF) b_q <= b_q + 16'd1;
-        if (s_tlast_i) begin
-          logic [17:0] k2;
-          int          c2;
-          k2 = {2'b0, b_q} - {11'h0, s >> LNB};
-          c2 = ((k2 + 18'd1) << LNB) >= plen ? 32'({14'h0, plen - (k2 << LNB)}) : NB;
-          flen_q  <= 24'({b_q, LNB'(0)}) + 24'(popcount(s_tkeep_i));
-          post_q  <= 1'b1;
-          b_q     <= '0;
-          flush_q <= !ovs_cur && !nobuf_cur && sh != '0 && !k2[17] && !plen[17] && (k2 << LNB) < plen;
-          flush_word_q <= {((k2 + 18'd1) << LNB) >= plen, keep_of(c2),
-                           s_tdata_i >> (8 * 32'(sh))};
+        if (in_last) begin
+          flen = 24'({b_q, LNB'(0)}) + 24'(in_kc);
+          flen_q     <= flen;
+          flen_big_q <= flen > 24'(MaxFrameBytes);
+          flen_bad_q <= flen != 24'd14 + {8'h0, iplen};
+          post_q     <= 1'b1;
+          b_q        <= '0;
+          flush_q    <= !ovs_cur && !nobuf_cur && in_fl;
+          flush_word_q <= {in_fwl, in_fk, in_data >> (8 * 32'(in_sh))};
         end
       end
     end
   end
-
-  function automatic logic [NB-1:0] keep_of(input int cnt);
-    logic [NB-1:0] kp;
-    for (int j = 0; j < NB; j++) kp[j] = j < cnt;
-    keep_of = kp;
-  endfunction
-
-  function automatic int popcount(input logic [NB-1:0] kp);
-    int c;
-    c = 0;
-    for (int j = 0; j < NB; j++) c = c + 32'(kp[j]);
-    popcount = c;
-  endfunction
 
   // ---- header output --------------------------------------------------------------------------
   assign hdr_valid_o = mw_q != mr_q;

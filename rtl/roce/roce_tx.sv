@@ -2,8 +2,9 @@
 // payload_len bytes on the payload AXI-Stream (packed; beats counted from payload_len, tlast
 // not used). Output toward the MAC: Ethernet+IPv4+UDP+BTH+extended headers+payload+pad+ICRC,
 // no FCS, byte 0 in tdata[7:0]. Pipeline: roce_tx_hdr (header registered) -> packer (header
-// and realigned payload, one beat per cycle) -> s1 register -> ICRC slot (ICRC appended into
-// the last beat, or one extra beat when fewer than 4 lanes remain).
+// and realigned payload, one beat per cycle) -> s1 register -> roce_icrc pipeline (the beats
+// ride along) -> s2 output slot (ICRC appended into the last beat, or one extra beat when
+// fewer than 4 lanes remain).
 module roce_tx #(
   parameter int DataWidth = 512
 ) (
@@ -35,6 +36,7 @@ module roce_tx #(
   logic [6:0]      h_len;
   logic [15:0]     h_pay;
   logic [1:0]      h_pad;
+  logic [19:0]     h_csum;
 
   roce_tx_hdr u_hdr (
     .clk_i        (clk_i),
@@ -47,7 +49,8 @@ module roce_tx #(
     .hdr_o        (h_hdr),
     .hdr_len_o    (h_len),
     .pay_len_o    (h_pay),
-    .pad_o        (h_pad)
+    .pad_o        (h_pad),
+    .csum_o       (h_csum)
   );
 
   // ---- packer -------------------------------------------------------------------------------
@@ -120,6 +123,9 @@ module roce_tx #(
         logic [16:0] tot;
         logic [HW-1:0] hx;
         hx = {(8*NB)'(0), h_hdr};
+        // IPv4 checksum: roce_tx_hdr's sum of the other fields plus the total length
+        hx[8*24 +: 16] = roce_pkg::be16(roce_pkg::csum_fold(h_csum + {4'h0, h_hdr[8*16 +: 8],
+                                                                      h_hdr[8*17 +: 8]}));
         tot = {10'h0, h_len} + {1'b0, h_pay} + {15'h0, h_pad};
         busy_q    <= 1'b1;
         hdr_q     <= hx;
@@ -135,13 +141,18 @@ module roce_tx #(
     end
   end
 
-  // ---- ICRC slot ------------------------------------------------------------------------------
+  // ---- ICRC pipeline and output slot ---------------------------------------------------------
+  // s1 beats enter roce_icrc (a stall-all pipeline) with their data and lane count riding
+  // along; they come out when the ICRC of their frame is about to be ready and go to s2.
   logic                 s2_valid_q, s2_last_q, s2_ovf_q;
   logic [DataWidth-1:0] s2_data_q;
   logic [LNB:0]         s2_cnt_q;
-  logic                 s2_hold_ovf, s2_accept;
+  logic                 s2_hold_ovf, s2_accept, en;
   logic [31:0]          icrc;
   logic [31:0]          pkts_q;
+  logic                 ic_valid, ic_last;
+  logic [DataWidth-1:0] ic_data;
+  logic [LNB:0]         ic_cnt;
 
   logic [NB-1:0] s1_keep;
   always_comb begin
@@ -150,21 +161,27 @@ module roce_tx #(
 
   assign s2_hold_ovf = s2_valid_q && s2_last_q && !s2_ovf_q && (32'(s2_cnt_q) > NB - 4);
   assign s2_accept   = !s2_valid_q || (m_tready_i && !s2_hold_ovf);
-  assign move        = s1_valid_q && s2_accept;
-  assign s1_ready    = !s1_valid_q || move;
+  assign en          = !ic_valid || s2_accept;
+  assign move        = s1_valid_q && en;
+  assign s1_ready    = !s1_valid_q || en;
 
   // The payload stream's tkeep/tlast are implied by payload_len; the checker outputs of the
   // ICRC unit are for the receive side.
   logic icrc_ok_unused, icrc_done_unused, unused_ins;
   assign unused_ins = ^{s_tkeep_i, s_tlast_i, icrc_ok_unused, icrc_done_unused};
 
-  roce_icrc #(.DataWidth(DataWidth)) u_icrc (
+  roce_icrc #(.DataWidth(DataWidth), .SideW(DataWidth + LNB + 1)) u_icrc (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
-    .valid_i      (move),
+    .en_i         (en),
+    .valid_i      (s1_valid_q),
     .data_i       (s1_data_q),
     .keep_i       (s1_keep),
     .last_i       (s1_last_q),
+    .side_i       ({s1_cnt_q, s1_data_q}),
+    .valid_o      (ic_valid),
+    .last_o       (ic_last),
+    .side_o       ({ic_cnt, ic_data}),
     .crc_o        (icrc),
     .residue_ok_o (icrc_ok_unused),
     .done_o       (icrc_done_unused)
@@ -188,12 +205,12 @@ module roce_tx #(
           if (s2_last_q) pkts_q <= pkts_q + 32'd1;
         end
       end
-      if (move) begin
+      if (en && ic_valid) begin
         s2_valid_q <= 1'b1;
         s2_ovf_q   <= 1'b0;
-        s2_data_q  <= s1_data_q;
-        s2_last_q  <= s1_last_q;
-        s2_cnt_q   <= s1_cnt_q;
+        s2_data_q  <= ic_data;
+        s2_last_q  <= ic_last;
+        s2_cnt_q   <= ic_cnt;
       end
     end
   end

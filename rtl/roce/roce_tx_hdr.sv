@@ -2,6 +2,9 @@
 // extended-header bytes out (wire byte 0 in bits [7:0], zero beyond hdr_len_o), registered.
 // IPv4: version 4/IHL 5, DF, identification from a per-packet counter, valid checksum.
 // UDP: destination 4791, checksum 0. PadCnt from the payload length.
+// For timing the IPv4 checksum field is left 0 here: csum_o is the one's-complement sum of
+// every IPv4 header field but the total length, and the consumer (roce_tx, as it loads the
+// header) adds the total length (bytes 16..17) and folds it (roce_pkg::csum_fold).
 module roce_tx_hdr (
   input  logic                          clk_i,
   input  logic                          rst_ni,
@@ -13,7 +16,8 @@ module roce_tx_hdr (
   output logic [8*roce_pkg::HdrMaxBytes-1:0] hdr_o,
   output logic [6:0]                    hdr_len_o,
   output logic [15:0]                   pay_len_o,
-  output logic [1:0]                    pad_o
+  output logic [1:0]                    pad_o,
+  output logic [19:0]                   csum_o
 );
   localparam int HB = roce_pkg::HdrMaxBytes;
 
@@ -23,6 +27,7 @@ module roce_tx_hdr (
   logic [15:0]   pay_q;
   logic [1:0]    pad_q;
   logic [15:0]   ip_id_q;
+  logic [19:0]   csum_q;
 
   // ip_id and pad_cnt are rx outputs only: the tx numbers packets and derives PadCnt itself.
   logic unused_desc;
@@ -38,6 +43,7 @@ module roce_tx_hdr (
       pay_q   <= '0;
       pad_q   <= '0;
       ip_id_q <= '0;
+      csum_q  <= '0;
     end else begin
       if (hdr_ready_i) valid_q <= 1'b0;
       if (desc_valid_i && desc_ready_o) begin
@@ -62,7 +68,6 @@ module roce_tx_hdr (
         ip = {roce_pkg::be32(desc_i.dst_ip), roce_pkg::be32(desc_i.src_ip), 16'h0000, 8'h11,
               desc_i.ttl, roce_pkg::be16(16'h4000), roce_pkg::be16(ip_id_q),
               roce_pkg::be16(ip_len), desc_i.tos, 8'h45};
-        ip[95:80] = roce_pkg::be16(roce_pkg::ip_csum(ip));
         udp = {16'h0000, roce_pkg::be16(udp_len), roce_pkg::be16(roce_pkg::RoceUdpPort),
                roce_pkg::be16(desc_i.udp_sport)};
         bth = {roce_pkg::be24(desc_i.psn), desc_i.ack_req, 7'h0, roce_pkg::be24(desc_i.dest_qp),
@@ -89,6 +94,7 @@ module roce_tx_hdr (
                   roce_pkg::be48(desc_i.dst_mac)};
         len_q   <= 7'd54 + {1'b0, el};
         pay_q   <= desc_i.payload_len;
+        csum_q  <= roce_pkg::csum_sum({ip[159:32], 16'h0000, ip[15:0]});
         pad_q   <= pad;
         ip_id_q <= ip_id_q + 16'd1;
         valid_q <= 1'b1;
@@ -101,4 +107,5 @@ module roce_tx_hdr (
   assign hdr_len_o = len_q;
   assign pay_len_o = pay_q;
   assign pad_o = pad_q;
+  assign csum_o = csum_q;
 endmodule

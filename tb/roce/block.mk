@@ -19,7 +19,18 @@ $(ROCE_BUILD)/w%/Vroce_tb_top: $(ROCE_TB_DEPS)
 test-roce: $(foreach w,$(ROCE_WIDTHS),$(ROCE_BUILD)/w$(w)/Vroce_tb_top)
 	@rc=0; for w in $(ROCE_WIDTHS); do \
 	  $(ROCE_BUILD)/w$$w/Vroce_tb_top --seed $(ROCE_SEED) --fuzz $(ROCE_FUZZ) --out $(ROCE_BUILD) || rc=1; \
-	done; exit $$rc
+	done; $(MAKE) --no-print-directory cov-roce || rc=1; exit $$rc
+
+# line coverage of rtl/roce (128-bit model): build/coverage/roce/{summary.txt,annotated/}
+$(ROCE_BUILD)/cov128/Vroce_tb_top: $(ROCE_TB_DEPS)
+	$(call verilate,$(ROCE_BUILD)/cov128,roce_tb_top,$(ROCE_TB_SV),$(ROCE_TB_CPP),-GDataWidth=128 --coverage-line -CFLAGS -I$(CURDIR)/tb/roce)
+
+.PHONY: cov-roce
+cov-roce: $(ROCE_BUILD)/cov128/Vroce_tb_top
+	@rm -rf $(BUILD)/coverage/roce; mkdir -p $(BUILD)/coverage/roce/parts
+	@ROCE_COV_FILE=$(BUILD)/coverage/roce/parts/cov $< --seed $(ROCE_SEED) --fuzz $(ROCE_FUZZ) --tag cov128 \
+	  --out $(BUILD)/coverage/roce
+	@tb/roce/coverage.sh $(BUILD)/coverage/roce
 
 bench-roce: $(foreach w,$(ROCE_WIDTHS),$(ROCE_BUILD)/w$(w)/Vroce_tb_top)
 	@mkdir -p $(BUILD)/bench
