@@ -31,6 +31,29 @@ static void recv_cqe(uint32_t qpn, uint64_t wr_id, uint32_t status, uint32_t opc
 	rnic_qp_ctx_set_rq_ci(c, (uint16_t)(rnic_qp_ctx_get_rq_ci(c) + 1));
 }
 
+static uint64_t rqe_addr(const uint8_t *c)
+{
+	uint32_t idx = rnic_qp_ctx_get_rq_ci(c) & ((1u << rnic_qp_ctx_get_rq_log_size(c)) - 1);
+	return rnic_qp_ctx_get_buf_addr(c) + rnic_qp_ctx_get_rq_offset(c) +
+	       ((uint64_t)idx << rnic_qp_ctx_get_rq_log_stride(c));
+}
+
+void fw_rq_flush(uint32_t qpn)
+{
+	uint8_t *c = ctx(qpn);
+	uint8_t w[RNIC_RQ_WQE_SIZE];
+
+	/* The slot's buffer was emptied by the QP-table write that moved the QP to ERR, so every
+	 * WQE from rq_ci on is the host's again and completes flushed. */
+	fw_res.qp_run[qpn].rq_posted = 0;
+	while (rnic_qp_ctx_get_rq_ci(c) != rnic_qp_ctx_get_rq_pi(c)) {
+		if (fw_dma_xfer(rqe_addr(c), BUF_RQE, RNIC_RQ_WQE_SIZE, FW_DMA_TO_BUF))
+			return;
+		fw_buf_read(BUF_RQE, w, RNIC_RQ_WQE_SIZE);
+		recv_cqe(qpn, rnic_rq_wqe_get_wr_id(w), RNIC_WC_STATUS_WR_FLUSH_ERR, RNIC_WC_OPCODE_RECV, 0, 0, 0, 0);
+	}
+}
+
 /* Hands the next posted RQ WQE to the receive engine if none is there. */
 void fw_rq_service(uint32_t qpn)
 {
@@ -38,13 +61,17 @@ void fw_rq_service(uint32_t qpn)
 	struct fw_qp_run *run = &fw_res.qp_run[qpn];
 	uint8_t w[256], d[RNIC_RQ_DESC_SIZE] = { 0 };
 
+	if (rnic_qp_ctx_get_state(c) == RNIC_QP_STATE_ERR) {
+		fw_rq_flush(qpn);
+		return;
+	}
+
 	if (!(hal_rd32(RNIC_FW_REG_HW_CAPS) & 1u))
 		return; /* no receive engine attached: the buffers wait */
 
 	while (!run->rq_posted && rnic_qp_ctx_get_rq_ci(c) != rnic_qp_ctx_get_rq_pi(c)) {
 		uint32_t stride = 1u << rnic_qp_ctx_get_rq_log_stride(c);
-		uint32_t idx = rnic_qp_ctx_get_rq_ci(c) & ((1u << rnic_qp_ctx_get_rq_log_size(c)) - 1);
-		uint64_t a = rnic_qp_ctx_get_buf_addr(c) + rnic_qp_ctx_get_rq_offset(c) + (uint64_t)idx * stride;
+		uint64_t a = rqe_addr(c);
 		uint32_t bytes = stride > sizeof(w) ? sizeof(w) : stride;
 		if (fw_dma_xfer(a, BUF_RQE, bytes, FW_DMA_TO_BUF))
 			return;
@@ -80,6 +107,8 @@ void fw_rq_done(const uint8_t *ev)
 	uint32_t qpn = rnic_rx_event_get_qpn(ev);
 	uint32_t kind = rnic_rx_event_get_kind(ev);
 
+	if (rnic_qp_ctx_get_state(ctx(qpn)) == RNIC_QP_STATE_ERR)
+		return; /* consumed just before the move to ERR: its WQE was flushed already */
 	fw_res.qp_run[qpn].rq_posted = 0;
 	recv_cqe(qpn, rnic_rx_event_get_wr_id(ev), rnic_rx_event_get_status(ev),
 		 kind == RNIC_RX_EVENT_KIND_WRITE_IMM_DONE ? RNIC_WC_OPCODE_RECV_RDMA_WITH_IMM : RNIC_WC_OPCODE_RECV,

@@ -131,13 +131,33 @@ static void flush_unsent(uint32_t qpn)
 	}
 }
 
+void fw_sq_release(uint32_t qpn)
+{
+	struct fw_qp_run *r = &fw_res.qp_run[qpn];
+
+	while (r->head >= 0) {
+		int16_t i = r->head;
+		r->head = fw_res.swqe[i].next;
+		swqe_put(i);
+	}
+	r->tail = -1;
+	r->deadline = 0;
+	r->rnr_wait = 0;
+	r->rq_posted = 0;
+}
+
 void fw_qp_to_err(uint32_t qpn)
 {
 	fw_res.qp_run[qpn].deadline = 0;
-	rnic_qp_ctx_set_state(ctx(qpn), RNIC_QP_STATE_ERR);
+	if (rnic_qp_ctx_get_state(ctx(qpn)) != RNIC_QP_STATE_ERR) {
+		rnic_qp_ctx_set_state(ctx(qpn), RNIC_QP_STATE_ERR);
+		if (fw_qpt_program(qpn)) /* no more traffic, and the receive slot is emptied */
+			fw_log("qp %u: QP table did not take the ERR entry", (unsigned)qpn);
+	}
 	while (fw_res.qp_run[qpn].head >= 0)
 		retire_head(qpn, RNIC_WC_STATUS_WR_FLUSH_ERR);
 	flush_unsent(qpn);
+	fw_rq_flush(qpn);
 }
 
 static uint64_t wqebb_addr(const uint8_t *c, uint32_t idx)

@@ -23,7 +23,15 @@ void fw_eq_init(void);
 int fw_eq_post(uint32_t type, uint32_t subtype, uint32_t handle, uint32_t data);
 /* Expired ACK timers (resend or RETRY_EXC_ERR) and RNR waits; cheap when none is due. */
 void fw_timers_poll(void);
-/* Moves a QP to ERR: outstanding send WQEs complete with WR_FLUSH_ERR. */
+/* Moves a QP to ERR (the RTL's QP-table entry too, which stops its traffic and empties its
+ * receive-buffer slot): outstanding and posted send WQEs and every posted receive WQE complete
+ * with WR_FLUSH_ERR, in order. */
 void fw_qp_to_err(uint32_t qpn);
+/* Forgets the QP's outstanding send WQEs without completions (destroy, RESET). */
+void fw_sq_release(uint32_t qpn);
+/* Posted receive WQEs of a QP in ERR complete with WR_FLUSH_ERR. */
+void fw_rq_flush(uint32_t qpn);
+/* Writes the RTL's QP-table entry from the context (invalid in RESET). 0 or -1. */
+int fw_qpt_program(uint32_t qpn);
 
 #endif /* FW_XPORT_H */
