@@ -4,7 +4,6 @@
 #include "fw_xport.h"
 #include "hal.h"
 
-void fw_rq_service(uint32_t qpn);
 void fw_rq_done(const uint8_t *ev);
 void fw_sq_ack(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome);
 void fw_atomic_req(const uint8_t *ev);
@@ -108,5 +107,6 @@ uint32_t fw_xport_poll(void)
 		fw_rx_event(ev);
 		n++;
 	}
+	fw_sq_retry_stalled();
 	return n;
 }

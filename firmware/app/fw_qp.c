@@ -129,7 +129,8 @@ uint32_t fw_cmd_create_qp(uint8_t *e)
 		/* No send WQE outstanding (destroy released them), no timer, no receive buffer. */
 		fw_res.qp_run[q].head = fw_res.qp_run[q].tail = -1;
 		fw_res.qp_run[q].deadline = 0;
-		fw_res.qp_run[q].rnr_wait = fw_res.qp_run[q].rq_posted = 0;
+		fw_res.qp_run[q].rnr_wait = fw_res.qp_run[q].rq_posted = fw_res.qp_run[q].sq_stalled = 0;
+		fw_res.qp_run[q].rq_stalled = 0;
 		rnic_qp_ctx_set_state(c, RNIC_QP_STATE_RESET);
 		rnic_qp_ctx_set_qp_type(c, type);
 		rnic_qp_ctx_set_pdn(c, pdn);

@@ -68,6 +68,7 @@ void fw_rq_service(uint32_t qpn)
 
 	if (!(hal_rd32(RNIC_FW_REG_HW_CAPS) & 1u))
 		return; /* no receive engine attached: the buffers wait */
+	run->rq_stalled = 0;
 
 	while (!run->rq_posted && rnic_qp_ctx_get_rq_ci(c) != rnic_qp_ctx_get_rq_pi(c)) {
 		uint32_t stride = 1u << rnic_qp_ctx_get_rq_log_stride(c);
@@ -91,6 +92,11 @@ void fw_rq_service(uint32_t qpn)
 			rnic_st_le(o, 8, rnic_wqe_sge_get_addr(s));
 			rnic_st_le(o + 8, 4, rnic_wqe_sge_get_length(s));
 			rnic_st_le(o + 12, 4, rnic_wqe_sge_get_lkey(s));
+		}
+		if (hal_rd32(RNIC_FW_REG_RQD_STATUS) & 1u) { /* busy: retried after the events are taken */
+			run->rq_stalled = 1;
+			fw_stalled_any = 1;
+			return;
 		}
 		if (fw_mbox_send(RNIC_FW_REG_RQD_DATA, RNIC_FW_REG_RQD_COMMIT, RNIC_FW_REG_RQD_STATUS, d,
 				 RNIC_RQ_DESC_SIZE / 4, qpn)) {

@@ -144,6 +144,8 @@ void fw_sq_release(uint32_t qpn)
 	r->deadline = 0;
 	r->rnr_wait = 0;
 	r->rq_posted = 0;
+	r->sq_stalled = 0;
+	r->rq_stalled = 0;
 }
 
 void fw_qp_to_err(uint32_t qpn)
@@ -188,6 +190,16 @@ static void set_sge(uint8_t *d, uint32_t i, uint64_t addr, uint32_t len, uint32_
 	rnic_st_le(s + 12, 4, lkey);
 }
 
+uint8_t fw_stalled_any;
+
+/* send_one could not go on for a reason that passes (busy mailbox, no free record). */
+static uint32_t stall(uint32_t qpn)
+{
+	fw_res.qp_run[qpn].sq_stalled = 1;
+	fw_stalled_any = 1;
+	return 0;
+}
+
 /* Before a READ request leaves, the receive engine learns where its responses go (the local
  * SGEs of the descriptor, at most three). 0, or -1 when it cannot take it. */
 static int post_read_dest(uint32_t qpn, uint32_t psn, uint32_t len, const uint8_t *d)
@@ -199,6 +211,8 @@ static int post_read_dest(uint32_t qpn, uint32_t psn, uint32_t len, const uint8_
 		fw_log("qp %u: READ not served (engine or SGE count)", (unsigned)qpn);
 		return -1;
 	}
+	if (hal_rd32(RNIC_FW_REG_RDD_STATUS) & 1u)
+		return -1; /* busy: the receive engine may be waiting for us to take an event */
 	rnic_rd_desc_set_qpn(r, qpn);
 	rnic_rd_desc_set_num_sge(r, n);
 	rnic_rd_desc_set_first_psn(r, psn);
@@ -231,7 +245,7 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 	}
 	int16_t ri = swqe_get();
 	if (ri < 0)
-		return 0; /* every record in use: resume when completions free some */
+		return stall(qpn); /* every record in use: resume when completions free some */
 
 	uint32_t op = rnic_wqe_ctrl_get_opcode(w), flags = rnic_wqe_ctrl_get_flags(w);
 	uint32_t len = rnic_wqe_ctrl_get_total_len(w), off = RNIC_WQE_CTRL_SIZE;
@@ -285,7 +299,11 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 				 ? 1 : (len + mtu - 1) / mtu;
 	if (op == RNIC_WQE_OP_RDMA_READ && post_read_dest(qpn, psn, len, d)) {
 		swqe_put(ri);
-		return 0;
+		return (hal_rd32(RNIC_FW_REG_HW_CAPS) & 2u) && rnic_tx_desc_get_num_sge(d) <= 3 ? stall(qpn) : 0;
+	}
+	if (hal_rd32(RNIC_FW_REG_TXD_STATUS) & 1u) { /* busy: retried after the events are taken */
+		swqe_put(ri);
+		return stall(qpn);
 	}
 	if (fw_mbox_send(RNIC_FW_REG_TXD_DATA, RNIC_FW_REG_TXD_COMMIT, RNIC_FW_REG_TXD_STATUS, d,
 			 RNIC_TX_DESC_SIZE / 4, 0)) {
@@ -318,6 +336,8 @@ void fw_sq_service(uint32_t qpn)
 {
 	uint8_t *c = ctx(qpn);
 
+	fw_res.qp_run[qpn].sq_stalled = 0;
+
 	if (rnic_qp_ctx_get_state(c) == RNIC_QP_STATE_ERR) {
 		flush_unsent(qpn);
 		return;
@@ -329,6 +349,21 @@ void fw_sq_service(uint32_t qpn)
 		if (!n)
 			return;
 		rnic_qp_ctx_set_sq_next(c, (uint16_t)(rnic_qp_ctx_get_sq_next(c) + n));
+	}
+}
+
+void fw_sq_retry_stalled(void)
+{
+	if (!fw_stalled_any)
+		return;
+	fw_stalled_any = 0;
+	for (uint32_t q = FW_FIRST_QPN; q < FW_MAX_QP; q++) {
+		if (!fw_res.qp_used[q])
+			continue;
+		if (fw_res.qp_run[q].sq_stalled)
+			fw_sq_service(q);
+		if (fw_res.qp_run[q].rq_stalled)
+			fw_rq_service(q);
 	}
 }
 

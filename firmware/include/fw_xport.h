@@ -14,8 +14,17 @@ void fw_doorbell(uint32_t ev, uint32_t value);
 void fw_rx_event(const uint8_t *ev);
 /* Drains the doorbell and event mailboxes; returns how much it did. */
 uint32_t fw_xport_poll(void);
-/* Sends every WQE the host posted on qpn that is not yet with the transmit engine. */
+/* Sends every WQE the host posted on qpn that is not yet with the transmit engine. When an
+ * engine mailbox is busy or no send record is free it stops and marks the QP stalled. */
 void fw_sq_service(uint32_t qpn);
+/* Hands the next posted receive buffer to the receive engine (marks the QP stalled while the
+ * mailbox is busy). */
+void fw_rq_service(uint32_t qpn);
+/* Services the stalled QPs again (from the main loop, after the event mailbox was drained:
+ * the receive engine takes buffers and READ destinations only between packets, so never
+ * while it waits for the firmware to take an event; busy-waiting there would deadlock). */
+void fw_sq_retry_stalled(void);
+extern uint8_t fw_stalled_any; /* some QP has sq_stalled or rq_stalled set */
 /* Writes one CQE to cq (spec layout cqe, owner bit from the pass). 0 or -1. */
 int fw_cqe_write(uint32_t cqn, const uint8_t *cqe);
 /* Event queue: posts one eq_entry and notifies (MSI-X if armed). 0 or -1 (no EQ, DMA error). */

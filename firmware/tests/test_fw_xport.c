@@ -375,6 +375,37 @@ static void rq_flush(void)
 	      "fw-xport-receive-posted-in-err-flushed");
 }
 
+/* A busy transmit or receive-buffer mailbox (the engines take them only between packets, so
+ * not while the receive engine waits for the firmware to take an event) leaves the WQEs posted
+ * and the QP stalled; the main loop's poll serves it once the mailbox is free. */
+static void stalled_mailboxes(void)
+{
+	memset(&fw_res, 0, sizeof(fw_res));
+	fw_cmd_init();
+	fw_xport_init();
+	memset(mock_host, 0, sizeof(mock_host));
+	setup_qp(7);
+	unsigned m0 = mock_nmbox;
+	struct rnicp_sge sg = { H(DATA_OFF), 64, 0x101 };
+	struct rnicp_recv_wr w1 = { 0x8001, &sg, 1 };
+	regs[RNIC_FW_REG_TXD_STATUS / 4] = 1;
+	regs[RNIC_FW_REG_RQD_STATUS / 4] = 1;
+	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, &sg, 1, 0x8002);
+	ring_sq();
+	rnicp_rq_post(&rq, &w1);
+	ring_rq();
+	fw_xport_poll();
+	unsigned t_busy = mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0), r_busy = mock_mbox_count(RNIC_FW_REG_RQD_COMMIT, m0);
+	regs[RNIC_FW_REG_TXD_STATUS / 4] = 0;
+	regs[RNIC_FW_REG_RQD_STATUS / 4] = 0;
+	fw_xport_poll();
+	const struct mock_mbox_rec *r = mock_mbox_nth(RNIC_FW_REG_RQD_COMMIT, m0, 0);
+	check(t_busy == 0 && r_busy == 0 && mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 1 &&
+		      mock_mbox_count(RNIC_FW_REG_RQD_COMMIT, m0) == 1 && r && rnic_rq_desc_get_wr_id(r->data) == 0x8001 &&
+		      !fw_res.qp_run[qpn].sq_stalled && !fw_res.qp_run[qpn].rq_stalled,
+	      "fw-xport-busy-mailboxes-retried-from-the-main-loop");
+}
+
 static void atomics(void)
 {
 	unsigned m0 = mock_nmbox;
@@ -481,6 +512,7 @@ int main(void)
 	send_path();
 	retry_exhaustion();
 	rq_flush();
+	stalled_mailboxes();
 	timers();
 	return mock_failed;
 }
