@@ -8,8 +8,9 @@
 //                  error CQE, QP in ERR, later WQEs flushed, another QP unaffected
 //   test-rdma-rnr  RNR NAK then success; RNR retries exhausted; peer gone -> RETRY_EXC_ERR
 //   test-rdma-mtu  WRITE / SEND / READ at path MTU 256 and 1024
-//   test-rdma-qps  64 QP pairs with round-robin interleaved traffic
+//   test-rdma-qps  N QP pairs (--qps N, default 64) with round-robin interleaved traffic
 //   test-rdma-ud   UD SEND end to end (not in the default run: see sim/README.md)
+// Options after the seed: --gaps also runs the checks of known gaps (SKIP lines otherwise).
 #include <systemc.h>
 
 #include <cstring>
