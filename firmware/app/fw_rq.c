@@ -122,3 +122,23 @@ void fw_rq_done(const uint8_t *ev)
 		 rnic_rx_event_get_src_qpn(ev));
 	fw_rq_service(qpn);
 }
+
+/* RESP_ERROR: the receive engine NAK-ed a request of qpn (invalid request, access or operational
+ * error, or a SEND its buffer could not take) and stopped the QP. The responder's QP goes to ERR
+ * as well (IBTA); a buffer the failing SEND consumed (LOC_LEN_ERR, LOC_PROT_ERR: placement
+ * errors only SENDs have) completes with that status, the rest are flushed. */
+void fw_rq_resp_error(const uint8_t *ev)
+{
+	uint32_t qpn = rnic_rx_event_get_qpn(ev), st = rnic_rx_event_get_status(ev);
+	uint8_t *c = ctx(qpn);
+
+	if (rnic_qp_ctx_get_state(c) == RNIC_QP_STATE_ERR)
+		return;
+	if ((st == RNIC_WC_STATUS_LOC_LEN_ERR || st == RNIC_WC_STATUS_LOC_PROT_ERR) && fw_res.qp_run[qpn].rq_posted &&
+	    rnic_qp_ctx_get_rq_ci(c) != rnic_qp_ctx_get_rq_pi(c)) {
+		fw_res.qp_run[qpn].rq_posted = 0;
+		recv_cqe(qpn, rnic_rx_event_get_wr_id(ev), st, RNIC_WC_OPCODE_RECV, rnic_rx_event_get_byte_len(ev), 0, 0,
+			 0);
+	}
+	fw_qp_to_err(qpn);
+}

@@ -38,6 +38,9 @@ void fw_timers_poll(void);
 void fw_qp_to_err(uint32_t qpn);
 /* Forgets the QP's outstanding send WQEs without completions (destroy, RESET). */
 void fw_sq_release(uint32_t qpn);
+/* A RESP_ERROR event: the responder's QP goes to ERR (the consumed buffer, if any, completes
+ * with the event's status). */
+void fw_rq_resp_error(const uint8_t *ev);
 /* Posted receive WQEs of a QP in ERR complete with WR_FLUSH_ERR. */
 void fw_rq_flush(uint32_t qpn);
 /* Writes the RTL's QP-table entry from the context (invalid in RESET). 0 or -1. */

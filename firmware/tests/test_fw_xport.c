@@ -406,6 +406,40 @@ static void stalled_mailboxes(void)
 	      "fw-xport-busy-mailboxes-retried-from-the-main-loop");
 }
 
+/* A SEND longer than the posted buffer: the receive engine NAKs it and reports RESP_ERROR
+ * LOC_LEN_ERR with the buffer's wr_id; that receive completes with LOC_LEN_ERR, the next posted
+ * one is flushed, the responder's QP is in ERR. An access error (no buffer consumed) flushes. */
+static void resp_errors(void)
+{
+	for (int consumed = 1; consumed >= 0; consumed--) {
+		memset(&fw_res, 0, sizeof(fw_res));
+		fw_cmd_init();
+		fw_xport_init();
+		memset(mock_host, 0, sizeof(mock_host));
+		setup_qp(7);
+		struct rnicp_sge sg = { H(DATA_OFF), 64, 0x101 };
+		struct rnicp_recv_wr w1 = { 0x9001, &sg, 1 }, w2 = { 0x9002, &sg, 1 };
+		rnicp_rq_post(&rq, &w1);
+		rnicp_rq_post(&rq, &w2);
+		ring_rq();
+		uint8_t ev[RNIC_RX_EVENT_SIZE] = { 0 };
+		rnic_rx_event_set_kind(ev, RNIC_RX_EVENT_KIND_RESP_ERROR);
+		rnic_rx_event_set_qpn(ev, qpn);
+		rnic_rx_event_set_status(ev, consumed ? RNIC_WC_STATUS_LOC_LEN_ERR : RNIC_WC_STATUS_REM_ACCESS_ERR);
+		rnic_rx_event_set_wr_id(ev, consumed ? 0x9001 : 0);
+		rnic_rx_event_set_byte_len(ev, consumed ? 100 : 0);
+		fw_rx_event(ev);
+		struct rnicp_wc wc[4];
+		int n = rnicp_cq_poll(&cq, 4, wc);
+		check(n == 2 && wc[0].wr_id == 0x9001 &&
+			      wc[0].status == (consumed ? RNIC_WC_STATUS_LOC_LEN_ERR : RNIC_WC_STATUS_WR_FLUSH_ERR) &&
+			      wc[1].wr_id == 0x9002 && wc[1].status == RNIC_WC_STATUS_WR_FLUSH_ERR &&
+			      rnic_qp_ctx_get_state(fw_res.qp_ctx[qpn]) == RNIC_QP_STATE_ERR,
+		      consumed ? "fw-xport-resp-error-len-completes-buffer-then-err"
+			       : "fw-xport-resp-error-access-flushes-then-err");
+	}
+}
+
 static void atomics(void)
 {
 	unsigned m0 = mock_nmbox;
@@ -513,6 +547,7 @@ int main(void)
 	retry_exhaustion();
 	rq_flush();
 	stalled_mailboxes();
+	resp_errors();
 	timers();
 	return mock_failed;
 }
