@@ -391,8 +391,19 @@ uint32_t counter(RdmaHost *h, uint32_t idx) { return rnic_rd32(&h->os, RNIC_COUN
 // flushed too; nothing changed in the responder's window [win, win + win_len) (which holds the
 // target and the good WRITEs' destinations) nor in the requester's [lwin, lwin + 16 KiB); and
 // the witness pair still works.
+// resp: the responder's QP state afterwards: 1 ERR (it NAK-ed the request), 0 unchanged (it never
+// saw an error), -1 known gap (a READ failing at the responder's transmit engine). With
+// small_recv the responder first posts a 64-byte receive that the bad SEND overflows: it must
+// complete with LOC_LEN_ERR.
 void err_case(Ext &t, const std::string &name, RdmaQp *x, RdmaQp *y, rnicp_send_wr bad, uint32_t st, uint64_t win,
-              uint32_t win_len, RdmaQp *wx, RdmaQp *wy) {
+              uint32_t win_len, RdmaQp *wx, RdmaQp *wy, int resp, bool small_recv = false) {
+  rnicp_recv_wr yr{t.next(), nullptr, 0};
+  rnicp_sge ys{win, 64, t.bkey};
+  if (small_recv) {
+    yr.sg_list = &ys, yr.num_sge = 1;
+    t.r.check(y->post_recv(yr) == 0, (name + "-post-recv").c_str());
+    wait(sc_time(5, SC_US));  // the buffer reaches the receive engine first (else: RNR)
+  }
   uint64_t lwin = t.abuf + 0x80000;
   auto rb = y->h->mem->read_vec(win, win_len), lb = x->h->mem->read_vec(lwin, 0x4000);
   bad.wr_id = t.next();
@@ -444,7 +455,20 @@ void err_case(Ext &t, const std::string &name, RdmaQp *x, RdmaQp *y, rnicp_send_
               fmt, rd, win_len, ld);
   else
     t.r.check(rd == ra.size() && ld == la.size(), (name + "-memory-untouched").c_str(), fmt, rd, win_len, ld);
-  std::printf("INFO %s: responder QP state %d\n", name.c_str(), y->state());
+  int ys_state = y->state();
+  if (resp < 0)
+    gap_check(t, ys_state == RNIC_QP_STATE_ERR, name + "-responder-qp-err",
+              "the responder's transmit engine NAKs a READ with a bad rkey without telling the firmware", "state %d",
+              ys_state);
+  else
+    t.r.check(ys_state == (resp ? RNIC_QP_STATE_ERR : RNIC_QP_STATE_RTS), (name + "-responder-qp-state").c_str(),
+              "state %d", ys_state);
+  if (small_recv) {
+    rnicp_wc w2{};
+    int n2 = y->poll(&w2, 1, sc_time(100, SC_US));
+    t.r.check(n2 == 1 && w2.wr_id == yr.wr_id && w2.status == RNIC_WC_STATUS_LOC_LEN_ERR && w2.qpn == y->qpn,
+              (name + "-responder-recv-len-err").c_str(), "cqes %d %s", n2, wcs(w2).c_str());
+  }
   write_case(t, name + "-other-qp-works", wx, wy, RNIC_WQE_OP_RDMA_WRITE, {3000});
   t.r.check(t.quiet({x, y, wx, wy}), (name + "-no-extra-cqes").c_str());
 }
@@ -468,6 +492,7 @@ void errors(Ext &t) {
   if (!t.r.check(ok, "rdma-err-setup")) return;
   rnicp_sge ls{t.abuf + 0x1000, 64, t.akey};
   rnicp_sge l8{t.abuf + 0x2000, 8, t.akey};
+  rnicp_sge big{t.abuf + 0x3000, 200, t.akey};
   auto wr = [&](uint32_t op, uint64_t va, uint32_t rkey) {
     rnicp_send_wr w{};
     w.opcode = op;
@@ -485,24 +510,25 @@ void errors(Ext &t) {
     const char *name;
     rnicp_send_wr w;
     uint32_t qp_access, status;
-    int window;
+    int window, resp;
   } cases[] = {
-      {"rdma-err-write-bad-rkey-variant", wr(W, win[0] + 0x1000, key[0] ^ 1), kAll, RAE, 0},
-      {"rdma-err-write-bad-rkey-index", wr(W, win[0] + 0x1000, (300u << 8) | 1), kAll, RAE, 0},
-      {"rdma-err-write-out-of-bounds", wr(W, win[0] + 0x2000 - 32, key[0]), kAll, RAE, 0},
-      {"rdma-err-write-before-start", wr(W, win[0] + 0x1000 - 8, key[0]), kAll, RAE, 0},
-      {"rdma-err-read-out-of-bounds", wr(R, win[0] + 0x2000 - 32, key[0]), kAll, RAE, 0},
-      {"rdma-err-read-bad-rkey", wr(R, win[0] + 0x1000, key[0] + 0x100), kAll, RAE, 0},
-      {"rdma-err-cas-out-of-bounds", wr(C, win[0] + 0x2000, key[0]), kAll, RAE, 0},
-      {"rdma-err-mr-no-remote-write", wr(W, win[1] + 0x1000, key[1]), kAll, RAE, 1},
-      {"rdma-err-mr-no-remote-read", wr(R, win[2] + 0x1000, key[2]), kAll, RAE, 2},
-      {"rdma-err-mr-no-remote-atomic", wr(F, win[3] + 0x1000, key[3]), kAll, RAE, 3},
-      {"rdma-err-mr-other-pd", wr(W, win[4] + 0x1000, key[4]), kAll, RAE, 4},
-      {"rdma-err-read-mr-other-pd", wr(R, win[4] + 0x1000, key[4]), kAll, RAE, 4},
-      {"rdma-err-qp-no-remote-write", wr(W, win[0] + 0x1000, key[0]), RR | RA, RAE, 0},
-      {"rdma-err-qp-no-remote-read", wr(R, win[0] + 0x1000, key[0]), RW | RA, RAE, 0},
-      {"rdma-err-qp-no-remote-atomic", wr(C, win[0] + 0x1000, key[0]), RW | RR, RAE, 0},
-      {"rdma-err-local-bad-lkey", wr(W, win[0] + 0x1000, key[0]), kAll, RNIC_WC_STATUS_LOC_PROT_ERR, 0},
+      {"rdma-err-write-bad-rkey-variant", wr(W, win[0] + 0x1000, key[0] ^ 1), kAll, RAE, 0, 1},
+      {"rdma-err-write-bad-rkey-index", wr(W, win[0] + 0x1000, (300u << 8) | 1), kAll, RAE, 0, 1},
+      {"rdma-err-write-out-of-bounds", wr(W, win[0] + 0x2000 - 32, key[0]), kAll, RAE, 0, 1},
+      {"rdma-err-write-before-start", wr(W, win[0] + 0x1000 - 8, key[0]), kAll, RAE, 0, 1},
+      {"rdma-err-read-out-of-bounds", wr(R, win[0] + 0x2000 - 32, key[0]), kAll, RAE, 0, -1},
+      {"rdma-err-read-bad-rkey", wr(R, win[0] + 0x1000, key[0] + 0x100), kAll, RAE, 0, -1},
+      {"rdma-err-cas-out-of-bounds", wr(C, win[0] + 0x2000, key[0]), kAll, RAE, 0, 1},
+      {"rdma-err-mr-no-remote-write", wr(W, win[1] + 0x1000, key[1]), kAll, RAE, 1, 1},
+      {"rdma-err-mr-no-remote-read", wr(R, win[2] + 0x1000, key[2]), kAll, RAE, 2, -1},
+      {"rdma-err-mr-no-remote-atomic", wr(F, win[3] + 0x1000, key[3]), kAll, RAE, 3, 1},
+      {"rdma-err-mr-other-pd", wr(W, win[4] + 0x1000, key[4]), kAll, RAE, 4, 1},
+      {"rdma-err-read-mr-other-pd", wr(R, win[4] + 0x1000, key[4]), kAll, RAE, 4, -1},
+      {"rdma-err-qp-no-remote-write", wr(W, win[0] + 0x1000, key[0]), RR | RA, RAE, 0, 1},
+      {"rdma-err-qp-no-remote-read", wr(R, win[0] + 0x1000, key[0]), RW | RA, RAE, 0, 1},
+      {"rdma-err-qp-no-remote-atomic", wr(C, win[0] + 0x1000, key[0]), RW | RR, RAE, 0, 1},
+      {"rdma-err-local-bad-lkey", wr(W, win[0] + 0x1000, key[0]), kAll, RNIC_WC_STATUS_LOC_PROT_ERR, 0, 0},
+      {"rdma-err-send-longer-than-recv", wr(RNIC_WQE_OP_SEND, 0, 0), kAll, RNIC_WC_STATUS_REM_INV_REQ_ERR, 0, 1},
   };
   for (auto &c : cases) {
     RdmaConnOpts oy;
@@ -513,7 +539,8 @@ void errors(Ext &t) {
     // The window of the target, the good WRITEs go to the last KiB of window 5 (all rights, bkey).
     uint64_t w0 = win[c.window];
     uint32_t wl = uint32_t(win[5] + 0x4000 - w0);
-    err_case(t, c.name, x, y, c.w, c.status, w0, wl, wx, wy);
+    if (c.w.opcode == RNIC_WQE_OP_SEND) c.w.sg_list = &big;  // 200 bytes into a 64-byte buffer
+    err_case(t, c.name, x, y, c.w, c.status, w0, wl, wx, wy, c.resp, c.w.opcode == RNIC_WQE_OP_SEND);
   }
 }
 
