@@ -890,12 +890,19 @@ void ud(Ext &t) {
 // Two NICs and their hosts; runs body in a thread after both are opened.
 int rdma_ext_main(int argc, char **argv, std::function<void(Ext &)> body) {
   uint64_t seed = argc > 1 ? std::strtoull(argv[1], nullptr, 0) : 1;
+  EthFaults f;
+  bool faults = false;
   for (int i = 1; i < argc; i++) {
     std::string o = argv[i];
     g_gaps = g_gaps || o == "--gaps";
     if (o == "--no-read") g_qps_read = false;
     if (o == "--qps" && i + 1 < argc) g_qps = std::atoi(argv[++i]);
     if (o == "--pace" && i + 1 < argc) g_pace_ns = unsigned(std::atoi(argv[++i]));
+    if (o == "--faults" && i + 4 < argc) {  // loss reorder dup corrupt, per frame, both directions
+      f.loss = std::atof(argv[++i]), f.reorder = std::atof(argv[++i]);
+      f.dup = std::atof(argv[++i]), f.corrupt = std::atof(argv[++i]);
+      faults = true;
+    }
   }
   HostMem ma, mb;
   PcieModel pa(ma), pb(mb);
@@ -904,7 +911,8 @@ int rdma_ext_main(int argc, char **argv, std::function<void(Ext &)> body) {
   nb.attach_pcie(&pb);
   EthLinkCfg lc;
   lc.seed = seed;
-  lc.pcap_path = std::string("build/sys/") + argv[0] + ".pcap";
+  lc.pcap_path = std::string("build/sys/") + argv[0] + (faults ? "-faults" : "") + ".pcap";
+  lc.faults[0] = lc.faults[1] = f;
   EthLink link("link", &na, &nb, lc);
   RdmaHost a(&na, &ma, 0x0A000001u, 1), b(&nb, &mb, 0x0A000002u, 2);
   Ext t("rdma_ext", &a, &b, seed * 0x9E3779B97F4A7C15ull + 1, std::move(body));
