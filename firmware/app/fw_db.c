@@ -86,8 +86,13 @@ void fw_rx_event(const uint8_t *ev)
 	case RNIC_RX_EVENT_KIND_ATOMIC_REQ:
 		fw_atomic_req(ev);
 		return;
+	case RNIC_RX_EVENT_KIND_RESP_ERROR:
+		fw_log("qp %u: responder error %u at psn %u", (unsigned)qpn, (unsigned)rnic_rx_event_get_status(ev),
+		       (unsigned)rnic_rx_event_get_psn(ev));
+		fw_rq_resp_error(ev);
+		return;
 	default:
-		/* RNR_SENT and RESP_ERROR: the receive engine already answered; logged. */
+		/* RNR_SENT: the receive engine already answered; logged. */
 		fw_log("qp %u: event %u", (unsigned)qpn, (unsigned)kind);
 		return;
 	}
@@ -136,5 +141,6 @@ uint32_t fw_xport_poll(void)
 		perf_add(t0, &fw_perf.ev_cycles, &fw_perf.ev_max);
 		n++;
 	}
+	fw_sq_retry_stalled();
 	return n;
 }

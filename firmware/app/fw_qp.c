@@ -126,6 +126,11 @@ uint32_t fw_cmd_create_qp(uint8_t *e)
 			c[i] = 0;
 		fw_res.qp_used[q] = 1;
 		fw_atomic_reset(q);
+		/* No send WQE outstanding (destroy released them), no timer, no receive buffer. */
+		fw_res.qp_run[q].head = fw_res.qp_run[q].tail = -1;
+		fw_res.qp_run[q].deadline = 0;
+		fw_res.qp_run[q].rnr_wait = fw_res.qp_run[q].rq_posted = fw_res.qp_run[q].sq_stalled = 0;
+		fw_res.qp_run[q].rq_stalled = 0;
 		rnic_qp_ctx_set_state(c, RNIC_QP_STATE_RESET);
 		rnic_qp_ctx_set_qp_type(c, type);
 		rnic_qp_ctx_set_pdn(c, pdn);
@@ -208,7 +213,7 @@ void fw_qpt_build(uint32_t qpn, uint8_t *t)
 }
 
 /* Hands the entry to the RTL when the transport engines are there; 0 or -1. */
-static int qpt_program(uint32_t qpn)
+int fw_qpt_program(uint32_t qpn)
 {
 	FW_LAYOUT_ALIGN uint8_t t[RNIC_QPT_ENTRY_SIZE];
 
@@ -248,6 +253,7 @@ uint32_t fw_cmd_modify_qp(uint8_t *e)
 
 	if (next == RNIC_QP_STATE_RESET) {
 		/* Back to the state creation left: queues empty, PSNs and path forgotten. */
+		fw_sq_release(rnic_cmd_modify_qp_get_qpn(e));
 		rnic_qp_ctx_set_sq_pi(c, 0), rnic_qp_ctx_set_sq_ci(c, 0), rnic_qp_ctx_set_sq_next(c, 0);
 		rnic_qp_ctx_set_rq_pi(c, 0), rnic_qp_ctx_set_rq_ci(c, 0);
 	} else if (next != RNIC_QP_STATE_ERR) {
@@ -300,10 +306,12 @@ uint32_t fw_cmd_modify_qp(uint8_t *e)
 	rnic_qp_ctx_set_state(c, next);
 	rnic_qp_ctx_set_retries_left(c, rnic_qp_ctx_get_retry_cnt(c));
 	rnic_qp_ctx_set_rnr_retries_left(c, rnic_qp_ctx_get_rnr_retry(c));
-	if (next != cur && qpt_program(rnic_cmd_modify_qp_get_qpn(e))) {
+	if (next != cur && fw_qpt_program(rnic_cmd_modify_qp_get_qpn(e))) {
 		fw_log("qp %u: QP table did not take the entry", (unsigned)rnic_cmd_modify_qp_get_qpn(e));
 		return RNIC_CMD_STATUS_INTERNAL;
 	}
+	if (next == RNIC_QP_STATE_ERR && cur != RNIC_QP_STATE_ERR)
+		fw_qp_to_err(rnic_cmd_modify_qp_get_qpn(e)); /* the host's move to ERR flushes too */
 	return RNIC_CMD_STATUS_OK;
 }
 
@@ -345,7 +353,8 @@ uint32_t fw_cmd_destroy_qp(uint8_t *e)
 	if (!qp_ctx(qpn))
 		return RNIC_CMD_STATUS_BAD_HANDLE;
 	rnic_qp_ctx_set_state(fw_res.qp_ctx[qpn], RNIC_QP_STATE_RESET);
-	qpt_program(qpn); /* invalidates the RTL's entry */
+	fw_sq_release(qpn);
+	fw_qpt_program(qpn); /* invalidates the RTL's entry */
 	fw_res.qp_used[qpn] = 0;
 	return RNIC_CMD_STATUS_OK;
 }

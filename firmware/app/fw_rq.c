@@ -31,6 +31,30 @@ static void recv_cqe(uint32_t qpn, uint64_t wr_id, uint32_t status, uint32_t opc
 	rnic_qp_ctx_set_rq_ci(c, (uint16_t)(rnic_qp_ctx_get_rq_ci(c) + 1));
 }
 
+/* Host address of the RQ WQE k places after the consumer index. */
+static uint64_t rqe_addr(const uint8_t *c, uint32_t k)
+{
+	uint32_t idx = (rnic_qp_ctx_get_rq_ci(c) + k) & ((1u << rnic_qp_ctx_get_rq_log_size(c)) - 1);
+	return rnic_qp_ctx_get_buf_addr(c) + rnic_qp_ctx_get_rq_offset(c) +
+	       ((uint64_t)idx << rnic_qp_ctx_get_rq_log_stride(c));
+}
+
+void fw_rq_flush(uint32_t qpn)
+{
+	uint8_t *c = ctx(qpn);
+	uint8_t w[RNIC_RQ_WQE_SIZE];
+
+	/* The slot's buffer was emptied by the QP-table write that moved the QP to ERR, so every
+	 * WQE from rq_ci on is the host's again and completes flushed. */
+	fw_res.qp_run[qpn].rq_posted = 0;
+	while (rnic_qp_ctx_get_rq_ci(c) != rnic_qp_ctx_get_rq_pi(c)) {
+		if (fw_dma_xfer(rqe_addr(c, 0), BUF_RQE, RNIC_RQ_WQE_SIZE, FW_DMA_TO_BUF))
+			return;
+		fw_buf_read(BUF_RQE, w, RNIC_RQ_WQE_SIZE);
+		recv_cqe(qpn, rnic_rq_wqe_get_wr_id(w), RNIC_WC_STATUS_WR_FLUSH_ERR, RNIC_WC_OPCODE_RECV, 0, 0, 0, 0);
+	}
+}
+
 /* Hands posted RQ WQEs to the receive engine while it has free buffer slots (hw_caps[7:4] per
  * QP); the engine fills them in the order given, so completions stay in RQ order. */
 void fw_rq_service(uint32_t qpn)
@@ -41,16 +65,19 @@ void fw_rq_service(uint32_t qpn)
 	uint32_t caps = hal_rd32(RNIC_FW_REG_HW_CAPS);
 	uint32_t slots = (caps >> 4) & 0xFu;
 
+	if (rnic_qp_ctx_get_state(c) == RNIC_QP_STATE_ERR) {
+		fw_rq_flush(qpn);
+		return;
+	}
 	if (!(caps & 1u))
 		return; /* no receive engine attached: the buffers wait */
 	if (slots == 0)
 		slots = 1;
+	run->rq_stalled = 0;
 	while (run->rq_posted < slots &&
 	       (uint16_t)(rnic_qp_ctx_get_rq_ci(c) + run->rq_posted) != rnic_qp_ctx_get_rq_pi(c)) {
 		uint32_t stride = 1u << rnic_qp_ctx_get_rq_log_stride(c);
-		uint32_t idx = (uint32_t)(rnic_qp_ctx_get_rq_ci(c) + run->rq_posted) &
-			       ((1u << rnic_qp_ctx_get_rq_log_size(c)) - 1);
-		uint64_t a = rnic_qp_ctx_get_buf_addr(c) + rnic_qp_ctx_get_rq_offset(c) + (uint64_t)idx * stride;
+		uint64_t a = rqe_addr(c, run->rq_posted);
 		uint32_t bytes = stride > sizeof(w) ? sizeof(w) : stride;
 		if (fw_dma_xfer(a, BUF_RQE, bytes, FW_DMA_TO_BUF))
 			return;
@@ -74,6 +101,11 @@ void fw_rq_service(uint32_t qpn)
 			rnic_st_le(o + 8, 4, rnic_wqe_sge_get_length(s));
 			rnic_st_le(o + 12, 4, rnic_wqe_sge_get_lkey(s));
 		}
+		if (hal_rd32(RNIC_FW_REG_RQD_STATUS) & 1u) { /* busy: retried after the events are taken */
+			run->rq_stalled = 1;
+			fw_stalled_any = 1;
+			return;
+		}
 		if (fw_mbox_send(RNIC_FW_REG_RQD_DATA, RNIC_FW_REG_RQD_COMMIT, RNIC_FW_REG_RQD_STATUS, d,
 				 RNIC_RQ_DESC_SIZE / 4, qpn)) {
 			fw_log("qp %u: receive engine not taking buffers", (unsigned)qpn);
@@ -89,6 +121,8 @@ void fw_rq_done(const uint8_t *ev)
 	uint32_t qpn = rnic_rx_event_get_qpn(ev);
 	uint32_t kind = rnic_rx_event_get_kind(ev);
 
+	if (rnic_qp_ctx_get_state(ctx(qpn)) == RNIC_QP_STATE_ERR)
+		return; /* consumed just before the move to ERR: its WQE was flushed already */
 	if (fw_res.qp_run[qpn].rq_posted)
 		fw_res.qp_run[qpn].rq_posted--;
 	recv_cqe(qpn, rnic_rx_event_get_wr_id(ev), rnic_rx_event_get_status(ev),
@@ -96,4 +130,24 @@ void fw_rq_done(const uint8_t *ev)
 		 rnic_rx_event_get_byte_len(ev), rnic_rx_event_get_imm_data(ev), rnic_rx_event_get_flags(ev),
 		 rnic_rx_event_get_src_qpn(ev));
 	fw_rq_service(qpn);
+}
+
+/* RESP_ERROR: the receive engine NAK-ed a request of qpn (invalid request, access or operational
+ * error, or a SEND its buffer could not take) and stopped the QP. The responder's QP goes to ERR
+ * as well (IBTA); a buffer the failing SEND consumed (LOC_LEN_ERR, LOC_PROT_ERR: placement
+ * errors only SENDs have) completes with that status, the rest are flushed. */
+void fw_rq_resp_error(const uint8_t *ev)
+{
+	uint32_t qpn = rnic_rx_event_get_qpn(ev), st = rnic_rx_event_get_status(ev);
+	uint8_t *c = ctx(qpn);
+
+	if (rnic_qp_ctx_get_state(c) == RNIC_QP_STATE_ERR)
+		return;
+	if ((st == RNIC_WC_STATUS_LOC_LEN_ERR || st == RNIC_WC_STATUS_LOC_PROT_ERR) && fw_res.qp_run[qpn].rq_posted &&
+	    rnic_qp_ctx_get_rq_ci(c) != rnic_qp_ctx_get_rq_pi(c)) {
+		fw_res.qp_run[qpn].rq_posted = 0;
+		recv_cqe(qpn, rnic_rx_event_get_wr_id(ev), st, RNIC_WC_OPCODE_RECV, rnic_rx_event_get_byte_len(ev), 0, 0,
+			 0);
+	}
+	fw_qp_to_err(qpn);
 }

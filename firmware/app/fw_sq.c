@@ -199,13 +199,35 @@ static void flush_unsent(uint32_t qpn)
 	}
 }
 
+void fw_sq_release(uint32_t qpn)
+{
+	struct fw_qp_run *r = &fw_res.qp_run[qpn];
+
+	while (r->head >= 0) {
+		int16_t i = r->head;
+		r->head = fw_res.swqe[i].next;
+		swqe_put(i);
+	}
+	r->tail = -1;
+	r->deadline = 0;
+	r->rnr_wait = 0;
+	r->rq_posted = 0;
+	r->sq_stalled = 0;
+	r->rq_stalled = 0;
+}
+
 void fw_qp_to_err(uint32_t qpn)
 {
 	fw_res.qp_run[qpn].deadline = 0;
-	rnic_qp_ctx_set_state(ctx(qpn), RNIC_QP_STATE_ERR);
+	if (rnic_qp_ctx_get_state(ctx(qpn)) != RNIC_QP_STATE_ERR) {
+		rnic_qp_ctx_set_state(ctx(qpn), RNIC_QP_STATE_ERR);
+		if (fw_qpt_program(qpn)) /* no more traffic, and the receive slot is emptied */
+			fw_log("qp %u: QP table did not take the ERR entry", (unsigned)qpn);
+	}
 	while (fw_res.qp_run[qpn].head >= 0)
 		retire_head(qpn, RNIC_WC_STATUS_WR_FLUSH_ERR);
 	flush_unsent(qpn);
+	fw_rq_flush(qpn);
 }
 
 static uint64_t wqebb_addr(const uint8_t *c, uint32_t idx)
@@ -236,6 +258,16 @@ static void set_sge(uint8_t *d, uint32_t i, uint64_t addr, uint32_t len, uint32_
 	rnic_st_le32(s + 12, lkey);
 }
 
+uint8_t fw_stalled_any;
+
+/* send_one could not go on for a reason that passes (busy mailbox, no free record). */
+static uint32_t stall(uint32_t qpn)
+{
+	fw_res.qp_run[qpn].sq_stalled = 1;
+	fw_stalled_any = 1;
+	return 0;
+}
+
 /* Before a READ request leaves, the receive engine learns where its responses go (the local
  * SGEs of the descriptor, at most three). 0, or -1 when it cannot take it. */
 static int post_read_dest(uint32_t qpn, uint32_t psn, uint32_t len, const uint8_t *d, uint32_t k)
@@ -247,6 +279,8 @@ static int post_read_dest(uint32_t qpn, uint32_t psn, uint32_t len, const uint8_
 		fw_log("qp %u: READ not served (engine or SGE count)", (unsigned)qpn);
 		return -1;
 	}
+	if (hal_rd32(RNIC_FW_REG_RDD_STATUS) & 1u)
+		return -1; /* busy: the receive engine may be waiting for us to take an event */
 	rnic_rd_desc_set_qpn(r, qpn);
 	rnic_rd_desc_set_num_sge(r, n);
 	rnic_rd_desc_set_first_psn(r, psn);
@@ -320,7 +354,7 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 	}
 	int16_t ri = swqe_get();
 	if (ri < 0)
-		return 0; /* every record in use: resume when completions free some */
+		return stall(qpn); /* every record in use: resume when completions free some */
 	/* Only the descriptor's first 64 bytes are cleared: txd_send sends no SGE beyond num_sge. */
 	for (uint32_t i = 0; i < RNIC_TX_DESC_SGE0_ADDR_OFF; i += 4)
 		rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(d, 8) + i, 0);
@@ -383,7 +417,7 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 		uint32_t k = (hal_rd32(RNIC_FW_REG_HW_CAPS) & 2u) ? read_progress(qpn, psn, npkts) : 0;
 		if (post_read_dest(qpn, psn, len, d, k)) {
 			swqe_put(ri);
-			return 0;
+			return (hal_rd32(RNIC_FW_REG_HW_CAPS) & 2u) && rnic_tx_desc_get_num_sge(d) <= 3 ? stall(qpn) : 0;
 		}
 		if (k && ((psn + k) & PSN_MASK) != fw_res.qp_run[qpn].rd_resume) {
 			/* responses arrived since the last try: progress, as an ACK would be */
@@ -395,6 +429,10 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 			rnic_tx_desc_set_remote_va(d, rnic_tx_desc_get_remote_va(d) + ((uint64_t)k << mtu_log));
 			rnic_tx_desc_set_length(d, len - (k << mtu_log));
 		}
+	}
+	if (hal_rd32(RNIC_FW_REG_TXD_STATUS) & 1u) { /* busy: retried after the events are taken */
+		swqe_put(ri);
+		return stall(qpn);
 	}
 	int ext = op == RNIC_WQE_OP_ATOMIC_CMP_AND_SWP || op == RNIC_WQE_OP_ATOMIC_FETCH_AND_ADD ||
 		  rnic_qp_ctx_get_qp_type(c) == RNIC_QP_TYPE_UD;
@@ -431,6 +469,8 @@ void fw_sq_service(uint32_t qpn)
 {
 	uint8_t *c = ctx(qpn);
 
+	fw_res.qp_run[qpn].sq_stalled = 0;
+
 	if (rnic_qp_ctx_get_state(c) == RNIC_QP_STATE_ERR) {
 		flush_unsent(qpn);
 		return;
@@ -443,6 +483,21 @@ void fw_sq_service(uint32_t qpn)
 		if (!n)
 			return;
 		rnic_qp_ctx_set_sq_next(c, (uint16_t)(rnic_qp_ctx_get_sq_next(c) + n));
+	}
+}
+
+void fw_sq_retry_stalled(void)
+{
+	if (!fw_stalled_any)
+		return;
+	fw_stalled_any = 0;
+	for (uint32_t q = FW_FIRST_QPN; q < FW_MAX_QP; q++) {
+		if (!fw_res.qp_used[q])
+			continue;
+		if (fw_res.qp_run[q].sq_stalled)
+			fw_sq_service(q);
+		if (fw_res.qp_run[q].rq_stalled)
+			fw_rq_service(q);
 	}
 }
 

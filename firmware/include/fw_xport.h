@@ -14,10 +14,17 @@ void fw_doorbell(uint32_t ev, uint32_t value);
 void fw_rx_event(const uint8_t *ev);
 /* Drains the doorbell and event mailboxes; returns how much it did. */
 uint32_t fw_xport_poll(void);
-/* Hands posted receive WQEs of qpn to the receive engine while it has free slots. */
-void fw_rq_service(uint32_t qpn);
-/* Sends every WQE the host posted on qpn that is not yet with the transmit engine. */
+/* Sends every WQE the host posted on qpn that is not yet with the transmit engine. When an
+ * engine mailbox is busy or no send record is free it stops and marks the QP stalled. */
 void fw_sq_service(uint32_t qpn);
+/* Hands posted receive WQEs of qpn to the receive engine while it has free slots (marks the QP
+ * stalled while the mailbox is busy). */
+void fw_rq_service(uint32_t qpn);
+/* Services the stalled QPs again (from the main loop, after the event mailbox was drained:
+ * the receive engine takes buffers and READ destinations only between packets, so never
+ * while it waits for the firmware to take an event; busy-waiting there would deadlock). */
+void fw_sq_retry_stalled(void);
+extern uint8_t fw_stalled_any; /* some QP has sq_stalled or rq_stalled set */
 /* Writes one CQE to cq (spec layout cqe, owner bit from the pass). 0 or -1. */
 int fw_cqe_write(uint32_t cqn, const uint8_t *cqe);
 /* Event queue: posts one eq_entry and notifies (MSI-X if armed). 0 or -1 (no EQ, DMA error). */
@@ -25,8 +32,19 @@ void fw_eq_init(void);
 int fw_eq_post(uint32_t type, uint32_t subtype, uint32_t handle, uint32_t data);
 /* Expired ACK timers (resend or RETRY_EXC_ERR) and RNR waits; cheap when none is due. */
 void fw_timers_poll(void);
-/* Moves a QP to ERR: outstanding send WQEs complete with WR_FLUSH_ERR. */
+/* Moves a QP to ERR (the RTL's QP-table entry too, which stops its traffic and empties its
+ * receive-buffer slot): outstanding and posted send WQEs and every posted receive WQE complete
+ * with WR_FLUSH_ERR, in order. */
 void fw_qp_to_err(uint32_t qpn);
+/* Forgets the QP's outstanding send WQEs without completions (destroy, RESET). */
+void fw_sq_release(uint32_t qpn);
+/* A RESP_ERROR event: the responder's QP goes to ERR (the consumed buffer, if any, completes
+ * with the event's status). */
+void fw_rq_resp_error(const uint8_t *ev);
+/* Posted receive WQEs of a QP in ERR complete with WR_FLUSH_ERR. */
+void fw_rq_flush(uint32_t qpn);
+/* Writes the RTL's QP-table entry from the context (invalid in RESET). 0 or -1. */
+int fw_qpt_program(uint32_t qpn);
 
 /* Data-path counters, read by the host with QUERY_COUNTERS (spec cmd_query_counters): what the
  * firmware costs per WQE, counted in mcycle from the start. */

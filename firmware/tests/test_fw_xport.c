@@ -244,9 +244,11 @@ static void send_path(void)
 	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, sg, 1, 0x3003); /* posted after the error */
 	ring_sq();
 	n = rnicp_cq_poll(&cq, 8, wc);
-	check(n == 3 && wc[0].wr_id == 0x3001 && wc[0].status == RNIC_WC_STATUS_REM_ACCESS_ERR &&
+	/* The receive buffer recv_path left posted (0x5002) is flushed with the move to ERR. */
+	check(n == 4 && wc[0].wr_id == 0x3001 && wc[0].status == RNIC_WC_STATUS_REM_ACCESS_ERR &&
 		      wc[1].wr_id == 0x3002 && wc[1].status == RNIC_WC_STATUS_WR_FLUSH_ERR &&
-		      wc[2].wr_id == 0x3003 && wc[2].status == RNIC_WC_STATUS_WR_FLUSH_ERR &&
+		      wc[2].wr_id == 0x5002 && wc[2].status == RNIC_WC_STATUS_WR_FLUSH_ERR && rnicp_wc_is_recv(&wc[2]) &&
+		      wc[3].wr_id == 0x3003 && wc[3].status == RNIC_WC_STATUS_WR_FLUSH_ERR &&
 		      rnic_qp_ctx_get_state(fw_res.qp_ctx[qpn]) == RNIC_QP_STATE_ERR,
 	      "fw-xport-access-nak-error-then-flush");
 }
@@ -380,6 +382,120 @@ static void retry_exhaustion(void)
 	      "fw-xport-retry-exceeded");
 }
 
+static void ring_rq(void)
+{
+	uint8_t v[4] = { 0 };
+	rnic_db_word_set_num(v, qpn);
+	rnic_db_word_set_index(v, rq.pi);
+	fw_doorbell(db_ev(0, RNIC_DB_RQ_DB), (uint32_t)rnic_ld_le(v, 4));
+}
+
+/* Receive WQEs of a QP that goes to ERR (here by the host's MODIFY_QP) complete with
+ * WR_FLUSH_ERR in order, the one with the receive engine included; later posts are flushed at
+ * once, and a receive event that raced with the move produces no second completion. */
+static void rq_flush(void)
+{
+	memset(&fw_res, 0, sizeof(fw_res));
+	fw_cmd_init();
+	fw_xport_init();
+	memset(mock_host, 0, sizeof(mock_host));
+	setup_qp(7);
+	struct rnicp_sge sg = { H(DATA_OFF), 64, 0x101 };
+	struct rnicp_recv_wr w1 = { 0x7001, &sg, 1 }, w2 = { 0x7002, &sg, 1 }, w3 = { 0x7003, &sg, 1 };
+	rnicp_rq_post(&rq, &w1);
+	rnicp_rq_post(&rq, &w2);
+	ring_rq();
+	unsigned q0 = mock_nmbox;
+	CMD(RNIC_CMD_OP_MODIFY_QP);
+	rnic_cmd_modify_qp_set_qpn(e, qpn);
+	rnic_cmd_modify_qp_set_attr_mask(e, A(STATE));
+	rnic_cmd_modify_qp_set_state(e, RNIC_QP_STATE_ERR);
+	uint32_t st = fw_cmd_exec(e);
+	struct rnicp_wc wc[4];
+	int n = rnicp_cq_poll(&cq, 4, wc);
+	const struct mock_mbox_rec *qe = mock_mbox_nth(RNIC_FW_REG_QPT_COMMIT, q0, 0);
+	check(st == RNIC_CMD_STATUS_OK && n == 2 && wc[0].wr_id == 0x7001 && wc[1].wr_id == 0x7002 &&
+		      wc[0].status == RNIC_WC_STATUS_WR_FLUSH_ERR && wc[1].status == RNIC_WC_STATUS_WR_FLUSH_ERR &&
+		      rnicp_wc_is_recv(&wc[0]) && qe && !rnic_qpt_entry_get_rx_enable(qe->data) &&
+		      mock_mbox_count(RNIC_FW_REG_QPT_COMMIT, q0) == 1,
+	      "fw-xport-modify-to-err-flushes-receives");
+	rnicp_rq_post(&rq, &w3);
+	ring_rq();
+	uint8_t ev[RNIC_RX_EVENT_SIZE] = { 0 };
+	rnic_rx_event_set_kind(ev, RNIC_RX_EVENT_KIND_RECV_DONE);
+	rnic_rx_event_set_qpn(ev, qpn);
+	rnic_rx_event_set_wr_id(ev, 0x7001);
+	fw_rx_event(ev);
+	n = rnicp_cq_poll(&cq, 4, wc);
+	check(n == 1 && wc[0].wr_id == 0x7003 && wc[0].status == RNIC_WC_STATUS_WR_FLUSH_ERR,
+	      "fw-xport-receive-posted-in-err-flushed");
+}
+
+/* A busy transmit or receive-buffer mailbox (the engines take them only between packets, so
+ * not while the receive engine waits for the firmware to take an event) leaves the WQEs posted
+ * and the QP stalled; the main loop's poll serves it once the mailbox is free. */
+static void stalled_mailboxes(void)
+{
+	memset(&fw_res, 0, sizeof(fw_res));
+	fw_cmd_init();
+	fw_xport_init();
+	memset(mock_host, 0, sizeof(mock_host));
+	setup_qp(7);
+	unsigned m0 = mock_nmbox;
+	struct rnicp_sge sg = { H(DATA_OFF), 64, 0x101 };
+	struct rnicp_recv_wr w1 = { 0x8001, &sg, 1 };
+	regs[RNIC_FW_REG_TXD_STATUS / 4] = 1;
+	regs[RNIC_FW_REG_RQD_STATUS / 4] = 1;
+	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, &sg, 1, 0x8002);
+	ring_sq();
+	rnicp_rq_post(&rq, &w1);
+	ring_rq();
+	fw_xport_poll();
+	unsigned t_busy = mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0), r_busy = mock_mbox_count(RNIC_FW_REG_RQD_COMMIT, m0);
+	regs[RNIC_FW_REG_TXD_STATUS / 4] = 0;
+	regs[RNIC_FW_REG_RQD_STATUS / 4] = 0;
+	fw_xport_poll();
+	const struct mock_mbox_rec *r = mock_mbox_nth(RNIC_FW_REG_RQD_COMMIT, m0, 0);
+	check(t_busy == 0 && r_busy == 0 && mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 1 &&
+		      mock_mbox_count(RNIC_FW_REG_RQD_COMMIT, m0) == 1 && r && rnic_rq_desc_get_wr_id(r->data) == 0x8001 &&
+		      !fw_res.qp_run[qpn].sq_stalled && !fw_res.qp_run[qpn].rq_stalled,
+	      "fw-xport-busy-mailboxes-retried-from-the-main-loop");
+}
+
+/* A SEND longer than the posted buffer: the receive engine NAKs it and reports RESP_ERROR
+ * LOC_LEN_ERR with the buffer's wr_id; that receive completes with LOC_LEN_ERR, the next posted
+ * one is flushed, the responder's QP is in ERR. An access error (no buffer consumed) flushes. */
+static void resp_errors(void)
+{
+	for (int consumed = 1; consumed >= 0; consumed--) {
+		memset(&fw_res, 0, sizeof(fw_res));
+		fw_cmd_init();
+		fw_xport_init();
+		memset(mock_host, 0, sizeof(mock_host));
+		setup_qp(7);
+		struct rnicp_sge sg = { H(DATA_OFF), 64, 0x101 };
+		struct rnicp_recv_wr w1 = { 0x9001, &sg, 1 }, w2 = { 0x9002, &sg, 1 };
+		rnicp_rq_post(&rq, &w1);
+		rnicp_rq_post(&rq, &w2);
+		ring_rq();
+		uint8_t ev[RNIC_RX_EVENT_SIZE] = { 0 };
+		rnic_rx_event_set_kind(ev, RNIC_RX_EVENT_KIND_RESP_ERROR);
+		rnic_rx_event_set_qpn(ev, qpn);
+		rnic_rx_event_set_status(ev, consumed ? RNIC_WC_STATUS_LOC_LEN_ERR : RNIC_WC_STATUS_REM_ACCESS_ERR);
+		rnic_rx_event_set_wr_id(ev, consumed ? 0x9001 : 0);
+		rnic_rx_event_set_byte_len(ev, consumed ? 100 : 0);
+		fw_rx_event(ev);
+		struct rnicp_wc wc[4];
+		int n = rnicp_cq_poll(&cq, 4, wc);
+		check(n == 2 && wc[0].wr_id == 0x9001 &&
+			      wc[0].status == (consumed ? RNIC_WC_STATUS_LOC_LEN_ERR : RNIC_WC_STATUS_WR_FLUSH_ERR) &&
+			      wc[1].wr_id == 0x9002 && wc[1].status == RNIC_WC_STATUS_WR_FLUSH_ERR &&
+			      rnic_qp_ctx_get_state(fw_res.qp_ctx[qpn]) == RNIC_QP_STATE_ERR,
+		      consumed ? "fw-xport-resp-error-len-completes-buffer-then-err"
+			       : "fw-xport-resp-error-access-flushes-then-err");
+	}
+}
+
 static void atomics(void)
 {
 	unsigned m0 = mock_nmbox;
@@ -489,6 +605,9 @@ int main(void)
 	send_path();
 	counter_totals(m_send, wqes0);
 	retry_exhaustion();
+	rq_flush();
+	stalled_mailboxes();
+	resp_errors();
 	timers();
 	return mock_failed;
 }

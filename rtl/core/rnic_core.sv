@@ -101,19 +101,20 @@ module rnic_core #(
     .bus_wstrb_o(bus_wstrb), .bus_ack_i(bus_ack), .bus_rdata_i(bus_rdata), .bus_err_i(bus_err)
   );
 
-  logic sel_regs, sel_win, sel_db, db_write;
+  logic sel_regs, sel_win, sel_db, db_write, db_full;
   assign sel_regs = bus_addr < BarAddrWidth'(1 << rnic_spec_pkg::REG_ADDR_W);
   assign sel_win = bus_addr >= BarAddrWidth'(rnic_spec_pkg::BAR0_FW_WINDOW_BASE) &&
                    bus_addr < BarAddrWidth'(rnic_spec_pkg::BAR0_FW_WINDOW_BASE +
                                             rnic_spec_pkg::BAR0_FW_WINDOW_SIZE);
   // The doorbell pages fill BAR0 from BAR0_DB_BASE to its end.
   assign sel_db = bus_addr >= BarAddrWidth'(rnic_spec_pkg::BAR0_DB_BASE);
-  assign db_write = bus_req && bus_we && sel_db;
+  assign db_write = bus_req && bus_we && sel_db && !db_full;
   // Registers and doorbells answer in the request cycle, the firmware window when its memory
   // does; unmapped space answers SLVERR rather than fake data.
   logic win_ack, win_err;
   logic [31:0] win_rdata;
-  assign bus_ack = sel_win ? win_ack : bus_req;
+  // a doorbell write waits while the doorbell FIFO is full
+  assign bus_ack = sel_win ? win_ack : (sel_db && bus_we && db_full) ? 1'b0 : bus_req;
   assign bus_err = sel_win ? win_err : !(sel_regs || sel_db);
   assign bus_rdata = sel_regs ? regs_rdata : sel_win ? win_rdata : 32'h0;
 
@@ -220,7 +221,7 @@ module rnic_core #(
   rnic_db_capture #(.BarAddrWidth(BarAddrWidth)) u_db (
     .clk_i, .rst_ni, .wr_i(db_write), .addr_i(bus_addr), .wdata_i(bus_wdata),
     .out_valid_o(db_valid), .out_ready_i(db_ready), .out_data_o(db_data),
-    .dropped_o(db_dropped), .count_o(db_count)
+    .full_o(db_full), .dropped_o(db_dropped), .count_o(db_count)
   );
 
 

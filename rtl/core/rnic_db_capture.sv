@@ -1,6 +1,8 @@
 // Doorbell capture: BAR0 writes to the doorbell registers of any user context's page become
-// entries {page, register, value} in a FIFO the firmware drains. A full FIFO drops the
-// doorbell and counts it (doorbell.db_dropped) rather than stalling the host's writes.
+// entries {page, register, value} in a FIFO the firmware drains. While the FIFO is full, full_o
+// tells the BAR0 port to hold the host's write (PCIe posted writes back up) rather than lose a
+// doorbell: a lost SQ doorbell would leave its WQEs unsent for good. A write that arrives
+// while full anyway (a bus that cannot wait) is dropped and counted (doorbell.db_dropped).
 module rnic_db_capture #(
   parameter int unsigned Depth = 64,
   parameter int unsigned BarAddrWidth = 22
@@ -13,6 +15,7 @@ module rnic_db_capture #(
   output logic                    out_valid_o,
   input  logic                    out_ready_i,
   output logic [63:0]             out_data_o,    // {value, db_event}
+  output logic                    full_o,
   output logic [31:0]             dropped_o,
   output logic [31:0]             count_o        // doorbells accepted
 );
@@ -34,6 +37,7 @@ module rnic_db_capture #(
   assign full = (wp_q[Aw] != rp_q[Aw]) && (wp_q[Aw-1:0] == rp_q[Aw-1:0]);
   assign empty = wp_q == rp_q;
   assign push = wr_i && is_db && !full;
+  assign full_o = full;
   assign pop = out_valid_o && out_ready_i;
 
   logic [31:0] ev;

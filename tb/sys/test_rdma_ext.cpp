@@ -1,0 +1,938 @@
+// Two simulated NICs, more of the verbs surface than test-rdma: every program opens both hosts,
+// registers a 1 MiB buffer on each (all rights) and runs one group of checks on QPs made with
+// RdmaQp. Data is compared byte for byte with guard bytes around every destination; every
+// signaled WQE must give exactly one CQE, in order, with the exact status, opcode, byte_len and
+// immediate.
+//   test-rdma-ops  SEND / SEND_IMM / WRITE / WRITE_IMM / READ at 0..4097 B, 1-4 SGEs, inline, CAS, FAA
+//   test-rdma-err  remote access errors (rkey, bounds, rights on MR and QP, PD), local key error:
+//                  error CQE, QP in ERR, later WQEs flushed, another QP unaffected
+//   test-rdma-rnr  RNR NAK then success; RNR retries exhausted; peer gone -> RETRY_EXC_ERR
+//   test-rdma-mtu  WRITE / SEND / READ at path MTU 256 and 1024
+//   test-rdma-qps  N QP pairs (--qps N, default 64) with round-robin interleaved traffic
+//   test-rdma-ud   UD SEND end to end (not in the default run: see sim/README.md)
+// Options after the seed: --gaps also runs the checks of known gaps (SKIP lines otherwise).
+#include <systemc.h>
+
+#include <cstring>
+#include <array>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "host/pcie_model.h"
+#include "main/sim_program.h"
+#include "net/eth_link.h"
+#include "sys/rdma_qp.h"
+#include "tb_check.h"
+
+namespace {
+
+constexpr uint32_t kBuf = 1u << 20;
+constexpr uint32_t kAll = 0xF;
+constexpr uint32_t LW = 1u << RNIC_ACCESS_LOCAL_WRITE, RW = 1u << RNIC_ACCESS_REMOTE_WRITE,
+                   RR = 1u << RNIC_ACCESS_REMOTE_READ, RA = 1u << RNIC_ACCESS_REMOTE_ATOMIC;
+
+std::string wcs(const rnicp_wc &w) {
+  char s[160];
+  std::snprintf(s, sizeof s, "[wr %llx st %u op %u len %u imm %x fl %x qp %u]", (unsigned long long)w.wr_id, w.status,
+                w.opcode, w.byte_len, w.imm_data, w.flags, w.qpn);
+  return s;
+}
+
+// Checks of known gaps run only with --gaps (not in the default run); otherwise one SKIP line.
+bool g_gaps = false;
+int g_qps = 64;          // test-rdma-qps: QP pairs (--qps N)
+bool g_qps_read = true;  // test-rdma-qps: READs in the mix (--no-read leaves them out)
+// test-rdma-qps: simulated time between two doorbells (--pace NS). The NIC's doorbell FIFO (64
+// entries) drops doorbells it has no room for and a dropped doorbell is never recovered, so
+// unpaced posting on 64 QPs loses WQEs (known gap, run with --pace 0 --gaps).
+unsigned g_pace_ns = 1000;
+
+// ---- data-moving cases, shared by the ops, mtu and qps programs ---------------------------------
+
+// Expected CQE: wr_id, status, opcode, byte_len.
+bool is(const rnicp_wc &w, uint64_t wr_id, uint32_t st, uint32_t op, uint32_t len) {
+  return w.wr_id == wr_id && w.status == st && w.opcode == op && w.byte_len == len;
+}
+
+struct Ext : sc_module {
+  SC_HAS_PROCESS(Ext);
+  Ext(sc_module_name n, RdmaHost *a, RdmaHost *b, uint64_t seed, std::function<void(Ext &)> body)
+      : sc_module(n), a(a), b(b), rng(seed), body(std::move(body)) {
+    SC_THREAD(run);
+  }
+  RdmaHost *a, *b;
+  uint64_t rng;
+  std::function<void(Ext &)> body;
+  TbResults r;
+  uint64_t abuf = 0, bbuf = 0;
+  uint32_t akey = 0, bkey = 0;
+  sc_time wait_t = sc_time(2, SC_MS);
+  std::vector<std::unique_ptr<RdmaQp>> qps;  // owned here: they live until the end of the run
+
+  uint64_t next() {
+    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+    return rng;
+  }
+  std::vector<uint8_t> rnd(size_t n) {
+    std::vector<uint8_t> v(n);
+    for (auto &x : v) x = uint8_t(next());
+    return v;
+  }
+  void fill(RdmaHost *h, uint64_t addr, uint32_t len) {
+    auto v = rnd(len);
+    h->mem->write(addr, v.data(), len);
+  }
+  bool check(bool ok, const std::string &name, const std::string &why) {
+    return r.check(ok, name.c_str(), "%s", why.c_str());
+  }
+
+  RdmaQp *new_qp(RdmaHost *h, uint32_t pd = 0, uint32_t type = RNIC_QP_TYPE_RC) {
+    qps.emplace_back(new RdmaQp());
+    RdmaQp *q = qps.back().get();
+    if (!q->create(h, pd, type)) {
+      r.check(false, "rdma-qp-create", "%s", q->err.c_str());
+      return nullptr;
+    }
+    return q;
+  }
+  // A connected pair: x on nic0 (requester side in most checks), y on nic1.
+  bool pair(RdmaQp *&x, RdmaQp *&y, const RdmaConnOpts &ox = RdmaConnOpts(), const RdmaConnOpts &oy = RdmaConnOpts(),
+            uint32_t ypd = 0) {
+    x = new_qp(a), y = new_qp(b, ypd);
+    if (!x || !y) return false;
+    uint32_t px = uint32_t(next() & 0xFFFFFF), py = uint32_t(next() & 0xFFFFFF);
+    bool ok = x->connect(*y, px, py, ox) && y->connect(*x, py, px, oy);
+    return r.check(ok, "rdma-qp-connect", "%s%s", x->err.c_str(), y->err.c_str());
+  }
+
+  // Nothing more on these QPs' CQs after a quiet period.
+  bool quiet(std::initializer_list<RdmaQp *> l, sc_time t = sc_time(30, SC_US)) {
+    wait(t);
+    rnicp_wc w[4];
+    bool ok = true;
+    for (RdmaQp *q : l) ok = q->poll_now(w, 4) == 0 && ok;
+    return ok;
+  }
+
+  void run() {
+    bool ok = a->open() && b->open();
+    r.check(ok, "rdma-open", "%s%s", a->err.c_str(), b->err.c_str());
+    if (ok) {
+      abuf = a->mem->alloc(kBuf, 4096), bbuf = b->mem->alloc(kBuf, 4096);
+      ok = rdma_reg_mr(a, abuf, kBuf, kAll, &akey) && rdma_reg_mr(b, bbuf, kBuf, kAll, &bkey);
+      r.check(ok, "rdma-reg-mr");
+    }
+    if (ok) body(*this);
+    // Non-zero receive-side drop and error counters of both NICs (diagnostics).
+    const char *cn[] = {"rx-frames", "rx-bytes", "drop-eth", "drop-ipv4-hdr", "drop-ipv4-csum", "drop-udp", "drop-bth",
+                        "drop-qpn", "drop-icrc", "drop-trunc", "tx-frames", "tx-bytes", "doorbells", "commands",
+                        "dma-rd-err", "dma-wr-err", "drop-bad-qp", "psn-dup", "psn-ooo", "nak-err", "rnr-sent",
+                        "drop-unsup", "drop-read-resp"};
+    for (RdmaHost *h : {a, b}) {
+      std::string line;
+      for (uint32_t i = 2; i <= RNIC_CNT_RX_DROP_READ_RESP; i++) {
+        if (i >= RNIC_CNT_TX_FRAMES && i <= RNIC_CNT_COMMANDS) continue;
+        uint32_t v = rnic_rd32(&h->os, RNIC_COUNTER_BASE + 4 * i);
+        if (v) line += std::string(" ") + cn[i] + " " + std::to_string(v);
+      }
+      uint32_t dbd = rnic_rd32(&h->os, RNIC_REG_DOORBELL_DB_DROPPED);
+      if (dbd) line += " doorbells-dropped " + std::to_string(dbd);
+      std::printf("INFO %s counters:%s\n", h == a ? "nic0" : "nic1", line.empty() ? " none" : line.c_str());
+    }
+    sc_stop();
+  }
+};
+
+template <typename... A>
+void gap_check(Ext &t, bool ok, const std::string &name, const char *gap, const char *fmt, A... args) {
+  if (!g_gaps) {
+    std::printf("SKIP %s (known gap: %s)\n", name.c_str(), gap);
+    return;
+  }
+  t.r.check(ok, name.c_str(), fmt, args...);
+}
+
+// Local SGEs of the given lengths at x's host, each in its own 16 KiB slot of area (so gaps
+// separate them), filled with random bytes; returns the message they form.
+std::vector<uint8_t> make_sges(Ext &t, RdmaHost *h, uint64_t area, uint32_t key, const std::vector<uint32_t> &lens,
+                               std::vector<rnicp_sge> &sges) {
+  std::vector<uint8_t> msg;
+  sges.clear();
+  for (size_t i = 0; i < lens.size(); i++) {
+    uint64_t at = area + i * 0x4000 + t.next() % 0x800;
+    auto v = t.rnd(lens[i]);
+    h->mem->write(at, v.data(), v.size());
+    msg.insert(msg.end(), v.begin(), v.end());
+    sges.push_back({at, lens[i], key});
+  }
+  return msg;
+}
+
+// The destination SGEs (plus 64 guard bytes after each) as they are now.
+std::vector<uint8_t> snapshot(RdmaHost *h, const std::vector<rnicp_sge> &s) {
+  std::vector<uint8_t> v;
+  for (auto &g : s) {
+    auto x = h->mem->read_vec(g.addr, g.length + 64);
+    v.insert(v.end(), x.begin(), x.end());
+  }
+  return v;
+}
+
+// What the destination SGEs must hold after msg was scattered into them.
+std::vector<uint8_t> expect_scatter(std::vector<uint8_t> before, const std::vector<rnicp_sge> &s,
+                                    const std::vector<uint8_t> &msg) {
+  size_t off = 0, pos = 0;
+  for (auto &g : s) {
+    for (uint32_t i = 0; i < g.length && off < msg.size(); i++) before[pos + i] = msg[off++];
+    pos += g.length + 64;
+  }
+  return before;
+}
+
+// SEND (or SEND_IMM) from x to y: x's SGE lengths, y's receive SGE lengths; inline from a
+// host-side copy when inl.
+void send_case(Ext &t, const std::string &name, RdmaQp *x, RdmaQp *y, uint32_t op, const std::vector<uint32_t> &slens,
+               const std::vector<uint32_t> &rlens, bool inl = false) {
+  std::vector<rnicp_sge> ss, rs;
+  std::vector<uint8_t> msg = make_sges(t, x->h, x->h == t.a ? t.abuf : t.bbuf, x->h == t.a ? t.akey : t.bkey, slens, ss);
+  std::vector<std::vector<uint8_t>> inl_copy;
+  if (inl)  // the provider copies inline bytes from CPU pointers
+    for (auto &s : ss) {
+      inl_copy.push_back(x->h->mem->read_vec(s.addr, s.length));
+      s.addr = s.length ? uint64_t(uintptr_t(inl_copy.back().data())) : 0;
+    }
+  uint64_t yarea = (y->h == t.a ? t.abuf : t.bbuf) + 0x80000;
+  make_sges(t, y->h, yarea, y->h == t.a ? t.akey : t.bkey, rlens, rs);
+  auto before = snapshot(y->h, rs);
+  uint64_t rid = t.next(), sid = t.next();
+  rnicp_recv_wr rwr{rid, rs.data(), uint32_t(rs.size())};
+  int rrc = y->post_recv(rwr);
+  rnicp_send_wr wr{};
+  wr.wr_id = sid;
+  wr.opcode = op;
+  wr.imm_data = uint32_t(t.next());
+  wr.flags = RNICP_WR_SIGNALED | (inl ? RNICP_WR_INLINE : 0);
+  wr.sg_list = ss.data();
+  wr.num_sge = uint32_t(ss.size());
+  int src = x->post_send(wr);
+  rnicp_wc wx{}, wy{};
+  int nx = x->poll(&wx, 1, t.wait_t), ny = y->poll(&wy, 1, t.wait_t);
+  bool imm = op == RNIC_WQE_OP_SEND_WITH_IMM;
+  uint32_t len = uint32_t(msg.size());
+  bool data = snapshot(y->h, rs) == expect_scatter(before, rs, msg);
+  bool ok = rrc == 0 && src > 0 && nx == 1 && ny == 1 && is(wx, sid, 0, RNIC_WC_OPCODE_SEND, len) && wx.qpn == x->qpn &&
+            is(wy, rid, 0, RNIC_WC_OPCODE_RECV, len) && wy.qpn == y->qpn &&
+            bool(wy.flags & (1u << RNIC_CQE_FLAG_WITH_IMM)) == imm && (!imm || wy.imm_data == wr.imm_data) && data;
+  t.r.check(ok, name.c_str(),
+          "post %d/%d cqes %d/%d %s %s data %d", rrc, src, nx, ny, wcs(wx).c_str(), wcs(wy).c_str(), int(data));
+}
+
+// WRITE (or WRITE_IMM, which consumes a receive buffer of y that must stay untouched).
+void write_case(Ext &t, const std::string &name, RdmaQp *x, RdmaQp *y, uint32_t op, const std::vector<uint32_t> &slens,
+                bool inl = false) {
+  std::vector<rnicp_sge> ss;
+  std::vector<uint8_t> msg = make_sges(t, x->h, x->h == t.a ? t.abuf : t.bbuf, x->h == t.a ? t.akey : t.bkey, slens, ss);
+  std::vector<std::vector<uint8_t>> inl_copy;
+  if (inl)
+    for (auto &s : ss) {
+      inl_copy.push_back(x->h->mem->read_vec(s.addr, s.length));
+      s.addr = s.length ? uint64_t(uintptr_t(inl_copy.back().data())) : 0;
+    }
+  uint32_t len = uint32_t(msg.size());
+  uint64_t ybase = y->h == t.a ? t.abuf : t.bbuf;
+  uint32_t ykey = y->h == t.a ? t.akey : t.bkey;
+  uint64_t dst = ybase + 0x40000 + t.next() % 0x1000;
+  t.fill(y->h, dst - 64, len + 128);
+  auto pre = y->h->mem->read_vec(dst - 64, 64), post = y->h->mem->read_vec(dst + len, 64);
+  bool imm = op == RNIC_WQE_OP_RDMA_WRITE_WITH_IMM;
+  std::vector<rnicp_sge> rs;
+  uint64_t rid = t.next();
+  int rrc = 0;
+  if (imm) {
+    make_sges(t, y->h, ybase + 0x80000, ykey, {256}, rs);
+    rnicp_recv_wr rwr{rid, rs.data(), 1};
+    rrc = y->post_recv(rwr);
+  }
+  auto rbefore = snapshot(y->h, rs);
+  rnicp_send_wr wr{};
+  wr.wr_id = t.next();
+  wr.opcode = op;
+  wr.imm_data = uint32_t(t.next());
+  wr.flags = RNICP_WR_SIGNALED | (inl ? RNICP_WR_INLINE : 0);
+  wr.sg_list = ss.data();
+  wr.num_sge = uint32_t(ss.size());
+  wr.remote_addr = dst;
+  wr.rkey = ykey;
+  int src = x->post_send(wr);
+  rnicp_wc wx{}, wy{};
+  int nx = x->poll(&wx, 1, t.wait_t), ny = imm ? y->poll(&wy, 1, t.wait_t) : 0;
+  bool data = y->h->mem->read_vec(dst, len) == msg && y->h->mem->read_vec(dst - 64, 64) == pre &&
+              y->h->mem->read_vec(dst + len, 64) == post && snapshot(y->h, rs) == rbefore;
+  bool ok = rrc == 0 && src > 0 && nx == 1 && is(wx, wr.wr_id, 0, RNIC_WC_OPCODE_RDMA_WRITE, len) && data &&
+            (!imm || (ny == 1 && is(wy, rid, 0, RNIC_WC_OPCODE_RECV_RDMA_WITH_IMM, len) && wy.imm_data == wr.imm_data &&
+                      (wy.flags & (1u << RNIC_CQE_FLAG_WITH_IMM)) && wy.qpn == y->qpn));
+  t.r.check(ok, name.c_str(), "post %d/%d cqes %d/%d %s %s data %d", rrc, src, nx, ny, wcs(wx).c_str(), wcs(wy).c_str(), int(data));
+}
+
+// READ len bytes of y's memory into x's SGEs of the given lengths (sum = len).
+void read_case(Ext &t, const std::string &name, RdmaQp *x, RdmaQp *y, const std::vector<uint32_t> &dlens) {
+  std::vector<rnicp_sge> ds;
+  make_sges(t, x->h, (x->h == t.a ? t.abuf : t.bbuf) + 0x80000, x->h == t.a ? t.akey : t.bkey, dlens, ds);
+  auto before = snapshot(x->h, ds);
+  uint32_t len = 0;
+  for (uint32_t l : dlens) len += l;
+  uint64_t src = (y->h == t.a ? t.abuf : t.bbuf) + 0x40000 + t.next() % 0x1000;
+  auto msg = t.rnd(len);
+  y->h->mem->write(src, msg.data(), len);
+  rnicp_send_wr wr{};
+  wr.wr_id = t.next();
+  wr.opcode = RNIC_WQE_OP_RDMA_READ;
+  wr.flags = RNICP_WR_SIGNALED;
+  wr.sg_list = ds.data();
+  wr.num_sge = uint32_t(ds.size());
+  wr.remote_addr = src;
+  wr.rkey = y->h == t.a ? t.akey : t.bkey;
+  int rc = x->post_send(wr);
+  rnicp_wc wx{};
+  int nx = x->poll(&wx, 1, t.wait_t);
+  bool data = snapshot(x->h, ds) == expect_scatter(before, ds, msg);
+  t.r.check(rc > 0 && nx == 1 && is(wx, wr.wr_id, 0, RNIC_WC_OPCODE_RDMA_READ, len) && data, name.c_str(),
+          "post %d cqes %d %s data %d", rc, nx, wcs(wx).c_str(), int(data));
+}
+
+// One atomic at y's 8-aligned address holding init: the old value must come back into x's
+// 8-byte SGE, y's word must become expect, the words around it unchanged.
+void atomic_case(Ext &t, const std::string &name, RdmaQp *x, RdmaQp *y, uint32_t op, uint64_t init, uint64_t cmp_add,
+                 uint64_t swap, uint64_t expect) {
+  uint64_t ybase = y->h == t.a ? t.abuf : t.bbuf, xbase = x->h == t.a ? t.abuf : t.bbuf;
+  uint64_t at = ybase + 0xC0000 + (t.next() % 0x200) * 8, res = xbase + 0xC0000 + (t.next() % 0x200) * 8;
+  t.fill(y->h, at - 8, 24);
+  y->h->mem->wr64(at, init);
+  t.fill(x->h, res - 8, 24);
+  auto ynb = y->h->mem->read_vec(at - 8, 24), xnb = x->h->mem->read_vec(res - 8, 24);
+  rnicp_sge s{res, 8, x->h == t.a ? t.akey : t.bkey};
+  rnicp_send_wr wr{};
+  wr.wr_id = t.next();
+  wr.opcode = op;
+  wr.flags = RNICP_WR_SIGNALED;
+  wr.sg_list = &s;
+  wr.num_sge = 1;
+  wr.remote_addr = at;
+  wr.rkey = y->h == t.a ? t.akey : t.bkey;
+  wr.compare_add = cmp_add;
+  wr.swap = swap;
+  int rc = x->post_send(wr);
+  rnicp_wc wx{};
+  int nx = x->poll(&wx, 1, t.wait_t);
+  uint64_t got_old = x->h->mem->rd64(res), now = y->h->mem->rd64(at);
+  // Neighbours: the bytes before and after the two words.
+  auto yn = y->h->mem->read_vec(at - 8, 24), xn = x->h->mem->read_vec(res - 8, 24);
+  bool nb = std::equal(yn.begin(), yn.begin() + 8, ynb.begin()) && std::equal(yn.begin() + 16, yn.end(), ynb.begin() + 16) &&
+            std::equal(xn.begin(), xn.begin() + 8, xnb.begin()) && std::equal(xn.begin() + 16, xn.end(), xnb.begin() + 16);
+  uint32_t wop = op == RNIC_WQE_OP_ATOMIC_CMP_AND_SWP ? RNIC_WC_OPCODE_COMP_SWAP : RNIC_WC_OPCODE_FETCH_ADD;
+  t.r.check(rc > 0 && nx == 1 && is(wx, wr.wr_id, 0, wop, 8) && now == expect && nb, name.c_str(),
+            "post %d cqes %d %s remote %llx (want %llx) neighbours %d", rc, nx, wcs(wx).c_str(),
+            (unsigned long long)now, (unsigned long long)expect, int(nb));
+  gap_check(t, got_old == init, name + "-old-value",
+            "the original value is not written into the requester's SGE (firmware drops the ATOMIC ACK "
+            "payload: it cannot translate the local lkey without an RTL path)",
+            "old %llx want %llx", (unsigned long long)got_old, (unsigned long long)init);
+}
+
+// ---- programs ----------------------------------------------------------------------------------
+
+void ops(Ext &t) {
+  RdmaQp *x, *y;
+  if (!t.pair(x, y)) return;
+  const uint32_t sizes[] = {0, 1, 63, 64, 4095, 4096, 4097};
+  for (uint32_t n : sizes) {
+    std::string s = std::to_string(n);
+    send_case(t, "rdma-send-" + s, x, y, RNIC_WQE_OP_SEND, {n}, {8192});
+    write_case(t, "rdma-write-imm-" + s, x, y, RNIC_WQE_OP_RDMA_WRITE_WITH_IMM, {n});
+    read_case(t, "rdma-read-" + s, x, y, {n});
+  }
+  send_case(t, "rdma-send-imm-0", x, y, RNIC_WQE_OP_SEND_WITH_IMM, {0}, {64});
+  // The other direction on the same QPs.
+  send_case(t, "rdma-send-back-4097", y, x, RNIC_WQE_OP_SEND_WITH_IMM, {4097}, {8192});
+  write_case(t, "rdma-write-back-4097", y, x, RNIC_WQE_OP_RDMA_WRITE, {4097});
+  // Scatter/gather: 1-4 SGEs to send, 1-3 to receive (the receive engine's rq_desc holds three).
+  send_case(t, "rdma-send-sge-2x2", x, y, RNIC_WQE_OP_SEND, {100, 4000}, {2000, 3000});
+  send_case(t, "rdma-send-sge-3x1", x, y, RNIC_WQE_OP_SEND_WITH_IMM, {1, 4095, 64}, {8192});
+  send_case(t, "rdma-send-sge-4x3", x, y, RNIC_WQE_OP_SEND, {100, 4000, 1, 3000}, {2000, 5000, 1000});
+  send_case(t, "rdma-send-sge-1x3-short", x, y, RNIC_WQE_OP_SEND, {3000}, {1000, 1000, 4000});
+  write_case(t, "rdma-write-sge-4", x, y, RNIC_WQE_OP_RDMA_WRITE, {1, 63, 4096, 4097});
+  write_case(t, "rdma-write-imm-sge-3", x, y, RNIC_WQE_OP_RDMA_WRITE_WITH_IMM, {4000, 0, 200});
+  read_case(t, "rdma-read-sge-2", x, y, {3000, 1096});
+  read_case(t, "rdma-read-sge-3", x, y, {1, 4095, 4000});
+  // Inline: the bytes travel in the WQE (up to the QP's 128-byte max_inline).
+  for (uint32_t n : {0u, 1u, 63u, 64u, 100u, 128u})
+    send_case(t, "rdma-send-inline-" + std::to_string(n), x, y, RNIC_WQE_OP_SEND, {n}, {256}, true);
+  send_case(t, "rdma-send-imm-inline-2sge", x, y, RNIC_WQE_OP_SEND_WITH_IMM, {20, 44}, {256}, true);
+  for (uint32_t n : {1u, 64u, 128u})
+    write_case(t, "rdma-write-inline-" + std::to_string(n), x, y, RNIC_WQE_OP_RDMA_WRITE, {n}, true);
+  write_case(t, "rdma-write-imm-inline-3sge", x, y, RNIC_WQE_OP_RDMA_WRITE_WITH_IMM, {1, 2, 61}, true);
+  // Atomics on 8-byte aligned words.
+  atomic_case(t, "rdma-cas-hit", x, y, RNIC_WQE_OP_ATOMIC_CMP_AND_SWP, 0x1122334455667788ull, 0x1122334455667788ull,
+              0xA5A5A5A55A5A5A5Aull, 0xA5A5A5A55A5A5A5Aull);
+  atomic_case(t, "rdma-cas-miss", x, y, RNIC_WQE_OP_ATOMIC_CMP_AND_SWP, 0x1122334455667788ull, 0x1122334455667789ull,
+              0xA5A5A5A55A5A5A5Aull, 0x1122334455667788ull);
+  atomic_case(t, "rdma-faa", x, y, RNIC_WQE_OP_ATOMIC_FETCH_AND_ADD, 0xFFFFFFFF00000001ull, 0x1000000FFull, 0,
+              0x0000000000000100ull);
+  atomic_case(t, "rdma-faa-back", y, x, RNIC_WQE_OP_ATOMIC_FETCH_AND_ADD, 41, 1, 0, 42);
+  t.check(t.quiet({x, y}), "rdma-ops-no-extra-cqes", "");
+}
+
+
+uint32_t counter(RdmaHost *h, uint32_t idx) { return rnic_rd32(&h->os, RNIC_COUNTER_BASE + 4 * idx); }
+
+// One erroneous WR, then two good WRITEs in the same doorbell: the first completes with st,
+// the other two with WR_FLUSH_ERR; the QP is in ERR; a WRITE and a receive posted afterwards are
+// flushed too; nothing changed in the responder's window [win, win + win_len) (which holds the
+// target and the good WRITEs' destinations) nor in the requester's [lwin, lwin + 16 KiB); and
+// the witness pair still works.
+// resp: the responder's QP state afterwards: 1 ERR (it NAK-ed the request), 0 unchanged (it never
+// saw an error), -1 known gap (a READ failing at the responder's transmit engine). With
+// small_recv the responder first posts a 64-byte receive that the bad SEND overflows: it must
+// complete with LOC_LEN_ERR.
+void err_case(Ext &t, const std::string &name, RdmaQp *x, RdmaQp *y, rnicp_send_wr bad, uint32_t st, uint64_t win,
+              uint32_t win_len, RdmaQp *wx, RdmaQp *wy, int resp, bool small_recv = false) {
+  rnicp_recv_wr yr{t.next(), nullptr, 0};
+  rnicp_sge ys{win, 64, t.bkey};
+  if (small_recv) {
+    yr.sg_list = &ys, yr.num_sge = 1;
+    t.r.check(y->post_recv(yr) == 0, (name + "-post-recv").c_str());
+    wait(sc_time(5, SC_US));  // the buffer reaches the receive engine first (else: RNR)
+  }
+  uint64_t lwin = t.abuf + 0x80000;
+  auto rb = y->h->mem->read_vec(win, win_len), lb = x->h->mem->read_vec(lwin, 0x4000);
+  bad.wr_id = t.next();
+  bad.flags |= RNICP_WR_SIGNALED;
+  rnicp_sge g{t.abuf, 256, t.akey};
+  rnicp_send_wr good{};
+  good.opcode = RNIC_WQE_OP_RDMA_WRITE;
+  good.flags = RNICP_WR_SIGNALED;
+  good.sg_list = &g;
+  good.num_sge = 1;
+  good.rkey = t.bkey;
+  uint64_t ids[4] = {bad.wr_id, t.next(), t.next(), t.next()};
+  int p0 = x->post_send_nodb(bad);
+  good.wr_id = ids[1], good.remote_addr = win + win_len - 1024;
+  int p1 = x->post_send_nodb(good);
+  good.wr_id = ids[2], good.remote_addr = win + win_len - 512;
+  int p2 = x->post_send_nodb(good);
+  x->ring();
+  rnicp_wc w[4] = {};
+  int n = x->poll(w, 3, t.wait_t);
+  bool ok = p0 > 0 && p1 > 0 && p2 > 0 && n == 3 && w[0].wr_id == ids[0] && w[0].status == st && w[0].qpn == x->qpn &&
+            w[1].wr_id == ids[1] && w[1].status == RNIC_WC_STATUS_WR_FLUSH_ERR && w[2].wr_id == ids[2] &&
+            w[2].status == RNIC_WC_STATUS_WR_FLUSH_ERR;
+  t.r.check(ok, name.c_str(), "post %d/%d/%d cqes %d %s %s %s", p0, p1, p2, n, wcs(w[0]).c_str(), wcs(w[1]).c_str(),
+            wcs(w[2]).c_str());
+  int s = x->state();
+  t.r.check(s == RNIC_QP_STATE_ERR, (name + "-qp-err").c_str(), "state %d", s);
+  good.wr_id = ids[3], good.remote_addr = win;
+  int p3 = x->post_send(good);
+  n = x->poll(w, 1, sc_time(200, SC_US));
+  t.r.check(p3 > 0 && n == 1 && w[0].wr_id == ids[3] && w[0].status == RNIC_WC_STATUS_WR_FLUSH_ERR,
+            (name + "-later-flushed").c_str(), "post %d cqes %d %s", p3, n, wcs(w[0]).c_str());
+  rnicp_sge rs{t.abuf + 0x80000, 64, t.akey};
+  rnicp_recv_wr rwr{t.next(), &rs, 1};
+  int pr = x->post_recv(rwr);
+  n = x->poll(w, 1, sc_time(200, SC_US));
+  t.r.check(pr == 0 && n == 1 && w[0].wr_id == rwr.wr_id && w[0].status == RNIC_WC_STATUS_WR_FLUSH_ERR &&
+                w[0].opcode == RNIC_WC_OPCODE_RECV,
+            (name + "-recv-flushed").c_str(), "post %d cqes %d %s", pr, n, n ? wcs(w[0]).c_str() : "");
+  auto ra = y->h->mem->read_vec(win, win_len), la = x->h->mem->read_vec(lwin, 0x4000);
+  size_t rd = 0, ld = 0;
+  while (rd < ra.size() && ra[rd] == rb[rd]) rd++;
+  while (ld < la.size() && la[ld] == lb[ld]) ld++;
+  const char *fmt = "first changed byte: responder window +0x%zx of 0x%x, requester window +0x%zx";
+  if (bad.opcode == RNIC_WQE_OP_RDMA_READ)
+    gap_check(t, rd == ra.size() && ld == la.size(), name + "-memory-untouched",
+              "a READ whose rkey check fails at the responder (in xport_tx) does not stop the responder's "
+              "receive engine: WRITEs queued behind it on the QP are placed although the requester flushes them",
+              fmt, rd, win_len, ld);
+  else
+    t.r.check(rd == ra.size() && ld == la.size(), (name + "-memory-untouched").c_str(), fmt, rd, win_len, ld);
+  int ys_state = y->state();
+  if (resp < 0)
+    gap_check(t, ys_state == RNIC_QP_STATE_ERR, name + "-responder-qp-err",
+              "the responder's transmit engine NAKs a READ with a bad rkey without telling the firmware", "state %d",
+              ys_state);
+  else
+    t.r.check(ys_state == (resp ? RNIC_QP_STATE_ERR : RNIC_QP_STATE_RTS), (name + "-responder-qp-state").c_str(),
+              "state %d", ys_state);
+  if (small_recv) {
+    rnicp_wc w2{};
+    int n2 = y->poll(&w2, 1, sc_time(100, SC_US));
+    t.r.check(n2 == 1 && w2.wr_id == yr.wr_id && w2.status == RNIC_WC_STATUS_LOC_LEN_ERR && w2.qpn == y->qpn,
+              (name + "-responder-recv-len-err").c_str(), "cqes %d %s", n2, wcs(w2).c_str());
+  }
+  write_case(t, name + "-other-qp-works", wx, wy, RNIC_WQE_OP_RDMA_WRITE, {3000});
+  t.r.check(t.quiet({x, y, wx, wy}), (name + "-no-extra-cqes").c_str());
+}
+
+void errors(Ext &t) {
+  RdmaQp *wx, *wy, *x, *y;
+  if (!t.pair(wx, wy)) return;
+  write_case(t, "rdma-err-witness-before", wx, wy, RNIC_WQE_OP_RDMA_WRITE, {3000});
+  // Responder-side regions: a small MR with every right, MRs each missing one right, an MR in
+  // another PD; each in its own 16 KiB window of bbuf (0xA0000..).
+  uint64_t win[6];
+  uint32_t key[6];
+  const uint32_t acc[5] = {kAll, LW | RR | RA, LW | RW | RA, LW | RW | RR, kAll};
+  uint32_t pd2 = 0;
+  bool ok = rnic_cmd_alloc_pd(&t.b->q, 0, &pd2) == 0;
+  for (int i = 0; i < 6; i++) {
+    win[i] = t.bbuf + 0xA0000 + 0x4000u * i;
+    t.fill(t.b, win[i], 0x4000);
+    if (i < 5) ok = ok && rdma_reg_mr(t.b, win[i] + 0x1000, 0x1000, acc[i], &key[i], i == 4 ? pd2 : 0);
+  }
+  if (!t.r.check(ok, "rdma-err-setup")) return;
+  rnicp_sge ls{t.abuf + 0x1000, 64, t.akey};
+  rnicp_sge l8{t.abuf + 0x2000, 8, t.akey};
+  rnicp_sge big{t.abuf + 0x3000, 200, t.akey};
+  auto wr = [&](uint32_t op, uint64_t va, uint32_t rkey) {
+    rnicp_send_wr w{};
+    w.opcode = op;
+    w.sg_list = op == RNIC_WQE_OP_ATOMIC_CMP_AND_SWP || op == RNIC_WQE_OP_ATOMIC_FETCH_AND_ADD ? &l8 : &ls;
+    w.num_sge = 1;
+    w.remote_addr = va;
+    w.rkey = rkey;
+    w.compare_add = 0, w.swap = 1;
+    return w;
+  };
+  const uint32_t W = RNIC_WQE_OP_RDMA_WRITE, R = RNIC_WQE_OP_RDMA_READ, C = RNIC_WQE_OP_ATOMIC_CMP_AND_SWP,
+                 F = RNIC_WQE_OP_ATOMIC_FETCH_AND_ADD;
+  const uint32_t RAE = RNIC_WC_STATUS_REM_ACCESS_ERR;
+  struct Case {
+    const char *name;
+    rnicp_send_wr w;
+    uint32_t qp_access, status;
+    int window, resp;
+  } cases[] = {
+      {"rdma-err-write-bad-rkey-variant", wr(W, win[0] + 0x1000, key[0] ^ 1), kAll, RAE, 0, 1},
+      {"rdma-err-write-bad-rkey-index", wr(W, win[0] + 0x1000, (300u << 8) | 1), kAll, RAE, 0, 1},
+      {"rdma-err-write-out-of-bounds", wr(W, win[0] + 0x2000 - 32, key[0]), kAll, RAE, 0, 1},
+      {"rdma-err-write-before-start", wr(W, win[0] + 0x1000 - 8, key[0]), kAll, RAE, 0, 1},
+      {"rdma-err-read-out-of-bounds", wr(R, win[0] + 0x2000 - 32, key[0]), kAll, RAE, 0, -1},
+      {"rdma-err-read-bad-rkey", wr(R, win[0] + 0x1000, key[0] + 0x100), kAll, RAE, 0, -1},
+      {"rdma-err-cas-out-of-bounds", wr(C, win[0] + 0x2000, key[0]), kAll, RAE, 0, 1},
+      {"rdma-err-mr-no-remote-write", wr(W, win[1] + 0x1000, key[1]), kAll, RAE, 1, 1},
+      {"rdma-err-mr-no-remote-read", wr(R, win[2] + 0x1000, key[2]), kAll, RAE, 2, -1},
+      {"rdma-err-mr-no-remote-atomic", wr(F, win[3] + 0x1000, key[3]), kAll, RAE, 3, 1},
+      {"rdma-err-mr-other-pd", wr(W, win[4] + 0x1000, key[4]), kAll, RAE, 4, 1},
+      {"rdma-err-read-mr-other-pd", wr(R, win[4] + 0x1000, key[4]), kAll, RAE, 4, -1},
+      {"rdma-err-qp-no-remote-write", wr(W, win[0] + 0x1000, key[0]), RR | RA, RAE, 0, 1},
+      {"rdma-err-qp-no-remote-read", wr(R, win[0] + 0x1000, key[0]), RW | RA, RAE, 0, 1},
+      {"rdma-err-qp-no-remote-atomic", wr(C, win[0] + 0x1000, key[0]), RW | RR, RAE, 0, 1},
+      {"rdma-err-local-bad-lkey", wr(W, win[0] + 0x1000, key[0]), kAll, RNIC_WC_STATUS_LOC_PROT_ERR, 0, 0},
+      {"rdma-err-send-longer-than-recv", wr(RNIC_WQE_OP_SEND, 0, 0), kAll, RNIC_WC_STATUS_REM_INV_REQ_ERR, 0, 1},
+  };
+  for (auto &c : cases) {
+    RdmaConnOpts oy;
+    oy.access = c.qp_access;
+    if (!t.pair(x, y, RdmaConnOpts(), oy)) return;
+    rnicp_sge bad_l{t.abuf + 0x1000, 64, t.akey + 0x100};
+    if (c.status == RNIC_WC_STATUS_LOC_PROT_ERR) c.w.sg_list = &bad_l;
+    // The window of the target, the good WRITEs go to the last KiB of window 5 (all rights, bkey).
+    uint64_t w0 = win[c.window];
+    uint32_t wl = uint32_t(win[5] + 0x4000 - w0);
+    if (c.w.opcode == RNIC_WQE_OP_SEND) c.w.sg_list = &big;  // 200 bytes into a 64-byte buffer
+    err_case(t, c.name, x, y, c.w, c.status, w0, wl, wx, wy, c.resp, c.w.opcode == RNIC_WQE_OP_SEND);
+  }
+}
+
+// y posts no receive buffer: x's SEND is RNR-NAKed until y posts one (rnr_retry 7: forever).
+void rnr(Ext &t) {
+  RdmaQp *x, *y;
+  if (!t.pair(x, y)) return;
+  for (uint32_t op : {RNIC_WQE_OP_SEND, RNIC_WQE_OP_RDMA_WRITE_WITH_IMM}) {
+    bool send = op == RNIC_WQE_OP_SEND;
+    std::string name = send ? "rdma-rnr-send-then-success" : "rdma-rnr-write-imm-then-success";
+    uint32_t len = 3000, rnr0 = counter(t.b, RNIC_CNT_RX_RNR_SENT);
+    auto msg = t.rnd(len);
+    t.a->mem->write(t.abuf, msg.data(), len);
+    uint64_t dst = t.bbuf + 0x10000;
+    t.fill(t.b, dst, len + 64);
+    auto guard = t.b->mem->read_vec(dst + len, 64);
+    rnicp_sge s{t.abuf, len, t.akey};
+    rnicp_send_wr wr{};
+    wr.wr_id = t.next();
+    wr.opcode = op;
+    wr.imm_data = 0xC0FFEE01;
+    wr.flags = RNICP_WR_SIGNALED;
+    wr.sg_list = &s;
+    wr.num_sge = 1;
+    wr.remote_addr = dst;
+    wr.rkey = t.bkey;
+    int ps = x->post_send(wr);
+    rnicp_wc wx{}, wy{};
+    int early = x->poll(&wx, 1, sc_time(200, SC_US));
+    uint32_t naks = counter(t.b, RNIC_CNT_RX_RNR_SENT) - rnr0;
+    t.r.check(ps > 0 && early == 0 && naks >= 2, (name + "-waits").c_str(), "post %d early cqes %d %s RNR NAKs %u", ps,
+              early, early ? wcs(wx).c_str() : "", naks);
+    rnicp_sge rs{send ? dst : t.bbuf + 0x20000, 4096, t.bkey};
+    rnicp_recv_wr rwr{t.next(), &rs, 1};
+    int pr = y->post_recv(rwr);
+    int nx = x->poll(&wx, 1, t.wait_t), ny = y->poll(&wy, 1, t.wait_t);
+    bool data = t.b->mem->read_vec(dst, len) == msg && t.b->mem->read_vec(dst + len, 64) == guard;
+    t.r.check(pr == 0 && nx == 1 && ny == 1 &&
+                  is(wx, wr.wr_id, 0, send ? RNIC_WC_OPCODE_SEND : RNIC_WC_OPCODE_RDMA_WRITE, len) &&
+                  is(wy, rwr.wr_id, 0, send ? RNIC_WC_OPCODE_RECV : RNIC_WC_OPCODE_RECV_RDMA_WITH_IMM, len) &&
+                  (send || wy.imm_data == wr.imm_data) && data,
+              name.c_str(), "cqes %d/%d %s %s data %d", nx, ny, wcs(wx).c_str(), wcs(wy).c_str(), int(data));
+  }
+  t.r.check(t.quiet({x, y}), "rdma-rnr-no-extra-cqes");
+
+  // Finite RNR retries: the first NAK and three retries, then RNR_RETRY_EXC_ERR.
+  RdmaConnOpts o;
+  o.rnr_retry = 3;
+  if (!t.pair(x, y, o)) return;
+  {
+    uint32_t rnr0 = counter(t.b, RNIC_CNT_RX_RNR_SENT);
+    rnicp_sge s{t.abuf, 100, t.akey};
+    rnicp_send_wr wr{};
+    wr.wr_id = t.next();
+    wr.opcode = RNIC_WQE_OP_SEND;
+    wr.flags = RNICP_WR_SIGNALED;
+    wr.sg_list = &s;
+    wr.num_sge = 1;
+    int p0 = x->post_send_nodb(wr);
+    uint64_t id0 = wr.wr_id;
+    wr.wr_id = t.next();
+    int p1 = x->post_send_nodb(wr);
+    x->ring();
+    rnicp_wc w[2] = {};
+    int n = x->poll(w, 2, t.wait_t);
+    uint32_t naks = counter(t.b, RNIC_CNT_RX_RNR_SENT) - rnr0;
+    t.r.check(p0 > 0 && p1 > 0 && n == 2 && w[0].wr_id == id0 && w[0].status == RNIC_WC_STATUS_RNR_RETRY_EXC_ERR &&
+                  w[1].wr_id == wr.wr_id && w[1].status == RNIC_WC_STATUS_WR_FLUSH_ERR && naks == 4,
+              "rdma-rnr-retry-exceeded", "cqes %d %s %s RNR NAKs %u (want 4)", n, wcs(w[0]).c_str(), wcs(w[1]).c_str(),
+              naks);
+    int st = x->state();
+    t.r.check(st == RNIC_QP_STATE_ERR, "rdma-rnr-retry-exceeded-qp-err", "state %d", st);
+    t.r.check(t.quiet({x, y}), "rdma-rnr-retry-exceeded-no-extra-cqes");
+  }
+
+  // The peer disappears (destroyed, or moved to ERR): requests go unanswered, the local ACK
+  // timeout resends them retry_cnt times, then RETRY_EXC_ERR.
+  for (int destroy = 1; destroy >= 0; destroy--) {
+    std::string name = destroy ? "rdma-retry-exceeded-peer-destroyed" : "rdma-retry-exceeded-peer-err";
+    RdmaConnOpts ot;
+    ot.timeout = 5;  // 131 us
+    ot.retry_cnt = 2;
+    if (!t.pair(x, y, ot)) return;
+    write_case(t, name + "-before", x, y, RNIC_WQE_OP_RDMA_WRITE, {100});
+    bool ok = destroy ? rnic_cmd_destroy_qp(&t.b->q, y->qpn) == 0 : y->set_state(RNIC_QP_STATE_ERR);
+    uint32_t d0 = counter(t.b, RNIC_CNT_RX_DROP_BAD_QP);
+    uint64_t dst = t.bbuf + 0x30000;
+    t.fill(t.b, dst, 256);
+    auto before = t.b->mem->read_vec(dst, 256);
+    rnicp_sge s{t.abuf, 200, t.akey};
+    rnicp_send_wr wr{};
+    wr.wr_id = t.next();
+    wr.opcode = RNIC_WQE_OP_RDMA_WRITE;
+    wr.flags = RNICP_WR_SIGNALED;
+    wr.sg_list = &s;
+    wr.num_sge = 1;
+    wr.remote_addr = dst;
+    wr.rkey = t.bkey;
+    int p = x->post_send(wr);
+    rnicp_wc w{};
+    int n = x->poll(&w, 1, t.wait_t);
+    uint32_t drops = counter(t.b, RNIC_CNT_RX_DROP_BAD_QP) - d0;
+    t.r.check(ok && p > 0 && n == 1 && w.wr_id == wr.wr_id && w.status == RNIC_WC_STATUS_RETRY_EXC_ERR && drops == 3 &&
+                  t.b->mem->read_vec(dst, 256) == before,
+              name.c_str(), "peer %d post %d cqes %d %s dropped at the peer %u (want 3)", int(ok), p, n,
+              wcs(w).c_str(), drops);
+    int st = x->state();
+    t.r.check(st == RNIC_QP_STATE_ERR, (name + "-qp-err").c_str(), "state %d", st);
+    t.r.check(t.quiet({x}), (name + "-no-extra-cqes").c_str());
+  }
+}
+
+// Path MTU 256 and 1024: multi-packet WRITE, SEND, WRITE_IMM and READ.
+void mtu(Ext &t) {
+  for (uint32_t code : {1u, 3u}) {
+    uint32_t m = 128u << code;
+    RdmaQp *x, *y;
+    RdmaConnOpts o;
+    o.path_mtu = code;
+    if (!t.pair(x, y, o, o)) return;
+    std::string p = "rdma-mtu" + std::to_string(m) + "-";
+    // Up to 8 packets per message: longer bursts at these MTUs overrun the receive path (see
+    // the known gap below), like the long streaming WRITEs at 4096.
+    for (uint32_t n : {1u, m - 1, m, m + 1, 3 * m + 5, 8 * m})
+      write_case(t, p + "write-" + std::to_string(n), x, y, RNIC_WQE_OP_RDMA_WRITE, {n});
+    write_case(t, p + "write-sge-3", x, y, RNIC_WQE_OP_RDMA_WRITE, {m / 2, m + 3, 2 * m});
+    for (uint32_t n : {1u, m, m + 1, 4 * m + 3})
+      send_case(t, p + "send-" + std::to_string(n), x, y, RNIC_WQE_OP_SEND, {n}, {8192});
+    send_case(t, p + "send-imm-sge-2x3", x, y, RNIC_WQE_OP_SEND_WITH_IMM, {m + 7, 3 * m}, {m, m / 2, 4 * m});
+    write_case(t, p + "write-imm-" + std::to_string(2 * m), x, y, RNIC_WQE_OP_RDMA_WRITE_WITH_IMM, {2 * m});
+    for (uint32_t n : {1u, m, m + 1, 2 * m})  // at most two response packets
+      read_case(t, p + "read-" + std::to_string(n), x, y, {n});
+    if (g_gaps) {
+      for (uint32_t n : {2 * m + 1, 8 * m}) read_case(t, p + "read-" + std::to_string(n), x, y, {n});
+      write_case(t, p + "write-16384", x, y, RNIC_WQE_OP_RDMA_WRITE, {16384});
+      send_case(t, p + "send-16384", x, y, RNIC_WQE_OP_SEND, {16384}, {16384});
+    } else {
+      std::printf("SKIP %sread-%u/%u (known gap: READs of more than two response packets, lead's fix pending)\n",
+                  p.c_str(), 2 * m + 1, 8 * m);
+      std::printf("SKIP %swrite-16384, %ssend-16384 (known gap: long bursts overrun the receive path, frames dropped "
+                  "for lack of buffer (counter drop-trunc), go-back-N retries until ACK timeouts)\n",
+                  p.c_str(), p.c_str());
+    }
+    t.r.check(t.quiet({x, y}), (p + "no-extra-cqes").c_str());
+  }
+}
+
+// 64 QP pairs, traffic interleaved round robin: per round and QP, nic0 WRITEs and READs, nic1
+// SENDs back into a posted buffer; every CQ checked in order, every destination byte for byte.
+void many_qps(Ext &t) {
+  const int N = g_qps;
+  auto pace = [] {
+    if (g_pace_ns) wait(sc_time(g_pace_ns, SC_NS));
+  };
+  constexpr int kSlot = 0x4000;
+  std::vector<RdmaQp *> xs(N), ys(N);
+  const uint32_t bytes = 4u << 20;  // 2 MiB pages: a short page list
+  uint64_t am = t.a->mem->alloc(bytes, 1u << 21), bm = t.b->mem->alloc(bytes, 1u << 21);
+  uint32_t ak = 0, bk = 0;
+  bool ok = rdma_reg_mr(t.a, am, bytes, kAll, &ak, 0, 21) && rdma_reg_mr(t.b, bm, bytes, kAll, &bk, 0, 21);
+  int made = 0;
+  for (; made < N && ok; made++) ok = t.pair(xs[made], ys[made]);
+  if (!t.r.check(ok, "rdma-qps-64-connect", "QP pair %d failed %s%s", made - 1, t.a->err.c_str(), t.b->err.c_str())) return;
+  for (int round = 0; round < 3; round++) {
+    // Slot layout per QP i: [i] WRITE source/READ destination (nic0) and WRITE destination /
+    // READ source (nic1), [N + i] SEND source (nic1) / receive buffer (nic0).
+    struct Exp {
+      std::vector<uint8_t> wmsg, rmsg, smsg;
+      uint32_t wlen, rlen, slen;
+      uint64_t wid, rid, sid, rcv_id;
+    };
+    std::vector<Exp> e(N);
+    int bad_post = 0;
+    for (int i = 0; i < N; i++) {  // receive buffers first, so no RNR
+      Exp &x = e[i];
+      x.rcv_id = t.next();
+      rnicp_sge rs{am + uint64_t(N + i) * kSlot, kSlot / 2, ak};
+      t.a->mem->fill(rs.addr, 0xEE, kSlot);
+      rnicp_recv_wr rwr{x.rcv_id, &rs, 1};
+      bad_post += xs[i]->post_recv(rwr) != 0;
+      pace();
+    }
+    for (int i = 0; i < N; i++) {
+      Exp &x = e[i];
+      x.wlen = uint32_t((i * 613 + round * 1777) % 6000);
+      x.rlen = uint32_t(1 + (i * 211 + round * 3001) % 4096);
+      x.slen = uint32_t(1 + (i * 97 + round * 401) % 2000);
+      x.wmsg = t.rnd(x.wlen), x.rmsg = t.rnd(x.rlen), x.smsg = t.rnd(x.slen);
+      uint64_t aslot = am + uint64_t(i) * kSlot, bslot = bm + uint64_t(i) * kSlot;
+      t.a->mem->write(aslot, x.wmsg.data(), x.wlen);
+      t.a->mem->fill(aslot + 0x2000, 0x11, 0x2000);  // READ lands at +0x2000
+      t.b->mem->fill(bslot, 0x22, kSlot);
+      t.b->mem->write(bslot + 0x2000, x.rmsg.data(), x.rlen);
+      t.b->mem->write(bm + uint64_t(N + i) * kSlot, x.smsg.data(), x.slen);
+    }
+    for (int i = 0; i < N; i++) {  // round robin: one WQE per QP at a time, each rung at once
+      Exp &x = e[i];
+      uint64_t aslot = am + uint64_t(i) * kSlot, bslot = bm + uint64_t(i) * kSlot;
+      rnicp_sge s{aslot, x.wlen, ak};
+      rnicp_send_wr wr{};
+      wr.wr_id = x.wid = t.next();
+      wr.opcode = RNIC_WQE_OP_RDMA_WRITE;
+      wr.flags = RNICP_WR_SIGNALED;
+      wr.sg_list = &s;
+      wr.num_sge = x.wlen ? 1 : 0;
+      wr.remote_addr = bslot;
+      wr.rkey = bk;
+      bad_post += xs[i]->post_send(wr) <= 0;
+      pace();
+    }
+    for (int i = 0; i < N; i++) {
+      Exp &x = e[i];
+      rnicp_sge s{bm + uint64_t(N + i) * kSlot, x.slen, bk};
+      rnicp_send_wr wr{};
+      wr.wr_id = x.sid = t.next();
+      wr.opcode = RNIC_WQE_OP_SEND;
+      wr.flags = RNICP_WR_SIGNALED;
+      wr.sg_list = &s;
+      wr.num_sge = 1;
+      bad_post += ys[i]->post_send(wr) <= 0;
+      pace();
+    }
+    for (int i = 0; i < N && g_qps_read; i++) {
+      Exp &x = e[i];
+      uint64_t aslot = am + uint64_t(i) * kSlot, bslot = bm + uint64_t(i) * kSlot;
+      rnicp_sge s{aslot + 0x2000, x.rlen, ak};
+      rnicp_send_wr wr{};
+      wr.wr_id = x.rid = t.next();
+      wr.opcode = RNIC_WQE_OP_RDMA_READ;
+      wr.flags = RNICP_WR_SIGNALED;
+      wr.sg_list = &s;
+      wr.num_sge = 1;
+      wr.remote_addr = bslot + 0x2000;
+      wr.rkey = bk;
+      bad_post += xs[i]->post_send(wr) <= 0;
+      pace();
+    }
+    // Collect from every CQ until each has its completions or the round's deadline passes.
+    const int nsend = g_qps_read ? 2 : 1;
+    std::vector<std::array<rnicp_wc, 4>> ca(N), cb(N);
+    std::vector<int> nas(N, 0), nbs(N, 0);
+    sc_time end = sc_time_stamp() + sc_time(20, SC_MS);
+    for (bool all = false; !all && sc_time_stamp() < end;) {
+      all = true;
+      for (int i = 0; i < N; i++) {
+        nas[i] += xs[i]->poll_now(ca[i].data() + nas[i], 4 - nas[i]);
+        nbs[i] += ys[i]->poll_now(cb[i].data() + nbs[i], 4 - nbs[i]);
+        all = all && nas[i] >= nsend + 1 && nbs[i] >= 1;
+      }
+      if (!all) wait(sc_time(1, SC_US));
+    }
+    std::string first_bad;
+    int bad = 0;
+    for (int i = 0; i < N; i++) {
+      Exp &x = e[i];
+      rnicp_wc *wa = ca[i].data(), wb = cb[i][0];
+      int na = nas[i], nb = nbs[i];
+      // nic0's CQ: the receive completes whenever the SEND arrives; the WRITE then the READ in order.
+      std::vector<rnicp_wc> sends, recvs;
+      for (int k = 0; k < na; k++) (rnicp_wc_is_recv(&wa[k]) ? recvs : sends).push_back(wa[k]);
+      uint64_t aslot = am + uint64_t(i) * kSlot, bslot = bm + uint64_t(i) * kSlot;
+      bool good = na == nsend + 1 && nb == 1 && int(sends.size()) == nsend && recvs.size() == 1 &&
+                  is(sends[0], x.wid, 0, RNIC_WC_OPCODE_RDMA_WRITE, x.wlen) &&
+                  (!g_qps_read || is(sends[1], x.rid, 0, RNIC_WC_OPCODE_RDMA_READ, x.rlen)) &&
+                  is(recvs[0], x.rcv_id, 0, RNIC_WC_OPCODE_RECV, x.slen) && recvs[0].qpn == xs[i]->qpn &&
+                  is(wb, x.sid, 0, RNIC_WC_OPCODE_SEND, x.slen) && sends[0].qpn == xs[i]->qpn &&
+                  wb.qpn == ys[i]->qpn;
+      bool data = t.b->mem->read_vec(bslot, x.wlen) == x.wmsg &&
+                  t.b->mem->read_vec(bslot + x.wlen, 0x2000 - x.wlen) == std::vector<uint8_t>(0x2000 - x.wlen, 0x22) &&
+                  (!g_qps_read || (t.a->mem->read_vec(aslot + 0x2000, x.rlen) == x.rmsg &&
+                                   t.a->mem->read_vec(aslot + 0x2000 + x.rlen, 64) == std::vector<uint8_t>(64, 0x11))) &&
+                  t.a->mem->read_vec(am + uint64_t(N + i) * kSlot, x.slen) == x.smsg &&
+                  t.a->mem->read_vec(am + uint64_t(N + i) * kSlot + x.slen, 64) == std::vector<uint8_t>(64, 0xEE);
+      if (!(good && data) && !bad++) {
+        char s[400];
+        std::snprintf(s, sizeof s, "qp %d: cqes %d/%d %s %s %s / %s data %d", i, na, nb, na > 0 ? wcs(wa[0]).c_str() : "",
+                      na > 1 ? wcs(wa[1]).c_str() : "", na > 2 ? wcs(wa[2]).c_str() : "", wcs(wb).c_str(), int(data));
+        first_bad = s;
+      }
+    }
+    t.r.check(bad == 0 && bad_post == 0, ("rdma-qps-64-round-" + std::to_string(round)).c_str(),
+              "%d of %d QPs wrong, %d posts refused; first: %s", bad, N, bad_post, first_bad.c_str());
+  }
+  std::vector<RdmaQp *> all(xs);
+  all.insert(all.end(), ys.begin(), ys.end());
+  wait(sc_time(30, SC_US));
+  rnicp_wc w[4];
+  int extra = 0;
+  for (RdmaQp *q : all) extra += q->poll_now(w, 4);
+  t.r.check(extra == 0, "rdma-qps-64-no-extra-cqes", "%d extra", extra);
+}
+
+// UD SEND from x to y with an address handle: y's buffer gets the 40-byte GRH area then the
+// payload, its CQE names the source QP; a wrong Q_Key is dropped silently.
+void ud(Ext &t) {
+  RdmaQp *x = t.new_qp(t.a, 0, RNIC_QP_TYPE_UD), *y = t.new_qp(t.b, 0, RNIC_QP_TYPE_UD);
+  if (!x || !y) return;
+  const uint32_t qkey = 0x11111111;
+  bool ok = x->ud_ready(qkey, 0x10) && y->ud_ready(qkey, 0x20);
+  rnic_create_ah_in ah{};
+  ah.pdn = t.a->pdn;
+  ah.dest_ipv4 = t.b->ipv4;
+  ah.hop_limit = 64;
+  std::memcpy(ah.dmac, t.b->mac, 6);
+  uint32_t ahn = 0;
+  int arc = rnic_cmd_create_ah(&t.a->q, &ah, &ahn);
+  if (!t.r.check(ok && arc == 0, "rdma-ud-setup", "%s%s ah rc %d", x->err.c_str(), y->err.c_str(), arc)) return;
+  for (uint32_t len : {1u, 1000u, 4096u}) {
+    std::string name = "rdma-ud-send-" + std::to_string(len);
+    uint32_t rx0 = counter(t.b, RNIC_CNT_RX_FRAMES), unsup0 = counter(t.b, RNIC_CNT_RX_DROP_UNSUP),
+             badqp0 = counter(t.b, RNIC_CNT_RX_DROP_BAD_QP), eth0 = counter(t.b, RNIC_CNT_RX_DROP_ETH),
+             ip0 = counter(t.b, RNIC_CNT_RX_DROP_IPV4_HDR);
+    auto msg = t.rnd(len);
+    t.a->mem->write(t.abuf, msg.data(), len);
+    uint64_t rbuf = t.bbuf + 0x80000;
+    t.b->mem->fill(rbuf, 0xEE, len + 40 + 64);
+    rnicp_sge rs{rbuf, len + 40, t.bkey};
+    rnicp_recv_wr rwr{t.next(), &rs, 1};
+    int pr = y->post_recv(rwr);
+    rnicp_sge s{t.abuf, len, t.akey};
+    rnicp_send_wr wr{};
+    wr.wr_id = t.next();
+    wr.opcode = RNIC_WQE_OP_SEND_WITH_IMM;
+    wr.imm_data = 0x01020304;
+    wr.flags = RNICP_WR_SIGNALED;
+    wr.sg_list = &s;
+    wr.num_sge = 1;
+    wr.ahn = ahn;
+    wr.remote_qpn = y->qpn;
+    wr.remote_qkey = qkey;
+    int ps = x->post_send(wr);
+    rnicp_wc wx{}, wy{};
+    int nx = x->poll(&wx, 1, t.wait_t), ny = y->poll(&wy, 1, sc_time(100, SC_US));
+    bool data = t.b->mem->read_vec(rbuf + 40, len) == msg;
+    std::printf("INFO %s: nic1 rx frames +%u, dropped: eth +%u ipv4 +%u bad-qp +%u unsupported +%u\n", name.c_str(),
+                counter(t.b, RNIC_CNT_RX_FRAMES) - rx0, counter(t.b, RNIC_CNT_RX_DROP_ETH) - eth0,
+                counter(t.b, RNIC_CNT_RX_DROP_IPV4_HDR) - ip0, counter(t.b, RNIC_CNT_RX_DROP_BAD_QP) - badqp0,
+                counter(t.b, RNIC_CNT_RX_DROP_UNSUP) - unsup0);
+    t.r.check(pr == 0 && ps > 0 && nx == 1 && is(wx, wr.wr_id, 0, RNIC_WC_OPCODE_SEND, len), (name + "-sender").c_str(),
+              "post %d/%d cqes %d %s", pr, ps, nx, wcs(wx).c_str());
+    t.r.check(ny == 1 && is(wy, rwr.wr_id, 0, RNIC_WC_OPCODE_RECV, len + 40) && wy.src_qp == x->qpn &&
+                  (wy.flags & (1u << RNIC_CQE_FLAG_GRH)) && wy.imm_data == wr.imm_data && data,
+              (name + "-receiver").c_str(), "cqes %d %s src_qp %u data %d", ny, wcs(wy).c_str(), wy.src_qp, int(data));
+  }
+}
+
+// Two NICs and their hosts; runs body in a thread after both are opened.
+int rdma_ext_main(int argc, char **argv, std::function<void(Ext &)> body) {
+  uint64_t seed = argc > 1 ? std::strtoull(argv[1], nullptr, 0) : 1;
+  EthFaults f;
+  bool faults = false;
+  for (int i = 1; i < argc; i++) {
+    std::string o = argv[i];
+    g_gaps = g_gaps || o == "--gaps";
+    if (o == "--no-read") g_qps_read = false;
+    if (o == "--qps" && i + 1 < argc) g_qps = std::atoi(argv[++i]);
+    if (o == "--pace" && i + 1 < argc) g_pace_ns = unsigned(std::atoi(argv[++i]));
+    if (o == "--faults" && i + 4 < argc) {  // loss reorder dup corrupt, per frame, both directions
+      f.loss = std::atof(argv[++i]), f.reorder = std::atof(argv[++i]);
+      f.dup = std::atof(argv[++i]), f.corrupt = std::atof(argv[++i]);
+      faults = true;
+    }
+  }
+  HostMem ma, mb;
+  PcieModel pa(ma), pb(mb);
+  RnicNode na("nic0"), nb("nic1");
+  na.attach_pcie(&pa);
+  nb.attach_pcie(&pb);
+  EthLinkCfg lc;
+  lc.seed = seed;
+  lc.pcap_path = std::string("build/sys/") + argv[0] + (faults ? "-faults" : "") + ".pcap";
+  lc.faults[0] = lc.faults[1] = f;
+  EthLink link("link", &na, &nb, lc);
+  RdmaHost a(&na, &ma, 0x0A000001u, 1), b(&nb, &mb, 0x0A000002u, 2);
+  Ext t("rdma_ext", &a, &b, seed * 0x9E3779B97F4A7C15ull + 1, std::move(body));
+  sc_start();
+
+  std::printf("INFO %s: simulated %.1f us, %llu + %llu frames\n", argv[0], sc_time_stamp().to_seconds() * 1e6,
+              (unsigned long long)link.stats(0).tx_frames, (unsigned long long)link.stats(1).tx_frames);
+  return t.r.exit_code();
+}
+
+SimProgram reg_err("test-rdma-err", "two NICs: remote/local access errors, QP to ERR, flush, other QP unaffected [seed]",
+                   [](int c, char **v) { return rdma_ext_main(c, v, errors); });
+SimProgram reg_rnr("test-rdma-rnr", "two NICs: RNR NAK then success, RNR and transport retries exceeded [seed]",
+                   [](int c, char **v) { return rdma_ext_main(c, v, rnr); });
+SimProgram reg_mtu("test-rdma-mtu", "two NICs: WRITE/SEND/READ at path MTU 256 and 1024 [seed]",
+                   [](int c, char **v) { return rdma_ext_main(c, v, mtu); });
+SimProgram reg_qps("test-rdma-qps", "two NICs: 64 QP pairs, interleaved WRITE/READ/SEND [seed]",
+                   [](int c, char **v) { return rdma_ext_main(c, v, many_qps); });
+SimProgram reg_ud("test-rdma-ud", "two NICs: UD SEND end to end (known gap: no UD receive) [seed]",
+                  [](int c, char **v) { return rdma_ext_main(c, v, ud); });
+SimProgram reg_ops("test-rdma-ops", "two NICs: SEND/WRITE_IMM/READ 0..4097 B, SGEs, inline, CAS/FAA [seed]",
+                   [](int c, char **v) { return rdma_ext_main(c, v, ops); });
+}  // namespace
