@@ -671,17 +671,15 @@ void mtu(Ext &t) {
       send_case(t, p + "send-" + std::to_string(n), x, y, RNIC_WQE_OP_SEND, {n}, {8192});
     send_case(t, p + "send-imm-sge-2x3", x, y, RNIC_WQE_OP_SEND_WITH_IMM, {m + 7, 3 * m}, {m, m / 2, 4 * m});
     write_case(t, p + "write-imm-" + std::to_string(2 * m), x, y, RNIC_WQE_OP_RDMA_WRITE_WITH_IMM, {2 * m});
-    for (uint32_t n : {1u, m, m + 1, 2 * m})  // at most two response packets
+    for (uint32_t n : {1u, m, m + 1, 2 * m, 2 * m + 1, 8 * m})
       read_case(t, p + "read-" + std::to_string(n), x, y, {n});
     if (g_gaps) {
-      for (uint32_t n : {2 * m + 1, 8 * m}) read_case(t, p + "read-" + std::to_string(n), x, y, {n});
       write_case(t, p + "write-16384", x, y, RNIC_WQE_OP_RDMA_WRITE, {16384});
       send_case(t, p + "send-16384", x, y, RNIC_WQE_OP_SEND, {16384}, {16384});
     } else {
-      std::printf("SKIP %sread-%u/%u (known gap: READs of more than two response packets, lead's fix pending)\n",
-                  p.c_str(), 2 * m + 1, 8 * m);
-      std::printf("SKIP %swrite-16384, %ssend-16384 (known gap: long bursts overrun the receive path, frames dropped "
-                  "for lack of buffer (counter drop-trunc), go-back-N retries until ACK timeouts)\n",
+      std::printf("SKIP %swrite-16384, %ssend-16384 (known gap: at MTU 256/1024 the receive engine takes longer per "
+                  "packet than the wire (about 30 cycles vs 7-22): long bursts overrun the frame buffer (counter "
+                  "drop-trunc) and go-back-N resends until the test's wait runs out)\n",
                   p.c_str(), p.c_str());
     }
     t.r.check(t.quiet({x, y}), (p + "no-extra-cqes").c_str());
