@@ -302,6 +302,13 @@ uint32_t fw_cmd_modify_qp(uint8_t *e)
 			uint32_t low = (fl & 0x3FFFu) ^ ((fl & 0xFC000u) >> 14);
 			rnic_qp_ctx_set_udp_sport(c, 0xC000u | low);
 		}
+		if (rnic_qp_ctx_get_qp_type(c) == RNIC_QP_TYPE_UD && fw_res.gids[0].valid) {
+			/* UD has no path: datagrams leave from the port's address (GID 0), their
+			 * destination comes with each WQE's address handle. */
+			rnic_qp_ctx_set_src_ipv4(c, fw_res.gids[0].ipv4);
+			rnic_qp_ctx_set_smac(c, fw_res.gids[0].mac);
+			rnic_qp_ctx_set_udp_sport(c, 0xC000u | (rnic_cmd_modify_qp_get_qpn(e) & 0x3FFFu));
+		}
 	}
 	rnic_qp_ctx_set_state(c, next);
 	rnic_qp_ctx_set_retries_left(c, rnic_qp_ctx_get_retry_cnt(c));

@@ -383,7 +383,12 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 		rnic_tx_desc_set_compare(d, rnic_wqe_atomic_get_compare(w + off));
 		off += RNIC_WQE_ATOMIC_SIZE;
 	} else if (rnic_qp_ctx_get_qp_type(c) == RNIC_QP_TYPE_UD) {
-		rnic_tx_desc_set_ahn(d, rnic_wqe_ud_get_ahn(w + off));
+		uint32_t ahn = rnic_wqe_ud_get_ahn(w + off);
+		rnic_tx_desc_set_ahn(d, ahn);
+		if (ahn < FW_MAX_AH && fw_res.ahs[ahn].used) { /* the datagram's destination */
+			rnic_tx_desc_set_remote_va(d, fw_res.ahs[ahn].dmac);
+			rnic_tx_desc_set_rkey(d, fw_res.ahs[ahn].dest_ipv4);
+		}
 		rnic_tx_desc_set_dest_qpn(d, rnic_wqe_ud_get_remote_qpn(w + off));
 		rnic_tx_desc_set_qkey(d, rnic_wqe_ud_get_remote_qkey(w + off));
 		off += RNIC_WQE_UD_SIZE;

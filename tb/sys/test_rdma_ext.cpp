@@ -873,6 +873,10 @@ void ud(Ext &t) {
     rnicp_wc wx{}, wy{};
     int nx = x->poll(&wx, 1, t.wait_t), ny = y->poll(&wy, 1, sc_time(100, SC_US));
     bool data = t.b->mem->read_vec(rbuf + 40, len) == msg;
+    // the GRH area holds the datagram's IPv4 header: version 4, source = nic0, destination = nic1
+    auto g = t.b->mem->read_vec(rbuf + 20, 20);
+    auto be = [&](size_t o) { return uint32_t(g[o]) << 24 | uint32_t(g[o + 1]) << 16 | uint32_t(g[o + 2]) << 8 | g[o + 3]; };
+    bool grh = g[0] == 0x45 && be(12) == t.a->ipv4 && be(16) == t.b->ipv4;
     std::printf("INFO %s: nic1 rx frames +%u, dropped: eth +%u ipv4 +%u bad-qp +%u unsupported +%u\n", name.c_str(),
                 counter(t.b, RNIC_CNT_RX_FRAMES) - rx0, counter(t.b, RNIC_CNT_RX_DROP_ETH) - eth0,
                 counter(t.b, RNIC_CNT_RX_DROP_IPV4_HDR) - ip0, counter(t.b, RNIC_CNT_RX_DROP_BAD_QP) - badqp0,
@@ -880,8 +884,9 @@ void ud(Ext &t) {
     t.r.check(pr == 0 && ps > 0 && nx == 1 && is(wx, wr.wr_id, 0, RNIC_WC_OPCODE_SEND, len), (name + "-sender").c_str(),
               "post %d/%d cqes %d %s", pr, ps, nx, wcs(wx).c_str());
     t.r.check(ny == 1 && is(wy, rwr.wr_id, 0, RNIC_WC_OPCODE_RECV, len + 40) && wy.src_qp == x->qpn &&
-                  (wy.flags & (1u << RNIC_CQE_FLAG_GRH)) && wy.imm_data == wr.imm_data && data,
-              (name + "-receiver").c_str(), "cqes %d %s src_qp %u data %d", ny, wcs(wy).c_str(), wy.src_qp, int(data));
+                  (wy.flags & (1u << RNIC_CQE_FLAG_GRH)) && wy.imm_data == wr.imm_data && data && grh,
+              (name + "-receiver").c_str(), "cqes %d %s src_qp %u data %d grh %d", ny, wcs(wy).c_str(), wy.src_qp,
+              int(data), int(grh));
   }
 }
 
