@@ -272,7 +272,11 @@ struct Tb {
     roce_ref::Msg m;
     m.tmpl = tmpl(q);
     auto& h = m.tmpl;
-    if (ud) h.dest_qp = d.dest_qpn & 0xffffff;
+    if (ud) {  // destination from the descriptor (the firmware copies the address handle in)
+      h.dest_qp = d.dest_qpn & 0xffffff;
+      h.dst_mac = d.rva & 0xffffffffffffull;
+      h.dst_ip = d.rkey;
+    }
     h.psn = d.psn & 0xffffff;
     h.ack_req = !ud && !uc && d.kind <= K_FETCH_ADD;
     h.se = (d.flags & 1) && (d.kind == K_SEND || d.kind == K_SEND_IMM || d.kind == K_WRITE_IMM);
