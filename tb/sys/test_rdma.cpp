@@ -15,7 +15,7 @@
 
 namespace {
 
-constexpr uint32_t kBufBytes = 1u << 20;
+constexpr uint32_t kBufBytes = 2u << 20;  // 512 pages of 4 KiB: one page of translation entries
 
 struct RdmaTest : sc_module {
   SC_HAS_PROCESS(RdmaTest);
@@ -55,7 +55,9 @@ struct RdmaTest : sc_module {
     rnicp_wc wc[4];
 
     // RDMA WRITE, sizes around the packet and page boundaries, at offsets that are not aligned.
-    for (uint32_t len : {0u, 1u, 63u, 64u, 4095u, 4096u, 4097u, 65536u}) {
+    std::vector<uint32_t> wr_sizes{0u, 1u, 63u, 64u, 4095u, 4096u, 4097u, 65536u};
+    if (tag_.empty()) wr_sizes.push_back(1u << 20);  // 1 MiB: 256 packets (clean link only)
+    for (uint32_t len : wr_sizes) {
       uint32_t so = uint32_t(next() % 4096), dofs = uint32_t(next() % 4096);
       fill(a_, abuf + so, len);
       fill(b_, bbuf + dofs, len + 64);  // the 64 bytes after must survive
