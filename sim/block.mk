@@ -31,7 +31,7 @@ TEST_SUITES += rdma
 # and wait for ACK timeouts, see sim/README.md).
 # Ops and MTU also run once more under 5 % loss, reordering, duplication and corruption, and
 # the first list once more with 1 % loss and both NICs behind the hostile PCIe model.
-RDMA_EXT := test-rdma-ops test-rdma-err test-rdma-rnr test-rdma-mtu test-rdma-ud
+RDMA_EXT := test-rdma-ops test-rdma-err test-rdma-rnr test-rdma-mtu test-rdma-ud test-rdma-cq
 test-rdma: $(SIM_BIN)
 	@mkdir -p $(BUILD)/sys
 	@rc=0; for args in "1" "2 0.01 0 0 0" "3 0.05 0 0 0" "4 0.05 0.05 0.05 0.05" "5 0.01 0 0 0 --hostile"; do \

@@ -42,7 +42,9 @@ void fw_doorbell(uint32_t ev, uint32_t value)
 		fw_rq_service(num);
 		return;
 	case RNIC_DB_CQ_DB:
-		/* The consumer index is the host's business until overflow detection needs it. */
+		if (num == 0 || num >= FW_MAX_CQ || !fw_res.cqs[num].used || fw_res.cqs[num].uctx != page)
+			break;
+		fw_cq_doorbell(num, index);
 		return;
 	case RNIC_DB_CQ_ARM: {
 		uint32_t cqn = rnic_db_cq_arm_get_cqn(v);

@@ -15,19 +15,23 @@ static int uctx_ok(uint32_t u) { return u < FW_MAX_UCTX && (u == 0 || fw_res.uct
 uint32_t fw_cmd_create_cq(uint8_t *e)
 {
 	uint32_t log = rnic_cmd_create_cq_get_log_size(e), uctx = rnic_cmd_create_cq_get_uctx(e);
-	uint64_t buf = rnic_cmd_create_cq_get_buf_addr(e);
+	uint64_t buf = rnic_cmd_create_cq_get_buf_addr(e), dbrec = rnic_cmd_create_cq_get_dbrec_addr(e);
 
 	if (!uctx_ok(uctx))
 		return RNIC_CMD_STATUS_BAD_HANDLE;
-	if (log < 1 || log > 16 || buf == 0 || (buf & 63) || rnic_cmd_create_cq_get_eqn(e) != 0 ||
+	if (log < 1 || log > 16 || buf == 0 || (buf & 63) || dbrec == 0 || (dbrec & 3) ||
+	    rnic_cmd_create_cq_get_eqn(e) != 0 ||
 	    rnic_cmd_create_cq_get_num_pages(e) != 0 /* page-listed CQ buffers: not served yet */)
 		return RNIC_CMD_STATUS_BAD_PARAM;
 	for (uint32_t n = 1; n < FW_MAX_CQ; n++) {
 		struct fw_cq *cq = &fw_res.cqs[n];
 		if (cq->used)
 			continue;
+		/* A reused number starts a new ring: producer, consumer, arming, error all cleared. */
+		*cq = (struct fw_cq){ 0 };
 		cq->used = 1;
 		cq->buf_addr = buf;
+		cq->dbrec_addr = dbrec;
 		cq->log_size = (uint8_t)log;
 		cq->eqn = 0;
 		cq->uctx = uctx;

@@ -26,12 +26,16 @@ struct fw_gid {
 
 struct fw_cq {
 	uint64_t buf_addr;
+	uint64_t dbrec_addr; /* the consumer's doorbell record (its consumer index) */
 	uint32_t pi; /* free-running count of CQEs written */
+	uint32_t ci; /* consumer index as last learnt (doorbell record or cq_db) */
 	uint32_t uctx;
+	uint32_t dropped; /* CQEs dropped since the CQ overflowed */
 	uint8_t log_size;
 	uint8_t eqn;
 	uint8_t used;
 	uint8_t armed; /* 0, FW_CQ_ARM_ANY or FW_CQ_ARM_SOLICITED: one event at the next CQE */
+	uint8_t overflow; /* the ring overflowed: the CQ is in error, CQEs are dropped */
 };
 
 #define FW_CQ_ARM_ANY 1u

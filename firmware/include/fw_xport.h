@@ -25,8 +25,11 @@ void fw_rq_service(uint32_t qpn);
  * while it waits for the firmware to take an event; busy-waiting there would deadlock). */
 void fw_sq_retry_stalled(void);
 extern uint8_t fw_stalled_any; /* some QP has sq_stalled or rq_stalled set */
-/* Writes one CQE to cq (spec layout cqe, owner bit from the pass). 0 or -1. */
+/* Writes one CQE to cq (spec layout cqe, owner bit from the pass). 0, or -1 (no such CQ, or
+ * the CQ overflowed: then it is in error and the CQE is dropped). */
 int fw_cqe_write(uint32_t cqn, const uint8_t *cqe);
+/* A cq_db doorbell: the consumer index (low 16 bits) of an existing CQ. */
+void fw_cq_doorbell(uint32_t cqn, uint32_t index16);
 /* Event queue: posts one eq_entry and notifies (MSI-X if armed). 0 or -1 (no EQ, DMA error). */
 void fw_eq_init(void);
 int fw_eq_post(uint32_t type, uint32_t subtype, uint32_t handle, uint32_t data);

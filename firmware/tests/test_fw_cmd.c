@@ -127,12 +127,14 @@ static void qp_commands(void)
 	CMD(RNIC_CMD_OP_CREATE_CQ);
 	rnic_cmd_create_cq_set_log_size(e, 8);
 	rnic_cmd_create_cq_set_buf_addr(e, 0x200000000ull);
+	rnic_cmd_create_cq_set_dbrec_addr(e, 0x200000000ull - 64);
 	st = fw_cmd_exec(e);
 	uint32_t cq = rnic_cmd_create_cq_get_cqn(e);
 	check(st == RNIC_CMD_STATUS_OK && cq != 0, "fw-cmd-create-cq");
 	CMD(RNIC_CMD_OP_CREATE_CQ);
 	rnic_cmd_create_cq_set_log_size(e, 0);
 	rnic_cmd_create_cq_set_buf_addr(e, 0x200000000ull);
+	rnic_cmd_create_cq_set_dbrec_addr(e, 0x200000000ull - 64);
 	check(fw_cmd_exec(e) == RNIC_CMD_STATUS_BAD_PARAM, "fw-cmd-create-cq-bad-size");
 
 	check(create_qp(pd, 99, RNIC_QP_TYPE_RC) == 0, "fw-cmd-create-qp-unknown-cq");
@@ -241,6 +243,7 @@ static void qp_commands(void)
 	CMD(RNIC_CMD_OP_CREATE_CQ);
 	rnic_cmd_create_cq_set_log_size(e, 4);
 	rnic_cmd_create_cq_set_buf_addr(e, 0x300000000ull);
+	rnic_cmd_create_cq_set_dbrec_addr(e, 0x300000000ull - 64);
 	fw_cmd_exec(e);
 	cq = rnic_cmd_create_cq_get_cqn(e);
 	unsigned n = 0;

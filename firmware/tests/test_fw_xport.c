@@ -18,6 +18,7 @@
 #define P(off) (mock_host + (off))           /* its CPU pointer */
 #define SQ_OFF 0x10000u
 #define CQ_OFF 0x20000u
+#define DBREC_OFF 0x1F000u
 #define DATA_OFF 0x40000u
 #define SQ_LOG 4u
 #define RQ_LOG 4u
@@ -61,6 +62,7 @@ static void setup_qp(uint32_t retry_cnt)
 	CMD(RNIC_CMD_OP_CREATE_CQ);
 	rnic_cmd_create_cq_set_log_size(e, 6);
 	rnic_cmd_create_cq_set_buf_addr(e, H(CQ_OFF));
+	rnic_cmd_create_cq_set_dbrec_addr(e, H(DBREC_OFF));
 	fw_cmd_exec(e);
 	cqn = rnic_cmd_create_cq_get_cqn(e);
 	CMD(RNIC_CMD_OP_CREATE_QP);
@@ -97,7 +99,7 @@ static void setup_qp(uint32_t retry_cnt)
 	}
 	rnicp_sq_init(&sq, P(SQ_OFF), SQ_LOG, qpn, RNIC_QP_TYPE_RC, 4, 64);
 	rnicp_rq_init(&rq, P(SQ_OFF + (64u << SQ_LOG)), RQ_LOG, RQ_STRIDE_LOG, qpn);
-	rnicp_cq_init(&cq, P(CQ_OFF), 6, cqn);
+	rnicp_cq_init(&cq, P(CQ_OFF), 6, cqn, P(DBREC_OFF));
 }
 
 static void ring_sq(void)
@@ -578,6 +580,91 @@ static void timers(void)
 	      "fw-xport-rnr-wait-then-resend");
 }
 
+/* CQ overrun (IBTA 11.6.3): the consumer index comes from the doorbell record (read by DMA
+ * only when the ring looks full) or from cq_db; a CQE that finds the ring still full puts the
+ * CQ in error with one CQ_ERROR event, and nothing in the ring is overwritten. */
+static uint32_t cq_create(uint32_t log, uint32_t ring_off, uint32_t dbrec_off, struct rnicp_cq *c)
+{
+	CMD(RNIC_CMD_OP_CREATE_CQ);
+	rnic_cmd_create_cq_set_log_size(e, log);
+	rnic_cmd_create_cq_set_buf_addr(e, H(ring_off));
+	rnic_cmd_create_cq_set_dbrec_addr(e, H(dbrec_off));
+	if (fw_cmd_exec(e) != RNIC_CMD_STATUS_OK)
+		return 0;
+	uint32_t n = rnic_cmd_create_cq_get_cqn(e);
+	memset(P(ring_off), 0, RNIC_CQE_SIZE << log);
+	rnicp_cq_init(c, P(ring_off), log, n, P(dbrec_off));
+	return n;
+}
+
+static int cqe_put(uint32_t n, uint64_t wr_id)
+{
+	uint8_t c[RNIC_CQE_SIZE] = { 0 };
+	rnic_cqe_set_wr_id(c, wr_id);
+	return fw_cqe_write(n, c);
+}
+
+/* Polls at most max; are they exactly want entries, wr_id first, first + 1, ...? */
+static int polled(struct rnicp_cq *c, int max, unsigned want, uint64_t first)
+{
+	struct rnicp_wc wc[8];
+	int n = rnicp_cq_poll(c, max, wc), ok = n == (int)want;
+	for (int i = 0; i < n && ok; i++)
+		ok = wc[i].wr_id == first + (uint64_t)i;
+	return ok;
+}
+
+static void cq_overflow(void)
+{
+	struct rnicp_cq a, b;
+	uint32_t ring = 0x34000u, rec = 0x34800u;
+
+	CMD(RNIC_CMD_OP_CREATE_CQ);
+	rnic_cmd_create_cq_set_log_size(e, 1);
+	rnic_cmd_create_cq_set_buf_addr(e, H(ring));
+	check(fw_cmd_exec(e) == RNIC_CMD_STATUS_BAD_PARAM, "fw-cq-create-needs-doorbell-record");
+	rnic_cmd_create_cq_set_dbrec_addr(e, H(rec + 2));
+	check(fw_cmd_exec(e) == RNIC_CMD_STATUS_BAD_PARAM, "fw-cq-create-doorbell-record-aligned");
+
+	uint32_t ca = cq_create(1, ring, rec, &a); /* two entries */
+	unsigned r0 = mock_dma_reads;
+	int ok = ca && cqe_put(ca, 1) == 0 && cqe_put(ca, 2) == 0 && mock_dma_reads == r0;
+	ok = ok && polled(&a, 1, 1, 1);
+	ok = ok && cqe_put(ca, 3) == 0 && mock_dma_reads == r0 + 1 && polled(&a, 8, 2, 2);
+	check(ok, "fw-cq-full-ring-rereads-doorbell-record-once");
+
+	regs[RNIC_FW_REG_EQ_LOG_SIZE / 4] = 2;
+	uint32_t prod = regs[RNIC_FW_REG_EQ_PROD / 4];
+	ok = cqe_put(ca, 4) == 0 && cqe_put(ca, 5) == 0;
+	ok = ok && cqe_put(ca, 6) == -1 && cqe_put(ca, 7) == -1;
+	const uint8_t *ev = P(EQ_OFF + (prod & 3) * RNIC_EQ_ENTRY_SIZE);
+	check(ok && regs[RNIC_FW_REG_EQ_PROD / 4] == prod + 1 && rnic_eq_entry_get_event_type(ev) == RNIC_EQ_TYPE_CQ_ERROR &&
+		      rnic_eq_entry_get_handle(ev) == ca,
+	      "fw-cq-overrun-one-cq-error-event");
+	check(polled(&a, 8, 2, 4) && polled(&a, 8, 0, 0) && cqe_put(ca, 8) == -1 && fw_res.cqs[ca].dropped == 3,
+	      "fw-cq-overrun-keeps-ring-and-drops-after");
+	regs[RNIC_FW_REG_EQ_LOG_SIZE / 4] = 0;
+
+	/* A consumer that rings cq_db instead: no DMA read of the record at all. */
+	uint32_t cb = cq_create(1, ring + 0x400, rec + 4, &b);
+	ok = cb && cqe_put(cb, 1) == 0 && cqe_put(cb, 2) == 0 && polled(&b, 8, 2, 1);
+	rnic_st_le32(P(rec + 4), 0); /* the record says nothing */
+	uint8_t v[4] = { 0 };
+	rnic_db_word_set_num(v, cb);
+	rnic_db_word_set_index(v, 2);
+	fw_doorbell(db_ev(0, RNIC_DB_CQ_DB), (uint32_t)rnic_ld_le(v, 4));
+	r0 = mock_dma_reads;
+	ok = ok && cqe_put(cb, 3) == 0 && cqe_put(cb, 4) == 0 && mock_dma_reads == r0 && polled(&b, 8, 2, 3);
+	check(ok, "fw-cq-db-reports-consumer-index");
+
+	/* A destroyed CQ's number, reused, starts a new ring (owner 1 at slot 0, not in error). */
+	CMD(RNIC_CMD_OP_DESTROY_CQ);
+	rnic_cmd_destroy_set_handle(e, ca);
+	ok = fw_cmd_exec(e) == RNIC_CMD_STATUS_OK;
+	uint32_t cc = cq_create(1, ring, rec, &a);
+	check(ok && cc == ca && cqe_put(cc, 9) == 0 && polled(&a, 8, 1, 9), "fw-cq-reused-number-starts-fresh");
+}
+
 int main(void)
 {
 	regs[RNIC_FW_REG_HW_CAPS / 4] = 3; /* transport engines present, READ responses placed */
@@ -609,5 +696,6 @@ int main(void)
 	stalled_mailboxes();
 	resp_errors();
 	timers();
+	cq_overflow();
 	return mock_failed;
 }

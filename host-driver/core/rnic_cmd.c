@@ -192,9 +192,11 @@ int rnic_cmd_create_cq(struct rnic_cmdq *q, const struct rnic_create_cq_in *in, 
 	uint8_t c[RNIC_CMD_ENTRY_SIZE];
 	int rc;
 
-	if (!in || in->log_size == 0 || in->log_size > 24 || in->eqn > 0xFF)
+	if (!in || in->log_size == 0 || in->log_size > 24 || in->eqn > 0xFF || !in->dbrec_addr ||
+	    (in->dbrec_addr & 3))
 		return -EINVAL;
 	cmd_init(c, RNIC_CMD_OP_CREATE_CQ);
+	rnic_cmd_create_cq_set_dbrec_addr(c, in->dbrec_addr);
 	rnic_cmd_create_cq_set_uctx(c, in->uctx);
 	rnic_cmd_create_cq_set_log_size(c, in->log_size);
 	rnic_cmd_create_cq_set_eqn(c, in->eqn);

@@ -29,6 +29,7 @@ struct rnic_create_cq_in {
 	uint32_t uctx, log_size, eqn;
 	uint64_t buf_addr;	/* the ring itself (mtt NULL) */
 	const struct rnic_mtt *mtt; /* or its page list */
+	uint64_t dbrec_addr;	/* the consumer's doorbell record: 4 bytes, 4-aligned */
 };
 
 struct rnic_create_qp_in {

@@ -6,14 +6,25 @@
 #include "rnicp_cq.h"
 #include "rnicp_db.h"
 
-int rnicp_cq_init(struct rnicp_cq *cq, void *buf, unsigned log_size, uint32_t cqn)
+/* One aligned 32-bit store (the NIC may read the record at any time; no torn value), after
+ * the entries were read (release: their slots must not look free earlier). */
+static void dbrec_store(struct rnicp_cq *cq)
 {
-	if (!buf || log_size > RNICP_CQ_MAX_LOG)
+	uint32_t v;
+	rnic_st_le32(&v, cq->ci);
+	__atomic_store_n((uint32_t *)(void *)cq->dbrec, v, __ATOMIC_RELEASE);
+}
+
+int rnicp_cq_init(struct rnicp_cq *cq, void *buf, unsigned log_size, uint32_t cqn, void *dbrec)
+{
+	if (!buf || !dbrec || ((uintptr_t)dbrec & 3) || log_size > RNICP_CQ_MAX_LOG)
 		return -EINVAL;
 	cq->buf = buf;
+	cq->dbrec = dbrec;
 	cq->log_size = log_size;
 	cq->ci = 0;
 	cq->cqn = cqn;
+	dbrec_store(cq);
 	return 0;
 }
 
@@ -45,6 +56,8 @@ int rnicp_cq_poll(struct rnicp_cq *cq, int max, struct rnicp_wc *wc)
 		cq->ci++;
 		n++;
 	}
+	if (n)
+		dbrec_store(cq);
 	return n;
 }
 

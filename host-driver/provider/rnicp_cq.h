@@ -21,18 +21,21 @@ struct rnicp_wc {
 
 struct rnicp_cq {
 	uint8_t *buf;		/* 2^log_size cqe */
+	uint8_t *dbrec;		/* doorbell record: the consumer index, 4 bytes little-endian */
 	uint32_t log_size;
 	uint32_t ci;		/* free-running consumer index */
 	uint32_t cqn;
 };
 
-/* 0, or -EINVAL (NULL buf, log_size > RNICP_CQ_MAX_LOG). The ring must start zeroed (owner 0):
- * the NIC writes owner 1 on the first pass. */
-int rnicp_cq_init(struct rnicp_cq *cq, void *buf, unsigned log_size, uint32_t cqn);
+/* 0, or -EINVAL (NULL buf or dbrec, log_size > RNICP_CQ_MAX_LOG). The ring must start zeroed
+ * (owner 0): the NIC writes owner 1 on the first pass. dbrec is the CPU view of the doorbell
+ * record whose bus address CREATE_CQ was given; it is set to 0 here. */
+int rnicp_cq_init(struct rnicp_cq *cq, void *buf, unsigned log_size, uint32_t cqn, void *dbrec);
 
 /* Takes up to max completions whose owner bit matches the current pass, in order, and stops at
- * the first entry the NIC has not written. Returns how many (0..max). Tell the NIC with
- * rnicp_ring_cq(db, cq->cqn, cq->ci) (or rnicp_cq_db_val) after polling. */
+ * the first entry the NIC has not written. Returns how many (0..max). The new consumer index
+ * goes to the doorbell record, where the NIC looks before it declares the CQ overrun; ringing
+ * cq_db (rnicp_cq_db_val) is optional. */
 int rnicp_cq_poll(struct rnicp_cq *cq, int max, struct rnicp_wc *wc);
 
 /* The cq_db value for the current consumer index. */

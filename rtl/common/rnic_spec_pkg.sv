@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'h3406F71B;
+  localparam logic [31:0] SPEC_HASH = 32'hF5701002;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -594,8 +594,12 @@ package rnic_spec_pkg;
   localparam int unsigned CMD_CREATE_CQ_BUF_ADDR_W = 64;
   localparam int unsigned CMD_CREATE_CQ_NUM_PAGES_LSB = 256;
   localparam int unsigned CMD_CREATE_CQ_NUM_PAGES_W = 32;
+  localparam int unsigned CMD_CREATE_CQ_DBREC_ADDR_LSB = 320;
+  localparam int unsigned CMD_CREATE_CQ_DBREC_ADDR_W = 64;
   typedef struct packed {
-    logic [223:0] rsvd288;
+    logic [127:0] rsvd384;
+    logic [63:0] dbrec_addr;
+    logic [31:0] rsvd288;
     logic [31:0] num_pages;
     logic [63:0] buf_addr;
     logic [39:0] rsvd152;

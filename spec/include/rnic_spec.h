@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0x3406F71Bu
+#define RNIC_SPEC_HASH 0xF5701002u
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -1021,6 +1021,15 @@ static inline uint32_t rnic_cmd_create_cq_get_num_pages(const void *p)
 static inline void rnic_cmd_create_cq_set_num_pages(void *p, uint32_t v)
 {
 	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 32, (uint32_t)v);
+}
+#define RNIC_CMD_CREATE_CQ_DBREC_ADDR_OFF 40u
+static inline uint64_t rnic_cmd_create_cq_get_dbrec_addr(const void *p)
+{
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 40);
+}
+static inline void rnic_cmd_create_cq_set_dbrec_addr(void *p, uint64_t v)
+{
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 40, (uint64_t)v);
 }
 
 /* cmd_query_counters (64 bytes): QUERY_COUNTERS outputs: the firmware's data-path counters, free-running since boot (the host takes differences). Cycles are the soft core's mcycle (core clock). A doorbell's cycles run from reading it out of the doorbell mailbox until it is served (for an SQ doorbell: the last tx_desc it led to is committed); an event's from reading it out of the event mailbox until it is served (for an ACK: its CQEs are written). The packet counters of the RTL are in the BAR0 counters block. */
@@ -3357,6 +3366,7 @@ static inline void rnic_fw_image_hdr_set_imem_crc(void *p, uint32_t v)
 	X(cmd_create_cq, page_shift, 18, 1, 0, 8) \
 	X(cmd_create_cq, buf_addr, 24, 8, 0, 64) \
 	X(cmd_create_cq, num_pages, 32, 4, 0, 32) \
+	X(cmd_create_cq, dbrec_addr, 40, 8, 0, 64) \
 	X(cmd_query_counters, sq_wqes, 8, 4, 0, 32) \
 	X(cmd_query_counters, cqes, 12, 4, 0, 32) \
 	X(cmd_query_counters, db_cycles, 16, 8, 0, 64) \

@@ -77,6 +77,7 @@ struct CmdqTest : sc_module {
     rnic_create_cq_in cqi{};
     cqi.log_size = 8;
     cqi.buf_addr = mem_->alloc(32u << 8, 4096);
+    cqi.dbrec_addr = mem_->alloc(64, 64);
     uint32_t cqn = 0, qpn = 0;
     rc = rnic_cmd_create_cq(&q, &cqi, &cqn);
     rnic_create_qp_in qpi{};

@@ -427,14 +427,19 @@ static void test_wrappers(void)
 	CHECK(rnic_cmd_dereg_mr(&q, lkey) == 0 && rnic_cmd_dereg_mr_get_lkey(fw.last) == lkey, "cmd-dereg-mr");
 	rnic_mtt_free(&os, &mtt);
 
-	struct rnic_create_cq_in ci = { .uctx = 2, .log_size = 10, .eqn = 0, .buf_addr = 0xABC000 };
+	struct rnic_create_cq_in ci = { .uctx = 2, .log_size = 10, .eqn = 0, .buf_addr = 0xABC000, .dbrec_addr = 0xABB004 };
 	CHECK(rnic_cmd_create_cq(&q, &ci, &h) == 0 && rnic_cmd_create_cq_get_uctx(fw.last) == 2 &&
 		      rnic_cmd_create_cq_get_log_size(fw.last) == 10 && rnic_cmd_create_cq_get_buf_addr(fw.last) == 0xABC000 &&
-		      rnic_cmd_create_cq_get_num_pages(fw.last) == 0,
+		      rnic_cmd_create_cq_get_num_pages(fw.last) == 0 && rnic_cmd_create_cq_get_dbrec_addr(fw.last) == 0xABB004,
 	      "cmd-create-cq-contiguous");
 	CHECK(rnic_cmd_destroy_cq(&q, h) == 0 && rnic_cmd_destroy_get_handle(fw.last) == h &&
 		      rnic_cmd_entry_get_opcode(fw.last) == RNIC_CMD_OP_DESTROY_CQ,
 	      "cmd-destroy-cq");
+	ci.dbrec_addr = 0;
+	CHECK(rnic_cmd_create_cq(&q, &ci, &h) == -EINVAL, "cmd-create-cq-no-dbrec");
+	ci.dbrec_addr = 0xABB002;
+	CHECK(rnic_cmd_create_cq(&q, &ci, &h) == -EINVAL, "cmd-create-cq-dbrec-misaligned");
+	ci.dbrec_addr = 0xABB004;
 	ci.log_size = 0;
 	CHECK(rnic_cmd_create_cq(&q, &ci, &h) == -EINVAL, "cmd-create-cq-bad-size");
 

@@ -7,6 +7,7 @@
 #include "tb_host.h"
 
 static uint8_t ring[16 * RNIC_CQE_SIZE];
+static uint32_t dbrec = 0xFFFFFFFFu; /* the doorbell record, a 4-aligned word */
 
 /* The NIC side: completion k (free-running) with the owner bit of its pass. */
 static void nic_cqe(uint32_t log_size, uint32_t k)
@@ -42,10 +43,13 @@ void test_cq(void)
 	uint32_t produced = 0, consumed = 0;
 	int ok = 1;
 
-	CHECK(rnicp_cq_init(&cq, NULL, 3, 1) == -EINVAL && rnicp_cq_init(&cq, ring, 17, 1) == -EINVAL, "cq-init-checks");
+	CHECK(rnicp_cq_init(&cq, NULL, 3, 1, &dbrec) == -EINVAL && rnicp_cq_init(&cq, ring, 17, 1, &dbrec) == -EINVAL &&
+		      rnicp_cq_init(&cq, ring, 3, 1, NULL) == -EINVAL &&
+		      rnicp_cq_init(&cq, ring, 3, 1, (uint8_t *)&dbrec + 1) == -EINVAL,
+	      "cq-init-checks");
 	memset(ring, 0, sizeof(ring));
-	rnicp_cq_init(&cq, ring, 3, 0x321);
-	CHECK(rnicp_cq_poll(&cq, 16, wc) == 0, "cq-empty");
+	rnicp_cq_init(&cq, ring, 3, 0x321, &dbrec);
+	CHECK(rnicp_cq_poll(&cq, 16, wc) == 0 && rnic_ld_le32(&dbrec) == 0, "cq-empty");
 
 	/* Never past the producer: 3 written, poll for 10 returns 3. */
 	for (; produced < 3; produced++)
@@ -54,6 +58,7 @@ void test_cq(void)
 	ok = n == 3 && wc_is(&wc[0], 0) && wc_is(&wc[1], 1) && wc_is(&wc[2], 2);
 	consumed = 3;
 	CHECK(ok && cq.ci == 3 && rnicp_cq_poll(&cq, 10, wc) == 0, "cq-stops-at-producer");
+	CHECK(rnic_ld_le32(&dbrec) == 3, "cq-dbrec-holds-consumer-index");
 	CHECK(rnicp_cq_db_val(&cq) == ((3u << 16) | 0x321u), "cq-db-value");
 
 	/* Many passes of an 8-entry ring in random bursts and budgets. */
@@ -69,7 +74,8 @@ void test_cq(void)
 		for (int i = 0; i < n && ok; i++)
 			ok &= wc_is(&wc[i], consumed + (uint32_t)i);
 		consumed += (uint32_t)n;
-		ok &= cq.ci == consumed && (rnicp_cq_db_val(&cq) >> 16) == (consumed & 0xFFFF);
+		ok &= cq.ci == consumed && (rnicp_cq_db_val(&cq) >> 16) == (consumed & 0xFFFF) &&
+		      rnic_ld_le32(&dbrec) == consumed;
 	}
 	CHECK(ok && consumed > 80, "cq-phase-flips-across-wraps");
 

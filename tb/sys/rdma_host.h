@@ -13,11 +13,27 @@
 extern "C" {
 #include "rnic_cmd.h"
 #include "rnic_cmdq.h"
+#include "rnic_eq.h"
 #include "rnic_mr.h"
 #include "rnic_spec.h"
 #include "rnicp_cq.h"
 #include "rnicp_db.h"
 #include "rnicp_wqe.h"
+}
+
+// A CQ of 2^log entries in simulated host memory (ring and doorbell record), created through
+// the driver core and polled with the provider's code. 0 or the command's errno.
+inline int rdma_create_cq(HostMem *mem, rnic_cmdq *q, unsigned log, rnicp_cq *cq, uint64_t *ring = nullptr) {
+  uint64_t buf = mem->alloc(32u << log, 4096), dbrec = mem->alloc(64, 64);
+  rnic_create_cq_in ci{};
+  ci.log_size = log;
+  ci.buf_addr = buf;
+  ci.dbrec_addr = dbrec;
+  uint32_t cqn = 0;
+  int rc = rnic_cmd_create_cq(q, &ci, &cqn);
+  if (!rc) rc = rnicp_cq_init(cq, mem->span(buf, 32u << log), log, cqn, mem->span(dbrec, 4));
+  if (ring) *ring = buf;
+  return rc;
 }
 
 struct RdmaHost {
@@ -62,11 +78,8 @@ struct RdmaHost {
     q.timeout_us = 5000;
     if ((rc = rnic_cmd_set_gid(&q, 0, ipv4, mac))) return fail("set_gid", rc);
     if ((rc = rnic_cmd_alloc_pd(&q, 0, &pdn))) return fail("alloc_pd", rc);
-    cq_buf = mem->alloc(32u << kCqLog, 4096);
-    rnic_create_cq_in ci{};
-    ci.log_size = kCqLog;
-    ci.buf_addr = cq_buf;
-    if ((rc = rnic_cmd_create_cq(&q, &ci, &cqn))) return fail("create_cq", rc);
+    if ((rc = rdma_create_cq(mem, &q, kCqLog, &cq, &cq_buf))) return fail("create_cq", rc);
+    cqn = cq.cqn;
     uint32_t rq_off = 64u << kSqLog;
     qp_buf = mem->alloc(4096, 4096);  // SQ (4 KiB) ...
     uint64_t rq_buf = mem->alloc(4096, 4096);  // ... and RQ on the next page: one page each
@@ -84,7 +97,6 @@ struct RdmaHost {
     if ((rc = rnic_cmd_create_qp(&q, &qi, &qpn))) return fail("create_qp", rc);
     rnicp_sq_init(&sq, mem->span(qp_buf, 64u << kSqLog), kSqLog, qpn, RNIC_QP_TYPE_RC, 4, 64);
     rnicp_rq_init(&rq, mem->span(rq_buf, 1u << (kRqLog + kRqStrideLog)), kRqLog, kRqStrideLog, qpn);
-    rnicp_cq_init(&cq, mem->span(cq_buf, 32u << kCqLog), kCqLog, cqn);
     return true;
   }
 
@@ -160,7 +172,6 @@ struct RdmaHost {
       got += rnicp_cq_poll(&cq, n - got, wc + got);
       if (got < n) wait(sc_time(100, SC_NS));
     }
-    if (got) rnicp_ring_cq(&db, cqn, cq.ci);
-    return got;
+    return got;  // the consumer index reaches the NIC through the CQ's doorbell record
   }
 };

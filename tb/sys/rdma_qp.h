@@ -22,6 +22,7 @@ struct RdmaQp {
   std::string err;
 
   static constexpr unsigned kSqLog = 6, kRqLog = 5, kRqStrideLog = 6, kCqLog = 7, kMaxInline = 128;
+  unsigned cq_log = kCqLog;  // set before create() for a smaller CQ
 
   bool fail(const std::string &what, int rc) {
     err = what + " rc " + std::to_string(rc);
@@ -33,12 +34,9 @@ struct RdmaQp {
     h = host;
     pdn = pd ? pd : host->pdn;
     type = qp_type;
-    cq_buf = h->mem->alloc(32u << kCqLog, 4096);
-    rnic_create_cq_in ci{};
-    ci.log_size = kCqLog;
-    ci.buf_addr = cq_buf;
-    int rc = rnic_cmd_create_cq(&h->q, &ci, &cqn);
+    int rc = rdma_create_cq(h->mem, &h->q, cq_log, &cq, &cq_buf);
     if (rc) return fail("create_cq", rc);
+    cqn = cq.cqn;
     uint32_t rq_off = 64u << kSqLog;  // SQ on one page, RQ on the next
     qp_buf = h->mem->alloc(2 * 4096, 4096);
     rnic_create_qp_in qi{};
@@ -54,7 +52,6 @@ struct RdmaQp {
     if ((rc = rnic_cmd_create_qp(&h->q, &qi, &qpn))) return fail("create_qp", rc);
     rc = rnicp_sq_init(&sq, h->mem->span(qp_buf, 64u << kSqLog), kSqLog, qpn, qp_type, 4, kMaxInline);
     if (!rc) rc = rnicp_rq_init(&rq, h->mem->span(qp_buf + rq_off, 1u << (kRqLog + kRqStrideLog)), kRqLog, kRqStrideLog, qpn);
-    if (!rc) rc = rnicp_cq_init(&cq, h->mem->span(cq_buf, 32u << kCqLog), kCqLog, cqn);
     if (rc) return fail("provider init", rc);
     return true;
   }
@@ -145,8 +142,7 @@ struct RdmaQp {
   // Takes what the CQ holds now (up to max) without waiting; retires ring entries.
   int poll_now(rnicp_wc *wc, int max) {
     int got = rnicp_cq_poll(&cq, max, wc);
-    for (int i = 0; i < got; i++) retire(wc[i]);
-    if (got) rnicp_ring_cq(&h->db, cqn, cq.ci);
+    for (int i = 0; i < got; i++) retire(wc[i]);  // the CQ's doorbell record tells the NIC
     return got;
   }
 

@@ -87,9 +87,10 @@ struct Ext : sc_module {
     return r.check(ok, name.c_str(), "%s", why.c_str());
   }
 
-  RdmaQp *new_qp(RdmaHost *h, uint32_t pd = 0, uint32_t type = RNIC_QP_TYPE_RC) {
+  RdmaQp *new_qp(RdmaHost *h, uint32_t pd = 0, uint32_t type = RNIC_QP_TYPE_RC, unsigned cq_log = RdmaQp::kCqLog) {
     qps.emplace_back(new RdmaQp());
     RdmaQp *q = qps.back().get();
+    q->cq_log = cq_log;
     if (!q->create(h, pd, type)) {
       r.check(false, "rdma-qp-create", "%s", q->err.c_str());
       return nullptr;
@@ -98,8 +99,8 @@ struct Ext : sc_module {
   }
   // A connected pair: x on nic0 (requester side in most checks), y on nic1.
   bool pair(RdmaQp *&x, RdmaQp *&y, const RdmaConnOpts &ox = RdmaConnOpts(), const RdmaConnOpts &oy = RdmaConnOpts(),
-            uint32_t ypd = 0) {
-    x = new_qp(a), y = new_qp(b, ypd);
+            uint32_t ypd = 0, unsigned x_cq_log = RdmaQp::kCqLog) {
+    x = new_qp(a, 0, RNIC_QP_TYPE_RC, x_cq_log), y = new_qp(b, ypd);
     if (!x || !y) return false;
     uint32_t px = uint32_t(next() & 0xFFFFFF), py = uint32_t(next() & 0xFFFFFF);
     bool ok = x->connect(*y, px, py, ox) && y->connect(*x, py, px, oy);
@@ -891,6 +892,72 @@ void ud(Ext &t) {
 }
 
 // Two NICs and their hosts; runs body in a thread after both are opened.
+// CQ overrun: a 4-entry CQ whose consumer does not poll. The NIC reads the CQ's doorbell record
+// when the ring looks full; still full, the CQ goes to error with one CQ_ERROR event on the
+// EQ, the completion is dropped and the ring keeps the four entries. The data path is not
+// affected. A consumer that keeps up passes many times the ring size through the same CQ size.
+void cq_overrun(Ext &t) {
+  rnic_eq eq;
+  static int cq_errors = 0;
+  static uint32_t cq_err_handle = 0;
+  bool ok = rnic_eq_init(&eq, &t.a->os, 4, 0) == 0 &&
+            rnic_eq_set_handler(&eq, RNIC_EQ_TYPE_CQ_ERROR, [](void *, const rnic_event *ev) {
+              cq_errors++;
+              cq_err_handle = ev->handle;
+            }, nullptr) == 0;
+  RdmaQp *x, *y, *kx, *ky;
+  if (!t.r.check(ok, "rdma-cq-eq-setup") || !t.pair(x, y, RdmaConnOpts(), RdmaConnOpts(), 0, 2) ||
+      !t.pair(kx, ky, RdmaConnOpts(), RdmaConnOpts(), 0, 2))
+    return;
+  auto write = [&](RdmaQp *q, uint32_t i, uint64_t base) {
+    rnicp_sge sg{t.abuf + 0x1000u * i, 1000, t.akey};
+    rnicp_send_wr w{};
+    w.wr_id = 100 + i;
+    w.opcode = RNIC_WQE_OP_RDMA_WRITE;
+    w.flags = RNICP_WR_SIGNALED;
+    w.sg_list = &sg;
+    w.num_sge = 1;
+    w.remote_addr = base + 0x1000u * i;
+    w.rkey = t.bkey;
+    return q->post_send(w) > 0;
+  };
+  // A consumer that keeps up: 40 WRITEs through a 4-entry CQ, at most 3 outstanding.
+  bool kept = true;
+  uint32_t got = 0;
+  for (uint32_t i = 0; i < 40 && kept; i++) {
+    t.fill(t.a, t.abuf + 0x1000u * (i % 16), 1000);
+    kept = write(kx, i % 16, t.bbuf + 0x40000);
+    rnicp_wc w;
+    if (i % 3 == 2 || i == 39)
+      for (; kept && got <= i; got++) kept = kx->poll(&w, 1, t.wait_t) == 1 && is(w, 100 + got % 16, 0, RNIC_WC_OPCODE_RDMA_WRITE, 1000);
+  }
+  t.check(kept && got == 40 && cq_errors == 0, "rdma-cq-consumer-keeps-up-40-through-4",
+          "got " + std::to_string(got) + " cq errors " + std::to_string(cq_errors));
+
+  // Six WRITEs, no polling: the 5th completion finds the ring full.
+  std::vector<std::vector<uint8_t>> msg;
+  for (uint32_t i = 0; i < 6; i++) {
+    t.fill(t.a, t.abuf + 0x1000u * i, 1000);
+    msg.push_back(t.a->mem->read_vec(t.abuf + 0x1000u * i, 1000));
+  }
+  for (uint32_t i = 0; i < 4; i++) ok = write(x, i, t.bbuf) && ok;
+  wait(sc_time(50, SC_US));
+  for (uint32_t i = 4; i < 6; i++) ok = write(x, i, t.bbuf) && ok;
+  wait(sc_time(50, SC_US));
+  rnic_eq_poll(&eq, 16, 0);
+  t.check(ok && cq_errors == 1 && cq_err_handle == x->cqn, "rdma-cq-overrun-one-cq-error-event",
+          "events " + std::to_string(cq_errors) + " handle " + std::to_string(cq_err_handle));
+  bool data = true;
+  for (uint32_t i = 0; i < 6; i++) data = data && t.b->mem->read_vec(t.bbuf + 0x1000u * i, 1000) == msg[i];
+  t.check(data, "rdma-cq-overrun-data-path-unaffected", "remote bytes differ");
+  rnicp_wc w[8];
+  int n = x->poll(w, 8, sc_time(20, SC_US));
+  bool four = n == 4;
+  for (int i = 0; i < n && four; i++) four = is(w[i], 100 + uint32_t(i), 0, RNIC_WC_OPCODE_RDMA_WRITE, 1000);
+  t.check(four && t.quiet({x}), "rdma-cq-overrun-ring-keeps-four-entries", "polled " + std::to_string(n));
+  rnic_eq_fini(&eq);
+}
+
 int rdma_ext_main(int argc, char **argv, std::function<void(Ext &)> body) {
   uint64_t seed = argc > 1 ? std::strtoull(argv[1], nullptr, 0) : 1;
   EthFaults f;
@@ -928,6 +995,8 @@ int rdma_ext_main(int argc, char **argv, std::function<void(Ext &)> body) {
 
 SimProgram reg_err("test-rdma-err", "two NICs: remote/local access errors, QP to ERR, flush, other QP unaffected [seed]",
                    [](int c, char **v) { return rdma_ext_main(c, v, errors); });
+SimProgram reg_cq("test-rdma-cq", "two NICs: CQ overrun (CQ_ERROR event, ring kept), a consumer keeping up [seed]",
+                  [](int c, char **v) { return rdma_ext_main(c, v, cq_overrun); });
 SimProgram reg_rnr("test-rdma-rnr", "two NICs: RNR NAK then success, RNR and transport retries exceeded [seed]",
                    [](int c, char **v) { return rdma_ext_main(c, v, rnr); });
 SimProgram reg_mtu("test-rdma-mtu", "two NICs: WRITE/SEND/READ at path MTU 256 and 1024 [seed]",
