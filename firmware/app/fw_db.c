@@ -30,6 +30,7 @@ void fw_doorbell(uint32_t ev, uint32_t value)
 
 	switch (which * 4) {
 	case RNIC_DB_SQ_DB:
+	case RNIC_DB_BF_DB: /* the BlueFlame copy is not captured: the WQE is read from the ring */
 		if (!(c = db_qp(num, page)))
 			break;
 		rnic_qp_ctx_set_sq_pi(c, (uint16_t)index);

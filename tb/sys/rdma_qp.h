@@ -133,6 +133,13 @@ struct RdmaQp {
     if (rc > 0) ring();
     return rc;
   }
+  // BlueFlame: the WQE goes to the ring and is copied to bf_data, then bf_db.
+  int post_send_bf(const rnicp_send_wr &wr) {
+    uint8_t copy[RNICP_MAX_WQE_BYTES];
+    int rc = rnicp_sq_post(&sq, &wr, copy);
+    if (rc > 0) rc = rnicp_bf_post(&h->db, copy, 64u * unsigned(rc), qpn, sq.pi) ? -1 : rc;
+    return rc;
+  }
   int post_recv(const rnicp_recv_wr &wr) {
     int rc = rnicp_rq_post(&rq, &wr);
     if (rc == 0) rnicp_ring_rq(&h->db, qpn, rq.pi);

@@ -231,7 +231,7 @@ void send_case(Ext &t, const std::string &name, RdmaQp *x, RdmaQp *y, uint32_t o
 
 // WRITE (or WRITE_IMM, which consumes a receive buffer of y that must stay untouched).
 void write_case(Ext &t, const std::string &name, RdmaQp *x, RdmaQp *y, uint32_t op, const std::vector<uint32_t> &slens,
-                bool inl = false) {
+                bool inl = false, bool blueflame = false) {
   std::vector<rnicp_sge> ss;
   std::vector<uint8_t> msg = make_sges(t, x->h, x->h == t.a ? t.abuf : t.bbuf, x->h == t.a ? t.akey : t.bkey, slens, ss);
   std::vector<std::vector<uint8_t>> inl_copy;
@@ -265,7 +265,7 @@ void write_case(Ext &t, const std::string &name, RdmaQp *x, RdmaQp *y, uint32_t 
   wr.num_sge = uint32_t(ss.size());
   wr.remote_addr = dst;
   wr.rkey = ykey;
-  int src = x->post_send(wr);
+  int src = blueflame ? x->post_send_bf(wr) : x->post_send(wr);
   rnicp_wc wx{}, wy{};
   int nx = x->poll(&wx, 1, t.wait_t), ny = imm ? y->poll(&wy, 1, t.wait_t) : 0;
   bool data = y->h->mem->read_vec(dst, len) == msg && y->h->mem->read_vec(dst - 64, 64) == pre &&
@@ -373,6 +373,9 @@ void ops(Ext &t) {
   for (uint32_t n : {1u, 64u, 128u})
     write_case(t, "rdma-write-inline-" + std::to_string(n), x, y, RNIC_WQE_OP_RDMA_WRITE, {n}, true);
   write_case(t, "rdma-write-imm-inline-3sge", x, y, RNIC_WQE_OP_RDMA_WRITE_WITH_IMM, {1, 2, 61}, true);
+  // BlueFlame posts (bf_data, then bf_db): served like an SQ doorbell.
+  write_case(t, "rdma-write-blueflame-1000", x, y, RNIC_WQE_OP_RDMA_WRITE, {1000}, false, true);
+  write_case(t, "rdma-write-imm-blueflame-inline-100", x, y, RNIC_WQE_OP_RDMA_WRITE_WITH_IMM, {100}, true, true);
   // Atomics on 8-byte aligned words.
   atomic_case(t, "rdma-cas-hit", x, y, RNIC_WQE_OP_ATOMIC_CMP_AND_SWP, 0x1122334455667788ull, 0x1122334455667788ull,
               0xA5A5A5A55A5A5A5Aull, 0xA5A5A5A55A5A5A5Aull);
