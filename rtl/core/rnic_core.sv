@@ -346,10 +346,11 @@ module rnic_core #(
   assign evm_data = rx_evt_valid ? rx_evt : tx_evt_data;
   assign rx_evt_ready = !evq_full;
   assign tx_done_ready = !tx_done_valid || !tx_evt || (!evq_full && !rx_evt_valid);
-  xport_tx_fifo #(.Width(rnic_spec_pkg::RX_EVENT_BYTES * 8), .Depth(EvtQDepth)) u_evq (
+  logic [$clog2(EvtQDepth+1)-1:0] evq_cnt;
+  rnic_fifo #(.Width(rnic_spec_pkg::RX_EVENT_BYTES * 8), .Depth(EvtQDepth)) u_evq (
     .clk_i, .rst_ni,
     .push_i(evm_valid), .data_i(evm_data), .full_o(evq_full),
-    .pop_i(evt_ready), .data_o(evt_data), .empty_o(evq_empty)
+    .pop_i(evt_ready), .data_o(evt_data), .empty_o(evq_empty), .count_o(evq_cnt)
   );
   assign evt_valid = !evq_empty;
 
@@ -516,7 +517,7 @@ module rnic_core #(
 
 
   logic unused_inputs;
-  assign unused_inputs = ^{fd_rd_cpl_tag, fd_wr_cpl_tag, mkey_init_done, rx_pl_keep, rx_pl_last, rx_good,
+  assign unused_inputs = ^{evq_cnt, fd_rd_cpl_tag, fd_wr_cpl_tag, mkey_init_done, rx_pl_keep, rx_pl_last, rx_good,
                            tx_rdrsp_err, tx_cnt_done, tx_cnt_lkey, tx_cnt_rkey, tx_cnt_dma, s_axis_rx_tdata_i, ctrl_scratch, cpu_control[31:1],
                            cmdq_prod_we,
                            eq_cons,

@@ -82,7 +82,7 @@ module dma_rd_engine #(
   assign req_ready_o = (!sp_busy_q || (ar_issue && sp_last)) && !info_full;
   assign req_fire = req_valid_i && req_ready_o;
 
-  dma_fifo #(.Width(InfoW), .Depth(2 * NSlots)) u_info (
+  rnic_fifo #(.Width(InfoW), .Depth(2 * NSlots)) u_info (
     .clk_i, .rst_ni,
     .push_i (req_fire),
     .data_i ({req_client_i, req_tag_i, req_addr_i[OffW-1:0], req_len_i}),
@@ -213,7 +213,7 @@ module dma_rd_engine #(
     if (rd_fire) rdata_q <= buf_q[{head_q, rbeat_q[BeatW-1:0]}];
   end
 
-  dma_fifo #(.Width(DataWidth + 2), .Depth(BfDepth)) u_beats (
+  rnic_fifo #(.Width(DataWidth + 2), .Depth(BfDepth)) u_beats (
     .clk_i, .rst_ni,
     .push_i (rd_inflight_q),
     .data_i ({rmeta_q, rdata_q}),

@@ -174,7 +174,7 @@ module dma_rd_realign #(
     end
   end
 
-  dma_fifo #(.Width(CplW), .Depth(4)) u_cpl (
+  rnic_fifo #(.Width(CplW), .Depth(4)) u_cpl (
     .clk_i, .rst_ni,
     .push_i (cf_push),
     .data_i (cf_wdata),

@@ -84,7 +84,7 @@ module dma_wr_engine #(
     if (req_len_i == '0) req_nb = '0;
   end
 
-  dma_fifo #(.Width(CplW), .Depth(CplDepth)) u_cpl (
+  rnic_fifo #(.Width(CplW), .Depth(CplDepth)) u_cpl (
     .clk_i, .rst_ni,
     .push_i (req_fire),
     .data_i ({req_client_i, req_tag_i, req_nb}),
@@ -154,7 +154,7 @@ module dma_wr_engine #(
     end
   end
 
-  dma_fifo #(.Width(DataWidth + Bpb + 1), .Depth(WfDepth)) u_w (
+  rnic_fifo #(.Width(DataWidth + Bpb + 1), .Depth(WfDepth)) u_w (
     .clk_i, .rst_ni,
     .push_i (w_push),
     .data_i ({w_l, w_s, w_d}),

@@ -232,7 +232,12 @@ module xport_tx #(
   logic [31:0]         mq_len;
   logic                mq_uc;
   assign seg_ready = !mq_full;
-  xport_tx_fifo #(.Width(MsgW), .Depth(MsgDepth)) u_mq (
+  // FIFO fill levels: not needed here (full/empty suffice)
+  logic [$clog2(MsgDepth+1)-1:0]   mq_cnt;
+  logic [3:0]                      lf_cnt;
+  logic [$clog2(ChunkDepth+1)-1:0] cf_cnt;
+  logic [$clog2(RecDepth+1)-1:0]   rec_cnt;
+  rnic_fifo #(.Width(MsgW), .Depth(MsgDepth)) u_mq (
     .clk_i   (clk_i),
     .rst_ni  (rst_ni),
     .push_i  (st_q == SLaunch),
@@ -240,7 +245,8 @@ module xport_tx #(
     .full_o  (mq_full),
     .pop_i   (mq_pop),
     .data_o  (mq_out),
-    .empty_o (mq_empty)
+    .empty_o (mq_empty),
+    .count_o (mq_cnt)
   );
   assign {mq_hdr, mq_kind, mq_len, mq_uc, mq_mlog} = mq_out;
 
@@ -278,7 +284,7 @@ module xport_tx #(
   assign tx_desc   = sel_ack ? a_hdr_q : pkt;
   assign pkt_ready = tx_dready && !sel_ack && !lf_full;
   assign tx_dfire  = tx_dvalid && tx_dready;
-  xport_tx_fifo #(.Width(1), .Depth(8)) u_lane (
+  rnic_fifo #(.Width(1), .Depth(8)) u_lane (
     .clk_i   (clk_i),
     .rst_ni  (rst_ni),
     .push_i  (tx_dfire),
@@ -286,7 +292,8 @@ module xport_tx #(
     .full_o  (lf_full),
     .pop_i   (frame_fire),
     .data_o  (lf_out),
-    .empty_o (lf_empty)
+    .empty_o (lf_empty),
+    .count_o (lf_cnt)
   );
 
   roce_tx #(.DataWidth(DataWidth)) u_tx (
@@ -349,7 +356,7 @@ module xport_tx #(
   logic [33:0] cf_in, cf_out;
   assign cf_push = rd_req_valid_o && rd_req_ready_i;
   assign cf_in   = {msg_rem_q == ch_len_q, ch_fake_q, ch_len_q};
-  xport_tx_fifo #(.Width(34), .Depth(ChunkDepth)) u_cf (
+  rnic_fifo #(.Width(34), .Depth(ChunkDepth)) u_cf (
     .clk_i   (clk_i),
     .rst_ni  (rst_ni),
     .push_i  (cf_push),
@@ -357,7 +364,8 @@ module xport_tx #(
     .full_o  (cf_full),
     .pop_i   (cf_pop),
     .data_o  (cf_out),
-    .empty_o (cf_empty)
+    .empty_o (cf_empty),
+    .count_o (cf_cnt)
   );
 
   xport_tx_pack #(.DataWidth(DataWidth)) u_pack (
@@ -377,7 +385,7 @@ module xport_tx #(
   );
   // the packer counts bytes from the chunk lengths; keep/last are implied
   logic unused_rd;
-  assign unused_rd = ^{lf_empty, rd_data_keep_i, rd_data_last_i, next_psn_unused, tx_pkts_unused,
+  assign unused_rd = ^{lf_empty, mq_cnt, lf_cnt, cf_cnt, rec_cnt, rd_data_keep_i, rd_data_last_i, next_psn_unused, tx_pkts_unused,
                        mk_rsp_tag_i, rd_cpl_tag_i, d_q.ahn, d_q.rsvd480, qp_q, d_q.psn[31:24]};
 
   // ---- mkey lookups -----------------------------------------------------------------------
@@ -407,7 +415,7 @@ module xport_tx #(
   assign rec_push = st_q == SRec && !rec_full;
   assign rec_in   = {ud, src_q == SrcFw, d_q.qpn[23:0], status_q,
                      (status_q != 8'd0) ? 32'd0 : npkts, dma_seq_q};
-  xport_tx_fifo #(.Width(RecW), .Depth(RecDepth)) u_rec (
+  rnic_fifo #(.Width(RecW), .Depth(RecDepth)) u_rec (
     .clk_i   (clk_i),
     .rst_ni  (rst_ni),
     .push_i  (rec_push),
@@ -415,7 +423,8 @@ module xport_tx #(
     .full_o  (rec_full),
     .pop_i   (rec_pop),
     .data_o  (rec_out),
-    .empty_o (rec_empty)
+    .empty_o (rec_empty),
+    .count_o (rec_cnt)
   );
   logic        h_emit, h_ud;
   logic [23:0] h_qpn;

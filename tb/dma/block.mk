@@ -1,6 +1,6 @@
 # tb/dma/block.mk: DMA engine (rtl/dma) testbench, coverage, lint/synth tops and benchmark.
 DMA_TB_SRCS := tb/dma/tb_dma.cpp
-DMA_TB_DEPS := $(DMA_TB_SRCS) tb/dma/axi_slave_model.h tb/dma/vl_bits.h $(wildcard rtl/dma/*.sv rtl/dma/*.vlt)
+DMA_TB_DEPS := $(DMA_TB_SRCS) tb/dma/axi_slave_model.h tb/dma/vl_bits.h $(wildcard rtl/dma/*.sv rtl/dma/*.vlt) rtl/common/rnic_fifo.sv
 DMA_CLIENTS := -GNumRdClients=3 -GNumWrClients=2 -CFLAGS -DTB_NR=3 -CFLAGS -DTB_NW=2
 DMA_SEED ?= 1
 

@@ -1,6 +1,8 @@
-// dma_fifo: small synchronous FIFO built from registers (first-word fall-through).
-// Depth must be a power of two >= 2. data_o is valid whenever empty_o is low.
-module dma_fifo #(
+// rnic_fifo: small synchronous FIFO built from registers (first-word fall-through), shared by
+// the DMA engine, the transmit engine and the core's event queue. Depth must be a power of two
+// >= 2. data_o is valid whenever empty_o is low; a push while full or a pop while empty is
+// ignored.
+module rnic_fifo #(
   parameter int Width = 8,
   parameter int Depth = 2
 ) (
