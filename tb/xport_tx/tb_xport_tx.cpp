@@ -93,7 +93,7 @@ struct Desc {
   uint64_t rva = 0, swap_add = 0, compare = 0;
   std::vector<Sge> sge;
   Bytes bytes() const {
-    Bytes d(128, 0);
+    Bytes d(RNIC_TX_DESC_SIZE, 0);
     void* p = d.data();
     rnic_tx_desc_set_qpn(p, qpn); rnic_tx_desc_set_kind(p, kind); rnic_tx_desc_set_flags(p, flags);
     rnic_tx_desc_set_num_sge(p, uint32_t(sge.size())); rnic_tx_desc_set_syndrome(p, syndrome);
@@ -102,11 +102,12 @@ struct Desc {
     rnic_tx_desc_set_imm_data(p, imm); rnic_tx_desc_set_swap_add(p, swap_add);
     rnic_tx_desc_set_compare(p, compare); rnic_tx_desc_set_dest_qpn(p, dest_qpn);
     rnic_tx_desc_set_qkey(p, qkey);
+    // SGE i at sge0 + 16 i (the spec's sge0..sge3 are consecutive 16-byte groups)
     for (size_t i = 0; i < sge.size() && i < 4; i++) {
-      uint8_t* s = d.data() + 64 + 16 * i;
-      for (int b = 0; b < 8; b++) s[b] = uint8_t(sge[i].addr >> (8 * b));
-      for (int b = 0; b < 4; b++) s[8 + b] = uint8_t(sge[i].len >> (8 * b));
-      for (int b = 0; b < 4; b++) s[12 + b] = uint8_t(sge[i].lkey >> (8 * b));
+      uint8_t* s = d.data() + RNIC_TX_DESC_SGE0_ADDR_OFF + 16 * i;
+      rnic_st_le(s, 8, sge[i].addr);
+      rnic_st_le(s + RNIC_TX_DESC_SGE0_LEN_OFF - RNIC_TX_DESC_SGE0_ADDR_OFF, 4, sge[i].len);
+      rnic_st_le(s + RNIC_TX_DESC_SGE0_LKEY_OFF - RNIC_TX_DESC_SGE0_ADDR_OFF, 4, sge[i].lkey);
     }
     return d;
   }
