@@ -82,6 +82,8 @@ uint32_t fw_cmd_exec(uint8_t *e)
 		rnic_cmd_query_counters_set_now_cycles(e, hal_cycles());
 		rnic_cmd_query_counters_set_db_max_cycles(e, fw_perf.db_max);
 		rnic_cmd_query_counters_set_ev_max_cycles(e, fw_perf.ev_max);
+		rnic_cmd_query_counters_set_bf_wqes(e, fw_perf.bf_wqes);
+		rnic_cmd_query_counters_set_bf_misses(e, fw_perf.bf_misses);
 		return RNIC_CMD_STATUS_OK;
 	case RNIC_CMD_OP_QUERY_PORT:
 		clear_params(e);

@@ -30,11 +30,14 @@ void fw_doorbell(uint32_t ev, uint32_t value)
 
 	switch (which * 4) {
 	case RNIC_DB_SQ_DB:
-	case RNIC_DB_BF_DB: /* the BlueFlame copy is not captured: the WQE is read from the ring */
+	case RNIC_DB_BF_DB:
 		if (!(c = db_qp(num, page)))
 			break;
 		rnic_qp_ctx_set_sq_pi(c, (uint16_t)index);
-		fw_sq_service(num);
+		if (which * 4 == RNIC_DB_BF_DB)
+			fw_sq_bf_doorbell(num, rnic_db_event_get_bf_seq(e));
+		else
+			fw_sq_service(num);
 		return;
 	case RNIC_DB_RQ_DB:
 		if (!(c = db_qp(num, page)))

@@ -152,13 +152,84 @@ static uint64_t wqebb_addr(const uint8_t *c, uint32_t idx);
  * being destroyed, reset or re-created. */
 static uint32_t st_first, st_n;
 
+/* BlueFlame: the staged WQEBBs may instead be the doorbell block's capture (st_bf), taken for
+ * the bf_db being served (bf_seq >= 0) when its status names that doorbell, this QP's page and
+ * the WQE at idx. It is checked again after the WQE was read (st_bf_seq): a host write may
+ * have overtaken it meanwhile, and then the ring is read after all. */
+#define STAGE_BF 0x10000u /* staged offsets from here on are capture offsets */
+static uint8_t st_bf;
+static int bf_seq = -1;
+static uint32_t st_bf_seq;
+
+static int bf_status_names(uint32_t seq, uint32_t page, uint32_t *wqebbs)
+{
+	FW_LAYOUT_ALIGN uint8_t s[4];
+	rnic_st_le32(s, hal_rd32(RNIC_FW_REG_BF_STATUS));
+	*wqebbs = rnic_bf_status_get_wqebbs(s);
+	return rnic_bf_status_get_valid(s) && rnic_bf_status_get_seq(s) == seq && rnic_bf_status_get_page(s) == page;
+}
+
+static int32_t stage_bf(const uint8_t *c, uint32_t idx)
+{
+	FW_LAYOUT_ALIGN uint8_t ctl[RNIC_WQE_CTRL_SIZE];
+	uint32_t seq = (uint32_t)bf_seq, n;
+	const uint32_t wi = RNIC_WQE_CTRL_WQE_INDEX_OFF & ~3u;
+
+	bf_seq = -1; /* one WQE per bf_db */
+	if (!bf_status_names(seq, rnic_qp_ctx_get_uctx(c), &n) || n == 0 || n > 4)
+		return -1;
+	rnic_st_le32(ctl + wi, hal_rd32(RNIC_FW_REG_BF_DATA + wi));
+	if (rnic_wqe_ctrl_get_wqe_index(ctl) != (idx & 0xFFFFu))
+		return -1;
+	st_first = idx & 0xFFFFu;
+	st_n = n;
+	st_bf = 1;
+	st_bf_seq = seq;
+	return (int32_t)STAGE_BF;
+}
+
+/* Copies the staged WQEBB at offset b (from stage()) to w. */
+static void stage_read(int32_t b, uint8_t *w)
+{
+	if ((uint32_t)b < STAGE_BF) {
+		fw_buf_read((uint32_t)b, w, WQEBB);
+		return;
+	}
+	uint8_t *d = (uint8_t *)RNIC_ASSUME_ALIGNED(w, 4);
+	uint32_t a = RNIC_FW_REG_BF_DATA + ((uint32_t)b - STAGE_BF);
+	for (uint32_t i = 0; i < WQEBB; i += 4)
+		rnic_st_le32(d + i, hal_rd32(a + i));
+}
+
+/* After reading a WQE from the capture: was it still this doorbell's the whole time? */
+static int stage_bf_held(const uint8_t *c)
+{
+	uint32_t n;
+	return bf_status_names(st_bf_seq, rnic_qp_ctx_get_uctx(c), &n);
+}
+
+/* Forgets the capture: the WQE is read again, from the ring. */
+static void stage_bf_drop(void)
+{
+	st_bf = 0;
+	st_n = 0;
+	fw_perf.bf_misses++;
+}
+
 /* The staging offset of WQEBB idx of the QP with context c, fetching from idx on (up to the
  * producer index, FETCH_BBS and the ring end) when it is not staged; -1 on a DMA failure. */
 static int32_t stage(const uint8_t *c, uint32_t idx)
 {
 	uint32_t rel = (idx - st_first) & 0xFFFFu; /* SQ indices are 16 bits */
 	if (rel < st_n)
-		return (int32_t)(BUF_WQE + rel * WQEBB);
+		return (int32_t)((st_bf ? STAGE_BF : BUF_WQE) + rel * WQEBB);
+	st_bf = 0;
+	if (bf_seq >= 0) {
+		int32_t b = stage_bf(c, idx);
+		if (b >= 0)
+			return b;
+		fw_perf.bf_misses++;
+	}
 	uint32_t size = 1u << rnic_qp_ctx_get_sq_log_size(c);
 	uint32_t n = (rnic_qp_ctx_get_sq_pi(c) - idx) & 0xFFFFu, ring_left = size - (idx & (size - 1));
 	if (n == 0 || n > size)
@@ -187,7 +258,11 @@ static void flush_unsent(uint32_t qpn)
 		int32_t b = stage(c, idx);
 		if (b < 0)
 			return;
-		fw_buf_read((uint32_t)b, w, WQEBB);
+		stage_read(b, w);
+		if (st_bf && !stage_bf_held(c)) {
+			stage_bf_drop();
+			continue;
+		}
 		struct fw_swqe f = { 0 };
 		f.wr_id = rnic_wqe_ctrl_get_wr_id(w);
 		f.wqe_index = (uint16_t)idx;
@@ -337,21 +412,35 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 	uint8_t *c = ctx(qpn);
 	FW_LAYOUT_ALIGN uint8_t w[4 * WQEBB], d[RNIC_TX_DESC_SIZE];
 
-	int32_t b = stage(c, idx);
-	if (b < 0)
-		return 0;
-	fw_buf_read((uint32_t)b, w, WQEBB);
-	uint32_t bytes = RNIC_WQE_CTRL_SIZE + 16u * rnic_wqe_ctrl_get_num_ds(w);
-	uint32_t nbb = (bytes + WQEBB - 1) / WQEBB;
-	if (nbb > 4 || rnic_wqe_ctrl_get_wqe_index(w) != (idx & 0xFFFFu)) {
-		fw_log("qp %u: malformed WQE at %u", (unsigned)qpn, (unsigned)idx);
-		return 0;
-	}
-	for (uint32_t k = 1; k < nbb; k++) { /* later WQEBBs may wrap to the ring start */
-		if ((b = stage(c, idx + k)) < 0)
+	uint32_t nbb;
+	for (;;) {
+		int32_t b = stage(c, idx);
+		if (b < 0)
 			return 0;
-		fw_buf_read((uint32_t)b, w + k * WQEBB, WQEBB);
+		stage_read(b, w);
+		uint32_t bytes = RNIC_WQE_CTRL_SIZE + 16u * rnic_wqe_ctrl_get_num_ds(w);
+		nbb = (bytes + WQEBB - 1) / WQEBB;
+		uint8_t from_bf = st_bf;
+		int ok = nbb <= 4 && rnic_wqe_ctrl_get_wqe_index(w) == (idx & 0xFFFFu) && (!from_bf || nbb <= st_n);
+		for (uint32_t k = 1; ok && k < nbb; k++) { /* later WQEBBs may wrap to the ring start */
+			if ((b = stage(c, idx + k)) < 0)
+				return 0;
+			stage_read(b, w + k * WQEBB);
+		}
+		/* From the capture, it must have been whole and this doorbell's all along: otherwise
+		 * read the WQE again from the ring. */
+		if (from_bf && !(ok && stage_bf_held(c))) {
+			stage_bf_drop();
+			continue;
+		}
+		if (!ok) {
+			fw_log("qp %u: malformed WQE at %u", (unsigned)qpn, (unsigned)idx);
+			return 0;
+		}
+		break;
 	}
+	if (st_bf)
+		fw_perf.bf_wqes++;
 	int16_t ri = swqe_get();
 	if (ri < 0)
 		return stall(qpn); /* every record in use: resume when completions free some */
@@ -489,6 +578,13 @@ void fw_sq_service(uint32_t qpn)
 			return;
 		rnic_qp_ctx_set_sq_next(c, (uint16_t)(rnic_qp_ctx_get_sq_next(c) + n));
 	}
+}
+
+void fw_sq_bf_doorbell(uint32_t qpn, uint32_t seq)
+{
+	bf_seq = (int)seq;
+	fw_sq_service(qpn);
+	bf_seq = -1;
 }
 
 void fw_sq_retry_stalled(void)

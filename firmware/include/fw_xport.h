@@ -20,6 +20,9 @@ void fw_sq_service(uint32_t qpn);
 /* Hands posted receive WQEs of qpn to the receive engine while it has free slots (marks the QP
  * stalled while the mailbox is busy). */
 void fw_rq_service(uint32_t qpn);
+/* A bf_db doorbell (BlueFlame) of qpn with its bf_seq: served like an SQ doorbell, the first
+ * WQE taken from the capture when it still holds this doorbell's WQE. */
+void fw_sq_bf_doorbell(uint32_t qpn, uint32_t seq);
 /* Services the stalled QPs again (from the main loop, after the event mailbox was drained:
  * the receive engine takes buffers and READ destinations only between packets, so never
  * while it waits for the firmware to take an event; busy-waiting there would deadlock). */
@@ -54,6 +57,7 @@ int fw_qpt_program(uint32_t qpn);
 struct fw_perf {
 	uint64_t db_cycles, ev_cycles;
 	uint32_t sq_wqes, cqes, doorbells, events, db_max, ev_max;
+	uint32_t bf_wqes, bf_misses; /* WQEs taken from the BlueFlame capture; bf_db that read the ring */
 };
 extern struct fw_perf fw_perf;
 

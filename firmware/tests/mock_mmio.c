@@ -16,8 +16,14 @@ unsigned mock_nmbox;
 
 #define BUF_OFF (RNIC_FW_DMA_BUF_BASE - RNIC_FW_MMIO_BASE)
 
+unsigned mock_bf_reads_left;
+uint32_t mock_bf_status_after;
+
 uint32_t mock_mmio_rd32(uint32_t off)
 {
+	if (off >= RNIC_FW_REG_BF_DATA && off < RNIC_FW_REG_BF_DATA + 256 && mock_bf_reads_left &&
+	    --mock_bf_reads_left == 0)
+		regs[RNIC_FW_REG_BF_STATUS / 4] = mock_bf_status_after;
 	if (off >= BUF_OFF && off < BUF_OFF + sizeof(mock_buf))
 		return (uint32_t)rnic_ld_le(mock_buf + off - BUF_OFF, 4);
 	return regs[(off / 4) % 0x800];

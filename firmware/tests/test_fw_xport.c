@@ -580,6 +580,77 @@ static void timers(void)
 	      "fw-xport-rnr-wait-then-resend");
 }
 
+/* BlueFlame: a bf_db whose capture holds its WQE sends it without reading the ring; a capture
+ * of another doorbell, of another WQE, incomplete, or overtaken while read means a ring read,
+ * and the WQE sent is the ring's. */
+static uint32_t bf_status(uint32_t valid, uint32_t seq, uint32_t page, uint32_t wqebbs)
+{
+	uint8_t s[4] = { 0 };
+	rnic_bf_status_set_valid(s, valid);
+	rnic_bf_status_set_seq(s, seq);
+	rnic_bf_status_set_page(s, page);
+	rnic_bf_status_set_wqebbs(s, wqebbs);
+	return (uint32_t)rnic_ld_le(s, 4);
+}
+
+/* Posts a 1000-byte WRITE (wr_id) by BlueFlame: the WQE into the ring and (if capture) into the
+ * capture registers with the given status; then the bf_db with bf_seq seq. Returns whether one
+ * tx_desc for wr_id's WRITE went out, and how many ring reads it took. */
+static int bf_post(uint64_t wr_id, int capture, uint32_t status, uint32_t seq, unsigned *ring_reads)
+{
+	uint8_t wqe[RNICP_MAX_WQE_BYTES];
+	struct rnicp_sge sg = { H(DATA_OFF), 1000, 0x101 };
+	struct rnicp_send_wr wr = { 0 };
+	wr.wr_id = wr_id;
+	wr.opcode = RNIC_WQE_OP_RDMA_WRITE;
+	wr.flags = RNICP_WR_SIGNALED;
+	wr.sg_list = &sg;
+	wr.num_sge = 1;
+	wr.remote_addr = 0x7000000000ull + wr_id;
+	wr.rkey = 0x1234;
+	int nbb = rnicp_sq_post(&sq, &wr, wqe);
+	if (capture)
+		for (int i = 0; i < 64 * nbb; i += 4)
+			regs[RNIC_FW_REG_BF_DATA / 4 + i / 4] = (uint32_t)rnic_ld_le(wqe + i, 4);
+	regs[RNIC_FW_REG_BF_STATUS / 4] = status;
+	unsigned m0 = mock_nmbox, r0 = mock_dma_reads;
+	uint8_t v[4] = { 0 }, ev[4] = { 0 };
+	rnic_db_word_set_num(v, qpn);
+	rnic_db_word_set_index(v, sq.pi);
+	rnic_st_le32(ev, db_ev(0, RNIC_DB_BF_DB));
+	rnic_db_event_set_bf_seq(ev, seq);
+	fw_doorbell(rnic_ld_le32(ev), (uint32_t)rnic_ld_le(v, 4));
+	*ring_reads = mock_dma_reads - r0;
+	const struct mock_mbox_rec *d = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 0);
+	int ok = nbb == 1 && mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 1 && d &&
+		 rnic_tx_desc_get_kind(d->data) == RNIC_MSG_KIND_WRITE &&
+		 rnic_tx_desc_get_remote_va(d->data) == 0x7000000000ull + wr_id && rnic_tx_desc_get_length(d->data) == 1000;
+	/* acknowledged and completed, so the next case starts clean */
+	event(RNIC_RX_EVENT_KIND_ACK, rnic_qp_ctx_get_sq_psn(fw_res.qp_ctx[qpn]) - 1, 0x1F);
+	struct rnicp_wc wc[2];
+	return ok && rnicp_cq_poll(&cq, 2, wc) == 1 && wc[0].wr_id == wr_id;
+}
+
+static void blueflame(void)
+{
+	unsigned reads;
+	uint32_t hits = fw_perf.bf_wqes, misses = fw_perf.bf_misses;
+	check(bf_post(0xB001, 1, bf_status(1, 9, 0, 1), 9, &reads) && reads == 0 && fw_perf.bf_wqes == hits + 1,
+	      "fw-bf-wqe-from-capture-no-ring-read");
+	check(bf_post(0xB002, 1, bf_status(1, 9, 0, 1), 10, &reads) && reads == 1 && fw_perf.bf_misses == misses + 1,
+	      "fw-bf-capture-of-another-doorbell-reads-ring");
+	check(bf_post(0xB003, 0, bf_status(1, 11, 0, 1), 11, &reads) && reads == 1, /* holds 0xB002's WQE */
+	      "fw-bf-capture-of-another-wqe-reads-ring");
+	check(bf_post(0xB004, 1, bf_status(0, 12, 0, 1), 12, &reads) && reads == 1, "fw-bf-incomplete-capture-reads-ring");
+	check(bf_post(0xB005, 1, bf_status(1, 13, 5, 1), 13, &reads) && reads == 1, "fw-bf-capture-of-another-page-reads-ring");
+	mock_bf_reads_left = 4;
+	mock_bf_status_after = bf_status(0, 14, 0, 1);
+	misses = fw_perf.bf_misses;
+	check(bf_post(0xB006, 1, bf_status(1, 14, 0, 1), 14, &reads) && reads == 1 && fw_perf.bf_misses == misses + 1,
+	      "fw-bf-capture-overtaken-while-read-reads-ring");
+	mock_bf_reads_left = 0;
+}
+
 /* CQ overrun (IBTA 11.6.3): the consumer index comes from the doorbell record (read by DMA
  * only when the ring looks full) or from cq_db; a CQE that finds the ring still full puts the
  * CQ in error with one CQ_ERROR event, and nothing in the ring is overwritten. */
@@ -697,5 +768,7 @@ int main(void)
 	resp_errors();
 	timers();
 	cq_overflow();
+	setup_qp(7); /* a fresh QP in RTS */
+	blueflame();
 	return mock_failed;
 }

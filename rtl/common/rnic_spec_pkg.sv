@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'h6336340D;
+  localparam logic [31:0] SPEC_HASH = 32'h0EE4AFED;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -172,6 +172,8 @@ package rnic_spec_pkg;
   localparam logic [11:0] FW_REG_RDD_STATUS = 12'h844;
   localparam logic [11:0] FW_REG_RDQ_QPN = 12'h848;
   localparam logic [11:0] FW_REG_RDQ_PSN = 12'h84C;
+  localparam logic [11:0] FW_REG_BF_DATA = 12'h900;
+  localparam logic [11:0] FW_REG_BF_STATUS = 12'hA00;
   localparam logic [11:0] FW_REG_RDQ_RESULT = 12'h850;
 
   // Driver-to-firmware command opcodes. 0x04 and 0x14 are left free: REG_MR fetches an MR's whole page list by DMA itself (no separate MTT writes), and the port's addresses come with SET_GID (no port-attribute command); the firmware answers them as unknown opcodes.
@@ -631,8 +633,13 @@ package rnic_spec_pkg;
   localparam int unsigned CMD_QUERY_COUNTERS_DB_MAX_CYCLES_W = 32;
   localparam int unsigned CMD_QUERY_COUNTERS_EV_MAX_CYCLES_LSB = 416;
   localparam int unsigned CMD_QUERY_COUNTERS_EV_MAX_CYCLES_W = 32;
+  localparam int unsigned CMD_QUERY_COUNTERS_BF_WQES_LSB = 448;
+  localparam int unsigned CMD_QUERY_COUNTERS_BF_WQES_W = 32;
+  localparam int unsigned CMD_QUERY_COUNTERS_BF_MISSES_LSB = 480;
+  localparam int unsigned CMD_QUERY_COUNTERS_BF_MISSES_W = 32;
   typedef struct packed {
-    logic [63:0] rsvd448;
+    logic [31:0] bf_misses;
+    logic [31:0] bf_wqes;
     logic [31:0] ev_max_cycles;
     logic [31:0] db_max_cycles;
     logic [63:0] now_cycles;
@@ -1452,11 +1459,31 @@ package rnic_spec_pkg;
   localparam int unsigned DB_EVENT_PAGE_W = 16;
   localparam int unsigned DB_EVENT_WHICH_LSB = 16;
   localparam int unsigned DB_EVENT_WHICH_W = 8;
+  localparam int unsigned DB_EVENT_BF_SEQ_LSB = 24;
+  localparam int unsigned DB_EVENT_BF_SEQ_W = 8;
   typedef struct packed {
-    logic [7:0] rsvd24;
+    logic [7:0] bf_seq;
     logic [7:0] which;
     logic [15:0] page;
   } db_event_t;
+
+  // bf_status: 4 bytes. What the BlueFlame capture holds (the firmware register bf_status).
+  localparam int unsigned BF_STATUS_BYTES = 4;
+  localparam int unsigned BF_STATUS_PAGE_LSB = 0;
+  localparam int unsigned BF_STATUS_PAGE_W = 16;
+  localparam int unsigned BF_STATUS_SEQ_LSB = 16;
+  localparam int unsigned BF_STATUS_SEQ_W = 8;
+  localparam int unsigned BF_STATUS_WQEBBS_LSB = 24;
+  localparam int unsigned BF_STATUS_WQEBBS_W = 3;
+  localparam int unsigned BF_STATUS_VALID_LSB = 31;
+  localparam int unsigned BF_STATUS_VALID_W = 1;
+  typedef struct packed {
+    logic [0:0] valid;
+    logic [3:0] rsvd27;
+    logic [2:0] wqebbs;
+    logic [7:0] seq;
+    logic [15:0] page;
+  } bf_status_t;
 
   // fw_image_hdr: 32 bytes. Firmware image header at DMEM offset 0 of a loadable image: checked by the boot ROM path before the core is released.
   localparam int unsigned FW_IMAGE_HDR_BYTES = 32;

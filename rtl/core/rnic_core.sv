@@ -143,6 +143,9 @@ module rnic_core #(
   logic [rnic_spec_pkg::RD_DESC_BYTES*8-1:0] rdd_data;
   logic [23:0] rdq_qpn, rdq_psn, rdq_nxt;
   logic rdq_hit;
+  logic [5:0] bf_addr;
+  logic [31:0] bf_rdata;
+  rnic_spec_pkg::bf_status_t bf_status;
   logic [63:0] db_data;
   logic [31:0] qpt_qpn;
   logic [rnic_spec_pkg::RX_EVENT_BYTES*8-1:0] evt_data;
@@ -213,7 +216,8 @@ module rnic_core #(
     .rqd_valid_o(rqd_valid), .rqd_ready_i(rqd_ready), .rqd_data_o(rqd_data),
     .txd_valid_o(txd_valid), .txd_ready_i(txd_ready), .txd_data_o(txd_data),
     .rdd_valid_o(rdd_valid), .rdd_ready_i(rdd_ready), .rdd_data_o(rdd_data),
-    .rdq_qpn_o(rdq_qpn), .rdq_psn_o(rdq_psn), .rdq_hit_i(rdq_hit), .rdq_nxt_i(rdq_nxt)
+    .rdq_qpn_o(rdq_qpn), .rdq_psn_o(rdq_psn), .rdq_hit_i(rdq_hit), .rdq_nxt_i(rdq_nxt),
+    .bf_addr_o(bf_addr), .bf_rdata_i(bf_rdata), .bf_status_i(bf_status)
   );
 
   // ---- Doorbells: captured into a FIFO the firmware drains ----------------------------------
@@ -221,7 +225,8 @@ module rnic_core #(
   rnic_db_capture #(.BarAddrWidth(BarAddrWidth)) u_db (
     .clk_i, .rst_ni, .wr_i(db_write), .addr_i(bus_addr), .wdata_i(bus_wdata),
     .out_valid_o(db_valid), .out_ready_i(db_ready), .out_data_o(db_data),
-    .full_o(db_full), .dropped_o(db_dropped), .count_o(db_count)
+    .full_o(db_full), .dropped_o(db_dropped), .count_o(db_count),
+    .bf_addr_i(bf_addr), .bf_rdata_o(bf_rdata), .bf_status_o(bf_status)
   );
 
 

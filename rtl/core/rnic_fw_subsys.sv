@@ -104,7 +104,11 @@ module rnic_fw_subsys #(
   output logic [23:0]             rdq_qpn_o,
   output logic [23:0]             rdq_psn_o,
   input  logic                    rdq_hit_i,
-  input  logic [23:0]             rdq_nxt_i
+  input  logic [23:0]             rdq_nxt_i,
+  // the BlueFlame capture of the doorbell block (bf_data / bf_status registers)
+  output logic [5:0]              bf_addr_o,
+  input  logic [31:0]             bf_rdata_i,
+  input  rnic_spec_pkg::bf_status_t bf_status_i
 );
   localparam logic [31:0] DmemBase = rnic_spec_pkg::FW_DMEM_BASE;
 
@@ -197,12 +201,17 @@ module rnic_fw_subsys #(
   // 0x800-0x844 the rd_desc mailbox, 0x848-0x850 the READ progress query
   assign sel_rdd = in_fw_block && mmio_addr[11:8] == 4'h8 && mmio_addr[7:0] < rnic_spec_pkg::FW_REG_RDQ_QPN[7:0];
   assign sel_rdq = in_fw_block && mmio_addr[11:8] == 4'h8 && !sel_rdd;
-  assign sel_reg = !(sel_dma || sel_mkey || sel_db || sel_evt || sel_qpt || sel_rqd || sel_txd || sel_rdd || sel_rdq);
+  // 0x900-0x9FC the BlueFlame capture, 0xA00 its status
+  logic sel_bf, bf_rvalid;
+  logic [31:0] bf_rdata;
+  assign sel_bf = in_fw_block && (mmio_addr[11:8] == 4'h9 || mmio_addr[11:0] == rnic_spec_pkg::FW_REG_BF_STATUS);
+  assign sel_reg = !(sel_dma || sel_mkey || sel_db || sel_evt || sel_qpt || sel_rqd || sel_txd || sel_rdd || sel_rdq ||
+                     sel_bf);
   // Mailboxes answer at once; only the DMA buffer and the register block may hold a request.
   assign mmio_gnt = sel_dma ? dma_gnt : sel_reg ? reg_gnt : mmio_req;
   // The core has at most one load outstanding, so the answers never collide.
   assign mmio_rvalid = reg_rvalid | dma_rvalid | mkey_rvalid | db_rvalid | evt_rvalid | qpt_rvalid |
-                       rqd_rvalid | txd_rvalid | rdd_rvalid | rdq_rvalid;
+                       rqd_rvalid | txd_rvalid | rdd_rvalid | rdq_rvalid | bf_rvalid;
   always_comb begin
     mmio_rdata = reg_rdata;
     if (dma_rvalid) mmio_rdata = dma_rdata;
@@ -214,6 +223,24 @@ module rnic_fw_subsys #(
     if (txd_rvalid) mmio_rdata = txd_rdata;
     if (rdd_rvalid) mmio_rdata = rdd_rdata;
     if (rdq_rvalid) mmio_rdata = rdq_rdata;
+    if (bf_rvalid) mmio_rdata = bf_rdata;
+  end
+
+  // BlueFlame capture: a data word comes from its memory the next cycle, the status is latched
+  logic bf_st_q;
+  logic [31:0] bf_status_q;
+  assign bf_addr_o = mmio_addr[7:2];
+  assign bf_rdata = bf_st_q ? bf_status_q : bf_rdata_i;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      bf_rvalid <= 1'b0;
+      bf_st_q <= 1'b0;
+      bf_status_q <= '0;
+    end else begin
+      bf_rvalid <= mmio_req && sel_bf && !mmio_we;
+      bf_st_q <= mmio_addr[11:8] == 4'hA;
+      bf_status_q <= bf_status_i;
+    end
   end
 
   // READ progress query: two written registers, the answer read combinationally from the engine

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0x6336340Du
+#define RNIC_SPEC_HASH 0x0EE4AFEDu
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -216,6 +216,8 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_REG_RDD_STATUS 0x844u
 #define RNIC_FW_REG_RDQ_QPN 0x848u
 #define RNIC_FW_REG_RDQ_PSN 0x84Cu
+#define RNIC_FW_REG_BF_DATA 0x900u
+#define RNIC_FW_REG_BF_STATUS 0xA00u
 #define RNIC_FW_REG_RDQ_RESULT 0x850u
 
 /* Driver-to-firmware command opcodes. 0x04 and 0x14 are left free: REG_MR fetches an MR's whole page list by DMA itself (no separate MTT writes), and the port's addresses come with SET_GID (no port-attribute command); the firmware answers them as unknown opcodes. */
@@ -1115,6 +1117,24 @@ static inline uint32_t rnic_cmd_query_counters_get_ev_max_cycles(const void *p)
 static inline void rnic_cmd_query_counters_set_ev_max_cycles(void *p, uint32_t v)
 {
 	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 52, (uint32_t)v);
+}
+#define RNIC_CMD_QUERY_COUNTERS_BF_WQES_OFF 56u
+static inline uint32_t rnic_cmd_query_counters_get_bf_wqes(const void *p)
+{
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 56);
+}
+static inline void rnic_cmd_query_counters_set_bf_wqes(void *p, uint32_t v)
+{
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 56, (uint32_t)v);
+}
+#define RNIC_CMD_QUERY_COUNTERS_BF_MISSES_OFF 60u
+static inline uint32_t rnic_cmd_query_counters_get_bf_misses(const void *p)
+{
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 60);
+}
+static inline void rnic_cmd_query_counters_set_bf_misses(void *p, uint32_t v)
+{
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 60, (uint32_t)v);
 }
 
 /* cmd_destroy (64 bytes): DESTROY_CQ / DESTROY_QP / DESTROY_AH / DEALLOC handle input. */
@@ -3252,6 +3272,57 @@ static inline void rnic_db_event_set_which(void *p, uint32_t v)
 {
 	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2, (uint8_t)v);
 }
+#define RNIC_DB_EVENT_BF_SEQ_OFF 3u
+static inline uint32_t rnic_db_event_get_bf_seq(const void *p)
+{
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3);
+}
+static inline void rnic_db_event_set_bf_seq(void *p, uint32_t v)
+{
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3, (uint8_t)v);
+}
+
+/* bf_status (4 bytes): What the BlueFlame capture holds (the firmware register bf_status). */
+#define RNIC_BF_STATUS_SIZE 4u
+#define RNIC_BF_STATUS_ALIGN 4u
+#define RNIC_BF_STATUS_PAGE_OFF 0u
+static inline uint32_t rnic_bf_status_get_page(const void *p)
+{
+	return rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0);
+}
+static inline void rnic_bf_status_set_page(void *p, uint32_t v)
+{
+	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0, (uint16_t)v);
+}
+#define RNIC_BF_STATUS_SEQ_OFF 2u
+static inline uint32_t rnic_bf_status_get_seq(const void *p)
+{
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2);
+}
+static inline void rnic_bf_status_set_seq(void *p, uint32_t v)
+{
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2, (uint8_t)v);
+}
+#define RNIC_BF_STATUS_WQEBBS_OFF 3u
+static inline uint32_t rnic_bf_status_get_wqebbs(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3) & 0x7u) >> 0);
+}
+static inline void rnic_bf_status_set_wqebbs(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x7u) | (((uint8_t)v << 0) & 0x7u)));
+}
+#define RNIC_BF_STATUS_VALID_OFF 3u
+static inline uint32_t rnic_bf_status_get_valid(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3) & 0x80u) >> 7);
+}
+static inline void rnic_bf_status_set_valid(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x80u) | (((uint8_t)v << 7) & 0x80u)));
+}
 
 /* fw_image_hdr (32 bytes): Firmware image header at DMEM offset 0 of a loadable image: checked by the boot ROM path before the core is released. */
 #define RNIC_FW_IMAGE_HDR_SIZE 32u
@@ -3376,6 +3447,8 @@ static inline void rnic_fw_image_hdr_set_imem_crc(void *p, uint32_t v)
 	X(cmd_query_counters, now_cycles, 40, 8, 0, 64) \
 	X(cmd_query_counters, db_max_cycles, 48, 4, 0, 32) \
 	X(cmd_query_counters, ev_max_cycles, 52, 4, 0, 32) \
+	X(cmd_query_counters, bf_wqes, 56, 4, 0, 32) \
+	X(cmd_query_counters, bf_misses, 60, 4, 0, 32) \
 	X(cmd_destroy, handle, 8, 4, 0, 32) \
 	X(cmd_create_qp, qpn, 8, 4, 0, 32) \
 	X(cmd_create_qp, uctx, 12, 4, 0, 32) \
@@ -3603,6 +3676,11 @@ static inline void rnic_fw_image_hdr_set_imem_crc(void *p, uint32_t v)
 	X(rx_event, opcode, 60, 1, 0, 8) \
 	X(db_event, page, 0, 2, 0, 16) \
 	X(db_event, which, 2, 1, 0, 8) \
+	X(db_event, bf_seq, 3, 1, 0, 8) \
+	X(bf_status, page, 0, 2, 0, 16) \
+	X(bf_status, seq, 2, 1, 0, 8) \
+	X(bf_status, wqebbs, 3, 1, 0, 3) \
+	X(bf_status, valid, 3, 1, 7, 1) \
 	X(fw_image_hdr, magic, 0, 4, 0, 32) \
 	X(fw_image_hdr, version, 4, 4, 0, 32) \
 	X(fw_image_hdr, imem_size, 8, 4, 0, 32) \

@@ -52,6 +52,7 @@ struct Bench : sc_module {
   }
   struct Point { uint32_t size; double write, send, read; };
   std::vector<Point> sweep;
+  double lat_oneway_db_ns = -1, lat_cqe_db_ns = -1;  // posted with sq_db instead of BlueFlame
   double lat_oneway_ns = -1, lat_cqe_ns = -1, rate_64b_mps = -1, rate_64b_8qp_mps = -1;
   double read_8k_gbps = -1, read_64k_gbps = -1, write_8qp_gbps = -1;
   FwCost cost_rate, cost_rate_8qp, cost_lat;
@@ -72,6 +73,41 @@ struct Bench : sc_module {
   // The QPs beyond each host's own, pairwise connected (a's i-th to b's i-th).
   std::vector<rnicp_sq> xsq_a_ = std::vector<rnicp_sq>(kExtraQps);
   std::vector<uint32_t> xqpn_a_, xqpn_b_;
+
+  // One 8-byte WRITE: from the first doorbell-page write (the bf_data copy with BlueFlame, else
+  // sq_db) to its bytes in the remote memory, and to the requester's CQE.
+  void latency(bool blueflame, double *oneway_ns, double *cqe_ns) {
+    uint64_t dst = bbuf_ + kBuf - 64;
+    b_->mem->fill(dst, 0, 8);
+    uint8_t mark[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    a_->mem->write(abuf_ + kBuf - 64, mark, 8);
+    rnicp_sge sge{abuf_ + kBuf - 64, 8, akey_};
+    rnicp_send_wr wr{};
+    wr.opcode = RNIC_WQE_OP_RDMA_WRITE;
+    wr.flags = RNICP_WR_SIGNALED;
+    wr.sg_list = &sge;
+    wr.num_sge = 1;
+    wr.remote_addr = dst;
+    wr.rkey = bkey_;
+    uint8_t copy[RNICP_MAX_WQE_BYTES];
+    int nbb = rnicp_sq_post(&a_->sq, &wr, copy);
+    sc_time t0 = sc_time_stamp();
+    if (blueflame) rnicp_bf_post(&a_->db, copy, 64u * unsigned(nbb), a_->qpn, a_->sq.pi);
+    else rnicp_ring_sq(&a_->db, a_->qpn, a_->sq.pi);
+    sc_time t_land;
+    bool landed = false, cqe = false;
+    rnicp_wc wc;
+    while (sc_time_stamp() - t0 < sc_time(1, SC_MS) && !(landed && cqe)) {
+      if (!landed && b_->mem->rd64(dst) == 0x0807060504030201ull) landed = true, t_land = sc_time_stamp();
+      if (!cqe && rnicp_cq_poll(&a_->cq, 1, &wc) == 1) {
+        cqe = true;
+        *cqe_ns = (sc_time_stamp() - t0).to_seconds() * 1e9;
+      }
+      wait(sc_time(4, SC_NS));
+    }
+    if (landed) *oneway_ns = (t_land - t0).to_seconds() * 1e9;
+    if (cqe) rnicp_sq_complete(&a_->sq, uint16_t(wc.wqe_index));
+  }
 
   bool counters(RdmaHost *h, FwCounters *o) {
     uint8_t c[RNIC_CMD_ENTRY_SIZE] = {0};
@@ -354,40 +390,13 @@ struct Bench : sc_module {
       write_8qp_gbps = t > 0 ? 65536 * 8.0 * 32 / t / 1e9 : -1;
     }
 
-    // 8-byte WRITE latency: doorbell to the bytes in the remote memory, and to the CQE.
-    uint64_t dst = bbuf_ + kBuf - 64;
-    b_->mem->fill(dst, 0, 8);
-    uint8_t mark[8] = {1, 2, 3, 4, 5, 6, 7, 8};
-    a_->mem->write(abuf_ + kBuf - 64, mark, 8);
-    rnicp_sge sge{abuf_ + kBuf - 64, 8, akey_};
-    rnicp_send_wr wr{};
-    wr.opcode = RNIC_WQE_OP_RDMA_WRITE;
-    wr.flags = RNICP_WR_SIGNALED;
-    wr.sg_list = &sge;
-    wr.num_sge = 1;
-    wr.remote_addr = dst;
-    wr.rkey = bkey_;
+    // 8-byte WRITE latency, posted with an SQ doorbell and with BlueFlame (the WQE in the
+    // doorbell write itself, as a provider posts a single small WQE).
     counters(a_, &c0);
-    rnicp_sq_post(&a_->sq, &wr, nullptr);
-    sc_time t0 = sc_time_stamp();
-    rnicp_ring_sq(&a_->db, a_->qpn, a_->sq.pi);
-    sc_time t_land;
-    bool landed = false, cqe = false;
-    rnicp_wc wc;
-    while (sc_time_stamp() - t0 < sc_time(1, SC_MS) && !(landed && cqe)) {
-      if (!landed && b_->mem->rd64(dst) == 0x0807060504030201ull) landed = true, t_land = sc_time_stamp();
-      if (!cqe && rnicp_cq_poll(&a_->cq, 1, &wc) == 1) {
-        cqe = true;
-        lat_cqe_ns = (sc_time_stamp() - t0).to_seconds() * 1e9;
-      }
-      wait(sc_time(4, SC_NS));
-    }
-    if (landed) lat_oneway_ns = (t_land - t0).to_seconds() * 1e9;
-    if (cqe) {
-      rnicp_sq_complete(&a_->sq, uint16_t(wc.wqe_index));
-    }
+    latency(false, &lat_oneway_db_ns, &lat_cqe_db_ns);
     counters(a_, &c1);
     cost_lat = fw_cost(c0, c1);
+    latency(true, &lat_oneway_ns, &lat_cqe_ns);
 
     // READs last: a READ that goes wrong leaves the QP stalled.
     if (!quick_) {
@@ -463,8 +472,10 @@ int bench_rdma(int argc, char **argv) {
     std::printf("| 8 KiB READ goodput, 1 QP (one in flight) | %.2f Gb/s | |\n", bench.read_8k_gbps);
     std::printf("| 64 KiB READ goodput, 1 QP (one in flight) | %.2f Gb/s | |\n", bench.read_64k_gbps);
   }
-  std::printf("| 8 B WRITE, doorbell to remote memory | %.0f ns | <= 800 |\n", bench.lat_oneway_ns);
-  std::printf("| 8 B WRITE, doorbell to requester CQE | %.0f ns | |\n", bench.lat_cqe_ns);
+  std::printf("| 8 B WRITE (BlueFlame), doorbell to remote memory | %.0f ns | <= 800 |\n", bench.lat_oneway_ns);
+  std::printf("| 8 B WRITE (BlueFlame), doorbell to requester CQE | %.0f ns | |\n", bench.lat_cqe_ns);
+  std::printf("| 8 B WRITE (sq_db, WQE read from the ring), doorbell to remote memory | %.0f ns | |\n", bench.lat_oneway_db_ns);
+  std::printf("| 8 B WRITE (sq_db, WQE read from the ring), doorbell to requester CQE | %.0f ns | |\n", bench.lat_cqe_db_ns);
   std::printf("| 64 B WRITE message rate, 1 QP | %.3f M/s | >= 3 |\n", bench.rate_64b_mps);
   std::printf("| 64 B WRITE message rate, 8 QPs | %.3f M/s | >= 10 |\n", bench.rate_64b_8qp_mps);
   std::printf("| firmware cycles per WQE, 64 B WRITE stream, 1 QP (doorbell + completion) | %.0f (%.0f + %.0f) | <= 60 |\n",
@@ -483,13 +494,16 @@ int bench_rdma(int argc, char **argv) {
                  "{\n  \"write_goodput_gbps_64KiB_1qp\": %s,\n  \"read_goodput_gbps_64KiB_1qp\": %s,\n"
                  "  \"read_goodput_gbps_8KiB_1qp\": %s,\n  \"write_goodput_gbps_64KiB_8qp\": %s,\n"
                  "  \"send_goodput_gbps_64KiB_1qp\": %s,\n  \"write_latency_ns_8B_oneway\": %s,\n"
-                 "  \"write_latency_ns_8B_to_cqe\": %s,\n  \"msg_rate_mps_64B_1qp\": %s,\n"
+                 "  \"write_latency_ns_8B_to_cqe\": %s,\n  \"write_latency_ns_8B_oneway_sq_db\": %s,\n"
+                 "  \"write_latency_ns_8B_to_cqe_sq_db\": %s,\n  \"msg_rate_mps_64B_1qp\": %s,\n"
                  "  \"msg_rate_mps_64B_8qp\": %s,\n  \"fw_cycles_per_wqe\": %s,\n"
                  "  \"fw_cycles_per_wqe_doorbell\": %s,\n  \"fw_cycles_per_wqe_completion\": %s,\n"
                  "  \"fw_cycles_per_wqe_8qp\": %s,\n  \"fw_cycles_single_8B_write\": %s,\n"
                  "  \"sim_cycles_per_sec\": %.0f,\n  \"params\": {\"clock_mhz\": 250, \"data_width\": 512, \"mtu\": 4096,"
                  " \"pcie\": \"read 500 ns, posted write 250 ns, 16 GB/s, polite\", \"seed\": 1, \"quick\": %s},\n"
-                 "  \"notes\": \"fw_cycles_per_wqe: requester firmware mcycle per WQE over the 64 B WRITE stream (1 QP),"
+                 "  \"notes\": \"write_latency_ns_8B_*: the WQE posted by BlueFlame (bf_data + bf_db, as a provider posts a"
+                 " single small WQE); the _sq_db figures post it with sq_db, the firmware reading it from the ring."
+                 " fw_cycles_per_wqe: requester firmware mcycle per WQE over the 64 B WRITE stream (1 QP),"
                  " doorbell seen to tx_desc committed plus ACK event seen to CQE written, from QUERY_COUNTERS."
                  " READ goodput is measured up to 64 KiB with one READ in flight (null: that READ did not complete)."
                  " 8 QPs: 8 QPs besides the 1-QP one, one CQ, %u outstanding WQEs per QP,"
@@ -497,6 +511,7 @@ int bench_rdma(int argc, char **argv) {
                  " resent after ACK timeouts, which the 8-QP figures include.\"\n}\n",
                  num(w64k).c_str(), num(bench.read_64k_gbps).c_str(), num(bench.read_8k_gbps).c_str(), num(bench.write_8qp_gbps).c_str(),
                  num(s64k).c_str(), num(bench.lat_oneway_ns, "%.1f").c_str(), num(bench.lat_cqe_ns, "%.1f").c_str(),
+                 num(bench.lat_oneway_db_ns, "%.1f").c_str(), num(bench.lat_cqe_db_ns, "%.1f").c_str(),
                  num(bench.rate_64b_mps).c_str(), num(bench.rate_64b_8qp_mps).c_str(),
                  num(bench.cost_rate.total, "%.1f").c_str(), num(bench.cost_rate.sq, "%.1f").c_str(),
                  num(bench.cost_rate.cq, "%.1f").c_str(), num(bench.cost_rate_8qp.total, "%.1f").c_str(),

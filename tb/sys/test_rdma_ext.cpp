@@ -373,9 +373,18 @@ void ops(Ext &t) {
   for (uint32_t n : {1u, 64u, 128u})
     write_case(t, "rdma-write-inline-" + std::to_string(n), x, y, RNIC_WQE_OP_RDMA_WRITE, {n}, true);
   write_case(t, "rdma-write-imm-inline-3sge", x, y, RNIC_WQE_OP_RDMA_WRITE_WITH_IMM, {1, 2, 61}, true);
-  // BlueFlame posts (bf_data, then bf_db): served like an SQ doorbell.
+  // BlueFlame posts (bf_data, then bf_db): the firmware takes the WQE from the capture.
+  auto bf_wqes = [&](RdmaHost *h) {
+    uint8_t c[RNIC_CMD_ENTRY_SIZE] = {0};
+    rnic_cmd_entry_set_opcode(c, RNIC_CMD_OP_QUERY_COUNTERS);
+    return rnic_cmdq_exec(&h->q, c, nullptr) ? ~0u : rnic_cmd_query_counters_get_bf_wqes(c);
+  };
+  uint32_t bf0 = bf_wqes(t.a);
   write_case(t, "rdma-write-blueflame-1000", x, y, RNIC_WQE_OP_RDMA_WRITE, {1000}, false, true);
   write_case(t, "rdma-write-imm-blueflame-inline-100", x, y, RNIC_WQE_OP_RDMA_WRITE_WITH_IMM, {100}, true, true);
+  write_case(t, "rdma-write-blueflame-4-sge", x, y, RNIC_WQE_OP_RDMA_WRITE, {1, 63, 4096, 4097}, false, true);
+  uint32_t bf1 = bf_wqes(t.a);
+  t.check(bf1 - bf0 == 3, "rdma-blueflame-wqes-from-capture", "bf_wqes " + std::to_string(bf1 - bf0));
   // Atomics on 8-byte aligned words.
   atomic_case(t, "rdma-cas-hit", x, y, RNIC_WQE_OP_ATOMIC_CMP_AND_SWP, 0x1122334455667788ull, 0x1122334455667788ull,
               0xA5A5A5A55A5A5A5Aull, 0xA5A5A5A55A5A5A5Aull);
