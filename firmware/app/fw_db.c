@@ -5,7 +5,7 @@
 #include "hal.h"
 
 void fw_rq_done(const uint8_t *ev);
-void fw_sq_ack(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome);
+void fw_sq_ack(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome, uint32_t status);
 void fw_atomic_req(const uint8_t *ev);
 void fw_sq_tx_error(uint32_t qpn, uint32_t status);
 void fw_sq_tx_done(uint32_t qpn);
@@ -81,7 +81,8 @@ void fw_rx_event(const uint8_t *ev)
 	case RNIC_RX_EVENT_KIND_RNR_NAK:
 	case RNIC_RX_EVENT_KIND_READ_RESP_DONE:
 	case RNIC_RX_EVENT_KIND_ATOMIC_ACK:
-		fw_sq_ack(qpn, kind, rnic_rx_event_get_psn(ev), rnic_rx_event_get_syndrome(ev));
+		fw_sq_ack(qpn, kind, rnic_rx_event_get_psn(ev), rnic_rx_event_get_syndrome(ev),
+			  rnic_rx_event_get_status(ev));
 		return;
 	case RNIC_RX_EVENT_KIND_TX_ERROR:
 		fw_sq_tx_error(qpn, rnic_rx_event_get_status(ev));
@@ -131,13 +132,14 @@ uint32_t fw_xport_poll(void)
 	}
 	while (hal_rd32(RNIC_FW_REG_EVT_STATUS) & 1u) {
 		uint32_t t0 = hal_cycles32();
-		/* Requester-side events (ACK, NAKs, READ done, TX error) use only the first four
-		 * words: the other twelve are not read (one MMIO load each). */
+		/* Requester-side events (ACK, NAKs, READ done, atomic ACK, TX error) use only the first
+		 * four words: the other twelve are not read (one MMIO load each). */
 		uint32_t w0 = hal_rd32(RNIC_FW_REG_EVT_DATA), words = RNIC_RX_EVENT_SIZE / 4;
 		rnic_st_le32(ev, w0);
 		uint32_t kind = rnic_rx_event_get_kind(ev);
 		if (kind == RNIC_RX_EVENT_KIND_ACK || kind == RNIC_RX_EVENT_KIND_NAK || kind == RNIC_RX_EVENT_KIND_RNR_NAK ||
-		    kind == RNIC_RX_EVENT_KIND_READ_RESP_DONE || kind == RNIC_RX_EVENT_KIND_TX_ERROR)
+		    kind == RNIC_RX_EVENT_KIND_READ_RESP_DONE || kind == RNIC_RX_EVENT_KIND_ATOMIC_ACK ||
+		    kind == RNIC_RX_EVENT_KIND_TX_ERROR)
 			words = 4;
 		for (uint32_t w = 1; w < words; w++)
 			rnic_st_le32(ev + 4 * w, hal_rd32(RNIC_FW_REG_EVT_DATA + 4 * w));

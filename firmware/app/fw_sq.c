@@ -46,9 +46,15 @@ static const uint32_t rnr_10us[32] = { 65536, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 
 				       256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192,
 				       12288, 16384, 24576, 32768, 49152 };
 
-/* READs with a context in the receive engine (hw_caps[15:8] of them, shared by all QPs), and
- * whether a QP had to hold a READ back for want of one. */
+/* READs and atomics with a context in the receive engine (hw_caps[15:8] of them, shared by all
+ * QPs), and whether a QP had to hold one back for want of a context. */
 static uint32_t rd_out, rd_waiting;
+
+static int is_rd_atomic(uint32_t op)
+{
+	return op == RNIC_WQE_OP_RDMA_READ || op == RNIC_WQE_OP_ATOMIC_CMP_AND_SWP ||
+	       op == RNIC_WQE_OP_ATOMIC_FETCH_AND_ADD;
+}
 
 static int16_t swqe_get(void)
 {
@@ -62,22 +68,16 @@ static int16_t swqe_get(void)
 
 static void swqe_put(int16_t i)
 {
-	if (fw_res.swqe[i].opcode == RNIC_WQE_OP_RDMA_READ && rd_out)
+	if (is_rd_atomic(fw_res.swqe[i].opcode) && rd_out)
 		rd_out--;
 	fw_res.swqe[i].next = fw_res.swqe_free;
 	fw_res.swqe_free = i;
 }
 
-static int is_rd_atomic(uint32_t op)
-{
-	return op == RNIC_WQE_OP_RDMA_READ || op == RNIC_WQE_OP_ATOMIC_CMP_AND_SWP ||
-	       op == RNIC_WQE_OP_ATOMIC_FETCH_AND_ADD;
-}
-
 /* May one more READ / atomic of qpn go out: fewer than max_rd_atomic of the QP's are
- * outstanding (IBTA: the responder has only that many resources), and for a READ the receive
- * engine has a free response context. */
-static int rd_room(uint32_t qpn, uint32_t op)
+ * outstanding (IBTA: the responder has only that many resources), and the receive engine has a
+ * free response context (an atomic's original value is placed through one too). */
+static int rd_room(uint32_t qpn)
 {
 	uint32_t lim = rnic_qp_ctx_get_max_rd_atomic(fw_res.qp_ctx[qpn]), n = 0;
 	if (lim == 0)
@@ -86,7 +86,7 @@ static int rd_room(uint32_t qpn, uint32_t op)
 		n += (uint32_t)is_rd_atomic(fw_res.swqe[i].opcode);
 	if (n >= lim)
 		return 0;
-	if (op == RNIC_WQE_OP_RDMA_READ && rd_out >= ((hw_caps >> 8) & 0xFFu ? (hw_caps >> 8) & 0xFFu : 1u)) {
+	if (rd_out >= ((hw_caps >> 8) & 0xFFu ? (hw_caps >> 8) & 0xFFu : 1u)) {
 		rd_waiting = 1;
 		return 0;
 	}
@@ -96,6 +96,7 @@ static int rd_room(uint32_t qpn, uint32_t op)
 void fw_xport_init(void)
 {
 	hw_caps = hal_rd32(RNIC_FW_REG_HW_CAPS);
+	rd_out = rd_waiting = 0;
 	fw_res.swqe_free = -1;
 	for (int16_t i = FW_MAX_SWQE - 1; i >= 0; i--)
 		swqe_put(i);
@@ -343,9 +344,10 @@ static uint32_t stall(uint32_t qpn)
 	return 0;
 }
 
-/* Before a READ request leaves, the receive engine learns where its responses go (the local
- * SGEs of the descriptor, at most three). 0, or -1 when it cannot take it. */
-static int post_read_dest(uint32_t qpn, uint32_t psn, uint32_t len, const uint8_t *d, uint32_t k)
+/* Before a READ request (or an atomic: atomic 1, len 8) leaves, the receive engine learns where
+ * its responses (the original value) go: the local SGEs of the descriptor, at most three. 0, or
+ * -1 when it cannot take it. */
+static int post_read_dest(uint32_t qpn, uint32_t psn, uint32_t len, const uint8_t *d, uint32_t k, int atomic)
 {
 	FW_LAYOUT_ALIGN uint8_t r[RNIC_RD_DESC_SIZE] = { 0 };
 	uint32_t n = rnic_tx_desc_get_num_sge(d);
@@ -360,6 +362,7 @@ static int post_read_dest(uint32_t qpn, uint32_t psn, uint32_t len, const uint8_
 	rnic_rd_desc_set_num_sge(r, n);
 	rnic_rd_desc_set_first_psn(r, psn);
 	rnic_rd_desc_set_length(r, len);
+	rnic_rd_desc_set_atomic(r, (uint32_t)atomic);
 	if (k) {
 		rnic_rd_desc_set_resume(r, 1);
 		rnic_rd_desc_set_resume_psn(r, (psn + k) & PSN_MASK);
@@ -449,7 +452,7 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 		rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(d, 8) + i, 0);
 
 	uint32_t op = rnic_wqe_ctrl_get_opcode(w), flags = rnic_wqe_ctrl_get_flags(w);
-	if (is_rd_atomic(op) && !rd_room(qpn, op)) {
+	if (is_rd_atomic(op) && !rd_room(qpn)) {
 		swqe_put(ri); /* held back: sent when an outstanding one completes */
 		return 0;
 	}
@@ -509,7 +512,7 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 				 ? 1 : (len + (1u << mtu_log) - 1) >> mtu_log; /* no divide: 34 cycles */
 	if (op == RNIC_WQE_OP_RDMA_READ) {
 		uint32_t k = (hal_rd32(RNIC_FW_REG_HW_CAPS) & 2u) ? read_progress(qpn, psn, npkts) : 0;
-		if (post_read_dest(qpn, psn, len, d, k)) {
+		if (post_read_dest(qpn, psn, len, d, k, 0)) {
 			swqe_put(ri);
 			return (hal_rd32(RNIC_FW_REG_HW_CAPS) & 2u) && rnic_tx_desc_get_num_sge(d) <= 3 ? stall(qpn) : 0;
 		}
@@ -524,12 +527,20 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 			rnic_tx_desc_set_length(d, len - (k << mtu_log));
 		}
 	}
+	int is_atomic = op == RNIC_WQE_OP_ATOMIC_CMP_AND_SWP || op == RNIC_WQE_OP_ATOMIC_FETCH_AND_ADD;
+	/* The ATOMIC ACKNOWLEDGE's original value goes to the local SGE (the engine writes it; the
+	 * firmware cannot translate an lkey). Without an SGE the value is not wanted. Posted on
+	 * every (re)transmission; a re-post replaces the context. */
+	if (is_atomic && rnic_tx_desc_get_num_sge(d) && (hal_rd32(RNIC_FW_REG_HW_CAPS) & 2u) &&
+	    post_read_dest(qpn, psn, 8, d, 0, 1)) {
+		swqe_put(ri);
+		return (hal_rd32(RNIC_FW_REG_HW_CAPS) & 2u) && rnic_tx_desc_get_num_sge(d) <= 3 ? stall(qpn) : 0;
+	}
 	if (hal_rd32(RNIC_FW_REG_TXD_STATUS) & 1u) { /* busy: retried after the events are taken */
 		swqe_put(ri);
 		return stall(qpn);
 	}
-	int ext = op == RNIC_WQE_OP_ATOMIC_CMP_AND_SWP || op == RNIC_WQE_OP_ATOMIC_FETCH_AND_ADD ||
-		  rnic_qp_ctx_get_qp_type(c) == RNIC_QP_TYPE_UD;
+	int ext = is_atomic || rnic_qp_ctx_get_qp_type(c) == RNIC_QP_TYPE_UD;
 	if (txd_send(d, ext)) {
 		swqe_put(ri);
 		fw_log("qp %u: transmit engine not taking descriptors", (unsigned)qpn);
@@ -542,7 +553,7 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 	r->len = len;
 	r->wqe_index = (uint16_t)idx;
 	r->opcode = (uint8_t)op;
-	if (op == RNIC_WQE_OP_RDMA_READ)
+	if (is_rd_atomic(op))
 		rd_out++;
 	r->signaled = (flags & (1u << RNIC_WQE_FLAG_SIGNALED)) || rnic_qp_ctx_get_sq_sig_all(c);
 	r->next = -1;
@@ -627,8 +638,9 @@ static void resend_from(uint32_t qpn, uint32_t psn)
 	fw_sq_service(qpn);
 }
 
-/* ACK / NAK / RNR NAK / READ response / atomic ACK for the requester side of qpn. */
-void fw_sq_ack(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome)
+/* ACK / NAK / RNR NAK / READ response / atomic ACK for the requester side of qpn; status is the
+ * receive engine's placement verdict of a READ_RESP_DONE / ATOMIC_ACK. */
+void fw_sq_ack(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome, uint32_t status)
 {
 	uint8_t *c = ctx(qpn);
 	struct fw_qp_run *r = &fw_res.qp_run[qpn];
@@ -642,6 +654,13 @@ void fw_sq_ack(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome)
 					 op == RNIC_WQE_OP_ATOMIC_FETCH_AND_ADD;
 			if (needs_resp && kind == RNIC_RX_EVENT_KIND_ACK)
 				break;
+			if (status != RNIC_WC_STATUS_SUCCESS && fw_res.swqe[r->head].last_psn == psn) {
+				/* its data could not be placed (local key, length, DMA): the WQE fails,
+				 * the QP stops */
+				retire_head(qpn, status);
+				fw_qp_to_err(qpn);
+				return;
+			}
 			retire_head(qpn, RNIC_WC_STATUS_SUCCESS);
 		}
 		rnic_qp_ctx_set_retries_left(c, rnic_qp_ctx_get_retry_cnt(c));
@@ -649,7 +668,7 @@ void fw_sq_ack(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome)
 		if (!r->rnr_wait)
 			arm_ack_timer(qpn); /* progress: the timer restarts for what is still out */
 		fw_sq_service(qpn);
-		if (rd_waiting && kind == RNIC_RX_EVENT_KIND_READ_RESP_DONE) {
+		if (rd_waiting && kind != RNIC_RX_EVENT_KIND_ACK) {
 			/* a response context is free again: QPs that held a READ back may go on */
 			rd_waiting = 0;
 			for (uint32_t q = FW_FIRST_QPN; q < FW_MAX_QP; q++)

@@ -40,14 +40,20 @@ static uint32_t db_ev(uint32_t page, uint32_t reg)
 	return (uint32_t)rnic_ld_le(b, 4);
 }
 
-static void event(uint32_t kind, uint32_t psn, uint32_t syndrome)
+static void event_st(uint32_t kind, uint32_t psn, uint32_t syndrome, uint32_t status)
 {
 	uint8_t ev[RNIC_RX_EVENT_SIZE] = { 0 };
 	rnic_rx_event_set_kind(ev, kind);
 	rnic_rx_event_set_qpn(ev, qpn);
 	rnic_rx_event_set_psn(ev, psn);
 	rnic_rx_event_set_syndrome(ev, syndrome);
+	rnic_rx_event_set_status(ev, status);
 	fw_rx_event(ev);
+}
+
+static void event(uint32_t kind, uint32_t psn, uint32_t syndrome)
+{
+	event_st(kind, psn, syndrome, RNIC_WC_STATUS_SUCCESS);
 }
 
 static void setup_qp(uint32_t retry_cnt)
@@ -100,6 +106,23 @@ static void setup_qp(uint32_t retry_cnt)
 	rnicp_sq_init(&sq, P(SQ_OFF), SQ_LOG, qpn, RNIC_QP_TYPE_RC, 4, 64);
 	rnicp_rq_init(&rq, P(SQ_OFF + (64u << SQ_LOG)), RQ_LOG, RQ_STRIDE_LOG, qpn);
 	rnicp_cq_init(&cq, P(CQ_OFF), 6, cqn, P(DBREC_OFF));
+}
+
+/* PSN of the nth transmit descriptor since mailbox record from; ~0 if there is none. */
+static uint32_t txd_psn(unsigned from, unsigned nth)
+{
+	const struct mock_mbox_rec *t = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, from, nth);
+	return t ? rnic_tx_desc_get_psn(t->data) : ~0u;
+}
+
+/* Firmware state, host memory and one QP in RTS, all fresh. */
+static void fresh_qp(uint32_t retry_cnt)
+{
+	memset(&fw_res, 0, sizeof(fw_res));
+	fw_cmd_init();
+	fw_xport_init();
+	memset(mock_host, 0, sizeof(mock_host));
+	setup_qp(retry_cnt);
 }
 
 static void ring_sq(void)
@@ -366,11 +389,7 @@ static void counter_totals(unsigned m0, uint32_t wqes0)
 
 static void retry_exhaustion(void)
 {
-	memset(&fw_res, 0, sizeof(fw_res));
-	fw_cmd_init();
-	fw_xport_init();
-	memset(mock_host, 0, sizeof(mock_host));
-	setup_qp(1);
+	fresh_qp(1);
 	struct rnicp_sge sg = { H(DATA_OFF), 64, 0x101 };
 	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, &sg, 1, 0x6001);
 	ring_sq();
@@ -397,11 +416,7 @@ static void ring_rq(void)
  * once, and a receive event that raced with the move produces no second completion. */
 static void rq_flush(void)
 {
-	memset(&fw_res, 0, sizeof(fw_res));
-	fw_cmd_init();
-	fw_xport_init();
-	memset(mock_host, 0, sizeof(mock_host));
-	setup_qp(7);
+	fresh_qp(7);
 	struct rnicp_sge sg = { H(DATA_OFF), 64, 0x101 };
 	struct rnicp_recv_wr w1 = { 0x7001, &sg, 1 }, w2 = { 0x7002, &sg, 1 }, w3 = { 0x7003, &sg, 1 };
 	rnicp_rq_post(&rq, &w1);
@@ -438,11 +453,7 @@ static void rq_flush(void)
  * and the QP stalled; the main loop's poll serves it once the mailbox is free. */
 static void stalled_mailboxes(void)
 {
-	memset(&fw_res, 0, sizeof(fw_res));
-	fw_cmd_init();
-	fw_xport_init();
-	memset(mock_host, 0, sizeof(mock_host));
-	setup_qp(7);
+	fresh_qp(7);
 	unsigned m0 = mock_nmbox;
 	struct rnicp_sge sg = { H(DATA_OFF), 64, 0x101 };
 	struct rnicp_recv_wr w1 = { 0x8001, &sg, 1 };
@@ -470,11 +481,7 @@ static void stalled_mailboxes(void)
 static void resp_errors(void)
 {
 	for (int consumed = 1; consumed >= 0; consumed--) {
-		memset(&fw_res, 0, sizeof(fw_res));
-		fw_cmd_init();
-		fw_xport_init();
-		memset(mock_host, 0, sizeof(mock_host));
-		setup_qp(7);
+		fresh_qp(7);
 		struct rnicp_sge sg = { H(DATA_OFF), 64, 0x101 };
 		struct rnicp_recv_wr w1 = { 0x9001, &sg, 1 }, w2 = { 0x9002, &sg, 1 };
 		rnicp_rq_post(&rq, &w1);
@@ -527,13 +534,70 @@ static void atomics(void)
 	      "fw-xport-atomics-and-duplicate-replay");
 }
 
+/* Requester atomics: an rd_desc (atomic, 8 bytes, the local SGE) goes to the receive engine
+ * before each (re)transmission; the ATOMIC_ACK's status completes the WQE, an error one moves the
+ * QP to ERR. A READ_RESP_DONE error does the same. */
+static void atomic_requester(void)
+{
+	fresh_qp(7);
+	struct rnicp_sge sg = { H(DATA_OFF + 0x100), 8, 0x105 };
+	struct rnicp_wc wc[4];
+	unsigned m0 = mock_nmbox;
+	post(RNIC_WQE_OP_ATOMIC_CMP_AND_SWP, RNICP_WR_SIGNALED, &sg, 1, 0xA001);
+	ring_sq();
+	const struct mock_mbox_rec *rd = mock_mbox_nth(RNIC_FW_REG_RDD_COMMIT, m0, 0);
+	const struct mock_mbox_rec *tx = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 0);
+	uint32_t psn = tx ? rnic_tx_desc_get_psn(tx->data) : 0;
+	check(rd && tx && rd < tx && rnic_rd_desc_get_atomic(rd->data) == 1 && rnic_rd_desc_get_qpn(rd->data) == qpn &&
+		      rnic_rd_desc_get_first_psn(rd->data) == psn && rnic_rd_desc_get_length(rd->data) == 8 &&
+		      rnic_rd_desc_get_num_sge(rd->data) == 1 && rnic_rd_desc_get_sge0_addr(rd->data) == H(DATA_OFF + 0x100) &&
+		      rnic_rd_desc_get_sge0_len(rd->data) == 8 && rnic_rd_desc_get_sge0_lkey(rd->data) == 0x105 &&
+		      rnic_rd_desc_get_resume(rd->data) == 0,
+	      "fw-xport-atomic-destination-posted-before-request");
+	/* lost: a PSN-sequence NAK resends it, and its context is posted again */
+	event(RNIC_RX_EVENT_KIND_NAK, psn, 0x60);
+	const struct mock_mbox_rec *rd2 = mock_mbox_nth(RNIC_FW_REG_RDD_COMMIT, m0, 1);
+	check(mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 2 && rd2 && rnic_rd_desc_get_atomic(rd2->data) == 1 &&
+		      rnic_rd_desc_get_first_psn(rd2->data) == psn,
+	      "fw-xport-atomic-retransmission-reposts-destination");
+	event(RNIC_RX_EVENT_KIND_ATOMIC_ACK, psn, 0);
+	int n = rnicp_cq_poll(&cq, 4, wc);
+	check(n == 1 && wc[0].wr_id == 0xA001 && wc[0].status == RNIC_WC_STATUS_SUCCESS &&
+		      wc[0].opcode == RNIC_WC_OPCODE_COMP_SWAP && wc[0].byte_len == 8,
+	      "fw-xport-atomic-ack-completes");
+	/* a SEND then an atomic: the ATOMIC_ACK acknowledges the SEND too (implicit ACK); its
+	 * LOC_PROT_ERR (the local key failed) fails the atomic and the QP */
+	m0 = mock_nmbox;
+	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, &sg, 1, 0xA003);
+	post(RNIC_WQE_OP_ATOMIC_FETCH_AND_ADD, RNICP_WR_SIGNALED, &sg, 1, 0xA004);
+	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, &sg, 1, 0xA005);
+	ring_sq();
+	psn = txd_psn(m0, 1);
+	event_st(RNIC_RX_EVENT_KIND_ATOMIC_ACK, psn, 0, RNIC_WC_STATUS_LOC_PROT_ERR);
+	n = rnicp_cq_poll(&cq, 4, wc);
+	check(psn != ~0u && n == 3 && wc[0].wr_id == 0xA003 && wc[0].status == RNIC_WC_STATUS_SUCCESS && wc[1].wr_id == 0xA004 &&
+		      wc[1].status == RNIC_WC_STATUS_LOC_PROT_ERR && wc[2].wr_id == 0xA005 &&
+		      wc[2].status == RNIC_WC_STATUS_WR_FLUSH_ERR &&
+		      rnic_qp_ctx_get_state(fw_res.qp_ctx[qpn]) == RNIC_QP_STATE_ERR,
+	      "fw-xport-atomic-ack-error-status-fails-wqe-and-qp");
+
+	/* READ_RESP_DONE with LOC_LEN_ERR: the READ fails, the QP goes to ERR */
+	fresh_qp(7);
+	struct rnicp_sge rs = { H(DATA_OFF), 100, 0x101 };
+	m0 = mock_nmbox;
+	post(RNIC_WQE_OP_RDMA_READ, RNICP_WR_SIGNALED, &rs, 1, 0xA101);
+	ring_sq();
+	psn = txd_psn(m0, 0);
+	event_st(RNIC_RX_EVENT_KIND_READ_RESP_DONE, psn, 0x1F, RNIC_WC_STATUS_LOC_LEN_ERR);
+	n = rnicp_cq_poll(&cq, 4, wc);
+	check(psn != ~0u && n == 1 && wc[0].wr_id == 0xA101 && wc[0].status == RNIC_WC_STATUS_LOC_LEN_ERR &&
+		      rnic_qp_ctx_get_state(fw_res.qp_ctx[qpn]) == RNIC_QP_STATE_ERR,
+	      "fw-xport-read-resp-error-status-fails-wqe-and-qp");
+}
+
 static void timers(void)
 {
-	memset(&fw_res, 0, sizeof(fw_res));
-	fw_cmd_init();
-	fw_xport_init();
-	memset(mock_host, 0, sizeof(mock_host));
-	setup_qp(2); /* timeout code 14 from setup: 1024 << 14 cycles */
+	fresh_qp(2); /* timeout code 14 from setup: 1024 << 14 cycles */
 	struct rnicp_sge sg = { H(DATA_OFF), 64, 0x101 };
 	unsigned m0 = mock_nmbox;
 	mock_now = 1000;
@@ -558,11 +622,7 @@ static void timers(void)
 	      "fw-xport-timeout-retries-then-retry-exceeded");
 
 	/* RNR NAK: nothing is resent before the responder's RNR time (code 12: 640 us), then it is. */
-	memset(&fw_res, 0, sizeof(fw_res));
-	fw_cmd_init();
-	fw_xport_init();
-	memset(mock_host, 0, sizeof(mock_host));
-	setup_qp(7);
+	fresh_qp(7);
 	m0 = mock_nmbox;
 	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, &sg, 1, 0x7101);
 	ring_sq();
@@ -766,6 +826,7 @@ int main(void)
 	rq_flush();
 	stalled_mailboxes();
 	resp_errors();
+	atomic_requester();
 	timers();
 	cq_overflow();
 	setup_qp(7); /* a fresh QP in RTS */

@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'h0EE4AFED;
+  localparam logic [31:0] SPEC_HASH = 32'h296E9BB3;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -1264,12 +1264,14 @@ package rnic_spec_pkg;
     logic [31:0] qpn;
   } rq_desc_t;
 
-  // rd_desc: 64 bytes. Where the responses of one RDMA READ go: the firmware hands it to the receive engine before the READ request is sent.
+  // rd_desc: 64 bytes. Where the responses of one RDMA READ, or the original value of one atomic (CMP_SWAP / FETCH_ADD), go: the firmware hands it to the receive engine before the request is sent (and again before every retransmission).
   localparam int unsigned RD_DESC_BYTES = 64;
   localparam int unsigned RD_DESC_QPN_LSB = 0;
   localparam int unsigned RD_DESC_QPN_W = 24;
   localparam int unsigned RD_DESC_RESUME_LSB = 24;
   localparam int unsigned RD_DESC_RESUME_W = 1;
+  localparam int unsigned RD_DESC_ATOMIC_LSB = 25;
+  localparam int unsigned RD_DESC_ATOMIC_W = 1;
   localparam int unsigned RD_DESC_NUM_SGE_LSB = 32;
   localparam int unsigned RD_DESC_NUM_SGE_W = 8;
   localparam int unsigned RD_DESC_RESUME_PSN_LSB = 40;
@@ -1310,7 +1312,8 @@ package rnic_spec_pkg;
     logic [31:0] first_psn;
     logic [23:0] resume_psn;
     logic [7:0] num_sge;
-    logic [6:0] rsvd25;
+    logic [5:0] rsvd26;
+    logic [0:0] atomic;
     logic [0:0] resume;
     logic [23:0] qpn;
   } rd_desc_t;

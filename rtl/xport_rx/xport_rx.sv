@@ -97,7 +97,7 @@ module xport_rx #(
   // ---- states ----------------------------------------------------------------------------------
   localparam logic [4:0] SIdle   = 5'd0;
   localparam logic [4:0] SCls    = 5'd1;   // classify (table read data valid)
-  localparam logic [4:0] SChk    = 5'd2;   // message-level mkey check (WRITE FIRST/ONLY, atomics)
+  localparam logic [4:0] SChk    = 5'd2;   // message-level mkey check (WRITE FIRST/ONLY, READ, atomics)
   localparam logic [4:0] SChkW   = 5'd3;
   localparam logic [4:0] SPlReq  = 5'd4;   // placement: lookup of the next piece
   localparam logic [4:0] SPlRsp  = 5'd5;
@@ -119,6 +119,11 @@ module xport_rx #(
   localparam logic [7:0] SynRemAcc = 8'h62;
   localparam logic [7:0] SynRemOp  = 8'h63;
   localparam logic [31:0] UdGrhBytes = 32'd40;  // GRH area at the start of a UD receive buffer
+  // mkey_table access bits (rnic_spec_pkg::ACCESS_* positions)
+  localparam logic [3:0] AccLocWr = 4'(32'd1 << rnic_spec_pkg::ACCESS_LOCAL_WRITE);
+  localparam logic [3:0] AccRemWr = 4'(32'd1 << rnic_spec_pkg::ACCESS_REMOTE_WRITE);
+  localparam logic [3:0] AccRemRd = 4'(32'd1 << rnic_spec_pkg::ACCESS_REMOTE_READ);
+  localparam logic [3:0] AccRemAt = 4'(32'd1 << rnic_spec_pkg::ACCESS_REMOTE_ATOMIC);
 
   logic [4:0] state_q;
   roce_pkg::roce_hdr_t h_q;
@@ -170,13 +175,17 @@ module xport_rx #(
   // ---- payload realigner ------------------------------------------------------------------------
   logic        feed_chunk, feed_busy, feed_drain, feed_idle, fd_valid;
   logic [DataWidth-1:0] fd_data;
-  // UD GRH area chunks: written from the rebuilt IPv4 header, not from the payload stream
-  localparam int GrhW = (DataWidth > 320) ? DataWidth : 320;
-  logic               dma_req_fire, grh_chunk, grh_act;
-  logic [GrhW-1:0]    grh_q;
-  logic [15:0]        grh_left_q;
-  logic [319:0]       grh_img;
-  assign grh_act = grh_left_q != 16'd0;
+  // Header-sourced chunks: bytes written from the packet header, not from the payload stream:
+  // a UD buffer's GRH area (the rebuilt IPv4 header) and an ATOMIC ACKNOWLEDGE's original value.
+  // The image is indexed by the placement offset (both start at offset 0 of their SGEs).
+  localparam int HsW = (DataWidth > 320) ? DataWidth : 320;
+  logic               dma_req_fire, hs_chunk, hs_act, pl_aa;
+  logic [HsW-1:0]     hs_q;
+  logic [15:0]        hs_left_q;
+  logic [319:0]       grh_img, hs_img;
+  assign hs_act = hs_left_q != 16'd0;
+  // little-endian: the host reads the numeric value h_q.orig
+  assign hs_img = pl_aa ? 320'(h_q.orig) : grh_img;
   logic [159:0] grh_ip;
   logic [15:0]  grh_ip_len;
   always_comb begin
@@ -190,14 +199,14 @@ module xport_rx #(
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      grh_q <= '0;
-      grh_left_q <= '0;
-    end else if (dma_req_fire && grh_chunk) begin
-      grh_q <= GrhW'(grh_img) >> (8 * pl_off_q[5:0]);
-      grh_left_q <= ch_n_q;
-    end else if (grh_act && dma_wr_data_ready_i) begin
-      grh_q <= grh_q >> DataWidth;
-      grh_left_q <= (grh_left_q > 16'(DataWidth / 8)) ? grh_left_q - 16'(DataWidth / 8) : 16'd0;
+      hs_q <= '0;
+      hs_left_q <= '0;
+    end else if (dma_req_fire && hs_chunk) begin
+      hs_q <= HsW'(hs_img) >> (8 * pl_off_q[5:0]);
+      hs_left_q <= ch_n_q;
+    end else if (hs_act && dma_wr_data_ready_i) begin
+      hs_q <= hs_q >> DataWidth;
+      hs_left_q <= (hs_left_q > 16'(DataWidth / 8)) ? hs_left_q - 16'(DataWidth / 8) : 16'd0;
     end
   end
   logic [15:0] ch_n_q;
@@ -212,11 +221,11 @@ module xport_rx #(
     .drain_i       (feed_drain),
     .idle_o        (feed_idle),
     .m_valid_o     (fd_valid),
-    .m_ready_i     (dma_wr_data_ready_i && !grh_act),
+    .m_ready_i     (dma_wr_data_ready_i && !hs_act),
     .m_data_o      (fd_data)
   );
-  assign dma_wr_data_valid_o = grh_act || fd_valid;
-  assign dma_wr_data_o       = grh_act ? grh_q[DataWidth-1:0] : fd_data;
+  assign dma_wr_data_valid_o = hs_act || fd_valid;
+  assign dma_wr_data_o       = hs_act ? hs_q[DataWidth-1:0] : fd_data;
 
   // ---- outstanding READs (requester side): MaxReads contexts shared by all QPs ------------------
   // A context is the rd_desc plus the next expected response PSN, the running offset into its
@@ -244,7 +253,8 @@ module xport_rx #(
       if (!rr_v_q[i]) begin
         w_free = 1'b1; w_free_idx = RrW'(i);
       end
-      if (rr_v_q[i] && rr_qpn_q[i] == h_q.dest_qp && rr_nxt_q[i] == h_q.psn) begin
+      if (rr_v_q[i] && rr_qpn_q[i] == h_q.dest_qp && rr_nxt_q[i] == h_q.psn &&
+          rr_d_q[i].atomic[0] == (h_q.opcode == 8'h12)) begin
         m_hit = 1'b1; m_idx = RrW'(i);
       end
     end
@@ -265,8 +275,9 @@ module xport_rx #(
   assign qpt_fire    = qpt_wr_valid_i && qpt_wr_ready_o;
   assign hdr_rr      = hdr_i.opcode >= 8'h0D && hdr_i.opcode <= 8'h10;
   // The next packet continues the owner of the pending writes: same QP's requests, or the next
-  // response of the same READ (then their writes need not be settled in between).
-  assign pend_same   = hdr_i.dest_qp == pend_qp_q &&
+  // response of the same READ (then their writes need not be settled in between). An ATOMIC
+  // ACKNOWLEDGE may place through a context: it settles them first.
+  assign pend_same   = hdr_i.dest_qp == pend_qp_q && hdr_i.opcode != 8'h12 &&
                        (pend_rr_q ? (hdr_rr && rr_nxt_q[pend_slot_q] == hdr_i.psn) : !hdr_rr);
 
   // ---- classification (combinational, from the registered header and the QP table read) --------
@@ -287,7 +298,7 @@ module xport_rx #(
   logic [32:0] rd_pk;
   logic [23:0] rd_npk;
   // READ response of the matched context
-  logic        is_rr, rr_lastp, rr_firstp, rr_seq_ok, rr_len_ok, rr_lenerr;
+  logic        is_rr, aa, rr_lastp, rr_firstp, rr_seq_ok, rr_len_ok, rr_lenerr;
   logic [23:0] rr_k, rr_npk;
   logic [31:0] rr_off;
   logic [32:0] rr_pk;
@@ -345,6 +356,7 @@ module xport_rx #(
     rd_pk = (33'(h_q.dma_len) + 33'(pmtu) - 33'd1) >> pl2;
     rd_npk = (h_q.dma_len == 32'd0) ? 24'd1 : rd_pk[23:0];
     is_rr = op >= 8'h0D && op <= 8'h10;
+    aa = op == 8'h12 && m_hit;   // ATOMIC ACKNOWLEDGE of an atomic's context
     m_d = rr_d_q[m_idx];
     rr_k = h_q.psn - rr_first_q[m_idx];
     rr_pk = (33'(m_d.length) + 33'(pmtu) - 33'd1) >> pl2;
@@ -361,8 +373,9 @@ module xport_rx #(
     // all responses before this one carried a full PMTU: a resumed READ continues at k * PMTU
     rr_off = rr_rsm_q[m_idx] ? 32'(rr_k) << pl2 : rr_off_q[m_idx];
     rr_avail = (34'(rr_off) < rr_tot) ? rr_tot - 34'(rr_off) : 34'd0;
-    rr_lenerr = 34'(plen) > rr_avail;
-    rr_plen = rr_lenerr ? rr_avail[15:0] : plen;
+    // an ATOMIC ACKNOWLEDGE places its 8-byte original value (its payload stream is empty)
+    rr_lenerr = (aa ? 34'd8 : 34'(plen)) > rr_avail;
+    rr_plen = rr_lenerr ? rr_avail[15:0] : aa ? 16'd8 : plen;
     ack_now = lastish || h_q.ack_req ||
               (q_e.ack_coalesce != 8'd0 && (9'(q_st.ack_cnt) + 9'd1) >= 9'(q_e.ack_coalesce));
   end
@@ -387,7 +400,7 @@ module xport_rx #(
     c_ev.opcode = op;   // request opcode (rx_event.opcode)
     if (!qp_ok) begin
       c_cnt_v = 1'b1; c_cnt = 3'(xport_rx_pkg::CntBadQp);
-    end else if (is_ack) begin
+    end else if (is_ack && !aa) begin
       c_evt = 1'b1;
       c_ev.syndrome = h_q.syndrome;
       c_ev.msn = {8'd0, h_q.msn};
@@ -397,15 +410,17 @@ module xport_rx #(
       end else if (h_q.syndrome[6:5] == 2'b00) c_ev.kind = rnic_spec_pkg::RX_EVENT_KIND_ACK;
       else if (h_q.syndrome[6:5] == 2'b01) c_ev.kind = rnic_spec_pkg::RX_EVENT_KIND_RNR_NAK;
       else c_ev.kind = rnic_spec_pkg::RX_EVENT_KIND_NAK;
-    end else if (is_rr) begin
-      // READ response (requester side): the next PSN of an outstanding READ of this QP
-      if (!m_hit || !rr_seq_ok || !rr_len_ok) begin
+    end else if (is_rr || aa) begin
+      // READ response (requester side): the next PSN of an outstanding READ of this QP; or the
+      // ATOMIC ACKNOWLEDGE of an atomic's context (one packet, done at once)
+      if (!m_hit || (!aa && (!rr_seq_ok || !rr_len_ok))) begin
         c_cnt_v = 1'b1; c_cnt = 3'(xport_rx_pkg::CntRdRsp);
       end else begin
         c_rr = 1'b1;
         c_place = rr_stat_q[m_idx] == rnic_spec_pkg::WC_STATUS_SUCCESS && rr_plen != 16'd0;
-        c_evt = rr_lastp;
-        c_ev.kind = rnic_spec_pkg::RX_EVENT_KIND_READ_RESP_DONE;
+        c_evt = rr_lastp || aa;
+        c_ev.kind = aa ? rnic_spec_pkg::RX_EVENT_KIND_ATOMIC_ACK : rnic_spec_pkg::RX_EVENT_KIND_READ_RESP_DONE;
+        c_ev.swap_add = aa ? h_q.orig : 64'd0;
         c_ev.syndrome = h_q.syndrome;
         c_ev.msn = {8'd0, h_q.msn};
       end
@@ -477,6 +492,9 @@ module xport_rx #(
         c_st.err = 1'b1;
         c_cnt_v = 1'b1; c_cnt = 3'(xport_rx_pkg::CntAccess);
       end else if (rd_req) begin
+        // R_Key, bounds and REMOTE_READ before the PSN advances (IBTA: a zero-length READ is
+        // not checked); a failure NAKs here and no READ job is issued
+        c_chk = h_q.dma_len != 32'd0;
         c_rd = 1'b1;
         c_st.epsn = q_st.epsn + rd_npk;
         c_st.msn = q_st.msn + 24'd1;
@@ -599,13 +617,13 @@ module xport_rx #(
       mk_req_key_o    = h_q.rkey;
       mk_req_va_o     = h_q.va;
       mk_req_len_o    = is_atomic_q ? 32'd8 : h_q.dma_len;
-      mk_req_access_o = is_atomic_q ? 4'b1000 : 4'b0010;
+      mk_req_access_o = is_atomic_q ? AccRemAt : rd_req ? AccRemRd : AccRemWr;
       mk_req_local_o  = 1'b0;
     end else begin
       mk_req_key_o    = ch_key;
       mk_req_va_o     = ch_va;
       mk_req_len_o    = {16'd0, ch_len};
-      mk_req_access_o = pl_write_q ? 4'b0010 : 4'b0001;
+      mk_req_access_o = pl_write_q ? AccRemWr : AccLocWr;
       mk_req_local_o  = !pl_write_q;
     end
   end
@@ -648,8 +666,9 @@ module xport_rx #(
   assign st_we          = state_q == SWb && p_wb_q;
   assign rqv_clr        = p_rqclr_q;
   assign dma_req_fire   = state_q == SDmaReq && dma_wr_req_ready_i;
-  assign grh_chunk      = pl_ud_q && pl_off_q < UdGrhBytes;
-  assign feed_chunk     = dma_req_fire && !grh_chunk;
+  assign pl_aa          = pl_rd_q && h_q.opcode == 8'h12;
+  assign hs_chunk       = (pl_ud_q && pl_off_q < UdGrhBytes) || pl_aa;
+  assign feed_chunk     = dma_req_fire && !hs_chunk;
 
   assign cnt_o = cnt_q;
 
@@ -822,7 +841,7 @@ module xport_rx #(
             la_st_q <= mk_rsp_status_i; la_addr_q <= mk_rsp_addr_i; la_pl_q <= mk_rsp_page_left_i;
           end
           // with the next lookup issued (or answered) go straight to its response
-          if (!feed_busy && !grh_act)
+          if (!feed_busy && !hs_act)
             state_q <= (pl_rem_q == 16'd0) ? SCpl : (la_q || la_v_q || (la_issue && mk_req_ready_i)) ? SPlRsp : SPlReq;
         end
         SCpl: begin

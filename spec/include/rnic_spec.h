@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0x0EE4AFEDu
+#define RNIC_SPEC_HASH 0x296E9BB3u
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -2723,7 +2723,7 @@ static inline void rnic_rq_desc_set_sge2_lkey(void *p, uint32_t v)
 	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 60, (uint32_t)v);
 }
 
-/* rd_desc (64 bytes): Where the responses of one RDMA READ go: the firmware hands it to the receive engine before the READ request is sent. The engine matches READ RESPONSE packets by QP and PSN range, places their payload through the local keys, and reports READ_RESP_DONE at the last one. */
+/* rd_desc (64 bytes): Where the responses of one RDMA READ, or the original value of one atomic (CMP_SWAP / FETCH_ADD), go: the firmware hands it to the receive engine before the request is sent (and again before every retransmission). The engine matches READ RESPONSE packets by QP and PSN range, places their payload through the local keys, and reports READ_RESP_DONE at the last one; an atomic's context (atomic = 1, length 8, first_psn = the atomic's PSN) is matched by the ATOMIC ACKNOWLEDGE of that PSN, which writes the 8-byte original value (little-endian, the numeric value) through the SGEs and reports ATOMIC_ACK with the placement status. */
 #define RNIC_RD_DESC_SIZE 64u
 #define RNIC_RD_DESC_ALIGN 8u
 #define RNIC_RD_DESC_QPN_OFF 0u
@@ -2745,6 +2745,16 @@ static inline void rnic_rd_desc_set_resume(void *p, uint32_t v)
 {
 	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 3;
 	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x1u) | (((uint8_t)v << 0) & 0x1u)));
+}
+#define RNIC_RD_DESC_ATOMIC_OFF 3u
+static inline uint32_t rnic_rd_desc_get_atomic(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 3) & 0x2u) >> 1);
+}
+static inline void rnic_rd_desc_set_atomic(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 3;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x2u) | (((uint8_t)v << 1) & 0x2u)));
 }
 #define RNIC_RD_DESC_NUM_SGE_OFF 4u
 static inline uint32_t rnic_rd_desc_get_num_sge(const void *p)
@@ -3619,6 +3629,7 @@ static inline void rnic_fw_image_hdr_set_imem_crc(void *p, uint32_t v)
 	X(rq_desc, sge2_lkey, 60, 4, 0, 32) \
 	X(rd_desc, qpn, 0, 4, 0, 24) \
 	X(rd_desc, resume, 3, 1, 0, 1) \
+	X(rd_desc, atomic, 3, 1, 1, 1) \
 	X(rd_desc, num_sge, 4, 1, 0, 8) \
 	X(rd_desc, resume_psn, 4, 4, 8, 24) \
 	X(rd_desc, first_psn, 8, 4, 0, 32) \

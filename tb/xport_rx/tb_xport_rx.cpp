@@ -216,20 +216,23 @@ struct Tb {
     do cycle(); while (!fire_rqd);
     top->rqd_valid_i = 0;
   }
-  // rd_desc: where the responses of one READ go
+  // rd_desc: where the responses of one READ (atomic: the original value of one atomic) go
   // resume >= 0: a retry resuming at PSN resume (rd_desc.resume / resume_psn)
-  void set_rdd(uint32_t qpn, uint32_t psn, uint32_t len, const std::vector<Sge>& sg, int64_t resume = -1) {
+  void set_rdd(uint32_t qpn, uint32_t psn, uint32_t len, const std::vector<Sge>& sg, int64_t resume = -1,
+               bool atomic = false) {
     auto& d = top->rdd_i;
     for (int i = 0; i < 16; i++) d[i] = 0;
     vlb::set(d, 0, 24, qpn); vlb::set(d, 32, 8, sg.size()); vlb::set(d, 64, 32, psn); vlb::set(d, 96, 32, len);
     if (resume >= 0) { vlb::set(d, 24, 1, 1); vlb::set(d, 40, 24, uint32_t(resume)); }
+    vlb::set(d, 25, 1, atomic);
     for (size_t i = 0; i < sg.size(); i++) {
       vlb::set(d, 128 + 128 * i, 64, sg[i].addr); vlb::set(d, 192 + 128 * i, 32, sg[i].len);
       vlb::set(d, 224 + 128 * i, 32, sg[i].lkey);
     }
   }
-  void post_rdd(uint32_t qpn, uint32_t psn, uint32_t len, const std::vector<Sge>& sg, int64_t resume = -1) {
-    set_rdd(qpn, psn, len, sg, resume);
+  void post_rdd(uint32_t qpn, uint32_t psn, uint32_t len, const std::vector<Sge>& sg, int64_t resume = -1,
+                bool atomic = false) {
+    set_rdd(qpn, psn, len, sg, resume, atomic);
     top->rdd_valid_i = 1;
     do cycle(); while (!fire_rdd);
     top->rdd_valid_i = 0;
@@ -756,6 +759,43 @@ int main(int argc, char** argv) {
     ok = t.evts.size() == 1 && t.evts[0].kind == EV_ATOMIC_REQ && t.evts[0].psn == P && t.evts[0].va == va_al &&
          t.acks.empty();
     R.check(ok, "atomic-duplicate-to-firmware", "%zu events", t.evts.size());
+    // a READ failing its R_Key check (key variant, bounds, MR without REMOTE_READ, other PD):
+    // NAK 0x62 and RESP_ERROR at its PSN, no READ job, ePSN kept, the QP in error (the WRITE
+    // behind it is dropped, not placed)
+    struct RC { const char* name; uint64_t va; uint32_t key, len; };
+    const RC rcs[] = {{"read-check-bad-rkey-variant", w.iova + 5, w.key() ^ 1, 100},
+                      {"read-check-out-of-bounds", w.iova + w.len - 50, w.key(), 100},
+                      {"read-check-mr-no-remote-read", rb.iova, rb.key(), 100},
+                      {"read-check-mr-other-pd", w.iova, wp.key(), 4096}};
+    for (const RC& c : rcs) {
+      const uint32_t E2 = 0x7FFFFF;
+      t.qpt_write(QP, E2, 12, A_RW | A_RR | A_RA, PD, 0, 12);
+      t.clear_out();
+      uint32_t acc0 = t.cnt(C_ACCESS), un0 = t.cnt(C_UNSUP);
+      Pkt rq; rq.h.opcode = 0x0C; rq.h.dest_qp = QP; rq.h.psn = E2; rq.h.va = c.va; rq.h.rkey = c.key; rq.h.dma_len = c.len;
+      t.send_pkt(rq);
+      t.send_pkt(seg(true, QP, (E2 + 1) & 0xFFFFFF, w.iova + 0x40, w.key(), t.rand_bytes(32), 4096)[0]);
+      t.run_idle();
+      ok = t.rds.empty() && acks_eq(t.acks, {{QP, E2, 0x62, 0}}, why) && t.evts.size() == 1 &&
+           t.evts[0].kind == EV_RESP_ERROR && t.evts[0].status == WC_REM_ACCESS_ERR && t.evts[0].psn == E2 &&
+           t.cnt(C_ACCESS) == acc0 + 1 && t.cnt(C_UNSUP) == un0 + 1;
+      R.check(ok && mem_eq(t, why), c.name, "%s jobs %zu evts %zu", why.c_str(), t.rds.size(), t.evts.size());
+      why.clear();
+    }
+    // a zero-length READ is not checked (IBTA): its job goes out, ePSN + 1
+    {
+      t.qpt_write(QP, 0x100, 12, A_RW | A_RR | A_RA, PD, 0, 12);
+      t.clear_out();
+      Pkt rq; rq.h.opcode = 0x0C; rq.h.dest_qp = QP; rq.h.psn = 0x100; rq.h.va = 0; rq.h.rkey = 0xDEAD; rq.h.dma_len = 0;
+      t.send_pkt(rq);
+      auto d0 = t.rand_bytes(16);
+      t.send_pkt(seg(true, QP, 0x101, w.iova + 0x40, w.key(), d0, 4096)[0]);
+      exp_write(w, w.iova + 0x40, d0);
+      t.run_idle();
+      ok = t.rds.size() == 1 && t.rds[0].len == 0 && t.rds[0].psn == 0x100 && t.evts.empty() &&
+           acks_eq(t.acks, {{QP, 0x101, 0x1F, 2}}, why);
+      R.check(ok && mem_eq(t, why), "read-zero-length-not-checked", "%s", why.c_str()); why.clear();
+    }
   }
   // ---- 7. DMA error -> NAK remote operational error ---------------------------------------------
   {
@@ -1203,6 +1243,101 @@ int main(int argc, char** argv) {
       t.top->rdd_valid_i = 0;
       t.qpt_write(QP2, 0x10, 8, A_RW, PD, 0, 12);
       R.check(n == 15, "read-desc-freed-by-qp-write", "%u of 15 accepted", n);
+    }
+    // ATOMIC ACKNOWLEDGE of an atomic's context: the original value (little-endian) through the
+    // SGEs, then ATOMIC_ACK with the status; the context is freed
+    {
+      const uint64_t orig = 0x8877665544332211ull;
+      auto le = [](uint64_t v) {
+        std::vector<uint8_t> b(8);
+        for (int i = 0; i < 8; i++) b[i] = uint8_t(v >> (8 * i));
+        return b;
+      };
+      auto aack = [&](uint32_t psn, uint64_t o, uint32_t msn) {
+        Pkt p; p.h.opcode = 0x12; p.h.dest_qp = QP; p.h.psn = psn; p.h.syndrome = 0; p.h.msn = msn; p.h.orig = o;
+        t.send_pkt(p);
+      };
+      auto aevt_ok = [&](const Evt& e, uint32_t psn, uint64_t o, uint32_t msn, uint32_t st, uint32_t bl) {
+        return e.kind == EV_ATOMIC_ACK && e.qpn == QP && e.psn == psn && e.msn == msn && e.swap_add == o &&
+               e.status == st && e.byte_len == bl;
+      };
+      t.qpt_write(QP, 0x10, 10, A_RW, PD, 0, 12);
+      struct AC { const char* name; std::vector<Tb::Sge> sg; uint32_t st, placed; };
+      const uint64_t pg = w.iova - w.fpo + 0x5000;  // a page boundary of MR w
+      const AC acs[] = {
+          {"atomic-ack-value-placed", {{w.iova + 0x4808, 8, w.key()}}, WC_SUCCESS, 8},
+          {"atomic-ack-value-across-page", {{pg - 3, 8, w.key()}}, WC_SUCCESS, 8},
+          {"atomic-ack-value-sge-longer", {{w.iova + 0x4901, 64, w.key()}}, WC_SUCCESS, 8},
+          {"atomic-ack-value-two-sges", {{w.iova + 0x4A00 + 5, 3, w.key()}, {w.iova + 0x4B00 + 1, 5, w.key()}},
+           WC_SUCCESS, 8},
+          {"atomic-ack-bad-lkey-loc-prot-err", {{w.iova + 0x4C00, 8, (9u << 8) | 0x11}}, WC_LOC_PROT_ERR, 0},
+          {"atomic-ack-mr-no-local-write-loc-prot-err", {{w.iova + 0x4C00, 8, ro.key()}}, WC_LOC_PROT_ERR, 0},
+          {"atomic-ack-sge-short-loc-len-err", {{w.iova + 0x4D00, 5, w.key()}}, WC_LOC_LEN_ERR, 5},
+      };
+      uint32_t psn = 0xFFFFFE;
+      for (const AC& c : acs) {
+        t.clear_out();
+        uint64_t o = orig ^ (uint64_t(psn) << 20);
+        t.post_rdd(QP, psn, 8, c.sg, -1, true);
+        aack(psn, o, 3);
+        exp_sg(c.sg, le(o), c.placed);
+        t.run_idle();
+        bool ok = t.evts.size() == 1 && aevt_ok(t.evts[0], psn, o, 3, c.st, c.placed) && t.acks.empty() &&
+                  t.rdq(QP, psn) < 0;
+        R.check(ok && mem_eq(t, why), c.name, "%s evts:%s", why.c_str(), evts_str().c_str()); why.clear();
+        psn = (psn + 1) & 0xFFFFFF;
+      }
+      // no context: a duplicate (the context is gone), a PSN without an rd_desc, a READ's
+      // context at that PSN (not an atomic's: kept): the event only, nothing written
+      {
+        t.clear_out();
+        uint32_t p0 = (psn - 1) & 0xFFFFFF, rd0 = t.cnt(C_RDRSP);
+        std::vector<Tb::Sge> sg = {{w.iova + 0x4E00, 8, w.key()}};
+        t.post_rdd(QP, 0x2222, 8, sg);                    // a READ's context
+        aack(p0, 1, 4); aack(0x1111, 2, 5); aack(0x2222, 3, 6);
+        t.run_idle();
+        bool ok = t.evts.size() == 3 && aevt_ok(t.evts[0], p0, 1, 4, WC_SUCCESS, 0) &&
+                  aevt_ok(t.evts[1], 0x1111, 2, 5, WC_SUCCESS, 0) && aevt_ok(t.evts[2], 0x2222, 3, 6, WC_SUCCESS, 0) &&
+                  t.rdq(QP, 0x2222) == 0x2222 && t.cnt(C_RDRSP) == rd0;
+        R.check(ok && mem_eq(t, why), "atomic-ack-no-context-event-only", "%s evts:%s", why.c_str(),
+                evts_str().c_str());
+        why.clear();
+        // and a READ response at an atomic's context PSN is not taken by it
+        t.clear_out();
+        t.post_rdd(QP, 0x3333, 8, sg, -1, true);
+        t.send_pkt(seg_rr(QP, 0x3333, t.rand_bytes(8), 1024, 7)[0]);
+        t.run_idle();
+        ok = t.evts.empty() && t.cnt(C_RDRSP) == rd0 + 1 && t.rdq(QP, 0x3333) == 0x3333;
+        R.check(ok && mem_eq(t, why), "atomic-context-not-matched-by-read-response", "%s", why.c_str()); why.clear();
+      }
+      // a retransmission re-posts the context (new SGE replaces the old); the value goes to the new one
+      {
+        t.clear_out();
+        std::vector<Tb::Sge> s1 = {{w.iova + 0x5100, 8, w.key()}}, s2 = {{w.iova + 0x5200 + 3, 8, w.key()}};
+        t.post_rdd(QP, 0x4444, 8, s1, -1, true);
+        t.post_rdd(QP, 0x4444, 8, s2, -1, true);
+        aack(0x4444, orig, 8);
+        exp_sg(s2, le(orig), 8);
+        t.run_idle();
+        bool ok = t.evts.size() == 1 && aevt_ok(t.evts[0], 0x4444, orig, 8, WC_SUCCESS, 8);
+        R.check(ok && mem_eq(t, why), "atomic-ack-reposted-context", "%s evts:%s", why.c_str(), evts_str().c_str());
+        why.clear();
+      }
+      // DMA error while writing the value: GENERAL_ERR
+      {
+        t.clear_out();
+        uint64_t va = w.iova + 0x9000 + 80;
+        t.slave.err_pages[w.xlate(va) >> 12] = 2;
+        t.post_rdd(QP, 0x5555, 8, {{va, 8, w.key()}}, -1, true);
+        aack(0x5555, orig, 9);
+        t.run_idle();
+        t.slave.err_pages.clear();
+        bool ok = t.evts.size() == 1 && aevt_ok(t.evts[0], 0x5555, orig, 9, WC_GENERAL_ERR, 8) && t.acks.empty();
+        R.check(ok && mem_eq(t, why), "atomic-ack-dma-error-general-err", "%s evts:%s", why.c_str(),
+                evts_str().c_str());
+        why.clear();
+      }
+      t.qpt_write(QP, 0x10, 8, A_RW, PD, 0, 12);  // frees the contexts left
     }
   }
   // ---- 11. the same traffic as frames through a real roce_rx (integration of the two blocks) ----
