@@ -130,7 +130,7 @@ uint32_t fw_cmd_create_qp(uint8_t *e)
 		fw_res.qp_run[q].head = fw_res.qp_run[q].tail = -1;
 		fw_res.qp_run[q].deadline = 0;
 		fw_res.qp_run[q].rnr_wait = fw_res.qp_run[q].rq_posted = fw_res.qp_run[q].sq_stalled = 0;
-		fw_res.qp_run[q].rq_stalled = 0;
+		fw_res.qp_run[q].rq_stalled = fw_res.qp_run[q].rd_n = 0;
 		rnic_qp_ctx_set_state(c, RNIC_QP_STATE_RESET);
 		rnic_qp_ctx_set_qp_type(c, type);
 		rnic_qp_ctx_set_pdn(c, pdn);
@@ -217,7 +217,7 @@ int fw_qpt_program(uint32_t qpn)
 {
 	FW_LAYOUT_ALIGN uint8_t t[RNIC_QPT_ENTRY_SIZE];
 
-	if (!(hal_rd32(RNIC_FW_REG_HW_CAPS) & 1u))
+	if (!(fw_hw_caps & 1u))
 		return 0; /* no engines attached: nothing to program */
 	fw_qpt_build(qpn, t);
 	if (rnic_qp_ctx_get_state(fw_res.qp_ctx[qpn]) == RNIC_QP_STATE_RESET)

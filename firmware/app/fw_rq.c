@@ -62,14 +62,13 @@ void fw_rq_service(uint32_t qpn)
 	uint8_t *c = ctx(qpn);
 	struct fw_qp_run *run = &fw_res.qp_run[qpn];
 	FW_LAYOUT_ALIGN uint8_t w[256], d[RNIC_RQ_DESC_SIZE] = { 0 };
-	uint32_t caps = hal_rd32(RNIC_FW_REG_HW_CAPS);
-	uint32_t slots = (caps >> 4) & 0xFu;
+	uint32_t slots = (fw_hw_caps >> 4) & 0xFu;
 
 	if (rnic_qp_ctx_get_state(c) == RNIC_QP_STATE_ERR) {
 		fw_rq_flush(qpn);
 		return;
 	}
-	if (!(caps & 1u))
+	if (!(fw_hw_caps & 1u))
 		return; /* no receive engine attached: the buffers wait */
 	if (slots == 0)
 		slots = 1;

@@ -18,7 +18,7 @@ static int psn_lt(uint32_t a, uint32_t b) { return a != b && psn_le(a, b); }
 
 static uint8_t *ctx(uint32_t qpn) { return fw_res.qp_ctx[qpn]; }
 
-static uint32_t hw_caps; /* read once at init: an MMIO load per doorbell otherwise */
+uint32_t fw_hw_caps;
 
 /* ---- timers: the local ACK timeout is 4.096 us * 2^timeout (1024 cycles at 250 MHz), 0 never */
 static uint64_t next_deadline = ~0ull; /* no QP's deadline is earlier */
@@ -66,10 +66,15 @@ static int16_t swqe_get(void)
 	return i;
 }
 
-static void swqe_put(int16_t i)
+/* Frees record i of qpn (a READ or atomic that went out frees its response context too). */
+static void swqe_put(uint32_t qpn, int16_t i)
 {
-	if (is_rd_atomic(fw_res.swqe[i].opcode) && rd_out)
-		rd_out--;
+	if (is_rd_atomic(fw_res.swqe[i].opcode)) {
+		if (rd_out)
+			rd_out--;
+		if (fw_res.qp_run[qpn].rd_n)
+			fw_res.qp_run[qpn].rd_n--;
+	}
 	fw_res.swqe[i].next = fw_res.swqe_free;
 	fw_res.swqe_free = i;
 }
@@ -79,14 +84,12 @@ static void swqe_put(int16_t i)
  * free response context (an atomic's original value is placed through one too). */
 static int rd_room(uint32_t qpn)
 {
-	uint32_t lim = rnic_qp_ctx_get_max_rd_atomic(fw_res.qp_ctx[qpn]), n = 0;
+	uint32_t lim = rnic_qp_ctx_get_max_rd_atomic(fw_res.qp_ctx[qpn]);
 	if (lim == 0)
 		lim = 1;
-	for (int16_t i = fw_res.qp_run[qpn].head; i >= 0; i = fw_res.swqe[i].next)
-		n += (uint32_t)is_rd_atomic(fw_res.swqe[i].opcode);
-	if (n >= lim)
+	if (fw_res.qp_run[qpn].rd_n >= lim)
 		return 0;
-	if (rd_out >= ((hw_caps >> 8) & 0xFFu ? (hw_caps >> 8) & 0xFFu : 1u)) {
+	if (rd_out >= ((fw_hw_caps >> 8) & 0xFFu ? (fw_hw_caps >> 8) & 0xFFu : 1u)) {
 		rd_waiting = 1;
 		return 0;
 	}
@@ -95,11 +98,11 @@ static int rd_room(uint32_t qpn)
 
 void fw_xport_init(void)
 {
-	hw_caps = hal_rd32(RNIC_FW_REG_HW_CAPS);
+	fw_hw_caps = hal_rd32(RNIC_FW_REG_HW_CAPS);
 	rd_out = rd_waiting = 0;
 	fw_res.swqe_free = -1;
 	for (int16_t i = FW_MAX_SWQE - 1; i >= 0; i--)
-		swqe_put(i);
+		swqe_put(0, i); /* zeroed records: not READs */
 	for (uint32_t q = 0; q < FW_MAX_QP; q++)
 		fw_res.qp_run[q].head = fw_res.qp_run[q].tail = -1;
 }
@@ -142,7 +145,7 @@ static void retire_head(uint32_t qpn, uint32_t status)
 	r->head = fw_res.swqe[i].next;
 	if (r->head < 0)
 		r->tail = -1;
-	swqe_put(i);
+	swqe_put(qpn, i);
 }
 
 static uint64_t wqebb_addr(const uint8_t *c, uint32_t idx);
@@ -282,7 +285,7 @@ void fw_sq_release(uint32_t qpn)
 	while (r->head >= 0) {
 		int16_t i = r->head;
 		r->head = fw_res.swqe[i].next;
-		swqe_put(i);
+		swqe_put(qpn, i);
 	}
 	r->tail = -1;
 	r->deadline = 0;
@@ -352,7 +355,7 @@ static int post_read_dest(uint32_t qpn, uint32_t psn, uint32_t len, const uint8_
 	FW_LAYOUT_ALIGN uint8_t r[RNIC_RD_DESC_SIZE] = { 0 };
 	uint32_t n = rnic_tx_desc_get_num_sge(d);
 
-	if (!(hal_rd32(RNIC_FW_REG_HW_CAPS) & 2u) || n > 3) {
+	if (!(fw_hw_caps & 2u) || n > 3) {
 		fw_log("qp %u: READ not served (engine or SGE count)", (unsigned)qpn);
 		return -1;
 	}
@@ -453,7 +456,7 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 
 	uint32_t op = rnic_wqe_ctrl_get_opcode(w), flags = rnic_wqe_ctrl_get_flags(w);
 	if (is_rd_atomic(op) && !rd_room(qpn)) {
-		swqe_put(ri); /* held back: sent when an outstanding one completes */
+		swqe_put(qpn, ri); /* held back: sent when an outstanding one completes */
 		return 0;
 	}
 	uint32_t len = rnic_wqe_ctrl_get_total_len(w), off = RNIC_WQE_CTRL_SIZE;
@@ -511,10 +514,10 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 	uint32_t npkts = (op == RNIC_WQE_OP_ATOMIC_CMP_AND_SWP || op == RNIC_WQE_OP_ATOMIC_FETCH_AND_ADD || len == 0)
 				 ? 1 : (len + (1u << mtu_log) - 1) >> mtu_log; /* no divide: 34 cycles */
 	if (op == RNIC_WQE_OP_RDMA_READ) {
-		uint32_t k = (hal_rd32(RNIC_FW_REG_HW_CAPS) & 2u) ? read_progress(qpn, psn, npkts) : 0;
+		uint32_t k = (fw_hw_caps & 2u) ? read_progress(qpn, psn, npkts) : 0;
 		if (post_read_dest(qpn, psn, len, d, k, 0)) {
-			swqe_put(ri);
-			return (hal_rd32(RNIC_FW_REG_HW_CAPS) & 2u) && rnic_tx_desc_get_num_sge(d) <= 3 ? stall(qpn) : 0;
+			swqe_put(qpn, ri);
+			return (fw_hw_caps & 2u) && rnic_tx_desc_get_num_sge(d) <= 3 ? stall(qpn) : 0;
 		}
 		if (k && ((psn + k) & PSN_MASK) != fw_res.qp_run[qpn].rd_resume) {
 			/* responses arrived since the last try: progress, as an ACK would be */
@@ -531,18 +534,18 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 	/* The ATOMIC ACKNOWLEDGE's original value goes to the local SGE (the engine writes it; the
 	 * firmware cannot translate an lkey). Without an SGE the value is not wanted. Posted on
 	 * every (re)transmission; a re-post replaces the context. */
-	if (is_atomic && rnic_tx_desc_get_num_sge(d) && (hal_rd32(RNIC_FW_REG_HW_CAPS) & 2u) &&
+	if (is_atomic && rnic_tx_desc_get_num_sge(d) && (fw_hw_caps & 2u) &&
 	    post_read_dest(qpn, psn, 8, d, 0, 1)) {
-		swqe_put(ri);
-		return (hal_rd32(RNIC_FW_REG_HW_CAPS) & 2u) && rnic_tx_desc_get_num_sge(d) <= 3 ? stall(qpn) : 0;
+		swqe_put(qpn, ri);
+		return (fw_hw_caps & 2u) && rnic_tx_desc_get_num_sge(d) <= 3 ? stall(qpn) : 0;
 	}
 	if (hal_rd32(RNIC_FW_REG_TXD_STATUS) & 1u) { /* busy: retried after the events are taken */
-		swqe_put(ri);
+		swqe_put(qpn, ri);
 		return stall(qpn);
 	}
 	int ext = is_atomic || rnic_qp_ctx_get_qp_type(c) == RNIC_QP_TYPE_UD;
 	if (txd_send(d, ext)) {
-		swqe_put(ri);
+		swqe_put(qpn, ri);
 		fw_log("qp %u: transmit engine not taking descriptors", (unsigned)qpn);
 		return 0;
 	}
@@ -553,8 +556,10 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 	r->len = len;
 	r->wqe_index = (uint16_t)idx;
 	r->opcode = (uint8_t)op;
-	if (is_rd_atomic(op))
+	if (is_rd_atomic(op)) {
 		rd_out++;
+		fw_res.qp_run[qpn].rd_n++;
+	}
 	r->signaled = (flags & (1u << RNIC_WQE_FLAG_SIGNALED)) || rnic_qp_ctx_get_sq_sig_all(c);
 	r->next = -1;
 	struct fw_qp_run *run = &fw_res.qp_run[qpn];
@@ -580,7 +585,7 @@ void fw_sq_service(uint32_t qpn)
 		flush_unsent(qpn);
 		return;
 	}
-	if (rnic_qp_ctx_get_state(c) != RNIC_QP_STATE_RTS || !(hw_caps & 1u))
+	if (rnic_qp_ctx_get_state(c) != RNIC_QP_STATE_RTS || !(fw_hw_caps & 1u))
 		return; /* not sending, or no transmit engine attached: the WQEs wait */
 	st_n = 0;
 	while (rnic_qp_ctx_get_sq_next(c) != rnic_qp_ctx_get_sq_pi(c)) {
@@ -627,7 +632,7 @@ static void resend_from(uint32_t qpn, uint32_t psn)
 	rnic_qp_ctx_set_sq_psn(ctx(qpn), fw_res.swqe[i].first_psn);
 	while (i >= 0) {
 		int16_t nx = fw_res.swqe[i].next;
-		swqe_put(i);
+		swqe_put(qpn, i);
 		i = nx;
 	}
 	if (prev >= 0)

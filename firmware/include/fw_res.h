@@ -70,6 +70,7 @@ struct fw_qp_run {
 	uint32_t rd_resume; /* PSN the last resumed READ restarted at (progress resets the retries) */
 	int16_t head, tail; /* outstanding send WQEs, oldest first (-1: none) */
 	uint8_t rq_posted;  /* receive buffers with the receive engine */
+	uint8_t rd_n;       /* outstanding READs and atomics (max_rd_atomic limit) */
 	uint8_t rnr_wait;   /* the deadline is an RNR wait, not an ACK timeout */
 	uint8_t sq_stalled; /* WQEs wait for a busy engine mailbox or a free record: retried */
 	uint8_t rq_stalled; /* a receive buffer waits for the busy receive-buffer mailbox: retried */

@@ -28,6 +28,7 @@ void fw_sq_bf_doorbell(uint32_t qpn, uint32_t seq);
  * while it waits for the firmware to take an event; busy-waiting there would deadlock). */
 void fw_sq_retry_stalled(void);
 extern uint8_t fw_stalled_any; /* some QP has sq_stalled or rq_stalled set */
+extern uint32_t fw_hw_caps; /* fw_mmio.hw_caps, read once by fw_xport_init */
 /* Writes one CQE to cq (spec layout cqe, owner bit from the pass). 0, or -1 (no such CQ, or
  * the CQ overflowed: then it is in error and the CQE is dropped). */
 int fw_cqe_write(uint32_t cqn, const uint8_t *cqe);
