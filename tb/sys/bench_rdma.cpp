@@ -71,8 +71,7 @@ struct Bench : sc_module {
   uint64_t abuf_ = 0, bbuf_ = 0;
   uint32_t akey_ = 0, bkey_ = 0;
   // The QPs beyond each host's own, pairwise connected (a's i-th to b's i-th).
-  std::vector<rnicp_sq> xsq_a_ = std::vector<rnicp_sq>(kExtraQps);
-  std::vector<uint32_t> xqpn_a_, xqpn_b_;
+  std::vector<RdmaQp> xa_ = std::vector<RdmaQp>(kExtraQps), xb_ = std::vector<RdmaQp>(kExtraQps);
 
   // One 8-byte WRITE: from the first doorbell-page write (the bf_data copy with BlueFlame, else
   // sq_db) to its bytes in the remote memory, and to the requester's CQE.
@@ -90,23 +89,23 @@ struct Bench : sc_module {
     wr.remote_addr = dst;
     wr.rkey = bkey_;
     uint8_t copy[RNICP_MAX_WQE_BYTES];
-    int nbb = rnicp_sq_post(&a_->sq, &wr, copy);
+    int nbb = rnicp_sq_post(&a_->qp.sq, &wr, copy);
     sc_time t0 = sc_time_stamp();
-    if (blueflame) rnicp_bf_post(&a_->db, copy, 64u * unsigned(nbb), a_->qpn, a_->sq.pi);
-    else rnicp_ring_sq(&a_->db, a_->qpn, a_->sq.pi);
+    if (blueflame) rnicp_bf_post(&a_->db, copy, 64u * unsigned(nbb), a_->qp.qpn, a_->qp.sq.pi);
+    else rnicp_ring_sq(&a_->db, a_->qp.qpn, a_->qp.sq.pi);
     sc_time t_land;
     bool landed = false, cqe = false;
     rnicp_wc wc;
     while (sc_time_stamp() - t0 < sc_time(1, SC_MS) && !(landed && cqe)) {
       if (!landed && b_->mem->rd64(dst) == 0x0807060504030201ull) landed = true, t_land = sc_time_stamp();
-      if (!cqe && rnicp_cq_poll(&a_->cq, 1, &wc) == 1) {
+      if (!cqe && rnicp_cq_poll(&a_->qp.cq, 1, &wc) == 1) {
         cqe = true;
         *cqe_ns = (sc_time_stamp() - t0).to_seconds() * 1e9;
       }
       wait(sc_time(4, SC_NS));
     }
     if (landed) *oneway_ns = (t_land - t0).to_seconds() * 1e9;
-    if (cqe) rnicp_sq_complete(&a_->sq, uint16_t(wc.wqe_index));
+    if (cqe) rnicp_sq_complete(&a_->qp.sq, uint16_t(wc.wqe_index));
   }
 
   bool counters(RdmaHost *h, FwCounters *o) {
@@ -128,59 +127,8 @@ struct Bench : sc_module {
     int got = 0;
     // no cq_db write: the consumer index goes to the CQ's doorbell record, read by the NIC only
     // when the ring looks full
-    while (!(got = rnicp_cq_poll(&h->cq, max, wc)) && sc_time_stamp() < end) wait(sc_time(20, SC_NS));
+    while (!(got = rnicp_cq_poll(&h->qp.cq, max, wc)) && sc_time_stamp() < end) wait(sc_time(20, SC_NS));
     return got;
-  }
-
-  // Another RC QP on host h sharing its PD and CQ (rings of the same shape as the host's own).
-  bool add_qp(RdmaHost *h, uint32_t *qpn, rnicp_sq *sq) {
-    uint32_t rq_off = 64u << RdmaHost::kSqLog;
-    uint64_t buf = h->mem->alloc(rq_off + (1u << (RdmaHost::kRqLog + RdmaHost::kRqStrideLog)), 4096);
-    rnic_create_qp_in qi{};
-    qi.pdn = h->pdn;
-    qi.send_cqn = qi.recv_cqn = h->cqn;
-    qi.qp_type = RNIC_QP_TYPE_RC;
-    qi.sq_log_size = RdmaHost::kSqLog;
-    qi.rq_log_size = RdmaHost::kRqLog;
-    qi.rq_log_stride = RdmaHost::kRqStrideLog;
-    qi.rq_offset = rq_off;
-    qi.max_inline = 64;
-    qi.buf_addr = buf;
-    if (rnic_cmd_create_qp(&h->q, &qi, qpn)) return false;
-    rnicp_sq_init(sq, h->mem->span(buf, rq_off), RdmaHost::kSqLog, *qpn, RNIC_QP_TYPE_RC, 4, 64);
-    return true;
-  }
-
-  // INIT -> RTR -> RTS of qpn on h toward peer_qpn on peer (the attributes RdmaHost::connect uses).
-  bool connect_qp(RdmaHost *h, uint32_t qpn, const RdmaHost *peer, uint32_t peer_qpn) {
-    rnic_qp_attr a{};
-    a.state = RNIC_QP_STATE_INIT;
-    a.access = 0x7;
-    if (rnic_cmd_modify_qp(&h->q, qpn, 1u << RNIC_QP_ATTR_STATE | 1u << RNIC_QP_ATTR_PKEY_INDEX |
-                                           1u << RNIC_QP_ATTR_PORT | 1u << RNIC_QP_ATTR_ACCESS_FLAGS, &a))
-      return false;
-    a.state = RNIC_QP_STATE_RTR;
-    a.path_mtu = 5;
-    a.dest_qpn = peer_qpn;
-    a.min_rnr_timer = 12;
-    a.max_dest_rd_atomic = 4;
-    a.dest_ipv4 = peer->ipv4;
-    a.hop_limit = 64;
-    std::memcpy(a.dmac, peer->mac, 6);
-    if (rnic_cmd_modify_qp(&h->q, qpn, 1u << RNIC_QP_ATTR_STATE | 1u << RNIC_QP_ATTR_AV | 1u << RNIC_QP_ATTR_PATH_MTU |
-                                           1u << RNIC_QP_ATTR_DEST_QPN | 1u << RNIC_QP_ATTR_RQ_PSN |
-                                           1u << RNIC_QP_ATTR_MIN_RNR_TIMER | 1u << RNIC_QP_ATTR_MAX_DEST_RD_ATOMIC,
-                           &a))
-      return false;
-    a.state = RNIC_QP_STATE_RTS;
-    a.timeout = kQpTimeout;
-    a.retry_cnt = 7;
-    a.rnr_retry = 7;
-    a.max_rd_atomic = 4;
-    return rnic_cmd_modify_qp(&h->q, qpn, 1u << RNIC_QP_ATTR_STATE | 1u << RNIC_QP_ATTR_SQ_PSN | 1u << RNIC_QP_ATTR_TIMEOUT |
-                                              1u << RNIC_QP_ATTR_RETRY_CNT | 1u << RNIC_QP_ATTR_RNR_RETRY |
-                                              1u << RNIC_QP_ATTR_MAX_QP_RD_ATOMIC,
-                              &a) == 0;
   }
 
   // Posts count signaled WRITEs (or SENDs) of size bytes back to back, keeping the SQ full;
@@ -190,7 +138,7 @@ struct Bench : sc_module {
     unsigned posted = 0, done = 0;
     sc_time t0 = sc_time_stamp();
     while (done < count) {
-      while (posted < count && rnicp_sq_room(&a_->sq) >= 2 && posted - done < 16) {
+      while (posted < count && rnicp_sq_room(&a_->qp.sq) >= 2 && posted - done < 16) {
         if (op == RNIC_WQE_OP_SEND) {
           rnicp_sge rs{bbuf_ + (posted % 4) * (kBuf / 4), size, bkey_};
           rnicp_recv_wr rwr{posted, &rs, 1};
@@ -205,16 +153,16 @@ struct Bench : sc_module {
         wr.num_sge = 1;
         wr.remote_addr = bbuf_ + (posted % 4) * (kBuf / 4);
         wr.rkey = bkey_;
-        if (rnicp_sq_post(&a_->sq, &wr, nullptr) <= 0) return -1;
+        if (rnicp_sq_post(&a_->qp.sq, &wr, nullptr) <= 0) return -1;
         posted++;
       }
-      rnicp_ring_sq(&a_->db, a_->qpn, a_->sq.pi);
+      rnicp_ring_sq(&a_->db, a_->qp.qpn, a_->qp.sq.pi);
       int n = poll_some(a_, wc, 16, sc_time(2, SC_MS));
       if (n <= 0) return fail("stream of " + std::to_string(size) + " B: no completion", posted, done);
       for (int i = 0; i < n; i++) {
-        if (wc[i].status || wc[i].qpn != a_->qpn)
+        if (wc[i].status || wc[i].qpn != a_->qp.qpn)
           return fail("stream: status " + std::to_string(wc[i].status) + " qpn " + std::to_string(wc[i].qpn), posted, done);
-        rnicp_sq_complete(&a_->sq, uint16_t(wc[i].wqe_index));
+        rnicp_sq_complete(&a_->qp.sq, uint16_t(wc[i].wqe_index));
       }
       done += n;
       if (op == RNIC_WQE_OP_SEND) {  // drain the receiver's completions too
@@ -223,7 +171,7 @@ struct Bench : sc_module {
         while (m < n) {
           int k = b_->poll(bw, n - m, sc_time(2, SC_MS));
           if (k <= 0) return fail("SEND: no receive completion", posted, done);
-          for (int i = 0; i < k; i++) rnicp_rq_complete(&b_->rq, uint16_t(bw[i].wqe_index));
+          for (int i = 0; i < k; i++) rnicp_rq_complete(&b_->qp.rq, uint16_t(bw[i].wqe_index));
           m += k;
         }
       }
@@ -240,7 +188,7 @@ struct Bench : sc_module {
   // at most kQpDepth outstanding per QP; one doorbell per QP per round. Seconds, or -1.
   double stream_qps(unsigned nqp, uint32_t size, unsigned count) {
     std::vector<SendQp> qps;
-    for (unsigned i = 0; i < nqp; i++) qps.push_back({xqpn_a_[i], &xsq_a_[i]});
+    for (unsigned i = 0; i < nqp; i++) qps.push_back({xa_[i].qpn, &xa_[i].sq});
     std::vector<unsigned> out(nqp, 0);
     rnicp_wc wc[32];
     unsigned posted = 0, done = 0;
@@ -301,7 +249,7 @@ struct Bench : sc_module {
     sc_time t0 = sc_time_stamp();
     while (done < count) {
       bool any = false;
-      while (posted < count && rnicp_sq_room(&a_->sq) >= 2 && posted - done < kReadDepth) {
+      while (posted < count && rnicp_sq_room(&a_->qp.sq) >= 2 && posted - done < kReadDepth) {
         rnicp_sge sge{dst, size, akey_};
         rnicp_send_wr wr{};
         wr.wr_id = posted;
@@ -311,16 +259,16 @@ struct Bench : sc_module {
         wr.num_sge = 1;
         wr.remote_addr = bbuf_;
         wr.rkey = bkey_;
-        if (rnicp_sq_post(&a_->sq, &wr, nullptr) <= 0) return -1;
+        if (rnicp_sq_post(&a_->qp.sq, &wr, nullptr) <= 0) return -1;
         posted++, any = true;
       }
-      if (any) rnicp_ring_sq(&a_->db, a_->qpn, a_->sq.pi);
+      if (any) rnicp_ring_sq(&a_->db, a_->qp.qpn, a_->qp.sq.pi);
       int n = poll_some(a_, wc, 8, sc_time(2, SC_MS));
       if (n <= 0) return fail("READ of " + std::to_string(size) + " B: no completion", posted, done);
       for (int i = 0; i < n; i++) {
         if (wc[i].status || wc[i].opcode != RNIC_WC_OPCODE_RDMA_READ)
           return fail("READ: status " + std::to_string(wc[i].status) + " opcode " + std::to_string(wc[i].opcode), posted, done);
-        rnicp_sq_complete(&a_->sq, uint16_t(wc[i].wqe_index));
+        rnicp_sq_complete(&a_->qp.sq, uint16_t(wc[i].wqe_index));
       }
       done += n;
     }
@@ -334,14 +282,15 @@ struct Bench : sc_module {
     bbuf_ = b_->mem->alloc(kBuf, 1u << 21);
     ok = ok && a_->reg_mr(abuf_, kBuf, &akey_, 21) && b_->reg_mr(bbuf_, kBuf, &bkey_, 21);
     ok = ok && a_->connect(*b_, 0, 0) && b_->connect(*a_, 0, 0);
-    for (unsigned i = 0; ok && i < kExtraQps; i++) {
-      rnicp_sq bsq;
-      uint32_t qa = 0, qb = 0;
-      ok = add_qp(a_, &qa, &xsq_a_[i]) && add_qp(b_, &qb, &bsq);
-      xqpn_a_.push_back(qa), xqpn_b_.push_back(qb);
-    }
+    // The extra QPs complete into their host's own CQ (one CQ polled for all of them).
     for (unsigned i = 0; ok && i < kExtraQps; i++)
-      ok = connect_qp(a_, xqpn_a_[i], b_, xqpn_b_[i]) && connect_qp(b_, xqpn_b_[i], a_, xqpn_a_[i]);
+      ok = xa_[i].create(a_, 0, RNIC_QP_TYPE_RC, a_->qp.cqn) && xb_[i].create(b_, 0, RNIC_QP_TYPE_RC, b_->qp.cqn);
+    RdmaConnOpts o;  // as RdmaHost::connect, with the bench's ACK timeout
+    o.timeout = kQpTimeout;
+    o.min_rnr_timer = 12;
+    o.access = 0x7;
+    for (unsigned i = 0; ok && i < kExtraQps; i++)
+      ok = xa_[i].connect(xb_[i], 0, 0, o) && xb_[i].connect(xa_[i], 0, 0, o);
     if (!ok) {
       err = a_->err + b_->err + " (or the extra QPs)";
       sc_stop();

@@ -1,9 +1,8 @@
-// More QPs on an opened RdmaHost: each RdmaQp has its own CQ, SQ and RQ rings in simulated host
-// memory, is created through the driver core's commands and driven with the provider's code,
-// like RdmaHost's own QP. Used by the system tests that need several QPs, other PDs, other path
-// MTUs, access rights or retry settings.
+// A QP on an opened RdmaPort: its own CQ, SQ and RQ rings in simulated host memory, created
+// through the driver core's commands and driven with the provider's code (WQEs, doorbells,
+// BlueFlame, CQ polling).
 #pragma once
-#include "sys/rdma_host.h"
+#include "sys/rdma_port.h"
 
 struct RdmaConnOpts {
   uint32_t path_mtu = 5;  // 1..5: 256..4096 bytes
@@ -13,7 +12,7 @@ struct RdmaConnOpts {
 };
 
 struct RdmaQp {
-  RdmaHost *h = nullptr;
+  RdmaPort *h = nullptr;
   uint32_t qpn = 0, cqn = 0, pdn = 0, type = RNIC_QP_TYPE_RC;
   rnicp_sq sq{};
   rnicp_rq rq{};
@@ -29,14 +28,19 @@ struct RdmaQp {
     return false;
   }
 
-  // A CQ and a QP (RESET) in PD pd (0: the host's PD).
-  bool create(RdmaHost *host, uint32_t pd = 0, uint32_t qp_type = RNIC_QP_TYPE_RC) {
+  // A CQ and a QP (RESET) in PD pd (0: the host's PD); with shared_cqn, the QP completes into
+  // that existing CQ instead (polled by its owner: this QP's poll() is not for it).
+  bool create(RdmaPort *host, uint32_t pd = 0, uint32_t qp_type = RNIC_QP_TYPE_RC, uint32_t shared_cqn = 0) {
     h = host;
     pdn = pd ? pd : host->pdn;
     type = qp_type;
-    int rc = rdma_create_cq(h->mem, &h->q, cq_log, &cq, &cq_buf);
-    if (rc) return fail("create_cq", rc);
-    cqn = cq.cqn;
+    int rc = 0;
+    if (shared_cqn) {
+      cqn = shared_cqn;
+    } else {
+      if ((rc = rdma_create_cq(h->mem, &h->q, cq_log, &cq, &cq_buf))) return fail("create_cq", rc);
+      cqn = cq.cqn;
+    }
     uint32_t rq_off = 64u << kSqLog;  // SQ on one page, RQ on the next
     qp_buf = h->mem->alloc(2 * 4096, 4096);
     rnic_create_qp_in qi{};
@@ -174,25 +178,3 @@ struct RdmaQp {
       rnicp_sq_complete(&sq, w.wqe_index);
   }
 };
-
-// An MR on host h in PD pd (0: the host's PD) with the given access bits; lkey == rkey.
-// page_shift 12 or 21 (the page list of a large region must fit the driver's one-page tables).
-inline bool rdma_reg_mr(RdmaHost *h, uint64_t addr, uint32_t len, uint32_t access, uint32_t *key, uint32_t pd = 0,
-                        unsigned page_shift = 12) {
-  rnic_mtt mtt{};
-  int rc = rnic_mtt_build_contig(&h->os, &mtt, addr, len, page_shift, addr);
-  if (rc) {
-    h->err = "mtt rc " + std::to_string(rc);
-    return false;
-  }
-  rnic_reg_mr_in in{};
-  in.pdn = pd ? pd : h->pdn;
-  in.access = access;
-  in.iova = addr;
-  in.length = len;
-  in.mtt = &mtt;
-  uint32_t rkey = 0;
-  rc = rnic_cmd_reg_mr(&h->q, &in, key, &rkey);
-  if (rc) h->err = "reg_mr rc " + std::to_string(rc);
-  return rc == 0;
-}

@@ -135,7 +135,7 @@ struct RdmaTest : sc_module {
     }
     // Exactly one completion per signaled WQE: nothing more arrives.
     wait(sc_time(50, SC_US));
-    r.check(rnicp_cq_poll(&a_->cq, 4, wc) == 0 && rnicp_cq_poll(&b_->cq, 4, wc) == 0, nm("rdma-no-extra-cqes").c_str());
+    r.check(rnicp_cq_poll(&a_->qp.cq, 4, wc) == 0 && rnicp_cq_poll(&b_->qp.cq, 4, wc) == 0, nm("rdma-no-extra-cqes").c_str());
     sc_stop();
   }
   RdmaHost *a_, *b_;

@@ -57,11 +57,11 @@ bool is(const rnicp_wc &w, uint64_t wr_id, uint32_t st, uint32_t op, uint32_t le
 
 struct Ext : sc_module {
   SC_HAS_PROCESS(Ext);
-  Ext(sc_module_name n, RdmaHost *a, RdmaHost *b, uint64_t seed, std::function<void(Ext &)> body)
+  Ext(sc_module_name n, RdmaPort *a, RdmaPort *b, uint64_t seed, std::function<void(Ext &)> body)
       : sc_module(n), a(a), b(b), rng(seed), body(std::move(body)) {
     SC_THREAD(run);
   }
-  RdmaHost *a, *b;
+  RdmaPort *a, *b;
   uint64_t rng;
   std::function<void(Ext &)> body;
   TbResults r;
@@ -79,7 +79,7 @@ struct Ext : sc_module {
     for (auto &x : v) x = uint8_t(next());
     return v;
   }
-  void fill(RdmaHost *h, uint64_t addr, uint32_t len) {
+  void fill(RdmaPort *h, uint64_t addr, uint32_t len) {
     auto v = rnd(len);
     h->mem->write(addr, v.data(), len);
   }
@@ -87,7 +87,7 @@ struct Ext : sc_module {
     return r.check(ok, name.c_str(), "%s", why.c_str());
   }
 
-  RdmaQp *new_qp(RdmaHost *h, uint32_t pd = 0, uint32_t type = RNIC_QP_TYPE_RC, unsigned cq_log = RdmaQp::kCqLog) {
+  RdmaQp *new_qp(RdmaPort *h, uint32_t pd = 0, uint32_t type = RNIC_QP_TYPE_RC, unsigned cq_log = RdmaQp::kCqLog) {
     qps.emplace_back(new RdmaQp());
     RdmaQp *q = qps.back().get();
     q->cq_log = cq_log;
@@ -117,7 +117,7 @@ struct Ext : sc_module {
   }
 
   void run() {
-    bool ok = a->open() && b->open();
+    bool ok = a->open_port() && b->open_port();
     r.check(ok, "rdma-open", "%s%s", a->err.c_str(), b->err.c_str());
     if (ok) {
       abuf = a->mem->alloc(kBuf, 4096), bbuf = b->mem->alloc(kBuf, 4096);
@@ -130,7 +130,7 @@ struct Ext : sc_module {
                         "drop-qpn", "drop-icrc", "drop-trunc", "tx-frames", "tx-bytes", "doorbells", "commands",
                         "dma-rd-err", "dma-wr-err", "drop-bad-qp", "psn-dup", "psn-ooo", "nak-err", "rnr-sent",
                         "drop-unsup", "drop-read-resp"};
-    for (RdmaHost *h : {a, b}) {
+    for (RdmaPort *h : {a, b}) {
       std::string line;
       for (uint32_t i = 2; i <= RNIC_CNT_RX_DROP_READ_RESP; i++) {
         if (i >= RNIC_CNT_TX_FRAMES && i <= RNIC_CNT_COMMANDS) continue;
@@ -147,7 +147,7 @@ struct Ext : sc_module {
 
 // Local SGEs of the given lengths at x's host, each in its own 16 KiB slot of area (so gaps
 // separate them), filled with random bytes; returns the message they form.
-std::vector<uint8_t> make_sges(Ext &t, RdmaHost *h, uint64_t area, uint32_t key, const std::vector<uint32_t> &lens,
+std::vector<uint8_t> make_sges(Ext &t, RdmaPort *h, uint64_t area, uint32_t key, const std::vector<uint32_t> &lens,
                                std::vector<rnicp_sge> &sges) {
   std::vector<uint8_t> msg;
   sges.clear();
@@ -162,7 +162,7 @@ std::vector<uint8_t> make_sges(Ext &t, RdmaHost *h, uint64_t area, uint32_t key,
 }
 
 // The destination SGEs (plus 64 guard bytes after each) as they are now.
-std::vector<uint8_t> snapshot(RdmaHost *h, const std::vector<rnicp_sge> &s) {
+std::vector<uint8_t> snapshot(RdmaPort *h, const std::vector<rnicp_sge> &s) {
   std::vector<uint8_t> v;
   for (auto &g : s) {
     auto x = h->mem->read_vec(g.addr, g.length + 64);
@@ -363,7 +363,7 @@ void ops(Ext &t) {
     write_case(t, "rdma-write-inline-" + std::to_string(n), x, y, RNIC_WQE_OP_RDMA_WRITE, {n}, true);
   write_case(t, "rdma-write-imm-inline-3sge", x, y, RNIC_WQE_OP_RDMA_WRITE_WITH_IMM, {1, 2, 61}, true);
   // BlueFlame posts (bf_data, then bf_db): the firmware takes the WQE from the capture.
-  auto bf_wqes = [&](RdmaHost *h) {
+  auto bf_wqes = [&](RdmaPort *h) {
     uint8_t c[RNIC_CMD_ENTRY_SIZE] = {0};
     rnic_cmd_entry_set_opcode(c, RNIC_CMD_OP_QUERY_COUNTERS);
     return rnic_cmdq_exec(&h->q, c, nullptr) ? ~0u : rnic_cmd_query_counters_get_bf_wqes(c);
@@ -386,7 +386,7 @@ void ops(Ext &t) {
 }
 
 
-uint32_t counter(RdmaHost *h, uint32_t idx) { return rnic_rd32(&h->os, RNIC_COUNTER_BASE + 4 * idx); }
+uint32_t counter(RdmaPort *h, uint32_t idx) { return rnic_rd32(&h->os, RNIC_COUNTER_BASE + 4 * idx); }
 
 // One erroneous WR, then two good WRITEs in the same doorbell: the first completes with st,
 // the other two with WR_FLUSH_ERR; the QP is in ERR; a WRITE and a receive posted afterwards are
@@ -974,7 +974,7 @@ int rdma_ext_main(int argc, char **argv, std::function<void(Ext &)> body) {
   lc.pcap_path = std::string("build/sys/") + argv[0] + (faults ? "-faults" : "") + ".pcap";
   lc.faults[0] = lc.faults[1] = f;
   EthLink link("link", &na, &nb, lc);
-  RdmaHost a(&na, &ma, 0x0A000001u, 1), b(&nb, &mb, 0x0A000002u, 2);
+  RdmaPort a(&na, &ma, 0x0A000001u, 1), b(&nb, &mb, 0x0A000002u, 2);
   Ext t("rdma_ext", &a, &b, seed * 0x9E3779B97F4A7C15ull + 1, std::move(body));
   sc_start();
 
