@@ -269,13 +269,13 @@ static uint32_t stall(uint32_t qpn)
 }
 
 /* Before a READ request leaves, the receive engine learns where its responses go (the local
- * SGEs of the descriptor, at most three). 0, or -1 when it cannot take it. */
+ * SGEs of the descriptor). 0, or -1 when it cannot take it. */
 static int post_read_dest(uint32_t qpn, uint32_t psn, uint32_t len, const uint8_t *d, uint32_t k)
 {
 	FW_LAYOUT_ALIGN uint8_t r[RNIC_RD_DESC_SIZE] = { 0 };
 	uint32_t n = rnic_tx_desc_get_num_sge(d);
 
-	if (!(hal_rd32(RNIC_FW_REG_HW_CAPS) & 2u) || n > 3) {
+	if (!(hal_rd32(RNIC_FW_REG_HW_CAPS) & 2u) || n > RNIC_MAX_SGE) {
 		fw_log("qp %u: READ not served (engine or SGE count)", (unsigned)qpn);
 		return -1;
 	}
@@ -291,8 +291,9 @@ static int post_read_dest(uint32_t qpn, uint32_t psn, uint32_t len, const uint8_
 	}
 	for (uint32_t i = 0; i < n * 16; i++) /* same SGE layout from offset 16 / 64 */
 		r[RNIC_RD_DESC_SGE0_ADDR_OFF + i] = d[RNIC_TX_DESC_SGE0_ADDR_OFF + i];
+	/* the engine ignores SGEs beyond num_sge: their words are not written */
 	return fw_mbox_send(RNIC_FW_REG_RDD_DATA, RNIC_FW_REG_RDD_COMMIT, RNIC_FW_REG_RDD_STATUS, r,
-			    RNIC_RD_DESC_SIZE / 4, qpn);
+			    (RNIC_RD_DESC_SGE0_ADDR_OFF + 16 * n) / 4, qpn);
 }
 
 /* Hands descriptor d to the transmit engine through its mailbox; 0, or -1 if the engine never
