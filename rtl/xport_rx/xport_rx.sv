@@ -239,7 +239,8 @@ module xport_rx #(
   logic [MaxReads-1:0]      rr_rsm_q;               // offset to be recomputed from the PSN (resumed)
   logic [31:0]              rr_off_q   [MaxReads];
   logic [7:0]               rr_stat_q  [MaxReads];
-  rnic_spec_pkg::rd_desc_t  rr_d_q     [MaxReads];
+  // (plain vectors: Yosys 0.23 synthesizes an unpacked array of a struct type without storage)
+  logic [rnic_spec_pkg::RD_DESC_BYTES*8-1:0] rr_d_q [MaxReads];
   logic                     w_rep, w_free, m_hit;
   logic [RrW-1:0]           w_rep_idx, w_free_idx, w_idx, m_idx, rr_slot_q, pend_slot_q;
   logic                     rr_settle_err;
