@@ -64,7 +64,7 @@ uint32_t fw_cmd_exec(uint8_t *e)
 		rnic_cmd_query_device_set_max_pd(e, FW_MAX_PD - 1);
 		rnic_cmd_query_device_set_max_qp_wr(e, 1u << 15);
 		rnic_cmd_query_device_set_max_cqe(e, 1u << 16);
-		rnic_cmd_query_device_set_max_sge(e, 4);
+		rnic_cmd_query_device_set_max_sge(e, RNIC_MAX_SGE);
 		rnic_cmd_query_device_set_max_inline(e, 128 / 4);
 		rnic_cmd_query_device_set_max_rd_atomic(e, 16);
 		rnic_cmd_query_device_set_page_size_cap(e, (1u << 12) | (1u << 21));

@@ -7,8 +7,9 @@
 #include "fw_xport.h"
 #include "hal.h"
 
-#define BUF_RQE 0xA00u /* staging-buffer area for one RQ WQE (up to 256 bytes) */
-#define RQD_MAX_SGE 3u
+#define BUF_RQE 0xA00u /* staging-buffer area for one RQ WQE */
+/* The most of a WQE that is fetched: a longer stride could only hold SGEs beyond the limit. */
+#define RQE_MAX_BYTES (RNIC_RQ_WQE_SIZE + RNIC_MAX_SGE * RNIC_WQE_SGE_SIZE)
 
 static uint8_t *ctx(uint32_t qpn) { return fw_res.qp_ctx[qpn]; }
 
@@ -61,7 +62,7 @@ void fw_rq_service(uint32_t qpn)
 {
 	uint8_t *c = ctx(qpn);
 	struct fw_qp_run *run = &fw_res.qp_run[qpn];
-	FW_LAYOUT_ALIGN uint8_t w[256], d[RNIC_RQ_DESC_SIZE] = { 0 };
+	FW_LAYOUT_ALIGN uint8_t w[RQE_MAX_BYTES], d[RNIC_RQ_DESC_SIZE] = { 0 };
 	uint32_t slots = (fw_hw_caps >> 4) & 0xFu;
 
 	if (rnic_qp_ctx_get_state(c) == RNIC_QP_STATE_ERR) {
@@ -82,9 +83,9 @@ void fw_rq_service(uint32_t qpn)
 			return;
 		fw_buf_read(BUF_RQE, w, bytes);
 		uint32_t n = rnic_rq_wqe_get_num_sge(w);
-		if (n == 0 || n > RQD_MAX_SGE || RNIC_RQ_WQE_SIZE + n * RNIC_WQE_SGE_SIZE > bytes) {
-			/* The receive engine takes at most three SGEs per buffer. Completed in order:
-			 * only once the buffers ahead of it are done. */
+		if (n == 0 || n > RNIC_MAX_SGE || RNIC_RQ_WQE_SIZE + n * RNIC_WQE_SGE_SIZE > bytes) {
+			/* More SGEs than the rq_desc holds (or than the stride has room for). Completed
+			 * in order: only once the buffers ahead of it are done. */
 			if (run->rq_posted)
 				return;
 			recv_cqe(qpn, rnic_rq_wqe_get_wr_id(w), RNIC_WC_STATUS_LOC_LEN_ERR, RNIC_WC_OPCODE_RECV, 0, 0, 0, 0);
@@ -105,8 +106,9 @@ void fw_rq_service(uint32_t qpn)
 			fw_stalled_any = 1;
 			return;
 		}
+		/* the engine ignores SGEs beyond num_sge: their words are not written */
 		if (fw_mbox_send(RNIC_FW_REG_RQD_DATA, RNIC_FW_REG_RQD_COMMIT, RNIC_FW_REG_RQD_STATUS, d,
-				 RNIC_RQ_DESC_SIZE / 4, qpn)) {
+				 (RNIC_RQ_DESC_SGE0_ADDR_OFF + 16 * n) / 4, qpn)) {
 			fw_log("qp %u: receive engine not taking buffers", (unsigned)qpn);
 			return;
 		}

@@ -348,14 +348,14 @@ static uint32_t stall(uint32_t qpn)
 }
 
 /* Before a READ request (or an atomic: atomic 1, len 8) leaves, the receive engine learns where
- * its responses (the original value) go: the local SGEs of the descriptor, at most three. 0, or
- * -1 when it cannot take it. */
+ * its responses (the original value) go: the local SGEs of the descriptor. 0, or -1 when it
+ * cannot take it. */
 static int post_read_dest(uint32_t qpn, uint32_t psn, uint32_t len, const uint8_t *d, uint32_t k, int atomic)
 {
 	FW_LAYOUT_ALIGN uint8_t r[RNIC_RD_DESC_SIZE] = { 0 };
 	uint32_t n = rnic_tx_desc_get_num_sge(d);
 
-	if (!(fw_hw_caps & 2u) || n > 3) {
+	if (!(fw_hw_caps & 2u) || n > RNIC_MAX_SGE) {
 		fw_log("qp %u: READ not served (engine or SGE count)", (unsigned)qpn);
 		return -1;
 	}
@@ -372,8 +372,9 @@ static int post_read_dest(uint32_t qpn, uint32_t psn, uint32_t len, const uint8_
 	}
 	for (uint32_t i = 0; i < n * 16; i++) /* same SGE layout from offset 16 / 64 */
 		r[RNIC_RD_DESC_SGE0_ADDR_OFF + i] = d[RNIC_TX_DESC_SGE0_ADDR_OFF + i];
+	/* the engine ignores SGEs beyond num_sge: their words are not written */
 	return fw_mbox_send(RNIC_FW_REG_RDD_DATA, RNIC_FW_REG_RDD_COMMIT, RNIC_FW_REG_RDD_STATUS, r,
-			    RNIC_RD_DESC_SIZE / 4, qpn);
+			    (RNIC_RD_DESC_SGE0_ADDR_OFF + 16 * n) / 4, qpn);
 }
 
 /* Hands descriptor d to the transmit engine through its mailbox; 0, or -1 if the engine never
@@ -517,7 +518,7 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 		uint32_t k = (fw_hw_caps & 2u) ? read_progress(qpn, psn, npkts) : 0;
 		if (post_read_dest(qpn, psn, len, d, k, 0)) {
 			swqe_put(qpn, ri);
-			return (fw_hw_caps & 2u) && rnic_tx_desc_get_num_sge(d) <= 3 ? stall(qpn) : 0;
+			return (fw_hw_caps & 2u) && rnic_tx_desc_get_num_sge(d) <= RNIC_MAX_SGE ? stall(qpn) : 0;
 		}
 		if (k && ((psn + k) & PSN_MASK) != fw_res.qp_run[qpn].rd_resume) {
 			/* responses arrived since the last try: progress, as an ACK would be */
@@ -537,7 +538,7 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 	if (is_atomic && rnic_tx_desc_get_num_sge(d) && (fw_hw_caps & 2u) &&
 	    post_read_dest(qpn, psn, 8, d, 0, 1)) {
 		swqe_put(qpn, ri);
-		return (fw_hw_caps & 2u) && rnic_tx_desc_get_num_sge(d) <= 3 ? stall(qpn) : 0;
+		return (fw_hw_caps & 2u) && rnic_tx_desc_get_num_sge(d) <= RNIC_MAX_SGE ? stall(qpn) : 0;
 	}
 	if (hal_rd32(RNIC_FW_REG_TXD_STATUS) & 1u) { /* busy: retried after the events are taken */
 		swqe_put(qpn, ri);

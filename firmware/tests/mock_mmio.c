@@ -73,11 +73,11 @@ void mock_mmio_wr32(uint32_t off, uint32_t v)
 		if (v & 1)
 			mock_dma(v);
 		break;
-	case RNIC_FW_REG_MKEY_COMMIT: mock_commit(off, RNIC_FW_REG_MKEY_DATA, 8, v); break;
-	case RNIC_FW_REG_QPT_COMMIT: mock_commit(off, RNIC_FW_REG_QPT_DATA, 16, v); break;
-	case RNIC_FW_REG_RQD_COMMIT: mock_commit(off, RNIC_FW_REG_RQD_DATA, 16, v); break;
-	case RNIC_FW_REG_TXD_COMMIT: mock_commit(off, RNIC_FW_REG_TXD_DATA, 32, v); break;
-	case RNIC_FW_REG_RDD_COMMIT: mock_commit(off, RNIC_FW_REG_RDD_DATA, 16, v); break;
+	case RNIC_FW_REG_MKEY_COMMIT: mock_commit(off, RNIC_FW_REG_MKEY_DATA, RNIC_MPT_ENTRY_SIZE / 4, v); break;
+	case RNIC_FW_REG_QPT_COMMIT: mock_commit(off, RNIC_FW_REG_QPT_DATA, RNIC_QPT_ENTRY_SIZE / 4, v); break;
+	case RNIC_FW_REG_RQD_COMMIT: mock_commit(off, RNIC_FW_REG_RQD_DATA, RNIC_RQ_DESC_SIZE / 4, v); break;
+	case RNIC_FW_REG_TXD_COMMIT: mock_commit(off, RNIC_FW_REG_TXD_DATA, RNIC_TX_DESC_SIZE / 4, v); break;
+	case RNIC_FW_REG_RDD_COMMIT: mock_commit(off, RNIC_FW_REG_RDD_DATA, RNIC_RD_DESC_SIZE / 4, v); break;
 	case RNIC_FW_REG_DB_POP: /* takes the mock's time forward, so the firmware's cycle counts see it */
 		regs[RNIC_FW_REG_DB_STATUS / 4] = 0;
 		mock_now += MOCK_DB_POP_CYCLES;

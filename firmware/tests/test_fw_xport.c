@@ -22,7 +22,7 @@
 #define DATA_OFF 0x40000u
 #define SQ_LOG 4u
 #define RQ_LOG 4u
-#define RQ_STRIDE_LOG 6u
+#define RQ_STRIDE_LOG 7u /* room for RNIC_MAX_SGE receive SGEs */
 
 static uint8_t e[RNIC_CMD_ENTRY_SIZE];
 #define CMD(op) (memset(e, 0, sizeof(e)), rnic_cmd_entry_set_opcode(e, (op)))
@@ -281,9 +281,9 @@ static void send_path(void)
 static void recv_path(void)
 {
 	unsigned m0 = mock_nmbox;
-	struct rnicp_sge sg[3] = { { H(DATA_OFF), 100, 0x201 }, { H(DATA_OFF + 256), 200, 0x202 },
-				   { H(DATA_OFF + 512), 300, 0x203 } };
-	struct rnicp_recv_wr w1 = { 0x5001, sg, 3 }, w2 = { 0x5002, sg, 1 };
+	struct rnicp_sge sg[4] = { { H(DATA_OFF), 100, 0x201 }, { H(DATA_OFF + 256), 200, 0x202 },
+				   { H(DATA_OFF + 512), 300, 0x203 }, { H(DATA_OFF + 1024), 400, 0x204 } };
+	struct rnicp_recv_wr w1 = { 0x5001, sg, 4 }, w2 = { 0x5002, sg, 1 };
 	rnicp_rq_post(&rq, &w1);
 	rnicp_rq_post(&rq, &w2);
 	uint8_t v[4] = { 0 };
@@ -292,8 +292,10 @@ static void recv_path(void)
 	fw_doorbell(db_ev(0, RNIC_DB_RQ_DB), (uint32_t)rnic_ld_le(v, 4));
 	const struct mock_mbox_rec *r = mock_mbox_nth(RNIC_FW_REG_RQD_COMMIT, m0, 0);
 	check(mock_mbox_count(RNIC_FW_REG_RQD_COMMIT, m0) == 1 && r && rnic_rq_desc_get_wr_id(r->data) == 0x5001 &&
-		      rnic_rq_desc_get_num_sge(r->data) == 3 && rnic_rq_desc_get_sge2_addr(r->data) == H(DATA_OFF + 512) &&
-		      rnic_rq_desc_get_sge2_len(r->data) == 300 && rnic_rq_desc_get_sge2_lkey(r->data) == 0x203,
+		      rnic_rq_desc_get_num_sge(r->data) == 4 && rnic_rq_desc_get_sge2_addr(r->data) == H(DATA_OFF + 512) &&
+		      rnic_rq_desc_get_sge2_len(r->data) == 300 && rnic_rq_desc_get_sge2_lkey(r->data) == 0x203 &&
+		      rnic_rq_desc_get_sge3_addr(r->data) == H(DATA_OFF + 1024) &&
+		      rnic_rq_desc_get_sge3_len(r->data) == 400 && rnic_rq_desc_get_sge3_lkey(r->data) == 0x204,
 	      "fw-xport-one-receive-buffer-posted");
 
 	uint8_t ev[RNIC_RX_EVENT_SIZE] = { 0 };

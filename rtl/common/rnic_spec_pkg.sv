@@ -2,11 +2,12 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'h296E9BB3;
+  localparam logic [31:0] SPEC_HASH = 32'h7A63872A;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
   localparam int unsigned CLOCK_MHZ = 32'hFA;
+  localparam int unsigned MAX_SGE = 32'h4;
   localparam int unsigned BAR0_SIZE = 32'h400000;
   localparam int unsigned BAR0_BLOCK_STRIDE = 32'h100;
   localparam int unsigned BAR0_FW_WINDOW_BASE = 32'h100000;
@@ -162,19 +163,19 @@ package rnic_spec_pkg;
   localparam logic [11:0] FW_REG_QPT_COMMIT = 12'h540;
   localparam logic [11:0] FW_REG_QPT_STATUS = 12'h544;
   localparam logic [11:0] FW_REG_RQD_DATA = 12'h600;
-  localparam logic [11:0] FW_REG_RQD_COMMIT = 12'h640;
-  localparam logic [11:0] FW_REG_RQD_STATUS = 12'h644;
+  localparam logic [11:0] FW_REG_RQD_COMMIT = 12'h650;
+  localparam logic [11:0] FW_REG_RQD_STATUS = 12'h654;
   localparam logic [11:0] FW_REG_TXD_DATA = 12'h700;
   localparam logic [11:0] FW_REG_TXD_COMMIT = 12'h780;
   localparam logic [11:0] FW_REG_TXD_STATUS = 12'h784;
   localparam logic [11:0] FW_REG_RDD_DATA = 12'h800;
-  localparam logic [11:0] FW_REG_RDD_COMMIT = 12'h840;
-  localparam logic [11:0] FW_REG_RDD_STATUS = 12'h844;
-  localparam logic [11:0] FW_REG_RDQ_QPN = 12'h848;
-  localparam logic [11:0] FW_REG_RDQ_PSN = 12'h84C;
+  localparam logic [11:0] FW_REG_RDD_COMMIT = 12'h850;
+  localparam logic [11:0] FW_REG_RDD_STATUS = 12'h854;
+  localparam logic [11:0] FW_REG_RDQ_QPN = 12'h858;
+  localparam logic [11:0] FW_REG_RDQ_PSN = 12'h85C;
+  localparam logic [11:0] FW_REG_RDQ_RESULT = 12'h860;
   localparam logic [11:0] FW_REG_BF_DATA = 12'h900;
   localparam logic [11:0] FW_REG_BF_STATUS = 12'hA00;
-  localparam logic [11:0] FW_REG_RDQ_RESULT = 12'h850;
 
   // Driver-to-firmware command opcodes. 0x04 and 0x14 are left free: REG_MR fetches an MR's whole page list by DMA itself (no separate MTT writes), and the port's addresses come with SET_GID (no port-attribute command); the firmware answers them as unknown opcodes.
   localparam logic [7:0] CMD_OP_NOP = 8'd0;
@@ -1222,8 +1223,8 @@ package rnic_spec_pkg;
     logic [0:0] valid;
   } qpt_entry_t;
 
-  // rq_desc: 64 bytes. A receive buffer the firmware hands to the RTL for one QP (from an RQ WQE): the next SEND or WRITE_IMM on that QP consumes it.
-  localparam int unsigned RQ_DESC_BYTES = 64;
+  // rq_desc: 80 bytes. A receive buffer the firmware hands to the RTL for one QP (from an RQ WQE): the next SEND or WRITE_IMM on that QP consumes it.
+  localparam int unsigned RQ_DESC_BYTES = 80;
   localparam int unsigned RQ_DESC_QPN_LSB = 0;
   localparam int unsigned RQ_DESC_QPN_W = 32;
   localparam int unsigned RQ_DESC_NUM_SGE_LSB = 32;
@@ -1248,7 +1249,16 @@ package rnic_spec_pkg;
   localparam int unsigned RQ_DESC_SGE2_LEN_W = 32;
   localparam int unsigned RQ_DESC_SGE2_LKEY_LSB = 480;
   localparam int unsigned RQ_DESC_SGE2_LKEY_W = 32;
+  localparam int unsigned RQ_DESC_SGE3_ADDR_LSB = 512;
+  localparam int unsigned RQ_DESC_SGE3_ADDR_W = 64;
+  localparam int unsigned RQ_DESC_SGE3_LEN_LSB = 576;
+  localparam int unsigned RQ_DESC_SGE3_LEN_W = 32;
+  localparam int unsigned RQ_DESC_SGE3_LKEY_LSB = 608;
+  localparam int unsigned RQ_DESC_SGE3_LKEY_W = 32;
   typedef struct packed {
+    logic [31:0] sge3_lkey;
+    logic [31:0] sge3_len;
+    logic [63:0] sge3_addr;
     logic [31:0] sge2_lkey;
     logic [31:0] sge2_len;
     logic [63:0] sge2_addr;
@@ -1264,8 +1274,8 @@ package rnic_spec_pkg;
     logic [31:0] qpn;
   } rq_desc_t;
 
-  // rd_desc: 64 bytes. Where the responses of one RDMA READ, or the original value of one atomic (CMP_SWAP / FETCH_ADD), go: the firmware hands it to the receive engine before the request is sent (and again before every retransmission).
-  localparam int unsigned RD_DESC_BYTES = 64;
+  // rd_desc: 80 bytes. Where the responses of one RDMA READ, or the original value of one atomic (CMP_SWAP / FETCH_ADD), go: the firmware hands it to the receive engine before the request is sent (and again before every retransmission).
+  localparam int unsigned RD_DESC_BYTES = 80;
   localparam int unsigned RD_DESC_QPN_LSB = 0;
   localparam int unsigned RD_DESC_QPN_W = 24;
   localparam int unsigned RD_DESC_RESUME_LSB = 24;
@@ -1298,7 +1308,16 @@ package rnic_spec_pkg;
   localparam int unsigned RD_DESC_SGE2_LEN_W = 32;
   localparam int unsigned RD_DESC_SGE2_LKEY_LSB = 480;
   localparam int unsigned RD_DESC_SGE2_LKEY_W = 32;
+  localparam int unsigned RD_DESC_SGE3_ADDR_LSB = 512;
+  localparam int unsigned RD_DESC_SGE3_ADDR_W = 64;
+  localparam int unsigned RD_DESC_SGE3_LEN_LSB = 576;
+  localparam int unsigned RD_DESC_SGE3_LEN_W = 32;
+  localparam int unsigned RD_DESC_SGE3_LKEY_LSB = 608;
+  localparam int unsigned RD_DESC_SGE3_LKEY_W = 32;
   typedef struct packed {
+    logic [31:0] sge3_lkey;
+    logic [31:0] sge3_len;
+    logic [63:0] sge3_addr;
     logic [31:0] sge2_lkey;
     logic [31:0] sge2_len;
     logic [63:0] sge2_addr;

@@ -198,7 +198,7 @@ module rnic_fw_subsys #(
   assign sel_qpt = in_fw_block && mmio_addr[11:8] == 4'h5;
   assign sel_rqd = in_fw_block && mmio_addr[11:8] == 4'h6;
   assign sel_txd = in_fw_block && mmio_addr[11:8] == 4'h7;
-  // 0x800-0x844 the rd_desc mailbox, 0x848-0x850 the READ progress query
+  // page 0x800: the rd_desc mailbox, then (from rdq_qpn on) the READ progress query
   assign sel_rdd = in_fw_block && mmio_addr[11:8] == 4'h8 && mmio_addr[7:0] < rnic_spec_pkg::FW_REG_RDQ_QPN[7:0];
   assign sel_rdq = in_fw_block && mmio_addr[11:8] == 4'h8 && !sel_rdd;
   // 0x900-0x9FC the BlueFlame capture, 0xA00 its status

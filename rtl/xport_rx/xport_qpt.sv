@@ -3,7 +3,7 @@
 //   tx copy   qpt_entry_t bits [399:0]            read by the transmit engine (tx_rd_*)
 //   rx copy   the fields the receive engine uses  read by xport_rx (with the Q_Key, for UD)
 //   state     xport_rx_pkg::qp_state_t           RTL-owned moving state, written back by xport_rx
-//   rq slots  rq_desc_t bits [511:32]            two posted receive buffers per QP (a ring)
+//   rq slots  rq_desc_t without its qpn (bits 31:0)  two posted receive buffers per QP (a ring)
 // plus a small memory of ring states {head, count}. After reset every entry is cleared (valid = 0,
 // state 0, ring empty), one per cycle (NumQps cycles); init_done_o rises when done and nothing is
 // accepted before.
@@ -52,7 +52,8 @@ module xport_qpt #(
   localparam int TxW = 400;
   localparam int RxW = 106;
   localparam int SW = xport_rx_pkg::QpStateBits;
-  localparam int DW = 480;
+  localparam int RqdW = rnic_spec_pkg::RQ_DESC_BYTES * 8;
+  localparam int DW = RqdW - 32;  // the slot needs no qpn (rq_desc bits 31:0)
 
   logic [TxW-1:0] tx_mem [NumQps];
   logic [RxW-1:0] rx_mem [NumQps];
@@ -129,7 +130,7 @@ module xport_qpt #(
   // a post to a full ring overwrites the newer buffer
   assign rq_wslot = rqs_post[2] ^ (rqs_post[1:0] != 2'd0);
   always_ff @(posedge clk_i) begin
-    if (rq_we) rq_mem[{rq_idx, rq_wslot}] <= rqd_i[511:32];
+    if (rq_we) rq_mem[{rq_idx, rq_wslot}] <= rqd_i[RqdW-1:32];
   end
 
   logic [TxW-1:0] tx_rd_q;
@@ -189,7 +190,7 @@ module xport_qpt #(
      rx_entry_o.pmtu_log2, rx_entry_o.qp_type, rx_entry_o.rx_enable, rx_entry_o.valid} = rx_rd_q;
     if (!rx_ok_q) rx_entry_o = '0;
     rx_rqd_o = '0;
-    rx_rqd_o[511:32] = rq_rd_q;
+    rx_rqd_o[RqdW-1:32] = rq_rd_q;
   end
   logic unused_bits;
   assign unused_bits = ^{qpt_wr_entry_i[511:TxW], st_qpn_i};

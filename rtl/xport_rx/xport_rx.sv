@@ -124,6 +124,15 @@ module xport_rx #(
   localparam logic [3:0] AccRemWr = 4'(32'd1 << rnic_spec_pkg::ACCESS_REMOTE_WRITE);
   localparam logic [3:0] AccRemRd = 4'(32'd1 << rnic_spec_pkg::ACCESS_REMOTE_READ);
   localparam logic [3:0] AccRemAt = 4'(32'd1 << rnic_spec_pkg::ACCESS_REMOTE_ATOMIC);
+  // Descriptor SGEs are taken by index: SGE i sits i * SgeBits above SGE 0 in rq_desc and rd_desc
+  // (spec/gen checks that every SGE list is evenly spaced and MAX_SGE long).
+  localparam int NSge    = rnic_spec_pkg::MAX_SGE;
+  localparam int SgeSelW = (NSge > 1) ? $clog2(NSge) : 1;
+  localparam int SgeBits = rnic_spec_pkg::RQ_DESC_SGE1_ADDR_LSB - rnic_spec_pkg::RQ_DESC_SGE0_ADDR_LSB;
+  localparam int RqA0 = rnic_spec_pkg::RQ_DESC_SGE0_ADDR_LSB, RqL0 = rnic_spec_pkg::RQ_DESC_SGE0_LEN_LSB;
+  localparam int RqK0 = rnic_spec_pkg::RQ_DESC_SGE0_LKEY_LSB;
+  localparam int RdA0 = rnic_spec_pkg::RD_DESC_SGE0_ADDR_LSB, RdL0 = rnic_spec_pkg::RD_DESC_SGE0_LEN_LSB;
+  localparam int RdK0 = rnic_spec_pkg::RD_DESC_SGE0_LKEY_LSB;
 
   logic [4:0] state_q;
   roce_pkg::roce_hdr_t h_q;
@@ -239,7 +248,9 @@ module xport_rx #(
   logic [MaxReads-1:0]      rr_rsm_q;               // offset to be recomputed from the PSN (resumed)
   logic [31:0]              rr_off_q   [MaxReads];
   logic [7:0]               rr_stat_q  [MaxReads];
-  rnic_spec_pkg::rd_desc_t  rr_d_q     [MaxReads];
+  // (plain vectors: Yosys 0.23 synthesizes an unpacked array of a struct type without storage)
+  logic [rnic_spec_pkg::RD_DESC_BYTES*8-1:0] rr_d_q [MaxReads];
+  logic [MaxReads-1:0]      rr_atom_q;              // the context is an atomic's (rd_desc.atomic)
   logic                     w_rep, w_free, m_hit;
   logic [RrW-1:0]           w_rep_idx, w_free_idx, w_idx, m_idx, rr_slot_q, pend_slot_q;
   logic                     rr_settle_err;
@@ -254,7 +265,7 @@ module xport_rx #(
         w_free = 1'b1; w_free_idx = RrW'(i);
       end
       if (rr_v_q[i] && rr_qpn_q[i] == h_q.dest_qp && rr_nxt_q[i] == h_q.psn &&
-          rr_d_q[i].atomic[0] == (h_q.opcode == 8'h12)) begin
+          rr_atom_q[i] == (h_q.opcode == 8'h12)) begin
         m_hit = 1'b1; m_idx = RrW'(i);
       end
     end
@@ -294,7 +305,6 @@ module xport_rx #(
   logic        seq_ok, len_ok, acc_ok, wlen_ok, slen_ok, ack_now;
   logic [31:0] rem0, boff;
   logic [33:0] buf_total;
-  logic [31:0] l1, l2;
   logic [32:0] rd_pk;
   logic [23:0] rd_npk;
   // READ response of the matched context
@@ -348,9 +358,9 @@ module xport_rx #(
     rem0 = wstart ? h_q.dma_len : q_st.rem;
     wlen_ok = {16'd0, plen} <= rem0 && (!lastish || {16'd0, plen} == rem0);
     boff = starts ? 32'd0 : q_st.bcnt;
-    l1 = (q_rqd.num_sge >= 8'd2) ? q_rqd.sge1_len : 32'd0;
-    l2 = (q_rqd.num_sge >= 8'd3) ? q_rqd.sge2_len : 32'd0;
-    buf_total = (q_rqd.num_sge >= 8'd1) ? 34'(q_rqd.sge0_len) + 34'(l1) + 34'(l2) : 34'd0;
+    buf_total = '0;
+    for (int i = 0; i < NSge; i++)
+      if (8'(i) < q_rqd.num_sge) buf_total = buf_total + 34'(q_rqd[RqL0 + SgeBits * i +: 32]);
     slen_ok = 34'(boff) + 34'(plen) <= buf_total;
     ud_fits = 34'(plen) + 34'(UdGrhBytes) <= buf_total;
     rd_pk = (33'(h_q.dma_len) + 33'(pmtu) - 33'd1) >> pl2;
@@ -367,9 +377,9 @@ module xport_rx #(
                 (op == 8'h0F && !rr_firstp && rr_lastp) || (op == 8'h10 && rr_firstp && rr_lastp);
     rr_rest = m_d.length - (32'(rr_k) << pl2);
     rr_len_ok = rr_lastp ? {16'd0, plen} == rr_rest : {1'b0, plen} == pmtu;
-    rr_tot = ((m_d.num_sge >= 8'd1) ? 34'(m_d.sge0_len) : 34'd0) +
-             ((m_d.num_sge >= 8'd2) ? 34'(m_d.sge1_len) : 34'd0) +
-             ((m_d.num_sge >= 8'd3) ? 34'(m_d.sge2_len) : 34'd0);
+    rr_tot = '0;
+    for (int i = 0; i < NSge; i++)
+      if (8'(i) < m_d.num_sge) rr_tot = rr_tot + 34'(m_d[RdL0 + SgeBits * i +: 32]);
     // all responses before this one carried a full PMTU: a resumed READ continues at k * PMTU
     rr_off = rr_rsm_q[m_idx] ? 32'(rr_k) << pl2 : rr_off_q[m_idx];
     rr_avail = (34'(rr_off) < rr_tot) ? rr_tot - 34'(rr_off) : 34'd0;
@@ -547,39 +557,49 @@ module xport_rx #(
   logic [63:0] ch_va;
   logic [31:0] ch_key;
   logic [15:0] ch_len;
-  logic [33:0] c01, c012, segleft;
+  logic [33:0] segleft;
   logic [31:0] ch_n;
   logic [15:0] ch_n_first;
   logic        pl_rd_q;
   rnic_spec_pkg::rd_desc_t s_d;
-  logic [63:0] sg0_a, sg1_a, sg2_a;
-  logic [31:0] sg0_l, sg1_l, sg2_l, sg0_k, sg1_k, sg2_k;
+  // the SGE list of the buffer being placed (unused SGEs have length 0) and its prefix sums:
+  // SGE i holds message bytes [sg_beg(i), sg_end(i))
+  logic [NSge*64-1:0] sg_a;
+  logic [NSge*32-1:0] sg_l, sg_k;
+  logic [NSge*34-1:0] sg_beg, sg_end;
+  logic [33:0]        sg_acc;
+  logic [SgeSelW-1:0] sg_i;
 
   always_comb begin
     // SGE source: the rq slot (SEND) or the READ context (READ response)
     s_d = rr_d_q[rr_slot_q];
-    if (pl_rd_q) begin
-      sg0_a = s_d.sge0_addr; sg0_k = s_d.sge0_lkey; sg0_l = s_d.sge0_len;
-      sg1_a = s_d.sge1_addr; sg1_k = s_d.sge1_lkey; sg1_l = (s_d.num_sge >= 8'd2) ? s_d.sge1_len : 32'd0;
-      sg2_a = s_d.sge2_addr; sg2_k = s_d.sge2_lkey; sg2_l = (s_d.num_sge >= 8'd3) ? s_d.sge2_len : 32'd0;
-    end else begin
-      sg0_a = q_rqd.sge0_addr; sg0_k = q_rqd.sge0_lkey; sg0_l = q_rqd.sge0_len;
-      sg1_a = q_rqd.sge1_addr; sg1_k = q_rqd.sge1_lkey; sg1_l = l1;
-      sg2_a = q_rqd.sge2_addr; sg2_k = q_rqd.sge2_lkey; sg2_l = l2;
+    sg_acc = '0;
+    for (int i = 0; i < NSge; i++) begin
+      if (pl_rd_q) begin
+        sg_a[64*i +: 64] = s_d[RdA0 + SgeBits * i +: 64];
+        sg_k[32*i +: 32] = s_d[RdK0 + SgeBits * i +: 32];
+        sg_l[32*i +: 32] = (8'(i) < s_d.num_sge) ? s_d[RdL0 + SgeBits * i +: 32] : 32'd0;
+      end else begin
+        sg_a[64*i +: 64] = q_rqd[RqA0 + SgeBits * i +: 64];
+        sg_k[32*i +: 32] = q_rqd[RqK0 + SgeBits * i +: 32];
+        sg_l[32*i +: 32] = (8'(i) < q_rqd.num_sge) ? q_rqd[RqL0 + SgeBits * i +: 32] : 32'd0;
+      end
+      sg_beg[34*i +: 34] = sg_acc;
+      sg_acc = sg_acc + 34'(sg_l[32*i +: 32]);
+      sg_end[34*i +: 34] = sg_acc;
     end
-    c01  = 34'(sg0_l) + 34'(sg1_l);
-    c012 = c01 + 34'(sg2_l);
+    // the first SGE ending beyond the cursor (the last one if none: the length checks keep the
+    // cursor inside the buffer)
+    sg_i = SgeSelW'(NSge - 1);
+    for (int i = NSge - 1; i >= 0; i--)
+      if (34'(pl_off_q) < sg_end[34*i +: 34]) sg_i = SgeSelW'(i);
     if (pl_write_q) begin
       ch_va = pl_va_q; ch_key = stn_q.rkey; segleft = 34'(pl_rem_q);
-    end else if (34'(pl_off_q) < 34'(sg0_l)) begin
-      ch_va = sg0_a + 64'(pl_off_q); ch_key = sg0_k;
-      segleft = 34'(sg0_l) - 34'(pl_off_q);
-    end else if (34'(pl_off_q) < c01) begin
-      ch_va = sg1_a + {32'd0, pl_off_q - sg0_l}; ch_key = sg1_k;
-      segleft = c01 - 34'(pl_off_q);
     end else begin
-      ch_va = sg2_a + {30'd0, 34'(pl_off_q) - c01}; ch_key = sg2_k;
-      segleft = c012 - 34'(pl_off_q);
+      // (the offset inside the SGE is below its 32-bit length: the low 32 bits suffice)
+      ch_va = sg_a[64*sg_i +: 64] + {32'd0, pl_off_q - sg_beg[34*sg_i +: 32]};
+      ch_key = sg_k[32*sg_i +: 32];
+      segleft = sg_end[34*sg_i +: 34] - 34'(pl_off_q);
     end
     ch_len = (segleft < 34'(pl_rem_q)) ? segleft[15:0] : pl_rem_q;
     // UD: the GRH area comes from the header, the payload from the stream: a chunk holds one
@@ -936,6 +956,7 @@ module xport_rx #(
       rr_rsm_q[w_idx] <= rdd_i.resume[0];
       rr_stat_q[w_idx] <= rnic_spec_pkg::WC_STATUS_SUCCESS;
       rr_d_q[w_idx] <= rdd_i;
+      rr_atom_q[w_idx] <= rdd_i.atomic[0];
     end else if (state_q == SFin && p_rr_q) begin
       rr_nxt_q[rr_slot_q] <= rr_nxt_q[rr_slot_q] + 24'd1;
       rr_off_q[rr_slot_q] <= pl_off_q;
@@ -948,6 +969,6 @@ module xport_rx #(
 
   logic unused_in;
   assign unused_in = ^{mk_rsp_tag_i, dma_wr_cpl_tag_i, h_q, q_e, q_rqd, segleft, rd_pk, ch_n,
-                       buf_total, c012, rr_pk, rr_avail, m_d, s_d};
+                       buf_total, sg_acc, rr_pk, rr_avail, m_d, s_d};
 
 endmodule

@@ -105,6 +105,25 @@ class Spec:
                     used[bit] = True
                 if "enum" in f and f["enum"] not in self.enums:
                     raise SpecError(f"layout {lname}: unknown enum {f['enum']}")
+            self._check_sges(lname, l)
+
+    def _check_sges(self, lname, l):
+        # The RTL and firmware walk descriptor SGEs by index from sge0 (16 bytes each: addr, len,
+        # lkey), so every layout with SGEs holds exactly max_sge of them in that shape.
+        by = {f["name"]: f for f in l["fields"]}
+        if "sge0_addr" not in by:
+            return
+        base = by["sge0_addr"]["off"]
+        n = self.device["max_sge"]
+        for i in range(n + 1):
+            want = {f"sge{i}_addr": (base + 16 * i, 64), f"sge{i}_len": (base + 16 * i + 8, 32),
+                    f"sge{i}_lkey": (base + 16 * i + 12, 32)}
+            for name, (off, bits) in want.items():
+                f = by.get(name)
+                if i == n and f:
+                    raise SpecError(f"layout {lname}: more than max_sge = {n} SGEs")
+                if i < n and (not f or f["off"] != off or f["bits"] != bits or f.get("lsb", 0)):
+                    raise SpecError(f"layout {lname}: {name} missing or not at byte {off} ({bits} bits)")
 
 
 def hdr_comment(style):
@@ -118,7 +137,7 @@ def gen_sv_pkg(s):
          "package rnic_spec_pkg;\n\n"]
     P = o.append
     P(f"  localparam logic [31:0] SPEC_HASH = 32'h{s.hash:08X};\n")
-    for k in ("pci_vendor_id", "pci_device_id", "hw_version", "clock_mhz"):
+    for k in ("pci_vendor_id", "pci_device_id", "hw_version", "clock_mhz", "max_sge"):
         P(f"  localparam int unsigned {k.upper()} = 32'h{s.device[k]:X};\n")
     for k, v in s.bar0.items():
         P(f"  localparam int unsigned BAR0_{k.upper()} = 32'h{v:X};\n")
@@ -371,7 +390,7 @@ def gen_c(s):
          "#ifdef __KERNEL__\n#include <linux/types.h>\n#else\n#include <stdint.h>\n#endif\n\n"]
     P = o.append
     P(f"#define RNIC_SPEC_HASH 0x{s.hash:08X}u\n")
-    for k in ("pci_vendor_id", "pci_device_id", "hw_version", "clock_mhz"):
+    for k in ("pci_vendor_id", "pci_device_id", "hw_version", "clock_mhz", "max_sge"):
         P(f"#define RNIC_{k.upper()} 0x{s.device[k]:X}u\n")
     for k, v in s.bar0.items():
         P(f"#define RNIC_BAR0_{k.upper()} 0x{v:X}u\n")

@@ -10,11 +10,12 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0x296E9BB3u
+#define RNIC_SPEC_HASH 0x7A63872Au
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
 #define RNIC_CLOCK_MHZ 0xFAu
+#define RNIC_MAX_SGE 0x4u
 #define RNIC_BAR0_SIZE 0x400000u
 #define RNIC_BAR0_BLOCK_STRIDE 0x100u
 #define RNIC_BAR0_FW_WINDOW_BASE 0x100000u
@@ -206,19 +207,19 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_REG_QPT_COMMIT 0x540u
 #define RNIC_FW_REG_QPT_STATUS 0x544u
 #define RNIC_FW_REG_RQD_DATA 0x600u
-#define RNIC_FW_REG_RQD_COMMIT 0x640u
-#define RNIC_FW_REG_RQD_STATUS 0x644u
+#define RNIC_FW_REG_RQD_COMMIT 0x650u
+#define RNIC_FW_REG_RQD_STATUS 0x654u
 #define RNIC_FW_REG_TXD_DATA 0x700u
 #define RNIC_FW_REG_TXD_COMMIT 0x780u
 #define RNIC_FW_REG_TXD_STATUS 0x784u
 #define RNIC_FW_REG_RDD_DATA 0x800u
-#define RNIC_FW_REG_RDD_COMMIT 0x840u
-#define RNIC_FW_REG_RDD_STATUS 0x844u
-#define RNIC_FW_REG_RDQ_QPN 0x848u
-#define RNIC_FW_REG_RDQ_PSN 0x84Cu
+#define RNIC_FW_REG_RDD_COMMIT 0x850u
+#define RNIC_FW_REG_RDD_STATUS 0x854u
+#define RNIC_FW_REG_RDQ_QPN 0x858u
+#define RNIC_FW_REG_RDQ_PSN 0x85Cu
+#define RNIC_FW_REG_RDQ_RESULT 0x860u
 #define RNIC_FW_REG_BF_DATA 0x900u
 #define RNIC_FW_REG_BF_STATUS 0xA00u
-#define RNIC_FW_REG_RDQ_RESULT 0x850u
 
 /* Driver-to-firmware command opcodes. 0x04 and 0x14 are left free: REG_MR fetches an MR's whole page list by DMA itself (no separate MTT writes), and the port's addresses come with SET_GID (no port-attribute command); the firmware answers them as unknown opcodes. */
 #define RNIC_CMD_OP_NOP 0u
@@ -2611,8 +2612,8 @@ static inline void rnic_qpt_entry_set_min_rnr_timer(void *p, uint32_t v)
 	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 49, (uint8_t)v);
 }
 
-/* rq_desc (64 bytes): A receive buffer the firmware hands to the RTL for one QP (from an RQ WQE): the next SEND or WRITE_IMM on that QP consumes it. */
-#define RNIC_RQ_DESC_SIZE 64u
+/* rq_desc (80 bytes): A receive buffer the firmware hands to the RTL for one QP (from an RQ WQE): the next SEND or WRITE_IMM on that QP consumes it. */
+#define RNIC_RQ_DESC_SIZE 80u
 #define RNIC_RQ_DESC_ALIGN 8u
 #define RNIC_RQ_DESC_QPN_OFF 0u
 static inline uint32_t rnic_rq_desc_get_qpn(const void *p)
@@ -2722,9 +2723,36 @@ static inline void rnic_rq_desc_set_sge2_lkey(void *p, uint32_t v)
 {
 	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 60, (uint32_t)v);
 }
+#define RNIC_RQ_DESC_SGE3_ADDR_OFF 64u
+static inline uint64_t rnic_rq_desc_get_sge3_addr(const void *p)
+{
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 64);
+}
+static inline void rnic_rq_desc_set_sge3_addr(void *p, uint64_t v)
+{
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 64, (uint64_t)v);
+}
+#define RNIC_RQ_DESC_SGE3_LEN_OFF 72u
+static inline uint32_t rnic_rq_desc_get_sge3_len(const void *p)
+{
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 72);
+}
+static inline void rnic_rq_desc_set_sge3_len(void *p, uint32_t v)
+{
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 72, (uint32_t)v);
+}
+#define RNIC_RQ_DESC_SGE3_LKEY_OFF 76u
+static inline uint32_t rnic_rq_desc_get_sge3_lkey(const void *p)
+{
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 76);
+}
+static inline void rnic_rq_desc_set_sge3_lkey(void *p, uint32_t v)
+{
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 76, (uint32_t)v);
+}
 
-/* rd_desc (64 bytes): Where the responses of one RDMA READ, or the original value of one atomic (CMP_SWAP / FETCH_ADD), go: the firmware hands it to the receive engine before the request is sent (and again before every retransmission). The engine matches READ RESPONSE packets by QP and PSN range, places their payload through the local keys, and reports READ_RESP_DONE at the last one; an atomic's context (atomic = 1, length 8, first_psn = the atomic's PSN) is matched by the ATOMIC ACKNOWLEDGE of that PSN, which writes the 8-byte original value (little-endian, the numeric value) through the SGEs and reports ATOMIC_ACK with the placement status. */
-#define RNIC_RD_DESC_SIZE 64u
+/* rd_desc (80 bytes): Where the responses of one RDMA READ, or the original value of one atomic (CMP_SWAP / FETCH_ADD), go: the firmware hands it to the receive engine before the request is sent (and again before every retransmission). The engine matches READ RESPONSE packets by QP and PSN range, places their payload through the local keys, and reports READ_RESP_DONE at the last one; an atomic's context (atomic = 1, length 8, first_psn = the atomic's PSN) is matched by the ATOMIC ACKNOWLEDGE of that PSN, which writes the 8-byte original value (little-endian, the numeric value) through the SGEs and reports ATOMIC_ACK with the placement status. */
+#define RNIC_RD_DESC_SIZE 80u
 #define RNIC_RD_DESC_ALIGN 8u
 #define RNIC_RD_DESC_QPN_OFF 0u
 static inline uint32_t rnic_rd_desc_get_qpn(const void *p)
@@ -2873,6 +2901,33 @@ static inline uint32_t rnic_rd_desc_get_sge2_lkey(const void *p)
 static inline void rnic_rd_desc_set_sge2_lkey(void *p, uint32_t v)
 {
 	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 60, (uint32_t)v);
+}
+#define RNIC_RD_DESC_SGE3_ADDR_OFF 64u
+static inline uint64_t rnic_rd_desc_get_sge3_addr(const void *p)
+{
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 64);
+}
+static inline void rnic_rd_desc_set_sge3_addr(void *p, uint64_t v)
+{
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 64, (uint64_t)v);
+}
+#define RNIC_RD_DESC_SGE3_LEN_OFF 72u
+static inline uint32_t rnic_rd_desc_get_sge3_len(const void *p)
+{
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 72);
+}
+static inline void rnic_rd_desc_set_sge3_len(void *p, uint32_t v)
+{
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 72, (uint32_t)v);
+}
+#define RNIC_RD_DESC_SGE3_LKEY_OFF 76u
+static inline uint32_t rnic_rd_desc_get_sge3_lkey(const void *p)
+{
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 76);
+}
+static inline void rnic_rd_desc_set_sge3_lkey(void *p, uint32_t v)
+{
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 76, (uint32_t)v);
 }
 
 /* tx_desc (128 bytes): One message for the RTL transmit engine, written by the firmware per WQE (or per retransmission). The RTL checks the local keys, fetches the payload by DMA, segments at the path MTU and transmits with PSNs from psn on. */
@@ -3627,6 +3682,9 @@ static inline void rnic_fw_image_hdr_set_imem_crc(void *p, uint32_t v)
 	X(rq_desc, sge2_addr, 48, 8, 0, 64) \
 	X(rq_desc, sge2_len, 56, 4, 0, 32) \
 	X(rq_desc, sge2_lkey, 60, 4, 0, 32) \
+	X(rq_desc, sge3_addr, 64, 8, 0, 64) \
+	X(rq_desc, sge3_len, 72, 4, 0, 32) \
+	X(rq_desc, sge3_lkey, 76, 4, 0, 32) \
 	X(rd_desc, qpn, 0, 4, 0, 24) \
 	X(rd_desc, resume, 3, 1, 0, 1) \
 	X(rd_desc, atomic, 3, 1, 1, 1) \
@@ -3643,6 +3701,9 @@ static inline void rnic_fw_image_hdr_set_imem_crc(void *p, uint32_t v)
 	X(rd_desc, sge2_addr, 48, 8, 0, 64) \
 	X(rd_desc, sge2_len, 56, 4, 0, 32) \
 	X(rd_desc, sge2_lkey, 60, 4, 0, 32) \
+	X(rd_desc, sge3_addr, 64, 8, 0, 64) \
+	X(rd_desc, sge3_len, 72, 4, 0, 32) \
+	X(rd_desc, sge3_lkey, 76, 4, 0, 32) \
 	X(tx_desc, qpn, 0, 4, 0, 32) \
 	X(tx_desc, kind, 4, 1, 0, 8) \
 	X(tx_desc, flags, 5, 1, 0, 8) \

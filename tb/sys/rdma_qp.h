@@ -20,7 +20,8 @@ struct RdmaQp {
   uint64_t qp_buf = 0, cq_buf = 0;
   std::string err;
 
-  static constexpr unsigned kSqLog = 6, kRqLog = 5, kRqStrideLog = 6, kCqLog = 7, kMaxInline = 128;
+  // RQ stride 128: room for a 16-byte header and RNIC_MAX_SGE (4) SGEs
+  static constexpr unsigned kSqLog = 6, kRqLog = 5, kRqStrideLog = 7, kCqLog = 7, kMaxInline = 128;
   unsigned cq_log = kCqLog;  // set before create() for a smaller CQ
 
   bool fail(const std::string &what, int rc) {

@@ -3,7 +3,7 @@
 // RdmaQp. Data is compared byte for byte with guard bytes around every destination; every
 // signaled WQE must give exactly one CQE, in order, with the exact status, opcode, byte_len and
 // immediate.
-//   test-rdma-ops  SEND / SEND_IMM / WRITE / WRITE_IMM / READ at 0..4097 B, 1-4 SGEs, inline, CAS, FAA
+//   test-rdma-ops  SEND / SEND_IMM / WRITE / WRITE_IMM / READ at 0..4097 B, 1-4 SGEs each way, inline, CAS, FAA
 //   test-rdma-err  remote access errors (rkey, bounds, rights on MR and QP, PD), local key error:
 //                  error CQE, QP in ERR, later WQEs flushed, another QP unaffected
 //   test-rdma-rnr  RNR NAK then success; RNR retries exhausted; peer gone -> RETRY_EXC_ERR
@@ -346,15 +346,19 @@ void ops(Ext &t) {
   // The other direction on the same QPs.
   send_case(t, "rdma-send-back-4097", y, x, RNIC_WQE_OP_SEND_WITH_IMM, {4097}, {8192});
   write_case(t, "rdma-write-back-4097", y, x, RNIC_WQE_OP_RDMA_WRITE, {4097});
-  // Scatter/gather: 1-4 SGEs to send, 1-3 to receive (the receive engine's rq_desc holds three).
+  // Scatter/gather: 1-4 SGEs to send, to receive and as READ destinations.
   send_case(t, "rdma-send-sge-2x2", x, y, RNIC_WQE_OP_SEND, {100, 4000}, {2000, 3000});
   send_case(t, "rdma-send-sge-3x1", x, y, RNIC_WQE_OP_SEND_WITH_IMM, {1, 4095, 64}, {8192});
   send_case(t, "rdma-send-sge-4x3", x, y, RNIC_WQE_OP_SEND, {100, 4000, 1, 3000}, {2000, 5000, 1000});
   send_case(t, "rdma-send-sge-1x3-short", x, y, RNIC_WQE_OP_SEND, {3000}, {1000, 1000, 4000});
+  send_case(t, "rdma-send-sge-4x4", x, y, RNIC_WQE_OP_SEND_WITH_IMM, {100, 4000, 1, 3000}, {3000, 1, 100, 4000});
+  send_case(t, "rdma-send-sge-2x4-short", x, y, RNIC_WQE_OP_SEND, {4097, 900}, {64, 4096, 1, 2000});
   write_case(t, "rdma-write-sge-4", x, y, RNIC_WQE_OP_RDMA_WRITE, {1, 63, 4096, 4097});
   write_case(t, "rdma-write-imm-sge-3", x, y, RNIC_WQE_OP_RDMA_WRITE_WITH_IMM, {4000, 0, 200});
   read_case(t, "rdma-read-sge-2", x, y, {3000, 1096});
   read_case(t, "rdma-read-sge-3", x, y, {1, 4095, 4000});
+  read_case(t, "rdma-read-sge-4", x, y, {4000, 1, 63, 4097});
+  read_case(t, "rdma-read-sge-4-empty-sge", x, y, {700, 0, 1, 3000});
   // Inline: the bytes travel in the WQE (up to the QP's 128-byte max_inline).
   for (uint32_t n : {0u, 1u, 63u, 64u, 100u, 128u})
     send_case(t, "rdma-send-inline-" + std::to_string(n), x, y, RNIC_WQE_OP_SEND, {n}, {256}, true);

@@ -5,7 +5,7 @@
 XRX_BUILD   := $(BUILD)/xport_rx
 XRX_TB_SV   := tb/xport_rx/xport_rx_tb_top.sv
 XRX_TB_CPP  := tb/xport_rx/tb_xport_rx.cpp tb/roce/ref/roce_ref.cpp
-XRX_TB_DEPS := $(XRX_TB_SV) $(XRX_TB_CPP) tb/dma/axi_slave_model.h tb/dma/vl_bits.h tb/common/tb_check.h tb/roce/ref/roce_ref.h \
+XRX_TB_DEPS := $(XRX_TB_SV) $(XRX_TB_CPP) spec/include/rnic_spec.h tb/dma/axi_slave_model.h tb/dma/vl_bits.h tb/common/tb_check.h tb/roce/ref/roce_ref.h \
                $(wildcard rtl/xport_rx/*.sv rtl/xport_rx/*.vlt rtl/mkey/*.sv rtl/dma/*.sv rtl/roce/*.sv) \
                rtl/common/rnic_spec_pkg.sv rtl/common/rnic_fifo.sv
 XRX_SEED    ?= 1

@@ -17,6 +17,7 @@
 #include "Vxport_rx_tb_top.h"
 #include "ref/roce_ref.h"
 #include "axi_slave_model.h"
+#include "rnic_spec.h"
 #include "tb_check.h"
 #include "verilated.h"
 #include "vl_bits.h"
@@ -204,14 +205,27 @@ struct Tb {
     top->qpt_wr_valid_i = 0;
   }
   struct Sge { uint64_t addr; uint32_t len, lkey; };
-  void post_rq(uint32_t qpn, uint64_t wr_id, const std::vector<Sge>& sg) {
-    auto& d = top->rqd_i;
-    for (int i = 0; i < 16; i++) d[i] = 0;
-    vlb::set(d, 0, 32, qpn); vlb::set(d, 32, 8, sg.size()); vlb::set(d, 64, 64, wr_id);
-    for (size_t i = 0; i < sg.size(); i++) {
-      vlb::set(d, 128 + 128 * i, 64, sg[i].addr); vlb::set(d, 192 + 128 * i, 32, sg[i].len);
-      vlb::set(d, 224 + 128 * i, 32, sg[i].lkey);
+  // the SGE list of an rq_desc / rd_desc from byte sge0_off on (16 bytes each, spec-checked)
+  // Descriptors are built with the generated accessors in a byte image, then loaded into the
+  // port's words (little-endian, as the spec's bit numbering).
+  template <typename T> static void load(T& port, const uint8_t* img, unsigned bytes) {
+    for (unsigned i = 0; i < bytes / 4; i++) port[i] = rnic_ld_le32(img + 4 * i);
+  }
+  static void put_sges(uint8_t* img, unsigned sge0_off, const std::vector<Sge>& sg) {
+    for (size_t i = 0; i < sg.size(); i++) {  // SGE i at sge0 + 16 i (spec: evenly spaced)
+      uint8_t* g = img + sge0_off + 16 * i;
+      rnic_st_le(g, 8, sg[i].addr);
+      rnic_st_le(g + RNIC_RQ_DESC_SGE0_LEN_OFF - RNIC_RQ_DESC_SGE0_ADDR_OFF, 4, sg[i].len);
+      rnic_st_le(g + RNIC_RQ_DESC_SGE0_LKEY_OFF - RNIC_RQ_DESC_SGE0_ADDR_OFF, 4, sg[i].lkey);
     }
+  }
+  void post_rq(uint32_t qpn, uint64_t wr_id, const std::vector<Sge>& sg) {
+    uint8_t d[RNIC_RQ_DESC_SIZE] = {0};
+    rnic_rq_desc_set_qpn(d, qpn);
+    rnic_rq_desc_set_num_sge(d, uint32_t(sg.size()));
+    rnic_rq_desc_set_wr_id(d, wr_id);
+    put_sges(d, RNIC_RQ_DESC_SGE0_ADDR_OFF, sg);
+    load(top->rqd_i, d, RNIC_RQ_DESC_SIZE);
     top->rqd_valid_i = 1;
     do cycle(); while (!fire_rqd);
     top->rqd_valid_i = 0;
@@ -220,15 +234,18 @@ struct Tb {
   // resume >= 0: a retry resuming at PSN resume (rd_desc.resume / resume_psn)
   void set_rdd(uint32_t qpn, uint32_t psn, uint32_t len, const std::vector<Sge>& sg, int64_t resume = -1,
                bool atomic = false) {
-    auto& d = top->rdd_i;
-    for (int i = 0; i < 16; i++) d[i] = 0;
-    vlb::set(d, 0, 24, qpn); vlb::set(d, 32, 8, sg.size()); vlb::set(d, 64, 32, psn); vlb::set(d, 96, 32, len);
-    if (resume >= 0) { vlb::set(d, 24, 1, 1); vlb::set(d, 40, 24, uint32_t(resume)); }
-    vlb::set(d, 25, 1, atomic);
-    for (size_t i = 0; i < sg.size(); i++) {
-      vlb::set(d, 128 + 128 * i, 64, sg[i].addr); vlb::set(d, 192 + 128 * i, 32, sg[i].len);
-      vlb::set(d, 224 + 128 * i, 32, sg[i].lkey);
+    uint8_t d[RNIC_RD_DESC_SIZE] = {0};
+    rnic_rd_desc_set_qpn(d, qpn);
+    rnic_rd_desc_set_num_sge(d, uint32_t(sg.size()));
+    rnic_rd_desc_set_first_psn(d, psn);
+    rnic_rd_desc_set_length(d, len);
+    if (resume >= 0) {
+      rnic_rd_desc_set_resume(d, 1);
+      rnic_rd_desc_set_resume_psn(d, uint32_t(resume));
     }
+    rnic_rd_desc_set_atomic(d, atomic);
+    put_sges(d, RNIC_RD_DESC_SGE0_ADDR_OFF, sg);
+    load(top->rdd_i, d, RNIC_RD_DESC_SIZE);
   }
   void post_rdd(uint32_t qpn, uint32_t psn, uint32_t len, const std::vector<Sge>& sg, int64_t resume = -1,
                 bool atomic = false) {
@@ -506,7 +523,10 @@ int main(int argc, char** argv) {
                         {"send-imm-3sge", {100, 2000, 700}, 2800, true},
                         {"send-2sge-zero", {64, 64}, 0, false},
                         {"send-2sge-exact", {1500, 548}, 2048, true},
-                        {"send-3sge-small", {1, 2, 3000}, 777, false}};
+                        {"send-3sge-small", {1, 2, 3000}, 777, false},
+                        {"send-4sge-exact", {1000, 24, 1000, 2048}, 4072, false},
+                        {"send-imm-4sge-short", {300, 1, 2500, 900}, 3000, true},
+                        {"send-4sge-into-last", {5, 1100, 7, 4000}, 1500, false}};
     uint64_t wr = 0x1000;
     for (const SCase& c : sc) {
       t.clear_out();
@@ -572,6 +592,25 @@ int main(int argc, char** argv) {
     ok = acks_eq(t.acks, {{QP, E, 0x63, 0}}, why) && t.evts.size() == 1 && t.evts[0].kind == EV_RESP_ERROR &&
          t.evts[0].status == WC_LOC_PROT_ERR && t.evts[0].wr_id == 0xB0B;
     R.check(ok && mem_eq(t, why), "send-bad-lkey-nak", "%s", why.c_str()); why.clear();
+    // bad lkey in the fourth SGE: SGEs 0-2 are filled, then NAK 0x63 / LOC_PROT_ERR
+    E = 0x60; msn = 0;
+    t.qpt_write(QP, E, 10, A_RW, PD, 0, 12);
+    t.clear_out();
+    {
+      std::vector<Tb::Sge> sg = {{rb.iova + 0x5003, 100, rb.key()}, {rb.iova + 0x5801, 200, rb.key()},
+                                 {rb.iova + 0x5F80, 300, rb.key()}, {rb.iova + 0x6400, 1000, (2u << 8) | 0x23}};
+      t.post_rq(QP, 0xB0C, sg);
+      auto dd = t.rand_bytes(1000);
+      pl = seg(false, QP, E, 0, 0, dd, 1024);
+      t.send_pkt(pl[0]);
+      size_t k = 0;
+      for (size_t j = 0; j < 3; j++)
+        for (uint32_t i = 0; i < sg[j].len; i++) t.exp[rb.xlate(sg[j].addr + i)] = dd[k++];
+      t.run_idle();
+      ok = acks_eq(t.acks, {{QP, E, 0x63, 0}}, why) && t.evts.size() == 1 && t.evts[0].kind == EV_RESP_ERROR &&
+           t.evts[0].status == WC_LOC_PROT_ERR && t.evts[0].wr_id == 0xB0C;
+      R.check(ok && mem_eq(t, why), "send-4sge-bad-lkey-in-sge3-nak", "%s", why.c_str()); why.clear();
+    }
     // WRITE_IMM: ONLY and multi-packet, consumes the posted buffer (no data into it)
     E = 0x90; msn = 0;
     t.qpt_write(QP, E, 10, A_RW, PD, 0, 12);
@@ -1032,7 +1071,7 @@ int main(int argc, char** argv) {
       unsigned k = 0;
       for (unsigned sz : sizes) {
         uint64_t cur = w.iova + t.rng() % 300;
-        auto sg = mk_sges(sz, 1 + k % 3, k % 2 ? 0 : uint32_t(t.rng() % 20), cur);
+        auto sg = mk_sges(sz, 1 + k % 4, k % 2 ? 0 : uint32_t(t.rng() % 20), cur);
         auto d = t.rand_bytes(sz);
         auto pk = seg_rr(QP, psn, d, mtu, 0x400 + k);
         t.post_rdd(QP, psn, sz, sg);
@@ -1145,6 +1184,28 @@ int main(int argc, char** argv) {
       bool ok = t.evts.size() == 1 && evt_ok(t.evts[0], QP, 0x3002, 12, 300, WC_LOC_PROT_ERR) && t.acks.empty();
       R.check(ok && mem_eq(t, why), "read-resp-bad-lkey-loc-prot-err", "%s evts:%s", why.c_str(), evts_str().c_str());
       why.clear();
+    }
+    // four SGEs, each used, longer than the READ (the last one partly filled), MTU 256; then a
+    // bad lkey in the fourth: SGEs 0-2 filled, LOC_PROT_ERR, nothing after
+    {
+      for (bool bad : {false, true}) {
+        t.clear_out();
+        uint64_t b = w.iova + 0xB000 + (bad ? 0x3000 : 0);
+        std::vector<Tb::Sge> sg = {{b + 3, 1000, w.key()}, {b + 0x801, 1500, w.key()}, {b + 0xE3F, 37, w.key()},
+                                   {b + 0x1201, 2563, bad ? (9u << 8) | 0x11 : w.key()}};
+        auto d = t.rand_bytes(5000);
+        auto pk = seg_rr(QP, 0x3080, d, 256, 14);
+        t.post_rdd(QP, 0x3080, 5000, sg);
+        for (auto& p : pk) t.send_pkt(p);
+        if (bad) exp_sg({sg[0], sg[1], sg[2]}, d, 2537);
+        else exp_sg(sg, d, 5000);
+        t.run_idle();
+        bool ok = t.evts.size() == 1 && t.acks.empty() &&
+                  evt_ok(t.evts[0], QP, 0x3093, 14, bad ? 2537 : 5000, bad ? WC_LOC_PROT_ERR : WC_SUCCESS);
+        R.check(ok && mem_eq(t, why), bad ? "read-resp-4sge-bad-lkey-in-sge3-loc-prot-err" : "read-resp-4sge-shorter-than-sges",
+                "%s evts:%s", why.c_str(), evts_str().c_str());
+        why.clear();
+      }
     }
     // SGEs shorter than the READ: LOC_LEN_ERR, the SGEs filled, the rest dropped
     {
