@@ -76,7 +76,8 @@ module roce_rx #(
   logic               flen_big_q, flen_bad_q;
   logic [roce_pkg::DropPkey:roce_pkg::DropEthertype] chk_q;  // header checks, by drop reason
 
-  roce_pkg::roce_hdr_t meta_q [MetaDepth];
+  // (plain vectors: Yosys 0.23 synthesizes an unpacked array of a struct type without storage)
+  logic [roce_pkg::HdrBits-1:0] meta_q [MetaDepth];
   logic [MAW:0]        mw_q, mr_q;
   logic [31:0]         good_q;
   logic [31:0]         drop_q [roce_pkg::NumDrop];
