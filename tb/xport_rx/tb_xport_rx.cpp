@@ -144,14 +144,15 @@ struct Tb {
     if (top->rdrsp_valid_o && top->rdrsp_ready_i)
       rds.push_back({top->rdrsp_qpn_o, top->rdrsp_psn_o, top->rdrsp_va_o, top->rdrsp_rkey_o, top->rdrsp_len_o, top->rdrsp_msn_o});
     if (top->evt_valid_o && top->evt_ready_i) {
-      auto& e = top->evt_o;
-      evts.push_back({(uint32_t)vlb::get(e, 0, 8), (uint32_t)vlb::get(e, 8, 8), (uint32_t)vlb::get(e, 16, 8),
-                      (uint32_t)vlb::get(e, 24, 8), (uint32_t)vlb::get(e, 32, 32), (uint32_t)vlb::get(e, 64, 32),
+      uint8_t e[RNIC_RX_EVENT_SIZE];
+      for (unsigned i = 0; i < RNIC_RX_EVENT_SIZE / 4; i++) rnic_st_le32(e + 4 * i, top->evt_o[i]);
+      evts.push_back({rnic_rx_event_get_kind(e), rnic_rx_event_get_status(e), rnic_rx_event_get_syndrome(e),
+                      rnic_rx_event_get_flags(e), rnic_rx_event_get_qpn(e), rnic_rx_event_get_psn(e),
+                      rnic_rx_event_get_msn(e), rnic_rx_event_get_byte_len(e),
                       // imm_data is kept in wire byte order; compare it as the header's value
-                      (uint32_t)vlb::get(e, 96, 32), (uint32_t)vlb::get(e, 128, 32),
-                      __builtin_bswap32((uint32_t)vlb::get(e, 160, 32)),
-                      (uint32_t)vlb::get(e, 480, 8), vlb::get(e, 192, 64), vlb::get(e, 256, 64),
-                      vlb::get(e, 320, 64), vlb::get(e, 384, 64), (uint32_t)vlb::get(e, 448, 32)});
+                      __builtin_bswap32(rnic_rx_event_get_imm_data(e)), rnic_rx_event_get_opcode(e),
+                      rnic_rx_event_get_wr_id(e), rnic_rx_event_get_va(e), rnic_rx_event_get_swap_add(e),
+                      rnic_rx_event_get_compare(e), rnic_rx_event_get_src_qpn(e)});
     }
     fire_qpt = top->qpt_wr_valid_i && top->qpt_wr_ready_o;
     fire_rqd = top->rqd_valid_i && top->rqd_ready_o;
@@ -175,31 +176,54 @@ struct Tb {
   }
 
   // ---- firmware ports ----
-  void mk_write(uint32_t op, uint32_t index, const uint64_t d[4]) {
+  // mkey table writes: an mpt_entry image, or an mtt_entry in the first bytes (spec layouts)
+  void mk_write(uint32_t op, uint32_t index, const uint8_t* img) {
     top->mk_wr_valid_i = 1; top->mk_wr_op_i = op; top->mk_wr_index_i = index;
-    for (int i = 0; i < 4; i++) vlb::set(top->mk_wr_data_i, 64 * i, 64, d[i]);
+    load(top->mk_wr_data_i, img, RNIC_MPT_ENTRY_SIZE);
     do cycle(); while (!fire_mk);
     top->mk_wr_valid_i = 0;
   }
   void add_mr(const Mr& m) {
     for (size_t i = 0; i < m.pages.size(); i++) {
-      uint64_t d[4] = {m.pages[i] | 1, 0, 0, 0};
-      mk_write(1, m.mtt_base + i, d);
+      uint8_t t[RNIC_MPT_ENTRY_SIZE] = {0};
+      rnic_mtt_entry_set_page_addr(t, m.pages[i] | 1);
+      mk_write(RNIC_MKEY_WR_OP_WR_MTT, m.mtt_base + uint32_t(i), t);
     }
-    uint64_t d[4] = {1ull | uint64_t(m.access) << 8 | 12ull << 16 | uint64_t(m.variant) << 24 | uint64_t(m.pdn) << 32,
-                     m.iova, m.len, uint64_t(m.mtt_base) | uint64_t(m.fpo) << 32};
-    mk_write(0, m.idx, d);
+    uint8_t e[RNIC_MPT_ENTRY_SIZE] = {0};
+    rnic_mpt_entry_set_valid(e, 1);
+    rnic_mpt_entry_set_access(e, m.access);
+    rnic_mpt_entry_set_page_shift(e, 12);
+    rnic_mpt_entry_set_key_variant(e, m.variant);
+    rnic_mpt_entry_set_pdn(e, m.pdn);
+    rnic_mpt_entry_set_iova(e, m.iova);
+    rnic_mpt_entry_set_length(e, m.len);
+    rnic_mpt_entry_set_mtt_base(e, m.mtt_base);
+    rnic_mpt_entry_set_first_page_offset(e, uint32_t(m.fpo));
+    mk_write(RNIC_MKEY_WR_OP_WR_MPT, m.idx, e);
   }
+  // A QP-table entry: both directions enabled; the addresses are fixed test values.
   void qpt_write(uint32_t qpn, uint32_t epsn, unsigned pmtu_log2, unsigned access, uint32_t pdn,
                  unsigned coal, unsigned rnr, bool valid = true, unsigned qp_type = 2, uint32_t qkey = 0) {
-    auto& e = top->qpt_wr_entry_i;
-    for (int i = 0; i < 16; i++) e[i] = 0;
-    vlb::set(e, 0, 1, valid); vlb::set(e, 1, 1, 1); vlb::set(e, 2, 1, 1);
-    vlb::set(e, 8, 8, qp_type); vlb::set(e, 16, 8, pmtu_log2); vlb::set(e, 352, 32, qkey); vlb::set(e, 24, 8, access);
-    vlb::set(e, 32, 32, pdn); vlb::set(e, 64, 32, 0x100 + qpn); vlb::set(e, 96, 32, epsn);
-    vlb::set(e, 128, 64, 0x0200000000AAull); vlb::set(e, 192, 64, 0x0200000000BBull);
-    vlb::set(e, 256, 32, 0x0A000002); vlb::set(e, 288, 32, 0x0A000001); vlb::set(e, 320, 16, 0xC123);
-    vlb::set(e, 336, 8, 64); vlb::set(e, 384, 8, coal); vlb::set(e, 392, 8, rnr);
+    uint8_t e[RNIC_QPT_ENTRY_SIZE] = {0};
+    rnic_qpt_entry_set_valid(e, valid);
+    rnic_qpt_entry_set_rx_enable(e, 1);
+    rnic_qpt_entry_set_tx_enable(e, 1);
+    rnic_qpt_entry_set_qp_type(e, qp_type);
+    rnic_qpt_entry_set_pmtu_log2(e, pmtu_log2);
+    rnic_qpt_entry_set_access(e, access);
+    rnic_qpt_entry_set_pdn(e, pdn);
+    rnic_qpt_entry_set_dest_qpn(e, 0x100 + qpn);
+    rnic_qpt_entry_set_epsn(e, epsn);
+    rnic_qpt_entry_set_dmac(e, 0x0200000000AAull);
+    rnic_qpt_entry_set_smac(e, 0x0200000000BBull);
+    rnic_qpt_entry_set_dest_ipv4(e, 0x0A000002);
+    rnic_qpt_entry_set_src_ipv4(e, 0x0A000001);
+    rnic_qpt_entry_set_udp_sport(e, 0xC123);
+    rnic_qpt_entry_set_ttl(e, 64);
+    rnic_qpt_entry_set_qkey(e, qkey);
+    rnic_qpt_entry_set_ack_coalesce(e, coal);
+    rnic_qpt_entry_set_min_rnr_timer(e, rnr);
+    load(top->qpt_wr_entry_i, e, RNIC_QPT_ENTRY_SIZE);
     top->qpt_wr_valid_i = 1; top->qpt_wr_qpn_i = qpn;
     do cycle(); while (!fire_qpt);
     top->qpt_wr_valid_i = 0;
