@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'h7A63872A;
+  localparam logic [31:0] SPEC_HASH = 32'h26F884A0;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -81,7 +81,7 @@ package rnic_spec_pkg;
   localparam logic [31:0] REG_DOORBELL_DB_DROPPED = 32'h0071C;
 
   // Counters: counter n at COUNTER_BASE + 4n
-  localparam int unsigned NUM_COUNTERS = 24;
+  localparam int unsigned NUM_COUNTERS = 27;
   localparam logic [31:0] COUNTER_BASE = 32'h00640;
   localparam int unsigned CNT_RX_FRAMES = 0;
   localparam int unsigned CNT_RX_BYTES = 1;
@@ -107,6 +107,9 @@ package rnic_spec_pkg;
   localparam int unsigned CNT_RX_DROP_UNSUP = 21;
   localparam int unsigned CNT_RX_DROP_READ_RESP = 22;
   localparam int unsigned CNT_RX_DROP_UD = 23;
+  localparam int unsigned CNT_RX_PAUSE_XOFF = 24;
+  localparam int unsigned CNT_TX_PAUSED_CYCLES = 25;
+  localparam int unsigned CNT_RX_PAUSE_BREAKS = 26;
 
   // Doorbell page offsets
   localparam logic [11:0] DB_SQ_DB = 12'h000;

@@ -9,7 +9,18 @@ module rnic_core #(
   parameter int unsigned NumCores     = 1,
   parameter int unsigned NumQps       = 128,  // QP table entries (QPNs 2 .. NumQps-1)
   parameter              FwImemInit   = "",   // baked-in firmware image ($readmemh files)
-  parameter              FwDmemInit   = ""
+  parameter              FwDmemInit   = "",
+  // Receive frame buffer and link-level flow control (docs/decisions/link-pause.md). 32 KiB
+  // takes as many BRAM18 at 512 bits as 16 KiB (512 x 36 per block). The headroom is what may
+  // still arrive after rx_pause_req_o rises: a PAUSE frame waiting behind one maximum frame,
+  // 2 x 500 ns of fibre (100 m) at 100 Gb/s, and the frame the far end is finishing.
+  parameter int unsigned RxBufBytes          = 32768,
+  parameter int unsigned RxMetaDepth         = 64,   // headers of frames waiting in the buffer
+  parameter int unsigned PauseHeadroomBytes  = 22528,
+  parameter int unsigned PauseHeadroomFrames = 48,
+  parameter int unsigned PauseHystBytes      = 2048, // XON this far below XOFF
+  parameter int unsigned PauseHystFrames     = 4,
+  parameter int unsigned PauseStallCycles    = 4096  // deadlock breaker, see below
 ) (
   input  logic clk_i,
   input  logic rst_ni,
@@ -79,7 +90,12 @@ module rnic_core #(
   input  logic [DataWidth/8-1:0]  s_axis_rx_tkeep_i,
   input  logic                    s_axis_rx_tlast_i,
   input  logic                    s_axis_rx_tvalid_i,
-  output logic                    s_axis_rx_tready_o
+  output logic                    s_axis_rx_tready_o,
+  // Link-level flow control with the MAC, which sends and receives the PAUSE/PFC frames:
+  // rx_pause_req_o asks for XOFF while the receive buffer is above its watermark; while
+  // tx_pause_i (the MAC's received-pause status) is high no new frame starts on m_axis_tx.
+  output logic                    rx_pause_req_o,
+  input  logic                    tx_pause_i
 );
   localparam int unsigned NumCnt = rnic_spec_pkg::NUM_COUNTERS;
   localparam int XrxMaxReads = 16;  // READ response contexts in xport_rx (told in hw_caps[15:8])
@@ -254,15 +270,54 @@ module rnic_core #(
   logic [DataWidth/8-1:0] rx_pl_keep;
   logic [31:0] rx_good;
   logic [32*roce_pkg::NumDrop-1:0] rx_drops;
-  roce_rx #(.DataWidth(DataWidth)) u_roce_rx (
+  logic rx_pause_raw;
+  roce_rx #(
+    .DataWidth(DataWidth), .BufBytes(RxBufBytes), .MetaDepth(RxMetaDepth),
+    .XoffBytes(RxBufBytes - PauseHeadroomBytes),
+    .XonBytes(RxBufBytes - PauseHeadroomBytes - PauseHystBytes),
+    .XoffFrames(RxMetaDepth - PauseHeadroomFrames),
+    .XonFrames(RxMetaDepth - PauseHeadroomFrames - PauseHystFrames)
+  ) u_roce_rx (
     .clk_i, .rst_ni,
     .s_tdata_i(s_axis_rx_tdata_i), .s_tkeep_i(s_axis_rx_tkeep_i), .s_tlast_i(s_axis_rx_tlast_i),
     .s_tvalid_i(s_axis_rx_tvalid_i), .s_tready_o(s_axis_rx_tready_o),
     .qpn_lo_i(24'd2), .qpn_hi_i(24'(NumQps - 1)), .drop_when_full_i(1'b1),
     .hdr_valid_o(rx_hdr_valid), .hdr_ready_i(rx_hdr_ready), .hdr_o(rx_hdr),
     .m_tdata_o(rx_pl_data), .m_tkeep_o(rx_pl_keep), .m_tlast_o(rx_pl_last), .m_tvalid_o(rx_pl_valid),
-    .m_tready_i(rx_pl_ready), .good_count_o(rx_good), .drop_count_o(rx_drops)
+    .m_tready_i(rx_pl_ready), .pause_req_o(rx_pause_raw), .good_count_o(rx_good),
+    .drop_count_o(rx_drops)
   );
+
+  // Deadlock breaker. The receive path waits for the transmitter (ACK lane, READ-response jobs),
+  // so two NICs that pause each other can stop for good: neither buffer drains while its own
+  // transmitter is paused (the PFC deadlock). When our transmitter is paused, we request XOFF
+  // and the receive path has taken no header for PauseStallCycles, the request is withdrawn
+  // until our transmitter runs again; frames that find no room meanwhile are dropped (counted
+  // as rx_drop_trunc) and resent by the transport, as without flow control.
+  logic pause_brk_q, pause_req_q;
+  logic [$clog2(PauseStallCycles+1)-1:0] pause_stall_q;
+  logic [31:0] cnt_pause_xoff_q, cnt_tx_paused_q, cnt_pause_brk_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      pause_brk_q      <= 1'b0;
+      pause_req_q      <= 1'b0;
+      pause_stall_q    <= '0;
+      cnt_pause_xoff_q <= '0;
+      cnt_tx_paused_q  <= '0;
+      cnt_pause_brk_q  <= '0;
+    end else begin
+      if (!tx_pause_i) pause_brk_q <= 1'b0;
+      else if (32'(pause_stall_q) == PauseStallCycles) pause_brk_q <= 1'b1;
+      if (!rx_pause_raw || !tx_pause_i || (rx_hdr_valid && rx_hdr_ready)) pause_stall_q <= '0;
+      else if (32'(pause_stall_q) != PauseStallCycles) pause_stall_q <= pause_stall_q + 1'b1;
+      pause_req_q      <= rx_pause_raw && !pause_brk_q;
+      cnt_pause_xoff_q <= cnt_pause_xoff_q + 32'(rx_pause_raw && !pause_brk_q && !pause_req_q);
+      cnt_tx_paused_q  <= cnt_tx_paused_q + 32'(tx_pause_i);
+      cnt_pause_brk_q  <= cnt_pause_brk_q + 32'(tx_pause_i && !pause_brk_q &&
+                                                32'(pause_stall_q) == PauseStallCycles);
+    end
+  end
+  assign rx_pause_req_o = pause_req_q;
 
   rnic_spec_pkg::rx_event_t rx_evt;
   logic rx_evt_valid, rx_evt_ready;
@@ -321,7 +376,7 @@ module rnic_core #(
     .rd_data_last_i(tx_rd_data_last), .rd_cpl_valid_i(tx_rd_cpl_valid), .rd_cpl_ready_o(tx_rd_cpl_ready),
     .rd_cpl_tag_i(tx_rd_cpl_tag), .rd_cpl_status_i(tx_rd_cpl_status),
     .m_tdata_o(m_axis_tx_tdata_o), .m_tkeep_o(m_axis_tx_tkeep_o), .m_tlast_o(m_axis_tx_tlast_o),
-    .m_tvalid_o(m_axis_tx_tvalid_o), .m_tready_i(m_axis_tx_tready_i),
+    .m_tvalid_o(m_axis_tx_tvalid_o), .m_tready_i(m_axis_tx_tready_i), .pause_i(tx_pause_i),
     .done_valid_o(tx_done_valid), .done_ready_i(tx_done_ready), .done_qpn_o(tx_done_qpn),
     .done_status_o(tx_done_status), .done_ud_o(tx_done_ud), .rdrsp_err_o(tx_rdrsp_err),
     .cnt_frames_o(tx_cnt_frames), .cnt_done_o(tx_cnt_done), .cnt_lkey_err_o(tx_cnt_lkey),
@@ -495,6 +550,9 @@ module rnic_core #(
     counters[rnic_spec_pkg::CNT_RX_DROP_UNSUP*32 +: 32] = rx_cnt[xport_rx_pkg::CntUnsup*32 +: 32];
     counters[rnic_spec_pkg::CNT_RX_DROP_READ_RESP*32 +: 32] = rx_cnt[xport_rx_pkg::CntRdRsp*32 +: 32];
     counters[rnic_spec_pkg::CNT_RX_DROP_UD*32 +: 32] = rx_cnt[xport_rx_pkg::CntUd*32 +: 32];
+    counters[rnic_spec_pkg::CNT_RX_PAUSE_XOFF*32 +: 32] = cnt_pause_xoff_q;
+    counters[rnic_spec_pkg::CNT_TX_PAUSED_CYCLES*32 +: 32] = cnt_tx_paused_q;
+    counters[rnic_spec_pkg::CNT_RX_PAUSE_BREAKS*32 +: 32] = cnt_pause_brk_q;
   end
 
   // ---- MSI-X: the event-queue vector, raised by a firmware panic, or by the firmware's notify

@@ -10,11 +10,19 @@
 // counted as DropNoBuf. Pipelined for timing: beats pass two front stages and roce_icrc
 // (stall-all, one beat per cycle) before the buffer logic; s_tready_o is that pipeline's
 // advance. tkeep is taken as packed (lanes from 0), partial only in a frame's last beat.
+// Link-level flow control: pause_req_o (toward the MAC, which sends the PAUSE/PFC frames) rises
+// when the buffer fill reaches XoffBytes or the header queue XoffFrames, and falls once both are
+// below XonBytes / XonFrames. Whoever sets XoffBytes/XoffFrames leaves headroom above them for
+// everything still arriving after the XOFF (round trip of the link plus two maximum frames).
 module roce_rx #(
   parameter int DataWidth = 512,
   parameter int BufBytes = 16384,
   parameter int MaxFrameBytes = 4352,
-  parameter int MetaDepth = 16
+  parameter int MetaDepth = 16,
+  parameter int XoffBytes = BufBytes / 2,
+  parameter int XonBytes = BufBytes / 4,
+  parameter int XoffFrames = MetaDepth / 2,
+  parameter int XonFrames = MetaDepth / 4
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
@@ -34,6 +42,7 @@ module roce_rx #(
   output logic                   m_tlast_o,
   output logic                   m_tvalid_o,
   input  logic                   m_tready_i,
+  output logic                   pause_req_o,
   output logic [31:0]            good_count_o,
   output logic [32*roce_pkg::NumDrop-1:0] drop_count_o
 );
@@ -471,6 +480,21 @@ module roce_rx #(
 
   assign m_tvalid_o = sk_cnt_q != 2'd0;
   assign {m_tlast_o, m_tkeep_o, m_tdata_o} = sk_q[sk_head_q];
+
+  // ---- flow control: hysteresis between the watermarks -----------------------------------------
+  // The fill counts the frame still arriving (wr_q, not the commit pointer): it occupies the room.
+  localparam int XoffW = XoffBytes / NB, XonW = XonBytes / NB;
+  logic [AW:0]  fill_w;
+  logic [MAW:0] fill_f;
+  logic         pause_q;
+  assign fill_w = wr_q - rd_q;
+  assign fill_f = mw_q - mr_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) pause_q <= 1'b0;
+    else if (32'(fill_w) >= XoffW || 32'(fill_f) >= XoffFrames) pause_q <= 1'b1;
+    else if (32'(fill_w) < XonW && 32'(fill_f) < XonFrames) pause_q <= 1'b0;
+  end
+  assign pause_req_o = pause_q;
 
   assign good_count_o = good_q;
   always_comb begin

@@ -4,7 +4,8 @@
 // no FCS, byte 0 in tdata[7:0]. Pipeline: roce_tx_hdr (header registered) -> packer (header
 // and realigned payload, one beat per cycle) -> s1 register -> roce_icrc pipeline (the beats
 // ride along) -> s2 output slot (ICRC appended into the last beat, or one extra beat when
-// fewer than 4 lanes remain).
+// fewer than 4 lanes remain). pause_i (the MAC's link-level pause status) holds back the next
+// frame: a frame whose first beat is already offered is finished, AXI-Stream style.
 module roce_tx #(
   parameter int DataWidth = 512
 ) (
@@ -23,6 +24,7 @@ module roce_tx #(
   output logic                   m_tlast_o,
   output logic                   m_tvalid_o,
   input  logic                   m_tready_i,
+  input  logic                   pause_i,
   output logic [31:0]            pkt_count_o
 );
   localparam int NB = DataWidth / 8;
@@ -148,6 +150,7 @@ module roce_tx #(
   logic [DataWidth-1:0] s2_data_q;
   logic [LNB:0]         s2_cnt_q;
   logic                 s2_hold_ovf, s2_accept, en;
+  logic                 out_hold, out_ready;
   logic [31:0]          icrc;
   logic [31:0]          pkts_q;
   logic                 ic_valid, ic_last;
@@ -160,7 +163,7 @@ module roce_tx #(
   end
 
   assign s2_hold_ovf = s2_valid_q && s2_last_q && !s2_ovf_q && (32'(s2_cnt_q) > NB - 4);
-  assign s2_accept   = !s2_valid_q || (m_tready_i && !s2_hold_ovf);
+  assign s2_accept   = !s2_valid_q || (out_ready && !s2_hold_ovf);
   assign en          = !ic_valid || s2_accept;
   assign move        = s1_valid_q && en;
   assign s1_ready    = !s1_valid_q || en;
@@ -196,7 +199,7 @@ module roce_tx #(
       s2_cnt_q   <= '0;
       pkts_q     <= '0;
     end else begin
-      if (s2_valid_q && m_tready_i) begin
+      if (s2_valid_q && out_ready) begin
         if (s2_hold_ovf) begin
           s2_ovf_q <= 1'b1;
         end else begin
@@ -239,6 +242,14 @@ module roce_tx #(
     for (int j = 0; j < NB; j++) m_tkeep_o[j] = j < n;
   end
 
-  assign m_tvalid_o  = s2_valid_q;
+  // mid_q: the current frame has been offered and its last beat not taken yet.
+  logic mid_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) mid_q <= 1'b0;
+    else if (m_tvalid_o) mid_q <= !(m_tready_i && m_tlast_o);
+  end
+  assign out_hold    = pause_i && !mid_q;
+  assign out_ready   = m_tready_i && !out_hold;
+  assign m_tvalid_o  = s2_valid_q && !out_hold;
   assign pkt_count_o = pkts_q;
 endmodule

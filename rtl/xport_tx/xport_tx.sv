@@ -75,6 +75,7 @@ module xport_tx #(
   output logic                   m_tlast_o,
   output logic                   m_tvalid_o,
   input  logic                   m_tready_i,
+  input  logic                   pause_i,       // link-level pause: no new frame starts
   // transmit verdict per firmware message, in descriptor order
   output logic                   done_valid_o,
   input  logic                   done_ready_i,
@@ -312,6 +313,7 @@ module xport_tx #(
     .m_tlast_o    (tx_last),
     .m_tvalid_o   (tx_valid),
     .m_tready_i   (m_tready_i),
+    .pause_i      (pause_i),
     .pkt_count_o  (tx_pkts_unused)
   );
   assign m_tlast_o  = tx_last;

@@ -23,6 +23,8 @@ EthLink::EthLink(sc_module_name name, RnicNode *a, RnicNode *b, const EthLinkCfg
   }
   SC_THREAD(deliver0);
   SC_THREAD(deliver1);
+  SC_THREAD(wire0);
+  SC_THREAD(wire1);
 }
 
 EthLink::~EthLink() {
@@ -58,7 +60,33 @@ uint64_t EthLink::slot_ps(size_t len) const { return ser_ps(8 + std::max<size_t>
 bool EthLink::tx_ready(int side) const {
   const Dir &d = dir_[side];
   uint64_t now = now_ps();
-  return d.wire_free_ps <= now || d.wire_free_ps - now < ser_ps(cfg_.tx_fifo_bytes);
+  uint64_t backlog = (d.wire_free_ps > now ? d.wire_free_ps - now : 0) + d.txq_ps;
+  return backlog < ser_ps(cfg_.tx_fifo_bytes);
+}
+
+bool EthLink::tx_paused(int side) const { return dir_[side].paused_until_ps > now_ps(); }
+
+uint64_t EthLink::paused_ps(int dir) const {
+  const Dir &d = dir_[dir];
+  uint64_t now = now_ps();
+  return d.st.paused_ps + (d.paused_until_ps > d.pause_since_ps ? std::min(now, d.paused_until_ps) - d.pause_since_ps : 0);
+}
+
+std::string EthLink::pause_info() const {
+  if (!cfg_.flow_control) return "flow control off";
+  char b[200];
+  std::snprintf(b, sizeof b, "dir 0: %llu XOFF %llu XON, paused %.2f us; dir 1: %llu XOFF %llu XON, paused %.2f us",
+                (unsigned long long)dir_[0].st.xoff_frames, (unsigned long long)dir_[0].st.xon_frames, paused_ps(0) / 1e6,
+                (unsigned long long)dir_[1].st.xoff_frames, (unsigned long long)dir_[1].st.xon_frames, paused_ps(1) / 1e6);
+  return b;
+}
+
+void EthLink::rx_pause(int side, bool xoff) {
+  Dir &d = dir_[side];  // the PAUSE frame leaves from this side
+  if (!cfg_.flow_control || xoff == d.xoff_req) return;
+  d.xoff_req = xoff;
+  d.pause_out = xoff ? int(cfg_.pause_quanta) : 0;
+  d.wire_kick.notify(SC_ZERO_TIME);
 }
 
 void EthLink::pcap_record(uint64_t t_ps, const std::vector<uint8_t> &f) {
@@ -70,8 +98,8 @@ void EthLink::pcap_record(uint64_t t_ps, const std::vector<uint8_t> &f) {
   std::fwrite(f.data(), 1, f.size(), pcap_);
 }
 
-void EthLink::schedule(Dir &d, uint64_t at_ps, std::vector<uint8_t> f) {
-  d.pending.emplace(std::make_pair(at_ps, d.seq++), std::move(f));
+void EthLink::schedule(Dir &d, uint64_t at_ps, std::vector<uint8_t> f, bool ctrl) {
+  d.pending.emplace(std::make_pair(at_ps, d.seq++), Pending{std::move(f), ctrl});
   d.kick.notify(SC_ZERO_TIME);
 }
 
@@ -80,28 +108,42 @@ void EthLink::send(int side, std::vector<uint8_t> frame) {
   const EthFaults &fl = cfg_.faults[side];
   d.st.tx_frames++;
   d.st.tx_bytes += frame.size();
+  if (frame.size() >= 12) std::copy(frame.begin() + 6, frame.begin() + 12, d.src_mac);
   std::uniform_real_distribution<double> u(0, 1);
   double u_loss = u(d.rng), u_reo = u(d.rng), u_dup = u(d.rng), u_cor = u(d.rng);
   uint64_t cpos = d.rng();
-  bool lost = u_loss < fl.loss, dup = !lost && u_dup < fl.dup;
-  bool corrupt = !lost && u_cor < fl.corrupt && !frame.empty();
+  TxItem it;
+  it.lost = u_loss < fl.loss;
+  it.dup = !it.lost && u_dup < fl.dup;
+  it.corrupt = !it.lost && u_cor < fl.corrupt && !frame.empty();
+  it.reorder = u_reo < fl.reorder;
+  it.cpos = cpos;
+  d.txq_ps += slot_ps(frame.size()) * (it.dup ? 2 : 1);
+  it.f = std::move(frame);
+  d.txq.push_back(std::move(it));
+  d.wire_kick.notify(SC_ZERO_TIME);
+}
+
+// Puts the first frame of the TX FIFO on the free wire (the fault draws were made in send()).
+void EthLink::start_frame(Dir &d, TxItem &&it, uint64_t now) {
+  const EthFaults &fl = cfg_.faults[&d - dir_];
+  std::vector<uint8_t> &frame = it.f;
   std::vector<Copy> copies;
-  uint64_t now = now_ps();
   pcap_drain(now);
-  for (int k = 0; k < (dup ? 2 : 1); k++) {
+  for (int k = 0; k < (it.dup ? 2 : 1); k++) {
     uint64_t start = std::max(now, d.wire_free_ps);
     d.wire_free_ps = start + slot_ps(frame.size());
     d.st.wire_frames++;
     if (cfg_.pcap_side == EthLinkCfg::Sender) pcap_queue(start + ser_ps(8), frame);
     copies.push_back({start + ser_ps(8 + std::max<size_t>(frame.size(), 60) + 4) + cfg_.prop_delay_ps, frame});
   }
-  if (lost) {
+  if (it.lost) {
     d.st.lost++;
     return;
   }
-  if (dup) d.st.duplicated++;
-  if (corrupt) {
-    size_t bit = size_t(cpos % (frame.size() * 8));
+  if (it.dup) d.st.duplicated++;
+  if (it.corrupt) {
+    size_t bit = size_t(it.cpos % (frame.size() * 8));
     copies[0].f[bit / 8] ^= uint8_t(1u << (bit % 8));
     d.st.corrupted++;
   }
@@ -113,7 +155,7 @@ void EthLink::send(int side, std::vector<uint8_t> frame) {
     d.held = false;
     return;
   }
-  if (u_reo < fl.reorder) {
+  if (it.reorder) {
     d.st.reordered++;
     d.held = true;
     d.held_deadline_ps = copies.back().at_ps + fl.reorder_timeout_ps;
@@ -122,6 +164,65 @@ void EthLink::send(int side, std::vector<uint8_t> frame) {
     return;
   }
   for (auto &c : copies) schedule(d, c.at_ps, std::move(c.f));
+}
+
+void EthLink::start_pause(Dir &d, unsigned quanta, uint64_t now) {
+  std::vector<uint8_t> f(60, 0);
+  static const uint8_t dst[6] = {0x01, 0x80, 0xC2, 0x00, 0x00, 0x01};
+  std::copy(dst, dst + 6, f.begin());
+  std::copy(d.src_mac, d.src_mac + 6, f.begin() + 6);
+  f[12] = 0x88, f[13] = 0x08, f[14] = 0x00, f[15] = 0x01;
+  f[16] = uint8_t(quanta >> 8), f[17] = uint8_t(quanta);
+  pcap_drain(now);
+  d.wire_free_ps = now + slot_ps(f.size());
+  if (cfg_.pcap_side == EthLinkCfg::Sender) pcap_queue(now + ser_ps(8), f);
+  if (quanta) d.st.xoff_frames++;
+  else d.st.xon_frames++;
+  schedule(d, now + ser_ps(8 + 60 + 4) + cfg_.prop_delay_ps, std::move(f), true);
+}
+
+// A PAUSE frame that travelled in direction dir reached the far MAC: it holds that side's
+// transmitter (direction 1 - dir).
+void EthLink::pause_arrived(int dir, unsigned quanta, uint64_t now) {
+  Dir &t = dir_[1 - dir];
+  if (t.paused_until_ps > t.pause_since_ps) t.st.paused_ps += std::min(now, t.paused_until_ps) - t.pause_since_ps;
+  t.pause_since_ps = now;
+  t.paused_until_ps = now + uint64_t(quanta) * ser_ps(64);
+  t.wire_kick.notify(SC_ZERO_TIME);
+  if (on_pause) on_pause(dir, quanta, now);
+}
+
+// A side's MAC transmitter: a pending PAUSE frame first (even while paused itself), then the
+// TX FIFO in order while not paused; one frame at a time on the wire.
+void EthLink::wire_thread(int di) {
+  Dir &d = dir_[di];
+  const uint64_t refresh_ps = uint64_t(cfg_.pause_quanta) * ser_ps(64) / 2;
+  for (;;) {
+    uint64_t now = now_ps();
+    if (d.wire_free_ps > now) {
+      wait(sc_time(double(d.wire_free_ps - now), SC_PS));
+      continue;
+    }
+    if (d.xoff_req && d.pause_out < 0 && now >= d.xoff_refresh_ps) d.pause_out = int(cfg_.pause_quanta);
+    if (d.pause_out >= 0) {
+      unsigned q = unsigned(d.pause_out);
+      d.pause_out = -1;
+      if (q) d.xoff_refresh_ps = now + refresh_ps;
+      start_pause(d, q, now);
+      continue;
+    }
+    uint64_t next = d.xoff_req ? d.xoff_refresh_ps : UINT64_MAX;
+    if (!d.txq.empty() && d.paused_until_ps <= now) {
+      TxItem it = std::move(d.txq.front());
+      d.txq.pop_front();
+      d.txq_ps -= slot_ps(it.f.size()) * (it.dup ? 2 : 1);
+      start_frame(d, std::move(it), now);
+      continue;
+    }
+    if (!d.txq.empty()) next = std::min(next, d.paused_until_ps);
+    if (next == UINT64_MAX) wait(d.wire_kick);
+    else wait(sc_time(double(next - now), SC_PS), d.wire_kick);
+  }
 }
 
 void EthLink::deliver_thread(int di) {
@@ -146,13 +247,17 @@ void EthLink::deliver_thread(int di) {
       continue;
     }
     auto it = d.pending.begin();
-    std::vector<uint8_t> f = std::move(it->second);
+    Pending p = std::move(it->second);
     d.pending.erase(it);
-    d.st.delivered++;
-    d.st.delivered_bytes += f.size();
     pcap_drain(now);
-    if (cfg_.pcap_side == EthLinkCfg::Receiver) pcap_record(now, f);
-    if (on_deliver) on_deliver(di, f, now);
-    if (d.dst) d.dst->rx_frame(f);
+    if (cfg_.pcap_side == EthLinkCfg::Receiver) pcap_record(now, p.f);
+    if (p.ctrl) {
+      pause_arrived(di, unsigned(p.f[16]) << 8 | p.f[17], now);
+      continue;
+    }
+    d.st.delivered++;
+    d.st.delivered_bytes += p.f.size();
+    if (on_deliver) on_deliver(di, p.f, now);
+    if (d.dst) d.dst->rx_frame(p.f);
   }
 }

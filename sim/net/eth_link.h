@@ -6,7 +6,18 @@
 // on the wire when the wire is free; it occupies max(len,60)+4 FCS+8 preamble+12 IFG byte times
 // at line rate, and is handed to the far RX port when its last FCS bit has arrived:
 //   arrive = start + (8 + max(len,60) + 4) * 8 / gbps + prop_delay.
-// TX backpressure: tready drops while more than tx_fifo_bytes wait for the wire.
+// TX backpressure: tready drops while more than tx_fifo_bytes wait for the wire (the MAC's TX
+// FIFO: frames queue there, in order, and start when the wire is free and the side not paused).
+// Flow control (802.3x PAUSE, cfg.flow_control): when a side's receiver raises its pause request
+// (RnicNode: rx_pause_req_o) the link sends a PAUSE frame (60 bytes + FCS: 01:80:C2:00:00:01,
+// the side's own source MAC as last seen in its frames, EtherType 0x8808, opcode 0x0001, quanta
+// pause_quanta; XON is quanta 0) from that side, ahead of its queued frames but after the frame
+// on the wire, taking its wire slot. It arrives like any frame (serialization + prop_delay) and
+// pauses the far transmitter for quanta x 512 bit times: that transmitter finishes its current
+// frame and starts no other until then or an XON (RnicNode's tx_pause_i is high meanwhile).
+// While the request stays up, XOFF is repeated after half the quanta. PAUSE frames are MAC
+// control: never lost, reordered, duplicated or corrupted, draw no random numbers, are not
+// handed to the RX port or on_deliver (on_pause sees them), and are in the pcap.
 // Faults per direction, drawn from that direction's own seeded generator (five draws per frame,
 // whatever the outcome): loss (the frame still occupies the wire), reorder (held until the next
 // delivered frame is delivered, or until reorder_timeout), duplication (a second wire slot,
@@ -20,6 +31,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <deque>
 #include <functional>
 #include <map>
 #include <random>
@@ -40,6 +52,8 @@ struct EthLinkCfg {
   unsigned tx_fifo_bytes = 16384;
   uint64_t seed = 1;
   EthFaults faults[2];                // per direction
+  bool flow_control = true;           // false: pause requests are ignored (frames overrun)
+  unsigned pause_quanta = 0xFFFF;     // XOFF quanta (512 bit times each; 335 us at 100 Gb/s)
   std::string pcap_path;              // empty: no capture
   enum PcapSide { Sender, Receiver } pcap_side = Sender;
 };
@@ -47,6 +61,8 @@ struct EthLinkCfg {
 struct EthDirStats {
   uint64_t tx_frames = 0, tx_bytes = 0, wire_frames = 0, delivered = 0, delivered_bytes = 0;
   uint64_t lost = 0, reordered = 0, duplicated = 0, corrupted = 0;
+  uint64_t xoff_frames = 0, xon_frames = 0;  // PAUSE frames sent in this direction
+  uint64_t paused_ps = 0;  // time this direction's transmitter was paused (see EthLink::paused_ps)
 };
 
 class EthLink : public sc_module {
@@ -59,6 +75,11 @@ class EthLink : public sc_module {
   // from any process for model-level traffic.
   void send(int side, std::vector<uint8_t> frame);
   bool tx_ready(int side) const;
+  // Side `side`'s receiver asks for XOFF (true) or XON (false): what the node's port does.
+  void rx_pause(int side, bool xoff);
+  bool tx_paused(int side) const;          // side's transmitter is held by the far end's PAUSE
+  uint64_t paused_ps(int dir) const;       // stats(dir).paused_ps including a pause still running
+  std::string pause_info() const;          // one line: PAUSE frames and paused time per direction
 
   const EthDirStats &stats(int dir) const { return dir_[dir].st; }
   const EthLinkCfg &cfg() const { return cfg_; }
@@ -67,6 +88,8 @@ class EthLink : public sc_module {
   uint64_t slot_ps(size_t frame_len) const;  // wire occupancy of one frame, preamble + IFG included
   // Called on every delivery (dir, frame as delivered, arrival time in ps), before the RX port.
   std::function<void(int, const std::vector<uint8_t> &, uint64_t)> on_deliver;
+  // Called when a PAUSE frame that travelled in direction dir arrives (dir, quanta, time in ps).
+  std::function<void(int, unsigned, uint64_t)> on_pause;
 
  private:
   struct Port : EthTxSink {
@@ -74,6 +97,18 @@ class EthLink : public sc_module {
     int side = 0;
     bool tx_ready() override { return link->tx_ready(side); }
     void tx_frame(std::vector<uint8_t> &&f) override { link->send(side, std::move(f)); }
+    void rx_pause(bool xoff) override { link->rx_pause(side, xoff); }
+    bool tx_paused() override { return link->tx_paused(side); }
+  };
+  // A frame in the TX FIFO with its fault draws (made when it was queued, five per frame).
+  struct TxItem {
+    std::vector<uint8_t> f;
+    bool lost, dup, corrupt, reorder;
+    uint64_t cpos;
+  };
+  struct Pending {
+    std::vector<uint8_t> f;
+    bool ctrl;  // a PAUSE frame: consumed by the far MAC
   };
   struct Copy {
     uint64_t at_ps;
@@ -82,20 +117,34 @@ class EthLink : public sc_module {
   struct Dir {
     std::mt19937_64 rng;
     uint64_t wire_free_ps = 0, seq = 0;
-    std::map<std::pair<uint64_t, uint64_t>, std::vector<uint8_t>> pending;  // (time, seq) -> frame
+    std::map<std::pair<uint64_t, uint64_t>, Pending> pending;  // (time, seq) -> frame
     bool held = false;
     uint64_t held_deadline_ps = 0;
     std::vector<Copy> held_copies;
     sc_event kick;
     EthDirStats st;
     RnicNode *dst = nullptr;
+    std::deque<TxItem> txq;             // this side's TX FIFO
+    uint64_t txq_ps = 0;                // wire time of what waits in it
+    sc_event wire_kick;
+    uint8_t src_mac[6] = {};
+    bool xoff_req = false;              // this side's receiver wants the far side paused
+    int pause_out = -1;                 // quanta of the PAUSE frame to send next (-1: none)
+    uint64_t xoff_refresh_ps = 0;
+    uint64_t pause_since_ps = 0, paused_until_ps = 0;  // this side's transmitter paused in [since, until)
   };
 
   static uint64_t now_ps();
-  void schedule(Dir &d, uint64_t at_ps, std::vector<uint8_t> f);
+  void schedule(Dir &d, uint64_t at_ps, std::vector<uint8_t> f, bool ctrl = false);
   void deliver_thread(int dir);
   void deliver0() { deliver_thread(0); }
   void deliver1() { deliver_thread(1); }
+  void wire_thread(int dir);
+  void wire0() { wire_thread(0); }
+  void wire1() { wire_thread(1); }
+  void start_frame(Dir &d, TxItem &&it, uint64_t now);
+  void start_pause(Dir &d, unsigned quanta, uint64_t now);
+  void pause_arrived(int dir, unsigned quanta, uint64_t now);
   void pcap_record(uint64_t t_ps, const std::vector<uint8_t> &f);
 
   EthLinkCfg cfg_;

@@ -119,6 +119,7 @@ void RnicNode::drive_inputs() {
     c.msix_ack_i = 1;
   }
   c.m_axis_tx_tready_i = eth_ ? eth_->tx_ready() : 1;
+  c.tx_pause_i = eth_ ? eth_->tx_paused() : 0;
 
   // RX: one beat of the current frame, byte 0 in the lowest lane.
   if (!rx_queue_.empty()) {
@@ -159,6 +160,12 @@ void RnicNode::sample_handshakes() {
       tx_cur_.clear();
     }
   }
+  // Flow control: the pause request goes to the link (the MAC) when it changes.
+  if (bool(c.rx_pause_req_o) != pause_req_) {
+    pause_req_ = c.rx_pause_req_o;
+    if (eth_) eth_->rx_pause(pause_req_);
+  }
+  pause_cycles_ += pause_req_;
   // MSI-X: a request is taken when req and ack meet.
   if (c.msix_req_o && c.msix_ack_i) {
     if (pcie_) pcie_->post_msix(c.msix_vector_o);

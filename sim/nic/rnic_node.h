@@ -5,7 +5,9 @@
 //   attach_pcie(PcieModel*)  the AXI4 DMA master port is served by a PCIe timing model; MSI-X
 //                            messages travel through it as posted writes (ordered behind DMA writes);
 //   attach_eth(EthTxSink*)   the AXI-Stream TX port feeds a link (EthLink does this itself);
-//                            without one TX is always ready and frames go to tx_frames_out().
+//                            without one TX is always ready and frames go to tx_frames_out();
+//                            the link also gets the core's rx_pause_req_o changes and drives
+//                            its tx_pause_i (link-level flow control, see net/eth_link.h).
 // MSI-X: every acknowledged request raises msix_event(vector) when it reaches the host.
 #pragma once
 #include <systemc.h>
@@ -35,6 +37,8 @@ struct EthTxSink {
   virtual ~EthTxSink() = default;
   virtual bool tx_ready() = 0;
   virtual void tx_frame(std::vector<uint8_t> &&frame) = 0;
+  virtual void rx_pause(bool xoff) { (void)xoff; }  // the core's rx_pause_req_o changed
+  virtual bool tx_paused() { return false; }         // drives the core's tx_pause_i
 };
 
 class RnicNode : public sc_module {
@@ -56,6 +60,8 @@ class RnicNode : public sc_module {
   size_t rx_queued() const { return rx_queue_.size(); }
   void set_rx_fifo_bytes(size_t limit) { rx_limit_ = limit; }  // 0: unbounded (default)
   uint64_t rx_dropped() const { return rx_dropped_; }
+  bool rx_pause_req() const { return pause_req_; }
+  uint64_t rx_pause_cycles() const { return pause_cycles_; }  // cycles with rx_pause_req_o high
 
   void attach_pcie(PcieModel *p);
   void attach_eth(EthTxSink *s) { eth_ = s; }
@@ -90,6 +96,8 @@ class RnicNode : public sc_module {
   std::deque<std::vector<uint8_t>> rx_queue_;
   size_t rx_off_ = 0, rx_bytes_ = 0, rx_limit_ = 0;
   uint64_t rx_dropped_ = 0;
+  bool pause_req_ = false;
+  uint64_t pause_cycles_ = 0;
 
   PcieModel *pcie_ = nullptr;
   std::unique_ptr<AxiPorts> axi_;

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0x7A63872Au
+#define RNIC_SPEC_HASH 0x26F884A0u
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -99,7 +99,7 @@
 #define RNIC_REG_DOORBELL_DB_DROPPED 0x0071Cu
 
 /* Counters: counter n at RNIC_COUNTER_BASE + 4n. */
-#define RNIC_NUM_COUNTERS 24u
+#define RNIC_NUM_COUNTERS 27u
 #define RNIC_COUNTER_BASE 0x00640u
 #define RNIC_CNT_RX_FRAMES 0u
 #define RNIC_CNT_RX_BYTES 1u
@@ -125,6 +125,9 @@
 #define RNIC_CNT_RX_DROP_UNSUP 21u
 #define RNIC_CNT_RX_DROP_READ_RESP 22u
 #define RNIC_CNT_RX_DROP_UD 23u
+#define RNIC_CNT_RX_PAUSE_XOFF 24u
+#define RNIC_CNT_TX_PAUSED_CYCLES 25u
+#define RNIC_CNT_RX_PAUSE_BREAKS 26u
 static const char *const rnic_counter_names[] __attribute__((unused)) = {
 	"rx_frames",
 	"rx_bytes",
@@ -150,6 +153,9 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 	"rx_drop_unsup",
 	"rx_drop_read_resp",
 	"rx_drop_ud",
+	"rx_pause_xoff",
+	"tx_paused_cycles",
+	"rx_pause_breaks",
 };
 
 /* Doorbell page offsets. */

@@ -29,6 +29,8 @@ module roce_tb_top #(
   output logic                   tx_tlast_o,
   output logic                   tx_fire_o,
   input  logic                   tx_tready_i,
+  input  logic                   tx_pause_i,
+  output logic                   tx_tvalid_o,
   input  logic [DataWidth-1:0]   rxin_tdata_i,
   input  logic [DataWidth/8-1:0] rxin_tkeep_i,
   input  logic                   rxin_tlast_i,
@@ -45,6 +47,9 @@ module roce_tb_top #(
   output logic                   rx_tlast_o,
   output logic                   rx_tvalid_o,
   input  logic                   rx_tready_i,
+  output logic                   rx_pause_req_o,
+  output logic [31:0]            rx_fill_words_o,   // roce_rx's buffer and header queue fill,
+  output logic [31:0]            rx_fill_frames_o,  // for checking pause_req_o against them
   output logic [31:0]            tx_pkts_o,
   output logic [31:0]            good_count_o,
   output logic [32*roce_pkg::NumDrop-1:0] drop_count_o
@@ -73,11 +78,12 @@ module roce_tb_top #(
     .s_tdata_i (pay_tdata_i), .s_tkeep_i (pay_tkeep_i), .s_tlast_i (pay_tlast_i),
     .s_tvalid_i (pay_tvalid_i), .s_tready_o (pay_tready_o),
     .m_tdata_o (tx_data), .m_tkeep_o (tx_keep), .m_tlast_o (tx_last),
-    .m_tvalid_o (tx_valid), .m_tready_i (tx_ready), .pkt_count_o (tx_pkts_o)
+    .m_tvalid_o (tx_valid), .m_tready_i (tx_ready), .pause_i (tx_pause_i), .pkt_count_o (tx_pkts_o)
   );
 
   assign tx_ready   = loop_i ? rx_ready : tx_tready_i;
   assign tx_fire_o  = tx_valid && tx_ready;
+  assign tx_tvalid_o = tx_valid;
   assign tx_tdata_o = tx_data;
   assign tx_tkeep_o = tx_keep;
   assign tx_tlast_o = tx_last;
@@ -93,6 +99,8 @@ module roce_tb_top #(
     .qpn_lo_i, .qpn_hi_i, .drop_when_full_i, .hdr_valid_o, .hdr_ready_i, .hdr_o,
     .m_tdata_o (rx_tdata_o), .m_tkeep_o (rx_tkeep_o), .m_tlast_o (rx_tlast_o),
     .m_tvalid_o (rx_tvalid_o), .m_tready_i (rx_tready_i),
-    .good_count_o, .drop_count_o
+    .pause_req_o (rx_pause_req_o), .good_count_o, .drop_count_o
   );
+  assign rx_fill_words_o  = 32'(u_rx.fill_w);
+  assign rx_fill_frames_o = 32'(u_rx.fill_f);
 endmodule

@@ -130,6 +130,8 @@ static std::string diff_bytes(const Bytes& a, const Bytes& b) {
 }
 
 // ---- simulation harness ---------------------------------------------------------------------
+// roce_rx's default watermarks (BufBytes 16384, MetaDepth 16), as instantiated by roce_tb_top.
+static constexpr int kXoffBytes = 8192, kXonBytes = 4096, kXoffFrames = 8, kXonFrames = 4;
 struct MsgDesc {
   Msg m;
 };
@@ -154,6 +156,16 @@ struct Tb {
   uint64_t first_desc_cyc = 0, last_rx_cyc = 0;
   bool seen_desc = false;
   uint64_t rxin_stalls = 0;
+  // Flow control. tx: tx_pause_i flips with probability p_pause_flip per cycle; a frame's first
+  // beat must not be offered while it is high (a frame already offered is finished). rx: with
+  // check_rx_pause, rx_pause_req_o is compared every cycle with the hysteresis of the fill
+  // levels seen in the cycle before; with rxin_obey_pause the stream starts no frame while it
+  // is high (an ideal far transmitter, no link delay).
+  double p_pause_flip = 0;
+  bool tx_offered = false, check_rx_pause = false, rxin_obey_pause = false, rxin_in_frame = false;
+  bool pause_exp = false;
+  uint64_t tx_pause_violations = 0, tx_beats_paused = 0, tx_cycles_paused = 0;
+  uint64_t rx_pause_mismatch = 0, rx_pause_rises = 0, rx_pause_falls = 0;
 
   explicit Tb(uint64_t seed) : t(new Vroce_tb_top), rng(seed) {
     t->clk_i = 0;
@@ -161,6 +173,7 @@ struct Tb {
     t->qpn_lo_i = 0;
     t->qpn_hi_i = 0xffffff;
     t->drop_when_full_i = 0;
+    t->tx_pause_i = 0;
     for (int i = 0; i < 4; i++) clock();
     t->rst_ni = 1;
     clock();
@@ -214,14 +227,29 @@ struct Tb {
     const bool pv = !pay_q.empty() && (pay_hold || coin(p_pay));
     t->pay_tvalid_i = pv;
     if (pv) drive(t->pay_tdata_i, t->pay_tkeep_i, t->pay_tlast_i, pay_q.front());
-    const bool rv = !rxin_q.empty() && (rxin_hold || coin(p_rxin));
+    const bool held_off = rxin_obey_pause && !rxin_hold && !rxin_in_frame && t->rx_pause_req_o;
+    const bool rv = !rxin_q.empty() && !held_off && (rxin_hold || coin(p_rxin));
     t->rxin_tvalid_i = rv;
     if (rv) drive(t->rxin_tdata_i, t->rxin_tkeep_i, t->rxin_tlast_i, rxin_q.front());
     t->tx_tready_i = coin(p_tx_ready);
     t->hdr_ready_i = coin(p_hdr_ready);
     t->rx_tready_i = coin(p_rx_ready);
+    if (p_pause_flip > 0 && coin(p_pause_flip)) t->tx_pause_i = !t->tx_pause_i;
     t->clk_i = 0;
     t->eval();
+    if (t->tx_pause_i) {
+      tx_cycles_paused++;
+      if (t->tx_tvalid_o && !tx_offered) tx_pause_violations++;
+      if (t->tx_fire_o) tx_beats_paused++;
+    }
+    if (t->tx_tvalid_o) tx_offered = !(t->tx_fire_o && t->tx_tlast_o);
+    if (t->rx_fill_words_o >= uint32_t(kXoffBytes / NB) || t->rx_fill_frames_o >= uint32_t(kXoffFrames)) {
+      rx_pause_rises += !pause_exp;
+      pause_exp = true;
+    } else if (t->rx_fill_words_o < uint32_t(kXonBytes / NB) && t->rx_fill_frames_o < uint32_t(kXonFrames)) {
+      rx_pause_falls += pause_exp;
+      pause_exp = false;
+    }
     const bool pkt_fire = t->pkt_valid_i && t->pkt_ready_o;
     const bool msg_fire = t->msg_valid_i && t->msg_ready_o;
     const bool pay_fire = pv && t->pay_tready_o;
@@ -242,6 +270,8 @@ struct Tb {
     t->clk_i = 1;
     t->eval();
     cyc++;
+    if (check_rx_pause && bool(t->rx_pause_req_o) != pause_exp) rx_pause_mismatch++;
+    if (rxin_fire) rxin_in_frame = !t->rxin_tlast_i;
     if (pkt_fire) { pkt_q.pop_front(); pkt_packed = false; }
     if (msg_fire) { msg_q.pop_front(); msg_packed = false; }
     pay_hold = pv && !pay_fire;
@@ -262,6 +292,22 @@ struct Tb {
   uint32_t good() { return t->good_count_o; }
   uint32_t drops(int r) { return t->drop_count_o.at(size_t(r)); }
 };
+
+// Every good frame's header and payload as expected, in order, none dropped: "" or what differs.
+static std::string rx_exact(Tb& tb, const std::vector<Hdr>& want_h, const std::vector<Bytes>& want_p) {
+  if (tb.rx_hdrs.size() < want_h.size() || tb.rx_pays.size() < want_p.size())
+    return "timeout, " + std::to_string(tb.rx_hdrs.size()) + " headers " + std::to_string(tb.rx_pays.size()) +
+           " payloads";
+  for (size_t i = 0; i < want_h.size(); i++) {
+    if (!(tb.rx_hdrs[i] == want_h[i])) return "header " + std::to_string(i) + ": " + diff_hdr(tb.rx_hdrs[i], want_h[i]);
+    if (tb.rx_pays[i] != want_p[i]) return "payload " + std::to_string(i) + ": " + diff_bytes(tb.rx_pays[i], want_p[i]);
+  }
+  uint32_t drops = 0;
+  for (int d = 0; d < kNumDrop; d++) drops += tb.drops(d);
+  if (tb.good() != uint32_t(want_h.size()) || drops != 0)
+    return "good " + std::to_string(tb.good()) + " drops " + std::to_string(drops);
+  return "";
+}
 
 // ---- stimulus helpers -----------------------------------------------------------------------
 static Hdr random_hdr(std::mt19937_64& rng, uint8_t opcode, uint16_t plen) {
@@ -559,10 +605,12 @@ int main(int argc, char** argv) {
     pcap_frames.insert(pcap_frames.end(), tb.tx_frames.begin(), tb.tx_frames.end());
   }
 
-  // ---- tx alone under output backpressure and payload gaps -----------------------------------
-  {
-    Tb tb(seed + 4);
-    tb.p_pay = 0.5; tb.p_tx_ready = 0.5;
+  // ---- tx alone under output backpressure and payload gaps; then again with tx_pause_i flipping:
+  // no frame starts while it is high, a started frame is finished ------------------------------
+  for (int paused = 0; paused < 2; paused++) {
+    Tb tb(seed + (paused ? 7 : 4));
+    tb.p_pay = paused ? 0.8 : 0.5; tb.p_tx_ready = paused ? 0.7 : 0.5;
+    tb.p_pause_flip = paused ? 0.05 : 0;
     tb.t->loop_i = 0;
     tb.t->use_seg_i = 0;
     std::vector<Bytes> want;
@@ -583,9 +631,18 @@ int main(int argc, char** argv) {
       std::string d = diff_bytes(tb.tx_frames[i], want[i]);
       if (!d.empty()) why = "frame " + std::to_string(i) + ": " + d;
     }
-    result(why.empty(), pre + "tx_backpressure_300_random_frames", why);
-    result(tb.t->tx_pkts_o == want.size(), pre + "tx_pkt_count_port",
-           std::to_string(tb.t->tx_pkts_o));
+    result(why.empty(), pre + (paused ? "tx_pause_300_frames_exact" : "tx_backpressure_300_random_frames"), why);
+    if (!paused) {
+      result(tb.t->tx_pkts_o == want.size(), pre + "tx_pkt_count_port", std::to_string(tb.t->tx_pkts_o));
+      continue;
+    }
+    result(tb.tx_pause_violations == 0 && tb.tx_beats_paused > 0 && tb.tx_cycles_paused > 1000,
+           pre + "tx_pause_holds_between_frames_only",
+           "frame starts offered while paused " + std::to_string(tb.tx_pause_violations) +
+               ", beats of started frames sent while paused " + std::to_string(tb.tx_beats_paused) +
+               ", paused cycles " + std::to_string(tb.tx_cycles_paused));
+    printf("INFO tx pause: %llu of %llu cycles paused, %llu beats of started frames sent meanwhile\n",
+           (unsigned long long)tb.tx_cycles_paused, (unsigned long long)tb.cyc, (unsigned long long)tb.tx_beats_paused);
   }
 
   // ---- segmentation: message kinds x lengths x MTU, through tx and rx -----------------------
@@ -699,16 +756,43 @@ int main(int argc, char** argv) {
     tb.p_hdr_ready = 1;
     const bool ok = tb.run([&] { return tb.rx_hdrs.size() >= size_t(nfr) && tb.rx_pays.size() >= size_t(nfr); },
                            100000);
-    std::string why = ok ? "" : "timeout";
-    for (size_t i = 0; why.empty() && i < want_h.size(); i++) {
-      if (!(tb.rx_hdrs[i] == want_h[i])) why = "header " + std::to_string(i) + ": " + diff_hdr(tb.rx_hdrs[i], want_h[i]);
-      else if (tb.rx_pays[i] != want_p[i]) why = "payload " + std::to_string(i) + ": " + diff_bytes(tb.rx_pays[i], want_p[i]);
+    const std::string why = rx_exact(tb, want_h, want_p);
+    result(ok && why.empty(), pre + "hdrq_full_then_all_delivered_exact", why);
+  }
+
+  // ---- rx pause request: watermarks with hysteresis, lossless with an obeying sender -------------
+  // drop_when_full_i = 1 (never stalls the MAC), slow consumer: only the pause request keeps the
+  // buffer from overflowing. Every frame arrives exact, none dropped, the request follows the fill.
+  {
+    Tb tb(seed + 8);
+    tb.p_hdr_ready = 0.05; tb.p_rx_ready = 0.2;
+    tb.t->drop_when_full_i = 1;
+    tb.t->loop_i = 0;
+    tb.t->use_seg_i = 0;
+    tb.check_rx_pause = tb.rxin_obey_pause = true;
+    std::mt19937_64 r(seed + 9);
+    std::vector<Hdr> want_h;
+    std::vector<Bytes> want_p;
+    const int nfr = 400;
+    for (int i = 0; i < nfr; i++) {
+      const uint16_t plen = uint16_t(100 + r() % ((i % 3) ? 400 : 2000));
+      Hdr h = random_hdr(r, 0x04, plen);
+      const Bytes f = build(h, random_bytes(r, plen));
+      const Parsed pr = parse(f, 0, 0xffffff, 4352);
+      want_h.push_back(pr.h);
+      want_p.push_back(pr.payload);
+      Tb::push_stream(tb.rxin_q, f);
     }
-    uint32_t drops = 0;
-    for (int d = 0; d < kNumDrop; d++) drops += tb.drops(d);
-    if (why.empty() && (tb.good() != uint32_t(nfr) || drops != 0))
-      why = "good " + std::to_string(tb.good()) + " drops " + std::to_string(drops);
-    result(why.empty(), pre + "hdrq_full_then_all_delivered_exact", why);
+    const bool ok = tb.run([&] { return tb.rx_hdrs.size() >= size_t(nfr) && tb.rx_pays.size() >= size_t(nfr); },
+                           4000000);
+    const std::string why = rx_exact(tb, want_h, want_p);
+    result(ok && why.empty(), pre + "rx_pause_lossless_400_frames", why);
+    result(tb.rx_pause_mismatch == 0 && tb.rx_pause_rises >= 5 && tb.rx_pause_falls >= 5,
+           pre + "rx_pause_follows_watermarks",
+           "mismatching cycles " + std::to_string(tb.rx_pause_mismatch) + ", XOFF " +
+               std::to_string(tb.rx_pause_rises) + " XON " + std::to_string(tb.rx_pause_falls));
+    printf("INFO rx pause: %llu XOFF / %llu XON over %llu cycles\n", (unsigned long long)tb.rx_pause_rises,
+           (unsigned long long)tb.rx_pause_falls, (unsigned long long)tb.cyc);
   }
 
   // ---- malformed-frame fuzzer ------------------------------------------------------------------

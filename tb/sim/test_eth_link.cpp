@@ -1,7 +1,9 @@
 // Ethernet link model without NICs (deliveries observed through on_deliver): serialization and
 // propagation timing of a 4154-byte frame at 100 Gb/s, back-to-back spacing, TX backpressure,
 // loss/reorder/duplication/corruption statistics for a seed, exact reproducibility (two links
-// with the same seed and traffic in one simulation), and pcap captures read back with tshark.
+// with the same seed and traffic in one simulation), pcap captures read back with tshark, and
+// flow control: PAUSE frame timing and bytes, the far transmitter held between frames until
+// XON, XOFF refresh with short quanta, and no pausing with flow control off.
 #include <systemc.h>
 
 #include <cmath>
@@ -114,6 +116,15 @@ struct EthTest : sc_module {
       fl_[i].reset(new EthLink(("faults" + std::to_string(i)).c_str(), nullptr, nullptr, c));
       lf_[i].attach(*fl_[i]);
     }
+    for (int i = 0; i < 3; i++) {  // flow control: default, short quanta, off
+      EthLinkCfg c;
+      if (i == 0) c.pcap_path = dir_ + "/pause.pcap";
+      if (i == 1) c.pause_quanta = 100;  // 512 ns at 100 Gb/s
+      if (i == 2) c.flow_control = false;
+      pl_[i].reset(new EthLink(("pause" + std::to_string(i)).c_str(), nullptr, nullptr, c));
+      lp_[i].attach(*pl_[i]);
+      pl_[i]->on_pause = [this, i](int d, unsigned q, uint64_t t) { pauses_[i].push_back({d, q, t}); };
+    }
     SC_THREAD(run);
   }
   TbResults r;
@@ -185,6 +196,23 @@ struct EthTest : sc_module {
     std::printf("INFO eth fault trace hash %016llx %016llx (seed %llu)\n", (unsigned long long)lf_[0].hash(0),
                 (unsigned long long)lf_[0].hash(1),
                 (unsigned long long)seed_);
+
+    // 4. Flow control on three more links at once.
+    t0p_ = now_ps();
+    pause_queue(0, 20);
+    pause_queue(1, 60);
+    pause_queue(2, 20);
+    wait(sc_time(1, SC_NS));
+    for (int i = 0; i < 3; i++) pl_[i]->rx_pause(1, true);
+    wait(sc_time(3, SC_US) - sc_time(1, SC_NS));
+    pl_[0]->rx_pause(1, false);
+    pl_[2]->rx_pause(1, false);
+    bool xoff_state = pl_[0]->tx_paused(0) && pl_[1]->tx_paused(0) && !pl_[2]->tx_paused(0) && !pl_[0]->tx_paused(1);
+    wait(sc_time(2, SC_US));  // link 0's XON has arrived
+    r.check(xoff_state && !pl_[0]->tx_paused(0) && pl_[1]->tx_paused(0), "eth-pause-tx-paused-state");
+    pl_[1]->rx_pause(1, false);
+    wait(sc_time(15, SC_US));
+    check_pause();
     sc_stop();
   }
 
@@ -225,10 +253,93 @@ struct EthTest : sc_module {
             (unsigned long long)s.corrupted, (unsigned long long)bad_flip);
   }
 
+  // Flow control on link i: side 1 queues two 4154-byte frames and side 0 n frames of 1000 B;
+  // 1 ns later (the first 4154-byte frame is on the wire) side 1's receiver asks for XOFF.
+  struct PauseRx { int dir; unsigned quanta; uint64_t t; };
+  void pause_queue(int i, int n) {
+    EthLink &L = *pl_[i];
+    for (int k = 0; k < 2; k++) L.send(1, std::vector<uint8_t>(4154, 0x11));
+    for (int k = 0; k < n; k++) L.send(0, std::vector<uint8_t>(1000, uint8_t(k)));
+  }
+  // Wire start times of the 1000-byte frames side 0 sent (from their arrivals).
+  std::vector<uint64_t> starts0(int i) const {
+    std::vector<uint64_t> v;
+    for (auto &x : lp_[i].rx)
+      if (x.dir == 0) v.push_back(x.t - pl_[i]->ser_ps(8 + 1000 + 4) - pl_[i]->cfg().prop_delay_ps);
+    return v;
+  }
+  void check_pause() {
+    const uint64_t slot_big = (4154 + 24) * 80, slot1k = 1024 * 80, pause_arr = 72 * 80 + 500000;
+    // Link 0: XOFF leaves after the 4154-byte frame, XON at once (the wire is idle by then).
+    {
+      EthLink &L = *pl_[0];
+      const auto &p = pauses_[0];
+      std::vector<uint64_t> s = starts0(0);
+      bool timing = p.size() == 2 && p[0].dir == 1 && p[0].quanta == 0xFFFF && p[0].t == t0p_ + slot_big + pause_arr &&
+                    p[1].quanta == 0 && p[1].t == t0p_ + 3000000 + pause_arr;
+      r.check(timing, "eth-pause-xoff-after-current-frame-plus-delay", "%zu PAUSE frames, first %.3f ns after t0",
+              p.size(), p.empty() ? -1.0 : (p[0].t - t0p_) / 1000.0);
+      // the PAUSE frame went ahead of side 1's second queued frame
+      std::vector<uint64_t> a1;
+      for (auto &x : lp_[0].rx)
+        if (x.dir == 1) a1.push_back(x.t);
+      const uint64_t fly = (8 + 4154 + 4) * 80 + 500000;
+      r.check(a1.size() == 2 && a1[0] == t0p_ + fly && a1[1] == t0p_ + slot_big + (60 + 24) * 80 + fly,
+              "eth-pause-frame-ahead-of-queued-frames", "%zu frames", a1.size());
+      // frames 0..10 started before the XOFF arrived (frame 10 at 819.2 ns finishes), 11.. at XON
+      bool held = s.size() == 20 && p.size() == 2;
+      for (size_t k = 0; held && k < s.size(); k++)
+        held = k <= 10 ? s[k] == t0p_ + k * slot1k : s[k] == p[1].t + (k - 11) * slot1k;
+      r.check(held, "eth-pause-holds-far-tx-between-frames-until-xon", "%zu frames", s.size());
+      r.check(L.stats(1).xoff_frames == 1 && L.stats(1).xon_frames == 1 && p.size() == 2 &&
+                  L.paused_ps(0) == p[1].t - p[0].t && L.stats(0).delivered == 20 && L.stats(1).delivered == 2,
+              "eth-pause-counters", "xoff %llu xon %llu paused %llu ps", (unsigned long long)L.stats(1).xoff_frames,
+              (unsigned long long)L.stats(1).xon_frames, (unsigned long long)L.paused_ps(0));
+      L.flush_pcap();
+      std::string cmd = "tshark -r '" + L.cfg().pcap_path +
+                        "' -Y 'eth.type == 0x8808' -T fields -e eth.dst -e eth.src -e macc.opcode -e macc.pause_time "
+                        "-e frame.len 2>/dev/null";
+      std::string out;
+      if (FILE *f = popen(cmd.c_str(), "r")) {
+        char b[256];
+        while (std::fgets(b, sizeof b, f)) out += b;
+        pclose(f);
+      }
+      // side 1 never sent a frame with another source MAC: its PAUSE frames carry that one (0x11..)
+      const std::string src = "11:11:11:11:11:11";
+      r.check(out == "01:80:c2:00:00:01\t" + src + "\t0x0001\t65535\t60\n01:80:c2:00:00:01\t" + src + "\t0x0001\t0\t60\n",
+              "eth-pause-frames-in-pcap-tshark", "tshark: '%s'", out.c_str());
+    }
+    // Link 1: quanta of 512 ns, XOFF held 5 us: refreshed every 256 ns, no frame starts meanwhile.
+    {
+      EthLink &L = *pl_[1];
+      const auto &p = pauses_[1];
+      std::vector<uint64_t> s = starts0(1);
+      uint64_t xon = p.empty() ? 0 : p.back().t;
+      bool held = !p.empty() && p.back().quanta == 0 && s.size() == 60;
+      for (size_t k = 0; held && k < s.size(); k++) held = s[k] < p[0].t || s[k] >= xon;
+      r.check(held && L.stats(1).xoff_frames >= 18 && L.paused_ps(0) == xon - p[0].t, "eth-pause-xoff-refreshed-within-quanta",
+              "%llu XOFF, paused %.1f ns", (unsigned long long)L.stats(1).xoff_frames, L.paused_ps(0) / 1000.0);
+    }
+    // Link 2: flow control off: no PAUSE frame, side 0's frames back to back.
+    {
+      EthLink &L = *pl_[2];
+      std::vector<uint64_t> s = starts0(2);
+      bool b2b = s.size() == 20;
+      for (size_t k = 0; b2b && k < s.size(); k++) b2b = s[k] == t0p_ + k * slot1k;
+      r.check(b2b && pauses_[2].empty() && L.stats(1).xoff_frames == 0 && !L.tx_paused(0), "eth-pause-off-no-pausing",
+              "%zu frames", s.size());
+    }
+    std::printf("INFO eth pause trace hash %016llx %016llx\n", (unsigned long long)lp_[1].hash(0),
+                (unsigned long long)lp_[0].hash(0));
+  }
+
   uint64_t seed_;
   std::string dir_;
-  std::unique_ptr<EthLink> timing_, fl_[3];
-  Logger lt_, lf_[3];
+  std::unique_ptr<EthLink> timing_, fl_[3], pl_[3];
+  Logger lt_, lf_[3], lp_[3];
+  std::vector<PauseRx> pauses_[3];
+  uint64_t t0p_ = 0;
 };
 
 int test_eth_link(int argc, char **argv) {

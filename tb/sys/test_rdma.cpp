@@ -146,9 +146,11 @@ struct RdmaTest : sc_module {
 };
 
 // test-rdma [SEED [LOSS REORDER DUP CORRUPT]] [--hostile]: fault probabilities per frame, both
-// directions; --hostile puts both NICs behind the hostile PCIe model (random ready on every
+// directions; --no-pfc (last) turns the link's flow control off; --hostile puts both NICs behind the hostile PCIe model (random ready on every
 // channel, read completions split and reordered across IDs, extra latency).
 int test_rdma(int argc, char **argv) {
+  bool no_pfc = argc > 1 && !std::strcmp(argv[argc - 1], "--no-pfc");
+  if (no_pfc) argc--;
   bool hostile = argc > 1 && !std::strcmp(argv[argc - 1], "--hostile");
   if (hostile) argc--;
   uint64_t seed = argc > 1 ? std::strtoull(argv[1], nullptr, 0) : 1;
@@ -175,11 +177,14 @@ int test_rdma(int argc, char **argv) {
   lc.seed = seed;
   lc.pcap_path = tag.empty() ? "build/sys/rdma.pcap" : "build/sys/rdma-" + tag + ".pcap";
   lc.faults[0] = lc.faults[1] = f;
+  lc.flow_control = !no_pfc;
   EthLink link("link", &na, &nb, lc);
   RdmaHost a(&na, &ma, 0x0A000001u, 1), b(&nb, &mb, 0x0A000002u, 2);
   RdmaTest t("rdma_test", &a, &b, seed, tag, sc_time(tag.empty() ? 200 : 20000, SC_US));
   sc_start();
   std::printf("INFO simulated %.1f us\n", sc_time_stamp().to_seconds() * 1e6);
+  std::printf("INFO link pause (dir d: PAUSE frames sent by side d, side d's transmitter paused): %s\n",
+              link.pause_info().c_str());
   for (int d = 0; d < 2; d++) {
     const EthDirStats &st = link.stats(d);
     std::printf("INFO link dir %d: %llu frames sent, %llu lost, %llu reordered, %llu duplicated, %llu corrupted\n", d,

@@ -100,6 +100,7 @@ module xport_rx_tb_top #(
   logic [DataWidth/8-1:0] p_tkeep_unused;
   logic [31:0]          p_good_unused;
   logic [32*roce_pkg::NumDrop-1:0] p_drop_unused;
+  logic                 p_pause_unused;
   logic                 x_hdr_valid, x_hdr_ready, x_tvalid, x_tready;
   roce_pkg::roce_hdr_t  x_hdr;
   logic [DataWidth-1:0] x_tdata;
@@ -111,7 +112,7 @@ module xport_rx_tb_top #(
     .hdr_valid_o(p_hdr_valid), .hdr_ready_i(p_hdr_ready), .hdr_o(p_hdr),
     .m_tdata_o(p_tdata), .m_tkeep_o(p_tkeep_unused), .m_tlast_o(p_tlast_unused),
     .m_tvalid_o(p_tvalid), .m_tready_i(p_tready),
-    .good_count_o(p_good_unused), .drop_count_o(p_drop_unused)
+    .pause_req_o(p_pause_unused), .good_count_o(p_good_unused), .drop_count_o(p_drop_unused)
   );
   assign x_hdr_valid = use_parser_i ? p_hdr_valid : hdr_valid_i;
   assign x_hdr       = use_parser_i ? p_hdr : hdr_i;

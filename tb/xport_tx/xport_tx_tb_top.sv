@@ -97,7 +97,7 @@ module xport_tx_tb_top #(
     .rd_data_keep_i (rd_keep), .rd_data_last_i (rd_data_last),
     .rd_cpl_valid_i (rd_cpl_valid), .rd_cpl_ready_o (rd_cpl_ready), .rd_cpl_tag_i (rd_cpl_tag),
     .rd_cpl_status_i (rd_cpl_status),
-    .m_tdata_o, .m_tkeep_o, .m_tlast_o, .m_tvalid_o, .m_tready_i,
+    .m_tdata_o, .m_tkeep_o, .m_tlast_o, .m_tvalid_o, .m_tready_i, .pause_i(1'b0),
     .done_valid_o, .done_ready_i, .done_qpn_o, .done_status_o, .done_ud_o,
     .rdrsp_err_o, .cnt_frames_o, .cnt_done_o, .cnt_lkey_err_o, .cnt_rkey_err_o, .cnt_dma_err_o
   );
