@@ -7,7 +7,8 @@
 #include "fw_xport.h"
 #include "hal.h"
 
-#define BUF_RQE 0xA00u /* staging-buffer area for one RQ WQE */
+#define BUF_RQE 0xA00u       /* staging-buffer area for RQ WQEs ... */
+#define BUF_RQE_BYTES 512u   /* ... fetched by one DMA: consecutive ones, up to this much */
 /* The most of a WQE that is fetched: a longer stride could only hold SGEs beyond the limit. */
 #define RQE_MAX_BYTES (RNIC_RQ_WQE_SIZE + RNIC_MAX_SGE * RNIC_WQE_SGE_SIZE)
 
@@ -74,14 +75,34 @@ void fw_rq_service(uint32_t qpn)
 	if (slots == 0)
 		slots = 1;
 	run->rq_stalled = 0;
+	uint32_t stride = 1u << rnic_qp_ctx_get_rq_log_stride(c);
+	uint32_t bytes = stride > sizeof(w) ? sizeof(w) : stride;
+	uint32_t staged = 0, next = 0; /* WQEs fetched by the last DMA, and the next one to use */
 	while (run->rq_posted < slots &&
 	       (uint16_t)(rnic_qp_ctx_get_rq_ci(c) + run->rq_posted) != rnic_qp_ctx_get_rq_pi(c)) {
-		uint32_t stride = 1u << rnic_qp_ctx_get_rq_log_stride(c);
-		uint64_t a = rqe_addr(c, run->rq_posted);
-		uint32_t bytes = stride > sizeof(w) ? sizeof(w) : stride;
-		if (fw_dma_xfer(a, BUF_RQE, bytes, FW_DMA_TO_BUF))
-			return;
-		fw_buf_read(BUF_RQE, w, bytes);
+		if (next == staged) {
+			/* One DMA for the WQEs this pass can hand over: as many as there are free
+			 * slots and posted WQEs, up to the ring end and the staging area. */
+			uint32_t size = 1u << rnic_qp_ctx_get_rq_log_size(c);
+			uint32_t idx = (rnic_qp_ctx_get_rq_ci(c) + run->rq_posted) & (size - 1);
+			uint32_t n = (uint16_t)(rnic_qp_ctx_get_rq_pi(c) - rnic_qp_ctx_get_rq_ci(c) - run->rq_posted);
+			uint32_t lim = stride <= BUF_RQE_BYTES ? BUF_RQE_BYTES / stride : 1;
+			if (n > slots - run->rq_posted)
+				n = slots - run->rq_posted;
+			if (n > size - idx)
+				n = size - idx;
+			if (n > lim)
+				n = lim;
+			if (n == 0)
+				n = 1;
+			uint32_t len = n == 1 ? bytes : n * stride;
+			if (fw_dma_xfer(rqe_addr(c, run->rq_posted), BUF_RQE, len, FW_DMA_TO_BUF))
+				return;
+			staged = n;
+			next = 0;
+		}
+		fw_buf_read(BUF_RQE + next * stride, w, bytes);
+		next++;
 		uint32_t n = rnic_rq_wqe_get_num_sge(w);
 		if (n == 0 || n > RNIC_MAX_SGE || RNIC_RQ_WQE_SIZE + n * RNIC_WQE_SGE_SIZE > bytes) {
 			/* More SGEs than the rq_desc holds (or than the stride has room for). Completed

@@ -413,6 +413,38 @@ static void ring_rq(void)
 	fw_doorbell(db_ev(0, RNIC_DB_RQ_DB), (uint32_t)rnic_ld_le(v, 4));
 }
 
+/* With several receive slots in the engine (hw_caps[7:4]), the RQ WQEs a doorbell announces go
+ * over in one DMA (up to the free slots), in order; a later doorbell fills the remaining slots. */
+static void rq_batch(void)
+{
+	uint32_t caps = regs[RNIC_FW_REG_HW_CAPS / 4];
+	regs[RNIC_FW_REG_HW_CAPS / 4] = (caps & ~0xF0u) | (4u << 4);
+	fresh_qp(7); /* reads hw_caps again */
+	struct rnicp_sge sg = { H(DATA_OFF), 64, 0x101 };
+	for (uint64_t i = 0; i < 3; i++) {
+		struct rnicp_recv_wr w = { 0x8000 + i, &sg, 1 };
+		rnicp_rq_post(&rq, &w);
+	}
+	unsigned m0 = mock_nmbox, r0 = mock_dma_reads;
+	ring_rq();
+	int ok = mock_mbox_count(RNIC_FW_REG_RQD_COMMIT, m0) == 3 && mock_dma_reads == r0 + 1;
+	for (unsigned i = 0; ok && i < 3; i++)
+		ok = rnic_rq_desc_get_wr_id(mock_mbox_nth(RNIC_FW_REG_RQD_COMMIT, m0, i)->data) == 0x8000 + i;
+	check(ok, "fw-rq-doorbell-batch-one-fetch");
+	for (uint64_t i = 3; i < 6; i++) {
+		struct rnicp_recv_wr w = { 0x8000 + i, &sg, 1 };
+		rnicp_rq_post(&rq, &w);
+	}
+	m0 = mock_nmbox, r0 = mock_dma_reads;
+	ring_rq();
+	const struct mock_mbox_rec *r = mock_mbox_nth(RNIC_FW_REG_RQD_COMMIT, m0, 0);
+	check(mock_mbox_count(RNIC_FW_REG_RQD_COMMIT, m0) == 1 && mock_dma_reads == r0 + 1 && r &&
+		      rnic_rq_desc_get_wr_id(r->data) == 0x8003 && fw_res.qp_run[qpn].rq_posted == 4,
+	      "fw-rq-slots-full-rest-waits");
+	regs[RNIC_FW_REG_HW_CAPS / 4] = caps;
+	fw_xport_init();
+}
+
 /* Receive WQEs of a QP that goes to ERR (here by the host's MODIFY_QP) complete with
  * WR_FLUSH_ERR in order, the one with the receive engine included; later posts are flushed at
  * once, and a receive event that raced with the move produces no second completion. */
@@ -826,6 +858,7 @@ int main(void)
 	counter_totals(m_send, wqes0);
 	retry_exhaustion();
 	rq_flush();
+	rq_batch();
 	stalled_mailboxes();
 	resp_errors();
 	atomic_requester();

@@ -99,6 +99,9 @@ module rnic_core #(
 );
   localparam int unsigned NumCnt = rnic_spec_pkg::NUM_COUNTERS;
   localparam int XrxMaxReads = 16;  // READ response contexts in xport_rx (told in hw_caps[15:8])
+  // receive buffers per QP in xport_rx (hw_caps[7:4]): enough for back-to-back SENDs to find one
+  // while the firmware refills (a refill is an event, an RQ WQE fetch and a mailbox post)
+  localparam int XrxRqSlots = 8;
 
   // ---- BAR0: AXI4-Lite to the register bus, decoded into regions --------------------------
   logic                    bus_req, bus_we, bus_ack, bus_err;
@@ -202,7 +205,7 @@ module rnic_core #(
   rnic_fw_subsys #(.DataWidth(DataWidth), .ImemInit(FwImemInit), .DmemInit(FwDmemInit)) u_fw (
     .clk_i, .rst_ni, .hold_i(cpu_control[0]),
     // engines attached; READ responses placed; 2 receive slots per QP; the READ contexts
-    .hw_caps_i({16'd0, 8'(XrxMaxReads), 8'h23}),
+    .hw_caps_i({16'd0, 8'(XrxMaxReads), 4'(XrxRqSlots), 4'h3}),
     .win_req_i(bus_req && sel_win), .win_we_i(bus_we),
     .win_addr_i(bus_addr[19:0]), .win_wdata_i(bus_wdata), .win_wstrb_i(bus_wstrb),
     .win_ack_o(win_ack), .win_err_o(win_err), .win_rdata_o(win_rdata),
@@ -322,7 +325,7 @@ module rnic_core #(
   rnic_spec_pkg::rx_event_t rx_evt;
   logic rx_evt_valid, rx_evt_ready;
   logic [32*xport_rx_pkg::NumCnt-1:0] rx_cnt;
-  xport_rx #(.NumQps(NumQps), .DataWidth(DataWidth), .MaxReads(XrxMaxReads)) u_xport_rx (
+  xport_rx #(.NumQps(NumQps), .DataWidth(DataWidth), .MaxReads(XrxMaxReads), .RqSlots(XrxRqSlots)) u_xport_rx (
     .clk_i, .rst_ni,
     .hdr_valid_i(rx_hdr_valid), .hdr_ready_o(rx_hdr_ready), .hdr_i(rx_hdr),
     .s_tdata_i(rx_pl_data), .s_tvalid_i(rx_pl_valid), .s_tready_o(rx_pl_ready),

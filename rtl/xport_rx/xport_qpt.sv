@@ -3,7 +3,7 @@
 //   tx copy   qpt_entry_t bits [399:0]            read by the transmit engine (tx_rd_*)
 //   rx copy   the fields the receive engine uses  read by xport_rx (with the Q_Key, for UD)
 //   state     xport_rx_pkg::qp_state_t           RTL-owned moving state, written back by xport_rx
-//   rq slots  rq_desc_t without its qpn (bits 31:0)  two posted receive buffers per QP (a ring)
+//   rq slots  rq_desc_t without its qpn (bits 31:0)  RqSlots posted receive buffers per QP (a ring)
 // plus a small memory of ring states {head, count}. After reset every entry is cleared (valid = 0,
 // state 0, ring empty), one per cycle (NumQps cycles); init_done_o rises when done and nothing is
 // accepted before.
@@ -15,7 +15,8 @@
 // between packets); an entry write wins over a post. Writes to QPNs >= NumQps are accepted and
 // dropped.
 module xport_qpt #(
-  parameter int NumQps = 1024
+  parameter int NumQps  = 1024,
+  parameter int RqSlots = 2      // receive buffers per QP (a power of two, 2..8)
 ) (
   input  logic                       clk_i,
   input  logic                       rst_ni,
@@ -58,11 +59,13 @@ module xport_qpt #(
   logic [TxW-1:0] tx_mem [NumQps];
   logic [RxW-1:0] rx_mem [NumQps];
   logic [SW-1:0]  st_mem [NumQps];
-  // Two receive-buffer slots per QP, used as a ring: rqs = {head, count 0..2}. With two, the
-  // firmware can hand over the next buffer while a message fills the current one, so back-to-back
-  // SENDs do not run into RNR NAKs.
-  logic [DW-1:0]  rq_mem [2*NumQps];
-  logic [2:0]     rqs_mem [NumQps];
+  // RqSlots receive-buffer slots per QP, used as a ring: rqs = {head, count 0..RqSlots}. With
+  // several, the firmware hands over the next buffers while messages fill the current ones, so
+  // back-to-back SENDs do not run into RNR NAKs while a refill is on its way.
+  localparam int SL = $clog2(RqSlots);
+  localparam int RsW = 2 * SL + 1;
+  logic [DW-1:0]  rq_mem [RqSlots*NumQps];
+  logic [RsW-1:0] rqs_mem [NumQps];
   logic           init_done_q;
   logic [QW:0]    clr_q;
   logic           clr_we;
@@ -122,13 +125,17 @@ module xport_qpt #(
   always_ff @(posedge clk_i) begin
     if (st_we_any) st_mem[clr_we ? clr_idx : fw_we ? fw_idx : st_idx] <= st_wdata;
   end
-  logic [2:0] rqs_post, rqs_cons, rqs_rx;
-  logic       rq_wslot;
+  logic [RsW-1:0] rqs_post, rqs_cons, rqs_rx;
+  logic [SL-1:0]  rq_wslot;
+  logic [SL:0]    post_cnt, cons_cnt;
   assign rqs_post = rqs_mem[rq_idx];
   assign rqs_cons = rqs_mem[st_idx];
   assign rqs_rx   = rqs_mem[rx_idx];
-  // a post to a full ring overwrites the newer buffer
-  assign rq_wslot = rqs_post[2] ^ (rqs_post[1:0] != 2'd0);
+  assign post_cnt = rqs_post[SL:0];
+  assign cons_cnt = rqs_cons[SL:0];
+  // a post to a full ring overwrites the newest buffer
+  assign rq_wslot = rqs_post[RsW-1:SL+1] +
+                    ((post_cnt == (SL+1)'(RqSlots)) ? SL'(RqSlots - 1) : post_cnt[SL-1:0]);
   always_ff @(posedge clk_i) begin
     if (rq_we) rq_mem[{rq_idx, rq_wslot}] <= rqd_i[RqdW-1:32];
   end
@@ -158,26 +165,27 @@ module xport_qpt #(
     if (rx_rd_en_i) st_rd_q <= st_mem[rx_idx];
   end
   always_ff @(posedge clk_i) begin
-    if (rx_rd_en_i) rq_rd_q <= rq_mem[{rx_idx, rqs_rx[2]}];
+    if (rx_rd_en_i) rq_rd_q <= rq_mem[{rx_idx, rqs_rx[RsW-1:SL+1]}];
   end
   // ring state: one write port (clear sweep, entry write, post and engine clear never coincide:
   // posts and entry writes are exclusive and only accepted while hold_i is low)
   logic          rqs_we;
-  logic [2:0]    rqs_wd;
+  logic [RsW-1:0] rqs_wd;
   logic [QW-1:0] rqs_wa;
   assign rqs_we = clr_we || fw_we || rq_we || (st_we_i && rqv_clr_i);
   assign rqs_wa = clr_we ? clr_idx : fw_we ? fw_idx : rq_we ? rq_idx : st_idx;
   always_comb begin
-    if (clr_we || fw_we) rqs_wd = 3'd0;
-    else if (rq_we) rqs_wd = {rqs_post[2], (rqs_post[1:0] == 2'd2) ? 2'd2 : rqs_post[1:0] + 2'd1};
-    else if (rqs_cons[1:0] == 2'd0) rqs_wd = rqs_cons;  // nothing to consume
-    else rqs_wd = {~rqs_cons[2], rqs_cons[1:0] - 2'd1};
+    if (clr_we || fw_we) rqs_wd = '0;
+    else if (rq_we) rqs_wd = {rqs_post[RsW-1:SL+1],
+                              (post_cnt == (SL+1)'(RqSlots)) ? post_cnt : post_cnt + 1'b1};
+    else if (cons_cnt == '0) rqs_wd = rqs_cons;  // nothing to consume
+    else rqs_wd = {rqs_cons[RsW-1:SL+1] + 1'b1, cons_cnt - 1'b1};
   end
   always_ff @(posedge clk_i) begin
     if (rqs_we) rqs_mem[rqs_wa] <= rqs_wd;
   end
   always_ff @(posedge clk_i) begin
-    if (rx_rd_en_i) rqv_rd_q <= rqs_rx[1:0] != 2'd0;
+    if (rx_rd_en_i) rqv_rd_q <= rqs_rx[SL:0] != '0;
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) rx_ok_q <= 1'b0;

@@ -9,7 +9,8 @@ module xport_rx #(
   parameter int DataWidth = 512,
   parameter int MkTagW    = 8,
   parameter int DmaTagW   = 8,
-  parameter int MaxReads  = 16   // outstanding RDMA READs (requester side), all QPs together
+  parameter int MaxReads  = 16,  // outstanding RDMA READs (requester side), all QPs together
+  parameter int RqSlots   = 2    // receive buffers per QP handed over by the firmware (2..8)
 ) (
   input  logic                       clk_i,
   input  logic                       rst_ni,
@@ -161,7 +162,7 @@ module xport_rx #(
   assign hdr_ready_o = state_q == SIdle && !qpt_wr_valid_i && !rqd_valid_i && qpt_init_done && !rdd_fire;
   assign hdr_fire    = hdr_valid_i && hdr_ready_o;
 
-  xport_qpt #(.NumQps(NumQps)) u_qpt (
+  xport_qpt #(.NumQps(NumQps), .RqSlots(RqSlots)) u_qpt (
     .clk_i, .rst_ni,
     .hold_i         (state_q != SIdle || pend_v_q),  // no table change under unchecked writes
     .init_done_o    (qpt_init_done),
