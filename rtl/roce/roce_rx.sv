@@ -85,9 +85,15 @@ module roce_rx #(
   logic               flen_big_q, flen_bad_q;
   logic [roce_pkg::DropPkey:roce_pkg::DropEthertype] chk_q;  // header checks, by drop reason
 
-  // (plain vectors: Yosys 0.23 synthesizes an unpacked array of a struct type without storage)
+  // Header FIFO: plain vectors (Yosys 0.23 synthesizes an unpacked array of a struct type
+  // without storage), written from its own process one cycle after the header is judged (a
+  // memory written inside the reset process would become flip-flops, not LUT RAM); the reader
+  // sees an entry one cycle after that (mw_vis_q).
   logic [roce_pkg::HdrBits-1:0] meta_q [MetaDepth];
-  logic [MAW:0]        mw_q, mr_q;
+  logic                         meta_we;
+  logic [MAW-1:0]               meta_waddr;
+  logic [roce_pkg::HdrBits-1:0] meta_wdata;
+  logic [MAW:0]        mw_q, mw_vis_q, mr_q;
   logic [31:0]         good_q;
   logic [31:0]         drop_q [roce_pkg::NumDrop];
 
@@ -273,6 +279,9 @@ module roce_rx #(
       wr_q         <= '0;
       wr_commit_q  <= '0;
       mw_q         <= '0;
+      meta_we      <= 1'b0;
+      meta_waddr   <= '0;
+      meta_wdata   <= '0;
       good_q       <= '0;
       for (int i = 0; i < roce_pkg::NumDrop; i++) drop_q[i] <= '0;
       mem_we       <= 1'b0;
@@ -280,6 +289,7 @@ module roce_rx #(
       mem_wdata    <= '0;
     end else begin
       mem_we <= 1'b0;
+      meta_we <= 1'b0;
       if (post_q && (drop_when_full_i || !flush_q || space_ok)) begin
         logic [3:0]  reason;
         logic        bad;
@@ -369,7 +379,9 @@ module roce_rx #(
                  16'(be_at(hcap_q, 44, 2)), hcap_q[8*46+7], hcap_q[8*46+6], qpn,
                  hcap_q[8*50+7], 24'(be_at(hcap_q, 51, 3)),
                  va, rkey, dlen, syn, msn, swp, cmp, orig, imm, qkey, sqp, plen[15:0]};
-            meta_q[mw_q[MAW-1:0]] <= h;
+            meta_we    <= 1'b1;
+            meta_waddr <= mw_q[MAW-1:0];
+            meta_wdata <= h;
             mw_q <= mw_q + 1'b1;
           end
         end
@@ -434,11 +446,19 @@ module roce_rx #(
   end
 
   // ---- header output --------------------------------------------------------------------------
-  assign hdr_valid_o = mw_q != mr_q;
+  always_ff @(posedge clk_i) begin
+    if (meta_we) meta_q[meta_waddr] <= meta_wdata;
+  end
+  assign hdr_valid_o = mw_vis_q != mr_q;
   assign hdr_o = meta_q[mr_q[MAW-1:0]];
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) mr_q <= '0;
-    else if (hdr_valid_o && hdr_ready_i) mr_q <= mr_q + 1'b1;
+    if (!rst_ni) begin
+      mr_q <= '0;
+      mw_vis_q <= '0;
+    end else begin
+      mw_vis_q <= mw_q;
+      if (hdr_valid_o && hdr_ready_i) mr_q <= mr_q + 1'b1;
+    end
   end
 
   // ---- payload output: buffer read (1-cycle latency) into a 3-entry output queue --------------
