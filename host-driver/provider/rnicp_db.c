@@ -80,6 +80,10 @@ int rnicp_bf_post(const struct rnicp_db *db, const void *wqe, unsigned bytes, ui
 	if (!wqe || bytes == 0 || bytes % 64u || bytes > RNIC_DB_BF_DATA_BYTES)
 		return -EINVAL;
 	store_fence();
+	if (db->write_bf) {
+		db->write_bf(db->ctx, wqe, bytes, rnicp_db_bf_val(qpn, sq_pi));
+		return 0;
+	}
 	for (unsigned i = 0; i < bytes; i += 4)
 		db->write32(db->ctx, RNIC_DB_BF_DATA + i, (uint32_t)rnic_ld_le(w + i, 4));
 	store_fence();

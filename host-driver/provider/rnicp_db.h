@@ -9,6 +9,9 @@ struct rnicp_db {
 	void *ctx;
 	/* 32-bit store at byte offset off of this context's doorbell page */
 	void (*write32)(void *ctx, uint32_t off, uint32_t val);
+	/* Optional: the whole BlueFlame post (WQE to bf_data, then bf_db) as one transfer, for a
+	 * doorbell path that carries a block in one write (the simulator's socket, a wide BAR). */
+	void (*write_bf)(void *ctx, const void *wqe, unsigned bytes, uint32_t bf_db_val);
 };
 
 /* The 32-bit values: number in bits 15:0, index in bits 31:16 (free-running indices are

@@ -43,7 +43,7 @@ struct RdmaPort {
   SimOsCtx osc;
   rnic_os os;
   rnic_cmdq q;
-  rnicp_db db;
+  rnicp_db db{};
   uint32_t ipv4 = 0, pdn = 0;
   uint8_t mac[6] = {0};
   std::string err;
