@@ -3,7 +3,8 @@
 HOST_CC := gcc
 HOST_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -Ispec/include -Ihost-driver/core -Ihost-driver/provider
 HOST_CORE_SRCS := $(sort $(wildcard host-driver/core/*.c))
-HOST_PROV_SRCS := $(sort $(wildcard host-driver/provider/*.c))
+# The OS-independent data path only: the libibverbs glue and the backends are in mk/provider.mk.
+HOST_PROV_SRCS := $(addprefix host-driver/provider/,rnicp_cq.c rnicp_db.c rnicp_wqe.c)
 HOST_CORE_LIB := $(BUILD)/host-driver/librnic_core.a
 HOST_PROV_LIB := $(BUILD)/host-driver/librnicp.a
 

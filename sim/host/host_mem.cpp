@@ -31,6 +31,7 @@ uint8_t *HostMem::page_rw(uint64_t pn) {
 }
 
 void HostMem::read(uint64_t addr, void *dst, size_t n) const {
+  if (HostMemWindow *w = window(addr)) return w->read(addr & ((1ull << kWindowShift) - 1), dst, n);
   uint8_t *d = static_cast<uint8_t *>(dst);
   while (n) {
     uint64_t off = addr & (kPageSize - 1);
@@ -43,6 +44,7 @@ void HostMem::read(uint64_t addr, void *dst, size_t n) const {
 }
 
 void HostMem::write(uint64_t addr, const void *src, size_t n) {
+  if (HostMemWindow *w = window(addr)) return w->write(addr & ((1ull << kWindowShift) - 1), src, n);
   const uint8_t *s = static_cast<const uint8_t *>(src);
   while (n) {
     uint64_t off = addr & (kPageSize - 1);

@@ -9,8 +9,18 @@
 #include <memory>
 #include <vector>
 
+// Memory that is not the model's own, seen through a window of bus addresses (the simulator
+// service maps each attached process's address space this way). Offsets are window-relative.
+struct HostMemWindow {
+  virtual ~HostMemWindow() = default;
+  virtual void read(uint64_t off, void *dst, size_t n) = 0;  // unreadable bytes read as zero
+  virtual void write(uint64_t off, const void *src, size_t n) = 0;
+};
+
 class HostMem {
  public:
+  // Bus addresses with bits 63:kWindowShift = w (w >= 1) belong to window w, if one is mapped.
+  static constexpr unsigned kWindowShift = 48;
   static constexpr unsigned kPageBits = 12;
   static constexpr uint64_t kPageSize = 1ull << kPageBits;
 
@@ -42,6 +52,16 @@ class HostMem {
   void wr32(uint64_t a, uint32_t v) { wr_le(a, v, 4); }
   void wr64(uint64_t a, uint64_t v) { wr_le(a, v, 8); }
 
+  void map_window(uint64_t w, HostMemWindow *win) {
+    if (win) windows_[w] = win;
+    else windows_.erase(w);
+  }
+  HostMemWindow *window(uint64_t addr) const {
+    if (!(addr >> kWindowShift)) return nullptr;
+    auto it = windows_.find(addr >> kWindowShift);
+    return it == windows_.end() ? nullptr : it->second;
+  }
+
   size_t pages() const { return pages_.size(); }
   // A stable pointer to [addr, addr + n) when it lies inside one page (host software that
   // shares memory with the device, e.g. the driver core's rings), else nullptr.
@@ -67,6 +87,7 @@ class HostMem {
   uint8_t *page_rw(uint64_t pn);
 
   std::map<uint64_t, std::unique_ptr<uint8_t[]>> pages_;
+  std::map<uint64_t, HostMemWindow *> windows_;
   mutable uint64_t last_pn_ = ~0ull;
   mutable uint8_t *last_page_ = nullptr;
   uint64_t alloc_next_, alloc_limit_, alloc_used_ = 0;

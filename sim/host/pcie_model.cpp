@@ -11,7 +11,7 @@ PcieModel::PcieModel(HostMem &mem, const PcieCfg &cfg) : mem_(mem), cfg_(cfg), r
 uint32_t PcieModel::err_for(uint64_t a, uint64_t n, bool write) const {
   for (const auto &e : cfg_.errs)
     if ((write ? e.writes : e.reads) && a < e.base + e.len && e.base < a + n) return e.resp;
-  return 0;
+  return cfg_.err_fn ? cfg_.err_fn(a, n, write) : 0;
 }
 
 void PcieModel::violate(const std::string &s) {

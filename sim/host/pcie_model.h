@@ -15,6 +15,7 @@
 #pragma once
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -46,6 +47,9 @@ struct PcieCfg {
   unsigned chunk_min = 64, chunk_max = 512;  // completion chunk bytes (multiples of the bus width)
   uint64_t extra_lat_max_ps = 400000; // uniform extra latency per request, [0, max]
   std::vector<PcieErrRange> errs;
+  // Called for every request the ranges above let through: 0, or the response (2/3) for a
+  // request the host refuses (the simulator service: DMA outside a process's registrations).
+  std::function<uint32_t(uint64_t addr, uint64_t len, bool write)> err_fn;
 };
 
 struct PcieStats {

@@ -1,0 +1,295 @@
+// `rnic_sim run [options] -- COMMAND...` (wrapped by the `rnic-sim` script): simulated NICs
+// joined by the link model, and COMMAND run where libibverbs sees them as ordinary RDMA devices
+// (svc_sandbox.h) and reaches them through the provider's simulator backend (svc_server.h).
+// Exits with COMMAND's exit status and prints what happened in simulated time.
+#include <systemc.h>
+
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "main/sim_program.h"
+#include "net/eth_link.h"
+#include "service/svc_sandbox.h"
+#include "service/svc_server.h"
+extern "C" {
+#include "rnic_spec.h"
+#include "rnicp_sim_proto.h"
+}
+
+namespace {
+
+struct RunOpts {
+  unsigned nics = 2;
+  uint64_t seed = 1;
+  double loss = 0;
+  bool hostile = false, quiet = false, keep = false;
+  std::string pcap, provider;
+  double timeout_s = 0;
+  std::vector<std::string> cmd;
+};
+
+int usage(const char *why) {
+  std::fprintf(stderr,
+               "rnic-sim run: %s\n"
+               "usage: rnic-sim run [--nics N] [--seed S] [--loss P] [--pcap FILE] [--hostile]\n"
+               "                    [--timeout SECONDS] [--provider PREFIX] [--quiet] [--keep] -- COMMAND...\n"
+               "  N simulated NICs (default 2), in pairs joined by a 100 Gb/s link with per-frame loss P;\n"
+               "  COMMAND runs where libibverbs sees them as\n"
+               "  rnic0..rnicN-1. One word is run by /bin/sh -c. Exit status: COMMAND's.\n",
+               why);
+  return 2;
+}
+
+bool parse(int argc, char **argv, RunOpts *o, std::string *why) {
+  int i = 1;
+  auto val = [&](const char *name) -> const char * {
+    if (i + 1 >= argc) {
+      *why = std::string(name) + " needs a value";
+      return nullptr;
+    }
+    return argv[++i];
+  };
+  for (; i < argc; i++) {
+    std::string a = argv[i];
+    const char *v = nullptr;
+    char *end = nullptr;
+    if (a == "--") {
+      i++;
+      break;
+    } else if (a == "--nics") {
+      if (!(v = val("--nics"))) return false;
+      unsigned long n = std::strtoul(v, &end, 10);
+      if (*end || n < 2 || n > 8 || n % 2) {
+        *why = "--nics takes 2, 4, 6 or 8";
+        return false;
+      }
+      o->nics = unsigned(n);
+    } else if (a == "--seed") {
+      if (!(v = val("--seed"))) return false;
+      o->seed = std::strtoull(v, &end, 0);
+      if (*end) return *why = "bad --seed", false;
+    } else if (a == "--loss") {
+      if (!(v = val("--loss"))) return false;
+      o->loss = std::strtod(v, &end);
+      if (*end || o->loss < 0 || o->loss >= 1) return *why = "--loss takes a probability in [0, 1)", false;
+    } else if (a == "--timeout") {
+      if (!(v = val("--timeout"))) return false;
+      o->timeout_s = std::strtod(v, &end);
+      if (*end || o->timeout_s < 0) return *why = "bad --timeout", false;
+    } else if (a == "--pcap") {
+      if (!(v = val("--pcap"))) return false;
+      o->pcap = v;
+    } else if (a == "--provider") {
+      if (!(v = val("--provider"))) return false;
+      o->provider = v;
+    } else if (a == "--hostile") {
+      o->hostile = true;
+    } else if (a == "--quiet") {
+      o->quiet = true;
+    } else if (a == "--keep") {
+      o->keep = true;
+    } else {
+      *why = "unknown option " + a;
+      return false;
+    }
+  }
+  for (; i < argc; i++) o->cmd.push_back(argv[i]);
+  if (o->cmd.empty()) return *why = "no COMMAND after --", false;
+  return true;
+}
+
+// build/sim/rnic_sim -> build/provider/librnic (libibverbs appends -rdmav34.so).
+std::string default_provider() {
+  if (const char *e = std::getenv("RNIC_PROVIDER")) return e;
+  char exe[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0) return "";
+  exe[n] = 0;
+  std::string p = exe;
+  p = p.substr(0, p.rfind('/'));  // build/sim
+  p = p.substr(0, p.rfind('/'));  // build
+  return p + "/provider/librnic";
+}
+
+void rm_tree(const std::string &dir) {
+  std::string cmd = "rm -rf '" + dir + "'";
+  if (std::system(cmd.c_str()) != 0) std::fprintf(stderr, "rnic-sim: could not remove %s\n", dir.c_str());
+}
+
+// Waits for the NICs, writes the sysfs tree, then forks COMMAND into its sandbox.
+struct Launcher : sc_module {
+  SC_HAS_PROCESS(Launcher);
+  Launcher(sc_module_name n, const RunOpts &o, std::vector<SvcNic *> nics, const std::string &work)
+      : sc_module(n), o_(o), nics_(std::move(nics)), work_(work) {
+    SC_THREAD(run);
+  }
+  pid_t child = -1;
+  std::string err;
+  SvcServer *server = nullptr;
+
+ private:
+  void run() {
+    std::vector<SvcNicIdent> ids;
+    for (SvcNic *n : nics_) {
+      while (!n->up && n->err.empty()) wait(n->up_ev);
+      if (!n->up) {
+        err = n->name + ": " + n->err;
+        sc_stop();
+        return;
+      }
+      char fw[32];
+      std::snprintf(fw, sizeof fw, "%u.%u", n->dev.fw_version >> 16, n->dev.fw_version & 0xFFFF);
+      SvcNicIdent id{n->name, n->ipv4, {}, n->port.gid_tbl_len, fw};
+      std::memcpy(id.mac, n->mac, 6);
+      ids.push_back(id);
+    }
+    const std::string sys = work_ + "/sys", staging = work_ + "/dev", sock = work_ + "/svc.sock";
+    if (!svc_write_sysfs(sys, ids, &err) || mkdir(staging.c_str(), 0755) != 0) {
+      if (err.empty()) err = "mkdir " + staging + ": " + std::strerror(errno);
+      sc_stop();
+      return;
+    }
+    std::fflush(nullptr);
+    child = fork();
+    if (child == 0) {
+      setpgid(0, 0);  // its own group: the service can stop everything it started
+      std::string e;
+      if (!svc_enter_sandbox(staging, unsigned(nics_.size()), &e)) {
+        std::fprintf(stderr, "rnic-sim: cannot set up the device environment: %s\n", e.c_str());
+        _exit(127);
+      }
+      setenv("SYSFS_PATH", sys.c_str(), 1);
+      setenv("RDMAV_DRIVERS", o_.provider.c_str(), 1);
+      setenv(RNIC_SVC_ENV, sock.c_str(), 1);
+      // The simulator is the slow party: the command's busy-polling must not starve it.
+      if (setpriority(PRIO_PROCESS, 0, 10) != 0) {}
+      std::vector<char *> av;
+      static char sh[] = "/bin/sh", dc[] = "-c";
+      if (o_.cmd.size() == 1) av = {sh, dc, const_cast<char *>(o_.cmd[0].c_str())};
+      else
+        for (const std::string &s : o_.cmd) av.push_back(const_cast<char *>(s.c_str()));
+      av.push_back(nullptr);
+      execvp(av[0], av.data());
+      std::fprintf(stderr, "rnic-sim: cannot run %s: %s\n", av[0], std::strerror(errno));
+      _exit(127);
+    }
+    if (child < 0) {
+      err = std::string("fork: ") + std::strerror(errno);
+      sc_stop();
+      return;
+    }
+    server->set_child(child);
+  }
+  RunOpts o_;
+  std::vector<SvcNic *> nics_;
+  std::string work_;
+};
+
+int run_main(int argc, char **argv) {
+  RunOpts o;
+  std::string why;
+  if (!parse(argc, argv, &o, &why)) return usage(why.c_str());
+  if (o.provider.empty()) o.provider = default_provider();
+  if (access((o.provider + "-rdmav34.so").c_str(), R_OK) != 0) {
+    std::fprintf(stderr, "rnic-sim: provider %s-rdmav34.so not found (make provider, or --provider PREFIX)\n",
+                 o.provider.c_str());
+    return 2;
+  }
+  char tmpl[] = "/tmp/rnic-sim.XXXXXX";
+  if (!mkdtemp(tmpl)) {
+    std::perror("rnic-sim: mkdtemp");
+    return 2;
+  }
+  const std::string work = tmpl;
+  auto wall0 = std::chrono::steady_clock::now();
+
+  std::vector<std::unique_ptr<SvcNic>> nics;
+  std::vector<std::unique_ptr<RnicNode>> nodes;
+  std::vector<SvcNic *> np;
+  SvcServer *srv = nullptr;  // the PCIe models ask it about DMA into attached processes
+  for (unsigned i = 0; i < o.nics; i++) {
+    nics.emplace_back(new SvcNic);
+    SvcNic *n = nics.back().get();
+    n->name = "rnic" + std::to_string(i);
+    n->ipv4 = 0x0A000001u + i;  // 10.0.0.1, ... inside the simulated network only
+    const uint8_t mac[6] = {0x02, 0, 0, 0, 0, uint8_t(i + 1)};
+    std::memcpy(n->mac, mac, 6);
+    nodes.emplace_back(new RnicNode(("nic" + std::to_string(i)).c_str()));
+    n->node = nodes.back().get();
+    PcieCfg pc;
+    pc.err_fn = [&srv](uint64_t a, uint64_t len, bool) { return srv ? srv->dma_check(a, len) : 0u; };
+    pc.hostile = o.hostile;
+    pc.seed = o.seed * 16 + i;
+    n->pcie.reset(new PcieModel(n->mem, pc));
+    n->node->attach_pcie(n->pcie.get());
+    np.push_back(n);
+  }
+  std::vector<std::unique_ptr<EthLink>> links;
+  for (unsigned i = 0; i + 1 < o.nics; i += 2) {
+    EthLinkCfg lc;
+    lc.seed = o.seed + i;
+    lc.faults[0].loss = lc.faults[1].loss = o.loss;
+    if (!o.pcap.empty()) lc.pcap_path = i ? o.pcap + "." + std::to_string(i / 2) : o.pcap;
+    links.emplace_back(new EthLink(("link" + std::to_string(i / 2)).c_str(), nodes[i].get(), nodes[i + 1].get(), lc));
+  }
+  SvcServer server("svc", np, work + "/svc.sock");
+  srv = &server;
+  if (!server.listening()) {
+    std::fprintf(stderr, "rnic-sim: %s\n", server.error().c_str());
+    rm_tree(work);
+    return 2;
+  }
+  Launcher launch("launch", o, np, work);
+  launch.server = &server;
+  server.set_wall_timeout(o.timeout_s);
+
+  sc_start();
+
+  double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  int status = 1;
+  if (!launch.err.empty()) {
+    std::fprintf(stderr, "rnic-sim: %s\n", launch.err.c_str());
+  } else if (server.timed_out()) {
+    std::fprintf(stderr, "rnic-sim: wall-clock timeout after %.0f s: COMMAND killed\n", o.timeout_s);
+    status = 124;
+  } else if (server.child_exited()) {
+    int st = server.child_status();
+    status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+  }
+  for (auto &l : links) l->flush_pcap();
+  if (!o.quiet) {
+    double sim_s = sc_time_stamp().to_seconds();
+    uint64_t cyc = 0;
+    for (auto &nd : nodes) cyc += nd->cycles();
+    std::printf("rnic-sim: COMMAND exited with status %d\n", status);
+    std::printf("rnic-sim: simulated %.3f ms, %llu NIC cycles (%u NICs at 250 MHz); wall %.1f s (%.3f M NIC cycles/s)\n",
+                sim_s * 1e3, (unsigned long long)cyc, o.nics, wall, wall > 0 ? cyc / wall / 1e6 : 0.0);
+    for (size_t i = 0; i < links.size(); i++)
+      std::printf("rnic-sim: link%zu frames nic%zu->nic%zu %llu, nic%zu->nic%zu %llu (lost %llu/%llu)%s%s\n", i, 2 * i,
+                  2 * i + 1, (unsigned long long)links[i]->stats(0).tx_frames, 2 * i + 1, 2 * i,
+                  (unsigned long long)links[i]->stats(1).tx_frames, (unsigned long long)links[i]->stats(0).lost,
+                  (unsigned long long)links[i]->stats(1).lost, o.pcap.empty() ? "" : ", capture ",
+                  o.pcap.empty() ? "" : links[i]->cfg().pcap_path.c_str());
+    std::printf("rnic-sim: %llu client connections; DMA refused outside registrations: %llu\n",
+                (unsigned long long)server.clients_seen(), (unsigned long long)server.dma_refused());
+    server.print_qp_stats(stdout);
+  }
+  if (!o.keep) rm_tree(work);
+  else std::printf("rnic-sim: kept %s\n", work.c_str());
+  return status;
+}
+
+}  // namespace
+
+static SimProgram reg("run", "simulated NICs for unmodified libibverbs programs: run [opts] -- COMMAND", run_main);
