@@ -1,7 +1,7 @@
 # The SystemC co-simulation: rnic_core verilated once, every harness program linked into one
 # binary (build/sim/rnic_sim PROGRAM). Programs: the demo, and the testbenches in tb/core.
-SIM_CPP := sim/main/sim_main.cpp sim/nic/rnic_node.cpp sim/demo/demo_main.cpp $(sort $(wildcard sim/service/*.cpp)) $(sort $(wildcard tb/core/*.cpp)) $(sort $(wildcard sim/host/*.cpp sim/net/*.cpp tb/sim/*.cpp tb/sys/*.cpp))
-SIM_DEPS := $(SIM_CPP) $(wildcard sim/*/*.h tb/common/*.h tb/sys/*.h) tb/dma/axi_slave_model.h $(RTL_SRCS) $(HOST_CORE_LIB) $(HOST_PROV_LIB) $(FW_IMAGE)
+SIM_CPP := sim/main/sim_main.cpp sim/nic/rnic_node.cpp $(sort $(wildcard sim/service/*.cpp)) $(sort $(wildcard tb/core/*.cpp)) $(sort $(wildcard sim/host/*.cpp sim/net/*.cpp tb/sim/*.cpp tb/sys/*.cpp))
+SIM_DEPS := $(SIM_CPP) $(wildcard sim/*/*.h tb/common/*.h tb/sys/*.h) $(RTL_SRCS) $(HOST_CORE_LIB) $(HOST_PROV_LIB) $(FW_IMAGE)
 SIM_BIN := $(BUILD)/sim/rnic_sim
 
 $(SIM_BIN): $(SIM_DEPS)
@@ -11,8 +11,8 @@ $(SIM_BIN): $(SIM_DEPS)
 	  -GFwImemInit='"$(abspath $(FW_DIR)/imem.hex)"' -GFwDmemInit='"$(abspath $(FW_DIR)/dmem.hex)"')
 	@cp $(BUILD)/sim/obj/Vrnic_core $@
 
-demo: deps $(SIM_BIN)
-	@$(SIM_BIN) demo --nics 2
+demo: deps $(SIM_BIN) provider
+	@sim/service/demo.sh
 
 TEST_SUITES += core
 test-core: $(SIM_BIN) $(FW_TRAP_DIR)/imem.hex
@@ -54,3 +54,7 @@ bench-rdma: $(SIM_BIN)
 	  plot '$(BUILD)/bench/goodput.dat' using 1:2 with linespoints title 'WRITE', \
 	  '' using 1:3 with linespoints title 'SEND', '' using 1:4 with linespoints title 'READ (to 64 KiB, 1 in flight)'" && \
 	  echo "plot: $(BUILD)/bench/goodput.png"; fi
+
+# `make rnic-sim`: what sim/rnic-sim needs (the simulator and the rdma-core provider).
+.PHONY: rnic-sim
+rnic-sim: deps $(SIM_BIN) provider

@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "../../tb/dma/axi_slave_model.h"  // AxiPorts: the port struct shared with the DMA testbench
+#include "host/axi_ports.h"
 #include "host/host_mem.h"
 
 struct PcieErrRange {

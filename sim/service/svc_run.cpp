@@ -212,6 +212,7 @@ int run_main(int argc, char **argv) {
     return 2;
   }
   const std::string work = tmpl;
+  sc_report_handler::set_actions("/OSCI/SystemC", SC_INFO, SC_DO_NOTHING);  // "stopped by user"
   auto wall0 = std::chrono::steady_clock::now();
 
   std::vector<std::unique_ptr<SvcNic>> nics;

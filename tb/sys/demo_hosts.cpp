@@ -1,4 +1,4 @@
-// `make demo`: two simulated NICs, each behind its own host (memory and PCIe model), joined by a
+// `rnic_sim demo-hosts`: two simulated NICs, each behind its own host (memory and PCIe model), joined by a
 // 100G link. The hosts discover their NICs over BAR0, read the firmware's boot log, then do RDMA
 // through the driver core and the provider's data path; the report is in simulated time.
 #include <systemc.h>
@@ -151,7 +151,7 @@ struct HostProbe : sc_module {
     report(ok, "WRITE with a bad rkey: REM_ACCESS_ERR completion", t0);
     uint32_t txf = rnic_rd32(&a_->os, RNIC_COUNTER_BASE + 4 * RNIC_CNT_TX_FRAMES);
     uint32_t rxf = rnic_rd32(&b_->os, RNIC_COUNTER_BASE + 4 * RNIC_CNT_RX_FRAMES);
-    std::printf("rdma: nic0 sent %u frames, nic1 received %u; link capture in build/demo.pcap\n", txf, rxf);
+    std::printf("rdma: nic0 sent %u frames, nic1 received %u; link capture in build/demo-hosts.pcap\n", txf, rxf);
   }
   std::vector<RnicNode *> nics_;
   RdmaHost *a_, *b_;
@@ -164,7 +164,7 @@ static int demo_main(int, char **) {
   na.attach_pcie(&pa);
   nb.attach_pcie(&pb);
   EthLinkCfg lc;
-  lc.pcap_path = "build/demo.pcap";
+  lc.pcap_path = "build/demo-hosts.pcap";
   EthLink link("link", &na, &nb, lc);
   RdmaHost a(&na, &ma, 0x0A000001u, 1), b(&nb, &mb, 0x0A000002u, 2);
   HostProbe host("host", {&na, &nb}, &a, &b);
@@ -176,4 +176,4 @@ static int demo_main(int, char **) {
   return host.failures ? 1 : 0;
 }
 
-static SimProgram reg("demo", "two NICs: discovery, firmware boot, RDMA WRITE and SEND between hosts", demo_main);
+static SimProgram reg("demo-hosts", "two NICs driven by the testbench hosts: discovery, firmware boot, RDMA WRITE/SEND/READ", demo_main);
