@@ -7,7 +7,7 @@ HOSTT_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -Ispec/include -Ihost-driv
                 -Ihost-driver/provider -Itb/host
 HOSTT_LIB_SRCS := $(sort $(wildcard host-driver/core/rnic_cmdq.c host-driver/core/rnic_cmd.c \
                   host-driver/core/rnic_mr.c host-driver/core/rnic_res.c host-driver/core/rnic_eq.c \
-                  host-driver/provider/*.c))
+                  $(HOST_PROV_SRCS)))
 HOSTT_SRCS := $(sort $(wildcard tb/host/*.c))
 HOSTT_HDRS := $(wildcard host-driver/core/*.h host-driver/provider/*.h tb/host/*.h tb/host/kstub/*/*.h) spec/include/rnic_spec.h
 HOSTT_BIN := $(HOSTT_BUILD)/test_host
@@ -26,7 +26,7 @@ $(HOSTT_BIN): $(HOSTT_SRCS) $(HOSTT_LIB_SRCS) $(HOSTT_HDRS)
 .PHONY: test-host
 test-host: $(HOSTT_BIN)
 	@rc=0; \
-	for f in $(sort $(wildcard host-driver/core/*.c host-driver/provider/*.c)); do \
+	for f in $(sort $(wildcard host-driver/core/*.c) $(HOST_PROV_SRCS)); do \
 	  if $(HOST_CC) $(HOSTT_STRICT) $$f 2> $(HOSTT_BUILD)/strict.log; then echo "PASS host-strict-c11-$$(basename $$f .c)"; \
 	  else echo "FAIL host-strict-c11-$$(basename $$f .c) $$(head -1 $(HOSTT_BUILD)/strict.log)"; rc=1; fi; \
 	done; \

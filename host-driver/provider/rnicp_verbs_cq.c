@@ -1,0 +1,161 @@
+/* Completion queues: ring and doorbell record in process memory, polling, arming. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rnic_spec.h"
+#include "rnicp_verbs.h"
+
+#define POLL_CHUNK 16
+
+struct ibv_cq *rnicp_create_cq(struct ibv_context *context, int cqe, struct ibv_comp_channel *channel,
+			       int comp_vector)
+{
+	struct rnicp_context *ctx = to_rctx(context);
+	struct rnicp_vcq *cq;
+	unsigned lg = 0;
+	uint32_t cqn;
+	int rc;
+
+	(void)channel;	/* events are the backend's; libibverbs keeps the channel in the CQ */
+	if (cqe < 1 || (uint32_t)cqe > ctx->dattr.max_cqe || comp_vector < 0 ||
+	    comp_vector >= context->num_comp_vectors) {
+		errno = EINVAL;
+		return NULL;
+	}
+	/* The owner bit needs no spare slot: the ring holds exactly 2^lg completions. */
+	while ((1u << lg) < (uint32_t)cqe)
+		lg++;
+	if (lg > RNICP_CQ_MAX_LOG) {
+		errno = EINVAL;
+		return NULL;
+	}
+	cq = calloc(1, sizeof(*cq));
+	if (!cq) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	cq->buf_len = ((size_t)RNIC_CQE_SIZE << lg);
+	cq->buf_len = (cq->buf_len + RNICP_PAGE - 1) & ~(size_t)(RNICP_PAGE - 1);
+	if (posix_memalign(&cq->buf, RNICP_PAGE, cq->buf_len) ||
+	    posix_memalign((void **)&cq->dbrec, 64, 64)) {
+		rc = -ENOMEM;
+		goto fail;
+	}
+	memset(cq->buf, 0, cq->buf_len);	/* owner 0: nothing written yet */
+	memset(cq->dbrec, 0, 64);
+	rc = ctx->be_ops->create_cq(ctx->be, lg, cq->buf, cq->dbrec, (uintptr_t)&cq->vcq.cq, &cqn);
+	if (rc)
+		goto fail;
+	rc = rnicp_cq_init(&cq->ring, cq->buf, lg, cqn, cq->dbrec);
+	if (rc) {
+		ctx->be_ops->destroy_cq(ctx->be, cqn);
+		goto fail;
+	}
+	pthread_mutex_init(&cq->lock, NULL);
+	cq->vcq.cq.context = context;
+	cq->vcq.cq.cqe = 1 << lg;
+	cq->vcq.cq.handle = cqn;
+	return &cq->vcq.cq;
+fail:
+	free(cq->buf);
+	free(cq->dbrec);
+	free(cq);
+	errno = -rc;
+	return NULL;
+}
+
+int rnicp_destroy_cq(struct ibv_cq *ibcq)
+{
+	struct rnicp_vcq *cq = to_rcq(ibcq);
+	struct rnicp_context *ctx = to_rctx(ibcq->context);
+	int rc = ctx->be_ops->destroy_cq(ctx->be, cq->ring.cqn);
+
+	if (rc)
+		return -rc;	/* e.g. a QP still uses it */
+	pthread_mutex_destroy(&cq->lock);
+	free(cq->buf);
+	free(cq->dbrec);
+	free(cq);
+	return 0;
+}
+
+/* Moves the consumer of the QP's SQ or RQ past the completed WQE. A completion of a QP that
+ * is gone (destroyed while its CQEs were still in the ring) retires nothing. */
+static void retire(struct rnicp_context *ctx, const struct rnicp_wc *w)
+{
+	struct rnicp_qp *qp;
+
+	pthread_rwlock_rdlock(&ctx->qp_lock);
+	qp = rnicp_qp_lookup(ctx, w->qpn);
+	if (qp) {
+		if (rnicp_wc_is_recv(w)) {
+			pthread_mutex_lock(&qp->rq_lock);
+			rnicp_rq_complete(&qp->rq, w->wqe_index);
+			pthread_mutex_unlock(&qp->rq_lock);
+		} else {
+			pthread_mutex_lock(&qp->sq_lock);
+			rnicp_sq_complete(&qp->sq, w->wqe_index);
+			pthread_mutex_unlock(&qp->sq_lock);
+		}
+	}
+	pthread_rwlock_unlock(&ctx->qp_lock);
+}
+
+static void to_ibv_wc(const struct rnicp_wc *w, struct ibv_wc *wc)
+{
+	memset(wc, 0, sizeof(*wc));
+	wc->wr_id = w->wr_id;
+	wc->status = (enum ibv_wc_status)w->status;	/* the spec uses the verbs values */
+	wc->opcode = (enum ibv_wc_opcode)w->opcode;
+	wc->vendor_err = w->vendor_err;
+	wc->byte_len = w->byte_len;
+	wc->qp_num = w->qpn;
+	wc->src_qp = w->src_qp;
+	if (w->flags & (1u << RNIC_CQE_FLAG_WITH_IMM)) {
+		wc->wc_flags |= IBV_WC_WITH_IMM;
+		wc->imm_data = w->imm_data;	/* already in network order */
+	}
+	if (w->flags & (1u << RNIC_CQE_FLAG_GRH))
+		wc->wc_flags |= IBV_WC_GRH;
+}
+
+int rnicp_poll_cq(struct ibv_cq *ibcq, int num_entries, struct ibv_wc *wc)
+{
+	struct rnicp_vcq *cq = to_rcq(ibcq);
+	struct rnicp_context *ctx = to_rctx(ibcq->context);
+	struct rnicp_wc w[POLL_CHUNK];
+	int total = 0;
+
+	if (num_entries < 0)
+		return -EINVAL;
+	pthread_mutex_lock(&cq->lock);
+	while (total < num_entries) {
+		int want = num_entries - total < POLL_CHUNK ? num_entries - total : POLL_CHUNK;
+		int n = rnicp_cq_poll(&cq->ring, want, w);
+
+		for (int i = 0; i < n; i++) {
+			retire(ctx, &w[i]);
+			to_ibv_wc(&w[i], &wc[total + i]);
+		}
+		total += n;
+		if (n < want)
+			break;
+	}
+	pthread_mutex_unlock(&cq->lock);
+	/* In simulation the device is a process on the same few cores: let it run. */
+	if (!total)
+		sched_yield();
+	return total;
+}
+
+int rnicp_req_notify_cq(struct ibv_cq *ibcq, int solicited_only)
+{
+	struct rnicp_vcq *cq = to_rcq(ibcq);
+	struct rnicp_context *ctx = to_rctx(ibcq->context);
+
+	rnicp_arm_cq(&ctx->db, cq->ring.cqn, solicited_only);
+	return 0;
+}
