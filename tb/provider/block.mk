@@ -1,0 +1,54 @@
+# tb/provider/block.mk: the rdma-core provider (mk/provider.mk). Its verbs layer, linked from
+# the very objects of librnic-rdmav34.so, against a mock backend (WQE/CQE bytes, doorbells,
+# backend requests, rejections); then the built .so: its exports, its libibverbs imports, that
+# it loads with RTLD_NOW, that ibv_devices survives it, and the build's libibverbs guard.
+TEST_SUITES += provider
+
+PROVT_BUILD := $(BUILD)/tb-provider
+PROVT_SRCS := $(filter-out tb/provider/dlopen_so.c,$(sort $(wildcard tb/provider/*.c)))
+PROVT_BIN := $(PROVT_BUILD)/test_provider
+PROVT_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -Ispec/include -Ihost-driver/core \
+                -Ihost-driver/provider -Itb/provider
+# What libibverbs 44 exports under IBVERBS_PRIVATE_34 that this provider may import.
+PROVT_PRIVATE_OK := verbs_register_driver_34 _verbs_init_and_alloc_context verbs_set_ops \
+                    verbs_uninit_context verbs_init_cq
+
+$(PROVT_BIN): $(PROVT_SRCS) $(wildcard tb/provider/*.h) $(PROV_OBJS)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(PROVT_CFLAGS) $(PROVT_SRCS) $(PROV_OBJS) -o $@ -libverbs -lpthread
+
+$(PROVT_BUILD)/dlopen_so: tb/provider/dlopen_so.c
+	@mkdir -p $(@D)
+	$(HOST_CC) -std=c11 -Wall -Wextra -Werror $< -o $@ -ldl
+
+.PHONY: test-provider
+test-provider: $(PROVT_BIN) $(PROVT_BUILD)/dlopen_so $(PROV_SO)
+	@rc=0; \
+	$(PROVT_BIN) || rc=1; \
+	exp=$$(nm -D --defined-only $(PROV_SO) | awk '{print $$3}'); \
+	if [ -z "$$exp" ]; then echo "PASS so-exports-nothing"; else echo "FAIL so-exports-nothing exports:" $$exp; rc=1; fi; \
+	priv=$$(nm -D --undefined-only --with-symbol-versions $(PROV_SO) | awk '/@IBVERBS_PRIVATE_34$$/ {sub(/@.*/, "", $$2); print $$2}'); \
+	bad=""; for s in $$priv; do case " $(PROVT_PRIVATE_OK) " in *" $$s "*) ;; *) bad="$$bad $$s";; esac; done; \
+	if [ -z "$$bad" ] && echo "$$priv" | grep -qx verbs_register_driver_34; then echo "PASS so-imports-only-kernel-less-private-abi"; \
+	else echo "FAIL so-imports-only-kernel-less-private-abi unexpected:$$bad / got:" $$priv; rc=1; fi; \
+	if nm -D --undefined-only --with-symbol-versions $(PROV_SO) | grep -q 'ibv_cmd_'; then \
+	  echo "FAIL so-no-ibv-cmd-calls the provider must not reach the kernel's command path"; rc=1; \
+	else echo "PASS so-no-ibv-cmd-calls"; fi; \
+	if out=$$($(PROVT_BUILD)/dlopen_so $(abspath $(PROV_SO))); then echo "PASS so-dlopen-rtld-now"; \
+	else echo "FAIL so-dlopen-rtld-now $$out"; rc=1; fi; \
+	ref=$$(ibv_devices 2>&1); refrc=$$?; \
+	out=$$(RDMAV_DRIVERS=$(abspath $(PROV_BUILD))/librnic IBV_SHOW_WARNINGS=1 ibv_devices 2>&1); orc=$$?; \
+	if [ $$orc -lt 128 ] && [ $$orc -eq $$refrc ] && ! echo "$$out" | grep -q "couldn't load driver"; then \
+	  echo "PASS so-ibv-devices-with-provider-no-device"; \
+	else echo "FAIL so-ibv-devices-with-provider-no-device rc $$orc (without: $$refrc): $$out"; rc=1; fi; \
+	g=$(PROVT_BUILD)/guard; rm -rf $$g; \
+	if out=$$($(MAKE) --no-print-directory BUILD=$$g PROV_IBVERBS_VERSION=1.14.99.0 $$g/provider/.libibverbs-abi-ok 2>&1); then \
+	  echo "FAIL provider-build-refuses-other-libibverbs built anyway"; rc=1; \
+	elif echo "$$out" | grep -q "rdma-core 44.0"; then echo "PASS provider-build-refuses-other-libibverbs"; \
+	else echo "FAIL provider-build-refuses-other-libibverbs $$out"; rc=1; fi; \
+	if out=$$($(MAKE) --no-print-directory BUILD=$$g PROV_IBVERBS=/bin/true $$g/provider/.libibverbs-abi-ok 2>&1); then \
+	  echo "FAIL provider-build-refuses-lib-without-private-34 built anyway"; rc=1; \
+	elif echo "$$out" | grep -q "verbs_register_driver_34@@IBVERBS_PRIVATE_34"; then echo "PASS provider-build-refuses-lib-without-private-34"; \
+	else echo "FAIL provider-build-refuses-lib-without-private-34 $$out"; rc=1; fi; \
+	rm -rf $$g; \
+	exit $$rc
