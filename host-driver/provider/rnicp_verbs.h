@@ -54,10 +54,13 @@ struct rnicp_vcq {
 	void *buf;
 	size_t buf_len;
 	uint32_t *dbrec;
+	struct rnicp_wc cur;		/* the completion an ibv_cq_ex poll is on */
 };
 
+struct rnicp_wrx;
+
 struct rnicp_qp {
-	struct verbs_qp vqp;
+	struct verbs_qp vqp;		/* qp_ex part used when created with send_ops_flags */
 	struct rnicp_qp *hnext;		/* chain in rnicp_context.qp_hash */
 	pthread_mutex_t sq_lock, rq_lock;
 	struct rnicp_sq sq;
@@ -69,6 +72,7 @@ struct rnicp_qp {
 	uint32_t sq_sig_all, qkey, path_mtu;
 	uint32_t sq_wqebbs;		/* WQEBBs of the largest WQE the caps allow */
 	struct ibv_qp_cap cap;		/* as written back at create */
+	struct rnicp_wrx *wrx;		/* ibv_wr_* state, NULL without send_ops_flags */
 };
 
 struct rnicp_ah {
@@ -124,6 +128,7 @@ struct ibv_cq *rnicp_create_cq(struct ibv_context *context, int cqe, struct ibv_
 int rnicp_destroy_cq(struct ibv_cq *cq);
 int rnicp_poll_cq(struct ibv_cq *cq, int num_entries, struct ibv_wc *wc);
 int rnicp_req_notify_cq(struct ibv_cq *cq, int solicited_only);
+struct ibv_cq_ex *rnicp_create_cq_ex(struct ibv_context *context, struct ibv_cq_init_attr_ex *attr);
 
 /* rnicp_verbs_qp.c */
 struct ibv_qp *rnicp_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr);
@@ -131,14 +136,27 @@ int rnicp_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask);
 int rnicp_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask,
 		   struct ibv_qp_init_attr *init_attr);
 int rnicp_destroy_qp(struct ibv_qp *qp);
+struct ibv_qp *rnicp_create_qp_ex(struct ibv_context *context, struct ibv_qp_init_attr_ex *attr);
 /* The QP with number qpn in the table (caller holds ctx->qp_lock), or NULL. */
 struct rnicp_qp *rnicp_qp_lookup(struct rnicp_context *ctx, uint32_t qpn);
 /* An IPv4-mapped GID (::ffff:a.b.c.d) -> a.b.c.d as a number (a in bits 31:24): 0, or -EINVAL. */
 int rnicp_gid_to_ipv4(const union ibv_gid *gid, uint32_t *ipv4);
 
 /* rnicp_verbs_post.c */
+/* One WR into the SQ (the caller holds sq_lock and has checked the QP state): the WQEBBs it
+ * took, or -errno with the ring unchanged. bf: NULL or a RNICP_MAX_WQE_BYTES copy of the WQE. */
+int rnicp_post_one(struct rnicp_context *ctx, struct rnicp_qp *qp, const struct ibv_send_wr *wr, void *bf);
+/* The doorbell for everything posted up to sq.pi: BlueFlame with the last WQE (bf, nbb
+ * WQEBBs) when it was the only one and the QP was idle before, sq_db otherwise. */
+void rnicp_sq_doorbell(struct rnicp_context *ctx, struct rnicp_qp *qp, int lone_on_idle, const void *bf,
+		       int nbb);
 int rnicp_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad_wr);
 int rnicp_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr);
+
+/* rnicp_verbs_wr.c: the ibv_wr_* API of a QP created with send_ops_flags. 0, -EOPNOTSUPP
+ * for operations the QP type or the NIC lacks, -ENOMEM. */
+int rnicp_wr_init(struct rnicp_qp *qp, uint64_t send_ops_flags);
+void rnicp_wr_fini(struct rnicp_qp *qp);
 
 /* rnicp_verbs_ah.c */
 struct ibv_ah *rnicp_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr);

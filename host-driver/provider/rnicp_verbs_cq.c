@@ -10,8 +10,7 @@
 
 #define POLL_CHUNK 16
 
-struct ibv_cq *rnicp_create_cq(struct ibv_context *context, int cqe, struct ibv_comp_channel *channel,
-			       int comp_vector)
+static struct rnicp_vcq *cq_create(struct ibv_context *context, int cqe, int comp_vector)
 {
 	struct rnicp_context *ctx = to_rctx(context);
 	struct rnicp_vcq *cq;
@@ -19,7 +18,6 @@ struct ibv_cq *rnicp_create_cq(struct ibv_context *context, int cqe, struct ibv_
 	uint32_t cqn;
 	int rc;
 
-	(void)channel;	/* events are the backend's; libibverbs keeps the channel in the CQ */
 	if (cqe < 1 || (uint32_t)cqe > ctx->dattr.max_cqe || comp_vector < 0 ||
 	    comp_vector >= context->num_comp_vectors) {
 		errno = EINVAL;
@@ -58,13 +56,22 @@ struct ibv_cq *rnicp_create_cq(struct ibv_context *context, int cqe, struct ibv_
 	cq->vcq.cq.context = context;
 	cq->vcq.cq.cqe = 1 << lg;
 	cq->vcq.cq.handle = cqn;
-	return &cq->vcq.cq;
+	return cq;
 fail:
 	free(cq->buf);
 	free(cq->dbrec);
 	free(cq);
 	errno = -rc;
 	return NULL;
+}
+
+struct ibv_cq *rnicp_create_cq(struct ibv_context *context, int cqe, struct ibv_comp_channel *channel,
+			       int comp_vector)
+{
+	struct rnicp_vcq *cq = cq_create(context, cqe, comp_vector);
+
+	(void)channel;	/* ibv_create_cq records it (verbs_init_cq); events come from the backend */
+	return cq ? &cq->vcq.cq : NULL;
 }
 
 int rnicp_destroy_cq(struct ibv_cq *ibcq)
@@ -158,4 +165,135 @@ int rnicp_req_notify_cq(struct ibv_cq *ibcq, int solicited_only)
 
 	rnicp_arm_cq(&ctx->db, cq->ring.cqn, solicited_only);
 	return 0;
+}
+
+/* ---- the extended CQ (ibv_create_cq_ex): one completion at a time between start_poll and
+ * end_poll, which hold the CQ lock as the verbs API allows ------------------------------ */
+
+static struct rnicp_vcq *xcq(struct ibv_cq_ex *c)
+{
+	return to_rcq(ibv_cq_ex_to_cq(c));
+}
+
+static int poll_one(struct rnicp_vcq *cq)
+{
+	if (rnicp_cq_poll(&cq->ring, 1, &cq->cur) != 1)
+		return ENOENT;
+	retire(to_rctx(cq->vcq.cq.context), &cq->cur);
+	cq->vcq.cq_ex.status = (enum ibv_wc_status)cq->cur.status;
+	cq->vcq.cq_ex.wr_id = cq->cur.wr_id;
+	return 0;
+}
+
+static int cqx_start_poll(struct ibv_cq_ex *c, struct ibv_poll_cq_attr *attr)
+{
+	struct rnicp_vcq *cq = xcq(c);
+
+	if (attr && attr->comp_mask)
+		return EINVAL;
+	pthread_mutex_lock(&cq->lock);
+	if (poll_one(cq)) {
+		pthread_mutex_unlock(&cq->lock);
+		sched_yield();	/* as poll_cq: let the simulated device run */
+		return ENOENT;
+	}
+	return 0;
+}
+
+static int cqx_next_poll(struct ibv_cq_ex *c)
+{
+	return poll_one(xcq(c));
+}
+
+static void cqx_end_poll(struct ibv_cq_ex *c)
+{
+	pthread_mutex_unlock(&xcq(c)->lock);
+}
+
+static enum ibv_wc_opcode cqx_read_opcode(struct ibv_cq_ex *c)
+{
+	return (enum ibv_wc_opcode)xcq(c)->cur.opcode;
+}
+
+static uint32_t cqx_read_vendor_err(struct ibv_cq_ex *c)
+{
+	return xcq(c)->cur.vendor_err;
+}
+
+static uint32_t cqx_read_byte_len(struct ibv_cq_ex *c)
+{
+	return xcq(c)->cur.byte_len;
+}
+
+static __be32 cqx_read_imm_data(struct ibv_cq_ex *c)
+{
+	return xcq(c)->cur.imm_data;
+}
+
+static uint32_t cqx_read_qp_num(struct ibv_cq_ex *c)
+{
+	return xcq(c)->cur.qpn;
+}
+
+static uint32_t cqx_read_src_qp(struct ibv_cq_ex *c)
+{
+	return xcq(c)->cur.src_qp;
+}
+
+static unsigned int cqx_read_wc_flags(struct ibv_cq_ex *c)
+{
+	struct ibv_wc wc;
+
+	to_ibv_wc(&xcq(c)->cur, &wc);
+	return wc.wc_flags;
+}
+
+static uint32_t cqx_read_zero32(struct ibv_cq_ex *c)
+{
+	(void)c;
+	return 0;	/* RoCE: no LID */
+}
+
+static uint8_t cqx_read_zero8(struct ibv_cq_ex *c)
+{
+	(void)c;
+	return 0;	/* RoCE: no SL, no path bits */
+}
+
+struct ibv_cq_ex *rnicp_create_cq_ex(struct ibv_context *context, struct ibv_cq_init_attr_ex *attr)
+{
+	struct rnicp_vcq *cq;
+	struct ibv_cq_ex *x;
+
+	/* No timestamps, VLAN, flow tags or tag matching; no parent domain; overrun is an error. */
+	if ((attr->wc_flags & ~(uint64_t)IBV_WC_STANDARD_FLAGS) ||
+	    (attr->comp_mask & ~(uint32_t)IBV_CQ_INIT_ATTR_MASK_FLAGS) ||
+	    ((attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_FLAGS) &&
+	     (attr->flags & ~(uint32_t)IBV_CREATE_CQ_ATTR_SINGLE_THREADED))) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	if (attr->cqe > INT32_MAX) {
+		errno = EINVAL;
+		return NULL;
+	}
+	cq = cq_create(context, (int)attr->cqe, (int)attr->comp_vector);
+	if (!cq)
+		return NULL;
+	verbs_init_cq(&cq->vcq.cq, context, attr->channel, attr->cq_context);
+	x = &cq->vcq.cq_ex;
+	x->start_poll = cqx_start_poll;
+	x->next_poll = cqx_next_poll;
+	x->end_poll = cqx_end_poll;
+	x->read_opcode = cqx_read_opcode;
+	x->read_vendor_err = cqx_read_vendor_err;
+	x->read_byte_len = cqx_read_byte_len;
+	x->read_imm_data = cqx_read_imm_data;
+	x->read_qp_num = cqx_read_qp_num;
+	x->read_src_qp = cqx_read_src_qp;
+	x->read_wc_flags = cqx_read_wc_flags;
+	x->read_slid = cqx_read_zero32;
+	x->read_sl = cqx_read_zero8;
+	x->read_dlid_path_bits = cqx_read_zero8;
+	return x;
 }

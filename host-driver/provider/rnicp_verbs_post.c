@@ -79,17 +79,33 @@ static int to_rnicp_send(struct rnicp_context *ctx, const struct rnicp_qp *qp,
 	return 0;
 }
 
+int rnicp_post_one(struct rnicp_context *ctx, struct rnicp_qp *qp, const struct ibv_send_wr *wr, void *bf)
+{
+	struct rnicp_sge sges[RNICP_MAX_SGE];
+	struct rnicp_send_wr w;
+	int rc = to_rnicp_send(ctx, qp, wr, &w, sges);
+
+	return rc ? rc : rnicp_sq_post(&qp->sq, &w, bf);
+}
+
+void rnicp_sq_doorbell(struct rnicp_context *ctx, struct rnicp_qp *qp, int lone_on_idle, const void *bf,
+		       int nbb)
+{
+	/* BlueFlame pays off for a lone WQE on an idle QP: the device sends it without reading
+	 * the ring. Otherwise it would read the ring anyway and the copy only costs writes. */
+	if (lone_on_idle)
+		rnicp_bf_post(&ctx->db, bf, (unsigned)nbb * RNICP_WQEBB, qp->qpn, qp->sq.pi);
+	else
+		rnicp_ring_sq(&ctx->db, qp->qpn, qp->sq.pi);
+}
+
 int rnicp_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send_wr **bad_wr)
 {
 	struct rnicp_qp *qp = to_rqp(ibqp);
 	struct rnicp_context *ctx = to_rctx(ibqp->context);
-	struct rnicp_sge sges[RNICP_MAX_SGE];
 	uint8_t bf[RNICP_MAX_WQE_BYTES];
-	struct rnicp_send_wr w;
 	int rc = 0, posted = 0, nbb = 0, idle;
-	/* BlueFlame pays off for a lone WQE on an idle QP: the device sends it without reading
-	 * the ring. Otherwise it would read the ring anyway and the copy only costs writes. */
-	int use_bf = wr && !wr->next;
+	int lone = wr && !wr->next;
 
 	pthread_mutex_lock(&qp->sq_lock);
 	idle = qp->sq.pi == qp->sq.ci;
@@ -97,22 +113,15 @@ int rnicp_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send
 	if (qp->state < RNIC_QP_STATE_RTS)
 		rc = EINVAL;
 	for (; wr && !rc; wr = wr->next) {
-		rc = -to_rnicp_send(ctx, qp, wr, &w, sges);
-		if (rc)
-			break;
-		nbb = rnicp_sq_post(&qp->sq, &w, use_bf ? bf : NULL);
+		nbb = rnicp_post_one(ctx, qp, wr, lone ? bf : NULL);
 		if (nbb < 0) {
 			rc = -nbb;
 			break;
 		}
 		posted++;
 	}
-	if (posted) {
-		if (use_bf && idle)
-			rnicp_bf_post(&ctx->db, bf, (unsigned)nbb * RNICP_WQEBB, qp->qpn, qp->sq.pi);
-		else
-			rnicp_ring_sq(&ctx->db, qp->qpn, qp->sq.pi);
-	}
+	if (posted)
+		rnicp_sq_doorbell(ctx, qp, lone && idle, bf, nbb);
 	pthread_mutex_unlock(&qp->sq_lock);
 	if (rc)
 		*bad_wr = wr;

@@ -87,6 +87,8 @@ static int qp_size(const struct rnicp_context *ctx, uint32_t type, struct ibv_qp
 	if (g->nbb > RNICP_MAX_WQEBBS)
 		return -EINVAL;
 	g->sq_log = log2_ceil(send_wr * g->nbb);
+	if (g->sq_log < 1)
+		g->sq_log = 1;	/* the firmware's smallest SQ is 2 WQEBBs (CREATE_QP) */
 	g->rq_log = log2_ceil(recv_wr);
 	g->rq_log_stride = rnicp_rq_log_stride(recv_sge);
 	if (g->sq_log > RNICP_SQ_MAX_LOG || g->rq_log > RNICP_RQ_MAX_LOG)
@@ -129,7 +131,7 @@ static void table_del(struct rnicp_context *ctx, struct rnicp_qp *qp)
 	pthread_rwlock_unlock(&ctx->qp_lock);
 }
 
-struct ibv_qp *rnicp_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr)
+static struct rnicp_qp *qp_create(struct ibv_pd *pd, struct ibv_qp_init_attr *attr)
 {
 	struct rnicp_context *ctx = to_rctx(pd->context);
 	struct ibv_qp_cap cap = attr->cap;
@@ -222,6 +224,52 @@ struct ibv_qp *rnicp_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr)
 
 	table_add(ctx, qp);
 	attr->cap = cap;
+	return qp;
+}
+
+struct ibv_qp *rnicp_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr)
+{
+	struct rnicp_qp *qp = qp_create(pd, attr);
+
+	return qp ? &qp->vqp.qp : NULL;
+}
+
+/* The extended create: what create_qp takes plus the ibv_wr_* API (send_ops_flags). */
+struct ibv_qp *rnicp_create_qp_ex(struct ibv_context *context, struct ibv_qp_init_attr_ex *ax)
+{
+	const uint32_t known = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+	struct ibv_qp_init_attr a;
+	struct rnicp_qp *qp;
+	int rc;
+
+	if (ax->comp_mask & ~known) {
+		errno = EOPNOTSUPP;	/* XRC, create flags, TSO, RSS */
+		return NULL;
+	}
+	if (!(ax->comp_mask & IBV_QP_INIT_ATTR_PD) || !ax->pd || ax->pd->context != context) {
+		errno = EINVAL;
+		return NULL;
+	}
+	memset(&a, 0, sizeof(a));
+	a.qp_context = ax->qp_context;
+	a.send_cq = ax->send_cq;
+	a.recv_cq = ax->recv_cq;
+	a.srq = ax->srq;
+	a.cap = ax->cap;
+	a.qp_type = ax->qp_type;
+	a.sq_sig_all = ax->sq_sig_all;
+	qp = qp_create(ax->pd, &a);
+	if (!qp)
+		return NULL;
+	if (ax->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) {
+		rc = rnicp_wr_init(qp, ax->send_ops_flags);
+		if (rc) {
+			rnicp_destroy_qp(&qp->vqp.qp);
+			errno = -rc;
+			return NULL;
+		}
+	}
+	ax->cap = a.cap;
 	return &qp->vqp.qp;
 }
 
@@ -379,6 +427,7 @@ int rnicp_destroy_qp(struct ibv_qp *ibqp)
 	if (rc)
 		return -rc;
 	table_del(ctx, qp);
+	rnicp_wr_fini(qp);
 	pthread_mutex_destroy(&qp->sq_lock);
 	pthread_mutex_destroy(&qp->rq_lock);
 	free(qp->buf);

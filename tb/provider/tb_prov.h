@@ -65,5 +65,6 @@ void test_qp(void);
 void test_post(void);
 void test_cq(void);
 void test_mt(void);
+void test_ex(void);
 
 #endif /* TB_PROV_H */

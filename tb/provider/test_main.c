@@ -9,6 +9,7 @@ int main(void)
 	test_post();
 	test_cq();
 	test_mt();
+	test_ex();
 	printf("INFO %u checks, %s\n", tb_checks, tb_failed ? "some failed" : "all passed");
 	return tb_failed;
 }

@@ -59,9 +59,9 @@ static void test_create(void)
 	CHECK(!rnicp_qp_lookup(ctx, 0x23), "qp-destroy-leaves-table");
 	pthread_rwlock_unlock(&ctx->qp_lock);
 
-	/* UD, ibv_ud_pingpong's caps: 1 send WR of 1 WQEBB, 500 receives. */
+	/* UD, ibv_ud_pingpong's caps: 1 send WR of 1 WQEBB (the SQ has 2 at least), 500 receives. */
 	qp = mkqp(IBV_QPT_UD, 1, 500, 1, 1, 0, &a);
-	CHECK(qp && mock.qp_in.sq_log_size == 0 && mock.qp_in.rq_log_size == 9 && a.cap.max_send_wr == 1 &&
+	CHECK(qp && mock.qp_in.sq_log_size == 1 && mock.qp_in.rq_log_size == 9 && a.cap.max_send_wr == 2 &&
 		      a.cap.max_recv_wr == 512 && a.cap.max_inline_data == 16 && a.cap.max_send_sge == 1 &&
 		      mock.qp_in.qp_type == RNIC_QP_TYPE_UD,
 	      "qp-create-ud-geometry");
