@@ -41,7 +41,7 @@ enum rnic_svc_op {
 	RNIC_SVC_DESTROY_AH,	/* in: svc_u32 */
 	RNIC_SVC_DB,		/* in: svc_db. No reply */
 	RNIC_SVC_BF,		/* in: svc_bf. No reply */
-	RNIC_SVC_BAR_READ,	/* in: svc_u32 (BAR0 offset); out: svc_bar (val, AXI resp). Board tool */
+	RNIC_SVC_BAR_READ,	/* in: svc_bar (off); out: svc_bar (val, AXI resp). Board tool */
 	RNIC_SVC_BAR_WRITE,	/* in: svc_bar; out: svc_bar (resp). Board tool */
 	RNIC_SVC_SYNC,		/* no input; replies once every earlier message took effect */
 	RNIC_SVC_NUM_OPS

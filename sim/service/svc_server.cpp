@@ -564,6 +564,13 @@ void SvcServer::on_dma_write(SvcClient *c, uint64_t va, const void *src, size_t 
 void SvcServer::cleanup(SvcClient *c) {
   if (!c->nic || c->kind != RNIC_SVC_KIND_VERBS) return;
   rnic_cmdq *q = &c->nic->q;
+  if (!c->qps.empty() || !c->cqs.empty() || !c->mrs.empty() || !c->pds.empty() || !c->ahs.empty()) {
+    std::printf("rnic-sim: pid %d closed its %s context holding %zu QPs, %zu CQs, %zu MRs, %zu AHs, %zu PDs: destroyed\n",
+                int(c->pid), c->nic->name.c_str(), c->qps.size(), c->cqs.size(), c->mrs.size(), c->ahs.size(),
+                c->pds.size());
+    std::fflush(stdout);
+    leaked_++;
+  }
   for (auto &kv : c->qps) rnic_cmd_destroy_qp(q, kv.first);
   for (uint32_t a : c->ahs) rnic_cmd_destroy_ah(q, a);
   for (auto &kv : c->cqs) rnic_cmd_destroy_cq(q, kv.first);

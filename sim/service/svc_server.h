@@ -76,6 +76,7 @@ class SvcServer : public sc_module {
   const std::vector<std::unique_ptr<SvcQpStats>> &qp_stats() const { return stats_; }
   uint64_t clients_seen() const { return clients_seen_; }
   uint64_t dma_refused() const { return dma_refused_; }
+  uint64_t contexts_cleaned() const { return leaked_; }  // closed holding resources
 
   // The PCIe model's err_fn for NIC n: DMA outside a process's registrations answers SLVERR.
   uint32_t dma_check(uint64_t addr, uint64_t len);
@@ -104,6 +105,6 @@ class SvcServer : public sc_module {
   sc_time poll_;
   std::map<int, SvcClient *> clients_;       // by fd
   std::map<uint64_t, SvcClient *> by_slot_;  // by DMA window
-  uint64_t next_slot_ = 1, clients_seen_ = 0, dma_refused_ = 0;
+  uint64_t next_slot_ = 1, clients_seen_ = 0, dma_refused_ = 0, leaked_ = 0;
   std::vector<std::unique_ptr<SvcQpStats>> stats_;
 };

@@ -25,7 +25,7 @@ static void rec_write(void *ctx, uint32_t off, uint32_t val)
 void test_db(void)
 {
 	struct rec r;
-	struct rnicp_db db = { &r, rec_write };
+	struct rnicp_db db = { &r, rec_write, NULL };
 	int ok;
 
 	CHECK(rnicp_db_sq_val(0x1234, 0x10005) == 0x00051234u && rnicp_db_rq_val(0xFFFF, 0xABCD) == 0xABCDFFFFu &&
