@@ -88,8 +88,6 @@ static int qp_size(const struct rnicp_context *ctx, uint32_t type, struct ibv_qp
 		return -EINVAL;
 	g->sq_log = log2_ceil(send_wr * g->nbb);
 	if (g->sq_log < 1)
-		g->sq_log = 1;	/* the firmware's smallest SQ is 2 WQEBBs */
-	if (g->sq_log < 1)
 		g->sq_log = 1;	/* the firmware's smallest SQ is 2 WQEBBs (CREATE_QP) */
 	g->rq_log = log2_ceil(recv_wr);
 	g->rq_log_stride = rnicp_rq_log_stride(recv_sge);
