@@ -216,12 +216,14 @@ static const struct rnic_spec_block *spec_block(uint32_t type)
 	return NULL;
 }
 
-/* One column for every register and counter name of the spec. */
+/* One column for every register and counter name of the spec (at least 20 wide, so the
+ * layout stays put when the spec grows a name). */
 static int name_width(void)
 {
 	static int w;
 
 	if (!w) {
+		w = 20;
 		for (unsigned i = 0; i < RNIC_SPEC_NUM_BLOCKS; i++)
 			for (unsigned k = 0; k < rnic_spec_blocks[i].num_regs; k++)
 				if ((int)strlen(rnic_spec_blocks[i].regs[k].name) > w)
