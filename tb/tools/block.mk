@@ -20,5 +20,7 @@ $(TOOL_FAKE): tb/tools/fake_sim.c $(TOOL_HDRS)
 tools: $(TOOL_BIN)
 
 TEST_SUITES += tools
-test-tools: $(TOOL_BIN) $(TOOL_FAKE)
-	@tb/tools/test_tools.sh $(TOOL_BIN) $(TOOL_FAKE)
+# The project's own firmware image (made with imem.hex by firmware/block.mk) must pass the
+# tool's checks as it is.
+test-tools: $(TOOL_BIN) $(TOOL_FAKE) $(BUILD)/firmware/imem.hex
+	@tb/tools/test_tools.sh $(TOOL_BIN) $(TOOL_FAKE) $(BUILD)/firmware/fw.img

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# test_tools.sh TOOL FAKE_SIM: the board tool's tests, one "PASS name" or "FAIL name why" line
+# test_tools.sh TOOL FAKE_SIM [FW_IMG]: the board tool's tests, one "PASS name" or "FAIL name why" line
 # per check. (a) PCI enumeration and BAR0 mapping through libpciaccess against a fake sysfs tree
 # in a private mount namespace (fake_sysfs.sh; SKIP when no namespace can be made), (b) every
 # command through the simulator socket protocol against fake_sim, outputs compared byte for
 # byte where they are deterministic, (c) bad arguments.
 set -uo pipefail
-TOOL=$(realpath "$1"); FAKE=$(realpath "$2")
+TOOL=$(realpath "$1"); FAKE=$(realpath "$2"); FWIMG=${3:-}
 HERE=$(cd "$(dirname "$0")" && pwd); ROOT=$(cd "$HERE/../.." && pwd)
 tmp=$(mktemp -d); pids=()
 cleanup() {
@@ -162,6 +162,13 @@ echo "W 0x000210 0x00000000"; } > "$tmp/want"
 same tools-sim-fw-load-writes-hold-imem-dmem-release "$tmp/a.journal" "$tmp/want"
 run "$TOOL" --sim "$S" fwlog
 printf 'boot ok 0x00020001 core 0\n' > "$tmp/want"; same tools-sim-fw-load-new-firmware-runs "$tmp/out" "$tmp/want"
+
+# the project's firmware image as firmware/tools/mkimage.py makes it
+if [ -n "$FWIMG" ] && start_fake proj; then
+  run "$TOOL" --sim "$tmp/proj.sock" fw-load "$FWIMG"
+  if [ "$rc" -eq 0 ] && grep -q '^rnic0 (simulator): firmware 0x[0-9A-F]* READY$' "$tmp/out"
+  then pass tools-sim-fw-load-project-image; else bad tools-sim-fw-load-project-image "exit $rc: $(head -c 200 "$tmp/err")"; fi
+fi
 
 # reset on the second NIC
 : > "$tmp/a.journal.before"; cp "$tmp/a.journal" "$tmp/a.journal.before"
