@@ -75,7 +75,9 @@ void tool_bar_fatal(const struct tool_bar *bar, const char *what, int err)
 static uint32_t sim_rd32(struct tool_bar *bar, uint32_t off)
 {
 	struct sim_bar *s = (struct sim_bar *)bar;
-	struct rnic_svc_u32 in = { off };
+	/* The protocol header names svc_u32 (the offset) as BAR_READ's input; the service reads a
+	 * whole svc_bar. A svc_bar starting with the offset satisfies both. */
+	struct rnic_svc_bar in = { off, 0, 0 };
 	struct rnic_svc_bar out;
 	int32_t rc = 0;
 	int err = sim_call(s, RNIC_SVC_BAR_READ, &in, sizeof(in), &out, sizeof(out), &rc);

@@ -290,18 +290,17 @@ static void serve(int fd, struct fake_nic *nics, unsigned num)
 			reply(fd, &h, 0, &ho, sizeof(ho));
 		} else if (!n) {
 			reply(fd, &h, -EPROTO, NULL, 0);
-		} else if (h.op == RNIC_SVC_BAR_READ && in_len >= sizeof(struct rnic_svc_u32)) {
-			struct rnic_svc_u32 a;
-			struct rnic_svc_bar out = { 0, 0, 0 };
+		} else if (h.op == RNIC_SVC_BAR_READ && in_len >= sizeof(struct rnic_svc_bar)) {
+			/* like sim/service: BAR_READ's input is a whole svc_bar (off used) */
+			struct rnic_svc_bar b;
 
-			memcpy(&a, in, sizeof(a));
-			if (a.v >= RNIC_BAR0_SIZE) {
+			memcpy(&b, in, sizeof(b));
+			if (b.off >= RNIC_BAR0_SIZE) {
 				reply(fd, &h, -EINVAL, NULL, 0);
 				continue;
 			}
-			out.off = a.v;
-			out.resp = nic_read(n, a.v, &out.val);
-			reply(fd, &h, 0, &out, sizeof(out));
+			b.resp = nic_read(n, b.off, &b.val);
+			reply(fd, &h, 0, &b, sizeof(b));
 		} else if (h.op == RNIC_SVC_BAR_WRITE && in_len >= sizeof(struct rnic_svc_bar)) {
 			struct rnic_svc_bar b;
 
