@@ -1,6 +1,7 @@
-# tb/tools/block.mk: the board tool (host-driver/tools/rnic-tool) and its tests: PCI enumeration
-# through libpciaccess against a fake sysfs tree in a private mount namespace, every command
-# over the simulator socket protocol against a fake service (tb/tools/fake_sim.c), bad arguments.
+# tb/tools/block.mk: the board tool (host-driver/tools/rnic-tool) and its tests. Suite tools: PCI
+# enumeration through libpciaccess against a fake sysfs tree in a private mount namespace, every
+# command over the simulator socket protocol against a fake service (tb/tools/fake_sim.c), bad
+# arguments. Suite tools-sim: every command against the real simulator device service.
 TOOL_BUILD := $(BUILD)/tools
 TOOL_BIN := $(TOOL_BUILD)/rnic-tool
 TOOL_SRCS := $(sort $(wildcard host-driver/tools/*.c))
@@ -24,3 +25,10 @@ TEST_SUITES += tools
 # tool's checks as it is.
 test-tools: $(TOOL_BIN) $(TOOL_FAKE) $(BUILD)/firmware/imem.hex
 	@tb/tools/test_tools.sh $(TOOL_BIN) $(TOOL_FAKE) $(BUILD)/firmware/fw.img
+
+# The same tool against the real simulator device service (rnic_sim run, two NICs): needs the
+# verilated simulator and the provider it points libibverbs at, which make test builds anyway.
+TEST_SUITES += tools-sim
+.PHONY: test-tools-sim
+test-tools-sim: $(TOOL_BIN) $(BUILD)/sim/rnic_sim $(PROV_SO) $(BUILD)/firmware/imem.hex
+	@tb/tools/test_tools_sim.sh $(TOOL_BIN) $(BUILD)/sim/rnic_sim $(BUILD)/firmware/fw.img
