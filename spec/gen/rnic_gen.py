@@ -7,6 +7,7 @@ interface document. Python 3 standard library only.
   rnic_gen.py --spec F --root D   read another spec / write or check under another tree
 """
 import argparse
+import re
 import binascii
 import os
 import sys
@@ -16,6 +17,7 @@ OUTPUTS = {
     "sv_pkg": "rtl/common/rnic_spec_pkg.sv",
     "sv_regs": "rtl/common/rnic_regs.sv",
     "c_hdr": "spec/include/rnic_spec.h",
+    "c_regs": "spec/include/rnic_spec_regs.h",
     "md": "docs/interface.md",
 }
 REG_ADDR_W = 12  # register blocks live in BAR0 0x000-0xFFF
@@ -54,6 +56,9 @@ class Spec:
         self.consts["spec_hash"] = self.hash
         self.consts["num_counters"] = len(self.counters)
         self._check()
+        self.reg_fields = {(b["name"], r["name"]): reg_doc_fields(b["name"], r) for b in self.blocks for r in b["regs"]}
+        self.reg_enum = {(b["name"], r["name"]): e for b in self.blocks for r in b["regs"]
+                         for e in [reg_doc_enum(r, self.enums)] if e}
 
     def const_value(self, expr):
         try:
@@ -124,6 +129,53 @@ class Spec:
                     raise SpecError(f"layout {lname}: more than max_sge = {n} SGEs")
                 if i < n and (not f or f["off"] != off or f["bits"] != bits or f.get("lsb", 0)):
                     raise SpecError(f"layout {lname}: {name} missing or not at byte {off} ({bits} bits)")
+
+
+# Register docs name their bit fields in a fixed phrasing ("bit0: running; bit1: image accepted",
+# "consumer index (bits 30:0); bit31 re-arms ...") and their value sets as "see <enum>". The
+# register table for tools reads them from there, so the names exist once, in the spec.
+FIELD_FORMS = (
+    (re.compile(r"^bit(\d+):? (.+)$"), lambda m: (int(m[1]), 1, m[2])),
+    (re.compile(r"^bits (\d+):(\d+):? (.+)$"), lambda m: (int(m[2]), int(m[1]) - int(m[2]) + 1, m[3])),
+    (re.compile(r"^(.+) \(bits (\d+):(\d+)\)$"), lambda m: (int(m[3]), int(m[2]) - int(m[3]) + 1, m[1])),
+)
+
+
+def reg_doc_fields(bname, r):
+    """[(lsb, bits, name)] when every ';'-separated part of the doc names a field, else []."""
+    out = []
+    for part in (p.strip() for p in r["doc"].split(";")):
+        for rx, conv in FIELD_FORMS:
+            m = rx.match(part)
+            if m:
+                out.append(conv(m))
+                break
+        else:
+            return []
+    used = 0
+    for lsb, bits, name in out:
+        mask = ((1 << bits) - 1) << lsb
+        if bits < 1 or lsb + bits > 32 or used & mask:
+            raise SpecError(f"block {bname}: register {r['name']}: doc fields overlap or leave 32 bits")
+        used |= mask
+    return out
+
+
+def reg_doc_enum(r, enums):
+    m = re.search(r"\bsee (?:the )?(\w+)", r["doc"])
+    return m[1] if m and m[1] in enums else None
+
+
+def enum_is_bits(e):
+    return re.search(r"\bbits?\b", e["doc"]) is not None
+
+
+def c_ident(text):
+    return re.sub(r"[^A-Za-z0-9]+", "_", text.split(" (")[0]).strip("_").upper()
+
+
+def c_str(text):
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def hdr_comment(style):
@@ -472,6 +524,102 @@ def gen_c(s):
     return "".join(o)
 
 
+# ---------------------------------------------------------------- C register table ----------
+C_REGS_TYPES = """
+/* Register kinds, as in the spec. */
+enum rnic_spec_kind { RNIC_SPEC_CONST = 0, RNIC_SPEC_RO = 1, RNIC_SPEC_RW = 2, RNIC_SPEC_WO = 3 };
+
+struct rnic_spec_field {
+\tconst char *name;\t/* the doc's words up to any parenthesis */
+\tconst char *doc;\t/* the doc's whole words for this field */
+\tuint8_t lsb, bits;
+};
+
+struct rnic_spec_enumval {
+\tconst char *name;
+\tuint32_t value;
+};
+
+struct rnic_spec_reg {
+\tconst char *name;
+\tconst char *doc;
+\tuint32_t off;\t\t/* from the block's base */
+\tenum rnic_spec_kind kind;
+\tuint32_t value;\t\t/* const: the value the spec fixes; rw/wo: the reset value; ro: 0 */
+\tconst struct rnic_spec_field *fields;\t/* bit fields named by the doc, or NULL */
+\tunsigned num_fields;
+\tconst char *enum_name;\t/* the value set the doc points to ("see ..."), or NULL */
+\tconst struct rnic_spec_enumval *enumvals;
+\tunsigned num_enumvals;
+\tint enum_bits;\t\t/* the enum lists bit positions, not values */
+};
+
+struct rnic_spec_block {
+\tconst char *name;
+\tconst char *doc;
+\tuint32_t type, version;
+\tuint32_t base;\t\t/* where this spec puts it; drivers find blocks by walking the chain */
+\tconst struct rnic_spec_reg *regs;
+\tunsigned num_regs;
+\tuint32_t counter_base;\t/* counters block: offset of counter 0 (names: rnic_counter_names) */
+\tunsigned num_counters;
+};
+"""
+
+
+def gen_c_regs(s):
+    o = [hdr_comment("c"),
+         "/* Every BAR0 register block of the spec as data: names, offsets, kinds, docs, the bit fields\n",
+         " * and value sets their docs name. For tools that print registers by name (rnic-tool) and\n",
+         " * for test models of the register file. */\n",
+         "#ifndef RNIC_SPEC_REGS_H\n#define RNIC_SPEC_REGS_H\n\n#include \"rnic_spec.h\"\n",
+         "\n#ifdef __GNUC__\n#define RNIC_SPEC_UNUSED __attribute__((unused))\n#else\n#define RNIC_SPEC_UNUSED\n#endif\n",
+         C_REGS_TYPES]
+    P = o.append
+    P("\n/* Masks of the named bit fields: RNIC_REG_<BLOCK>_<REG>_F_<FIELD>. */\n")
+    for b in s.blocks:
+        for r in b["regs"]:
+            for lsb, bits, name in s.reg_fields[(b["name"], r["name"])]:
+                P(f"#define RNIC_REG_{b['name'].upper()}_{r['name'].upper()}_F_{c_ident(name)} 0x{((1 << bits) - 1) << lsb:08X}u\n")
+    used_enums = sorted(set(s.reg_enum.values()))
+    for ename in used_enums:
+        P(f"\nstatic const struct rnic_spec_enumval rnic_spec_enum_{ename}[] RNIC_SPEC_UNUSED = {{\n")
+        for n, v in s.enums[ename]["values"]:
+            P(f"\t{{ \"{n}\", {v}u }},\n")
+        P("};\n")
+    for b in s.blocks:
+        for r in b["regs"]:
+            f = s.reg_fields[(b["name"], r["name"])]
+            if not f:
+                continue
+            P(f"\nstatic const struct rnic_spec_field rnic_spec_fields_{b['name']}_{r['name']}[] RNIC_SPEC_UNUSED = {{\n")
+            for lsb, bits, name in f:
+                P(f"\t{{ {c_str(name.split(' (')[0])}, {c_str(name)}, {lsb}, {bits} }},\n")
+            P("};\n")
+    kinds = {"const": "RNIC_SPEC_CONST", "ro": "RNIC_SPEC_RO", "rw": "RNIC_SPEC_RW", "wo": "RNIC_SPEC_WO"}
+    for b in s.blocks:
+        P(f"\nstatic const struct rnic_spec_reg rnic_spec_regs_{b['name']}[] RNIC_SPEC_UNUSED = {{\n")
+        for r in b["regs"]:
+            key = (b["name"], r["name"])
+            val = s.const_value(r["value"]) if r["kind"] == "const" else int(r.get("reset", 0))
+            f = s.reg_fields[key]
+            fld = f"rnic_spec_fields_{b['name']}_{r['name']}, {len(f)}u" if f else "0, 0u"
+            e = s.reg_enum.get(key)
+            en = (f"\"{e}\", rnic_spec_enum_{e}, {len(s.enums[e]['values'])}u, {int(enum_is_bits(s.enums[e]))}"
+                  if e else "0, 0, 0u, 0")
+            P(f"\t{{ \"{r['name']}\", {c_str(r['doc'])}, 0x{r['off']:02X}u, {kinds[r['kind']]}, 0x{val:08X}u,\n"
+              f"\t  {fld}, {en} }},\n")
+        P("};\n")
+    P(f"\n#define RNIC_SPEC_NUM_BLOCKS {len(s.blocks)}u\n")
+    P("static const struct rnic_spec_block rnic_spec_blocks[] RNIC_SPEC_UNUSED = {\n")
+    for i, b in enumerate(s.blocks):
+        cnt = f"0x{b['counter_base']:02X}u, {len(s.counters)}u" if "counter_base" in b else "0u, 0u"
+        P(f"\t{{ \"{b['name']}\", {c_str(b['doc'])},\n\t  0x{b['type']:08X}u, 0x{b['version']:08X}u, 0x{s.block_base(i):03X}u,\n"
+          f"\t  rnic_spec_regs_{b['name']}, {len(b['regs'])}u, {cnt} }},\n")
+    P("};\n\n#endif /* RNIC_SPEC_REGS_H */\n")
+    return "".join(o)
+
+
 # ---------------------------------------------------------------- Markdown ------------------
 def gen_md(s):
     o = [hdr_comment("md"), "# Hardware/software interface\n\n",
@@ -536,7 +684,8 @@ def main():
     except (SpecError, tomllib.TOMLDecodeError, KeyError) as e:
         print(f"rnic_gen: error in {a.spec}: {e}", file=sys.stderr)
         return 2
-    texts = {"sv_pkg": gen_sv_pkg(spec), "sv_regs": gen_sv_regs(spec), "c_hdr": gen_c(spec), "md": gen_md(spec)}
+    texts = {"sv_pkg": gen_sv_pkg(spec), "sv_regs": gen_sv_regs(spec), "c_hdr": gen_c(spec),
+             "c_regs": gen_c_regs(spec), "md": gen_md(spec)}
     stale = []
     for key, rel in OUTPUTS.items():
         path = os.path.join(a.root, rel)
