@@ -6,7 +6,7 @@ test-verbs: $(SIM_BIN) provider
 
 # Our own libibverbs program for bad input and isolation (tb/verbs/verbs_check.c).
 VERBS_CHECK := $(BUILD)/verbs-bin/verbs_check
-$(VERBS_CHECK): tb/verbs/verbs_check.c
+$(VERBS_CHECK): tb/verbs/verbs_check.c host-driver/provider/rnicp_sim_proto.h
 	@mkdir -p $(dir $@)
-	$(HOST_CC) -std=c11 -O2 -g -Wall -Wextra -Werror $< -o $@ -libverbs
+	$(HOST_CC) -std=c11 -O2 -g -Wall -Wextra -Werror -Ispec/include -Ihost-driver/core -Ihost-driver/provider $< -o $@ -libverbs
 test-verbs: $(VERBS_CHECK)

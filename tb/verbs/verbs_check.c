@@ -13,8 +13,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "rnicp_sim_proto.h"
 
 static int failures;
 
@@ -259,24 +263,52 @@ static int mode_neg(void)
 	return failures ? 1 : 0;
 }
 
+/* One request on a raw service connection: the reply's rc. */
+static int raw_call(int fd, uint32_t op, const void *in, size_t len)
+{
+	uint8_t m[RNIC_SVC_MAX_MSG];
+	struct rnic_svc_hdr h = { .op = op, .seq = 1, .flags = RNIC_SVC_F_REPLY };
+
+	memcpy(m, &h, sizeof(h));
+	memcpy(m + sizeof(h), in, len);
+	if (send(fd, m, sizeof(h) + len, 0) < 0 || recv(fd, m, sizeof(m), 0) < (ssize_t)sizeof(h))
+		return -EPIPE;
+	memcpy(&h, m, sizeof(h));
+	return h.rc;
+}
+
 /* The attacker: a second process on rnic0 with its own context, handed the victim's QPN and
  * lkey. It must not be able to modify or destroy the victim's QP, nor read the victim's memory
  * through the victim's lkey; then it exits holding its resources. */
 static int mode_attacker(uint32_t vqpn, uint32_t vlkey, uint64_t vaddr)
 {
 	struct end x, y;
-	struct ibv_qp_attr a = { .qp_state = IBV_QPS_ERR };
 	struct ibv_wc wc;
-	uint32_t own;
 	int rc;
 
 	make_end(&x, "rnic0", IBV_QPT_RC, 16384);
 	make_end(&y, "rnic1", IBV_QPT_RC, 16384);
-	own = x.qp->qp_num;
-	x.qp->qp_num = vqpn; /* a forged handle: the provider sends it as it is */
-	rc = ibv_modify_qp(x.qp, &a, IBV_QP_STATE);
-	check(rc != 0, "isolation-forged-modify-refused", "modify of another process's QP 0x%x returned %d", vqpn, rc);
-	x.qp->qp_num = own;
+	/* Forged commands straight on the service's socket, naming the victim's QP and MR: the
+	 * service must refuse what this connection did not create. */
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", getenv(RNIC_SVC_ENV) ? getenv(RNIC_SVC_ENV) : "");
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa)))
+		die("connect to the service");
+	struct rnic_svc_hello hi = { .version = RNIC_SVC_VERSION, .kind = RNIC_SVC_KIND_VERBS, .ibdev = "rnic0" };
+	struct rnic_svc_modify_qp mq = { .qpn = vqpn, .attr_mask = 1u << 0 /* STATE */ };
+	struct rnic_svc_u32 vq = { vqpn }, vk = { vlkey };
+	mq.attr.state = IBV_QPS_ERR;
+	check(raw_call(fd, RNIC_SVC_HELLO, &hi, sizeof(hi)) == 0, "isolation-raw-hello", "HELLO refused");
+	rc = raw_call(fd, RNIC_SVC_MODIFY_QP, &mq, sizeof(mq));
+	check(rc == -ENOENT, "isolation-forged-modify-qp-refused", "MODIFY_QP of QP 0x%x: %d", vqpn, rc);
+	rc = raw_call(fd, RNIC_SVC_QUERY_QP, &vq, sizeof(vq));
+	check(rc == -ENOENT, "isolation-forged-query-qp-refused", "QUERY_QP: %d", rc);
+	rc = raw_call(fd, RNIC_SVC_DESTROY_QP, &vq, sizeof(vq));
+	check(rc == -ENOENT, "isolation-forged-destroy-qp-refused", "DESTROY_QP: %d", rc);
+	rc = raw_call(fd, RNIC_SVC_DEREG_MR, &vk, sizeof(vk));
+	check(rc == -ENOENT, "isolation-forged-dereg-mr-refused", "DEREG_MR of lkey 0x%x: %d", vlkey, rc);
+	close(fd);
 
 	check(!connect_end(&x, &y) && !connect_end(&y, &x), "isolation-attacker-connect", "%s", strerror(errno));
 	/* Reads through the victim's lkey: another PD's key, so the NIC refuses it. */
