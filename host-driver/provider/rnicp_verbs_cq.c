@@ -14,7 +14,7 @@ static struct rnicp_vcq *cq_create(struct ibv_context *context, int cqe, int com
 {
 	struct rnicp_context *ctx = to_rctx(context);
 	struct rnicp_vcq *cq;
-	unsigned lg = 0;
+	unsigned lg = 1;	/* the firmware's smallest ring is 2 entries */
 	uint32_t cqn;
 	int rc;
 
@@ -24,7 +24,6 @@ static struct rnicp_vcq *cq_create(struct ibv_context *context, int cqe, int com
 		return NULL;
 	}
 	/* The owner bit needs no spare slot: the ring holds exactly 2^lg completions. */
-	lg = 1;	/* the firmware's smallest ring is 2 entries */
 	while ((1u << lg) < (uint32_t)cqe)
 		lg++;
 	if (lg > RNICP_CQ_MAX_LOG) {

@@ -1,7 +1,8 @@
 # tb/provider/block.mk: the rdma-core provider (mk/provider.mk). Its verbs layer, linked from
 # the very objects of librnic-rdmav34.so, against a mock backend (WQE/CQE bytes, doorbells,
 # backend requests, rejections); then the built .so: its exports, its libibverbs imports, that
-# it loads with RTLD_NOW, that ibv_devices survives it, and the build's libibverbs guard.
+# it loads with RTLD_NOW, that ibv_devices survives it, the build's libibverbs guard, and
+# `make install` (into a DESTDIR: the tests never install for real).
 TEST_SUITES += provider
 
 PROVT_BUILD := $(BUILD)/tb-provider
@@ -51,4 +52,10 @@ test-provider: $(PROVT_BIN) $(PROVT_BUILD)/dlopen_so $(PROV_SO)
 	elif echo "$$out" | grep -q "verbs_register_driver_34@@IBVERBS_PRIVATE_34"; then echo "PASS provider-build-refuses-lib-without-private-34"; \
 	else echo "FAIL provider-build-refuses-lib-without-private-34 $$out"; rc=1; fi; \
 	rm -rf $$g; \
+	d=$(PROVT_BUILD)/destdir; rm -rf $$d; \
+	if $(MAKE) --no-print-directory DESTDIR=$$d install > /dev/null 2>&1 && \
+	   cmp -s $(PROV_SO) $$d$(PROV_INSTALL_DIR)/librnic-rdmav34.so && \
+	   [ "$$(cat $$d/etc/libibverbs.d/rnic.driver)" = "driver rnic" ]; then echo "PASS provider-install-to-destdir"; \
+	else echo "FAIL provider-install-to-destdir nothing or wrong files under $$d"; rc=1; fi; \
+	rm -rf $$d; \
 	exit $$rc

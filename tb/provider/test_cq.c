@@ -56,7 +56,7 @@ static void test_create(void)
 	      "cq-create-ring-pow2-page-aligned-zeroed");
 	CHECK(c && rnicp_destroy_cq(c) == 0 && mock.destroyed == v->ring.cqn, "cq-destroy-by-number");
 	c = rnicp_create_cq(&ctx->vctx.context, 1, NULL, 0);
-	CHECK(c && c->cqe == 1 && mock.cq_log == 0, "cq-create-one-entry");
+	CHECK(c && c->cqe == 2 && mock.cq_log == 1, "cq-create-one-entry-gets-the-firmware-minimum-2");
 	rnicp_destroy_cq(c);
 	errno = 0;
 	CHECK(!rnicp_create_cq(&ctx->vctx.context, 0, NULL, 0) && errno == EINVAL, "cq-create-zero-einval");
