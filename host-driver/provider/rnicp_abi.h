@@ -262,10 +262,8 @@ void verbs_uninit_context(struct verbs_context *context);
 /* Installs every non-NULL op of ops into the context. */
 void verbs_set_ops(struct verbs_context *vctx, const struct verbs_context_ops *ops);
 
-/* Sets the libibverbs-owned fields of a CQ (context, channel, cq_context, mutex, cond);
- * ibv_create_cq does it itself, ibv_create_cq_ex leaves it to the provider. */
-void verbs_init_cq(struct ibv_cq *cq, struct ibv_context *context,
-		   struct ibv_comp_channel *channel, void *cq_context);
+/* (verbs_init_cq, which sets a CQ's libibverbs-owned fields, is not needed: in 44.0 both
+ * ibv_create_cq and ibv_create_cq_ex call it themselves after the provider's op.) */
 
 /* The allocation for provider struct type T whose struct verbs_context member is M. */
 #define RNICP_ABI_ALLOC_CONTEXT(ibdev, cmd_fd, T, M, driver_id)                                    \

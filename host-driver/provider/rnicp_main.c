@@ -14,31 +14,6 @@
  * simulator's fake sysfs says the same. */
 #define RNICP_UVERBS_ABI 1u
 
-const struct verbs_context_ops rnicp_ctx_ops = {
-	.alloc_pd = rnicp_alloc_pd,
-	.create_ah = rnicp_create_ah,
-	.create_cq = rnicp_create_cq,
-	.create_cq_ex = rnicp_create_cq_ex,
-	.create_qp = rnicp_create_qp,
-	.create_qp_ex = rnicp_create_qp_ex,
-	.dealloc_pd = rnicp_dealloc_pd,
-	.dereg_mr = rnicp_dereg_mr,
-	.destroy_ah = rnicp_destroy_ah,
-	.destroy_cq = rnicp_destroy_cq,
-	.destroy_qp = rnicp_destroy_qp,
-	.modify_qp = rnicp_modify_qp,
-	.poll_cq = rnicp_poll_cq,
-	.post_recv = rnicp_post_recv,
-	.post_send = rnicp_post_send,
-	.query_device_ex = rnicp_query_device_ex,
-	.query_port = rnicp_query_port,
-	.query_qp = rnicp_query_qp,
-	.reg_mr = rnicp_reg_mr,
-	.req_notify_cq = rnicp_req_notify_cq,
-	/* free_context is set in alloc_context's own table below: tests build contexts without
-	 * libibverbs and must not reach verbs_uninit_context. */
-};
-
 static void db_write32(void *c, uint32_t off, uint32_t val)
 {
 	struct rnicp_context *ctx = c;
@@ -98,8 +73,28 @@ static void rnicp_free_context(struct ibv_context *ibctx)
 	free(ctx);
 }
 
-static const struct verbs_context_ops rnicp_free_ops = {
+static const struct verbs_context_ops rnicp_ctx_ops = {
+	.alloc_pd = rnicp_alloc_pd,
+	.create_ah = rnicp_create_ah,
+	.create_cq = rnicp_create_cq,
+	.create_cq_ex = rnicp_create_cq_ex,
+	.create_qp = rnicp_create_qp,
+	.create_qp_ex = rnicp_create_qp_ex,
+	.dealloc_pd = rnicp_dealloc_pd,
+	.dereg_mr = rnicp_dereg_mr,
+	.destroy_ah = rnicp_destroy_ah,
+	.destroy_cq = rnicp_destroy_cq,
+	.destroy_qp = rnicp_destroy_qp,
 	.free_context = rnicp_free_context,
+	.modify_qp = rnicp_modify_qp,
+	.poll_cq = rnicp_poll_cq,
+	.post_recv = rnicp_post_recv,
+	.post_send = rnicp_post_send,
+	.query_device_ex = rnicp_query_device_ex,
+	.query_port = rnicp_query_port,
+	.query_qp = rnicp_query_qp,
+	.reg_mr = rnicp_reg_mr,
+	.req_notify_cq = rnicp_req_notify_cq,
 };
 
 static struct verbs_context *rnicp_alloc_context(struct ibv_device *ibdev, int cmd_fd,
@@ -128,7 +123,6 @@ static struct verbs_context *rnicp_alloc_context(struct ibv_device *ibdev, int c
 	}
 	ctx->vctx.context.async_fd = efd;
 	verbs_set_ops(&ctx->vctx, &rnicp_ctx_ops);
-	verbs_set_ops(&ctx->vctx, &rnicp_free_ops);
 	return &ctx->vctx;
 fail:
 	verbs_uninit_context(&ctx->vctx);

@@ -105,7 +105,6 @@ static inline struct rnicp_ah *to_rah(struct ibv_ah *a)
  * backend. Opens the backend for ibdev, reads the device limits and the port. Negative errno. */
 int rnicp_ctx_init(struct rnicp_context *ctx, const struct rnicp_be_ops *ops, const char *ibdev);
 void rnicp_ctx_fini(struct rnicp_context *ctx);
-extern const struct verbs_context_ops rnicp_ctx_ops;
 
 /* rnicp_verbs_dev.c */
 int rnicp_query_device_ex(struct ibv_context *context, const struct ibv_query_device_ex_input *input,

@@ -280,7 +280,9 @@ struct ibv_cq_ex *rnicp_create_cq_ex(struct ibv_context *context, struct ibv_cq_
 	cq = cq_create(context, (int)attr->cqe, (int)attr->comp_vector);
 	if (!cq)
 		return NULL;
-	verbs_init_cq(&cq->vcq.cq, context, attr->channel, attr->cq_context);
+	/* cq_context, channel, mutex: libibverbs' wrapper of create_cq_ex (verbs_init_cq) sets
+	 * them after this returns, as ibv_create_cq does; doing it here too would count the
+	 * channel twice. */
 	x = &cq->vcq.cq_ex;
 	x->start_poll = cqx_start_poll;
 	x->next_poll = cqx_next_poll;

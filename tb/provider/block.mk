@@ -12,11 +12,17 @@ PROVT_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -Ispec/inclu
                 -Ihost-driver/provider -Itb/provider
 # What libibverbs 44 exports under IBVERBS_PRIVATE_34 that this provider may import.
 PROVT_PRIVATE_OK := verbs_register_driver_34 _verbs_init_and_alloc_context verbs_set_ops \
-                    verbs_uninit_context verbs_init_cq
+                    verbs_uninit_context
 
-$(PROVT_BIN): $(PROVT_SRCS) $(wildcard tb/provider/*.h) $(PROV_OBJS)
+# The provider's objects but its backend choice: the test's rnicp_be_select hands out the mock,
+# and the real one is built again as tb_real_be_select to be tested on its own.
+PROVT_OBJS := $(filter-out $(PROV_BUILD)/rnicp_backend.o,$(PROV_OBJS))
+
+$(PROVT_BIN): $(PROVT_SRCS) $(wildcard tb/provider/*.h) $(PROVT_OBJS) host-driver/provider/rnicp_backend.c
 	@mkdir -p $(@D)
-	$(HOST_CC) $(PROVT_CFLAGS) $(PROVT_SRCS) $(PROV_OBJS) -o $@ -libverbs -lpthread
+	$(HOST_CC) $(filter-out -D_GNU_SOURCE,$(PROVT_CFLAGS)) -Drnicp_be_select=tb_real_be_select -c host-driver/provider/rnicp_backend.c \
+	  -o $(PROVT_BUILD)/real_be_select.o
+	$(HOST_CC) $(PROVT_CFLAGS) $(PROVT_SRCS) $(PROVT_OBJS) $(PROVT_BUILD)/real_be_select.o -o $@ -libverbs -lpthread
 
 $(PROVT_BUILD)/dlopen_so: tb/provider/dlopen_so.c
 	@mkdir -p $(@D)

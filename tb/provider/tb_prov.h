@@ -60,6 +60,12 @@ void mock_reset(void);
 struct rnicp_context *tb_ctx_new(void);
 void tb_ctx_free(struct rnicp_context *ctx);
 
+/* The provider's rnicp_be_select, built under this name (block.mk): the test binary's own
+ * rnicp_be_select hands alloc_context tb_backend (the mock unless a test changes it). */
+const struct rnicp_be_ops *tb_real_be_select(void);
+extern const struct rnicp_be_ops *tb_backend;
+
+void test_reg(void);
 void test_dev(void);
 void test_qp(void);
 void test_post(void);

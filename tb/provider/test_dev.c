@@ -30,9 +30,9 @@ static void test_context(void)
 	tb_ctx_free(ctx);
 	CHECK(mock.closed == 1, "ctx-fini-closes-backend");
 	unsetenv("RNIC_SIM_SOCK");
-	CHECK(rnicp_be_select() == &rnicp_be_kernel_ops, "backend-select-kernel-without-sim-sock");
+	CHECK(tb_real_be_select() == &rnicp_be_kernel_ops, "backend-select-kernel-without-sim-sock");
 	setenv("RNIC_SIM_SOCK", "/nonexistent", 1);
-	CHECK(rnicp_be_select() == &rnicp_be_sim_ops, "backend-select-sim-with-sim-sock");
+	CHECK(tb_real_be_select() == &rnicp_be_sim_ops, "backend-select-sim-with-sim-sock");
 	unsetenv("RNIC_SIM_SOCK");
 	{
 		struct rnicp_be *be = (struct rnicp_be *)1;

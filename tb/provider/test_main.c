@@ -4,6 +4,7 @@
 
 int main(void)
 {
+	test_reg();
 	test_dev();
 	test_qp();
 	test_post();
