@@ -22,7 +22,7 @@ _Static_assert(IBV_QPT_RC == RNIC_QP_TYPE_RC && IBV_QPT_UD == RNIC_QP_TYPE_UD &&
 		       IBV_QPS_RESET == RNIC_QP_STATE_RESET && IBV_QPS_ERR == RNIC_QP_STATE_ERR,
 	       "QP types and states are the verbs values");
 
-static unsigned log2_ceil(uint32_t n)
+static unsigned log2_ceil(uint64_t n)
 {
 	unsigned lg = 0;
 
@@ -86,7 +86,7 @@ static int qp_size(const struct rnicp_context *ctx, uint32_t type, struct ibv_qp
 	g->nbb = (bytes + RNICP_WQEBB - 1) / RNICP_WQEBB;
 	if (g->nbb > RNICP_MAX_WQEBBS)
 		return -EINVAL;
-	g->sq_log = log2_ceil(send_wr * g->nbb);
+	g->sq_log = log2_ceil((uint64_t)send_wr * g->nbb);
 	if (g->sq_log < 1)
 		g->sq_log = 1;	/* the firmware's smallest SQ is 2 WQEBBs (CREATE_QP) */
 	g->rq_log = log2_ceil(recv_wr);
