@@ -64,6 +64,9 @@ struct Bench : sc_module {
   // then cost a retransmission, not the run.
   static constexpr unsigned kExtraQps = 8, kQpDepth = 4, kQpTimeout = 8;
   uint32_t drops_8qp = 0, timeouts_8qp = 0;
+  // Simulation speed, NIC cycles per wall second summed over both NICs: the 1-QP 64 B stream
+  // above, and three phases added at the very end so no figure before them moves.
+  double speed_idle = -1, speed_write_64k = -1, speed_msg_64b = -1;
 
  private:
   static constexpr uint32_t kBuf = 4u << 20;
@@ -175,6 +178,15 @@ struct Bench : sc_module {
       }
     }
     return (sc_time_stamp() - t0).to_seconds();
+  }
+
+  // Runs fn and returns the NIC cycles per wall second over it, summed over both NICs.
+  template <class F> double speed(F fn) {
+    sc_time s0 = sc_time_stamp();
+    auto w0 = std::chrono::steady_clock::now();
+    bool good = fn();
+    double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
+    return good && wall > 0 ? 2 * (sc_time_stamp() - s0).to_seconds() * 250e6 / wall : -1;
   }
 
   double fail(const std::string &why, unsigned posted, unsigned done) {
@@ -318,7 +330,7 @@ struct Bench : sc_module {
     FwCounters c0, c1;
     // 64-byte WRITE message rate, one QP, signaled each; the firmware's cycles per WQE over it.
     counters(a_, &c0);
-    t = stream(RNIC_WQE_OP_RDMA_WRITE, 64, 256);
+    speed_msg_64b = speed([&] { return (t = stream(RNIC_WQE_OP_RDMA_WRITE, 64, 256)) > 0; });
     counters(a_, &c1);
     rate_64b_mps = t > 0 ? 256 / t / 1e6 : -1;
     cost_rate = fw_cost(c0, c1);
@@ -357,6 +369,11 @@ struct Bench : sc_module {
         if (t <= 0) break;
       }
     }
+
+    // Speed phases, last: both NICs idle (firmware polling, links quiet), then 64 KiB WRITEs
+    // on the first extra QP (the 1-QP one may be stalled by a READ that went wrong).
+    speed_idle = speed([&] { wait(sc_time(400, SC_US)); return true; });
+    speed_write_64k = speed([&] { return stream_qps(1, 65536, 32) > 0; });
     sc_stop();
   }
 
@@ -434,6 +451,9 @@ int bench_rdma(int argc, char **argv) {
   std::printf("| firmware cycles, the single 8 B WRITE | %.0f (%.0f + %.0f) | |\n", bench.cost_lat.total,
               bench.cost_lat.sq, bench.cost_lat.cq);
   std::printf("| simulated NIC cycles per wall second (2 NICs) | %.2f M | >= 1 |\n", cycles / wall / 1e6);
+  std::printf("| simulation speed, NIC cycles per wall second summed over both NICs: idle | %.3f M | |\n", bench.speed_idle / 1e6);
+  std::printf("| simulation speed, summed over both NICs: 64 KiB WRITE stream (1 QP) | %.3f M | >= 1 |\n", bench.speed_write_64k / 1e6);
+  std::printf("| simulation speed, summed over both NICs: 64 B WRITE stream (1 QP) | %.3f M | >= 1 |\n", bench.speed_msg_64b / 1e6);
   std::string dir(out);
   FILE *j = std::fopen((dir + "/results.json").c_str(), "w");
   if (j) {
@@ -446,7 +466,8 @@ int bench_rdma(int argc, char **argv) {
                  "  \"msg_rate_mps_64B_8qp\": %s,\n  \"fw_cycles_per_wqe\": %s,\n"
                  "  \"fw_cycles_per_wqe_doorbell\": %s,\n  \"fw_cycles_per_wqe_completion\": %s,\n"
                  "  \"fw_cycles_per_wqe_8qp\": %s,\n  \"fw_cycles_single_8B_write\": %s,\n"
-                 "  \"sim_cycles_per_sec\": %.0f,\n  \"params\": {\"clock_mhz\": 250, \"data_width\": 512, \"mtu\": 4096,"
+                 "  \"sim_cycles_per_sec\": %.0f,\n  \"sim_cycles_per_sec_idle\": %s,\n"
+                 "  \"sim_cycles_per_sec_write_64KiB\": %s,\n  \"sim_cycles_per_sec_msg_64B\": %s,\n  \"params\": {\"clock_mhz\": 250, \"data_width\": 512, \"mtu\": 4096,"
                  " \"pcie\": \"read 500 ns, posted write 250 ns, 16 GB/s, polite\", \"seed\": 1, \"quick\": %s},\n"
                  "  \"notes\": \"write_latency_ns_8B_*: the WQE posted by BlueFlame (bf_data + bf_db, as a provider posts a"
                  " single small WQE); the _sq_db figures post it with sq_db, the firmware reading it from the ring."
@@ -455,14 +476,18 @@ int bench_rdma(int argc, char **argv) {
                  " READ goodput is measured up to 64 KiB with one READ in flight (null: that READ did not complete)."
                  " 8 QPs: 8 QPs besides the 1-QP one, one CQ, %u outstanding WQEs per QP,"
                  " ACK timeout %.0f us; in the 64 B run %u ACKs were dropped at the requester (rx_drop_trunc) and %u WQEs"
-                 " resent after ACK timeouts, which the 8-QP figures include.\"\n}\n",
+                 " resent after ACK timeouts, which the 8-QP figures include."
+                 " sim_cycles_per_sec: simulated time x 250 MHz per wall second over the whole run (one clock, both NICs"
+                 " on it); sim_cycles_per_sec_*: NIC cycles summed over both NICs per wall second while both NICs idle"
+                 " (400 us), while 32 WRITEs of 64 KiB run on one QP, and over the 1-QP 64 B WRITE stream.\"\n}\n",
                  num(w64k).c_str(), num(bench.read_64k_gbps).c_str(), num(bench.read_8k_gbps).c_str(), num(bench.write_8qp_gbps).c_str(),
                  num(s64k).c_str(), num(bench.lat_oneway_ns, "%.1f").c_str(), num(bench.lat_cqe_ns, "%.1f").c_str(),
                  num(bench.lat_oneway_db_ns, "%.1f").c_str(), num(bench.lat_cqe_db_ns, "%.1f").c_str(),
                  num(bench.rate_64b_mps).c_str(), num(bench.rate_64b_8qp_mps).c_str(),
                  num(bench.cost_rate.total, "%.1f").c_str(), num(bench.cost_rate.sq, "%.1f").c_str(),
                  num(bench.cost_rate.cq, "%.1f").c_str(), num(bench.cost_rate_8qp.total, "%.1f").c_str(),
-                 num(bench.cost_lat.total, "%.1f").c_str(), cycles / wall, quick ? "true" : "false",
+                 num(bench.cost_lat.total, "%.1f").c_str(), cycles / wall, num(bench.speed_idle, "%.0f").c_str(),
+                 num(bench.speed_write_64k, "%.0f").c_str(), num(bench.speed_msg_64b, "%.0f").c_str(), quick ? "true" : "false",
                  Bench::kQpDepth, 4.096 * (1u << Bench::kQpTimeout), bench.drops_8qp, bench.timeouts_8qp);
     std::fclose(j);
   }
