@@ -2,8 +2,11 @@
 // table, build/bench/results.json and a gnuplot data file; the same seed gives the same numbers.
 // The firmware's own cost per WQE comes from its QUERY_COUNTERS command (mcycle on the soft core).
 //   bench-rdma [outdir] [--quick]   (--quick: no goodput sweep, for firmware work)
+//   bench-rdma --speed idle|write|msg   set up, run only that speed phase (longer), print its
+//                                       rate: what to put under perf (docs/sim-speed.md)
 #include <systemc.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -47,7 +50,8 @@ struct SendQp {
 
 struct Bench : sc_module {
   SC_HAS_PROCESS(Bench);
-  Bench(sc_module_name n, RdmaHost *a, RdmaHost *b, bool quick) : sc_module(n), quick_(quick), a_(a), b_(b) {
+  Bench(sc_module_name n, RdmaHost *a, RdmaHost *b, bool quick, std::string speed_only = "")
+      : sc_module(n), speed_only_(speed_only), quick_(quick), a_(a), b_(b) {
     SC_THREAD(run);
   }
   struct Point { uint32_t size; double write, send, read; };
@@ -67,6 +71,7 @@ struct Bench : sc_module {
   // Simulation speed, NIC cycles per wall second summed over both NICs: the 1-QP 64 B stream
   // above, and three phases added at the very end so no figure before them moves.
   double speed_idle = -1, speed_write_64k = -1, speed_msg_64b = -1;
+  std::string speed_only_;
 
  private:
   static constexpr uint32_t kBuf = 4u << 20;
@@ -312,8 +317,16 @@ struct Bench : sc_module {
     for (size_t i = 0; i < pat.size(); i++) pat[i] = uint8_t(i * 13 + 5);
     b_->mem->write(bbuf_, pat.data(), kBuf);
 
-    // Goodput against message size first, on fresh QPs.
     double t;
+    if (!speed_only_.empty()) {
+      if (speed_only_ == "idle") speed_idle = speed([&] { wait(sc_time(2, SC_MS)); return true; });
+      if (speed_only_ == "write") speed_write_64k = speed([&] { return stream_qps(1, 65536, 128) > 0; });
+      if (speed_only_ == "msg") speed_msg_64b = speed([&] { return stream(RNIC_WQE_OP_RDMA_WRITE, 64, 1024) > 0; });
+      sc_stop();
+      return;
+    }
+
+    // Goodput against message size first, on fresh QPs.
     if (!quick_) {
       for (uint32_t size : {64u, 256u, 1024u, 4096u, 8192u, 16384u, 65536u, 262144u, 1048576u}) {
         unsigned count = size >= 65536 ? 8 : 32;
@@ -398,8 +411,10 @@ std::string num(double v, const char *fmt = "%.3f") {
 int bench_rdma(int argc, char **argv) {
   const char *out = "build/bench";
   bool quick = false;
+  std::string speed_only;
   for (int i = 1; i < argc; i++) {
     if (!std::strcmp(argv[i], "--quick")) quick = true;
+    else if (!std::strcmp(argv[i], "--speed") && i + 1 < argc) speed_only = argv[++i];
     else out = argv[i];
   }
   HostMem ma, mb;
@@ -409,7 +424,7 @@ int bench_rdma(int argc, char **argv) {
   nb.attach_pcie(&pb);
   EthLink link("link", &na, &nb);
   RdmaHost a(&na, &ma, 0x0A000001u, 1), b(&nb, &mb, 0x0A000002u, 2);
-  Bench bench("bench", &a, &b, quick);
+  Bench bench("bench", &a, &b, quick, speed_only);
   auto w0 = std::chrono::steady_clock::now();
   sc_start();
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
@@ -418,6 +433,11 @@ int bench_rdma(int argc, char **argv) {
     return 1;
   }
   double cycles = sc_time_stamp().to_seconds() * 250e6;
+  if (!speed_only.empty()) {
+    double v = std::max(bench.speed_idle, std::max(bench.speed_write_64k, bench.speed_msg_64b));
+    std::printf("INFO speed %s: %.3f M NIC cycles per wall second summed over both NICs\n", speed_only.c_str(), v / 1e6);
+    return v > 0 ? 0 : 1;
+  }
   std::printf("\n## RDMA between two simulated NICs (250 MHz, 512-bit datapath, MTU 4096, PCIe model 500 ns read / 250 ns write, seed 1)\n\n");
   if (!quick) {
     std::printf("| message | WRITE Gb/s (1 QP) | SEND Gb/s (1 QP) | READ Gb/s (1 QP) |\n|---|---|---|---|\n");
