@@ -20,7 +20,10 @@ RTL_VLT := $(sort $(wildcard rtl/*/*.vlt))
 VERILATOR := verilator
 VERILATOR_FLAGS := --cc --exe --build -j 2 -O3 -Wall --x-assign unique --x-initial unique \
   -MAKEFLAGS OBJCACHE=ccache -CFLAGS "-O2 -std=c++17 -Wno-unused-parameter" \
-  -CFLAGS "-I$(CURDIR)/spec/include -I$(CURDIR)/sim -I$(CURDIR)/tb/common"
+  -CFLAGS "-I$(CURDIR)/spec/include -I$(CURDIR)/sim -I$(CURDIR)/tb/common" $(VERILATOR_EXTRA)
+# VERILATOR_EXTRA: flags for a one-off build, e.g. a profile (docs/sim-speed.md):
+#   make BUILD=build/prof VERILATOR_EXTRA="--prof-cfuncs -CFLAGS -g" build/prof/sim/rnic_sim
+VERILATOR_EXTRA ?=
 define verilate
 	@mkdir -p $(1)
 	$(VERILATOR) $(VERILATOR_FLAGS) -Mdir $(1) --top-module $(2) $(RTL_VLT) $(RTL_PKGS) $(wildcard rtl/*/$(2).sv) $(3) $(RTL_INCS) \

@@ -91,6 +91,12 @@ module roce_icrc #(
     state_rows = m;
   endfunction
 
+  function automatic logic [LNB*1024-1:0] back_rows();
+    logic [LNB*1024-1:0] m;
+    for (int k = 0; k < LNB; k++) m[k*1024 +: 1024] = state_rows(1 << k, 1'b0);
+    back_rows = m;
+  endfunction
+
   // Lanes of the first SpecBeats beats that are zeroed (frame bytes 0..13) or set to 0xFF
   // (masked fields).
   localparam int SpecBeats = 46 / NB + 1;
@@ -108,6 +114,9 @@ module roce_icrc #(
   localparam logic [1023:0] BeatRows = state_rows(NB, 1'b1);
   localparam logic [SpecBeats*NB-1:0] ZeroLanes = spec_lanes(1'b0);
   localparam logic [SpecBeats*NB-1:0] FfLanes = spec_lanes(1'b1);
+  // Rewind matrices, 1024 bits per bit k of z: the state before 2^k zero bytes. Built here,
+  // not by calls in the clocked process, which Verilator re-runs bit by bit on every cycle.
+  localparam logic [LNB*1024-1:0] BackRows = back_rows();
 
   function automatic logic [31:0] mul32(input logic [1023:0] rows, input logic [31:0] s);
     logic [31:0] r;
@@ -245,9 +254,9 @@ module roce_icrc #(
       for (int s = 1; s <= RS; s++) begin
         logic [31:0] r;
         r = r_q[s-1];
-        if (rz_q[s-1][2*(s-1)]) r = mul32(state_rows(1 << (2*(s-1)), 1'b0), r);
+        if (rz_q[s-1][2*(s-1)]) r = mul32(BackRows[(2*(s-1))*1024 +: 1024], r);
         if (2*(s-1) + 1 < LNB && rz_q[s-1][(2*(s-1) + 1) % LNB])
-          r = mul32(state_rows(1 << (2*(s-1) + 1), 1'b0), r);
+          r = mul32(BackRows[((2*(s-1) + 1) % LNB)*1024 +: 1024], r);
         r_q[s]  <= r;
         rz_q[s] <= rz_q[s-1];
         rv_q[s] <= rv_q[s-1];

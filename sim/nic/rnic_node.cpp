@@ -4,13 +4,22 @@
 #include "host/pcie_model.h"
 #include "verilated.h"
 
+#include <cstdio>
+#include <cstdlib>
+
 RnicNode::RnicNode(sc_module_name name, sc_time period)
     : sc_module(name), ctx_(new VerilatedContext), period_(period) {
   core_.reset(new Vrnic_core(ctx_.get(), basename()));
+  trace_ = std::getenv("RNIC_TRACE_HASH") != nullptr;
   SC_THREAD(clock_thread);
 }
 
-RnicNode::~RnicNode() { core_->final(); }
+RnicNode::~RnicNode() {
+  core_->final();
+  if (trace_)
+    std::printf("INFO %s port trace hash %016llx over %llu cycles\n", name(), (unsigned long long)trace_hash_,
+                (unsigned long long)cycle_);
+}
 
 uint32_t RnicNode::bar_read(uint32_t addr, int *resp) {
   BarAccess a{false, addr, 0, 0xF};
@@ -213,6 +222,37 @@ void RnicNode::sample_handshakes() {
   }
 }
 
+// Mixes what the transactors see this cycle (inputs as driven, outputs before the edge):
+// handshake bits always, payloads only on valid. Cycles with nothing valid add nothing.
+void RnicNode::trace_cycle() {
+  const Vrnic_core &c = *core_;
+  uint32_t v = c.s_axil_awvalid_i | c.s_axil_wvalid_i << 1 | c.s_axil_bvalid_o << 2 | c.s_axil_arvalid_i << 3 |
+               c.s_axil_rvalid_o << 4 | c.m_axi_awvalid_o << 5 | c.m_axi_wvalid_o << 6 | c.m_axi_bvalid_i << 7 |
+               c.m_axi_arvalid_o << 8 | c.m_axi_rvalid_i << 9 | c.msix_req_o << 10 | c.m_axis_tx_tvalid_o << 11 |
+               c.s_axis_rx_tvalid_i << 12 | c.rx_pause_req_o << 13 | c.tx_pause_i << 14;
+  if (!v) return;
+  uint32_t r = c.s_axil_awready_o | c.s_axil_wready_o << 1 | c.s_axil_arready_o << 2 | c.m_axi_awready_i << 3 |
+               c.m_axi_wready_i << 4 | c.m_axi_bready_o << 5 | c.m_axi_arready_i << 6 | c.m_axi_rready_o << 7 |
+               c.msix_ack_i << 8 | c.m_axis_tx_tready_i << 9 | c.s_axis_rx_tready_o << 10;
+  uint64_t &h = trace_hash_;
+  auto mix = [&h](uint64_t x) { h = (h ^ x) * 1099511628211ull; };
+  auto mixw = [&mix](const uint32_t *w) { for (unsigned i = 0; i < kDataBytes / 4; i++) mix(w[i]); };
+  mix(cycle_), mix(v), mix(r);
+  if (c.s_axil_awvalid_i) mix(c.s_axil_awaddr_i);
+  if (c.s_axil_wvalid_i) mix(c.s_axil_wdata_i), mix(c.s_axil_wstrb_i);
+  if (c.s_axil_bvalid_o) mix(c.s_axil_bresp_o);
+  if (c.s_axil_arvalid_i) mix(c.s_axil_araddr_i);
+  if (c.s_axil_rvalid_o) mix(c.s_axil_rdata_o), mix(c.s_axil_rresp_o);
+  if (c.m_axi_awvalid_o) mix(c.m_axi_awaddr_o), mix(c.m_axi_awid_o | c.m_axi_awlen_o << 8 | c.m_axi_awsize_o << 16 | c.m_axi_awburst_o << 24);
+  if (c.m_axi_wvalid_o) mixw(c.m_axi_wdata_o.data()), mix(c.m_axi_wstrb_o), mix(c.m_axi_wlast_o);
+  if (c.m_axi_bvalid_i) mix(c.m_axi_bid_i | c.m_axi_bresp_i << 8);
+  if (c.m_axi_arvalid_o) mix(c.m_axi_araddr_o), mix(c.m_axi_arid_o | c.m_axi_arlen_o << 8 | c.m_axi_arsize_o << 16 | c.m_axi_arburst_o << 24);
+  if (c.m_axi_rvalid_i) mixw(c.m_axi_rdata_i.data()), mix(c.m_axi_rid_i | c.m_axi_rresp_i << 8 | c.m_axi_rlast_i << 16);
+  if (c.msix_req_o) mix(c.msix_vector_o);
+  if (c.m_axis_tx_tvalid_o) mixw(c.m_axis_tx_tdata_o.data()), mix(c.m_axis_tx_tkeep_o), mix(c.m_axis_tx_tlast_o);
+  if (c.s_axis_rx_tvalid_i) mixw(c.s_axis_rx_tdata_i.data()), mix(c.s_axis_rx_tkeep_i), mix(c.s_axis_rx_tlast_i);
+}
+
 void RnicNode::clock_thread() {
   Vrnic_core &c = *core_;
   c.clk_i = 0;
@@ -230,6 +270,7 @@ void RnicNode::clock_thread() {
     drive_inputs();
     c.clk_i = 0;
     c.eval();
+    if (trace_) trace_cycle();
     sample_handshakes();  // ready/valid as seen just before the rising edge
     c.clk_i = 1;
     c.eval();

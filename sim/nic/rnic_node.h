@@ -76,6 +76,10 @@ class RnicNode : public sc_module {
   bool wait_msix(unsigned v, uint64_t *seen, const sc_time &timeout);
 
   uint64_t cycles() const { return cycle_; }
+  // With RNIC_TRACE_HASH set in the environment, a hash of every port handshake with its cycle
+  // (payloads only where valid), printed when the node is destroyed: two builds that print the
+  // same hash for a run behave identically at the ports, cycle for cycle.
+  uint64_t trace_hash() const { return trace_hash_; }
   const sc_time &period() const { return period_; }
 
  private:
@@ -83,11 +87,14 @@ class RnicNode : public sc_module {
   void drive_inputs();
   void sample_handshakes();
   void deliver_msix(unsigned v);
+  void trace_cycle();
 
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<Vrnic_core> core_;
   sc_time period_;
   uint64_t cycle_ = 0;
+  bool trace_ = false;
+  uint64_t trace_hash_ = 1469598103934665603ull;  // FNV-1a offset basis
 
   std::deque<BarAccess *> bar_queue_;
   BarAccess *bar_cur_ = nullptr;

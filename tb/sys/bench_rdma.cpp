@@ -2,8 +2,11 @@
 // table, build/bench/results.json and a gnuplot data file; the same seed gives the same numbers.
 // The firmware's own cost per WQE comes from its QUERY_COUNTERS command (mcycle on the soft core).
 //   bench-rdma [outdir] [--quick]   (--quick: no goodput sweep, for firmware work)
+//   bench-rdma --speed idle|write|msg   set up, run only that speed phase (longer), print its
+//                                       rate: what to put under perf (docs/sim-speed.md)
 #include <systemc.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -47,7 +50,8 @@ struct SendQp {
 
 struct Bench : sc_module {
   SC_HAS_PROCESS(Bench);
-  Bench(sc_module_name n, RdmaHost *a, RdmaHost *b, bool quick) : sc_module(n), quick_(quick), a_(a), b_(b) {
+  Bench(sc_module_name n, RdmaHost *a, RdmaHost *b, bool quick, std::string speed_only = "")
+      : sc_module(n), speed_only_(speed_only), quick_(quick), a_(a), b_(b) {
     SC_THREAD(run);
   }
   struct Point { uint32_t size; double write, send, read; };
@@ -64,6 +68,10 @@ struct Bench : sc_module {
   // then cost a retransmission, not the run.
   static constexpr unsigned kExtraQps = 8, kQpDepth = 4, kQpTimeout = 8;
   uint32_t drops_8qp = 0, timeouts_8qp = 0;
+  // Simulation speed, NIC cycles per wall second summed over both NICs: the 1-QP 64 B stream
+  // above, and three phases added at the very end so no figure before them moves.
+  double speed_idle = -1, speed_write_64k = -1, speed_msg_64b = -1;
+  std::string speed_only_;
 
  private:
   static constexpr uint32_t kBuf = 4u << 20;
@@ -175,6 +183,15 @@ struct Bench : sc_module {
       }
     }
     return (sc_time_stamp() - t0).to_seconds();
+  }
+
+  // Runs fn and returns the NIC cycles per wall second over it, summed over both NICs.
+  template <class F> double speed(F fn) {
+    sc_time s0 = sc_time_stamp();
+    auto w0 = std::chrono::steady_clock::now();
+    bool good = fn();
+    double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
+    return good && wall > 0 ? 2 * (sc_time_stamp() - s0).to_seconds() * 250e6 / wall : -1;
   }
 
   double fail(const std::string &why, unsigned posted, unsigned done) {
@@ -300,8 +317,16 @@ struct Bench : sc_module {
     for (size_t i = 0; i < pat.size(); i++) pat[i] = uint8_t(i * 13 + 5);
     b_->mem->write(bbuf_, pat.data(), kBuf);
 
-    // Goodput against message size first, on fresh QPs.
     double t;
+    if (!speed_only_.empty()) {
+      if (speed_only_ == "idle") speed_idle = speed([&] { wait(sc_time(2, SC_MS)); return true; });
+      if (speed_only_ == "write") speed_write_64k = speed([&] { return stream_qps(1, 65536, 128) > 0; });
+      if (speed_only_ == "msg") speed_msg_64b = speed([&] { return stream(RNIC_WQE_OP_RDMA_WRITE, 64, 1024) > 0; });
+      sc_stop();
+      return;
+    }
+
+    // Goodput against message size first, on fresh QPs.
     if (!quick_) {
       for (uint32_t size : {64u, 256u, 1024u, 4096u, 8192u, 16384u, 65536u, 262144u, 1048576u}) {
         unsigned count = size >= 65536 ? 8 : 32;
@@ -318,7 +343,7 @@ struct Bench : sc_module {
     FwCounters c0, c1;
     // 64-byte WRITE message rate, one QP, signaled each; the firmware's cycles per WQE over it.
     counters(a_, &c0);
-    t = stream(RNIC_WQE_OP_RDMA_WRITE, 64, 256);
+    speed_msg_64b = speed([&] { return (t = stream(RNIC_WQE_OP_RDMA_WRITE, 64, 256)) > 0; });
     counters(a_, &c1);
     rate_64b_mps = t > 0 ? 256 / t / 1e6 : -1;
     cost_rate = fw_cost(c0, c1);
@@ -357,6 +382,11 @@ struct Bench : sc_module {
         if (t <= 0) break;
       }
     }
+
+    // Speed phases, last: both NICs idle (firmware polling, links quiet), then 64 KiB WRITEs
+    // on the first extra QP (the 1-QP one may be stalled by a READ that went wrong).
+    speed_idle = speed([&] { wait(sc_time(400, SC_US)); return true; });
+    speed_write_64k = speed([&] { return stream_qps(1, 65536, 32) > 0; });
     sc_stop();
   }
 
@@ -381,8 +411,10 @@ std::string num(double v, const char *fmt = "%.3f") {
 int bench_rdma(int argc, char **argv) {
   const char *out = "build/bench";
   bool quick = false;
+  std::string speed_only;
   for (int i = 1; i < argc; i++) {
     if (!std::strcmp(argv[i], "--quick")) quick = true;
+    else if (!std::strcmp(argv[i], "--speed") && i + 1 < argc) speed_only = argv[++i];
     else out = argv[i];
   }
   HostMem ma, mb;
@@ -392,7 +424,7 @@ int bench_rdma(int argc, char **argv) {
   nb.attach_pcie(&pb);
   EthLink link("link", &na, &nb);
   RdmaHost a(&na, &ma, 0x0A000001u, 1), b(&nb, &mb, 0x0A000002u, 2);
-  Bench bench("bench", &a, &b, quick);
+  Bench bench("bench", &a, &b, quick, speed_only);
   auto w0 = std::chrono::steady_clock::now();
   sc_start();
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
@@ -401,6 +433,11 @@ int bench_rdma(int argc, char **argv) {
     return 1;
   }
   double cycles = sc_time_stamp().to_seconds() * 250e6;
+  if (!speed_only.empty()) {
+    double v = std::max(bench.speed_idle, std::max(bench.speed_write_64k, bench.speed_msg_64b));
+    std::printf("INFO speed %s: %.3f M NIC cycles per wall second summed over both NICs\n", speed_only.c_str(), v / 1e6);
+    return v > 0 ? 0 : 1;
+  }
   std::printf("\n## RDMA between two simulated NICs (250 MHz, 512-bit datapath, MTU 4096, PCIe model 500 ns read / 250 ns write, seed 1)\n\n");
   if (!quick) {
     std::printf("| message | WRITE Gb/s (1 QP) | SEND Gb/s (1 QP) | READ Gb/s (1 QP) |\n|---|---|---|---|\n");
@@ -434,6 +471,9 @@ int bench_rdma(int argc, char **argv) {
   std::printf("| firmware cycles, the single 8 B WRITE | %.0f (%.0f + %.0f) | |\n", bench.cost_lat.total,
               bench.cost_lat.sq, bench.cost_lat.cq);
   std::printf("| simulated NIC cycles per wall second (2 NICs) | %.2f M | >= 1 |\n", cycles / wall / 1e6);
+  std::printf("| simulation speed, NIC cycles per wall second summed over both NICs: idle | %.3f M | |\n", bench.speed_idle / 1e6);
+  std::printf("| simulation speed, summed over both NICs: 64 KiB WRITE stream (1 QP) | %.3f M | >= 1 |\n", bench.speed_write_64k / 1e6);
+  std::printf("| simulation speed, summed over both NICs: 64 B WRITE stream (1 QP) | %.3f M | >= 1 |\n", bench.speed_msg_64b / 1e6);
   std::string dir(out);
   FILE *j = std::fopen((dir + "/results.json").c_str(), "w");
   if (j) {
@@ -446,7 +486,8 @@ int bench_rdma(int argc, char **argv) {
                  "  \"msg_rate_mps_64B_8qp\": %s,\n  \"fw_cycles_per_wqe\": %s,\n"
                  "  \"fw_cycles_per_wqe_doorbell\": %s,\n  \"fw_cycles_per_wqe_completion\": %s,\n"
                  "  \"fw_cycles_per_wqe_8qp\": %s,\n  \"fw_cycles_single_8B_write\": %s,\n"
-                 "  \"sim_cycles_per_sec\": %.0f,\n  \"params\": {\"clock_mhz\": 250, \"data_width\": 512, \"mtu\": 4096,"
+                 "  \"sim_cycles_per_sec\": %.0f,\n  \"sim_cycles_per_sec_idle\": %s,\n"
+                 "  \"sim_cycles_per_sec_write_64KiB\": %s,\n  \"sim_cycles_per_sec_msg_64B\": %s,\n  \"params\": {\"clock_mhz\": 250, \"data_width\": 512, \"mtu\": 4096,"
                  " \"pcie\": \"read 500 ns, posted write 250 ns, 16 GB/s, polite\", \"seed\": 1, \"quick\": %s},\n"
                  "  \"notes\": \"write_latency_ns_8B_*: the WQE posted by BlueFlame (bf_data + bf_db, as a provider posts a"
                  " single small WQE); the _sq_db figures post it with sq_db, the firmware reading it from the ring."
@@ -455,14 +496,18 @@ int bench_rdma(int argc, char **argv) {
                  " READ goodput is measured up to 64 KiB with one READ in flight (null: that READ did not complete)."
                  " 8 QPs: 8 QPs besides the 1-QP one, one CQ, %u outstanding WQEs per QP,"
                  " ACK timeout %.0f us; in the 64 B run %u ACKs were dropped at the requester (rx_drop_trunc) and %u WQEs"
-                 " resent after ACK timeouts, which the 8-QP figures include.\"\n}\n",
+                 " resent after ACK timeouts, which the 8-QP figures include."
+                 " sim_cycles_per_sec: simulated time x 250 MHz per wall second over the whole run (one clock, both NICs"
+                 " on it); sim_cycles_per_sec_*: NIC cycles summed over both NICs per wall second while both NICs idle"
+                 " (400 us), while 32 WRITEs of 64 KiB run on one QP, and over the 1-QP 64 B WRITE stream.\"\n}\n",
                  num(w64k).c_str(), num(bench.read_64k_gbps).c_str(), num(bench.read_8k_gbps).c_str(), num(bench.write_8qp_gbps).c_str(),
                  num(s64k).c_str(), num(bench.lat_oneway_ns, "%.1f").c_str(), num(bench.lat_cqe_ns, "%.1f").c_str(),
                  num(bench.lat_oneway_db_ns, "%.1f").c_str(), num(bench.lat_cqe_db_ns, "%.1f").c_str(),
                  num(bench.rate_64b_mps).c_str(), num(bench.rate_64b_8qp_mps).c_str(),
                  num(bench.cost_rate.total, "%.1f").c_str(), num(bench.cost_rate.sq, "%.1f").c_str(),
                  num(bench.cost_rate.cq, "%.1f").c_str(), num(bench.cost_rate_8qp.total, "%.1f").c_str(),
-                 num(bench.cost_lat.total, "%.1f").c_str(), cycles / wall, quick ? "true" : "false",
+                 num(bench.cost_lat.total, "%.1f").c_str(), cycles / wall, num(bench.speed_idle, "%.0f").c_str(),
+                 num(bench.speed_write_64k, "%.0f").c_str(), num(bench.speed_msg_64b, "%.0f").c_str(), quick ? "true" : "false",
                  Bench::kQpDepth, 4.096 * (1u << Bench::kQpTimeout), bench.drops_8qp, bench.timeouts_8qp);
     std::fclose(j);
   }
