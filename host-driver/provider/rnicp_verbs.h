@@ -62,7 +62,11 @@ struct rnicp_wrx;
 struct rnicp_qp {
 	struct verbs_qp vqp;		/* qp_ex part used when created with send_ops_flags */
 	struct rnicp_qp *hnext;		/* chain in rnicp_context.qp_hash */
-	pthread_mutex_t sq_lock, rq_lock;
+	/* sq_lock: one poster (or ibv_wr_* batch, wr_start to wr_complete) at a time; it also
+	 * guards state. ci_lock: the SQ indices, shared with the poller that retires WQEs; held
+	 * only around an index update, so polling never waits for a batch (nor deadlocks on a
+	 * thread that polls inside one). rq_lock: the RQ, posters and poller alike. */
+	pthread_mutex_t sq_lock, ci_lock, rq_lock;
 	struct rnicp_sq sq;
 	struct rnicp_rq rq;
 	void *buf;			/* SQ ring, then RQ ring at rq_offset */

@@ -103,9 +103,9 @@ static void retire(struct rnicp_context *ctx, const struct rnicp_wc *w)
 			rnicp_rq_complete(&qp->rq, w->wqe_index);
 			pthread_mutex_unlock(&qp->rq_lock);
 		} else {
-			pthread_mutex_lock(&qp->sq_lock);
+			pthread_mutex_lock(&qp->ci_lock);
 			rnicp_sq_complete(&qp->sq, w->wqe_index);
-			pthread_mutex_unlock(&qp->sq_lock);
+			pthread_mutex_unlock(&qp->ci_lock);
 		}
 	}
 	pthread_rwlock_unlock(&ctx->qp_lock);

@@ -85,7 +85,12 @@ int rnicp_post_one(struct rnicp_context *ctx, struct rnicp_qp *qp, const struct 
 	struct rnicp_send_wr w;
 	int rc = to_rnicp_send(ctx, qp, wr, &w, sges);
 
-	return rc ? rc : rnicp_sq_post(&qp->sq, &w, bf);
+	if (rc)
+		return rc;
+	pthread_mutex_lock(&qp->ci_lock);
+	rc = rnicp_sq_post(&qp->sq, &w, bf);
+	pthread_mutex_unlock(&qp->ci_lock);
+	return rc;
 }
 
 void rnicp_sq_doorbell(struct rnicp_context *ctx, struct rnicp_qp *qp, int lone_on_idle, const void *bf,
@@ -108,7 +113,9 @@ int rnicp_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send
 	int lone = wr && !wr->next;
 
 	pthread_mutex_lock(&qp->sq_lock);
+	pthread_mutex_lock(&qp->ci_lock);
 	idle = qp->sq.pi == qp->sq.ci;
+	pthread_mutex_unlock(&qp->ci_lock);
 	/* IBTA 10.8.2: posting to the send queue before RTS is an immediate error. */
 	if (qp->state < RNIC_QP_STATE_RTS)
 		rc = EINVAL;

@@ -205,6 +205,7 @@ static struct rnicp_qp *qp_create(struct ibv_pd *pd, struct ibv_qp_init_attr *at
 	qp->sq_wqebbs = g.nbb;
 	qp->cap = cap;
 	pthread_mutex_init(&qp->sq_lock, NULL);
+	pthread_mutex_init(&qp->ci_lock, NULL);
 	pthread_mutex_init(&qp->rq_lock, NULL);
 
 	/* What ibv_cmd_create_qp would fill in with a kernel; ibv_create_qp itself does nothing. */
@@ -274,9 +275,14 @@ struct ibv_qp *rnicp_create_qp_ex(struct ibv_context *context, struct ibv_qp_ini
 }
 
 /* ibv_qp_attr -> rnic_qp_attr for the attributes in mask; -errno for what the NIC cannot take. */
-static int to_rnic_attr(const struct rnicp_context *ctx, const struct ibv_qp_attr *a, int mask,
+static int to_rnic_attr(struct rnicp_context *ctx, const struct ibv_qp_attr *a, int mask,
 			struct rnic_qp_attr *o)
 {
+	uint32_t gid_tbl_len;
+
+	pthread_mutex_lock(&ctx->port_lock);
+	gid_tbl_len = ctx->pattr.gid_tbl_len;
+	pthread_mutex_unlock(&ctx->port_lock);
 	memset(o, 0, sizeof(*o));
 	if (mask & ~ALL_QP_ATTRS || mask & UNSUPPORTED_QP_ATTRS)
 		return -EOPNOTSUPP;
@@ -301,7 +307,7 @@ static int to_rnic_attr(const struct rnicp_context *ctx, const struct ibv_qp_att
 		 * reached by the IPv4 address inside its GID, no ARP. */
 		if (!a->ah_attr.is_global || rnicp_gid_to_ipv4(&a->ah_attr.grh.dgid, &o->dest_ipv4))
 			return -EINVAL;
-		if (a->ah_attr.grh.sgid_index >= ctx->pattr.gid_tbl_len)
+		if (a->ah_attr.grh.sgid_index >= gid_tbl_len)
 			return -EINVAL;
 		o->sgid_index = a->ah_attr.grh.sgid_index;
 		o->hop_limit = a->ah_attr.grh.hop_limit;
@@ -346,9 +352,11 @@ int rnicp_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int attr_mask
 		qp->state = attr->qp_state;
 		if (qp->state == RNIC_QP_STATE_RESET) {
 			/* The device forgets both queues at RESET; start over at index 0. */
+			pthread_mutex_lock(&qp->ci_lock);
 			memset(qp->buf, 0, qp->buf_len);
 			qp->sq.pi = qp->sq.ci = 0;
 			qp->rq.pi = qp->rq.ci = 0;
+			pthread_mutex_unlock(&qp->ci_lock);
 		}
 	}
 	pthread_mutex_unlock(&qp->rq_lock);
@@ -429,6 +437,7 @@ int rnicp_destroy_qp(struct ibv_qp *ibqp)
 	table_del(ctx, qp);
 	rnicp_wr_fini(qp);
 	pthread_mutex_destroy(&qp->sq_lock);
+	pthread_mutex_destroy(&qp->ci_lock);
 	pthread_mutex_destroy(&qp->rq_lock);
 	free(qp->buf);
 	free(qp);

@@ -76,7 +76,9 @@ static void wr_start(struct ibv_qp_ex *q)
 	pthread_mutex_lock(&qp->sq_lock);
 	x->open = x->err = x->posted = x->nbb = 0;
 	x->start_pi = qp->sq.pi;
+	pthread_mutex_lock(&qp->ci_lock);
 	x->idle = qp->sq.pi == qp->sq.ci;
+	pthread_mutex_unlock(&qp->ci_lock);
 	if (qp->state < RNIC_QP_STATE_RTS)
 		x->err = EINVAL;	/* as ibv_post_send: nothing before RTS */
 }
@@ -89,9 +91,11 @@ static int wr_complete(struct ibv_qp_ex *q)
 
 	commit(qp);
 	err = x->err;
-	if (err)
+	if (err) {
+		pthread_mutex_lock(&qp->ci_lock);
 		qp->sq.pi = x->start_pi;	/* the device was never told of them */
-	else if (x->posted)
+		pthread_mutex_unlock(&qp->ci_lock);
+	} else if (x->posted)
 		rnicp_sq_doorbell(to_rctx(qp->vqp.qp.context), qp, x->posted == 1 && x->idle, x->bf, x->nbb);
 	pthread_mutex_unlock(&qp->sq_lock);
 	return err;
@@ -102,7 +106,9 @@ static void wr_abort(struct ibv_qp_ex *q)
 	struct rnicp_qp *qp = xqp(q);
 
 	qp->wrx->open = 0;
+	pthread_mutex_lock(&qp->ci_lock);
 	qp->sq.pi = qp->wrx->start_pi;
+	pthread_mutex_unlock(&qp->ci_lock);
 	pthread_mutex_unlock(&qp->sq_lock);
 }
 

@@ -216,6 +216,8 @@ static void m_db_write32(struct rnicp_be *be, uint32_t off, uint32_t val)
 		mock.db_off[n] = off;
 		mock.db_val[n] = val;
 	}
+	if (mock.on_db)
+		mock.on_db(off, val);
 }
 
 static void m_bf_write(struct rnicp_be *be, const void *wqe, unsigned bytes, uint32_t bf_db_val)
@@ -228,6 +230,8 @@ static void m_bf_write(struct rnicp_be *be, const void *wqe, unsigned bytes, uin
 		mock.bf[n].bytes = bytes;
 		mock.bf[n].db_val = bf_db_val;
 	}
+	if (mock.on_db)
+		mock.on_db(RNIC_DB_BF_DB, bf_db_val);
 }
 
 const struct rnicp_be_ops mock_be_ops = {

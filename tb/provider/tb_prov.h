@@ -48,6 +48,8 @@ struct mock_be {
 		uint32_t db_val;
 	} bf[MOCK_MAX_BF];
 	int closed;
+	/* called on every doorbell-page store and BlueFlame post (bf: bf_db's value as off 0x10) */
+	void (*on_db)(uint32_t off, uint32_t val);
 };
 
 extern struct mock_be mock;

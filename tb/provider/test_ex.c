@@ -163,6 +163,27 @@ static void test_wr_api(void)
 	rc &= ring_is(q, pi + 3, 2);
 	CHECK(rc, "qpex-wqe-bytes-read-cas-inline-write-imm");
 
+	/* polling the send CQ inside a batch (same thread) retires WQEs without waiting for it */
+	{
+		struct rnicp_vcq *v = to_rcq(cq);
+		uint8_t *e = (uint8_t *)v->buf + (size_t)(v->ring.ci & ((1u << v->ring.log_size) - 1)) * RNIC_CQE_SIZE;
+		uint32_t last = q->sq.pi - 1, k = v->ring.ci;
+		struct ibv_wc wc;
+
+		ibv_wr_start(x);
+		x->wr_id = 0x99;
+		ibv_wr_send(x);
+		ibv_wr_set_sge(x, 1, 0x1000, 8);
+		memset(e, 0, RNIC_CQE_SIZE);
+		rnic_cqe_set_wr_id(e, 0x66);
+		rnic_cqe_set_qpn(e, q->qpn);
+		rnic_cqe_set_wqe_index(e, last - 1);	/* the inline WRITE_IMM (2 WQEBBs) */
+		rnic_cqe_set_opcode(e, RNIC_WC_OPCODE_RDMA_WRITE);
+		rnic_cqe_set_owner(e, ((k >> v->ring.log_size) & 1u) ^ 1u);
+		rc = rnicp_poll_cq(cq, 1, &wc) == 1 && wc.wr_id == 0x66 && q->sq.ci == last + 1;
+		CHECK(rc && ibv_wr_complete(x) == 0 && q->sq.pi == last + 2, "qpex-poll-inside-batch-no-deadlock");
+	}
+
 	/* a lone WR on an idle QP: BlueFlame */
 	q->sq.ci = q->sq.pi;
 	pi = q->sq.pi;
