@@ -37,7 +37,7 @@ $(PROV_BUILD)/%.o: host-driver/provider/%.c $(PROV_HDRS) $(PROV_ABI_OK)
 
 # -z defs: every symbol resolved at link time (libibverbs loads providers with RTLD_NOW).
 $(PROV_SO): $(PROV_OBJS)
-	$(HOST_CC) -shared -Wl,-z,defs -Wl,-z,now -Wl,--as-needed -o $@ $^ -libverbs -lpthread
+	$(HOST_CC) -shared -Wl,-z,defs -Wl,-z,now -Wl,--as-needed -o $@.tmp $^ -libverbs -lpthread && mv -f $@.tmp $@
 
 .PHONY: provider install uninstall
 provider: $(PROV_SO)

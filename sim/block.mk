@@ -9,7 +9,7 @@ $(SIM_BIN): $(SIM_DEPS)
 	  -CFLAGS -I$(CURDIR)/host-driver/core -CFLAGS -I$(CURDIR)/host-driver/provider -CFLAGS -I$(CURDIR)/tb \
 	  -LDFLAGS $(abspath $(HOST_CORE_LIB)) -LDFLAGS $(abspath $(HOST_PROV_LIB)) \
 	  -GFwImemInit='"$(abspath $(FW_DIR)/imem.hex)"' -GFwDmemInit='"$(abspath $(FW_DIR)/dmem.hex)"')
-	@cp $(BUILD)/sim/obj/Vrnic_core $@
+	@cp $(BUILD)/sim/obj/Vrnic_core $@.tmp && mv -f $@.tmp $@  # a rename: running copies keep theirs
 
 demo: deps $(SIM_BIN) provider
 	@sim/service/demo.sh

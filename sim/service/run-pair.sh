@@ -13,6 +13,12 @@ for _ in $(seq 1 600); do
   sleep 0.1
 done
 eval "$client" > "$dir/client.out" 2>&1
-echo $? > "$dir/client.rc"
+crc=$?
+echo $crc > "$dir/client.rc"
+# A client that failed may leave the server waiting for it forever: give it a moment, then stop it.
+if [ $crc -ne 0 ]; then
+  for _ in $(seq 1 50); do kill -0 $spid 2>/dev/null || break; sleep 0.1; done
+  pkill -P $spid 2>/dev/null
+fi
 wait $spid
 exit 0
