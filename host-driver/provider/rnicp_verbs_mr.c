@@ -48,7 +48,6 @@ int rnicp_access_bits(int ibv_access, uint32_t *out)
 			   IBV_ACCESS_REMOTE_ATOMIC;
 	const int unsupported = IBV_ACCESS_MW_BIND | IBV_ACCESS_ZERO_BASED | IBV_ACCESS_ON_DEMAND;
 	const int ignored = IBV_ACCESS_HUGETLB | IBV_ACCESS_OPTIONAL_RANGE;
-	uint32_t a = 0;
 
 	_Static_assert(IBV_ACCESS_LOCAL_WRITE == 1 << RNIC_ACCESS_LOCAL_WRITE &&
 			       IBV_ACCESS_REMOTE_WRITE == 1 << RNIC_ACCESS_REMOTE_WRITE &&
@@ -59,12 +58,11 @@ int rnicp_access_bits(int ibv_access, uint32_t *out)
 		return -EINVAL;
 	if (ibv_access & unsupported)
 		return -EOPNOTSUPP;
-	/* IBTA 10.6.3.1 (and ib_core): remote write or atomic rights need local write. */
+	/* IBTA, and ib_core's check of user MRs: remote write or atomic rights need local write. */
 	if ((ibv_access & (IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_ATOMIC)) &&
 	    !(ibv_access & IBV_ACCESS_LOCAL_WRITE))
 		return -EINVAL;
-	a = (uint32_t)(ibv_access & rights);
-	*out = a;
+	*out = (uint32_t)(ibv_access & rights);
 	return 0;
 }
 

@@ -61,7 +61,7 @@ static int to_rnicp_send(struct rnicp_context *ctx, const struct rnicp_qp *qp,
 				return -EINVAL;
 			o->ahn = to_rah(wr->wr.ud.ah)->ahn;
 			o->remote_qpn = wr->wr.ud.remote_qpn;
-			/* IBTA 10.2.5: a Q_Key with the high bit set means "use the QP's own". */
+			/* IBTA: a Q_Key with the high bit set in a work request means "the QP's own". */
 			o->remote_qkey = wr->wr.ud.remote_qkey & 0x80000000u ? qp->qkey : wr->wr.ud.remote_qkey;
 			/* A datagram is one packet: at most the port's MTU. */
 			pthread_mutex_lock(&ctx->port_lock);
@@ -116,7 +116,7 @@ int rnicp_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send
 	pthread_mutex_lock(&qp->ci_lock);
 	idle = qp->sq.pi == qp->sq.ci;
 	pthread_mutex_unlock(&qp->ci_lock);
-	/* IBTA 10.8.2: posting to the send queue before RTS is an immediate error. */
+	/* IBTA: posting to the send queue before RTS is an immediate error. */
 	if (qp->state < RNIC_QP_STATE_RTS)
 		rc = EINVAL;
 	for (; wr && !rc; wr = wr->next) {
