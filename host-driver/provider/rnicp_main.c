@@ -114,7 +114,7 @@ static struct verbs_context *rnicp_alloc_context(struct ibv_device *ibdev, int c
 	/* Without a kernel nobody else provides async_fd, and libibverbs would ask the kernel for
 	 * one if it stayed -1. A dup, because verbs_uninit_context closes it and the backend
 	 * closes its own. */
-	efd = ctx->be_ops->event_fd(ctx->be);
+	efd = ctx->be_ops->event_fd ? ctx->be_ops->event_fd(ctx->be) : -1;
 	efd = efd >= 0 ? fcntl(efd, F_DUPFD_CLOEXEC, 0) : eventfd(0, EFD_CLOEXEC);
 	if (efd < 0) {
 		rc = -errno;
