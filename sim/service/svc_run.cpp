@@ -284,6 +284,7 @@ int run_main(int argc, char **argv) {
                   o.pcap.empty() ? "" : links[i]->cfg().pcap_path.c_str());
     std::printf("rnic-sim: %llu client connections; DMA refused outside registrations: %llu\n",
                 (unsigned long long)server.clients_seen(), (unsigned long long)server.dma_refused());
+    server.print_counters(stdout);
     server.print_qp_stats(stdout);
   }
   if (!o.keep) rm_tree(work);

@@ -151,6 +151,7 @@ void SvcServer::poll_thread() {
         child_done_ = true;
         child_status_ = st;
         kill(-child_, SIGKILL);  // background processes the command left behind
+        read_counters();
         sc_stop();
         return;
       }
@@ -158,6 +159,7 @@ void SvcServer::poll_thread() {
           std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count() > timeout_s_) {
         timed_out_ = true;
         kill(-child_, SIGKILL);
+        read_counters();
         waitpid(child_, &st, 0);
         sc_stop();
         return;
@@ -605,4 +607,21 @@ void SvcServer::print_qp_stats(FILE *f) const {
                  gbps, lat, (unsigned long long)s.rx_msgs, (unsigned long long)s.rx_bytes, (unsigned long long)s.errors);
   }
   if (!head) std::fprintf(f, "rnic-sim: no QP traffic\n");
+}
+
+void SvcServer::read_counters() {
+  for (SvcNic *n : nics_) {
+    n->counters.resize(RNIC_NUM_COUNTERS);
+    for (unsigned i = 0; i < RNIC_NUM_COUNTERS; i++) n->counters[i] = n->node->bar_read(RNIC_COUNTER_BASE + 4 * i);
+  }
+}
+
+void SvcServer::print_counters(FILE *f) const {
+  for (SvcNic *n : nics_) {
+    if (n->counters.empty()) continue;
+    std::fprintf(f, "rnic-sim: %s counters:", n->name.c_str());
+    for (unsigned i = 0; i < n->counters.size(); i++)
+      if (n->counters[i]) std::fprintf(f, " %s %u", rnic_counter_names[i], n->counters[i]);
+    std::fprintf(f, "\n");
+  }
 }

@@ -39,6 +39,7 @@ struct SvcNic {
   rnic_port_attr port{};
   bool up = false;
   std::string err;
+  std::vector<uint32_t> counters;  // read when the command exits (BAR0 counters block)
   sc_event up_ev;
 };
 
@@ -68,6 +69,7 @@ class SvcServer : public sc_module {
   void set_wall_timeout(double s) { timeout_s_ = s; }
   bool timed_out() const { return timed_out_; }
   void print_qp_stats(FILE *f) const;
+  void print_counters(FILE *f) const;  // non-zero NIC counters at the end
 
   bool listening() const { return listen_fd_ >= 0; }
   const std::string &error() const { return err_; }
@@ -90,6 +92,7 @@ class SvcServer : public sc_module {
   void handle(SvcClient *c, const std::vector<uint8_t> &msg);
   int dispatch(SvcClient *c, uint32_t op, const uint8_t *in, size_t in_len, uint8_t *out, size_t *out_len);
   void cleanup(SvcClient *c);
+  void read_counters();
   int resolve_mac(uint32_t ipv4, uint8_t mac[6]) const;
   uint64_t bus(const SvcClient *c, uint64_t va) const;
   void on_sq_doorbell(SvcClient *c, uint32_t qpn, uint32_t pi);
