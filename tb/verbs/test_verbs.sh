@@ -149,6 +149,25 @@ done
 pair ud_pingpong-s1024 "" "ibv_ud_pingpong -d rnic0 -g 1 -s 1024 -n 20 -r 16" "ibv_ud_pingpong -d rnic1 -g 1 -s 1024 -n 20 -r 16" &&
   check_pingpong ud_pingpong-s1024 1024 20
 
+# ---- as a normal user: the device environment comes from a user namespace ----------------------
+if [ "$(id -u)" = 0 ] && id nobody > /dev/null 2>&1 &&
+   su nobody -s /bin/sh -c "test -x '$root/build/sim/rnic_sim' && test -r '$root/build/provider/librnic-rdmav34.so'" 2> /dev/null; then
+  nd=$(mktemp -d /tmp/rnic-verbs-nobody.XXXXXX)
+  chmod 777 "$nd"
+  port=$((port + 1))
+  su nobody -s /bin/bash -c "SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1 '$sim' run --timeout 300 -- '$pair_sh' '$nd' $port \
+    'ibv_rc_pingpong -d rnic0 -g 1 -s 1024 -n 10 -r 8 -p $port' 'ibv_rc_pingpong -d rnic1 -g 1 -s 1024 -n 10 -r 8 -p $port 127.0.0.1'" \
+    > "$out/nobody.out" 2>&1
+  if [ "$(cat "$nd/server.rc" "$nd/client.rc" 2> /dev/null | tr -d '\n')" = 00 ] && grep -q '^20480 bytes in' "$nd/client.out"; then
+    pass rc_pingpong-as-normal-user
+  else
+    fail rc_pingpong-as-normal-user "as nobody: $(tail -3 "$out/nobody.out" "$nd/client.out" 2> /dev/null | tr '\n' ' ')"
+  fi
+  rm -rf "$nd"
+else
+  echo "SKIP rc_pingpong-as-normal-user (not root, no user nobody, or the checkout is not readable by it)"
+fi
+
 # ---- bad input and isolation: our own program (tb/verbs/verbs_check.c) prints PASS/FAIL lines --
 vc=$root/build/verbs-bin/verbs_check
 for mode in neg isolation; do
