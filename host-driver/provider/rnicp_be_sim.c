@@ -16,8 +16,9 @@
 #include "rnicp_sim_proto.h"
 
 struct rnicp_be {
-	int fd;
+	int fd, ev_fd;		/* requests; asynchronous events (-1 until asked for) */
 	uint32_t seq, uctx;
+	char ibdev[64];
 	pthread_mutex_t lock;	/* one request in flight per connection */
 };
 
@@ -79,46 +80,71 @@ static void post(struct rnicp_be *be, uint32_t op, const void *in, size_t in_len
 	pthread_mutex_unlock(&be->lock);
 }
 
-static int sim_open(const char *ibdev, struct rnicp_be **out)
+/* A new connection to the service, greeted as kind for be->ibdev: its fd or a negative errno.
+ * The HELLO goes through call() on be with the new fd swapped in (one request in flight). */
+static int sim_connect(struct rnicp_be *be, uint32_t kind, int *fd_out)
 {
 	const char *path = getenv(RNIC_SVC_ENV);
 	struct sockaddr_un a = { .sun_family = AF_UNIX };
-	struct rnic_svc_hello hi = { .version = RNIC_SVC_VERSION, .kind = RNIC_SVC_KIND_VERBS };
+	struct rnic_svc_hello hi = { .version = RNIC_SVC_VERSION, .kind = kind, .uctx = be->uctx };
 	struct rnic_svc_hello_out ho;
+	int fd, saved, rc;
+
+	if (!path || strlen(path) >= sizeof(a.sun_path))
+		return -EINVAL;
+	strcpy(a.sun_path, path);
+	strcpy(hi.ibdev, be->ibdev);
+	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, (struct sockaddr *)&a, sizeof(a)) != 0) {
+		rc = -errno;
+		close(fd);
+		return rc;
+	}
+	saved = be->fd;
+	be->fd = fd;
+	rc = call(be, RNIC_SVC_HELLO, &hi, sizeof(hi), &ho, sizeof(ho));
+	be->fd = saved;
+	if (rc) {
+		close(fd);
+		return rc;
+	}
+	if (kind == RNIC_SVC_KIND_VERBS)
+		be->uctx = ho.uctx;
+	*fd_out = fd;
+	return 0;
+}
+
+static int sim_open(const char *ibdev, struct rnicp_be **out)
+{
 	struct rnicp_be *be;
 	int rc;
 
-	if (!path || strlen(path) >= sizeof(a.sun_path) || strlen(ibdev) >= sizeof(hi.ibdev))
+	if (strlen(ibdev) >= sizeof(be->ibdev))
 		return -EINVAL;
 	be = calloc(1, sizeof(*be));
 	if (!be)
 		return -ENOMEM;
 	pthread_mutex_init(&be->lock, NULL);
-	strcpy(a.sun_path, path);
-	strcpy(hi.ibdev, ibdev);
-	be->fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-	if (be->fd < 0 || connect(be->fd, (struct sockaddr *)&a, sizeof(a)) != 0) {
-		rc = -errno;
-		goto fail;
+	strcpy(be->ibdev, ibdev);
+	be->fd = be->ev_fd = -1;
+	rc = sim_connect(be, RNIC_SVC_KIND_VERBS, &be->fd);
+	if (rc) {
+		pthread_mutex_destroy(&be->lock);
+		free(be);
+		return rc;
 	}
-	rc = call(be, RNIC_SVC_HELLO, &hi, sizeof(hi), &ho, sizeof(ho));
-	if (rc)
-		goto fail;
-	be->uctx = ho.uctx;
 	*out = be;
 	return 0;
-fail:
-	if (be->fd >= 0)
-		close(be->fd);
-	pthread_mutex_destroy(&be->lock);
-	free(be);
-	return rc;
 }
 
 /* Closing the connection is enough: the service destroys what is left of this context. */
 static void sim_close(struct rnicp_be *be)
 {
 	close(be->fd);
+	if (be->ev_fd >= 0)
+		close(be->ev_fd);
 	pthread_mutex_destroy(&be->lock);
 	free(be);
 }
@@ -128,10 +154,13 @@ static uint32_t sim_uctx(struct rnicp_be *be)
 	return be->uctx;
 }
 
+/* A second connection on which the service sends this context's asynchronous events as bare
+ * struct ib_uverbs_async_event_desc, what libibverbs reads from async_fd. */
 static int sim_event_fd(struct rnicp_be *be)
 {
-	(void)be;
-	return -1;
+	if (be->ev_fd < 0 && sim_connect(be, RNIC_SVC_KIND_EVENTS, &be->ev_fd))
+		be->ev_fd = -1;
+	return be->ev_fd;
 }
 
 static int sim_query_device(struct rnicp_be *be, struct rnic_device_attr *out)

@@ -50,6 +50,11 @@ enum rnic_svc_op {
 enum rnic_svc_kind {
 	RNIC_SVC_KIND_VERBS = 0,	/* a device context: gets a user context (doorbell page) */
 	RNIC_SVC_KIND_BAR = 1,		/* raw BAR0 access (board tool), no user context */
+	/* The asynchronous events of the verbs connection whose user context hello.uctx names (same
+	 * process, same device). After the HELLO reply the service sends on this connection only
+	 * bare 16-byte struct ib_uverbs_async_event_desc messages (element = the object's
+	 * user_handle, event_type = enum ibv_event_type), so it can serve as a context's async_fd. */
+	RNIC_SVC_KIND_EVENTS = 2,
 };
 
 struct rnic_svc_hdr {
@@ -65,6 +70,7 @@ struct rnic_svc_hello {
 	uint32_t version;	/* RNIC_SVC_VERSION */
 	uint32_t kind;		/* rnic_svc_kind */
 	char ibdev[64];		/* "rnic0", ... */
+	uint32_t uctx;		/* RNIC_SVC_KIND_EVENTS: whose events */
 };
 
 struct rnic_svc_hello_out {

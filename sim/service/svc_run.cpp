@@ -4,6 +4,7 @@
 // Exits with COMMAND's exit status and prints what happened in simulated time.
 #include <systemc.h>
 
+#include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -28,6 +29,16 @@ extern "C" {
 }
 
 namespace {
+
+// The command's process group: a signal that ends the simulator ends it too (its processes would
+// otherwise wait for a simulator that is gone, busy-polling).
+volatile sig_atomic_t g_child_pgid = 0;
+
+void on_fatal_signal(int sig) {
+  if (g_child_pgid > 0) kill(-g_child_pgid, SIGKILL);
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
 
 struct RunOpts {
   unsigned nics = 2;
@@ -189,6 +200,7 @@ struct Launcher : sc_module {
       sc_stop();
       return;
     }
+    g_child_pgid = child;
     server->set_child(child);
   }
   RunOpts o_;
@@ -212,6 +224,7 @@ int run_main(int argc, char **argv) {
     return 2;
   }
   const std::string work = tmpl;
+  for (int sig : {SIGTERM, SIGINT, SIGHUP}) signal(sig, on_fatal_signal);
   sc_report_handler::set_actions("/OSCI/SystemC", SC_INFO, SC_DO_NOTHING);  // "stopped by user"
   auto wall0 = std::chrono::steady_clock::now();
 
@@ -282,8 +295,9 @@ int run_main(int argc, char **argv) {
                   (unsigned long long)links[i]->stats(1).tx_frames, (unsigned long long)links[i]->stats(0).lost,
                   (unsigned long long)links[i]->stats(1).lost, o.pcap.empty() ? "" : ", capture ",
                   o.pcap.empty() ? "" : links[i]->cfg().pcap_path.c_str());
-    std::printf("rnic-sim: %llu client connections; DMA refused outside registrations: %llu\n",
-                (unsigned long long)server.clients_seen(), (unsigned long long)server.dma_refused());
+    std::printf("rnic-sim: %llu client connections; DMA refused outside registrations: %llu; async events %llu sent, %llu without a listener\n",
+                (unsigned long long)server.clients_seen(), (unsigned long long)server.dma_refused(),
+                (unsigned long long)server.async_sent(), (unsigned long long)server.async_lost());
     server.print_counters(stdout);
     server.print_qp_stats(stdout);
   }

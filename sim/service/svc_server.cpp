@@ -40,9 +40,16 @@ struct SvcQp {
 };
 
 struct SvcCq {
-  uint64_t ring = 0, dbrec = 0;
+  uint64_t ring = 0, dbrec = 0, user_handle = 0;
   uint32_t log = 0;
 };
+
+// What the kernel's uverbs writes to a context's async_fd (include/uapi/rdma/ib_user_verbs.h).
+struct SvcAsyncEvent {
+  uint64_t element;
+  uint32_t event_type, reserved;
+};
+constexpr uint32_t kIbvEventCqErr = 0;  // enum ibv_event_type
 
 }  // namespace
 
@@ -56,6 +63,8 @@ struct SvcClient {
   std::deque<std::vector<uint8_t>> inbox;
   sc_event ev;
   bool closed = false;
+  SvcClient *events = nullptr;   // VERBS: its EVENTS connection, if any
+  SvcClient *events_of = nullptr;  // EVENTS: the VERBS connection it serves
   std::set<uint32_t> pds, ahs;
   std::map<uint32_t, uint64_t> mrs;  // lkey -> va
   std::map<uint32_t, SvcCq> cqs;
@@ -107,11 +116,49 @@ void SvcServer::nic_init_thread(SvcNic *n) {
     n->q.timeout_us = 100000;
     for (uint32_t g = 0; g < 2 && !rc; g++) rc = rnic_cmd_set_gid(&n->q, g, n->ipv4, n->mac);
   }
+  if (!rc) rc = rnic_eq_init(&n->eq, &n->os, 8, 0);
+  if (!rc) {
+    rnic_eq_set_handler(
+        &n->eq, RNIC_EQ_NUM_TYPES,
+        [](void *arg, const rnic_event *ev) {
+          auto *p = static_cast<std::pair<SvcServer *, SvcNic *> *>(arg);
+          p->first->on_event(p->second, ev);
+        },
+        new std::pair<SvcServer *, SvcNic *>(this, n));
+    sc_spawn([this, n] { eq_thread(n); }, sc_gen_unique_name("eq"));
+  }
   if (!rc) rc = rnic_cmd_query_device(&n->q, &n->dev);
   if (!rc) rc = rnic_cmd_query_port(&n->q, &n->port);
   if (rc) n->err = "driver core bring-up failed: " + std::string(std::strerror(-rc));
   n->up = !rc;
   n->up_ev.notify(SC_ZERO_TIME);
+}
+
+void SvcServer::eq_thread(SvcNic *n) {
+  for (;;) {
+    n->node->wait_msix(0, &n->msix_seen);
+    rnic_eq_poll(&n->eq, 64, 1);
+  }
+}
+
+// CQ errors go to the owning process's EVENTS connection, as the kernel would put them on its
+// async_fd; completion events of armed CQs have no consumer without the kernel's completion
+// channels (counted by the EQ only).
+void SvcServer::on_event(SvcNic *n, const rnic_event *ev) {
+  if (ev->type != RNIC_EQ_TYPE_CQ_ERROR) return;
+  for (auto &kv : clients_) {
+    SvcClient *c = kv.second;
+    if (c->nic != n || c->kind != RNIC_SVC_KIND_VERBS) continue;
+    auto it = c->cqs.find(ev->handle);
+    if (it == c->cqs.end()) continue;
+    if (c->events && !c->events->closed) {
+      SvcAsyncEvent e{it->second.user_handle, kIbvEventCqErr, 0};
+      if (send(c->events->fd, &e, sizeof e, MSG_DONTWAIT | MSG_NOSIGNAL) != ssize_t(sizeof e)) async_lost_++;
+      else async_sent_++;
+    } else {
+      async_lost_++;
+    }
+  }
 }
 
 uint64_t SvcServer::bus(const SvcClient *c, uint64_t va) const { return (c->slot << HostMem::kWindowShift) | va; }
@@ -214,6 +261,8 @@ void SvcServer::client_thread(SvcClient *c) {
     handle(c, m);
   }
   cleanup(c);
+  if (c->events) c->events->events_of = nullptr;
+  if (c->events_of) c->events_of->events = nullptr;
   clients_.erase(c->fd);
   if (c->mem) {
     c->nic->mem.map_window(c->slot, nullptr);
@@ -272,6 +321,19 @@ int SvcServer::dispatch(SvcClient *c, uint32_t op, const uint8_t *in, size_t in_
       c->mem->on_write = [this, c](uint64_t va, const void *src, size_t len) { on_dma_write(c, va, src, len); };
       n->mem.map_window(c->slot, c->mem.get());
       by_slot_[c->slot] = c;
+    } else if (hi.kind == RNIC_SVC_KIND_EVENTS) {
+      // Only the process that owns that context on that device may listen to it.
+      SvcClient *t = nullptr;
+      for (auto &kv : clients_)
+        if (kv.second->kind == RNIC_SVC_KIND_VERBS && kv.second->nic == n && kv.second->uctx == hi.uctx &&
+            kv.second->pid == c->pid && !kv.second->closed)
+          t = kv.second;
+      if (!t || t->events) {
+        c->nic = nullptr;
+        return t ? -EBUSY : -ENOENT;
+      }
+      t->events = c;
+      c->events_of = t;
     } else if (hi.kind != RNIC_SVC_KIND_BAR) {
       return -EINVAL;
     }
@@ -376,7 +438,7 @@ int SvcServer::dispatch(SvcClient *c, uint32_t op, const uint8_t *in, size_t in_
         c->mem->remove(r.dbrec);
         return rc;
       }
-      c->cqs[o.v] = SvcCq{r.ring, r.dbrec, r.log_size};
+      c->cqs[o.v] = SvcCq{r.ring, r.dbrec, r.user_handle, r.log_size};
       OUT(o);
       return 0;
     }

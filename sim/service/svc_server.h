@@ -22,6 +22,7 @@
 extern "C" {
 #include "rnic_cmd.h"
 #include "rnic_cmdq.h"
+#include "rnic_eq.h"
 }
 
 // One simulated NIC and the "kernel" of its host: memory, PCIe model, command queue.
@@ -33,6 +34,8 @@ struct SvcNic {
   SimOsCtx osc{};
   rnic_os os{};
   rnic_cmdq q{};
+  rnic_eq eq{};  // asynchronous events (CQ errors, completions of armed CQs), MSI-X vector 0
+  uint64_t msix_seen = 0;
   uint32_t ipv4 = 0;
   uint8_t mac[6] = {0};
   rnic_device_attr dev{};
@@ -79,12 +82,16 @@ class SvcServer : public sc_module {
   uint64_t clients_seen() const { return clients_seen_; }
   uint64_t dma_refused() const { return dma_refused_; }
   uint64_t contexts_cleaned() const { return leaked_; }  // closed holding resources
+  uint64_t async_sent() const { return async_sent_; }
+  uint64_t async_lost() const { return async_lost_; }  // no EVENTS connection to take them
 
   // The PCIe model's err_fn for NIC n: DMA outside a process's registrations answers SLVERR.
   uint32_t dma_check(uint64_t addr, uint64_t len);
+  void on_event(SvcNic *n, const rnic_event *ev);  // from the NIC's EQ
 
  private:
   void nic_init_thread(SvcNic *n);
+  void eq_thread(SvcNic *n);
   void poll_thread();
   void accept_clients();
   void read_client(SvcClient *c);
@@ -108,6 +115,6 @@ class SvcServer : public sc_module {
   sc_time poll_;
   std::map<int, SvcClient *> clients_;       // by fd
   std::map<uint64_t, SvcClient *> by_slot_;  // by DMA window
-  uint64_t next_slot_ = 1, clients_seen_ = 0, dma_refused_ = 0, leaked_ = 0;
+  uint64_t next_slot_ = 1, clients_seen_ = 0, dma_refused_ = 0, leaked_ = 0, async_sent_ = 0, async_lost_ = 0;
   std::vector<std::unique_ptr<SvcQpStats>> stats_;
 };

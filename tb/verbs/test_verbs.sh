@@ -168,9 +168,9 @@ else
   echo "SKIP rc_pingpong-as-normal-user (not root, no user nobody, or the checkout is not readable by it)"
 fi
 
-# ---- bad input and isolation: our own program (tb/verbs/verbs_check.c) prints PASS/FAIL lines --
+# ---- bad input, async events, isolation: our own program (tb/verbs/verbs_check.c) prints PASS/FAIL --
 vc=$root/build/verbs-bin/verbs_check
-for mode in neg isolation; do
+for mode in neg async isolation; do
   sim_run "check-$mode" -- "$vc" "$mode"
   grep -E '^(PASS|FAIL) ' "$out/check-$mode/sim.out"
   grep -qE '^PASS ' "$out/check-$mode/sim.out" || fail "check-$mode" "no result: $(tail -3 "$out/check-$mode/sim.out" | tr '\n' ' ')"

@@ -3,12 +3,14 @@
  * simulated NICs. Runs under `rnic-sim run` (needs rnic0 and rnic1 linked back to back) and
  * prints one line per check, `PASS name` or `FAIL name why`.
  *   verbs_check neg        bad work requests, a bad lkey, a too-long UD message
+ *   verbs_check async      a CQ overrun arrives as IBV_EVENT_CQ_ERR on the context's async_fd
  *   verbs_check isolation  a second process (this program, mode attacker) tries to reach this
  *                          one's QP and memory, then dies holding resources; traffic goes on
  * Exit status: 0 when every check passed. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <infiniband/verbs.h>
+#include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,6 +77,8 @@ static struct ibv_context *open_dev(const char *name)
 	return c;
 }
 
+static int cq_entries = 64;	/* CQ size make_end asks for */
+
 static void make_end(struct end *e, const char *dev, int type, size_t len)
 {
 	struct ibv_qp_init_attr qa = { 0 };
@@ -90,7 +94,7 @@ static void make_end(struct end *e, const char *dev, int type, size_t len)
 			   IBV_ACCESS_REMOTE_READ);
 	if (!e->mr)
 		die("ibv_reg_mr");
-	if (!(e->cq = ibv_create_cq(e->ctx, 64, NULL, NULL, 0)))
+	if (!(e->cq = ibv_create_cq(e->ctx, cq_entries, NULL, NULL, 0)))
 		die("ibv_create_cq");
 	qa.send_cq = qa.recv_cq = e->cq;
 	qa.qp_type = type;
@@ -103,6 +107,16 @@ static void make_end(struct end *e, const char *dev, int type, size_t len)
 		die("ibv_create_qp");
 	if (ibv_query_gid(e->ctx, 1, 1, &e->gid))
 		die("ibv_query_gid");
+}
+
+/* Destroys what make_end created, through the verbs: 0 when every call succeeded. */
+static int destroy_end(struct end *e)
+{
+	int rc = ibv_destroy_qp(e->qp) | ibv_dereg_mr(e->mr) | ibv_destroy_cq(e->cq) | ibv_dealloc_pd(e->pd) |
+		 ibv_close_device(e->ctx);
+
+	free(e->buf);
+	return rc;
 }
 
 /* RC: INIT -> RTR -> RTS toward peer (GID index 1, the IPv4 one); UD: with Q_Key 0x11111111. */
@@ -356,6 +370,38 @@ static int mode_isolation(const char *self)
 	rc = post_write(&v, v.mr->lkey, v.buf, 65536, (uintptr_t)w.buf, w.mr->rkey, 3);
 	check(!rc && !poll_one(v.cq, &wc, 300) && wc.status == IBV_WC_SUCCESS && !memcmp(v.buf, w.buf, 65536),
 	      "isolation-victim-traffic-after", "rc %d status %d", rc, wc.status);
+	/* The victim cleans up: the service then has only the attacker's leftovers to destroy. */
+	check(!destroy_end(&v) && !destroy_end(&w), "destroy-through-verbs", "a destroy call failed");
+	return failures ? 1 : 0;
+}
+
+/* Asynchronous events: a CQ of 2 entries takes 4 signaled completions without being polled;
+ * the NIC declares it overrun (CQ_ERROR event), and the process reads IBV_EVENT_CQ_ERR for that
+ * CQ from its context's async_fd with ibv_get_async_event. */
+static int mode_async(void)
+{
+	struct end a, b;
+	struct ibv_async_event ev;
+	struct pollfd p;
+	int rc = 0;
+
+	cq_entries = 2;
+	make_end(&a, "rnic0", IBV_QPT_RC, 65536);
+	cq_entries = 64;
+	make_end(&b, "rnic1", IBV_QPT_RC, 65536);
+	check(!connect_end(&a, &b) && !connect_end(&b, &a), "async-connect", "%s", strerror(errno));
+	for (int i = 0; i < 4 && !rc; i++)
+		rc = post_write(&a, a.mr->lkey, a.buf, 64, (uintptr_t)b.buf, b.mr->rkey, 10 + i);
+	check(!rc, "async-post-4", "post: %d", rc);
+	p.fd = a.ctx->async_fd;
+	p.events = POLLIN;
+	int ready = poll(&p, 1, 120000);
+	rc = ready == 1 ? ibv_get_async_event(a.ctx, &ev) : -1;
+	check(!rc && ev.event_type == IBV_EVENT_CQ_ERR && ev.element.cq == a.cq, "async-cq-overrun-event",
+	      "poll %d, ibv_get_async_event %d, type %d (%s), cq %p (ours %p)", ready, rc, rc ? -1 : (int)ev.event_type,
+	      rc ? "-" : ibv_event_type_str(ev.event_type), rc ? NULL : (void *)ev.element.cq, (void *)a.cq);
+	if (!rc)
+		ibv_ack_async_event(&ev);
 	return failures ? 1 : 0;
 }
 
@@ -364,6 +410,8 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc == 2 && !strcmp(argv[1], "neg"))
 		return mode_neg();
+	if (argc == 2 && !strcmp(argv[1], "async"))
+		return mode_async();
 	if (argc == 2 && !strcmp(argv[1], "isolation"))
 		return mode_isolation(argv[0]);
 	if (argc == 5 && !strcmp(argv[1], "attacker"))
