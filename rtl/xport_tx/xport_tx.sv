@@ -144,13 +144,14 @@ module xport_tx #(
   assign qpt_req_qpn_o   = (st_q == SQreq) ? d_q.qpn[23:0] : a_qpn_q;
 
   // ---- decoded job ------------------------------------------------------------------------------
-  logic        is_fw, is_rd, ud, uc, rc, pay, phys, multi;
+  logic        is_fw, is_rd, ud, uc, rc, pay, phys, multi, fw_rsp;
   logic [7:0]  kind;
   logic [2:0]  nsge;
   logic [3:0]  seg_kind;
   logic [4:0]  mlog;
   assign kind  = d_q.kind;
   assign is_fw = src_q == SrcFw;
+  assign fw_rsp = kind == rnic_spec_pkg::MSG_KIND_ATOMIC_ACK || kind == rnic_spec_pkg::MSG_KIND_ACK;
   assign is_rd = src_q == SrcRd && !nak_q;
   assign ud    = qp_q.qp_type == rnic_spec_pkg::QP_TYPE_UD;
   assign uc    = qp_q.qp_type == rnic_spec_pkg::QP_TYPE_UC;
@@ -572,8 +573,9 @@ module xport_tx #(
           st_q <= SCheck;
         end
         SCheck: begin
-          // an invalid QP: firmware messages get LOC_QP_OP_ERR, receive-engine jobs are dropped
-          if (!qp_q.valid || (is_fw && !qp_q.tx_enable) ||
+          // an invalid QP: firmware messages get LOC_QP_OP_ERR, receive-engine jobs are dropped.
+          // Responses (ACK, ATOMIC ACKNOWLEDGE) go out from RTR too: a responder answers there.
+          if (!qp_q.valid || (is_fw && !qp_q.tx_enable && !(fw_rsp && qp_q.rx_enable)) ||
               (is_fw && kind > rnic_spec_pkg::MSG_KIND_ACK) ||
               (is_fw && !rc && kind >= rnic_spec_pkg::MSG_KIND_READ_REQ)) begin
             status_q <= rnic_spec_pkg::WC_STATUS_LOC_QP_OP_ERR;

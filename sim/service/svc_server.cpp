@@ -13,6 +13,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <set>
@@ -73,6 +74,7 @@ struct SvcClient {
 
 SvcServer::SvcServer(sc_module_name name, std::vector<SvcNic *> nics, const std::string &sock_path, double poll_ns)
     : sc_module(name), nics_(std::move(nics)), path_(sock_path), poll_(poll_ns, SC_NS) {
+  trace_ = std::getenv("RNIC_SIM_TRACE") != nullptr;  // one line per message on stderr
   listen_fd_ = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   sockaddr_un a{};
   a.sun_family = AF_UNIX;
@@ -279,6 +281,18 @@ void SvcServer::handle(SvcClient *c, const std::vector<uint8_t> &msg) {
   uint8_t out[RNIC_SVC_MAX_MSG];
   size_t out_len = 0;
   int rc = dispatch(c, h.op, msg.data() + sizeof h, msg.size() - sizeof h, out + sizeof h, &out_len);
+  if (trace_) {
+    std::fprintf(stderr, "[rnic-sim %10.3f us] pid %d %s op %u rc %d", sc_time_stamp().to_seconds() * 1e6, int(c->pid),
+                 c->nic ? c->nic->name.c_str() : "-", h.op, rc);
+    if (h.op == RNIC_SVC_MODIFY_QP && msg.size() >= sizeof h + sizeof(rnic_svc_modify_qp)) {
+      rnic_svc_modify_qp m;
+      std::memcpy(&m, msg.data() + sizeof h, sizeof m);
+      std::fprintf(stderr, " qpn %u mask 0x%x state %u access 0x%x rq_psn 0x%x sq_psn 0x%x dest_qpn %u rd_atomic %u/%u",
+                   m.qpn, m.attr_mask, m.attr.state, m.attr.access, m.attr.rq_psn, m.attr.sq_psn, m.attr.dest_qpn,
+                   m.attr.max_rd_atomic, m.attr.max_dest_rd_atomic);
+    }
+    std::fprintf(stderr, "\n");
+  }
   if (!(h.flags & RNIC_SVC_F_REPLY)) return;
   h.rc = rc;
   std::memcpy(out, &h, sizeof h);

@@ -110,6 +110,7 @@ class SvcServer : public sc_module {
   int listen_fd_ = -1;
   pid_t child_ = -1;
   double timeout_s_ = 0;
+  bool trace_ = false;
   bool child_done_ = false, timed_out_ = false;
   int child_status_ = 0;
   sc_time poll_;

@@ -185,7 +185,7 @@ fi
 
 # ---- bad input, async events, isolation: our own program (tb/verbs/verbs_check.c) prints PASS/FAIL --
 vc=$root/build/verbs-bin/verbs_check
-for mode in neg async isolation; do
+for mode in neg atomic async isolation; do
   want "check-$mode" || continue
   sim_run "check-$mode" -- "$vc" "$mode"
   grep -E '^(PASS|FAIL) ' "$out/check-$mode/sim.out"

@@ -3,6 +3,7 @@
  * simulated NICs. Runs under `rnic-sim run` (needs rnic0 and rnic1 linked back to back) and
  * prints one line per check, `PASS name` or `FAIL name why`.
  *   verbs_check neg        bad work requests, a bad lkey, a too-long UD message
+ *   verbs_check atomic     FETCH_AND_ADD and CMP_AND_SWP, values checked on both sides
  *   verbs_check async      a CQ overrun arrives as IBV_EVENT_CQ_ERR on the context's async_fd
  *   verbs_check isolation  a second process (this program, mode attacker) tries to reach this
  *                          one's QP and memory, then dies holding resources; traffic goes on
@@ -78,6 +79,8 @@ static struct ibv_context *open_dev(const char *name)
 }
 
 static int cq_entries = 64;	/* CQ size make_end asks for */
+static int qp_access = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ; /* what connect_end grants */
+static int rd_atomic = 1;	/* max_rd_atomic and max_dest_rd_atomic connect_end sets */
 
 static void make_end(struct end *e, const char *dev, int type, size_t len)
 {
@@ -119,12 +122,12 @@ static int destroy_end(struct end *e)
 	return rc;
 }
 
-/* RC: INIT -> RTR -> RTS toward peer (GID index 1, the IPv4 one); UD: with Q_Key 0x11111111. */
-static int connect_end(struct end *e, const struct end *peer)
+/* RC: INIT -> RTR -> RTS toward peer (GID index 1, the IPv4 one); UD: with Q_Key 0x11111111.
+ * With only_rtr the QP stays in RTR: a passive responder, as perftest's servers leave theirs. */
+static int connect_end_to(struct end *e, const struct end *peer, int only_rtr)
 {
 	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = 1,
-				 .qp_access_flags = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ,
-				 .qkey = 0x11111111 };
+				 .qp_access_flags = qp_access, .qkey = 0x11111111 };
 	int ud = e->type == IBV_QPT_UD;
 
 	if (ibv_modify_qp(e->qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
@@ -135,7 +138,7 @@ static int connect_end(struct end *e, const struct end *peer)
 	a.path_mtu = IBV_MTU_1024;
 	a.dest_qp_num = peer->qp->qp_num;
 	a.rq_psn = 0x100;
-	a.max_dest_rd_atomic = 1;
+	a.max_dest_rd_atomic = rd_atomic;
 	a.min_rnr_timer = 12;
 	a.ah_attr.is_global = 1;
 	a.ah_attr.grh.dgid = peer->gid;
@@ -145,15 +148,22 @@ static int connect_end(struct end *e, const struct end *peer)
 	if (ibv_modify_qp(e->qp, &a, ud ? IBV_QP_STATE : IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
 			  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
 		return -1;
+	if (only_rtr)
+		return 0;
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_RTS;
 	a.sq_psn = 0x100;
 	a.timeout = 10;
 	a.retry_cnt = 7;
 	a.rnr_retry = 7;
-	a.max_rd_atomic = 1;
+	a.max_rd_atomic = rd_atomic;
 	return ibv_modify_qp(e->qp, &a, ud ? IBV_QP_STATE | IBV_QP_SQ_PSN : IBV_QP_STATE | IBV_QP_SQ_PSN |
 			     IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC);
+}
+
+static int connect_end(struct end *e, const struct end *peer)
+{
+	return connect_end_to(e, peer, 0);
 }
 
 /* One completion within ~wall seconds (the simulation is slow), or -1. */
@@ -375,6 +385,60 @@ static int mode_isolation(const char *self)
 	return failures ? 1 : 0;
 }
 
+/* Atomics through the verbs: FETCH_AND_ADD then CMP_AND_SWP on an 8-byte word of the peer,
+ * the original values landing in local memory, the target updated. */
+static int mode_atomic(void)
+{
+	struct end a, b;
+	struct ibv_wc wc;
+	struct ibv_sge s;
+	struct ibv_send_wr wr, *bad;
+	uint64_t *target, *orig;
+	int rc;
+
+	make_end(&a, "rnic0", IBV_QPT_RC, 65536);
+	make_end(&b, "rnic1", IBV_QPT_RC, 65536);
+	ibv_dereg_mr(b.mr); /* the target needs REMOTE_ATOMIC */
+	b.mr = ibv_reg_mr(b.pd, b.buf, 65536, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+			  IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC);
+	if (!b.mr)
+		die("ibv_reg_mr atomic");
+	qp_access = IBV_ACCESS_REMOTE_ATOMIC; /* as perftest's ib_atomic_bw grants */
+	rd_atomic = 16;
+	/* the responder stays in RTR, as ib_atomic_bw's server does: it must answer from there */
+	check(!connect_end(&a, &b) && !connect_end_to(&b, &a, 1), "atomic-connect-responder-in-rtr", "%s",
+	      strerror(errno));
+	target = (uint64_t *)(b.buf + 4096);
+	orig = (uint64_t *)(a.buf + 8192);
+	*target = 1000;
+	*orig = 0xdeadbeef;
+	s = (struct ibv_sge){ (uintptr_t)orig, 8, a.mr->lkey };
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = 21;
+	wr.sg_list = &s;
+	wr.num_sge = 1;
+	wr.opcode = IBV_WR_ATOMIC_FETCH_AND_ADD;
+	wr.send_flags = IBV_SEND_SIGNALED;
+	wr.wr.atomic.remote_addr = (uintptr_t)target;
+	wr.wr.atomic.rkey = b.mr->rkey;
+	wr.wr.atomic.compare_add = 5;
+	rc = ibv_post_send(a.qp, &wr, &bad);
+	check(!rc && !poll_one(a.cq, &wc, 120) && wc.status == IBV_WC_SUCCESS && wc.opcode == IBV_WC_FETCH_ADD &&
+	      wc.wr_id == 21 && *orig == 1000 && *target == 1005, "atomic-fetch-add",
+	      "rc %d wr_id %llu status %s orig %llu target %llu", rc, (unsigned long long)wc.wr_id,
+	      ibv_wc_status_str(wc.status), (unsigned long long)*orig, (unsigned long long)*target);
+	wr.wr_id = 22;
+	wr.opcode = IBV_WR_ATOMIC_CMP_AND_SWP;
+	wr.wr.atomic.compare_add = 1005;
+	wr.wr.atomic.swap = 77;
+	rc = ibv_post_send(a.qp, &wr, &bad);
+	check(!rc && !poll_one(a.cq, &wc, 120) && wc.status == IBV_WC_SUCCESS && wc.opcode == IBV_WC_COMP_SWAP &&
+	      *orig == 1005 && *target == 77, "atomic-cmp-swap", "rc %d status %s orig %llu target %llu", rc,
+	      ibv_wc_status_str(wc.status), (unsigned long long)*orig, (unsigned long long)*target);
+	check(!destroy_end(&a) && !destroy_end(&b), "atomic-destroy", "a destroy call failed");
+	return failures ? 1 : 0;
+}
+
 /* Asynchronous events: a CQ of 2 entries takes 4 signaled completions without being polled;
  * the NIC declares it overrun (CQ_ERROR event), and the process reads IBV_EVENT_CQ_ERR for that
  * CQ from its context's async_fd with ibv_get_async_event. */
@@ -410,6 +474,8 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc == 2 && !strcmp(argv[1], "neg"))
 		return mode_neg();
+	if (argc == 2 && !strcmp(argv[1], "atomic"))
+		return mode_atomic();
 	if (argc == 2 && !strcmp(argv[1], "async"))
 		return mode_async();
 	if (argc == 2 && !strcmp(argv[1], "isolation"))
