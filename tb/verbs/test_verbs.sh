@@ -194,6 +194,12 @@ for mode in neg atomic async isolation; do
     fail "check-$mode" "verbs_check $mode exited $(cat "$out/check-$mode/sim.rc")"
   fi
 done
+if want check-atomic-noaccess; then
+  sim_run check-atomic-noaccess -- env ATOMIC_NO_MR_ACCESS=1 "$vc" atomic
+  grep -E '^(PASS|FAIL) ' "$out/check-atomic-noaccess/sim.out"
+  grep -q '^PASS atomic-without-access-rem-access-err' "$out/check-atomic-noaccess/sim.out" ||
+    fail check-atomic-noaccess "no result: $(tail -3 "$out/check-atomic-noaccess/sim.out" | tr '\n' ' ')"
+fi
 # The attacker died holding a PD, a CQ, an MR and a QP on each NIC: the service destroyed them.
 if ! want check-isolation; then
   :

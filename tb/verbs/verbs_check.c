@@ -3,7 +3,8 @@
  * simulated NICs. Runs under `rnic-sim run` (needs rnic0 and rnic1 linked back to back) and
  * prints one line per check, `PASS name` or `FAIL name why`.
  *   verbs_check neg        bad work requests, a bad lkey, a too-long UD message
- *   verbs_check atomic     FETCH_AND_ADD and CMP_AND_SWP, values checked on both sides
+ *   verbs_check atomic     FETCH_AND_ADD and CMP_AND_SWP, values checked on both sides (with
+ *                          ATOMIC_NO_MR_ACCESS=1: the target MR lacks REMOTE_ATOMIC, REM_ACCESS_ERR)
  *   verbs_check async      a CQ overrun arrives as IBV_EVENT_CQ_ERR on the context's async_fd
  *   verbs_check isolation  a second process (this program, mode attacker) tries to reach this
  *                          one's QP and memory, then dies holding resources; traffic goes on
@@ -400,7 +401,7 @@ static int mode_atomic(void)
 	make_end(&b, "rnic1", IBV_QPT_RC, 65536);
 	ibv_dereg_mr(b.mr); /* the target needs REMOTE_ATOMIC */
 	b.mr = ibv_reg_mr(b.pd, b.buf, 65536, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
-			  IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC);
+			  IBV_ACCESS_REMOTE_READ | (getenv("ATOMIC_NO_MR_ACCESS") ? 0 : IBV_ACCESS_REMOTE_ATOMIC));
 	if (!b.mr)
 		die("ibv_reg_mr atomic");
 	qp_access = IBV_ACCESS_REMOTE_ATOMIC; /* as perftest's ib_atomic_bw grants */
@@ -423,6 +424,15 @@ static int mode_atomic(void)
 	wr.wr.atomic.rkey = b.mr->rkey;
 	wr.wr.atomic.compare_add = 5;
 	rc = ibv_post_send(a.qp, &wr, &bad);
+	memset(&wc, 0, sizeof(wc));
+	if (getenv("ATOMIC_NO_MR_ACCESS")) {
+		int got = !rc ? poll_one(a.cq, &wc, 120) : -1;
+		check(!got && wc.wr_id == 21 && wc.status == IBV_WC_REM_ACCESS_ERR && *orig == 0xdeadbeef &&
+		      *target == 1000, "atomic-without-access-rem-access-err",
+		      "poll %d wr_id %llu status %s opcode %d orig 0x%llx target %llu", got, (unsigned long long)wc.wr_id,
+		      ibv_wc_status_str(wc.status), wc.opcode, (unsigned long long)*orig, (unsigned long long)*target);
+		return failures ? 1 : 0;
+	}
 	check(!rc && !poll_one(a.cq, &wc, 120) && wc.status == IBV_WC_SUCCESS && wc.opcode == IBV_WC_FETCH_ADD &&
 	      wc.wr_id == 21 && *orig == 1000 && *target == 1005, "atomic-fetch-add",
 	      "rc %d wr_id %llu status %s orig %llu target %llu", rc, (unsigned long long)wc.wr_id,
