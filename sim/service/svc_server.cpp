@@ -1,6 +1,8 @@
 #define SC_INCLUDE_DYNAMIC_PROCESSES  // sc_spawn: one thread per attached client
 #include "service/svc_server.h"
 
+#include "host/host_rdma.h"
+
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -400,25 +402,9 @@ int SvcServer::dispatch(SvcClient *c, uint32_t op, const uint8_t *in, size_t in_
       if (!c->pds.count(r.pdn)) return -ENOENT;
       if (!r.len || r.addr + r.len < r.addr || (r.addr + r.len) >> HostMem::kWindowShift) return -EINVAL;
       if ((r.addr ^ r.iova) & 0xFFF) return -EOPNOTSUPP;  // the page list maps iova pages onto va pages
-      rnic_mtt mtt{};
-      uint32_t np = 0, fpo = 0;
-      unsigned shift = RNIC_PAGE_SHIFT_4K;
-      if (rnic_mtt_layout(r.iova, r.len, shift, &np, &fpo) || np > 512) {
-        shift = RNIC_PAGE_SHIFT_2M;  // one page of page list holds 512 entries
-        if (rnic_mtt_layout(r.iova, r.len, shift, &np, &fpo) || np > 512 || ((r.addr ^ r.iova) & ((1u << 21) - 1)))
-          return -ENOMEM;
-      }
-      int rc = rnic_mtt_build_contig(&n->os, &mtt, r.iova, r.len, shift, bus(c, r.addr));
-      if (rc) return rc;
-      rnic_reg_mr_in mi{};
-      mi.pdn = r.pdn;
-      mi.access = r.access;
-      mi.iova = r.iova;
-      mi.length = r.len;
-      mi.mtt = &mtt;
       rnic_svc_reg_mr_out o{};
-      rc = rnic_cmd_reg_mr(q, &mi, &o.lkey, &o.rkey);
-      rnic_mtt_free(&n->os, &mtt);
+      int rc = host_reg_mr(&n->os, q, r.pdn, r.access, r.iova, r.len, bus(c, r.addr), &o.lkey, &o.rkey);
+      if (rc == -EINVAL && ((r.addr ^ r.iova) & ((1u << 21) - 1))) rc = -EOPNOTSUPP;  // 2 MiB pages need the same offset
       if (rc) return rc;
       c->mrs[o.lkey] = r.addr;
       c->mem->add(r.addr, r.len);
@@ -438,15 +424,10 @@ int SvcServer::dispatch(SvcClient *c, uint32_t op, const uint8_t *in, size_t in_
     case RNIC_SVC_CREATE_CQ: {
       IN(rnic_svc_create_cq, r);
       if (r.log_size > 16 || (r.ring & 0xFFF) || (r.dbrec & 3) || !r.dbrec) return -EINVAL;
-      rnic_create_cq_in ci{};
-      ci.uctx = c->uctx;
-      ci.log_size = r.log_size;
-      ci.buf_addr = bus(c, r.ring);
-      ci.dbrec_addr = bus(c, r.dbrec);
       c->mem->add(r.ring, 32ull << r.log_size);
       c->mem->add(r.dbrec, 4);
       rnic_svc_u32 o{};
-      int rc = rnic_cmd_create_cq(q, &ci, &o.v);
+      int rc = host_create_cq(q, c->uctx, r.log_size, bus(c, r.ring), bus(c, r.dbrec), &o.v);
       if (rc) {
         c->mem->remove(r.ring);
         c->mem->remove(r.dbrec);

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "host/host_mem.h"
+#include "host/host_rdma.h"
 #include "host/sim_os.h"
 #include "nic/rnic_node.h"
 extern "C" {
@@ -26,12 +27,8 @@ extern "C" {
 // the driver core and polled with the provider's code. 0 or the command's errno.
 inline int rdma_create_cq(HostMem *mem, rnic_cmdq *q, unsigned log, rnicp_cq *cq, uint64_t *ring = nullptr) {
   uint64_t buf = mem->alloc(32u << log, 4096), dbrec = mem->alloc(64, 64);
-  rnic_create_cq_in ci{};
-  ci.log_size = log;
-  ci.buf_addr = buf;
-  ci.dbrec_addr = dbrec;
   uint32_t cqn = 0;
-  int rc = rnic_cmd_create_cq(q, &ci, &cqn);
+  int rc = host_create_cq(q, 0, log, buf, dbrec, &cqn);
   if (!rc) rc = rnicp_cq_init(cq, mem->span(buf, 32u << log), log, cqn, mem->span(dbrec, 4));
   if (ring) *ring = buf;
   return rc;
@@ -83,20 +80,8 @@ struct RdmaPort {
 // page_shift 12 or 21 (the page list of a large region must fit the driver's one-page tables).
 inline bool rdma_reg_mr(RdmaPort *h, uint64_t addr, uint32_t len, uint32_t access, uint32_t *key, uint32_t pd = 0,
                         unsigned page_shift = 12) {
-  rnic_mtt mtt{};
-  int rc = rnic_mtt_build_contig(&h->os, &mtt, addr, len, page_shift, addr);
-  if (rc) {
-    h->err = "mtt rc " + std::to_string(rc);
-    return false;
-  }
-  rnic_reg_mr_in in{};
-  in.pdn = pd ? pd : h->pdn;
-  in.access = access;
-  in.iova = addr;
-  in.length = len;
-  in.mtt = &mtt;
   uint32_t rkey = 0;
-  rc = rnic_cmd_reg_mr(&h->q, &in, key, &rkey);
+  int rc = host_reg_mr(&h->os, &h->q, pd ? pd : h->pdn, access, addr, len, addr, key, &rkey, page_shift);
   if (rc) h->err = "reg_mr rc " + std::to_string(rc);
   return rc == 0;
 }
