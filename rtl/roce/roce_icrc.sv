@@ -140,8 +140,14 @@ module roce_icrc #(
     end
   end
 
+  // The data shifts only while a beat is in the line or entering it: the data of empty slots is
+  // never read, and one enable for the whole line keeps it packable. Idle cycles then cost
+  // nothing wide in simulation.
+  logic sd_en;
+  assign sd_en = en_i && (valid_i || sv_q != '0);
+
   always_ff @(posedge clk_i) begin
-    if (en_i) begin
+    if (sd_en) begin
       sd_q[0] <= side_i;
       for (int i = 1; i < Latency; i++) sd_q[i] <= sd_q[i-1];
     end
