@@ -59,7 +59,18 @@ test: deps
 	@$(MAKE) --no-print-directory run-suites
 	@scripts/summary.sh
 
-run-suites: $(addprefix suite-,$(TEST_SUITES))
+# Suites in PARALLEL_SUITES share no build products with the others (Yosys synthesis) and run
+# in the background alongside the rest, which run one after another as before: synthesis is
+# mostly one long Yosys process, so the second core would otherwise sit idle for minutes.
+# Their result lines print when the rest are done; the logs and the summary are unchanged.
+PARALLEL_SUITES ?=
+SERIAL_SUITES = $(filter-out $(PARALLEL_SUITES),$(TEST_SUITES))
+run-suites:
+	@mkdir -p $(BUILD)/results
+	@{ for s in $(filter $(PARALLEL_SUITES),$(TEST_SUITES)); do \
+	    scripts/run-suite.sh $$s $(MAKE) --no-print-directory test-$$s; done > $(BUILD)/results/parallel.out; } & \
+	$(MAKE) --no-print-directory $(addprefix suite-,$(SERIAL_SUITES)); rc=$$?; \
+	wait; cat $(BUILD)/results/parallel.out; rm -f $(BUILD)/results/parallel.out; exit $$rc
 suite-%:
 	@scripts/run-suite.sh $* $(MAKE) --no-print-directory test-$*
 

@@ -22,6 +22,7 @@ synth:
 	  bitstream-scripts/synth/synth.sh $$t $(RTL_SRCS) || fail=1; done; exit $$fail
 
 TEST_SUITES += synth
+PARALLEL_SUITES += synth   # Yosys only: runs beside the simulation suites (see the Makefile)
 # The test gate synthesizes every top except those rnic_core already contains whole (their own
 # figures come from `make synth`), two at a time (the machine has two cores).
 SYNTH_IN_CORE := roce_tx roce_rx xport_tx

@@ -140,8 +140,14 @@ module roce_icrc #(
     end
   end
 
+  // The data shifts only while a beat is in the line or entering it: the data of empty slots is
+  // never read, and one enable for the whole line keeps it packable. Idle cycles then cost
+  // nothing wide in simulation.
+  logic sd_en;
+  assign sd_en = en_i && (valid_i || sv_q != '0);
+
   always_ff @(posedge clk_i) begin
-    if (en_i) begin
+    if (sd_en) begin
       sd_q[0] <= side_i;
       for (int i = 1; i < Latency; i++) sd_q[i] <= sd_q[i-1];
     end
@@ -223,7 +229,10 @@ module roce_icrc #(
       b_e_q    <= a_e_q;
       b_last_q <= a_last_q;
       b_z_q    <= a_z_q;
-      for (int i = 0; i < 32; i++) b_f_q[i] <= ^(a_d_q & DataRows[i*DataWidth +: DataWidth]);
+      // b_f_q is used only with b_v_q: the wide XOR runs only for a beat (no cost when idle)
+      if (a_v_q) begin
+        for (int i = 0; i < 32; i++) b_f_q[i] <= ^(a_d_q & DataRows[i*DataWidth +: DataWidth]);
+      end
     end
   end
 
@@ -242,24 +251,31 @@ module roce_icrc #(
         rz_q[s] <= '0;
       end
     end else if (en_i) begin
-      logic [31:0] nxt;
-      nxt = mul32(BeatRows, state_q) ^ b_f_q;
-      // An empty beat (no lanes) leaves the state as it is.
+      // r_q/rz_q of a stage are used only while its rv_q is set, so they load only then (idle
+      // cycles evaluate nothing wide).
       rv_q[0] <= b_v_q && b_last_q;
-      r_q[0]  <= b_e_q ? state_q : nxt;
-      rz_q[0] <= b_e_q ? '0 : b_z_q;
-      if (b_v_q && b_last_q) state_q <= SeedBack14;
-      else if (b_v_q && !b_e_q) state_q <= nxt;
+      if (b_v_q) begin
+        logic [31:0] nxt;
+        nxt = mul32(BeatRows, state_q) ^ b_f_q;
+        // An empty beat (no lanes) leaves the state as it is.
+        if (b_last_q) begin
+          r_q[0]  <= b_e_q ? state_q : nxt;
+          rz_q[0] <= b_e_q ? '0 : b_z_q;
+          state_q <= SeedBack14;
+        end else if (!b_e_q) state_q <= nxt;
+      end
       // rewind: stage s undoes bits 2(s-1) and 2(s-1)+1 of z (z = NB undoes the whole beat)
       for (int s = 1; s <= RS; s++) begin
-        logic [31:0] r;
-        r = r_q[s-1];
-        if (rz_q[s-1][2*(s-1)]) r = mul32(BackRows[(2*(s-1))*1024 +: 1024], r);
-        if (2*(s-1) + 1 < LNB && rz_q[s-1][(2*(s-1) + 1) % LNB])
-          r = mul32(BackRows[((2*(s-1) + 1) % LNB)*1024 +: 1024], r);
-        r_q[s]  <= r;
-        rz_q[s] <= rz_q[s-1];
         rv_q[s] <= rv_q[s-1];
+        if (rv_q[s-1]) begin
+          logic [31:0] r;
+          r = r_q[s-1];
+          if (rz_q[s-1][2*(s-1)]) r = mul32(BackRows[(2*(s-1))*1024 +: 1024], r);
+          if (2*(s-1) + 1 < LNB && rz_q[s-1][(2*(s-1) + 1) % LNB])
+            r = mul32(BackRows[((2*(s-1) + 1) % LNB)*1024 +: 1024], r);
+          r_q[s]  <= r;
+          rz_q[s] <= rz_q[s-1];
+        end
       end
     end
   end

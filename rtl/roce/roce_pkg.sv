@@ -135,18 +135,18 @@ package roce_pkg;
   // IPv4 header checksum (one's complement) of the 20 bytes (wire byte 0 in [7:0]); with
   // the checksum field included a valid header yields 0. Summed as a balanced tree (depth: four
   // adders plus two end-around folds instead of ten chained adders).
-  function automatic logic [15:0] csum_word(input logic [159:0] h, input int i);
-    csum_word = {h[16*i +: 8], h[16*i+8 +: 8]};
-  endfunction
-
+  // The words are swapped into one local vector rather than taken by a helper per word: each
+  // inlined call of such a helper costs a zeroed copy of the 160-bit header in simulation.
   function automatic logic [19:0] csum_sum(input logic [159:0] h);
+    logic [159:0] w;   // w[16*i +: 16]: big-endian word i
     logic [16:0] a0, a1, a2, a3, a4;
     logic [18:0] c;
-    a0 = {1'b0, csum_word(h, 0)} + {1'b0, csum_word(h, 1)};
-    a1 = {1'b0, csum_word(h, 2)} + {1'b0, csum_word(h, 3)};
-    a2 = {1'b0, csum_word(h, 4)} + {1'b0, csum_word(h, 5)};
-    a3 = {1'b0, csum_word(h, 6)} + {1'b0, csum_word(h, 7)};
-    a4 = {1'b0, csum_word(h, 8)} + {1'b0, csum_word(h, 9)};
+    for (int i = 0; i < 10; i++) w[16*i +: 16] = {h[16*i +: 8], h[16*i+8 +: 8]};
+    a0 = {1'b0, w[0 +: 16]} + {1'b0, w[16 +: 16]};
+    a1 = {1'b0, w[32 +: 16]} + {1'b0, w[48 +: 16]};
+    a2 = {1'b0, w[64 +: 16]} + {1'b0, w[80 +: 16]};
+    a3 = {1'b0, w[96 +: 16]} + {1'b0, w[112 +: 16]};
+    a4 = {1'b0, w[128 +: 16]} + {1'b0, w[144 +: 16]};
     c  = ({2'b0, a0} + {2'b0, a1}) + ({2'b0, a2} + {2'b0, a3});
     csum_sum = {1'b0, c} + {3'b0, a4};
   endfunction

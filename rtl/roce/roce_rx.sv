@@ -56,15 +56,14 @@ module roce_rx #(
   localparam int MAW = $clog2(MetaDepth);
 
   // ---- header field helpers -----------------------------------------------------------------
-  function automatic logic [63:0] be_at(input logic [8*HB-1:0] h, input int off, input int n);
+  // be_at(h[8*off +: 64], n): the n bytes from offset off, big-endian. The caller passes the
+  // 8-byte window, not the whole header: Verilator gives every inlined call its own zeroed copy
+  // of a wide argument, on every cycle.
+  function automatic logic [63:0] be_at(input logic [63:0] w, input int n);
     logic [63:0] r;
     r = '0;
-    for (int i = 0; i < n; i++) r = {r[55:0], h[8*(off+i) +: 8]};
+    for (int i = 0; i < n; i++) r = {r[55:0], w[8*i +: 8]};
     be_at = r;
-  endfunction
-
-  function automatic logic [7:0] hbyte(input logic [8*HB-1:0] h, input int off);
-    hbyte = h[8*off +: 8];
   endfunction
 
   // ---- receive side -------------------------------------------------------------------------
@@ -176,15 +175,17 @@ module roce_rx #(
       for (int i = 0; i < 6; i++) begin
         if (fb_q == 16'((38 + i) / NB)) raw[8*i +: 8] = s_tdata_i[8*((38 + i) % NB) +: 8];
       end
+      // A stage's data registers load only with a beat: they are read only with its valid bit
+      // (idle cycles cost nothing wide in simulation).
       p1_v_q    <= s_tvalid_i;
       p1_last_q <= s_tlast_i;
-      p1_d_q    <= s_tdata_i;
-      p1_k_q    <= s_tkeep_i;
-      p1_raw_q  <= raw;
-      p1_b_q    <= fb_q;
-      p1_kc_q   <= lanes(s_tkeep_i);
-      for (int i = 0; i < HBeats; i++) p1_hb_q[i] <= fb_q == 16'(i);
       if (s_tvalid_i) begin
+        p1_d_q   <= s_tdata_i;
+        p1_k_q   <= s_tkeep_i;
+        p1_raw_q <= raw;
+        p1_b_q   <= fb_q;
+        p1_kc_q  <= lanes(s_tkeep_i);
+        for (int i = 0; i < HBeats; i++) p1_hb_q[i] <= fb_q == 16'(i);
         fraw_q <= raw;
         if (s_tlast_i) fb_q <= '0;
         else if (fb_q != 16'hFFFF) fb_q <= fb_q + 16'd1;
@@ -195,15 +196,17 @@ module roce_rx #(
       s  = 7'd54 + {1'b0, el};
       p2_v_q    <= p1_v_q;
       p2_last_q <= p1_last_q;
-      p2_d_q    <= p1_d_q;
-      p2_k_q    <= p1_k_q;
-      p2_b_q    <= p1_b_q;
-      p2_kc_q   <= p1_kc_q;
-      p2_hb_q   <= p1_hb_q;
-      p2_sh_q   <= LNB'(s);
-      p2_sb_q   <= s >> LNB;
-      p2_plen_q <= {2'b0, p1_raw_q[7:0], p1_raw_q[15:8]} - 18'd24 - {12'h0, el}
-                 - {16'h0, p1_raw_q[8*5+5 : 8*5+4]};
+      if (p1_v_q) begin
+        p2_d_q    <= p1_d_q;
+        p2_k_q    <= p1_k_q;
+        p2_b_q    <= p1_b_q;
+        p2_kc_q   <= p1_kc_q;
+        p2_hb_q   <= p1_hb_q;
+        p2_sh_q   <= LNB'(s);
+        p2_sb_q   <= s >> LNB;
+        p2_plen_q <= {2'b0, p1_raw_q[7:0], p1_raw_q[15:8]} - 18'd24 - {12'h0, el}
+                   - {16'h0, p1_raw_q[8*5+5 : 8*5+4]};
+      end
     end
   end
 
@@ -214,6 +217,7 @@ module roce_rx #(
     logic [17:0]   k, k2, c, c2;
     logic          wr, wl, fl, fwl;
     logic [NB-1:0] wk, fk;
+    side_in = '0;   // the side band is read only with a beat
     k   = {2'b0, p2_b_q} - {11'h0, p2_sb_q} - ((p2_sh_q != '0) ? 18'd1 : 18'd0);
     k2  = {2'b0, p2_b_q} - {11'h0, p2_sb_q};
     wr  = !k[17] && !p2_plen_q[17] && (k << LNB) < p2_plen_q;
@@ -222,11 +226,15 @@ module roce_rx #(
     fl  = p2_sh_q != '0 && !k2[17] && !p2_plen_q[17] && (k2 << LNB) < p2_plen_q;
     fwl = ((k2 + 18'd1) << LNB) >= p2_plen_q;
     c2  = fwl ? p2_plen_q - (k2 << LNB) : 18'(NB);
-    for (int j = 0; j < NB; j++) begin
-      wk[j] = 18'(j) < c;
-      fk[j] = 18'(j) < c2;
+    wk = '0;
+    fk = '0;
+    if (p2_v_q) begin
+      for (int j = 0; j < NB; j++) begin
+        wk[j] = 18'(j) < c;
+        fk[j] = 18'(j) < c2;
+      end
+      side_in = {p2_d_q, p2_hb_q, p2_kc_q, p2_sh_q, wr, wl, wk, fl, fwl, fk};
     end
-    side_in = {p2_d_q, p2_hb_q, p2_kc_q, p2_sh_q, wr, wl, wk, fl, fwl, fk};
   end
 
   logic [DataWidth-1:0] in_data;
@@ -304,11 +312,11 @@ module roce_rx #(
         logic [31:0] rkey, dlen, imm, qkey;
         logic [7:0]  syn;
         logic [23:0] msn, sqp;
-        f  = roce_pkg::op_hdrs(hbyte(hcap_q, 42));
+        f  = roce_pkg::op_hdrs(hcap_q[8*42 +: 8]);
         el = roce_pkg::ext_len(f);
-        udplen = 16'(be_at(hcap_q, 38, 2));
+        udplen = 16'(be_at(hcap_q[8*38 +: 64], 2));
         plen = udplen - 16'd24 - {10'h0, el} - {14'h0, hcap_q[8*43+5:8*43+4]};
-        qpn  = 24'(be_at(hcap_q, 47, 3));
+        qpn  = 24'(be_at(hcap_q[8*47 +: 64], 3));
         bad = 1'b1;
         reason = 4'd0;
         if (ovs_q || flen_big_q) reason = 4'(roce_pkg::DropOversize);
@@ -348,36 +356,36 @@ module roce_rx #(
             va = '0; rkey = '0; dlen = '0; syn = '0; msn = '0; swp = '0; cmp = '0;
             orig = '0; imm = '0; qkey = '0; sqp = '0;
             if (f[roce_pkg::HfReth] || f[roce_pkg::HfAtomic]) begin
-              va   = be_at(hcap_q, 54, 8);
-              rkey = 32'(be_at(hcap_q, 62, 4));
+              va   = be_at(hcap_q[8*54 +: 64], 8);
+              rkey = 32'(be_at(hcap_q[8*62 +: 64], 4));
             end
-            if (f[roce_pkg::HfReth]) dlen = 32'(be_at(hcap_q, 66, 4));
+            if (f[roce_pkg::HfReth]) dlen = 32'(be_at(hcap_q[8*66 +: 64], 4));
             if (f[roce_pkg::HfAtomic]) begin
-              swp = be_at(hcap_q, 66, 8);
-              cmp = be_at(hcap_q, 74, 8);
+              swp = be_at(hcap_q[8*66 +: 64], 8);
+              cmp = be_at(hcap_q[8*74 +: 64], 8);
             end
             if (f[roce_pkg::HfAeth]) begin
-              syn = hbyte(hcap_q, 54);
-              msn = 24'(be_at(hcap_q, 55, 3));
+              syn = hcap_q[8*54 +: 8];
+              msn = 24'(be_at(hcap_q[8*55 +: 64], 3));
             end
-            if (f[roce_pkg::HfAtAck]) orig = be_at(hcap_q, 58, 8);
+            if (f[roce_pkg::HfAtAck]) orig = be_at(hcap_q[8*58 +: 64], 8);
             if (f[roce_pkg::HfDeth]) begin
-              qkey = 32'(be_at(hcap_q, 54, 4));
-              sqp  = 24'(be_at(hcap_q, 59, 3));
+              qkey = 32'(be_at(hcap_q[8*54 +: 64], 4));
+              sqp  = 24'(be_at(hcap_q[8*59 +: 64], 3));
             end
             if (f[roce_pkg::HfImm]) begin
-              if (f[roce_pkg::HfReth]) imm = 32'(be_at(hcap_q, 70, 4));
-              else if (f[roce_pkg::HfDeth]) imm = 32'(be_at(hcap_q, 62, 4));
-              else imm = 32'(be_at(hcap_q, 54, 4));
+              if (f[roce_pkg::HfReth]) imm = 32'(be_at(hcap_q[8*70 +: 64], 4));
+              else if (f[roce_pkg::HfDeth]) imm = 32'(be_at(hcap_q[8*62 +: 64], 4));
+              else imm = 32'(be_at(hcap_q[8*54 +: 64], 4));
             end
             // Field order of roce_pkg::roce_hdr_t (built as a vector: Yosys 0.23 does not
             // support member writes to a block-local struct variable).
-            h = {48'(be_at(hcap_q, 0, 6)), 48'(be_at(hcap_q, 6, 6)),
-                 32'(be_at(hcap_q, 26, 4)), 32'(be_at(hcap_q, 30, 4)),
-                 hbyte(hcap_q, 15), hbyte(hcap_q, 22), 16'(be_at(hcap_q, 18, 2)),
-                 16'(be_at(hcap_q, 34, 2)), hbyte(hcap_q, 42), hcap_q[8*43+7:8*43+4],
-                 16'(be_at(hcap_q, 44, 2)), hcap_q[8*46+7], hcap_q[8*46+6], qpn,
-                 hcap_q[8*50+7], 24'(be_at(hcap_q, 51, 3)),
+            h = {48'(be_at(hcap_q[8*0 +: 64], 6)), 48'(be_at(hcap_q[8*6 +: 64], 6)),
+                 32'(be_at(hcap_q[8*26 +: 64], 4)), 32'(be_at(hcap_q[8*30 +: 64], 4)),
+                 hcap_q[8*15 +: 8], hcap_q[8*22 +: 8], 16'(be_at(hcap_q[8*18 +: 64], 2)),
+                 16'(be_at(hcap_q[8*34 +: 64], 2)), hcap_q[8*42 +: 8], hcap_q[8*43+7:8*43+4],
+                 16'(be_at(hcap_q[8*44 +: 64], 2)), hcap_q[8*46+7], hcap_q[8*46+6], qpn,
+                 hcap_q[8*50+7], 24'(be_at(hcap_q[8*51 +: 64], 3)),
                  va, rkey, dlen, syn, msn, swp, cmp, orig, imm, qkey, sqp, plen[15:0]};
             meta_we    <= 1'b1;
             meta_waddr <= mw_q[MAW-1:0];
@@ -403,21 +411,21 @@ module roce_rx #(
         hcap_q <= hv;
         // Header checks of the frame as captured so far (complete after its last beat), so that
         // the verdict after the last beat only combines registered flags.
-        f      = roce_pkg::op_hdrs(hbyte(hv, 42));
+        f      = roce_pkg::op_hdrs(hv[8*42 +: 8]);
         el     = roce_pkg::ext_len(f);
-        iplen  = 16'(be_at(hv, 16, 2));
-        udplen = 16'(be_at(hv, 38, 2));
-        chk_q[roce_pkg::DropEthertype] <= be_at(hv, 12, 2) != 64'h0800;
-        chk_q[roce_pkg::DropIpHdr]     <= hbyte(hv, 14) != 8'h45 || (hbyte(hv, 20) & 8'hBF) != 8'h00 ||
-                                          hbyte(hv, 21) != 8'h00;
+        iplen  = 16'(be_at(hv[8*16 +: 64], 2));
+        udplen = 16'(be_at(hv[8*38 +: 64], 2));
+        chk_q[roce_pkg::DropEthertype] <= be_at(hv[8*12 +: 64], 2) != 64'h0800;
+        chk_q[roce_pkg::DropIpHdr]     <= hv[8*14 +: 8] != 8'h45 || (hv[8*20 +: 8] & 8'hBF) != 8'h00 ||
+                                          hv[8*21 +: 8] != 8'h00;
         chk_q[roce_pkg::DropIpCsum]    <= roce_pkg::ip_csum(hv[8*14 +: 160]) != 16'h0;
-        chk_q[roce_pkg::DropProto]     <= hbyte(hv, 23) != 8'd17;
+        chk_q[roce_pkg::DropProto]     <= hv[8*23 +: 8] != 8'd17;
         chk_q[roce_pkg::DropLen]       <= udplen != iplen - 16'd20 ||   // or a negative payload:
                                           udplen < 16'd24 + {10'h0, el} + {14'h0, hv[8*43+5:8*43+4]};
-        chk_q[roce_pkg::DropUdpPort]   <= 16'(be_at(hv, 36, 2)) != roce_pkg::RoceUdpPort;
+        chk_q[roce_pkg::DropUdpPort]   <= 16'(be_at(hv[8*36 +: 64], 2)) != roce_pkg::RoceUdpPort;
         chk_q[roce_pkg::DropTver]      <= hv[8*43+3:8*43+0] != 4'h0;
         chk_q[roce_pkg::DropOpcode]    <= !f[roce_pkg::HfKnown];
-        chk_q[roce_pkg::DropPkey]      <= (16'(be_at(hv, 44, 2)) & 16'h7FFF) != 16'h7FFF;
+        chk_q[roce_pkg::DropPkey]      <= (16'(be_at(hv[8*44 +: 64], 2)) & 16'h7FFF) != 16'h7FFF;
         w = (in_sh == '0) ? in_data
                           : ((prev_q >> (8 * 32'(in_sh))) | (in_data << (8 * (NB - 32'(in_sh)))));
         if (!ovs_cur && !nobuf_cur && in_wr && !space_ok) begin
