@@ -122,13 +122,14 @@ void SvcServer::nic_init_thread(SvcNic *n) {
   }
   if (!rc) rc = rnic_eq_init(&n->eq, &n->os, 8, 0);
   if (!rc) {
+    n->server = this;
     rnic_eq_set_handler(
         &n->eq, RNIC_EQ_NUM_TYPES,
         [](void *arg, const rnic_event *ev) {
-          auto *p = static_cast<std::pair<SvcServer *, SvcNic *> *>(arg);
-          p->first->on_event(p->second, ev);
+          auto *nic = static_cast<SvcNic *>(arg);
+          nic->server->on_event(nic, ev);
         },
-        new std::pair<SvcServer *, SvcNic *>(this, n));
+        n);
     sc_spawn([this, n] { eq_thread(n); }, sc_gen_unique_name("eq"));
   }
   if (!rc) rc = rnic_cmd_query_device(&n->q, &n->dev);

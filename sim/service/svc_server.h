@@ -25,8 +25,11 @@ extern "C" {
 #include "rnic_eq.h"
 }
 
+class SvcServer;
+
 // One simulated NIC and the "kernel" of its host: memory, PCIe model, command queue.
 struct SvcNic {
+  SvcServer *server = nullptr;  // serving it (the EQ handler's way back)
   std::string name;
   RnicNode *node = nullptr;
   HostMem mem;
