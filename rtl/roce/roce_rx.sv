@@ -217,7 +217,6 @@ module roce_rx #(
     logic [17:0]   k, k2, c, c2;
     logic          wr, wl, fl, fwl;
     logic [NB-1:0] wk, fk;
-    side_in = '0;   // the side band is read only with a beat
     k   = {2'b0, p2_b_q} - {11'h0, p2_sb_q} - ((p2_sh_q != '0) ? 18'd1 : 18'd0);
     k2  = {2'b0, p2_b_q} - {11'h0, p2_sb_q};
     wr  = !k[17] && !p2_plen_q[17] && (k << LNB) < p2_plen_q;
@@ -226,15 +225,13 @@ module roce_rx #(
     fl  = p2_sh_q != '0 && !k2[17] && !p2_plen_q[17] && (k2 << LNB) < p2_plen_q;
     fwl = ((k2 + 18'd1) << LNB) >= p2_plen_q;
     c2  = fwl ? p2_plen_q - (k2 << LNB) : 18'(NB);
-    wk = '0;
-    fk = '0;
-    if (p2_v_q) begin
-      for (int j = 0; j < NB; j++) begin
-        wk[j] = 18'(j) < c;
-        fk[j] = 18'(j) < c2;
-      end
-      side_in = {p2_d_q, p2_hb_q, p2_kc_q, p2_sh_q, wr, wl, wk, fl, fwl, fk};
+    // (not zeroed without a beat: a zeroed side band would become flops with a synchronous
+    // reset in front of the ICRC delay line, which then no longer packs into SRLs)
+    for (int j = 0; j < NB; j++) begin
+      wk[j] = 18'(j) < c;
+      fk[j] = 18'(j) < c2;
     end
+    side_in = {p2_d_q, p2_hb_q, p2_kc_q, p2_sh_q, wr, wl, wk, fl, fwl, fk};
   end
 
   logic [DataWidth-1:0] in_data;
