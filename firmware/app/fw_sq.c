@@ -56,6 +56,8 @@ static int is_rd_atomic(uint32_t op)
 	       op == RNIC_WQE_OP_ATOMIC_FETCH_AND_ADD;
 }
 
+uint32_t fw_sq_rd_outstanding(void) { return rd_out; }
+
 static int16_t swqe_get(void)
 {
 	int16_t i = fw_res.swqe_free;

@@ -1,0 +1,412 @@
+/* Host unit tests of the firmware's robustness against its host (MOCK_MMIO build): resource
+ * lifetimes that must refuse (BUSY), REG_MR bounds, the QUERY_RESOURCES report, and the command
+ * handler fed random opcodes and random parameters (seeded): every command answers with a
+ * defined status, the tables stay consistent, and freeing everything returns every count to 0.
+ * Usage: test_fw_robust [--seed S] [--count N] */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fw_cmd.h"
+#include "fw_res.h"
+#include "fw_xport.h"
+#include "hal.h"
+#include "mock_mmio.h"
+
+static uint8_t e[RNIC_CMD_ENTRY_SIZE];
+#define CMD(op) (memset(e, 0, sizeof(e)), rnic_cmd_entry_set_opcode(e, (op)))
+
+static void boot(void)
+{
+	memset(&fw_res, 0, sizeof(fw_res));
+	fw_cmd_init();
+	fw_xport_init();
+}
+
+static uint32_t alloc(uint32_t op)
+{
+	CMD(op);
+	if (fw_cmd_exec(e) != RNIC_CMD_STATUS_OK)
+		return 0;
+	return op == RNIC_CMD_OP_ALLOC_UCTX ? rnic_cmd_uctx_get_uctx(e) : rnic_cmd_pd_get_pdn(e);
+}
+
+static uint32_t destroy(uint32_t op, uint32_t h)
+{
+	CMD(op);
+	if (op == RNIC_CMD_OP_DEALLOC_PD)
+		rnic_cmd_pd_set_pdn(e, h);
+	else if (op == RNIC_CMD_OP_DEALLOC_UCTX)
+		rnic_cmd_uctx_set_uctx(e, h);
+	else if (op == RNIC_CMD_OP_DEREG_MR)
+		rnic_cmd_dereg_mr_set_lkey(e, h);
+	else
+		rnic_cmd_destroy_set_handle(e, h);
+	return fw_cmd_exec(e);
+}
+
+static uint32_t create_cq(uint32_t uctx)
+{
+	CMD(RNIC_CMD_OP_CREATE_CQ);
+	rnic_cmd_create_cq_set_uctx(e, uctx);
+	rnic_cmd_create_cq_set_log_size(e, 4);
+	rnic_cmd_create_cq_set_buf_addr(e, MOCK_HOST_BASE + 0x10000);
+	rnic_cmd_create_cq_set_dbrec_addr(e, MOCK_HOST_BASE + 0xFC0);
+	return fw_cmd_exec(e) == RNIC_CMD_STATUS_OK ? rnic_cmd_create_cq_get_cqn(e) : 0;
+}
+
+static uint32_t create_qp(uint32_t pd, uint32_t cq, uint32_t uctx)
+{
+	CMD(RNIC_CMD_OP_CREATE_QP);
+	rnic_cmd_create_qp_set_uctx(e, uctx);
+	rnic_cmd_create_qp_set_pdn(e, pd);
+	rnic_cmd_create_qp_set_send_cqn(e, cq);
+	rnic_cmd_create_qp_set_recv_cqn(e, cq);
+	rnic_cmd_create_qp_set_qp_type(e, RNIC_QP_TYPE_RC);
+	rnic_cmd_create_qp_set_sq_log_size(e, 4);
+	rnic_cmd_create_qp_set_rq_log_size(e, 4);
+	rnic_cmd_create_qp_set_rq_log_stride(e, 6);
+	rnic_cmd_create_qp_set_buf_addr(e, MOCK_HOST_BASE + 0x20000);
+	rnic_cmd_create_qp_set_rq_offset(e, 64u << 4);
+	return fw_cmd_exec(e) == RNIC_CMD_STATUS_OK ? rnic_cmd_create_qp_get_qpn(e) : 0;
+}
+
+static uint32_t create_ah(uint32_t pd)
+{
+	CMD(RNIC_CMD_OP_CREATE_AH);
+	rnic_cmd_create_ah_set_pdn(e, pd);
+	rnic_cmd_create_ah_set_dmac(e, 0x020000000022ull);
+	return fw_cmd_exec(e) == RNIC_CMD_STATUS_OK ? rnic_cmd_create_ah_get_ahn(e) : 0;
+}
+
+/* A page list of n valid 4 KiB pages at mock host offset 0x40000. */
+#define MTT_AT (MOCK_HOST_BASE + 0x40000)
+static void page_list(uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		rnic_st_le(mock_host + 0x40000 + 8 * i, 8, (MOCK_HOST_BASE + 0x80000 + 4096ull * i) | 1);
+}
+
+static uint32_t reg_mr(uint32_t pd, uint64_t iova, uint64_t len, uint32_t fpo, uint32_t n, uint32_t *key)
+{
+	CMD(RNIC_CMD_OP_REG_MR);
+	rnic_cmd_reg_mr_set_pdn(e, pd);
+	rnic_cmd_reg_mr_set_access(e, 1u << RNIC_ACCESS_LOCAL_WRITE);
+	rnic_cmd_reg_mr_set_page_shift(e, 12);
+	rnic_cmd_reg_mr_set_iova(e, iova);
+	rnic_cmd_reg_mr_set_length(e, len);
+	rnic_cmd_reg_mr_set_first_page_offset(e, fpo);
+	rnic_cmd_reg_mr_set_num_pages(e, n);
+	rnic_cmd_reg_mr_set_mtt_table_addr(e, MTT_AT);
+	uint32_t st = fw_cmd_exec(e);
+	if (key)
+		*key = rnic_cmd_reg_mr_get_lkey(e);
+	return st;
+}
+
+struct res {
+	uint32_t pds, uctxs, cqs, qps, mrs, ahs, mtt, swqe_free, swqe_total, rd;
+};
+
+static struct res query(void)
+{
+	struct res r;
+	CMD(RNIC_CMD_OP_QUERY_RESOURCES);
+	uint32_t st = fw_cmd_exec(e);
+	r.pds = rnic_cmd_query_resources_get_pds(e);
+	r.uctxs = rnic_cmd_query_resources_get_uctxs(e);
+	r.cqs = rnic_cmd_query_resources_get_cqs(e);
+	r.qps = rnic_cmd_query_resources_get_qps(e);
+	r.mrs = rnic_cmd_query_resources_get_mrs(e);
+	r.ahs = rnic_cmd_query_resources_get_ahs(e);
+	r.mtt = rnic_cmd_query_resources_get_mtt_entries(e);
+	r.swqe_free = rnic_cmd_query_resources_get_swqe_free(e);
+	r.swqe_total = rnic_cmd_query_resources_get_swqe_total(e);
+	r.rd = rnic_cmd_query_resources_get_rd_outstanding(e);
+	if (st != RNIC_CMD_STATUS_OK)
+		r.swqe_total = 0xDEAD;
+	return r;
+}
+
+static int res_empty(struct res r)
+{
+	return r.pds == 0 && r.uctxs == 0 && r.cqs == 0 && r.qps == 0 && r.mrs == 0 && r.ahs == 0 && r.mtt == 0 &&
+	       r.swqe_free == FW_MAX_SWQE && r.swqe_total == FW_MAX_SWQE && r.rd == 0;
+}
+
+static void lifetimes(void)
+{
+	boot();
+	check(res_empty(query()), "fw-res-query-after-boot-empty");
+	uint32_t u = alloc(RNIC_CMD_OP_ALLOC_UCTX), pd = alloc(RNIC_CMD_OP_ALLOC_PD);
+	uint32_t cq = create_cq(u), qp = create_qp(pd, cq, u);
+	CMD(RNIC_CMD_OP_SET_GID);
+	rnic_cmd_set_gid_set_mac(e, 0x020000000011ull);
+	fw_cmd_exec(e);
+	uint32_t ah = create_ah(pd), key = 0;
+	page_list(3);
+	uint32_t mr_st = reg_mr(pd, 0x1000, 3 * 4096 - 100, 100, 3, &key);
+	struct res r = query();
+	check(u && pd && cq && qp && ah && mr_st == RNIC_CMD_STATUS_OK && r.uctxs == 1 && r.pds == 1 && r.cqs == 1 &&
+		      r.qps == 1 && r.ahs == 1 && r.mrs == 1 && r.mtt == 3 && r.swqe_free == FW_MAX_SWQE,
+	      "fw-res-query-counts-each-table");
+
+	/* A user context still owning a CQ or a QP is not freed: it would be handed out again
+	 * with a live QP's doorbell page (was: freed, OK). */
+	check(destroy(RNIC_CMD_OP_DEALLOC_UCTX, u) == RNIC_CMD_STATUS_BUSY, "fw-uctx-with-qp-busy");
+	check(destroy(RNIC_CMD_OP_DESTROY_QP, qp) == RNIC_CMD_STATUS_OK &&
+		      destroy(RNIC_CMD_OP_DEALLOC_UCTX, u) == RNIC_CMD_STATUS_BUSY,
+	      "fw-uctx-with-cq-busy");
+	/* A PD with an address handle is not freed (was: freed, the AH left in a dead PD). */
+	check(destroy(RNIC_CMD_OP_DESTROY_CQ, cq) == RNIC_CMD_STATUS_OK &&
+		      destroy(RNIC_CMD_OP_DEALLOC_UCTX, u) == RNIC_CMD_STATUS_OK,
+	      "fw-uctx-free-after-its-objects");
+	check(destroy(RNIC_CMD_OP_DEREG_MR, key) == RNIC_CMD_STATUS_OK &&
+		      destroy(RNIC_CMD_OP_DEALLOC_PD, pd) == RNIC_CMD_STATUS_BUSY,
+	      "fw-pd-with-ah-busy");
+	check(destroy(RNIC_CMD_OP_DESTROY_AH, ah) == RNIC_CMD_STATUS_OK &&
+		      destroy(RNIC_CMD_OP_DEALLOC_PD, pd) == RNIC_CMD_STATUS_OK && res_empty(query()),
+	      "fw-res-all-freed-counts-back");
+
+	/* REG_MR: a length beyond max_mr_size (2^40) is refused; near 2^64 the page count wraps
+	 * and one page stood for the whole length (was: accepted with num_pages 1). */
+	pd = alloc(RNIC_CMD_OP_ALLOC_PD);
+	page_list(1);
+	check(reg_mr(pd, 0, ~0ull, 4095, 1, 0) == RNIC_CMD_STATUS_BAD_PARAM, "fw-mr-length-wrap-refused");
+	check(reg_mr(pd, 0, (1ull << 40) + 1, 0, 1, 0) == RNIC_CMD_STATUS_BAD_PARAM, "fw-mr-length-over-max-refused");
+	check(reg_mr(pd, 0, 4096, 0, 2, 0) == RNIC_CMD_STATUS_BAD_PARAM, "fw-mr-page-count-mismatch-refused");
+	check(reg_mr(pd, ~0ull - 10, 4096, 0, 1, 0) == RNIC_CMD_STATUS_BAD_PARAM, "fw-mr-iova-wrap-refused");
+	rnic_st_le(mock_host + 0x40000, 8, MOCK_HOST_BASE + 0x80000); /* valid bit clear */
+	check(reg_mr(pd, 0, 4096, 0, 1, 0) == RNIC_CMD_STATUS_BAD_PARAM && query().mrs == 0,
+	      "fw-mr-invalid-page-refused");
+	page_list(1);
+	check(reg_mr(pd, 0, 4096, 0, 1, &key) == RNIC_CMD_STATUS_OK && query().mtt == 1 &&
+		      destroy(RNIC_CMD_OP_DEREG_MR, key) == RNIC_CMD_STATUS_OK &&
+		      destroy(RNIC_CMD_OP_DEREG_MR, key) == RNIC_CMD_STATUS_BAD_HANDLE,
+	      "fw-mr-reg-dereg-twice");
+	destroy(RNIC_CMD_OP_DEALLOC_PD, pd);
+	check(res_empty(query()), "fw-res-empty-after-mr-cases");
+}
+
+/* xorshift64*: the seed fully determines the command stream. */
+static uint64_t rng;
+static uint64_t rnd(void)
+{
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	return rng * 0x2545F4914F6CDD1Dull;
+}
+
+static const uint8_t ops[] = {
+	RNIC_CMD_OP_NOP, RNIC_CMD_OP_QUERY_DEVICE, RNIC_CMD_OP_QUERY_PORT, RNIC_CMD_OP_SET_GID,
+	RNIC_CMD_OP_ALLOC_PD, RNIC_CMD_OP_DEALLOC_PD, RNIC_CMD_OP_REG_MR, RNIC_CMD_OP_DEREG_MR,
+	RNIC_CMD_OP_CREATE_CQ, RNIC_CMD_OP_DESTROY_CQ, RNIC_CMD_OP_CREATE_QP, RNIC_CMD_OP_MODIFY_QP,
+	RNIC_CMD_OP_QUERY_QP, RNIC_CMD_OP_DESTROY_QP, RNIC_CMD_OP_CREATE_AH, RNIC_CMD_OP_DESTROY_AH,
+	RNIC_CMD_OP_ALLOC_UCTX, RNIC_CMD_OP_DEALLOC_UCTX, RNIC_CMD_OP_QUERY_COUNTERS, RNIC_CMD_OP_QUERY_RESOURCES,
+};
+
+/* A parameter word: mostly small (handles, sizes, states in range), sometimes anything. */
+static uint32_t word(void)
+{
+	uint64_t r = rnd();
+	switch (r & 7) {
+	case 0: return (uint32_t)(r >> 32);
+	case 1: return (uint32_t)((r >> 8) & 0xFF);
+	case 2: return (uint32_t)((r >> 8) & 0x7);
+	default: return (uint32_t)((r >> 8) & 0x1F);
+	}
+}
+
+/* A live handle of a table (used[] bytes or a struct's used field through get), or a random one. */
+static uint32_t live(uint32_t n, int (*used)(uint32_t))
+{
+	uint32_t start = (uint32_t)(rnd() % n);
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t i = (start + k) % n;
+		if (i && used(i))
+			return i;
+	}
+	return (uint32_t)(rnd() % n);
+}
+static int pd_live(uint32_t i) { return fw_res.pd_used[i]; }
+static int cq_live(uint32_t i) { return fw_res.cqs[i].used; }
+static int qp_live(uint32_t i) { return i >= FW_FIRST_QPN && fw_res.qp_used[i]; }
+static int mr_live(uint32_t i) { return fw_res.mrs[i].used; }
+static int ah_live(uint32_t i) { return fw_res.ahs[i].used; }
+static int uctx_live(uint32_t i) { return fw_res.uctx_used[i]; }
+
+#define A(x) (1u << RNIC_QP_ATTR_##x)
+static const uint32_t masks[] = {
+	0,
+	A(PKEY_INDEX) | A(PORT) | A(ACCESS_FLAGS),
+	A(PKEY_INDEX) | A(PORT) | A(QKEY),
+	A(AV) | A(PATH_MTU) | A(DEST_QPN) | A(RQ_PSN) | A(MAX_DEST_RD_ATOMIC) | A(MIN_RNR_TIMER),
+	A(SQ_PSN) | A(TIMEOUT) | A(RETRY_CNT) | A(RNR_RETRY) | A(MAX_QP_RD_ATOMIC),
+	A(SQ_PSN),
+	A(CUR_STATE),
+};
+
+/* Rewrites the random parameters of one command into mostly legal ones with live handles. */
+static void plausible(uint8_t *c)
+{
+	uint64_t r = rnd();
+	uint64_t addr = MOCK_HOST_BASE + ((r % (MOCK_HOST_BYTES / 2)) & ~4095ull);
+	switch (rnic_cmd_entry_get_opcode(c)) {
+	case RNIC_CMD_OP_DEALLOC_PD: rnic_cmd_pd_set_pdn(c, live(FW_MAX_PD, pd_live)); break;
+	case RNIC_CMD_OP_ALLOC_PD: rnic_cmd_pd_set_uctx(c, (r & 1) ? live(FW_MAX_UCTX, uctx_live) : 0); break;
+	case RNIC_CMD_OP_DEALLOC_UCTX: rnic_cmd_uctx_set_uctx(c, live(FW_MAX_UCTX, uctx_live)); break;
+	case RNIC_CMD_OP_DESTROY_CQ: rnic_cmd_destroy_set_handle(c, live(FW_MAX_CQ, cq_live)); break;
+	case RNIC_CMD_OP_DESTROY_QP: rnic_cmd_destroy_set_handle(c, live(FW_MAX_QP, qp_live)); break;
+	case RNIC_CMD_OP_DESTROY_AH: rnic_cmd_destroy_set_handle(c, live(FW_MAX_AH, ah_live)); break;
+	case RNIC_CMD_OP_QUERY_QP: rnic_cmd_modify_qp_set_qpn(c, live(FW_MAX_QP, qp_live)); break;
+	case RNIC_CMD_OP_DEREG_MR: {
+		uint32_t i = live(FW_MAX_MR, mr_live);
+		rnic_cmd_dereg_mr_set_lkey(c, i << 8 | (i < FW_MAX_MR ? fw_res.mrs[i].variant : 0));
+		break;
+	}
+	case RNIC_CMD_OP_REG_MR: {
+		uint32_t n = 1 + (uint32_t)(r >> 8) % 64, fpo = (uint32_t)(r >> 16) % 4096;
+		rnic_cmd_reg_mr_set_pdn(c, live(FW_MAX_PD, pd_live));
+		rnic_cmd_reg_mr_set_access(c, (uint32_t)(r >> 24) & 0xF);
+		rnic_cmd_reg_mr_set_page_shift(c, 12);
+		rnic_cmd_reg_mr_set_first_page_offset(c, fpo);
+		rnic_cmd_reg_mr_set_length(c, (uint64_t)n * 4096 - fpo - (r >> 32) % 4096);
+		rnic_cmd_reg_mr_set_num_pages(c, n);
+		rnic_cmd_reg_mr_set_mtt_table_addr(c, MTT_AT);
+		break;
+	}
+	case RNIC_CMD_OP_CREATE_CQ:
+		rnic_cmd_create_cq_set_uctx(c, (r & 1) ? live(FW_MAX_UCTX, uctx_live) : 0);
+		rnic_cmd_create_cq_set_log_size(c, 1 + (uint32_t)(r >> 8) % 16);
+		rnic_cmd_create_cq_set_eqn(c, 0);
+		rnic_cmd_create_cq_set_num_pages(c, 0);
+		rnic_cmd_create_cq_set_buf_addr(c, addr);
+		rnic_cmd_create_cq_set_dbrec_addr(c, addr + 64);
+		break;
+	case RNIC_CMD_OP_CREATE_QP:
+		rnic_cmd_create_qp_set_uctx(c, (r & 1) ? live(FW_MAX_UCTX, uctx_live) : 0);
+		rnic_cmd_create_qp_set_pdn(c, live(FW_MAX_PD, pd_live));
+		rnic_cmd_create_qp_set_send_cqn(c, live(FW_MAX_CQ, cq_live));
+		rnic_cmd_create_qp_set_recv_cqn(c, live(FW_MAX_CQ, cq_live));
+		rnic_cmd_create_qp_set_qp_type(c, (r >> 8) & 1 ? RNIC_QP_TYPE_RC : RNIC_QP_TYPE_UD);
+		rnic_cmd_create_qp_set_sq_log_size(c, 1 + (uint32_t)(r >> 9) % 8);
+		rnic_cmd_create_qp_set_rq_log_size(c, (uint32_t)(r >> 12) % 8);
+		rnic_cmd_create_qp_set_rq_log_stride(c, 5 + (uint32_t)(r >> 15) % 6);
+		rnic_cmd_create_qp_set_buf_addr(c, addr);
+		rnic_cmd_create_qp_set_rq_offset(c, 64u << 8);
+		rnic_cmd_create_qp_set_num_pages(c, 0);
+		rnic_cmd_create_qp_set_max_inline(c, (uint32_t)(r >> 20) % 33);
+		break;
+	case RNIC_CMD_OP_MODIFY_QP:
+		rnic_cmd_modify_qp_set_qpn(c, live(FW_MAX_QP, qp_live));
+		rnic_cmd_modify_qp_set_attr_mask(c, masks[(r >> 8) % (sizeof(masks) / 4)] | A(STATE) |
+							   ((r >> 16) % 8 == 0 ? (uint32_t)(r >> 20) & 0x1FFFFF : 0));
+		rnic_cmd_modify_qp_set_state(c, (uint32_t)(r >> 44) % 8);
+		rnic_cmd_modify_qp_set_cur_state(c, (uint32_t)(r >> 47) % 7);
+		rnic_cmd_modify_qp_set_path_mtu(c, 1 + (uint32_t)(r >> 50) % 5);
+		rnic_cmd_modify_qp_set_sgid_index(c, (uint32_t)(r >> 53) % 2);
+		rnic_cmd_modify_qp_set_dmac(c, 0x020000000022ull);
+		rnic_cmd_modify_qp_set_timeout(c, (uint32_t)(r >> 56) % 32);
+		rnic_cmd_modify_qp_set_retry_cnt(c, 7);
+		rnic_cmd_modify_qp_set_rnr_retry(c, 7);
+		rnic_cmd_modify_qp_set_min_rnr_timer(c, 12);
+		rnic_cmd_modify_qp_set_max_rd_atomic(c, 4);
+		rnic_cmd_modify_qp_set_max_dest_rd_atomic(c, 4);
+		rnic_cmd_modify_qp_set_access(c, (uint32_t)(r >> 60));
+		rnic_cmd_modify_qp_set_dest_qpn(c, (uint32_t)(r >> 20) & 0xFFFFFF);
+		rnic_cmd_modify_qp_set_rq_psn(c, (uint32_t)(r >> 24) & 0xFFFFFF);
+		rnic_cmd_modify_qp_set_sq_psn(c, (uint32_t)(r >> 28) & 0xFFFFFF);
+		break;
+	case RNIC_CMD_OP_CREATE_AH:
+		rnic_cmd_create_ah_set_pdn(c, live(FW_MAX_PD, pd_live));
+		rnic_cmd_create_ah_set_sgid_index(c, (uint32_t)(r >> 8) % 2);
+		rnic_cmd_create_ah_set_dmac(c, (r >> 9) & 0xFFFFFFFFFFFFull);
+		break;
+	case RNIC_CMD_OP_SET_GID:
+		rnic_cmd_set_gid_set_index(c, (uint32_t)(r >> 8) % 2);
+		rnic_cmd_set_gid_set_mac(c, (r >> 9) & 0xFFFFFFFFFFFFull);
+		break;
+	default: break;
+	}
+}
+
+static void random_commands(uint64_t seed, unsigned count)
+{
+	unsigned hist[9] = { 0 }, bad = 0;
+	boot();
+	rng = seed * 0x9E3779B97F4A7C15ull + 1;
+	page_list(64);
+	for (unsigned i = 0; i < count; i++) {
+		memset(e, 0, sizeof(e));
+		uint64_t r = rnd();
+		rnic_cmd_entry_set_opcode(e, (r & 3) == 0 ? (uint8_t)(r >> 8) : ops[(r >> 8) % sizeof(ops)]);
+		rnic_cmd_entry_set_token(e, (uint16_t)(r >> 24));
+		for (uint32_t off = 8; off < RNIC_CMD_ENTRY_SIZE; off += 4)
+			rnic_st_le(e + off, 4, word());
+		/* addresses: some inside the mock host memory (aligned), so REG_MR reads page lists */
+		if ((r >> 40) & 1) {
+			uint64_t a = MOCK_HOST_BASE + ((rnd() % (MOCK_HOST_BYTES / 2)) & ~63ull);
+			rnic_st_le(e + 24, 8, a);
+			rnic_st_le(e + 40, 8, (r >> 41) & 1 ? MTT_AT : a);
+		}
+		if ((r >> 42) & 3)
+			plausible(e); /* mostly live handles and legal values, so deep paths run */
+		uint32_t st = fw_cmd_exec(e);
+		if (st > RNIC_CMD_STATUS_INTERNAL)
+			bad++;
+		else
+			hist[st]++;
+	}
+	printf("# random commands seed %llu: %u commands; OK %u BAD_OPCODE %u BAD_PARAM %u BAD_HANDLE %u "
+	       "BAD_STATE %u NO_RESOURCES %u BUSY %u DMA_ERROR %u INTERNAL %u\n",
+	       (unsigned long long)seed, count, hist[0], hist[1], hist[2], hist[3], hist[4], hist[5], hist[6], hist[7],
+	       hist[8]);
+	check(bad == 0 && hist[RNIC_CMD_STATUS_INTERNAL] == 0, "fw-random-commands-defined-status");
+	unsigned states[8] = { 0 };
+	for (uint32_t q = FW_FIRST_QPN; q < FW_MAX_QP; q++)
+		if (fw_res.qp_used[q])
+			states[rnic_qp_ctx_get_state(fw_res.qp_ctx[q]) & 7]++;
+	printf("# QPs at the end by state: RESET %u INIT %u RTR %u RTS %u SQD %u SQE %u ERR %u\n", states[0], states[1],
+	       states[2], states[3], states[4], states[5], states[6]);
+	struct res q = query();
+	printf("# live at the end: %u PDs %u uctxs %u CQs %u QPs %u MRs (%u MTT entries) %u AHs\n", q.pds, q.uctxs, q.cqs,
+	       q.qps, q.mrs, q.mtt, q.ahs);
+
+	/* Free everything the stream created, in the order a driver would; then every count is 0. */
+	for (uint32_t q = FW_FIRST_QPN; q < FW_MAX_QP; q++)
+		if (fw_res.qp_used[q] && destroy(RNIC_CMD_OP_DESTROY_QP, q) != RNIC_CMD_STATUS_OK)
+			bad++;
+	for (uint32_t i = 1; i < FW_MAX_AH; i++)
+		if (fw_res.ahs[i].used && destroy(RNIC_CMD_OP_DESTROY_AH, i) != RNIC_CMD_STATUS_OK)
+			bad++;
+	for (uint32_t i = 1; i < FW_MAX_CQ; i++)
+		if (fw_res.cqs[i].used && destroy(RNIC_CMD_OP_DESTROY_CQ, i) != RNIC_CMD_STATUS_OK)
+			bad++;
+	for (uint32_t i = 1; i < FW_MAX_MR; i++)
+		if (fw_res.mrs[i].used && destroy(RNIC_CMD_OP_DEREG_MR, i << 8 | fw_res.mrs[i].variant) != RNIC_CMD_STATUS_OK)
+			bad++;
+	for (uint32_t i = 1; i < FW_MAX_PD; i++)
+		if (fw_res.pd_used[i] && destroy(RNIC_CMD_OP_DEALLOC_PD, i) != RNIC_CMD_STATUS_OK)
+			bad++;
+	for (uint32_t i = 1; i < FW_MAX_UCTX; i++)
+		if (fw_res.uctx_used[i] && destroy(RNIC_CMD_OP_DEALLOC_UCTX, i) != RNIC_CMD_STATUS_OK)
+			bad++;
+	check(bad == 0, "fw-random-commands-teardown-in-driver-order");
+	check(res_empty(query()), "fw-random-commands-counts-back-to-zero");
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t seed = 1;
+	unsigned count = 200000;
+	for (int i = 1; i + 1 < argc; i += 2) {
+		if (!strcmp(argv[i], "--seed"))
+			seed = strtoull(argv[i + 1], 0, 0);
+		else if (!strcmp(argv[i], "--count"))
+			count = (unsigned)strtoul(argv[i + 1], 0, 0);
+	}
+	lifetimes();
+	random_commands(seed, count);
+	return mock_failed;
+}
