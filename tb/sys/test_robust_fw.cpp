@@ -260,6 +260,123 @@ struct Robust : sc_module {
     }
   }
 
+  // Handles the random stream learnt from its own successful commands (and the port's PD/MR):
+  // half of the commands name them with legal values, so the deep paths run (QP-table and
+  // memory-key mailboxes, page-list DMA, state transitions), not only the argument checks.
+  struct Live {
+    std::vector<uint32_t> pd, uctx, cq, qp, mr, ah;
+  } live;
+  uint32_t pick(const std::vector<uint32_t> &v) { return v.empty() || next() % 8 == 0 ? word() : v[next() % v.size()]; }
+  static void forget(std::vector<uint32_t> &v, uint32_t h) {
+    for (size_t i = 0; i < v.size(); i++)
+      if (v[i] == h) {
+        v.erase(v.begin() + long(i));
+        return;
+      }
+  }
+  void plausible(uint8_t *c, uint64_t page_list) {
+    uint64_t x = next(), ring = a->mem->alloc(4096, 4096);
+    const uint32_t A = 1u << RNIC_QP_ATTR_STATE;
+    static const uint32_t masks[] = {
+        0,
+        1u << RNIC_QP_ATTR_PKEY_INDEX | 1u << RNIC_QP_ATTR_PORT | 1u << RNIC_QP_ATTR_ACCESS_FLAGS,
+        1u << RNIC_QP_ATTR_PKEY_INDEX | 1u << RNIC_QP_ATTR_PORT | 1u << RNIC_QP_ATTR_QKEY,
+        1u << RNIC_QP_ATTR_AV | 1u << RNIC_QP_ATTR_PATH_MTU | 1u << RNIC_QP_ATTR_DEST_QPN | 1u << RNIC_QP_ATTR_RQ_PSN |
+            1u << RNIC_QP_ATTR_MAX_DEST_RD_ATOMIC | 1u << RNIC_QP_ATTR_MIN_RNR_TIMER,
+        1u << RNIC_QP_ATTR_SQ_PSN | 1u << RNIC_QP_ATTR_TIMEOUT | 1u << RNIC_QP_ATTR_RETRY_CNT |
+            1u << RNIC_QP_ATTR_RNR_RETRY | 1u << RNIC_QP_ATTR_MAX_QP_RD_ATOMIC,
+        1u << RNIC_QP_ATTR_SQ_PSN,
+    };
+    switch (rnic_cmd_entry_get_opcode(c)) {
+      case RNIC_CMD_OP_ALLOC_PD: rnic_cmd_pd_set_uctx(c, x & 1 ? pick(live.uctx) : 0); break;
+      case RNIC_CMD_OP_DEALLOC_PD: rnic_cmd_pd_set_pdn(c, pick(live.pd)); break;
+      case RNIC_CMD_OP_DEALLOC_UCTX: rnic_cmd_uctx_set_uctx(c, pick(live.uctx)); break;
+      case RNIC_CMD_OP_DEREG_MR: rnic_cmd_dereg_mr_set_lkey(c, pick(live.mr)); break;
+      case RNIC_CMD_OP_DESTROY_CQ: rnic_cmd_destroy_set_handle(c, pick(live.cq)); break;
+      case RNIC_CMD_OP_DESTROY_QP: rnic_cmd_destroy_set_handle(c, pick(live.qp)); break;
+      case RNIC_CMD_OP_DESTROY_AH: rnic_cmd_destroy_set_handle(c, pick(live.ah)); break;
+      case RNIC_CMD_OP_QUERY_QP: rnic_cmd_modify_qp_set_qpn(c, pick(live.qp)); break;
+      case RNIC_CMD_OP_REG_MR: {
+        uint32_t n = 1 + uint32_t(x >> 8) % 8, fpo = uint32_t(x >> 16) % 4096;
+        rnic_cmd_reg_mr_set_pdn(c, pick(live.pd));
+        rnic_cmd_reg_mr_set_access(c, uint32_t(x >> 24) & 0xF);
+        rnic_cmd_reg_mr_set_page_shift(c, 12);
+        rnic_cmd_reg_mr_set_iova(c, x >> 40 << 12);
+        rnic_cmd_reg_mr_set_first_page_offset(c, fpo);
+        rnic_cmd_reg_mr_set_length(c, uint64_t(n) * 4096 - fpo - (x >> 28) % 4096);
+        rnic_cmd_reg_mr_set_num_pages(c, n);
+        rnic_cmd_reg_mr_set_mtt_table_addr(c, page_list);
+        break;
+      }
+      case RNIC_CMD_OP_CREATE_CQ:
+        rnic_cmd_create_cq_set_uctx(c, x & 1 ? pick(live.uctx) : 0);
+        rnic_cmd_create_cq_set_log_size(c, 1 + uint32_t(x >> 8) % 6);
+        rnic_cmd_create_cq_set_eqn(c, 0);
+        rnic_cmd_create_cq_set_num_pages(c, 0);
+        rnic_cmd_create_cq_set_buf_addr(c, ring);
+        rnic_cmd_create_cq_set_dbrec_addr(c, ring + 4032);
+        break;
+      case RNIC_CMD_OP_CREATE_QP:
+        rnic_cmd_create_qp_set_uctx(c, x & 1 ? pick(live.uctx) : 0);
+        rnic_cmd_create_qp_set_pdn(c, pick(live.pd));
+        rnic_cmd_create_qp_set_send_cqn(c, pick(live.cq));
+        rnic_cmd_create_qp_set_recv_cqn(c, pick(live.cq));
+        rnic_cmd_create_qp_set_qp_type(c, (x >> 8) & 1 ? RNIC_QP_TYPE_RC : RNIC_QP_TYPE_UD);
+        rnic_cmd_create_qp_set_sq_log_size(c, 1 + uint32_t(x >> 9) % 5);
+        rnic_cmd_create_qp_set_rq_log_size(c, uint32_t(x >> 12) % 5);
+        rnic_cmd_create_qp_set_rq_log_stride(c, 5 + uint32_t(x >> 15) % 3);
+        rnic_cmd_create_qp_set_buf_addr(c, a->mem->alloc(8192, 4096));
+        rnic_cmd_create_qp_set_rq_offset(c, 4096);
+        rnic_cmd_create_qp_set_num_pages(c, 0);
+        rnic_cmd_create_qp_set_max_inline(c, uint32_t(x >> 20) % 33);
+        break;
+      case RNIC_CMD_OP_MODIFY_QP:
+        rnic_cmd_modify_qp_set_qpn(c, pick(live.qp));
+        rnic_cmd_modify_qp_set_attr_mask(c, masks[(x >> 8) % 6] | A | ((x >> 16) % 8 == 0 ? uint32_t(x >> 20) & 0x1FFFFF : 0));
+        rnic_cmd_modify_qp_set_state(c, uint32_t(x >> 44) % 8);
+        rnic_cmd_modify_qp_set_cur_state(c, uint32_t(x >> 47) % 7);
+        rnic_cmd_modify_qp_set_path_mtu(c, 1 + uint32_t(x >> 50) % 5);
+        rnic_cmd_modify_qp_set_sgid_index(c, 0);
+        rnic_cmd_modify_qp_set_dmac(c, rnic_mac_to_u64(b->mac));
+        rnic_cmd_modify_qp_set_dest_ipv4(c, b->ipv4);
+        rnic_cmd_modify_qp_set_timeout(c, uint32_t(x >> 56) % 32);
+        rnic_cmd_modify_qp_set_retry_cnt(c, uint32_t(x >> 53) % 8);
+        rnic_cmd_modify_qp_set_rnr_retry(c, 7);
+        rnic_cmd_modify_qp_set_min_rnr_timer(c, uint32_t(x >> 35) % 32);
+        rnic_cmd_modify_qp_set_max_rd_atomic(c, uint32_t(x >> 40) % 17);
+        rnic_cmd_modify_qp_set_max_dest_rd_atomic(c, uint32_t(x >> 42) % 17);
+        rnic_cmd_modify_qp_set_access(c, uint32_t(x >> 60));
+        rnic_cmd_modify_qp_set_dest_qpn(c, uint32_t(x >> 20) & 0xFFFFFF);
+        rnic_cmd_modify_qp_set_rq_psn(c, uint32_t(x >> 24) & 0xFFFFFF);
+        rnic_cmd_modify_qp_set_sq_psn(c, uint32_t(x >> 28) & 0xFFFFFF);
+        rnic_cmd_modify_qp_set_qkey(c, uint32_t(x));
+        break;
+      case RNIC_CMD_OP_CREATE_AH:
+        rnic_cmd_create_ah_set_pdn(c, pick(live.pd));
+        rnic_cmd_create_ah_set_sgid_index(c, uint32_t(x >> 8) % 2);
+        rnic_cmd_create_ah_set_dmac(c, (x >> 9) & 0xFFFFFFFFFFFFull);
+        break;
+      default: break;
+    }
+  }
+  void learn(const uint8_t *c, uint32_t in_handle) {
+    switch (rnic_cmd_entry_get_opcode(c)) {
+      case RNIC_CMD_OP_ALLOC_PD: live.pd.push_back(rnic_cmd_pd_get_pdn(c)); break;
+      case RNIC_CMD_OP_ALLOC_UCTX: live.uctx.push_back(rnic_cmd_uctx_get_uctx(c)); break;
+      case RNIC_CMD_OP_REG_MR: live.mr.push_back(rnic_cmd_reg_mr_get_lkey(c)); break;
+      case RNIC_CMD_OP_CREATE_CQ: live.cq.push_back(rnic_cmd_create_cq_get_cqn(c)); break;
+      case RNIC_CMD_OP_CREATE_QP: live.qp.push_back(rnic_cmd_create_qp_get_qpn(c)); break;
+      case RNIC_CMD_OP_CREATE_AH: live.ah.push_back(rnic_cmd_create_ah_get_ahn(c)); break;
+      case RNIC_CMD_OP_DEALLOC_PD: forget(live.pd, in_handle); break;
+      case RNIC_CMD_OP_DEALLOC_UCTX: forget(live.uctx, in_handle); break;
+      case RNIC_CMD_OP_DEREG_MR: forget(live.mr, in_handle); break;
+      case RNIC_CMD_OP_DESTROY_CQ: forget(live.cq, in_handle); break;
+      case RNIC_CMD_OP_DESTROY_QP: forget(live.qp, in_handle); break;
+      case RNIC_CMD_OP_DESTROY_AH: forget(live.ah, in_handle); break;
+      default: break;
+    }
+  }
+
   void random_commands() {
     static const uint8_t ops[] = {0x00, 0x01, 0x02, 0x03, 0x10, 0x11, 0x12, 0x13, 0x20, 0x21,
                                   0x30, 0x31, 0x32, 0x33, 0x40, 0x41, 0x50, 0x51, 0x60, 0x61};
@@ -267,6 +384,10 @@ struct Robust : sc_module {
     unsigned timeouts = 0, undefined = 0, internal = 0;
     uint32_t hb0 = rd(a, RNIC_REG_CPU_HEARTBEAT);
     sc_time t0 = sc_time_stamp();
+    live.pd = {a->pdn};
+    live.mr = {akey};
+    uint64_t page_list = a->mem->alloc(4096, 4096);  // 8 valid pages of the port's buffer
+    for (unsigned k = 0; k < 8; k++) a->mem->wr64(page_list + 8 * k, (abuf + 4096 * k) | 1);
     for (unsigned i = 0; i < fuzz; i++) {
       uint8_t c[RNIC_CMD_ENTRY_SIZE] = {0};
       uint64_t x = next();
@@ -279,20 +400,25 @@ struct Robust : sc_module {
         rnic_st_le(c + 24, 8, addr);
         rnic_st_le(c + 40, 8, addr);
       }
-      uint8_t raw = 0xFF;
+      if ((x >> 42) & 1) plausible(c, page_list);
+      uint32_t in_handle = rnic_ld_le(c + 8, 4);
+    uint8_t raw = 0xFF;
       int rc = rnic_cmdq_exec(&a->q, c, &raw);
       if (rc == -ETIMEDOUT) {
         timeouts++;
         break;  // the queue is stuck: nothing more to learn
       }
       hist[raw]++;
+      if (raw == RNIC_CMD_STATUS_OK) learn(c, in_handle);
       if (raw > RNIC_CMD_STATUS_INTERNAL) undefined++;
       if (raw == RNIC_CMD_STATUS_INTERNAL) internal++;
     }
     std::string h;
     for (auto &kv : hist) h += " " + std::to_string(kv.first) + ":" + std::to_string(kv.second);
-    std::printf("INFO random commands: seed %llu, %u commands in %.1f us simulated; statuses (code:count)%s\n",
-                (unsigned long long)seed, fuzz, (sc_time_stamp() - t0).to_seconds() * 1e6, h.c_str());
+    std::printf("INFO random commands: seed %llu, %u commands in %.1f us simulated; statuses (code:count)%s; "
+                "live at the end: %zu PDs %zu uctxs %zu MRs %zu CQs %zu QPs %zu AHs\n",
+                (unsigned long long)seed, fuzz, (sc_time_stamp() - t0).to_seconds() * 1e6, h.c_str(), live.pd.size(),
+                live.uctx.size(), live.mr.size(), live.cq.size(), live.qp.size(), live.ah.size());
     r.check(timeouts == 0, "robust-random-commands-none-timed-out", "stuck after a command (seed %llu)",
             (unsigned long long)seed);
     r.check(undefined == 0 && internal == 0, "robust-random-commands-defined-status",
