@@ -495,6 +495,14 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 		/* Inline data stays in the host ring: the RTL reads it by bus address. The part in
 		 * the WQE's first WQEBBs before the ring end, then the part after it. */
 		uint32_t left = rnic_wqe_ctrl_get_inline_len(w), n = 0;
+		if (off + left > RNIC_WQE_CTRL_SIZE + 16u * rnic_wqe_ctrl_get_num_ds(w)) {
+			/* The data must lie inside the WQE (so it wraps at most once, n <= 2):
+			 * a longer inline_len, from any user's WQE, made one SGE per ring pass
+			 * past the end of d. */
+			swqe_put(qpn, ri);
+			fw_log("qp %u: malformed WQE at %u", (unsigned)qpn, (unsigned)idx);
+			return 0;
+		}
 		while (left) {
 			uint32_t bb = off / WQEBB, in = off % WQEBB;
 			uint32_t ring_left = ((1u << rnic_qp_ctx_get_sq_log_size(c)) - ((idx + bb) & ((1u << rnic_qp_ctx_get_sq_log_size(c)) - 1))) * WQEBB - in;

@@ -13,6 +13,8 @@
 #include "hal.h"
 #include "mock_mmio.h"
 
+#define A(x) (1u << RNIC_QP_ATTR_##x)
+
 static uint8_t e[RNIC_CMD_ENTRY_SIZE];
 #define CMD(op) (memset(e, 0, sizeof(e)), rnic_cmd_entry_set_opcode(e, (op)))
 
@@ -188,6 +190,103 @@ static void lifetimes(void)
 	check(res_empty(query()), "fw-res-empty-after-mr-cases");
 }
 
+/* A WQE in the host's SQ ring that lies about its inline data: INLINE with inline_len 65535 in
+ * a 2-WQEBB WQE on a 2-WQEBB ring. The firmware split inline data at the ring end into one
+ * SGE per ring pass with no bound, so this wrote ~500 SGEs past its 128-byte descriptor on the
+ * stack (any user process can post it to its own QP). Now it is a malformed WQE: nothing sent,
+ * the firmware goes on, and a good WQE on another QP still goes out. */
+static uint32_t rts_qp(uint32_t pd, uint32_t cq, uint64_t ring, uint32_t sq_log)
+{
+	CMD(RNIC_CMD_OP_CREATE_QP);
+	rnic_cmd_create_qp_set_pdn(e, pd);
+	rnic_cmd_create_qp_set_send_cqn(e, cq);
+	rnic_cmd_create_qp_set_recv_cqn(e, cq);
+	rnic_cmd_create_qp_set_qp_type(e, RNIC_QP_TYPE_RC);
+	rnic_cmd_create_qp_set_sq_log_size(e, sq_log);
+	rnic_cmd_create_qp_set_rq_log_size(e, 1);
+	rnic_cmd_create_qp_set_rq_log_stride(e, 6);
+	rnic_cmd_create_qp_set_buf_addr(e, ring);
+	rnic_cmd_create_qp_set_rq_offset(e, 64u << sq_log);
+	rnic_cmd_create_qp_set_max_inline(e, 128 / 4);
+	if (fw_cmd_exec(e) != RNIC_CMD_STATUS_OK)
+		return 0;
+	uint32_t q = rnic_cmd_create_qp_get_qpn(e);
+	static const uint32_t steps[3][2] = {
+		{ RNIC_QP_STATE_INIT, A(PKEY_INDEX) | A(PORT) | A(ACCESS_FLAGS) },
+		{ RNIC_QP_STATE_RTR, A(AV) | A(PATH_MTU) | A(DEST_QPN) | A(RQ_PSN) | A(MAX_DEST_RD_ATOMIC) | A(MIN_RNR_TIMER) },
+		{ RNIC_QP_STATE_RTS, A(SQ_PSN) | A(TIMEOUT) | A(RETRY_CNT) | A(RNR_RETRY) | A(MAX_QP_RD_ATOMIC) },
+	};
+	for (int i = 0; i < 3; i++) {
+		CMD(RNIC_CMD_OP_MODIFY_QP);
+		rnic_cmd_modify_qp_set_qpn(e, q);
+		rnic_cmd_modify_qp_set_attr_mask(e, steps[i][1] | A(STATE));
+		rnic_cmd_modify_qp_set_state(e, steps[i][0]);
+		rnic_cmd_modify_qp_set_path_mtu(e, 3);
+		rnic_cmd_modify_qp_set_dest_qpn(e, 0x33);
+		rnic_cmd_modify_qp_set_retry_cnt(e, 7);
+		rnic_cmd_modify_qp_set_timeout(e, 14);
+		rnic_cmd_modify_qp_set_rnr_retry(e, 7);
+		rnic_cmd_modify_qp_set_access(e, 7);
+		if (fw_cmd_exec(e) != RNIC_CMD_STATUS_OK)
+			return 0;
+	}
+	return q;
+}
+
+static void put_wqe(uint64_t ring, uint32_t idx, uint32_t op, uint32_t flags, uint32_t num_ds, uint32_t inline_len,
+		    uint32_t total_len)
+{
+	uint8_t *w = mock_host + (ring - MOCK_HOST_BASE) + 64u * idx;
+	memset(w, 0, 64);
+	rnic_wqe_ctrl_set_wr_id(w, 0x1000 + idx);
+	rnic_wqe_ctrl_set_opcode(w, op);
+	rnic_wqe_ctrl_set_flags(w, flags);
+	rnic_wqe_ctrl_set_wqe_index(w, idx);
+	rnic_wqe_ctrl_set_num_ds(w, num_ds);
+	rnic_wqe_ctrl_set_inline_len(w, inline_len);
+	rnic_wqe_ctrl_set_total_len(w, total_len);
+}
+
+static void sq_doorbell(uint32_t q, uint32_t pi)
+{
+	uint8_t ev[4] = { 0 }, v[4] = { 0 };
+	rnic_db_event_set_page(ev, 0);
+	rnic_db_event_set_which(ev, RNIC_DB_SQ_DB / 4);
+	rnic_db_word_set_num(v, q);
+	rnic_db_word_set_index(v, pi);
+	fw_doorbell((uint32_t)rnic_ld_le(ev, 4), (uint32_t)rnic_ld_le(v, 4));
+}
+
+static void hostile_wqes(void)
+{
+	regs[RNIC_FW_REG_HW_CAPS / 4] = 1; /* a transmit engine attached (other registers kept: the
+					       * firmware's DMA code caches what it wrote there) */
+	boot();
+	memset(mock_host, 0, sizeof(mock_host));
+	CMD(RNIC_CMD_OP_SET_GID);
+	rnic_cmd_set_gid_set_mac(e, 0x020000000011ull);
+	fw_cmd_exec(e);
+	uint32_t pd = alloc(RNIC_CMD_OP_ALLOC_PD), cq = create_cq(0);
+	uint64_t ring_a = MOCK_HOST_BASE + 0x60000, ring_b = MOCK_HOST_BASE + 0x62000;
+	uint32_t qa = rts_qp(pd, cq, ring_a, 1), qb = rts_qp(pd, cq, ring_b, 4);
+	unsigned m0 = mock_nmbox;
+	put_wqe(ring_a, 0, RNIC_WQE_OP_SEND, 1u << RNIC_WQE_FLAG_INLINE | 1u << RNIC_WQE_FLAG_SIGNALED, 2, 65535, 65535);
+	sq_doorbell(qa, 2);
+	check(qa && mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 0 && query().swqe_free == FW_MAX_SWQE,
+	      "fw-sq-inline-longer-than-wqe-not-sent");
+	/* inline data that does fit, wrapping at the ring end: two SGEs, as before */
+	put_wqe(ring_b, 15, RNIC_WQE_OP_SEND, 1u << RNIC_WQE_FLAG_INLINE | 1u << RNIC_WQE_FLAG_SIGNALED, 3, 40, 40);
+	/* qb's SQ at index 15, as if 15 WQEs had gone before */
+	rnic_qp_ctx_set_sq_next(fw_res.qp_ctx[qb], 15);
+	rnic_qp_ctx_set_sq_ci(fw_res.qp_ctx[qb], 15);
+	sq_doorbell(qb, 16 + 1);
+	const struct mock_mbox_rec *t = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 0);
+	check(qb && mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 1 && t && rnic_tx_desc_get_qpn(t->data) == qb &&
+		      rnic_tx_desc_get_num_sge(t->data) == 2 && rnic_tx_desc_get_sge0_len(t->data) == 32 &&
+		      rnic_tx_desc_get_sge1_len(t->data) == 8,
+	      "fw-sq-inline-wrapping-at-ring-end-two-sges");
+}
+
 /* xorshift64*: the seed fully determines the command stream. */
 static uint64_t rng;
 static uint64_t rnd(void)
@@ -236,7 +335,6 @@ static int mr_live(uint32_t i) { return fw_res.mrs[i].used; }
 static int ah_live(uint32_t i) { return fw_res.ahs[i].used; }
 static int uctx_live(uint32_t i) { return fw_res.uctx_used[i]; }
 
-#define A(x) (1u << RNIC_QP_ATTR_##x)
 static const uint32_t masks[] = {
 	0,
 	A(PKEY_INDEX) | A(PORT) | A(ACCESS_FLAGS),
@@ -407,6 +505,7 @@ int main(int argc, char **argv)
 			count = (unsigned)strtoul(argv[i + 1], 0, 0);
 	}
 	lifetimes();
+	hostile_wqes();
 	random_commands(seed, count);
 	return mock_failed;
 }
