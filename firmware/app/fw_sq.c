@@ -483,7 +483,8 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 	} else if (rnic_qp_ctx_get_qp_type(c) == RNIC_QP_TYPE_UD) {
 		uint32_t ahn = rnic_wqe_ud_get_ahn(w + off);
 		rnic_tx_desc_set_ahn(d, ahn);
-		if (ahn < FW_MAX_AH && fw_res.ahs[ahn].used) { /* the datagram's destination */
+		/* the datagram's destination; an AH of another PD (another user's) is not one */
+		if (ahn < FW_MAX_AH && fw_res.ahs[ahn].used && fw_res.ahs[ahn].pdn == rnic_qp_ctx_get_pdn(c)) {
 			rnic_tx_desc_set_remote_va(d, fw_res.ahs[ahn].dmac);
 			rnic_tx_desc_set_rkey(d, fw_res.ahs[ahn].dest_ipv4);
 		}

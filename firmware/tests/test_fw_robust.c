@@ -287,6 +287,58 @@ static void hostile_wqes(void)
 	      "fw-sq-inline-wrapping-at-ring-end-two-sges");
 }
 
+/* A UD WQE naming an address handle of another PD (another user's AH) gets no destination
+ * from it (was: the other PD's destination MAC and IPv4, against the verbs rule that AH and QP
+ * share a PD); its own PD's AH still addresses the datagram. */
+static void ud_foreign_ah(void)
+{
+	boot();
+	memset(mock_host, 0, sizeof(mock_host));
+	CMD(RNIC_CMD_OP_SET_GID);
+	rnic_cmd_set_gid_set_mac(e, 0x020000000011ull);
+	fw_cmd_exec(e);
+	uint32_t pd1 = alloc(RNIC_CMD_OP_ALLOC_PD), pd2 = alloc(RNIC_CMD_OP_ALLOC_PD), cq = create_cq(0);
+	uint32_t own = create_ah(pd1), foreign = create_ah(pd2);
+	uint64_t ring = MOCK_HOST_BASE + 0x64000;
+	CMD(RNIC_CMD_OP_CREATE_QP);
+	rnic_cmd_create_qp_set_pdn(e, pd1);
+	rnic_cmd_create_qp_set_send_cqn(e, cq);
+	rnic_cmd_create_qp_set_recv_cqn(e, cq);
+	rnic_cmd_create_qp_set_qp_type(e, RNIC_QP_TYPE_UD);
+	rnic_cmd_create_qp_set_sq_log_size(e, 4);
+	rnic_cmd_create_qp_set_rq_log_size(e, 1);
+	rnic_cmd_create_qp_set_rq_log_stride(e, 6);
+	rnic_cmd_create_qp_set_buf_addr(e, ring);
+	rnic_cmd_create_qp_set_rq_offset(e, 64u << 4);
+	uint32_t st = fw_cmd_exec(e), q = rnic_cmd_create_qp_get_qpn(e);
+	static const uint32_t steps[3][2] = { { RNIC_QP_STATE_INIT, A(PKEY_INDEX) | A(PORT) | A(QKEY) },
+					      { RNIC_QP_STATE_RTR, 0 },
+					      { RNIC_QP_STATE_RTS, A(SQ_PSN) } };
+	for (int i = 0; i < 3 && st == RNIC_CMD_STATUS_OK; i++) {
+		CMD(RNIC_CMD_OP_MODIFY_QP);
+		rnic_cmd_modify_qp_set_qpn(e, q);
+		rnic_cmd_modify_qp_set_attr_mask(e, steps[i][1] | A(STATE));
+		rnic_cmd_modify_qp_set_state(e, steps[i][0]);
+		st = fw_cmd_exec(e);
+	}
+	unsigned m0 = mock_nmbox;
+	for (uint32_t i = 0; i < 2; i++) {
+		put_wqe(ring, i, RNIC_WQE_OP_SEND, 1u << RNIC_WQE_FLAG_SIGNALED, 2, 0, 100);
+		uint8_t *w = mock_host + (ring - MOCK_HOST_BASE) + 64u * i;
+		rnic_wqe_ctrl_set_num_sge(w, 1);
+		rnic_wqe_ud_set_ahn(w + RNIC_WQE_CTRL_SIZE, i == 0 ? foreign : own);
+		rnic_wqe_ud_set_remote_qpn(w + RNIC_WQE_CTRL_SIZE, 0x44);
+		rnic_wqe_sge_set_addr(w + RNIC_WQE_CTRL_SIZE + RNIC_WQE_UD_SIZE, MOCK_HOST_BASE + 0x80000);
+		rnic_wqe_sge_set_length(w + RNIC_WQE_CTRL_SIZE + RNIC_WQE_UD_SIZE, 100);
+	}
+	sq_doorbell(q, 2);
+	const struct mock_mbox_rec *t0 = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 0);
+	const struct mock_mbox_rec *t1 = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 1);
+	check(st == RNIC_CMD_STATUS_OK && own && foreign && t0 && t1 && rnic_tx_desc_get_remote_va(t0->data) == 0 &&
+		      rnic_tx_desc_get_rkey(t0->data) == 0 && rnic_tx_desc_get_remote_va(t1->data) == 0x020000000022ull,
+	      "fw-sq-ud-ah-of-another-pd-not-used");
+}
+
 /* xorshift64*: the seed fully determines the command stream. */
 static uint64_t rng;
 static uint64_t rnd(void)
@@ -506,6 +558,7 @@ int main(int argc, char **argv)
 	}
 	lifetimes();
 	hostile_wqes();
+	ud_foreign_ah();
 	random_commands(seed, count);
 	return mock_failed;
 }
