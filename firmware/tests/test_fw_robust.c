@@ -339,6 +339,55 @@ static void ud_foreign_ah(void)
 	      "fw-sq-ud-ah-of-another-pd-not-used");
 }
 
+static uint32_t cqes_written(void)
+{
+	CMD(RNIC_CMD_OP_QUERY_COUNTERS);
+	fw_cmd_exec(e);
+	return rnic_cmd_query_counters_get_cqes(e);
+}
+
+static void rq_doorbell(uint32_t q, uint32_t pi)
+{
+	uint8_t ev[4] = { 0 }, v[4] = { 0 };
+	rnic_db_event_set_which(ev, RNIC_DB_RQ_DB / 4);
+	rnic_db_word_set_num(v, q);
+	rnic_db_word_set_index(v, pi);
+	fw_doorbell((uint32_t)rnic_ld_le(ev, 4), (uint32_t)rnic_ld_le(v, 4));
+}
+
+/* A producer index announcing more entries than the ring holds (any user can ring one) is not
+ * served: it made the firmware complete up to 65535 stale ring entries in one pass (receive
+ * WQEs as LOC_LEN_ERR, or send WQEs flushed in ERR), every other QP and command waiting. */
+static void doorbell_beyond_ring(void)
+{
+	regs[RNIC_FW_REG_HW_CAPS / 4] = 1 | 8u << 4; /* engines, 8 receive slots per QP */
+	boot();
+	memset(mock_host, 0, sizeof(mock_host));
+	CMD(RNIC_CMD_OP_SET_GID);
+	rnic_cmd_set_gid_set_mac(e, 0x020000000011ull);
+	fw_cmd_exec(e);
+	uint32_t pd = alloc(RNIC_CMD_OP_ALLOC_PD), cq = create_cq(0);
+	uint64_t ring = MOCK_HOST_BASE + 0x60000;
+	uint32_t q = rts_qp(pd, cq, ring, 1); /* 2 send WQEBBs, 2 receive WQEs, a 16-entry CQ */
+	uint8_t *c = fw_res.qp_ctx[q];
+	uint32_t c0 = cqes_written();
+	rq_doorbell(q, 0xFFFF);
+	check(q && cqes_written() == c0 && rnic_qp_ctx_get_rq_ci(c) == 0, "fw-rq-doorbell-beyond-ring-ignored");
+	/* a legal one: the zeroed WQE (no SGE) completes LOC_LEN_ERR, just that one */
+	rq_doorbell(q, 1);
+	check(cqes_written() == c0 + 1 && rnic_qp_ctx_get_rq_ci(c) == 1, "fw-rq-doorbell-within-ring-served");
+	CMD(RNIC_CMD_OP_MODIFY_QP);
+	rnic_cmd_modify_qp_set_qpn(e, q);
+	rnic_cmd_modify_qp_set_attr_mask(e, A(STATE));
+	rnic_cmd_modify_qp_set_state(e, RNIC_QP_STATE_ERR);
+	fw_cmd_exec(e);
+	uint32_t c2 = cqes_written();
+	sq_doorbell(q, 0xFFF0);
+	check(cqes_written() == c2 && rnic_qp_ctx_get_sq_next(c) == 0, "fw-sq-doorbell-beyond-ring-ignored-in-err");
+	sq_doorbell(q, 2);
+	check(cqes_written() == c2 + 2 && rnic_qp_ctx_get_sq_next(c) == 2, "fw-sq-doorbell-within-ring-flushed-in-err");
+}
+
 /* xorshift64*: the seed fully determines the command stream. */
 static uint64_t rng;
 static uint64_t rnd(void)
@@ -559,6 +608,7 @@ int main(int argc, char **argv)
 	lifetimes();
 	hostile_wqes();
 	ud_foreign_ah();
+	doorbell_beyond_ring();
 	random_commands(seed, count);
 	return mock_failed;
 }
