@@ -7,7 +7,7 @@ TEST_SUITES += robust
 
 .PHONY: test-robust test-robust-long
 test-robust: $(BUILD)/sim/rnic_sim  # SIM_BIN is defined later (sim/block.mk)
-	@$(SIM_BIN) test-robust-fw --seed 1 --cycles 300 --fuzz 1000
+	@$(SIM_BIN) test-robust-fw --seed 1 --cycles 200 --fuzz 1000
 
 test-robust-long: $(BUILD)/sim/rnic_sim
 	@rc=0; $(SIM_BIN) test-robust-fw --seed 1 --cycles 10000 --fuzz 20000 || rc=1; \

@@ -9,7 +9,7 @@
 //   2. the command queue fed random opcodes and random parameters (seeded): every command is
 //      answered with a defined status, none times out, the firmware does not panic and its
 //      heartbeat advances; after clearing what the stream created, the data path still works.
-// Usage: test-robust-fw [--seed S] [--cycles N] [--fuzz N]   (defaults: 1, 300, 1000)
+// Usage: test-robust-fw [--seed S] [--cycles N] [--fuzz N]   (defaults: 1, 200, 1000)
 #include <systemc.h>
 
 #include <cstring>
@@ -489,7 +489,7 @@ struct Robust : sc_module {
 
 int robust_fw_main(int argc, char **argv) {
   uint64_t seed = 1;
-  unsigned cycles = 300, fuzz = 1000;
+  unsigned cycles = 200, fuzz = 1000;
   for (int i = 1; i + 1 < argc; i++) {
     std::string o = argv[i];
     if (o == "--seed") seed = std::strtoull(argv[++i], nullptr, 0);
