@@ -85,6 +85,8 @@ uint32_t fw_cmd_exec(uint8_t *e)
 		rnic_cmd_query_counters_set_bf_wqes(e, fw_perf.bf_wqes);
 		rnic_cmd_query_counters_set_bf_misses(e, fw_perf.bf_misses);
 		return RNIC_CMD_STATUS_OK;
+	case RNIC_CMD_OP_QUERY_RESOURCES:
+		return fw_cmd_query_resources(e);
 	case RNIC_CMD_OP_QUERY_PORT:
 		clear_params(e);
 		rnic_cmd_query_port_set_state(e, 4); /* ACTIVE */
@@ -113,7 +115,8 @@ uint32_t fw_cmd_exec(uint8_t *e)
 		return RNIC_CMD_STATUS_OK;
 	case RNIC_CMD_OP_DEALLOC_PD:
 		if (rnic_cmd_pd_get_pdn(e) < FW_MAX_PD && rnic_cmd_pd_get_pdn(e) &&
-		    (fw_pd_in_use(rnic_cmd_pd_get_pdn(e)) || fw_pd_has_mr(rnic_cmd_pd_get_pdn(e))))
+		    (fw_pd_in_use(rnic_cmd_pd_get_pdn(e)) || fw_pd_has_mr(rnic_cmd_pd_get_pdn(e)) ||
+		     fw_pd_has_ah(rnic_cmd_pd_get_pdn(e))))
 			return RNIC_CMD_STATUS_BUSY;
 		return handle_put(pd_used, FW_MAX_PD, rnic_cmd_pd_get_pdn(e));
 	case RNIC_CMD_OP_ALLOC_UCTX:
@@ -123,6 +126,11 @@ uint32_t fw_cmd_exec(uint8_t *e)
 		rnic_cmd_uctx_set_uctx(e, h);
 		return RNIC_CMD_STATUS_OK;
 	case RNIC_CMD_OP_DEALLOC_UCTX:
+		/* A freed context is handed out again: its doorbell page must not still ring a
+		 * live QP's doorbells, nor its CQs take their consumer index from it. */
+		h = rnic_cmd_uctx_get_uctx(e);
+		if (h && h < FW_MAX_UCTX && uctx_used[h] && fw_uctx_in_use(h))
+			return RNIC_CMD_STATUS_BUSY;
 		return handle_put(uctx_used, FW_MAX_UCTX, rnic_cmd_uctx_get_uctx(e));
 	case RNIC_CMD_OP_REG_MR:
 		return fw_cmd_reg_mr(e);

@@ -19,6 +19,15 @@ static uint8_t *db_qp(uint32_t qpn, uint32_t page)
 	return fw_res.qp_ctx[qpn];
 }
 
+/* A producer index may announce at most a ring's worth of entries past from (what the
+ * firmware has not yet taken): a legal provider never has more outstanding. A larger one, from
+ * a confused or hostile user, would have the firmware complete or flush up to 65535 stale ring
+ * entries in one pass while every other QP and command waits. */
+static int db_in_ring(uint32_t index, uint32_t from, uint32_t log_size)
+{
+	return ((index - from) & 0xFFFFu) <= (1u << log_size);
+}
+
 void fw_doorbell(uint32_t ev, uint32_t value)
 {
 	FW_LAYOUT_ALIGN uint8_t e[4], v[4];
@@ -31,7 +40,8 @@ void fw_doorbell(uint32_t ev, uint32_t value)
 	switch (which * 4) {
 	case RNIC_DB_SQ_DB:
 	case RNIC_DB_BF_DB:
-		if (!(c = db_qp(num, page)))
+		if (!(c = db_qp(num, page)) ||
+		    !db_in_ring(index, rnic_qp_ctx_get_sq_next(c), rnic_qp_ctx_get_sq_log_size(c)))
 			break;
 		rnic_qp_ctx_set_sq_pi(c, (uint16_t)index);
 		if (which * 4 == RNIC_DB_BF_DB)
@@ -40,7 +50,8 @@ void fw_doorbell(uint32_t ev, uint32_t value)
 			fw_sq_service(num);
 		return;
 	case RNIC_DB_RQ_DB:
-		if (!(c = db_qp(num, page)))
+		if (!(c = db_qp(num, page)) ||
+		    !db_in_ring(index, rnic_qp_ctx_get_rq_ci(c), rnic_qp_ctx_get_rq_log_size(c)))
 			break;
 		rnic_qp_ctx_set_rq_pi(c, (uint16_t)index);
 		fw_rq_service(num);

@@ -70,7 +70,10 @@ uint32_t fw_cmd_reg_mr(uint8_t *e)
 	if ((acc & ~0xFu) || ((acc & ((1u << RNIC_ACCESS_REMOTE_WRITE) | (1u << RNIC_ACCESS_REMOTE_ATOMIC))) &&
 			      !(acc & (1u << RNIC_ACCESS_LOCAL_WRITE))))
 		return RNIC_CMD_STATUS_BAD_PARAM;
-	if ((shift != 12 && shift != 21) || len == 0 || iova + len < iova || fpo >= (1u << shift) ||
+	/* Longer than max_mr_size (QUERY_DEVICE) is refused before the page count: near 2^64
+	 * the count wraps, and a few pages would stand for a huge length whose translation runs
+	 * into other MRs' entries. */
+	if ((shift != 12 && shift != 21) || len == 0 || len > (1ull << 40) || iova + len < iova || fpo >= (1u << shift) ||
 	    (table & 7) || n == 0 || n > FW_NUM_MTT ||
 	    (uint64_t)n != ((uint64_t)fpo + len + (1u << shift) - 1) >> shift)
 		return RNIC_CMD_STATUS_BAD_PARAM;

@@ -1,6 +1,8 @@
 /* Resource tables, CQs and address handles. */
 #include "fw_res.h"
 
+#include "fw_xport.h"
+
 struct fw_res fw_res;
 
 /* The tables are in .bss, zeroed by crt0 at boot: only the reserved handles need marking. */
@@ -8,6 +10,65 @@ void fw_res_init(void)
 {
 	fw_res.pd_used[0] = 1; /* handle 0 means "none" */
 	fw_res.uctx_used[0] = 1;
+}
+
+static uint32_t count_used(const uint8_t *used, uint32_t n)
+{
+	uint32_t c = 0;
+	for (uint32_t i = 1; i < n; i++)
+		c += used[i] != 0;
+	return c;
+}
+
+uint32_t fw_cmd_query_resources(uint8_t *e)
+{
+	uint32_t cqs = 0, qps = 0, mrs = 0, mtt = 0, ahs = 0, free_n = 0;
+
+	for (uint32_t i = 1; i < FW_MAX_CQ; i++)
+		cqs += fw_res.cqs[i].used;
+	for (uint32_t q = FW_FIRST_QPN; q < FW_MAX_QP; q++)
+		qps += fw_res.qp_used[q] != 0;
+	for (uint32_t i = 1; i < FW_MAX_MR; i++)
+		if (fw_res.mrs[i].used)
+			mrs++, mtt += fw_res.mrs[i].num_pages;
+	for (uint32_t i = 1; i < FW_MAX_AH; i++)
+		ahs += fw_res.ahs[i].used;
+	/* bounded walk: a corrupted list cannot hang the command */
+	for (int16_t i = fw_res.swqe_free; i >= 0 && i < (int16_t)FW_MAX_SWQE && free_n <= FW_MAX_SWQE;
+	     i = fw_res.swqe[i].next)
+		free_n++;
+	for (uint32_t i = 8; i < RNIC_CMD_ENTRY_SIZE; i++)
+		e[i] = 0;
+	rnic_cmd_query_resources_set_pds(e, count_used(fw_res.pd_used, FW_MAX_PD));
+	rnic_cmd_query_resources_set_uctxs(e, count_used(fw_res.uctx_used, FW_MAX_UCTX));
+	rnic_cmd_query_resources_set_cqs(e, cqs);
+	rnic_cmd_query_resources_set_qps(e, qps);
+	rnic_cmd_query_resources_set_mrs(e, mrs);
+	rnic_cmd_query_resources_set_ahs(e, ahs);
+	rnic_cmd_query_resources_set_mtt_entries(e, mtt);
+	rnic_cmd_query_resources_set_swqe_free(e, free_n);
+	rnic_cmd_query_resources_set_swqe_total(e, FW_MAX_SWQE);
+	rnic_cmd_query_resources_set_rd_outstanding(e, fw_sq_rd_outstanding());
+	return RNIC_CMD_STATUS_OK;
+}
+
+int fw_uctx_in_use(uint32_t u)
+{
+	for (uint32_t i = 1; i < FW_MAX_CQ; i++)
+		if (fw_res.cqs[i].used && fw_res.cqs[i].uctx == u)
+			return 1;
+	for (uint32_t q = FW_FIRST_QPN; q < FW_MAX_QP; q++)
+		if (fw_res.qp_used[q] && rnic_qp_ctx_get_uctx(fw_res.qp_ctx[q]) == u)
+			return 1;
+	return 0;
+}
+
+int fw_pd_has_ah(uint32_t pdn)
+{
+	for (uint32_t i = 1; i < FW_MAX_AH; i++)
+		if (fw_res.ahs[i].used && fw_res.ahs[i].pdn == pdn)
+			return 1;
+	return 0;
 }
 
 static int uctx_ok(uint32_t u) { return u < FW_MAX_UCTX && (u == 0 || fw_res.uctx_used[u]); }

@@ -56,6 +56,8 @@ static int is_rd_atomic(uint32_t op)
 	       op == RNIC_WQE_OP_ATOMIC_FETCH_AND_ADD;
 }
 
+uint32_t fw_sq_rd_outstanding(void) { return rd_out; }
+
 static int16_t swqe_get(void)
 {
 	int16_t i = fw_res.swqe_free;
@@ -481,7 +483,8 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 	} else if (rnic_qp_ctx_get_qp_type(c) == RNIC_QP_TYPE_UD) {
 		uint32_t ahn = rnic_wqe_ud_get_ahn(w + off);
 		rnic_tx_desc_set_ahn(d, ahn);
-		if (ahn < FW_MAX_AH && fw_res.ahs[ahn].used) { /* the datagram's destination */
+		/* the datagram's destination; an AH of another PD (another user's) is not one */
+		if (ahn < FW_MAX_AH && fw_res.ahs[ahn].used && fw_res.ahs[ahn].pdn == rnic_qp_ctx_get_pdn(c)) {
 			rnic_tx_desc_set_remote_va(d, fw_res.ahs[ahn].dmac);
 			rnic_tx_desc_set_rkey(d, fw_res.ahs[ahn].dest_ipv4);
 		}
@@ -493,6 +496,14 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 		/* Inline data stays in the host ring: the RTL reads it by bus address. The part in
 		 * the WQE's first WQEBBs before the ring end, then the part after it. */
 		uint32_t left = rnic_wqe_ctrl_get_inline_len(w), n = 0;
+		if (off + left > RNIC_WQE_CTRL_SIZE + 16u * rnic_wqe_ctrl_get_num_ds(w)) {
+			/* The data must lie inside the WQE (so it wraps at most once, n <= 2):
+			 * a longer inline_len, from any user's WQE, made one SGE per ring pass
+			 * past the end of d. */
+			swqe_put(qpn, ri);
+			fw_log("qp %u: malformed WQE at %u", (unsigned)qpn, (unsigned)idx);
+			return 0;
+		}
 		while (left) {
 			uint32_t bb = off / WQEBB, in = off % WQEBB;
 			uint32_t ring_left = ((1u << rnic_qp_ctx_get_sq_log_size(c)) - ((idx + bb) & ((1u << rnic_qp_ctx_get_sq_log_size(c)) - 1))) * WQEBB - in;

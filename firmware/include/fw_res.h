@@ -107,6 +107,10 @@ uint32_t fw_cmd_destroy_ah(uint8_t *e);
 uint32_t fw_cmd_reg_mr(uint8_t *e);
 uint32_t fw_cmd_dereg_mr(uint8_t *e);
 int fw_pd_has_mr(uint32_t pdn);
+int fw_pd_has_ah(uint32_t pdn);
+/* Whether a CQ or QP still belongs to user context u (it cannot be freed then). */
+int fw_uctx_in_use(uint32_t u);
+uint32_t fw_cmd_query_resources(uint8_t *e);
 /* Whether a PD / CQ is referenced by a live QP (it cannot be destroyed then). */
 int fw_pd_in_use(uint32_t pdn);
 /* The QP-state transition rules of IBTA (verbs modify_qp): 1 when moving from cur to next with

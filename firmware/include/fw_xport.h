@@ -43,6 +43,8 @@ void fw_timers_poll(void);
  * receive-buffer slot): outstanding and posted send WQEs and every posted receive WQE complete
  * with WR_FLUSH_ERR, in order. */
 void fw_qp_to_err(uint32_t qpn);
+/* READ / atomic response contexts held by the requesters (QUERY_RESOURCES). */
+uint32_t fw_sq_rd_outstanding(void);
 /* Forgets the QP's outstanding send WQEs without completions (destroy, RESET). */
 void fw_sq_release(uint32_t qpn);
 /* A RESP_ERROR event: the responder's QP goes to ERR (the consumed buffer, if any, completes

@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'h26F884A0;
+  localparam logic [31:0] SPEC_HASH = 32'h94D2FB56;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -200,6 +200,7 @@ package rnic_spec_pkg;
   localparam logic [7:0] CMD_OP_ALLOC_UCTX = 8'd80;
   localparam logic [7:0] CMD_OP_DEALLOC_UCTX = 8'd81;
   localparam logic [7:0] CMD_OP_QUERY_COUNTERS = 8'd96;
+  localparam logic [7:0] CMD_OP_QUERY_RESOURCES = 8'd97;
 
   // cmd_entry.flags bits (bit positions).
   localparam logic [7:0] CMD_FLAG_EVENT = 8'd0;
@@ -655,6 +656,43 @@ package rnic_spec_pkg;
     logic [31:0] sq_wqes;
     logic [63:0] rsvd0;
   } cmd_query_counters_t;
+
+  // cmd_query_resources: 64 bytes. QUERY_RESOURCES outputs: how many of each firmware table's entries are in use now (handles the host may not name, such as PD 0, not counted), and the free send-WQE records.
+  localparam int unsigned CMD_QUERY_RESOURCES_BYTES = 64;
+  localparam int unsigned CMD_QUERY_RESOURCES_PDS_LSB = 64;
+  localparam int unsigned CMD_QUERY_RESOURCES_PDS_W = 32;
+  localparam int unsigned CMD_QUERY_RESOURCES_UCTXS_LSB = 96;
+  localparam int unsigned CMD_QUERY_RESOURCES_UCTXS_W = 32;
+  localparam int unsigned CMD_QUERY_RESOURCES_CQS_LSB = 128;
+  localparam int unsigned CMD_QUERY_RESOURCES_CQS_W = 32;
+  localparam int unsigned CMD_QUERY_RESOURCES_QPS_LSB = 160;
+  localparam int unsigned CMD_QUERY_RESOURCES_QPS_W = 32;
+  localparam int unsigned CMD_QUERY_RESOURCES_MRS_LSB = 192;
+  localparam int unsigned CMD_QUERY_RESOURCES_MRS_W = 32;
+  localparam int unsigned CMD_QUERY_RESOURCES_AHS_LSB = 224;
+  localparam int unsigned CMD_QUERY_RESOURCES_AHS_W = 32;
+  localparam int unsigned CMD_QUERY_RESOURCES_MTT_ENTRIES_LSB = 256;
+  localparam int unsigned CMD_QUERY_RESOURCES_MTT_ENTRIES_W = 32;
+  localparam int unsigned CMD_QUERY_RESOURCES_SWQE_FREE_LSB = 288;
+  localparam int unsigned CMD_QUERY_RESOURCES_SWQE_FREE_W = 32;
+  localparam int unsigned CMD_QUERY_RESOURCES_SWQE_TOTAL_LSB = 320;
+  localparam int unsigned CMD_QUERY_RESOURCES_SWQE_TOTAL_W = 32;
+  localparam int unsigned CMD_QUERY_RESOURCES_RD_OUTSTANDING_LSB = 352;
+  localparam int unsigned CMD_QUERY_RESOURCES_RD_OUTSTANDING_W = 32;
+  typedef struct packed {
+    logic [127:0] rsvd384;
+    logic [31:0] rd_outstanding;
+    logic [31:0] swqe_total;
+    logic [31:0] swqe_free;
+    logic [31:0] mtt_entries;
+    logic [31:0] ahs;
+    logic [31:0] mrs;
+    logic [31:0] qps;
+    logic [31:0] cqs;
+    logic [31:0] uctxs;
+    logic [31:0] pds;
+    logic [63:0] rsvd0;
+  } cmd_query_resources_t;
 
   // cmd_destroy: 64 bytes. DESTROY_CQ / DESTROY_QP / DESTROY_AH / DEALLOC handle input.
   localparam int unsigned CMD_DESTROY_BYTES = 64;

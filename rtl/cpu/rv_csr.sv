@@ -1,7 +1,10 @@
 // rv_csr: machine-mode CSR file, trap entry and mret.
 //   Read and legality check are combinational on addr_i; the write (csr_we_i) and the trap /
 //   mret updates take effect at the clock edge. Counters: mcycle every cycle, minstret on
-//   instret_i. A CSR write of a counter wins over its increment in the same cycle.
+//   instret_i. A CSR write of one half of a counter is done instead of that cycle's increment:
+//   the written half takes the value and the other half holds, so neither the writing
+//   instruction's increment nor its carry reaches the other half (unprivileged spec, CSR
+//   instructions: "the write is done instead of the increment").
 module rv_csr #(
   parameter logic [31:0] HartId = 32'd0
 ) (
@@ -35,6 +38,14 @@ module rv_csr #(
   logic        msie_q, mtie_q, meie_q;// mie
   logic [31:0] mtvec_q, mscratch_q, mepc_q, mcause_q, mtval_q;
   logic [63:0] mcycle_q, minstret_q;
+
+  // counter half writes; a trap in the same cycle takes priority as for every other CSR
+  logic ctr_we, wr_cyc_lo, wr_cyc_hi, wr_ins_lo, wr_ins_hi;
+  assign ctr_we    = csr_we_i && !trap_i && !mret_i;
+  assign wr_cyc_lo = ctr_we && (addr_i == rv_pkg::CsrMcycle);
+  assign wr_cyc_hi = ctr_we && (addr_i == rv_pkg::CsrMcycleh);
+  assign wr_ins_lo = ctr_we && (addr_i == rv_pkg::CsrMinstret);
+  assign wr_ins_hi = ctr_we && (addr_i == rv_pkg::CsrMinstreth);
 
   logic [31:0] mstatus, mie, mip;
   assign mstatus = {19'd0, 2'b11, 3'd0, mpie_q, 3'd0, mie_q, 3'd0};  // MPP fixed to M
@@ -92,8 +103,12 @@ module rv_csr #(
       mcycle_q   <= 64'd0;
       minstret_q <= 64'd0;
     end else begin
-      mcycle_q <= mcycle_q + 64'd1;
-      if (instret_i) minstret_q <= minstret_q + 64'd1;
+      if (wr_cyc_lo)      mcycle_q <= {mcycle_q[63:32], wdata_i};
+      else if (wr_cyc_hi) mcycle_q <= {wdata_i, mcycle_q[31:0]};
+      else                mcycle_q <= mcycle_q + 64'd1;
+      if (wr_ins_lo)      minstret_q <= {minstret_q[63:32], wdata_i};
+      else if (wr_ins_hi) minstret_q <= {wdata_i, minstret_q[31:0]};
+      else if (instret_i) minstret_q <= minstret_q + 64'd1;
       if (trap_i) begin
         mepc_q   <= trap_pc_i;
         mcause_q <= trap_cause_i;
@@ -119,10 +134,7 @@ module rv_csr #(
           rv_pkg::CsrMepc:      mepc_q     <= {wdata_i[31:2], 2'b00};
           rv_pkg::CsrMcause:    mcause_q   <= wdata_i;
           rv_pkg::CsrMtval:     mtval_q    <= wdata_i;
-          rv_pkg::CsrMcycle:    mcycle_q[31:0]    <= wdata_i;
-          rv_pkg::CsrMcycleh:   mcycle_q[63:32]   <= wdata_i;
-          rv_pkg::CsrMinstret:  minstret_q[31:0]  <= wdata_i;
-          rv_pkg::CsrMinstreth: minstret_q[63:32] <= wdata_i;
+          // the counters are written above
           default: ;
         endcase
       end

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0x26F884A0u
+#define RNIC_SPEC_HASH 0x94D2FB56u
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -247,6 +247,7 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_CMD_OP_ALLOC_UCTX 80u
 #define RNIC_CMD_OP_DEALLOC_UCTX 81u
 #define RNIC_CMD_OP_QUERY_COUNTERS 96u
+#define RNIC_CMD_OP_QUERY_RESOURCES 97u
 
 /* cmd_entry.flags bits (bit positions). */
 #define RNIC_CMD_FLAG_EVENT 0u
@@ -1142,6 +1143,100 @@ static inline uint32_t rnic_cmd_query_counters_get_bf_misses(const void *p)
 static inline void rnic_cmd_query_counters_set_bf_misses(void *p, uint32_t v)
 {
 	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 60, (uint32_t)v);
+}
+
+/* cmd_query_resources (64 bytes): QUERY_RESOURCES outputs: how many of each firmware table's entries are in use now (handles the host may not name, such as PD 0, not counted), and the free send-WQE records. A host that destroyed everything it created sees the counts it saw before (the robustness tests check that no create/destroy cycle leaks). */
+#define RNIC_CMD_QUERY_RESOURCES_SIZE 64u
+#define RNIC_CMD_QUERY_RESOURCES_ALIGN 8u
+#define RNIC_CMD_QUERY_RESOURCES_PDS_OFF 8u
+static inline uint32_t rnic_cmd_query_resources_get_pds(const void *p)
+{
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8);
+}
+static inline void rnic_cmd_query_resources_set_pds(void *p, uint32_t v)
+{
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8, (uint32_t)v);
+}
+#define RNIC_CMD_QUERY_RESOURCES_UCTXS_OFF 12u
+static inline uint32_t rnic_cmd_query_resources_get_uctxs(const void *p)
+{
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12);
+}
+static inline void rnic_cmd_query_resources_set_uctxs(void *p, uint32_t v)
+{
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12, (uint32_t)v);
+}
+#define RNIC_CMD_QUERY_RESOURCES_CQS_OFF 16u
+static inline uint32_t rnic_cmd_query_resources_get_cqs(const void *p)
+{
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16);
+}
+static inline void rnic_cmd_query_resources_set_cqs(void *p, uint32_t v)
+{
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16, (uint32_t)v);
+}
+#define RNIC_CMD_QUERY_RESOURCES_QPS_OFF 20u
+static inline uint32_t rnic_cmd_query_resources_get_qps(const void *p)
+{
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 20);
+}
+static inline void rnic_cmd_query_resources_set_qps(void *p, uint32_t v)
+{
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 20, (uint32_t)v);
+}
+#define RNIC_CMD_QUERY_RESOURCES_MRS_OFF 24u
+static inline uint32_t rnic_cmd_query_resources_get_mrs(const void *p)
+{
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 24);
+}
+static inline void rnic_cmd_query_resources_set_mrs(void *p, uint32_t v)
+{
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 24, (uint32_t)v);
+}
+#define RNIC_CMD_QUERY_RESOURCES_AHS_OFF 28u
+static inline uint32_t rnic_cmd_query_resources_get_ahs(const void *p)
+{
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 28);
+}
+static inline void rnic_cmd_query_resources_set_ahs(void *p, uint32_t v)
+{
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 28, (uint32_t)v);
+}
+#define RNIC_CMD_QUERY_RESOURCES_MTT_ENTRIES_OFF 32u
+static inline uint32_t rnic_cmd_query_resources_get_mtt_entries(const void *p)
+{
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 32);
+}
+static inline void rnic_cmd_query_resources_set_mtt_entries(void *p, uint32_t v)
+{
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 32, (uint32_t)v);
+}
+#define RNIC_CMD_QUERY_RESOURCES_SWQE_FREE_OFF 36u
+static inline uint32_t rnic_cmd_query_resources_get_swqe_free(const void *p)
+{
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 36);
+}
+static inline void rnic_cmd_query_resources_set_swqe_free(void *p, uint32_t v)
+{
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 36, (uint32_t)v);
+}
+#define RNIC_CMD_QUERY_RESOURCES_SWQE_TOTAL_OFF 40u
+static inline uint32_t rnic_cmd_query_resources_get_swqe_total(const void *p)
+{
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 40);
+}
+static inline void rnic_cmd_query_resources_set_swqe_total(void *p, uint32_t v)
+{
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 40, (uint32_t)v);
+}
+#define RNIC_CMD_QUERY_RESOURCES_RD_OUTSTANDING_OFF 44u
+static inline uint32_t rnic_cmd_query_resources_get_rd_outstanding(const void *p)
+{
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 44);
+}
+static inline void rnic_cmd_query_resources_set_rd_outstanding(void *p, uint32_t v)
+{
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 44, (uint32_t)v);
 }
 
 /* cmd_destroy (64 bytes): DESTROY_CQ / DESTROY_QP / DESTROY_AH / DEALLOC handle input. */
@@ -3520,6 +3615,16 @@ static inline void rnic_fw_image_hdr_set_imem_crc(void *p, uint32_t v)
 	X(cmd_query_counters, ev_max_cycles, 52, 4, 0, 32) \
 	X(cmd_query_counters, bf_wqes, 56, 4, 0, 32) \
 	X(cmd_query_counters, bf_misses, 60, 4, 0, 32) \
+	X(cmd_query_resources, pds, 8, 4, 0, 32) \
+	X(cmd_query_resources, uctxs, 12, 4, 0, 32) \
+	X(cmd_query_resources, cqs, 16, 4, 0, 32) \
+	X(cmd_query_resources, qps, 20, 4, 0, 32) \
+	X(cmd_query_resources, mrs, 24, 4, 0, 32) \
+	X(cmd_query_resources, ahs, 28, 4, 0, 32) \
+	X(cmd_query_resources, mtt_entries, 32, 4, 0, 32) \
+	X(cmd_query_resources, swqe_free, 36, 4, 0, 32) \
+	X(cmd_query_resources, swqe_total, 40, 4, 0, 32) \
+	X(cmd_query_resources, rd_outstanding, 44, 4, 0, 32) \
 	X(cmd_destroy, handle, 8, 4, 0, 32) \
 	X(cmd_create_qp, qpn, 8, 4, 0, 32) \
 	X(cmd_create_qp, uctx, 12, 4, 0, 32) \

@@ -247,6 +247,57 @@ static void test_csr(void) {
   check("time_csr", (t1 - t0) < 20u, 1);
 }
 
+/* Writes to one half of a 64-bit counter (csrw/csrs/csrc on mcycle, minstret and their h
+ * halves): the write is done instead of the writing instruction's increment (unprivileged spec,
+ * CSR instructions), so neither that increment nor its carry reaches the other half. Each case
+ * puts the untouched half one step from a carry; the sequences are straight-line, one
+ * instruction per cycle, so mcycle behaves like minstret here (isa.mcycle_delta checks that). */
+#define HALVES(ins, a, b) \
+  asm volatile(ins : "=&r"(a), "=&r"(b) : "r"(7u), "r"(0xFFFFFFFFu), "r"(5u), "r"(1u) : "memory")
+static void test_counter_halves(void) {
+  uint32_t a, b;
+  /* low half written while the counter is hi:FFFFFFFF: the high half keeps 7 */
+  HALVES("csrw minstreth, %2\n\tcsrw minstret, %3\n\tcsrw minstret, %4\n\t"
+               "csrr %0, minstreth\n\tcsrr %1, minstret", a, b);
+  check("minstret_lo_write_no_carry", a, 7u);
+  check("minstret_lo_write_value", b, 6u);
+  /* high half written while the low half is FFFFFFFF: the low half does not wrap, and the next
+   * instruction's increment carries into the written high half */
+  HALVES("csrw minstret, %3\n\tcsrw minstreth, %4\n\tcsrr %0, minstret\n\tcsrr %1, minstreth",
+         a, b);
+  check("minstret_hi_write_lo_kept", a, 0xFFFFFFFFu);
+  check("minstret_hi_write_then_carry", b, 6u);
+  /* csrs/csrc read-modify-write of one half, same rule */
+  HALVES("csrw minstreth, %2\n\tcsrw minstret, %3\n\tcsrs minstret, %5\n\t"
+              "csrr %0, minstreth\n\tcsrr %1, minstret", a, b);
+  check("minstret_csrs_no_carry", a, 7u);
+  check("minstret_csrs_value", b, 0u);
+  HALVES("csrw minstreth, %2\n\tcsrw minstret, %3\n\tcsrc minstreth, %5\n\t"
+              "csrr %0, minstret\n\tcsrr %1, minstreth", a, b);
+  check("minstret_csrc_lo_kept", a, 0xFFFFFFFFu);
+  check("minstret_csrc_then_carry", b, 7u);
+  /* the same for mcycle */
+  HALVES("csrw mcycleh, %2\n\tcsrw mcycle, %3\n\tcsrw mcycle, %4\n\t"
+                "csrr %0, mcycleh\n\tcsrr %1, mcycle", a, b);
+  check("mcycle_lo_write_no_carry", a, 7u);
+  check("mcycle_lo_write_value", b, 6u);
+  HALVES("csrw mcycle, %3\n\tcsrw mcycleh, %4\n\tcsrr %0, mcycle\n\tcsrr %1, mcycleh", a, b);
+  check("mcycle_hi_write_lo_kept", a, 0xFFFFFFFFu);
+  check("mcycle_hi_write_then_carry", b, 6u);
+  HALVES("csrw mcycleh, %2\n\tcsrw mcycle, %3\n\tcsrs mcycle, %5\n\t"
+               "csrr %0, mcycleh\n\tcsrr %1, mcycle", a, b);
+  check("mcycle_csrs_no_carry", a, 7u);
+  check("mcycle_csrs_value", b, 0u);
+  HALVES("csrw mcycleh, %2\n\tcsrw mcycle, %3\n\tcsrc mcycleh, %5\n\t"
+               "csrr %0, mcycle\n\tcsrr %1, mcycleh", a, b);
+  check("mcycle_csrc_lo_kept", a, 0xFFFFFFFFu);
+  check("mcycle_csrc_then_carry", b, 7u);
+  /* csrs with x0 reads without writing: its increment is not lost */
+  uint32_t i0, i1;
+  asm volatile("csrr %0, minstret\n\tcsrs minstret, x0\n\tcsrr %1, minstret" : "=&r"(i0), "=&r"(i1));
+  check("minstret_csrs_x0_counts", i1 - i0, 2u);
+}
+
 int main(void) {
   fw_prefix = "isa.";
   test_alu();
@@ -256,6 +307,7 @@ int main(void) {
   test_branches();
   test_muldiv();
   test_csr();
+  test_counter_halves();
   fw_puts("# isa: "); fw_dec((uint32_t)fw_checks); fw_puts(" checks, "); fw_dec((uint32_t)fw_fails);
   fw_puts(" failed\n");
   return fw_fails;

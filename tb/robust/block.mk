@@ -1,0 +1,14 @@
+# tb/robust/block.mk: system robustness of the firmware (tb/sys/test_robust_fw.cpp, linked into
+# the simulator): create/destroy cycles of every resource with the counts checked through
+# QUERY_RESOURCES, the tables filled to their QUERY_DEVICE limits, and random commands.
+# `make test-robust` is the short run; `make test-robust-long` the long one (10 000 cycles,
+# 20 000 random commands, three seeds of random commands).
+TEST_SUITES += robust
+
+.PHONY: test-robust test-robust-long
+test-robust: $(BUILD)/sim/rnic_sim  # SIM_BIN is defined later (sim/block.mk)
+	@$(SIM_BIN) test-robust-fw --seed 1 --cycles 200 --fuzz 1000
+
+test-robust-long: $(BUILD)/sim/rnic_sim
+	@rc=0; $(SIM_BIN) test-robust-fw --seed 1 --cycles 10000 --fuzz 20000 || rc=1; \
+	for s in 2 3; do $(SIM_BIN) test-robust-fw --seed $$s --cycles 0 --fuzz 20000 || rc=1; done; exit $$rc
