@@ -88,18 +88,8 @@ list-suites:
 print-suite-build:
 	@echo $(SUITE_BUILD_$(SUITE))
 
-# Suites in PARALLEL_SUITES share no build products with the others (Yosys synthesis) and run
-# in the background alongside the rest, which run one after another as before: synthesis is
-# mostly one long Yosys process, so the second core would otherwise sit idle for minutes.
-# Their result lines print when the rest are done; the logs and the summary are unchanged.
-PARALLEL_SUITES ?=
-SERIAL_SUITES = $(filter-out $(PARALLEL_SUITES),$(TEST_SUITES))
-run-suites:
-	@mkdir -p $(BUILD)/results
-	@{ for s in $(filter $(PARALLEL_SUITES),$(TEST_SUITES)); do \
-	    scripts/run-suite.sh $$s $(MAKE) --no-print-directory test-$$s; done > $(BUILD)/results/parallel.out; } & \
-	$(MAKE) --no-print-directory $(addprefix suite-,$(SERIAL_SUITES)); rc=$$?; \
-	wait; cat $(BUILD)/results/parallel.out; rm -f $(BUILD)/results/parallel.out; exit $$rc
+# All suites one after another through make (make test runs them with scripts/run-suites.sh).
+run-suites: $(addprefix suite-,$(TEST_SUITES))
 suite-%:
 	@RESULTS="$(RESULTS)" scripts/run-suite.sh $* $(MAKE) --no-print-directory test-$*
 
