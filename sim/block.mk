@@ -1,15 +1,26 @@
 # The SystemC co-simulation: rnic_core verilated once, every harness program linked into one
 # binary (build/sim/rnic_sim PROGRAM). Programs: the demo, and the testbenches in tb/core.
 SIM_CPP := sim/main/sim_main.cpp sim/nic/rnic_node.cpp $(sort $(wildcard sim/service/*.cpp)) $(sort $(wildcard tb/core/*.cpp)) $(sort $(wildcard sim/host/*.cpp sim/net/*.cpp tb/sim/*.cpp tb/sys/*.cpp))
-SIM_DEPS := $(SIM_CPP) $(wildcard sim/*/*.h tb/common/*.h tb/sys/*.h) $(RTL_SRCS) $(HOST_CORE_LIB) $(HOST_PROV_LIB) $(FW_IMAGE)
+SIM_DEPS := $(SIM_CPP) $(wildcard sim/*/*.h tb/common/*.h tb/sys/*.h) $(RTL_SRCS) $(HOST_CORE_LIB) $(HOST_PROV_LIB)
 SIM_BIN := $(BUILD)/sim/rnic_sim
+SIM_FW := $(BUILD)/sim/fw
 
-$(SIM_BIN): $(SIM_DEPS)
+# The firmware image is not baked in by path: the model reads "imem.hex"/"dmem.hex" from the
+# directory the node chooses at run time (RNIC_FW_DIR, else fw/ next to the binary; see
+# sim/nic/rnic_node.cpp), so a moved or copied build runs its own image, and a firmware change
+# copies two files instead of verilating again.
+$(BUILD)/sim/obj/Vrnic_core: $(SIM_DEPS)
 	$(call verilate,$(BUILD)/sim/obj,rnic_core,,$(SIM_CPP),$(SYSTEMC_FLAGS) \
 	  -CFLAGS -I$(CURDIR)/host-driver/core -CFLAGS -I$(CURDIR)/host-driver/provider -CFLAGS -I$(CURDIR)/tb \
 	  -LDFLAGS $(abspath $(HOST_CORE_LIB)) -LDFLAGS $(abspath $(HOST_PROV_LIB)) \
-	  -GFwImemInit='"$(abspath $(FW_DIR)/imem.hex)"' -GFwDmemInit='"$(abspath $(FW_DIR)/dmem.hex)"')
-	@cp $(BUILD)/sim/obj/Vrnic_core $@.tmp && mv -f $@.tmp $@  # a rename: running copies keep theirs
+	  -GFwImemInit='"imem.hex"' -GFwDmemInit='"dmem.hex"')
+	@touch $@  # Verilator's make leaves an unchanged binary old: do not verilate again next time
+
+# Renames, so running copies keep the files they opened.
+$(SIM_BIN): $(BUILD)/sim/obj/Vrnic_core $(FW_IMAGE)
+	@mkdir -p $(SIM_FW)
+	@for f in imem.hex dmem.hex; do cp $(FW_DIR)/$$f $(SIM_FW)/$$f.tmp && mv -f $(SIM_FW)/$$f.tmp $(SIM_FW)/$$f; done
+	@cp $< $@.tmp && mv -f $@.tmp $@
 
 demo: deps $(SIM_BIN) provider
 	@sim/service/demo.sh
