@@ -14,9 +14,10 @@ std::map<std::string, std::pair<SimProgramFn, std::string>> &sim_programs() {
   return progs;
 }
 
-// On a terminal, long runs show a status line on stderr (program, wall time, simulated time
-// reached, simulated time per wall second), redrawn every second after the first two and erased
-// at the end. Logs (CI) get nothing: stderr is not a terminal there. A wall-clock thread, not a
+// On a terminal, long runs show their progress on stderr (program, wall time, simulated time
+// reached, simulated time per wall second): a status line redrawn every second when stdout goes
+// elsewhere, else (the program's own lines share the terminal) a full line every 10 s. Nothing
+// before 2 s. Logs (CI) get nothing: stderr is not a terminal there. A wall-clock thread, not a
 // SystemC process, so it adds no event to the simulation; it only reads the current time for
 // display. `run` is left out: its COMMAND owns the terminal. RNIC_NO_PROGRESS=1 turns it off.
 namespace {
@@ -30,15 +31,17 @@ struct Progress {
       auto t0 = std::chrono::steady_clock::now();
       double last_us = 0;
       bool shown = false;
-      for (int tick = 0; !done.load(); tick++) {
+      const bool inplace = !isatty(1);
+      const int every = inplace ? 10 : 100;  // ticks of 100 ms
+      for (int tick = 1; !done.load(); tick++) {
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        if (tick % 10 != 9) continue;
+        if (tick % every) continue;
         double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         double us = ctx->time_stamp().to_seconds() * 1e6;
         if (wall >= 2.0) {
-          // ends at column 0, so the program's own next line writes over it
-          std::fprintf(stderr, "\r\033[K[%s] %.0f s, simulated %.1f us (%.1f us/s)\r", prog.c_str(), wall, us, us - last_us);
-          shown = true;
+          std::fprintf(stderr, "%s[%s] %.0f s, simulated %.1f us (%.1f us/s)%s", inplace ? "\r\033[K" : "", prog.c_str(),
+                       wall, us, (us - last_us) / (every / 10.0), inplace ? "" : "\n");
+          shown = inplace;
         }
         last_us = us;
       }
