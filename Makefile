@@ -83,10 +83,10 @@ test-long: deps
 # Every suite with its budget in seconds, one per line (scripts/shard.sh reads this).
 list-suites:
 	@$(foreach s,$(TEST_SUITES),echo "$(s) $(or $(SUITE_BUDGET_$(s)),60)";)
-# What suite SUITE's recipe builds by calling make itself (its rule's prerequisites are found
-# in make's database by scripts/run-suites.sh).
+# "suite: targets" for each of SUITES: what its recipe builds by calling make itself (its rule's
+# prerequisites are found in make's database by scripts/run-suites.sh).
 print-suite-build:
-	@echo $(SUITE_BUILD_$(SUITE))
+	@$(foreach s,$(SUITES),echo "$(s): $(SUITE_BUILD_$(s))";)
 
 # All suites one after another through make (make test runs them with scripts/run-suites.sh).
 run-suites: $(addprefix suite-,$(TEST_SUITES))

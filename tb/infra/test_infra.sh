@@ -115,9 +115,10 @@ cat > "$fk/Makefile" <<'EOF'
 SHELL := /bin/bash
 TEST_SUITES := alpha beta gamma
 list-suites: ; @printf 'alpha 30\nbeta 20\ngamma 10\n'
-print-suite-build: ; @echo
+print-suite-build: ; @true
 out/prog: ; @mkdir -p out; sleep 1; echo built >> out/builds; touch $@
-test-alpha: ; @date +%s.%N > out/alpha.start; sleep 4; date +%s.%N > out/alpha.end; echo PASS alpha-1
+noop: ; @true
+test-alpha: ; @mkdir -p out; echo run >> out/alpha.runs; $(MAKE) -s noop; date +%s.%N > out/alpha.start; sleep 4; date +%s.%N > out/alpha.end; echo PASS alpha-1
 test-beta: out/prog ; @date +%s.%N > out/beta.start; sleep 2; echo PASS beta-1; echo FAIL beta-2 broken
 test-gamma: out/prog ; @sleep 1; echo PASS gamma-1
 EOF
@@ -128,6 +129,9 @@ why="$(tr '\n' '|' < "$fk/out.txt")"
 check run-suites-final-line test "$last" = "3 passed, 1 failed"
 check run-suites-one-log-and-xml-per-suite test -f "$fk/out/results/alpha.xml" -a -f "$fk/out/results/beta.log" -a -f "$fk/out/results/gamma.xml"
 check run-suites-builds-once test "$(cat "$fk/out/builds" 2>/dev/null)" = built
+# a suite whose recipe calls $(MAKE) runs once: finding prerequisites must not run recipes
+why="alpha ran $(wc -l < "$fk/out/alpha.runs" 2>/dev/null) times"
+check run-suites-finding-prerequisites-runs-nothing test "$(cat "$fk/out/alpha.runs" 2>/dev/null)" = run
 # alpha needs no build and starts at once, beside the build; beta starts after the build, while
 # alpha still runs
 a=$(cat "$fk/out/alpha.end" 2>/dev/null || echo 0); b=$(cat "$fk/out/beta.start" 2>/dev/null || echo 9e9)
