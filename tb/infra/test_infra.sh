@@ -122,7 +122,7 @@ test-alpha: ; @mkdir -p out; echo run >> out/alpha.runs; $(MAKE) -s noop; date +
 test-beta: out/prog ; @date +%s.%N > out/beta.start; sleep 2; echo PASS beta-1; echo FAIL beta-2 broken
 test-gamma: out/prog ; @sleep 1; echo PASS gamma-1
 EOF
-( cd "$fk" && MAKE=make TEST_JOBS=2 RESULTS=out/results scripts/run-suites.sh > out.txt 2>&1 &&
+( cd "$fk" && MAKE=make SHARD= TEST_JOBS=2 RESULTS=out/results scripts/run-suites.sh > out.txt 2>&1 &&
   BUDGETS="$(make -s list-suites)" RESULTS=out/results scripts/summary.sh >> out.txt 2>&1 )
 last=$(tail -1 "$fk/out.txt")
 why="$(tr '\n' '|' < "$fk/out.txt")"
