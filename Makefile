@@ -49,7 +49,8 @@ include $(sort $(wildcard sim/block.mk firmware/block.mk))
 help:
 	@echo "make demo   the main job: simulated NIC(s) under the SystemC harness, report printed"
 	@echo "make test   install missing packages, build everything, run every test and gate"
-	@echo "            SHARD=I/N: only shard I of N (scripts/shard.sh); TEST_JOBS=N suites at a time (2)"
+	@echo "            SHARD=I/N: only shard I of N (scripts/shard.sh); TEST_JOBS=N suites at a time (2);"
+	@echo "            TEST_NICE=0: no lower priority for all but the longest suite (on a busy machine)"
 	@echo "make suite-NAME   one suite as make test runs it (log, JUnit XML in $(BUILD)/results/)"
 	@echo "make test-long    the longer forms of the suites (not run by CI): $(TEST_LONG)"
 	@echo "make lint   verilator --lint-only -Wall on every RTL top ($(LINT_TOPS))"
@@ -66,11 +67,12 @@ deps:
 # scripts/run-suites.sh. Per-suite budgets (seconds, mk/suites.mk) are in docs/development.md.
 SHARD ?=
 TEST_JOBS ?= 2
+TEST_NICE ?= 10
 RESULTS := $(BUILD)/results
 test: deps
 	@rm -rf $(RESULTS)
 	@echo "== $(words $(TEST_SUITES)) suites: $(TEST_SUITES)"
-	@MAKE="$(MAKE)" SHARD="$(SHARD)" TEST_JOBS="$(TEST_JOBS)" RESULTS="$(RESULTS)" scripts/run-suites.sh
+	@MAKE="$(MAKE)" SHARD="$(SHARD)" TEST_JOBS="$(TEST_JOBS)" TEST_NICE="$(TEST_NICE)" RESULTS="$(RESULTS)" scripts/run-suites.sh
 	@BUDGETS="$$($(MAKE) -s --no-print-directory list-suites)" RESULTS="$(RESULTS)" scripts/summary.sh
 
 # The longer forms of suites (more seeds, longer runs): for people and nightly machines; CI

@@ -8,7 +8,7 @@
 #   - The build is one `make -k` of every prerequisite of the chosen suites, so two suites never
 #     build the same file at the same time. A failed build is not hidden: the suite that needs it
 #     runs its own make again, fails, and reports it (the build log is build/results/build.out).
-# Environment (set by the Makefile): MAKE, SHARD (I/N or empty), TEST_JOBS, RESULTS.
+# Environment (set by the Makefile): MAKE, SHARD (I/N or empty), TEST_JOBS, RESULTS, TEST_NICE.
 # On a terminal it shows which suites are running and for how long; in a log (CI) it prints one
 # line per finished step and nothing else.
 set -uo pipefail
@@ -52,10 +52,11 @@ t0=$(date +%s)
 # The longest suite (synthesis of rnic_core) bounds the whole run: it keeps its core at normal
 # priority while everything else, the build included, runs niced and shares the other core
 # (when the build's compilers and two suites want more than the two cores, they wait, not it).
+# On a machine busy with other work the niced jobs wait for that too: TEST_NICE=0 turns it off.
 crit=$(head -1 <<< "$chosen")
 start_job() {  # start_job NAME: a suite, or "build"
-  local name=$1 nice="nice -n 10"
-  [ "$name" = "$crit" ] && nice=""
+  local name=$1 nice="nice -n ${TEST_NICE:-10}"
+  [ "$name" = "$crit" ] || [ "${TEST_NICE:-10}" = 0 ] && nice=""
   if [ "$name" = build ]; then
     ( s=$(date +%s)
       if $nice $MAKE --no-print-directory -k -j"$jobs" $build_list > "$results/build.out" 2>&1; then r=ok; else r="FAILED (see $results/build.out)"; fi

@@ -20,7 +20,7 @@ if [ -n "$times" ]; then
     over=""; [ -n "$b" ] && [ "$t" -gt "$b" ] && over="  OVER BUDGET"
     printf '  %-22s %5ds  (%ss)  cpu %ss%s\n' "$n" "$t" "${b:-?}" "${c:-?}" "$over"
   done
-  [ -f "$results/build.summary" ] && echo "  (build of the suites' programs: $(grep -o '([0-9]*s)' "$results/build.summary"))"
+  [ -f "$results/build.summary" ] && echo "  (and the build of the suites' programs before them: $(grep -o '[0-9]*s)' "$results/build.summary" | tr -d ')'))"
 fi
 echo "$p passed, $f failed"
 [ "$f" -eq 0 ] && [ "$p" -gt 0 ]
