@@ -31,7 +31,12 @@ define verilate
 endef
 SYSTEMC_FLAGS := -CFLAGS -I/usr/include -LDFLAGS -lsystemc
 
+# Defined here as well as in sim/block.mk so that fragments included before it can name it as
+# a prerequisite (make expands prerequisites as it reads them).
+SIM_BIN := $(BUILD)/sim/rnic_sim
+
 TEST_SUITES :=
+TEST_LONG :=
 LINT_TOPS :=
 SYNTH_TOPS :=
 BENCHES :=
@@ -40,39 +45,55 @@ include $(sort $(wildcard mk/*.mk))
 include $(sort $(wildcard tb/*/block.mk))
 include $(sort $(wildcard sim/block.mk firmware/block.mk))
 
-.PHONY: help deps test gen lint synth bench demo clean run-suites
+.PHONY: help deps test test-long gen lint synth bench demo clean run-suites list-suites print-suite-build
 help:
 	@echo "make demo   the main job: simulated NIC(s) under the SystemC harness, report printed"
 	@echo "make test   install missing packages, build everything, run every test and gate"
+	@echo "            SHARD=I/N: only shard I of N (scripts/shard.sh); TEST_JOBS=N suites at a time (2);"
+	@echo "            TEST_NICE=0: no lower priority for all but the longest suite (on a busy machine)"
+	@echo "make suite-NAME   one suite as make test runs it (log, JUnit XML in $(BUILD)/results/)"
+	@echo "make test-long    the longer forms of the suites (not run by CI): $(TEST_LONG)"
 	@echo "make lint   verilator --lint-only -Wall on every RTL top ($(LINT_TOPS))"
 	@echo "make synth  Yosys 0.23 synth_xilinx of $(SYNTH_TOPS); reports in build/synth/"
 	@echo "make gen    regenerate SV/C/Markdown from spec/rnic.toml"
 	@echo "make bench  cycle-accurate benchmarks; tables and plots in build/bench/"
 	@echo "make clean  remove build/"
+	@echo "suites: $(TEST_SUITES)"
 
 deps:
 	@scripts/install-deps.sh
 
+# Suites run two at a time (the machine's two cores) after one build of what they need; see
+# scripts/run-suites.sh. Per-suite budgets (seconds, mk/suites.mk) are in docs/development.md.
+SHARD ?=
+TEST_JOBS ?= 2
+TEST_NICE ?= 10
+RESULTS := $(BUILD)/results
 test: deps
-	@rm -rf $(BUILD)/results
-	@echo "== running $(words $(TEST_SUITES)) suites: $(TEST_SUITES)"
-	@$(MAKE) --no-print-directory run-suites
-	@scripts/summary.sh
+	@rm -rf $(RESULTS)
+	@echo "== $(words $(TEST_SUITES)) suites: $(TEST_SUITES)"
+	@MAKE="$(MAKE)" SHARD="$(SHARD)" TEST_JOBS="$(TEST_JOBS)" TEST_NICE="$(TEST_NICE)" RESULTS="$(RESULTS)" scripts/run-suites.sh
+	@BUDGETS="$$($(MAKE) -s --no-print-directory list-suites)" RESULTS="$(RESULTS)" scripts/summary.sh
 
-# Suites in PARALLEL_SUITES share no build products with the others (Yosys synthesis) and run
-# in the background alongside the rest, which run one after another as before: synthesis is
-# mostly one long Yosys process, so the second core would otherwise sit idle for minutes.
-# Their result lines print when the rest are done; the logs and the summary are unchanged.
-PARALLEL_SUITES ?=
-SERIAL_SUITES = $(filter-out $(PARALLEL_SUITES),$(TEST_SUITES))
-run-suites:
-	@mkdir -p $(BUILD)/results
-	@{ for s in $(filter $(PARALLEL_SUITES),$(TEST_SUITES)); do \
-	    scripts/run-suite.sh $$s $(MAKE) --no-print-directory test-$$s; done > $(BUILD)/results/parallel.out; } & \
-	$(MAKE) --no-print-directory $(addprefix suite-,$(SERIAL_SUITES)); rc=$$?; \
-	wait; cat $(BUILD)/results/parallel.out; rm -f $(BUILD)/results/parallel.out; exit $$rc
+# The longer forms of suites (more seeds, longer runs): for people and nightly machines; CI
+# does not run them. Same logs and summary as make test.
+test-long: deps
+	@rm -rf $(RESULTS)
+	@for s in $(TEST_LONG); do RESULTS="$(RESULTS)" scripts/run-suite.sh $$s $(MAKE) --no-print-directory test-$$s; done
+	@RESULTS="$(RESULTS)" scripts/summary.sh
+
+# Every suite with its budget in seconds, one per line (scripts/shard.sh reads this).
+list-suites:
+	@$(foreach s,$(TEST_SUITES),echo "$(s) $(or $(SUITE_BUDGET_$(s)),60)";)
+# "suite: targets" for each of SUITES: what its recipe builds by calling make itself (its rule's
+# prerequisites are found in make's database by scripts/run-suites.sh).
+print-suite-build:
+	@$(foreach s,$(SUITES),echo "$(s): $(SUITE_BUILD_$(s))";)
+
+# All suites one after another through make (make test runs them with scripts/run-suites.sh).
+run-suites: $(addprefix suite-,$(TEST_SUITES))
 suite-%:
-	@scripts/run-suite.sh $* $(MAKE) --no-print-directory test-$*
+	@RESULTS="$(RESULTS)" scripts/run-suite.sh $* $(MAKE) --no-print-directory test-$*
 
 bench: deps $(addprefix bench-,$(BENCHES))
 

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 PKGS=(
-  make gcc g++ python3 ccache git
+  make gcc g++ python3 python3-yaml ccache git
   verilator libsystemc-dev
   gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf binutils-riscv64-unknown-elf
   yosys

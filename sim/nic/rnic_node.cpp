@@ -4,12 +4,37 @@
 #include "host/pcie_model.h"
 #include "verilated.h"
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
+#include <string>
+
+// The model bakes in only the names "imem.hex" and "dmem.hex" (sim/block.mk): $readmemh reads them
+// relative to the working directory during the first eval(), which clock_thread makes inside
+// this directory: RNIC_FW_DIR if set, else "fw" next to this binary. So a moved or copied build
+// runs its own firmware image, never the one of the tree it was built in.
+static const std::string &fw_image_dir() {
+  static const std::string dir = [] {
+    if (const char *e = std::getenv("RNIC_FW_DIR")) return std::string(e);
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    std::string p = n > 0 ? std::string(exe, size_t(n)) : std::string(".");
+    return p.substr(0, p.find_last_of('/') + 1) + "fw";
+  }();
+  return dir;
+}
 
 RnicNode::RnicNode(sc_module_name name, sc_time period)
     : sc_module(name), ctx_(new VerilatedContext), period_(period) {
   core_.reset(new Vrnic_core(ctx_.get(), basename()));
+  // A missing image is only a warning to Verilator (the NIC would run from zeroed memories).
+  for (const char *f : {"/imem.hex", "/dmem.hex"})
+    if (access((fw_image_dir() + f).c_str(), R_OK) != 0) {
+      std::fprintf(stderr, "%s: firmware image %s%s not readable (set RNIC_FW_DIR or rebuild)\n", sc_module::name(),
+                   fw_image_dir().c_str(), f);
+      std::exit(2);
+    }
   trace_ = std::getenv("RNIC_TRACE_HASH") != nullptr;
   SC_THREAD(clock_thread);
 }
@@ -257,7 +282,16 @@ void RnicNode::clock_thread() {
   Vrnic_core &c = *core_;
   c.clk_i = 0;
   c.rst_ni = 0;
-  c.eval();
+  {  // the first eval() runs the initial blocks: $readmemh of the firmware image (see fw_image_dir)
+    char cwd[4096];
+    bool back = getcwd(cwd, sizeof(cwd)) != nullptr;
+    if (chdir(fw_image_dir().c_str()) != 0) {
+      std::fprintf(stderr, "%s: cannot enter firmware image directory %s\n", name(), fw_image_dir().c_str());
+      std::exit(2);
+    }
+    c.eval();
+    if (back && chdir(cwd) != 0) std::exit(2);
+  }
   for (int i = 0; i < 4; i++) {  // reset for a few cycles
     c.clk_i = 1;
     c.eval();

@@ -1,7 +1,10 @@
-// Result lines for testbenches: one "PASS name" or "FAIL name why" per check.
+// Result lines for testbenches: one "PASS name" or "FAIL name why" per check; a FAIL is followed
+// by "RERUN <this program's command line>" (tb_rerun.h).
 #pragma once
 #include <cstdarg>
 #include <cstdio>
+
+#include "tb_rerun.h"
 
 struct TbResults {
   int passed = 0, failed = 0;
@@ -20,6 +23,7 @@ struct TbResults {
         va_end(ap);
       }
       std::printf("\n");
+      tb_print_rerun();
       failed++;
     }
     std::fflush(stdout);

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include "tb_rerun.h"
 #include "elf32.h"
 #include "tb_cpu.h"
 
@@ -26,7 +27,7 @@ static int elf_main(int argc, char** argv) {
   std::string name = file;
   name = name.substr(name.find_last_of('/') + 1);
   Elf32Image img;
-  if (!img.load(file)) { printf("FAIL elf:%s load: %s\n", name.c_str(), img.error.c_str()); return 1; }
+  if (!img.load(file)) { printf("FAIL elf:%s load: %s\n", name.c_str(), img.error.c_str()); tb_print_rerun(); return 1; }
   if (!quiet) printf("# %s seed=%llu mmio-latency=%u,%u\n", name.c_str(), (unsigned long long)seed, lat_g, lat_r);
 
   CpuHarness h(seed);
@@ -38,7 +39,7 @@ static int elf_main(int argc, char** argv) {
     if (checked++ >= 64) break;
     if (h.host_read(kv.first) != kv.second) bad++;
   }
-  if (bad) { printf("FAIL elf:%s host-port readback: %u mismatches\n", name.c_str(), bad); return 1; }
+  if (bad) { printf("FAIL elf:%s host-port readback: %u mismatches\n", name.c_str(), bad); tb_print_rerun(); return 1; }
   h.release_reset();
   uint64_t retired = 0, start = h.cyc_;
   h.on_retire = [&](const Retire&) { retired++; };
@@ -46,14 +47,14 @@ static int elf_main(int argc, char** argv) {
   fflush(stdout);
   if (!h.exited_) {
     printf("FAIL elf:%s timeout after %llu cycles (pc trace last retired %llu)\n", name.c_str(),
-           (unsigned long long)max_cycles, (unsigned long long)retired);
+           (unsigned long long)max_cycles, (unsigned long long)retired); tb_print_rerun();
     return 1;
   }
   if (!quiet)
     printf("# %s: exit=%u cycles=%llu retired=%llu\n", name.c_str(), h.exit_code_,
            (unsigned long long)(h.cyc_ - start), (unsigned long long)retired);
   if (h.exit_code_ != 0) {
-    printf("FAIL elf:%s exit code %u\n", name.c_str(), h.exit_code_);
+    printf("FAIL elf:%s exit code %u\n", name.c_str(), h.exit_code_); tb_print_rerun();
     return (int)(h.exit_code_ & 0x7F) ? (int)(h.exit_code_ & 0x7F) : 1;
   }
   printf("PASS elf:%s\n", name.c_str());

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <random>
 #include <vector>
+#include "tb_rerun.h"
 #include "tb_cpu.h"
 extern "C" {
 #include "ref/rv32_ref.h"
@@ -179,7 +180,7 @@ int lockstep_main(int argc, char** argv) {
     if (r.trap && irq) {   // interrupt: the reference takes it at the same instruction
       if (r.pc != ref.pc || r.we) {
         printf("FAIL random-seed%llu interrupt at dut pc=%08x, reference pc=%08x\n",
-               (unsigned long long)seed, r.pc, ref.pc);
+               (unsigned long long)seed, r.pc, ref.pc); tb_print_rerun();
         errors++;
       }
       rv32_ref_interrupt(&ref, 0x8000000Bu);
@@ -194,7 +195,7 @@ int lockstep_main(int argc, char** argv) {
       printf("FAIL random-seed%llu mismatch at retire #%llu: dut pc=%08x insn=%08x trap=%d we=%d "
              "x%u=%08x | ref pc=%08x insn=%08x trap=%d we=%d x%u=%08x\n",
              (unsigned long long)seed, (unsigned long long)n, r.pc, r.insn, r.trap, r.we, r.rd,
-             r.wdata, e.pc, e.insn, e.trap, e.we, e.rd, e.wdata);
+             r.wdata, e.pc, e.insn, e.trap, e.we, e.rd, e.wdata); tb_print_rerun();
       errors++;
     }
     n++;
@@ -206,7 +207,7 @@ int lockstep_main(int argc, char** argv) {
   if (errors) return 1;
   if (n < count) {
     printf("FAIL random-seed%llu stalled: %llu retired in %llu cycles\n", (unsigned long long)seed,
-           (unsigned long long)n, (unsigned long long)cycles);
+           (unsigned long long)n, (unsigned long long)cycles); tb_print_rerun();
     return 1;
   }
   // final DMEM window contents through the debug read port (core stopped in reset)
@@ -221,7 +222,7 @@ int lockstep_main(int argc, char** argv) {
   }
   if (bad) {
     printf("FAIL random-seed%llu final DMEM window differs in %u words (debug port)\n",
-           (unsigned long long)seed, bad);
+           (unsigned long long)seed, bad); tb_print_rerun();
     return 1;
   }
   printf("PASS random-seed%llu%s %llu instructions in lock-step, DMEM window equal (%llu cycles, "

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "Vdma_engine.h"
+#include "tb_rerun.h"
 #include "verilated.h"
 #if VM_COVERAGE
 #include "verilated_cov.h"
@@ -44,7 +45,7 @@ static constexpr unsigned MRRS_CAP = TB_MRRS, MPS_CAP = TB_MPS;
 static unsigned g_fail = 0, g_pass = 0;
 static void result(const std::string& name, bool ok, const std::string& why = "") {
   if (ok) { printf("PASS %s\n", name.c_str()); g_pass++; }
-  else { printf("FAIL %s %s\n", name.c_str(), why.c_str()); g_fail++; }
+  else { printf("FAIL %s %s\n", name.c_str(), why.c_str()); tb_print_rerun(); g_fail++; }
   fflush(stdout);
 }
 
@@ -518,7 +519,7 @@ static void run_bench(uint64_t seed) {
       tb.run(50000000);
       uint64_t cyc = tb.cyc - c0 - 20;
       printf("%-6s %10u %12.2f %10llu\n", w ? "write" : "read", s, double(n) * s / cyc, (unsigned long long)cyc);
-      if (tb.errs) printf("FAIL bench_%s_%u %s\n", w ? "wr" : "rd", s, tb.first_err.c_str()), g_fail++;
+      if (tb.errs) printf("FAIL bench_%s_%u %s\n", w ? "wr" : "rd", s, tb.first_err.c_str()), tb_print_rerun(), g_fail++;
     }
   result("bench_completed", g_fail == 0);
 }

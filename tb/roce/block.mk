@@ -21,6 +21,16 @@ test-roce: $(foreach w,$(ROCE_WIDTHS),$(ROCE_BUILD)/w$(w)/Vroce_tb_top)
 	  $(ROCE_BUILD)/w$$w/Vroce_tb_top --seed $(ROCE_SEED) --fuzz $(ROCE_FUZZ) --out $(ROCE_BUILD) || rc=1; \
 	done; $(MAKE) --no-print-directory cov-roce || rc=1; exit $$rc
 
+# Longer form (make test-long): ten times the fuzz frames at every width, for each seed of
+# ROCE_LONG_SEEDS (a range spreads over a cluster).
+ROCE_LONG_SEEDS ?= 2 3
+TEST_LONG += roce-long
+.PHONY: test-roce-long
+test-roce-long: $(foreach w,$(ROCE_WIDTHS),$(ROCE_BUILD)/w$(w)/Vroce_tb_top)
+	@rc=0; for s in $(ROCE_LONG_SEEDS); do for w in $(ROCE_WIDTHS); do \
+	  $(ROCE_BUILD)/w$$w/Vroce_tb_top --seed $$s --fuzz $$(( $(ROCE_FUZZ) * 10 )) --out $(ROCE_BUILD) || rc=1; \
+	done; done; exit $$rc
+
 # line coverage of rtl/roce (128-bit model): build/coverage/roce/{summary.txt,annotated/}
 $(ROCE_BUILD)/cov128/Vroce_tb_top: $(ROCE_TB_DEPS)
 	$(call verilate,$(ROCE_BUILD)/cov128,roce_tb_top,$(ROCE_TB_SV),$(ROCE_TB_CPP),-GDataWidth=128 --coverage-line -CFLAGS -I$(CURDIR)/tb/roce)

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "Vroce_tb_top.h"
+#include "tb_rerun.h"
 #include "verilated.h"
 #include "ref/roce_ref.h"
 #if VM_COVERAGE
@@ -31,6 +32,7 @@ static void result(bool ok, const std::string& name, const std::string& why = ""
     g_pass++;
   } else {
     printf("FAIL %s %s\n", name.c_str(), why.c_str());
+    tb_print_rerun();
     g_fail++;
   }
   fflush(stdout);

@@ -149,11 +149,13 @@ struct RdmaTest : sc_module {
 // directions; --no-pfc (last) turns the link's flow control off; --hostile puts both NICs behind the hostile PCIe model (random ready on every
 // channel, read completions split and reordered across IDs, extra latency).
 int test_rdma(int argc, char **argv) {
+  if (argc > 2 && !std::strcmp(argv[1], "--seed")) argv[1] = argv[0], argv++, argc--;  // = the positional seed
   bool no_pfc = argc > 1 && !std::strcmp(argv[argc - 1], "--no-pfc");
   if (no_pfc) argc--;
   bool hostile = argc > 1 && !std::strcmp(argv[argc - 1], "--hostile");
   if (hostile) argc--;
   uint64_t seed = argc > 1 ? std::strtoull(argv[1], nullptr, 0) : 1;
+  std::printf("seed %llu\n", (unsigned long long)seed);
   EthFaults f;
   if (argc > 5) {
     f.loss = std::atof(argv[2]);

@@ -952,7 +952,9 @@ void cq_overrun(Ext &t) {
 }
 
 int rdma_ext_main(int argc, char **argv, std::function<void(Ext &)> body) {
+  if (argc > 2 && !std::strcmp(argv[1], "--seed")) argv[1] = argv[0], argv++, argc--;  // = the positional seed
   uint64_t seed = argc > 1 ? std::strtoull(argv[1], nullptr, 0) : 1;
+  std::printf("seed %llu\n", (unsigned long long)seed);
   EthFaults f;
   bool faults = false, no_pfc = false;
   for (int i = 1; i < argc; i++) {

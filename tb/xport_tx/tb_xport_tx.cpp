@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "Vxport_tx_tb_top.h"
+#include "tb_rerun.h"
 #include "verilated.h"
 #include "rnic_spec.h"
 #include "ref/roce_ref.h"
@@ -32,7 +33,7 @@ using Bytes = std::vector<uint8_t>;
 static int g_pass = 0, g_fail = 0;
 static void result(bool ok, const std::string& name, const std::string& why = "") {
   if (ok) { printf("PASS %s\n", name.c_str()); g_pass++; }
-  else { printf("FAIL %s %s\n", name.c_str(), why.c_str()); g_fail++; }
+  else { printf("FAIL %s %s\n", name.c_str(), why.c_str()); tb_print_rerun(); g_fail++; }
   fflush(stdout);
 }
 

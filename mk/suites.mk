@@ -1,0 +1,35 @@
+# Per-suite wall-time budgets in seconds on the 2-core reference machine (run time only: the
+# programs are built once before, see scripts/run-suites.sh), the table of docs/development.md.
+# make test prints each suite's time against its budget; scripts/shard.sh balances shards by it.
+# A new suite adds its line here and in the table (tb/infra checks that both agree).
+SUITE_BUDGET_spec        := 5
+SUITE_BUDGET_spec-c      := 5
+SUITE_BUDGET_lint        := 30
+SUITE_BUDGET_synth       := 780
+SUITE_BUDGET_synth-blocks := 270
+SUITE_BUDGET_cpu         := 5
+SUITE_BUDGET_dma         := 10
+SUITE_BUDGET_host        := 5
+SUITE_BUDGET_mkey        := 5
+SUITE_BUDGET_provider    := 5
+SUITE_BUDGET_robust      := 60
+SUITE_BUDGET_roce        := 60
+SUITE_BUDGET_simmodels   := 15
+SUITE_BUDGET_tools       := 5
+SUITE_BUDGET_tools-sim   := 10
+SUITE_BUDGET_verbs       := 150
+SUITE_BUDGET_xport_rx    := 15
+SUITE_BUDGET_xport_tx    := 5
+SUITE_BUDGET_firmware    := 5
+SUITE_BUDGET_core        := 5
+SUITE_BUDGET_rdma        := 25
+SUITE_BUDGET_rdma-ext    := 20
+SUITE_BUDGET_rdma-qps    := 20
+SUITE_BUDGET_rdma-faults := 15
+SUITE_BUDGET_infra       := 10
+
+# What a suite's recipe builds by calling make itself, so the one build before the suites
+# includes it (scripts/run-suites.sh; prerequisites of test-NAME are found on their own).
+SUITE_BUILD_simmodels = $(SIM_BIN) $(FW_TRAP_DIR)/imem.hex
+SUITE_BUILD_roce = $(ROCE_BUILD)/cov128/Vroce_tb_top
+SUITE_BUILD_xport_rx = $(XRX_BUILD)/cov128/Vxport_rx_tb_top
