@@ -47,7 +47,7 @@ include $(sort $(wildcard sim/block.mk firmware/block.mk))
 
 .PHONY: help deps test test-long gen lint synth bench demo clean run-suites list-suites print-suite-build
 help:
-	@echo "make demo   the main job: simulated NIC(s) under the SystemC harness, report printed"
+	@echo "make demo   the main job: ibv_rc_pingpong and ib_write_bw between two simulated NICs, report"
 	@echo "make test   install missing packages, build everything, run every test and gate"
 	@echo "            SHARD=I/N: only shard I of N (scripts/shard.sh); TEST_JOBS=N suites at a time (2);"
 	@echo "            TEST_NICE=0: no lower priority for all but the longest suite (on a busy machine)"
@@ -57,6 +57,9 @@ help:
 	@echo "make synth  Yosys 0.23 synth_xilinx of $(SYNTH_TOPS); reports in build/synth/"
 	@echo "make gen    regenerate SV/C/Markdown from spec/rnic.toml"
 	@echo "make bench  cycle-accurate benchmarks; tables and plots in build/bench/"
+	@echo "make rnic-sim   the simulator and the provider for sim/rnic-sim run -- COMMAND (verbs programs)"
+	@echo "make provider   build/provider/librnic-rdmav34.so; make install puts it where libibverbs looks"
+	@echo "make tools      build/tools/rnic-tool, the board tool"
 	@echo "make clean  remove build/"
 	@echo "suites: $(TEST_SUITES)"
 
