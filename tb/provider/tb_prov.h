@@ -5,8 +5,29 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "rnicp_verbs.h"
+
+/* The expected WQE in buf (size bytes, zeroed): its control segment filled; returns where the
+ * segments after it start. The rest stays zero up to whole WQEBBs, as the provider leaves it. */
+static inline uint8_t *tb_exp_ctrl(uint8_t *buf, size_t size, uint64_t wr_id, uint32_t op, uint32_t flags,
+				   uint32_t idx, uint32_t imm, uint32_t num_ds, uint32_t num_sge, uint32_t inl,
+				   uint32_t qpn, uint32_t total)
+{
+	memset(buf, 0, size);
+	rnic_wqe_ctrl_set_wr_id(buf, wr_id);
+	rnic_wqe_ctrl_set_opcode(buf, op);
+	rnic_wqe_ctrl_set_flags(buf, flags);
+	rnic_wqe_ctrl_set_wqe_index(buf, idx);
+	rnic_wqe_ctrl_set_imm_data(buf, imm);
+	rnic_wqe_ctrl_set_num_ds(buf, num_ds);
+	rnic_wqe_ctrl_set_num_sge(buf, num_sge);
+	rnic_wqe_ctrl_set_inline_len(buf, inl);
+	rnic_wqe_ctrl_set_qpn(buf, qpn);
+	rnic_wqe_ctrl_set_total_len(buf, total);
+	return buf + RNIC_WQE_CTRL_SIZE;
+}
 
 extern int tb_failed;
 extern unsigned tb_checks;

@@ -11,23 +11,8 @@ static struct rnicp_context *ctx;
 static struct ibv_pd *pd;
 static struct ibv_cq *cq;
 static uint8_t exp_wqe[256];
+#define exp_ctrl(...) tb_exp_ctrl(exp_wqe, sizeof(exp_wqe), __VA_ARGS__)
 
-static uint8_t *exp_ctrl(uint64_t wr_id, uint32_t op, uint32_t flags, uint32_t idx, uint32_t imm, uint32_t num_ds,
-			 uint32_t num_sge, uint32_t inl, uint32_t qpn, uint32_t total)
-{
-	memset(exp_wqe, 0, sizeof(exp_wqe));
-	rnic_wqe_ctrl_set_wr_id(exp_wqe, wr_id);
-	rnic_wqe_ctrl_set_opcode(exp_wqe, op);
-	rnic_wqe_ctrl_set_flags(exp_wqe, flags);
-	rnic_wqe_ctrl_set_wqe_index(exp_wqe, idx);
-	rnic_wqe_ctrl_set_imm_data(exp_wqe, imm);
-	rnic_wqe_ctrl_set_num_ds(exp_wqe, num_ds);
-	rnic_wqe_ctrl_set_num_sge(exp_wqe, num_sge);
-	rnic_wqe_ctrl_set_inline_len(exp_wqe, inl);
-	rnic_wqe_ctrl_set_qpn(exp_wqe, qpn);
-	rnic_wqe_ctrl_set_total_len(exp_wqe, total);
-	return exp_wqe + RNIC_WQE_CTRL_SIZE;
-}
 
 static void exp_sge(uint8_t *p, uint64_t addr, uint32_t len, uint32_t lkey)
 {
