@@ -7,19 +7,7 @@
 set -uo pipefail
 TOOL=$1 tmp=$2
 D=/sys/bus/pci/devices
-fail=0
-pass() { echo "PASS $1"; }
-bad() { echo "FAIL $1 $2"; fail=1; }
-run() { "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?; }
-same() {
-  if cmp -s "$2" "$3"; then pass "$1"
-  else bad "$1" "differs: $(diff "$3" "$2" | grep -m2 '^[<>]' | tr '\n' ' ')"; fi
-}
-expect() {
-  if [ "$rc" -ne "$2" ]; then bad "$1" "exit $rc, want $2: $(head -c 200 "$tmp/err")"
-  elif ! grep -qxF -- "$3" "$tmp/err"; then bad "$1" "stderr lacks '$3': $(head -c 200 "$tmp/err")"
-  else pass "$1"; fi
-}
+. "$(dirname "$0")/check_lib.sh"
 
 if ! mount -t tmpfs rnic-fake-pci "$D"; then
   echo "SKIP tools-pci-fake-sysfs cannot mount a tmpfs over $D"; exit 0

@@ -13,22 +13,7 @@ cleanup() {
   rm -rf "$tmp"
 }
 trap cleanup EXIT
-fail=0
-pass() { echo "PASS $1"; }
-bad() { echo "FAIL $1 $2"; fail=1; }
-# run CMD...: stdout in $tmp/out, stderr in $tmp/err, status in $rc
-run() { "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?; }
-# same NAME FILE EXPECTED_FILE: byte for byte, else the first differing line
-same() {
-  if cmp -s "$2" "$3"; then pass "$1"
-  else bad "$1" "differs: $(diff "$3" "$2" | grep -m2 '^[<>]' | tr '\n' ' ')"; fi
-}
-# expect NAME WANT_RC WANT_STDERR_LINE: exit status and the exact message on stderr
-expect() {
-  if [ "$rc" -ne "$2" ]; then bad "$1" "exit $rc, want $2: $(head -c 200 "$tmp/err")"
-  elif ! grep -qxF -- "$3" "$tmp/err"; then bad "$1" "stderr lacks '$3': $(head -c 200 "$tmp/err")"
-  else pass "$1"; fi
-}
+. "$(dirname "$0")/check_lib.sh"
 start_fake() { # start_fake NAME ARGS...: a fake service at $tmp/NAME.sock, writes in $tmp/NAME.journal
   local name=$1; shift
   "$FAKE" --sock "$tmp/$name.sock" --journal "$tmp/$name.journal" "$@" &
