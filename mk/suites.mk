@@ -11,6 +11,7 @@ SUITE_BUDGET_cpu         := 5
 SUITE_BUDGET_dma         := 10
 SUITE_BUDGET_host        := 5
 SUITE_BUDGET_mkey        := 5
+SUITE_BUDGET_cqe_write   := 5
 SUITE_BUDGET_provider    := 5
 SUITE_BUDGET_robust      := 60
 SUITE_BUDGET_roce        := 60

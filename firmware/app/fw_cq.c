@@ -1,10 +1,13 @@
-/* Completion queues: CQEs written to the host ring by DMA, owner bit flipping every pass. */
+/* Completion queues: the firmware decides each CQE (CQ, contents, overrun, arming) and hands it
+ * as a cq_rec to the CQE writer (rtl/cqe_write) through the tightly coupled record ring; the
+ * writer adds the owner bit of the pass and DMA-writes it at the CQ's producer slot. */
 #include "fw_dma.h"
 #include "fw_log.h"
 #include "fw_res.h"
 #include "fw_xport.h"
 
-#define BUF_CQE 0xC00u   /* staging-buffer slot for one CQE */
+#include "hal.h"
+
 #define BUF_DBREC 0xCC0u /* staging-buffer slot for a CQ doorbell record */
 
 /* Takes a consumer index the host reported; one that is behind what we know or ahead of the
@@ -29,7 +32,6 @@ static int cq_room(struct fw_cq *cq)
 
 	if (cq->pi - cq->ci < (1u << cq->log_size))
 		return 1;
-	fw_dma_wait(); /* the staging slot of a posted CQE write may still be read */
 	if (fw_dma_xfer(cq->dbrec_addr, BUF_DBREC, 4, FW_DMA_TO_BUF))
 		return 0;
 	fw_buf_read(BUF_DBREC, b, 4);
@@ -37,10 +39,54 @@ static int cq_room(struct fw_cq *cq)
 	return cq->pi - cq->ci < (1u << cq->log_size);
 }
 
+/* The CQE writer's record ring: records handed over (free-running, 16 bits like the writer's
+ * counters). */
+static uint32_t cqw_prod;
+#define CQW_MASK 0xFFFFu
+#define CQW_SPIN 200000u /* bounded waits: far longer than any CQE write (a PCIe posted write) */
+
+static uint32_t cqw_done(void) { return hal_tc_rd32(RNIC_FW_TC_CQW_CONS) & CQW_MASK; }
+
+int fw_cqw_drain(void)
+{
+	for (uint32_t i = 0; i < CQW_SPIN; i++)
+		if (cqw_done() == cqw_prod)
+			return 0;
+	fw_log("cqw: drain timed out");
+	return -1;
+}
+
+void fw_cqw_program(uint32_t n, uint64_t buf, uint32_t log_size)
+{
+	fw_cqw_drain();
+	hal_tc_wr32(RNIC_FW_TC_CQW_CQ_BASE_LO, (uint32_t)buf);
+	hal_tc_wr32(RNIC_FW_TC_CQW_CQ_BASE_HI, (uint32_t)(buf >> 32));
+	hal_tc_wr32(RNIC_FW_TC_CQW_CQ_CFG, n | log_size << 16);
+}
+
+/* Hands one CQE (bytes 0-29 as the spec's cqe, i.e. cq_rec) to the writer: eight one-cycle
+ * stores and the producer count. Waits (bounded) only when all slots are still in flight. */
+static int cqw_put(uint32_t cqn, const uint8_t *cqe)
+{
+	uint32_t i = 0;
+	while (((cqw_prod - cqw_done()) & CQW_MASK) >= RNIC_FW_TC_CQ_REC_NUM)
+		if (++i == CQW_SPIN) {
+			fw_log("cqw: record ring stuck");
+			return -1;
+		}
+	uint32_t slot = RNIC_FW_TC_CQ_REC_BASE + (cqw_prod % RNIC_FW_TC_CQ_REC_NUM) * RNIC_CQ_REC_SIZE;
+	for (i = 0; i < RNIC_CQ_REC_SIZE - 4; i += 4)
+		hal_tc_wr32(slot + i, rnic_ld_le32(RNIC_ASSUME_ALIGNED(cqe + i, 4)));
+	/* the last word: wqe_index and the CQ (cq_rec.cqn where the cqe has its owner byte) */
+	hal_tc_wr32(slot + i, (rnic_ld_le32(RNIC_ASSUME_ALIGNED(cqe + i, 4)) & 0xFFFFu) | cqn << 16);
+	cqw_prod = (cqw_prod + 1) & CQW_MASK;
+	hal_tc_wr32(RNIC_FW_TC_CQW_PROD, cqw_prod);
+	return 0;
+}
+
 int fw_cqe_write(uint32_t cqn, const uint8_t *cqe)
 {
 	struct fw_cq *cq;
-	FW_LAYOUT_ALIGN uint8_t c[RNIC_CQE_SIZE];
 
 	if (cqn == 0 || cqn >= FW_MAX_CQ || !fw_res.cqs[cqn].used)
 		return -1;
@@ -51,29 +97,23 @@ int fw_cqe_write(uint32_t cqn, const uint8_t *cqe)
 		if (!cq->overflow) {
 			cq->overflow = 1;
 			fw_log("cq %u: overflow", (unsigned)cqn);
+			fw_cqw_drain(); /* the CQEs before it land first */
 			fw_eq_post(RNIC_EQ_TYPE_CQ_ERROR, 0, cqn, 0);
 		}
 		cq->dropped++;
 		return -1;
 	}
-	for (uint32_t i = 0; i < RNIC_CQE_SIZE; i += 4)
-		rnic_st_le32(c + i, rnic_ld_le32(RNIC_ASSUME_ALIGNED(cqe + i, 4)));
-	/* The first pass over the ring writes owner 1, the next 0, and so on. */
-	rnic_cqe_set_owner(c, ((cq->pi >> cq->log_size) & 1u) ^ 1u);
-	/* The slot is free once the previous posted write (maybe a CQE) has read it. The write
-	 * is posted: the firmware goes on while it travels; later DMA writes stay behind it. */
-	fw_dma_wait();
-	fw_buf_write(BUF_CQE, c, RNIC_CQE_SIZE);
-	uint64_t addr = cq->buf_addr + (uint64_t)(cq->pi & ((1u << cq->log_size) - 1)) * RNIC_CQE_SIZE;
-	fw_dma_post(addr, BUF_CQE, RNIC_CQE_SIZE);
+	if (cqw_put(cqn, cqe))
+		return -1;
 	cq->pi++;
 	fw_perf.cqes++;
 	/* An armed CQ gives one completion event: for any CQE, or (solicited arming) for a
 	 * solicited or failed one. */
 	if (cq->armed == FW_CQ_ARM_ANY ||
-	    (cq->armed == FW_CQ_ARM_SOLICITED && ((rnic_cqe_get_flags(c) & (1u << RNIC_CQE_FLAG_SOLICITED)) ||
-						  rnic_cqe_get_status(c) != RNIC_WC_STATUS_SUCCESS))) {
+	    (cq->armed == FW_CQ_ARM_SOLICITED && ((rnic_cqe_get_flags(cqe) & (1u << RNIC_CQE_FLAG_SOLICITED)) ||
+						  rnic_cqe_get_status(cqe) != RNIC_WC_STATUS_SUCCESS))) {
 		cq->armed = 0;
+		fw_cqw_drain(); /* the event must not overtake its CQE */
 		fw_eq_post(RNIC_EQ_TYPE_COMPLETION, 0, cqn, 0);
 	}
 	return 0;

@@ -96,6 +96,7 @@ uint32_t fw_cmd_create_cq(uint8_t *e)
 		cq->log_size = (uint8_t)log;
 		cq->eqn = 0;
 		cq->uctx = uctx;
+		fw_cqw_program(n, buf, log);
 		rnic_cmd_create_cq_set_cqn(e, n);
 		return RNIC_CMD_STATUS_OK;
 	}
@@ -112,6 +113,7 @@ uint32_t fw_cmd_destroy_cq(uint8_t *e)
 		if (fw_res.qp_used[q] && (rnic_qp_ctx_get_send_cqn(fw_res.qp_ctx[q]) == n ||
 					  rnic_qp_ctx_get_recv_cqn(fw_res.qp_ctx[q]) == n))
 			return RNIC_CMD_STATUS_BUSY; /* a QP still completes into it */
+	fw_cqw_drain(); /* no CQE of it still on its way into the ring the host frees */
 	fw_res.cqs[n].used = 0;
 	return RNIC_CMD_STATUS_OK;
 }

@@ -32,6 +32,11 @@ extern uint32_t fw_hw_caps; /* fw_mmio.hw_caps, read once by fw_xport_init */
 /* Writes one CQE to cq (spec layout cqe, owner bit from the pass). 0, or -1 (no such CQ, or
  * the CQ overflowed: then it is in error and the CQE is dropped). */
 int fw_cqe_write(uint32_t cqn, const uint8_t *cqe);
+/* Waits (bounded) until the CQE writer has written every record handed to it: before an event
+ * that must follow the CQEs, and before a CQ's ring state is programmed or dropped. 0 or -1. */
+int fw_cqw_drain(void);
+/* Programs the CQE writer's ring state of CQ n (base, size, producer 0); drains first. */
+void fw_cqw_program(uint32_t n, uint64_t buf, uint32_t log_size);
 /* A cq_db doorbell: the consumer index (low 16 bits) of an existing CQ. */
 void fw_cq_doorbell(uint32_t cqn, uint32_t index16);
 /* Event queue: posts one eq_entry and notifies (MSI-X if armed). 0 or -1 (no EQ, DMA error). */

@@ -20,7 +20,12 @@ uint64_t mock_cycles(void);
 
 static inline uint32_t hal_rd32(uint32_t off) { return mock_mmio_rd32(off); }
 static inline void hal_wr32(uint32_t off, uint32_t v) { mock_mmio_wr32(off, v); }
+uint32_t mock_tc_rd32(uint32_t off);
+void mock_tc_wr32(uint32_t off, uint32_t v);
+
 static inline uint64_t hal_cycles(void) { return mock_cycles(); }
+static inline uint32_t hal_tc_rd32(uint32_t off) { return mock_tc_rd32(off); }
+static inline void hal_tc_wr32(uint32_t off, uint32_t v) { mock_tc_wr32(off, v); }
 static inline uint32_t hal_cycles32(void) { return (uint32_t)mock_cycles(); }
 #else
 static inline uint32_t hal_rd32(uint32_t off)
@@ -31,6 +36,17 @@ static inline uint32_t hal_rd32(uint32_t off)
 static inline void hal_wr32(uint32_t off, uint32_t v)
 {
 	*(volatile uint32_t *)(uintptr_t)(RNIC_FW_MMIO_BASE + off) = v;
+}
+
+/* The tightly coupled window (spec fw_tc): one-cycle loads and stores, no wait. */
+static inline uint32_t hal_tc_rd32(uint32_t off)
+{
+	return *(volatile uint32_t *)(uintptr_t)(RNIC_FW_TC_BASE + off);
+}
+
+static inline void hal_tc_wr32(uint32_t off, uint32_t v)
+{
+	*(volatile uint32_t *)(uintptr_t)(RNIC_FW_TC_BASE + off) = v;
 }
 
 /* mcycle as 64 bits, re-reading the high half if the low half wrapped in between. */

@@ -103,6 +103,60 @@ const struct mock_mbox_rec *mock_mbox_nth(uint32_t commit_off, unsigned from, un
 	return 0;
 }
 
+/* The CQE writer (rtl/cqe_write) as the firmware sees it: records are written out at once. */
+uint32_t mock_tc[0x400];
+unsigned mock_cqw_records;
+static struct {
+	uint64_t base;
+	uint32_t log, pi;
+} mock_cqw_cq[65536];
+static uint32_t mock_cqw_taken;
+
+uint32_t mock_tc_rd32(uint32_t off)
+{
+	if (off < RNIC_FW_TC_CQ_REC_BASE + RNIC_FW_TC_CQ_REC_NUM * RNIC_CQ_REC_SIZE)
+		return 0; /* the record ring is write-only */
+	return mock_tc[(off / 4) % 0x400];
+}
+
+static void mock_cqw_run(void)
+{
+	while (mock_cqw_taken != mock_tc[RNIC_FW_TC_CQW_PROD / 4]) {
+		uint8_t c[RNIC_CQE_SIZE];
+		uint32_t slot = RNIC_FW_TC_CQ_REC_BASE + (mock_cqw_taken % RNIC_FW_TC_CQ_REC_NUM) * RNIC_CQ_REC_SIZE;
+		for (uint32_t i = 0; i < RNIC_CQ_REC_SIZE; i += 4)
+			rnic_st_le(c + i, 4, mock_tc[(slot + i) / 4]);
+		uint32_t cqn = rnic_cq_rec_get_cqn(c);
+		c[30] = 0;
+		c[31] = 0;
+		rnic_cqe_set_owner(c, ((mock_cqw_cq[cqn].pi >> mock_cqw_cq[cqn].log) & 1u) ^ 1u);
+		uint64_t a = mock_cqw_cq[cqn].base +
+			     (uint64_t)(mock_cqw_cq[cqn].pi & ((1u << mock_cqw_cq[cqn].log) - 1)) * RNIC_CQE_SIZE;
+		if (a >= MOCK_HOST_BASE && a + RNIC_CQE_SIZE <= MOCK_HOST_BASE + MOCK_HOST_BYTES)
+			memcpy(mock_host + (a - MOCK_HOST_BASE), c, RNIC_CQE_SIZE);
+		else
+			mock_tc[RNIC_FW_TC_CQW_STATUS / 4]++; /* a bus error */
+		mock_cqw_cq[cqn].pi++;
+		mock_cqw_taken = (mock_cqw_taken + 1) & 0xFFFFu;
+		mock_cqw_records++;
+	}
+	mock_tc[RNIC_FW_TC_CQW_CONS / 4] = mock_cqw_taken;
+}
+
+void mock_tc_wr32(uint32_t off, uint32_t v)
+{
+	mock_tc[(off / 4) % 0x400] = v;
+	if (off == RNIC_FW_TC_CQW_PROD)
+		mock_cqw_run();
+	if (off == RNIC_FW_TC_CQW_CQ_CFG) {
+		uint32_t n = v & 0xFFFFu;
+		mock_cqw_cq[n].base = (uint64_t)mock_tc[RNIC_FW_TC_CQW_CQ_BASE_HI / 4] << 32 |
+				      (mock_tc[RNIC_FW_TC_CQW_CQ_BASE_LO / 4] & ~31u);
+		mock_cqw_cq[n].log = (v >> 16) & 31u;
+		mock_cqw_cq[n].pi = 0;
+	}
+}
+
 uint64_t mock_now;
 uint64_t mock_cycles(void) { return mock_now; }
 unsigned mock_dma_reads;

@@ -35,4 +35,8 @@ extern unsigned mock_nmbox;
 unsigned mock_mbox_count(uint32_t commit_off, unsigned from);
 const struct mock_mbox_rec *mock_mbox_nth(uint32_t commit_off, unsigned from, unsigned n);
 
+/* The tightly coupled window and the CQE writer behind it (records written out at once). */
+extern uint32_t mock_tc[0x400];
+extern unsigned mock_cqw_records; /* records turned into CQEs */
+
 #endif

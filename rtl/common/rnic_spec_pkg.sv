@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'h94D2FB56;
+  localparam logic [31:0] SPEC_HASH = 32'hD7999576;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -179,6 +179,17 @@ package rnic_spec_pkg;
   localparam logic [11:0] FW_REG_RDQ_RESULT = 12'h860;
   localparam logic [11:0] FW_REG_BF_DATA = 12'h900;
   localparam logic [11:0] FW_REG_BF_STATUS = 12'hA00;
+
+  // Tightly coupled window (soft-core addresses)
+  localparam logic [31:0] FW_TC_BASE = 32'h30000000;
+  localparam logic [11:0] FW_TC_CQ_REC_BASE = 12'h000;
+  localparam int unsigned FW_TC_CQ_REC_NUM = 16;
+  localparam logic [11:0] FW_TC_CQW_PROD = 12'h800;
+  localparam logic [11:0] FW_TC_CQW_CONS = 12'h804;
+  localparam logic [11:0] FW_TC_CQW_STATUS = 12'h808;
+  localparam logic [11:0] FW_TC_CQW_CQ_BASE_LO = 12'h810;
+  localparam logic [11:0] FW_TC_CQW_CQ_BASE_HI = 12'h814;
+  localparam logic [11:0] FW_TC_CQW_CQ_CFG = 12'h818;
 
   // Driver-to-firmware command opcodes. 0x04 and 0x14 are left free: REG_MR fetches an MR's whole page list by DMA itself (no separate MTT writes), and the port's addresses come with SET_GID (no port-attribute command); the firmware answers them as unknown opcodes.
   localparam logic [7:0] CMD_OP_NOP = 8'd0;
@@ -1023,6 +1034,44 @@ package rnic_spec_pkg;
     logic [31:0] byte_len;
     logic [63:0] wr_id;
   } cqe_t;
+
+  // cq_rec: 32 bytes. Completion record: what the firmware writes into the fw_tc ring for the CQE writer.
+  localparam int unsigned CQ_REC_BYTES = 32;
+  localparam int unsigned CQ_REC_WR_ID_LSB = 0;
+  localparam int unsigned CQ_REC_WR_ID_W = 64;
+  localparam int unsigned CQ_REC_BYTE_LEN_LSB = 64;
+  localparam int unsigned CQ_REC_BYTE_LEN_W = 32;
+  localparam int unsigned CQ_REC_IMM_DATA_LSB = 96;
+  localparam int unsigned CQ_REC_IMM_DATA_W = 32;
+  localparam int unsigned CQ_REC_QPN_LSB = 128;
+  localparam int unsigned CQ_REC_QPN_W = 32;
+  localparam int unsigned CQ_REC_SRC_QP_LSB = 160;
+  localparam int unsigned CQ_REC_SRC_QP_W = 32;
+  localparam int unsigned CQ_REC_STATUS_LSB = 192;
+  localparam int unsigned CQ_REC_STATUS_W = 8;
+  localparam int unsigned CQ_REC_OPCODE_LSB = 200;
+  localparam int unsigned CQ_REC_OPCODE_W = 8;
+  localparam int unsigned CQ_REC_FLAGS_LSB = 208;
+  localparam int unsigned CQ_REC_FLAGS_W = 8;
+  localparam int unsigned CQ_REC_VENDOR_ERR_LSB = 216;
+  localparam int unsigned CQ_REC_VENDOR_ERR_W = 8;
+  localparam int unsigned CQ_REC_WQE_INDEX_LSB = 224;
+  localparam int unsigned CQ_REC_WQE_INDEX_W = 16;
+  localparam int unsigned CQ_REC_CQN_LSB = 240;
+  localparam int unsigned CQ_REC_CQN_W = 16;
+  typedef struct packed {
+    logic [15:0] cqn;
+    logic [15:0] wqe_index;
+    logic [7:0] vendor_err;
+    logic [7:0] flags;
+    logic [7:0] opcode;
+    logic [7:0] status;
+    logic [31:0] src_qp;
+    logic [31:0] qpn;
+    logic [31:0] imm_data;
+    logic [31:0] byte_len;
+    logic [63:0] wr_id;
+  } cq_rec_t;
 
   // qp_ctx: 128 bytes. QP context owned by the firmware (DMEM); the fast-path part is programmed into the RTL QP table.
   localparam int unsigned QP_CTX_BYTES = 128;

@@ -236,7 +236,28 @@ module rnic_core #(
     .txd_valid_o(txd_valid), .txd_ready_i(txd_ready), .txd_data_o(txd_data),
     .rdd_valid_o(rdd_valid), .rdd_ready_i(rdd_ready), .rdd_data_o(rdd_data),
     .rdq_qpn_o(rdq_qpn), .rdq_psn_o(rdq_psn), .rdq_hit_i(rdq_hit), .rdq_nxt_i(rdq_nxt),
-    .bf_addr_o(bf_addr), .bf_rdata_i(bf_rdata), .bf_status_i(bf_status)
+    .bf_addr_o(bf_addr), .bf_rdata_i(bf_rdata), .bf_status_i(bf_status),
+    .tc_req_o(tc_req), .tc_we_o(tc_we), .tc_addr_o(tc_addr), .tc_wdata_o(tc_wdata), .tc_rdata_i(tc_rdata)
+  );
+
+  // ---- CQE writer: completion records from the firmware's tightly coupled window -> CQEs ----
+  logic        tc_req, tc_we;
+  logic [11:0] tc_addr;
+  logic [31:0] tc_wdata, tc_rdata;
+  logic                   cw_wr_req_valid, cw_wr_req_ready, cw_wr_data_valid, cw_wr_data_ready;
+  logic                   cw_wr_cpl_valid, cw_wr_cpl_ready;
+  logic [63:0]            cw_wr_req_addr;
+  logic [31:0]            cw_wr_req_len;
+  logic [7:0]             cw_wr_req_tag, cw_wr_cpl_tag;
+  logic [DataWidth-1:0]   cw_wr_data;
+  logic [1:0]             cw_wr_cpl_status;
+  cqe_writer #(.DataWidth(DataWidth), .TagWidth(8)) u_cqe_writer (
+    .clk_i, .rst_ni,
+    .tc_req_i(tc_req), .tc_we_i(tc_we), .tc_addr_i(tc_addr), .tc_wdata_i(tc_wdata), .tc_rdata_o(tc_rdata),
+    .wr_req_valid_o(cw_wr_req_valid), .wr_req_ready_i(cw_wr_req_ready), .wr_req_addr_o(cw_wr_req_addr),
+    .wr_req_len_o(cw_wr_req_len), .wr_req_tag_o(cw_wr_req_tag), .wr_data_valid_o(cw_wr_data_valid),
+    .wr_data_ready_i(cw_wr_data_ready), .wr_data_o(cw_wr_data), .wr_cpl_valid_i(cw_wr_cpl_valid),
+    .wr_cpl_ready_o(cw_wr_cpl_ready), .wr_cpl_status_i(cw_wr_cpl_status)
   );
 
   // ---- Doorbells: captured into a FIFO the firmware drains ----------------------------------
@@ -424,7 +445,7 @@ module rnic_core #(
   localparam logic [2:0] CfgMps256 = 3'd1;
   dma_engine #(
     .DataWidth(DataWidth), .AddrWidth(AxiAddrWidth), .IdWidth(AxiIdWidth), .TagWidth(8),
-    .NumRdClients(2), .NumWrClients(2)
+    .NumRdClients(2), .NumWrClients(3)
   ) u_dma (
     .clk_i, .rst_ni, .cfg_max_read_req_i(CfgMrrs512), .cfg_max_payload_i(CfgMps256),
     // read client 0: firmware; 1: transmit engine
@@ -435,13 +456,19 @@ module rnic_core #(
     .rd_data_keep_o({tx_rd_data_keep, fd_rd_data_keep}), .rd_data_last_o({tx_rd_data_last, fd_rd_data_last}),
     .rd_cpl_valid_o({tx_rd_cpl_valid, fd_rd_cpl_valid}), .rd_cpl_ready_i({tx_rd_cpl_ready, fd_rd_cpl_ready}),
     .rd_cpl_tag_o({tx_rd_cpl_tag, fd_rd_cpl_tag}), .rd_cpl_status_o({tx_rd_cpl_status, fd_rd_cpl_status}),
-    // write client 0: firmware; 1: receive engine
-    .wr_req_valid_i({rx_wr_req_valid, fd_wr_req_valid}), .wr_req_ready_o({rx_wr_req_ready, fd_wr_req_ready}),
-    .wr_req_addr_i({rx_wr_req_addr, fd_wr_req_addr}), .wr_req_len_i({rx_wr_req_len, fd_wr_req_len}),
-    .wr_req_tag_i({rx_wr_req_tag, fd_wr_req_tag}), .wr_data_valid_i({rx_wr_data_valid, fd_wr_data_valid}),
-    .wr_data_ready_o({rx_wr_data_ready, fd_wr_data_ready}), .wr_data_i({rx_wr_data, fd_wr_data}),
-    .wr_cpl_valid_o({rx_wr_cpl_valid, fd_wr_cpl_valid}), .wr_cpl_ready_i({rx_wr_cpl_ready, fd_wr_cpl_ready}),
-    .wr_cpl_tag_o({rx_wr_cpl_tag, fd_wr_cpl_tag}), .wr_cpl_status_o({rx_wr_cpl_status, fd_wr_cpl_status}),
+    // write client 0: firmware; 1: receive engine; 2: CQE writer
+    .wr_req_valid_i({cw_wr_req_valid, rx_wr_req_valid, fd_wr_req_valid}),
+    .wr_req_ready_o({cw_wr_req_ready, rx_wr_req_ready, fd_wr_req_ready}),
+    .wr_req_addr_i({cw_wr_req_addr, rx_wr_req_addr, fd_wr_req_addr}),
+    .wr_req_len_i({cw_wr_req_len, rx_wr_req_len, fd_wr_req_len}),
+    .wr_req_tag_i({cw_wr_req_tag, rx_wr_req_tag, fd_wr_req_tag}),
+    .wr_data_valid_i({cw_wr_data_valid, rx_wr_data_valid, fd_wr_data_valid}),
+    .wr_data_ready_o({cw_wr_data_ready, rx_wr_data_ready, fd_wr_data_ready}),
+    .wr_data_i({cw_wr_data, rx_wr_data, fd_wr_data}),
+    .wr_cpl_valid_o({cw_wr_cpl_valid, rx_wr_cpl_valid, fd_wr_cpl_valid}),
+    .wr_cpl_ready_i({cw_wr_cpl_ready, rx_wr_cpl_ready, fd_wr_cpl_ready}),
+    .wr_cpl_tag_o({cw_wr_cpl_tag, rx_wr_cpl_tag, fd_wr_cpl_tag}),
+    .wr_cpl_status_o({cw_wr_cpl_status, rx_wr_cpl_status, fd_wr_cpl_status}),
     .m_axi_awid(m_axi_awid_o), .m_axi_awaddr(m_axi_awaddr_o), .m_axi_awlen(m_axi_awlen_o),
     .m_axi_awsize(m_axi_awsize_o), .m_axi_awburst(m_axi_awburst_o), .m_axi_awvalid(m_axi_awvalid_o),
     .m_axi_awready(m_axi_awready_i), .m_axi_wdata(m_axi_wdata_o), .m_axi_wstrb(m_axi_wstrb_o),
@@ -583,7 +610,7 @@ module rnic_core #(
 
 
   logic unused_inputs;
-  assign unused_inputs = ^{evq_cnt, fd_rd_cpl_tag, fd_wr_cpl_tag, mkey_init_done, rx_pl_keep, rx_pl_last, rx_good,
+  assign unused_inputs = ^{evq_cnt, fd_rd_cpl_tag, fd_wr_cpl_tag, cw_wr_cpl_tag, mkey_init_done, rx_pl_keep, rx_pl_last, rx_good,
                            tx_rdrsp_err, tx_cnt_done, tx_cnt_lkey, tx_cnt_rkey, tx_cnt_dma, s_axis_rx_tdata_i, ctrl_scratch, cpu_control[31:1],
                            cmdq_prod_we,
                            eq_cons,

@@ -108,7 +108,14 @@ module rnic_fw_subsys #(
   // the BlueFlame capture of the doorbell block (bf_data / bf_status registers)
   output logic [5:0]              bf_addr_o,
   input  logic [31:0]             bf_rdata_i,
-  input  rnic_spec_pkg::bf_status_t bf_status_i
+  input  rnic_spec_pkg::bf_status_t bf_status_i,
+  // the core's tightly coupled window (spec fw_tc): byte offset in the 4 KiB window; a load's
+  // data comes from a register of the engine the next cycle
+  output logic                    tc_req_o,
+  output logic                    tc_we_o,
+  output logic [11:0]             tc_addr_o,
+  output logic [31:0]             tc_wdata_o,
+  input  logic [31:0]             tc_rdata_i
 );
   localparam logic [31:0] DmemBase = rnic_spec_pkg::FW_DMEM_BASE;
 
@@ -167,6 +174,12 @@ module rnic_fw_subsys #(
   logic [31:0] tr_pc, tr_insn, tr_rd_wdata;
   logic [4:0] tr_rd;
 
+  // The window is 4 KiB (aliased above); the engines take whole words (stores are 32-bit).
+  logic [31:0] tc_addr_full;
+  logic [3:0]  tc_be;
+  assign tc_addr_o = tc_addr_full[11:0];
+  logic unused_tc;
+  assign unused_tc = ^{tc_addr_full[31:12], tc_be};
   rv_cpu #(.ImemBytes(ImemBytes), .DmemBytes(DmemBytes), .ImemInit(ImemInit), .DmemInit(DmemInit)) u_cpu (
     .clk_i, .rst_ni(rst_ni && core_run),
     .ld_req_i(ld_req), .ld_we_i(ld_we), .ld_addr_i(ld_addr), .ld_wdata_i(win_wdata_i),
@@ -175,6 +188,8 @@ module rnic_fw_subsys #(
     .dbg_rvalid_o(dbg_rvalid),
     .mmio_req_o(mmio_req), .mmio_we_o(mmio_we), .mmio_addr_o(mmio_addr), .mmio_wdata_o(mmio_wdata),
     .mmio_be_o(mmio_be), .mmio_gnt_i(mmio_gnt), .mmio_rvalid_i(mmio_rvalid), .mmio_rdata_i(mmio_rdata),
+    .tc_req_o(tc_req_o), .tc_we_o(tc_we_o), .tc_addr_o(tc_addr_full), .tc_wdata_o(tc_wdata_o),
+    .tc_be_o(tc_be), .tc_rdata_i(tc_rdata_i),
     .irq_ext_i,
     .ret_valid_o(tr_valid), .ret_pc_o(tr_pc), .ret_insn_o(tr_insn), .ret_rd_o(tr_rd),
     .ret_rd_we_o(tr_rd_we), .ret_rd_wdata_o(tr_rd_wdata), .ret_trap_o(tr_trap)

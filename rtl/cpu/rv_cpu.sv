@@ -34,6 +34,14 @@ module rv_cpu #(
   input  logic        mmio_gnt_i,
   input  logic        mmio_rvalid_i,
   input  logic [31:0] mmio_rdata_i,
+  // tightly coupled port (0x3000_0000..0x3FFF_FFFF): always granted, a store takes effect at
+  // its request, a load's data must come from a register the next cycle (no wait, no stall)
+  output logic        tc_req_o,
+  output logic        tc_we_o,
+  output logic [31:0] tc_addr_o,
+  output logic [31:0] tc_wdata_o,
+  output logic [3:0]  tc_be_o,
+  input  logic [31:0] tc_rdata_i,
   // external interrupt (level, registered once here)
   input  logic        irq_ext_i,
   // retirement trace
@@ -76,11 +84,12 @@ module rv_cpu #(
   assign a_wdata = rst_ni ? d_wdata : ld_wdata_i;
   assign a_be    = rst_ni ? d_be    : 4'b1111;
 
-  logic sel_imem, sel_dmem, sel_timer, sel_mmio;
+  logic sel_imem, sel_dmem, sel_timer, sel_tc, sel_mmio;
   assign sel_mmio  = (a_addr[31:30] != 2'b00);
   assign sel_imem  = (a_addr[31:28] == rv_pkg::ImemBase[31:28]);
   assign sel_dmem  = (a_addr[31:28] == rv_pkg::DmemBase[31:28]);
-  assign sel_timer = (a_addr[31:29] == rv_pkg::TimerBase[31:29]);
+  assign sel_timer = (a_addr[31:28] == rv_pkg::TimerBase[31:28]);
+  assign sel_tc    = (a_addr[31:28] == rv_pkg::TcBase[31:28]);
   // address bits the decode and the RAM sizes leave out (aliasing)
   logic        dbg_rvalid_q;
   always_ff @(posedge clk_i) dbg_rvalid_q <= dbg_req_i;
@@ -137,6 +146,13 @@ module rv_cpu #(
     irq_ext_q <= rst_ni & irq_ext_i;
   end
 
+  // ---- tightly coupled port (the core's own requests only)
+  assign tc_req_o   = rst_ni & d_req & sel_tc;
+  assign tc_we_o    = d_we;
+  assign tc_addr_o  = d_addr;
+  assign tc_wdata_o = d_wdata;
+  assign tc_be_o    = d_be;
+
   // ---- MMIO port
   logic mmio_pend_q;   // an MMIO load was granted and waits for its data
   assign mmio_req_o   = rst_ni & d_req & sel_mmio;
@@ -148,17 +164,18 @@ module rv_cpu #(
 
   // ---- read data return
   logic       lrv_q;      // local (TCM/timer) read data valid this cycle
-  logic [1:0] rsel_q;     // 0 IMEM, 1 DMEM, 2 timer
+  logic [1:0] rsel_q;     // 0 IMEM, 1 DMEM, 2 timer, 3 tightly coupled port
   always_ff @(posedge clk_i) begin
     lrv_q  <= a_req & !a_we & !sel_mmio;
-    rsel_q <= sel_imem ? 2'd0 : sel_dmem ? 2'd1 : 2'd2;
+    rsel_q <= sel_imem ? 2'd0 : sel_dmem ? 2'd1 : sel_tc ? 2'd3 : 2'd2;
     if (!rst_ni) mmio_pend_q <= 1'b0;
     else if (mmio_req_o && mmio_gnt_i && !d_we) mmio_pend_q <= 1'b1;
     else if (mmio_rvalid_i) mmio_pend_q <= 1'b0;
   end
   logic [31:0] local_rdata;
   assign local_rdata = (rsel_q == 2'd0) ? imem_b_rdata :
-                       (rsel_q == 2'd1) ? dmem_b_rdata : timer_rdata_q;
+                       (rsel_q == 2'd1) ? dmem_b_rdata :
+                       (rsel_q == 2'd3) ? tc_rdata_i   : timer_rdata_q;
   assign d_rvalid    = (lrv_q & rst_ni) | (mmio_pend_q & mmio_rvalid_i);
   assign d_rdata     = lrv_q ? local_rdata : mmio_rdata_i;
   assign ld_rdata_o  = local_rdata;

@@ -68,6 +68,7 @@ package rv_pkg;
   // ---- rv_cpu memory map (see rtl/cpu/README.md)
   localparam logic [31:0] ImemBase  = 32'h0000_0000;  // 0x0000_0000..0x0FFF_FFFF (aliased)
   localparam logic [31:0] DmemBase  = 32'h1000_0000;  // 0x1000_0000..0x1FFF_FFFF (aliased)
-  localparam logic [31:0] TimerBase = 32'h2000_0000;  // 0x2000_0000..0x3FFF_FFFF (aliased, 16 B)
+  localparam logic [31:0] TimerBase = 32'h2000_0000;  // 0x2000_0000..0x2FFF_FFFF (aliased, 16 B)
+  localparam logic [31:0] TcBase    = 32'h3000_0000;  // 0x3000_0000..0x3FFF_FFFF -> tightly coupled port
   localparam logic [31:0] MmioBase  = 32'h4000_0000;  // 0x4000_0000..0xFFFF_FFFF -> MMIO port
 endpackage

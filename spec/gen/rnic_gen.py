@@ -49,6 +49,7 @@ class Spec:
         self.counters = d["counters"]["names"]
         self.db_page = d["doorbell_page"]
         self.fw_mmio = d["fw_mmio"]
+        self.fw_tc = d["fw_tc"]
         self.enums = d["enum"]
         self.layouts = d["layout"]
         self.consts = dict(self.device)
@@ -218,6 +219,11 @@ def gen_sv_pkg(s):
     P(f"  localparam int unsigned FW_DMA_BUF_SIZE = {s.fw_mmio['dma_buf_size']};\n")
     for r in s.fw_mmio["regs"]:
         P(f"  localparam logic [11:0] FW_REG_{r['name'].upper()} = 12'h{r['off']:03X};\n")
+    P(f"\n  // Tightly coupled window (soft-core addresses)\n  localparam logic [31:0] FW_TC_BASE = 32'h{s.fw_tc['base']:08X};\n")
+    P(f"  localparam logic [11:0] FW_TC_CQ_REC_BASE = 12'h{s.fw_tc['cq_rec_base']:03X};\n")
+    P(f"  localparam int unsigned FW_TC_CQ_REC_NUM = {s.fw_tc['cq_rec_num']};\n")
+    for r in s.fw_tc["regs"]:
+        P(f"  localparam logic [11:0] FW_TC_{r['name'].upper()} = 12'h{r['off']:03X};\n")
     for ename, e in s.enums.items():
         P(f"\n  // {e['doc']}\n")
         for n, v in e["values"]:
@@ -472,6 +478,10 @@ def gen_c(s):
     P(f"#define RNIC_FW_DMA_BUF_BASE 0x{s.fw_mmio['dma_buf_base']:08X}u\n#define RNIC_FW_DMA_BUF_SIZE {s.fw_mmio['dma_buf_size']}u\n")
     for r in s.fw_mmio["regs"]:
         P(f"#define RNIC_FW_REG_{r['name'].upper()} 0x{r['off']:03X}u\n")
+    P(f"\n/* Tightly coupled window (soft-core addresses). */\n#define RNIC_FW_TC_BASE 0x{s.fw_tc['base']:08X}u\n")
+    P(f"#define RNIC_FW_TC_CQ_REC_BASE 0x{s.fw_tc['cq_rec_base']:03X}u\n#define RNIC_FW_TC_CQ_REC_NUM {s.fw_tc['cq_rec_num']}u\n")
+    for r in s.fw_tc["regs"]:
+        P(f"#define RNIC_FW_TC_{r['name'].upper()} 0x{r['off']:03X}u\n")
     for ename, e in s.enums.items():
         P(f"\n/* {e['doc']} */\n")
         for n, v in e["values"]:
@@ -652,6 +662,9 @@ def gen_md(s):
         P(f"| 0x{r['off']:03X} | `{r['name']}` | {r['doc']} |\n")
     P(f"\n## Firmware MMIO registers\n\n{s.fw_mmio['doc']} Base 0x{s.fw_mmio['base']:08X}; the soft core's IMEM is at 0x{s.fw_mmio['imem_base']:08X} and its DMEM at 0x{s.fw_mmio['dmem_base']:08X}; the firmware DMA staging buffer ({s.fw_mmio['dma_buf_size']} bytes) at 0x{s.fw_mmio['dma_buf_base']:08X}.\n\n| offset | name | description |\n|---|---|---|\n")
     for r in s.fw_mmio["regs"]:
+        P(f"| 0x{r['off']:03X} | `{r['name']}` | {r['doc']} |\n")
+    P(f"\n## Firmware tightly coupled window\n\n{s.fw_tc['doc']} Base 0x{s.fw_tc['base']:08X}; the completion-record ring ({s.fw_tc['cq_rec_num']} slots of `cq_rec`) at offset 0x{s.fw_tc['cq_rec_base']:03X}.\n\n| offset | name | description |\n|---|---|---|\n")
+    for r in s.fw_tc["regs"]:
         P(f"| 0x{r['off']:03X} | `{r['name']}` | {r['doc']} |\n")
     P("\n## Enumerations\n\n")
     for ename, e in s.enums.items():

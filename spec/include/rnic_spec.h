@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0x94D2FB56u
+#define RNIC_SPEC_HASH 0xD7999576u
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -226,6 +226,17 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_REG_RDQ_RESULT 0x860u
 #define RNIC_FW_REG_BF_DATA 0x900u
 #define RNIC_FW_REG_BF_STATUS 0xA00u
+
+/* Tightly coupled window (soft-core addresses). */
+#define RNIC_FW_TC_BASE 0x30000000u
+#define RNIC_FW_TC_CQ_REC_BASE 0x000u
+#define RNIC_FW_TC_CQ_REC_NUM 16u
+#define RNIC_FW_TC_CQW_PROD 0x800u
+#define RNIC_FW_TC_CQW_CONS 0x804u
+#define RNIC_FW_TC_CQW_STATUS 0x808u
+#define RNIC_FW_TC_CQW_CQ_BASE_LO 0x810u
+#define RNIC_FW_TC_CQW_CQ_BASE_HI 0x814u
+#define RNIC_FW_TC_CQW_CQ_CFG 0x818u
 
 /* Driver-to-firmware command opcodes. 0x04 and 0x14 are left free: REG_MR fetches an MR's whole page list by DMA itself (no separate MTT writes), and the port's addresses come with SET_GID (no port-attribute command); the firmware answers them as unknown opcodes. */
 #define RNIC_CMD_OP_NOP 0u
@@ -2045,6 +2056,109 @@ static inline void rnic_cqe_set_owner(void *p, uint32_t v)
 	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x80u) | (((uint8_t)v << 7) & 0x80u)));
 }
 
+/* cq_rec (32 bytes): Completion record: what the firmware writes into the fw_tc ring for the CQE writer. Bytes 0-29 are the cqe's (wr_id to wqe_index); the writer puts the owner bit of the CQ's current pass into byte 31 and zeroes bytes 30-31 otherwise, writes it at the CQ's producer slot and advances the producer. */
+#define RNIC_CQ_REC_SIZE 32u
+#define RNIC_CQ_REC_ALIGN 8u
+#define RNIC_CQ_REC_WR_ID_OFF 0u
+static inline uint64_t rnic_cq_rec_get_wr_id(const void *p)
+{
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0);
+}
+static inline void rnic_cq_rec_set_wr_id(void *p, uint64_t v)
+{
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0, (uint64_t)v);
+}
+#define RNIC_CQ_REC_BYTE_LEN_OFF 8u
+static inline uint32_t rnic_cq_rec_get_byte_len(const void *p)
+{
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8);
+}
+static inline void rnic_cq_rec_set_byte_len(void *p, uint32_t v)
+{
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8, (uint32_t)v);
+}
+#define RNIC_CQ_REC_IMM_DATA_OFF 12u
+static inline uint32_t rnic_cq_rec_get_imm_data(const void *p)
+{
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12);
+}
+static inline void rnic_cq_rec_set_imm_data(void *p, uint32_t v)
+{
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12, (uint32_t)v);
+}
+#define RNIC_CQ_REC_QPN_OFF 16u
+static inline uint32_t rnic_cq_rec_get_qpn(const void *p)
+{
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16);
+}
+static inline void rnic_cq_rec_set_qpn(void *p, uint32_t v)
+{
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16, (uint32_t)v);
+}
+#define RNIC_CQ_REC_SRC_QP_OFF 20u
+static inline uint32_t rnic_cq_rec_get_src_qp(const void *p)
+{
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 20);
+}
+static inline void rnic_cq_rec_set_src_qp(void *p, uint32_t v)
+{
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 20, (uint32_t)v);
+}
+#define RNIC_CQ_REC_STATUS_OFF 24u
+static inline uint32_t rnic_cq_rec_get_status(const void *p)
+{
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 24);
+}
+static inline void rnic_cq_rec_set_status(void *p, uint32_t v)
+{
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 24, (uint8_t)v);
+}
+#define RNIC_CQ_REC_OPCODE_OFF 25u
+static inline uint32_t rnic_cq_rec_get_opcode(const void *p)
+{
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 25);
+}
+static inline void rnic_cq_rec_set_opcode(void *p, uint32_t v)
+{
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 25, (uint8_t)v);
+}
+#define RNIC_CQ_REC_FLAGS_OFF 26u
+static inline uint32_t rnic_cq_rec_get_flags(const void *p)
+{
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 26);
+}
+static inline void rnic_cq_rec_set_flags(void *p, uint32_t v)
+{
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 26, (uint8_t)v);
+}
+#define RNIC_CQ_REC_VENDOR_ERR_OFF 27u
+static inline uint32_t rnic_cq_rec_get_vendor_err(const void *p)
+{
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 27);
+}
+static inline void rnic_cq_rec_set_vendor_err(void *p, uint32_t v)
+{
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 27, (uint8_t)v);
+}
+#define RNIC_CQ_REC_WQE_INDEX_OFF 28u
+static inline uint32_t rnic_cq_rec_get_wqe_index(const void *p)
+{
+	return rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 28);
+}
+static inline void rnic_cq_rec_set_wqe_index(void *p, uint32_t v)
+{
+	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 28, (uint16_t)v);
+}
+#define RNIC_CQ_REC_CQN_OFF 30u
+static inline uint32_t rnic_cq_rec_get_cqn(const void *p)
+{
+	return rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 30);
+}
+static inline void rnic_cq_rec_set_cqn(void *p, uint32_t v)
+{
+	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 30, (uint16_t)v);
+}
+
 /* qp_ctx (128 bytes): QP context owned by the firmware (DMEM); the fast-path part is programmed into the RTL QP table. */
 #define RNIC_QP_CTX_SIZE 128u
 #define RNIC_QP_CTX_ALIGN 8u
@@ -3709,6 +3823,17 @@ static inline void rnic_fw_image_hdr_set_imem_crc(void *p, uint32_t v)
 	X(cqe, vendor_err, 27, 1, 0, 8) \
 	X(cqe, wqe_index, 28, 2, 0, 16) \
 	X(cqe, owner, 31, 1, 7, 1) \
+	X(cq_rec, wr_id, 0, 8, 0, 64) \
+	X(cq_rec, byte_len, 8, 4, 0, 32) \
+	X(cq_rec, imm_data, 12, 4, 0, 32) \
+	X(cq_rec, qpn, 16, 4, 0, 32) \
+	X(cq_rec, src_qp, 20, 4, 0, 32) \
+	X(cq_rec, status, 24, 1, 0, 8) \
+	X(cq_rec, opcode, 25, 1, 0, 8) \
+	X(cq_rec, flags, 26, 1, 0, 8) \
+	X(cq_rec, vendor_err, 27, 1, 0, 8) \
+	X(cq_rec, wqe_index, 28, 2, 0, 16) \
+	X(cq_rec, cqn, 30, 2, 0, 16) \
 	X(qp_ctx, state, 0, 1, 0, 8) \
 	X(qp_ctx, qp_type, 1, 1, 0, 8) \
 	X(qp_ctx, path_mtu, 2, 1, 0, 8) \
