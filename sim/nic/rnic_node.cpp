@@ -1,6 +1,7 @@
 #include "rnic_node.h"
 
 #include "Vrnic_core.h"
+#include "Vrnic_core___024root.h"
 #include "host/pcie_model.h"
 #include "verilated.h"
 
@@ -9,6 +10,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+
+static constexpr size_t kPcProfWords = 65536 / 4;  // IMEM words (RNIC_PC_PROFILE)
 
 // The model bakes in only the names "imem.hex" and "dmem.hex" (sim/block.mk): $readmemh reads them
 // relative to the working directory during the first eval(), which clock_thread makes inside
@@ -36,11 +39,22 @@ RnicNode::RnicNode(sc_module_name name, sc_time period)
       std::exit(2);
     }
   trace_ = std::getenv("RNIC_TRACE_HASH") != nullptr;
+  if (const char *p = std::getenv("RNIC_PC_PROFILE")) {
+    pc_prof_path_ = std::string(p) + "." + basename();
+    pc_prof_.assign(kPcProfWords, 0);
+  }
   SC_THREAD(clock_thread);
 }
 
 RnicNode::~RnicNode() {
   core_->final();
+  if (!pc_prof_.empty()) {
+    if (FILE *f = std::fopen(pc_prof_path_.c_str(), "w")) {
+      for (size_t i = 0; i < pc_prof_.size(); i++)
+        if (pc_prof_[i]) std::fprintf(f, "%08zx %llu\n", i * 4, (unsigned long long)pc_prof_[i]);
+      std::fclose(f);
+    }
+  }
   if (trace_)
     std::printf("INFO %s port trace hash %016llx over %llu cycles\n", name(), (unsigned long long)trace_hash_,
                 (unsigned long long)cycle_);
@@ -308,6 +322,8 @@ void RnicNode::clock_thread() {
     sample_handshakes();  // ready/valid as seen just before the rising edge
     c.clk_i = 1;
     c.eval();
+    if (!pc_prof_.empty())
+      pc_prof_[(c.rootp->rnic_core__DOT__u_fw__DOT__u_cpu__DOT__u_core__DOT__ex_pc_q >> 2) % kPcProfWords]++;
     ctx_->timeInc(1);
     cycle_++;
     wait(period_);

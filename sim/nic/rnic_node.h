@@ -94,6 +94,10 @@ class RnicNode : public sc_module {
   sc_time period_;
   uint64_t cycle_ = 0;
   bool trace_ = false;
+  // RNIC_PC_PROFILE=PREFIX: cycles per soft-core PC (the instruction in the execute stage, so a
+  // stalled MMIO access counts at its own PC), written to PREFIX.<node> at the end
+  std::vector<uint64_t> pc_prof_;
+  std::string pc_prof_path_;
   uint64_t trace_hash_ = 1469598103934665603ull;  // FNV-1a offset basis
 
   std::deque<BarAccess *> bar_queue_;

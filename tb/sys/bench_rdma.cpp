@@ -61,6 +61,7 @@ struct Bench : sc_module {
   double lat_oneway_ns = -1, lat_cqe_ns = -1, rate_64b_mps = -1, rate_64b_8qp_mps = -1;
   double read_8k_gbps = -1, read_64k_gbps = -1, write_8qp_gbps = -1;
   FwCost cost_rate, cost_rate_8qp, cost_lat;
+  FwCost cost_recv;  // responder per received 64 B SEND: RQ doorbell (sq) + receive event (cq)
   bool ok = false;
   std::string err;
 
@@ -355,6 +356,17 @@ struct Bench : sc_module {
     rate_64b_mps = t > 0 ? 256 / t / 1e6 : -1;
     cost_rate = fw_cost(c0, c1);
 
+    // The responder's firmware per received SEND (64 B stream, one QP): the RQ doorbell that
+    // hands the receive WQE over plus the RECV_DONE event that completes it.
+    counters(b_, &c0);
+    t = stream(RNIC_WQE_OP_SEND, 64, 64);
+    counters(b_, &c1);
+    if (t > 0) {
+      cost_recv.sq = double(c1.db_cycles - c0.db_cycles) / 64;
+      cost_recv.cq = double(c1.ev_cycles - c0.ev_cycles) / 64;
+      cost_recv.total = cost_recv.sq + cost_recv.cq;
+    }
+
     // The same over 8 QPs (the 64-byte rate and the 64 KiB goodput).
     uint32_t drop0 = rnic_rd32(&a_->os, RNIC_COUNTER_BASE + 4 * RNIC_CNT_RX_DROP_TRUNC);
     counters(a_, &c0);
@@ -479,6 +491,8 @@ int bench_rdma(int argc, char **argv) {
               bench.drops_8qp, bench.timeouts_8qp);
   std::printf("| firmware cycles, the single 8 B WRITE | %.0f (%.0f + %.0f) | |\n", bench.cost_lat.total,
               bench.cost_lat.sq, bench.cost_lat.cq);
+  std::printf("| responder firmware cycles per received 64 B SEND (RQ doorbell + receive event) | %.0f (%.0f + %.0f) | <= 60 |\n",
+              bench.cost_recv.total, bench.cost_recv.sq, bench.cost_recv.cq);
   std::printf("| simulated NIC cycles per wall second (2 NICs) | %.2f M | >= 1 |\n", cycles / wall / 1e6);
   std::printf("| simulation speed, NIC cycles per wall second summed over both NICs: idle (per CPU second) | %.3f M (%.3f M) | |\n",
               bench.speed_idle / 1e6, bench.cpu_idle / 1e6);
@@ -498,6 +512,8 @@ int bench_rdma(int argc, char **argv) {
                  "  \"msg_rate_mps_64B_8qp\": %s,\n  \"fw_cycles_per_wqe\": %s,\n"
                  "  \"fw_cycles_per_wqe_doorbell\": %s,\n  \"fw_cycles_per_wqe_completion\": %s,\n"
                  "  \"fw_cycles_per_wqe_8qp\": %s,\n  \"fw_cycles_single_8B_write\": %s,\n"
+                 "  \"fw_cycles_per_recv_send\": %s,\n  \"fw_cycles_per_recv_send_doorbell\": %s,\n"
+                 "  \"fw_cycles_per_recv_send_event\": %s,\n"
                  "  \"sim_cycles_per_sec\": %.0f,\n  \"sim_cycles_per_sec_idle\": %s,\n"
                  "  \"sim_cycles_per_sec_write_64KiB\": %s,\n  \"sim_cycles_per_sec_msg_64B\": %s,\n"
                  "  \"sim_cycles_per_cpu_sec_idle\": %s,\n  \"sim_cycles_per_cpu_sec_write_64KiB\": %s,\n"
@@ -507,6 +523,8 @@ int bench_rdma(int argc, char **argv) {
                  " single small WQE); the _sq_db figures post it with sq_db, the firmware reading it from the ring."
                  " fw_cycles_per_wqe: requester firmware mcycle per WQE over the 64 B WRITE stream (1 QP),"
                  " doorbell seen to tx_desc committed plus ACK event seen to CQE written, from QUERY_COUNTERS."
+                 " fw_cycles_per_recv_send: responder firmware mcycle per received SEND over a 64 B SEND stream (1 QP):"
+                 " RQ doorbells served plus RECV_DONE events served (CQE written, RQ refilled)."
                  " READ goodput is measured up to 64 KiB with one READ in flight (null: that READ did not complete)."
                  " 8 QPs: 8 QPs besides the 1-QP one, one CQ, %u outstanding WQEs per QP,"
                  " ACK timeout %.0f us; in the 64 B run %u ACKs were dropped at the requester (rx_drop_trunc) and %u WQEs"
@@ -521,7 +539,8 @@ int bench_rdma(int argc, char **argv) {
                  num(bench.rate_64b_mps).c_str(), num(bench.rate_64b_8qp_mps).c_str(),
                  num(bench.cost_rate.total, "%.1f").c_str(), num(bench.cost_rate.sq, "%.1f").c_str(),
                  num(bench.cost_rate.cq, "%.1f").c_str(), num(bench.cost_rate_8qp.total, "%.1f").c_str(),
-                 num(bench.cost_lat.total, "%.1f").c_str(), cycles / wall, num(bench.speed_idle, "%.0f").c_str(),
+                 num(bench.cost_lat.total, "%.1f").c_str(), num(bench.cost_recv.total, "%.1f").c_str(),
+                 num(bench.cost_recv.sq, "%.1f").c_str(), num(bench.cost_recv.cq, "%.1f").c_str(), cycles / wall, num(bench.speed_idle, "%.0f").c_str(),
                  num(bench.speed_write_64k, "%.0f").c_str(), num(bench.speed_msg_64b, "%.0f").c_str(),
                  num(bench.cpu_idle, "%.0f").c_str(), num(bench.cpu_write_64k, "%.0f").c_str(),
                  num(bench.cpu_msg_64b, "%.0f").c_str(), quick ? "true" : "false",
