@@ -63,7 +63,9 @@ void fw_rq_service(uint32_t qpn)
 {
 	uint8_t *c = ctx(qpn);
 	struct fw_qp_run *run = &fw_res.qp_run[qpn];
-	FW_LAYOUT_ALIGN uint8_t w[RQE_MAX_BYTES], d[RNIC_RQ_DESC_SIZE] = { 0 };
+	/* d is not zeroed as a whole (a memset of 80 bytes on every call, also the many with
+	 * nothing to hand over): every word the mailbox takes is written below */
+	FW_LAYOUT_ALIGN uint8_t w[RQE_MAX_BYTES], d[RNIC_RQ_DESC_SIZE];
 	uint32_t slots = (fw_hw_caps >> 4) & 0xFu;
 
 	if (rnic_qp_ctx_get_state(c) == RNIC_QP_STATE_ERR) {
@@ -113,6 +115,7 @@ void fw_rq_service(uint32_t qpn)
 			continue;
 		}
 		rnic_rq_desc_set_qpn(d, qpn);
+		rnic_st_le32(d + RNIC_RQ_DESC_NUM_SGE_OFF, 0); /* num_sge's word, reserved bytes included */
 		rnic_rq_desc_set_num_sge(d, n);
 		rnic_rq_desc_set_wr_id(d, rnic_rq_wqe_get_wr_id(w));
 		for (uint32_t i = 0; i < n; i++) {
