@@ -111,11 +111,20 @@ static struct {
 	uint32_t log, pi;
 } mock_cqw_cq[65536];
 static uint32_t mock_cqw_taken;
+unsigned mock_cqw_lag, mock_cqw_max_pending;
+static unsigned mock_cqw_reads;
+
+static void mock_cqw_run(void);
 
 uint32_t mock_tc_rd32(uint32_t off)
 {
 	if (off < RNIC_FW_TC_CQ_REC_BASE + RNIC_FW_TC_CQ_REC_NUM * RNIC_CQ_REC_SIZE)
 		return 0; /* the record ring is write-only */
+	/* a slow writer: the records go out only after mock_cqw_lag reads of cqw_cons */
+	if (off == RNIC_FW_TC_CQW_CONS && mock_cqw_lag && ++mock_cqw_reads >= mock_cqw_lag) {
+		mock_cqw_reads = 0;
+		mock_cqw_run();
+	}
 	return mock_tc[(off / 4) % 0x400];
 }
 
@@ -146,8 +155,13 @@ static void mock_cqw_run(void)
 void mock_tc_wr32(uint32_t off, uint32_t v)
 {
 	mock_tc[(off / 4) % 0x400] = v;
-	if (off == RNIC_FW_TC_CQW_PROD)
-		mock_cqw_run();
+	if (off == RNIC_FW_TC_CQW_PROD) {
+		unsigned pending = (v - mock_cqw_taken) & 0xFFFFu;
+		if (pending > mock_cqw_max_pending)
+			mock_cqw_max_pending = pending;
+		if (!mock_cqw_lag)
+			mock_cqw_run();
+	}
 	if (off == RNIC_FW_TC_CQW_CQ_CFG) {
 		uint32_t n = v & 0xFFFFu;
 		mock_cqw_cq[n].base = (uint64_t)mock_tc[RNIC_FW_TC_CQW_CQ_BASE_HI / 4] << 32 |

@@ -830,6 +830,57 @@ static void cq_overflow(void)
 	check(ok && cc == ca && cqe_put(cc, 9) == 0 && polled(&a, 8, 1, 9), "fw-cq-reused-number-starts-fresh");
 }
 
+/* Completion records (spec cq_rec) through the CQE writer: the CQN rides in the bytes of the
+ * cqe's owner, the firmware never has more than the ring's 16 records outstanding (it waits
+ * for cqw_cons), and an armed CQ's event is posted only after its CQE is in host memory. */
+static void cqe_records(void)
+{
+	struct rnicp_cq a;
+	uint32_t n = cq_create(5, 0x36000u, 0x36800u, &a); /* 32 entries */
+	mock_cqw_lag = 40; /* more reads than records: the ring runs full */
+	mock_cqw_max_pending = 0;
+	unsigned rec0 = mock_cqw_records;
+	int ok = n != 0;
+	for (uint64_t i = 0; i < 24 && ok; i++) {
+		uint8_t c[RNIC_CQE_SIZE] = { 0 };
+		rnic_cqe_set_wr_id(c, 0x7700 + i);
+		rnic_cqe_set_byte_len(c, (uint32_t)(100 + i));
+		rnic_cqe_set_qpn(c, qpn);
+		rnic_cqe_set_status(c, RNIC_WC_STATUS_SUCCESS);
+		rnic_cqe_set_opcode(c, RNIC_WC_OPCODE_RDMA_WRITE);
+		rnic_cqe_set_wqe_index(c, (uint32_t)(0x1230 + i));
+		c[30] = 0x55; /* bytes the record's CQN overwrites: never reach the CQE */
+		ok = fw_cqe_write(n, c) == 0;
+	}
+	check(ok && mock_cqw_max_pending == RNIC_FW_TC_CQ_REC_NUM, "fw-cqw-at-most-16-records-outstanding");
+	fw_cqw_drain();
+	int bytes_ok = mock_cqw_records - rec0 == 24;
+	for (unsigned i = 0; i < 24 && bytes_ok; i++) {
+		const uint8_t *q = P(0x36000u + i * RNIC_CQE_SIZE);
+		bytes_ok = rnic_cqe_get_wr_id(q) == 0x7700 + i && rnic_cqe_get_byte_len(q) == 100 + i &&
+			   rnic_cqe_get_qpn(q) == qpn && rnic_cqe_get_wqe_index(q) == 0x1230 + i &&
+			   rnic_cqe_get_owner(q) == 1 && q[30] == 0 && (q[31] & 0x7F) == 0;
+	}
+	check(bytes_ok, "fw-cqw-records-become-cqes-byte-exact");
+
+	/* armed: the event is written only after the CQE (the firmware drains the writer) */
+	regs[RNIC_FW_REG_EQ_LOG_SIZE / 4] = 2;
+	uint32_t prod = regs[RNIC_FW_REG_EQ_PROD / 4];
+	uint8_t v[4] = { 0 };
+	rnic_db_cq_arm_set_cqn(v, n);
+	fw_doorbell(db_ev(0, RNIC_DB_CQ_ARM), (uint32_t)rnic_ld_le(v, 4));
+	uint8_t c[RNIC_CQE_SIZE] = { 0 };
+	rnic_cqe_set_wr_id(c, 0x7799);
+	int wrote = fw_cqe_write(n, c) == 0;
+	const uint8_t *q = P(0x36000u + 24 * RNIC_CQE_SIZE);
+	check(wrote && regs[RNIC_FW_REG_EQ_PROD / 4] == prod + 1 && rnic_cqe_get_wr_id(q) == 0x7799 &&
+		      rnic_cqe_get_owner(q) == 1,
+	      "fw-cqw-armed-event-after-its-cqe");
+	regs[RNIC_FW_REG_EQ_LOG_SIZE / 4] = 0;
+	mock_cqw_lag = 0;
+	fw_cqw_drain();
+}
+
 int main(void)
 {
 	regs[RNIC_FW_REG_HW_CAPS / 4] = 3; /* transport engines present, READ responses placed */
@@ -864,6 +915,7 @@ int main(void)
 	atomic_requester();
 	timers();
 	cq_overflow();
+	cqe_records();
 	setup_qp(7); /* a fresh QP in RTS */
 	blueflame();
 	return mock_failed;
