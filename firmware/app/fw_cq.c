@@ -26,17 +26,20 @@ void fw_cq_doorbell(uint32_t cqn, uint32_t index16)
 
 /* Is there room for one more CQE? The consumer index is read from the host's doorbell record
  * only when the ring looks full, so a consumer that keeps up costs no DMA. */
-static int cq_room(struct fw_cq *cq)
+static __attribute__((noinline)) int cq_room_reread(struct fw_cq *cq)
 {
 	FW_LAYOUT_ALIGN uint8_t b[4];
 
-	if (cq->pi - cq->ci < (1u << cq->log_size))
-		return 1;
 	if (fw_dma_xfer(cq->dbrec_addr, BUF_DBREC, 4, FW_DMA_TO_BUF))
 		return 0;
 	fw_buf_read(BUF_DBREC, b, 4);
 	cq_learn_ci(cq, rnic_ld_le32(b));
 	return cq->pi - cq->ci < (1u << cq->log_size);
+}
+
+static inline int cq_room(struct fw_cq *cq)
+{
+	return cq->pi - cq->ci < (1u << cq->log_size) || cq_room_reread(cq);
 }
 
 /* The CQE writer's record ring: records handed over (free-running, 16 bits like the writer's
@@ -66,22 +69,46 @@ void fw_cqw_program(uint32_t n, uint64_t buf, uint32_t log_size)
 
 /* Hands one CQE (bytes 0-29 as the spec's cqe, i.e. cq_rec) to the writer: eight one-cycle
  * stores and the producer count. Waits (bounded) only when all slots are still in flight. */
-static int cqw_put(uint32_t cqn, const uint8_t *cqe)
+static __attribute__((noinline)) int cqw_wait_slot(void)
 {
-	uint32_t i = 0;
-	while (((cqw_prod - cqw_done()) & CQW_MASK) >= RNIC_FW_TC_CQ_REC_NUM)
-		if (++i == CQW_SPIN) {
-			fw_log("cqw: record ring stuck");
-			return -1;
-		}
+	for (uint32_t i = 0; i < CQW_SPIN; i++)
+		if (((cqw_prod - cqw_done()) & CQW_MASK) < RNIC_FW_TC_CQ_REC_NUM)
+			return 0;
+	fw_log("cqw: record ring stuck");
+	return -1;
+}
+
+static inline int cqw_put(uint32_t cqn, const uint8_t *cqe)
+{
+	if (((cqw_prod - cqw_done()) & CQW_MASK) >= RNIC_FW_TC_CQ_REC_NUM && cqw_wait_slot())
+		return -1;
 	uint32_t slot = RNIC_FW_TC_CQ_REC_BASE + (cqw_prod % RNIC_FW_TC_CQ_REC_NUM) * RNIC_CQ_REC_SIZE;
-	for (i = 0; i < RNIC_CQ_REC_SIZE - 4; i += 4)
-		hal_tc_wr32(slot + i, rnic_ld_le32(RNIC_ASSUME_ALIGNED(cqe + i, 4)));
+	const uint8_t *q = RNIC_ASSUME_ALIGNED(cqe, 4);
+	/* unrolled: eight one-cycle stores, no loop */
+	hal_tc_wr32(slot + 0, rnic_ld_le32(q + 0));
+	hal_tc_wr32(slot + 4, rnic_ld_le32(q + 4));
+	hal_tc_wr32(slot + 8, rnic_ld_le32(q + 8));
+	hal_tc_wr32(slot + 12, rnic_ld_le32(q + 12));
+	hal_tc_wr32(slot + 16, rnic_ld_le32(q + 16));
+	hal_tc_wr32(slot + 20, rnic_ld_le32(q + 20));
+	hal_tc_wr32(slot + 24, rnic_ld_le32(q + 24));
 	/* the last word: wqe_index and the CQ (cq_rec.cqn where the cqe has its owner byte) */
-	hal_tc_wr32(slot + i, (rnic_ld_le32(RNIC_ASSUME_ALIGNED(cqe + i, 4)) & 0xFFFFu) | cqn << 16);
+	hal_tc_wr32(slot + 28, (rnic_ld_le32(q + 28) & 0xFFFFu) | cqn << 16);
 	cqw_prod = (cqw_prod + 1) & CQW_MASK;
 	hal_tc_wr32(RNIC_FW_TC_CQW_PROD, cqw_prod);
 	return 0;
+}
+
+static __attribute__((noinline)) int cq_overrun(struct fw_cq *cq, uint32_t cqn)
+{
+	if (!cq->overflow) {
+		cq->overflow = 1;
+		fw_log("cq %u: overflow", (unsigned)cqn);
+		fw_cqw_drain(); /* the CQEs before it land first */
+		fw_eq_post(RNIC_EQ_TYPE_CQ_ERROR, 0, cqn, 0);
+	}
+	cq->dropped++;
+	return -1;
 }
 
 int fw_cqe_write(uint32_t cqn, const uint8_t *cqe)
@@ -93,16 +120,8 @@ int fw_cqe_write(uint32_t cqn, const uint8_t *cqe)
 	cq = &fw_res.cqs[cqn];
 	/* Overrun (IBTA 10.10.2.3 / 11.6.3): the CQ goes to error and the host hears of it once
 	 * by a CQ_ERROR event; the completion is lost, nothing in the ring is overwritten. */
-	if (cq->overflow || !cq_room(cq)) {
-		if (!cq->overflow) {
-			cq->overflow = 1;
-			fw_log("cq %u: overflow", (unsigned)cqn);
-			fw_cqw_drain(); /* the CQEs before it land first */
-			fw_eq_post(RNIC_EQ_TYPE_CQ_ERROR, 0, cqn, 0);
-		}
-		cq->dropped++;
-		return -1;
-	}
+	if (cq->overflow || !cq_room(cq))
+		return cq_overrun(cq, cqn);
 	if (cqw_put(cqn, cqe))
 		return -1;
 	cq->pi++;
