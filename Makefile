@@ -5,6 +5,13 @@ SHELL := /bin/bash
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE := 1
 .DEFAULT_GOAL := help
 BUILD := build
+# WAVES=1 (docs/development.md, "Waveforms"): every model in the trace build, a tree of its own,
+# so the normal build never pays for tracing; the programs write their FSTs into build/waves/fst.
+ifneq ($(filter-out 0,$(WAVES)),)
+BUILD := build/waves
+export WAVES_DIR ?= $(CURDIR)/build/waves/fst
+WAVES_FLAGS := --trace-fst --trace-max-width 1024
+endif
 PYTHON := python3
 
 # ---- RTL sources: every SystemVerilog file under rtl/, packages first --------------------
@@ -20,7 +27,7 @@ RTL_VLT := $(sort $(wildcard rtl/*/*.vlt))
 VERILATOR := verilator
 VERILATOR_FLAGS := --cc --exe --build -j 2 -O3 -Wall --x-assign unique --x-initial unique \
   -MAKEFLAGS OBJCACHE=ccache -CFLAGS "-O2 -std=c++17 -Wno-unused-parameter" \
-  -CFLAGS "-I$(CURDIR)/spec/include -I$(CURDIR)/sim -I$(CURDIR)/tb/common" $(VERILATOR_EXTRA)
+  -CFLAGS "-I$(CURDIR)/spec/include -I$(CURDIR)/sim -I$(CURDIR)/tb/common" $(WAVES_FLAGS) $(VERILATOR_EXTRA)
 # VERILATOR_EXTRA: flags for a one-off build, e.g. a profile (docs/sim-speed.md):
 #   make BUILD=build/prof VERILATOR_EXTRA="--prof-cfuncs -CFLAGS -g" build/prof/sim/rnic_sim
 VERILATOR_EXTRA ?=

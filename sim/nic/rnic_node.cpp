@@ -2,6 +2,7 @@
 
 #include "Vrnic_core.h"
 #include "host/pcie_model.h"
+#include "main/sim_waves.h"
 #include "verilated.h"
 
 #include <unistd.h>
@@ -36,11 +37,14 @@ RnicNode::RnicNode(sc_module_name name, sc_time period)
       std::exit(2);
     }
   trace_ = std::getenv("RNIC_TRACE_HASH") != nullptr;
+  waves_.reset(new Waves);
+  waves_->open(core_.get(), basename());
   SC_THREAD(clock_thread);
 }
 
 RnicNode::~RnicNode() {
   core_->final();
+  waves_->close();
   if (trace_)
     std::printf("INFO %s port trace hash %016llx over %llu cycles\n", name(), (unsigned long long)trace_hash_,
                 (unsigned long long)cycle_);
@@ -292,22 +296,30 @@ void RnicNode::clock_thread() {
     c.eval();
     if (back && chdir(cwd) != 0) std::exit(2);
   }
+  // Waves: the low phase (inputs as driven) at the cycle's start, the rising edge half a period
+  // later, in simulated ps (a no-op unless this is the trace build and waves were asked for).
+  const uint64_t half_ps = uint64_t(period_ / sc_time(1, SC_PS)) / 2;
+  auto now_ps = [] { return uint64_t(sc_time_stamp() / sc_time(1, SC_PS)); };
   for (int i = 0; i < 4; i++) {  // reset for a few cycles
     c.clk_i = 1;
     c.eval();
+    waves_->dump(now_ps() + half_ps);
     c.clk_i = 0;
     c.eval();
     wait(period_);
+    waves_->dump(now_ps());
   }
   c.rst_ni = 1;
   for (;;) {
     drive_inputs();
     c.clk_i = 0;
     c.eval();
+    waves_->dump(now_ps());
     if (trace_) trace_cycle();
     sample_handshakes();  // ready/valid as seen just before the rising edge
     c.clk_i = 1;
     c.eval();
+    waves_->dump(now_ps() + half_ps);
     ctx_->timeInc(1);
     cycle_++;
     wait(period_);
