@@ -5,8 +5,8 @@
 # reads it and that every signal of the GTKWave save file is in it and the groups toggle under
 # RDMA traffic (tb/sim/waves_check.py), that tracing changes no behaviour (port trace hashes and
 # results equal to the normal build's), that the normal build asked for waves runs the trace
-# build itself, and that bad window options are refused. "long": the whole run of two programs
-# traced without a window, and a block testbench (the soft core) asked for waves.
+# build itself, and that bad window options are refused. "long": a lossy RDMA run
+# traced for 1.5 ms, and a block testbench (the soft core) asked for waves.
 set -uo pipefail
 sim=$(realpath "$1") wsim=$(realpath "$2") gtkw=$3 out=$4 long=${5:-}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -49,9 +49,9 @@ check waves-env-default-name test -s "$out/wdir/sim-rnic_sim_test-bar0.fst"
 why="exit $xrc"
 check waves-bad-window-refused test $xrc -eq 2 -a ! -e "$out/x.fst"
 
-# 3. Long form: whole runs without a window; a block testbench (rv_cpu) asked for waves.
+# 3. Long form: 1.5 ms of a lossy run (about 1 GB of VCD); a block testbench (rv_cpu) asked for waves.
 if [ "$long" = long ]; then
-  "$wsim" test-rdma 4 0.05 0.05 0.05 0.05 --waves "$out/lossy.fst" > "$out/lossy.log" 2>&1; lrc=$?
+  "$wsim" test-rdma 4 0.05 0.05 0.05 0.05 --waves "$out/lossy.fst" --waves-to 1.5ms > "$out/lossy.log" 2>&1; lrc=$?
   if [ $lrc -eq 0 ] && fst2vcd "$out/lossy.fst" > "$out/lossy.vcd" 2>/dev/null; then
     pass waves-long-lossy-run
     python3 "$here/waves_check.py" "$out/lossy.vcd" "$gtkw" | sed 's/^\(PASS\|FAIL\) waves-/\1 waves-long-/' 
