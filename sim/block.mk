@@ -94,3 +94,10 @@ bench-rdma: $(SIM_BIN)
 # `make rnic-sim`: what sim/rnic-sim needs (the simulator and the rdma-core provider).
 .PHONY: rnic-sim
 rnic-sim: deps $(SIM_BIN) provider
+
+# The block testbenches include sim/main/sim_waves.h (waveforms on demand, docs/development.md):
+# rebuild them when it changes (their fragments list their own headers only).
+$(CPU_SIM) $(foreach w,w512 w64 cov128,$(BUILD)/dma/$(w)/Vdma_engine) $(MKEY_BUILD)/p1/Vmkey_table \
+  $(MKEY_BUILD)/p2/Vmkey_table $(foreach w,$(ROCE_WIDTHS),$(ROCE_BUILD)/w$(w)/Vroce_tb_top) $(ROCE_BUILD)/cov128/Vroce_tb_top \
+  $(foreach w,$(XRX_WIDTHS),$(XRX_BUILD)/w$(w)/Vxport_rx_tb_top) $(XRX_BUILD)/cov128/Vxport_rx_tb_top \
+  $(XPORT_TX_BUILD)/w512/Vxport_tx_tb_top $(XPORT_TX_BUILD)/w64/Vxport_tx_tb_top: sim/main/sim_waves.h

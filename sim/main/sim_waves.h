@@ -94,9 +94,14 @@ inline void waves_setup(int &argc, char **argv) {
   if (const char *e = std::getenv("WAVES_TO")) time_opt("WAVES_TO", e, &c.to_ps);
   int o = 1;
   std::string name_args;  // the arguments that remain, for the default file name
+  bool rest = false;  // after "--" (rnic_sim run -- COMMAND): the command's own arguments
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : nullptr;
-    if (!std::strcmp(a, "--waves")) {
+    if (rest || !std::strcmp(a, "--")) {
+      rest = true;
+      name_args += std::string("_") + a;
+      argv[o++] = argv[i];
+    } else if (!std::strcmp(a, "--waves")) {
       if (!v) { std::fprintf(stderr, "waves: --waves needs a file name\n"); bad = true; }
       else c.on = true, c.file = v;
       i++;
