@@ -59,6 +59,7 @@ help:
 	@echo "            SHARD=I/N: only shard I of N (scripts/shard.sh); TEST_JOBS=N suites at a time (2);"
 	@echo "            TEST_NICE=0: no lower priority for all but the longest suite (on a busy machine)"
 	@echo "make suite-NAME   one suite as make test runs it (log, JUnit XML in $(BUILD)/results/)"
+	@echo "WAVES=1    with any target: the trace build (build/waves/), FSTs in build/waves/fst/ (README)"
 	@echo "make test-long    the longer forms of the suites (not run by CI): $(TEST_LONG)"
 	@echo "make lint   verilator --lint-only -Wall on every RTL top ($(LINT_TOPS))"
 	@echo "make synth  Yosys 0.23 synth_xilinx of $(SYNTH_TOPS); reports in build/synth/"
