@@ -5,6 +5,13 @@ SHELL := /bin/bash
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE := 1
 .DEFAULT_GOAL := help
 BUILD := build
+# WAVES=1 (docs/development.md, "Waveforms"): every model in the trace build, a tree of its own,
+# so the normal build never pays for tracing; the programs write their FSTs into build/waves/fst.
+ifneq ($(filter-out 0,$(WAVES)),)
+BUILD := build/waves
+export WAVES_DIR ?= $(CURDIR)/build/waves/fst
+WAVES_FLAGS := --trace-fst --trace-max-width 1024
+endif
 PYTHON := python3
 
 # ---- RTL sources: every SystemVerilog file under rtl/, packages first --------------------
@@ -20,7 +27,7 @@ RTL_VLT := $(sort $(wildcard rtl/*/*.vlt))
 VERILATOR := verilator
 VERILATOR_FLAGS := --cc --exe --build -j 2 -O3 -Wall --x-assign unique --x-initial unique \
   -MAKEFLAGS OBJCACHE=ccache -CFLAGS "-O2 -std=c++17 -Wno-unused-parameter" \
-  -CFLAGS "-I$(CURDIR)/spec/include -I$(CURDIR)/sim -I$(CURDIR)/tb/common" $(VERILATOR_EXTRA)
+  -CFLAGS "-I$(CURDIR)/spec/include -I$(CURDIR)/sim -I$(CURDIR)/tb/common" $(WAVES_FLAGS) $(VERILATOR_EXTRA)
 # VERILATOR_EXTRA: flags for a one-off build, e.g. a profile (docs/sim-speed.md):
 #   make BUILD=build/prof VERILATOR_EXTRA="--prof-cfuncs -CFLAGS -g" build/prof/sim/rnic_sim
 VERILATOR_EXTRA ?=
@@ -52,6 +59,7 @@ help:
 	@echo "            SHARD=I/N: only shard I of N (scripts/shard.sh); TEST_JOBS=N suites at a time (2);"
 	@echo "            TEST_NICE=0: no lower priority for all but the longest suite (on a busy machine)"
 	@echo "make suite-NAME   one suite as make test runs it (log, JUnit XML in $(BUILD)/results/)"
+	@echo "WAVES=1    with any target: the trace build (build/waves/), FSTs in build/waves/fst/ (README)"
 	@echo "make test-long    the longer forms of the suites (not run by CI): $(TEST_LONG)"
 	@echo "make lint   verilator --lint-only -Wall on every RTL top ($(LINT_TOPS))"
 	@echo "make synth  Yosys 0.23 synth_xilinx of $(SYNTH_TOPS); reports in build/synth/"

@@ -22,6 +22,8 @@ def parse(lines):
         elif line.startswith("FAIL "):
             name, _, why = line[5:].strip().partition(" ")
             cases.append([name or "(unnamed)", why or "failed", None])
+        elif line.startswith("RERUN with waves: ") and cases and cases[-1][2] is not None:
+            cases[-1][2] += "\n" + line.strip()  # the same check writing an FST
         elif line.startswith("RERUN ") and cases and cases[-1][1] is not None and cases[-1][2] is None:
             cases[-1][2] = line[6:].strip()
     return cases
@@ -40,7 +42,7 @@ def main():
         tc = ET.SubElement(ts, "testcase", classname=suite, name=name)
         if why is not None:
             fl = ET.SubElement(tc, "failure", message=why)
-            fl.text = "RERUN " + (rerun or "make suite-" + suite)
+            fl.text = "RERUN " + (rerun or "make suite-%s\nRERUN with waves: make suite-%s WAVES=1" % (suite, suite))
     ET.ElementTree(root).write(sys.stdout, encoding="unicode", xml_declaration=True)
     sys.stdout.write("\n")
 

@@ -5,7 +5,8 @@
 # "NAME  N passed  N failed  (seconds)" followed by the FAIL lines, each with its rerun command.
 # A suite reports each check as a line "PASS <name>" or "FAIL <name> <why>"; a program that knows
 # how to rerun a failed check prints "RERUN <command>" after it. A FAIL without one gets
-# "RERUN make suite-NAME" (the smallest rerun known). A suite that exits non-zero without
+# "RERUN make suite-NAME" (the smallest rerun known). A line "RERUN with waves: ..." right after
+# a RERUN line (the same check writing an FST) is shown under it. A suite that exits non-zero without
 # reporting a FAIL line gets one added, so a crash is never a pass.
 set -uo pipefail
 quiet=0; [ "${1:-}" = --quiet ] && { quiet=1; shift; }
@@ -35,9 +36,11 @@ python3 "$(dirname "$0")/junit.py" "$name" "$log" "$secs" > "$results/$name.xml.
   printf '  %-22s %5d passed %4d failed  (%ds, cpu %ds)\n' "$name" "$p" "$f" "$secs" "${cpu:-0}"
   # FAIL lines with the RERUN line that follows each (or the suite's own), and INFO lines.
   awk -v suite="$name" '
-    function close_fail() { if (open) print "  RERUN make suite-" suite; open = 0 }
-    /^FAIL / { close_fail(); print; open = 1; next }
-    /^RERUN / { if (open) print "  " $0; open = 0; next }
+    function close_fail() {
+      if (open) print "  RERUN make suite-" suite "\n  RERUN with waves: make suite-" suite " WAVES=1"; open = 0 }
+    /^FAIL / { close_fail(); print; open = 1; rr = 0; next }
+    /^RERUN with waves: / { if (rr) print "  " $0; rr = 0; next }
+    /^RERUN / { rr = open; if (open) print "  " $0; open = 0; next }
     /^INFO / { close_fail(); print; next }
     END { close_fail() }' "$log" | head -60 | sed 's/^/    /'
 } > "$results/$name.summary"

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "main/sim_program.h"
+#include "main/sim_waves.h"
 
 std::map<std::string, std::pair<SimProgramFn, std::string>> &sim_programs() {
   static std::map<std::string, std::pair<SimProgramFn, std::string>> progs;
@@ -56,6 +57,7 @@ struct Progress {
 }  // namespace
 
 int sc_main(int argc, char **argv) {
+  waves_setup(argc, argv);  // --waves FILE, --waves-from/--waves-to, WAVES=1: for every program
   if (argc < 2 || !sim_programs().count(argv[1])) {
     std::fprintf(stderr, "usage: %s PROGRAM [args]\nprograms:\n", argv[0]);
     for (auto &p : sim_programs()) std::fprintf(stderr, "  %-16s %s\n", p.first.c_str(), p.second.second.c_str());

@@ -51,7 +51,12 @@ void EthLink::pcap_drain(uint64_t up_to_ps) {
   }
 }
 
-uint64_t EthLink::now_ps() { return uint64_t(std::llround(sc_time_stamp() / sc_time(1, SC_PS))); }
+// Called several times per NIC cycle: the divisor (what sc_time / sc_time divides by) is
+// computed once instead of building an sc_time each call; same arithmetic, same result.
+uint64_t EthLink::now_ps() {
+  static const double ps = sc_time(1, SC_PS).to_double();
+  return uint64_t(std::llround(sc_time_stamp().to_double() / ps));
+}
 
 uint64_t EthLink::ser_ps(size_t bytes) const { return uint64_t(std::llround(double(bytes) * 8000.0 / cfg_.gbps)); }
 

@@ -3,6 +3,7 @@
 #include "Vrnic_core.h"
 #include "Vrnic_core___024root.h"
 #include "host/pcie_model.h"
+#include "main/sim_waves.h"
 #include "verilated.h"
 
 #include <unistd.h>
@@ -43,6 +44,8 @@ RnicNode::RnicNode(sc_module_name name, sc_time period)
     pc_prof_path_ = std::string(p) + "." + basename();
     pc_prof_.assign(kPcProfWords, 0);
   }
+  waves_.reset(new Waves);
+  waves_->open(core_.get(), basename());
   SC_THREAD(clock_thread);
 }
 
@@ -55,6 +58,7 @@ RnicNode::~RnicNode() {
       std::fclose(f);
     }
   }
+  waves_->close();
   if (trace_)
     std::printf("INFO %s port trace hash %016llx over %llu cycles\n", name(), (unsigned long long)trace_hash_,
                 (unsigned long long)cycle_);
@@ -200,8 +204,11 @@ void RnicNode::sample_handshakes() {
     uint8_t lanes[kDataBytes];
     wide_to_bytes(c.m_axis_tx_tdata_o.data(), lanes);
     uint64_t keep = c.m_axis_tx_tkeep_o;
-    for (unsigned i = 0; i < kDataBytes; i++)
-      if (keep >> i & 1) tx_cur_.push_back(lanes[i]);
+    if (keep == ~uint64_t(0))  // a full beat (most of them): one copy
+      tx_cur_.insert(tx_cur_.end(), lanes, lanes + kDataBytes);
+    else
+      for (unsigned i = 0; i < kDataBytes; i++)
+        if (keep >> i & 1) tx_cur_.push_back(lanes[i]);
     if (c.m_axis_tx_tlast_o) {
       if (eth_) eth_->tx_frame(std::move(tx_cur_));
       else tx_out_.push_back(std::move(tx_cur_));
@@ -306,24 +313,33 @@ void RnicNode::clock_thread() {
     c.eval();
     if (back && chdir(cwd) != 0) std::exit(2);
   }
+  // Waves: the low phase (inputs as driven) at the cycle's start, the rising edge half a period
+  // later, in simulated ps (a no-op unless this is the trace build and waves were asked for).
+  const sc_time ps(1, SC_PS);
+  const uint64_t half_ps = uint64_t(period_ / ps) / 2;
+  auto now_ps = [&ps] { return uint64_t(sc_time_stamp() / ps); };
   for (int i = 0; i < 4; i++) {  // reset for a few cycles
     c.clk_i = 1;
     c.eval();
+    if (waves_->on()) waves_->dump(now_ps() + half_ps);
     c.clk_i = 0;
     c.eval();
     wait(period_);
+    if (waves_->on()) waves_->dump(now_ps());
   }
   c.rst_ni = 1;
   for (;;) {
     drive_inputs();
     c.clk_i = 0;
     c.eval();
+    if (waves_->on()) waves_->dump(now_ps());
     if (trace_) trace_cycle();
     sample_handshakes();  // ready/valid as seen just before the rising edge
     c.clk_i = 1;
     c.eval();
     if (!pc_prof_.empty())
       pc_prof_[(c.rootp->rnic_core__DOT__u_fw__DOT__u_cpu__DOT__u_core__DOT__ex_pc_q >> 2) % kPcProfWords]++;
+    if (waves_->on()) waves_->dump(now_ps() + half_ps);
     ctx_->timeInc(1);
     cycle_++;
     wait(period_);

@@ -21,6 +21,7 @@
 class Vrnic_core;
 class VerilatedContext;
 class PcieModel;
+class Waves;
 struct AxiPorts;
 
 struct BarAccess {
@@ -91,6 +92,7 @@ class RnicNode : public sc_module {
 
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<Vrnic_core> core_;
+  std::unique_ptr<Waves> waves_;  // FST of this node when asked for (main/sim_waves.h)
   sc_time period_;
   uint64_t cycle_ = 0;
   bool trace_ = false;

@@ -1,6 +1,8 @@
 // The command that reruns this program exactly as it was started (its own argv, seed included,
 // read from /proc/self/cmdline and shell-quoted), printed as "RERUN <command>" after a FAIL line:
-// scripts/run-suite.sh shows it next to the failure and puts it into the JUnit XML.
+// scripts/run-suite.sh shows it next to the failure and puts it into the JUnit XML. A second line
+// "RERUN with waves: WAVES=1 <command>" reruns it writing an FST (sim/main/sim_waves.h: the
+// program builds its trace build and runs that; the file's name is printed as an INFO line).
 #pragma once
 #include <cctype>
 #include <cstdio>
@@ -37,4 +39,6 @@ inline const std::string &tb_rerun_command() {
   return cmd;
 }
 
-inline void tb_print_rerun() { std::printf("RERUN %s\n", tb_rerun_command().c_str()); }
+inline void tb_print_rerun() {
+  std::printf("RERUN %s\nRERUN with waves: WAVES=1 %s\n", tb_rerun_command().c_str(), tb_rerun_command().c_str());
+}

@@ -62,6 +62,7 @@ static int elf_main(int argc, char** argv) {
 }
 
 int main(int argc, char** argv) {
+  waves_setup(argc, argv);
   Verilated::commandArgs(argc, argv);
   if (argc >= 2 && !strcmp(argv[1], "elf")) return elf_main(argc - 2, argv + 2);
   if (argc >= 2 && !strcmp(argv[1], "random")) return lockstep_main(argc - 2, argv + 2);

@@ -9,6 +9,7 @@
 #include <random>
 #include <vector>
 #include "Vrv_cpu.h"
+#include "main/sim_waves.h"
 #include "verilated.h"
 
 // Simulation-only MMIO registers decoded by this testbench.
@@ -37,13 +38,14 @@ class CpuHarness {
     m_->ld_req_i = 0;
     m_->dbg_req_i = 0;
     m_->irq_ext_i = 0;
+    waves_.open(m_, "cpu");
     m_->mmio_gnt_i = 0;
     m_->mmio_rvalid_i = 0;
     m_->mmio_rdata_i = 0;
     for (int i = 0; i < 4; i++) cycle();
     gnt_wait_ = pick(max_gnt_);
   }
-  ~CpuHarness() { m_->final(); delete m_; }
+  ~CpuHarness() { waves_.close(); m_->final(); delete m_; }
 
   // ---- host load port (core held in reset)
   void host_write(uint32_t addr, uint32_t data) {
@@ -90,6 +92,7 @@ class CpuHarness {
       m_->mmio_gnt_i = gnt;
       m_->eval();
     }
+    waves_.sample(false);
     if (m_->mmio_rvalid_i) pend_ = false;
     else if (pend_) rsp_wait_--;
     if (gnt) {
@@ -105,10 +108,12 @@ class CpuHarness {
     }
     m_->clk_i = 1;
     m_->eval();
+    waves_.sample(true);
     cyc_++;
   }
 
   Vrv_cpu* m_;
+  Waves waves_;  // FST when asked for (sim/main/sim_waves.h)
   uint64_t cyc_ = 0;
   bool exited_ = false;
   uint32_t exit_code_ = 0;

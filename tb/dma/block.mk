@@ -10,26 +10,26 @@ SYNTH_TOPS += dma_engine
 BENCHES += dma
 
 # three models: 512-bit (default width), 64-bit, and a 128-bit line-coverage build
-build/dma/w512/Vdma_engine: $(DMA_TB_DEPS)
-	$(call verilate,build/dma/w512,dma_engine,,$(DMA_TB_SRCS),$(DMA_CLIENTS) -CFLAGS -DTB_DW=512)
-build/dma/w64/Vdma_engine: $(DMA_TB_DEPS)
-	$(call verilate,build/dma/w64,dma_engine,,$(DMA_TB_SRCS),$(DMA_CLIENTS) -GDataWidth=64 -CFLAGS -DTB_DW=64)
-build/dma/cov128/Vdma_engine: $(DMA_TB_DEPS)
-	$(call verilate,build/dma/cov128,dma_engine,,$(DMA_TB_SRCS),$(DMA_CLIENTS) -GDataWidth=128 -CFLAGS -DTB_DW=128 --coverage-line)
+$(BUILD)/dma/w512/Vdma_engine: $(DMA_TB_DEPS)
+	$(call verilate,$(BUILD)/dma/w512,dma_engine,,$(DMA_TB_SRCS),$(DMA_CLIENTS) -CFLAGS -DTB_DW=512)
+$(BUILD)/dma/w64/Vdma_engine: $(DMA_TB_DEPS)
+	$(call verilate,$(BUILD)/dma/w64,dma_engine,,$(DMA_TB_SRCS),$(DMA_CLIENTS) -GDataWidth=64 -CFLAGS -DTB_DW=64)
+$(BUILD)/dma/cov128/Vdma_engine: $(DMA_TB_DEPS)
+	$(call verilate,$(BUILD)/dma/cov128,dma_engine,,$(DMA_TB_SRCS),$(DMA_CLIENTS) -GDataWidth=128 -CFLAGS -DTB_DW=128 --coverage-line)
 
 .PHONY: test-dma bench-dma cov-dma
-test-dma: build/dma/w512/Vdma_engine build/dma/w64/Vdma_engine build/dma/cov128/Vdma_engine
-	build/dma/w512/Vdma_engine --seed $(DMA_SEED) | sed 's/^\(PASS\|FAIL\) /\1 w512_/'; test $${PIPESTATUS[0]} -eq 0
-	build/dma/w64/Vdma_engine --seed $(DMA_SEED) --quick | sed 's/^\(PASS\|FAIL\) /\1 w64_/'; test $${PIPESTATUS[0]} -eq 0
+test-dma: $(BUILD)/dma/w512/Vdma_engine $(BUILD)/dma/w64/Vdma_engine $(BUILD)/dma/cov128/Vdma_engine
+	$(BUILD)/dma/w512/Vdma_engine --seed $(DMA_SEED) | sed 's/^\(PASS\|FAIL\) /\1 w512_/'; test $${PIPESTATUS[0]} -eq 0
+	$(BUILD)/dma/w64/Vdma_engine --seed $(DMA_SEED) --quick | sed 's/^\(PASS\|FAIL\) /\1 w64_/'; test $${PIPESTATUS[0]} -eq 0
 	@$(MAKE) --no-print-directory cov-dma
 
 # line coverage of rtl/dma: annotated sources and summary under build/coverage/dma
-cov-dma: build/dma/cov128/Vdma_engine
-	@rm -rf build/coverage/dma; mkdir -p build/coverage/dma
-	DMA_COV_FILE=build/coverage/dma/coverage.dat build/dma/cov128/Vdma_engine --seed $(DMA_SEED) --quick \
+cov-dma: $(BUILD)/dma/cov128/Vdma_engine
+	@rm -rf $(BUILD)/coverage/dma; mkdir -p $(BUILD)/coverage/dma
+	DMA_COV_FILE=$(BUILD)/coverage/dma/coverage.dat $(BUILD)/dma/cov128/Vdma_engine --seed $(DMA_SEED) --quick \
 	  | sed 's/^\(PASS\|FAIL\) /\1 cov128_/'; test $${PIPESTATUS[0]} -eq 0
-	@tb/dma/coverage.sh build/coverage/dma
+	@tb/dma/coverage.sh $(BUILD)/coverage/dma
 
-bench-dma: build/dma/w512/Vdma_engine
-	@mkdir -p build/bench
-	build/dma/w512/Vdma_engine --bench --seed $(DMA_SEED) | tee build/bench/dma.txt
+bench-dma: $(BUILD)/dma/w512/Vdma_engine
+	@mkdir -p $(BUILD)/bench
+	$(BUILD)/dma/w512/Vdma_engine --bench --seed $(DMA_SEED) | tee $(BUILD)/bench/dma.txt

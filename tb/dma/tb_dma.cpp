@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "Vdma_engine.h"
+#include "main/sim_waves.h"
 #include "tb_rerun.h"
 #include "verilated.h"
 #if VM_COVERAGE
@@ -57,6 +58,7 @@ struct ClientCfg { double req_p = 1.0, data_p = 1.0, cpl_p = 1.0; };
 struct Tb {
   std::unique_ptr<VerilatedContext> ctx;
   std::unique_ptr<Vdma_engine> top;
+  Waves waves;  // FST when asked for (sim/main/sim_waves.h)
   AxiSlaveModel slave;
   AxiPorts ports{B};
   std::mt19937_64 rng;
@@ -79,6 +81,7 @@ struct Tb {
 
   Tb(uint64_t seed) : ctx(new VerilatedContext), slave(B, MEM, seed ^ 0x5151), rng(seed) {
     top.reset(new Vdma_engine(ctx.get()));
+    waves.open(top.get(), "dma");
     for (auto& b : slave.mem) b = uint8_t(rng());
     image = slave.mem;
     dontcare.assign(MEM, 0);
@@ -86,8 +89,8 @@ struct Tb {
     slave.wr_allowed = &allowed;
     top->rst_ni = 0; top->clk_i = 0;
     top->cfg_max_read_req_i = mrrs_code; top->cfg_max_payload_i = mps_code;
-    for (int i = 0; i < 5; i++) { top->clk_i = 1; top->eval(); top->clk_i = 0; top->eval(); }
-    top->rst_ni = 1; top->eval();
+    for (int i = 0; i < 5; i++) { top->clk_i = 1; waves.eval(*top); top->clk_i = 0; waves.eval(*top); }
+    top->rst_ni = 1; waves.eval(*top);
   }
 
   void err(const std::string& s) { if (errs++ == 0) first_err = "cycle " + std::to_string(cyc) + ": " + s; }
@@ -166,7 +169,7 @@ struct Tb {
     t.m_axi_bvalid = ports.bvalid; t.m_axi_bid = ports.bid; t.m_axi_bresp = ports.bresp;
     t.m_axi_rvalid = ports.rvalid; t.m_axi_rid = ports.rid; t.m_axi_rresp = ports.rresp; t.m_axi_rlast = ports.rlast;
     if (ports.rvalid) vlb::set_bytes(t.m_axi_rdata, 0, B, ports.rdata.data());
-    t.eval();
+    waves.eval(t);
     // ---- sample DUT outputs / handshakes ----
     ports.awvalid = t.m_axi_awvalid; ports.awid = t.m_axi_awid; ports.awaddr = t.m_axi_awaddr;
     ports.awlen = t.m_axi_awlen; ports.awsize = t.m_axi_awsize; ports.awburst = t.m_axi_awburst;
@@ -272,7 +275,7 @@ struct Tb {
       }
     }
     slave.commit(ports);
-    t.clk_i = 1; t.eval(); t.clk_i = 0; t.eval();
+    t.clk_i = 1; waves.eval(t); t.clk_i = 0; waves.eval(t);
     cyc++;
   }
 
@@ -525,6 +528,7 @@ static void run_bench(uint64_t seed) {
 }
 
 int main(int argc, char** argv) {
+  waves_setup(argc, argv);
   uint64_t seed = 1;
   bool bench = false, quick = false;
   for (int i = 1; i < argc; i++) {

@@ -72,6 +72,7 @@ why="slurm-shards.sh --list differs from scripts/shard.sh"; check slurm-same-sha
 # ---- run-suite.sh: JUnit XML of a sample log, counts, messages, RERUN lines ------------------
 mkdir -p "$tmp/res"
 printf '%s\n' 'PASS a-first' 'INFO noise' 'FAIL b-second value 3 < 4 & "x"' 'RERUN prog --seed 7' \
+  'RERUN with waves: WAVES=1 prog --seed 7' \
   'PASS c-third' $'FAIL d-fourth ctrl \x01 char' 'SKIP e-gap' > "$tmp/sample.log"
 RESULTS=$tmp/res scripts/run-suite.sh sample cat "$tmp/sample.log" > "$tmp/sum.txt"
 out=$(python3 - "$tmp/res/sample.xml" <<'EOF' 2>&1
@@ -83,8 +84,8 @@ assert ts.get("tests") == "4" and ts.get("failures") == "2", (ts.get("tests"), t
 assert [c.get("name") for c in cases] == ["a-first", "b-second", "c-third", "d-fourth"]
 f = cases[1].find("failure")
 assert f.get("message") == 'value 3 < 4 & "x"', f.get("message")
-assert f.text == "RERUN prog --seed 7", f.text
-assert cases[3].find("failure").text == "RERUN make suite-sample"
+assert f.text == "RERUN prog --seed 7\nRERUN with waves: WAVES=1 prog --seed 7", f.text
+assert cases[3].find("failure").text == "RERUN make suite-sample\nRERUN with waves: make suite-sample WAVES=1"
 assert cases[0].find("failure") is None
 EOF
 )
@@ -92,6 +93,8 @@ why="$out"; check junit-xml-well-formed-and-counts-match test $? -eq 0
 why="$(cat "$tmp/sum.txt")"
 check run-suite-shows-rerun-next-to-fail grep -q -- '^ *RERUN prog --seed 7$' "$tmp/sum.txt"
 check run-suite-fallback-rerun grep -q -- '^ *RERUN make suite-sample$' "$tmp/sum.txt"
+check run-suite-shows-waves-rerun grep -q -- '^ *RERUN with waves: WAVES=1 prog --seed 7$' "$tmp/sum.txt"
+check run-suite-fallback-waves-rerun grep -q -- '^ *RERUN with waves: make suite-sample WAVES=1$' "$tmp/sum.txt"
 RESULTS=$tmp/res scripts/run-suite.sh crash sh -c 'echo PASS x; exit 3' > /dev/null
 why="$(cat "$tmp/res/crash.log")"; check run-suite-crash-is-a-failure grep -q '^FAIL suite-crash exited with code 3' "$tmp/res/crash.log"
 
@@ -102,11 +105,13 @@ int main() { TbResults r; r.check(true, "ok"); r.check(false, "bad", "why %d", 1
 EOF
 if g++ -std=c++17 -I"$root/tb/common" "$tmp/rr.cpp" -o "$tmp/rr" 2> "$tmp/rr.err"; then
   out=$("$tmp/rr" --seed 5 'two words' "it's" 2>&1)
-  line=$(sed -n 's/^RERUN //p' <<< "$out")
+  line=$(sed -n '/^RERUN with waves: /d; s/^RERUN //p' <<< "$out")
+  wline=$(sed -n 's/^RERUN with waves: //p' <<< "$out")
   # the printed command, run by a shell, gets the same arguments back
   got=$(eval "set -- $line"; printf '%s|' "$@")
   why="output [$out], reparsed [$got]"
   check tb-rerun-line-is-the-exact-command test "$got" = "$tmp/rr|--seed|5|two words|it's|"
+  check tb-rerun-waves-line test "$wline" = "WAVES=1 $line"
 else why="$(head -3 "$tmp/rr.err")"; check tb-rerun-line-is-the-exact-command false; fi
 
 # ---- run-suites.sh: a fake project; suites run two at a time after one build, one log each ---

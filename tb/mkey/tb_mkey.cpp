@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "Vmkey_table.h"
+#include "main/sim_waves.h"
 #include "rnic_spec.h"
 #include "tb_check.h"
 #include "verilated.h"
@@ -150,6 +151,7 @@ struct Port {
 struct Tb {
   std::unique_ptr<VerilatedContext> ctx;
   std::unique_ptr<Vmkey_table> top;
+  Waves waves;  // FST when asked for (sim/main/sim_waves.h)
   std::mt19937_64 rng;
   Model model;
   Port port[NP];
@@ -164,6 +166,7 @@ struct Tb {
   explicit Tb(uint64_t seed) : ctx(new VerilatedContext), rng(seed) {
     ctx->randSeed(int(seed & 0x7fffffff));
     top.reset(new Vmkey_table(ctx.get()));
+    waves.open(top.get(), "mkey");
   }
   double uni() { return std::uniform_real_distribution<double>(0, 1)(rng); }
   uint64_t r64() { return rng(); }
@@ -215,7 +218,7 @@ struct Tb {
   void step() {
     drive();
     top->clk_i = 0;
-    top->eval();
+    waves.eval(*top);
     bool wfire = wvld && top->wr_ready_o;
     bool any_accept = false;
     for (unsigned p = 0; p < NP; p++) {
@@ -259,7 +262,7 @@ struct Tb {
       wvld = false;
     }
     top->clk_i = 1;
-    top->eval();
+    waves.eval(*top);
     cycle++;
   }
 
@@ -280,12 +283,12 @@ struct Tb {
     top->clk_i = 0;
     top->wr_valid_i = 0;
     top->req_valid_i = 0;
-    top->eval();
+    waves.eval(*top);
     for (int i = 0; i < 4; i++) {
-      top->clk_i = 1; top->eval(); top->clk_i = 0; top->eval();
+      top->clk_i = 1; waves.eval(*top); top->clk_i = 0; waves.eval(*top);
     }
     top->rst_ni = 1;
-    top->eval();
+    waves.eval(*top);
   }
   void set_rates(double pv, double pr, double pw = 1.0) {
     for (unsigned p = 0; p < NP; p++) { port[p].p_valid = pv; port[p].p_ready = pr; }
@@ -416,6 +419,7 @@ static void report_mismatch(Tb &tb, TbResults &res, const char *name) {
 }
 
 int main(int argc, char **argv) {
+  waves_setup(argc, argv);
   uint64_t seed = 1, lookups = 100000;
   for (int i = 1; i < argc; i++) {
     if (!std::strcmp(argv[i], "--seed") && i + 1 < argc) seed = std::strtoull(argv[++i], nullptr, 0);

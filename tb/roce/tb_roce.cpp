@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "Vroce_tb_top.h"
+#include "main/sim_waves.h"
 #include "tb_rerun.h"
 #include "verilated.h"
 #include "ref/roce_ref.h"
@@ -140,6 +141,7 @@ struct MsgDesc {
 
 struct Tb {
   Vroce_tb_top* t;
+  Waves waves;  // FST when asked for (sim/main/sim_waves.h)
   std::mt19937_64 rng;
   uint64_t cyc = 0;
   std::deque<Hdr> pkt_q;
@@ -170,6 +172,7 @@ struct Tb {
   uint64_t rx_pause_mismatch = 0, rx_pause_rises = 0, rx_pause_falls = 0;
 
   explicit Tb(uint64_t seed) : t(new Vroce_tb_top), rng(seed) {
+    waves.open(t, "roce");
     t->clk_i = 0;
     t->rst_ni = 0;
     t->qpn_lo_i = 0;
@@ -190,14 +193,15 @@ struct Tb {
       Verilated::threadContextp()->coveragep()->write((std::string(f) + "." + std::to_string(cov_part++) + ".dat").c_str());
     Verilated::threadContextp()->coveragep()->clear();
 #endif
+    waves.close();  // before the model it reads goes
     delete t;
   }
   bool coin(double p) { return p >= 1.0 || std::uniform_real_distribution<double>(0, 1)(rng) < p; }
   void clock() {
     t->clk_i = 0;
-    t->eval();
+    waves.eval(*t);
     t->clk_i = 1;
-    t->eval();
+    waves.eval(*t);
     cyc++;
   }
   static void push_stream(std::deque<std::pair<Bytes, bool>>& q, const Bytes& b) {
@@ -238,7 +242,7 @@ struct Tb {
     t->rx_tready_i = coin(p_rx_ready);
     if (p_pause_flip > 0 && coin(p_pause_flip)) t->tx_pause_i = !t->tx_pause_i;
     t->clk_i = 0;
-    t->eval();
+    waves.eval(*t);
     if (t->tx_pause_i) {
       tx_cycles_paused++;
       if (t->tx_tvalid_o && !tx_offered) tx_pause_violations++;
@@ -270,7 +274,7 @@ struct Tb {
       if (t->rx_tlast_o) { rx_pays.push_back(rx_cur); rx_cur.clear(); last_rx_cyc = cyc; }
     }
     t->clk_i = 1;
-    t->eval();
+    waves.eval(*t);
     cyc++;
     if (check_rx_pause && bool(t->rx_pause_req_o) != pause_exp) rx_pause_mismatch++;
     if (rxin_fire) rxin_in_frame = !t->rxin_tlast_i;
@@ -546,6 +550,7 @@ static std::vector<uint16_t> sizes_around(uint16_t mtu) {
 }
 
 int main(int argc, char** argv) {
+  waves_setup(argc, argv);
   uint64_t seed = 1;
   long fuzz_n = 100000;
   std::string out = "build/roce", tag = "w" + std::to_string(NB * 8);

@@ -20,3 +20,20 @@ test-simmodels:
 	else echo "FAIL simmodels-reproducible-across-runs trace hashes differ"; exit 1; fi
 	@$(SIM_BIN) test-nodes $(FW_TRAP_DIR)/fw.img
 	@$(SIM_BIN) sim-speed --nics 2 --us 4000
+
+# Waveforms on demand (sim/main/sim_waves.h, docs/development.md "Waveforms"): the trace build
+# of the simulator (make WAVES=1, its own tree build/waves/) against the normal one. The trace
+# build is made only here and when someone asks for waves, never for the other suites.
+TEST_SUITES += waves
+TEST_LONG += waves-long
+WAVES_SIM_BIN := build/waves/sim/rnic_sim
+ifeq ($(filter-out 0,$(WAVES)),)
+.PHONY: $(WAVES_SIM_BIN)
+$(WAVES_SIM_BIN):
+	@$(MAKE) -s --no-print-directory WAVES=1 $@
+endif
+.PHONY: test-waves test-waves-long
+test-waves: $(BUILD)/sim/rnic_sim $(WAVES_SIM_BIN)
+	@tb/sim/test_waves.sh $(BUILD)/sim/rnic_sim $(WAVES_SIM_BIN) sim/waves/rnic_core.gtkw $(BUILD)/waves-test
+test-waves-long: $(BUILD)/sim/rnic_sim $(WAVES_SIM_BIN)
+	@tb/sim/test_waves.sh $(BUILD)/sim/rnic_sim $(WAVES_SIM_BIN) sim/waves/rnic_core.gtkw $(BUILD)/waves-test long

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "Vxport_rx_tb_top.h"
+#include "main/sim_waves.h"
 #include "ref/roce_ref.h"
 #include "axi_slave_model.h"
 #include "rnic_spec.h"
@@ -75,6 +76,7 @@ struct Mr {
 struct Tb {
   std::unique_ptr<VerilatedContext> ctx;
   std::unique_ptr<Vxport_rx_tb_top> top;
+  Waves waves;  // FST when asked for (sim/main/sim_waves.h)
   AxiSlaveModel slave;
   AxiPorts ports{NB};
   std::mt19937_64 rng;
@@ -92,14 +94,15 @@ struct Tb {
   uint64_t cycles = 0;
 
   Tb(uint64_t seed) : ctx(new VerilatedContext), top(new Vxport_rx_tb_top(ctx.get())), slave(NB, MEM, seed), rng(seed) {
+    waves.open(top.get(), "xport_rx");
     for (auto& b : slave.mem) b = uint8_t(rng());
     exp = slave.mem;
     slave.cfg = AxiSlaveCfg::hostile();
     slave.max_wr_bytes = 512;
     top->rst_ni = 0;
     top->rdd_valid_i = 0; top->qpt_wr_valid_i = 0; top->rqd_valid_i = 0; top->mk_wr_valid_i = 0;
-    for (int i = 0; i < 5; i++) { top->clk_i = 1; top->eval(); top->clk_i = 0; top->eval(); }
-    top->rst_ni = 1; top->eval();
+    for (int i = 0; i < 5; i++) { top->clk_i = 1; waves.eval(*top); top->clk_i = 0; waves.eval(*top); }
+    top->rst_ni = 1; waves.eval(*top);
     while (!top->mk_init_done_o) cycle();
   }
   bool coin(double p) { return std::uniform_real_distribution<double>(0, 1)(rng) < p; }
@@ -127,7 +130,7 @@ struct Tb {
     slave.drive(ports);
     top->m_axi_awready = ports.awready; top->m_axi_wready = ports.wready;
     top->m_axi_bvalid = ports.bvalid; top->m_axi_bid = ports.bid; top->m_axi_bresp = ports.bresp;
-    top->clk_i = 0; top->eval();
+    top->clk_i = 0; waves.eval(*top);
     // outputs of this cycle
     ports.awvalid = top->m_axi_awvalid; ports.awid = top->m_axi_awid; ports.awaddr = top->m_axi_awaddr;
     ports.awlen = top->m_axi_awlen; ports.awsize = top->m_axi_awsize; ports.awburst = top->m_axi_awburst;
@@ -159,7 +162,7 @@ struct Tb {
     fire_rdd = top->rdd_valid_i && top->rdd_ready_o;
     fire_mk = top->mk_wr_valid_i && top->mk_wr_ready_o;
     slave.commit(ports);
-    top->clk_i = 1; top->eval();
+    top->clk_i = 1; waves.eval(*top);
     cycles++;
   }
 
@@ -282,7 +285,7 @@ struct Tb {
   // READ progress query: -1 when (qpn, first psn) is not outstanding, else the next PSN expected
   int64_t rdq(uint32_t qpn, uint32_t psn) {
     top->rdq_qpn_i = qpn; top->rdq_psn_i = psn;
-    top->eval();
+    waves.eval(*top);
     return top->rdq_hit_o ? int64_t(top->rdq_nxt_o) : -1;
   }
 
@@ -385,6 +388,7 @@ static bool mem_eq(Tb& t, std::string& why) {
 }
 
 int main(int argc, char** argv) {
+  waves_setup(argc, argv);
   uint64_t seed = 1;
   bool bench = false;
   for (int i = 1; i < argc; i++) {

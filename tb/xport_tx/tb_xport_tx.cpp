@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "Vxport_tx_tb_top.h"
+#include "main/sim_waves.h"
 #include "tb_rerun.h"
 #include "verilated.h"
 #include "rnic_spec.h"
@@ -133,6 +134,7 @@ static void write_pcap(const std::string& path, const std::vector<Bytes>& frames
 
 struct Tb {
   std::unique_ptr<Vxport_tx_tb_top> t{new Vxport_tx_tb_top};
+  Waves waves;  // FST when asked for (sim/main/sim_waves.h)
   AxiSlaveModel slave{B, MEM_BYTES, 0};
   AxiPorts ports{B};
   std::mt19937_64 rng;
@@ -163,6 +165,7 @@ struct Tb {
   unsigned rderr_pulses = 0;
 
   explicit Tb(uint64_t seed) : slave(B, MEM_BYTES, seed * 7 + 1), rng(seed) {
+    waves.open(t.get(), "xport_tx");
     for (auto& b : slave.mem) b = uint8_t(rng());
     t->clk_i = 0; t->rst_ni = 0;
     for (int i = 0; i < 4; i++) tick();
@@ -362,7 +365,7 @@ struct Tb {
     x.m_axi_rlast = ports.rlast;
     if (ports.rvalid) vlb::set_bytes(x.m_axi_rdata, 0, B, ports.rdata.data());
     x.clk_i = 0;
-    x.eval();
+    waves.eval(x);
     // ---- sample ----
     ports.arvalid = x.m_axi_arvalid; ports.arid = x.m_axi_arid; ports.araddr = x.m_axi_araddr;
     ports.arlen = x.m_axi_arlen; ports.arsize = x.m_axi_arsize; ports.arburst = x.m_axi_arburst;
@@ -394,7 +397,7 @@ struct Tb {
     if (x.rdrsp_err_o) rderr_pulses++;
     slave.commit(ports);
     x.clk_i = 1;
-    x.eval();
+    waves.eval(x);
     cyc++;
   }
 
@@ -513,6 +516,7 @@ static Sge sge_a(std::mt19937_64& rng, uint32_t len) {
 }
 
 int main(int argc, char** argv) {
+  waves_setup(argc, argv);
   uint64_t seed = 1;
   std::string out = "build/xport_tx";
   bool bench = false;
