@@ -20,8 +20,7 @@ static std::string fmt(const char *f, unsigned long long a = 0, unsigned long lo
 
 // ---- AXI4 ---------------------------------------------------------------------------------------
 
-// A channel whose VALID was high without READY must keep VALID and the same payload next cycle.
-void AxiMonitor::hold(uint64_t cyc, const char *ch, Held &s, bool valid, bool ready, uint64_t h) {
+void MonitorBase::hold(uint64_t cyc, const char *ch, Held &s, bool valid, bool ready, uint64_t h) {
   if (s.on) {
     if (!valid) violate(cyc, std::string(ch) + "VALID dropped before " + ch + "READY");
     else if (h != s.h) violate(cyc, std::string(ch) + " payload changed while waiting for " + ch + "READY");
@@ -137,15 +136,6 @@ void AxiMonitor::cycle(uint64_t cyc, const AxiPorts &p) {
 }
 
 // ---- AXI4-Lite ----------------------------------------------------------------------------------
-
-void AxilMonitor::hold(uint64_t cyc, const char *ch, Held &st, bool valid, bool ready, uint64_t h) {
-  if (st.on) {
-    if (!valid) violate(cyc, std::string(ch) + "VALID dropped before " + ch + "READY");
-    else if (h != st.h) violate(cyc, std::string(ch) + " payload changed while waiting for " + ch + "READY");
-  }
-  st.on = valid && !ready;
-  st.h = h;
-}
 
 void AxilMonitor::cycle(uint64_t cyc, const AxilSignals &s) {
   hold(cyc, "AW", aw_, s.awvalid, s.awready, s.awaddr);

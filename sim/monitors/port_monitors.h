@@ -39,6 +39,13 @@ class MonitorBase {
 
  protected:
   void violate(uint64_t cycle, const std::string &msg);
+  // A channel whose VALID was high without READY must keep VALID and the same payload (hash h)
+  // in the next cycle.
+  struct Held {
+    bool on = false;
+    uint64_t h = 0;
+  };
+  void hold(uint64_t cyc, const char *ch, Held &s, bool valid, bool ready, uint64_t h);
   std::string port_;
 
  private:
@@ -72,11 +79,6 @@ class AxiMonitor : public MonitorBase {
   const AxiFigures &figures() const { return fig_; }
 
  private:
-  struct Held {
-    bool on = false;
-    uint64_t h = 0;
-  };
-  void hold(uint64_t cyc, const char *ch, Held &s, bool valid, bool ready, uint64_t h);
   void check_burst(uint64_t cyc, const char *ch, uint64_t addr, uint32_t len, uint32_t size, uint32_t burst);
   void match_w(uint64_t cyc);
 
@@ -105,11 +107,6 @@ class AxilMonitor : public MonitorBase {
   void cycle(uint64_t cyc, const AxilSignals &s);
 
  private:
-  struct Held {
-    bool on = false;
-    uint64_t h = 0;
-  };
-  void hold(uint64_t cyc, const char *ch, Held &st, bool valid, bool ready, uint64_t h);
   Held aw_, w_, b_, ar_, r_;
   unsigned aw_n_ = 0, w_n_ = 0, ar_n_ = 0;  // handshakes not yet answered
 };
