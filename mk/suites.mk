@@ -13,7 +13,7 @@ SUITE_BUDGET_host        := 5
 SUITE_BUDGET_mkey        := 5
 SUITE_BUDGET_cqe_write   := 5
 SUITE_BUDGET_provider    := 5
-SUITE_BUDGET_robust      := 60
+SUITE_BUDGET_robust      := 75
 SUITE_BUDGET_roce        := 60
 SUITE_BUDGET_simmodels   := 15
 SUITE_BUDGET_tools       := 5
@@ -29,6 +29,8 @@ SUITE_BUDGET_rdma-qps    := 20
 SUITE_BUDGET_rdma-faults := 15
 SUITE_BUDGET_infra       := 10
 SUITE_BUDGET_waves       := 20
+SUITE_BUDGET_fuzz        := 60
+SUITE_BUDGET_monitors    := 5
 
 # What a suite's recipe builds by calling make itself, so the one build before the suites
 # includes it (scripts/run-suites.sh; prerequisites of test-NAME are found on their own).

@@ -519,8 +519,9 @@ module xport_rx #(
         c_st.msn = q_st.msn + 24'd1;
         c_st.ack_cnt = 8'd0;
       end else begin
-        // WRITE / SEND packet: check (FIRST/ONLY WRITE), place, acknowledge
-        c_chk = wstart;
+        // WRITE / SEND packet: check (FIRST/ONLY WRITE), place, acknowledge. A zero-length
+        // WRITE (ONLY; a FIRST is never empty) is not checked: C9-88, R_Key and VA are ignored
+        c_chk = wstart && h_q.dma_len != 32'd0;
         c_place = plen != 16'd0;
         c_st.epsn = q_st.epsn + 24'd1;
         c_st.va = (wstart ? h_q.va : q_st.va) + 64'(plen);

@@ -63,6 +63,11 @@ class HostMem {
   }
 
   size_t pages() const { return pages_.size(); }
+  // Every page ever written, in address order: f(page base address, kPageSize bytes). For
+  // checkers that compare the whole memory against a shadow copy.
+  template <class F> void for_each_page(F f) const {
+    for (auto &p : pages_) f(p.first << kPageBits, static_cast<const uint8_t *>(p.second.get()));
+  }
   // A stable pointer to [addr, addr + n) when it lies inside one page (host software that
   // shares memory with the device, e.g. the driver core's rings), else nullptr.
   uint8_t *span(uint64_t addr, size_t n) {

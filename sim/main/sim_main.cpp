@@ -9,6 +9,7 @@
 
 #include "main/sim_program.h"
 #include "main/sim_waves.h"
+#include "nic/rnic_node.h"
 
 std::map<std::string, std::pair<SimProgramFn, std::string>> &sim_programs() {
   static std::map<std::string, std::pair<SimProgramFn, std::string>> progs;
@@ -64,5 +65,12 @@ int sc_main(int argc, char **argv) {
     return 2;
   }
   Progress progress(argv[1]);
-  return sim_programs()[argv[1]].first(argc - 1, argv + 1);
+  int rc = sim_programs()[argv[1]].first(argc - 1, argv + 1);
+  // The nodes' port monitors printed their FAIL lines when the nodes went; a run with any
+  // protocol violation fails whatever the program's own checks said.
+  if (rnic_protocol_violations()) {
+    std::printf("FAIL protocol-monitors %llu port protocol violations\n", (unsigned long long)rnic_protocol_violations());
+    rc = rc ? rc : 1;
+  }
+  return rc;
 }

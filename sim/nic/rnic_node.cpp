@@ -4,6 +4,7 @@
 #include "Vrnic_core___024root.h"
 #include "host/pcie_model.h"
 #include "main/sim_waves.h"
+#include "monitors/port_monitors.h"
 #include "verilated.h"
 
 #include <unistd.h>
@@ -29,6 +30,24 @@ static const std::string &fw_image_dir() {
   return dir;
 }
 
+struct NodeMonitors {
+  AxiMonitor dma;
+  AxilMonitor bar0;
+  AxisMonitor tx, rx;
+  ReqAckMonitor msix;
+  explicit NodeMonitors(const std::string &n)
+      : dma(n + ".m_axi"), bar0(n + ".s_axil"), tx(n + ".m_axis_tx", RnicNode::kDataBytes),
+        rx(n + ".s_axis_rx", RnicNode::kDataBytes), msix(n + ".msix") {}
+  uint64_t count() const {
+    return dma.violation_count() + bar0.violation_count() + tx.violation_count() + rx.violation_count() +
+           msix.violation_count();
+  }
+};
+static uint64_t g_protocol_violations = 0;
+uint64_t rnic_protocol_violations() { return g_protocol_violations; }
+uint64_t RnicNode::protocol_violations() const { return mon_ ? mon_->count() : 0; }
+const AxiFigures *RnicNode::dma_figures() const { return mon_ ? &mon_->dma.figures() : nullptr; }
+
 RnicNode::RnicNode(sc_module_name name, sc_time period)
     : sc_module(name), ctx_(new VerilatedContext), period_(period) {
   core_.reset(new Vrnic_core(ctx_.get(), basename()));
@@ -46,6 +65,7 @@ RnicNode::RnicNode(sc_module_name name, sc_time period)
   }
   waves_.reset(new Waves);
   waves_->open(core_.get(), basename());
+  if (!std::getenv("RNIC_NO_MONITORS")) mon_.reset(new NodeMonitors(basename()));
   SC_THREAD(clock_thread);
 }
 
@@ -59,6 +79,27 @@ RnicNode::~RnicNode() {
     }
   }
   waves_->close();
+  if (mon_ && std::getenv("RNIC_DMA_FIGURES")) {  // what docs/dma.md quotes
+    const AxiFigures &f = mon_->dma.figures();
+    std::string ar, aw;
+    for (auto &h : f.ar_beats_hist) ar += " " + std::to_string(h.first) + ":" + std::to_string(h.second);
+    for (auto &h : f.aw_beats_hist) aw += " " + std::to_string(h.first) + ":" + std::to_string(h.second);
+    std::printf("INFO %s DMA: %llu reads (max %u beats, max %u outstanding), %llu writes (max %u beats, max %u "
+                "outstanding), error responses R %llu B %llu; read bursts beats:count%s; write bursts beats:count%s\n",
+                name(), (unsigned long long)f.ar, f.max_ar_beats, f.max_rd_outstanding, (unsigned long long)f.aw,
+                f.max_aw_beats, f.max_wr_outstanding, (unsigned long long)f.r_err, (unsigned long long)f.b_err,
+                ar.c_str(), aw.c_str());
+  }
+  if (mon_ && mon_->count()) {
+    g_protocol_violations += mon_->count();
+    for (const MonitorBase *m : {static_cast<const MonitorBase *>(&mon_->dma), static_cast<const MonitorBase *>(&mon_->bar0),
+                                 static_cast<const MonitorBase *>(&mon_->tx), static_cast<const MonitorBase *>(&mon_->rx),
+                                 static_cast<const MonitorBase *>(&mon_->msix)})
+      for (const PortViolation &v : m->violations())
+        std::printf("FAIL protocol-%s cycle %llu: %s (%llu violations on this port)\n", v.port.c_str(),
+                    (unsigned long long)v.cycle, v.msg.c_str(), (unsigned long long)m->violation_count());
+    std::fflush(stdout);
+  }
   if (trace_)
     std::printf("INFO %s port trace hash %016llx over %llu cycles\n", name(), (unsigned long long)trace_hash_,
                 (unsigned long long)cycle_);
@@ -191,6 +232,7 @@ void RnicNode::drive_inputs() {
 
 void RnicNode::sample_handshakes() {
   Vrnic_core &c = *core_;
+  if (mon_) monitor_cycle();
   if (c.s_axis_rx_tvalid_i && c.s_axis_rx_tready_o) {
     rx_off_ += kDataBytes;
     if (c.s_axis_rx_tlast_i) {
@@ -247,6 +289,7 @@ void RnicNode::sample_handshakes() {
       p.arsize = c.m_axi_arsize_o, p.arburst = c.m_axi_arburst_o;
     }
     p.rready = c.m_axi_rready_o;
+    if (mon_) mon_->dma.cycle(cycle_, p);
     pcie_->commit(p);
     unsigned v;
     while (pcie_->take_msix(&v)) deliver_msix(v);
@@ -266,6 +309,34 @@ void RnicNode::sample_handshakes() {
     bar_cur_ = nullptr;
     b->done.notify(SC_ZERO_TIME);
   }
+}
+
+// The port checkers other than the DMA master's (which sees the AxiPorts the PCIe model sees).
+void RnicNode::monitor_cycle() {
+  const Vrnic_core &c = *core_;
+  AxilSignals l;
+  l.awvalid = c.s_axil_awvalid_i, l.awready = c.s_axil_awready_o, l.awaddr = c.s_axil_awaddr_i;
+  l.wvalid = c.s_axil_wvalid_i, l.wready = c.s_axil_wready_o, l.wdata = c.s_axil_wdata_i, l.wstrb = c.s_axil_wstrb_i;
+  l.bvalid = c.s_axil_bvalid_o, l.bready = c.s_axil_bready_i, l.bresp = c.s_axil_bresp_o;
+  l.arvalid = c.s_axil_arvalid_i, l.arready = c.s_axil_arready_o, l.araddr = c.s_axil_araddr_i;
+  l.rvalid = c.s_axil_rvalid_o, l.rready = c.s_axil_rready_i, l.rdata = c.s_axil_rdata_o, l.rresp = c.s_axil_rresp_o;
+  mon_->bar0.cycle(cycle_, l);
+  uint8_t lanes[kDataBytes];
+  AxisSignals t;
+  t.tvalid = c.m_axis_tx_tvalid_o, t.tready = c.m_axis_tx_tready_i;
+  if (t.tvalid) {
+    wide_to_bytes(c.m_axis_tx_tdata_o.data(), lanes);
+    t.tdata = lanes, t.tkeep = c.m_axis_tx_tkeep_o, t.tlast = c.m_axis_tx_tlast_o;
+  }
+  mon_->tx.cycle(cycle_, t);
+  AxisSignals x;
+  x.tvalid = c.s_axis_rx_tvalid_i, x.tready = c.s_axis_rx_tready_o;
+  if (x.tvalid) {
+    wide_to_bytes(c.s_axis_rx_tdata_i.data(), lanes);
+    x.tdata = lanes, x.tkeep = c.s_axis_rx_tkeep_i, x.tlast = c.s_axis_rx_tlast_i;
+  }
+  mon_->rx.cycle(cycle_, x);
+  mon_->msix.cycle(cycle_, c.msix_req_o, c.msix_ack_i, c.msix_vector_o);
 }
 
 // Mixes what the transactors see this cycle (inputs as driven, outputs before the edge):

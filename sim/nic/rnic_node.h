@@ -23,6 +23,12 @@ class VerilatedContext;
 class PcieModel;
 class Waves;
 struct AxiPorts;
+struct NodeMonitors;
+struct AxiFigures;
+
+// Protocol violations seen by every node's port monitors so far (sim/monitors), for the
+// program's exit status: sim_main fails a run that had any.
+uint64_t rnic_protocol_violations();
 
 struct BarAccess {
   bool write;
@@ -82,6 +88,10 @@ class RnicNode : public sc_module {
   // same hash for a run behave identically at the ports, cycle for cycle.
   uint64_t trace_hash() const { return trace_hash_; }
   const sc_time &period() const { return period_; }
+  // The port protocol checkers (sim/monitors): on for every node unless RNIC_NO_MONITORS is set
+  // in the environment. Violations are printed as FAIL lines when the node is destroyed.
+  uint64_t protocol_violations() const;
+  const AxiFigures *dma_figures() const;  // the DMA master's measured bursts and outstanding counts
 
  private:
   void clock_thread();
@@ -89,6 +99,7 @@ class RnicNode : public sc_module {
   void sample_handshakes();
   void deliver_msix(unsigned v);
   void trace_cycle();
+  void monitor_cycle();
 
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<Vrnic_core> core_;
@@ -101,6 +112,7 @@ class RnicNode : public sc_module {
   std::vector<uint64_t> pc_prof_;
   std::string pc_prof_path_;
   uint64_t trace_hash_ = 1469598103934665603ull;  // FNV-1a offset basis
+  std::unique_ptr<NodeMonitors> mon_;
 
   std::deque<BarAccess *> bar_queue_;
   BarAccess *bar_cur_ = nullptr;

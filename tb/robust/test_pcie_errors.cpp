@@ -1,0 +1,239 @@
+// PCIe errors on the DMA paths at the system level (issue 13, deliverable 3): nic0's PCIe model
+// answers SLVERR on one chosen host range at a time, chosen to hit one DMA path, while an RC QP
+// pair (x on nic0, y on nic1) does the operation that needs it. Per path the program prints the
+// outcome (the matrix of docs/conformance.md) and checks what must hold whatever the path:
+// nothing hangs (the WQE that met the error completes, with an error status, within 6 ms, or
+// the path's QP is in ERR), the affected QP ends in ERR, the firmware is alive (heartbeat, NOP),
+// and afterwards, with the error range removed, a fresh QP pair moves 4 KiB byte for byte and
+// the driver's commands work. Paths whose required outcome the NIC does not reach yet are known
+// gaps: they print SKIP unless --gaps is given (then they must pass).
+#include <systemc.h>
+
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "host/pcie_model.h"
+#include "main/sim_program.h"
+#include "net/eth_link.h"
+#include "sys/rdma_qp.h"
+#include "tb_check.h"
+
+namespace {
+
+struct ErrRange {
+  uint64_t base = 0, len = 0;
+  bool reads = false, writes = false;
+  uint64_t hits = 0;
+} g_err;
+
+uint32_t err_fn(uint64_t a, uint64_t n, bool write) {
+  if (!g_err.len || a + n <= g_err.base || a >= g_err.base + g_err.len) return 0;
+  if (write ? !g_err.writes : !g_err.reads) return 0;
+  g_err.hits++;
+  return 2;  // SLVERR
+}
+
+const char *st_name(int s) {
+  // the spec's wc_status enum, in order (RNIC_WC_STATUS_*)
+  static const char *n[] = {"SUCCESS",        "LOC_LEN_ERR",    "LOC_QP_OP_ERR",     "LOC_EEC_OP_ERR",
+                            "LOC_PROT_ERR",   "WR_FLUSH_ERR",   "MW_BIND_ERR",       "BAD_RESP_ERR",
+                            "LOC_ACCESS_ERR", "REM_INV_REQ_ERR", "REM_ACCESS_ERR",   "REM_OP_ERR",
+                            "RETRY_EXC_ERR",  "RNR_RETRY_EXC_ERR", "LOC_RDD_VIOL_ERR", "REM_INV_RD_REQ_ERR",
+                            "REM_ABORT_ERR",  "INV_EECN_ERR",   "INV_EEC_STATE_ERR", "FATAL_ERR",
+                            "RESP_TIMEOUT_ERR", "GENERAL_ERR"};
+  static char other[32];
+  std::snprintf(other, sizeof other, "status %d", s);
+  return s >= 0 && s < int(sizeof n / sizeof n[0]) ? n[s] : other;
+}
+
+struct PcieErr : sc_module {
+  SC_HAS_PROCESS(PcieErr);
+  PcieErr(sc_module_name n, RdmaPort *a, RdmaPort *b, bool gaps) : sc_module(n), a(a), b(b), gaps(gaps) {
+    SC_THREAD(run);
+  }
+  TbResults r;
+  RdmaPort *a, *b;
+  bool gaps;
+  uint64_t abuf = 0, bbuf = 0;
+  uint32_t akey = 0, bkey = 0;
+  std::vector<std::string> matrix;
+
+  struct Outcome {
+    int nx = 0, ny = 0;
+    rnicp_wc wx{}, wy{};
+    int sx = -1, sy = -1;
+  };
+
+  bool pair(RdmaQp &x, RdmaQp &y) {
+    RdmaConnOpts o;
+    o.access = 0x7, o.min_rnr_timer = 1, o.timeout = 8, o.retry_cnt = 2, o.rnr_retry = 2;
+    return x.create(a) && y.create(b) && x.connect(y, 0x100, 0x200, o) && y.connect(x, 0x200, 0x100, o);
+  }
+  rnicp_send_wr wr(uint32_t op, rnicp_sge *s, uint64_t raddr, uint32_t rkey) {
+    rnicp_send_wr w{};
+    w.wr_id = 0x500 + op, w.opcode = op, w.flags = RNICP_WR_SIGNALED, w.sg_list = s, w.num_sge = 1;
+    w.remote_addr = raddr, w.rkey = rkey;
+    return w;
+  }
+
+  // Health after a case, with the error range gone: firmware alive, commands, a fresh pair.
+  bool healthy(std::string *why) {
+    uint32_t hb0 = rnic_rd32(&a->os, RNIC_REG_CPU_HEARTBEAT);
+    wait(sc_time(20, SC_US));
+    uint32_t hb1 = rnic_rd32(&a->os, RNIC_REG_CPU_HEARTBEAT);
+    int nop = rnic_cmd_nop(&a->q);
+    RdmaQp x, y;
+    bool ok = pair(x, y);
+    std::vector<uint8_t> d(4096);
+    for (size_t i = 0; i < d.size(); i++) d[i] = uint8_t(i * 13 + hb1);
+    a->mem->write(abuf + 0x20000, d.data(), d.size());
+    rnicp_sge s{abuf + 0x20000, 4096, akey};
+    rnicp_send_wr w = wr(RNIC_WQE_OP_RDMA_WRITE, &s, bbuf + 0x20000, bkey);
+    rnicp_wc c{};
+    int n = ok ? (x.post_send(w) > 0 ? x.poll(&c, 1, sc_time(2, SC_MS)) : -1) : -1;
+    ok = ok && n == 1 && c.status == 0 && b->mem->read_vec(bbuf + 0x20000, 4096) == d;
+    bool alive = hb1 != hb0 && nop == 0 && rnic_rd32(&a->os, RNIC_REG_CPU_FW_STATUS) == RNIC_FW_STATUS_READY;
+    if (!alive) *why = "firmware: heartbeat " + std::to_string(hb0) + "->" + std::to_string(hb1) + " nop " + std::to_string(nop);
+    else if (!ok) *why = "a fresh QP pair does not move data (cqes " + std::to_string(n) + ")";
+    x.set_state(RNIC_QP_STATE_ERR), y.set_state(RNIC_QP_STATE_ERR);
+    return alive && ok;
+  }
+
+  // One path: `arm` sets the error range given the pair, `go` posts the operation(s); `on_x`:
+  // the failing DMA is nic0's own request path (its WQE must complete with an error), else the
+  // peer's WQE must. `gap`: the required outcome is not reached yet (SKIP without --gaps).
+  void path(const char *name, std::function<void(RdmaQp &, RdmaQp &)> arm, std::function<void(RdmaQp &, RdmaQp &)> go,
+            bool on_x, bool gap, int want_status = -1) {
+    RdmaQp x, y;
+    if (!pair(x, y)) {
+      r.check(false, (std::string("pcie-err-") + name + "-setup").c_str(), "%s%s", x.err.c_str(), y.err.c_str());
+      return;
+    }
+    g_err = ErrRange();
+    arm(x, y);
+    uint32_t rde = rnic_rd32(&a->os, RNIC_COUNTER_BASE + 4 * RNIC_CNT_DMA_RD_ERR),
+             wre = rnic_rd32(&a->os, RNIC_COUNTER_BASE + 4 * RNIC_CNT_DMA_WR_ERR);
+    go(x, y);
+    Outcome o;
+    // 6 ms: three transport timeouts of 1 ms (timeout 8, retry_cnt 2) and some
+    sc_time end = sc_time_stamp() + sc_time(6, SC_MS);
+    while (sc_time_stamp() < end && (on_x ? o.nx == 0 : o.ny == 0)) {
+      wait(sc_time(5, SC_US));
+      if (!o.nx) o.nx = x.poll_now(&o.wx, 1);
+      if (!o.ny) o.ny = y.poll_now(&o.wy, 1);
+    }
+    wait(sc_time(50, SC_US));
+    if (!o.nx) o.nx = x.poll_now(&o.wx, 1);
+    if (!o.ny) o.ny = y.poll_now(&o.wy, 1);
+    uint64_t hits = g_err.hits;
+    g_err = ErrRange();  // the error range goes before the state queries and the health check
+    o.sx = x.state(), o.sy = y.state();
+    uint32_t drde = rnic_rd32(&a->os, RNIC_COUNTER_BASE + 4 * RNIC_CNT_DMA_RD_ERR) - rde,
+             dwre = rnic_rd32(&a->os, RNIC_COUNTER_BASE + 4 * RNIC_CNT_DMA_WR_ERR) - wre;
+    char row[400];
+    std::snprintf(row, sizeof row, "| %s | %llu | %u / %u | %s | %s | %s | %s |", name, (unsigned long long)hits, drde,
+                  dwre, o.nx ? st_name(int(o.wx.status)) : "none", o.ny ? st_name(int(o.wy.status)) : "none",
+                  o.sx == int(RNIC_QP_STATE_ERR) ? "ERR" : std::to_string(o.sx).c_str(),
+                  o.sy == int(RNIC_QP_STATE_ERR) ? "ERR" : std::to_string(o.sy).c_str());
+    matrix.push_back(row);
+    const rnicp_wc &w = on_x ? o.wx : o.wy;
+    int n = on_x ? o.nx : o.ny;
+    bool completes = n == 1 && w.status != RNIC_WC_STATUS_SUCCESS && (want_status < 0 || int(w.status) == want_status);
+    bool err_state = (on_x ? o.sx : o.sy) == int(RNIC_QP_STATE_ERR);
+    std::string why;
+    bool health = healthy(&why);
+    std::string nm = std::string("pcie-err-") + name;
+    bool ok = hits > 0 && completes && err_state;
+    if (gap && !gaps && !ok) {
+      std::printf("SKIP %s known gap: %s (run with --gaps)\n", nm.c_str(), row);
+    } else {
+      r.check(ok, (nm + "-error-completion-qp-err").c_str(), "%s (hits %llu)", row, (unsigned long long)hits);
+    }
+    r.check(health, (nm + "-nothing-hung-others-work").c_str(), "%s", why.c_str());
+    x.set_state(RNIC_QP_STATE_ERR), y.set_state(RNIC_QP_STATE_ERR);
+  }
+
+  void run() {
+    abuf = a->mem->alloc(1 << 20, 4096), bbuf = b->mem->alloc(1 << 20, 4096);
+    bool ok = a->open_port() && b->open_port() && rdma_reg_mr(a, abuf, 1 << 20, 0xF, &akey) &&
+              rdma_reg_mr(b, bbuf, 1 << 20, 0xF, &bkey);
+    if (!r.check(ok, "pcie-err-setup", "%s%s", a->err.c_str(), b->err.c_str())) return sc_stop();
+    static rnicp_sge s1, s2;
+    const uint64_t A = abuf + 0x40000, B = bbuf + 0x40000;  // the buffers of each case
+    auto range = [](uint64_t base, uint64_t len, bool rd, bool wr) {
+      g_err.base = base, g_err.len = len, g_err.reads = rd, g_err.writes = wr;
+    };
+    // nic0 as requester
+    path("sq-wqe-fetch", [&](RdmaQp &x, RdmaQp &) { range(x.qp_buf, 4096, true, false); },
+         [&](RdmaQp &x, RdmaQp &) {
+           s1 = {A, 256, akey};
+           x.post_send(wr(RNIC_WQE_OP_RDMA_WRITE, &s1, B, bkey));
+         }, true, true);
+    path("payload-read", [&](RdmaQp &, RdmaQp &) { range(A, 8192, true, false); },
+         [&](RdmaQp &x, RdmaQp &) {
+           s1 = {A, 8192, akey};
+           x.post_send(wr(RNIC_WQE_OP_RDMA_WRITE, &s1, B, bkey));
+         }, true, false);
+    path("read-response-placement", [&](RdmaQp &, RdmaQp &) { range(A, 8192, false, true); },
+         [&](RdmaQp &x, RdmaQp &) {
+           s1 = {A, 8192, akey};
+           x.post_send(wr(RNIC_WQE_OP_RDMA_READ, &s1, B, bkey));
+         }, true, false);
+    path("cqe-write", [&](RdmaQp &x, RdmaQp &) { range(x.cq_buf, 4096, false, true); },
+         [&](RdmaQp &x, RdmaQp &) {
+           s1 = {A, 256, akey};
+           x.post_send(wr(RNIC_WQE_OP_RDMA_WRITE, &s1, B, bkey));
+         }, true, true);
+    // nic0 as responder
+    path("write-placement", [&](RdmaQp &, RdmaQp &) { range(A, 8192, false, true); },
+         [&](RdmaQp &, RdmaQp &y) {
+           s2 = {B, 8192, bkey};
+           y.post_send(wr(RNIC_WQE_OP_RDMA_WRITE, &s2, A, akey));
+         }, false, false, int(RNIC_WC_STATUS_REM_OP_ERR));
+    path("read-response-source", [&](RdmaQp &, RdmaQp &) { range(A, 8192, true, false); },
+         [&](RdmaQp &, RdmaQp &y) {
+           s2 = {B, 8192, bkey};
+           y.post_send(wr(RNIC_WQE_OP_RDMA_READ, &s2, A, akey));
+         }, false, true);
+    path("rq-wqe-fetch", [&](RdmaQp &x, RdmaQp &) { range(x.qp_buf + 4096, 4096, true, false); },
+         [&](RdmaQp &x, RdmaQp &y) {
+           static rnicp_sge rs;
+           rs = {A, 4096, akey};
+           rnicp_recv_wr rw{0x99, &rs, 1};
+           x.post_recv(rw);
+           wait(sc_time(50, SC_US));
+           s2 = {B, 1000, bkey};
+           rnicp_send_wr w = wr(RNIC_WQE_OP_SEND, &s2, 0, 0);
+           y.post_send(w);
+         }, false, false);
+    std::printf("INFO PCIe error matrix (nic0's PCIe answers SLVERR on the range of the path; hits = requests that "
+                "met it; dma errors = nic0's dma_rd_err / dma_wr_err counters; x on nic0, y on nic1):\n");
+    std::printf("INFO | path | hits | dma errors rd / wr | x CQE | y CQE | x state | y state |\n");
+    for (auto &m : matrix) std::printf("INFO %s\n", m.c_str());
+    sc_stop();
+  }
+};
+
+int pcie_err_main(int argc, char **argv) {
+  bool gaps = false;
+  for (int i = 1; i < argc; i++) gaps = gaps || !std::strcmp(argv[i], "--gaps");
+  HostMem ma, mb;
+  PcieCfg ca;
+  ca.err_fn = err_fn;
+  PcieModel pa(ma, ca), pb(mb);
+  RnicNode na("nic0"), nb("nic1");
+  na.attach_pcie(&pa);
+  nb.attach_pcie(&pb);
+  EthLink link("link", &na, &nb, EthLinkCfg());
+  RdmaPort a(&na, &ma, 0x0A000001u, 1), b(&nb, &mb, 0x0A000002u, 2);
+  PcieErr t("pcie_err", &a, &b, gaps);
+  sc_start();
+  std::printf("INFO %s: simulated %.1f us\n", argv[0], sc_time_stamp().to_seconds() * 1e6);
+  return t.r.exit_code();
+}
+
+SimProgram reg("test-pcie-errors", "two NICs: SLVERR on each DMA path of nic0, outcome matrix [--gaps]", pcie_err_main);
+
+}  // namespace
