@@ -21,3 +21,46 @@ test-configs: | $(BUILD)
 	  then echo "PASS lint-config-$$c"; else echo "FAIL lint-config-$$c see $(BUILD)/lint-config-$$c.log"; \
 	    echo "RERUN make lint-config-$$c"; head -20 $(BUILD)/lint-config-$$c.log; rc=1; fi; \
 	done; exit $$rc
+
+# ---- board RTL (rtl/boards/): CDC and bridge blocks, board tops, vendor IP black boxes ---------
+BOARDS := vcu118 u250
+BOARD_COMMON := $(sort $(wildcard rtl/boards/common/*.sv))
+BOARD_IP_BB := $(sort $(wildcard rtl/boards/ip/*.sv))
+# Verilator only: declarations of the UltraScale+ primitives the tops use (Yosys has its own).
+BOARD_LINT_PRIMS := $(sort $(wildcard rtl/boards/lint/*.sv))
+BOARD_VLT := rtl/boards/common/boards.vlt
+
+# The frame FIFO testbench, verilated with and without backpressure.
+BOARDS_BUILD := $(BUILD)/boards
+CDC_TB_SV := rtl/boards/common/rnic_cdc_sync.sv rtl/boards/common/rnic_cdc_frame_fifo.sv
+$(BOARDS_BUILD)/cdc_bp%/Vrnic_cdc_frame_fifo: $(CDC_TB_SV) tb/boards/cdc_fifo_tb.cpp tb/common/tb_check.h
+	$(call verilate,$(BOARDS_BUILD)/cdc_bp$*,rnic_cdc_frame_fifo,$(CDC_TB_SV),tb/boards/cdc_fifo_tb.cpp,\
+	  -GDataWidth=64 -GAddrWidth=4 -GBackpressure=$* -CFLAGS -DTB_BP=$*)
+
+# Lint of a board top with the 100g configuration: `make lint-board-vcu118`.
+BOARD_CONFIG := 100g
+lint-board-%: | $(BUILD)
+	$(VERILATOR) --lint-only -Wall $(RTL_VLT) $(BOARD_VLT) $(RTL_PKGS) $(RTL_INCS) $(BOARD_COMMON) \
+	  $(BOARD_IP_BB) $(BOARD_LINT_PRIMS) rtl/boards/$*/rnic_$*_top.sv --top-module rnic_$*_top \
+	  $$($(CFG) $(BOARD_CONFIG) verilator)
+# Yosys synthesis of a board top around rnic_core and the vendor IP as black boxes (the core's
+# own figures come from suite synth): `make synth-board-vcu118`, reports build/synth/rnic_vcu118_top-100g.*
+synth-board-%: | $(BUILD)
+	SYNTH_CONFIG=$(BOARD_CONFIG) SYNTH_LIBS="rtl/core/rnic_core.sv" bitstream-scripts/synth/synth.sh \
+	  rnic_$*_top $(RTL_PKGS) $(BOARD_IP_BB) $(BOARD_COMMON) rtl/boards/$*/rnic_$*_top.sv
+
+# Suite boards: the frame FIFO testbench (with and without backpressure, two seeds), then per
+# board the lint and the synthesis of its top.
+CDC_TBS := $(BOARDS_BUILD)/cdc_bp1/Vrnic_cdc_frame_fifo $(BOARDS_BUILD)/cdc_bp0/Vrnic_cdc_frame_fifo
+TEST_SUITES += boards
+.PHONY: test-boards
+test-boards: $(CDC_TBS) | $(BUILD)
+	@rc=0; for t in $(CDC_TBS); do for s in 1 2; do $$t $$s || rc=1; done; done; \
+	for b in $(BOARDS); do \
+	  if $(MAKE) --no-print-directory -s lint-board-$$b > $(BUILD)/lint-board-$$b.log 2>&1; \
+	  then echo "PASS lint-board-$$b"; else echo "FAIL lint-board-$$b see $(BUILD)/lint-board-$$b.log"; \
+	    echo "RERUN make lint-board-$$b"; head -20 $(BUILD)/lint-board-$$b.log; rc=1; fi; \
+	  if $(MAKE) --no-print-directory -s synth-board-$$b > $(BUILD)/synth-board-$$b.log 2>&1; \
+	  then echo "PASS synth-board-$$b"; else echo "FAIL synth-board-$$b see $(BUILD)/synth-board-$$b.log"; \
+	    echo "RERUN make synth-board-$$b"; rc=1; fi; sed "s/^/INFO /" $(BUILD)/synth-board-$$b.log; \
+	done; exit $$rc

@@ -8,6 +8,7 @@ SUITE_BUDGET_lint        := 30
 SUITE_BUDGET_synth       := 780
 SUITE_BUDGET_synth-blocks := 270
 SUITE_BUDGET_configs     := 20
+SUITE_BUDGET_boards      := 150
 SUITE_BUDGET_cpu         := 5
 SUITE_BUDGET_dma         := 10
 SUITE_BUDGET_host        := 5

@@ -3,7 +3,8 @@
 in the form a tool takes, so each configuration is written once.
 
   cfg.py NAME verilator    -GDataWidth=512 -GNumQps=1024 ...
-  cfg.py NAME yosys        chparam -set DataWidth 512 ... rnic_core
+  cfg.py NAME yosys [TOP]  chparam -set DataWidth 512 ... TOP (default rnic_core; a board top
+                           takes the same parameters and passes them down)
   cfg.py NAME get KEY      one value (line_gbps, core_mhz, or a parameter)
   cfg.py NAME check        the rules below; one PASS/FAIL line per rule, exit 1 on a FAIL
   cfg.py list              the configuration names
@@ -107,7 +108,8 @@ def main():
     if what == "verilator":
         print(" ".join(f"-G{k}={v}" for k, v in params(cfg).items()))
     elif what == "yosys":
-        print("chparam " + " ".join(f"-set {k} {v}" for k, v in params(cfg).items()) + " rnic_core")
+        top = a[2] if len(a) > 2 else "rnic_core"
+        print("chparam " + " ".join(f"-set {k} {v}" for k, v in params(cfg).items()) + " " + top)
     elif what == "get" and len(a) == 3:
         if a[2] not in cfg:
             sys.exit(f"cfg.py: {name} has no {a[2]}")

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # synth.sh TOP FILES...: Yosys synth_xilinx (UltraScale+) of one top; reports in build/synth/.
-# SYNTH_CONFIG=NAME synthesizes rnic_core with the parameters of bitstream-scripts/configs/NAME.cfg
-# (reports named rnic_core-NAME). SYNTH_PRE="yosys commands" runs after reading (black boxes).
+# SYNTH_CONFIG=NAME sets TOP's parameters from bitstream-scripts/configs/NAME.cfg (reports named
+# TOP-NAME); SYNTH_LIBS="FILES" are read as black boxes (only their ports: a board top is
+# synthesized around rnic_core without synthesizing the core again).
 # Fails on the Yosys warnings that mean a wire the RTL uses has no driver or was never declared:
 # Yosys synthesizes those anyway (as undriven nets or 1-bit wires), so they would pass silently.
 set -euo pipefail
@@ -10,9 +11,10 @@ out=build/synth; mkdir -p "$out"
 name=$top
 reads=""
 for f in "$@"; do reads+="read_verilog -sv $f; "; done
-pre=${SYNTH_PRE:-}
+for f in ${SYNTH_LIBS:-}; do reads+="read_verilog -sv -lib $f; "; done
+pre=""
 if [ -n "${SYNTH_CONFIG:-}" ]; then
-  pre+="; $("$(dirname "$0")/../configs/cfg.py" "$SYNTH_CONFIG" yosys)"
+  pre="$("$(dirname "$0")/../configs/cfg.py" "$SYNTH_CONFIG" yosys "$top")"
   name=$top-$SYNTH_CONFIG
 fi
 if ! yosys -q -l "$out/$name.log" -p "${reads} ${pre}; synth_xilinx -flatten -family xcup -top $top; \

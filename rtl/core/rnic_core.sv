@@ -103,7 +103,7 @@ module rnic_core #(
 );
   localparam int unsigned NumCnt = rnic_spec_pkg::NUM_COUNTERS;
   localparam int XrxMaxReads = 16;  // READ response contexts in xport_rx (told in hw_caps[15:8])
-  localparam int XrxRqSlots = int'(RxRqSlots);
+  localparam int XrxRqSlots = RxRqSlots;
 
   // ---- BAR0: AXI4-Lite to the register bus, decoded into regions --------------------------
   logic                    bus_req, bus_we, bus_ack, bus_err;
