@@ -49,13 +49,15 @@ synth-board-%: | $(BUILD)
 	SYNTH_CONFIG=$(BOARD_CONFIG) SYNTH_LIBS="rtl/core/rnic_core.sv" bitstream-scripts/synth/synth.sh \
 	  rnic_$*_top $(RTL_PKGS) $(BOARD_IP_BB) $(BOARD_COMMON) rtl/boards/$*/rnic_$*_top.sv
 
-# Suite boards: the frame FIFO testbench (with and without backpressure, two seeds), then per
-# board the lint and the synthesis of its top.
+# Suite boards: the frame FIFO testbench (with and without backpressure, two seeds), the Vivado
+# flow and flashing scripts without Vivado (tb/boards/test_flow.sh), then per board the lint and
+# the synthesis of its top.
 CDC_TBS := $(BOARDS_BUILD)/cdc_bp1/Vrnic_cdc_frame_fifo $(BOARDS_BUILD)/cdc_bp0/Vrnic_cdc_frame_fifo
 TEST_SUITES += boards
 .PHONY: test-boards
 test-boards: $(CDC_TBS) | $(BUILD)
 	@rc=0; for t in $(CDC_TBS); do for s in 1 2; do $$t $$s || rc=1; done; done; \
+	tb/boards/test_flow.sh $(BOARDS_BUILD)/flow || rc=1; \
 	for b in $(BOARDS); do \
 	  if $(MAKE) --no-print-directory -s lint-board-$$b > $(BUILD)/lint-board-$$b.log 2>&1; \
 	  then echo "PASS lint-board-$$b"; else echo "FAIL lint-board-$$b see $(BUILD)/lint-board-$$b.log"; \
@@ -64,3 +66,13 @@ test-boards: $(CDC_TBS) | $(BUILD)
 	  then echo "PASS synth-board-$$b"; else echo "FAIL synth-board-$$b see $(BUILD)/synth-board-$$b.log"; \
 	    echo "RERUN make synth-board-$$b"; rc=1; fi; sed "s/^/INFO /" $(BUILD)/synth-board-$$b.log; \
 	done; exit $$rc
+
+# The vendor flow for one board: `make bitstream BOARD=vcu118` (bitstream-scripts/vivado/,
+# docs/boards.md). Without Vivado it says what is missing and fails; with it, the firmware image
+# is built first (baked into the soft core's memories).
+BOARD ?=
+.PHONY: bitstream
+bitstream: | $(BUILD)
+	@test -n "$(BOARD)" || { echo "usage: make bitstream BOARD=<$(BOARDS)>"; exit 2; }
+	@if command -v vivado > /dev/null; then $(MAKE) --no-print-directory $(FW_IMAGE); fi
+	bitstream-scripts/vivado/bitstream.sh $(BOARD) $(BOARD_CONFIG)

@@ -11,6 +11,7 @@ PKGS=(
   libpciaccess-dev libibverbs-dev ibverbs-utils ibverbs-providers perftest
   linux-headers-amd64
   tshark gnuplot-nox
+  tcl openfpgaloader
 )
 
 missing=()
