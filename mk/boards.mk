@@ -83,3 +83,13 @@ bitstream: | $(BUILD)
 BAR_TB_SV := rtl/boards/common/rnic_axi_to_axil.sv rtl/boards/common/rnic_msix_table.sv tb/boards/bar_tb_top.sv
 $(BOARDS_BUILD)/bar/Vbar_tb_top: $(BAR_TB_SV) tb/boards/bar_tb.cpp tb/common/tb_check.h
 	$(call verilate,$(BOARDS_BUILD)/bar,bar_tb_top,$(BAR_TB_SV),tb/boards/bar_tb.cpp,)
+
+# The rest of `make synth` (mk/lint.mk): each configuration of rnic_core and each board top, then
+# docs/resources.md from every report in build/synth (`make resources` alone regenerates it).
+.PHONY: synth-extra resources
+synth-extra: | $(BUILD)
+	@fail=0; for c in $(CONFIGS); do $(MAKE) --no-print-directory -s synth-config-$$c || fail=1; done; \
+	for b in $(BOARDS); do $(MAKE) --no-print-directory -s synth-board-$$b || fail=1; done; \
+	$(PYTHON) bitstream-scripts/synth/resources.py table $(BUILD)/synth docs/resources.md; exit $$fail
+resources:
+	$(PYTHON) bitstream-scripts/synth/resources.py table $(BUILD)/synth docs/resources.md

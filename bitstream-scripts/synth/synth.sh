@@ -3,7 +3,7 @@
 # SYNTH_CONFIG=NAME sets TOP's parameters from bitstream-scripts/configs/NAME.cfg (reports named
 # TOP-NAME); SYNTH_LIBS="FILES" are read as black boxes (only their ports: a board top is
 # synthesized around rnic_core without synthesizing the core again).
-# Fails on the Yosys warnings that mean a wire the RTL uses has no driver or was never declared:
+# Fails below the flip-flop/RAM floor of floors.txt, and on the Yosys warnings that mean a wire the RTL uses has no driver or was never declared:
 # Yosys synthesizes those anyway (as undriven nets or 1-bit wires), so they would pass silently.
 set -euo pipefail
 top=$1; shift
@@ -28,3 +28,6 @@ if grep -E "Warning: (Identifier .* is implicitly declared|Wire .* is used but h
 fi
 python3 "$(dirname "$0")/synth_report.py" "$top" "$out/$name.netlist.json" "$out/$name.json" | \
   sed "s/^synth $top:/synth $name:/" | tee "$out/$name.summary"
+# flip-flops and RAM must not fall below the recorded floor (floors.txt: lost storage)
+python3 "$(dirname "$0")/resources.py" floor "$name" "$out/$name.json" | tee -a "$out/$name.summary"
+exit "${PIPESTATUS[0]}"
