@@ -64,6 +64,7 @@ help:
 	@echo "make lint   verilator --lint-only -Wall on every RTL top ($(LINT_TOPS))"
 	@echo "make synth  Yosys 0.23 synth_xilinx of $(SYNTH_TOPS); reports in build/synth/"
 	@echo "make gen    regenerate SV/C/Markdown from spec/rnic.toml"
+	@echo "make bitstream BOARD=vcu118|u250   the Vivado flow (bitstream-scripts/vivado, docs/boards.md)"
 	@echo "make bench  cycle-accurate benchmarks; tables and plots in build/bench/"
 	@echo "make rnic-sim   the simulator and the provider for sim/rnic-sim run -- COMMAND (verbs programs)"
 	@echo "make provider   build/provider/librnic-rdmav34.so; make install puts it where libibverbs looks"

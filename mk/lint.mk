@@ -23,6 +23,7 @@ test-lint: | $(BUILD)
 synth:
 	@fail=0; for t in $(SYNTH_TOPS); do \
 	  bitstream-scripts/synth/synth.sh $$t $(RTL_SRCS) || fail=1; done; exit $$fail
+	@$(MAKE) --no-print-directory synth-extra
 # One top: `make synth-TOP` (the rerun command a failing synthesis check prints).
 synth-%: | $(BUILD)
 	bitstream-scripts/synth/synth.sh $* $(RTL_SRCS)

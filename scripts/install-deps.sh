@@ -12,6 +12,7 @@ PKGS=(
   linux-headers-amd64
   tshark gnuplot-nox
   gtkwave
+  tcl openfpgaloader
 )
 
 missing=()

@@ -1,12 +1,33 @@
 #!/usr/bin/env bash
 # synth.sh TOP FILES...: Yosys synth_xilinx (UltraScale+) of one top; reports in build/synth/.
+# SYNTH_CONFIG=NAME sets TOP's parameters from bitstream-scripts/configs/NAME.cfg (reports named
+# TOP-NAME); SYNTH_LIBS="FILES" are read as black boxes (only their ports: a board top is
+# synthesized around rnic_core without synthesizing the core again).
+# Fails below the flip-flop/RAM floor of floors.txt, and on the Yosys warnings that mean a wire the RTL uses has no driver or was never declared:
+# Yosys synthesizes those anyway (as undriven nets or 1-bit wires), so they would pass silently.
 set -euo pipefail
 top=$1; shift
 out=build/synth; mkdir -p "$out"
+name=$top
 reads=""
 for f in "$@"; do reads+="read_verilog -sv $f; "; done
-if ! yosys -q -l "$out/$top.log" -p "${reads} synth_xilinx -flatten -family xcup -top $top; \
-     tee -o $out/$top.stat.txt stat; write_json $out/$top.netlist.json" > /dev/null 2>&1; then
-  echo "synth $top: FAILED (see $out/$top.log)"; tail -5 "$out/$top.log"; exit 1
+for f in ${SYNTH_LIBS:-}; do reads+="read_verilog -sv -lib $f; "; done
+pre=""
+if [ -n "${SYNTH_CONFIG:-}" ]; then
+  pre="$("$(dirname "$0")/../configs/cfg.py" "$SYNTH_CONFIG" yosys "$top")"
+  name=$top-$SYNTH_CONFIG
 fi
-python3 "$(dirname "$0")/synth_report.py" "$top" "$out/$top.netlist.json" "$out/$top.json" | tee "$out/$top.summary"
+if ! yosys -q -l "$out/$name.log" -p "${reads} ${pre}; synth_xilinx -flatten -family xcup -top $top; \
+     tee -o $out/$name.stat.txt stat; write_json $out/$name.netlist.json" > /dev/null 2>&1; then
+  echo "synth $name: FAILED (see $out/$name.log)"; tail -5 "$out/$name.log"; exit 1
+fi
+if grep -E "Warning: (Identifier .* is implicitly declared|Wire .* is used but has no driver)" "$out/$name.log" \
+     > "$out/$name.undriven.txt"; then
+  echo "synth $name: FAILED: undriven or implicitly declared signals (Yosys warnings):"
+  head -20 "$out/$name.undriven.txt"; exit 1
+fi
+python3 "$(dirname "$0")/synth_report.py" "$top" "$out/$name.netlist.json" "$out/$name.json" | \
+  sed "s/^synth $top:/synth $name:/" | tee "$out/$name.summary"
+# flip-flops and RAM must not fall below the recorded floor (floors.txt: lost storage)
+python3 "$(dirname "$0")/resources.py" floor "$name" "$out/$name.json" | tee -a "$out/$name.summary"
+exit "${PIPESTATUS[0]}"

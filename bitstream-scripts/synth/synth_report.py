@@ -57,7 +57,9 @@ def main():
     pred = {}  # cell -> (input cell on its longest path, net bit between them)
 
     def is_seq(t):
-        return t.startswith(SEQ_PREFIX)
+        # black boxes (a board top's rnic_core and vendor IP, possibly derived: $paramod...)
+        # start and end paths like flops: their insides are reported on their own
+        return t.startswith(SEQ_PREFIX) or t.startswith(("rnic_", "$paramod"))
 
     def inputs(c):
         return [(drivers[b], b) for p, bits in c["connections"].items()
@@ -95,6 +97,7 @@ def main():
     ff = sum(v for k, v in counts.items() if k.startswith("FD"))
     bram36 = counts.get("RAMB36E2", 0) + counts.get("RAMB36E1", 0)
     bram18 = counts.get("RAMB18E2", 0) + counts.get("RAMB18E1", 0)
+    uram = counts.get("URAM288", 0)
     dsp = sum(v for k, v in counts.items() if k.startswith("DSP"))
     carry = sum(v for k, v in counts.items() if k.startswith("CARRY"))
     levels = max(depth.values() or [0])
@@ -143,7 +146,7 @@ def main():
         f.write("\n".join(lines) + "\n")
 
     res = {"top": top, "lut": lut, "lutram_srl": lutram, "ff": ff, "bram36": bram36, "bram18": bram18,
-           "dsp": dsp, "carry": carry, "lut_levels": levels, "cells": dict(sorted(counts.items())),
+           "uram": uram, "dsp": dsp, "carry": carry, "lut_levels": levels, "cells": dict(sorted(counts.items())),
            "path_file": path_out}
     json.dump(res, open(out, "w"), indent=1)
     print(f"synth {top}: LUT {lut}, LUTRAM/SRL {lutram}, FF {ff}, BRAM36 {bram36}, BRAM18 {bram18}, "

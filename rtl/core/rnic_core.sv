@@ -8,6 +8,10 @@ module rnic_core #(
   parameter int unsigned BarAddrWidth = 22,   // 4 MiB BAR0
   parameter int unsigned NumCores     = 1,
   parameter int unsigned NumQps       = 128,  // QP table entries (QPNs 2 .. NumQps-1)
+  // receive buffers per QP in xport_rx (2, 4 or 8; told in hw_caps[7:4]): enough for
+  // back-to-back SENDs to find one while the firmware refills (a refill is an event, an RQ WQE
+  // fetch and a mailbox post). Named sets of these parameters: bitstream-scripts/configs/.
+  parameter int unsigned RxRqSlots    = 8,
   parameter              FwImemInit   = "",   // baked-in firmware image ($readmemh files)
   parameter              FwDmemInit   = "",
   // Receive frame buffer and link-level flow control (docs/decisions/link-pause.md). 32 KiB
@@ -99,9 +103,7 @@ module rnic_core #(
 );
   localparam int unsigned NumCnt = rnic_spec_pkg::NUM_COUNTERS;
   localparam int XrxMaxReads = 16;  // READ response contexts in xport_rx (told in hw_caps[15:8])
-  // receive buffers per QP in xport_rx (hw_caps[7:4]): enough for back-to-back SENDs to find one
-  // while the firmware refills (a refill is an event, an RQ WQE fetch and a mailbox post)
-  localparam int XrxRqSlots = 8;
+  localparam int XrxRqSlots = RxRqSlots;
 
   // ---- BAR0: AXI4-Lite to the register bus, decoded into regions --------------------------
   logic                    bus_req, bus_we, bus_ack, bus_err;

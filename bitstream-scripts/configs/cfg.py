@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""Reads a named configuration of rnic_core (bitstream-scripts/configs/NAME.cfg) and prints it
+in the form a tool takes, so each configuration is written once.
+
+  cfg.py NAME verilator    -GDataWidth=512 -GNumQps=1024 ...
+  cfg.py NAME yosys [TOP]  chparam -set DataWidth 512 ... TOP (default rnic_core; a board top
+                           takes the same parameters and passes them down)
+  cfg.py NAME get KEY      one value (line_gbps, core_mhz, or a parameter)
+  cfg.py NAME check        the rules below; one PASS/FAIL line per rule, exit 1 on a FAIL
+  cfg.py list              the configuration names
+
+Lines are `key = value` (integers), `#` starts a comment. Lower-case keys describe the
+configuration; UpperCamel keys are rnic_core parameters.
+"""
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+CORE = os.path.join(ROOT, "rtl", "core", "rnic_core.sv")
+FW_RES = os.path.join(ROOT, "firmware", "include", "fw_res.h")
+
+
+def load(name):
+    path = os.path.join(HERE, name + ".cfg")
+    if not os.path.isfile(path):
+        sys.exit(f"cfg.py: no configuration '{name}' ({path}); known: {' '.join(names())}")
+    cfg = {}
+    for n, line in enumerate(open(path), 1):
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        m = re.fullmatch(r"([A-Za-z_]\w*)\s*=\s*(\d+)", line)
+        if not m:
+            sys.exit(f"{path}:{n}: not `key = integer`: {line}")
+        if m.group(1) in cfg:
+            sys.exit(f"{path}:{n}: {m.group(1)} given twice")
+        cfg[m.group(1)] = int(m.group(2))
+    return cfg
+
+
+def names():
+    return sorted(f[:-4] for f in os.listdir(HERE) if f.endswith(".cfg"))
+
+
+def params(cfg):
+    return {k: v for k, v in cfg.items() if k[0].isupper()}
+
+
+def core_params():
+    """Parameter names and defaults of rnic_core, from its header."""
+    text = open(CORE).read()
+    head = text[text.index("module rnic_core"):text.index(") (")]
+    return {m.group(1): m.group(2) for m in
+            re.finditer(r"parameter\s+(?:int\s+unsigned\s+|int\s+)?(\w+)\s*=\s*([^,/\n]+)", head)}
+
+
+def check(name, cfg):
+    results = []
+
+    def rule(tag, ok, why):
+        results.append((f"config-{name}-{tag}", ok, why))
+
+    known = core_params()
+    p = params(cfg)
+    unknown = sorted(set(p) - set(known))
+    rule("params-exist", not unknown, f"not parameters of rnic_core: {unknown}")
+    for key in ("line_gbps", "core_mhz", "DataWidth", "NumQps"):
+        rule(f"has-{key}", key in cfg, f"{key} missing")
+    if any(not ok for _, ok, _ in results):
+        return results
+    dw, qps = cfg["DataWidth"], cfg["NumQps"]
+    rule("width", dw in (64, 128, 256, 512), f"DataWidth {dw} not 64/128/256/512")
+    # the datapath must carry the line rate in raw beats (frames add no bytes the beats do not)
+    rule("rate", dw * cfg["core_mhz"] >= cfg["line_gbps"] * 1000,
+         f"{dw} bits x {cfg['core_mhz']} MHz < {cfg['line_gbps']} Gb/s")
+    rule("qps-pow2", qps >= 4 and qps & (qps - 1) == 0, f"NumQps {qps} not a power of two >= 4")
+    # The firmware hands out QPNs below its own FW_MAX_QP; the RTL drops frames for QPNs at or
+    # above NumQps, so fewer RTL QPs than firmware QPs would lose traffic silently.
+    m = re.search(r"#define\s+FW_MAX_QP\s+(\d+)u?", open(FW_RES).read())
+    fw_qps = int(m.group(1)) if m else None
+    rule("qps-cover-firmware", fw_qps is not None and qps >= fw_qps,
+         f"NumQps {qps} < firmware FW_MAX_QP {fw_qps}")
+    slots = cfg.get("RxRqSlots", 8)
+    rule("rq-slots", slots in (2, 4, 8), f"RxRqSlots {slots} not 2/4/8")
+    buf = cfg.get("RxBufBytes", 32768)
+    meta = cfg.get("RxMetaDepth", 64)
+    hb, hf = cfg.get("PauseHeadroomBytes", 22528), cfg.get("PauseHeadroomFrames", 48)
+    hyb, hyf = cfg.get("PauseHystBytes", 2048), cfg.get("PauseHystFrames", 4)
+    # XON must stay above one maximum frame (4352 bytes) or the buffer cannot take one frame
+    # between XON and XOFF; counts must stay positive
+    rule("pause-bytes", buf - hb - hyb >= 4352 and buf & (buf - 1) == 0,
+         f"RxBufBytes {buf} - headroom {hb} - hysteresis {hyb} < one 4352-byte frame")
+    rule("pause-frames", meta - hf - hyf >= 4, f"RxMetaDepth {meta} - {hf} - {hyf} < 4")
+    return results
+
+
+def main():
+    a = sys.argv[1:]
+    if a == ["list"]:
+        print(" ".join(names()))
+        return 0
+    if len(a) < 2:
+        sys.exit(__doc__)
+    name, what = a[0], a[1]
+    cfg = load(name)
+    if what == "verilator":
+        print(" ".join(f"-G{k}={v}" for k, v in params(cfg).items()))
+    elif what == "yosys":
+        top = a[2] if len(a) > 2 else "rnic_core"
+        print("chparam " + " ".join(f"-set {k} {v}" for k, v in params(cfg).items()) + " " + top)
+    elif what == "get" and len(a) == 3:
+        if a[2] not in cfg:
+            sys.exit(f"cfg.py: {name} has no {a[2]}")
+        print(cfg[a[2]])
+    elif what == "check":
+        bad = 0
+        for tag, ok, why in check(name, cfg):
+            print(f"PASS {tag}" if ok else f"FAIL {tag} {why}")
+            if not ok:
+                bad += 1
+                print(f"RERUN bitstream-scripts/configs/cfg.py {name} check")
+        return 1 if bad else 0
+    else:
+        sys.exit(__doc__)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,122 @@
+// Black box: the ports of the PCIe bridge as bitstream-scripts/vivado/common/ip_xdma.tcl
+// generates it (AMD DMA/Bridge Subsystem for PCI Express "xdma" 4.1, functional mode AXI Bridge,
+// Gen3 x16, 512-bit AXI at 250 MHz, MSI-X external), written here from the product guide's port
+// list (PG194/PG195) for Verilator lint and Yosys synthesis of the board tops. Vivado never reads
+// this file: it compiles the generated IP, and the flow compares this port list with the
+// generated stub (check_ports in bitstream-scripts/vivado/common/util.tcl) and stops on any
+// difference, so a wrong name here cannot reach a bitstream silently.
+/* verilator lint_off UNDRIVEN */
+/* verilator lint_off UNUSEDSIGNAL */
+(* blackbox *)
+module rnic_xdma (
+  input  logic         sys_clk,        // 100 MHz PCIe reference, IBUFDS_GTE4 ODIV2 via BUFG_GT
+  input  logic         sys_clk_gt,     // the same reference, IBUFDS_GTE4 O, for the GTs
+  input  logic         sys_rst_n,      // PERST#
+  output logic         user_lnk_up,
+  output logic [15:0]  pci_exp_txp,
+  output logic [15:0]  pci_exp_txn,
+  input  logic [15:0]  pci_exp_rxp,
+  input  logic [15:0]  pci_exp_rxn,
+  output logic         axi_aclk,       // 250 MHz: the core clock
+  output logic         axi_aresetn,
+  // M_AXI_B: BAR accesses from the host (BAR0 and BAR2 translated to AXI addresses)
+  output logic [3:0]   m_axib_awid,
+  output logic [63:0]  m_axib_awaddr,
+  output logic [7:0]   m_axib_awlen,
+  output logic [2:0]   m_axib_awsize,
+  output logic [1:0]   m_axib_awburst,
+  output logic [2:0]   m_axib_awprot,
+  output logic         m_axib_awvalid,
+  input  logic         m_axib_awready,
+  output logic         m_axib_awlock,
+  output logic [3:0]   m_axib_awcache,
+  output logic [511:0] m_axib_wdata,
+  output logic [63:0]  m_axib_wstrb,
+  output logic         m_axib_wlast,
+  output logic         m_axib_wvalid,
+  input  logic         m_axib_wready,
+  input  logic [3:0]   m_axib_bid,
+  input  logic [1:0]   m_axib_bresp,
+  input  logic         m_axib_bvalid,
+  output logic         m_axib_bready,
+  output logic [3:0]   m_axib_arid,
+  output logic [63:0]  m_axib_araddr,
+  output logic [7:0]   m_axib_arlen,
+  output logic [2:0]   m_axib_arsize,
+  output logic [1:0]   m_axib_arburst,
+  output logic [2:0]   m_axib_arprot,
+  output logic         m_axib_arvalid,
+  input  logic         m_axib_arready,
+  output logic         m_axib_arlock,
+  output logic [3:0]   m_axib_arcache,
+  input  logic [3:0]   m_axib_rid,
+  input  logic [511:0] m_axib_rdata,
+  input  logic [1:0]   m_axib_rresp,
+  input  logic         m_axib_rlast,
+  input  logic         m_axib_rvalid,
+  output logic         m_axib_rready,
+  // S_AXI_B: the core's DMA master into host memory (AXI address = PCIe bus address)
+  input  logic [3:0]   s_axib_awid,
+  input  logic [63:0]  s_axib_awaddr,
+  input  logic [3:0]   s_axib_awregion,
+  input  logic [7:0]   s_axib_awlen,
+  input  logic [2:0]   s_axib_awsize,
+  input  logic [1:0]   s_axib_awburst,
+  input  logic         s_axib_awvalid,
+  output logic         s_axib_awready,
+  input  logic [511:0] s_axib_wdata,
+  input  logic [63:0]  s_axib_wstrb,
+  input  logic         s_axib_wlast,
+  input  logic         s_axib_wvalid,
+  output logic         s_axib_wready,
+  output logic [3:0]   s_axib_bid,
+  output logic [1:0]   s_axib_bresp,
+  output logic         s_axib_bvalid,
+  input  logic         s_axib_bready,
+  input  logic [3:0]   s_axib_arid,
+  input  logic [63:0]  s_axib_araddr,
+  input  logic [3:0]   s_axib_arregion,
+  input  logic [7:0]   s_axib_arlen,
+  input  logic [2:0]   s_axib_arsize,
+  input  logic [1:0]   s_axib_arburst,
+  input  logic         s_axib_arvalid,
+  output logic         s_axib_arready,
+  output logic [3:0]   s_axib_rid,
+  output logic [511:0] s_axib_rdata,
+  output logic [1:0]   s_axib_rresp,
+  output logic         s_axib_rlast,
+  output logic         s_axib_rvalid,
+  input  logic         s_axib_rready,
+  // S_AXI_LITE: the bridge's own registers (unused: tied off in the shell)
+  input  logic [31:0]  s_axil_awaddr,
+  input  logic [2:0]   s_axil_awprot,
+  input  logic         s_axil_awvalid,
+  output logic         s_axil_awready,
+  input  logic [31:0]  s_axil_wdata,
+  input  logic [3:0]   s_axil_wstrb,
+  input  logic         s_axil_wvalid,
+  output logic         s_axil_wready,
+  output logic         s_axil_bvalid,
+  output logic [1:0]   s_axil_bresp,
+  input  logic         s_axil_bready,
+  input  logic [31:0]  s_axil_araddr,
+  input  logic [2:0]   s_axil_arprot,
+  input  logic         s_axil_arvalid,
+  output logic         s_axil_arready,
+  output logic [31:0]  s_axil_rdata,
+  output logic [1:0]   s_axil_rresp,
+  output logic         s_axil_rvalid,
+  input  logic         s_axil_rready,
+  // MSI-X, external table (rnic_msix_table): enable/mask per physical function, PF0 used
+  output logic [3:0]   cfg_interrupt_msix_enable,
+  output logic [3:0]   cfg_interrupt_msix_mask,
+  input  logic [31:0]  cfg_interrupt_msix_data,
+  input  logic [63:0]  cfg_interrupt_msix_address,
+  input  logic         cfg_interrupt_msix_int,
+  output logic         cfg_interrupt_msix_sent,
+  output logic         cfg_interrupt_msix_fail,
+  input  logic [7:0]   cfg_interrupt_msi_function_number
+);
+endmodule
+/* verilator lint_on UNUSEDSIGNAL */
+/* verilator lint_on UNDRIVEN */
