@@ -27,6 +27,7 @@ SUITE_BUDGET_rdma-ext    := 20
 SUITE_BUDGET_rdma-qps    := 20
 SUITE_BUDGET_rdma-faults := 15
 SUITE_BUDGET_infra       := 10
+SUITE_BUDGET_interop     := 240
 
 # What a suite's recipe builds by calling make itself, so the one build before the suites
 # includes it (scripts/run-suites.sh; prerequisites of test-NAME are found on their own).

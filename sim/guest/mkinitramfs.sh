@@ -33,13 +33,16 @@ done
 bins="ibv_devinfo ibv_devices ibv_rc_pingpong ibv_ud_pingpong ibv_srq_pingpong ib_send_bw ib_write_bw
       ib_read_bw ib_atomic_bw ib_send_lat ib_write_lat ib_read_lat rdma ip"
 libs=()
-add_bin() {  # real file at the same path in the guest (merged /usr)
-  local src=$1 dst=$2
+add_bin() {  # real file at the same path in the guest (merged /usr); no busybox link shadows it
+  local src=$1 dst=$2 d
+  for d in bin sbin; do [ -L "$r/usr/$d/${dst##*/}" ] && rm -f "$r/usr/$d/${dst##*/}"; done
   rm -f "$r$dst"; mkdir -p "$(dirname "$r$dst")"; cp -L "$src" "$r$dst"
   while read -r l; do libs+=("$l"); done < <(ldd "$src" 2>/dev/null | awk '/=> \//{print $3} /^\t\/lib64/{print $1}')
 }
 for b in $bins; do p=$(command -v "$b") || { echo "mkinitramfs: $b not installed" >&2; exit 1; }
   p=$(readlink -f "$p"); add_bin "$p" "/usr/${p#/usr/}"; done
+# iproute2's ip also where scripts name it to get past busybox's applet (/usr/sbin/ip)
+ipb=$(readlink -f "$(command -v ip)"); rm -f "$r/usr/sbin/ip"; cp "$ipb" "$r/usr/sbin/ip"
 for p in "$@"; do add_bin "$p" "/usr/bin/$(basename "$p")"; done
 ma=$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
 rxe=/usr/lib/$ma/libibverbs/librxe-rdmav34.so

@@ -6,18 +6,22 @@
 #                              bound to 127.0.0.1:LPORT sending to 127.0.0.1:RPORT (the bridge)
 #   --roce-ip A/N --mac M      eth0's address and MAC (rxe0 is put on eth0)
 #   --oob FWD                  eth1 = out-of-band port: restricted user-mode NIC with the
-#                              guestfwd rule FWD (e.g. tcp:10.0.2.100:18515-tcp:127.0.0.1:18515);
-#                              the guest has 10.0.2.15/24 on it and reaches nothing else
+#                              guestfwd rule FWD (e.g. tcp:10.0.2.100:18515-tcp:127.0.0.1:18515;
+#                              repeatable, one rule per exchange: QEMU connects each rule's target
+#                              once, at start-up, so it must listen by then); the guest has
+#                              10.0.2.15/24 on it and reaches nothing else
+#   --roce-mtu N               eth0's MTU (rxe's active MTU follows: 1500 -> 1024, 9000 -> 4096)
 #   --log FILE --timeout S     console log (CR and escapes stripped at the end); wall limit
 # Exits 0 when the log holds "[init] test NAME rc=0", 3 when QEMU could not start at all (its
 # message is in the log), 1 otherwise. TCG only: the CI machines have no usable KVM.
 set -uo pipefail
-kernel= initrd= share= test= roce= roce_ip=10.0.0.2/24 mac=52:54:00:00:00:02 oob= log=/dev/stdout timeout=300
+kernel= initrd= share= test= roce= roce_ip=10.0.0.2/24 mac=52:54:00:00:00:02 oob= roce_mtu=1500 log=/dev/stdout timeout=300
 smp=${GUEST_SMP:-2} mem=${GUEST_MEM:-1024}
 while [ $# -gt 0 ]; do
   case $1 in
     --kernel) kernel=$2;; --initrd) initrd=$2;; --share) share=$2;; --test) test=$2;;
-    --roce) roce=$2;; --roce-ip) roce_ip=$2;; --mac) mac=$2;; --oob) oob=$2;;
+    --roce) roce=$2;; --roce-ip) roce_ip=$2;; --mac) mac=$2;; --oob) oob+=",guestfwd=$2";;
+    --roce-mtu) roce_mtu=$2;;
     --log) log=$2;; --timeout) timeout=$2;;
     *) echo "run-guest: unknown option $1" >&2; exit 2;;
   esac
@@ -30,10 +34,10 @@ append="console=ttyS0 loglevel=4 panic=-1 qtest=$test"
 if [ -n "$roce" ]; then
   args+=(-netdev "dgram,id=roce,local.type=inet,local.host=127.0.0.1,local.port=${roce%%:*},remote.type=inet,remote.host=127.0.0.1,remote.port=${roce##*:}"
          -device "virtio-net-pci,netdev=roce,mac=$mac")
-  append+=" roce_ip=$roce_ip"
+  append+=" roce_ip=$roce_ip roce_mtu=$roce_mtu"
 fi
 if [ -n "$oob" ]; then
-  args+=(-netdev "user,id=oob,restrict=on,net=10.0.2.0/24,guestfwd=$oob" -device virtio-net-pci,netdev=oob)
+  args+=(-netdev "user,id=oob,restrict=on,net=10.0.2.0/24$oob" -device virtio-net-pci,netdev=oob)
   append+=" oob_ip=10.0.2.15/24"
 fi
 [ -n "$roce$oob" ] || args+=(-nic none)
