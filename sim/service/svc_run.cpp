@@ -292,7 +292,9 @@ int run_main(int argc, char **argv) {
     EthLinkCfg lc;
     lc.seed = o.seed;
     lc.faults[0].loss = lc.faults[1].loss = o.loss;
-    lc.flow_control = false;  // the far end is no MAC of ours: nothing to pause it with
+    // Flow control stays on: the NIC's PAUSE holds the port's inbound queue (frames from the
+    // socket wait there, unbounded) and never reaches the socket; off, the NIC's receive FIFO
+    // overruns under a burst from the guest and truncated frames are dropped.
     lc.pcap_path = o.pcap;
     ext.reset(new EthExtPort("ext", nodes[0].get(), uint16_t(o.ext_lport), uint16_t(o.ext_rport), lc));
     if (!ext->ok()) {

@@ -7,6 +7,8 @@ BTH with its resv8a byte masked, and the rest up to the ICRC) and compared with 
 bytes (little-endian on the wire). Also checked: IPv4 header checksum, UDP length and the IPv4
 total length against the frame. Prints one line per bad frame and a summary
 "frames N roce N icrc_bad N hdr_bad N"; exits 1 when anything is bad or no RoCE frame was seen.
+Also, per destination MAC, "to MAC roce N repeats N": repeats are frames whose (DestQP, PSN,
+opcode) an earlier frame to that MAC already had (retransmissions, answers to duplicates).
 """
 import struct
 import sys
@@ -36,6 +38,7 @@ def ipv4_csum(h):
 
 def main():
     n = roce = bad_icrc = bad_hdr = 0
+    seen, per = set(), {}
     for i, f in enumerate(frames(sys.argv[1]), 1):
         n += 1
         if len(f) < 14 + 20 + 8 + 12 + 4 or f[12:14] != b'\x08\x00' or f[23] != 17:
@@ -46,6 +49,14 @@ def main():
         if struct.unpack('!H', udp[2:4])[0] != 4791:
             continue
         roce += 1
+        dst = ':'.join(f'{b:02x}' for b in f[:6])
+        bth = f[14 + ihl + 8:14 + ihl + 20]
+        key = (dst, bth[0], bth[5:8], bth[9:12])  # opcode, DestQP, PSN
+        st = per.setdefault(dst, [0, 0])
+        st[0] += 1
+        if key in seen:
+            st[1] += 1
+        seen.add(key)
         tot = struct.unpack('!H', ip[2:4])[0]
         ulen = struct.unpack('!H', udp[4:6])[0]
         if ipv4_csum(ip) != 0xFFFF or tot != len(f) - 14 or ulen != tot - ihl:
@@ -64,6 +75,8 @@ def main():
         if crc != got:
             bad_icrc += 1
             print(f'frame {i}: ICRC {got:08x}, computed {crc:08x}')
+    for dst, (cnt, rep) in sorted(per.items()):
+        print(f'to {dst} roce {cnt} repeats {rep}')
     print(f'frames {n} roce {roce} icrc_bad {bad_icrc} hdr_bad {bad_hdr}')
     return 0 if roce and not bad_icrc and not bad_hdr else 1
 
