@@ -11,7 +11,7 @@ PKGS=(
   libpciaccess-dev libibverbs-dev ibverbs-utils ibverbs-providers perftest
   linux-headers-amd64
   tshark gnuplot-nox
-  qemu-system-x86 busybox-static kmod cpio rdmacm-utils iproute2
+  qemu-system-x86 busybox-static kmod cpio iproute2
 )
 
 missing=()

@@ -285,9 +285,13 @@ session mtu4096 9000 ""
 case_ ix "$IXH -m 1024 server" "${IXG/-t 20/-t 16} -m 1024 client" "ix:31"
 session loss2 1500 "--loss 0.02 --seed 1"
 if [ $long = 1 ]; then
-  IXL="ix_rdma -s 1,4095,4096,65536,1048576"
-  case_ ix "$IXL -t 10 -d rnic0 -g @GID@ -m 1024 server" "$IXL -t 16 -d rxe0 -g @GID@ -m 1024 client" "ix:38"
+  # 5 % loss; 1 MiB messages on clean links at both MTUs (under loss a 1 MiB message of 1024
+  # packets at MTU 1024 takes many minutes of wall time: nearly every attempt loses a packet).
+  case_ ix "$IXH -m 1024 server" "${IXG/-t 20/-t 16} -m 1024 client" "ix:31"
   session loss5 1500 "--loss 0.05 --seed 5"
+  IXL="ix_rdma -s 1,4095,4096,65536,1048576"
+  case_ ix "$IXL -t 10 -d rnic0 -g @GID@ -m 1024 server" "$IXL -t 20 -d rxe0 -g @GID@ -m 1024 client" "ix:38"
+  session mtu1024-1m 1500 ""
   case_ ix "$IXL -t 10 -d rnic0 -g @GID@ -m 4096 server" "$IXL -t 20 -d rxe0 -g @GID@ -m 4096 client" "ix:38"
   session mtu4096-1m 9000 ""
 fi
