@@ -1,10 +1,12 @@
 // ix_rdma: RC operations with byte-exact checks on both sides, between two libibverbs devices
 // of any kind (here: rxe in the QEMU guest and our NIC through the simulator service).
-//   ix_rdma -d DEV -g GIDIDX -p PORT [-m MTU] [-t TIMEOUT] [-s SIZE,SIZE...] server
+//   ix_rdma -d DEV -g GIDIDX -p PORT [-m MTU] [-t TIMEOUT] [-r MIN_RNR_TIMER] [-s SIZE,SIZE...] server
 //   ix_rdma ... client HOST
 // QP details go over TCP (the out-of-band port). Phase 1: the client is the requester, phase 2:
 // the server. Per size, the requester does WRITE, WRITE_WITH_IMM, READ and SEND, then CAS and
-// FAA once; the side that can see the result checks it (the responder the data written or sent
+// FAA once, then an RNR case (the responder posts its receive a second after the requester's
+// SEND: the requester is RNR-NAKed and retries until it lands, rnr_retry 7 = for ever); the side
+// that can see the result checks it (the responder the data written or sent
 // and the immediate, the requester the data read and the atomics' original values, the
 // responder the final atomic value) and prints PASS/FAIL; the other side learns it over TCP.
 // perftest has no WRITE_IMM and checks no data, ibv_rc_pingpong has no MR: hence this program.
@@ -127,16 +129,17 @@ struct peer {
 
 int main(int argc, char **argv) {
   const char *dev = NULL, *host = NULL;
-  int gidx = 1, port = 18515, mtu = 1024, timeout = 20, opt;
+  int gidx = 1, port = 18515, mtu = 1024, timeout = 20, min_rnr = 12, opt;
   size_t sizes[MAX_SIZES] = {1, 4095, 4096, 65536};
   int nsizes = 4;
-  while ((opt = getopt(argc, argv, "d:g:p:m:t:s:")) != -1) {
+  while ((opt = getopt(argc, argv, "d:g:p:m:t:r:s:")) != -1) {
     switch (opt) {
       case 'd': dev = optarg; break;
       case 'g': gidx = atoi(optarg); break;
       case 'p': port = atoi(optarg); break;
       case 'm': mtu = atoi(optarg); break;
       case 't': timeout = atoi(optarg); break;
+      case 'r': min_rnr = atoi(optarg); break;
       case 's':
         nsizes = 0;
         for (char *t = strtok(optarg, ","); t && nsizes < MAX_SIZES; t = strtok(NULL, ",")) sizes[nsizes++] = strtoul(t, NULL, 0);
@@ -217,7 +220,8 @@ int main(int argc, char **argv) {
   a.dest_qp_num = rem.qpn;
   a.rq_psn = rem.psn;
   a.max_dest_rd_atomic = 4;
-  a.min_rnr_timer = 12;
+  // The RNR NAKs this QP sends carry it: the peer waits that long before retrying (in its clock).
+  a.min_rnr_timer = (uint8_t)min_rnr;
   a.ah_attr.is_global = 1;
   a.ah_attr.grh.dgid = rem.gid;
   a.ah_attr.grh.sgid_index = (uint8_t)gidx;
@@ -351,6 +355,29 @@ int main(int argc, char **argv) {
       snprintf(why, sizeof why, "word %016llx, want %016llx", (unsigned long long)*word, (unsigned long long)swp);
       result(name, *word != swp ? why : NULL);
       put(*word != swp ? why : "ok");
+    }
+    // RNR: a SEND before the responder posts its receive.
+    snprintf(name, sizeof name, "p%d-%s-rnr-send", phase, who);
+    if (req) {
+      get(m);
+      fill(src, 64, 5);
+      result(name, post_send(IBV_WR_SEND, 0, 64, 0, 0, 0, 0, 0, &wc));
+      get(m);
+      if (strcmp(m, "ok")) printf("# peer: rnr-send %s\n", m);
+    } else {
+      memset(dst, 0, 64);
+      put("late");
+      sleep(1);
+      post_recv(max_sz, 64);
+      int rc = poll1(&wc);
+      long off = check(dst, 64, 5);
+      if (rc) snprintf(why, sizeof why, "no receive completion (%d)", rc);
+      else if (wc.status != IBV_WC_SUCCESS || wc.opcode != IBV_WC_RECV || wc.byte_len != 64)
+        snprintf(why, sizeof why, "completion status %d opcode %d byte_len %u, want len 64", wc.status, wc.opcode, wc.byte_len);
+      else if (off >= 0) snprintf(why, sizeof why, "byte %ld is %02x, want %02x", off, dst[off], pat((size_t)off, 64, 5));
+      else why[0] = 0;
+      result(name, why[0] ? why : NULL);
+      put(why[0] ? why : "ok");
     }
   }
   put("bye");

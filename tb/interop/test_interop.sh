@@ -157,7 +157,7 @@ session() {
     if [ "$src" != 0 ] || [ "$crc" != 0 ]; then
       fail "$name.$c" "exit status server $src client $crc: $(tail -2 "$d/$c.client.out" "$d/$c.server.out" 2>/dev/null | tr '\n' ' ' | cut -c1-300)" "$name"
     elif [[ $chk == ix:* ]]; then
-      # ix_rdma's own result lines, both sides (7 per size and 3 atomics per side, see ix_rdma.c).
+      # ix_rdma's own result lines, both sides (7 per size, 3 atomics and the RNR send per side).
       local want=${chk#ix:} f got
       for f in server client; do
         sed -n 's/^\(PASS\|FAIL\) \(.*\)/\1 '"$name.$c.$f"'.\2/p' "$d/$c.$f.out" | while read -r r rest; do
@@ -166,6 +166,16 @@ session() {
         got=$(grep -c '^PASS ' "$d/$c.$f.out")
         [ "$got" = "$want" ] || fail "$name.$c.$f" "$got checks passed, want $want" "$name"
       done
+      # Its RNR case went both ways: rxe sent and received RNR NAKs, and so did the NIC.
+      local snd rcv nic
+      snd=$(awk '$1=="send_rnr_err"{print $2}' "$d/$c.counters") rcv=$(awk '$1=="rcvd_rnr_err"{print $2}' "$d/$c.counters")
+      nic=$(grep -o 'rx_rnr_sent [0-9]*' "$d/sim.out" | awk '{print $2}')
+      if [ "${snd:-0}" -gt 0 ] && [ "${rcv:-0}" -gt 0 ] && [ "${nic:-0}" -gt 0 ]; then
+        pass "$name.$c.rnr-both-ways"
+        echo "# $name.$c: rxe send_rnr_err $snd rcvd_rnr_err $rcv (after this case), NIC rx_rnr_sent $nic (whole session)"
+      else
+        fail "$name.$c.rnr-both-ways" "rxe send_rnr_err ${snd:-?} rcvd_rnr_err ${rcv:-?}, NIC rx_rnr_sent ${nic:-?}: want all > 0" "$name"
+      fi
     elif why=$($chk "$d" "$c"); then
       pass "$name.$c"
     else
@@ -255,9 +265,11 @@ check_pingpong_4096_10() { check_pingpong "$1" "$2" 4096 10; }
 # seconds of wall time) on the host side: the guest answers well within it, and a lost frame
 # costs seconds, not the hour t=20 would (docs/interop.md).
 IX="ix_rdma -s 1,4095,4096,65536"
-IXH="$IX -t 10 -d rnic0 -g @GID@"
-IXG="$IX -t 20 -d rxe0 -g @GID@"
-case_ ix "$IXH -m 1024 server" "$IXG -m 1024 client" "ix:31"
+# RNR timers likewise (the value a QP puts in its RNR NAKs, which the peer waits in its own
+# clock): ours -r 0 (655 ms of rxe's wall time), rxe's -r 1 (10 us of our simulated time).
+IXH="$IX -t 10 -r 0 -d rnic0 -g @GID@"
+IXG="$IX -t 20 -r 1 -d rxe0 -g @GID@"
+case_ ix "$IXH -m 1024 server" "$IXG -m 1024 client" "ix:33"
 case_ ud64 "ibv_ud_pingpong -d rnic0 -g @GID@ -s 64 -n 20 -c" "ibv_ud_pingpong -d rxe0 -g @GID@ -s 64 -n 20 -c" "check_pingpong_64_20"
 case_ write64k "ib_write_bw -d rnic0 -x @GID@ $PF -s 65536 -n 20 -m 1024" "ib_write_bw -d rxe0 -x @GID@ $PF -s 65536 -n 20 -m 1024" "check_perf_65536_20"
 case_ read64k "ib_read_bw -d rnic0 -x @GID@ $PF -s 65536 -n 10 -m 1024" "ib_read_bw -d rxe0 -x @GID@ $PF -s 65536 -n 10 -m 1024" "check_perf_65536_10"
@@ -271,7 +283,7 @@ session mtu1024 1500 ""
 
 # MTU 4096 (eth0 at 9000): multi-packet SEND both ways and a WRITE stream.
 case_ pp16k "$PP -d rnic0 -g @GID@ -s 16384 -n 10 -c -m 4096" "$PP -d rxe0 -g @GID@ -s 16384 -n 10 -c -m 4096" "check_pingpong_16384_10"
-case_ ix "$IXH -m 4096 server" "$IXG -m 4096 client" "ix:31"
+case_ ix "$IXH -m 4096 server" "$IXG -m 4096 client" "ix:33"
 case_ write64k "ib_write_bw -d rnic0 -x @GID@ $PF -s 65536 -n 20 -m 4096" "ib_write_bw -d rxe0 -x @GID@ $PF -s 65536 -n 20 -m 4096" "check_perf_65536_20"
 check_pingpong_16384_10() { check_pingpong "$1" "$2" 16384 10; }
 session mtu4096 9000 ""
@@ -282,17 +294,17 @@ session mtu4096 9000 ""
 # t=14 or more, 67 ms of simulated time, minutes of wall time per loss: not under loss here.)
 # Our NIC retries a READ from the first missing response; rxe answers such a retry with the
 # original message's MIDDLE/LAST (docs/interop.md): seen here and accepted.
-case_ ix "$IXH -m 1024 server" "${IXG/-t 20/-t 16} -m 1024 client" "ix:31"
+case_ ix "$IXH -m 1024 server" "${IXG/-t 20/-t 16} -m 1024 client" "ix:33"
 session loss2 1500 "--loss 0.02 --seed 1"
 if [ $long = 1 ]; then
   # 5 % loss; 1 MiB messages on clean links at both MTUs (under loss a 1 MiB message of 1024
   # packets at MTU 1024 takes many minutes of wall time: nearly every attempt loses a packet).
-  case_ ix "$IXH -m 1024 server" "${IXG/-t 20/-t 16} -m 1024 client" "ix:31"
+  case_ ix "$IXH -m 1024 server" "${IXG/-t 20/-t 16} -m 1024 client" "ix:33"
   session loss5 1500 "--loss 0.05 --seed 5"
   IXL="ix_rdma -s 1,4095,4096,65536,1048576"
-  case_ ix "$IXL -t 10 -d rnic0 -g @GID@ -m 1024 server" "$IXL -t 20 -d rxe0 -g @GID@ -m 1024 client" "ix:38"
+  case_ ix "$IXL -t 10 -r 0 -d rnic0 -g @GID@ -m 1024 server" "$IXL -t 20 -r 1 -d rxe0 -g @GID@ -m 1024 client" "ix:40"
   session mtu1024-1m 1500 ""
-  case_ ix "$IXL -t 10 -d rnic0 -g @GID@ -m 4096 server" "$IXL -t 20 -d rxe0 -g @GID@ -m 4096 client" "ix:38"
+  case_ ix "$IXL -t 10 -r 0 -d rnic0 -g @GID@ -m 4096 server" "$IXL -t 20 -r 1 -d rxe0 -g @GID@ -m 4096 client" "ix:40"
   session mtu4096-1m 9000 ""
 fi
 
