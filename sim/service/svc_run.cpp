@@ -46,7 +46,7 @@ void on_fatal_signal(int sig) {
 struct RunOpts {
   unsigned nics = 2;
   uint64_t seed = 1;
-  double loss = 0;
+  double loss = 0, reorder = 0;
   bool hostile = false, quiet = false, keep = false;
   std::string pcap, provider;
   double timeout_s = 0;
@@ -60,13 +60,14 @@ int usage(const char *why) {
                "rnic-sim run: %s\n"
                "usage: rnic-sim run [--nics N] [--seed S] [--loss P] [--pcap FILE] [--hostile]\n"
                "                    [--timeout SECONDS] [--provider PREFIX] [--quiet] [--keep]\n"
-               "                    [--ext LPORT:RPORT [--ext-peer IPV4=MAC]...] -- COMMAND...\n"
+               "                    [--ext LPORT:RPORT [--ext-peer IPV4=MAC]...] [--reorder P] -- COMMAND...\n"
                "  N simulated NICs (default 2), in pairs joined by a 100 Gb/s link with per-frame loss P;\n"
                "  COMMAND runs where libibverbs sees them as\n"
                "  rnic0..rnicN-1. One word is run by /bin/sh -c. Exit status: COMMAND's.\n"
                "  --ext: one NIC (rnic0, 10.0.0.1) whose port is a UDP frame socket on 127.0.0.1\n"
                "  (bound to LPORT, sending to RPORT: QEMU's -netdev dgram, see sim/guest/); --ext-peer\n"
-               "  adds a neighbour on that port (others are learned from the frames it receives).\n",
+               "  adds a neighbour on that port (others are learned from the frames it receives).\n"
+               "  --reorder: per-frame probability that the link holds a frame back behind the next one.\n",
                why);
   return 2;
 }
@@ -103,6 +104,10 @@ bool parse(int argc, char **argv, RunOpts *o, std::string *why) {
       if (!(v = val("--loss"))) return false;
       o->loss = std::strtod(v, &end);
       if (*end || o->loss < 0 || o->loss >= 1) return *why = "--loss takes a probability in [0, 1)", false;
+    } else if (a == "--reorder") {
+      if (!(v = val("--reorder"))) return false;
+      o->reorder = std::strtod(v, &end);
+      if (*end || o->reorder < 0 || o->reorder >= 1) return *why = "--reorder takes a probability in [0, 1)", false;
     } else if (a == "--timeout") {
       if (!(v = val("--timeout"))) return false;
       o->timeout_s = std::strtod(v, &end);
@@ -284,6 +289,7 @@ int run_main(int argc, char **argv) {
     EthLinkCfg lc;
     lc.seed = o.seed + i;
     lc.faults[0].loss = lc.faults[1].loss = o.loss;
+    lc.faults[0].reorder = lc.faults[1].reorder = o.reorder;
     if (!o.pcap.empty()) lc.pcap_path = i ? o.pcap + "." + std::to_string(i / 2) : o.pcap;
     links.emplace_back(new EthLink(("link" + std::to_string(i / 2)).c_str(), nodes[i].get(), nodes[i + 1].get(), lc));
   }
@@ -292,6 +298,7 @@ int run_main(int argc, char **argv) {
     EthLinkCfg lc;
     lc.seed = o.seed;
     lc.faults[0].loss = lc.faults[1].loss = o.loss;
+    lc.faults[0].reorder = lc.faults[1].reorder = o.reorder;
     // Flow control stays on: the NIC's PAUSE holds the port's inbound queue (frames from the
     // socket wait there, unbounded) and never reaches the socket; off, the NIC's receive FIFO
     // overruns under a burst from the guest and truncated frames are dropped.

@@ -295,12 +295,12 @@ session mtu4096 9000 ""
 # Our NIC retries a READ from the first missing response; rxe answers such a retry with the
 # original message's MIDDLE/LAST (docs/interop.md): seen here and accepted.
 case_ ix "$IXH -m 1024 server" "${IXG/-t 20/-t 16} -m 1024 client" "ix:33"
-session loss2 1500 "--loss 0.02 --seed 1"
+session loss2 1500 "--loss 0.02 --reorder 0.02 --seed 1"
 if [ $long = 1 ]; then
   # 5 % loss; 1 MiB messages on clean links at both MTUs (under loss a 1 MiB message of 1024
   # packets at MTU 1024 takes many minutes of wall time: nearly every attempt loses a packet).
   case_ ix "$IXH -m 1024 server" "${IXG/-t 20/-t 16} -m 1024 client" "ix:33"
-  session loss5 1500 "--loss 0.05 --seed 5"
+  session loss5 1500 "--loss 0.05 --reorder 0.05 --seed 5"
   IXL="ix_rdma -s 1,4095,4096,65536,1048576"
   case_ ix "$IXL -t 10 -r 0 -d rnic0 -g @GID@ -m 1024 server" "$IXL -t 20 -r 1 -d rxe0 -g @GID@ -m 1024 client" "ix:40"
   session mtu1024-1m 1500 ""
