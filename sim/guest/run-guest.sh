@@ -4,6 +4,9 @@
 #   --share DIR --test NAME    DIR is the guest's /mnt/host (virtio-9p); /init runs DIR/NAME.sh
 #   --roce LPORT:RPORT         eth0 = the RoCE port: one Ethernet frame per UDP datagram, QEMU
 #                              bound to 127.0.0.1:LPORT sending to 127.0.0.1:RPORT (the bridge)
+#   --roce-stream PATH         eth0 = the RoCE port on the UNIX stream socket PATH (QEMU connects;
+#                              length-prefixed frames, flow-controlled: nothing lost between the
+#                              processes, unlike UDP when QEMU's socket buffer fills)
 #   --roce-ip A/N --mac M      eth0's address and MAC (rxe0 is put on eth0)
 #   --oob FWD                  eth1 = out-of-band port: restricted user-mode NIC with the
 #                              guestfwd rule FWD (e.g. tcp:10.0.2.100:18515-tcp:127.0.0.1:18515;
@@ -15,13 +18,13 @@
 # Exits 0 when the log holds "[init] test NAME rc=0", 3 when QEMU could not start at all (its
 # message is in the log), 1 otherwise. TCG only: the CI machines have no usable KVM.
 set -uo pipefail
-kernel= initrd= share= test= roce= roce_ip=10.0.0.2/24 mac=52:54:00:00:00:02 oob= roce_mtu=1500 log=/dev/stdout timeout=300
+kernel= initrd= share= test= roce= roce_ip=10.0.0.2/24 mac=52:54:00:00:00:02 oob= roce_stream= roce_mtu=1500 log=/dev/stdout timeout=300
 smp=${GUEST_SMP:-2} mem=${GUEST_MEM:-1024}
 while [ $# -gt 0 ]; do
   case $1 in
     --kernel) kernel=$2;; --initrd) initrd=$2;; --share) share=$2;; --test) test=$2;;
     --roce) roce=$2;; --roce-ip) roce_ip=$2;; --mac) mac=$2;; --oob) oob+=",guestfwd=$2";;
-    --roce-mtu) roce_mtu=$2;;
+    --roce-mtu) roce_mtu=$2;; --roce-stream) roce_stream=$2;;
     --log) log=$2;; --timeout) timeout=$2;;
     *) echo "run-guest: unknown option $1" >&2; exit 2;;
   esac
@@ -31,7 +34,11 @@ done
 args=(-accel tcg,thread=multi -machine q35 -cpu max -smp "$smp" -m "$mem" -nographic -no-reboot
       -kernel "$kernel" -initrd "$initrd")
 append="console=ttyS0 loglevel=4 panic=-1 qtest=$test"
-if [ -n "$roce" ]; then
+if [ -n "$roce_stream" ]; then
+  args+=(-netdev "stream,id=roce,server=off,addr.type=unix,addr.path=$roce_stream"
+         -device "virtio-net-pci,netdev=roce,mac=$mac")
+  append+=" roce_ip=$roce_ip roce_mtu=$roce_mtu"
+elif [ -n "$roce" ]; then
   args+=(-netdev "dgram,id=roce,local.type=inet,local.host=127.0.0.1,local.port=${roce%%:*},remote.type=inet,remote.host=127.0.0.1,remote.port=${roce##*:}"
          -device "virtio-net-pci,netdev=roce,mac=$mac")
   append+=" roce_ip=$roce_ip roce_mtu=$roce_mtu"
@@ -40,7 +47,7 @@ if [ -n "$oob" ]; then
   args+=(-netdev "user,id=oob,restrict=on,net=10.0.2.0/24$oob" -device virtio-net-pci,netdev=oob)
   append+=" oob_ip=10.0.2.15/24"
 fi
-[ -n "$roce$oob" ] || args+=(-nic none)
+[ -n "$roce$roce_stream$oob" ] || args+=(-nic none)
 [ -n "$share" ] && args+=(-fsdev "local,id=fs0,path=$share,security_model=none" -device virtio-9p-pci,fsdev=fs0,mount_tag=hostshare)
 raw=$(mktemp)
 timeout "$timeout" qemu-system-x86_64 "${args[@]}" -append "$append" </dev/null >"$raw" 2>&1

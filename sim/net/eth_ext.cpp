@@ -4,6 +4,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -13,6 +14,7 @@ EthExtPort::EthExtPort(sc_module_name name, RnicNode *node, uint16_t lport, uint
                        double poll_ns)
     : sc_module(name), poll_(poll_ns, SC_NS) {
   link_.reset(new EthLink("link", node, nullptr, cfg));
+  setup_link(cfg);
   fd_ = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
   sockaddr_in a{};
   a.sin_family = AF_INET;
@@ -29,8 +31,48 @@ EthExtPort::EthExtPort(sc_module_name name, RnicNode *node, uint16_t lport, uint
     if (fd_ >= 0) close(fd_);
     fd_ = -1;
   }
+  SC_THREAD(rx_thread);
+}
+
+EthExtPort::EthExtPort(sc_module_name name, RnicNode *node, const std::string &path, const EthLinkCfg &cfg,
+                       double poll_ns)
+    : sc_module(name), poll_(poll_ns, SC_NS) {
+  stream_ = true;
+  path_ = path;
+  link_.reset(new EthLink("link", node, nullptr, cfg));
+  setup_link(cfg);
+  sockaddr_un a{};
+  a.sun_family = AF_UNIX;
+  lfd_ = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (lfd_ < 0 || path.size() >= sizeof a.sun_path) {
+    err_ = "external port " + path + ": " + std::strerror(errno);
+  } else {
+    std::strcpy(a.sun_path, path.c_str());
+    unlink(path.c_str());
+    if (bind(lfd_, reinterpret_cast<sockaddr *>(&a), sizeof a) != 0 || listen(lfd_, 1) != 0) {
+      err_ = "external port " + path + ": " + std::strerror(errno);
+      close(lfd_);
+      lfd_ = -1;
+    }
+  }
+  SC_THREAD(rx_thread);
+}
+
+void EthExtPort::setup_link(const EthLinkCfg &) {
+  if (!link_) return;
   link_->on_deliver = [this](int dir, const std::vector<uint8_t> &f, uint64_t) {
-    if (dir != 0 || fd_ < 0) return;
+    if (dir != 0) return;
+    if (stream_) {
+      // Queued behind what the peer has not taken yet; stream_io writes it.
+      const uint32_t n = uint32_t(f.size());
+      const uint8_t hdr[4] = {uint8_t(n >> 24), uint8_t(n >> 16), uint8_t(n >> 8), uint8_t(n)};
+      outbuf_.insert(outbuf_.end(), hdr, hdr + 4);
+      outbuf_.insert(outbuf_.end(), f.begin(), f.end());
+      out_++;
+      stream_io();
+      return;
+    }
+    if (fd_ < 0) return;
     // Blocking send; ECONNREFUSED only says the peer was not listening for an earlier datagram
     // (the guest not started yet): that frame is gone as on a cable with no peer, retry this one.
     for (int tries = 0; tries < 3; tries++) {
@@ -41,11 +83,40 @@ EthExtPort::EthExtPort(sc_module_name name, RnicNode *node, uint16_t lport, uint
       if (errno != ECONNREFUSED && errno != EINTR && errno != ENOBUFS && errno != EAGAIN) return;
     }
   };
-  SC_THREAD(rx_thread);
+}
+
+void EthExtPort::stream_io() {
+  if (fd_ < 0 && lfd_ >= 0) fd_ = accept4(lfd_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+  if (fd_ < 0) return;
+  while (!outbuf_.empty()) {
+    ssize_t w = send(fd_, outbuf_.data(), outbuf_.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (w <= 0) break;
+    outbuf_.erase(outbuf_.begin(), outbuf_.begin() + w);
+  }
+  uint8_t b[65536];
+  for (;;) {
+    ssize_t r = recv(fd_, b, sizeof b, MSG_DONTWAIT);
+    if (r <= 0) break;
+    inbuf_.insert(inbuf_.end(), b, b + r);
+  }
+  size_t at = 0;
+  while (inbuf_.size() - at >= 4) {
+    const uint32_t n = uint32_t(inbuf_[at]) << 24 | uint32_t(inbuf_[at + 1]) << 16 | uint32_t(inbuf_[at + 2]) << 8 | inbuf_[at + 3];
+    if (inbuf_.size() - at - 4 < n) break;
+    in_++;
+    learn(inbuf_.data() + at + 4, n);
+    link_->send(1, std::vector<uint8_t>(inbuf_.begin() + long(at) + 4, inbuf_.begin() + long(at) + 4 + n));
+    at += 4 + n;
+  }
+  inbuf_.erase(inbuf_.begin(), inbuf_.begin() + long(at));
 }
 
 EthExtPort::~EthExtPort() {
   if (fd_ >= 0) close(fd_);
+  if (lfd_ >= 0) {
+    close(lfd_);
+    unlink(path_.c_str());
+  }
 }
 
 void EthExtPort::add_neighbour(uint32_t ipv4, const uint8_t mac[6]) {
@@ -79,6 +150,11 @@ void EthExtPort::learn(const uint8_t *f, size_t n) {
 void EthExtPort::rx_thread() {
   std::vector<uint8_t> buf(65536);
   for (;;) {
+    if (stream_) {
+      stream_io();
+      wait(poll_);
+      continue;
+    }
     while (fd_ >= 0) {
       ssize_t n = recv(fd_, buf.data(), buf.size(), MSG_DONTWAIT);
       if (n <= 0) break;

@@ -1,6 +1,10 @@
 // One NIC port joined to an external frame socket instead of another simulated NIC: the far end
-// is a process outside the simulation (a QEMU guest's virtio-net through `-netdev dgram`, see
-// sim/guest/), one Ethernet frame (no FCS) per UDP datagram on 127.0.0.1.
+// is a process outside the simulation (a QEMU guest's virtio-net, see sim/guest/). Two kinds:
+// a UNIX stream socket this port listens on (QEMU `-netdev stream`, server=off: each frame
+// preceded by its length, 4 bytes big-endian; flow-controlled, so nothing is lost between the
+// processes), or UDP on 127.0.0.1 (`-netdev dgram`, one frame per datagram: the kernel drops
+// datagrams when QEMU's socket buffer is full, 212992 bytes by default: measured, 1 MiB
+// messages at MTU 4096 lost frames that way).
 //
 // The port is an EthLink with side 0 = the node and side 1 = nobody: frames the node sends are
 // handed (on_deliver, after the link's timing and faults) to the socket; datagrams read from the
@@ -19,6 +23,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "net/eth_link.h"
 
@@ -28,8 +33,11 @@ class EthExtPort : public sc_module {
   // Binds 127.0.0.1:lport, sends to 127.0.0.1:rport.
   EthExtPort(sc_module_name name, RnicNode *node, uint16_t lport, uint16_t rport, const EthLinkCfg &cfg,
              double poll_ns = 200);
+  // Listens on the UNIX stream socket `path` (one peer).
+  EthExtPort(sc_module_name name, RnicNode *node, const std::string &path, const EthLinkCfg &cfg,
+             double poll_ns = 200);
   ~EthExtPort() override;
-  bool ok() const { return fd_ >= 0; }
+  bool ok() const { return stream_ ? lfd_ >= 0 : fd_ >= 0; }
   const std::string &error() const { return err_; }
   EthLink &link() { return *link_; }
   void add_neighbour(uint32_t ipv4, const uint8_t mac[6]);
@@ -39,9 +47,15 @@ class EthExtPort : public sc_module {
 
  private:
   void rx_thread();
+  void stream_io();  // stream mode: accept, read whole frames, write what waits
+  void setup_link(const EthLinkCfg &cfg);
   void learn(const uint8_t *f, size_t n);
   std::unique_ptr<EthLink> link_;
   int fd_ = -1;
+  bool stream_ = false;
+  int lfd_ = -1;                      // stream mode: the listening socket
+  std::string path_;
+  std::vector<uint8_t> inbuf_, outbuf_;  // stream mode: partial input, unsent output
   std::string err_;
   sc_time poll_;
   std::map<uint32_t, std::array<uint8_t, 6>> neigh_;

@@ -52,6 +52,7 @@ struct RunOpts {
   double timeout_s = 0;
   std::vector<std::string> cmd;
   int ext_lport = 0, ext_rport = 0;  // --ext: rnic0's port on a UDP frame socket
+  std::string ext_path;              // --ext-stream: rnic0's port on a UNIX stream socket
   std::vector<std::pair<uint32_t, std::array<uint8_t, 6>>> ext_peers;
 };
 
@@ -60,12 +61,13 @@ int usage(const char *why) {
                "rnic-sim run: %s\n"
                "usage: rnic-sim run [--nics N] [--seed S] [--loss P] [--pcap FILE] [--hostile]\n"
                "                    [--timeout SECONDS] [--provider PREFIX] [--quiet] [--keep]\n"
-               "                    [--ext LPORT:RPORT [--ext-peer IPV4=MAC]...] [--reorder P] -- COMMAND...\n"
+               "                    [--ext LPORT:RPORT | --ext-stream PATH [--ext-peer IPV4=MAC]...] [--reorder P] -- COMMAND...\n"
                "  N simulated NICs (default 2), in pairs joined by a 100 Gb/s link with per-frame loss P;\n"
                "  COMMAND runs where libibverbs sees them as\n"
                "  rnic0..rnicN-1. One word is run by /bin/sh -c. Exit status: COMMAND's.\n"
                "  --ext: one NIC (rnic0, 10.0.0.1) whose port is a UDP frame socket on 127.0.0.1\n"
-               "  (bound to LPORT, sending to RPORT: QEMU's -netdev dgram, see sim/guest/); --ext-peer\n"
+               "  (bound to LPORT, sending to RPORT: QEMU's -netdev dgram, see sim/guest/), or with\n"
+               "  --ext-stream a UNIX stream socket it listens on (QEMU's -netdev stream); --ext-peer\n"
                "  adds a neighbour on that port (others are learned from the frames it receives).\n"
                "  --reorder: per-frame probability that the link holds a frame back behind the next one.\n",
                why);
@@ -126,6 +128,10 @@ bool parse(int argc, char **argv, RunOpts *o, std::string *why) {
       o->ext_lport = int(lp);
       o->ext_rport = int(rp);
       o->nics = 1;
+    } else if (a == "--ext-stream") {
+      if (!(v = val("--ext-stream"))) return false;
+      o->ext_path = v;
+      o->nics = 1;
     } else if (a == "--ext-peer") {
       if (!(v = val("--ext-peer"))) return false;
       char ip[32];
@@ -150,8 +156,8 @@ bool parse(int argc, char **argv, RunOpts *o, std::string *why) {
   }
   for (; i < argc; i++) o->cmd.push_back(argv[i]);
   if (o->cmd.empty()) return *why = "no COMMAND after --", false;
-  if (!o->ext_peers.empty() && !o->ext_lport) return *why = "--ext-peer needs --ext", false;
-  if (o->ext_lport) o->nics = 1;
+  if (!o->ext_peers.empty() && !o->ext_lport && o->ext_path.empty()) return *why = "--ext-peer needs --ext", false;
+  if (o->ext_lport || !o->ext_path.empty()) o->nics = 1;
   return true;
 }
 
@@ -294,7 +300,7 @@ int run_main(int argc, char **argv) {
     links.emplace_back(new EthLink(("link" + std::to_string(i / 2)).c_str(), nodes[i].get(), nodes[i + 1].get(), lc));
   }
   std::unique_ptr<EthExtPort> ext;
-  if (o.ext_lport) {
+  if (o.ext_lport || !o.ext_path.empty()) {
     EthLinkCfg lc;
     lc.seed = o.seed;
     lc.faults[0].loss = lc.faults[1].loss = o.loss;
@@ -303,7 +309,8 @@ int run_main(int argc, char **argv) {
     // socket wait there, unbounded) and never reaches the socket; off, the NIC's receive FIFO
     // overruns under a burst from the guest and truncated frames are dropped.
     lc.pcap_path = o.pcap;
-    ext.reset(new EthExtPort("ext", nodes[0].get(), uint16_t(o.ext_lport), uint16_t(o.ext_rport), lc));
+    if (!o.ext_path.empty()) ext.reset(new EthExtPort("ext", nodes[0].get(), o.ext_path, lc));
+    else ext.reset(new EthExtPort("ext", nodes[0].get(), uint16_t(o.ext_lport), uint16_t(o.ext_rport), lc));
     if (!ext->ok()) {
       std::fprintf(stderr, "rnic-sim: %s\n", ext->error().c_str());
       rm_tree(work);
