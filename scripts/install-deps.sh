@@ -13,6 +13,7 @@ PKGS=(
   tshark gnuplot-nox
   gtkwave
   tcl openfpgaloader
+  qemu-system-x86 busybox-static kmod cpio iproute2
 )
 
 missing=()

@@ -374,8 +374,12 @@ module xport_rx #(
     rr_npk = (m_d.length == 32'd0) ? 24'd1 : rr_pk[23:0];
     rr_firstp = h_q.psn == rr_base_q[m_idx];
     rr_lastp = rr_k == rr_npk - 24'd1;
+    // A resumed READ (a retry from mid-message) may also be answered with a replay that goes on
+    // with the original message's opcodes: Linux rxe answers such a duplicate READ with MIDDLE
+    // or LAST at the resume PSN (docs/interop.md). PSN and length checks apply as for FIRST/ONLY.
     rr_seq_ok = (op == 8'h0D && rr_firstp && !rr_lastp) || (op == 8'h0E && !rr_firstp && !rr_lastp) ||
-                (op == 8'h0F && !rr_firstp && rr_lastp) || (op == 8'h10 && rr_firstp && rr_lastp);
+                (op == 8'h0F && !rr_firstp && rr_lastp) || (op == 8'h10 && rr_firstp && rr_lastp) ||
+                (rr_rsm_q[m_idx] && rr_firstp && ((op == 8'h0E && !rr_lastp) || (op == 8'h0F && rr_lastp)));
     rr_rest = m_d.length - (32'(rr_k) << pl2);
     rr_len_ok = rr_lastp ? {16'd0, plen} == rr_rest : {1'b0, plen} == pmtu;
     rr_tot = '0;

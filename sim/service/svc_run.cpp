@@ -8,8 +8,10 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <arpa/inet.h>
 #include <unistd.h>
 
+#include <array>
 #include <chrono>
 #include <climits>
 #include <cstdio>
@@ -20,6 +22,7 @@
 #include <vector>
 
 #include "main/sim_program.h"
+#include "net/eth_ext.h"
 #include "net/eth_link.h"
 #include "service/svc_sandbox.h"
 #include "service/svc_server.h"
@@ -43,21 +46,30 @@ void on_fatal_signal(int sig) {
 struct RunOpts {
   unsigned nics = 2;
   uint64_t seed = 1;
-  double loss = 0;
+  double loss = 0, reorder = 0;
   bool hostile = false, quiet = false, keep = false;
   std::string pcap, provider;
   double timeout_s = 0;
   std::vector<std::string> cmd;
+  int ext_lport = 0, ext_rport = 0;  // --ext: rnic0's port on a UDP frame socket
+  std::string ext_path;              // --ext-stream: rnic0's port on a UNIX stream socket
+  std::vector<std::pair<uint32_t, std::array<uint8_t, 6>>> ext_peers;
 };
 
 int usage(const char *why) {
   std::fprintf(stderr,
                "rnic-sim run: %s\n"
                "usage: rnic-sim run [--nics N] [--seed S] [--loss P] [--pcap FILE] [--hostile]\n"
-               "                    [--timeout SECONDS] [--provider PREFIX] [--quiet] [--keep] -- COMMAND...\n"
+               "                    [--timeout SECONDS] [--provider PREFIX] [--quiet] [--keep]\n"
+               "                    [--ext LPORT:RPORT | --ext-stream PATH [--ext-peer IPV4=MAC]...] [--reorder P] -- COMMAND...\n"
                "  N simulated NICs (default 2), in pairs joined by a 100 Gb/s link with per-frame loss P;\n"
                "  COMMAND runs where libibverbs sees them as\n"
-               "  rnic0..rnicN-1. One word is run by /bin/sh -c. Exit status: COMMAND's.\n",
+               "  rnic0..rnicN-1. One word is run by /bin/sh -c. Exit status: COMMAND's.\n"
+               "  --ext: one NIC (rnic0, 10.0.0.1) whose port is a UDP frame socket on 127.0.0.1\n"
+               "  (bound to LPORT, sending to RPORT: QEMU's -netdev dgram, see sim/guest/), or with\n"
+               "  --ext-stream a UNIX stream socket it listens on (QEMU's -netdev stream); --ext-peer\n"
+               "  adds a neighbour on that port (others are learned from the frames it receives).\n"
+               "  --reorder: per-frame probability that the link holds a frame back behind the next one.\n",
                why);
   return 2;
 }
@@ -94,6 +106,10 @@ bool parse(int argc, char **argv, RunOpts *o, std::string *why) {
       if (!(v = val("--loss"))) return false;
       o->loss = std::strtod(v, &end);
       if (*end || o->loss < 0 || o->loss >= 1) return *why = "--loss takes a probability in [0, 1)", false;
+    } else if (a == "--reorder") {
+      if (!(v = val("--reorder"))) return false;
+      o->reorder = std::strtod(v, &end);
+      if (*end || o->reorder < 0 || o->reorder >= 1) return *why = "--reorder takes a probability in [0, 1)", false;
     } else if (a == "--timeout") {
       if (!(v = val("--timeout"))) return false;
       o->timeout_s = std::strtod(v, &end);
@@ -104,6 +120,29 @@ bool parse(int argc, char **argv, RunOpts *o, std::string *why) {
     } else if (a == "--provider") {
       if (!(v = val("--provider"))) return false;
       o->provider = v;
+    } else if (a == "--ext") {
+      if (!(v = val("--ext"))) return false;
+      unsigned lp = 0, rp = 0;
+      if (std::sscanf(v, "%u:%u", &lp, &rp) != 2 || !lp || !rp || lp > 65535 || rp > 65535)
+        return *why = "--ext takes LPORT:RPORT", false;
+      o->ext_lport = int(lp);
+      o->ext_rport = int(rp);
+      o->nics = 1;
+    } else if (a == "--ext-stream") {
+      if (!(v = val("--ext-stream"))) return false;
+      o->ext_path = v;
+      o->nics = 1;
+    } else if (a == "--ext-peer") {
+      if (!(v = val("--ext-peer"))) return false;
+      char ip[32];
+      unsigned m[6];
+      in_addr ia{};
+      if (std::sscanf(v, "%31[0-9.]=%x:%x:%x:%x:%x:%x", ip, &m[0], &m[1], &m[2], &m[3], &m[4], &m[5]) != 7 ||
+          inet_pton(AF_INET, ip, &ia) != 1)
+        return *why = "--ext-peer takes IPV4=MAC", false;
+      std::array<uint8_t, 6> mac;
+      for (int k = 0; k < 6; k++) mac[k] = uint8_t(m[k]);
+      o->ext_peers.push_back({ntohl(ia.s_addr), mac});
     } else if (a == "--hostile") {
       o->hostile = true;
     } else if (a == "--quiet") {
@@ -117,6 +156,8 @@ bool parse(int argc, char **argv, RunOpts *o, std::string *why) {
   }
   for (; i < argc; i++) o->cmd.push_back(argv[i]);
   if (o->cmd.empty()) return *why = "no COMMAND after --", false;
+  if (!o->ext_peers.empty() && !o->ext_lport && o->ext_path.empty()) return *why = "--ext-peer needs --ext", false;
+  if (o->ext_lport || !o->ext_path.empty()) o->nics = 1;
   return true;
 }
 
@@ -254,11 +295,32 @@ int run_main(int argc, char **argv) {
     EthLinkCfg lc;
     lc.seed = o.seed + i;
     lc.faults[0].loss = lc.faults[1].loss = o.loss;
+    lc.faults[0].reorder = lc.faults[1].reorder = o.reorder;
     if (!o.pcap.empty()) lc.pcap_path = i ? o.pcap + "." + std::to_string(i / 2) : o.pcap;
     links.emplace_back(new EthLink(("link" + std::to_string(i / 2)).c_str(), nodes[i].get(), nodes[i + 1].get(), lc));
   }
+  std::unique_ptr<EthExtPort> ext;
+  if (o.ext_lport || !o.ext_path.empty()) {
+    EthLinkCfg lc;
+    lc.seed = o.seed;
+    lc.faults[0].loss = lc.faults[1].loss = o.loss;
+    lc.faults[0].reorder = lc.faults[1].reorder = o.reorder;
+    // Flow control stays on: the NIC's PAUSE holds the port's inbound queue (frames from the
+    // socket wait there, unbounded) and never reaches the socket; off, the NIC's receive FIFO
+    // overruns under a burst from the guest and truncated frames are dropped.
+    lc.pcap_path = o.pcap;
+    if (!o.ext_path.empty()) ext.reset(new EthExtPort("ext", nodes[0].get(), o.ext_path, lc));
+    else ext.reset(new EthExtPort("ext", nodes[0].get(), uint16_t(o.ext_lport), uint16_t(o.ext_rport), lc));
+    if (!ext->ok()) {
+      std::fprintf(stderr, "rnic-sim: %s\n", ext->error().c_str());
+      rm_tree(work);
+      return 2;
+    }
+    for (auto &p : o.ext_peers) ext->add_neighbour(p.first, p.second.data());
+  }
   SvcServer server("svc", np, work + "/svc.sock");
   srv = &server;
+  if (ext) server.neighbour = [&ext](uint32_t ip, uint8_t mac[6]) { return ext->neighbour(ip, mac); };
   if (!server.listening()) {
     std::fprintf(stderr, "rnic-sim: %s\n", server.error().c_str());
     rm_tree(work);
@@ -282,6 +344,7 @@ int run_main(int argc, char **argv) {
     status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
   }
   for (auto &l : links) l->flush_pcap();
+  if (ext) ext->link().flush_pcap();
   if (!o.quiet) {
     double sim_s = sc_time_stamp().to_seconds();
     uint64_t cyc = 0;
@@ -295,6 +358,12 @@ int run_main(int argc, char **argv) {
                   (unsigned long long)links[i]->stats(1).tx_frames, (unsigned long long)links[i]->stats(0).lost,
                   (unsigned long long)links[i]->stats(1).lost, o.pcap.empty() ? "" : ", capture ",
                   o.pcap.empty() ? "" : links[i]->cfg().pcap_path.c_str());
+    if (ext)
+      std::printf("rnic-sim: ext port frames nic0->socket %llu (written %llu, lost %llu), socket->nic0 %llu (read %llu, lost %llu)%s%s\n",
+                  (unsigned long long)ext->link().stats(0).tx_frames, (unsigned long long)ext->frames_out(),
+                  (unsigned long long)ext->link().stats(0).lost, (unsigned long long)ext->link().stats(1).tx_frames,
+                  (unsigned long long)ext->frames_in(), (unsigned long long)ext->link().stats(1).lost,
+                  o.pcap.empty() ? "" : ", capture ", o.pcap.c_str());
     std::printf("rnic-sim: %llu client connections; DMA refused outside registrations: %llu; async events %llu sent, %llu without a listener\n",
                 (unsigned long long)server.clients_seen(), (unsigned long long)server.dma_refused(),
                 (unsigned long long)server.async_sent(), (unsigned long long)server.async_lost());

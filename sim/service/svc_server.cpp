@@ -184,6 +184,7 @@ int SvcServer::resolve_mac(uint32_t ipv4, uint8_t mac[6]) const {
       std::memcpy(mac, n->mac, 6);
       return 0;
     }
+  if (neighbour && neighbour(ipv4, mac)) return 0;
   return -EHOSTUNREACH;
 }
 

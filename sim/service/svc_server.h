@@ -9,6 +9,7 @@
 #pragma once
 #include <systemc.h>
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -91,6 +92,8 @@ class SvcServer : public sc_module {
   // The PCIe model's err_fn for NIC n: DMA outside a process's registrations answers SLVERR.
   uint32_t dma_check(uint64_t addr, uint64_t len);
   void on_event(SvcNic *n, const rnic_event *ev);  // from the NIC's EQ
+  // Address resolution beyond the simulated NICs (an external port's neighbours): IPv4 -> MAC.
+  std::function<bool(uint32_t ipv4, uint8_t mac[6])> neighbour;
 
  private:
   void nic_init_thread(SvcNic *n);

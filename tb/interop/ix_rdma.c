@@ -1,0 +1,393 @@
+// ix_rdma: RC operations with byte-exact checks on both sides, between two libibverbs devices
+// of any kind (here: rxe in the QEMU guest and our NIC through the simulator service).
+//   ix_rdma -d DEV -g GIDIDX -p PORT [-m MTU] [-t TIMEOUT] [-r MIN_RNR_TIMER] [-s SIZE,SIZE...] server
+//   ix_rdma ... client HOST
+// QP details go over TCP (the out-of-band port). Phase 1: the client is the requester, phase 2:
+// the server. Per size, the requester does WRITE, WRITE_WITH_IMM, READ and SEND, then CAS and
+// FAA once, then an RNR case (the responder posts its receive a second after the requester's
+// SEND: the requester is RNR-NAKed and retries until it lands, rnr_retry 7 = for ever); the side
+// that can see the result checks it (the responder the data written or sent
+// and the immediate, the requester the data read and the atomics' original values, the
+// responder the final atomic value) and prints PASS/FAIL; the other side learns it over TCP.
+// perftest has no WRITE_IMM and checks no data, ibv_rc_pingpong has no MR: hence this program.
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <infiniband/verbs.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { MAX_SIZES = 8, MSG = 96 };
+
+static struct ibv_context *ctx;
+static struct ibv_pd *pd;
+static struct ibv_cq *cq;
+static struct ibv_qp *qp;
+static struct ibv_mr *mr;
+static uint8_t *buf;     // [0, max): source; [max, 2 max): destination; [2 max, +8): atomic word
+static size_t max_sz;
+static int sock = -1, failures;
+static const char *side;
+
+static void die(const char *what) {
+  fprintf(stderr, "ix_rdma %s: %s: %s\n", side, what, strerror(errno));
+  exit(2);
+}
+
+static void put(const char *m) {
+  char b[MSG] = {0};
+  snprintf(b, sizeof b, "%s", m);
+  if (write(sock, b, MSG) != MSG) die("oob write");
+}
+static void get(char *m) {
+  size_t n = 0;
+  while (n < MSG) {
+    ssize_t r = read(sock, m + n, MSG - n);
+    if (r <= 0) die("oob read");
+    n += (size_t)r;
+  }
+  m[MSG - 1] = 0;
+}
+
+static uint8_t pat(size_t i, size_t size, int tag) { return (uint8_t)(i * 7 + size * 13 + (size_t)tag * 31 + (i >> 8)); }
+static void fill(uint8_t *p, size_t n, int tag) {
+  for (size_t i = 0; i < n; i++) p[i] = pat(i, n, tag);
+}
+// Returns the first wrong offset, or -1.
+static long check(const uint8_t *p, size_t n, int tag) {
+  for (size_t i = 0; i < n; i++)
+    if (p[i] != pat(i, n, tag)) return (long)i;
+  return -1;
+}
+
+static void result(const char *name, const char *why) {
+  if (why) {
+    printf("FAIL %s %s\n", name, why);
+    failures++;
+  } else {
+    printf("PASS %s\n", name);
+  }
+  fflush(stdout);
+}
+
+// One completion, 60 s of wall time at most (the simulated peer is slow).
+static int poll1(struct ibv_wc *wc) {
+  time_t t0 = time(NULL);
+  for (;;) {
+    int n = ibv_poll_cq(cq, 1, wc);
+    if (n < 0) return -1;
+    if (n == 1) return 0;
+    if (time(NULL) - t0 > 60) return -2;
+  }
+}
+
+static void post_recv(uint64_t off, uint32_t len) {
+  struct ibv_sge sge = {(uintptr_t)buf + off, len, mr->lkey};
+  struct ibv_recv_wr wr = {.wr_id = 2, .sg_list = &sge, .num_sge = 1}, *bad;
+  if (ibv_post_recv(qp, &wr, &bad)) die("post_recv");
+}
+
+// A send-queue operation; returns NULL or why it failed.
+static const char *post_send(enum ibv_wr_opcode op, uint64_t loff, uint32_t len, uint64_t raddr, uint32_t rkey,
+                             uint32_t imm, uint64_t cmp, uint64_t swp, struct ibv_wc *wc) {
+  static char why[128];
+  struct ibv_sge sge = {(uintptr_t)buf + loff, len, mr->lkey};
+  struct ibv_send_wr wr = {.wr_id = 1, .sg_list = &sge, .num_sge = 1, .opcode = op, .send_flags = IBV_SEND_SIGNALED}, *bad;
+  wr.imm_data = htonl(imm);
+  if (op == IBV_WR_ATOMIC_CMP_AND_SWP || op == IBV_WR_ATOMIC_FETCH_AND_ADD) {
+    wr.wr.atomic.remote_addr = raddr;
+    wr.wr.atomic.rkey = rkey;
+    wr.wr.atomic.compare_add = cmp;
+    wr.wr.atomic.swap = swp;
+  } else {
+    wr.wr.rdma.remote_addr = raddr;
+    wr.wr.rdma.rkey = rkey;
+  }
+  if (ibv_post_send(qp, &wr, &bad)) return "post_send refused";
+  int rc = poll1(wc);
+  if (rc) return rc == -2 ? "no completion in 60 s" : "poll_cq error";
+  if (wc->status != IBV_WC_SUCCESS || wc->wr_id != 1) {
+    snprintf(why, sizeof why, "completion status %s (%d) wr_id %llu", ibv_wc_status_str(wc->status), wc->status,
+             (unsigned long long)wc->wr_id);
+    return why;
+  }
+  return NULL;
+}
+
+struct peer {
+  uint32_t qpn, psn, rkey;
+  uint64_t addr;
+  union ibv_gid gid;
+};
+
+int main(int argc, char **argv) {
+  const char *dev = NULL, *host = NULL;
+  int gidx = 1, port = 18515, mtu = 1024, timeout = 20, min_rnr = 12, opt;
+  size_t sizes[MAX_SIZES] = {1, 4095, 4096, 65536};
+  int nsizes = 4;
+  while ((opt = getopt(argc, argv, "d:g:p:m:t:r:s:")) != -1) {
+    switch (opt) {
+      case 'd': dev = optarg; break;
+      case 'g': gidx = atoi(optarg); break;
+      case 'p': port = atoi(optarg); break;
+      case 'm': mtu = atoi(optarg); break;
+      case 't': timeout = atoi(optarg); break;
+      case 'r': min_rnr = atoi(optarg); break;
+      case 's':
+        nsizes = 0;
+        for (char *t = strtok(optarg, ","); t && nsizes < MAX_SIZES; t = strtok(NULL, ",")) sizes[nsizes++] = strtoul(t, NULL, 0);
+        break;
+      default: return 2;
+    }
+  }
+  if (optind >= argc || !dev) {
+    fprintf(stderr, "usage: ix_rdma -d DEV [-g GID] [-p PORT] [-m MTU] [-t TIMEOUT] [-s SIZES] server|client HOST\n");
+    return 2;
+  }
+  int server = !strcmp(argv[optind], "server");
+  if (!server) host = optind + 1 < argc ? argv[optind + 1] : NULL;
+  if (!server && !host) return 2;
+  side = server ? "server" : "client";
+  for (int i = 0; i < nsizes; i++)
+    if (sizes[i] > max_sz) max_sz = sizes[i];
+
+  // Device, resources.
+  int n;
+  struct ibv_device **list = ibv_get_device_list(&n), *d = NULL;
+  for (int i = 0; list && i < n; i++)
+    if (!strcmp(ibv_get_device_name(list[i]), dev)) d = list[i];
+  if (!d || !(ctx = ibv_open_device(d))) die("open device");
+  if (!(pd = ibv_alloc_pd(ctx)) || !(cq = ibv_create_cq(ctx, 64, NULL, NULL, 0))) die("pd/cq");
+  size_t len = 2 * max_sz + 64;
+  buf = aligned_alloc(4096, (len + 4095) & ~(size_t)4095);
+  if (!buf) die("alloc");
+  memset(buf, 0, len);
+  mr = ibv_reg_mr(pd, buf, len,
+                  IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC);
+  if (!mr) die("reg_mr");
+  struct ibv_qp_init_attr ia = {.send_cq = cq, .recv_cq = cq, .qp_type = IBV_QPT_RC,
+                                .cap = {.max_send_wr = 16, .max_recv_wr = 16, .max_send_sge = 1, .max_recv_sge = 1}};
+  if (!(qp = ibv_create_qp(pd, &ia))) die("create_qp");
+  struct ibv_qp_attr a = {.qp_state = IBV_QPS_INIT, .pkey_index = 0, .port_num = 1,
+                          .qp_access_flags = IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC};
+  if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS)) die("INIT");
+
+  // Out of band.
+  if (server) {
+    int l = socket(AF_INET, SOCK_STREAM, 0), one = 1;
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port), .sin_addr.s_addr = htonl(INADDR_ANY)};
+    setsockopt(l, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (l < 0 || bind(l, (struct sockaddr *)&sa, sizeof sa) || listen(l, 1)) die("listen");
+    if ((sock = accept(l, NULL, NULL)) < 0) die("accept");
+    close(l);
+  } else {
+    struct addrinfo hints = {.ai_family = AF_INET, .ai_socktype = SOCK_STREAM}, *res;
+    char ps[16];
+    snprintf(ps, sizeof ps, "%d", port);
+    if (getaddrinfo(host, ps, &hints, &res)) die("getaddrinfo");
+    for (int t = 0;; t++) {
+      sock = socket(AF_INET, SOCK_STREAM, 0);
+      if (!connect(sock, res->ai_addr, res->ai_addrlen)) break;
+      close(sock);
+      if (t > 100) die("connect");
+      usleep(100000);
+    }
+  }
+  struct peer me = {qp->qp_num, 0, mr->rkey, (uintptr_t)buf, {{0}}}, rem;
+  srand((unsigned)time(NULL) ^ (unsigned)getpid());
+  me.psn = (uint32_t)rand() & 0xFFFFFF;
+  if (ibv_query_gid(ctx, 1, gidx, &me.gid)) die("query_gid");
+  char m[MSG], g[33];
+  for (int i = 0; i < 16; i++) sprintf(g + 2 * i, "%02x", me.gid.raw[i]);
+  snprintf(m, sizeof m, "%06x %06x %08x %016llx %s", me.qpn, me.psn, me.rkey, (unsigned long long)me.addr, g);
+  put(m);
+  get(m);
+  unsigned long long raddr;
+  if (sscanf(m, "%x %x %x %llx %32s", &rem.qpn, &rem.psn, &rem.rkey, &raddr, g) != 5) die("peer message");
+  rem.addr = raddr;
+  for (int i = 0; i < 16; i++) sscanf(g + 2 * i, "%2hhx", &rem.gid.raw[i]);
+
+  memset(&a, 0, sizeof a);
+  a.qp_state = IBV_QPS_RTR;
+  a.path_mtu = mtu == 4096 ? IBV_MTU_4096 : mtu == 2048 ? IBV_MTU_2048 : mtu == 512 ? IBV_MTU_512 : IBV_MTU_1024;
+  a.dest_qp_num = rem.qpn;
+  a.rq_psn = rem.psn;
+  a.max_dest_rd_atomic = 4;
+  // The RNR NAKs this QP sends carry it: the peer waits that long before retrying (in its clock).
+  a.min_rnr_timer = (uint8_t)min_rnr;
+  a.ah_attr.is_global = 1;
+  a.ah_attr.grh.dgid = rem.gid;
+  a.ah_attr.grh.sgid_index = (uint8_t)gidx;
+  a.ah_attr.grh.hop_limit = 64;
+  a.ah_attr.port_num = 1;
+  if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+                                IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
+    die("RTR");
+  a.qp_state = IBV_QPS_RTS;
+  a.timeout = (uint8_t)timeout;  // 4.096 us x 2^timeout: rxe's timers run in wall time, the simulation slowly
+  a.retry_cnt = 7;
+  a.rnr_retry = 7;
+  a.sq_psn = me.psn;
+  a.max_rd_atomic = 4;
+  if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
+                                IBV_QP_MAX_QP_RD_ATOMIC))
+    die("RTS");
+  put("rts");
+  get(m);
+
+  // Phase 1: client requests; phase 2: server requests.
+  uint8_t *src = buf, *dst = buf + max_sz;
+  uint64_t *word = (uint64_t *)(buf + 2 * max_sz);
+  const uint64_t rdst = rem.addr + max_sz, rsrc = rem.addr, rword = rem.addr + 2 * max_sz;
+  for (int phase = 1; phase <= 2; phase++) {
+    int req = (phase == 1) == !server;
+    const char *who = req ? "req" : "resp";
+    struct ibv_wc wc;
+    char name[64], why[160];
+    for (int k = 0; k < nsizes; k++) {
+      size_t s = sizes[k];
+      // WRITE: the responder checks its destination.
+      snprintf(name, sizeof name, "p%d-%s-write-%zu", phase, who, s);
+      if (req) {
+        fill(src, s, 1);
+        const char *e = post_send(IBV_WR_RDMA_WRITE, 0, (uint32_t)s, rdst, rem.rkey, 0, 0, 0, &wc);
+        result(name, e);
+        put("written");
+        get(m);
+        if (strcmp(m, "ok")) printf("# peer: write-%zu %s\n", s, m);
+      } else {
+        get(m);
+        long off = check(dst, s, 1);
+        snprintf(why, sizeof why, "byte %ld is %02x, want %02x", off, off >= 0 ? dst[off] : 0, off >= 0 ? pat((size_t)off, s, 1) : 0);
+        result(name, off >= 0 ? why : NULL);
+        put(off >= 0 ? why : "ok");
+      }
+      // WRITE_WITH_IMM: the responder posts a receive first, then checks the completion and data.
+      snprintf(name, sizeof name, "p%d-%s-write_imm-%zu", phase, who, s);
+      uint32_t imm = 0xA5000000u | (uint32_t)s;
+      if (req) {
+        get(m);
+        fill(src, s, 2);
+        result(name, post_send(IBV_WR_RDMA_WRITE_WITH_IMM, 0, (uint32_t)s, rdst, rem.rkey, imm, 0, 0, &wc));
+        get(m);
+        if (strcmp(m, "ok")) printf("# peer: write_imm-%zu %s\n", s, m);
+      } else {
+        post_recv(0, 0);
+        put("ready");
+        int rc = poll1(&wc);
+        long off = check(dst, s, 2);
+        if (rc) snprintf(why, sizeof why, "no receive completion (%d)", rc);
+        else if (wc.status != IBV_WC_SUCCESS || wc.opcode != IBV_WC_RECV_RDMA_WITH_IMM || !(wc.wc_flags & IBV_WC_WITH_IMM) ||
+                 ntohl(wc.imm_data) != imm || wc.byte_len != s)
+          snprintf(why, sizeof why, "completion status %d opcode %d flags %x imm %08x byte_len %u, want imm %08x len %zu",
+                   wc.status, wc.opcode, wc.wc_flags, ntohl(wc.imm_data), wc.byte_len, imm, s);
+        else if (off >= 0) snprintf(why, sizeof why, "byte %ld is %02x, want %02x", off, dst[off], pat((size_t)off, s, 2));
+        else why[0] = 0;
+        result(name, why[0] ? why : NULL);
+        put(why[0] ? why : "ok");
+      }
+      // READ: the responder fills its source; the requester checks what it read.
+      snprintf(name, sizeof name, "p%d-%s-read-%zu", phase, who, s);
+      if (req) {
+        get(m);
+        memset(dst, 0, s);
+        const char *e = post_send(IBV_WR_RDMA_READ, max_sz, (uint32_t)s, rsrc, rem.rkey, 0, 0, 0, &wc);
+        long off = e ? -1 : check(dst, s, 3);
+        snprintf(why, sizeof why, "byte %ld is %02x, want %02x", off, off >= 0 ? dst[off] : 0, off >= 0 ? pat((size_t)off, s, 3) : 0);
+        result(name, e ? e : off >= 0 ? why : NULL);
+        put("read");
+      } else {
+        fill(src, s, 3);
+        put("filled");
+        get(m);
+      }
+      // SEND: the responder posts a receive of exactly s bytes and checks it.
+      snprintf(name, sizeof name, "p%d-%s-send-%zu", phase, who, s);
+      if (req) {
+        get(m);
+        fill(src, s, 4);
+        result(name, post_send(IBV_WR_SEND, 0, (uint32_t)s, 0, 0, 0, 0, 0, &wc));
+        get(m);
+        if (strcmp(m, "ok")) printf("# peer: send-%zu %s\n", s, m);
+      } else {
+        memset(dst, 0, s);
+        post_recv(max_sz, (uint32_t)s);
+        put("ready");
+        int rc = poll1(&wc);
+        long off = check(dst, s, 4);
+        if (rc) snprintf(why, sizeof why, "no receive completion (%d)", rc);
+        else if (wc.status != IBV_WC_SUCCESS || wc.opcode != IBV_WC_RECV || wc.byte_len != s)
+          snprintf(why, sizeof why, "completion status %d opcode %d byte_len %u, want len %zu", wc.status, wc.opcode, wc.byte_len, s);
+        else if (off >= 0) snprintf(why, sizeof why, "byte %ld is %02x, want %02x", off, dst[off], pat((size_t)off, s, 4));
+        else why[0] = 0;
+        result(name, why[0] ? why : NULL);
+        put(why[0] ? why : "ok");
+      }
+    }
+    // Atomics: FAA then CAS on the responder's word; the requester checks the returned
+    // originals, the responder the final value.
+    const uint64_t v0 = 0x0123456789AB0000ull + (uint64_t)phase, add = 0x1111, swp = 0xFEDCBA9876543210ull;
+    if (req) {
+      get(m);
+      const char *e = post_send(IBV_WR_ATOMIC_FETCH_AND_ADD, 2 * max_sz, 8, rword, rem.rkey, 0, add, 0, &wc);
+      snprintf(name, sizeof name, "p%d-req-faa", phase);
+      snprintf(why, sizeof why, "returned %016llx, want %016llx", (unsigned long long)*word, (unsigned long long)v0);
+      result(name, e ? e : *word != v0 ? why : NULL);
+      e = post_send(IBV_WR_ATOMIC_CMP_AND_SWP, 2 * max_sz, 8, rword, rem.rkey, 0, v0 + add, swp, &wc);
+      snprintf(name, sizeof name, "p%d-req-cas", phase);
+      snprintf(why, sizeof why, "returned %016llx, want %016llx", (unsigned long long)*word, (unsigned long long)(v0 + add));
+      result(name, e ? e : *word != v0 + add ? why : NULL);
+      put("done");
+      get(m);
+      if (strcmp(m, "ok")) printf("# peer: atomics %s\n", m);
+    } else {
+      *word = v0;
+      put("set");
+      get(m);
+      snprintf(name, sizeof name, "p%d-resp-atomic-final", phase);
+      snprintf(why, sizeof why, "word %016llx, want %016llx", (unsigned long long)*word, (unsigned long long)swp);
+      result(name, *word != swp ? why : NULL);
+      put(*word != swp ? why : "ok");
+    }
+    // RNR: a SEND before the responder posts its receive.
+    snprintf(name, sizeof name, "p%d-%s-rnr-send", phase, who);
+    if (req) {
+      get(m);
+      fill(src, 64, 5);
+      result(name, post_send(IBV_WR_SEND, 0, 64, 0, 0, 0, 0, 0, &wc));
+      get(m);
+      if (strcmp(m, "ok")) printf("# peer: rnr-send %s\n", m);
+    } else {
+      memset(dst, 0, 64);
+      put("late");
+      sleep(1);
+      post_recv(max_sz, 64);
+      int rc = poll1(&wc);
+      long off = check(dst, 64, 5);
+      if (rc) snprintf(why, sizeof why, "no receive completion (%d)", rc);
+      else if (wc.status != IBV_WC_SUCCESS || wc.opcode != IBV_WC_RECV || wc.byte_len != 64)
+        snprintf(why, sizeof why, "completion status %d opcode %d byte_len %u, want len 64", wc.status, wc.opcode, wc.byte_len);
+      else if (off >= 0) snprintf(why, sizeof why, "byte %ld is %02x, want %02x", off, dst[off], pat((size_t)off, 64, 5));
+      else why[0] = 0;
+      result(name, why[0] ? why : NULL);
+      put(why[0] ? why : "ok");
+    }
+  }
+  put("bye");
+  get(m);
+  ibv_destroy_qp(qp);
+  ibv_dereg_mr(mr);
+  ibv_destroy_cq(cq);
+  ibv_dealloc_pd(pd);
+  ibv_close_device(ctx);
+  ibv_free_device_list(list);
+  printf("%s: %d failures\n", side, failures);
+  return failures ? 1 : 0;
+}
