@@ -30,7 +30,7 @@ firmware: $(FW_IMAGE) $(FW_TRAP_DIR)/imem.hex
 # provider's data path (WQE and CQ code; not its libibverbs glue, which needs libibverbs).
 FW_HOST_SRCS := $(filter-out firmware/runtime/fw_libc.c,$(sort $(wildcard firmware/runtime/*.c))) $(filter-out firmware/app/main.c,$(sort $(wildcard firmware/app/*.c))) \
   firmware/tests/mock_mmio.c
-FW_TESTS := test_fw_runtime test_fw_cmd test_fw_xport test_fw_robust
+FW_TESTS := test_fw_runtime test_fw_cmd test_fw_xport test_fw_robust test_fw_arp
 $(FW_DIR)/test_%: firmware/tests/test_%.c $(FW_HOST_SRCS) $(wildcard firmware/include/*.h firmware/tests/*.h host-driver/provider/*) spec/include/rnic_spec.h
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(HOST_CFLAGS) -DMOCK_MMIO -Ifirmware/include -Ifirmware/tests -Ihost-driver/provider $< \

@@ -1,4 +1,5 @@
 /* NIC firmware entry: bring-up, then the service loop. */
+#include "fw_arp.h"
 #include "fw_cmd.h"
 #include "fw_log.h"
 #include "fw_panic.h"
@@ -29,6 +30,7 @@ int main(void)
 		fw_cmd_poll();
 		fw_xport_poll();
 		fw_timers_poll();
+		fw_arp_poll();
 		hal_wr32(RNIC_FW_REG_HEARTBEAT, beat);
 	}
 }

@@ -17,6 +17,9 @@ unsigned mock_nmbox;
 #define BUF_OFF (RNIC_FW_DMA_BUF_BASE - RNIC_FW_MMIO_BASE)
 
 unsigned mock_bf_reads_left;
+uint8_t mock_eth_tx[RNIC_FW_ETH_SLOT_BYTES];
+uint32_t mock_eth_tx_len;
+unsigned mock_eth_sent;
 uint32_t mock_bf_status_after;
 
 uint32_t mock_mmio_rd32(uint32_t off)
@@ -83,6 +86,13 @@ void mock_mmio_wr32(uint32_t off, uint32_t v)
 		mock_now += MOCK_DB_POP_CYCLES;
 		break;
 	case RNIC_FW_REG_EVT_POP: regs[RNIC_FW_REG_EVT_STATUS / 4] = 0; break;
+	case RNIC_FW_REG_ETH_RX_POP: regs[RNIC_FW_REG_ETH_RX_STATUS / 4] = 0; break;
+	case RNIC_FW_REG_ETH_TX_SEND: /* the frame leaves at once: keep what the firmware wrote */
+		for (unsigned k = 0; k < sizeof(mock_eth_tx); k++)
+			mock_eth_tx[k] = (uint8_t)(regs[RNIC_FW_REG_ETH_TX_DATA / 4 + k / 4] >> (8 * (k % 4)));
+		mock_eth_tx_len = v;
+		mock_eth_sent++;
+		break;
 	default: break;
 	}
 }

@@ -23,6 +23,10 @@ extern unsigned mock_dma_reads; /* host-to-buffer transfers done */
  * mock_bf_status_after, as if the host overtook the capture while the firmware read it. */
 extern unsigned mock_bf_reads_left;
 extern uint32_t mock_bf_status_after;
+/* The firmware's Ethernet transmit buffer as it stood at each eth_tx_send (the last one). */
+extern uint8_t mock_eth_tx[64];
+extern uint32_t mock_eth_tx_len;
+extern unsigned mock_eth_sent;
 
 /* Every mailbox commit the firmware made: which mailbox (commit register), argument, data. */
 struct mock_mbox_rec {

@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'hD7999576;
+  localparam logic [31:0] SPEC_HASH = 32'h2908C601;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -81,7 +81,7 @@ package rnic_spec_pkg;
   localparam logic [31:0] REG_DOORBELL_DB_DROPPED = 32'h0071C;
 
   // Counters: counter n at COUNTER_BASE + 4n
-  localparam int unsigned NUM_COUNTERS = 27;
+  localparam int unsigned NUM_COUNTERS = 30;
   localparam logic [31:0] COUNTER_BASE = 32'h00640;
   localparam int unsigned CNT_RX_FRAMES = 0;
   localparam int unsigned CNT_RX_BYTES = 1;
@@ -110,6 +110,9 @@ package rnic_spec_pkg;
   localparam int unsigned CNT_RX_PAUSE_XOFF = 24;
   localparam int unsigned CNT_TX_PAUSED_CYCLES = 25;
   localparam int unsigned CNT_RX_PAUSE_BREAKS = 26;
+  localparam int unsigned CNT_RX_FW_FRAMES = 27;
+  localparam int unsigned CNT_RX_FW_DROP_FULL = 28;
+  localparam int unsigned CNT_TX_FW_FRAMES = 29;
 
   // Doorbell page offsets
   localparam logic [11:0] DB_SQ_DB = 12'h000;
@@ -126,6 +129,9 @@ package rnic_spec_pkg;
   localparam logic [31:0] FW_DMEM_BASE = 32'h10000000;
   localparam logic [31:0] FW_DMA_BUF_BASE = 32'h40001000;
   localparam int unsigned FW_DMA_BUF_SIZE = 4096;
+  localparam int unsigned FW_ETH_RX_SLOTS = 4;
+  localparam int unsigned FW_ETH_SLOT_BYTES = 64;
+  localparam int unsigned FW_ETH_RX_ETHERTYPE = 2054;
   localparam logic [11:0] FW_REG_FW_VERSION = 12'h000;
   localparam logic [11:0] FW_REG_FW_STATUS = 12'h004;
   localparam logic [11:0] FW_REG_LOG_BASE = 12'h008;
@@ -179,6 +185,12 @@ package rnic_spec_pkg;
   localparam logic [11:0] FW_REG_RDQ_RESULT = 12'h860;
   localparam logic [11:0] FW_REG_BF_DATA = 12'h900;
   localparam logic [11:0] FW_REG_BF_STATUS = 12'hA00;
+  localparam logic [11:0] FW_REG_ETH_RX_DATA = 12'hB00;
+  localparam logic [11:0] FW_REG_ETH_TX_DATA = 12'hB40;
+  localparam logic [11:0] FW_REG_ETH_RX_STATUS = 12'hB80;
+  localparam logic [11:0] FW_REG_ETH_RX_POP = 12'hB84;
+  localparam logic [11:0] FW_REG_ETH_TX_SEND = 12'hB88;
+  localparam logic [11:0] FW_REG_ETH_TX_STATUS = 12'hB8C;
 
   // Tightly coupled window (soft-core addresses)
   localparam logic [31:0] FW_TC_BASE = 32'h30000000;

@@ -165,6 +165,9 @@ module rnic_core #(
   logic [23:0] rdq_qpn, rdq_psn, rdq_nxt;
   logic rdq_hit;
   logic [5:0] bf_addr;
+  logic eth_req, eth_we;
+  logic [7:0] eth_off;
+  logic [31:0] eth_wdata, eth_rdata;
   logic [31:0] bf_rdata;
   rnic_spec_pkg::bf_status_t bf_status;
   logic [63:0] db_data;
@@ -239,6 +242,8 @@ module rnic_core #(
     .rdd_valid_o(rdd_valid), .rdd_ready_i(rdd_ready), .rdd_data_o(rdd_data),
     .rdq_qpn_o(rdq_qpn), .rdq_psn_o(rdq_psn), .rdq_hit_i(rdq_hit), .rdq_nxt_i(rdq_nxt),
     .bf_addr_o(bf_addr), .bf_rdata_i(bf_rdata), .bf_status_i(bf_status),
+    .eth_req_o(eth_req), .eth_we_o(eth_we), .eth_off_o(eth_off), .eth_wdata_o(eth_wdata),
+    .eth_rdata_i(eth_rdata),
     .tc_req_o(tc_req), .tc_we_o(tc_we), .tc_addr_o(tc_addr), .tc_wdata_o(tc_wdata), .tc_rdata_i(tc_rdata)
   );
 
@@ -382,6 +387,9 @@ module rnic_core #(
   logic [23:0] tx_done_qpn;
   logic [7:0] tx_done_status;
   logic [31:0] tx_cnt_frames, tx_cnt_done, tx_cnt_lkey, tx_cnt_rkey, tx_cnt_dma;
+  logic [DataWidth-1:0] xt_tdata;     // the transport engine's frames, before the firmware's merge in
+  logic [DataWidth/8-1:0] xt_tkeep;
+  logic xt_tlast, xt_tvalid, xt_tready;
   xport_tx #(.DataWidth(DataWidth)) u_xport_tx (
     .clk_i, .rst_ni,
     .desc_valid_i(txd_valid), .desc_ready_o(txd_ready), .desc_i(txd_data),
@@ -401,12 +409,28 @@ module rnic_core #(
     .rd_data_ready_o(tx_rd_data_ready), .rd_data_i(tx_rd_data), .rd_data_keep_i(tx_rd_data_keep),
     .rd_data_last_i(tx_rd_data_last), .rd_cpl_valid_i(tx_rd_cpl_valid), .rd_cpl_ready_o(tx_rd_cpl_ready),
     .rd_cpl_tag_i(tx_rd_cpl_tag), .rd_cpl_status_i(tx_rd_cpl_status),
-    .m_tdata_o(m_axis_tx_tdata_o), .m_tkeep_o(m_axis_tx_tkeep_o), .m_tlast_o(m_axis_tx_tlast_o),
-    .m_tvalid_o(m_axis_tx_tvalid_o), .m_tready_i(m_axis_tx_tready_i), .pause_i(tx_pause_i),
+    .m_tdata_o(xt_tdata), .m_tkeep_o(xt_tkeep), .m_tlast_o(xt_tlast),
+    .m_tvalid_o(xt_tvalid), .m_tready_i(xt_tready), .pause_i(tx_pause_i),
     .done_valid_o(tx_done_valid), .done_ready_i(tx_done_ready), .done_qpn_o(tx_done_qpn),
     .done_status_o(tx_done_status), .done_ud_o(tx_done_ud), .rdrsp_err_o(tx_rdrsp_err),
     .cnt_frames_o(tx_cnt_frames), .cnt_done_o(tx_cnt_done), .cnt_lkey_err_o(tx_cnt_lkey),
     .cnt_rkey_err_o(tx_cnt_rkey), .cnt_dma_err_o(tx_cnt_dma)
+  );
+
+  // ---- The firmware's Ethernet path: ARP frames to its queue, its frames merged into the MAC
+  // stream between the transport engine's (docs/architecture.md, firmware/app/fw_arp.c)
+  logic [31:0] eth_cnt_rx, eth_cnt_full, eth_cnt_tx;
+  rnic_fw_eth #(.DataWidth(DataWidth)) u_fw_eth (
+    .clk_i, .rst_ni,
+    .rx_tdata_i(s_axis_rx_tdata_i), .rx_tkeep_i(s_axis_rx_tkeep_i), .rx_tlast_i(s_axis_rx_tlast_i),
+    .rx_tvalid_i(s_axis_rx_tvalid_i && s_axis_rx_tready_o),
+    .mmio_req_i(eth_req), .mmio_we_i(eth_we), .mmio_off_i(eth_off), .mmio_wdata_i(eth_wdata),
+    .mmio_rdata_o(eth_rdata),
+    .s_tdata_i(xt_tdata), .s_tkeep_i(xt_tkeep), .s_tlast_i(xt_tlast), .s_tvalid_i(xt_tvalid),
+    .s_tready_o(xt_tready),
+    .m_tdata_o(m_axis_tx_tdata_o), .m_tkeep_o(m_axis_tx_tkeep_o), .m_tlast_o(m_axis_tx_tlast_o),
+    .m_tvalid_o(m_axis_tx_tvalid_o), .m_tready_i(m_axis_tx_tready_i), .pause_i(tx_pause_i),
+    .cnt_rx_o(eth_cnt_rx), .cnt_full_o(eth_cnt_full), .cnt_tx_o(eth_cnt_tx)
   );
 
   // ---- Events to the firmware: the receive engine's, and the transmit engine's verdicts -------
@@ -585,6 +609,9 @@ module rnic_core #(
     counters[rnic_spec_pkg::CNT_RX_PAUSE_XOFF*32 +: 32] = cnt_pause_xoff_q;
     counters[rnic_spec_pkg::CNT_TX_PAUSED_CYCLES*32 +: 32] = cnt_tx_paused_q;
     counters[rnic_spec_pkg::CNT_RX_PAUSE_BREAKS*32 +: 32] = cnt_pause_brk_q;
+    counters[rnic_spec_pkg::CNT_RX_FW_FRAMES*32 +: 32] = eth_cnt_rx;
+    counters[rnic_spec_pkg::CNT_RX_FW_DROP_FULL*32 +: 32] = eth_cnt_full;
+    counters[rnic_spec_pkg::CNT_TX_FW_FRAMES*32 +: 32] = eth_cnt_tx;
   end
 
   // ---- MSI-X: the event-queue vector, raised by a firmware panic, or by the firmware's notify

@@ -217,6 +217,8 @@ def gen_sv_pkg(s):
     P(f"  localparam logic [31:0] FW_DMEM_BASE = 32'h{s.fw_mmio['dmem_base']:08X};\n")
     P(f"  localparam logic [31:0] FW_DMA_BUF_BASE = 32'h{s.fw_mmio['dma_buf_base']:08X};\n")
     P(f"  localparam int unsigned FW_DMA_BUF_SIZE = {s.fw_mmio['dma_buf_size']};\n")
+    for k in ("eth_rx_slots", "eth_slot_bytes", "eth_rx_ethertype"):
+        P(f"  localparam int unsigned FW_{k.upper()} = {s.fw_mmio[k]};\n")
     for r in s.fw_mmio["regs"]:
         P(f"  localparam logic [11:0] FW_REG_{r['name'].upper()} = 12'h{r['off']:03X};\n")
     P(f"\n  // Tightly coupled window (soft-core addresses)\n  localparam logic [31:0] FW_TC_BASE = 32'h{s.fw_tc['base']:08X};\n")
@@ -476,6 +478,8 @@ def gen_c(s):
     P(f"\n/* Firmware MMIO registers (soft-core addresses). */\n#define RNIC_FW_MMIO_BASE 0x{s.fw_mmio['base']:08X}u\n")
     P(f"#define RNIC_FW_IMEM_BASE 0x{s.fw_mmio['imem_base']:08X}u\n#define RNIC_FW_DMEM_BASE 0x{s.fw_mmio['dmem_base']:08X}u\n")
     P(f"#define RNIC_FW_DMA_BUF_BASE 0x{s.fw_mmio['dma_buf_base']:08X}u\n#define RNIC_FW_DMA_BUF_SIZE {s.fw_mmio['dma_buf_size']}u\n")
+    for k in ("eth_rx_slots", "eth_slot_bytes", "eth_rx_ethertype"):
+        P(f"#define RNIC_FW_{k.upper()} {s.fw_mmio[k]}u\n")
     for r in s.fw_mmio["regs"]:
         P(f"#define RNIC_FW_REG_{r['name'].upper()} 0x{r['off']:03X}u\n")
     P(f"\n/* Tightly coupled window (soft-core addresses). */\n#define RNIC_FW_TC_BASE 0x{s.fw_tc['base']:08X}u\n")

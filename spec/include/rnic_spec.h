@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0xD7999576u
+#define RNIC_SPEC_HASH 0x2908C601u
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -99,7 +99,7 @@
 #define RNIC_REG_DOORBELL_DB_DROPPED 0x0071Cu
 
 /* Counters: counter n at RNIC_COUNTER_BASE + 4n. */
-#define RNIC_NUM_COUNTERS 27u
+#define RNIC_NUM_COUNTERS 30u
 #define RNIC_COUNTER_BASE 0x00640u
 #define RNIC_CNT_RX_FRAMES 0u
 #define RNIC_CNT_RX_BYTES 1u
@@ -128,6 +128,9 @@
 #define RNIC_CNT_RX_PAUSE_XOFF 24u
 #define RNIC_CNT_TX_PAUSED_CYCLES 25u
 #define RNIC_CNT_RX_PAUSE_BREAKS 26u
+#define RNIC_CNT_RX_FW_FRAMES 27u
+#define RNIC_CNT_RX_FW_DROP_FULL 28u
+#define RNIC_CNT_TX_FW_FRAMES 29u
 static const char *const rnic_counter_names[] __attribute__((unused)) = {
 	"rx_frames",
 	"rx_bytes",
@@ -156,6 +159,9 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 	"rx_pause_xoff",
 	"tx_paused_cycles",
 	"rx_pause_breaks",
+	"rx_fw_frames",
+	"rx_fw_drop_full",
+	"tx_fw_frames",
 };
 
 /* Doorbell page offsets. */
@@ -173,6 +179,9 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_DMEM_BASE 0x10000000u
 #define RNIC_FW_DMA_BUF_BASE 0x40001000u
 #define RNIC_FW_DMA_BUF_SIZE 4096u
+#define RNIC_FW_ETH_RX_SLOTS 4u
+#define RNIC_FW_ETH_SLOT_BYTES 64u
+#define RNIC_FW_ETH_RX_ETHERTYPE 2054u
 #define RNIC_FW_REG_FW_VERSION 0x000u
 #define RNIC_FW_REG_FW_STATUS 0x004u
 #define RNIC_FW_REG_LOG_BASE 0x008u
@@ -226,6 +235,12 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_REG_RDQ_RESULT 0x860u
 #define RNIC_FW_REG_BF_DATA 0x900u
 #define RNIC_FW_REG_BF_STATUS 0xA00u
+#define RNIC_FW_REG_ETH_RX_DATA 0xB00u
+#define RNIC_FW_REG_ETH_TX_DATA 0xB40u
+#define RNIC_FW_REG_ETH_RX_STATUS 0xB80u
+#define RNIC_FW_REG_ETH_RX_POP 0xB84u
+#define RNIC_FW_REG_ETH_TX_SEND 0xB88u
+#define RNIC_FW_REG_ETH_TX_STATUS 0xB8Cu
 
 /* Tightly coupled window (soft-core addresses). */
 #define RNIC_FW_TC_BASE 0x30000000u
