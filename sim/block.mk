@@ -35,6 +35,7 @@ test-core: $(SIM_BIN) $(FW_TRAP_DIR)/imem.hex
 	@$(SIM_BIN) test-fw $(FW_DIR)/fw.img $(FW_TRAP_DIR)/fw.img
 	@$(SIM_BIN) test-cmdq
 	@$(SIM_BIN) test-cmdq --hostile
+	@$(SIM_BIN) test-arp
 
 # RDMA between two NICs, in four suites so they spread over cores and shards (one sub-run per
 # program invocation; each prints its command as RERUN on a failure):
