@@ -30,7 +30,11 @@ int main(void)
 		fw_cmd_poll();
 		fw_xport_poll();
 		fw_timers_poll();
-		fw_arp_poll();
+		/* ARP can wait microseconds; the loop is latency for every doorbell and event, so the
+		 * queue is looked at on one pass in 32 (make bench-rdma --quick, 8 B WRITE doorbell to remote
+		 * memory: +128 ns polled on every pass, +16 ns on one in 32). */
+		if ((beat & 31u) == 0)
+			fw_arp_poll();
 		hal_wr32(RNIC_FW_REG_HEARTBEAT, beat);
 	}
 }
