@@ -247,6 +247,12 @@ struct PcieErr : sc_module {
            s2 = {B, 8192, bkey};
            y.post_send(wr(RNIC_WQE_OP_RDMA_READ, &s2, A, akey));
          }, false, int(RNIC_WC_STATUS_REM_OP_ERR));
+    // only the second page fails: the first frames are good, the last is poisoned, then the NAK
+    path("read-response-source-tail", [&](RdmaQp &, RdmaQp &) { range(A + 4096, 4096, true, false); },
+         [&](RdmaQp &, RdmaQp &y) {
+           s2 = {B, 8192, bkey};
+           y.post_send(wr(RNIC_WQE_OP_RDMA_READ, &s2, A, akey));
+         }, false, int(RNIC_WC_STATUS_REM_OP_ERR));
     path("rq-wqe-fetch", [&](RdmaQp &x, RdmaQp &) { range(x.qp_buf + 4096, 4096, true, false); },
          [&](RdmaQp &x, RdmaQp &y) {
            static rnicp_sge rs;
