@@ -58,7 +58,7 @@ void fw_rq_flush(uint32_t qpn)
 }
 
 /* The RQ WQE after those with the engine could not be fetched (bus error): the QP goes to ERR
- * (IBTA 10.8.3, a local error while processing a WR). When it is the oldest, it completes with
+ * (IBTA: a local error while processing a WR). When it is the oldest, it completes with
  * LOC_QP_OP_ERR (wr_id 0: the wr_id is in the WQE we could not read); otherwise the buffers
  * ahead of it are flushed first and it is flushed after them (fw_rq_flush, when it can be read). */
 static __attribute__((noinline)) void rq_fetch_failed(uint32_t qpn)

@@ -269,11 +269,14 @@ static void flush_unsent(uint32_t qpn)
 			stage_bf_drop();
 			continue;
 		}
-		if (rnic_wqe_ctrl_get_wqe_index(w) != (idx & 0xFFFFu)) {
-			/* not a WQE's first WQEBB: the rest of one whose fetch failed (sq_fetch_failed) */
-			rnic_qp_ctx_set_sq_next(c, (uint16_t)(idx + 1));
-			rnic_qp_ctx_set_sq_ci(c, rnic_qp_ctx_get_sq_next(c));
-			continue;
+		if (fw_res.qp_run[qpn].sq_skip) {
+			if (rnic_wqe_ctrl_get_wqe_index(w) != (idx & 0xFFFFu)) {
+				/* not a WQE's first WQEBB: the rest of the one whose fetch failed */
+				rnic_qp_ctx_set_sq_next(c, (uint16_t)(idx + 1));
+				rnic_qp_ctx_set_sq_ci(c, rnic_qp_ctx_get_sq_next(c));
+				continue;
+			}
+			fw_res.qp_run[qpn].sq_skip = 0;
 		}
 		struct fw_swqe f = { 0 };
 		f.wr_id = rnic_wqe_ctrl_get_wr_id(w);
@@ -301,6 +304,7 @@ void fw_sq_release(uint32_t qpn)
 	r->rq_posted = 0;
 	r->sq_stalled = 0;
 	r->rq_stalled = 0;
+	r->sq_skip = 0;
 }
 
 void fw_qp_to_err(uint32_t qpn)
@@ -318,8 +322,8 @@ void fw_qp_to_err(uint32_t qpn)
 }
 
 /* The WQE at idx could not be fetched (the bus answered the read with an error): it completes
- * with LOC_QP_OP_ERR after the older outstanding WQEs (flushed) and the QP goes to ERR (IBTA
- * 10.8.3: a local error while processing a WR). Its wr_id, opcode and size are in the WQE we
+ * with LOC_QP_OP_ERR after the older outstanding WQEs (flushed) and the QP goes to ERR (IBTA:
+ * a local error while processing a WR completes it in error and moves the QP to ERR). Its wr_id, opcode and size are in the WQE we
  * could not read: the CQE carries wr_id 0, opcode SEND and the WQE's index (wqe_index), and the
  * WQEBBs after the first one are skipped by the flush (no WQE starts there). */
 static __attribute__((noinline)) uint32_t sq_fetch_failed(uint32_t qpn, uint32_t idx)
@@ -340,6 +344,7 @@ static __attribute__((noinline)) uint32_t sq_fetch_failed(uint32_t qpn, uint32_t
 	complete(qpn, &f, RNIC_WC_STATUS_LOC_QP_OP_ERR);
 	rnic_qp_ctx_set_sq_next(c, (uint16_t)(idx + 1));
 	rnic_qp_ctx_set_sq_ci(c, rnic_qp_ctx_get_sq_next(c));
+	fw_res.qp_run[qpn].sq_skip = 1;
 	fw_qp_to_err(qpn); /* the unsent WQEs after it and the receive queue are flushed */
 	return 0;
 }
