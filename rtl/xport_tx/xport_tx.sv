@@ -280,7 +280,8 @@ module xport_tx #(
   logic [DataWidth-1:0] p_data;
   logic [31:0]          tx_pkts_unused;
   // packet mux: an ACK-lane packet (no payload) goes before the segmenter's next packet; a FIFO of
-  // one bit per accepted packet tells the done tracker which frames belong to messages
+  // two bits per accepted packet tells the done tracker which frames belong to messages and
+  // which end a READ response
   logic                tx_dvalid, tx_dready, sel_ack, lf_full, lf_empty, lf_out, tx_dfire;
   logic                tx_valid, tx_last, frame_fire, pkt_rr_last, lf_rr_last, rr_hold, rr_ok;
   logic [DataWidth-1:0] tx_data;
