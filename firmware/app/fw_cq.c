@@ -99,16 +99,44 @@ static inline int cqw_put(uint32_t cqn, const uint8_t *cqe)
 	return 0;
 }
 
+/* The CQ goes to error (later CQEs dropped) and the host hears of it once by CQ_ERROR. */
+static __attribute__((noinline)) void cq_to_error(struct fw_cq *cq, uint32_t cqn, const char *why)
+{
+	if (cq->overflow)
+		return;
+	cq->overflow = 1;
+	fw_log("cq %u: %s", (unsigned)cqn, why);
+	fw_cqw_drain(); /* the CQEs before it land first */
+	fw_eq_post(RNIC_EQ_TYPE_CQ_ERROR, 0, cqn, 0);
+}
+
 static __attribute__((noinline)) int cq_overrun(struct fw_cq *cq, uint32_t cqn)
 {
-	if (!cq->overflow) {
-		cq->overflow = 1;
-		fw_log("cq %u: overflow", (unsigned)cqn);
-		fw_cqw_drain(); /* the CQEs before it land first */
-		fw_eq_post(RNIC_EQ_TYPE_CQ_ERROR, 0, cqn, 0);
-	}
+	cq_to_error(cq, cqn, "overflow");
 	cq->dropped++;
 	return -1;
+}
+
+/* A CQE write the bus answered with an error (cqw_status counts them, cqw_err_cqn names the CQ
+ * of the latest): the CQE is lost, so the CQ is in error as for an overrun (IBTA 11.6.3, CQ
+ * error). Errors of several CQs between two looks name only the latest one (logged). */
+static uint32_t cqw_errs_seen;
+
+static __attribute__((noinline)) void cqw_bus_error(uint32_t errs)
+{
+	uint32_t n = (errs - cqw_errs_seen) & CQW_MASK, cqn = hal_tc_rd32(RNIC_FW_TC_CQW_ERR_CQN) & CQW_MASK;
+	cqw_errs_seen = errs;
+	if (n > 1)
+		fw_log("cqw: %u CQE write errors at once, the latest on cq %u", (unsigned)n, (unsigned)cqn);
+	if (cqn != 0 && cqn < FW_MAX_CQ && fw_res.cqs[cqn].used)
+		cq_to_error(&fw_res.cqs[cqn], cqn, "CQE write failed on the bus");
+}
+
+void fw_cqw_check(void)
+{
+	uint32_t errs = hal_tc_rd32(RNIC_FW_TC_CQW_STATUS) & CQW_MASK;
+	if (errs != cqw_errs_seen)
+		cqw_bus_error(errs);
 }
 
 int fw_cqe_write(uint32_t cqn, const uint8_t *cqe)

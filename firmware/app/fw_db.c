@@ -132,6 +132,7 @@ uint32_t fw_xport_poll(void)
 	uint32_t n = 0;
 	FW_LAYOUT_ALIGN uint8_t ev[RNIC_RX_EVENT_SIZE];
 
+	fw_cqw_check();
 	while (hal_rd32(RNIC_FW_REG_DB_STATUS) & 1u) {
 		uint32_t t0 = hal_cycles32();
 		uint32_t e = hal_rd32(RNIC_FW_REG_DB_DATA), v = hal_rd32(RNIC_FW_REG_DB_DATA + 4);

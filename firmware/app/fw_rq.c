@@ -57,6 +57,18 @@ void fw_rq_flush(uint32_t qpn)
 	}
 }
 
+/* The RQ WQE after those with the engine could not be fetched (bus error): the QP goes to ERR
+ * (IBTA: a local error while processing a WR). When it is the oldest, it completes with
+ * LOC_QP_OP_ERR (wr_id 0: the wr_id is in the WQE we could not read); otherwise the buffers
+ * ahead of it are flushed first and it is flushed after them (fw_rq_flush, when it can be read). */
+static __attribute__((noinline)) void rq_fetch_failed(uint32_t qpn)
+{
+	fw_log("qp %u: RQ WQE fetch failed", (unsigned)qpn);
+	if (fw_res.qp_run[qpn].rq_posted == 0)
+		recv_cqe(qpn, 0, RNIC_WC_STATUS_LOC_QP_OP_ERR, RNIC_WC_OPCODE_RECV, 0, 0, 0, 0);
+	fw_qp_to_err(qpn);
+}
+
 /* Hands posted RQ WQEs to the receive engine while it has free buffer slots (hw_caps[7:4] per
  * QP); the engine fills them in the order given, so completions stay in RQ order. */
 void fw_rq_service(uint32_t qpn)
@@ -98,8 +110,10 @@ void fw_rq_service(uint32_t qpn)
 			if (n == 0)
 				n = 1;
 			uint32_t len = n == 1 ? bytes : n * stride;
-			if (fw_dma_xfer(rqe_addr(c, run->rq_posted), BUF_RQE, len, FW_DMA_TO_BUF))
+			if (fw_dma_xfer(rqe_addr(c, run->rq_posted), BUF_RQE, len, FW_DMA_TO_BUF)) {
+				rq_fetch_failed(qpn);
 				return;
+			}
 			staged = n;
 			next = 0;
 		}

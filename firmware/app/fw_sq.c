@@ -269,6 +269,15 @@ static void flush_unsent(uint32_t qpn)
 			stage_bf_drop();
 			continue;
 		}
+		if (fw_res.qp_run[qpn].sq_skip) {
+			if (rnic_wqe_ctrl_get_wqe_index(w) != (idx & 0xFFFFu)) {
+				/* not a WQE's first WQEBB: the rest of the one whose fetch failed */
+				rnic_qp_ctx_set_sq_next(c, (uint16_t)(idx + 1));
+				rnic_qp_ctx_set_sq_ci(c, rnic_qp_ctx_get_sq_next(c));
+				continue;
+			}
+			fw_res.qp_run[qpn].sq_skip = 0;
+		}
 		struct fw_swqe f = { 0 };
 		f.wr_id = rnic_wqe_ctrl_get_wr_id(w);
 		f.wqe_index = (uint16_t)idx;
@@ -295,6 +304,7 @@ void fw_sq_release(uint32_t qpn)
 	r->rq_posted = 0;
 	r->sq_stalled = 0;
 	r->rq_stalled = 0;
+	r->sq_skip = 0;
 }
 
 void fw_qp_to_err(uint32_t qpn)
@@ -309,6 +319,34 @@ void fw_qp_to_err(uint32_t qpn)
 		retire_head(qpn, RNIC_WC_STATUS_WR_FLUSH_ERR);
 	flush_unsent(qpn);
 	fw_rq_flush(qpn);
+}
+
+/* The WQE at idx could not be fetched (the bus answered the read with an error): it completes
+ * with LOC_QP_OP_ERR after the older outstanding WQEs (flushed) and the QP goes to ERR (IBTA:
+ * a local error while processing a WR completes it in error and moves the QP to ERR). Its wr_id, opcode and size are in the WQE we
+ * could not read: the CQE carries wr_id 0, opcode SEND and the WQE's index (wqe_index), and the
+ * WQEBBs after the first one are skipped by the flush (no WQE starts there). */
+static __attribute__((noinline)) uint32_t sq_fetch_failed(uint32_t qpn, uint32_t idx)
+{
+	uint8_t *c = ctx(qpn);
+	struct fw_swqe f = { 0 };
+
+	fw_log("qp %u: SQ WQE %u fetch failed", (unsigned)qpn, (unsigned)idx);
+	st_n = 0;
+	fw_res.qp_run[qpn].deadline = 0;
+	rnic_qp_ctx_set_state(c, RNIC_QP_STATE_ERR);
+	if (fw_qpt_program(qpn))
+		fw_log("qp %u: QP table did not take the ERR entry", (unsigned)qpn);
+	while (fw_res.qp_run[qpn].head >= 0)
+		retire_head(qpn, RNIC_WC_STATUS_WR_FLUSH_ERR);
+	f.wqe_index = (uint16_t)idx;
+	f.opcode = RNIC_WQE_OP_SEND;
+	complete(qpn, &f, RNIC_WC_STATUS_LOC_QP_OP_ERR);
+	rnic_qp_ctx_set_sq_next(c, (uint16_t)(idx + 1));
+	rnic_qp_ctx_set_sq_ci(c, rnic_qp_ctx_get_sq_next(c));
+	fw_res.qp_run[qpn].sq_skip = 1;
+	fw_qp_to_err(qpn); /* the unsent WQEs after it and the receive queue are flushed */
+	return 0;
 }
 
 static uint64_t wqebb_addr(const uint8_t *c, uint32_t idx)
@@ -425,7 +463,7 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 	for (;;) {
 		int32_t b = stage(c, idx);
 		if (b < 0)
-			return 0;
+			return sq_fetch_failed(qpn, idx);
 		stage_read(b, w);
 		uint32_t bytes = RNIC_WQE_CTRL_SIZE + 16u * rnic_wqe_ctrl_get_num_ds(w);
 		nbb = (bytes + WQEBB - 1) / WQEBB;
@@ -433,7 +471,7 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 		int ok = nbb <= 4 && rnic_wqe_ctrl_get_wqe_index(w) == (idx & 0xFFFFu) && (!from_bf || nbb <= st_n);
 		for (uint32_t k = 1; ok && k < nbb; k++) { /* later WQEBBs may wrap to the ring start */
 			if ((b = stage(c, idx + k)) < 0)
-				return 0;
+				return sq_fetch_failed(qpn, idx);
 			stage_read(b, w + k * WQEBB);
 		}
 		/* From the capture, it must have been whole and this doorbell's all along: otherwise

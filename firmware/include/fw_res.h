@@ -74,6 +74,7 @@ struct fw_qp_run {
 	uint8_t rnr_wait;   /* the deadline is an RNR wait, not an ACK timeout */
 	uint8_t sq_stalled; /* WQEs wait for a busy engine mailbox or a free record: retried */
 	uint8_t rq_stalled; /* a receive buffer waits for the busy receive-buffer mailbox: retried */
+	uint8_t sq_skip;    /* an SQ WQE fetch failed: the flush skips WQEBBs that start no WQE */
 };
 
 struct fw_res {

@@ -37,6 +37,9 @@ int fw_cqe_write(uint32_t cqn, const uint8_t *cqe);
 int fw_cqw_drain(void);
 /* Programs the CQE writer's ring state of CQ n (base, size, producer 0); drains first. */
 void fw_cqw_program(uint32_t n, uint64_t buf, uint32_t log_size);
+/* Looks for CQE writes the bus failed (cqw_status): their CQ goes to error with a CQ_ERROR
+ * event. One tightly coupled load when there is none; called from fw_xport_poll. */
+void fw_cqw_check(void);
 /* A cq_db doorbell: the consumer index (low 16 bits) of an existing CQ. */
 void fw_cq_doorbell(uint32_t cqn, uint32_t index16);
 /* Event queue: posts one eq_entry and notifies (MSI-X if armed). 0 or -1 (no EQ, DMA error). */

@@ -153,8 +153,10 @@ static void mock_cqw_run(void)
 			     (uint64_t)(mock_cqw_cq[cqn].pi & ((1u << mock_cqw_cq[cqn].log) - 1)) * RNIC_CQE_SIZE;
 		if (a >= MOCK_HOST_BASE && a + RNIC_CQE_SIZE <= MOCK_HOST_BASE + MOCK_HOST_BYTES)
 			memcpy(mock_host + (a - MOCK_HOST_BASE), c, RNIC_CQE_SIZE);
-		else
-			mock_tc[RNIC_FW_TC_CQW_STATUS / 4]++; /* a bus error */
+		else {
+			mock_tc[RNIC_FW_TC_CQW_STATUS / 4]++; /* a bus error, and its CQ (as cqe_writer) */
+			mock_tc[RNIC_FW_TC_CQW_ERR_CQN / 4] = cqn;
+		}
 		mock_cqw_cq[cqn].pi++;
 		mock_cqw_taken = (mock_cqw_taken + 1) & 0xFFFFu;
 		mock_cqw_records++;

@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'h2908C601;
+  localparam logic [31:0] SPEC_HASH = 32'h141B99CE;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -199,6 +199,7 @@ package rnic_spec_pkg;
   localparam logic [11:0] FW_TC_CQW_PROD = 12'h800;
   localparam logic [11:0] FW_TC_CQW_CONS = 12'h804;
   localparam logic [11:0] FW_TC_CQW_STATUS = 12'h808;
+  localparam logic [11:0] FW_TC_CQW_ERR_CQN = 12'h80C;
   localparam logic [11:0] FW_TC_CQW_CQ_BASE_LO = 12'h810;
   localparam logic [11:0] FW_TC_CQW_CQ_BASE_HI = 12'h814;
   localparam logic [11:0] FW_TC_CQW_CQ_CFG = 12'h818;

@@ -383,7 +383,7 @@ module rnic_core #(
   );
 
   // ---- Transmit: descriptors, ACK and READ-response jobs into frames -------------------------
-  logic tx_done_valid, tx_done_ready, tx_rdrsp_err, tx_done_ud;
+  logic tx_done_valid, tx_done_ready, tx_rdrsp_err, tx_done_ud, tx_done_rsp;
   logic [23:0] tx_done_qpn;
   logic [7:0] tx_done_status;
   logic [31:0] tx_cnt_frames, tx_cnt_done, tx_cnt_lkey, tx_cnt_rkey, tx_cnt_dma;
@@ -412,7 +412,7 @@ module rnic_core #(
     .m_tdata_o(xt_tdata), .m_tkeep_o(xt_tkeep), .m_tlast_o(xt_tlast),
     .m_tvalid_o(xt_tvalid), .m_tready_i(xt_tready), .pause_i(tx_pause_i),
     .done_valid_o(tx_done_valid), .done_ready_i(tx_done_ready), .done_qpn_o(tx_done_qpn),
-    .done_status_o(tx_done_status), .done_ud_o(tx_done_ud), .rdrsp_err_o(tx_rdrsp_err),
+    .done_status_o(tx_done_status), .done_ud_o(tx_done_ud), .done_rsp_o(tx_done_rsp), .rdrsp_err_o(tx_rdrsp_err),
     .cnt_frames_o(tx_cnt_frames), .cnt_done_o(tx_cnt_done), .cnt_lkey_err_o(tx_cnt_lkey),
     .cnt_rkey_err_o(tx_cnt_rkey), .cnt_dma_err_o(tx_cnt_dma)
   );
@@ -443,6 +443,8 @@ module rnic_core #(
     tx_evt_data = '0;
     tx_evt_data.kind = (tx_done_status != rnic_spec_pkg::WC_STATUS_SUCCESS) ? rnic_spec_pkg::RX_EVENT_KIND_TX_ERROR
                                                                              : rnic_spec_pkg::RX_EVENT_KIND_TX_DONE;
+    // a READ response whose payload read failed: a responder error (the QP goes to ERR)
+    if (tx_done_rsp) tx_evt_data.kind = rnic_spec_pkg::RX_EVENT_KIND_RESP_ERROR;
     tx_evt_data.status = tx_done_status;
     tx_evt_data.qpn = {8'h0, tx_done_qpn};
   end

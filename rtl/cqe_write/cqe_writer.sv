@@ -64,6 +64,9 @@ module cqe_writer #(
   // ---- registers on the tightly coupled port
   logic [CntW-1:0] prod_q, take_q, cons_q;   // written / taken into the engine / completed
   logic [15:0]     err_q;
+  logic [CqAw-1:0] err_cqn_q;                // CQ of the latest write answered with an error
+  // CQN of each record between take and cons (writes complete in order, slot = count mod RecNum)
+  logic [CqAw-1:0] infl_cqn [RecNum];
   logic [31:0]     base_lo_q, base_hi_q;
   logic            cfg_pend_q;
   logic [CqAw-1:0] cfg_cqn_q;
@@ -78,6 +81,7 @@ module cqe_writer #(
         rnic_spec_pkg::FW_TC_CQW_PROD:   tc_rdata_q <= 32'(prod_q);
         rnic_spec_pkg::FW_TC_CQW_CONS:   tc_rdata_q <= 32'(cons_q);
         rnic_spec_pkg::FW_TC_CQW_STATUS: tc_rdata_q <= {15'd0, idle, err_q};
+        rnic_spec_pkg::FW_TC_CQW_ERR_CQN: tc_rdata_q <= 32'(err_cqn_q);
         default:                         tc_rdata_q <= 32'd0;
       endcase
     end
@@ -135,6 +139,7 @@ module cqe_writer #(
       take_q     <= '0;
       cons_q     <= '0;
       err_q      <= '0;
+      err_cqn_q  <= '0;
       cfg_pend_q <= 1'b0;
       beat_q     <= '0;
     end else begin
@@ -143,7 +148,10 @@ module cqe_writer #(
       else if (state_q == Idle) cfg_pend_q <= 1'b0;   // cq_mem written this cycle
       if (wr_cpl_valid_i) begin
         cons_q <= cons_q + 1'b1;
-        if (wr_cpl_status_i != 2'd0) err_q <= err_q + 1'b1;
+        if (wr_cpl_status_i != 2'd0) begin
+          err_q     <= err_q + 1'b1;
+          err_cqn_q <= infl_cqn[cons_q[RecAw-1:0]];
+        end
       end
       unique case (state_q)
         Idle:  if (!cfg_pend_q && take_q != prod_q) state_q <= RdRec;
@@ -174,6 +182,7 @@ module cqe_writer #(
       end
     end
     if (state_q == RdRec) cqn_q <= rec_q[CqnLsb +: CqAw];
+    if (state_q == RdCq) infl_cqn[take_q[RecAw-1:0]] <= cqn_q;
     if (state_q == RdCq) begin
       cqe_q <= '0;
       cqe_q[CqnLsb-1:0] <= rec_q[CqnLsb-1:0];

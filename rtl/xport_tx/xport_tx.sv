@@ -82,6 +82,7 @@ module xport_tx #(
   output logic [23:0]            done_qpn_o,
   output logic [7:0]             done_status_o,   // rnic_spec_pkg::WC_STATUS_*
   output logic                   done_ud_o,       // the message was on a UD QP (no ACK will come)
+  output logic                   done_rsp_o,      // a READ response's payload read failed (not a message)
   // errors and counters
   output logic                   rdrsp_err_o,     // pulse: a READ response job failed its rkey check
   output logic [31:0]            cnt_frames_o,
@@ -137,7 +138,10 @@ module xport_tx #(
   logic [7:0]          a_syn_q;
   roce_pkg::roce_hdr_t a_hdr_q;
   logic                a_qreq;
-  assign ack_ready_o = a_st_q == AIdle;
+  // a READ response whose payload read failed: its NAK (remote operational error) goes first
+  logic                nak_pend_q;
+  logic [23:0]         nak_qpn_q, nak_psn_q, nak_msn_q;
+  assign ack_ready_o = a_st_q == AIdle && !nak_pend_q;
   // the control FSM's QP request wins; the ACK lane asks in a cycle the FSM does not
   assign a_qreq          = a_st_q == AReq && st_q != SQreq;
   assign qpt_req_valid_o = st_q == SQreq || a_qreq;
@@ -276,24 +280,33 @@ module xport_tx #(
   logic [DataWidth-1:0] p_data;
   logic [31:0]          tx_pkts_unused;
   // packet mux: an ACK-lane packet (no payload) goes before the segmenter's next packet; a FIFO of
-  // one bit per accepted packet tells the done tracker which frames belong to messages
+  // two bits per accepted packet tells the done tracker which frames belong to messages and
+  // which end a READ response
   logic                tx_dvalid, tx_dready, sel_ack, lf_full, lf_empty, lf_out, tx_dfire;
-  logic                tx_valid, tx_last, frame_fire;
-  assign frame_fire = tx_valid && m_tready_i && tx_last;
+  logic                tx_valid, tx_last, frame_fire, pkt_rr_last, lf_rr_last, rr_hold, rr_ok;
+  logic [DataWidth-1:0] tx_data;
+  // The last frame of a READ response (LAST/ONLY) ends only once every DMA completion of the
+  // response is in (its record is the head, cpl_seq_q reached it): a payload read that failed
+  // must not end in a frame the requester accepts as the end of a good READ. Holding the last
+  // beat cannot deadlock: the completions need no further frame, only the DMA data already
+  // taken. The frame is then poisoned (ICRC broken: the requester drops it) and a NAK follows.
+  assign pkt_rr_last = !sel_ack && (pkt.opcode == 8'h0F || pkt.opcode == 8'h10);
+  assign rr_hold    = tx_valid && tx_last && lf_rr_last && !rr_ok;
+  assign frame_fire = tx_valid && m_tready_i && tx_last && !rr_hold;
   roce_pkg::roce_hdr_t tx_desc;
   assign sel_ack   = a_st_q == AOut;
   assign tx_dvalid = (sel_ack || pkt_valid) && !lf_full;
   assign tx_desc   = sel_ack ? a_hdr_q : pkt;
   assign pkt_ready = tx_dready && !sel_ack && !lf_full;
   assign tx_dfire  = tx_dvalid && tx_dready;
-  rnic_fifo #(.Width(1), .Depth(8)) u_lane (
+  rnic_fifo #(.Width(2), .Depth(8)) u_lane (
     .clk_i   (clk_i),
     .rst_ni  (rst_ni),
     .push_i  (tx_dfire),
-    .data_i  (sel_ack),
+    .data_i  ({pkt_rr_last, sel_ack}),
     .full_o  (lf_full),
     .pop_i   (frame_fire),
-    .data_o  (lf_out),
+    .data_o  ({lf_rr_last, lf_out}),
     .empty_o (lf_empty),
     .count_o (lf_cnt)
   );
@@ -309,16 +322,16 @@ module xport_tx #(
     .s_tlast_i    (1'b0),
     .s_tvalid_i   (p_valid),
     .s_tready_o   (p_ready),
-    .m_tdata_o    (m_tdata_o),
+    .m_tdata_o    (tx_data),
     .m_tkeep_o    (m_tkeep_o),
     .m_tlast_o    (tx_last),
     .m_tvalid_o   (tx_valid),
-    .m_tready_i   (m_tready_i),
+    .m_tready_i   (m_tready_i && !rr_hold),
     .pause_i      (pause_i),
     .pkt_count_o  (tx_pkts_unused)
   );
   assign m_tlast_o  = tx_last;
-  assign m_tvalid_o = tx_valid;
+  assign m_tvalid_o = tx_valid && !rr_hold;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -331,7 +344,13 @@ module xport_tx #(
     end else begin
       case (a_st_q)
         AIdle: begin
-          if (ack_valid_i) begin
+          if (nak_pend_q) begin
+            a_qpn_q <= nak_qpn_q;
+            a_psn_q <= nak_psn_q;
+            a_msn_q <= nak_msn_q;
+            a_syn_q <= 8'h63;
+            a_st_q  <= AReq;
+          end else if (ack_valid_i) begin
             a_qpn_q <= ack_qpn_i;
             a_psn_q <= ack_psn_i;
             a_msn_q <= ack_msn_i;
@@ -411,13 +430,13 @@ module xport_tx #(
   assign rd_req_tag_o   = DmaTagW'(ch_fake_q);
 
   // ---- done records ---------------------------------------------------------------------------
-  // {emit, qpn, status, npkts, dma request sequence number after the message}
-  localparam int RecW = 1 + 1 + 24 + 8 + 32 + 16;
+  // {ud, emit, qpn, status, npkts, dma request sequence number after the message, psn, msn}
+  localparam int RecW = 1 + 1 + 24 + 8 + 32 + 16 + 24 + 24;
   logic            rec_push, rec_full, rec_empty, rec_pop;
   logic [RecW-1:0] rec_in, rec_out;
   assign rec_push = st_q == SRec && !rec_full;
   assign rec_in   = {ud, src_q == SrcFw, d_q.qpn[23:0], status_q,
-                     (status_q != 8'd0) ? 32'd0 : npkts, dma_seq_q};
+                     (status_q != 8'd0) ? 32'd0 : npkts, dma_seq_q, d_q.psn[23:0], d_q.imm_data[23:0]};
   rnic_fifo #(.Width(RecW), .Depth(RecDepth)) u_rec (
     .clk_i   (clk_i),
     .rst_ni  (rst_ni),
@@ -434,7 +453,8 @@ module xport_tx #(
   logic [7:0]  h_status;
   logic [31:0] h_npkts;
   logic [15:0] h_seq;
-  assign {h_ud, h_emit, h_qpn, h_status, h_npkts, h_seq} = rec_out;
+  logic [23:0] h_psn, h_msn;
+  assign {h_ud, h_emit, h_qpn, h_status, h_npkts, h_seq, h_psn, h_msn} = rec_out;
 
   logic [31:0] fr_q;          // frames sent since the head record's first one
   logic        sticky_prot_q, sticky_dma_q;
@@ -445,12 +465,22 @@ module xport_tx #(
   // completions beyond the head record's requests wait until the head is retired
   assign rd_cpl_ready_o = rec_empty || cpl_seq_q != h_seq;
   assign head_ready = !rec_empty && fr_q >= h_npkts && cpl_seq_q == h_seq;
-  assign rec_pop    = head_ready && (!h_emit || done_ready_i);
+  assign rr_ok      = !rec_empty && fr_q + 32'd1 == h_npkts && cpl_seq_q == h_seq;
+  // a READ response (not a firmware message) whose payload read failed: a verdict for the
+  // firmware (the responder QP goes to ERR) and a NAK; one such NAK pending at a time
+  logic rr_err, rr_ok_pop;
+  assign rr_err     = !h_emit && sticky_dma_q;
+  assign rr_ok_pop  = !(rr_err && nak_pend_q);
+  assign rec_pop    = head_ready && rr_ok_pop && (!(h_emit || rr_err) || done_ready_i);
   assign fin_status = (h_status != 8'd0) ? h_status
                     : sticky_prot_q ? rnic_spec_pkg::WC_STATUS_LOC_PROT_ERR
-                    : sticky_dma_q ? rnic_spec_pkg::WC_STATUS_GENERAL_ERR
+                    : sticky_dma_q ? (h_emit ? rnic_spec_pkg::WC_STATUS_GENERAL_ERR
+                                            : rnic_spec_pkg::WC_STATUS_REM_OP_ERR)
                     : rnic_spec_pkg::WC_STATUS_SUCCESS;
-  assign done_valid_o  = head_ready && h_emit;
+  assign done_valid_o  = head_ready && rr_ok_pop && (h_emit || rr_err);
+  assign done_rsp_o    = !h_emit;
+  // poison: byte 0 of the last beat (payload or ICRC, always kept) flipped breaks the ICRC
+  assign m_tdata_o     = (tx_last && lf_rr_last && sticky_dma_q) ? {tx_data[DataWidth-1:8], ~tx_data[7:0]} : tx_data;
   assign done_qpn_o    = h_qpn;
   assign done_status_o = fin_status;
   assign done_ud_o     = h_ud;
@@ -466,6 +496,10 @@ module xport_tx #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       fr_q          <= '0;
+      nak_pend_q    <= 1'b0;
+      nak_qpn_q     <= '0;
+      nak_psn_q     <= '0;
+      nak_msn_q     <= '0;
       sticky_prot_q <= 1'b0;
       sticky_dma_q  <= 1'b0;
       cpl_seq_q     <= '0;
@@ -483,6 +517,13 @@ module xport_tx #(
           sticky_dma_q <= 1'b1;
           c_dma_q      <= c_dma_q + 32'd1;
         end
+      end
+      if (a_st_q == AIdle && nak_pend_q) nak_pend_q <= 1'b0;   // the ACK lane took it
+      if (rec_pop && rr_err) begin   // rr_err pops only while no NAK is pending
+        nak_pend_q <= 1'b1;
+        nak_qpn_q  <= h_qpn;
+        nak_psn_q  <= h_psn;
+        nak_msn_q  <= h_msn;
       end
       if (rec_pop) begin
         sticky_prot_q <= 1'b0;

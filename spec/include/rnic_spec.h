@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0x2908C601u
+#define RNIC_SPEC_HASH 0x141B99CEu
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -249,6 +249,7 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_TC_CQW_PROD 0x800u
 #define RNIC_FW_TC_CQW_CONS 0x804u
 #define RNIC_FW_TC_CQW_STATUS 0x808u
+#define RNIC_FW_TC_CQW_ERR_CQN 0x80Cu
 #define RNIC_FW_TC_CQW_CQ_BASE_LO 0x810u
 #define RNIC_FW_TC_CQW_CQ_BASE_HI 0x814u
 #define RNIC_FW_TC_CQW_CQ_CFG 0x818u

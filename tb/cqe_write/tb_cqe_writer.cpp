@@ -57,6 +57,8 @@ struct Tb {
   std::deque<std::pair<uint64_t, unsigned>> cpl_q;  // (due cycle, status)
   unsigned ready_pct = 70, errors_pct = 0, cpl_delay = 40;
   unsigned bus_errors = 0, reqs = 0, bad_len = 0;
+  const std::map<uint32_t, Cq> *cqmap = nullptr;  // to name the CQ of a failed write
+  uint32_t last_err_cqn = ~0u;
   bool cpl_valid_prev = false;
 
   explicit Tb(uint64_t seed) : rng(seed) {
@@ -98,8 +100,12 @@ struct Tb {
           unsigned st = coin(errors_pct) ? 2 : 0;
           if (st == 0)
             for (unsigned i = 0; i < w.len; i++) host[w.addr + i] = w.data[i];
-          else
+          else {
             bus_errors++;
+            for (auto &kv : *cqmap)
+              if (w.addr >= kv.second.base && w.addr < kv.second.base + (uint64_t(RNIC_CQE_SIZE) << kv.second.log))
+                last_err_cqn = kv.first;
+          }
           cpl_q.push_back({cycle + 1 + rng() % cpl_delay, st});
           wr_q.pop_front();
         }
@@ -155,6 +161,7 @@ int main(int argc, char **argv) {
   // CQ numbers of every width the writer decodes; ring sizes 2..16 CQEs wrap often.
   const uint32_t cqns[] = {1, 2, 5, 64, 127};
   std::map<uint32_t, Cq> cqs;
+  tb.cqmap = &cqs;
   auto program = [&](uint32_t n, unsigned log) {
     Cq c;
     c.base = 0x1000000000ull + uint64_t(n) * 0x100000 + (rng() % 64) * 32;  // 32-byte aligned
@@ -241,6 +248,9 @@ int main(int argc, char **argv) {
   uint32_t st = tb.tc_rd(RNIC_FW_TC_CQW_STATUS);
   r.check(tb.bus_errors > 0 && (st & 0xFFFF) == (tb.bus_errors & 0xFFFF) && (st >> 16 & 1),
           "cqw-bus-errors-counted-idle", "status 0x%x, injected %u", st, tb.bus_errors);
+  uint32_t ecq = tb.tc_rd(RNIC_FW_TC_CQW_ERR_CQN);
+  r.check(tb.last_err_cqn != ~0u && ecq == tb.last_err_cqn, "cqw-err-cqn-names-latest-failed-cq", "cqw_err_cqn %u, injected on %u",
+          ecq, tb.last_err_cqn);
   r.check(tb.tc_rd(RNIC_FW_TC_CQW_PROD) == prod, "cqw-prod-reads-back");
 
   // Byte-exact check without injected errors: a fresh run of the same writer over one CQ,

@@ -146,6 +146,7 @@ struct Tb {
   std::deque<Desc> descq;
   std::deque<AckJob> ackq;
   std::deque<RdJob> rdq;
+  unsigned rsp_dones = 0;  // verdicts with done_rsp_o (a READ response whose payload read failed)
   bool desc_on = false, ack_on = false, rd_on = false;
   Bytes qpt_next = Bytes(64, 0);
   struct MkWr { unsigned op; uint32_t index; Bytes data; };
@@ -393,7 +394,10 @@ struct Tb {
         cur.clear();
       }
     }
-    if (x.done_valid_o && x.done_ready_i) dones.push_back({x.done_qpn_o, x.done_status_o});
+    if (x.done_valid_o && x.done_ready_i) {
+      dones.push_back({x.done_qpn_o, x.done_status_o});
+      rsp_dones += x.done_rsp_o;
+    }
     if (x.rdrsp_err_o) rderr_pulses++;
     slave.commit(ports);
     x.clk_i = 1;
@@ -752,6 +756,47 @@ int main(int argc, char** argv) {
            "dones " + std::to_string(tb.dones.size()) + " frames " + std::to_string(tb.frames.size()));
     tb.ip_id = uint16_t(tb.ip_id + tb.frames.size());
     tb.frames.clear(); tb.exp_main.clear(); tb.exp_ack.clear(); tb.dones.clear(); tb.exp_dones.clear();
+    tb.slave.err_pages.clear();
+    tb.slave.reset_stats();
+  }
+
+  // ---- 7b. DMA error on a READ response's source: the last response frame is poisoned (ICRC),
+  // then a NAK remote operational error (0x63) at the job's PSN and MSN, and a responder verdict
+  // (done_rsp_o, REM_OP_ERR) for the firmware. Whole response failing, and only its tail.
+  for (int tail = 0; tail < 2; tail++) {
+    RdJob j;
+    j.qpn = 0x12; j.psn = 0x300 + tail; j.msn = 0x55 + tail; j.len = 6000; j.rkey = g_mr_b.key();
+    j.va = g_mr_b.iova + 4 * PAGE - (tail ? 2000 : 4000);  // crosses into the next page
+    // the MR's pages are scattered: every page the response reads (tail: only its last one)
+    for (uint32_t off = tail ? j.len - 1 : 0; off < j.len; off += 256) tb.slave.err_pages[g_mr_b.pa(j.va + off) >> 12] = 2;
+    tb.slave.err_pages[g_mr_b.pa(j.va + j.len - 1) >> 12] = 2;
+    tb.rdq.push_back(j);
+    uint64_t start = tb.cyc;
+    size_t nresp = 0;
+    while ((tb.rdq.size() || tb.rd_on || tb.frames.size() < tb.exp_main.size() + 1) && tb.cyc - start < 200000) tb.tick();
+    for (int i = 0; i < 300; i++) tb.tick();
+    nresp = tb.exp_main.size();
+    bool n_ok = nresp >= 2 && tb.frames.size() == nresp + 1;
+    bool good_before = true, poisoned = false, nak = false;
+    if (n_ok) {
+      for (size_t i = 0; i + 1 < nresp; i++)  // earlier frames: well formed (their data is undefined)
+        good_before = good_before && roce_ref::parse(tb.frames[i], 0, 0xffffff, 1u << 14).reason == -1;
+      poisoned = roce_ref::parse(tb.frames[nresp - 1], 0, 0xffffff, 1u << 14).reason == roce_ref::kDropIcrc;
+      const Bytes &f = tb.frames[nresp];
+      uint32_t psn = uint32_t(f[42 + 9]) << 16 | uint32_t(f[42 + 10]) << 8 | f[42 + 11];
+      uint32_t msn = uint32_t(f[42 + 13]) << 16 | uint32_t(f[42 + 14]) << 8 | f[42 + 15];
+      nak = roce_ref::parse(f, 0, 0xffffff, 1u << 14).reason == -1 && f[42] == 0x11 && f[42 + 12] == 0x63 &&
+            psn == j.psn && msn == j.msn;
+    }
+    bool verdict = tb.dones.size() == 1 && tb.dones[0].first == j.qpn && tb.dones[0].second == 11 && tb.rsp_dones == 1;
+    result(n_ok && good_before && poisoned && nak && verdict,
+           tail ? "read_resp_dma_error_tail_poisoned_last_nak_remote_op" : "read_resp_dma_error_poisoned_last_nak_remote_op",
+           "frames " + std::to_string(tb.frames.size()) + "/" + std::to_string(nresp) + "+1 good_before " +
+               std::to_string(good_before) + " poisoned " + std::to_string(poisoned) + " nak " + std::to_string(nak) +
+               " dones " + std::to_string(tb.dones.size()) + " rsp " + std::to_string(tb.rsp_dones));
+    tb.ip_id = uint16_t(tb.ip_id + tb.frames.size());
+    tb.frames.clear(); tb.exp_main.clear(); tb.exp_ack.clear(); tb.dones.clear(); tb.exp_dones.clear();
+    tb.rsp_dones = 0;
     tb.slave.err_pages.clear();
     tb.slave.reset_stats();
   }

@@ -54,6 +54,7 @@ module xport_tx_tb_top #(
   output logic [23:0]            done_qpn_o,
   output logic [7:0]             done_status_o,
   output logic                   done_ud_o,
+  output logic                   done_rsp_o,
   output logic                   rdrsp_err_o,
   output logic [31:0]            cnt_frames_o,
   output logic [31:0]            cnt_done_o,
@@ -98,7 +99,7 @@ module xport_tx_tb_top #(
     .rd_cpl_valid_i (rd_cpl_valid), .rd_cpl_ready_o (rd_cpl_ready), .rd_cpl_tag_i (rd_cpl_tag),
     .rd_cpl_status_i (rd_cpl_status),
     .m_tdata_o, .m_tkeep_o, .m_tlast_o, .m_tvalid_o, .m_tready_i, .pause_i(1'b0),
-    .done_valid_o, .done_ready_i, .done_qpn_o, .done_status_o, .done_ud_o,
+    .done_valid_o, .done_ready_i, .done_qpn_o, .done_status_o, .done_ud_o, .done_rsp_o,
     .rdrsp_err_o, .cnt_frames_o, .cnt_done_o, .cnt_lkey_err_o, .cnt_rkey_err_o, .cnt_dma_err_o
   );
 
