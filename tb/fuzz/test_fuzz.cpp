@@ -35,6 +35,7 @@
 #include "roce/ref/roce_ref.h"
 #include "sys/rdma_qp.h"
 #include "tb_check.h"
+#include "sys/two_nics.h"
 
 namespace {
 
@@ -866,16 +867,10 @@ int fuzz_main(int argc, char **argv) {
     else if (o == "--targets") targets = unsigned(std::strtoul(argv[++i], nullptr, 0));
   }
   std::printf("seed %llu frames %u batch %u\n", (unsigned long long)seed, frames, batch);
-  HostMem ma, mb;
-  PcieModel pa(ma), pb(mb);
-  RnicNode na("nic0"), nb("nic1");
-  na.attach_pcie(&pa);
-  nb.attach_pcie(&pb);
   EthLinkCfg lc;
   lc.seed = seed;
-  EthLink link("link", &na, &nb, lc);
-  RdmaPort a(&na, &ma, 0x0A000001u, 1), b(&nb, &mb, 0x0A000002u, 2);
-  Fuzz t("fuzz", &a, &b, &link, &pa, seed, frames, batch);
+  TwoNics<RdmaPort> s(lc);
+  Fuzz t("fuzz", &s.a, &s.b, &s.link, &s.pa, seed, frames, batch);
   t.targets = targets;
   sc_start();
   std::printf("INFO %s: simulated %.1f us\n", argv[0], sc_time_stamp().to_seconds() * 1e6);

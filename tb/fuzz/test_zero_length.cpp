@@ -16,6 +16,7 @@
 #include "net/eth_link.h"
 #include "sys/rdma_qp.h"
 #include "tb_check.h"
+#include "sys/two_nics.h"
 
 namespace {
 
@@ -107,14 +108,8 @@ struct Zero : sc_module {
 
 int zero_main(int argc, char **argv) {
   (void)argc;
-  HostMem ma, mb;
-  PcieModel pa(ma), pb(mb);
-  RnicNode na("nic0"), nb("nic1");
-  na.attach_pcie(&pa);
-  nb.attach_pcie(&pb);
-  EthLink link("link", &na, &nb, EthLinkCfg());
-  RdmaPort a(&na, &ma, 0x0A000001u, 1), b(&nb, &mb, 0x0A000002u, 2);
-  Zero t("zero", &a, &b);
+  TwoNics<RdmaPort> s;
+  Zero t("zero", &s.a, &s.b);
   sc_start();
   std::printf("INFO %s: simulated %.1f us\n", argv[0], sc_time_stamp().to_seconds() * 1e6);
   return t.r.exit_code();

@@ -20,6 +20,7 @@
 #include "net/eth_link.h"
 #include "sys/rdma_qp.h"
 #include "tb_check.h"
+#include "sys/two_nics.h"
 
 namespace {
 
@@ -275,16 +276,10 @@ struct PcieErr : sc_module {
 
 int pcie_err_main(int argc, char **argv) {
   (void)argc;
-  HostMem ma, mb;
   PcieCfg ca;
   ca.err_fn = err_fn;
-  PcieModel pa(ma, ca), pb(mb);
-  RnicNode na("nic0"), nb("nic1");
-  na.attach_pcie(&pa);
-  nb.attach_pcie(&pb);
-  EthLink link("link", &na, &nb, EthLinkCfg());
-  RdmaPort a(&na, &ma, 0x0A000001u, 1), b(&nb, &mb, 0x0A000002u, 2);
-  PcieErr t("pcie_err", &a, &b);
+  TwoNics<RdmaPort> s(EthLinkCfg(), ca);
+  PcieErr t("pcie_err", &s.a, &s.b);
   sc_start();
   std::printf("INFO %s: simulated %.1f us\n", argv[0], sc_time_stamp().to_seconds() * 1e6);
   return t.r.exit_code();

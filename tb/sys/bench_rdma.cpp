@@ -18,6 +18,7 @@
 #include "main/sim_program.h"
 #include "net/eth_link.h"
 #include "sys/rdma_host.h"
+#include "sys/two_nics.h"
 
 namespace {
 
@@ -436,14 +437,8 @@ int bench_rdma(int argc, char **argv) {
     else if (!std::strcmp(argv[i], "--speed") && i + 1 < argc) speed_only = argv[++i];
     else out = argv[i];
   }
-  HostMem ma, mb;
-  PcieModel pa(ma), pb(mb);
-  RnicNode na("nic0"), nb("nic1");
-  na.attach_pcie(&pa);
-  nb.attach_pcie(&pb);
-  EthLink link("link", &na, &nb);
-  RdmaHost a(&na, &ma, 0x0A000001u, 1), b(&nb, &mb, 0x0A000002u, 2);
-  Bench bench("bench", &a, &b, quick, speed_only);
+  TwoNics<RdmaHost> s;
+  Bench bench("bench", &s.a, &s.b, quick, speed_only);
   auto w0 = std::chrono::steady_clock::now();
   sc_start();
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();

@@ -19,6 +19,7 @@ extern "C" {
 #include "rnic_fw.h"
 #include "rnic_spec.h"
 }
+#include "sys/two_nics.h"
 
 struct HostProbe : sc_module {
   SC_HAS_PROCESS(HostProbe);
@@ -158,21 +159,15 @@ struct HostProbe : sc_module {
 };
 
 static int demo_main(int, char **) {
-  HostMem ma, mb;
-  PcieModel pa(ma), pb(mb);
-  RnicNode na("nic0"), nb("nic1");
-  na.attach_pcie(&pa);
-  nb.attach_pcie(&pb);
   EthLinkCfg lc;
   lc.pcap_path = "build/demo-hosts.pcap";
-  EthLink link("link", &na, &nb, lc);
-  RdmaHost a(&na, &ma, 0x0A000001u, 1), b(&nb, &mb, 0x0A000002u, 2);
-  HostProbe host("host", {&na, &nb}, &a, &b);
+  TwoNics<RdmaHost> s(lc);
+  HostProbe host("host", {&s.na, &s.nb}, &s.a, &s.b);
   std::printf("demo: two simulated NICs (verilated rnic_core, 250 MHz, 512-bit) under SystemC, each behind a\n"
               "      host with a PCIe model (500 ns reads), joined by a 100 Gb/s link\n");
   sc_start();
   std::printf("demo: %s at %.3f us simulated, %llu cycles per NIC\n", host.failures ? "FAILED" : "done",
-              sc_time_stamp().to_seconds() * 1e6, (unsigned long long)na.cycles());
+              sc_time_stamp().to_seconds() * 1e6, (unsigned long long)s.na.cycles());
   return host.failures ? 1 : 0;
 }
 

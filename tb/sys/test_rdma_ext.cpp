@@ -25,6 +25,7 @@
 #include "net/eth_link.h"
 #include "sys/rdma_qp.h"
 #include "tb_check.h"
+#include "sys/two_nics.h"
 
 namespace {
 
@@ -970,19 +971,14 @@ int rdma_ext_main(int argc, char **argv, std::function<void(Ext &)> body) {
       faults = g_faults = true;
     }
   }
-  HostMem ma, mb;
-  PcieModel pa(ma), pb(mb);
-  RnicNode na("nic0"), nb("nic1");
-  na.attach_pcie(&pa);
-  nb.attach_pcie(&pb);
   EthLinkCfg lc;
   lc.seed = seed;
   lc.pcap_path = std::string("build/sys/") + argv[0] + (faults ? "-faults" : "") + ".pcap";
   lc.faults[0] = lc.faults[1] = f;
   lc.flow_control = !no_pfc;
-  EthLink link("link", &na, &nb, lc);
-  RdmaPort a(&na, &ma, 0x0A000001u, 1), b(&nb, &mb, 0x0A000002u, 2);
-  Ext t("rdma_ext", &a, &b, seed * 0x9E3779B97F4A7C15ull + 1, std::move(body));
+  TwoNics<RdmaPort> s(lc);
+  EthLink &link = s.link;
+  Ext t("rdma_ext", &s.a, &s.b, seed * 0x9E3779B97F4A7C15ull + 1, std::move(body));
   sc_start();
 
   std::printf("INFO %s: simulated %.1f us, %llu + %llu frames\n", argv[0], sc_time_stamp().to_seconds() * 1e6,

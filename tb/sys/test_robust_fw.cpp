@@ -26,6 +26,7 @@
 extern "C" {
 #include "rnic_spec_regs.h"
 }
+#include "sys/two_nics.h"
 
 namespace {
 
@@ -497,16 +498,10 @@ int robust_fw_main(int argc, char **argv) {
     else if (o == "--fuzz") fuzz = unsigned(std::atoi(argv[++i]));
   }
   std::printf("INFO test-robust-fw: seed %llu, %u cycles, %u random commands\n", (unsigned long long)seed, cycles, fuzz);
-  HostMem ma, mb;
-  PcieModel pa(ma), pb(mb);
-  RnicNode na("nic0"), nb("nic1");
-  na.attach_pcie(&pa);
-  nb.attach_pcie(&pb);
   EthLinkCfg lc;
   lc.seed = seed;
-  EthLink link("link", &na, &nb, lc);
-  RdmaPort a(&na, &ma, 0x0A000001u, 1), b(&nb, &mb, 0x0A000002u, 2);
-  Robust t("robust", &a, &b, seed, cycles, fuzz);
+  TwoNics<RdmaPort> s(lc);
+  Robust t("robust", &s.a, &s.b, seed, cycles, fuzz);
   sc_start();
   std::printf("INFO test-robust-fw: simulated %.1f us\n", sc_time_stamp().to_seconds() * 1e6);
   return t.r.exit_code();
