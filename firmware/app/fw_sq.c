@@ -307,7 +307,8 @@ void fw_sq_release(uint32_t qpn)
 	r->sq_skip = 0;
 }
 
-void fw_qp_to_err(uint32_t qpn)
+/* The first half of the move to ERR: no more traffic, the sent WQEs flushed. */
+static void qp_enter_err(uint32_t qpn)
 {
 	fw_res.qp_run[qpn].deadline = 0;
 	if (rnic_qp_ctx_get_state(ctx(qpn)) != RNIC_QP_STATE_ERR) {
@@ -317,6 +318,11 @@ void fw_qp_to_err(uint32_t qpn)
 	}
 	while (fw_res.qp_run[qpn].head >= 0)
 		retire_head(qpn, RNIC_WC_STATUS_WR_FLUSH_ERR);
+}
+
+void fw_qp_to_err(uint32_t qpn)
+{
+	qp_enter_err(qpn);
 	flush_unsent(qpn);
 	fw_rq_flush(qpn);
 }
@@ -333,19 +339,15 @@ static __attribute__((noinline)) uint32_t sq_fetch_failed(uint32_t qpn, uint32_t
 
 	fw_log("qp %u: SQ WQE %u fetch failed", (unsigned)qpn, (unsigned)idx);
 	st_n = 0;
-	fw_res.qp_run[qpn].deadline = 0;
-	rnic_qp_ctx_set_state(c, RNIC_QP_STATE_ERR);
-	if (fw_qpt_program(qpn))
-		fw_log("qp %u: QP table did not take the ERR entry", (unsigned)qpn);
-	while (fw_res.qp_run[qpn].head >= 0)
-		retire_head(qpn, RNIC_WC_STATUS_WR_FLUSH_ERR);
+	qp_enter_err(qpn);
 	f.wqe_index = (uint16_t)idx;
 	f.opcode = RNIC_WQE_OP_SEND;
 	complete(qpn, &f, RNIC_WC_STATUS_LOC_QP_OP_ERR);
 	rnic_qp_ctx_set_sq_next(c, (uint16_t)(idx + 1));
 	rnic_qp_ctx_set_sq_ci(c, rnic_qp_ctx_get_sq_next(c));
 	fw_res.qp_run[qpn].sq_skip = 1;
-	fw_qp_to_err(qpn); /* the unsent WQEs after it and the receive queue are flushed */
+	flush_unsent(qpn); /* the unsent WQEs after it */
+	fw_rq_flush(qpn);
 	return 0;
 }
 
