@@ -9,7 +9,7 @@ PKGS=(
   gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf binutils-riscv64-unknown-elf
   yosys
   libpciaccess-dev libibverbs-dev ibverbs-utils ibverbs-providers perftest
-  linux-headers-amd64
+  linux-headers-amd64 sparse
   tshark gnuplot-nox
   gtkwave
   tcl openfpgaloader

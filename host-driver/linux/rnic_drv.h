@@ -1,0 +1,96 @@
+/* host-driver/linux: the kernel module's own declarations. One device (struct rnic_kdev) is
+ * reached through a transport (struct rnic_xport): the PCI front-end maps BAR0 of a 10ee:5252
+ * card (rnic_pci.c), the guest front-end carries the same register accesses over an
+ * ivshmem-doorbell mailbox to the simulator (rnic_ivshmem.c). Everything above the transport
+ * (host-driver/core through rnic_os.c, the command queue and EQ glue of rnic_hw.c, the verbs of
+ * rnic_verbs.c) is the same code for both. */
+#ifndef RNIC_DRV_H
+#define RNIC_DRV_H
+
+#include <linux/device.h>
+#include <linux/interrupt.h>
+#include <linux/pci.h>
+#include <linux/spinlock.h>
+#include <rdma/ib_verbs.h>
+
+#include "rnic_cmd.h"
+#include "rnic_cmdq.h"
+#include "rnic_discover.h"
+#include "rnic_eq.h"
+#include "rnic_os.h"
+#include "rnic_res.h"
+#include "rnic_spec.h"
+
+#define RNIC_DRV_NAME "rnic"
+#define RNIC_EQ_VECTOR 0	/* MSI-X vector of the asynchronous event queue */
+#define RNIC_EQ_LOG_SIZE 8
+#define RNIC_CMDQ_LOG_SIZE 6
+#define RNIC_GID_TBL_LEN 16	/* GID entries the driver mirrors into the firmware's table */
+
+struct rnic_kdev;
+
+/* What a front-end provides: 32-bit register access to BAR0 (the mailbox of the guest
+ * transport, readl/writel on a card), and the doorbell path the data-path BAR will take. */
+struct rnic_xport {
+	const char *name;
+	u32 (*read32)(struct rnic_kdev *rd, u32 off);
+	void (*write32)(struct rnic_kdev *rd, u32 off, u32 val);
+};
+
+struct rnic_kdev {
+	struct ib_device ibdev;		/* first: ib_alloc_device's container */
+	struct device *dma_dev;		/* the PCI function doing DMA (&pdev->dev) */
+	struct pci_dev *pdev;
+	const struct rnic_xport *xp;
+	void *xp_priv;			/* the front-end's own state */
+	int irq_eq;			/* Linux IRQ of MSI-X vector RNIC_EQ_VECTOR */
+	bool dead;			/* the device stopped answering: every access fails fast */
+
+	struct rnic_os os;
+	spinlock_t locks[RNIC_NUM_LOCKS];
+	struct rnic_dev_info info;
+	struct rnic_cmdq cmdq;
+	bool cmdq_up;
+	struct rnic_eq eq;
+	bool eq_up;
+	struct rnic_device_attr dattr;
+	struct rnic_port_attr pattr;
+	struct rnic_res *res;
+	struct net_device *netdev;	/* the netdev the GID table follows (module parameter) */
+	bool ib_registered;
+	atomic_t events;		/* EQ events dispatched */
+};
+
+static inline struct rnic_kdev *to_rdev(struct ib_device *ibdev)
+{
+	return container_of(ibdev, struct rnic_kdev, ibdev);
+}
+
+/* rnic_os.c */
+void rnic_os_init(struct rnic_kdev *rd);
+
+/* rnic_hw.c: bring-up after the front-end mapped its registers and vectors. */
+int rnic_hw_init(struct rnic_kdev *rd);
+void rnic_hw_fini(struct rnic_kdev *rd);
+irqreturn_t rnic_hw_eq_irq(int irq, void *data);
+int rnic_hw_cmd_done(struct rnic_kdev *rd, int rc);
+/* Runs call, a typed command of host-driver/core on rd->cmdq, unless the device is dead. */
+#define RNIC_CMD(rd, call) \
+	rnic_hw_cmd_done((rd), (READ_ONCE((rd)->dead) || !(rd)->cmdq_up) ? -EIO : (call))
+void rnic_hw_mark_dead(struct rnic_kdev *rd, const char *why);
+
+/* rnic_main.c: the front-end independent part of probe/remove. */
+int rnic_dev_probe(struct pci_dev *pdev, const struct rnic_xport *xp, void *priv, unsigned int nvec);
+void rnic_dev_remove(struct rnic_kdev *rd);
+
+/* rnic_verbs.c */
+int rnic_ib_register(struct rnic_kdev *rd);
+void rnic_ib_unregister(struct rnic_kdev *rd);
+
+/* rnic_pci.c, rnic_ivshmem.c */
+extern struct pci_driver rnic_pci_driver;
+extern struct pci_driver rnic_ivs_driver;
+
+extern char *rnic_netdev_name;
+
+#endif /* RNIC_DRV_H */

@@ -1,0 +1,26 @@
+/* The kernel <-> user ABI of the rnic uverbs device: the driver-specific tails of uverbs
+ * commands (udata), written once and included by the kernel module (host-driver/linux) and the
+ * provider's kernel backend (host-driver/provider/rnicp_be_kernel.c). Fixed-width fields,
+ * 64-bit ones 8-aligned, every struct a multiple of 8 bytes. Bump RNIC_UVERBS_ABI_VERSION on
+ * any change: the kernel reports it (uverbsN/abi_version) and the provider matches it. */
+#ifndef RNIC_USER_ABI_H
+#define RNIC_USER_ABI_H
+
+#include <linux/types.h>
+
+#define RNIC_UVERBS_ABI_VERSION 1
+
+/* GET_CONTEXT response */
+struct rnic_uresp_ucontext {
+	__u32 uctx;		/* the device's user-context number (its doorbell page) */
+	__u32 db_page_size;	/* bytes of the context's doorbell page */
+	__aligned_u64 db_mmap_key; /* mmap offset of that page; 0 while the module does not map it */
+};
+
+/* ALLOC_PD response */
+struct rnic_uresp_pd {
+	__u32 pdn;
+	__u32 reserved;
+};
+
+#endif /* RNIC_USER_ABI_H */
