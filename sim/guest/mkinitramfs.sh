@@ -17,7 +17,8 @@ mkdir -p "$r/usr/lib/modules"
 
 # Kernel modules: rxe and the virtio devices with everything they need (modprobe --show-depends),
 # and crc32 for rxe's ICRC (requested at run time through /sbin/modprobe).
-mods="rdma_rxe ib_uverbs crc32_generic crc32-pclmul virtio_net virtio_pci 9p 9pnet_virtio"
+# dummy: a netdev for the kernel module's GID table (tb/guest).
+mods="rdma_rxe ib_uverbs crc32_generic crc32-pclmul virtio_net virtio_pci 9p 9pnet_virtio dummy"
 kmods=$kroot/lib/modules/$kv
 for m in $mods; do modprobe -d "$kroot" -S "$kv" --show-depends "$m" | awk '$1=="insmod"{print $2}'; done |
   sort -u | while read -r ko; do rel=${ko#"$kroot"/}; rel=${rel#lib/}; rel=${rel#usr/lib/}

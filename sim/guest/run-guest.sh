@@ -15,10 +15,16 @@
 #                              10.0.2.15/24 on it and reaches nothing else
 #   --roce-mtu N               eth0's MTU (rxe's active MTU follows: 1500 -> 1024, 9000 -> 4096)
 #   --log FILE --timeout S     console log (CR and escapes stripped at the end); wall limit
+#   --ivshmem SOCK:N           an ivshmem-doorbell device with N MSI-X vectors whose server is
+#                              the UNIX socket SOCK (rnic_sim ivshmem: the kernel module's guest
+#                              transport, docs/kernel-module.md); it must listen already
+#   --ram-file F               guest RAM in the shared file F (memory-backend-file, share=on),
+#                              so a simulator reaches guest-physical address A at offset A
+#   --append ARGS              more kernel command-line words
 # Exits 0 when the log holds "[init] test NAME rc=0", 3 when QEMU could not start at all (its
 # message is in the log), 1 otherwise. TCG only: the CI machines have no usable KVM.
 set -uo pipefail
-kernel= initrd= share= test= roce= roce_ip=10.0.0.2/24 mac=52:54:00:00:00:02 oob= roce_stream= roce_mtu=1500 log=/dev/stdout timeout=300
+ivshmem= ram_file= extra_append= kernel= initrd= share= test= roce= roce_ip=10.0.0.2/24 mac=52:54:00:00:00:02 oob= roce_stream= roce_mtu=1500 log=/dev/stdout timeout=300
 smp=${GUEST_SMP:-2} mem=${GUEST_MEM:-1024}
 while [ $# -gt 0 ]; do
   case $1 in
@@ -26,6 +32,7 @@ while [ $# -gt 0 ]; do
     --roce) roce=$2;; --roce-ip) roce_ip=$2;; --mac) mac=$2;; --oob) oob+=",guestfwd=$2";;
     --roce-mtu) roce_mtu=$2;; --roce-stream) roce_stream=$2;;
     --log) log=$2;; --timeout) timeout=$2;;
+    --ivshmem) ivshmem=$2;; --ram-file) ram_file=$2;; --append) extra_append=$2;;
     *) echo "run-guest: unknown option $1" >&2; exit 2;;
   esac
   shift 2
@@ -33,7 +40,13 @@ done
 [ -f "$kernel" ] && [ -f "$initrd" ] || { echo "run-guest: --kernel and --initrd needed" >&2; exit 2; }
 args=(-accel tcg,thread=multi -machine q35 -cpu max -smp "$smp" -m "$mem" -nographic -no-reboot
       -kernel "$kernel" -initrd "$initrd")
-append="console=ttyS0 loglevel=4 panic=-1 qtest=$test"
+append="console=ttyS0 loglevel=4 panic=-1 qtest=$test${extra_append:+ $extra_append}"
+if [ -n "$ram_file" ]; then
+  args+=(-object "memory-backend-file,id=mem,size=${mem}M,mem-path=$ram_file,share=on" -machine memory-backend=mem)
+fi
+if [ -n "$ivshmem" ]; then
+  args+=(-chardev "socket,path=${ivshmem%:*},id=ivs" -device "ivshmem-doorbell,chardev=ivs,vectors=${ivshmem##*:}")
+fi
 if [ -n "$roce_stream" ]; then
   args+=(-netdev "stream,id=roce,server=off,addr.type=unix,addr.path=$roce_stream"
          -device "virtio-net-pci,netdev=roce,mac=$mac")

@@ -56,8 +56,11 @@ class HostMem {
     if (win) windows_[w] = win;
     else windows_.erase(w);
   }
+  // Addresses below 2^kWindowShift go to `win` instead of the model's own pages (a QEMU guest's
+  // RAM: a DMA address is a guest-physical address, sim/ivshmem). nullptr: the model's pages.
+  void map_base(HostMemWindow *win) { base_ = win; }
   HostMemWindow *window(uint64_t addr) const {
-    if (!(addr >> kWindowShift)) return nullptr;
+    if (!(addr >> kWindowShift)) return base_;
     auto it = windows_.find(addr >> kWindowShift);
     return it == windows_.end() ? nullptr : it->second;
   }
@@ -93,6 +96,7 @@ class HostMem {
 
   std::map<uint64_t, std::unique_ptr<uint8_t[]>> pages_;
   std::map<uint64_t, HostMemWindow *> windows_;
+  HostMemWindow *base_ = nullptr;
   mutable uint64_t last_pn_ = ~0ull;
   mutable uint8_t *last_page_ = nullptr;
   uint64_t alloc_next_, alloc_limit_, alloc_used_ = 0;

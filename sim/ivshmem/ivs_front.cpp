@@ -1,0 +1,204 @@
+#define SC_INCLUDE_DYNAMIC_PROCESSES  // sc_spawn: one MSI-X forwarder per vector
+#include "ivshmem/ivs_front.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+extern "C" {
+#include "rnic_spec.h"
+#include "../../host-driver/linux/rnic_ivshmem_proto.h"
+}
+
+GuestRam::~GuestRam() {
+  if (base_) munmap(base_, bytes_);
+}
+
+// Created here (before QEMU starts) at its final size; QEMU's memory-backend-file maps the same
+// file with share=on.
+bool GuestRam::open(const std::string &path, uint64_t bytes, std::string *err) {
+  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (fd < 0 || ftruncate(fd, off_t(bytes)) != 0) {
+    *err = "guest RAM file " + path + ": " + std::strerror(errno);
+    if (fd >= 0) close(fd);
+    return false;
+  }
+  void *p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  close(fd);
+  if (p == MAP_FAILED) {
+    *err = "mmap " + path + ": " + std::strerror(errno);
+    return false;
+  }
+  base_ = static_cast<uint8_t *>(p);
+  bytes_ = bytes;
+  return true;
+}
+
+void GuestRam::read(uint64_t off, void *dst, size_t n) {
+  if (outside(off, n)) {
+    std::memset(dst, 0, n);
+    refused++;
+    return;
+  }
+  std::memcpy(dst, base_ + off, n);
+  read_bytes += n;
+}
+
+void GuestRam::write(uint64_t off, const void *src, size_t n) {
+  if (outside(off, n)) {
+    refused++;
+    return;
+  }
+  std::memcpy(base_ + off, src, n);
+  written_bytes += n;
+}
+
+void ivs_deliver_doorbell(RnicNode *node, uint32_t off, uint32_t val) {
+  node->bar_write(RNIC_BAR0_DB_BASE + off, val);
+}
+
+IvsFront::IvsFront(sc_module_name name, RnicNode *node, const IvsFrontCfg &cfg)
+    : sc_module(name), node_(node), cfg_(cfg) {
+  if (cfg_.shm_bytes < RNIC_IVS_MBOX_BYTES || (cfg_.shm_bytes & (cfg_.shm_bytes - 1))) {
+    err_ = "shared memory size must be a power of two";
+    return;
+  }
+  if (!ram_.open(cfg_.ram_path, cfg_.ram_bytes, &err_)) return;
+  shm_fd_ = ::open(cfg_.shm_path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (shm_fd_ < 0 || ftruncate(shm_fd_, off_t(cfg_.shm_bytes)) != 0) {
+    err_ = "shared memory " + cfg_.shm_path + ": " + std::strerror(errno);
+    return;
+  }
+  void *p = mmap(nullptr, cfg_.shm_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, shm_fd_, 0);
+  if (p == MAP_FAILED) {
+    err_ = std::string("mmap shared memory: ") + std::strerror(errno);
+    return;
+  }
+  shm_ = static_cast<uint8_t *>(p);
+  auto *m = reinterpret_cast<rnic_ivs_mbox *>(shm_ + RNIC_IVS_MBOX_OFF);
+  m->version = RNIC_IVS_VERSION;
+  m->sim_peer = uint32_t(IvsServer::kSimPeer);
+  m->vectors = cfg_.vectors;
+  m->ram_bytes = cfg_.ram_bytes;
+  __atomic_store_n(&m->magic, RNIC_IVS_MAGIC, __ATOMIC_RELEASE);  // last: the mailbox is ready
+  srv_.reset(new IvsServer(cfg_.sock, shm_fd_, cfg_.vectors));
+  if (!srv_->ok()) {
+    err_ = srv_->error();
+    return;
+  }
+  SC_THREAD(serve);
+  for (unsigned v = 0; v < cfg_.vectors && v < RnicNode::kMsixVectors; v++)
+    sc_spawn([this, v] { forward_msix(v); }, sc_gen_unique_name("msix"));
+}
+
+IvsFront::~IvsFront() {
+  srv_.reset();
+  if (shm_) munmap(shm_, cfg_.shm_bytes);
+  if (shm_fd_ >= 0) close(shm_fd_);
+}
+
+void IvsFront::forward_msix(unsigned v) {
+  uint64_t seen = 0;
+  for (;;) {
+    node_->wait_msix(v, &seen);
+    if (srv_->connected()) {
+      srv_->raise(v);
+      msix++;
+    }
+  }
+}
+
+void IvsFront::handle(uint32_t op, uint32_t addr, uint32_t data, uint32_t *rsp, uint32_t *status) {
+  int resp = 0;
+  *rsp = 0;
+  if (cfg_.dead_after && requests > cfg_.dead_after) {
+    *status = RNIC_IVS_RSP_DEAD;  // a hung device: nothing reaches the NIC any more
+    *rsp = ~0u;
+    return;
+  }
+  switch (op) {
+    case RNIC_IVS_OP_READ:
+      *rsp = node_->bar_read(addr, &resp);
+      reads++;
+      break;
+    case RNIC_IVS_OP_WRITE:
+      node_->bar_write(addr, data, 0xF, &resp);
+      writes++;
+      break;
+    case RNIC_IVS_OP_DB:
+      ivs_deliver_doorbell(node_, addr, data);
+      doorbells++;
+      break;
+    default:
+      resp = 2;
+  }
+  if (resp) slverr++;
+  *status = uint32_t(resp);
+}
+
+// Free-running in simulated time (the NIC keeps working between requests: the guest polls
+// command completions in its RAM without register accesses); after cfg_.idle_ms of wall time
+// without a request it blocks up to 1 ms per 10 us of simulated time on the doorbell eventfds,
+// so an idle guest does not cost a core.
+void IvsFront::serve() {
+  auto *m = reinterpret_cast<rnic_ivs_mbox *>(shm_ + RNIC_IVS_MBOX_OFF);
+  const auto wall0 = std::chrono::steady_clock::now();
+  auto last = wall0;
+  uint32_t done_seq = __atomic_load_n(&m->rsp_seq, __ATOMIC_ACQUIRE);
+  std::vector<pollfd> pfds;
+  for (int fd : srv_->doorbell_fds()) pfds.push_back({fd, POLLIN, 0});
+  bool idle = false;
+  for (unsigned iter = 0;; iter++) {
+    if (!srv_->connected()) {
+      if (srv_->accept_client()) {
+        guest_seen = true;
+        last = std::chrono::steady_clock::now();
+      } else if (!srv_->error().empty()) {
+        err_ = srv_->error();
+        sc_stop();
+        return;
+      }
+    }
+    uint32_t seq = __atomic_load_n(&m->req_seq, __ATOMIC_ACQUIRE);
+    if (seq != done_seq) {
+      uint32_t rsp = 0, st = 0;
+      handle(m->req_op, m->req_addr, m->req_data, &rsp, &st);
+      requests++;
+      m->rsp_data = rsp;
+      m->rsp_status = st;
+      __atomic_store_n(&m->rsp_seq, seq, __ATOMIC_RELEASE);
+      done_seq = seq;
+      last = std::chrono::steady_clock::now();
+      idle = false;
+      continue;
+    }
+    if ((iter & 255) == 0) {
+      rings += srv_->drain_doorbells();
+      auto now = std::chrono::steady_clock::now();
+      if (guest_seen && srv_->client_gone()) {
+        sc_stop();  // QEMU exited
+        return;
+      }
+      if (cfg_.timeout_s > 0 && std::chrono::duration<double>(now - wall0).count() > cfg_.timeout_s) {
+        timed_out = true;
+        sc_stop();
+        return;
+      }
+      idle = std::chrono::duration<double, std::milli>(now - last).count() > cfg_.idle_ms;
+    }
+    if (idle) {
+      if (::poll(pfds.data(), pfds.size(), 1) > 0) {
+        last = std::chrono::steady_clock::now();
+        idle = false;
+      }
+      wait(sc_time(10, SC_US));
+      continue;
+    }
+    wait(sc_time(200, SC_NS));
+  }
+}
