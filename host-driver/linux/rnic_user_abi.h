@@ -10,11 +10,17 @@
 
 #define RNIC_UVERBS_ABI_VERSION 1
 
-/* GET_CONTEXT response */
+/* GET_CONTEXT response: the context, and the firmware's QUERY_DEVICE answers uverbs has no
+ * field for (the provider's verbs layer wants them all, as the simulator backend gives them). */
 struct rnic_uresp_ucontext {
 	__u32 uctx;		/* the device's user-context number (its doorbell page) */
 	__u32 db_page_size;	/* bytes of the context's doorbell page */
 	__aligned_u64 db_mmap_key; /* mmap offset of that page; 0 while the module does not map it */
+	__u32 fw_version, max_qp, max_cq, max_mr, max_pd, max_qp_wr, max_cqe;
+	__u32 max_sge, max_inline, max_rd_atomic, page_size_cap, max_mr_size_log2, num_uctx;
+	__u32 speed_gbps;	/* the port's */
+	__u8 mac[6];		/* the port's source MAC (the GID netdev's) */
+	__u8 reserved[2];
 };
 
 /* ALLOC_PD response */

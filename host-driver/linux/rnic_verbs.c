@@ -74,10 +74,10 @@ static void rnic_get_dev_fw_str(struct ib_device *ibdev, char *str)
 		 rd->dattr.fw_version & 0xFFFF);
 }
 
-static enum ib_mtu mtu_enum(u32 bytes)
+/* QUERY_PORT's MTUs are ibv_mtu values, which are ib_mtu's. */
+static enum ib_mtu mtu_enum(u32 v)
 {
-	return bytes >= 4096 ? IB_MTU_4096 : bytes >= 2048 ? IB_MTU_2048 :
-	       bytes >= 1024 ? IB_MTU_1024 : bytes >= 512 ? IB_MTU_512 : IB_MTU_256;
+	return v >= IB_MTU_256 && v <= IB_MTU_4096 ? (enum ib_mtu)v : IB_MTU_1024;
 }
 
 static int rnic_query_port(struct ib_device *ibdev, u32 port, struct ib_port_attr *a)
@@ -180,6 +180,21 @@ static int rnic_alloc_ucontext(struct ib_ucontext *ibuc, struct ib_udata *udata)
 		return rc;
 	resp.uctx = uc->uctx;
 	resp.db_page_size = RNIC_BAR0_DB_PAGE_SIZE;
+	resp.fw_version = rd->dattr.fw_version;
+	resp.max_qp = rd->dattr.max_qp;
+	resp.max_cq = rd->dattr.max_cq;
+	resp.max_mr = rd->dattr.max_mr;
+	resp.max_pd = rd->dattr.max_pd;
+	resp.max_qp_wr = rd->dattr.max_qp_wr;
+	resp.max_cqe = rd->dattr.max_cqe;
+	resp.max_sge = rd->dattr.max_sge;
+	resp.max_inline = rd->dattr.max_inline;
+	resp.max_rd_atomic = rd->dattr.max_rd_atomic;
+	resp.page_size_cap = rd->dattr.page_size_cap;
+	resp.max_mr_size_log2 = rd->dattr.max_mr_size_log2;
+	resp.num_uctx = rd->dattr.num_uctx;
+	resp.speed_gbps = rd->pattr.speed_gbps;
+	ether_addr_copy(resp.mac, rd->netdev->dev_addr);
 	rc = ib_copy_to_udata(udata, &resp, min(udata->outlen, sizeof(resp)));
 	if (rc)
 		RNIC_CMD(rd, rnic_cmd_dealloc_uctx(&rd->cmdq, uc->uctx));

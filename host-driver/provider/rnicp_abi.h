@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include <infiniband/verbs.h>
+#include <rdma/ib_user_verbs.h>
 
 #if !defined(__x86_64__) || !defined(__LP64__)
 #error "rnicp_abi.h states the x86_64 (LP64) layout of rdma-core 44.0 only"
@@ -265,6 +266,25 @@ void verbs_set_ops(struct verbs_context *vctx, const struct verbs_context_ops *o
 /* (verbs_init_cq, which sets a CQ's libibverbs-owned fields, is not needed: in 44.0 both
  * ibv_create_cq and ibv_create_cq_ex call it themselves after the provider's op.) */
 
+/* The uverbs command helpers of the kernel backend (rnicp_be_kernel.c). Each command struct is
+ * the kernel's command header and core payload (rdma-core kern-abi.h's layout, from the
+ * kernel's uapi <rdma/ib_user_verbs.h>), followed in the caller's buffer by the driver's own
+ * part (host-driver/linux/rnic_user_abi.h); cmd_size/resp_size cover both. libibverbs chooses
+ * ioctl or write() and fills the header itself. */
+struct ibv_get_context {
+	struct ib_uverbs_cmd_hdr hdr;
+	struct ib_uverbs_get_context core_payload;
+};
+struct ibv_query_port {
+	struct ib_uverbs_cmd_hdr hdr;
+	struct ib_uverbs_query_port core_payload;
+};
+/* Runs GET_CONTEXT and sets up the context from the answer (async_fd, num_comp_vectors). */
+int ibv_cmd_get_context(struct verbs_context *context, struct ibv_get_context *cmd, size_t cmd_size,
+			struct ib_uverbs_get_context_resp *resp, size_t resp_size);
+int ibv_cmd_query_port(struct ibv_context *context, uint8_t port_num, struct ibv_port_attr *port_attr,
+		       struct ibv_query_port *cmd, size_t cmd_size);
+
 /* The allocation for provider struct type T whose struct verbs_context member is M. */
 #define RNICP_ABI_ALLOC_CONTEXT(ibdev, cmd_fd, T, M, driver_id)                                    \
 	((T *)_verbs_init_and_alloc_context((ibdev), (cmd_fd), sizeof(T),                          \
@@ -277,6 +297,8 @@ void verbs_set_ops(struct verbs_context *vctx, const struct verbs_context_ops *o
 #define RNICP_ABI_SIZE(T, n) _Static_assert(sizeof(struct T) == (n), "size of struct " #T)
 
 /* public structs, from the installed <infiniband/verbs.h> */
+RNICP_ABI_SIZE(ibv_get_context, 16);
+RNICP_ABI_SIZE(ibv_query_port, 24);
 RNICP_ABI_SIZE(ibv_device, 664);
 RNICP_ABI_AT(ibv_device, _ops, 0);
 RNICP_ABI_AT(ibv_device, node_type, 16);

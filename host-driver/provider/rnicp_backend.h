@@ -2,7 +2,8 @@
  * these for everything that needs the device's command queue or the doorbell page, and one of
  * two backends serves them:
  *   - the simulator service (rnicp_be_sim.c): a Unix socket to `rnic-sim run` (RNIC_SIM_SOCK);
- *   - the kernel (rnicp_be_kernel.c): uverbs commands to host-driver/linux (not yet: it says so).
+ *   - the kernel (rnicp_be_kernel.c): uverbs commands to host-driver/linux (so far the context
+ *     and the queries; the other ops say they are missing).
  * Memory the device reads or writes (rings, doorbell records, registered buffers) is ordinary
  * process memory given by its virtual address; the backend makes it reachable for the device
  * (the simulator through process_vm_readv/writev, the kernel by pinning it).
@@ -16,6 +17,7 @@
 #include "rnic_cmd.h"
 
 struct rnicp_be;		/* one per opened device context */
+struct verbs_context;
 
 struct rnicp_be_qp_in {
 	uint32_t pdn, send_cqn, recv_cqn, qp_type; /* RNIC_QP_TYPE_* */
@@ -30,6 +32,9 @@ struct rnicp_be_ops {
 	const char *name;
 	/* Opens device ibdev (the sysfs name, e.g. "rnic0") for a new user context. */
 	int (*open)(const char *ibdev, struct rnicp_be **out);
+	/* Instead of open when set: a backend that talks through the context's cmd_fd (the
+	 * kernel's uverbs; it also sets the context's async_fd). */
+	int (*open_ctx)(struct verbs_context *vctx, const char *ibdev, struct rnicp_be **out);
 	void (*close)(struct rnicp_be *be);
 	/* The user context (its doorbell page) and an fd that becomes readable when an
 	 * asynchronous event (struct ib_uverbs_async_event_desc) is queued, or -1. */

@@ -1,26 +1,195 @@
-/* The kernel backend: uverbs commands to host-driver/linux. That module does not exist yet,
- * so opening a device fails cleanly (ENOSYS) and says why, once per process; every other op
- * is unreachable without a successful open. */
+/* The kernel backend: uverbs commands to the kernel module (host-driver/linux) through
+ * libibverbs' ibv_cmd_* helpers, with the driver parts of host-driver/linux/rnic_user_abi.h.
+ * So far the context (GET_CONTEXT, which also gives the kernel's async_fd) and the queries;
+ * PD, MR, CQ, QP and AH need the module's objects and the doorbell mmap
+ * (docs/kernel-module.md, what is missing), and say so. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "rnicp_abi.h"
 #include "rnicp_backend.h"
+#include "../linux/rnic_user_abi.h"
+
+struct rnicp_be {
+	struct verbs_context *vctx;
+	struct rnic_uresp_ucontext uc;
+};
 
 static int kernel_open(const char *ibdev, struct rnicp_be **out)
 {
-	static int said;
-
+	(void)ibdev;
 	*out = NULL;
-	if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
-		fprintf(stderr, "librnic: no kernel backend for %s yet: it comes with the kernel module "
-				"(host-driver/linux); for simulated NICs run under `rnic-sim run` "
-				"(RNIC_SIM_SOCK)\n",
-			ibdev);
-	return -ENOSYS;
+	return -ENOSYS;	/* needs the uverbs context: open_ctx */
+}
+
+static int kernel_open_ctx(struct verbs_context *vctx, const char *ibdev, struct rnicp_be **out)
+{
+	struct {
+		struct ibv_get_context ibv;
+	} cmd;
+	struct {
+		struct ib_uverbs_get_context_resp ibv;
+		struct rnic_uresp_ucontext drv;
+	} resp;
+	struct rnicp_be *be;
+	int rc;
+
+	(void)ibdev;
+	*out = NULL;
+	memset(&cmd, 0, sizeof(cmd));
+	memset(&resp, 0, sizeof(resp));
+	rc = ibv_cmd_get_context(vctx, &cmd.ibv, sizeof(cmd), &resp.ibv, sizeof(resp));
+	if (rc)
+		return -rc;
+	be = calloc(1, sizeof(*be));
+	if (!be)
+		return -ENOMEM;
+	be->vctx = vctx;
+	be->uc = resp.drv;
+	*out = be;
+	return 0;
+}
+
+static void kernel_close(struct rnicp_be *be)
+{
+	free(be);	/* the kernel frees the context when libibverbs closes cmd_fd */
+}
+
+static uint32_t kernel_uctx(struct rnicp_be *be)
+{
+	return be->uc.uctx;
+}
+
+static int kernel_query_device(struct rnicp_be *be, struct rnic_device_attr *o)
+{
+	const struct rnic_uresp_ucontext *u = &be->uc;
+
+	*o = (struct rnic_device_attr){
+		.fw_version = u->fw_version, .max_qp = u->max_qp, .max_cq = u->max_cq,
+		.max_mr = u->max_mr, .max_pd = u->max_pd, .max_qp_wr = u->max_qp_wr,
+		.max_cqe = u->max_cqe, .max_sge = u->max_sge, .max_inline = u->max_inline,
+		.max_rd_atomic = u->max_rd_atomic, .page_size_cap = u->page_size_cap,
+		.max_mr_size_log2 = u->max_mr_size_log2, .num_uctx = u->num_uctx,
+	};
+	return 0;
+}
+
+/* Live from the kernel: the port follows the GID netdev's state. */
+static int kernel_query_port(struct rnicp_be *be, uint32_t port, struct rnic_port_attr *o)
+{
+	struct ibv_query_port cmd;
+	struct ibv_port_attr a;
+	int rc;
+
+	memset(&cmd, 0, sizeof(cmd));
+	rc = ibv_cmd_query_port(&be->vctx->context, (uint8_t)port, &a, &cmd, sizeof(cmd));
+	if (rc)
+		return -rc;
+	memset(o, 0, sizeof(*o));
+	o->state = a.state;
+	o->max_mtu = a.max_mtu;
+	o->active_mtu = a.active_mtu;
+	o->gid_tbl_len = (uint32_t)a.gid_tbl_len;
+	o->speed_gbps = be->uc.speed_gbps;
+	memcpy(o->mac, be->uc.mac, sizeof(o->mac));
+	return 0;
+}
+
+static int missing(const char *what)
+{
+	fprintf(stderr, "librnic: %s through the kernel module is not implemented yet "
+			"(docs/kernel-module.md)\n", what);
+	return -EOPNOTSUPP;
+}
+
+static int kernel_alloc_pd(struct rnicp_be *be, uint32_t *pdn)
+{
+	(void)be;
+	(void)pdn;
+	return missing("alloc_pd");
+}
+
+static int kernel_dealloc_pd(struct rnicp_be *be, uint32_t pdn)
+{
+	(void)be;
+	(void)pdn;
+	return missing("dealloc_pd");
+}
+
+static int kernel_reg_mr(struct rnicp_be *be, uint32_t pdn, void *addr, uint64_t len, uint64_t iova,
+			 uint32_t access, uint32_t *lkey, uint32_t *rkey)
+{
+	(void)be, (void)pdn, (void)addr, (void)len, (void)iova, (void)access, (void)lkey, (void)rkey;
+	return missing("reg_mr");
+}
+
+static int kernel_create_cq(struct rnicp_be *be, uint32_t log_size, void *ring, void *dbrec,
+			    uint64_t user_handle, uint32_t *cqn)
+{
+	(void)be, (void)log_size, (void)ring, (void)dbrec, (void)user_handle, (void)cqn;
+	return missing("create_cq");
+}
+
+static int kernel_create_qp(struct rnicp_be *be, const struct rnicp_be_qp_in *in, uint32_t *qpn)
+{
+	(void)be, (void)in, (void)qpn;
+	return missing("create_qp");
+}
+
+static int kernel_create_ah(struct rnicp_be *be, const struct rnic_create_ah_in *in, uint32_t *ahn)
+{
+	(void)be, (void)in, (void)ahn;
+	return missing("create_ah");
+}
+
+/* Unreachable while the creates above fail; present so that no op is a NULL pointer. */
+static int kernel_destroy(struct rnicp_be *be, uint32_t num)
+{
+	(void)be, (void)num;
+	return missing("destroy");
+}
+
+static int kernel_modify_qp(struct rnicp_be *be, uint32_t qpn, uint32_t attr_mask,
+			    const struct rnic_qp_attr *attr)
+{
+	(void)be, (void)qpn, (void)attr_mask, (void)attr;
+	return missing("modify_qp");
+}
+
+static int kernel_query_qp(struct rnicp_be *be, uint32_t qpn, struct rnic_qp_attr *out)
+{
+	(void)be, (void)qpn, (void)out;
+	return missing("query_qp");
+}
+
+static void kernel_db_write32(struct rnicp_be *be, uint32_t off, uint32_t val)
+{
+	(void)be, (void)off, (void)val;
+	missing("the doorbell page");
 }
 
 const struct rnicp_be_ops rnicp_be_kernel_ops = {
 	.name = "kernel",
 	.open = kernel_open,
+	.open_ctx = kernel_open_ctx,
+	.close = kernel_close,
+	.uctx = kernel_uctx,
+	.query_device = kernel_query_device,
+	.query_port = kernel_query_port,
+	.alloc_pd = kernel_alloc_pd,
+	.dealloc_pd = kernel_dealloc_pd,
+	.reg_mr = kernel_reg_mr,
+	.create_cq = kernel_create_cq,
+	.create_qp = kernel_create_qp,
+	.create_ah = kernel_create_ah,
+	.dereg_mr = kernel_destroy,
+	.destroy_cq = kernel_destroy,
+	.modify_qp = kernel_modify_qp,
+	.query_qp = kernel_query_qp,
+	.destroy_qp = kernel_destroy,
+	.destroy_ah = kernel_destroy,
+	.db_write32 = kernel_db_write32,
 };

@@ -9,10 +9,11 @@
 
 #include "rnic_spec.h"
 #include "rnicp_verbs.h"
+#include "../linux/rnic_user_abi.h"
 
-/* The per-device uverbs ABI the kernel module will report (uverbsN/abi_version); the
- * simulator's fake sysfs says the same. */
-#define RNICP_UVERBS_ABI 1u
+/* The per-device uverbs ABI the kernel module reports (uverbsN/abi_version, from the ABI header
+ * both share); the simulator's fake sysfs says the same. */
+#define RNICP_UVERBS_ABI RNIC_UVERBS_ABI_VERSION
 
 static void db_write32(void *c, uint32_t off, uint32_t val)
 {
@@ -33,7 +34,7 @@ int rnicp_ctx_init(struct rnicp_context *ctx, const struct rnicp_be_ops *ops, co
 	int rc;
 
 	ctx->be_ops = ops;
-	rc = ops->open(ibdev, &ctx->be);
+	rc = ops->open_ctx ? ops->open_ctx(&ctx->vctx, ibdev, &ctx->be) : ops->open(ibdev, &ctx->be);
 	if (rc)
 		return rc;
 	rc = ops->query_device(ctx->be, &ctx->dattr);
@@ -113,15 +114,17 @@ static struct verbs_context *rnicp_alloc_context(struct ibv_device *ibdev, int c
 		goto fail;
 	/* Without a kernel nobody else provides async_fd, and libibverbs would ask the kernel for
 	 * one if it stayed -1. A dup, because verbs_uninit_context closes it and the backend
-	 * closes its own. */
-	efd = ctx->be_ops->event_fd ? ctx->be_ops->event_fd(ctx->be) : -1;
-	efd = efd >= 0 ? fcntl(efd, F_DUPFD_CLOEXEC, 0) : eventfd(0, EFD_CLOEXEC);
-	if (efd < 0) {
-		rc = -errno;
-		rnicp_ctx_fini(ctx);
-		goto fail;
+	 * closes its own. The kernel backend got the kernel's from GET_CONTEXT. */
+	if (ctx->vctx.context.async_fd < 0) {
+		efd = ctx->be_ops->event_fd ? ctx->be_ops->event_fd(ctx->be) : -1;
+		efd = efd >= 0 ? fcntl(efd, F_DUPFD_CLOEXEC, 0) : eventfd(0, EFD_CLOEXEC);
+		if (efd < 0) {
+			rc = -errno;
+			rnicp_ctx_fini(ctx);
+			goto fail;
+		}
+		ctx->vctx.context.async_fd = efd;
 	}
-	ctx->vctx.context.async_fd = efd;
 	verbs_set_ops(&ctx->vctx, &rnicp_ctx_ops);
 	return &ctx->vctx;
 fail:

@@ -80,10 +80,10 @@ static void test_open_fails_cleanly(struct verbs_device *d)
 	int fd = open("/dev/full", O_RDWR | O_CLOEXEC);
 	struct verbs_context *v;
 
-	tb_backend = &rnicp_be_kernel_ops;	/* no kernel module: the stub says so */
+	tb_backend = &rnicp_be_kernel_ops;	/* cmd_fd is no uverbs device: GET_CONTEXT fails */
 	errno = 0;
 	v = reg_ops->alloc_context(&d->device, fd, NULL);
-	CHECK(!v && errno == ENOSYS && fd_closed(fd) && d->refcount == 1, "reg-alloc-context-kernel-stub-enosys-cleanly");
+	CHECK(!v && errno != 0 && fd_closed(fd) && d->refcount == 1, "reg-alloc-context-kernel-without-uverbs-fails-cleanly");
 	tb_backend = &mock_be_ops;
 }
 

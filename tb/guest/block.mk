@@ -1,0 +1,7 @@
+# Suite guest: the kernel module in a QEMU guest (TCG, Debian's stock kernel) against one
+# simulated NIC served through the ivshmem guest transport (tb/guest/test_guest.sh,
+# docs/kernel-module.md). The guest's kernel is the one interop uses (build/guest/, by ABI).
+TEST_SUITES += guest
+.PHONY: test-guest
+test-guest: $(SIM_BIN) provider $(KMOD_KO)
+	@tb/guest/test_guest.sh

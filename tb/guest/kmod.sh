@@ -1,0 +1,38 @@
+# Runs inside the guest (sim/guest/init, qtest=kmod) from the 9p share, which holds rnic.ko,
+# the provider (librnic-rdmav34.so) and receives the outputs in out/. The host side
+# (test_guest.sh) checks them; here every step only records what happened.
+O=/mnt/host/out
+mkdir -p $O
+step() { echo "[kmod] $*"; }
+cat /proc/sys/kernel/tainted > $O/taint-before
+modprobe ib_uverbs; step "modprobe ib_uverbs rc=$?"
+modprobe dummy; /usr/sbin/ip link add dummy0 type dummy
+/usr/sbin/ip addr add 10.0.0.2/24 dev dummy0; /usr/sbin/ip link set dummy0 up
+step "dummy0 $(cat /sys/class/net/dummy0/address)" ; cat /sys/class/net/dummy0/address > $O/dummy0.mac
+for d in /sys/bus/pci/devices/*; do echo "${d##*/} $(cat $d/vendor) $(cat $d/device)"; done > $O/pci.txt
+t0=$(cut -d' ' -f1 /proc/uptime)
+insmod /mnt/host/rnic.ko netdev=dummy0 cmd_timeout_ms=30000 mbox_timeout_ms=10000 $(cat /mnt/host/insmod-args 2>/dev/null)
+echo $? > $O/insmod.rc
+t1=$(cut -d' ' -f1 /proc/uptime)
+step "insmod rc=$(cat $O/insmod.rc) in $(awk "BEGIN{print $t1 - $t0}") s"
+ls /sys/class/infiniband > $O/ibdevs.txt 2>&1
+D=/sys/class/infiniband/rnic0
+# The GID table is filled from a workqueue: wait for the IPv4 entry.
+for i in $(seq 1 100); do grep -qs '0000:0000:0000:0000:0000:ffff:0a00:0002' $D/ports/1/gids/* && break; sleep 0.1; done
+for g in $D/ports/1/gids/*; do i=${g##*/}; v=$(cat $g 2>/dev/null) || continue
+  [ "$v" = 0000:0000:0000:0000:0000:0000:0000:0000 ] && continue
+  echo "$i $v $(cat $D/ports/1/gid_attrs/types/$i 2>/dev/null) $(cat $D/ports/1/gid_attrs/ndevs/$i 2>/dev/null)"; done > $O/gids.txt
+for f in node_type fw_ver node_guid ports/1/state ports/1/link_layer ports/1/phys_state ports/1/rate; do
+  echo "$f: $(cat $D/$f 2>&1)"; done > $O/sysfs.txt
+cat /sys/class/infiniband_verbs/uverbs*/abi_version > $O/abi.txt 2>&1
+RDMAV_DRIVERS=/mnt/host/librnic ibv_devices > $O/ibv_devices.txt 2>&1; echo $? > $O/ibv_devices.rc
+RDMAV_DRIVERS=/mnt/host/librnic ibv_devinfo -v -d rnic0 > $O/devinfo.txt 2>&1; echo $? > $O/devinfo.rc
+step "ibv_devinfo rc=$(cat $O/devinfo.rc)"
+rdma resource show > $O/rdma-res-before-rmmod.txt 2>&1
+rmmod rnic; echo $? > $O/rmmod.rc
+step "rmmod rc=$(cat $O/rmmod.rc)"
+ls /sys/class/infiniband > $O/ibdevs-after.txt 2>&1
+cat /proc/sys/kernel/tainted > $O/taint-after
+dmesg > $O/dmesg.txt
+sync
+exit 0
