@@ -86,6 +86,12 @@ void rnic_dev_remove(struct rnic_kdev *rd);
 /* rnic_verbs.c */
 int rnic_ib_register(struct rnic_kdev *rd);
 void rnic_ib_unregister(struct rnic_kdev *rd);
+u32 rnic_pdn(struct ib_pd *ibpd);
+
+/* rnic_verbs_mr.c */
+struct ib_mr *rnic_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length, u64 virt, int access,
+			       struct ib_udata *udata);
+int rnic_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
 
 /* rnic_pci.c, rnic_ivshmem.c */
 extern struct pci_driver rnic_pci_driver;

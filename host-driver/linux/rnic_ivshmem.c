@@ -36,7 +36,7 @@ static u32 ivs_access(struct rnic_kdev *rd, u32 op, u32 addr, u32 data)
 	struct rnic_ivs *iv = rd->xp_priv;
 	unsigned long flags;
 	u64 deadline;
-	u32 seq, val = ~0u, st = RNIC_IVS_RSP_DEAD;
+	u32 seq, val = ~0u, st = ~0u;
 
 	spin_lock_irqsave(&iv->lock, flags);
 	seq = ++iv->seq;
@@ -60,7 +60,7 @@ static u32 ivs_access(struct rnic_kdev *rd, u32 op, u32 addr, u32 data)
 	}
 	iv->accesses++;
 	spin_unlock_irqrestore(&iv->lock, flags);
-	if (st == RNIC_IVS_RSP_DEAD) {
+	if (st == ~0u) {	/* no answer */
 		rnic_hw_mark_dead(rd, "the simulator stopped answering register accesses");
 		return ~0u;
 	}

@@ -32,9 +32,7 @@ enum rnic_ivs_op {
 	RNIC_IVS_OP_DB = 3,	/* doorbell write: addr is the offset in the doorbell space */
 };
 
-/* rsp_status: the AXI response (0 OKAY, 2 SLVERR, 3 DECERR), or DEAD when the simulated device
- * was told to stop answering (tests of a hung device): reads then return all-ones. */
-#define RNIC_IVS_RSP_DEAD 0x100u
+/* rsp_status: the AXI response (0 OKAY, 2 SLVERR, 3 DECERR). */
 
 /* At offset 0 of the shared memory; 64 bytes, every field little-endian. */
 struct rnic_ivs_mbox {

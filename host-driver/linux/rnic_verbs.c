@@ -229,6 +229,11 @@ static int rnic_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 	return rc;
 }
 
+u32 rnic_pdn(struct ib_pd *ibpd)
+{
+	return container_of(ibpd, struct rnic_pd, ibpd)->pdn;
+}
+
 static int rnic_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
 	struct rnic_kdev *rd = to_rdev(ibpd->device);
@@ -257,6 +262,8 @@ static const struct ib_device_ops rnic_dev_ops = {
 	.dealloc_ucontext = rnic_dealloc_ucontext,
 	.alloc_pd = rnic_alloc_pd,
 	.dealloc_pd = rnic_dealloc_pd,
+	.reg_user_mr = rnic_reg_user_mr,
+	.dereg_mr = rnic_dereg_mr,
 
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, rnic_ucontext, ibuc),
 	INIT_RDMA_OBJ_SIZE(ib_pd, rnic_pd, ibpd),

@@ -279,11 +279,27 @@ struct ibv_query_port {
 	struct ib_uverbs_cmd_hdr hdr;
 	struct ib_uverbs_query_port core_payload;
 };
+struct ibv_alloc_pd {
+	struct ib_uverbs_cmd_hdr hdr;
+	struct ib_uverbs_alloc_pd core_payload;
+};
+struct ibv_reg_mr {
+	struct ib_uverbs_cmd_hdr hdr;
+	struct ib_uverbs_reg_mr core_payload;
+};
 /* Runs GET_CONTEXT and sets up the context from the answer (async_fd, num_comp_vectors). */
 int ibv_cmd_get_context(struct verbs_context *context, struct ibv_get_context *cmd, size_t cmd_size,
 			struct ib_uverbs_get_context_resp *resp, size_t resp_size);
 int ibv_cmd_query_port(struct ibv_context *context, uint8_t port_num, struct ibv_port_attr *port_attr,
 		       struct ibv_query_port *cmd, size_t cmd_size);
+/* These set pd->handle / the MR's handle, lkey and rkey from the kernel's answer. */
+int ibv_cmd_alloc_pd(struct ibv_context *context, struct ibv_pd *pd, struct ibv_alloc_pd *cmd,
+		     size_t cmd_size, struct ib_uverbs_alloc_pd_resp *resp, size_t resp_size);
+int ibv_cmd_dealloc_pd(struct ibv_pd *pd);
+int ibv_cmd_reg_mr(struct ibv_pd *pd, void *addr, size_t length, uint64_t hca_va, int access,
+		   struct verbs_mr *vmr, struct ibv_reg_mr *cmd, size_t cmd_size,
+		   struct ib_uverbs_reg_mr_resp *resp, size_t resp_size);
+int ibv_cmd_dereg_mr(struct verbs_mr *vmr);
 
 /* The allocation for provider struct type T whose struct verbs_context member is M. */
 #define RNICP_ABI_ALLOC_CONTEXT(ibdev, cmd_fd, T, M, driver_id)                                    \
@@ -299,6 +315,9 @@ int ibv_cmd_query_port(struct ibv_context *context, uint8_t port_num, struct ibv
 /* public structs, from the installed <infiniband/verbs.h> */
 RNICP_ABI_SIZE(ibv_get_context, 16);
 RNICP_ABI_SIZE(ibv_query_port, 24);
+RNICP_ABI_SIZE(ibv_alloc_pd, 16);
+RNICP_ABI_SIZE(ibv_reg_mr, 48);
+RNICP_ABI_SIZE(verbs_mr, 56);
 RNICP_ABI_SIZE(ibv_device, 664);
 RNICP_ABI_AT(ibv_device, _ops, 0);
 RNICP_ABI_AT(ibv_device, node_type, 16);

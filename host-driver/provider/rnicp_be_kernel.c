@@ -1,10 +1,12 @@
 /* The kernel backend: uverbs commands to the kernel module (host-driver/linux) through
  * libibverbs' ibv_cmd_* helpers, with the driver parts of host-driver/linux/rnic_user_abi.h.
- * So far the context (GET_CONTEXT, which also gives the kernel's async_fd) and the queries;
- * PD, MR, CQ, QP and AH need the module's objects and the doorbell mmap
- * (docs/kernel-module.md, what is missing), and say so. */
+ * So far the context (GET_CONTEXT, which also gives the kernel's async_fd), the queries, PDs and
+ * MRs; CQ, QP and AH need the module's objects and the doorbell mmap (docs/kernel-module.md,
+ * what is missing), and say so. The verbs layer names PDs and MRs by the device's numbers
+ * (pdn, lkey); the kernel by its object handles: the backend keeps the kernel's side of each. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,10 +15,44 @@
 #include "rnicp_backend.h"
 #include "../linux/rnic_user_abi.h"
 
+/* The kernel's view of one PD or MR (its uverbs handle), found by the device's number. */
+struct kobj {
+	struct kobj *next;
+	uint32_t num;		/* pdn or lkey */
+	struct ibv_pd pd;	/* for a PD */
+	struct verbs_mr mr;	/* for an MR */
+};
+
 struct rnicp_be {
 	struct verbs_context *vctx;
 	struct rnic_uresp_ucontext uc;
+	pthread_mutex_t lock;
+	struct kobj *pds, *mrs;
 };
+
+static struct kobj *kobj_take(struct rnicp_be *be, struct kobj **list, uint32_t num, int unlink)
+{
+	struct kobj **pp, *o = NULL;
+
+	pthread_mutex_lock(&be->lock);
+	for (pp = list; *pp; pp = &(*pp)->next)
+		if ((*pp)->num == num) {
+			o = *pp;
+			if (unlink)
+				*pp = o->next;
+			break;
+		}
+	pthread_mutex_unlock(&be->lock);
+	return o;
+}
+
+static void kobj_add(struct rnicp_be *be, struct kobj **list, struct kobj *o)
+{
+	pthread_mutex_lock(&be->lock);
+	o->next = *list;
+	*list = o;
+	pthread_mutex_unlock(&be->lock);
+}
 
 static int kernel_open(const char *ibdev, struct rnicp_be **out)
 {
@@ -49,13 +85,26 @@ static int kernel_open_ctx(struct verbs_context *vctx, const char *ibdev, struct
 		return -ENOMEM;
 	be->vctx = vctx;
 	be->uc = resp.drv;
+	pthread_mutex_init(&be->lock, NULL);
 	*out = be;
 	return 0;
 }
 
+/* The kernel destroys what is left of the context when libibverbs closes cmd_fd. */
 static void kernel_close(struct rnicp_be *be)
 {
-	free(be);	/* the kernel frees the context when libibverbs closes cmd_fd */
+	struct kobj *o;
+
+	while ((o = be->pds)) {
+		be->pds = o->next;
+		free(o);
+	}
+	while ((o = be->mrs)) {
+		be->mrs = o->next;
+		free(o);
+	}
+	pthread_mutex_destroy(&be->lock);
+	free(be);
 }
 
 static uint32_t kernel_uctx(struct rnicp_be *be)
@@ -107,23 +156,85 @@ static int missing(const char *what)
 
 static int kernel_alloc_pd(struct rnicp_be *be, uint32_t *pdn)
 {
-	(void)be;
-	(void)pdn;
-	return missing("alloc_pd");
+	struct ibv_alloc_pd cmd;
+	struct {
+		struct ib_uverbs_alloc_pd_resp ibv;
+		struct rnic_uresp_pd drv;
+	} resp;
+	struct kobj *o = calloc(1, sizeof(*o));
+	int rc;
+
+	if (!o)
+		return -ENOMEM;
+	memset(&cmd, 0, sizeof(cmd));
+	memset(&resp, 0, sizeof(resp));
+	rc = ibv_cmd_alloc_pd(&be->vctx->context, &o->pd, &cmd, sizeof(cmd), &resp.ibv, sizeof(resp));
+	if (rc) {
+		free(o);
+		return -rc;
+	}
+	o->num = *pdn = resp.drv.pdn;
+	kobj_add(be, &be->pds, o);
+	return 0;
 }
 
 static int kernel_dealloc_pd(struct rnicp_be *be, uint32_t pdn)
 {
-	(void)be;
-	(void)pdn;
-	return missing("dealloc_pd");
+	struct kobj *o = kobj_take(be, &be->pds, pdn, 0);
+	int rc;
+
+	if (!o)
+		return -ENOENT;
+	rc = ibv_cmd_dealloc_pd(&o->pd);
+	if (rc)
+		return -rc;	/* e.g. still in use: the PD stays */
+	kobj_take(be, &be->pds, pdn, 1);
+	free(o);
+	return 0;
 }
 
+/* access: enum access bits, which are ibv_access_flags' (the spec numbers them so). */
 static int kernel_reg_mr(struct rnicp_be *be, uint32_t pdn, void *addr, uint64_t len, uint64_t iova,
 			 uint32_t access, uint32_t *lkey, uint32_t *rkey)
 {
-	(void)be, (void)pdn, (void)addr, (void)len, (void)iova, (void)access, (void)lkey, (void)rkey;
-	return missing("reg_mr");
+	struct kobj *pd = kobj_take(be, &be->pds, pdn, 0);
+	struct ibv_reg_mr cmd;
+	struct ib_uverbs_reg_mr_resp resp;
+	struct kobj *o;
+	int rc;
+
+	if (!pd)
+		return -ENOENT;
+	o = calloc(1, sizeof(*o));
+	if (!o)
+		return -ENOMEM;
+	memset(&cmd, 0, sizeof(cmd));
+	memset(&resp, 0, sizeof(resp));
+	rc = ibv_cmd_reg_mr(&pd->pd, addr, (size_t)len, iova, (int)access, &o->mr, &cmd, sizeof(cmd),
+			    &resp, sizeof(resp));
+	if (rc) {
+		free(o);
+		return -rc;
+	}
+	o->num = *lkey = o->mr.ibv_mr.lkey;
+	*rkey = o->mr.ibv_mr.rkey;
+	kobj_add(be, &be->mrs, o);
+	return 0;
+}
+
+static int kernel_dereg_mr(struct rnicp_be *be, uint32_t lkey)
+{
+	struct kobj *o = kobj_take(be, &be->mrs, lkey, 0);
+	int rc;
+
+	if (!o)
+		return -ENOENT;
+	rc = ibv_cmd_dereg_mr(&o->mr);
+	if (rc)
+		return -rc;
+	kobj_take(be, &be->mrs, lkey, 1);
+	free(o);
+	return 0;
 }
 
 static int kernel_create_cq(struct rnicp_be *be, uint32_t log_size, void *ring, void *dbrec,
@@ -185,7 +296,7 @@ const struct rnicp_be_ops rnicp_be_kernel_ops = {
 	.create_cq = kernel_create_cq,
 	.create_qp = kernel_create_qp,
 	.create_ah = kernel_create_ah,
-	.dereg_mr = kernel_destroy,
+	.dereg_mr = kernel_dereg_mr,
 	.destroy_cq = kernel_destroy,
 	.modify_qp = kernel_modify_qp,
 	.query_qp = kernel_query_qp,

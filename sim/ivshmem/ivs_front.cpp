@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cerrno>
 #include <cstring>
 #include <vector>
@@ -57,6 +58,13 @@ void GuestRam::write(uint64_t off, const void *src, size_t n) {
   std::memcpy(base_ + off, src, n);
   written_bytes += n;
 }
+
+namespace {
+volatile sig_atomic_t g_removed = 0;
+void on_sigusr1(int) { g_removed = 1; }
+}  // namespace
+
+void ivs_remove_on_sigusr1() { signal(SIGUSR1, on_sigusr1); }
 
 void ivs_deliver_doorbell(RnicNode *node, uint32_t off, uint32_t val) {
   node->bar_write(RNIC_BAR0_DB_BASE + off, val);
@@ -116,9 +124,12 @@ void IvsFront::forward_msix(unsigned v) {
 void IvsFront::handle(uint32_t op, uint32_t addr, uint32_t data, uint32_t *rsp, uint32_t *status) {
   int resp = 0;
   *rsp = 0;
-  if (cfg_.dead_after && requests > cfg_.dead_after) {
-    *status = RNIC_IVS_RSP_DEAD;  // a hung device: nothing reaches the NIC any more
-    *rsp = ~0u;
+  if (g_removed) {
+    // Surprise removal: reads complete with all-ones (as a root port answers for a device that
+    // is gone), writes vanish; the NIC itself no longer hears from the host.
+    removed = true;
+    *rsp = op == RNIC_IVS_OP_READ ? ~0u : 0;
+    *status = 0;
     return;
   }
   switch (op) {

@@ -41,13 +41,16 @@ struct IvsFrontCfg {
   uint64_t shm_bytes = 1 << 20, ram_bytes = 1ull << 30;
   unsigned vectors = 4;
   double idle_ms = 200;      // wall time without a request before the loop starts to block
-  uint64_t dead_after = 0;   // > 0: after this many requests the device stops answering (tests)
   double timeout_s = 0;      // wall limit (0: none)
 };
 
 // The one doorbell path of the front-end: a doorbell write of the guest's user processes
 // delivered to the NIC (today a BAR0 write into the doorbell pages; the doorbell BAR moves it).
 void ivs_deliver_doorbell(RnicNode *node, uint32_t off, uint32_t val);
+
+// From SIGUSR1 on, the device is gone (surprise removal, a hung bridge): register reads return
+// all-ones, writes are dropped. For tests of the module's dead-device handling.
+void ivs_remove_on_sigusr1();
 
 class IvsFront : public sc_module {
  public:
@@ -59,7 +62,7 @@ class IvsFront : public sc_module {
   GuestRam &ram() { return ram_; }
 
   uint64_t requests = 0, reads = 0, writes = 0, doorbells = 0, rings = 0, msix = 0, slverr = 0;
-  bool guest_seen = false, timed_out = false;
+  bool guest_seen = false, timed_out = false, removed = false;
 
  private:
   void serve();

@@ -21,11 +21,11 @@ int usage(const char *why) {
   std::fprintf(stderr,
                "rnic_sim ivshmem: %s\n"
                "usage: rnic_sim ivshmem --sock PATH --shm PATH --ram PATH [--ram-size BYTES] [--shm-size BYTES]\n"
-               "                        [--vectors N] [--idle-ms MS] [--dead-after N] [--timeout SECONDS]\n"
+               "                        [--vectors N] [--idle-ms MS] [--timeout SECONDS]\n"
                "  one simulated NIC for a QEMU guest's ivshmem-doorbell device (docs/kernel-module.md):\n"
                "  SOCK the ivshmem server socket, SHM the shared memory it hands out (created),\n"
                "  RAM the guest's memory-backend-file (created at --ram-size, default 1 GiB);\n"
-               "  --dead-after N: after N register accesses the device stops answering (a hung device).\n",
+               "  SIGUSR1: the device is removed from then on (reads all-ones, writes dropped).\n",
                why);
   return 2;
 }
@@ -55,7 +55,6 @@ int ivs_main(int argc, char **argv) {
     else if (a == "--shm-size") cfg.shm_bytes = parse_size(v, &ok);
     else if (a == "--vectors") cfg.vectors = unsigned(std::strtoul(v, nullptr, 0));
     else if (a == "--idle-ms") cfg.idle_ms = std::strtod(v, nullptr);
-    else if (a == "--dead-after") cfg.dead_after = std::strtoull(v, nullptr, 0);
     else if (a == "--timeout") cfg.timeout_s = std::strtod(v, nullptr);
     else return usage(("unknown option " + a).c_str());
     if (!ok) return usage(("bad size " + std::string(v)).c_str());
@@ -81,6 +80,7 @@ int ivs_main(int argc, char **argv) {
     return 2;
   }
   fp = &front;
+  ivs_remove_on_sigusr1();
   mem.map_base(&front.ram());
   std::printf("rnic_sim ivshmem: listening on %s (%u vectors, %llu MiB guest RAM %s)\n", cfg.sock.c_str(), cfg.vectors,
               (unsigned long long)(cfg.ram_bytes >> 20), cfg.ram_path.c_str());
@@ -97,6 +97,7 @@ int ivs_main(int argc, char **argv) {
               (unsigned long long)front.doorbells, (unsigned long long)front.slverr, (unsigned long long)front.rings,
               (unsigned long long)front.msix, (unsigned long long)front.ram().read_bytes,
               (unsigned long long)front.ram().written_bytes, (unsigned long long)front.ram().refused);
+  if (front.removed) std::printf("rnic_sim ivshmem: the device was removed (SIGUSR1) during the run\n");
   if (!front.error().empty()) std::printf("rnic_sim ivshmem: error: %s\n", front.error().c_str());
   return front.timed_out || !front.error().empty() ? 1 : 0;
 }

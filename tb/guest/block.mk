@@ -5,3 +5,10 @@ TEST_SUITES += guest
 .PHONY: test-guest
 test-guest: $(SIM_BIN) provider $(KMOD_KO)
 	@tb/guest/test_guest.sh
+
+# Our own verbs program for the guest (PDs, MRs, bad input at the kernel boundary).
+GUEST_MR := $(BUILD)/guest-bin/kmod_mr
+$(GUEST_MR): tb/guest/kmod_mr.c
+	@mkdir -p $(dir $@)
+	$(HOST_CC) -std=c11 -O2 -g -Wall -Wextra -Werror $< -o $@ -libverbs
+test-guest: $(GUEST_MR)

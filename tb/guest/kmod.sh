@@ -28,11 +28,32 @@ cat /sys/class/infiniband_verbs/uverbs*/abi_version > $O/abi.txt 2>&1
 RDMAV_DRIVERS=/mnt/host/librnic ibv_devices > $O/ibv_devices.txt 2>&1; echo $? > $O/ibv_devices.rc
 RDMAV_DRIVERS=/mnt/host/librnic ibv_devinfo -v -d rnic0 > $O/devinfo.txt 2>&1; echo $? > $O/devinfo.rc
 step "ibv_devinfo rc=$(cat $O/devinfo.rc)"
+RDMAV_DRIVERS=/mnt/host/librnic /mnt/host/kmod_mr > $O/mr.txt 2>&1; echo $? > $O/mr.rc
+step "kmod_mr rc=$(cat $O/mr.rc): $(grep -c ^PASS $O/mr.txt) passed, $(grep -c ^FAIL $O/mr.txt) failed"
 rdma resource show > $O/rdma-res-before-rmmod.txt 2>&1
 rmmod rnic; echo $? > $O/rmmod.rc
 step "rmmod rc=$(cat $O/rmmod.rc)"
 ls /sys/class/infiniband > $O/ibdevs-after.txt 2>&1
 cat /proc/sys/kernel/tainted > $O/taint-after
-dmesg > $O/dmesg.txt
+dmesg -c > $O/dmesg.txt
+
+# Phase 2: the device disappears under a loaded module (the host's simulator gets SIGUSR1 when
+# hang-request appears in the share and answers with hung): registers then read all-ones and
+# commands never complete. The module must time the command out, mark the device dead, fail
+# later calls at once, report the port down, and still unload.
+up() { cut -d' ' -f1 /proc/uptime; }
+insmod /mnt/host/rnic.ko netdev=dummy0 cmd_timeout_ms=3000 mbox_timeout_ms=10000; echo $? > $O/hang-insmod.rc
+touch $O/hang-request
+for i in $(seq 1 300); do [ -f $O/hung ] && break; sleep 0.1; done
+step "device removed: $([ -f $O/hung ] && echo yes || echo no)"
+t0=$(up); RDMAV_DRIVERS=/mnt/host/librnic ibv_devinfo -d rnic0 > $O/hang-devinfo1.txt 2>&1; echo $? > $O/hang-devinfo1.rc; t1=$(up)
+RDMAV_DRIVERS=/mnt/host/librnic ibv_devinfo -d rnic0 > $O/hang-devinfo2.txt 2>&1; echo $? > $O/hang-devinfo2.rc; t2=$(up)
+echo "$(awk "BEGIN{print $t1 - $t0}") $(awk "BEGIN{print $t2 - $t1}")" > $O/hang-times
+cat /sys/class/infiniband/rnic0/ports/1/state > $O/hang-port-state 2>&1
+t0=$(up); rmmod rnic; echo $? > $O/hang-rmmod.rc; t1=$(up)
+echo "$(awk "BEGIN{print $t1 - $t0}")" > $O/hang-rmmod-time
+step "after removal: ibv_devinfo rc $(cat $O/hang-devinfo1.rc)/$(cat $O/hang-devinfo2.rc) in $(cat $O/hang-times) s, rmmod rc $(cat $O/hang-rmmod.rc)"
+ls /sys/class/infiniband > $O/hang-ibdevs-after.txt 2>&1
+dmesg > $O/dmesg-hang.txt
 sync
 exit 0

@@ -12,6 +12,7 @@ out=$root/build/guest-kmod
 sim=$root/build/sim/rnic_sim
 ko=$root/build/kmod/rnic.ko
 prov=$root/build/provider/librnic-rdmav34.so
+mrprog=$root/build/guest-bin/kmod_mr
 failures=0
 RERUN="tb/guest/test_guest.sh   (outputs in build/guest-kmod/)"
 pass() { echo "PASS $1"; }
@@ -20,7 +21,7 @@ check() { if eval "$2"; then pass "$1"; else fail "$1" "$3"; fi; }
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
 t_start=$(date +%s)
 
-for f in "$sim" "$ko" "$prov"; do [ -f "$f" ] || { fail guest-inputs "$f missing (make kmod provider build/sim/rnic_sim)"; exit 1; }; done
+for f in "$sim" "$ko" "$prov" "$mrprog"; do [ -f "$f" ] || { fail guest-inputs "$f missing (make kmod provider build/sim/rnic_sim)"; exit 1; }; done
 if ! command -v qemu-system-x86_64 > /dev/null; then
   fail guest-qemu "qemu-system-x86_64 not installed (scripts/install-deps.sh installs qemu-system-x86)"; exit 1
 fi
@@ -37,7 +38,7 @@ fi
 kernel=$kroot/boot/vmlinuz-$kv
 
 rm -rf "$out"; mkdir -p "$out/share/out"
-cp "$ko" "$prov" tb/guest/kmod.sh "$out/share/"
+cp "$ko" "$prov" "$mrprog" tb/guest/kmod.sh "$out/share/"
 run=$(mktemp -d /tmp/rnic-guest.XXXXXX)
 shm=/dev/shm/rnic-guest-$$.shm ram=/dev/shm/rnic-guest-$$.ram
 trap 'rm -rf "$run"; rm -f "$shm" "$ram"; [ -n "${simpid:-}" ] && kill $simpid 2>/dev/null' EXIT
@@ -46,12 +47,18 @@ trap 'rm -rf "$run"; rm -f "$shm" "$ram"; [ -n "${simpid:-}" ] && kill $simpid 2
 simpid=$!
 for i in $(seq 1 100); do grep -q listening "$out/sim.log" && break; kill -0 $simpid 2>/dev/null || break; sleep 0.1; done
 if ! grep -q listening "$out/sim.log"; then fail guest-sim-start "$(head -3 "$out/sim.log" | tr '\n' ' ')"; exit 1; fi
+# Phase 2 of the guest script asks for the device to disappear: SIGUSR1 to the simulator.
+( for i in $(seq 1 3000); do
+    if [ -f "$out/share/out/hang-request" ]; then kill -USR1 $simpid && touch "$out/share/out/hung"; break; fi
+    sleep 0.1; done ) &
+watcher=$!
 t0=$(date +%s.%N)
 sim/guest/run-guest.sh --kernel "$kernel" --initrd "$initrd" --share "$out/share" --test kmod \
   --ivshmem "$run/ivs.sock:4" --ram-file "$ram" --log "$out/console.log" --timeout 360
 grc=$?
 t1=$(date +%s.%N)
 wait $simpid; src=$?; simpid=
+kill $watcher 2>/dev/null; wait $watcher 2>/dev/null
 if [ $grc = 3 ]; then
   # Only when QEMU itself cannot run; CI must not skip.
   if [ "${CI:-}" = true ]; then fail guest-qemu "QEMU cannot start: $(head -3 "$out/console.log" | tr '\n' ' ')"; exit 1; fi
@@ -94,6 +101,15 @@ for kvp in "hca_id|rnic0" "transport|InfiniBand (0)" "fw_ver|$fv" "vendor_id|0x1
   check "guest-devinfo-$k" '[ "$(dv "$k")" = "$v" ]' "ibv_devinfo -v $k '$(dv "$k")', want '$v'"
 done
 check guest-devinfo-gid 'grep -Eq "GID\[ *$gi\]:[[:space:]]+::ffff:10.0.0.2, RoCE v2" "$di"' "no 'GID[$gi]: ::ffff:10.0.0.2, RoCE v2' in ibv_devinfo -v"
+# kmod_mr's own PASS/FAIL lines (PDs, MRs, bad input), as the guest printed them
+check guest-mr-ran '[ "$(rd mr.rc)" = 0 ] || grep -q "^FAIL" "$o/mr.txt"' "kmod_mr exit '$(rd mr.rc)' without a FAIL line: $(tail -3 "$o/mr.txt" | tr '\n' ' ')"
+while read -r verdict name why; do
+  case $verdict in
+    PASS) pass "guest-$name";;
+    FAIL) fail "guest-$name" "$why";;
+  esac
+done < <(grep -E '^(PASS|FAIL) ' "$o/mr.txt" 2>/dev/null)
+check guest-mr-all-checks '[ "$(grep -c "^PASS" "$o/mr.txt" 2>/dev/null)" = 14 ]' "$(grep -c "^PASS" "$o/mr.txt" 2>/dev/null) of 14 kmod_mr checks passed"
 res=$(grep " rnic0: " "$o/rdma-res-before-rmmod.txt")
 check guest-rdma-res-empty '[ -n "$res" ] && ! echo "$res" | grep -Eq " (pd|cq|qp|cm_id|mr|ctx|srq) [1-9]"' "rdma resource show before rmmod: $(rd rdma-res-before-rmmod.txt | tr '\n' ' ')"
 check guest-rmmod '[ "$(rd rmmod.rc)" = 0 ] && [ -z "$(rd ibdevs-after.txt)" ]' "rmmod exit $(rd rmmod.rc), devices left '$(rd ibdevs-after.txt)'"
@@ -101,5 +117,19 @@ check guest-dmesg-clean '! grep -Eq "WARNING:|BUG:|Oops|Call Trace|lockdep|gener
 # Taint: only out-of-tree (4096) and unsigned module (8192) may be added by our module.
 tb=$(rd taint-before) ta=$(rd taint-after)
 check guest-taint '[ -n "$ta" ] && [ $(( (ta & ~tb) & ~12288 )) = 0 ]' "taint before $tb after $ta"
+# The device removed under the loaded module (phase 2).
+check guest-hang-insmod '[ "$(rd hang-insmod.rc)" = 0 ]' "second insmod exit $(rd hang-insmod.rc)"
+check guest-hang-sim-removed 'grep -q "device was removed" "$out/sim.log"' "the simulator never got SIGUSR1"
+dh=$o/dmesg-hang.txt
+check guest-hang-first-call-fails '[ "$(rd hang-devinfo1.rc)" != 0 ] && [ -s "$o/hang-devinfo1.rc" ]' "ibv_devinfo on a removed device exit '$(rd hang-devinfo1.rc)'"
+check guest-hang-timeout-logged 'grep -q "command timed out (spec hash reads 0xffffffff" "$dh"' "no command timeout with all-ones registers in dmesg"
+check guest-hang-marked-dead 'grep -q "device marked dead: registers read all-ones" "$dh"' "device not marked dead"
+# A dead device fails at once: well under the command timeout (3 s) the first call waited out.
+t2=$(awk '{print $2}' "$o/hang-times" 2>/dev/null)
+check guest-hang-later-call-fast '[ "$(rd hang-devinfo2.rc)" != 0 ] && awk "BEGIN{exit !(${t2:-99} < 2.5)}"' "second ibv_devinfo exit $(rd hang-devinfo2.rc), took ${t2:-?} s (a dead device must fail at once)"
+check guest-hang-port-down '[ "$(rd hang-port-state)" = "1: DOWN" ]' "port state '$(rd hang-port-state)' on a dead device"
+check guest-hang-rmmod '[ "$(rd hang-rmmod.rc)" = 0 ] && [ -z "$(rd hang-ibdevs-after.txt)" ]' "rmmod of a dead device exit $(rd hang-rmmod.rc), devices left '$(rd hang-ibdevs-after.txt)'"
+check guest-hang-dmesg-clean '! grep -Eq "WARNING:|BUG:|Oops|Call Trace|lockdep|general protection|hung_task" "$dh"' "$(grep -Em3 "WARNING:|BUG:|Oops|Call Trace|lockdep|general protection|hung_task" "$dh" | tr '\n' ' ')"
+echo "INFO guest: removed device: first call $(awk '{print $1}' "$o/hang-times" 2>/dev/null) s (the command timeout), second ${t2:-?} s, rmmod $(rd hang-rmmod-time) s"
 echo "INFO guest: suite wall $(( $(date +%s) - t_start )) s"
 exit $((failures > 0))

@@ -1,0 +1,129 @@
+/* Runs inside the guest against the kernel module (tb/guest/kmod.sh): PDs and memory regions
+ * through uverbs (our provider's kernel backend, the module's ib_umem path, REG_MR whose page
+ * list the NIC reads by DMA from guest RAM), and bad input at the kernel boundary. One PASS or
+ * FAIL line per check; exit status 1 when any failed. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <infiniband/verbs.h>
+
+static int fails;
+
+#define CHECK(cond, name, ...)                                                                   \
+	do {                                                                                     \
+		if (cond) {                                                                      \
+			printf("PASS %s\n", name);                                               \
+		} else {                                                                         \
+			printf("FAIL %s ", name);                                                \
+			printf(__VA_ARGS__);                                                     \
+			printf("\n");                                                            \
+			fails++;                                                                 \
+		}                                                                                \
+	} while (0)
+
+static const int rw = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ;
+
+static struct ibv_context *open_dev(const char *name)
+{
+	struct ibv_device **l = ibv_get_device_list(NULL);
+	struct ibv_context *c = NULL;
+
+	for (int i = 0; l && l[i]; i++)
+		if (!strcmp(ibv_get_device_name(l[i]), name))
+			c = ibv_open_device(l[i]);
+	if (l)
+		ibv_free_device_list(l);
+	return c;
+}
+
+int main(void)
+{
+	struct ibv_context *c = open_dev("rnic0");
+	struct ibv_pd *pd, *pd2;
+	struct ibv_mr *mr, *mrs[16];
+	long pg = sysconf(_SC_PAGESIZE);
+	uint8_t *buf, *hole;
+	int rc, n = 0;
+
+	CHECK(c != NULL, "mr-open-device", "ibv_open_device(rnic0): %s", strerror(errno));
+	if (!c)
+		return 1;
+	pd = ibv_alloc_pd(c);
+	pd2 = ibv_alloc_pd(c);
+	CHECK(pd && pd2 && pd->handle != pd2->handle, "mr-alloc-pd", "%s", strerror(errno));
+	if (!pd || !pd2)
+		return 1;
+
+	/* 64 KiB, touched so the pages exist; registered at its own address and at another iova */
+	buf = aligned_alloc(pg, 65536);
+	memset(buf, 0x5A, 65536);
+	mr = ibv_reg_mr(pd, buf, 65536, rw);
+	CHECK(mr && mr->lkey && mr->rkey && mr->addr == buf && mr->length == 65536, "mr-reg-64k",
+	      "ibv_reg_mr: %s", strerror(errno));
+	{
+		struct ibv_mr *m2 = ibv_reg_mr_iova(pd2, buf + 100, 5000, 0x10000064, IBV_ACCESS_LOCAL_WRITE);
+
+		CHECK(m2 && m2->lkey && (!mr || m2->lkey != mr->lkey), "mr-reg-unaligned-iova",
+		      "ibv_reg_mr_iova: %s", strerror(errno));
+		CHECK(m2 && ibv_dereg_mr(m2) == 0, "mr-dereg-unaligned-iova", "dereg failed");
+	}
+	/* many regions, distinct keys, all released */
+	for (n = 0; n < 16; n++) {
+		mrs[n] = ibv_reg_mr(pd, buf + n * 4096, 4096, IBV_ACCESS_LOCAL_WRITE);
+		if (!mrs[n])
+			break;
+	}
+	rc = 0;
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < i; j++)
+			rc |= mrs[i]->lkey == mrs[j]->lkey;
+	CHECK(n == 16 && !rc, "mr-reg-16-distinct-keys", "%d registered (%s), duplicate keys %d", n,
+	      strerror(errno), rc);
+	rc = 0;
+	for (int i = 0; i < n; i++)
+		rc |= ibv_dereg_mr(mrs[i]);
+	CHECK(rc == 0, "mr-dereg-16", "a dereg failed");
+
+	/* bad input at the kernel boundary: unmapped memory, a region running into a hole */
+	hole = mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	memset(hole, 1, pg);
+	munmap(hole + pg, pg);
+	errno = 0;
+	CHECK(ibv_reg_mr(pd, hole + pg, pg, rw) == NULL && errno == EFAULT, "mr-reg-unmapped-efault",
+	      "errno %d (%s)", errno, strerror(errno));
+	errno = 0;
+	CHECK(ibv_reg_mr(pd, hole, 2 * pg, rw) == NULL && errno == EFAULT, "mr-reg-into-hole-efault",
+	      "errno %d (%s)", errno, strerror(errno));
+	errno = 0;
+	CHECK(ibv_reg_mr(pd, (void *)0xFFFF800000000000ull, pg, rw) == NULL && errno == EFAULT,
+	      "mr-reg-kernel-address-efault", "errno %d (%s)", errno, strerror(errno));
+	/* the PD holding an MR cannot go; it can once the MR went */
+	errno = 0;
+	rc = ibv_dealloc_pd(pd);
+	CHECK(rc == EBUSY, "mr-dealloc-pd-in-use-ebusy", "ibv_dealloc_pd %d (%s)", rc, strerror(rc));
+	CHECK(mr && ibv_dereg_mr(mr) == 0, "mr-dereg-64k", "dereg failed");
+	CHECK(ibv_dealloc_pd(pd) == 0 && ibv_dealloc_pd(pd2) == 0, "mr-dealloc-pd", "dealloc failed");
+
+	/* a process that exits holding a PD and an MR: the kernel releases them (checked by the
+	 * suite: rdma resource show is empty before rmmod) */
+	pid_t p = fork();
+	if (p == 0) {
+		struct ibv_context *cc = open_dev("rnic0");
+		struct ibv_pd *pp = cc ? ibv_alloc_pd(cc) : NULL;
+		void *b = malloc(8192);
+
+		_exit(pp && ibv_reg_mr(pp, b, 8192, rw) ? 0 : 1);
+	}
+	int st = 0;
+	waitpid(p, &st, 0);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "mr-child-exits-holding-mr", "child status %d", st);
+	ibv_close_device(c);
+	free(buf);
+	return fails ? 1 : 0;
+}
