@@ -19,6 +19,17 @@ ls /sys/class/infiniband > $O/ibdevs.txt 2>&1
 D=/sys/class/infiniband/rnic0
 # The GID table is filled from a workqueue: wait for the IPv4 entry.
 for i in $(seq 1 100); do grep -qs '0000:0000:0000:0000:0000:ffff:0a00:0002' $D/ports/1/gids/* && break; sleep 0.1; done
+# Slab allocation sites of the module and of ib_umem (booted with slub_debug=U): what is
+# allocated once the device is up, to compare with the state after the programs exited.
+# (Linux 6.1 has them in debugfs: slab/CACHE/alloc_traces, one entry per site with its count and
+# stack; the lines naming the module or ib_umem are kept.)
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+slab_sites() {
+  for c in /sys/kernel/debug/slab/*; do
+    grep -E '\[rnic\]|ib_umem' "$c/alloc_traces" 2>/dev/null | sed -E "s/ (age|pid|cpus|nodes|waste)=.*//; s/^ *//; s|^|${c##*/} |"
+  done | sort
+}
+slab_sites > $O/slab-after-insmod.txt
 for g in $D/ports/1/gids/*; do i=${g##*/}; v=$(cat $g 2>/dev/null) || continue
   [ "$v" = 0000:0000:0000:0000:0000:0000:0000:0000 ] && continue
   echo "$i $v $(cat $D/ports/1/gid_attrs/types/$i 2>/dev/null) $(cat $D/ports/1/gid_attrs/ndevs/$i 2>/dev/null)"; done > $O/gids.txt
@@ -31,6 +42,8 @@ step "ibv_devinfo rc=$(cat $O/devinfo.rc)"
 RDMAV_DRIVERS=/mnt/host/librnic /mnt/host/kmod_mr > $O/mr.txt 2>&1; echo $? > $O/mr.rc
 step "kmod_mr rc=$(cat $O/mr.rc): $(grep -c ^PASS $O/mr.txt) passed, $(grep -c ^FAIL $O/mr.txt) failed"
 rdma resource show > $O/rdma-res-before-rmmod.txt 2>&1
+slab_sites > $O/slab-before-rmmod.txt
+cat /proc/cmdline > $O/cmdline
 rmmod rnic; echo $? > $O/rmmod.rc
 step "rmmod rc=$(cat $O/rmmod.rc)"
 ls /sys/class/infiniband > $O/ibdevs-after.txt 2>&1

@@ -54,7 +54,8 @@ if ! grep -q listening "$out/sim.log"; then fail guest-sim-start "$(head -3 "$ou
 watcher=$!
 t0=$(date +%s.%N)
 sim/guest/run-guest.sh --kernel "$kernel" --initrd "$initrd" --share "$out/share" --test kmod \
-  --ivshmem "$run/ivs.sock:4" --ram-file "$ram" --log "$out/console.log" --timeout 360
+  --ivshmem "$run/ivs.sock:4" --ram-file "$ram" --log "$out/console.log" --timeout 360 \
+  --append "slub_debug=U"
 grc=$?
 t1=$(date +%s.%N)
 wait $simpid; src=$?; simpid=
@@ -110,6 +111,10 @@ while read -r verdict name why; do
   esac
 done < <(grep -E '^(PASS|FAIL) ' "$o/mr.txt" 2>/dev/null)
 check guest-mr-all-checks '[ "$(grep -c "^PASS" "$o/mr.txt" 2>/dev/null)" = 14 ]' "$(grep -c "^PASS" "$o/mr.txt" 2>/dev/null) of 14 kmod_mr checks passed"
+# Nothing the module (or ib_umem for it) allocated is left once the programs exited: the slab
+# allocation sites (slub_debug=U) before rmmod are those right after insmod, count for count.
+check guest-slab-tracking 'grep -q "slub_debug=U" "$o/cmdline" && [ -s "$o/slab-after-insmod.txt" ]' "no slab allocation sites of the module recorded ($(rd cmdline))"
+check guest-slab-no-leak 'cmp -s "$o/slab-after-insmod.txt" "$o/slab-before-rmmod.txt"' "allocation sites changed: $(diff "$o/slab-after-insmod.txt" "$o/slab-before-rmmod.txt" | grep '^[<>]' | head -5 | tr '\n' ' ')"
 res=$(grep " rnic0: " "$o/rdma-res-before-rmmod.txt")
 check guest-rdma-res-empty '[ -n "$res" ] && ! echo "$res" | grep -Eq " (pd|cq|qp|cm_id|mr|ctx|srq) [1-9]"' "rdma resource show before rmmod: $(rd rdma-res-before-rmmod.txt | tr '\n' ' ')"
 check guest-rmmod '[ "$(rd rmmod.rc)" = 0 ] && [ -z "$(rd ibdevs-after.txt)" ]' "rmmod exit $(rd rmmod.rc), devices left '$(rd ibdevs-after.txt)'"
