@@ -88,6 +88,20 @@ int rnic_ib_register(struct rnic_kdev *rd);
 void rnic_ib_unregister(struct rnic_kdev *rd);
 u32 rnic_pdn(struct ib_pd *ibpd);
 
+struct rnic_ucontext {
+	struct ib_ucontext ibuc;
+	u32 uctx;
+};
+
+/* rnic_verbs_cq.c */
+struct rnic_cq {
+	struct ib_cq ibcq;
+	u32 cqn;
+	struct ib_umem *ring, *dbrec;
+};
+int rnic_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr, struct ib_udata *udata);
+int rnic_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
+
 /* rnic_verbs_mr.c */
 struct ib_mr *rnic_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length, u64 virt, int access,
 			       struct ib_udata *udata);

@@ -29,4 +29,19 @@ struct rnic_uresp_pd {
 	__u32 reserved;
 };
 
+/* CREATE_CQ request: the ring (2^log_size CQEs of RNIC_CQE_SIZE bytes, page-aligned, in the
+ * process's memory) and its consumer's doorbell record (4 bytes, 4-aligned) */
+struct rnic_ureq_cq {
+	__aligned_u64 buf_addr;
+	__aligned_u64 dbrec_addr;
+	__u32 log_size;
+	__u32 reserved;
+};
+
+/* CREATE_CQ response */
+struct rnic_uresp_cq {
+	__u32 cqn;
+	__u32 reserved;
+};
+
 #endif /* RNIC_USER_ABI_H */

@@ -16,11 +16,6 @@
 #include "rnic_drv.h"
 #include "rnic_user_abi.h"
 
-struct rnic_ucontext {
-	struct ib_ucontext ibuc;
-	u32 uctx;
-};
-
 struct rnic_pd {
 	struct ib_pd ibpd;
 	u32 pdn;
@@ -264,9 +259,12 @@ static const struct ib_device_ops rnic_dev_ops = {
 	.dealloc_pd = rnic_dealloc_pd,
 	.reg_user_mr = rnic_reg_user_mr,
 	.dereg_mr = rnic_dereg_mr,
+	.create_cq = rnic_create_cq,
+	.destroy_cq = rnic_destroy_cq,
 
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, rnic_ucontext, ibuc),
 	INIT_RDMA_OBJ_SIZE(ib_pd, rnic_pd, ibpd),
+	INIT_RDMA_OBJ_SIZE(ib_cq, rnic_cq, ibcq),
 };
 
 int rnic_ib_register(struct rnic_kdev *rd)

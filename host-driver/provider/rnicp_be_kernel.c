@@ -1,9 +1,10 @@
 /* The kernel backend: uverbs commands to the kernel module (host-driver/linux) through
  * libibverbs' ibv_cmd_* helpers, with the driver parts of host-driver/linux/rnic_user_abi.h.
- * So far the context (GET_CONTEXT, which also gives the kernel's async_fd), the queries, PDs and
- * MRs; CQ, QP and AH need the module's objects and the doorbell mmap (docs/kernel-module.md,
- * what is missing), and say so. The verbs layer names PDs and MRs by the device's numbers
- * (pdn, lkey); the kernel by its object handles: the backend keeps the kernel's side of each. */
+ * So far the context (GET_CONTEXT; libibverbs then gets the kernel's async fd), the queries, PDs,
+ * MRs and CQs; QP and AH need the module's objects and the doorbell mmap (docs/kernel-module.md,
+ * what is missing), and say so. The verbs layer names PDs, MRs and CQs by the device's numbers
+ * (pdn, lkey, cqn); the kernel by its object handles: the backend keeps the kernel's side of
+ * each. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
@@ -21,13 +22,14 @@ struct kobj {
 	uint32_t num;		/* pdn or lkey */
 	struct ibv_pd pd;	/* for a PD */
 	struct verbs_mr mr;	/* for an MR */
+	struct ibv_cq cq;	/* for a CQ */
 };
 
 struct rnicp_be {
 	struct verbs_context *vctx;
 	struct rnic_uresp_ucontext uc;
 	pthread_mutex_t lock;
-	struct kobj *pds, *mrs;
+	struct kobj *pds, *mrs, *cqs;
 };
 
 static struct kobj *kobj_take(struct rnicp_be *be, struct kobj **list, uint32_t num, int unlink)
@@ -101,6 +103,10 @@ static void kernel_close(struct rnicp_be *be)
 	}
 	while ((o = be->mrs)) {
 		be->mrs = o->next;
+		free(o);
+	}
+	while ((o = be->cqs)) {
+		be->cqs = o->next;
 		free(o);
 	}
 	pthread_mutex_destroy(&be->lock);
@@ -237,11 +243,53 @@ static int kernel_dereg_mr(struct rnicp_be *be, uint32_t lkey)
 	return 0;
 }
 
+/* The ring and the doorbell record stay the verbs layer's; the kernel pins them. */
 static int kernel_create_cq(struct rnicp_be *be, uint32_t log_size, void *ring, void *dbrec,
 			    uint64_t user_handle, uint32_t *cqn)
 {
-	(void)be, (void)log_size, (void)ring, (void)dbrec, (void)user_handle, (void)cqn;
-	return missing("create_cq");
+	struct {
+		struct ibv_create_cq ibv;
+		struct rnic_ureq_cq drv;
+	} cmd;
+	struct {
+		struct ib_uverbs_create_cq_resp ibv;
+		struct rnic_uresp_cq drv;
+	} resp;
+	struct kobj *o = calloc(1, sizeof(*o));
+	int rc;
+
+	(void)user_handle;	/* the kernel names the backend's ibv_cq in events (see docs) */
+	if (!o)
+		return -ENOMEM;
+	memset(&cmd, 0, sizeof(cmd));
+	memset(&resp, 0, sizeof(resp));
+	cmd.drv.buf_addr = (uintptr_t)ring;
+	cmd.drv.dbrec_addr = (uintptr_t)dbrec;
+	cmd.drv.log_size = log_size;
+	rc = ibv_cmd_create_cq(&be->vctx->context, 1 << log_size, NULL, 0, &o->cq, &cmd.ibv,
+			       sizeof(cmd), &resp.ibv, sizeof(resp));
+	if (rc) {
+		free(o);
+		return -rc;
+	}
+	o->num = *cqn = resp.drv.cqn;
+	kobj_add(be, &be->cqs, o);
+	return 0;
+}
+
+static int kernel_destroy_cq(struct rnicp_be *be, uint32_t cqn)
+{
+	struct kobj *o = kobj_take(be, &be->cqs, cqn, 0);
+	int rc;
+
+	if (!o)
+		return -ENOENT;
+	rc = ibv_cmd_destroy_cq(&o->cq);
+	if (rc)
+		return -rc;
+	kobj_take(be, &be->cqs, cqn, 1);
+	free(o);
+	return 0;
 }
 
 static int kernel_create_qp(struct rnicp_be *be, const struct rnicp_be_qp_in *in, uint32_t *qpn)
@@ -297,7 +345,7 @@ const struct rnicp_be_ops rnicp_be_kernel_ops = {
 	.create_qp = kernel_create_qp,
 	.create_ah = kernel_create_ah,
 	.dereg_mr = kernel_dereg_mr,
-	.destroy_cq = kernel_destroy,
+	.destroy_cq = kernel_destroy_cq,
 	.modify_qp = kernel_modify_qp,
 	.query_qp = kernel_query_qp,
 	.destroy_qp = kernel_destroy,

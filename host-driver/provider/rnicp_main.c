@@ -114,8 +114,9 @@ static struct verbs_context *rnicp_alloc_context(struct ibv_device *ibdev, int c
 		goto fail;
 	/* Without a kernel nobody else provides async_fd, and libibverbs would ask the kernel for
 	 * one if it stayed -1. A dup, because verbs_uninit_context closes it and the backend
-	 * closes its own. The kernel backend got the kernel's from GET_CONTEXT. */
-	if (ctx->vctx.context.async_fd < 0) {
+	 * closes its own. With the kernel backend it stays -1: libibverbs then asks the kernel
+	 * for its async event fd, which the ioctl commands (CREATE_CQ, ...) name. */
+	if (!ctx->be_ops->open_ctx && ctx->vctx.context.async_fd < 0) {
 		efd = ctx->be_ops->event_fd ? ctx->be_ops->event_fd(ctx->be) : -1;
 		efd = efd >= 0 ? fcntl(efd, F_DUPFD_CLOEXEC, 0) : eventfd(0, EFD_CLOEXEC);
 		if (efd < 0) {

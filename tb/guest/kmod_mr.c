@@ -1,5 +1,5 @@
-/* Runs inside the guest against the kernel module (tb/guest/kmod.sh): PDs and memory regions
- * through uverbs (our provider's kernel backend, the module's ib_umem path, REG_MR whose page
+/* Runs inside the guest against the kernel module (tb/guest/kmod.sh): PDs, memory regions and
+ * CQs through uverbs (our provider's kernel backend, the module's ib_umem path, REG_MR whose page
  * list the NIC reads by DMA from guest RAM), and bad input at the kernel boundary. One PASS or
  * FAIL line per check; exit status 1 when any failed. */
 #define _GNU_SOURCE
@@ -103,6 +103,27 @@ int main(void)
 	errno = 0;
 	CHECK(ibv_reg_mr(pd, (void *)0xFFFF800000000000ull, pg, rw) == NULL && errno == EFAULT,
 	      "mr-reg-kernel-address-efault", "errno %d (%s)", errno, strerror(errno));
+	/* CQs: the ring and its doorbell record pinned by the module, CREATE_CQ with their bus
+	 * addresses (the firmware takes bus-contiguous rings only: up to one page, 128 CQEs) */
+	{
+		struct ibv_device_attr da;
+		struct ibv_cq *cq = ibv_create_cq(c, 128, NULL, NULL, 0), *cqs[8];
+		int k, bad = 0;
+
+		CHECK(cq && cq->cqe >= 128, "cq-create-128", "ibv_create_cq: %s", strerror(errno));
+		for (k = 0; k < 8; k++)
+			if (!(cqs[k] = ibv_create_cq(c, 1 << k, NULL, NULL, 0)))
+				break;
+		for (int i = 0; i < k; i++)
+			bad |= ibv_destroy_cq(cqs[i]);
+		CHECK(k == 8 && !bad, "cq-create-8-sizes-destroy-all", "%d created (%s), destroy %d", k,
+		      strerror(errno), bad);
+		errno = 0;
+		CHECK(ibv_query_device(c, &da) == 0 && ibv_create_cq(c, da.max_cqe + 1, NULL, NULL, 0) == NULL &&
+			      errno == EINVAL,
+		      "cq-too-large-einval", "errno %d (%s)", errno, strerror(errno));
+		CHECK(cq && ibv_destroy_cq(cq) == 0, "cq-destroy", "destroy failed");
+	}
 	/* the PD holding an MR cannot go; it can once the MR went */
 	errno = 0;
 	rc = ibv_dealloc_pd(pd);
@@ -110,7 +131,7 @@ int main(void)
 	CHECK(mr && ibv_dereg_mr(mr) == 0, "mr-dereg-64k", "dereg failed");
 	CHECK(ibv_dealloc_pd(pd) == 0 && ibv_dealloc_pd(pd2) == 0, "mr-dealloc-pd", "dealloc failed");
 
-	/* a process that exits holding a PD and an MR: the kernel releases them (checked by the
+	/* a process that exits holding a PD, an MR and a CQ: the kernel releases them (checked by the
 	 * suite: rdma resource show is empty before rmmod) */
 	pid_t p = fork();
 	if (p == 0) {
@@ -118,7 +139,7 @@ int main(void)
 		struct ibv_pd *pp = cc ? ibv_alloc_pd(cc) : NULL;
 		void *b = malloc(8192);
 
-		_exit(pp && ibv_reg_mr(pp, b, 8192, rw) ? 0 : 1);
+		_exit(pp && ibv_reg_mr(pp, b, 8192, rw) && ibv_create_cq(cc, 64, NULL, NULL, 0) ? 0 : 1);
 	}
 	int st = 0;
 	waitpid(p, &st, 0);

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Completion queues of user processes: the ring and the doorbell record live in the process
+ * (rnic_user_abi.h rnic_ureq_cq), pinned here with ib_umem; the record goes to the NIC as the
+ * bus address of its 4 bytes. The firmware does not serve page-listed CQ rings yet
+ * (fw_cmd_create_cq), so the ring must be bus-contiguous: always true for a ring of one page
+ * (128 CQEs), by chance for larger ones; otherwise -EOPNOTSUPP (see docs/kernel-module.md).
+ * Kernel CQs (kverbs) are not offered. */
+#include <linux/slab.h>
+#include <rdma/ib_umem.h>
+#include <rdma/iter.h>
+#include <rdma/uverbs_ioctl.h>
+
+#include "rnic_drv.h"
+#include "rnic_user_abi.h"
+
+#define RNIC_CQ_MAX_LOG 16
+
+/* The bus address of a pinned buffer that is bus-contiguous, else 0. */
+static u64 umem_contig_bus(struct ib_umem *um)
+{
+	struct ib_block_iter biter;
+	u64 first = 0, i = 0;
+
+	rdma_umem_for_each_dma_block(um, &biter, SZ_4K) {
+		u64 a = rdma_block_iter_dma_address(&biter);
+
+		if (!i)
+			first = a;
+		else if (a != first + i * SZ_4K)
+			return 0;
+		i++;
+	}
+	return first;
+}
+
+int rnic_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr, struct ib_udata *udata)
+{
+	struct rnic_kdev *rd = to_rdev(ibcq->device);
+	struct rnic_cq *cq = container_of(ibcq, struct rnic_cq, ibcq);
+	struct rnic_ucontext *uc = rdma_udata_to_drv_context(udata, struct rnic_ucontext, ibuc);
+	struct rnic_create_cq_in in = {};
+	struct rnic_ureq_cq req = {};
+	struct rnic_uresp_cq resp = {};
+	struct ib_block_iter biter;
+	u64 len, dbrec_bus = 0;
+	int rc;
+
+	if (!udata || !uc)
+		return -EOPNOTSUPP;
+	if (attr->flags)
+		return -EOPNOTSUPP;
+	rc = ib_copy_from_udata(&req, udata, min(udata->inlen, sizeof(req)));
+	if (rc)
+		return rc;
+	if (udata->inlen < sizeof(req) || req.log_size > RNIC_CQ_MAX_LOG ||
+	    (1u << req.log_size) < attr->cqe || attr->cqe > rd->dattr.max_cqe ||
+	    !PAGE_ALIGNED(req.buf_addr) || req.dbrec_addr & 3 || attr->comp_vector)
+		return -EINVAL;
+	len = ALIGN((u64)RNIC_CQE_SIZE << req.log_size, PAGE_SIZE);
+	cq->ring = ib_umem_get(ibcq->device, req.buf_addr, len, IB_ACCESS_LOCAL_WRITE);
+	if (IS_ERR(cq->ring))
+		return PTR_ERR(cq->ring);
+	cq->dbrec = ib_umem_get(ibcq->device, req.dbrec_addr, 4, IB_ACCESS_LOCAL_WRITE);
+	if (IS_ERR(cq->dbrec)) {
+		rc = PTR_ERR(cq->dbrec);
+		goto err_ring;
+	}
+	rdma_umem_for_each_dma_block(cq->dbrec, &biter, PAGE_SIZE) {
+		dbrec_bus = rdma_block_iter_dma_address(&biter) + (req.dbrec_addr & ~PAGE_MASK);
+		break;
+	}
+	in = (struct rnic_create_cq_in){
+		.uctx = uc->uctx, .log_size = req.log_size, .eqn = 0,
+		.buf_addr = umem_contig_bus(cq->ring), .dbrec_addr = dbrec_bus,
+	};
+	if (!in.buf_addr) {
+		rc = -EOPNOTSUPP;
+		goto err_dbrec;
+	}
+	rc = RNIC_CMD(rd, rnic_cmd_create_cq(&rd->cmdq, &in, &cq->cqn));
+	if (rc)
+		goto err_dbrec;
+	resp.cqn = cq->cqn;
+	ibcq->cqe = 1 << req.log_size;
+	rc = ib_copy_to_udata(udata, &resp, min(udata->outlen, sizeof(resp)));
+	if (rc) {
+		RNIC_CMD(rd, rnic_cmd_destroy_cq(&rd->cmdq, cq->cqn));
+		goto err_dbrec;
+	}
+	return 0;
+
+err_dbrec:
+	ib_umem_release(cq->dbrec);
+err_ring:
+	ib_umem_release(cq->ring);
+	return rc;
+}
+
+int rnic_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
+{
+	struct rnic_kdev *rd = to_rdev(ibcq->device);
+	struct rnic_cq *cq = container_of(ibcq, struct rnic_cq, ibcq);
+	int rc;
+
+	(void)udata;
+	rc = RNIC_CMD(rd, rnic_cmd_destroy_cq(&rd->cmdq, cq->cqn));
+	if (rc && !READ_ONCE(rd->dead))
+		return rc;	/* e.g. a QP still uses it: the CQ stays */
+	ib_umem_release(cq->dbrec);
+	ib_umem_release(cq->ring);
+	return 0;
+}
