@@ -35,6 +35,9 @@ struct rnic_xport {
 	const char *name;
 	u32 (*read32)(struct rnic_kdev *rd, u32 off);
 	void (*write32)(struct rnic_kdev *rd, u32 off, u32 val);
+	/* Physical address of user context uctx's doorbell page, for mmap into its process:
+	 * 0 when the front-end has none. */
+	phys_addr_t (*db_page)(struct rnic_kdev *rd, u32 uctx);
 };
 
 struct rnic_kdev {
@@ -91,6 +94,7 @@ u32 rnic_pdn(struct ib_pd *ibpd);
 struct rnic_ucontext {
 	struct ib_ucontext ibuc;
 	u32 uctx;
+	struct rdma_user_mmap_entry *db_entry;	/* its doorbell page, mmappable */
 };
 
 /* rnic_verbs_cq.c */

@@ -80,10 +80,21 @@ static void ivs_write32(struct rnic_kdev *rd, u32 off, u32 val)
 	ivs_access(rd, RNIC_IVS_OP_WRITE, off, val);
 }
 
+/* The context's page in the shared memory, which the simulator watches. */
+static phys_addr_t ivs_db_page(struct rnic_kdev *rd, u32 uctx)
+{
+	u64 off = RNIC_IVS_DB_OFF + (u64)uctx * RNIC_BAR0_DB_PAGE_SIZE;
+
+	if (off + RNIC_BAR0_DB_PAGE_SIZE > pci_resource_len(rd->pdev, 2))
+		return 0;
+	return pci_resource_start(rd->pdev, 2) + off;
+}
+
 static const struct rnic_xport rnic_ivs_xport = {
 	.name = "ivshmem",
 	.read32 = ivs_read32,
 	.write32 = ivs_write32,
+	.db_page = ivs_db_page,
 };
 
 static int rnic_ivs_probe(struct pci_dev *pdev, const struct pci_device_id *id)

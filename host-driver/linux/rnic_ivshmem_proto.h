@@ -54,4 +54,13 @@ struct rnic_ivs_mbox {
 #define RNIC_IVS_MBOX_OFF 0u
 #define RNIC_IVS_MBOX_BYTES 64u
 
+/* User context u's doorbell page (the layout of the spec's doorbell_page) is the 4 KiB at
+ * RNIC_IVS_DB_OFF + u * 4096 of the shared memory, mmapped into the process that owns u.
+ * Stores to it do not trap: the simulator compares the doorbell words of every page with what
+ * it last delivered and delivers a changed one. A doorbell value carries the queue number and
+ * the new producer index, so the last value written is enough for one queue; two queues of a
+ * context ringing the same word between two looks of the simulator lose the first (a QP's next
+ * doorbell recovers it). */
+#define RNIC_IVS_DB_OFF 0x10000u
+
 #endif /* RNIC_IVSHMEM_PROTO_H */

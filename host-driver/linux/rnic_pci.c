@@ -24,10 +24,19 @@ static void pci_write32(struct rnic_kdev *rd, u32 off, u32 val)
 	writel(val, p->bar0 + off);
 }
 
+/* The doorbell pages sit in BAR0 today (the doorbell BAR will move them). */
+static phys_addr_t pci_db_page(struct rnic_kdev *rd, u32 uctx)
+{
+	if (uctx >= RNIC_BAR0_DB_NUM_PAGES)
+		return 0;
+	return pci_resource_start(rd->pdev, 0) + RNIC_BAR0_DB_BASE + (phys_addr_t)uctx * RNIC_BAR0_DB_PAGE_SIZE;
+}
+
 static const struct rnic_xport rnic_pci_xport = {
 	.name = "pci",
 	.read32 = pci_read32,
 	.write32 = pci_write32,
+	.db_page = pci_db_page,
 };
 
 static int rnic_pci_probe(struct pci_dev *pdev, const struct pci_device_id *id)

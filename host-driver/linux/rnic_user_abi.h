@@ -14,8 +14,8 @@
  * field for (the provider's verbs layer wants them all, as the simulator backend gives them). */
 struct rnic_uresp_ucontext {
 	__u32 uctx;		/* the device's user-context number (its doorbell page) */
-	__u32 db_page_size;	/* bytes of the context's doorbell page */
-	__aligned_u64 db_mmap_key; /* mmap offset of that page; 0 while the module does not map it */
+	__u32 db_page_size;	/* bytes of the context's doorbell page; 0: none to map */
+	__aligned_u64 db_mmap_key; /* mmap offset of that page on cmd_fd (one page, write) */
 	__u32 fw_version, max_qp, max_cq, max_mr, max_pd, max_qp_wr, max_cqe;
 	__u32 max_sge, max_inline, max_rd_atomic, page_size_cap, max_mr_size_log2, num_uctx;
 	__u32 speed_gbps;	/* the port's */

@@ -163,6 +163,57 @@ static int rnic_del_gid(const struct ib_gid_attr *attr, void **context)
 	return RNIC_CMD(rd, rnic_cmd_set_gid(&rd->cmdq, attr->index, 0, zero_mac));
 }
 
+struct rnic_mmap_entry {
+	struct rdma_user_mmap_entry rdma;
+	phys_addr_t phys;
+};
+
+/* The context's doorbell page as an mmap entry of its ucontext: the offset (key) that mmap on
+ * this context's cmd_fd takes names this page only; ib_core refuses any other offset, and a
+ * key of another context does not exist in this one. */
+static int db_entry_add(struct rnic_kdev *rd, struct rnic_ucontext *uc)
+{
+	phys_addr_t phys = rd->xp->db_page ? rd->xp->db_page(rd, uc->uctx) : 0;
+	struct rnic_mmap_entry *e;
+	int rc;
+
+	if (!phys)
+		return 0;	/* no doorbell page: the provider sees key 0 */
+	e = kzalloc(sizeof(*e), GFP_KERNEL);
+	if (!e)
+		return -ENOMEM;
+	e->phys = phys;
+	rc = rdma_user_mmap_entry_insert(&uc->ibuc, &e->rdma, PAGE_SIZE);
+	if (rc) {
+		kfree(e);
+		return rc;
+	}
+	uc->db_entry = &e->rdma;
+	return 0;
+}
+
+static int rnic_mmap(struct ib_ucontext *ibuc, struct vm_area_struct *vma)
+{
+	struct rdma_user_mmap_entry *entry = rdma_user_mmap_entry_get(ibuc, vma);
+	struct rnic_mmap_entry *e;
+	int rc;
+
+	if (!entry)
+		return -EINVAL;
+	e = container_of(entry, struct rnic_mmap_entry, rdma);
+	/* Uncached: every store reaches the device in program order (BlueFlame's write-combined
+	 * mapping comes with the doorbell BAR). */
+	rc = rdma_user_mmap_io(ibuc, vma, PHYS_PFN(e->phys), PAGE_SIZE,
+			       pgprot_noncached(vma->vm_page_prot), entry);
+	rdma_user_mmap_entry_put(entry);
+	return rc;
+}
+
+static void rnic_mmap_free(struct rdma_user_mmap_entry *entry)
+{
+	kfree(container_of(entry, struct rnic_mmap_entry, rdma));
+}
+
 static int rnic_alloc_ucontext(struct ib_ucontext *ibuc, struct ib_udata *udata)
 {
 	struct rnic_kdev *rd = to_rdev(ibuc->device);
@@ -173,8 +224,12 @@ static int rnic_alloc_ucontext(struct ib_ucontext *ibuc, struct ib_udata *udata)
 	rc = RNIC_CMD(rd, rnic_cmd_alloc_uctx(&rd->cmdq, &uc->uctx));
 	if (rc)
 		return rc;
+	rc = db_entry_add(rd, uc);
+	if (rc)
+		goto err_uctx;
+	resp.db_mmap_key = uc->db_entry ? rdma_user_mmap_get_offset(uc->db_entry) : 0;
 	resp.uctx = uc->uctx;
-	resp.db_page_size = RNIC_BAR0_DB_PAGE_SIZE;
+	resp.db_page_size = uc->db_entry ? RNIC_BAR0_DB_PAGE_SIZE : 0;
 	resp.fw_version = rd->dattr.fw_version;
 	resp.max_qp = rd->dattr.max_qp;
 	resp.max_cq = rd->dattr.max_cq;
@@ -191,8 +246,12 @@ static int rnic_alloc_ucontext(struct ib_ucontext *ibuc, struct ib_udata *udata)
 	resp.speed_gbps = rd->pattr.speed_gbps;
 	ether_addr_copy(resp.mac, rd->netdev->dev_addr);
 	rc = ib_copy_to_udata(udata, &resp, min(udata->outlen, sizeof(resp)));
-	if (rc)
-		RNIC_CMD(rd, rnic_cmd_dealloc_uctx(&rd->cmdq, uc->uctx));
+	if (!rc)
+		return 0;
+	if (uc->db_entry)
+		rdma_user_mmap_entry_remove(uc->db_entry);
+err_uctx:
+	RNIC_CMD(rd, rnic_cmd_dealloc_uctx(&rd->cmdq, uc->uctx));
 	return rc;
 }
 
@@ -201,6 +260,8 @@ static void rnic_dealloc_ucontext(struct ib_ucontext *ibuc)
 	struct rnic_kdev *rd = to_rdev(ibuc->device);
 	struct rnic_ucontext *uc = container_of(ibuc, struct rnic_ucontext, ibuc);
 
+	if (uc->db_entry)
+		rdma_user_mmap_entry_remove(uc->db_entry);
 	RNIC_CMD(rd, rnic_cmd_dealloc_uctx(&rd->cmdq, uc->uctx));
 }
 
@@ -255,6 +316,8 @@ static const struct ib_device_ops rnic_dev_ops = {
 	.del_gid = rnic_del_gid,
 	.alloc_ucontext = rnic_alloc_ucontext,
 	.dealloc_ucontext = rnic_dealloc_ucontext,
+	.mmap = rnic_mmap,
+	.mmap_free = rnic_mmap_free,
 	.alloc_pd = rnic_alloc_pd,
 	.dealloc_pd = rnic_dealloc_pd,
 	.reg_user_mr = rnic_reg_user_mr,

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "rnicp_abi.h"
 #include "rnicp_backend.h"
@@ -27,6 +28,7 @@ struct kobj {
 
 struct rnicp_be {
 	struct verbs_context *vctx;
+	volatile uint32_t *db;	/* the context's doorbell page, mmapped from cmd_fd */
 	struct rnic_uresp_ucontext uc;
 	pthread_mutex_t lock;
 	struct kobj *pds, *mrs, *cqs;
@@ -87,6 +89,17 @@ static int kernel_open_ctx(struct verbs_context *vctx, const char *ibdev, struct
 		return -ENOMEM;
 	be->vctx = vctx;
 	be->uc = resp.drv;
+	if (be->uc.db_page_size) {
+		void *p = mmap(NULL, be->uc.db_page_size, PROT_WRITE, MAP_SHARED, vctx->context.cmd_fd,
+			       (off_t)be->uc.db_mmap_key);
+
+		if (p == MAP_FAILED) {
+			rc = -errno;
+			free(be);
+			return rc;
+		}
+		be->db = p;
+	}
 	pthread_mutex_init(&be->lock, NULL);
 	*out = be;
 	return 0;
@@ -110,6 +123,8 @@ static void kernel_close(struct rnicp_be *be)
 		free(o);
 	}
 	pthread_mutex_destroy(&be->lock);
+	if (be->db)
+		munmap((void *)be->db, be->uc.db_page_size);
 	free(be);
 }
 
@@ -324,10 +339,16 @@ static int kernel_query_qp(struct rnicp_be *be, uint32_t qpn, struct rnic_qp_att
 	return missing("query_qp");
 }
 
+/* Stores to the mapped page, in program order (uncached mapping; the fence orders them after
+ * the ring writes that precede them). */
 static void kernel_db_write32(struct rnicp_be *be, uint32_t off, uint32_t val)
 {
-	(void)be, (void)off, (void)val;
-	missing("the doorbell page");
+	if (!be->db) {
+		missing("the doorbell page");
+		return;
+	}
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	be->db[off / 4] = val;
 }
 
 const struct rnicp_be_ops rnicp_be_kernel_ops = {

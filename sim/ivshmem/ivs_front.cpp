@@ -8,6 +8,7 @@
 
 #include <csignal>
 #include <cerrno>
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -94,6 +95,9 @@ IvsFront::IvsFront(sc_module_name name, RnicNode *node, const IvsFrontCfg &cfg)
   m->vectors = cfg_.vectors;
   m->ram_bytes = cfg_.ram_bytes;
   __atomic_store_n(&m->magic, RNIC_IVS_MAGIC, __ATOMIC_RELEASE);  // last: the mailbox is ready
+  if (cfg_.shm_bytes > RNIC_IVS_DB_OFF)
+    db_pages_ = unsigned(std::min<uint64_t>(RNIC_BAR0_DB_NUM_PAGES, (cfg_.shm_bytes - RNIC_IVS_DB_OFF) / RNIC_BAR0_DB_PAGE_SIZE));
+  db_seen_.assign(size_t(db_pages_) * 5, 0);
   srv_.reset(new IvsServer(cfg_.sock, shm_fd_, cfg_.vectors));
   if (!srv_->ok()) {
     err_ = srv_->error();
@@ -152,6 +156,26 @@ void IvsFront::handle(uint32_t op, uint32_t addr, uint32_t data, uint32_t *rsp, 
   *status = uint32_t(resp);
 }
 
+// The doorbell words of every context's page (RNIC_IVS_DB_OFF): a word that changed since the
+// last look is delivered to the NIC, as the store of a card's doorbell page would be.
+// BlueFlame (bf_db with bf_data) is not offered on these pages yet.
+void IvsFront::scan_doorbell_pages() {
+  static const uint32_t words[5] = {RNIC_DB_SQ_DB, RNIC_DB_RQ_DB, RNIC_DB_CQ_DB, RNIC_DB_CQ_ARM, RNIC_DB_BF_DB};
+  for (unsigned u = 0; u < db_pages_; u++) {
+    const uint8_t *pg = shm_ + RNIC_IVS_DB_OFF + size_t(u) * RNIC_BAR0_DB_PAGE_SIZE;
+    for (unsigned w = 0; w < 5; w++) {
+      uint32_t v = __atomic_load_n(reinterpret_cast<const uint32_t *>(pg + words[w]), __ATOMIC_ACQUIRE);
+      uint32_t &seen = db_seen_[size_t(u) * 5 + w];
+      if (v == seen || words[w] == RNIC_DB_BF_DB) continue;
+      seen = v;
+      if (g_removed) continue;
+      ivs_deliver_doorbell(node_, u * RNIC_BAR0_DB_PAGE_SIZE + words[w], v);
+      page_doorbells++;
+      last_db_page = u, last_db_off = words[w], last_db_val = v;
+    }
+  }
+}
+
 // Free-running in simulated time (the NIC keeps working between requests: the guest polls
 // command completions in its RAM without register accesses); after cfg_.idle_ms of wall time
 // without a request it blocks up to 1 ms per 10 us of simulated time on the doorbell eventfds,
@@ -188,6 +212,7 @@ void IvsFront::serve() {
       idle = false;
       continue;
     }
+    if ((iter & 15) == 0) scan_doorbell_pages();
     if ((iter & 255) == 0) {
       rings += srv_->drain_doorbells();
       auto now = std::chrono::steady_clock::now();

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "host/host_mem.h"
 #include "ivshmem/ivs_server.h"
@@ -38,7 +39,7 @@ class GuestRam : public HostMemWindow {
 
 struct IvsFrontCfg {
   std::string sock, shm_path, ram_path;
-  uint64_t shm_bytes = 1 << 20, ram_bytes = 1ull << 30;
+  uint64_t shm_bytes = 4 << 20, ram_bytes = 1ull << 30;  // shm: mailbox + 512 doorbell pages
   unsigned vectors = 4;
   double idle_ms = 200;      // wall time without a request before the loop starts to block
   double timeout_s = 0;      // wall limit (0: none)
@@ -62,12 +63,15 @@ class IvsFront : public sc_module {
   GuestRam &ram() { return ram_; }
 
   uint64_t requests = 0, reads = 0, writes = 0, doorbells = 0, rings = 0, msix = 0, slverr = 0;
+  uint64_t page_doorbells = 0;  // delivered from the mmapped doorbell pages
+  uint32_t last_db_page = 0, last_db_off = 0, last_db_val = 0;
   bool guest_seen = false, timed_out = false, removed = false;
 
  private:
   void serve();
   void forward_msix(unsigned v);
   void handle(uint32_t op, uint32_t addr, uint32_t data, uint32_t *rsp, uint32_t *status);
+  void scan_doorbell_pages();
 
   RnicNode *node_;
   IvsFrontCfg cfg_;
@@ -76,4 +80,6 @@ class IvsFront : public sc_module {
   int shm_fd_ = -1;
   uint8_t *shm_ = nullptr;
   std::unique_ptr<IvsServer> srv_;
+  unsigned db_pages_ = 0;
+  std::vector<uint32_t> db_seen_;  // per page, per doorbell word: the value last delivered
 };

@@ -97,6 +97,10 @@ int ivs_main(int argc, char **argv) {
               (unsigned long long)front.doorbells, (unsigned long long)front.slverr, (unsigned long long)front.rings,
               (unsigned long long)front.msix, (unsigned long long)front.ram().read_bytes,
               (unsigned long long)front.ram().written_bytes, (unsigned long long)front.ram().refused);
+  std::printf("rnic_sim ivshmem: %llu doorbells from the mmapped pages", (unsigned long long)front.page_doorbells);
+  if (front.page_doorbells)
+    std::printf(", the last page %u offset 0x%03x value 0x%08x", front.last_db_page, front.last_db_off, front.last_db_val);
+  std::printf("\n");
   if (front.removed) std::printf("rnic_sim ivshmem: the device was removed (SIGUSR1) during the run\n");
   if (!front.error().empty()) std::printf("rnic_sim ivshmem: error: %s\n", front.error().c_str());
   return front.timed_out || !front.error().empty() ? 1 : 0;

@@ -122,7 +122,23 @@ int main(void)
 		CHECK(ibv_query_device(c, &da) == 0 && ibv_create_cq(c, da.max_cqe + 1, NULL, NULL, 0) == NULL &&
 			      errno == EINVAL,
 		      "cq-too-large-einval", "errno %d (%s)", errno, strerror(errno));
+		/* arming the CQ is a store to the context's mmapped doorbell page (cq_arm), which
+		 * the simulator delivers (the suite checks its log) */
+		CHECK(cq && ibv_req_notify_cq(cq, 0) == 0, "db-req-notify-cq", "ibv_req_notify_cq failed");
 		CHECK(cq && ibv_destroy_cq(cq) == 0, "cq-destroy", "destroy failed");
+	}
+	/* the doorbell page's mmap: only the context's own key, one page */
+	{
+		void *p;
+
+		errno = 0;
+		p = mmap(NULL, pg, PROT_WRITE, MAP_SHARED, c->cmd_fd, 64 * pg);
+		CHECK(p == MAP_FAILED && errno == EINVAL, "db-mmap-not-a-key-einval", "mmap %p errno %d (%s)", p,
+		      errno, strerror(errno));
+		errno = 0;
+		p = mmap(NULL, 2 * pg, PROT_WRITE, MAP_SHARED, c->cmd_fd, 0);
+		CHECK(p == MAP_FAILED && errno == EINVAL, "db-mmap-two-pages-einval", "mmap %p errno %d (%s)", p,
+		      errno, strerror(errno));
 	}
 	/* the PD holding an MR cannot go; it can once the MR went */
 	errno = 0;

@@ -110,11 +110,14 @@ while read -r verdict name why; do
     FAIL) fail "guest-$name" "$why";;
   esac
 done < <(grep -E '^(PASS|FAIL) ' "$o/mr.txt" 2>/dev/null)
-check guest-mr-all-checks '[ "$(grep -c "^PASS" "$o/mr.txt" 2>/dev/null)" = 18 ]' "$(grep -c "^PASS" "$o/mr.txt" 2>/dev/null) of 18 kmod_mr checks passed"
+check guest-mr-all-checks '[ "$(grep -c "^PASS" "$o/mr.txt" 2>/dev/null)" = 21 ]' "$(grep -c "^PASS" "$o/mr.txt" 2>/dev/null) of 21 kmod_mr checks passed"
 # Nothing the module (or ib_umem for it) allocated is left once the programs exited: the slab
 # allocation sites (slub_debug=U) before rmmod are those right after insmod, count for count.
 check guest-slab-tracking 'grep -q "slub_debug=U" "$o/cmdline" && [ -s "$o/slab-after-insmod.txt" ]' "no slab allocation sites of the module recorded ($(rd cmdline))"
 check guest-slab-no-leak 'cmp -s "$o/slab-after-insmod.txt" "$o/slab-before-rmmod.txt"' "allocation sites changed: $(diff "$o/slab-after-insmod.txt" "$o/slab-before-rmmod.txt" | grep '^[<>]' | head -5 | tr '\n' ' ')"
+# The CQ arm of kmod_mr went through the mmapped doorbell page to the NIC: the simulator's last
+# page doorbell is a cq_arm (offset 0x00c) naming a CQ.
+check guest-db-page-delivered 'grep -Eq "[1-9][0-9]* doorbells from the mmapped pages, the last page [0-9]+ offset 0x00c value 0x0000[0-9a-f]{3}[1-9a-f]" "$out/sim.log"' "$(grep 'mmapped pages' "$out/sim.log")"
 res=$(grep " rnic0: " "$o/rdma-res-before-rmmod.txt")
 check guest-rdma-res-empty '[ -n "$res" ] && ! echo "$res" | grep -Eq " (pd|cq|qp|cm_id|mr|ctx|srq) [1-9]"' "rdma resource show before rmmod: $(rd rdma-res-before-rmmod.txt | tr '\n' ' ')"
 check guest-rmmod '[ "$(rd rmmod.rc)" = 0 ] && [ -z "$(rd ibdevs-after.txt)" ]' "rmmod exit $(rd rmmod.rc), devices left '$(rd ibdevs-after.txt)'"
