@@ -6,9 +6,10 @@ TEST_SUITES += guest
 test-guest: $(SIM_BIN) provider $(KMOD_KO)
 	@tb/guest/test_guest.sh
 
-# Our own verbs program for the guest (PDs, MRs, bad input at the kernel boundary).
-GUEST_MR := $(BUILD)/guest-bin/kmod_mr
-$(GUEST_MR): tb/guest/kmod_mr.c
+# Our own verbs programs for the guest: kmod_mr (PDs, MRs, CQs, the doorbell page, bad input at
+# the kernel boundary), kmod_async (waits for the fatal event of a removed device).
+GUEST_PROGS := $(BUILD)/guest-bin/kmod_mr $(BUILD)/guest-bin/kmod_async
+$(BUILD)/guest-bin/%: tb/guest/%.c
 	@mkdir -p $(dir $@)
 	$(HOST_CC) -std=c11 -O2 -g -Wall -Wextra -Werror $< -o $@ -libverbs
-test-guest: $(GUEST_MR)
+test-guest: $(GUEST_PROGS)

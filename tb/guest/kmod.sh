@@ -56,6 +56,9 @@ dmesg -c > $O/dmesg.txt
 # later calls at once, report the port down, and still unload.
 up() { cut -d' ' -f1 /proc/uptime; }
 insmod /mnt/host/rnic.ko netdev=dummy0 cmd_timeout_ms=3000 mbox_timeout_ms=10000; echo $? > $O/hang-insmod.rc
+# A process holding a context: it must get the fatal async event.
+(RDMAV_DRIVERS=/mnt/host/librnic /mnt/host/kmod_async > $O/hang-async.txt 2>&1; echo $? > $O/hang-async.rc) &
+for i in $(seq 1 100); do grep -qs READY $O/hang-async.txt && break; sleep 0.1; done
 touch $O/hang-request
 for i in $(seq 1 300); do [ -f $O/hung ] && break; sleep 0.1; done
 step "device removed: $([ -f $O/hung ] && echo yes || echo no)"
@@ -63,6 +66,7 @@ t0=$(up); RDMAV_DRIVERS=/mnt/host/librnic ibv_devinfo -d rnic0 > $O/hang-devinfo
 RDMAV_DRIVERS=/mnt/host/librnic ibv_devinfo -d rnic0 > $O/hang-devinfo2.txt 2>&1; echo $? > $O/hang-devinfo2.rc; t2=$(up)
 echo "$(awk "BEGIN{print $t1 - $t0}") $(awk "BEGIN{print $t2 - $t1}")" > $O/hang-times
 cat /sys/class/infiniband/rnic0/ports/1/state > $O/hang-port-state 2>&1
+for i in $(seq 1 100); do [ -s $O/hang-async.rc ] && break; sleep 0.1; done
 t0=$(up); rmmod rnic; echo $? > $O/hang-rmmod.rc; t1=$(up)
 echo "$(awk "BEGIN{print $t1 - $t0}")" > $O/hang-rmmod-time
 step "after removal: ibv_devinfo rc $(cat $O/hang-devinfo1.rc)/$(cat $O/hang-devinfo2.rc) in $(cat $O/hang-times) s, rmmod rc $(cat $O/hang-rmmod.rc)"

@@ -13,6 +13,7 @@ sim=$root/build/sim/rnic_sim
 ko=$root/build/kmod/rnic.ko
 prov=$root/build/provider/librnic-rdmav34.so
 mrprog=$root/build/guest-bin/kmod_mr
+asyncprog=$root/build/guest-bin/kmod_async
 failures=0
 RERUN="tb/guest/test_guest.sh   (outputs in build/guest-kmod/)"
 pass() { echo "PASS $1"; }
@@ -21,7 +22,7 @@ check() { if eval "$2"; then pass "$1"; else fail "$1" "$3"; fi; }
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
 t_start=$(date +%s)
 
-for f in "$sim" "$ko" "$prov" "$mrprog"; do [ -f "$f" ] || { fail guest-inputs "$f missing (make kmod provider build/sim/rnic_sim)"; exit 1; }; done
+for f in "$sim" "$ko" "$prov" "$mrprog" "$asyncprog"; do [ -f "$f" ] || { fail guest-inputs "$f missing (make kmod provider build/sim/rnic_sim)"; exit 1; }; done
 if ! command -v qemu-system-x86_64 > /dev/null; then
   fail guest-qemu "qemu-system-x86_64 not installed (scripts/install-deps.sh installs qemu-system-x86)"; exit 1
 fi
@@ -38,7 +39,7 @@ fi
 kernel=$kroot/boot/vmlinuz-$kv
 
 rm -rf "$out"; mkdir -p "$out/share/out"
-cp "$ko" "$prov" "$mrprog" tb/guest/kmod.sh "$out/share/"
+cp "$ko" "$prov" "$mrprog" "$asyncprog" tb/guest/kmod.sh "$out/share/"
 run=$(mktemp -d /tmp/rnic-guest.XXXXXX)
 shm=/dev/shm/rnic-guest-$$.shm ram=/dev/shm/rnic-guest-$$.ram
 trap 'rm -rf "$run"; rm -f "$shm" "$ram"; [ -n "${simpid:-}" ] && kill $simpid 2>/dev/null' EXIT
@@ -135,6 +136,7 @@ check guest-hang-marked-dead 'grep -q "device marked dead: registers read all-on
 # A dead device fails at once: well under the command timeout (3 s) the first call waited out.
 t2=$(awk '{print $2}' "$o/hang-times" 2>/dev/null)
 check guest-hang-later-call-fast '[ "$(rd hang-devinfo2.rc)" != 0 ] && awk "BEGIN{exit !(${t2:-99} < 2.5)}"' "second ibv_devinfo exit $(rd hang-devinfo2.rc), took ${t2:-?} s (a dead device must fail at once)"
+check guest-hang-fatal-event '[ "$(rd hang-async.rc)" = 0 ] && grep -qx "EVENT local catastrophic error" "$o/hang-async.txt" && grep -qx READY "$o/hang-async.txt"' "the process holding a context got: $(rd hang-async.txt | tr '\n' ' ') (exit $(rd hang-async.rc))"
 check guest-hang-port-down '[ "$(rd hang-port-state)" = "1: DOWN" ]' "port state '$(rd hang-port-state)' on a dead device"
 check guest-hang-rmmod '[ "$(rd hang-rmmod.rc)" = 0 ] && [ -z "$(rd hang-ibdevs-after.txt)" ]' "rmmod of a dead device exit $(rd hang-rmmod.rc), devices left '$(rd hang-ibdevs-after.txt)'"
 check guest-hang-dmesg-clean '! grep -Eq "WARNING:|BUG:|Oops|Call Trace|lockdep|general protection|hung_task" "$dh"' "$(grep -Em3 "WARNING:|BUG:|Oops|Call Trace|lockdep|general protection|hung_task" "$dh" | tr '\n' ' ')"
