@@ -105,6 +105,15 @@ struct rnic_cq {
 };
 int rnic_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr, struct ib_udata *udata);
 int rnic_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
+u64 rnic_umem_contig_bus(struct ib_umem *um);
+
+/* rnic_verbs_qp.c */
+struct rnic_qp {
+	struct ib_qp ibqp;
+	struct ib_umem *buf;
+};
+int rnic_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr, struct ib_udata *udata);
+int rnic_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
 
 /* rnic_verbs_mr.c */
 struct ib_mr *rnic_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length, u64 virt, int access,

@@ -44,4 +44,23 @@ struct rnic_uresp_cq {
 	__u32 reserved;
 };
 
+/* CREATE_QP request: the queue buffer in the process (SQ ring at 0, RQ ring at rq_offset;
+ * page-aligned) and the ring shapes the provider chose (host-driver/core/README.md) */
+struct rnic_ureq_qp {
+	__aligned_u64 buf_addr;
+	__aligned_u64 buf_len;
+	__u32 rq_offset;
+	__u32 sq_log_size;	/* 64-byte WQEBBs */
+	__u32 rq_log_size;
+	__u32 rq_log_stride;
+	__u32 max_inline;	/* bytes */
+	__u32 sq_sig_all;
+};
+
+/* CREATE_QP response */
+struct rnic_uresp_qp {
+	__u32 qpn;
+	__u32 reserved;
+};
+
 #endif /* RNIC_USER_ABI_H */

@@ -324,10 +324,13 @@ static const struct ib_device_ops rnic_dev_ops = {
 	.dereg_mr = rnic_dereg_mr,
 	.create_cq = rnic_create_cq,
 	.destroy_cq = rnic_destroy_cq,
+	.create_qp = rnic_create_qp,
+	.destroy_qp = rnic_destroy_qp,
 
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, rnic_ucontext, ibuc),
 	INIT_RDMA_OBJ_SIZE(ib_pd, rnic_pd, ibpd),
 	INIT_RDMA_OBJ_SIZE(ib_cq, rnic_cq, ibcq),
+	INIT_RDMA_OBJ_SIZE(ib_qp, rnic_qp, ibqp),
 };
 
 int rnic_ib_register(struct rnic_kdev *rd)

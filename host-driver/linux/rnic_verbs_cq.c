@@ -16,7 +16,7 @@
 #define RNIC_CQ_MAX_LOG 16
 
 /* The bus address of a pinned buffer that is bus-contiguous, else 0. */
-static u64 umem_contig_bus(struct ib_umem *um)
+u64 rnic_umem_contig_bus(struct ib_umem *um)
 {
 	struct ib_block_iter biter;
 	u64 first = 0, i = 0;
@@ -71,7 +71,7 @@ int rnic_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr, struc
 	}
 	in = (struct rnic_create_cq_in){
 		.uctx = uc->uctx, .log_size = req.log_size, .eqn = 0,
-		.buf_addr = umem_contig_bus(cq->ring), .dbrec_addr = dbrec_bus,
+		.buf_addr = rnic_umem_contig_bus(cq->ring), .dbrec_addr = dbrec_bus,
 	};
 	if (!in.buf_addr) {
 		rc = -EOPNOTSUPP;

@@ -1,10 +1,10 @@
 /* The kernel backend: uverbs commands to the kernel module (host-driver/linux) through
  * libibverbs' ibv_cmd_* helpers, with the driver parts of host-driver/linux/rnic_user_abi.h.
  * So far the context (GET_CONTEXT; libibverbs then gets the kernel's async fd), the queries, PDs,
- * MRs and CQs; QP and AH need the module's objects and the doorbell mmap (docs/kernel-module.md,
- * what is missing), and say so. The verbs layer names PDs, MRs and CQs by the device's numbers
- * (pdn, lkey, cqn); the kernel by its object handles: the backend keeps the kernel's side of
- * each. */
+ * MRs, CQs, QP create/destroy and the doorbell page; modify/query QP and AHs are missing
+ * (docs/kernel-module.md) and say so. The verbs layer names PDs, MRs, CQs and QPs by the
+ * device's numbers (pdn, lkey, cqn, qpn); the kernel by its object handles: the backend keeps
+ * the kernel's side of each. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 
 #include "rnicp_abi.h"
+#include "rnic_spec.h"
 #include "rnicp_backend.h"
 #include "../linux/rnic_user_abi.h"
 
@@ -24,6 +25,7 @@ struct kobj {
 	struct ibv_pd pd;	/* for a PD */
 	struct verbs_mr mr;	/* for an MR */
 	struct ibv_cq cq;	/* for a CQ */
+	struct ibv_qp qp;	/* for a QP */
 };
 
 struct rnicp_be {
@@ -31,7 +33,7 @@ struct rnicp_be {
 	volatile uint32_t *db;	/* the context's doorbell page, mmapped from cmd_fd */
 	struct rnic_uresp_ucontext uc;
 	pthread_mutex_t lock;
-	struct kobj *pds, *mrs, *cqs;
+	struct kobj *pds, *mrs, *cqs, *qps;
 };
 
 static struct kobj *kobj_take(struct rnicp_be *be, struct kobj **list, uint32_t num, int unlink)
@@ -56,6 +58,43 @@ static void kobj_add(struct rnicp_be *be, struct kobj **list, struct kobj *o)
 	o->next = *list;
 	*list = o;
 	pthread_mutex_unlock(&be->lock);
+}
+
+/* Destroys the kernel's object behind a device number with cmd; the entry goes only when the
+ * kernel agreed (a PD in use, say, stays). */
+static int kobj_destroy(struct rnicp_be *be, struct kobj **list, uint32_t num, int (*cmd)(struct kobj *o))
+{
+	struct kobj *o = kobj_take(be, list, num, 0);
+	int rc;
+
+	if (!o)
+		return -ENOENT;
+	rc = cmd(o);
+	if (rc)
+		return -rc;
+	kobj_take(be, list, num, 1);
+	free(o);
+	return 0;
+}
+
+static int cmd_dealloc_pd(struct kobj *o)
+{
+	return ibv_cmd_dealloc_pd(&o->pd);
+}
+
+static int cmd_dereg_mr(struct kobj *o)
+{
+	return ibv_cmd_dereg_mr(&o->mr);
+}
+
+static int cmd_destroy_cq(struct kobj *o)
+{
+	return ibv_cmd_destroy_cq(&o->cq);
+}
+
+static int cmd_destroy_qp(struct kobj *o)
+{
+	return ibv_cmd_destroy_qp(&o->qp);
 }
 
 static int kernel_open(const char *ibdev, struct rnicp_be **out)
@@ -120,6 +159,10 @@ static void kernel_close(struct rnicp_be *be)
 	}
 	while ((o = be->cqs)) {
 		be->cqs = o->next;
+		free(o);
+	}
+	while ((o = be->qps)) {
+		be->qps = o->next;
 		free(o);
 	}
 	pthread_mutex_destroy(&be->lock);
@@ -201,17 +244,7 @@ static int kernel_alloc_pd(struct rnicp_be *be, uint32_t *pdn)
 
 static int kernel_dealloc_pd(struct rnicp_be *be, uint32_t pdn)
 {
-	struct kobj *o = kobj_take(be, &be->pds, pdn, 0);
-	int rc;
-
-	if (!o)
-		return -ENOENT;
-	rc = ibv_cmd_dealloc_pd(&o->pd);
-	if (rc)
-		return -rc;	/* e.g. still in use: the PD stays */
-	kobj_take(be, &be->pds, pdn, 1);
-	free(o);
-	return 0;
+	return kobj_destroy(be, &be->pds, pdn, cmd_dealloc_pd);
 }
 
 /* access: enum access bits, which are ibv_access_flags' (the spec numbers them so). */
@@ -245,17 +278,7 @@ static int kernel_reg_mr(struct rnicp_be *be, uint32_t pdn, void *addr, uint64_t
 
 static int kernel_dereg_mr(struct rnicp_be *be, uint32_t lkey)
 {
-	struct kobj *o = kobj_take(be, &be->mrs, lkey, 0);
-	int rc;
-
-	if (!o)
-		return -ENOENT;
-	rc = ibv_cmd_dereg_mr(&o->mr);
-	if (rc)
-		return -rc;
-	kobj_take(be, &be->mrs, lkey, 1);
-	free(o);
-	return 0;
+	return kobj_destroy(be, &be->mrs, lkey, cmd_dereg_mr);
 }
 
 /* The ring and the doorbell record stay the verbs layer's; the kernel pins them. */
@@ -294,23 +317,63 @@ static int kernel_create_cq(struct rnicp_be *be, uint32_t log_size, void *ring, 
 
 static int kernel_destroy_cq(struct rnicp_be *be, uint32_t cqn)
 {
-	struct kobj *o = kobj_take(be, &be->cqs, cqn, 0);
-	int rc;
-
-	if (!o)
-		return -ENOENT;
-	rc = ibv_cmd_destroy_cq(&o->cq);
-	if (rc)
-		return -rc;
-	kobj_take(be, &be->cqs, cqn, 1);
-	free(o);
-	return 0;
+	return kobj_destroy(be, &be->cqs, cqn, cmd_destroy_cq);
 }
 
 static int kernel_create_qp(struct rnicp_be *be, const struct rnicp_be_qp_in *in, uint32_t *qpn)
 {
-	(void)be, (void)in, (void)qpn;
-	return missing("create_qp");
+	struct kobj *pd = kobj_take(be, &be->pds, in->pdn, 0);
+	struct kobj *scq = kobj_take(be, &be->cqs, in->send_cqn, 0);
+	struct kobj *rcq = kobj_take(be, &be->cqs, in->recv_cqn, 0);
+	struct {
+		struct ibv_create_qp ibv;
+		struct rnic_ureq_qp drv;
+	} cmd;
+	struct {
+		struct ib_uverbs_create_qp_resp ibv;
+		struct rnic_uresp_qp drv;
+	} resp;
+	struct ibv_qp_init_attr a;
+	struct kobj *o;
+	int rc;
+
+	if (!pd || !scq || !rcq)
+		return -ENOENT;
+	o = calloc(1, sizeof(*o));
+	if (!o)
+		return -ENOMEM;
+	memset(&cmd, 0, sizeof(cmd));
+	memset(&resp, 0, sizeof(resp));
+	memset(&a, 0, sizeof(a));
+	a.send_cq = &scq->cq;
+	a.recv_cq = &rcq->cq;
+	a.qp_type = in->qp_type == RNIC_QP_TYPE_UD ? IBV_QPT_UD :
+		    in->qp_type == RNIC_QP_TYPE_UC ? IBV_QPT_UC : IBV_QPT_RC;
+	a.sq_sig_all = (int)in->sq_sig_all;
+	/* The rings the verbs layer sized: WQEBBs and entries bound the work requests. */
+	a.cap.max_send_wr = 1u << in->sq_log_size;
+	a.cap.max_recv_wr = 1u << in->rq_log_size;
+	a.cap.max_send_sge = a.cap.max_recv_sge = 1;
+	a.cap.max_inline_data = in->max_inline;
+	cmd.drv = (struct rnic_ureq_qp){
+		.buf_addr = (uintptr_t)in->buf, .buf_len = in->buf_len, .rq_offset = in->rq_offset,
+		.sq_log_size = in->sq_log_size, .rq_log_size = in->rq_log_size,
+		.rq_log_stride = in->rq_log_stride, .max_inline = in->max_inline,
+		.sq_sig_all = in->sq_sig_all,
+	};
+	rc = ibv_cmd_create_qp(&pd->pd, &o->qp, &a, &cmd.ibv, sizeof(cmd), &resp.ibv, sizeof(resp));
+	if (rc) {
+		free(o);
+		return -rc;
+	}
+	o->num = *qpn = resp.drv.qpn;
+	kobj_add(be, &be->qps, o);
+	return 0;
+}
+
+static int kernel_destroy_qp(struct rnicp_be *be, uint32_t qpn)
+{
+	return kobj_destroy(be, &be->qps, qpn, cmd_destroy_qp);
 }
 
 static int kernel_create_ah(struct rnicp_be *be, const struct rnic_create_ah_in *in, uint32_t *ahn)
@@ -369,7 +432,7 @@ const struct rnicp_be_ops rnicp_be_kernel_ops = {
 	.destroy_cq = kernel_destroy_cq,
 	.modify_qp = kernel_modify_qp,
 	.query_qp = kernel_query_qp,
-	.destroy_qp = kernel_destroy,
+	.destroy_qp = kernel_destroy_qp,
 	.destroy_ah = kernel_destroy,
 	.db_write32 = kernel_db_write32,
 };

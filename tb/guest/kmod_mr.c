@@ -122,6 +122,24 @@ int main(void)
 		CHECK(ibv_query_device(c, &da) == 0 && ibv_create_cq(c, da.max_cqe + 1, NULL, NULL, 0) == NULL &&
 			      errno == EINVAL,
 		      "cq-too-large-einval", "errno %d (%s)", errno, strerror(errno));
+		/* QPs on it: the queue buffer pinned by the module (one page: bus-contiguous) */
+		{
+			struct ibv_qp_init_attr qa = {
+				.send_cq = cq, .recv_cq = cq, .qp_type = IBV_QPT_RC,
+				.cap = { .max_send_wr = 8, .max_recv_wr = 8, .max_send_sge = 1, .max_recv_sge = 1 },
+			};
+			struct ibv_qp *rc_qp = cq ? ibv_create_qp(pd, &qa) : NULL, *ud_qp;
+
+			CHECK(rc_qp && rc_qp->qp_num >= 2, "qp-create-rc", "ibv_create_qp: %s", strerror(errno));
+			qa.qp_type = IBV_QPT_UD;
+			ud_qp = cq ? ibv_create_qp(pd, &qa) : NULL;
+			CHECK(ud_qp && ud_qp->qp_num >= 2 && (!rc_qp || ud_qp->qp_num != rc_qp->qp_num), "qp-create-ud",
+			      "ibv_create_qp: %s", strerror(errno));
+			rc = cq ? ibv_destroy_cq(cq) : 0;
+			CHECK(rc == EBUSY, "cq-destroy-in-use-ebusy", "ibv_destroy_cq %d (%s)", rc, strerror(rc));
+			CHECK(rc_qp && ud_qp && ibv_destroy_qp(rc_qp) == 0 && ibv_destroy_qp(ud_qp) == 0, "qp-destroy",
+			      "destroy failed");
+		}
 		/* arming the CQ is a store to the context's mmapped doorbell page (cq_arm), which
 		 * the simulator delivers (the suite checks its log) */
 		CHECK(cq && ibv_req_notify_cq(cq, 0) == 0, "db-req-notify-cq", "ibv_req_notify_cq failed");
@@ -147,7 +165,7 @@ int main(void)
 	CHECK(mr && ibv_dereg_mr(mr) == 0, "mr-dereg-64k", "dereg failed");
 	CHECK(ibv_dealloc_pd(pd) == 0 && ibv_dealloc_pd(pd2) == 0, "mr-dealloc-pd", "dealloc failed");
 
-	/* a process that exits holding a PD, an MR and a CQ: the kernel releases them (checked by the
+	/* a process that exits holding a PD, an MR, a CQ and a QP: the kernel releases them (checked by the
 	 * suite: rdma resource show is empty before rmmod) */
 	pid_t p = fork();
 	if (p == 0) {
@@ -155,7 +173,13 @@ int main(void)
 		struct ibv_pd *pp = cc ? ibv_alloc_pd(cc) : NULL;
 		void *b = malloc(8192);
 
-		_exit(pp && ibv_reg_mr(pp, b, 8192, rw) && ibv_create_cq(cc, 64, NULL, NULL, 0) ? 0 : 1);
+		struct ibv_cq *ccq = cc ? ibv_create_cq(cc, 64, NULL, NULL, 0) : NULL;
+		struct ibv_qp_init_attr qa = {
+			.send_cq = ccq, .recv_cq = ccq, .qp_type = IBV_QPT_RC,
+			.cap = { .max_send_wr = 4, .max_recv_wr = 4, .max_send_sge = 1, .max_recv_sge = 1 },
+		};
+
+		_exit(pp && ibv_reg_mr(pp, b, 8192, rw) && ccq && ibv_create_qp(pp, &qa) ? 0 : 1);
 	}
 	int st = 0;
 	waitpid(p, &st, 0);
