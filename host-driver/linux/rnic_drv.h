@@ -114,6 +114,8 @@ struct rnic_qp {
 };
 int rnic_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr, struct ib_udata *udata);
 int rnic_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
+int rnic_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *a, int mask, struct ib_udata *udata);
+int rnic_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *a, int mask, struct ib_qp_init_attr *init);
 
 /* rnic_verbs_mr.c */
 struct ib_mr *rnic_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length, u64 virt, int access,

@@ -326,6 +326,8 @@ static const struct ib_device_ops rnic_dev_ops = {
 	.destroy_cq = rnic_destroy_cq,
 	.create_qp = rnic_create_qp,
 	.destroy_qp = rnic_destroy_qp,
+	.modify_qp = rnic_modify_qp,
+	.query_qp = rnic_query_qp,
 
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, rnic_ucontext, ibuc),
 	INIT_RDMA_OBJ_SIZE(ib_pd, rnic_pd, ibpd),

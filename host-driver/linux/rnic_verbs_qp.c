@@ -2,8 +2,11 @@
 /* Queue pairs of user processes: the queue buffer lives in the process (rnic_user_abi.h
  * rnic_ureq_qp), pinned here with ib_umem; CREATE_QP gets its bus address (the firmware does
  * not serve page-listed queue buffers yet: the buffer must be bus-contiguous, always so within
- * one page) and the ring shapes. RC, UC and UD; no SRQ; no kernel QPs. */
+ * one page) and the ring shapes. RC, UC and UD; no SRQ; no kernel QPs. modify_qp checks the
+ * transition and every attribute's range before MODIFY_QP. */
 #include <linux/slab.h>
+#include <net/ipv6.h>
+#include <rdma/ib_cache.h>
 #include <rdma/ib_umem.h>
 #include <rdma/uverbs_ioctl.h>
 
@@ -95,5 +98,114 @@ int rnic_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	if (rc && !READ_ONCE(rd->dead))
 		return rc;
 	ib_umem_release(qp->buf);
+	return 0;
+}
+
+/* ib_qp_attr_mask and enum qp_attr share bit positions, ib_qp_state and enum qp_state values
+ * (the spec numbers them so); the attributes this device keeps: */
+#define RNIC_QP_MASK_OK (IB_QP_STATE | IB_QP_CUR_STATE | IB_QP_ACCESS_FLAGS | IB_QP_PKEY_INDEX | \
+			 IB_QP_PORT | IB_QP_QKEY | IB_QP_AV | IB_QP_PATH_MTU | IB_QP_TIMEOUT |   \
+			 IB_QP_RETRY_CNT | IB_QP_RNR_RETRY | IB_QP_RQ_PSN | IB_QP_MAX_QP_RD_ATOMIC | \
+			 IB_QP_MIN_RNR_TIMER | IB_QP_SQ_PSN | IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_DEST_QPN)
+
+/* The address vector: RoCE v2 over IPv4 only (an IPv4-mapped destination GID); ib_core has
+ * resolved the destination MAC already. */
+static int qp_av(const struct rdma_ah_attr *ah, struct rnic_qp_attr *o)
+{
+	const struct ib_global_route *grh = rdma_ah_read_grh(ah);
+	const struct in6_addr *d = (const struct in6_addr *)grh->dgid.raw;
+
+	if (!(rdma_ah_get_ah_flags(ah) & IB_AH_GRH) || !ipv6_addr_v4mapped(d) ||
+	    grh->sgid_index >= RNIC_GID_TBL_LEN)
+		return -EINVAL;
+	o->dest_ipv4 = be32_to_cpu(d->s6_addr32[3]);
+	o->sgid_index = grh->sgid_index;
+	o->hop_limit = grh->hop_limit;
+	o->traffic_class = grh->traffic_class;
+	memcpy(o->dmac, rdma_ah_retrieve_dmac((struct rdma_ah_attr *)ah), ETH_ALEN);
+	return 0;
+}
+
+int rnic_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *a, int mask, struct ib_udata *udata)
+{
+	struct rnic_kdev *rd = to_rdev(ibqp->device);
+	struct rnic_qp_attr o = {};
+	enum ib_qp_state cur, next;
+	int rc;
+
+	(void)udata;
+	if (mask & ~RNIC_QP_MASK_OK)
+		return -EOPNOTSUPP;
+	rc = RNIC_CMD(rd, rnic_cmd_query_qp(&rd->cmdq, ibqp->qp_num, &o));
+	if (rc)
+		return rc;
+	/* The IBTA transition table: which attributes each move needs and allows. */
+	cur = (mask & IB_QP_CUR_STATE) ? a->cur_qp_state : (enum ib_qp_state)o.state;
+	next = (mask & IB_QP_STATE) ? a->qp_state : cur;
+	if (!ib_modify_qp_is_ok(cur, next, ibqp->qp_type, mask))
+		return -EINVAL;
+	if (((mask & IB_QP_PORT) && a->port_num != 1) || ((mask & IB_QP_PKEY_INDEX) && a->pkey_index) ||
+	    ((mask & IB_QP_PATH_MTU) && (a->path_mtu < IB_MTU_256 || a->path_mtu > IB_MTU_4096)) ||
+	    ((mask & IB_QP_TIMEOUT) && a->timeout > 31) || ((mask & IB_QP_RETRY_CNT) && a->retry_cnt > 7) ||
+	    ((mask & IB_QP_RNR_RETRY) && a->rnr_retry > 7) ||
+	    ((mask & IB_QP_MIN_RNR_TIMER) && a->min_rnr_timer > 31) ||
+	    ((mask & IB_QP_MAX_QP_RD_ATOMIC) && a->max_rd_atomic > rd->dattr.max_rd_atomic) ||
+	    ((mask & IB_QP_MAX_DEST_RD_ATOMIC) && a->max_dest_rd_atomic > rd->dattr.max_rd_atomic) ||
+	    ((mask & IB_QP_ACCESS_FLAGS) && (a->qp_access_flags & ~0xF)) ||
+	    ((mask & IB_QP_DEST_QPN) && a->dest_qp_num > 0xFFFFFF) ||
+	    ((mask & IB_QP_SQ_PSN) && a->sq_psn > 0xFFFFFF) || ((mask & IB_QP_RQ_PSN) && a->rq_psn > 0xFFFFFF))
+		return -EINVAL;
+	o.state = next;
+	o.cur_state = cur;
+	o.path_mtu = a->path_mtu;
+	o.timeout = a->timeout;
+	o.retry_cnt = a->retry_cnt;
+	o.rnr_retry = a->rnr_retry;
+	o.min_rnr_timer = a->min_rnr_timer;
+	o.access = a->qp_access_flags;
+	o.dest_qpn = a->dest_qp_num;
+	o.rq_psn = a->rq_psn;
+	o.sq_psn = a->sq_psn;
+	o.qkey = a->qkey;
+	o.max_rd_atomic = a->max_rd_atomic;
+	o.max_dest_rd_atomic = a->max_dest_rd_atomic;
+	if (mask & IB_QP_AV) {
+		rc = qp_av(&a->ah_attr, &o);
+		if (rc)
+			return rc;
+	}
+	return RNIC_CMD(rd, rnic_cmd_modify_qp(&rd->cmdq, ibqp->qp_num, (u32)mask, &o));
+}
+
+int rnic_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *a, int mask, struct ib_qp_init_attr *init)
+{
+	struct rnic_kdev *rd = to_rdev(ibqp->device);
+	struct rnic_qp_attr o = {};
+	int rc;
+
+	(void)mask;
+	rc = RNIC_CMD(rd, rnic_cmd_query_qp(&rd->cmdq, ibqp->qp_num, &o));
+	if (rc)
+		return rc;
+	memset(a, 0, sizeof(*a));
+	a->qp_state = (enum ib_qp_state)o.state;
+	a->cur_qp_state = a->qp_state;
+	a->path_mtu = (enum ib_mtu)o.path_mtu;
+	a->timeout = (u8)o.timeout;
+	a->retry_cnt = (u8)o.retry_cnt;
+	a->rnr_retry = (u8)o.rnr_retry;
+	a->min_rnr_timer = (u8)o.min_rnr_timer;
+	a->qp_access_flags = (int)o.access;
+	a->dest_qp_num = o.dest_qpn;
+	a->rq_psn = o.rq_psn;
+	a->sq_psn = o.sq_psn;
+	a->qkey = o.qkey;
+	a->max_rd_atomic = (u8)o.max_rd_atomic;
+	a->max_dest_rd_atomic = (u8)o.max_dest_rd_atomic;
+	a->port_num = 1;
+	memset(init, 0, sizeof(*init));
+	init->send_cq = ibqp->send_cq;
+	init->recv_cq = ibqp->recv_cq;
+	init->qp_type = ibqp->qp_type;
 	return 0;
 }

@@ -295,6 +295,14 @@ struct ibv_create_qp {
 	struct ib_uverbs_cmd_hdr hdr;
 	struct ib_uverbs_create_qp core_payload;
 };
+struct ibv_modify_qp {
+	struct ib_uverbs_cmd_hdr hdr;
+	struct ib_uverbs_modify_qp core_payload;
+};
+struct ibv_query_qp {
+	struct ib_uverbs_cmd_hdr hdr;
+	struct ib_uverbs_query_qp core_payload;
+};
 /* Runs GET_CONTEXT and sets up the context from the answer (async_fd, num_comp_vectors). */
 int ibv_cmd_get_context(struct verbs_context *context, struct ibv_get_context *cmd, size_t cmd_size,
 			struct ib_uverbs_get_context_resp *resp, size_t resp_size);
@@ -316,6 +324,10 @@ int ibv_cmd_create_qp(struct ibv_pd *pd, struct ibv_qp *qp, struct ibv_qp_init_a
 		      struct ibv_create_qp *cmd, size_t cmd_size, struct ib_uverbs_create_qp_resp *resp,
 		      size_t resp_size);
 int ibv_cmd_destroy_qp(struct ibv_qp *qp);
+int ibv_cmd_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask,
+		      struct ibv_modify_qp *cmd, size_t cmd_size);
+int ibv_cmd_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask,
+		     struct ibv_qp_init_attr *init_attr, struct ibv_query_qp *cmd, size_t cmd_size);
 
 /* The allocation for provider struct type T whose struct verbs_context member is M. */
 #define RNICP_ABI_ALLOC_CONTEXT(ibdev, cmd_fd, T, M, driver_id)                                    \
@@ -335,6 +347,8 @@ RNICP_ABI_SIZE(ibv_alloc_pd, 16);
 RNICP_ABI_SIZE(ibv_reg_mr, 48);
 RNICP_ABI_SIZE(ibv_create_cq, 40);
 RNICP_ABI_SIZE(ibv_create_qp, 64);
+RNICP_ABI_SIZE(ibv_modify_qp, 120);
+RNICP_ABI_SIZE(ibv_query_qp, 24);
 RNICP_ABI_SIZE(verbs_mr, 56);
 RNICP_ABI_SIZE(ibv_device, 664);
 RNICP_ABI_AT(ibv_device, _ops, 0);

@@ -1,8 +1,7 @@
 /* The kernel backend: uverbs commands to the kernel module (host-driver/linux) through
  * libibverbs' ibv_cmd_* helpers, with the driver parts of host-driver/linux/rnic_user_abi.h.
  * So far the context (GET_CONTEXT; libibverbs then gets the kernel's async fd), the queries, PDs,
- * MRs, CQs, QP create/destroy and the doorbell page; modify/query QP and AHs are missing
- * (docs/kernel-module.md) and say so. The verbs layer names PDs, MRs, CQs and QPs by the
+ * MRs, CQs, QPs and the doorbell page; AHs are missing (docs/kernel-module.md) and say so. The verbs layer names PDs, MRs, CQs and QPs by the
  * device's numbers (pdn, lkey, cqn, qpn); the kernel by its object handles: the backend keeps
  * the kernel's side of each. */
 #define _GNU_SOURCE
@@ -382,28 +381,89 @@ static int kernel_create_ah(struct rnicp_be *be, const struct rnic_create_ah_in 
 	return missing("create_ah");
 }
 
-/* Unreachable while the creates above fail; present so that no op is a NULL pointer. */
+/* Unreachable while create_ah fails; present so that no op is a NULL pointer. */
 static int kernel_destroy(struct rnicp_be *be, uint32_t num)
 {
 	(void)be, (void)num;
 	return missing("destroy");
 }
 
+/* enum qp_attr bits are ibv_qp_attr_mask's and enum qp_state values ibv_qp_state's (the spec
+ * numbers them so). The address vector goes as the IPv4-mapped GID; the kernel resolves the
+ * destination MAC. */
 static int kernel_modify_qp(struct rnicp_be *be, uint32_t qpn, uint32_t attr_mask,
-			    const struct rnic_qp_attr *attr)
+			    const struct rnic_qp_attr *i)
 {
-	(void)be, (void)qpn, (void)attr_mask, (void)attr;
-	return missing("modify_qp");
+	struct kobj *o = kobj_take(be, &be->qps, qpn, 0);
+	struct ibv_modify_qp cmd;
+	struct ibv_qp_attr a;
+
+	if (!o)
+		return -ENOENT;
+	memset(&cmd, 0, sizeof(cmd));
+	memset(&a, 0, sizeof(a));
+	a.qp_state = (enum ibv_qp_state)i->state;
+	a.cur_qp_state = (enum ibv_qp_state)i->cur_state;
+	a.path_mtu = (enum ibv_mtu)i->path_mtu;
+	a.timeout = (uint8_t)i->timeout;
+	a.retry_cnt = (uint8_t)i->retry_cnt;
+	a.rnr_retry = (uint8_t)i->rnr_retry;
+	a.min_rnr_timer = (uint8_t)i->min_rnr_timer;
+	a.qp_access_flags = (unsigned int)i->access;
+	a.dest_qp_num = i->dest_qpn;
+	a.rq_psn = i->rq_psn;
+	a.sq_psn = i->sq_psn;
+	a.qkey = i->qkey;
+	a.max_rd_atomic = (uint8_t)i->max_rd_atomic;
+	a.max_dest_rd_atomic = (uint8_t)i->max_dest_rd_atomic;
+	a.port_num = 1;
+	if (attr_mask & (1u << RNIC_QP_ATTR_AV)) {
+		a.ah_attr.is_global = 1;
+		a.ah_attr.port_num = 1;
+		a.ah_attr.grh.sgid_index = (uint8_t)i->sgid_index;
+		a.ah_attr.grh.hop_limit = (uint8_t)i->hop_limit;
+		a.ah_attr.grh.traffic_class = (uint8_t)i->traffic_class;
+		a.ah_attr.grh.dgid.raw[10] = a.ah_attr.grh.dgid.raw[11] = 0xFF;
+		a.ah_attr.grh.dgid.raw[12] = (uint8_t)(i->dest_ipv4 >> 24);
+		a.ah_attr.grh.dgid.raw[13] = (uint8_t)(i->dest_ipv4 >> 16);
+		a.ah_attr.grh.dgid.raw[14] = (uint8_t)(i->dest_ipv4 >> 8);
+		a.ah_attr.grh.dgid.raw[15] = (uint8_t)i->dest_ipv4;
+	}
+	return -ibv_cmd_modify_qp(&o->qp, &a, (int)attr_mask, &cmd, sizeof(cmd));
 }
 
 static int kernel_query_qp(struct rnicp_be *be, uint32_t qpn, struct rnic_qp_attr *out)
 {
-	(void)be, (void)qpn, (void)out;
-	return missing("query_qp");
+	struct kobj *o = kobj_take(be, &be->qps, qpn, 0);
+	struct ibv_query_qp cmd;
+	struct ibv_qp_attr a;
+	struct ibv_qp_init_attr ia;
+	int rc;
+
+	if (!o)
+		return -ENOENT;
+	memset(&cmd, 0, sizeof(cmd));
+	rc = ibv_cmd_query_qp(&o->qp, &a, 0x1FFFFF, &ia, &cmd, sizeof(cmd));
+	if (rc)
+		return -rc;
+	memset(out, 0, sizeof(*out));
+	out->state = a.qp_state;
+	out->cur_state = a.cur_qp_state;
+	out->path_mtu = a.path_mtu;
+	out->timeout = a.timeout;
+	out->retry_cnt = a.retry_cnt;
+	out->rnr_retry = a.rnr_retry;
+	out->min_rnr_timer = a.min_rnr_timer;
+	out->access = (uint32_t)a.qp_access_flags;
+	out->dest_qpn = a.dest_qp_num;
+	out->rq_psn = a.rq_psn;
+	out->sq_psn = a.sq_psn;
+	out->qkey = a.qkey;
+	out->max_rd_atomic = a.max_rd_atomic;
+	out->max_dest_rd_atomic = a.max_dest_rd_atomic;
+	return 0;
 }
 
-/* Stores to the mapped page, in program order (uncached mapping; the fence orders them after
- * the ring writes that precede them). */
 static void kernel_db_write32(struct rnicp_be *be, uint32_t off, uint32_t val)
 {
 	if (!be->db) {

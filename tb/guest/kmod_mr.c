@@ -135,6 +135,65 @@ int main(void)
 			ud_qp = cq ? ibv_create_qp(pd, &qa) : NULL;
 			CHECK(ud_qp && ud_qp->qp_num >= 2 && (!rc_qp || ud_qp->qp_num != rc_qp->qp_num), "qp-create-ud",
 			      "ibv_create_qp: %s", strerror(errno));
+			/* RESET -> INIT -> RTR (to itself: 10.0.0.2) -> RTS through MODIFY_QP, each
+			 * checked with QUERY_QP; out-of-range attributes and a skipped state refused */
+			if (rc_qp) {
+				struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = 1,
+							 .qp_access_flags = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE };
+				struct ibv_qp_attr q;
+				struct ibv_qp_init_attr qi;
+				union ibv_gid g;
+				int gi = -1;
+
+				rc = ibv_modify_qp(rc_qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
+				CHECK(rc == 0 && ibv_query_qp(rc_qp, &q, IBV_QP_STATE, &qi) == 0 && q.qp_state == IBV_QPS_INIT &&
+					      q.qp_access_flags == a.qp_access_flags,
+				      "qp-modify-init", "modify %d, state %d access 0x%x", rc, q.qp_state, q.qp_access_flags);
+				a.qp_state = IBV_QPS_RTS;
+				a.sq_psn = 1;
+				rc = ibv_modify_qp(rc_qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN);
+				CHECK(rc == EINVAL, "qp-modify-init-to-rts-einval", "modify %d (%s)", rc, strerror(rc));
+				for (int k = 0; k < 16 && gi < 0; k++)
+					if (!ibv_query_gid(c, 1, k, &g) && g.raw[10] == 0xFF && g.raw[11] == 0xFF &&
+					    g.raw[12] == 10 && g.raw[15] == 2)
+						gi = k;
+				memset(&a, 0, sizeof(a));
+				a.qp_state = IBV_QPS_RTR;
+				a.path_mtu = IBV_MTU_1024;
+				a.dest_qp_num = rc_qp->qp_num;
+				a.rq_psn = 7;
+				a.max_dest_rd_atomic = 1;
+				a.min_rnr_timer = 12;
+				a.ah_attr.is_global = 1;
+				a.ah_attr.port_num = 1;
+				a.ah_attr.grh.sgid_index = (uint8_t)gi;
+				a.ah_attr.grh.hop_limit = 64;
+				a.ah_attr.grh.dgid = g;
+				int rtr = IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+					  IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
+				a.max_dest_rd_atomic = 200;
+				rc = ibv_modify_qp(rc_qp, &a, rtr);
+				CHECK(rc == EINVAL, "qp-modify-rd-atomic-out-of-range-einval", "modify %d (%s)", rc, strerror(rc));
+				a.max_dest_rd_atomic = 1;
+				rc = ibv_modify_qp(rc_qp, &a, rtr);
+				CHECK(gi >= 0 && rc == 0 && ibv_query_qp(rc_qp, &q, IBV_QP_STATE, &qi) == 0 &&
+					      q.qp_state == IBV_QPS_RTR && q.dest_qp_num == rc_qp->qp_num && q.rq_psn == 7,
+				      "qp-modify-rtr", "gid %d modify %d (%s) state %d dest %u psn %u", gi, rc, strerror(rc),
+				      q.qp_state, q.dest_qp_num, q.rq_psn);
+				memset(&a, 0, sizeof(a));
+				a.qp_state = IBV_QPS_RTS;
+				a.timeout = 14;
+				a.retry_cnt = 7;
+				a.rnr_retry = 7;
+				a.sq_psn = 7;
+				a.max_rd_atomic = 1;
+				rc = ibv_modify_qp(rc_qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+								   IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
+				CHECK(rc == 0 && ibv_query_qp(rc_qp, &q, IBV_QP_STATE, &qi) == 0 && q.qp_state == IBV_QPS_RTS &&
+					      q.sq_psn == 7 && q.timeout == 14,
+				      "qp-modify-rts", "modify %d (%s) state %d sq_psn %u timeout %u", rc, strerror(rc),
+				      q.qp_state, q.sq_psn, q.timeout);
+			}
 			rc = cq ? ibv_destroy_cq(cq) : 0;
 			CHECK(rc == EBUSY, "cq-destroy-in-use-ebusy", "ibv_destroy_cq %d (%s)", rc, strerror(rc));
 			CHECK(rc_qp && ud_qp && ibv_destroy_qp(rc_qp) == 0 && ibv_destroy_qp(ud_qp) == 0, "qp-destroy",

@@ -14,7 +14,8 @@ PROVT_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -Ispec/inclu
 PROVT_PRIVATE_OK := verbs_register_driver_34 _verbs_init_and_alloc_context verbs_set_ops \
                     verbs_uninit_context ibv_cmd_get_context ibv_cmd_query_port \
                     ibv_cmd_alloc_pd ibv_cmd_dealloc_pd ibv_cmd_reg_mr ibv_cmd_dereg_mr \
-                    ibv_cmd_create_cq ibv_cmd_destroy_cq ibv_cmd_create_qp ibv_cmd_destroy_qp
+                    ibv_cmd_create_cq ibv_cmd_destroy_cq ibv_cmd_create_qp ibv_cmd_destroy_qp \
+                    ibv_cmd_modify_qp ibv_cmd_query_qp
 
 # The provider's objects but its backend choice: the test's rnicp_be_select hands out the mock,
 # and the real one is built again as tb_real_be_select to be tested on its own.
