@@ -1,9 +1,9 @@
 /* The kernel backend: uverbs commands to the kernel module (host-driver/linux) through
  * libibverbs' ibv_cmd_* helpers, with the driver parts of host-driver/linux/rnic_user_abi.h.
- * So far the context (GET_CONTEXT; libibverbs then gets the kernel's async fd), the queries, PDs,
- * MRs, CQs, QPs and the doorbell page; AHs are missing (docs/kernel-module.md) and say so. The verbs layer names PDs, MRs, CQs and QPs by the
- * device's numbers (pdn, lkey, cqn, qpn); the kernel by its object handles: the backend keeps
- * the kernel's side of each. */
+ * So far the context (GET_CONTEXT; libibverbs then gets the kernel's async fd), the queries,
+ * PDs, MRs, CQs, QPs and the doorbell page; AHs are missing (docs/kernel-module.md) and say so.
+ * The verbs layer names PDs, MRs, CQs and QPs by the device's numbers (pdn, lkey, cqn, qpn);
+ * the kernel by its object handles: the backend keeps the kernel's side of each. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
