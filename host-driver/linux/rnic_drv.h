@@ -116,6 +116,12 @@ int rnic_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr, struct ib_u
 int rnic_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
 int rnic_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *a, int mask, struct ib_udata *udata);
 int rnic_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *a, int mask, struct ib_qp_init_attr *init);
+struct rnic_ah {
+	struct ib_ah ibah;
+	u32 ahn;
+};
+int rnic_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init, struct ib_udata *udata);
+int rnic_destroy_ah(struct ib_ah *ibah, u32 flags);
 
 /* rnic_verbs_mr.c */
 struct ib_mr *rnic_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length, u64 virt, int access,

@@ -63,4 +63,10 @@ struct rnic_uresp_qp {
 	__u32 reserved;
 };
 
+/* CREATE_AH response */
+struct rnic_uresp_ah {
+	__u32 ahn;
+	__u32 reserved;
+};
+
 #endif /* RNIC_USER_ABI_H */

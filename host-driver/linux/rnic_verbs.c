@@ -328,11 +328,15 @@ static const struct ib_device_ops rnic_dev_ops = {
 	.destroy_qp = rnic_destroy_qp,
 	.modify_qp = rnic_modify_qp,
 	.query_qp = rnic_query_qp,
+	.create_ah = rnic_create_ah,
+	.create_user_ah = rnic_create_ah,
+	.destroy_ah = rnic_destroy_ah,
 
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, rnic_ucontext, ibuc),
 	INIT_RDMA_OBJ_SIZE(ib_pd, rnic_pd, ibpd),
 	INIT_RDMA_OBJ_SIZE(ib_cq, rnic_cq, ibcq),
 	INIT_RDMA_OBJ_SIZE(ib_qp, rnic_qp, ibqp),
+	INIT_RDMA_OBJ_SIZE(ib_ah, rnic_ah, ibah),
 };
 
 int rnic_ib_register(struct rnic_kdev *rd)

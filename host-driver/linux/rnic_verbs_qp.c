@@ -209,3 +209,44 @@ int rnic_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *a, int mask, struct ib_
 	init->qp_type = ibqp->qp_type;
 	return 0;
 }
+
+/* Address handles (UD): the same address vector as a QP's, kept by the firmware. */
+int rnic_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init, struct ib_udata *udata)
+{
+	struct rnic_kdev *rd = to_rdev(ibah->device);
+	struct rnic_ah *ah = container_of(ibah, struct rnic_ah, ibah);
+	struct rnic_qp_attr av = {};
+	struct rnic_create_ah_in in = {};
+	struct rnic_uresp_ah resp = {};
+	int rc;
+
+	if (!(init->flags & RDMA_CREATE_AH_SLEEPABLE))
+		return -EOPNOTSUPP;	/* a command sleeps */
+	rc = qp_av(init->ah_attr, &av);
+	if (rc)
+		return rc;
+	in = (struct rnic_create_ah_in){
+		.pdn = rnic_pdn(ibah->pd), .dest_ipv4 = av.dest_ipv4, .sgid_index = av.sgid_index,
+		.hop_limit = av.hop_limit, .traffic_class = av.traffic_class,
+	};
+	memcpy(in.dmac, av.dmac, ETH_ALEN);
+	rc = RNIC_CMD(rd, rnic_cmd_create_ah(&rd->cmdq, &in, &ah->ahn));
+	if (rc || !udata)
+		return rc;
+	resp.ahn = ah->ahn;
+	rc = ib_copy_to_udata(udata, &resp, min(udata->outlen, sizeof(resp)));
+	if (rc)
+		RNIC_CMD(rd, rnic_cmd_destroy_ah(&rd->cmdq, ah->ahn));
+	return rc;
+}
+
+int rnic_destroy_ah(struct ib_ah *ibah, u32 flags)
+{
+	struct rnic_kdev *rd = to_rdev(ibah->device);
+	struct rnic_ah *ah = container_of(ibah, struct rnic_ah, ibah);
+	int rc;
+
+	(void)flags;
+	rc = RNIC_CMD(rd, rnic_cmd_destroy_ah(&rd->cmdq, ah->ahn));
+	return rc && !READ_ONCE(rd->dead) ? rc : 0;
+}

@@ -328,6 +328,9 @@ int ibv_cmd_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask
 		      struct ibv_modify_qp *cmd, size_t cmd_size);
 int ibv_cmd_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask,
 		     struct ibv_qp_init_attr *init_attr, struct ibv_query_qp *cmd, size_t cmd_size);
+int ibv_cmd_create_ah(struct ibv_pd *pd, struct ibv_ah *ah, struct ibv_ah_attr *attr,
+		      struct ib_uverbs_create_ah_resp *resp, size_t resp_size);
+int ibv_cmd_destroy_ah(struct ibv_ah *ah);
 
 /* The allocation for provider struct type T whose struct verbs_context member is M. */
 #define RNICP_ABI_ALLOC_CONTEXT(ibdev, cmd_fd, T, M, driver_id)                                    \

@@ -1,9 +1,9 @@
 /* The kernel backend: uverbs commands to the kernel module (host-driver/linux) through
  * libibverbs' ibv_cmd_* helpers, with the driver parts of host-driver/linux/rnic_user_abi.h.
  * So far the context (GET_CONTEXT; libibverbs then gets the kernel's async fd), the queries,
- * PDs, MRs, CQs, QPs and the doorbell page; AHs are missing (docs/kernel-module.md) and say so.
- * The verbs layer names PDs, MRs, CQs and QPs by the device's numbers (pdn, lkey, cqn, qpn);
- * the kernel by its object handles: the backend keeps the kernel's side of each. */
+ * PDs, MRs, CQs, QPs, AHs and the doorbell page (docs/kernel-module.md). The verbs layer names
+ * objects by the device's numbers (pdn, lkey, cqn, qpn, ahn); the kernel by its object handles:
+ * the backend keeps the kernel's side of each. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
@@ -25,6 +25,7 @@ struct kobj {
 	struct verbs_mr mr;	/* for an MR */
 	struct ibv_cq cq;	/* for a CQ */
 	struct ibv_qp qp;	/* for a QP */
+	struct ibv_ah ah;	/* for an AH */
 };
 
 struct rnicp_be {
@@ -32,7 +33,7 @@ struct rnicp_be {
 	volatile uint32_t *db;	/* the context's doorbell page, mmapped from cmd_fd */
 	struct rnic_uresp_ucontext uc;
 	pthread_mutex_t lock;
-	struct kobj *pds, *mrs, *cqs, *qps;
+	struct kobj *pds, *mrs, *cqs, *qps, *ahs;
 };
 
 static struct kobj *kobj_take(struct rnicp_be *be, struct kobj **list, uint32_t num, int unlink)
@@ -57,6 +58,20 @@ static void kobj_add(struct rnicp_be *be, struct kobj **list, struct kobj *o)
 	o->next = *list;
 	*list = o;
 	pthread_mutex_unlock(&be->lock);
+}
+
+/* After a create command that returned rc (a positive errno): keeps o under the device's number
+ * num (also stored to *out), or frees it. */
+static int kobj_done(struct rnicp_be *be, struct kobj **list, struct kobj *o, int rc, uint32_t num,
+		     uint32_t *out)
+{
+	if (rc) {
+		free(o);
+		return -rc;
+	}
+	o->num = *out = num;
+	kobj_add(be, list, o);
+	return 0;
 }
 
 /* Destroys the kernel's object behind a device number with cmd; the entry goes only when the
@@ -94,6 +109,11 @@ static int cmd_destroy_cq(struct kobj *o)
 static int cmd_destroy_qp(struct kobj *o)
 {
 	return ibv_cmd_destroy_qp(&o->qp);
+}
+
+static int cmd_destroy_ah(struct kobj *o)
+{
+	return ibv_cmd_destroy_ah(&o->ah);
 }
 
 static int kernel_open(const char *ibdev, struct rnicp_be **out)
@@ -164,6 +184,10 @@ static void kernel_close(struct rnicp_be *be)
 		be->qps = o->next;
 		free(o);
 	}
+	while ((o = be->ahs)) {
+		be->ahs = o->next;
+		free(o);
+	}
 	pthread_mutex_destroy(&be->lock);
 	if (be->db)
 		munmap((void *)be->db, be->uc.db_page_size);
@@ -232,13 +256,7 @@ static int kernel_alloc_pd(struct rnicp_be *be, uint32_t *pdn)
 	memset(&cmd, 0, sizeof(cmd));
 	memset(&resp, 0, sizeof(resp));
 	rc = ibv_cmd_alloc_pd(&be->vctx->context, &o->pd, &cmd, sizeof(cmd), &resp.ibv, sizeof(resp));
-	if (rc) {
-		free(o);
-		return -rc;
-	}
-	o->num = *pdn = resp.drv.pdn;
-	kobj_add(be, &be->pds, o);
-	return 0;
+	return kobj_done(be, &be->pds, o, rc, resp.drv.pdn, pdn);
 }
 
 static int kernel_dealloc_pd(struct rnicp_be *be, uint32_t pdn)
@@ -265,14 +283,9 @@ static int kernel_reg_mr(struct rnicp_be *be, uint32_t pdn, void *addr, uint64_t
 	memset(&resp, 0, sizeof(resp));
 	rc = ibv_cmd_reg_mr(&pd->pd, addr, (size_t)len, iova, (int)access, &o->mr, &cmd, sizeof(cmd),
 			    &resp, sizeof(resp));
-	if (rc) {
-		free(o);
-		return -rc;
-	}
-	o->num = *lkey = o->mr.ibv_mr.lkey;
-	*rkey = o->mr.ibv_mr.rkey;
-	kobj_add(be, &be->mrs, o);
-	return 0;
+	if (!rc)
+		*rkey = o->mr.ibv_mr.rkey;
+	return kobj_done(be, &be->mrs, o, rc, o->mr.ibv_mr.lkey, lkey);
 }
 
 static int kernel_dereg_mr(struct rnicp_be *be, uint32_t lkey)
@@ -305,13 +318,7 @@ static int kernel_create_cq(struct rnicp_be *be, uint32_t log_size, void *ring, 
 	cmd.drv.log_size = log_size;
 	rc = ibv_cmd_create_cq(&be->vctx->context, 1 << log_size, NULL, 0, &o->cq, &cmd.ibv,
 			       sizeof(cmd), &resp.ibv, sizeof(resp));
-	if (rc) {
-		free(o);
-		return -rc;
-	}
-	o->num = *cqn = resp.drv.cqn;
-	kobj_add(be, &be->cqs, o);
-	return 0;
+	return kobj_done(be, &be->cqs, o, rc, resp.drv.cqn, cqn);
 }
 
 static int kernel_destroy_cq(struct rnicp_be *be, uint32_t cqn)
@@ -361,13 +368,7 @@ static int kernel_create_qp(struct rnicp_be *be, const struct rnicp_be_qp_in *in
 		.sq_sig_all = in->sq_sig_all,
 	};
 	rc = ibv_cmd_create_qp(&pd->pd, &o->qp, &a, &cmd.ibv, sizeof(cmd), &resp.ibv, sizeof(resp));
-	if (rc) {
-		free(o);
-		return -rc;
-	}
-	o->num = *qpn = resp.drv.qpn;
-	kobj_add(be, &be->qps, o);
-	return 0;
+	return kobj_done(be, &be->qps, o, rc, resp.drv.qpn, qpn);
 }
 
 static int kernel_destroy_qp(struct rnicp_be *be, uint32_t qpn)
@@ -375,17 +376,48 @@ static int kernel_destroy_qp(struct rnicp_be *be, uint32_t qpn)
 	return kobj_destroy(be, &be->qps, qpn, cmd_destroy_qp);
 }
 
-static int kernel_create_ah(struct rnicp_be *be, const struct rnic_create_ah_in *in, uint32_t *ahn)
+/* The address as the IPv4-mapped GID; the kernel resolves the destination MAC. */
+static void ipv4_gid(uint32_t ipv4, union ibv_gid *g)
 {
-	(void)be, (void)in, (void)ahn;
-	return missing("create_ah");
+	memset(g, 0, sizeof(*g));
+	g->raw[10] = g->raw[11] = 0xFF;
+	g->raw[12] = (uint8_t)(ipv4 >> 24);
+	g->raw[13] = (uint8_t)(ipv4 >> 16);
+	g->raw[14] = (uint8_t)(ipv4 >> 8);
+	g->raw[15] = (uint8_t)ipv4;
 }
 
-/* Unreachable while create_ah fails; present so that no op is a NULL pointer. */
-static int kernel_destroy(struct rnicp_be *be, uint32_t num)
+static int kernel_create_ah(struct rnicp_be *be, const struct rnic_create_ah_in *in, uint32_t *ahn)
 {
-	(void)be, (void)num;
-	return missing("destroy");
+	struct kobj *pd = kobj_take(be, &be->pds, in->pdn, 0);
+	struct {
+		struct ib_uverbs_create_ah_resp ibv;
+		struct rnic_uresp_ah drv;
+	} resp;
+	struct ibv_ah_attr a;
+	struct kobj *o;
+	int rc;
+
+	if (!pd)
+		return -ENOENT;
+	o = calloc(1, sizeof(*o));
+	if (!o)
+		return -ENOMEM;
+	memset(&resp, 0, sizeof(resp));
+	memset(&a, 0, sizeof(a));
+	a.is_global = 1;
+	a.port_num = 1;
+	a.grh.sgid_index = (uint8_t)in->sgid_index;
+	a.grh.hop_limit = (uint8_t)in->hop_limit;
+	a.grh.traffic_class = (uint8_t)in->traffic_class;
+	ipv4_gid(in->dest_ipv4, &a.grh.dgid);
+	rc = ibv_cmd_create_ah(&pd->pd, &o->ah, &a, &resp.ibv, sizeof(resp));
+	return kobj_done(be, &be->ahs, o, rc, resp.drv.ahn, ahn);
+}
+
+static int kernel_destroy_ah(struct rnicp_be *be, uint32_t ahn)
+{
+	return kobj_destroy(be, &be->ahs, ahn, cmd_destroy_ah);
 }
 
 /* enum qp_attr bits are ibv_qp_attr_mask's and enum qp_state values ibv_qp_state's (the spec
@@ -423,11 +455,7 @@ static int kernel_modify_qp(struct rnicp_be *be, uint32_t qpn, uint32_t attr_mas
 		a.ah_attr.grh.sgid_index = (uint8_t)i->sgid_index;
 		a.ah_attr.grh.hop_limit = (uint8_t)i->hop_limit;
 		a.ah_attr.grh.traffic_class = (uint8_t)i->traffic_class;
-		a.ah_attr.grh.dgid.raw[10] = a.ah_attr.grh.dgid.raw[11] = 0xFF;
-		a.ah_attr.grh.dgid.raw[12] = (uint8_t)(i->dest_ipv4 >> 24);
-		a.ah_attr.grh.dgid.raw[13] = (uint8_t)(i->dest_ipv4 >> 16);
-		a.ah_attr.grh.dgid.raw[14] = (uint8_t)(i->dest_ipv4 >> 8);
-		a.ah_attr.grh.dgid.raw[15] = (uint8_t)i->dest_ipv4;
+		ipv4_gid(i->dest_ipv4, &a.ah_attr.grh.dgid);
 	}
 	return -ibv_cmd_modify_qp(&o->qp, &a, (int)attr_mask, &cmd, sizeof(cmd));
 }
@@ -493,6 +521,6 @@ const struct rnicp_be_ops rnicp_be_kernel_ops = {
 	.modify_qp = kernel_modify_qp,
 	.query_qp = kernel_query_qp,
 	.destroy_qp = kernel_destroy_qp,
-	.destroy_ah = kernel_destroy,
+	.destroy_ah = kernel_destroy_ah,
 	.db_write32 = kernel_db_write32,
 };

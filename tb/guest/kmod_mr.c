@@ -193,6 +193,16 @@ int main(void)
 					      q.sq_psn == 7 && q.timeout == 14,
 				      "qp-modify-rts", "modify %d (%s) state %d sq_psn %u timeout %u", rc, strerror(rc),
 				      q.qp_state, q.sq_psn, q.timeout);
+				/* address handles for UD: the same address vector; a RoCE one needs its GRH */
+				struct ibv_ah_attr aa = { .is_global = 1, .port_num = 1,
+							  .grh = { .dgid = g, .sgid_index = (uint8_t)gi, .hop_limit = 64 } };
+				struct ibv_ah *ah = gi >= 0 ? ibv_create_ah(pd, &aa) : NULL;
+
+				CHECK(ah && ibv_destroy_ah(ah) == 0, "ah-create-destroy", "ibv_create_ah: %s", strerror(errno));
+				aa.is_global = 0;
+				errno = 0;
+				CHECK(ibv_create_ah(pd, &aa) == NULL && errno == EINVAL, "ah-without-grh-einval", "errno %d (%s)",
+				      errno, strerror(errno));
 			}
 			rc = cq ? ibv_destroy_cq(cq) : 0;
 			CHECK(rc == EBUSY, "cq-destroy-in-use-ebusy", "ibv_destroy_cq %d (%s)", rc, strerror(rc));

@@ -111,7 +111,7 @@ while read -r verdict name why; do
     FAIL) fail "guest-$name" "$why";;
   esac
 done < <(grep -E '^(PASS|FAIL) ' "$o/mr.txt" 2>/dev/null)
-check guest-mr-all-checks '[ "$(grep -c "^PASS" "$o/mr.txt" 2>/dev/null)" = 30 ]' "$(grep -c "^PASS" "$o/mr.txt" 2>/dev/null) of 30 kmod_mr checks passed"
+check guest-mr-all-checks '[ "$(grep -c "^PASS" "$o/mr.txt" 2>/dev/null)" = 32 ]' "$(grep -c "^PASS" "$o/mr.txt" 2>/dev/null) of 32 kmod_mr checks passed"
 # Nothing the module (or ib_umem for it) allocated is left once the programs exited: the slab
 # allocation sites (slub_debug=U) before rmmod are those right after insmod, count for count.
 check guest-slab-tracking 'grep -q "slub_debug=U" "$o/cmdline" && [ -s "$o/slab-after-insmod.txt" ]' "no slab allocation sites of the module recorded ($(rd cmdline))"
