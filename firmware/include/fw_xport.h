@@ -51,6 +51,9 @@ void fw_timers_poll(void);
  * receive-buffer slot): outstanding and posted send WQEs and every posted receive WQE complete
  * with WR_FLUSH_ERR, in order. */
 void fw_qp_to_err(uint32_t qpn);
+/* The same move made by the NIC because of an error (status: its wc_status, side: eq_qp_side):
+ * one QP_FATAL event when the QP was not in ERR yet. */
+void fw_qp_fatal(uint32_t qpn, uint32_t status, uint32_t side);
 /* READ / atomic response contexts held by the requesters (QUERY_RESOURCES). */
 uint32_t fw_sq_rd_outstanding(void);
 /* Forgets the QP's outstanding send WQEs without completions (destroy, RESET). */

@@ -41,4 +41,18 @@ int rnic_eq_set_handler(struct rnic_eq *eq, unsigned type, rnic_eq_handler h, vo
  * number consumed. */
 int rnic_eq_poll(struct rnic_eq *eq, unsigned budget, int arm);
 
+/* The verbs asynchronous event an EQ entry stands for: the values of enum ib_event_type /
+ * ibv_event_type (the same numbers in the kernel and in libibverbs), or -1 when the entry is
+ * not one (a completion event, a command, an error the application already has in a CQE).
+ * QP_FATAL (docs/firmware.md, Events): a responder's invalid request (REM_INV_REQ_ERR, a SEND
+ * longer than its buffer: LOC_LEN_ERR) is QP_REQ_ERR, its access violation (REM_ACCESS_ERR, a
+ * receive buffer's key: LOC_PROT_ERR) QP_ACCESS_ERR, any other responder error and a WQE the
+ * NIC could not read (LOC_QP_OP_ERR, either side) QP_FATAL; the requester's other errors end
+ * its WQE with that status in a CQE and raise no event (IBTA: completion errors). */
+#define RNIC_IB_EVENT_CQ_ERR 0
+#define RNIC_IB_EVENT_QP_FATAL 1
+#define RNIC_IB_EVENT_QP_REQ_ERR 2
+#define RNIC_IB_EVENT_QP_ACCESS_ERR 3
+int rnic_eq_ib_event(const struct rnic_event *ev);
+
 #endif /* RNIC_EQ_H */

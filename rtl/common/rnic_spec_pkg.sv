@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'h141B99CE;
+  localparam logic [31:0] SPEC_HASH = 32'h7BA7BCA7;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -255,6 +255,10 @@ package rnic_spec_pkg;
   localparam logic [7:0] EQ_TYPE_PORT_CHANGE = 8'd4;
   localparam logic [7:0] EQ_TYPE_FW_PANIC = 8'd5;
   localparam logic [7:0] EQ_TYPE_QP_LAST_WQE = 8'd6;
+
+  // QP_FATAL events (eq_entry.data): which side of the QP met the error. The host maps (subtype, side) to a verbs event (docs/firmware.md, Events).
+  localparam logic [7:0] EQ_QP_SIDE_REQUESTER = 8'd0;
+  localparam logic [7:0] EQ_QP_SIDE_RESPONDER = 8'd1;
 
   // Send WQE opcodes (the verbs ibv_wr_opcode values).
   localparam logic [7:0] WQE_OP_RDMA_WRITE = 8'd0;

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0x141B99CEu
+#define RNIC_SPEC_HASH 0x7BA7BCA7u
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -305,6 +305,10 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_EQ_TYPE_PORT_CHANGE 4u
 #define RNIC_EQ_TYPE_FW_PANIC 5u
 #define RNIC_EQ_TYPE_QP_LAST_WQE 6u
+
+/* QP_FATAL events (eq_entry.data): which side of the QP met the error. The host maps (subtype, side) to a verbs event (docs/firmware.md, Events). */
+#define RNIC_EQ_QP_SIDE_REQUESTER 0u
+#define RNIC_EQ_QP_SIDE_RESPONDER 1u
 
 /* Send WQE opcodes (the verbs ibv_wr_opcode values). */
 #define RNIC_WQE_OP_RDMA_WRITE 0u
