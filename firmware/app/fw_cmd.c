@@ -158,14 +158,16 @@ uint32_t fw_cmd_exec(uint8_t *e)
 	}
 }
 
-/* Serves one slot; a DMA failure is reported through the log and the slot is skipped so the
- * queue keeps moving (the host sees a timeout for it). */
+/* Serves one slot; a DMA failure is reported through the log and ctrl.dev_err (CMDQ_READ /
+ * CMDQ_WRITE, with its MSI-X: the host's wait gives up with a device error instead of timing
+ * out), and the slot is skipped so the queue keeps moving. */
 static void serve_slot(uint64_t addr)
 {
 	FW_LAYOUT_ALIGN uint8_t e[RNIC_CMD_ENTRY_SIZE];
 
 	if (fw_dma_xfer(addr, BUF_CMD, RNIC_CMD_ENTRY_SIZE, FW_DMA_TO_BUF)) {
 		fw_log("cmd: fetch from %08x%08x failed", (unsigned)(addr >> 32), (unsigned)addr);
+		hal_wr32(RNIC_FW_REG_DEV_ERR_SET, 1u << RNIC_DEV_ERR_BIT_CMDQ_READ);
 		return;
 	}
 	fw_buf_read(BUF_CMD, e, RNIC_CMD_ENTRY_SIZE);
@@ -180,6 +182,7 @@ static void serve_slot(uint64_t addr)
 	if (fw_dma_xfer(addr, BUF_CMD, RNIC_CMD_ENTRY_SIZE, FW_DMA_TO_HOST) ||
 	    fw_dma_xfer(addr, BUF_DONE, 8, FW_DMA_TO_HOST)) {
 		fw_log("cmd: completion to %08x%08x failed", (unsigned)(addr >> 32), (unsigned)addr);
+		hal_wr32(RNIC_FW_REG_DEV_ERR_SET, 1u << RNIC_DEV_ERR_BIT_CMDQ_WRITE);
 		return;
 	}
 	if (rnic_cmd_entry_get_flags(e) & (1u << RNIC_CMD_FLAG_EVENT))

@@ -27,7 +27,10 @@ int fw_eq_post(uint32_t type, uint32_t subtype, uint32_t handle, uint32_t data)
 	fw_buf_write(BUF_EQE, ev, RNIC_EQ_ENTRY_SIZE);
 	if (fw_dma_xfer(base + (uint64_t)(eq_prod & ((1u << log) - 1)) * RNIC_EQ_ENTRY_SIZE, BUF_EQE,
 			RNIC_EQ_ENTRY_SIZE, FW_DMA_TO_HOST)) {
+		/* The event cannot reach the host: say so where no event is needed (ctrl.dev_err,
+		 * sticky, with its own MSI-X). eq_prod stays: the next event takes the same slot. */
 		fw_log("eq: event write failed");
+		hal_wr32(RNIC_FW_REG_DEV_ERR_SET, 1u << RNIC_DEV_ERR_BIT_EQ_WRITE);
 		return -1;
 	}
 	eq_prod++;

@@ -120,3 +120,18 @@ int rnic_eq_ib_event(const struct rnic_event *ev)
 		return RNIC_IB_EVENT_QP_FATAL;
 	}
 }
+
+void rnic_dev_err_init(const struct rnic_os *os, unsigned msix_vector, uint32_t wdog_cycles)
+{
+	rnic_wr32(os, RNIC_REG_CTRL_DEV_ERR_MSIX_VECTOR, msix_vector);
+	rnic_wr32(os, RNIC_REG_CTRL_WDOG_TIMEOUT, wdog_cycles);
+}
+
+uint32_t rnic_dev_err_take(const struct rnic_os *os, uint32_t mask)
+{
+	uint32_t bits = rnic_rd32(os, RNIC_REG_CTRL_DEV_ERR);
+
+	if (bits & mask)
+		rnic_wr32(os, RNIC_REG_CTRL_DEV_ERR_CLEAR, bits & mask);
+	return bits;
+}

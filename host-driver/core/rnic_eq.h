@@ -55,4 +55,12 @@ int rnic_eq_poll(struct rnic_eq *eq, unsigned budget, int arm);
 #define RNIC_IB_EVENT_QP_ACCESS_ERR 3
 int rnic_eq_ib_event(const struct rnic_event *ev);
 
+/* Device errors (BAR0 ctrl.dev_err, bits of enum dev_err_bit): the failures no event can
+ * report (an EQ entry or a command slot the bus refused, a panic, the heartbeat watchdog).
+ * Sticky; rnic_dev_err_take reads them and clears those in mask (write 1 to clear), returning
+ * the bits that were set (all of them, not only mask's). rnic_dev_err_init programs the MSI-X
+ * vector the device raises when a bit is set and the watchdog timeout (core cycles; 0: off). */
+void rnic_dev_err_init(const struct rnic_os *os, unsigned msix_vector, uint32_t wdog_cycles);
+uint32_t rnic_dev_err_take(const struct rnic_os *os, uint32_t mask);
+
 #endif /* RNIC_EQ_H */

@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'h7BA7BCA7;
+  localparam logic [31:0] SPEC_HASH = 32'h17B49BA7;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -34,6 +34,10 @@ package rnic_spec_pkg;
   localparam logic [31:0] REG_CTRL_SCRATCH = 32'h00118;
   localparam logic [31:0] REG_CTRL_CYCLE_LO = 32'h0011C;
   localparam logic [31:0] REG_CTRL_CYCLE_HI = 32'h00120;
+  localparam logic [31:0] REG_CTRL_DEV_ERR = 32'h00124;
+  localparam logic [31:0] REG_CTRL_DEV_ERR_CLEAR = 32'h00128;
+  localparam logic [31:0] REG_CTRL_DEV_ERR_MSIX_VECTOR = 32'h0012C;
+  localparam logic [31:0] REG_CTRL_WDOG_TIMEOUT = 32'h00130;
   localparam logic [31:0] BLK_CPU_BASE = 32'h00200;
   localparam logic [31:0] BLK_CPU_TYPE = 32'h52435055;
   localparam logic [31:0] REG_CPU_CPU_CONTROL = 32'h00210;
@@ -153,6 +157,7 @@ package rnic_spec_pkg;
   localparam logic [11:0] FW_REG_EQ_LOG_SIZE = 12'h05C;
   localparam logic [11:0] FW_REG_EQ_PROD = 12'h060;
   localparam logic [11:0] FW_REG_EQ_NOTIFY = 12'h064;
+  localparam logic [11:0] FW_REG_DEV_ERR_SET = 12'h068;
   localparam logic [11:0] FW_REG_DMA_HOST_LO = 12'h100;
   localparam logic [11:0] FW_REG_DMA_HOST_HI = 12'h104;
   localparam logic [11:0] FW_REG_DMA_BUF_OFF = 12'h108;
@@ -255,6 +260,13 @@ package rnic_spec_pkg;
   localparam logic [7:0] EQ_TYPE_PORT_CHANGE = 8'd4;
   localparam logic [7:0] EQ_TYPE_FW_PANIC = 8'd5;
   localparam logic [7:0] EQ_TYPE_QP_LAST_WQE = 8'd6;
+
+  // Bits of ctrl.dev_err: the device paths that failed where no event can tell the host.
+  localparam logic [7:0] DEV_ERR_BIT_EQ_WRITE = 8'd0;
+  localparam logic [7:0] DEV_ERR_BIT_CMDQ_READ = 8'd1;
+  localparam logic [7:0] DEV_ERR_BIT_CMDQ_WRITE = 8'd2;
+  localparam logic [7:0] DEV_ERR_BIT_FW_PANIC = 8'd3;
+  localparam logic [7:0] DEV_ERR_BIT_WATCHDOG = 8'd4;
 
   // QP_FATAL events (eq_entry.data): which side of the QP met the error. The host maps (subtype, side) to a verbs event (docs/firmware.md, Events).
   localparam logic [7:0] EQ_QP_SIDE_REQUESTER = 8'd0;

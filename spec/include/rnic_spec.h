@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0x7BA7BCA7u
+#define RNIC_SPEC_HASH 0x17B49BA7u
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -46,6 +46,10 @@
 #define RNIC_REG_CTRL_SCRATCH 0x00118u
 #define RNIC_REG_CTRL_CYCLE_LO 0x0011Cu
 #define RNIC_REG_CTRL_CYCLE_HI 0x00120u
+#define RNIC_REG_CTRL_DEV_ERR 0x00124u
+#define RNIC_REG_CTRL_DEV_ERR_CLEAR 0x00128u
+#define RNIC_REG_CTRL_DEV_ERR_MSIX_VECTOR 0x0012Cu
+#define RNIC_REG_CTRL_WDOG_TIMEOUT 0x00130u
 #define RNIC_BLK_CPU_TYPE 0x52435055u
 #define RNIC_BLK_CPU_VERSION 0x00010000u
 #define RNIC_BLK_CPU_BASE 0x00200u
@@ -203,6 +207,7 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_REG_EQ_LOG_SIZE 0x05Cu
 #define RNIC_FW_REG_EQ_PROD 0x060u
 #define RNIC_FW_REG_EQ_NOTIFY 0x064u
+#define RNIC_FW_REG_DEV_ERR_SET 0x068u
 #define RNIC_FW_REG_DMA_HOST_LO 0x100u
 #define RNIC_FW_REG_DMA_HOST_HI 0x104u
 #define RNIC_FW_REG_DMA_BUF_OFF 0x108u
@@ -305,6 +310,13 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_EQ_TYPE_PORT_CHANGE 4u
 #define RNIC_EQ_TYPE_FW_PANIC 5u
 #define RNIC_EQ_TYPE_QP_LAST_WQE 6u
+
+/* Bits of ctrl.dev_err: the device paths that failed where no event can tell the host. */
+#define RNIC_DEV_ERR_BIT_EQ_WRITE 0u
+#define RNIC_DEV_ERR_BIT_CMDQ_READ 1u
+#define RNIC_DEV_ERR_BIT_CMDQ_WRITE 2u
+#define RNIC_DEV_ERR_BIT_FW_PANIC 3u
+#define RNIC_DEV_ERR_BIT_WATCHDOG 4u
 
 /* QP_FATAL events (eq_entry.data): which side of the QP met the error. The host maps (subtype, side) to a verbs event (docs/firmware.md, Events). */
 #define RNIC_EQ_QP_SIDE_REQUESTER 0u

@@ -21,22 +21,11 @@
 #include "net/eth_link.h"
 #include "sys/rdma_qp.h"
 #include "tb_check.h"
+#include "robust/err_range.h"
 #include "sys/two_nics.h"
 
 namespace {
 
-struct ErrRange {
-  uint64_t base = 0, len = 0;
-  bool reads = false, writes = false;
-  uint64_t hits = 0;
-} g_err;
-
-uint32_t err_fn(uint64_t a, uint64_t n, bool write) {
-  if (!g_err.len || a + n <= g_err.base || a >= g_err.base + g_err.len) return 0;
-  if (write ? !g_err.writes : !g_err.reads) return 0;
-  g_err.hits++;
-  return 2;  // SLVERR
-}
 
 const char *st_name(int s) {
   // the spec's wc_status enum, in order (RNIC_WC_STATUS_*)
@@ -333,16 +322,7 @@ struct PcieErr : sc_module {
   }
 };
 
-int pcie_err_main(int argc, char **argv) {
-  (void)argc;
-  PcieCfg ca;
-  ca.err_fn = err_fn;
-  TwoNics<RdmaPort> s(EthLinkCfg(), ca);
-  PcieErr t("pcie_err", &s.a, &s.b);
-  sc_start();
-  std::printf("INFO %s: simulated %.1f us\n", argv[0], sc_time_stamp().to_seconds() * 1e6);
-  return t.r.exit_code();
-}
+int pcie_err_main(int, char **argv) { return err_range_main<PcieErr>("pcie_err", argv); }
 
 SimProgram reg("test-pcie-errors", "two NICs: SLVERR on each DMA path of nic0, outcome matrix", pcie_err_main);
 
