@@ -152,6 +152,15 @@ uint32_t fw_cmd_exec(uint8_t *e)
 		return fw_cmd_create_ah(e);
 	case RNIC_CMD_OP_DESTROY_AH:
 		return fw_cmd_destroy_ah(e);
+#ifdef FW_TEST_HOOKS
+	case RNIC_CMD_OP_TEST_FAULT:
+		/* Test images only (a production image has no such command): the faults the host's
+		 * recovery must survive. Neither returns. */
+		if (rnic_cmd_test_fault_get_kind(e) == RNIC_TEST_FAULT_PANIC)
+			__asm__ volatile(".word 0"); /* illegal instruction: trap, panic record */
+		for (;;)
+			__asm__ volatile(""); /* stuck: the heartbeat stops, the watchdog fires */
+#endif
 	default:
 		/* Unknown opcodes (0x04 and 0x14 included: left free, see the spec). */
 		return RNIC_CMD_STATUS_BAD_OPCODE;

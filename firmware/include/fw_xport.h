@@ -44,6 +44,8 @@ void fw_cqw_check(void);
 void fw_cq_doorbell(uint32_t cqn, uint32_t index16);
 /* Event queue: posts one eq_entry and notifies (MSI-X if armed). 0 or -1 (no EQ, DMA error). */
 void fw_eq_init(void);
+/* The CQE writer's record count as the RTL holds it (called by fw_eq_init at boot). */
+void fw_cqw_init(void);
 int fw_eq_post(uint32_t type, uint32_t subtype, uint32_t handle, uint32_t data);
 /* Expired ACK timers (resend or RETRY_EXC_ERR) and RNR waits; cheap when none is due. */
 void fw_timers_poll(void);

@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'h17B49BA7;
+  localparam logic [31:0] SPEC_HASH = 32'h8A304555;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -230,6 +230,11 @@ package rnic_spec_pkg;
   localparam logic [7:0] CMD_OP_DEALLOC_UCTX = 8'd81;
   localparam logic [7:0] CMD_OP_QUERY_COUNTERS = 8'd96;
   localparam logic [7:0] CMD_OP_QUERY_RESOURCES = 8'd97;
+  localparam logic [7:0] CMD_OP_TEST_FAULT = 8'd112;
+
+  // TEST_FAULT kinds (cmd_test_fault.kind). The command exists only in test images built with FW_TEST_HOOKS (build/firmware/hooks/fw.img); a production image answers it BAD_OPCODE.
+  localparam logic [7:0] TEST_FAULT_PANIC = 8'd0;
+  localparam logic [7:0] TEST_FAULT_HANG = 8'd1;
 
   // cmd_entry.flags bits (bit positions).
   localparam logic [7:0] CMD_FLAG_EVENT = 8'd0;
@@ -553,6 +558,16 @@ package rnic_spec_pkg;
     logic [7:0] index;
     logic [63:0] rsvd0;
   } cmd_set_gid_t;
+
+  // cmd_test_fault: 64 bytes. TEST_FAULT input (test images only): PANIC executes an illegal instruction (the trap handler records the panic), HANG spins forever without a heartbeat (the watchdog's case).
+  localparam int unsigned CMD_TEST_FAULT_BYTES = 64;
+  localparam int unsigned CMD_TEST_FAULT_KIND_LSB = 64;
+  localparam int unsigned CMD_TEST_FAULT_KIND_W = 32;
+  typedef struct packed {
+    logic [415:0] rsvd96;
+    logic [31:0] kind;
+    logic [63:0] rsvd0;
+  } cmd_test_fault_t;
 
   // cmd_pd: 64 bytes. ALLOC_PD output / DEALLOC_PD input.
   localparam int unsigned CMD_PD_BYTES = 64;

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0x17B49BA7u
+#define RNIC_SPEC_HASH 0x8A304555u
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -280,6 +280,11 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_CMD_OP_DEALLOC_UCTX 81u
 #define RNIC_CMD_OP_QUERY_COUNTERS 96u
 #define RNIC_CMD_OP_QUERY_RESOURCES 97u
+#define RNIC_CMD_OP_TEST_FAULT 112u
+
+/* TEST_FAULT kinds (cmd_test_fault.kind). The command exists only in test images built with FW_TEST_HOOKS (build/firmware/hooks/fw.img); a production image answers it BAD_OPCODE. */
+#define RNIC_TEST_FAULT_PANIC 0u
+#define RNIC_TEST_FAULT_HANG 1u
 
 /* cmd_entry.flags bits (bit positions). */
 #define RNIC_CMD_FLAG_EVENT 0u
@@ -865,6 +870,19 @@ static inline uint64_t rnic_cmd_set_gid_get_mac(const void *p)
 static inline void rnic_cmd_set_gid_set_mac(void *p, uint64_t v)
 {
 	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16, (uint64_t)v);
+}
+
+/* cmd_test_fault (64 bytes): TEST_FAULT input (test images only): PANIC executes an illegal instruction (the trap handler records the panic), HANG spins forever without a heartbeat (the watchdog's case). Neither completes. */
+#define RNIC_CMD_TEST_FAULT_SIZE 64u
+#define RNIC_CMD_TEST_FAULT_ALIGN 8u
+#define RNIC_CMD_TEST_FAULT_KIND_OFF 8u
+static inline uint32_t rnic_cmd_test_fault_get_kind(const void *p)
+{
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8);
+}
+static inline void rnic_cmd_test_fault_set_kind(void *p, uint32_t v)
+{
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8, (uint32_t)v);
 }
 
 /* cmd_pd (64 bytes): ALLOC_PD output / DEALLOC_PD input. */
@@ -3728,6 +3746,7 @@ static inline void rnic_fw_image_hdr_set_imem_crc(void *p, uint32_t v)
 	X(cmd_set_gid, index, 8, 1, 0, 8) \
 	X(cmd_set_gid, ipv4, 12, 4, 0, 32) \
 	X(cmd_set_gid, mac, 16, 8, 0, 64) \
+	X(cmd_test_fault, kind, 8, 4, 0, 32) \
 	X(cmd_pd, pdn, 8, 4, 0, 32) \
 	X(cmd_pd, uctx, 12, 4, 0, 32) \
 	X(cmd_uctx, uctx, 8, 4, 0, 32) \
