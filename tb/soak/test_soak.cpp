@@ -32,6 +32,7 @@ struct Region {  // bytes the model knows: pre-filled, then what the WQE must le
   RdmaPort *h;
   uint64_t addr;
   std::vector<uint8_t> expect;
+  uint32_t op = 0, len = 0;  // the WQE it belongs to (for the failure message)
 };
 
 struct Soak : sc_module {
@@ -112,6 +113,15 @@ struct Soak : sc_module {
                                       RNIC_WC_OPCODE_SEND,       RNIC_WC_OPCODE_RDMA_READ,  RNIC_WC_OPCODE_COMP_SWAP,
                                       RNIC_WC_OPCODE_FETCH_ADD};
     for (auto &q : w) {
+      size_t r0 = regs.size();
+      struct Tag {  // marks the regions this WQE added, whichever way the body ends
+        std::vector<Region> &v;
+        size_t from;
+        Wqe &q;
+        ~Tag() {
+          for (size_t i = from; i < v.size(); i++) v[i].op = q.wr.opcode, v[i].len = q.len;
+        }
+      } tag{regs, r0, q};
       uint32_t k = below(100);
       uint32_t op = k < 22 ? 0 : k < 34 ? 1 : k < 52 ? 2 : k < 62 ? 3 : k < 84 ? 4 : k < 92 ? 5 : 6;
       count[names[op]]++;
@@ -221,9 +231,11 @@ struct Soak : sc_module {
       if (got != g.expect) {
         size_t i = 0;
         while (got[i] == g.expect[i]) i++;
-        std::snprintf(why, sizeof why, "pair %d (%s requester) region %s+0x%llx: byte %zu of %zu differs", p,
-                      fwd ? "nic0" : "nic1", g.h == a ? "nic0" : "nic1",
-                      (unsigned long long)(g.addr - base(g.h, p)), i, g.expect.size());
+        std::snprintf(why, sizeof why,
+                      "pair %d (%s requester, MTU %u) region %s+0x%llx of op %u len %u: byte %zu of %zu is %02x, "
+                      "want %02x", p, fwd ? "nic0" : "nic1", 128u << mtu[p], g.h == a ? "nic0" : "nic1",
+                      (unsigned long long)(g.addr - base(g.h, p)), g.op, g.len, i, g.expect.size(), got[i],
+                      g.expect[i]);
         if (!data_errs++) first_data_err = why;
       }
     }
