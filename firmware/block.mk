@@ -24,7 +24,16 @@ $(FW_TRAP_DIR)/fw.elf: $(FW_SRCS) $(wildcard firmware/include/*.h) firmware/runt
 $(FW_TRAP_DIR)/imem.hex: $(FW_TRAP_DIR)/fw.elf firmware/tools/mkimage.py
 	$(PYTHON) firmware/tools/mkimage.py $< $(FW_TRAP_DIR)
 
-firmware: $(FW_IMAGE) $(FW_TRAP_DIR)/imem.hex
+# A test image with the TEST_FAULT command (panic / hang on request: tb/robust/test_fw_recovery).
+# Production images are built without FW_TEST_HOOKS and answer that opcode BAD_OPCODE.
+FW_HOOKS_DIR := $(FW_DIR)/hooks
+$(FW_HOOKS_DIR)/fw.elf: $(FW_SRCS) $(wildcard firmware/include/*.h) firmware/runtime/link.ld spec/include/rnic_spec.h
+	@mkdir -p $(dir $@)
+	$(FW_CC) $(FW_CFLAGS) -DFW_TEST_HOOKS -T firmware/runtime/link.ld $(FW_SRCS) -lgcc -o $@
+$(FW_HOOKS_DIR)/imem.hex: $(FW_HOOKS_DIR)/fw.elf firmware/tools/mkimage.py
+	$(PYTHON) firmware/tools/mkimage.py $< $(FW_HOOKS_DIR)
+
+firmware: $(FW_IMAGE) $(FW_TRAP_DIR)/imem.hex $(FW_HOOKS_DIR)/imem.hex
 
 # Host unit tests: the firmware sources (all but main and crt0) built with MOCK_MMIO, and the
 # provider's data path (WQE and CQ code; not its libibverbs glue, which needs libibverbs).

@@ -33,6 +33,7 @@ SUITE_BUDGET_rdma-faults := 15
 SUITE_BUDGET_infra       := 10
 SUITE_BUDGET_waves       := 20
 SUITE_BUDGET_fuzz        := 60
+SUITE_BUDGET_soak        := 40
 SUITE_BUDGET_monitors    := 5
 SUITE_BUDGET_interop     := 240
 SUITE_BUDGET_kmod        := 40

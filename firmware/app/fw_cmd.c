@@ -152,20 +152,31 @@ uint32_t fw_cmd_exec(uint8_t *e)
 		return fw_cmd_create_ah(e);
 	case RNIC_CMD_OP_DESTROY_AH:
 		return fw_cmd_destroy_ah(e);
+#ifdef FW_TEST_HOOKS
+	case RNIC_CMD_OP_TEST_FAULT:
+		/* Test images only (a production image has no such command): the faults the host's
+		 * recovery must survive. Neither returns. */
+		if (rnic_cmd_test_fault_get_kind(e) == RNIC_TEST_FAULT_PANIC)
+			__asm__ volatile(".word 0"); /* illegal instruction: trap, panic record */
+		for (;;)
+			__asm__ volatile(""); /* stuck: the heartbeat stops, the watchdog fires */
+#endif
 	default:
 		/* Unknown opcodes (0x04 and 0x14 included: left free, see the spec). */
 		return RNIC_CMD_STATUS_BAD_OPCODE;
 	}
 }
 
-/* Serves one slot; a DMA failure is reported through the log and the slot is skipped so the
- * queue keeps moving (the host sees a timeout for it). */
+/* Serves one slot; a DMA failure is reported through the log and ctrl.dev_err (CMDQ_READ /
+ * CMDQ_WRITE, with its MSI-X: the host's wait gives up with a device error instead of timing
+ * out), and the slot is skipped so the queue keeps moving. */
 static void serve_slot(uint64_t addr)
 {
 	FW_LAYOUT_ALIGN uint8_t e[RNIC_CMD_ENTRY_SIZE];
 
 	if (fw_dma_xfer(addr, BUF_CMD, RNIC_CMD_ENTRY_SIZE, FW_DMA_TO_BUF)) {
 		fw_log("cmd: fetch from %08x%08x failed", (unsigned)(addr >> 32), (unsigned)addr);
+		hal_wr32(RNIC_FW_REG_DEV_ERR_SET, 1u << RNIC_DEV_ERR_BIT_CMDQ_READ);
 		return;
 	}
 	fw_buf_read(BUF_CMD, e, RNIC_CMD_ENTRY_SIZE);
@@ -180,6 +191,7 @@ static void serve_slot(uint64_t addr)
 	if (fw_dma_xfer(addr, BUF_CMD, RNIC_CMD_ENTRY_SIZE, FW_DMA_TO_HOST) ||
 	    fw_dma_xfer(addr, BUF_DONE, 8, FW_DMA_TO_HOST)) {
 		fw_log("cmd: completion to %08x%08x failed", (unsigned)(addr >> 32), (unsigned)addr);
+		hal_wr32(RNIC_FW_REG_DEV_ERR_SET, 1u << RNIC_DEV_ERR_BIT_CMDQ_WRITE);
 		return;
 	}
 	if (rnic_cmd_entry_get_flags(e) & (1u << RNIC_CMD_FLAG_EVENT))

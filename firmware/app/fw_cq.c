@@ -50,6 +50,11 @@ static uint32_t cqw_prod;
 
 static uint32_t cqw_done(void) { return hal_tc_rd32(RNIC_FW_TC_CQW_CONS) & CQW_MASK; }
 
+/* At boot: the CQE writer keeps its counts across a firmware reload (only a device reset
+ * clears them), so a new image continues from them instead of from 0 (with 0 every drain after
+ * a reload timed out and the record slots were reused under the writer). */
+void fw_cqw_init(void) { cqw_prod = hal_tc_rd32(RNIC_FW_TC_CQW_PROD) & CQW_MASK; }
+
 int fw_cqw_drain(void)
 {
 	for (uint32_t i = 0; i < CQW_SPIN; i++)

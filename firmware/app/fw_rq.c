@@ -66,7 +66,7 @@ static __attribute__((noinline)) void rq_fetch_failed(uint32_t qpn)
 	fw_log("qp %u: RQ WQE fetch failed", (unsigned)qpn);
 	if (fw_res.qp_run[qpn].rq_posted == 0)
 		recv_cqe(qpn, 0, RNIC_WC_STATUS_LOC_QP_OP_ERR, RNIC_WC_OPCODE_RECV, 0, 0, 0, 0);
-	fw_qp_to_err(qpn);
+	fw_qp_fatal(qpn, RNIC_WC_STATUS_LOC_QP_OP_ERR, RNIC_EQ_QP_SIDE_RESPONDER);
 }
 
 /* Hands posted RQ WQEs to the receive engine while it has free buffer slots (hw_caps[7:4] per
@@ -188,5 +188,5 @@ void fw_rq_resp_error(const uint8_t *ev)
 		recv_cqe(qpn, rnic_rx_event_get_wr_id(ev), st, RNIC_WC_OPCODE_RECV, rnic_rx_event_get_byte_len(ev), 0, 0,
 			 0);
 	}
-	fw_qp_to_err(qpn);
+	fw_qp_fatal(qpn, st, RNIC_EQ_QP_SIDE_RESPONDER);
 }

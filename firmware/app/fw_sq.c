@@ -307,25 +307,31 @@ void fw_sq_release(uint32_t qpn)
 	r->sq_skip = 0;
 }
 
-/* The first half of the move to ERR: no more traffic, the sent WQEs flushed. */
-static void qp_enter_err(uint32_t qpn)
+/* The first half of the move to ERR: no more traffic, the sent WQEs flushed. A move the NIC
+ * makes itself (status: the error's wc_status, not SUCCESS) tells the host with one QP_FATAL
+ * event (subtype status, data side); the host's own MODIFY_QP to ERR (SUCCESS) does not. */
+static void qp_enter_err(uint32_t qpn, uint32_t status, uint32_t side)
 {
 	fw_res.qp_run[qpn].deadline = 0;
 	if (rnic_qp_ctx_get_state(ctx(qpn)) != RNIC_QP_STATE_ERR) {
 		rnic_qp_ctx_set_state(ctx(qpn), RNIC_QP_STATE_ERR);
 		if (fw_qpt_program(qpn)) /* no more traffic, and the receive slot is emptied */
 			fw_log("qp %u: QP table did not take the ERR entry", (unsigned)qpn);
+		if (status != RNIC_WC_STATUS_SUCCESS)
+			fw_eq_post(RNIC_EQ_TYPE_QP_FATAL, status, qpn, side);
 	}
 	while (fw_res.qp_run[qpn].head >= 0)
 		retire_head(qpn, RNIC_WC_STATUS_WR_FLUSH_ERR);
 }
 
-void fw_qp_to_err(uint32_t qpn)
+void fw_qp_fatal(uint32_t qpn, uint32_t status, uint32_t side)
 {
-	qp_enter_err(qpn);
+	qp_enter_err(qpn, status, side);
 	flush_unsent(qpn);
 	fw_rq_flush(qpn);
 }
+
+void fw_qp_to_err(uint32_t qpn) { fw_qp_fatal(qpn, RNIC_WC_STATUS_SUCCESS, 0); }
 
 /* The WQE at idx could not be fetched (the bus answered the read with an error): it completes
  * with LOC_QP_OP_ERR after the older outstanding WQEs (flushed) and the QP goes to ERR (IBTA:
@@ -339,7 +345,7 @@ static __attribute__((noinline)) uint32_t sq_fetch_failed(uint32_t qpn, uint32_t
 
 	fw_log("qp %u: SQ WQE %u fetch failed", (unsigned)qpn, (unsigned)idx);
 	st_n = 0;
-	qp_enter_err(qpn);
+	qp_enter_err(qpn, RNIC_WC_STATUS_LOC_QP_OP_ERR, RNIC_EQ_QP_SIDE_REQUESTER);
 	f.wqe_index = (uint16_t)idx;
 	f.opcode = RNIC_WQE_OP_SEND;
 	complete(qpn, &f, RNIC_WC_STATUS_LOC_QP_OP_ERR);
@@ -715,7 +721,7 @@ void fw_sq_ack(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome, uin
 				/* its data could not be placed (local key, length, DMA): the WQE fails,
 				 * the QP stops */
 				retire_head(qpn, status);
-				fw_qp_to_err(qpn);
+				fw_qp_fatal(qpn, status, RNIC_EQ_QP_SIDE_REQUESTER);
 				return;
 			}
 			retire_head(qpn, RNIC_WC_STATUS_SUCCESS);
@@ -744,7 +750,7 @@ void fw_sq_ack(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome, uin
 		if (left == 0) {
 			if (r->head >= 0)
 				retire_head(qpn, RNIC_WC_STATUS_RNR_RETRY_EXC_ERR);
-			fw_qp_to_err(qpn);
+			fw_qp_fatal(qpn, RNIC_WC_STATUS_RNR_RETRY_EXC_ERR, RNIC_EQ_QP_SIDE_REQUESTER);
 			return;
 		}
 		if (rnic_qp_ctx_get_rnr_retry(c) != 7) /* 7 means retry forever */
@@ -761,7 +767,7 @@ void fw_sq_ack(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome, uin
 		if (left == 0) {
 			if (r->head >= 0)
 				retire_head(qpn, RNIC_WC_STATUS_RETRY_EXC_ERR);
-			fw_qp_to_err(qpn);
+			fw_qp_fatal(qpn, RNIC_WC_STATUS_RETRY_EXC_ERR, RNIC_EQ_QP_SIDE_REQUESTER);
 			return;
 		}
 		rnic_qp_ctx_set_retries_left(c, left - 1);
@@ -769,10 +775,11 @@ void fw_sq_ack(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome, uin
 		arm_ack_timer(qpn);
 		return;
 	}
+	uint32_t st = code == 1 ? RNIC_WC_STATUS_REM_INV_REQ_ERR
+		      : code == 2 ? RNIC_WC_STATUS_REM_ACCESS_ERR : RNIC_WC_STATUS_REM_OP_ERR;
 	if (r->head >= 0)
-		retire_head(qpn, code == 1 ? RNIC_WC_STATUS_REM_INV_REQ_ERR
-				 : code == 2 ? RNIC_WC_STATUS_REM_ACCESS_ERR : RNIC_WC_STATUS_REM_OP_ERR);
-	fw_qp_to_err(qpn);
+		retire_head(qpn, st);
+	fw_qp_fatal(qpn, st, RNIC_EQ_QP_SIDE_REQUESTER);
 }
 
 void fw_timers_poll(void)
@@ -801,7 +808,7 @@ void fw_timers_poll(void)
 			uint32_t left = rnic_qp_ctx_get_retries_left(c);
 			if (left == 0) {
 				retire_head(q, RNIC_WC_STATUS_RETRY_EXC_ERR);
-				fw_qp_to_err(q);
+				fw_qp_fatal(q, RNIC_WC_STATUS_RETRY_EXC_ERR, RNIC_EQ_QP_SIDE_REQUESTER);
 				continue;
 			}
 			rnic_qp_ctx_set_retries_left(c, left - 1);
@@ -827,5 +834,5 @@ void fw_sq_tx_error(uint32_t qpn, uint32_t status)
 {
 	if (fw_res.qp_run[qpn].head >= 0)
 		retire_head(qpn, status);
-	fw_qp_to_err(qpn);
+	fw_qp_fatal(qpn, status, RNIC_EQ_QP_SIDE_REQUESTER);
 }

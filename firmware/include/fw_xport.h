@@ -44,6 +44,8 @@ void fw_cqw_check(void);
 void fw_cq_doorbell(uint32_t cqn, uint32_t index16);
 /* Event queue: posts one eq_entry and notifies (MSI-X if armed). 0 or -1 (no EQ, DMA error). */
 void fw_eq_init(void);
+/* The CQE writer's record count as the RTL holds it (called by fw_eq_init at boot). */
+void fw_cqw_init(void);
 int fw_eq_post(uint32_t type, uint32_t subtype, uint32_t handle, uint32_t data);
 /* Expired ACK timers (resend or RETRY_EXC_ERR) and RNR waits; cheap when none is due. */
 void fw_timers_poll(void);
@@ -51,6 +53,9 @@ void fw_timers_poll(void);
  * receive-buffer slot): outstanding and posted send WQEs and every posted receive WQE complete
  * with WR_FLUSH_ERR, in order. */
 void fw_qp_to_err(uint32_t qpn);
+/* The same move made by the NIC because of an error (status: its wc_status, side: eq_qp_side):
+ * one QP_FATAL event when the QP was not in ERR yet. */
+void fw_qp_fatal(uint32_t qpn, uint32_t status, uint32_t side);
 /* READ / atomic response contexts held by the requesters (QUERY_RESOURCES). */
 uint32_t fw_sq_rd_outstanding(void);
 /* Forgets the QP's outstanding send WQEs without completions (destroy, RESET). */

@@ -199,7 +199,23 @@ int rnic_cmdq_wait(struct rnic_cmdq *q, uint16_t token, void *out, uint8_t *raw_
 	cmdq_unlock(q->os);
 
 	clock_start(q, &clk);
-	while (!slot_done(slot)) {
+	for (unsigned polls = 1; !slot_done(slot); polls++) {
+		/* A command slot the bus refused to the device (ctrl.dev_err CMDQ_READ / CMDQ_WRITE)
+		 * never completes: give up with -EIO instead of waiting for the timeout. Looked at
+		 * every 64 polls only, so a normal command costs no register read. The bits are
+		 * cleared here (write 1 to clear): this wait reports them. */
+		if (!(polls & 63)) {
+			uint32_t cmd_bits = (1u << RNIC_DEV_ERR_BIT_CMDQ_READ) | (1u << RNIC_DEV_ERR_BIT_CMDQ_WRITE);
+			uint32_t bits = rnic_rd32(q->os, RNIC_REG_CTRL_DEV_ERR) & cmd_bits;
+			if (bits) {
+				rnic_wr32(q->os, RNIC_REG_CTRL_DEV_ERR_CLEAR, bits);
+				cmdq_lock(q->os);
+				q->state[idx & mask] = SLOT_ABANDONED;
+				q->dev_errors++;
+				cmdq_unlock(q->os);
+				return -EIO;
+			}
+		}
 		if (clock_expired(q, &clk)) {
 			cmdq_lock(q->os);
 			q->state[idx & mask] = SLOT_ABANDONED;

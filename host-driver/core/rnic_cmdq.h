@@ -20,6 +20,7 @@ struct rnic_cmdq {
 	uint32_t timeout_us;	/* per command, and for waiting on a full ring */
 	uint32_t poll_us;	/* sleep between polls of a done bit */
 	uint32_t timeouts;	/* commands abandoned after a timeout */
+	uint32_t dev_errors;	/* commands abandoned on a device error (ctrl.dev_err CMDQ_*) */
 	uint8_t state[1u << RNIC_CMDQ_MAX_LOG];
 };
 

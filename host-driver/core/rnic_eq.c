@@ -98,3 +98,40 @@ int rnic_eq_poll(struct rnic_eq *eq, unsigned budget, int arm)
 		eq->os->unlock(eq->os->ctx, RNIC_LOCK_EQ);
 	return n;
 }
+
+int rnic_eq_ib_event(const struct rnic_event *ev)
+{
+	if (ev->type == RNIC_EQ_TYPE_CQ_ERROR)
+		return RNIC_IB_EVENT_CQ_ERR;
+	if (ev->type != RNIC_EQ_TYPE_QP_FATAL)
+		return -1;
+	if (ev->subtype == RNIC_WC_STATUS_LOC_QP_OP_ERR)
+		return RNIC_IB_EVENT_QP_FATAL; /* a WQE the NIC could not read: its wr_id is lost */
+	if (ev->data != RNIC_EQ_QP_SIDE_RESPONDER)
+		return -1;
+	switch (ev->subtype) {
+	case RNIC_WC_STATUS_REM_INV_REQ_ERR:
+	case RNIC_WC_STATUS_LOC_LEN_ERR:
+		return RNIC_IB_EVENT_QP_REQ_ERR;
+	case RNIC_WC_STATUS_REM_ACCESS_ERR:
+	case RNIC_WC_STATUS_LOC_PROT_ERR:
+		return RNIC_IB_EVENT_QP_ACCESS_ERR;
+	default:
+		return RNIC_IB_EVENT_QP_FATAL;
+	}
+}
+
+void rnic_dev_err_init(const struct rnic_os *os, unsigned msix_vector, uint32_t wdog_cycles)
+{
+	rnic_wr32(os, RNIC_REG_CTRL_DEV_ERR_MSIX_VECTOR, msix_vector);
+	rnic_wr32(os, RNIC_REG_CTRL_WDOG_TIMEOUT, wdog_cycles);
+}
+
+uint32_t rnic_dev_err_take(const struct rnic_os *os, uint32_t mask)
+{
+	uint32_t bits = rnic_rd32(os, RNIC_REG_CTRL_DEV_ERR);
+
+	if (bits & mask)
+		rnic_wr32(os, RNIC_REG_CTRL_DEV_ERR_CLEAR, bits & mask);
+	return bits;
+}

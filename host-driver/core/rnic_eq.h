@@ -41,4 +41,26 @@ int rnic_eq_set_handler(struct rnic_eq *eq, unsigned type, rnic_eq_handler h, vo
  * number consumed. */
 int rnic_eq_poll(struct rnic_eq *eq, unsigned budget, int arm);
 
+/* The verbs asynchronous event an EQ entry stands for: the values of enum ib_event_type /
+ * ibv_event_type (the same numbers in the kernel and in libibverbs), or -1 when the entry is
+ * not one (a completion event, a command, an error the application already has in a CQE).
+ * QP_FATAL (docs/firmware.md, Events): a responder's invalid request (REM_INV_REQ_ERR, a SEND
+ * longer than its buffer: LOC_LEN_ERR) is QP_REQ_ERR, its access violation (REM_ACCESS_ERR, a
+ * receive buffer's key: LOC_PROT_ERR) QP_ACCESS_ERR, any other responder error and a WQE the
+ * NIC could not read (LOC_QP_OP_ERR, either side) QP_FATAL; the requester's other errors end
+ * its WQE with that status in a CQE and raise no event (IBTA: completion errors). */
+#define RNIC_IB_EVENT_CQ_ERR 0
+#define RNIC_IB_EVENT_QP_FATAL 1
+#define RNIC_IB_EVENT_QP_REQ_ERR 2
+#define RNIC_IB_EVENT_QP_ACCESS_ERR 3
+int rnic_eq_ib_event(const struct rnic_event *ev);
+
+/* Device errors (BAR0 ctrl.dev_err, bits of enum dev_err_bit): the failures no event can
+ * report (an EQ entry or a command slot the bus refused, a panic, the heartbeat watchdog).
+ * Sticky; rnic_dev_err_take reads them and clears those in mask (write 1 to clear), returning
+ * the bits that were set (all of them, not only mask's). rnic_dev_err_init programs the MSI-X
+ * vector the device raises when a bit is set and the watchdog timeout (core cycles; 0: off). */
+void rnic_dev_err_init(const struct rnic_os *os, unsigned msix_vector, uint32_t wdog_cycles);
+uint32_t rnic_dev_err_take(const struct rnic_os *os, uint32_t mask);
+
 #endif /* RNIC_EQ_H */

@@ -46,6 +46,16 @@ int rnic_fw_load(const struct rnic_os *os, const void *img, size_t len, unsigned
 	if (rc)
 		return rc;
 	rnic_wr32(os, RNIC_REG_CPU_CPU_CONTROL, CPU_HOLD);
+	/* The new image starts with no command queue and no event queue: a reload after a panic
+	 * or a hang must not let it execute the old ring again (its consumer count starts at 0
+	 * while cmdq_prod still held the old producer) nor write into the old EQ. The host
+	 * registers both again (rnic_cmdq_init, rnic_eq_init). */
+	rnic_wr32(os, RNIC_REG_CMDQ_CMDQ_LOG_SIZE, 0);
+	rnic_wr32(os, RNIC_REG_CMDQ_CMDQ_PROD, 0);
+	rnic_wr32(os, RNIC_REG_EQ_EQ_LOG_SIZE, 0);
+	/* The heartbeat watchdog too: booting (the CRC check, the table set-up) is no main loop;
+	 * the host arms it again once the firmware is READY (rnic_dev_err_init). */
+	rnic_wr32(os, RNIC_REG_CTRL_WDOG_TIMEOUT, 0);
 	write_words(os, RNIC_BAR0_FW_WINDOW_BASE, p + RNIC_FW_IMAGE_HDR_SIZE, info.imem_size);
 	write_words(os, WIN_DMEM, p + RNIC_FW_IMAGE_HDR_SIZE + info.imem_size, info.dmem_size);
 	rnic_wr32(os, RNIC_REG_CPU_CPU_CONTROL, 0);

@@ -18,7 +18,10 @@ int rnic_fw_image_parse(const void *img, size_t len, struct rnic_fw_image_info *
 
 /* Holds the soft core, writes the image, releases it and waits up to timeout_us for the
  * device's verdict: 0 when accepted, -EBADMSG when the device refused it (bad
- * header or CRC: the core stays in reset), -EINVAL for a malformed file, -ETIMEDOUT. */
+ * header or CRC: the core stays in reset), -EINVAL for a malformed file, -ETIMEDOUT.
+ * The command queue and the event queue are disabled while the core is held (cmdq_prod zeroed):
+ * register them again afterwards (rnic_cmdq_init, rnic_eq_init), as after a reset. The heartbeat
+ * watchdog is turned off (ctrl.wdog_timeout 0): arm it again when the firmware is READY. */
 int rnic_fw_load(const struct rnic_os *os, const void *img, size_t len, unsigned timeout_us);
 
 /* Copies the newest bytes of the firmware log (up to cap - 1, NUL-terminated) into buf and

@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'h141B99CE;
+  localparam logic [31:0] SPEC_HASH = 32'h8A304555;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -34,6 +34,10 @@ package rnic_spec_pkg;
   localparam logic [31:0] REG_CTRL_SCRATCH = 32'h00118;
   localparam logic [31:0] REG_CTRL_CYCLE_LO = 32'h0011C;
   localparam logic [31:0] REG_CTRL_CYCLE_HI = 32'h00120;
+  localparam logic [31:0] REG_CTRL_DEV_ERR = 32'h00124;
+  localparam logic [31:0] REG_CTRL_DEV_ERR_CLEAR = 32'h00128;
+  localparam logic [31:0] REG_CTRL_DEV_ERR_MSIX_VECTOR = 32'h0012C;
+  localparam logic [31:0] REG_CTRL_WDOG_TIMEOUT = 32'h00130;
   localparam logic [31:0] BLK_CPU_BASE = 32'h00200;
   localparam logic [31:0] BLK_CPU_TYPE = 32'h52435055;
   localparam logic [31:0] REG_CPU_CPU_CONTROL = 32'h00210;
@@ -153,6 +157,7 @@ package rnic_spec_pkg;
   localparam logic [11:0] FW_REG_EQ_LOG_SIZE = 12'h05C;
   localparam logic [11:0] FW_REG_EQ_PROD = 12'h060;
   localparam logic [11:0] FW_REG_EQ_NOTIFY = 12'h064;
+  localparam logic [11:0] FW_REG_DEV_ERR_SET = 12'h068;
   localparam logic [11:0] FW_REG_DMA_HOST_LO = 12'h100;
   localparam logic [11:0] FW_REG_DMA_HOST_HI = 12'h104;
   localparam logic [11:0] FW_REG_DMA_BUF_OFF = 12'h108;
@@ -225,6 +230,11 @@ package rnic_spec_pkg;
   localparam logic [7:0] CMD_OP_DEALLOC_UCTX = 8'd81;
   localparam logic [7:0] CMD_OP_QUERY_COUNTERS = 8'd96;
   localparam logic [7:0] CMD_OP_QUERY_RESOURCES = 8'd97;
+  localparam logic [7:0] CMD_OP_TEST_FAULT = 8'd112;
+
+  // TEST_FAULT kinds (cmd_test_fault.kind). The command exists only in test images built with FW_TEST_HOOKS (build/firmware/hooks/fw.img); a production image answers it BAD_OPCODE.
+  localparam logic [7:0] TEST_FAULT_PANIC = 8'd0;
+  localparam logic [7:0] TEST_FAULT_HANG = 8'd1;
 
   // cmd_entry.flags bits (bit positions).
   localparam logic [7:0] CMD_FLAG_EVENT = 8'd0;
@@ -255,6 +265,17 @@ package rnic_spec_pkg;
   localparam logic [7:0] EQ_TYPE_PORT_CHANGE = 8'd4;
   localparam logic [7:0] EQ_TYPE_FW_PANIC = 8'd5;
   localparam logic [7:0] EQ_TYPE_QP_LAST_WQE = 8'd6;
+
+  // Bits of ctrl.dev_err: the device paths that failed where no event can tell the host.
+  localparam logic [7:0] DEV_ERR_BIT_EQ_WRITE = 8'd0;
+  localparam logic [7:0] DEV_ERR_BIT_CMDQ_READ = 8'd1;
+  localparam logic [7:0] DEV_ERR_BIT_CMDQ_WRITE = 8'd2;
+  localparam logic [7:0] DEV_ERR_BIT_FW_PANIC = 8'd3;
+  localparam logic [7:0] DEV_ERR_BIT_WATCHDOG = 8'd4;
+
+  // QP_FATAL events (eq_entry.data): which side of the QP met the error. The host maps (subtype, side) to a verbs event (docs/firmware.md, Events).
+  localparam logic [7:0] EQ_QP_SIDE_REQUESTER = 8'd0;
+  localparam logic [7:0] EQ_QP_SIDE_RESPONDER = 8'd1;
 
   // Send WQE opcodes (the verbs ibv_wr_opcode values).
   localparam logic [7:0] WQE_OP_RDMA_WRITE = 8'd0;
@@ -537,6 +558,16 @@ package rnic_spec_pkg;
     logic [7:0] index;
     logic [63:0] rsvd0;
   } cmd_set_gid_t;
+
+  // cmd_test_fault: 64 bytes. TEST_FAULT input (test images only): PANIC executes an illegal instruction (the trap handler records the panic), HANG spins forever without a heartbeat (the watchdog's case).
+  localparam int unsigned CMD_TEST_FAULT_BYTES = 64;
+  localparam int unsigned CMD_TEST_FAULT_KIND_LSB = 64;
+  localparam int unsigned CMD_TEST_FAULT_KIND_W = 32;
+  typedef struct packed {
+    logic [415:0] rsvd96;
+    logic [31:0] kind;
+    logic [63:0] rsvd0;
+  } cmd_test_fault_t;
 
   // cmd_pd: 64 bytes. ALLOC_PD output / DEALLOC_PD input.
   localparam int unsigned CMD_PD_BYTES = 64;

@@ -151,6 +151,7 @@ module rnic_core #(
   logic [63:0]            fd_rd_req_addr, fd_wr_req_addr;
   logic [31:0]            fd_rd_req_len, fd_wr_req_len, cmdq_cons, eq_prod;
   logic                   eq_notify;
+  logic [31:0]            fw_dev_err_set;
   logic [7:0]             fd_rd_req_tag, fd_wr_req_tag, fd_rd_cpl_tag, fd_wr_cpl_tag;
   logic [DataWidth-1:0]   fd_rd_data, fd_wr_data;
   logic [DataWidth/8-1:0] fd_rd_data_keep;
@@ -222,7 +223,7 @@ module rnic_core #(
     .cmdq_base_lo_i(cmdq_base_lo), .cmdq_base_hi_i(cmdq_base_hi), .cmdq_log_size_i(cmdq_log_size),
     .cmdq_prod_i(cmdq_prod), .cmdq_cons_o(cmdq_cons),
     .eq_base_lo_i(eq_base_lo), .eq_base_hi_i(eq_base_hi), .eq_log_size_i(eq_log_size),
-    .eq_prod_o(eq_prod), .eq_notify_o(eq_notify),
+    .eq_prod_o(eq_prod), .eq_notify_o(eq_notify), .dev_err_set_o(fw_dev_err_set),
     .rd_req_valid_o(fd_rd_req_valid), .rd_req_ready_i(fd_rd_req_ready), .rd_req_addr_o(fd_rd_req_addr),
     .rd_req_len_o(fd_rd_req_len), .rd_req_tag_o(fd_rd_req_tag), .rd_data_valid_i(fd_rd_data_valid),
     .rd_data_ready_o(fd_rd_data_ready), .rd_data_i(fd_rd_data), .rd_data_keep_i(fd_rd_data_keep),
@@ -514,6 +515,8 @@ module rnic_core #(
   logic [31:0] cmdq_base_lo, cmdq_base_hi, cmdq_log_size, cmdq_prod;
   logic [31:0] eq_base_lo, eq_base_hi, eq_log_size, eq_cons, eq_msix_vector, msix_mask;
   logic        cmdq_prod_we, eq_cons_we;
+  logic [31:0] dev_err, dev_err_clear, dev_err_msix_vector, wdog_timeout;
+  logic        dev_err_clear_we, dev_err_raise, wdog_fire;
   logic [63:0] cycle_q;
   logic [NumCnt*32-1:0] counters;
   logic [31:0] cnt_rx_frames_q, cnt_rx_bytes_q;
@@ -526,6 +529,8 @@ module rnic_core #(
     .id_caps_i((32'(1) << rnic_spec_pkg::ID_CAPS_FW_LOAD) | (32'(1) << rnic_spec_pkg::ID_CAPS_MSIX)),
     .ctrl_control_o(ctrl_control), .ctrl_status_i({29'h0, fw_panicked, fw_ready, ctrl_control[0]}),
     .ctrl_scratch_o(ctrl_scratch), .ctrl_cycle_lo_i(cycle_q[31:0]), .ctrl_cycle_hi_i(cycle_q[63:32]),
+    .ctrl_dev_err_i(dev_err), .ctrl_dev_err_clear_o(dev_err_clear), .ctrl_dev_err_clear_we_o(dev_err_clear_we),
+    .ctrl_dev_err_msix_vector_o(dev_err_msix_vector), .ctrl_wdog_timeout_o(wdog_timeout),
     .cpu_cpu_control_o(cpu_control), .cpu_cpu_status_i(cpu_status), .cpu_fw_version_i(fw_version),
     .cpu_fw_status_i(fw_status), .cpu_log_base_i(log_base),
     .cpu_log_head_i(log_head), .cpu_heartbeat_i(heartbeat), .cpu_panic_mcause_i(panic_mcause),
@@ -633,7 +638,25 @@ module rnic_core #(
   always_comb begin
     msix_raise = '0;
     msix_raise[eq_msix_vector[4:0]] = (fw_panicked && !panicked_q) || (eq_notify && eq_armed_q);
+    msix_raise[dev_err_msix_vector[4:0]] = msix_raise[dev_err_msix_vector[4:0]] | dev_err_raise;
   end
+
+  // ---- Device errors (ctrl.dev_err): the firmware's reports (EQ write, command queue), a
+  // panic, and the heartbeat watchdog on a core that runs without moving its heartbeat.
+  rnic_heartbeat_watchdog u_wdog (
+    .clk_i, .rst_ni, .running_i(cpu_status[0] && !fw_panicked), .heartbeat_i(heartbeat),
+    .timeout_i(wdog_timeout), .fire_o(wdog_fire)
+  );
+  logic [31:0] dev_err_set;
+  always_comb begin
+    dev_err_set = fw_dev_err_set;
+    dev_err_set[rnic_spec_pkg::DEV_ERR_BIT_FW_PANIC[4:0]] = fw_panicked && !panicked_q;
+    dev_err_set[rnic_spec_pkg::DEV_ERR_BIT_WATCHDOG[4:0]] = wdog_fire;
+  end
+  rnic_dev_err u_dev_err (
+    .clk_i, .rst_ni, .set_i(dev_err_set), .clear_i(dev_err_clear), .clear_we_i(dev_err_clear_we),
+    .status_o(dev_err), .raise_o(dev_err_raise)
+  );
   rnic_msix #(.NumVectors(32)) u_msix (
     .clk_i, .rst_ni, .raise_i(msix_raise), .mask_i(msix_mask), .pending_o(msix_pending),
     .msix_req_o, .msix_vector_o, .msix_ack_i
@@ -645,5 +668,5 @@ module rnic_core #(
                            tx_rdrsp_err, tx_cnt_done, tx_cnt_lkey, tx_cnt_rkey, tx_cnt_dma, s_axis_rx_tdata_i, ctrl_scratch, cpu_control[31:1],
                            cmdq_prod_we,
                            eq_cons,
-                           eq_msix_vector[31:5], ctrl_control[31:1], bus_wdata, bus_wstrb};
+                           eq_msix_vector[31:5], dev_err_msix_vector[31:5], ctrl_control[31:1], bus_wdata, bus_wstrb};
 endmodule

@@ -38,7 +38,9 @@ module rnic_fw_mmio #(
   input  logic [31:0] eq_base_hi_i,
   input  logic [31:0] eq_log_size_i,
   output logic [31:0] eq_prod_o,
-  output logic        eq_notify_o
+  output logic        eq_notify_o,
+  // device-error bits the firmware reports (ctrl.dev_err), for one cycle
+  output logic [31:0] dev_err_set_o
 );
   logic [11:0] off;
   logic in_block;
@@ -90,9 +92,11 @@ module rnic_fw_mmio #(
       mmio_rvalid_o <= 1'b0;
       mmio_rdata_o <= '0;
       eq_notify_o <= 1'b0;
+      dev_err_set_o <= '0;
     end else begin
       mmio_rvalid_o <= mmio_req_i && !mmio_we_i;
       eq_notify_o <= wr && off == rnic_spec_pkg::FW_REG_EQ_NOTIFY && !clear_i;
+      dev_err_set_o <= (wr && off == rnic_spec_pkg::FW_REG_DEV_ERR_SET && !clear_i) ? mmio_wdata_i : 32'd0;
       mmio_rdata_o <= '0;
       if (rd) begin
         unique case (off)

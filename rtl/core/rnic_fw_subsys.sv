@@ -49,6 +49,7 @@ module rnic_fw_subsys #(
   input  logic [31:0] eq_log_size_i,
   output logic [31:0] eq_prod_o,
   output logic        eq_notify_o,
+  output logic [31:0] dev_err_set_o,   // device-error bits the firmware reports (one cycle)
   // firmware DMA: one dma_engine read client and one write client
   output logic                    rd_req_valid_o,
   input  logic                    rd_req_ready_i,
@@ -371,7 +372,7 @@ module rnic_fw_subsys #(
     .mmio_wdata_i(mmio_wdata), .mmio_be_i(mmio_be), .mmio_gnt_o(reg_gnt), .mmio_rvalid_o(reg_rvalid),
     .mmio_rdata_o(reg_rdata),
     .cmdq_base_lo_i, .cmdq_base_hi_i, .cmdq_log_size_i, .cmdq_prod_i, .cmdq_cons_o,
-    .eq_base_lo_i, .eq_base_hi_i, .eq_log_size_i, .eq_prod_o, .eq_notify_o,
+    .eq_base_lo_i, .eq_base_hi_i, .eq_log_size_i, .eq_prod_o, .eq_notify_o, .dev_err_set_o,
     .fw_version_o, .fw_status_o, .log_base_o, .log_head_o, .log_size_o, .heartbeat_o,
     .panic_mcause_o, .panic_mepc_o, .panic_mtval_o, .panicked_o
   );

@@ -36,7 +36,7 @@ struct SvcWqe {
 
 struct SvcQp {
   uint32_t qpn = 0, type = 0, sq_log = 0;
-  uint64_t buf = 0;
+  uint64_t buf = 0, user_handle = 0;
   uint16_t pi = 0;  // SQ producer index seen at the last doorbell
   std::deque<SvcWqe> pending;
   SvcQpStats *st = nullptr;
@@ -52,7 +52,6 @@ struct SvcAsyncEvent {
   uint64_t element;
   uint32_t event_type, reserved;
 };
-constexpr uint32_t kIbvEventCqErr = 0;  // enum ibv_event_type
 
 }  // namespace
 
@@ -146,18 +145,27 @@ void SvcServer::eq_thread(SvcNic *n) {
   }
 }
 
-// CQ errors go to the owning process's EVENTS connection, as the kernel would put them on its
-// async_fd; completion events of armed CQs have no consumer without the kernel's completion
-// channels (counted by the EQ only).
+// CQ errors and QP errors (the verbs event rnic_eq_ib_event maps them to) go to the owning
+// process's EVENTS connection, as the kernel would put them on its async_fd; completion events
+// of armed CQs have no consumer without the kernel's completion channels (counted by the EQ only).
 void SvcServer::on_event(SvcNic *n, const rnic_event *ev) {
-  if (ev->type != RNIC_EQ_TYPE_CQ_ERROR) return;
+  int type = rnic_eq_ib_event(ev);
+  if (type < 0) return;
   for (auto &kv : clients_) {
     SvcClient *c = kv.second;
     if (c->nic != n || c->kind != RNIC_SVC_KIND_VERBS) continue;
-    auto it = c->cqs.find(ev->handle);
-    if (it == c->cqs.end()) continue;
+    uint64_t user_handle = 0;
+    if (ev->type == RNIC_EQ_TYPE_CQ_ERROR) {
+      auto it = c->cqs.find(ev->handle);
+      if (it == c->cqs.end()) continue;
+      user_handle = it->second.user_handle;
+    } else {
+      auto it = c->qps.find(ev->handle);
+      if (it == c->qps.end()) continue;
+      user_handle = it->second.user_handle;
+    }
     if (c->events && !c->events->closed) {
-      SvcAsyncEvent e{it->second.user_handle, kIbvEventCqErr, 0};
+      SvcAsyncEvent e{user_handle, uint32_t(type), 0};
       if (send(c->events->fd, &e, sizeof e, MSG_DONTWAIT | MSG_NOSIGNAL) != ssize_t(sizeof e)) async_lost_++;
       else async_sent_++;
     } else {
@@ -480,6 +488,7 @@ int SvcServer::dispatch(SvcClient *c, uint32_t op, const uint8_t *in, size_t in_
       sq.type = r.qp_type;
       sq.sq_log = r.sq_log_size;
       sq.buf = r.buf;
+      sq.user_handle = r.user_handle;
       stats_.emplace_back(new SvcQpStats);
       sq.st = stats_.back().get();
       sq.st->nic = n->name;

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0x141B99CEu
+#define RNIC_SPEC_HASH 0x8A304555u
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -46,6 +46,10 @@
 #define RNIC_REG_CTRL_SCRATCH 0x00118u
 #define RNIC_REG_CTRL_CYCLE_LO 0x0011Cu
 #define RNIC_REG_CTRL_CYCLE_HI 0x00120u
+#define RNIC_REG_CTRL_DEV_ERR 0x00124u
+#define RNIC_REG_CTRL_DEV_ERR_CLEAR 0x00128u
+#define RNIC_REG_CTRL_DEV_ERR_MSIX_VECTOR 0x0012Cu
+#define RNIC_REG_CTRL_WDOG_TIMEOUT 0x00130u
 #define RNIC_BLK_CPU_TYPE 0x52435055u
 #define RNIC_BLK_CPU_VERSION 0x00010000u
 #define RNIC_BLK_CPU_BASE 0x00200u
@@ -203,6 +207,7 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_REG_EQ_LOG_SIZE 0x05Cu
 #define RNIC_FW_REG_EQ_PROD 0x060u
 #define RNIC_FW_REG_EQ_NOTIFY 0x064u
+#define RNIC_FW_REG_DEV_ERR_SET 0x068u
 #define RNIC_FW_REG_DMA_HOST_LO 0x100u
 #define RNIC_FW_REG_DMA_HOST_HI 0x104u
 #define RNIC_FW_REG_DMA_BUF_OFF 0x108u
@@ -275,6 +280,11 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_CMD_OP_DEALLOC_UCTX 81u
 #define RNIC_CMD_OP_QUERY_COUNTERS 96u
 #define RNIC_CMD_OP_QUERY_RESOURCES 97u
+#define RNIC_CMD_OP_TEST_FAULT 112u
+
+/* TEST_FAULT kinds (cmd_test_fault.kind). The command exists only in test images built with FW_TEST_HOOKS (build/firmware/hooks/fw.img); a production image answers it BAD_OPCODE. */
+#define RNIC_TEST_FAULT_PANIC 0u
+#define RNIC_TEST_FAULT_HANG 1u
 
 /* cmd_entry.flags bits (bit positions). */
 #define RNIC_CMD_FLAG_EVENT 0u
@@ -305,6 +315,17 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_EQ_TYPE_PORT_CHANGE 4u
 #define RNIC_EQ_TYPE_FW_PANIC 5u
 #define RNIC_EQ_TYPE_QP_LAST_WQE 6u
+
+/* Bits of ctrl.dev_err: the device paths that failed where no event can tell the host. */
+#define RNIC_DEV_ERR_BIT_EQ_WRITE 0u
+#define RNIC_DEV_ERR_BIT_CMDQ_READ 1u
+#define RNIC_DEV_ERR_BIT_CMDQ_WRITE 2u
+#define RNIC_DEV_ERR_BIT_FW_PANIC 3u
+#define RNIC_DEV_ERR_BIT_WATCHDOG 4u
+
+/* QP_FATAL events (eq_entry.data): which side of the QP met the error. The host maps (subtype, side) to a verbs event (docs/firmware.md, Events). */
+#define RNIC_EQ_QP_SIDE_REQUESTER 0u
+#define RNIC_EQ_QP_SIDE_RESPONDER 1u
 
 /* Send WQE opcodes (the verbs ibv_wr_opcode values). */
 #define RNIC_WQE_OP_RDMA_WRITE 0u
@@ -849,6 +870,19 @@ static inline uint64_t rnic_cmd_set_gid_get_mac(const void *p)
 static inline void rnic_cmd_set_gid_set_mac(void *p, uint64_t v)
 {
 	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16, (uint64_t)v);
+}
+
+/* cmd_test_fault (64 bytes): TEST_FAULT input (test images only): PANIC executes an illegal instruction (the trap handler records the panic), HANG spins forever without a heartbeat (the watchdog's case). Neither completes. */
+#define RNIC_CMD_TEST_FAULT_SIZE 64u
+#define RNIC_CMD_TEST_FAULT_ALIGN 8u
+#define RNIC_CMD_TEST_FAULT_KIND_OFF 8u
+static inline uint32_t rnic_cmd_test_fault_get_kind(const void *p)
+{
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8);
+}
+static inline void rnic_cmd_test_fault_set_kind(void *p, uint32_t v)
+{
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8, (uint32_t)v);
 }
 
 /* cmd_pd (64 bytes): ALLOC_PD output / DEALLOC_PD input. */
@@ -3712,6 +3746,7 @@ static inline void rnic_fw_image_hdr_set_imem_crc(void *p, uint32_t v)
 	X(cmd_set_gid, index, 8, 1, 0, 8) \
 	X(cmd_set_gid, ipv4, 12, 4, 0, 32) \
 	X(cmd_set_gid, mac, 16, 8, 0, 64) \
+	X(cmd_test_fault, kind, 8, 4, 0, 32) \
 	X(cmd_pd, pdn, 8, 4, 0, 32) \
 	X(cmd_pd, uctx, 12, 4, 0, 32) \
 	X(cmd_uctx, uctx, 8, 4, 0, 32) \

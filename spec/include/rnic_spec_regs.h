@@ -66,6 +66,14 @@ struct rnic_spec_block {
 #define RNIC_REG_EQ_EQ_CONS_F_HOST_WRITES_ITS_FREE_RUNNING_CONSUMER_INDEX 0x7FFFFFFFu
 #define RNIC_REG_EQ_EQ_CONS_F_RE_ARMS_THE_INTERRUPT 0x80000000u
 
+static const struct rnic_spec_enumval rnic_spec_enum_dev_err_bit[] RNIC_SPEC_UNUSED = {
+	{ "EQ_WRITE", 0u },
+	{ "CMDQ_READ", 1u },
+	{ "CMDQ_WRITE", 2u },
+	{ "FW_PANIC", 3u },
+	{ "WATCHDOG", 4u },
+};
+
 static const struct rnic_spec_enumval rnic_spec_enum_fw_status[] RNIC_SPEC_UNUSED = {
 	{ "NONE", 0u },
 	{ "BOOTING", 1u },
@@ -115,7 +123,7 @@ static const struct rnic_spec_reg rnic_spec_regs_id[] RNIC_SPEC_UNUSED = {
 	  0, 0u, 0, 0, 0u, 0 },
 	{ "hw_version", "RTL version, major.minor in 16.16", 0x14u, RNIC_SPEC_CONST, 0x00010000u,
 	  0, 0u, 0, 0, 0u, 0 },
-	{ "spec_hash", "CRC-32 of spec/rnic.toml: host and hardware agree on the contract", 0x18u, RNIC_SPEC_CONST, 0x141B99CEu,
+	{ "spec_hash", "CRC-32 of spec/rnic.toml: host and hardware agree on the contract", 0x18u, RNIC_SPEC_CONST, 0x8A304555u,
 	  0, 0u, 0, 0, 0u, 0 },
 	{ "clock_mhz", "core clock in MHz", 0x1Cu, RNIC_SPEC_CONST, 0x000000FAu,
 	  0, 0u, 0, 0, 0u, 0 },
@@ -137,6 +145,14 @@ static const struct rnic_spec_reg rnic_spec_regs_ctrl[] RNIC_SPEC_UNUSED = {
 	{ "cycle_lo", "free-running core cycle counter, low word", 0x1Cu, RNIC_SPEC_RO, 0x00000000u,
 	  0, 0u, 0, 0, 0u, 0 },
 	{ "cycle_hi", "free-running core cycle counter, high word", 0x20u, RNIC_SPEC_RO, 0x00000000u,
+	  0, 0u, 0, 0, 0u, 0 },
+	{ "dev_err", "device-error status, sticky bits (see dev_err_bit): set by the path that failed, cleared only by writing 1s to dev_err_clear or by reset (a firmware reload keeps them); a bit going from 0 to 1 raises dev_err_msix_vector", 0x24u, RNIC_SPEC_RO, 0x00000000u,
+	  0, 0u, "dev_err_bit", rnic_spec_enum_dev_err_bit, 5u, 0 },
+	{ "dev_err_clear", "write 1s to clear those dev_err bits (write-1-to-clear)", 0x28u, RNIC_SPEC_WO, 0x00000000u,
+	  0, 0u, 0, 0, 0u, 0 },
+	{ "dev_err_msix_vector", "MSI-X vector raised when a dev_err bit is set", 0x2Cu, RNIC_SPEC_RW, 0x00000000u,
+	  0, 0u, 0, 0, 0u, 0 },
+	{ "wdog_timeout", "heartbeat watchdog: core cycles the running firmware may go without changing cpu.heartbeat before dev_err bit WATCHDOG is set; 0 (reset) turns the watchdog off", 0x30u, RNIC_SPEC_RW, 0x00000000u,
 	  0, 0u, 0, 0, 0u, 0 },
 };
 
@@ -231,7 +247,7 @@ static const struct rnic_spec_block rnic_spec_blocks[] RNIC_SPEC_UNUSED = {
 	  rnic_spec_regs_id, 7u, 0u, 0u },
 	{ "ctrl", "Global control and status.",
 	  0x5243544Cu, 0x00010000u, 0x100u,
-	  rnic_spec_regs_ctrl, 5u, 0u, 0u },
+	  rnic_spec_regs_ctrl, 9u, 0u, 0u },
 	{ "cpu", "Soft-core control, firmware loading, log ring and panic record. IMEM and DMEM appear in BAR0 at fw_window_base (IMEM) and fw_window_base + fw_window_size/2 (DMEM) for the host to load and inspect.",
 	  0x52435055u, 0x00010000u, 0x200u,
 	  rnic_spec_regs_cpu, 13u, 0u, 0u },

@@ -329,6 +329,29 @@ static void test_timeout(void)
 	}
 }
 
+/* A command slot the bus refused (ctrl.dev_err CMDQ_READ): the wait gives up with -EIO after
+ * 64 polls, not at the timeout, and clears the bit it reports (write 1 to clear). Another
+ * device-error bit (EQ_WRITE) alone is not the command's: that wait times out. */
+static void test_dev_error(void)
+{
+	uint8_t c[64], st = 0;
+
+	setup(0, 2, 0);
+	q.timeout_us = 1000;
+	fw.mode = FW_NEVER;
+	memset(c, 0, sizeof(c));
+	dev.regs[RNIC_REG_CTRL_DEV_ERR / 4] = (1u << RNIC_DEV_ERR_BIT_CMDQ_READ) | (1u << RNIC_DEV_ERR_BIT_EQ_WRITE);
+	int rc = rnic_cmdq_exec(&q, c, &st);
+	CHECK(rc == -EIO && st == 0xFF && q.dev_errors == 1 && q.timeouts == 0 && dev.sleeps >= 63 && dev.sleeps <= 64 &&
+		      dev.regs[RNIC_REG_CTRL_DEV_ERR_CLEAR / 4] == (1u << RNIC_DEV_ERR_BIT_CMDQ_READ),
+	      "cmdq-dev-error-eio-early-cleared");
+	dev.regs[RNIC_REG_CTRL_DEV_ERR / 4] = 1u << RNIC_DEV_ERR_BIT_EQ_WRITE;
+	q.timeout_us = 200;
+	rc = rnic_cmdq_exec(&q, c, &st);
+	CHECK(rc == -ETIMEDOUT && q.dev_errors == 1 && q.timeouts == 1, "cmdq-dev-error-other-bit-not-the-commands");
+	teardown();
+}
+
 static void test_ring(void)
 {
 	uint8_t c[64], st;
@@ -493,6 +516,7 @@ void test_cmdq(void)
 	test_basic_and_order();
 	test_statuses();
 	test_timeout();
+	test_dev_error();
 	test_ring();
 	test_wrappers();
 }

@@ -95,6 +95,31 @@ void test_eq(void)
 	/* A stale entry from the previous pass is not consumed. */
 	CHECK(rnic_eq_poll(&eq, 4, 0) == 0, "eq-stale-entry-not-consumed");
 	CHECK(dev.lock_errors == 0 && dev.lock_depth[RNIC_LOCK_EQ] == 0, "eq-lock-balanced");
+	/* The verbs event of each QP_FATAL (subtype, side), the table of docs/firmware.md. */
+	{
+		static const struct {
+			uint32_t type, st, side;
+			int want;
+		} m[] = {
+			{ RNIC_EQ_TYPE_CQ_ERROR, 0, 0, RNIC_IB_EVENT_CQ_ERR },
+			{ RNIC_EQ_TYPE_COMPLETION, 0, 0, -1 },
+			{ RNIC_EQ_TYPE_QP_FATAL, RNIC_WC_STATUS_LOC_QP_OP_ERR, RNIC_EQ_QP_SIDE_REQUESTER, RNIC_IB_EVENT_QP_FATAL },
+			{ RNIC_EQ_TYPE_QP_FATAL, RNIC_WC_STATUS_LOC_QP_OP_ERR, RNIC_EQ_QP_SIDE_RESPONDER, RNIC_IB_EVENT_QP_FATAL },
+			{ RNIC_EQ_TYPE_QP_FATAL, RNIC_WC_STATUS_RETRY_EXC_ERR, RNIC_EQ_QP_SIDE_REQUESTER, -1 },
+			{ RNIC_EQ_TYPE_QP_FATAL, RNIC_WC_STATUS_REM_ACCESS_ERR, RNIC_EQ_QP_SIDE_REQUESTER, -1 },
+			{ RNIC_EQ_TYPE_QP_FATAL, RNIC_WC_STATUS_REM_ACCESS_ERR, RNIC_EQ_QP_SIDE_RESPONDER, RNIC_IB_EVENT_QP_ACCESS_ERR },
+			{ RNIC_EQ_TYPE_QP_FATAL, RNIC_WC_STATUS_LOC_PROT_ERR, RNIC_EQ_QP_SIDE_RESPONDER, RNIC_IB_EVENT_QP_ACCESS_ERR },
+			{ RNIC_EQ_TYPE_QP_FATAL, RNIC_WC_STATUS_REM_INV_REQ_ERR, RNIC_EQ_QP_SIDE_RESPONDER, RNIC_IB_EVENT_QP_REQ_ERR },
+			{ RNIC_EQ_TYPE_QP_FATAL, RNIC_WC_STATUS_LOC_LEN_ERR, RNIC_EQ_QP_SIDE_RESPONDER, RNIC_IB_EVENT_QP_REQ_ERR },
+			{ RNIC_EQ_TYPE_QP_FATAL, RNIC_WC_STATUS_REM_OP_ERR, RNIC_EQ_QP_SIDE_RESPONDER, RNIC_IB_EVENT_QP_FATAL },
+		};
+		int good = 1;
+		for (unsigned i = 0; i < sizeof m / sizeof m[0]; i++) {
+			struct rnic_event ev = { m[i].type, m[i].st, 7, m[i].side };
+			good &= rnic_eq_ib_event(&ev) == m[i].want;
+		}
+		CHECK(good, "eq-qp-fatal-verbs-event-mapping");
+	}
 	rnic_eq_fini(&eq);
 	CHECK(dev.live_allocs == 0 && dev.regs[RNIC_REG_EQ_EQ_LOG_SIZE / 4] == 0, "eq-fini");
 	mock_free_all(&dev);

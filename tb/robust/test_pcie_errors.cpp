@@ -10,6 +10,7 @@
 // fetch failed has no readable wr_id: its error completion is checked by status and wqe_index.
 #include <systemc.h>
 
+#include <array>
 #include <cstring>
 #include <functional>
 #include <string>
@@ -20,22 +21,11 @@
 #include "net/eth_link.h"
 #include "sys/rdma_qp.h"
 #include "tb_check.h"
+#include "robust/err_range.h"
 #include "sys/two_nics.h"
 
 namespace {
 
-struct ErrRange {
-  uint64_t base = 0, len = 0;
-  bool reads = false, writes = false;
-  uint64_t hits = 0;
-} g_err;
-
-uint32_t err_fn(uint64_t a, uint64_t n, bool write) {
-  if (!g_err.len || a + n <= g_err.base || a >= g_err.base + g_err.len) return 0;
-  if (write ? !g_err.writes : !g_err.reads) return 0;
-  g_err.hits++;
-  return 2;  // SLVERR
-}
 
 const char *st_name(int s) {
   // the spec's wc_status enum, in order (RNIC_WC_STATUS_*)
@@ -55,7 +45,13 @@ struct PcieErr : sc_module {
   PcieErr(sc_module_name n, RdmaPort *a, RdmaPort *b) : sc_module(n), a(a), b(b) { SC_THREAD(run); }
   TbResults r;
   RdmaPort *a, *b;
-  rnic_eq eq{};
+  rnic_eq eq{}, eqb{};  // nic0's and nic1's event queues
+  struct QpEvent {
+    int nic;
+    uint32_t subtype, qpn, side;
+  };
+  static inline std::vector<QpEvent> qp_events;  // QP_FATAL events of both NICs, per case
+  static inline int nic_ids[2] = {0, 1};
   static inline int cq_errors = 0;
   static inline uint32_t cq_err_handle = 0;
   uint64_t abuf = 0, bbuf = 0;
@@ -78,6 +74,35 @@ struct PcieErr : sc_module {
     w.wr_id = 0x500 + op, w.opcode = op, w.flags = RNICP_WR_SIGNALED, w.sg_list = s, w.num_sge = 1;
     w.remote_addr = raddr, w.rkey = rkey;
     return w;
+  }
+
+  void poll_eqs() {
+    rnic_eq_poll(&eq, 16, 0);
+    rnic_eq_poll(&eqb, 16, 0);
+  }
+  // The QP_FATAL events of a case: exactly one for each QP the NIC moved to ERR by itself
+  // ({nic, qpn, status (-1: any error), side}), none for any other (the host's own moves to ERR
+  // at the end of a case included). Returns the events as text for the matrix.
+  std::string qp_fatal_events(const std::vector<std::array<int, 4>> &want, bool *ok) {
+    wait(sc_time(20, SC_US));
+    poll_eqs();
+    std::string txt;
+    *ok = qp_events.size() == want.size();
+    for (auto &e : qp_events) {
+      char b[96];
+      std::snprintf(b, sizeof b, "%snic%d qp %u %s %s", txt.empty() ? "" : ", ", e.nic, e.qpn, st_name(int(e.subtype)),
+                    e.side == RNIC_EQ_QP_SIDE_RESPONDER ? "responder" : "requester");
+      txt += b;
+    }
+    for (auto &w : want) {
+      int n = 0;
+      for (auto &e : qp_events)
+        n += e.nic == w[0] && int(e.qpn) == w[1] && (w[2] < 0 ? e.subtype != 0 : int(e.subtype) == w[2]) &&
+             int(e.side) == w[3];
+      *ok = *ok && n == 1;
+    }
+    qp_events.clear();
+    return txt.empty() ? "none" : txt;
   }
 
   // Health after a case, with the error range gone: firmware alive, commands, a fresh pair.
@@ -107,13 +132,19 @@ struct PcieErr : sc_module {
   // the failing DMA is nic0's own request path (its WQE must complete with an error), else the
   // peer's WQE must; want_status: that completion's status (-1: any error). want_x: nic0's own
   // completion and state are required too (status want_x, QP in ERR; -1: not required).
+  // Events: `events` gives the QP_FATAL events the case must raise, given the pair and outcome
+  // (see qp_fatal_events).
+  using Ev = std::vector<std::array<int, 4>>;
+  using EventsFn = std::function<std::vector<std::array<int, 4>>(RdmaQp &, RdmaQp &, const rnicp_wc &, const rnicp_wc &)>;
   void path(const char *name, std::function<void(RdmaQp &, RdmaQp &)> arm, std::function<void(RdmaQp &, RdmaQp &)> go,
-            bool on_x, int want_status = -1, int want_x = -1) {
+            bool on_x, int want_status, int want_x, EventsFn events) {
     RdmaQp x, y;
     if (!pair(x, y)) {
       r.check(false, (std::string("pcie-err-") + name + "-setup").c_str(), "%s%s", x.err.c_str(), y.err.c_str());
       return;
     }
+    poll_eqs();
+    qp_events.clear();
     g_err = ErrRange();
     arm(x, y);
     uint32_t rde = rnic_rd32(&a->os, RNIC_COUNTER_BASE + 4 * RNIC_CNT_DMA_RD_ERR),
@@ -154,6 +185,11 @@ struct PcieErr : sc_module {
     r.check(ok, (nm + "-error-completion-qp-err").c_str(), "%s (hits %llu)", row, (unsigned long long)hits);
     r.check(health, (nm + "-nothing-hung-others-work").c_str(), "%s", why.c_str());
     x.set_state(RNIC_QP_STATE_ERR), y.set_state(RNIC_QP_STATE_ERR);
+    bool evok = false;
+    std::string ev = qp_fatal_events(events(x, y, o.wx, o.wy), &evok);
+    matrix.back() += " " + ev + " |";
+    r.check(evok, (nm + "-qp-fatal-event-once").c_str(), "QP_FATAL events: %s (x = nic0 qp %u, y = nic1 qp %u)",
+            ev.c_str(), x.qpn, y.qpn);
   }
 
   // The CQE write fails: the CQ goes to error with one CQ_ERROR event naming it; the WRITE's
@@ -169,6 +205,8 @@ struct PcieErr : sc_module {
     for (size_t i = 0; i < d.size(); i++) d[i] = uint8_t(i * 7 + 3);
     a->mem->write(A, d.data(), d.size());
     b->mem->write(B, std::vector<uint8_t>(256, 0).data(), 256);
+    poll_eqs();
+    qp_events.clear();
     g_err = ErrRange();
     g_err.base = x.cq_buf, g_err.len = 4096, g_err.writes = true;
     uint32_t wre = rnic_rd32(&a->os, RNIC_COUNTER_BASE + 4 * RNIC_CNT_DMA_WR_ERR);
@@ -203,17 +241,26 @@ struct PcieErr : sc_module {
     std::string why;
     r.check(healthy(&why), "pcie-err-cqe-write-nothing-hung-others-work", "%s", why.c_str());
     x.set_state(RNIC_QP_STATE_ERR), y.set_state(RNIC_QP_STATE_ERR);
+    bool evok = false;
+    std::string ev = qp_fatal_events({}, &evok);  // the QPs stay usable: the CQ is what failed
+    matrix.back() += " " + ev + " |";
+    r.check(evok, "pcie-err-cqe-write-no-qp-fatal-event", "QP_FATAL events: %s", ev.c_str());
   }
 
   void run() {
     abuf = a->mem->alloc(1 << 20, 4096), bbuf = b->mem->alloc(1 << 20, 4096);
     bool ok = a->open_port() && b->open_port() && rdma_reg_mr(a, abuf, 1 << 20, 0xF, &akey) &&
               rdma_reg_mr(b, bbuf, 1 << 20, 0xF, &bkey);
-    ok = ok && rnic_eq_init(&eq, &a->os, 4, 0) == 0 &&
+    auto on_qp = [](void *arg, const rnic_event *ev) {
+      qp_events.push_back({*static_cast<int *>(arg), ev->subtype, ev->handle, ev->data});
+    };
+    ok = ok && rnic_eq_init(&eq, &a->os, 4, 0) == 0 && rnic_eq_init(&eqb, &b->os, 4, 0) == 0 &&
          rnic_eq_set_handler(&eq, RNIC_EQ_TYPE_CQ_ERROR, [](void *, const rnic_event *ev) {
            cq_errors++;
            cq_err_handle = ev->handle;
-         }, nullptr) == 0;
+         }, &nic_ids[0]) == 0 &&
+         rnic_eq_set_handler(&eq, RNIC_EQ_TYPE_QP_FATAL, on_qp, &nic_ids[0]) == 0 &&
+         rnic_eq_set_handler(&eqb, RNIC_EQ_TYPE_QP_FATAL, on_qp, &nic_ids[1]) == 0;
     if (!r.check(ok, "pcie-err-setup", "%s%s", a->err.c_str(), b->err.c_str())) return sc_stop();
     static rnicp_sge s1, s2;
     const uint64_t A = abuf + 0x40000, B = bbuf + 0x40000;  // the buffers of each case
@@ -225,35 +272,35 @@ struct PcieErr : sc_module {
          [&](RdmaQp &x, RdmaQp &) {
            s1 = {A, 256, akey};
            x.post_send(wr(RNIC_WQE_OP_RDMA_WRITE, &s1, B, bkey));
-         }, true, int(RNIC_WC_STATUS_LOC_QP_OP_ERR));
+         }, true, int(RNIC_WC_STATUS_LOC_QP_OP_ERR), -1, [](RdmaQp &x, RdmaQp &, const rnicp_wc &, const rnicp_wc &) { return Ev{{0, int(x.qpn), int(RNIC_WC_STATUS_LOC_QP_OP_ERR), int(RNIC_EQ_QP_SIDE_REQUESTER)}}; });
     path("payload-read", [&](RdmaQp &, RdmaQp &) { range(A, 8192, true, false); },
          [&](RdmaQp &x, RdmaQp &) {
            s1 = {A, 8192, akey};
            x.post_send(wr(RNIC_WQE_OP_RDMA_WRITE, &s1, B, bkey));
-         }, true);
+         }, true, -1, -1, [](RdmaQp &x, RdmaQp &, const rnicp_wc &wx, const rnicp_wc &) { return Ev{{0, int(x.qpn), int(wx.status), int(RNIC_EQ_QP_SIDE_REQUESTER)}}; });
     path("read-response-placement", [&](RdmaQp &, RdmaQp &) { range(A, 8192, false, true); },
          [&](RdmaQp &x, RdmaQp &) {
            s1 = {A, 8192, akey};
            x.post_send(wr(RNIC_WQE_OP_RDMA_READ, &s1, B, bkey));
-         }, true);
+         }, true, -1, -1, [](RdmaQp &x, RdmaQp &, const rnicp_wc &wx, const rnicp_wc &) { return Ev{{0, int(x.qpn), int(wx.status), int(RNIC_EQ_QP_SIDE_REQUESTER)}}; });
     cqe_write_path();
     // nic0 as responder
     path("write-placement", [&](RdmaQp &, RdmaQp &) { range(A, 8192, false, true); },
          [&](RdmaQp &, RdmaQp &y) {
            s2 = {B, 8192, bkey};
            y.post_send(wr(RNIC_WQE_OP_RDMA_WRITE, &s2, A, akey));
-         }, false, int(RNIC_WC_STATUS_REM_OP_ERR));
+         }, false, int(RNIC_WC_STATUS_REM_OP_ERR), -1, [](RdmaQp &x, RdmaQp &y, const rnicp_wc &, const rnicp_wc &wy) { return Ev{{0, int(x.qpn), -1, int(RNIC_EQ_QP_SIDE_RESPONDER)}, {1, int(y.qpn), int(wy.status), int(RNIC_EQ_QP_SIDE_REQUESTER)}}; });
     path("read-response-source", [&](RdmaQp &, RdmaQp &) { range(A, 8192, true, false); },
          [&](RdmaQp &, RdmaQp &y) {
            s2 = {B, 8192, bkey};
            y.post_send(wr(RNIC_WQE_OP_RDMA_READ, &s2, A, akey));
-         }, false, int(RNIC_WC_STATUS_REM_OP_ERR));
+         }, false, int(RNIC_WC_STATUS_REM_OP_ERR), -1, [](RdmaQp &x, RdmaQp &y, const rnicp_wc &, const rnicp_wc &wy) { return Ev{{0, int(x.qpn), -1, int(RNIC_EQ_QP_SIDE_RESPONDER)}, {1, int(y.qpn), int(wy.status), int(RNIC_EQ_QP_SIDE_REQUESTER)}}; });
     // only the second page fails: the first frames are good, the last is poisoned, then the NAK
     path("read-response-source-tail", [&](RdmaQp &, RdmaQp &) { range(A + 4096, 4096, true, false); },
          [&](RdmaQp &, RdmaQp &y) {
            s2 = {B, 8192, bkey};
            y.post_send(wr(RNIC_WQE_OP_RDMA_READ, &s2, A, akey));
-         }, false, int(RNIC_WC_STATUS_REM_OP_ERR));
+         }, false, int(RNIC_WC_STATUS_REM_OP_ERR), -1, [](RdmaQp &x, RdmaQp &y, const rnicp_wc &, const rnicp_wc &wy) { return Ev{{0, int(x.qpn), -1, int(RNIC_EQ_QP_SIDE_RESPONDER)}, {1, int(y.qpn), int(wy.status), int(RNIC_EQ_QP_SIDE_REQUESTER)}}; });
     path("rq-wqe-fetch", [&](RdmaQp &x, RdmaQp &) { range(x.qp_buf + 4096, 4096, true, false); },
          [&](RdmaQp &x, RdmaQp &y) {
            static rnicp_sge rs;
@@ -264,26 +311,18 @@ struct PcieErr : sc_module {
            s2 = {B, 1000, bkey};
            rnicp_send_wr w = wr(RNIC_WQE_OP_SEND, &s2, 0, 0);
            y.post_send(w);
-         }, false, -1, int(RNIC_WC_STATUS_LOC_QP_OP_ERR));
+         }, false, -1, int(RNIC_WC_STATUS_LOC_QP_OP_ERR), [](RdmaQp &x, RdmaQp &y, const rnicp_wc &, const rnicp_wc &wy) { return Ev{{0, int(x.qpn), int(RNIC_WC_STATUS_LOC_QP_OP_ERR), int(RNIC_EQ_QP_SIDE_RESPONDER)}, {1, int(y.qpn), int(wy.status), int(RNIC_EQ_QP_SIDE_REQUESTER)}}; });
     std::printf("INFO PCIe error matrix (nic0's PCIe answers SLVERR on the range of the path; hits = requests that "
                 "met it; dma errors = nic0's dma_rd_err / dma_wr_err counters; x on nic0, y on nic1):\n");
-    std::printf("INFO | path | hits | dma errors rd / wr | x CQE | y CQE | x state | y state |\n");
+    std::printf("INFO | path | hits | dma errors rd / wr | x CQE | y CQE | x state | y state | QP_FATAL events |\n");
     for (auto &m : matrix) std::printf("INFO %s\n", m.c_str());
     rnic_eq_fini(&eq);
+    rnic_eq_fini(&eqb);
     sc_stop();
   }
 };
 
-int pcie_err_main(int argc, char **argv) {
-  (void)argc;
-  PcieCfg ca;
-  ca.err_fn = err_fn;
-  TwoNics<RdmaPort> s(EthLinkCfg(), ca);
-  PcieErr t("pcie_err", &s.a, &s.b);
-  sc_start();
-  std::printf("INFO %s: simulated %.1f us\n", argv[0], sc_time_stamp().to_seconds() * 1e6);
-  return t.r.exit_code();
-}
+int pcie_err_main(int, char **argv) { return err_range_main<PcieErr>("pcie_err", argv); }
 
 SimProgram reg("test-pcie-errors", "two NICs: SLVERR on each DMA path of nic0, outcome matrix", pcie_err_main);
 

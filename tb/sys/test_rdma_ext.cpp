@@ -110,6 +110,52 @@ struct Ext : sc_module {
     return r.check(ok, "rdma-qp-connect", "%s%s", x->err.c_str(), y->err.c_str());
   }
 
+  // QP_FATAL events (errors(), rnr()): an EQ on each NIC, opened by events_on(); every event
+  // lands in qp_ev until taken by fatal_events().
+  struct QpEv {
+    int nic;
+    uint32_t st, qpn, side;
+  };
+  struct EqOf {
+    Ext *t;
+    int nic;
+    rnic_eq eq{};
+  } eqs[2] = {{this, 0, {}}, {this, 1, {}}};
+  std::vector<QpEv> qp_ev;
+  bool events_open = false;
+  bool events_on() {
+    bool ok = true;
+    for (int i = 0; i < 2; i++)
+      ok = ok && rnic_eq_init(&eqs[i].eq, &(i ? b : a)->os, 6, 0) == 0 &&
+           rnic_eq_set_handler(&eqs[i].eq, RNIC_EQ_TYPE_QP_FATAL, [](void *arg, const rnic_event *ev) {
+             auto *e = static_cast<EqOf *>(arg);
+             e->t->qp_ev.push_back({e->nic, ev->subtype, ev->handle, ev->data});
+           }, &eqs[i]) == 0;
+    events_open = ok;
+    return r.check(ok, "rdma-events-eq-init");
+  }
+  // Checks that the QP_FATAL events since the last call are exactly `want` ({nic, qpn, status,
+  // side}; status -1: any error), each once; prints what came.
+  void fatal_events(const std::string &name, std::initializer_list<std::array<uint32_t, 4>> want) {
+    if (!events_open) return;
+    wait(sc_time(10, SC_US));
+    for (auto &e : eqs) rnic_eq_poll(&e.eq, 64, 0);
+    bool ok = qp_ev.size() == want.size();
+    std::string got;
+    for (auto &e : qp_ev)
+      got += " nic" + std::to_string(e.nic) + " qp " + std::to_string(e.qpn) + " st " + std::to_string(e.st) +
+             (e.side == RNIC_EQ_QP_SIDE_RESPONDER ? " responder" : " requester");
+    for (auto &w : want) {
+      int n = 0;
+      for (auto &e : qp_ev)
+        n += uint32_t(e.nic) == w[0] && e.qpn == w[1] && (w[2] == ~0u ? e.st != 0 : e.st == w[2]) && e.side == w[3];
+      ok = ok && n == 1;
+    }
+    qp_ev.clear();
+    if (!got.empty()) std::printf("INFO %s QP_FATAL events:%s\n", name.c_str(), got.c_str());
+    r.check(ok, (name + "-qp-fatal-event").c_str(), "events:%s", got.empty() ? " none" : got.c_str());
+  }
+
   // Nothing more on these QPs' CQs after a quiet period.
   bool quiet(std::initializer_list<RdmaQp *> l, sc_time t = sc_time(30, SC_US)) {
     wait(t);
@@ -127,7 +173,11 @@ struct Ext : sc_module {
       ok = rdma_reg_mr(a, abuf, kBuf, kAll, &akey) && rdma_reg_mr(b, bbuf, kBuf, kAll, &bkey);
       r.check(ok, "rdma-reg-mr");
     }
+    // On a faulty link (rdma-faults) every loss must be recovered: no QP may go to ERR, which
+    // the absence of QP_FATAL events on both NICs shows.
+    if (ok && g_faults) ok = events_on();
     if (ok) body(*this);
+    if (ok && g_faults) fatal_events("rdma-faults-no-qp-error", {});
     // Non-zero receive-side drop and error counters of both NICs (diagnostics).
     const char *cn[] = {"rx-frames", "rx-bytes", "drop-eth", "drop-ipv4-hdr", "drop-ipv4-csum", "drop-udp", "drop-bth",
                         "drop-qpn", "drop-icrc", "drop-trunc", "tx-frames", "tx-bytes", "doorbells", "commands",
@@ -470,11 +520,18 @@ void err_case(Ext &t, const std::string &name, RdmaQp *x, RdmaQp *y, rnicp_send_
   }
   write_case(t, name + "-other-qp-works", wx, wy, RNIC_WQE_OP_RDMA_WRITE, {3000});
   t.r.check(t.quiet({x, y, wx, wy}), (name + "-no-extra-cqes").c_str());
+  // One QP_FATAL per QP the NICs moved to ERR: the requester's with its CQE's status, the
+  // responder's (when it stopped) with the status of its NAK's cause.
+  const uint32_t REQ = RNIC_EQ_QP_SIDE_REQUESTER, RSP = RNIC_EQ_QP_SIDE_RESPONDER;
+  if (resp)
+    t.fatal_events(name, {{0, x->qpn, st, REQ}, {1, y->qpn, small_recv ? uint32_t(RNIC_WC_STATUS_LOC_LEN_ERR) : st, RSP}});
+  else
+    t.fatal_events(name, {{0, x->qpn, st, REQ}});
 }
 
 void errors(Ext &t) {
   RdmaQp *wx, *wy, *x, *y;
-  if (!t.pair(wx, wy)) return;
+  if (!t.events_on() || !t.pair(wx, wy)) return;
   write_case(t, "rdma-err-witness-before", wx, wy, RNIC_WQE_OP_RDMA_WRITE, {3000});
   // Responder-side regions: a small MR with every right, MRs each missing one right, an MR in
   // another PD; each in its own 16 KiB window of bbuf (0xA0000..).
@@ -546,7 +603,7 @@ void errors(Ext &t) {
 // y posts no receive buffer: x's SEND is RNR-NAKed until y posts one (rnr_retry 7: forever).
 void rnr(Ext &t) {
   RdmaQp *x, *y;
-  if (!t.pair(x, y)) return;
+  if (!t.events_on() || !t.pair(x, y)) return;
   for (uint32_t op : {RNIC_WQE_OP_SEND, RNIC_WQE_OP_RDMA_WRITE_WITH_IMM}) {
     bool send = op == RNIC_WQE_OP_SEND;
     std::string name = send ? "rdma-rnr-send-then-success" : "rdma-rnr-write-imm-then-success";
@@ -584,6 +641,7 @@ void rnr(Ext &t) {
               name.c_str(), "cqes %d/%d %s %s data %d", nx, ny, wcs(wx).c_str(), wcs(wy).c_str(), int(data));
   }
   t.r.check(t.quiet({x, y}), "rdma-rnr-no-extra-cqes");
+  t.fatal_events("rdma-rnr-then-success", {});  // RNR NAKs that end in success move no QP to ERR
 
   // Finite RNR retries: the first NAK and three retries, then RNR_RETRY_EXC_ERR.
   RdmaConnOpts o;
@@ -613,6 +671,7 @@ void rnr(Ext &t) {
     int st = x->state();
     t.r.check(st == RNIC_QP_STATE_ERR, "rdma-rnr-retry-exceeded-qp-err", "state %d", st);
     t.r.check(t.quiet({x, y}), "rdma-rnr-retry-exceeded-no-extra-cqes");
+    t.fatal_events("rdma-rnr-retry-exceeded", {{0, x->qpn, RNIC_WC_STATUS_RNR_RETRY_EXC_ERR, RNIC_EQ_QP_SIDE_REQUESTER}});
   }
 
   // The peer disappears (destroyed, or moved to ERR): requests go unanswered, the local ACK
@@ -649,6 +708,8 @@ void rnr(Ext &t) {
     int st = x->state();
     t.r.check(st == RNIC_QP_STATE_ERR, (name + "-qp-err").c_str(), "state %d", st);
     t.r.check(t.quiet({x}), (name + "-no-extra-cqes").c_str());
+    // the peer's move to ERR was the host's (no event); x's was the NIC's
+    t.fatal_events(name, {{0, x->qpn, RNIC_WC_STATUS_RETRY_EXC_ERR, RNIC_EQ_QP_SIDE_REQUESTER}});
   }
 }
 
