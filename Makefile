@@ -31,10 +31,13 @@ VERILATOR_FLAGS := --cc --exe --build -j 2 -O3 -Wall --x-assign unique --x-initi
 # VERILATOR_EXTRA: flags for a one-off build, e.g. a profile (docs/sim-speed.md):
 #   make BUILD=build/prof VERILATOR_EXTRA="--prof-cfuncs -CFLAGS -g" build/prof/sim/rnic_sim
 VERILATOR_EXTRA ?=
+# Each model's build CPU seconds (verilation and compiles: line 2 of bash's `times`) go to OUTDIR/build.cpu:
+# docs/development.md's test-time table is made from them.
 define verilate
 	@mkdir -p $(1)
 	$(VERILATOR) $(VERILATOR_FLAGS) -Mdir $(1) --top-module $(2) $(RTL_VLT) $(RTL_PKGS) $(wildcard rtl/*/$(2).sv) $(3) $(RTL_INCS) \
-	  $(abspath $(4)) $(5) -o V$(2) > $(1)/verilator.log 2>&1 || (tail -40 $(1)/verilator.log; exit 1)
+	  $(abspath $(4)) $(5) -o V$(2) > $(1)/verilator.log 2>&1 || { tail -40 $(1)/verilator.log; exit 1; }; \
+	  times > $(1)/build.cpu
 endef
 SYSTEMC_FLAGS := -CFLAGS -I/usr/include -LDFLAGS -lsystemc
 

@@ -46,6 +46,10 @@ class MonitorBase {
     uint64_t h = 0;
   };
   void hold(uint64_t cyc, const char *ch, Held &s, bool valid, bool ready, uint64_t h);
+  // Whether hold() will look at this cycle's payload hash: to compare it (a stall went on) or to
+  // keep it (a stall begins). A beat taken in its first cycle needs none, so a wide payload is
+  // hashed only then (most beats of a stream are not hashed at all).
+  static bool needs_hash(const Held &s, bool valid, bool ready) { return valid && (s.on || !ready); }
   std::string port_;
 
  private:
