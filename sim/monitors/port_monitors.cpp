@@ -160,7 +160,7 @@ void AxilMonitor::cycle(uint64_t cyc, const AxilSignals &s) {
 
 void AxisMonitor::cycle(uint64_t cyc, const AxisSignals &s) {
   uint64_t h = 0;
-  if (s.tvalid && (held_ || !s.tready)) h = monitor_hash(s.tdata, bytes_, s.tkeep * 2 + s.tlast);  // as needs_hash
+  if (needs_data(s.tvalid, s.tready)) h = monitor_hash(s.tdata, bytes_, s.tkeep * 2 + s.tlast);
   if (held_) {
     if (!s.tvalid) violate(cyc, "TVALID dropped before TREADY");
     else if (h != h_) violate(cyc, "TDATA/TKEEP/TLAST changed while waiting for TREADY");

@@ -118,13 +118,16 @@ class AxilMonitor : public MonitorBase {
 struct AxisSignals {
   bool tvalid = false, tready = false, tlast = false;
   uint64_t tkeep = 0;
-  const uint8_t *tdata = nullptr;  // data_bytes bytes, read only when tvalid
+  const uint8_t *tdata = nullptr;  // data_bytes bytes, read only when needs_data() said so
 };
 
 class AxisMonitor : public MonitorBase {
  public:
   AxisMonitor(std::string port, unsigned data_bytes) : MonitorBase(std::move(port)), bytes_(data_bytes) {}
   void cycle(uint64_t cyc, const AxisSignals &s);
+  // Whether cycle() will read tdata this cycle (to hash it: a stall goes on or begins), so the
+  // caller converts the beat to bytes only then.
+  bool needs_data(bool tvalid, bool tready) const { return tvalid && (held_ || !tready); }
   uint64_t frames() const { return frames_; }
 
  private:
