@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # elab-check.sh "TOP..." FILES...: the CI-time check of standalone block tops (suite synth-blocks).
-# One Yosys run reads the RTL once, then elaborates each TOP with its default parameters
-# (hierarchy -check, proc, flatten, check) and fails a top on the same warnings synth.sh fails on: a wire
-# used without a driver, an implicitly declared identifier. Prints PASS/FAIL per top and its
+# One Yosys run reads the RTL once (check yosys-parse-all-rtl: every file parses), then elaborates
+# each TOP with its default parameters (hierarchy -check, proc, flatten, check) and fails a top on
+# the same warnings synth.sh fails on: a wire used without a driver, an implicitly declared
+# identifier. Prints PASS/FAIL per top and its
 # RTL-level cell counts as INFO lines.
 # Why not synth_xilinx: these tops are inside rnic_core (with the core's parameters), which suite
 # synth maps in full; mapping them again at their defaults cost ~220 CPU s of make test's 15
@@ -21,7 +22,12 @@ for t in $tops; do
   script+="tee -q -o $out/$t.elab.stat.txt stat; "
 done
 script+="log === elab end ==="
-if ! yosys -q -l "$log" -p "$script" > /dev/null 2>&1; then
+yosys -q -l "$log" -p "$script" > /dev/null 2>&1; yrc=$?
+# reading every file is the first step (it was suite lint's own Yosys run before): the first
+# marker is logged only once all of them parsed
+if grep -q '^=== elab ' "$log"; then echo "PASS yosys-parse-all-rtl"
+else echo "FAIL yosys-parse-all-rtl"; echo "RERUN make test-synth-blocks"; tail -5 "$log" | sed 's/^/INFO /'; exit 1; fi
+if [ $yrc -ne 0 ]; then
   # a top that does not elaborate: the last marker before the error names it
   bad=$(grep -o '^=== elab [^ ]* ===' "$log" | tail -1 | awk '{print $3}')
   for t in $tops; do
