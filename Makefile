@@ -25,8 +25,11 @@ RTL_VLT := $(sort $(wildcard rtl/*/*.vlt))
 # ---- Verilator: one recipe for every verilated model ---------------------------------------
 # $(call verilate,OUTDIR,TOP,EXTRA_SV,CPP_FILES,EXTRA_FLAGS) builds OUTDIR/V<TOP> as an executable.
 VERILATOR := verilator
+# OPT_SLOW=-O0: Verilator's __Slow files (construction, initial blocks, trace declarations) run
+# once, so they are compiled unoptimized: a third of the compile time of -O2 for them
+# (docs/development.md, "Test time").
 VERILATOR_FLAGS := --cc --exe --build -j 2 -O3 -Wall --x-assign unique --x-initial unique \
-  -MAKEFLAGS OBJCACHE=ccache -CFLAGS "-O2 -std=c++17 -Wno-unused-parameter" \
+  -MAKEFLAGS OBJCACHE=ccache -MAKEFLAGS OPT_SLOW=-O0 -CFLAGS "-O2 -std=c++17 -Wno-unused-parameter" \
   -CFLAGS "-I$(CURDIR)/spec/include -I$(CURDIR)/sim -I$(CURDIR)/tb/common" $(WAVES_FLAGS) $(VERILATOR_EXTRA)
 # VERILATOR_EXTRA: flags for a one-off build, e.g. a profile (docs/sim-speed.md):
 #   make BUILD=build/prof VERILATOR_EXTRA="--prof-cfuncs -CFLAGS -g" build/prof/sim/rnic_sim
