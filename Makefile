@@ -25,16 +25,22 @@ RTL_VLT := $(sort $(wildcard rtl/*/*.vlt))
 # ---- Verilator: one recipe for every verilated model ---------------------------------------
 # $(call verilate,OUTDIR,TOP,EXTRA_SV,CPP_FILES,EXTRA_FLAGS) builds OUTDIR/V<TOP> as an executable.
 VERILATOR := verilator
+# OPT_SLOW=-O0: Verilator's __Slow files (construction, initial blocks, trace declarations) run
+# once, so they are compiled unoptimized: a third of the compile time of -O2 for them
+# (docs/development.md, "Test time").
 VERILATOR_FLAGS := --cc --exe --build -j 2 -O3 -Wall --x-assign unique --x-initial unique \
-  -MAKEFLAGS OBJCACHE=ccache -CFLAGS "-O2 -std=c++17 -Wno-unused-parameter" \
+  -MAKEFLAGS OBJCACHE=ccache -MAKEFLAGS OPT_SLOW=-O0 -CFLAGS "-O2 -std=c++17 -Wno-unused-parameter" \
   -CFLAGS "-I$(CURDIR)/spec/include -I$(CURDIR)/sim -I$(CURDIR)/tb/common" $(WAVES_FLAGS) $(VERILATOR_EXTRA)
 # VERILATOR_EXTRA: flags for a one-off build, e.g. a profile (docs/sim-speed.md):
 #   make BUILD=build/prof VERILATOR_EXTRA="--prof-cfuncs -CFLAGS -g" build/prof/sim/rnic_sim
 VERILATOR_EXTRA ?=
+# Each model's build CPU seconds (verilation and compiles: line 2 of bash's `times`) go to OUTDIR/build.cpu:
+# docs/development.md's test-time table is made from them.
 define verilate
 	@mkdir -p $(1)
 	$(VERILATOR) $(VERILATOR_FLAGS) -Mdir $(1) --top-module $(2) $(RTL_VLT) $(RTL_PKGS) $(wildcard rtl/*/$(2).sv) $(3) $(RTL_INCS) \
-	  $(abspath $(4)) $(5) -o V$(2) > $(1)/verilator.log 2>&1 || (tail -40 $(1)/verilator.log; exit 1)
+	  $(abspath $(4)) $(5) -o V$(2) > $(1)/verilator.log 2>&1 || { tail -40 $(1)/verilator.log; exit 1; }; \
+	  times > $(1)/build.cpu
 endef
 SYSTEMC_FLAGS := -CFLAGS -I/usr/include -LDFLAGS -lsystemc
 

@@ -54,13 +54,21 @@ t0=$(date +%s)
 # (when the build's compilers and two suites want more than the two cores, they wait, not it).
 # On a machine busy with other work the niced jobs wait for that too: TEST_NICE=0 turns it off.
 crit=$(head -1 <<< "$chosen")
+# cpu_secs FILE: the children's user + system seconds from the second line of bash's `times`
+cpu_secs() {
+  awk 'NR == 2 { n = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); n += a[1] * 60 + a[2] } printf "%d", n + 0.5 }' "$1" 2>/dev/null
+}
 start_job() {  # start_job NAME: a suite, or "build"
   local name=$1 nice="nice -n ${TEST_NICE:-10}"
   [ "$name" = "$crit" ] || [ "${TEST_NICE:-10}" = 0 ] && nice=""
   if [ "$name" = build ]; then
     ( s=$(date +%s)
-      if $nice $MAKE --no-print-directory -k -j"$jobs" $build_list > "$results/build.out" 2>&1; then r=ok; else r="FAILED (see $results/build.out)"; fi
-      printf '  %-22s %s  (%ds)\n' build "$r" $(( $(date +%s) - s )) > "$results/build.summary" ) &
+      # CPU seconds of the build too (user + system of make and its compilers, bash's `times`)
+      ( $nice $MAKE --no-print-directory -k -j"$jobs" $build_list > "$results/build.out" 2>&1; rc=$?
+        times > "$results/build.cpu.tmp"; exit $rc )
+      if [ $? -eq 0 ]; then r=ok; else r="FAILED (see $results/build.out)"; fi
+      cpu=$(cpu_secs "$results/build.cpu.tmp"); rm -f "$results/build.cpu.tmp"
+      printf '  %-22s %s  (%ds, cpu %ss)\n' build "$r" $(( $(date +%s) - s )) "$cpu" > "$results/build.summary" ) &
   else
     $nice scripts/run-suite.sh --quiet "$name" $MAKE --no-print-directory "test-$name" &
   fi
@@ -106,4 +114,7 @@ while :; do
   [ ${#running[@]} -eq 0 ] && break
   until finish_done; do progress; sleep 1; done
 done
+# the whole run: wall seconds, and CPU seconds of everything it started (scripts/summary.sh)
+times > "$results/all.cpu.tmp"
+echo "$(( $(date +%s) - t0 )) $(cpu_secs "$results/all.cpu.tmp")" > "$results/all.time"; rm -f "$results/all.cpu.tmp"
 exit 0

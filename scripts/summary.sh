@@ -20,7 +20,9 @@ if [ -n "$times" ]; then
     over=""; [ -n "$b" ] && [ "$t" -gt "$b" ] && over="  OVER BUDGET"
     printf '  %-22s %5ds  (%ss)  cpu %ss%s\n' "$n" "$t" "${b:-?}" "${c:-?}" "$over"
   done
-  [ -f "$results/build.summary" ] && echo "  (and the build of the suites' programs before them: $(grep -o '[0-9]*s)' "$results/build.summary" | tr -d ')'))"
+  [ -f "$results/build.summary" ] && echo "  (and the build of the suites' programs before them: $(grep -o '([0-9]*s.*)' "$results/build.summary" | tr -d '()'))"
+  [ -f "$results/all.time" ] && read -r w c < "$results/all.time" && \
+    echo "  (all of it: ${w}s wall, cpu ${c}s)"
 fi
 echo "$p passed, $f failed"
 [ "$f" -eq 0 ] && [ "$p" -gt 0 ]

@@ -79,7 +79,7 @@ def table(synthdir, out):
             ("Configurations of rnic_core", cores,
              "`rnic_core` is the default parameter set (suite `synth`); `rnic_core-NAME` the "
              "configurations of `bitstream-scripts/configs/` (`make synth-config-NAME`)."),
-            ("Blocks", blocks, "Standalone tops of the blocks (suite `synth-blocks`, `make synth-TOP`)."),
+            ("Blocks", blocks, "Standalone tops of the blocks at their default parameters (`make synth`, `make test-long` suite `synth-blocks-long`, `make synth-TOP`; `make test` only elaborates them, suite `synth-blocks`)."),
             ("Board tops", boards,
              "Each board top around `rnic_core` and the vendor IP as black boxes (suite `boards`): "
              "the shell only; add the core's row for the whole.")):

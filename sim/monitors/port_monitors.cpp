@@ -55,12 +55,12 @@ void AxiMonitor::cycle(uint64_t cyc, const AxiPorts &p) {
   hold(cyc, "AW", aw_, p.awvalid, p.awready,
        p.awvalid ? (p.awaddr * 31 + p.awid) * 1000003 + (p.awlen << 16 | p.awsize << 8 | p.awburst) : 0);
   uint64_t wh = 0;
-  if (p.wvalid) wh = monitor_hash(p.wstrb.data(), nb, monitor_hash(p.wdata.data(), nb)) ^ p.wlast;
+  if (needs_hash(w_, p.wvalid, p.wready)) wh = monitor_hash(p.wstrb.data(), nb, monitor_hash(p.wdata.data(), nb)) ^ p.wlast;
   hold(cyc, "W", w_, p.wvalid, p.wready, wh);
   hold(cyc, "AR", ar_, p.arvalid, p.arready,
        p.arvalid ? (p.araddr * 31 + p.arid) * 1000003 + (p.arlen << 16 | p.arsize << 8 | p.arburst) : 0);
   uint64_t rh = 0;
-  if (p.rvalid) rh = monitor_hash(p.rdata.data(), nb, p.rid * 7 + p.rresp * 3 + p.rlast);
+  if (needs_hash(r_, p.rvalid, p.rready)) rh = monitor_hash(p.rdata.data(), nb, p.rid * 7 + p.rresp * 3 + p.rlast);
   hold(cyc, "R", r_, p.rvalid, p.rready, rh);
   hold(cyc, "B", b_, p.bvalid, p.bready, p.bvalid ? p.bid * 4 + p.bresp : 0);
 
@@ -160,7 +160,7 @@ void AxilMonitor::cycle(uint64_t cyc, const AxilSignals &s) {
 
 void AxisMonitor::cycle(uint64_t cyc, const AxisSignals &s) {
   uint64_t h = 0;
-  if (s.tvalid) h = monitor_hash(s.tdata, bytes_, s.tkeep * 2 + s.tlast);
+  if (needs_data(s.tvalid, s.tready)) h = monitor_hash(s.tdata, bytes_, s.tkeep * 2 + s.tlast);
   if (held_) {
     if (!s.tvalid) violate(cyc, "TVALID dropped before TREADY");
     else if (h != h_) violate(cyc, "TDATA/TKEEP/TLAST changed while waiting for TREADY");

@@ -46,6 +46,10 @@ class MonitorBase {
     uint64_t h = 0;
   };
   void hold(uint64_t cyc, const char *ch, Held &s, bool valid, bool ready, uint64_t h);
+  // Whether hold() will look at this cycle's payload hash: to compare it (a stall went on) or to
+  // keep it (a stall begins). A beat taken in its first cycle needs none, so a wide payload is
+  // hashed only then (most beats of a stream are not hashed at all).
+  static bool needs_hash(const Held &s, bool valid, bool ready) { return valid && (s.on || !ready); }
   std::string port_;
 
  private:
@@ -114,13 +118,16 @@ class AxilMonitor : public MonitorBase {
 struct AxisSignals {
   bool tvalid = false, tready = false, tlast = false;
   uint64_t tkeep = 0;
-  const uint8_t *tdata = nullptr;  // data_bytes bytes, read only when tvalid
+  const uint8_t *tdata = nullptr;  // data_bytes bytes, read only when needs_data() said so
 };
 
 class AxisMonitor : public MonitorBase {
  public:
   AxisMonitor(std::string port, unsigned data_bytes) : MonitorBase(std::move(port)), bytes_(data_bytes) {}
   void cycle(uint64_t cyc, const AxisSignals &s);
+  // Whether cycle() will read tdata this cycle (to hash it: a stall goes on or begins), so the
+  // caller converts the beat to bytes only then.
+  bool needs_data(bool tvalid, bool tready) const { return tvalid && (held_ || !tready); }
   uint64_t frames() const { return frames_; }
 
  private:

@@ -325,15 +325,15 @@ void RnicNode::monitor_cycle() {
   AxisSignals t;
   t.tvalid = c.m_axis_tx_tvalid_o, t.tready = c.m_axis_tx_tready_i;
   if (t.tvalid) {
-    wide_to_bytes(c.m_axis_tx_tdata_o.data(), lanes);
-    t.tdata = lanes, t.tkeep = c.m_axis_tx_tkeep_o, t.tlast = c.m_axis_tx_tlast_o;
+    t.tkeep = c.m_axis_tx_tkeep_o, t.tlast = c.m_axis_tx_tlast_o;
+    if (mon_->tx.needs_data(t.tvalid, t.tready)) wide_to_bytes(c.m_axis_tx_tdata_o.data(), lanes), t.tdata = lanes;
   }
   mon_->tx.cycle(cycle_, t);
   AxisSignals x;
   x.tvalid = c.s_axis_rx_tvalid_i, x.tready = c.s_axis_rx_tready_o;
   if (x.tvalid) {
-    wide_to_bytes(c.s_axis_rx_tdata_i.data(), lanes);
-    x.tdata = lanes, x.tkeep = c.s_axis_rx_tkeep_i, x.tlast = c.s_axis_rx_tlast_i;
+    x.tkeep = c.s_axis_rx_tkeep_i, x.tlast = c.s_axis_rx_tlast_i;
+    if (mon_->rx.needs_data(x.tvalid, x.tready)) wide_to_bytes(c.s_axis_rx_tdata_i.data(), lanes), x.tdata = lanes;
   }
   mon_->rx.cycle(cycle_, x);
   mon_->msix.cycle(cycle_, c.msix_req_o, c.msix_ack_i, c.msix_vector_o);

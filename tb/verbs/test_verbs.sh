@@ -23,6 +23,8 @@ pass() { echo "PASS $1"; }
 fail() {
   echo "FAIL $1 $2"
   echo "RERUN tb/verbs/test_verbs.sh '^$1\$'   (outputs in build/verbs/$1/)"
+  # the same run with both NICs traced: the simulator switches itself to the trace build
+  echo "RERUN with waves: WAVES=1 WAVES_DIR=$root/build/waves/fst tb/verbs/test_verbs.sh '^$1\$'"
   failures=$((failures + 1))
 }
 # want NAME: whether the run NAME is selected by the filter.
