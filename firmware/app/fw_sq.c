@@ -53,6 +53,12 @@ static const uint32_t rnr_10us[32] = { 65536, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 
 				       256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192,
 				       12288, 16384, 24576, 32768, 49152 };
 
+/* The descriptor of the WQE sent in pieces most recently (one for all QPs: usually one long
+ * message is in progress at a time): its next pieces need no new WQE fetch. */
+static FW_LAYOUT_ALIGN uint8_t pc_d[RNIC_TX_DESC_SIZE];
+static uint8_t pc_ok;
+static uint32_t pc_qpn, pc_idx, pc_nbb;
+
 /* READs and atomics with a context in the receive engine (hw_caps[15:8] of them, shared by all
  * QPs), and whether a QP had to hold one back for want of a context. */
 static uint32_t rd_out, rd_waiting;
@@ -109,6 +115,7 @@ void fw_xport_init(void)
 {
 	fw_hw_caps = hal_rd32(RNIC_FW_REG_HW_CAPS);
 	rd_out = rd_waiting = 0;
+	pc_ok = 0;
 	fw_res.swqe_free = -1;
 	for (int16_t i = FW_MAX_SWQE - 1; i >= 0; i--)
 		swqe_put(0, i); /* zeroed records: not READs */
@@ -296,11 +303,6 @@ static void flush_unsent(uint32_t qpn)
 	}
 }
 
-/* The descriptor of the WQE sent in segments most recently (one for all QPs: usually one long
- * message is in progress at a time): its next segments need no new WQE fetch. */
-static FW_LAYOUT_ALIGN uint8_t pc_d[RNIC_TX_DESC_SIZE];
-static uint8_t pc_ok;
-static uint32_t pc_qpn, pc_idx, pc_nbb;
 
 void fw_sq_release(uint32_t qpn)
 {
