@@ -972,6 +972,21 @@ void fw_sq_ack(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome, uin
 	fw_qp_to_err(qpn);
 }
 
+/* Did responses of qpn's oldest WQE, a READ, arrive since the last time this was asked? */
+static int read_flowing(uint32_t qpn)
+{
+	struct fw_qp_run *r = &fw_res.qp_run[qpn];
+	const struct fw_swqe *h = &fw_res.swqe[r->head];
+	if (h->opcode != RNIC_WQE_OP_RDMA_READ || !(fw_hw_caps & 2u))
+		return 0;
+	uint32_t k = read_progress(qpn, h->first_psn, ((h->last_psn - h->first_psn) & PSN_MASK) + 1);
+	uint32_t at = (h->first_psn + k) & PSN_MASK;
+	if (!k || at == r->rd_seen)
+		return 0;
+	r->rd_seen = at;
+	return 1;
+}
+
 void fw_timers_poll(void)
 {
 	uint64_t now = hal_cycles();
@@ -993,6 +1008,10 @@ void fw_timers_poll(void)
 		if (r->rnr_wait) {
 			r->rnr_wait = 0;
 			resend_from(q, r->rnr_psn);
+		} else if (r->head >= 0 && read_flowing(q)) {
+			/* the oldest READ's responses are still arriving: no re-issue (each would cost
+			 * the responder the whole rest of the READ again); the timer starts over */
+			rnic_qp_ctx_set_retries_left(c, rnic_qp_ctx_get_retry_cnt(c));
 		} else if (r->head >= 0) {
 			/* Local ACK timeout: resend everything outstanding, or give up. */
 			uint32_t left = rnic_qp_ctx_get_retries_left(c);

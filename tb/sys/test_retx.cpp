@@ -211,7 +211,7 @@ struct Retx : sc_module {
             npk(longer ? 1u << 20 : 150000, mtu));
         one(x, y, RNIC_WQE_OP_SEND_WITH_IMM, 70001, "retx-send-imm-70001" + t, sc_time(20, SC_MS), nullptr,
             npk(70001, mtu));
-        uint32_t rl = (p <= 0.011 || longer) ? 1u << 20 : 256u << 10;
+        uint32_t rl = (p <= 0.011 || (longer && mtu >= 3)) ? 1u << 20 : 256u << 10;
         one(x, y, RNIC_WQE_OP_RDMA_READ, rl, "retx-read-" + std::to_string(rl) + t, sc_time(40, SC_MS), nullptr,
             npk(rl, mtu));
       }
