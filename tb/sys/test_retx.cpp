@@ -191,6 +191,24 @@ struct Retx : sc_module {
     return ok;
   }
 
+  // After a READ under loss the responder may still stream responses to READs the requester
+  // re-issued before the READ completed (each re-issue asks for the whole rest, docs/firmware.md,
+  // known limit); they hold its transmit engine and the ACKs of other QPs behind them. Wait
+  // (up to 50 ms) until nic1 sent nothing for 20 us, so the next case starts on a quiet link,
+  // and say how long that took.
+  void drain(const std::string &name) {
+    sc_time t0 = sc_time_stamp();
+    uint64_t f = s.link.stats(1).tx_frames, f0 = f;
+    for (;;) {
+      wait(sc_time(20, SC_US));
+      uint64_t g = s.link.stats(1).tx_frames;
+      if (g == f || sc_time_stamp() - t0 > sc_time(50, SC_MS)) break;
+      f = g;
+    }
+    std::printf("INFO %s: responder quiet after %.1f us more, %llu frames after the READ completed\n", name.c_str(),
+                (sc_time_stamp() - t0).to_seconds() * 1e6, (unsigned long long)(s.link.stats(1).tx_frames - f0));
+  }
+
   static uint32_t npk(uint32_t len, uint32_t mtu) { return (len + (128u << mtu) - 1) / (128u << mtu); }
   static const char *mtu_s(uint32_t mtu) { return mtu == 1 ? "256" : mtu == 3 ? "1024" : mtu == 5 ? "4096" : "?"; }
 
@@ -214,6 +232,7 @@ struct Retx : sc_module {
         uint32_t rl = (p <= 0.011 || (longer && mtu >= 3)) ? 1u << 20 : 256u << 10;
         one(x, y, RNIC_WQE_OP_RDMA_READ, rl, "retx-read-" + std::to_string(rl) + t, sc_time(40, SC_MS), nullptr,
             npk(rl, mtu));
+        drain("retx-read-" + std::to_string(rl) + t);
       }
     }
     loss.p = 0;
