@@ -2,6 +2,8 @@
 // table, build/bench/results.json and a gnuplot data file; the same seed gives the same numbers.
 // The firmware's own cost per WQE comes from its QUERY_COUNTERS command (mcycle on the soft core).
 //   bench-rdma [outdir] [--quick]   (--quick: no goodput sweep, for firmware work)
+//   bench-rdma [outdir] --loss      only the goodput under 1 % / 5 % loss (the table rows of it;
+//                                   results.json then holds null for everything else)
 //   bench-rdma --speed idle|write|msg   set up, run only that speed phase (longer), print its
 //                                       rate: what to put under perf (docs/sim-speed.md)
 #include <systemc.h>
@@ -80,6 +82,7 @@ struct Bench : sc_module {
   // Goodput under random loss (both directions, this bench's own generator through
   // EthLink::lose_if), after every other figure: [op WRITE/READ][size 64 KiB/1 MiB][1 %/5 %].
   EthLink *link_ = nullptr;
+  bool loss_only_ = false;
   double lossy_gbps[2][2][2] = {{{-1, -1}, {-1, -1}}, {{-1, -1}, {-1, -1}}};
   uint64_t lossy_lost = 0;
 
@@ -333,6 +336,11 @@ struct Bench : sc_module {
     b_->mem->write(bbuf_, pat.data(), kBuf);
 
     double t;
+    if (loss_only_) {  // --loss: only the goodput under loss (the other figures stay unmeasured)
+      if (link_) lossy();
+      sc_stop();
+      return;
+    }
     if (!speed_only_.empty()) {
       if (speed_only_ == "idle") speed_idle = speed([&] { wait(sc_time(2, SC_MS)); return true; }, &cpu_idle);
       if (speed_only_ == "write") speed_write_64k = speed([&] { return stream_qps(1, 65536, 128) > 0; }, &cpu_write_64k);
@@ -503,16 +511,18 @@ std::string num(double v, const char *fmt = "%.3f") {
 
 int bench_rdma(int argc, char **argv) {
   const char *out = "build/bench";
-  bool quick = false;
+  bool quick = false, loss_only = false;
   std::string speed_only;
   for (int i = 1; i < argc; i++) {
     if (!std::strcmp(argv[i], "--quick")) quick = true;
     else if (!std::strcmp(argv[i], "--speed") && i + 1 < argc) speed_only = argv[++i];
+    else if (!std::strcmp(argv[i], "--loss")) loss_only = true;
     else out = argv[i];
   }
   TwoNics<RdmaHost> s;
   Bench bench("bench", &s.a, &s.b, quick, speed_only);
   bench.link_ = &s.link;
+  bench.loss_only_ = loss_only;
   auto w0 = std::chrono::steady_clock::now();
   sc_start();
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
