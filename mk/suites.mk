@@ -30,6 +30,7 @@ SUITE_BUDGET_rdma        := 25
 SUITE_BUDGET_rdma-ext    := 20
 SUITE_BUDGET_rdma-qps    := 20
 SUITE_BUDGET_rdma-faults := 15
+SUITE_BUDGET_retx        := 30
 SUITE_BUDGET_infra       := 10
 SUITE_BUDGET_waves       := 20
 SUITE_BUDGET_fuzz        := 60

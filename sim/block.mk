@@ -67,6 +67,17 @@ test-rdma-faults: $(SIM_BIN)
 	@rc=0; $(SIM_BIN) test-rdma-ops 6 --faults 0.05 0.05 0.05 0.05 || rc=1; \
 	$(SIM_BIN) test-rdma-mtu 7 --faults 0.05 0.05 0.05 0.05 || rc=1; exit $$rc
 
+# retx: packet-granular retransmission (tb/sys/test_retx.cpp): 1 MiB WRITE at MTU 256 and 1024,
+# WRITE_IMM, SEND, SEND_IMM and READ under 5 % loss, and the packets a single loss costs.
+TEST_SUITES += retx
+.PHONY: test-retx test-retx-long
+test-retx: $(SIM_BIN)
+	@$(SIM_BIN) test-retx 1
+# the long form: MTU 4096 too, 1 MiB SENDs and READs at 5 %, everything again at 1 %
+TEST_LONG += retx-long
+test-retx-long: $(SIM_BIN)
+	@rc=0; for s in 2 3; do $(SIM_BIN) test-retx $$s --long || rc=1; done; exit $$rc
+
 # Longer forms (make test-long; CI does not run them): every seed of RDMA_LONG_SEEDS (a cluster
 # spreads a range: make suite-rdma-long RDMA_LONG_SEEDS="$(seq 100 149)") on a clean and on a
 # faulty link, and 64 QP pairs with READs too.

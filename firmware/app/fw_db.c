@@ -92,6 +92,7 @@ void fw_rx_event(const uint8_t *ev)
 	case RNIC_RX_EVENT_KIND_RNR_NAK:
 	case RNIC_RX_EVENT_KIND_READ_RESP_DONE:
 	case RNIC_RX_EVENT_KIND_ATOMIC_ACK:
+	case RNIC_RX_EVENT_KIND_READ_GAP:
 		fw_sq_ack(qpn, kind, rnic_rx_event_get_psn(ev), rnic_rx_event_get_syndrome(ev),
 			  rnic_rx_event_get_status(ev));
 		return;
@@ -151,7 +152,7 @@ uint32_t fw_xport_poll(void)
 		uint32_t kind = rnic_rx_event_get_kind(ev);
 		if (kind == RNIC_RX_EVENT_KIND_ACK || kind == RNIC_RX_EVENT_KIND_NAK || kind == RNIC_RX_EVENT_KIND_RNR_NAK ||
 		    kind == RNIC_RX_EVENT_KIND_READ_RESP_DONE || kind == RNIC_RX_EVENT_KIND_ATOMIC_ACK ||
-		    kind == RNIC_RX_EVENT_KIND_TX_ERROR)
+		    kind == RNIC_RX_EVENT_KIND_TX_ERROR || kind == RNIC_RX_EVENT_KIND_READ_GAP)
 			words = 4;
 		for (uint32_t w = 1; w < words; w++)
 			rnic_st_le32(ev + 4 * w, hal_rd32(RNIC_FW_REG_EVT_DATA + 4 * w));

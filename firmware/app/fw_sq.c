@@ -11,6 +11,13 @@
 #define FETCH_BBS 8u   /* WQEBBs fetched by one DMA (0x800-0x9FF) */
 #define WQEBB 64u
 #define PSN_MASK 0xFFFFFFu
+/* A SEND or WRITE longer than SEG_PKTS packets goes out in descriptors of SEG_PKTS packets (tx_flag
+ * CONT / MORE), the last packet of each with AckReq, and at most WIN_PKTS packets beyond the
+ * oldest unacknowledged PSN are sent. Go-back-N loses what was sent after a lost packet: the
+ * window bounds that to about WIN_PKTS packets instead of the rest of the message, and a resend
+ * starts at the PSN the NAK names (docs/firmware.md, retransmission). */
+#define SEG_PKTS 32u
+#define WIN_PKTS 64u
 
 /* a <= b in 24-bit PSN arithmetic */
 static int psn_le(uint32_t a, uint32_t b) { return ((b - a) & PSN_MASK) < 0x800000u; }
@@ -45,6 +52,12 @@ static void arm_ack_timer(uint32_t qpn)
 static const uint32_t rnr_10us[32] = { 65536, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192,
 				       256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192,
 				       12288, 16384, 24576, 32768, 49152 };
+
+/* The descriptor of the WQE sent in pieces most recently (one for all QPs: usually one long
+ * message is in progress at a time): its next pieces need no new WQE fetch. */
+static FW_LAYOUT_ALIGN uint8_t pc_d[RNIC_TX_DESC_SIZE];
+static uint8_t pc_ok;
+static uint32_t pc_qpn, pc_idx, pc_nbb;
 
 /* READs and atomics with a context in the receive engine (hw_caps[15:8] of them, shared by all
  * QPs), and whether a QP had to hold one back for want of a context. */
@@ -102,6 +115,7 @@ void fw_xport_init(void)
 {
 	fw_hw_caps = hal_rd32(RNIC_FW_REG_HW_CAPS);
 	rd_out = rd_waiting = 0;
+	pc_ok = 0;
 	fw_res.swqe_free = -1;
 	for (int16_t i = FW_MAX_SWQE - 1; i >= 0; i--)
 		swqe_put(0, i); /* zeroed records: not READs */
@@ -289,6 +303,7 @@ static void flush_unsent(uint32_t qpn)
 	}
 }
 
+
 void fw_sq_release(uint32_t qpn)
 {
 	struct fw_qp_run *r = &fw_res.qp_run[qpn];
@@ -305,6 +320,9 @@ void fw_sq_release(uint32_t qpn)
 	r->sq_stalled = 0;
 	r->rq_stalled = 0;
 	r->sq_skip = 0;
+	r->part1 = 0;
+	r->hi_ok = 0;
+	pc_ok = 0;
 }
 
 /* The first half of the move to ERR: no more traffic, the sent WQEs flushed. A move the NIC
@@ -313,6 +331,11 @@ void fw_sq_release(uint32_t qpn)
 static void qp_enter_err(uint32_t qpn, uint32_t status, uint32_t side)
 {
 	fw_res.qp_run[qpn].deadline = 0;
+	if (fw_res.qp_run[qpn].part1) {
+		/* a WQE sent in part has its record (flushed below): the unsent flush skips it */
+		rnic_qp_ctx_set_sq_next(ctx(qpn), (uint16_t)(rnic_qp_ctx_get_sq_next(ctx(qpn)) + fw_res.qp_run[qpn].part_nbb));
+		fw_res.qp_run[qpn].part1 = 0;
+	}
 	if (rnic_qp_ctx_get_state(ctx(qpn)) != RNIC_QP_STATE_ERR) {
 		rnic_qp_ctx_set_state(ctx(qpn), RNIC_QP_STATE_ERR);
 		if (fw_qpt_program(qpn)) /* no more traffic, and the receive slot is emptied */
@@ -461,11 +484,136 @@ static uint32_t read_progress(uint32_t qpn, uint32_t psn, uint32_t npkts)
 	return k < npkts ? k : 0;
 }
 
+/* SENDs and WRITEs may be sent in pieces (segments, a resend from the middle). */
+static int seg_op(uint32_t op)
+{
+	return op <= RNIC_WQE_OP_SEND_WITH_IMM; /* RDMA_WRITE(_WITH_IMM), SEND(_WITH_IMM) */
+}
+
+/* Did PSN p go out before (a descriptor holding it is a retransmission)? */
+static int was_sent(const struct fw_qp_run *r, uint32_t p) { return r->hi_ok && psn_lt(p, r->hi_psn); }
+
+/* Record ri (fields filled) becomes the QP's newest outstanding WQE. */
+static void rec_link(uint32_t qpn, int16_t ri)
+{
+	struct fw_qp_run *run = &fw_res.qp_run[qpn];
+	struct fw_swqe *r = &fw_res.swqe[ri];
+
+	if (is_rd_atomic(r->opcode)) {
+		rd_out++;
+		run->rd_n++;
+	}
+	r->next = -1;
+	if (run->tail >= 0) {
+		fw_res.swqe[run->tail].next = ri;
+	} else {
+		run->head = ri;
+		run->una = r->first_psn;
+	}
+	run->tail = ri;
+	rnic_qp_ctx_set_sq_psn(ctx(qpn), (r->last_psn + 1) & PSN_MASK);
+	if (!run->deadline)
+		arm_ack_timer(qpn);
+}
+
+/* s = the piece of message descriptor d from byte off, bytes long: the SGE walk starts at the
+ * right byte of the right SGE (remote_va and psn are the caller's). */
+static void seg_desc(uint8_t *s, const uint8_t *d, uint32_t off, uint32_t bytes)
+{
+	uint32_t n = rnic_tx_desc_get_num_sge(d), out = 0;
+	const uint8_t *dd = (const uint8_t *)RNIC_ASSUME_ALIGNED(d, 8);
+
+	for (uint32_t i = 0; i < RNIC_TX_DESC_SGE0_ADDR_OFF; i += 4)
+		rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(s, 8) + i, rnic_ld_le32(dd + i));
+	for (uint32_t i = 0; i < n && i < 4 && bytes; i++) {
+		const uint8_t *g = dd + RNIC_TX_DESC_SGE0_ADDR_OFF + 16 * i;
+		uint32_t len = rnic_ld_le32(g + 8);
+		if (off >= len) {
+			off -= len;
+			continue;
+		}
+		uint32_t take = len - off < bytes ? len - off : bytes;
+		set_sge(s, out++, rnic_ld_le64(g) + off, take, rnic_ld_le32(g + 12));
+		bytes -= take;
+		off = 0;
+	}
+	rnic_tx_desc_set_num_sge(s, out);
+}
+
+/* Sends the next pieces of record ri (message descriptor d, nbb WQEBBs) from run->part_psn, at
+ * most SEG_PKTS packets each, while the window allows. nbb once the whole message is out, 0 while
+ * it waits (for an ACK, or a busy mailbox). */
+static uint32_t send_segs(uint32_t qpn, const uint8_t *d, uint32_t nbb, int16_t ri)
+{
+	struct fw_qp_run *run = &fw_res.qp_run[qpn];
+	const struct fw_swqe *w = &fw_res.swqe[ri];
+	uint32_t mtu_log = 7u + rnic_qp_ctx_get_path_mtu(ctx(qpn));
+	uint32_t npkts = ((w->last_psn - w->first_psn) & PSN_MASK) + 1, next = run->part_psn;
+	uint32_t kind = rnic_tx_desc_get_kind(d);
+	FW_LAYOUT_ALIGN uint8_t s[RNIC_TX_DESC_SIZE];
+
+	run->part1 = (int16_t)(ri + 1);
+	run->part_nbb = (uint8_t)nbb;
+	/* the responder already has what was acknowledged */
+	if (psn_lt(next, run->una) && psn_le(run->una, w->last_psn))
+		next = run->una;
+	for (;;) {
+		uint32_t k = (next - w->first_psn) & PSN_MASK;
+		if (k >= npkts) {
+			run->part1 = 0;
+			return nbb;
+		}
+		uint32_t ahead = (next - run->una) & PSN_MASK;
+		if (ahead >= WIN_PKTS && ahead < 0x800000u) {
+			run->part_psn = next; /* the next ACK goes on */
+			return 0;
+		}
+		if (hal_rd32(RNIC_FW_REG_TXD_STATUS) & 1u) {
+			run->part_psn = next;
+			return stall(qpn);
+		}
+		uint32_t n = npkts - k < SEG_PKTS ? npkts - k : SEG_PKTS;
+		uint32_t off = k << mtu_log, bytes = w->len - off;
+		if (bytes > (n << mtu_log))
+			bytes = n << mtu_log;
+		seg_desc(s, d, off, bytes);
+		rnic_tx_desc_set_length(s, bytes);
+		rnic_tx_desc_set_psn(s, next);
+		if (kind == RNIC_MSG_KIND_WRITE || kind == RNIC_MSG_KIND_WRITE_IMM)
+			rnic_tx_desc_set_remote_va(s, rnic_tx_desc_get_remote_va(d) + off);
+		uint32_t f = rnic_tx_desc_get_flags(d);
+		if (k)
+			f |= 1u << RNIC_TX_FLAG_CONT;
+		if (k + n < npkts)
+			f |= 1u << RNIC_TX_FLAG_MORE;
+		if (was_sent(run, next))
+			f |= 1u << RNIC_TX_FLAG_RETRANSMIT;
+		rnic_tx_desc_set_flags(s, f);
+		/* a first WRITE piece of several: the RETH carries the whole length (bytes 32-63) */
+		int ext = !k && k + n < npkts && (kind == RNIC_MSG_KIND_WRITE || kind == RNIC_MSG_KIND_WRITE_IMM);
+		if (ext)
+			rnic_tx_desc_set_msg_len(s, w->len);
+		if (txd_send(s, ext)) {
+			run->part_psn = next;
+			fw_log("qp %u: transmit engine not taking descriptors", (unsigned)qpn);
+			return 0;
+		}
+		fw_perf.sq_wqes++;
+		next = (next + n) & PSN_MASK;
+		run->part_psn = next;
+	}
+}
+
 /* Fetches the WQE at idx, sends its descriptor; returns the WQEBBs it used, 0 to stop. */
 static uint32_t send_one(uint32_t qpn, uint32_t idx)
 {
 	uint8_t *c = ctx(qpn);
 	FW_LAYOUT_ALIGN uint8_t w[4 * WQEBB], d[RNIC_TX_DESC_SIZE];
+	struct fw_qp_run *run = &fw_res.qp_run[qpn];
+	/* the WQE at sq_next may be part-sent (record part): its next pieces */
+	int16_t part = (run->part1 && fw_res.swqe[run->part1 - 1].wqe_index == (idx & 0xFFFFu)) ? run->part1 - 1 : -1;
+	if (part >= 0 && pc_ok && pc_qpn == qpn && pc_idx == (idx & 0xFFFFu))
+		return send_segs(qpn, pc_d, pc_nbb, part);
 
 	uint32_t nbb;
 	for (;;) {
@@ -496,7 +644,7 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 	}
 	if (st_bf)
 		fw_perf.bf_wqes++;
-	int16_t ri = swqe_get();
+	int16_t ri = part >= 0 ? part : swqe_get();
 	if (ri < 0)
 		return stall(qpn); /* every record in use: resume when completions free some */
 	/* Only the descriptor's first 64 bytes are cleared: txd_send sends no SGE beyond num_sge. */
@@ -509,7 +657,8 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 		return 0;
 	}
 	uint32_t len = rnic_wqe_ctrl_get_total_len(w), off = RNIC_WQE_CTRL_SIZE;
-	uint32_t psn = rnic_qp_ctx_get_sq_psn(c), mtu_log = 7u + rnic_qp_ctx_get_path_mtu(c);
+	uint32_t psn = part >= 0 ? fw_res.swqe[part].first_psn : rnic_qp_ctx_get_sq_psn(c);
+	uint32_t mtu_log = 7u + rnic_qp_ctx_get_path_mtu(c);
 	rnic_tx_desc_set_qpn(d, qpn);
 	rnic_tx_desc_set_kind(d, msg_kind(op));
 	rnic_tx_desc_set_psn(d, psn);
@@ -546,7 +695,8 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 			/* The data must lie inside the WQE (so it wraps at most once, n <= 2):
 			 * a longer inline_len, from any user's WQE, made one SGE per ring pass
 			 * past the end of d. */
-			swqe_put(qpn, ri);
+			if (part < 0)
+				swqe_put(qpn, ri);
 			fw_log("qp %u: malformed WQE at %u", (unsigned)qpn, (unsigned)idx);
 			return 0;
 		}
@@ -571,6 +721,32 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 
 	uint32_t npkts = (op == RNIC_WQE_OP_ATOMIC_CMP_AND_SWP || op == RNIC_WQE_OP_ATOMIC_FETCH_AND_ADD || len == 0)
 				 ? 1 : (len + (1u << mtu_log) - 1) >> mtu_log; /* no divide: 34 cycles */
+	/* RC only: the window moves on ACKs (UC has none, UD sends one packet) */
+	if (seg_op(op) && rnic_qp_ctx_get_qp_type(c) == RNIC_QP_TYPE_RC && (npkts > SEG_PKTS || part >= 0)) {
+		if (part < 0) {
+			struct fw_swqe *r = &fw_res.swqe[ri];
+			r->wr_id = rnic_wqe_ctrl_get_wr_id(w);
+			r->first_psn = psn;
+			r->last_psn = (psn + npkts - 1) & PSN_MASK;
+			r->len = len;
+			r->wqe_index = (uint16_t)idx;
+			r->opcode = (uint8_t)op;
+			r->signaled = (flags & (1u << RNIC_WQE_FLAG_SIGNALED)) || rnic_qp_ctx_get_sq_sig_all(c);
+			rec_link(qpn, ri);
+			run->part_psn = psn;
+		}
+		uint32_t ns = rnic_tx_desc_get_num_sge(d);
+		for (uint32_t i = 0; i < RNIC_TX_DESC_SGE0_ADDR_OFF + 16u * (ns < 4 ? ns : 4); i += 4)
+			rnic_st_le32(pc_d + i, rnic_ld_le32((uint8_t *)RNIC_ASSUME_ALIGNED(d, 8) + i));
+		pc_ok = 1;
+		pc_qpn = qpn;
+		pc_idx = idx & 0xFFFFu;
+		pc_nbb = nbb;
+		return send_segs(qpn, pc_d, nbb, ri);
+	}
+	if (was_sent(run, psn))
+		tflags |= 1u << RNIC_TX_FLAG_RETRANSMIT;
+	rnic_tx_desc_set_flags(d, tflags);
 	if (op == RNIC_WQE_OP_RDMA_READ) {
 		uint32_t k = (fw_hw_caps & 2u) ? read_progress(qpn, psn, npkts) : 0;
 		if (post_read_dest(qpn, psn, len, d, k, 0)) {
@@ -614,22 +790,9 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 	r->len = len;
 	r->wqe_index = (uint16_t)idx;
 	r->opcode = (uint8_t)op;
-	if (is_rd_atomic(op)) {
-		rd_out++;
-		fw_res.qp_run[qpn].rd_n++;
-	}
 	r->signaled = (flags & (1u << RNIC_WQE_FLAG_SIGNALED)) || rnic_qp_ctx_get_sq_sig_all(c);
-	r->next = -1;
-	struct fw_qp_run *run = &fw_res.qp_run[qpn];
-	if (run->tail >= 0)
-		fw_res.swqe[run->tail].next = ri;
-	else
-		run->head = ri;
-	run->tail = ri;
-	rnic_qp_ctx_set_sq_psn(c, (psn + npkts) & PSN_MASK);
+	rec_link(qpn, ri);
 	fw_perf.sq_wqes++;
-	if (!run->deadline)
-		arm_ack_timer(qpn);
 	return nbb;
 }
 
@@ -676,18 +839,36 @@ void fw_sq_retry_stalled(void)
 	}
 }
 
-/* Go-back-N: everything from the outstanding WQE holding psn is sent again. */
+/* Go-back-N from psn: a SEND or WRITE holding psn resumes at psn itself, inside the message
+ * (a piece with CONT from there); a READ or atomic holding it is sent again (a READ asks only
+ * for the responses not yet placed, see read_progress); every later WQE is sent again. */
 static void resend_from(uint32_t qpn, uint32_t psn)
 {
 	struct fw_qp_run *r = &fw_res.qp_run[qpn];
+	uint8_t *c = ctx(qpn);
 	int16_t i = r->head, prev = -1;
 
 	while (i >= 0 && !psn_le(psn, fw_res.swqe[i].last_psn))
 		prev = i, i = fw_res.swqe[i].next;
 	if (i < 0)
 		return;
-	rnic_qp_ctx_set_sq_next(ctx(qpn), fw_res.swqe[i].wqe_index);
-	rnic_qp_ctx_set_sq_psn(ctx(qpn), fw_res.swqe[i].first_psn);
+	/* PSNs below the highest one sent so far go out again: flagged RETRANSMIT */
+	uint32_t sent = r->part1 ? r->part_psn : rnic_qp_ctx_get_sq_psn(c);
+	if (!r->hi_ok || psn_lt(r->hi_psn, sent))
+		r->hi_psn = sent;
+	r->hi_ok = 1;
+	r->part1 = 0;
+	struct fw_swqe *w = &fw_res.swqe[i];
+	rnic_qp_ctx_set_sq_next(c, w->wqe_index);
+	rnic_qp_ctx_set_sq_psn(c, w->first_psn);
+	if (seg_op(w->opcode) && rnic_qp_ctx_get_qp_type(c) == RNIC_QP_TYPE_RC) {
+		/* the record stays: send_one continues it from psn; new WQEs follow its last PSN */
+		rnic_qp_ctx_set_sq_psn(c, (w->last_psn + 1) & PSN_MASK);
+		r->part1 = (int16_t)(i + 1);
+		r->part_psn = psn_lt(psn, w->first_psn) ? w->first_psn : psn;
+		prev = i;
+		i = w->next;
+	}
 	while (i >= 0) {
 		int16_t nx = fw_res.swqe[i].next;
 		swqe_put(qpn, i);
@@ -710,6 +891,9 @@ void fw_sq_ack(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome, uin
 
 	if (kind == RNIC_RX_EVENT_KIND_ACK || kind == RNIC_RX_EVENT_KIND_READ_RESP_DONE ||
 	    kind == RNIC_RX_EVENT_KIND_ATOMIC_ACK) {
+		/* everything up to psn arrived (a piece's AckReq acknowledges inside a message) */
+		if (r->head >= 0 && psn_lt(r->una, (psn + 1) & PSN_MASK))
+			r->una = (psn + 1) & PSN_MASK;
 		/* Reads and atomics complete on their responses, not on a plain ACK. */
 		while (r->head >= 0 && psn_le(fw_res.swqe[r->head].last_psn, psn)) {
 			uint32_t op = fw_res.swqe[r->head].opcode;
@@ -741,7 +925,20 @@ void fw_sq_ack(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome, uin
 		}
 		return;
 	}
-	/* Every NAK acknowledges the messages wholly before its PSN. */
+	if (kind == RNIC_RX_EVENT_KIND_READ_GAP) {
+		/* A READ response was lost (a later one arrived): the READ is asked again from the
+		 * missing PSN now, not after the ACK timeout; a retry like a PSN sequence NAK. */
+		uint32_t left = rnic_qp_ctx_get_retries_left(c);
+		if (left == 0 || r->head < 0)
+			return; /* the ACK timeout decides */
+		rnic_qp_ctx_set_retries_left(c, left - 1);
+		resend_from(qpn, psn);
+		arm_ack_timer(qpn);
+		return;
+	}
+	/* Every NAK acknowledges the messages wholly before its PSN (and the PSNs before it). */
+	if (r->head >= 0 && psn_lt(r->una, psn))
+		r->una = psn;
 	while (r->head >= 0 && psn_lt(fw_res.swqe[r->head].last_psn, psn) &&
 	       fw_res.swqe[r->head].opcode != RNIC_WQE_OP_RDMA_READ)
 		retire_head(qpn, RNIC_WC_STATUS_SUCCESS);
@@ -782,6 +979,21 @@ void fw_sq_ack(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome, uin
 	fw_qp_fatal(qpn, st, RNIC_EQ_QP_SIDE_REQUESTER);
 }
 
+/* Did responses of qpn's oldest WQE, a READ, arrive since the last time this was asked? */
+static int read_flowing(uint32_t qpn)
+{
+	struct fw_qp_run *r = &fw_res.qp_run[qpn];
+	const struct fw_swqe *h = &fw_res.swqe[r->head];
+	if (h->opcode != RNIC_WQE_OP_RDMA_READ || !(fw_hw_caps & 2u))
+		return 0;
+	uint32_t k = read_progress(qpn, h->first_psn, ((h->last_psn - h->first_psn) & PSN_MASK) + 1);
+	uint32_t at = (h->first_psn + k) & PSN_MASK;
+	if (!k || at == r->rd_seen)
+		return 0;
+	r->rd_seen = at;
+	return 1;
+}
+
 void fw_timers_poll(void)
 {
 	uint64_t now = hal_cycles();
@@ -803,6 +1015,10 @@ void fw_timers_poll(void)
 		if (r->rnr_wait) {
 			r->rnr_wait = 0;
 			resend_from(q, r->rnr_psn);
+		} else if (r->head >= 0 && read_flowing(q)) {
+			/* the oldest READ's responses are still arriving: no re-issue (each would cost
+			 * the responder the whole rest of the READ again); the timer starts over */
+			rnic_qp_ctx_set_retries_left(c, rnic_qp_ctx_get_retry_cnt(c));
 		} else if (r->head >= 0) {
 			/* Local ACK timeout: resend everything outstanding, or give up. */
 			uint32_t left = rnic_qp_ctx_get_retries_left(c);
@@ -812,7 +1028,9 @@ void fw_timers_poll(void)
 				continue;
 			}
 			rnic_qp_ctx_set_retries_left(c, left - 1);
-			resend_from(q, fw_res.swqe[r->head].first_psn);
+			/* from the oldest PSN not acknowledged (inside the oldest WQE) */
+			const struct fw_swqe *h = &fw_res.swqe[r->head];
+			resend_from(q, psn_lt(h->first_psn, r->una) && psn_le(r->una, h->last_psn) ? r->una : h->first_psn);
 		}
 		arm_ack_timer(q);
 		if (r->deadline && r->deadline < next_deadline)

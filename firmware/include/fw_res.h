@@ -75,6 +75,14 @@ struct fw_qp_run {
 	uint8_t sq_stalled; /* WQEs wait for a busy engine mailbox or a free record: retried */
 	uint8_t rq_stalled; /* a receive buffer waits for the busy receive-buffer mailbox: retried */
 	uint8_t sq_skip;    /* an SQ WQE fetch failed: the flush skips WQEBBs that start no WQE */
+	int16_t part1;      /* 1 + the record of the WQE at sq_next sent in part (segments, or a resend
+			     * from its middle), 0: none; part_psn is the next of its PSNs to send */
+	uint8_t hi_ok;      /* hi_psn is valid: PSNs before it were sent before (RETRANSMIT) */
+	uint8_t part_nbb;   /* WQEBBs of the part-sent WQE */
+	uint32_t rd_seen;   /* next response PSN of the oldest READ at the last ACK timeout */
+	uint32_t part_psn;
+	uint32_t una;       /* oldest PSN not acknowledged (valid while head >= 0) */
+	uint32_t hi_psn;
 };
 
 struct fw_res {

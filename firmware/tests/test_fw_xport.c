@@ -629,6 +629,90 @@ static void atomic_requester(void)
 	      "fw-xport-read-resp-error-status-fails-wqe-and-qp");
 }
 
+/* SGE i (address, length) of a transmit descriptor. */
+static uint64_t sge_addr(const uint8_t *d, unsigned i) { return rnic_ld_le(d + RNIC_TX_DESC_SGE0_ADDR_OFF + 16 * i, 8); }
+static uint32_t sge_len(const uint8_t *d, unsigned i) { return (uint32_t)rnic_ld_le(d + RNIC_TX_DESC_SGE0_LEN_OFF + 16 * i, 4); }
+#define TXF(f) (1u << RNIC_TX_FLAG_##f)
+
+/* A long WRITE goes out in 32-packet pieces, at most 64 packets beyond the oldest unacknowledged
+ * one; a PSN-sequence NAK inside it resumes at that PSN (SGE walk from its byte, RETRANSMIT); the
+ * ACK timeout resumes at the oldest unacknowledged PSN; a READ_GAP re-issues a READ at once. */
+static void pieces(void)
+{
+	fresh_qp(7); /* MTU 1024 */
+	struct rnicp_sge sg[3] = { { H(DATA_OFF), 10000, 0x101 }, { H(DATA_OFF + 16384), 50000, 0x102 },
+				   { H(DATA_OFF + 0x20000), 42400, 0x103 } }; /* 102400 B = 100 packets */
+	unsigned m0 = mock_nmbox;
+	mock_now = 1000;
+	post(RNIC_WQE_OP_RDMA_WRITE_WITH_IMM, RNICP_WR_SIGNALED, sg, 3, 0xB001);
+	ring_sq();
+	const struct mock_mbox_rec *t0 = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 0);
+	const struct mock_mbox_rec *t1 = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 1);
+	uint32_t p0 = txd_psn(m0, 0);
+	check(mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 2 && t0 && t1 && rnic_tx_desc_get_length(t0->data) == 32768 &&
+		      rnic_tx_desc_get_flags(t0->data) == TXF(MORE) && rnic_tx_desc_get_msg_len(t0->data) == 102400 &&
+		      rnic_tx_desc_get_num_sge(t0->data) == 2 && sge_len(t0->data, 0) == 10000 && sge_len(t0->data, 1) == 22768 &&
+		      rnic_tx_desc_get_remote_va(t0->data) == 0x7000000000ull,
+	      "fw-xport-long-write-first-piece");
+	/* piece 2: packets 32..63 from byte 32768 = 22768 into SGE 1 */
+	check(t1 && rnic_tx_desc_get_psn(t1->data) == ((p0 + 32) & 0xFFFFFF) &&
+		      rnic_tx_desc_get_flags(t1->data) == (TXF(CONT) | TXF(MORE)) && rnic_tx_desc_get_num_sge(t1->data) == 2 &&
+		      sge_addr(t1->data, 0) == H(DATA_OFF + 16384 + 22768) && sge_len(t1->data, 0) == 27232 &&
+		      sge_addr(t1->data, 1) == H(DATA_OFF + 0x20000) && sge_len(t1->data, 1) == 5536 &&
+		      rnic_tx_desc_get_remote_va(t1->data) == 0x7000000000ull + 32768 &&
+		      rnic_tx_desc_get_length(t1->data) == 32768,
+	      "fw-xport-long-write-window-of-64-packets");
+	/* the first piece's AckReq ACK opens the window for packets 64..95 */
+	event(RNIC_RX_EVENT_KIND_ACK, (p0 + 31) & 0xFFFFFF, 0x1F);
+	check(mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 3 && txd_psn(m0, 2) == ((p0 + 64) & 0xFFFFFF),
+	      "fw-xport-ack-of-a-piece-sends-the-next");
+	/* NAK at packet 40: resent from there, 40..71 and (window) 72..99, the last one LAST */
+	event(RNIC_RX_EVENT_KIND_NAK, (p0 + 40) & 0xFFFFFF, 0x60);
+	const struct mock_mbox_rec *r0 = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 3);
+	const struct mock_mbox_rec *r1 = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 4);
+	check(r0 && r1 && mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 5 && rnic_tx_desc_get_psn(r0->data) == ((p0 + 40) & 0xFFFFFF) &&
+		      rnic_tx_desc_get_flags(r0->data) == (TXF(CONT) | TXF(MORE) | TXF(RETRANSMIT)) &&
+		      sge_addr(r0->data, 0) == H(DATA_OFF + 16384 + 30960) && sge_len(r0->data, 0) == 19040 &&
+		      sge_len(r0->data, 1) == 13728 && rnic_tx_desc_get_remote_va(r0->data) == 0x7000000000ull + 40960 &&
+		      rnic_tx_desc_get_psn(r1->data) == ((p0 + 72) & 0xFFFFFF) && rnic_tx_desc_get_length(r1->data) == 28 * 1024 &&
+		      rnic_tx_desc_get_flags(r1->data) == (TXF(CONT) | TXF(RETRANSMIT)),
+	      "fw-xport-psn-nak-resumes-inside-the-message");
+	/* ACK timeout with packets up to 79 acknowledged: from packet 80 (the last piece, 20 packets) */
+	event(RNIC_RX_EVENT_KIND_ACK, (p0 + 79) & 0xFFFFFF, 0x1F);
+	mock_now += (1024ull << 14) + 1;
+	fw_timers_poll();
+	const struct mock_mbox_rec *r2 = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 5);
+	check(r2 && mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 6 && rnic_tx_desc_get_psn(r2->data) == ((p0 + 80) & 0xFFFFFF) &&
+		      rnic_tx_desc_get_length(r2->data) == 20 * 1024 &&
+		      rnic_tx_desc_get_flags(r2->data) == (TXF(CONT) | TXF(RETRANSMIT)) &&
+		      sge_addr(r2->data, 0) == H(DATA_OFF + 0x20000 + 21920) && sge_len(r2->data, 0) == 20480,
+	      "fw-xport-ack-timeout-resumes-at-oldest-unacknowledged-psn");
+	struct rnicp_wc wc[4];
+	event(RNIC_RX_EVENT_KIND_ACK, (p0 + 99) & 0xFFFFFF, 0x1F);
+	int n = rnicp_cq_poll(&cq, 4, wc);
+	check(n == 1 && wc[0].wr_id == 0xB001 && wc[0].status == RNIC_WC_STATUS_SUCCESS && wc[0].byte_len == 102400,
+	      "fw-xport-long-write-one-cqe");
+	/* the next WQE follows the long one's PSNs */
+	m0 = mock_nmbox;
+	struct rnicp_sge rd = { H(DATA_OFF), 5000, 0x101 };
+	post(RNIC_WQE_OP_RDMA_READ, RNICP_WR_SIGNALED, &rd, 1, 0xB002);
+	ring_sq();
+	uint32_t rp = txd_psn(m0, 0);
+	check(rp == ((p0 + 100) & 0xFFFFFF), "fw-xport-psn-after-a-resumed-message");
+	/* READ_GAP at its 3rd response: re-issued at once for the rest */
+	regs[RNIC_FW_REG_RDQ_RESULT / 4] = 1u << 31 | ((rp + 2) & 0xFFFFFF);
+	event(RNIC_RX_EVENT_KIND_READ_GAP, (rp + 2) & 0xFFFFFF, 0);
+	regs[RNIC_FW_REG_RDQ_RESULT / 4] = 0;
+	const struct mock_mbox_rec *g = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 1);
+	check(g && rnic_tx_desc_get_kind(g->data) == RNIC_MSG_KIND_READ_REQ && rnic_tx_desc_get_psn(g->data) == ((rp + 2) & 0xFFFFFF) &&
+		      rnic_tx_desc_get_length(g->data) == 5000 - 2048 && rnic_tx_desc_get_remote_va(g->data) == 0x7000000000ull + 2048 &&
+		      (rnic_tx_desc_get_flags(g->data) & TXF(RETRANSMIT)),
+	      "fw-xport-read-gap-reissues-at-once");
+	event(RNIC_RX_EVENT_KIND_READ_RESP_DONE, (rp + 4) & 0xFFFFFF, 0x1F);
+	n = rnicp_cq_poll(&cq, 4, wc);
+	check(n == 1 && wc[0].wr_id == 0xB002 && wc[0].status == RNIC_WC_STATUS_SUCCESS, "fw-xport-read-after-gap-completes");
+}
+
 static void timers(void)
 {
 	fresh_qp(2); /* timeout code 14 from setup: 1024 << 14 cycles */
@@ -918,5 +1002,6 @@ int main(void)
 	cqe_records();
 	setup_qp(7); /* a fresh QP in RTS */
 	blueflame();
+	pieces();
 	return mock_failed;
 }

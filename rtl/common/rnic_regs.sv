@@ -51,7 +51,7 @@ module rnic_regs (
   output logic [31:0] msix_msix_mask_o,
   input  logic [31:0] msix_msix_pending_i,
   input  logic [31:0] doorbell_db_dropped_i,
-  input  logic [30*32-1:0] counters_i
+  input  logic [31*32-1:0] counters_i
 );
 
   logic [31:0] ctrl_control_q;
@@ -149,7 +149,7 @@ module rnic_regs (
       12'h008: rdata_o = 32'h00000100;
       12'h010: rdata_o = 32'h525210EE;
       12'h014: rdata_o = 32'h00010000;
-      12'h018: rdata_o = 32'h8A304555;
+      12'h018: rdata_o = 32'h23B98FA4;
       12'h01C: rdata_o = 32'h000000FA;
       12'h020: rdata_o = id_data_width_i;
       12'h024: rdata_o = id_num_cores_i;
@@ -214,7 +214,7 @@ module rnic_regs (
       12'h600: rdata_o = 32'h52434E54;
       12'h604: rdata_o = 32'h00010000;
       12'h608: rdata_o = 32'h00000700;
-      12'h610: rdata_o = 32'h0000001E;
+      12'h610: rdata_o = 32'h0000001F;
       12'h614: rdata_o = 32'h00000040;
       // block doorbell
       12'h700: rdata_o = 32'h5244424C;
@@ -225,7 +225,7 @@ module rnic_regs (
       12'h718: rdata_o = 32'h00000200;
       12'h71C: rdata_o = doorbell_db_dropped_i;
       default: begin
-        if (addr_i >= 12'h640 && addr_i < 12'h6B8)
+        if (addr_i >= 12'h640 && addr_i < 12'h6BC)
           rdata_o = counters_i[((12'(addr_i - 12'h640)) >> 2) * 32 +: 32];
       end
     endcase

@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'h8A304555;
+  localparam logic [31:0] SPEC_HASH = 32'h23B98FA4;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -85,7 +85,7 @@ package rnic_spec_pkg;
   localparam logic [31:0] REG_DOORBELL_DB_DROPPED = 32'h0071C;
 
   // Counters: counter n at COUNTER_BASE + 4n
-  localparam int unsigned NUM_COUNTERS = 30;
+  localparam int unsigned NUM_COUNTERS = 31;
   localparam logic [31:0] COUNTER_BASE = 32'h00640;
   localparam int unsigned CNT_RX_FRAMES = 0;
   localparam int unsigned CNT_RX_BYTES = 1;
@@ -117,6 +117,7 @@ package rnic_spec_pkg;
   localparam int unsigned CNT_RX_FW_FRAMES = 27;
   localparam int unsigned CNT_RX_FW_DROP_FULL = 28;
   localparam int unsigned CNT_TX_FW_FRAMES = 29;
+  localparam int unsigned CNT_TX_RETX_PKTS = 30;
 
   // Doorbell page offsets
   localparam logic [11:0] DB_SQ_DB = 12'h000;
@@ -397,12 +398,14 @@ package rnic_spec_pkg;
   localparam logic [7:0] MSG_KIND_ATOMIC_ACK = 8'd7;
   localparam logic [7:0] MSG_KIND_ACK = 8'd8;
 
-  // tx_desc.flags bits (bit positions).
+  // tx_desc.flags bits (bit positions). RETRANSMIT: the descriptor sends PSNs that were sent before (counted in tx_retx_pkts). CONT: the descriptor continues a message whose earlier packets were sent by another descriptor (a segment, or a resend from the middle): its first packet is a MIDDLE or LAST (no RETH), psn/length/remote_va/SGEs already start at that packet. MORE: more of the message follows in another descriptor: its last packet is a MIDDLE (no ImmDt, no SE) with AckReq. Only for RC/UC SEND, SEND_IMM, WRITE, WRITE_IMM.
   localparam logic [7:0] TX_FLAG_SOLICITED = 8'd0;
   localparam logic [7:0] TX_FLAG_PHYS_SGE = 8'd1;
   localparam logic [7:0] TX_FLAG_RETRANSMIT = 8'd2;
+  localparam logic [7:0] TX_FLAG_CONT = 8'd3;
+  localparam logic [7:0] TX_FLAG_MORE = 8'd4;
 
-  // Receive events the RTL hands to the firmware (rx_event.kind).
+  // Receive events the RTL hands to the firmware (rx_event.kind). READ_GAP: a READ response arrived beyond the next one an outstanding READ expects (one was lost); psn is the PSN expected, reported once until that READ advances, so the requester re-issues the READ from there at once instead of after the ACK timeout.
   localparam logic [7:0] RX_EVENT_KIND_RECV_DONE = 8'd0;
   localparam logic [7:0] RX_EVENT_KIND_WRITE_IMM_DONE = 8'd1;
   localparam logic [7:0] RX_EVENT_KIND_ACK = 8'd2;
@@ -415,6 +418,7 @@ package rnic_spec_pkg;
   localparam logic [7:0] RX_EVENT_KIND_ATOMIC_ACK = 8'd9;
   localparam logic [7:0] RX_EVENT_KIND_TX_ERROR = 8'd10;
   localparam logic [7:0] RX_EVENT_KIND_TX_DONE = 8'd11;
+  localparam logic [7:0] RX_EVENT_KIND_READ_GAP = 8'd12;
 
   // Capability bits in id.caps.
   localparam logic [7:0] ID_CAPS_RC = 8'd0;
@@ -1503,6 +1507,8 @@ package rnic_spec_pkg;
   localparam int unsigned TX_DESC_QKEY_W = 32;
   localparam int unsigned TX_DESC_AHN_LSB = 448;
   localparam int unsigned TX_DESC_AHN_W = 32;
+  localparam int unsigned TX_DESC_MSG_LEN_LSB = 480;
+  localparam int unsigned TX_DESC_MSG_LEN_W = 32;
   localparam int unsigned TX_DESC_SGE0_ADDR_LSB = 512;
   localparam int unsigned TX_DESC_SGE0_ADDR_W = 64;
   localparam int unsigned TX_DESC_SGE0_LEN_LSB = 576;
@@ -1540,7 +1546,7 @@ package rnic_spec_pkg;
     logic [31:0] sge0_lkey;
     logic [31:0] sge0_len;
     logic [63:0] sge0_addr;
-    logic [31:0] rsvd480;
+    logic [31:0] msg_len;
     logic [31:0] ahn;
     logic [31:0] qkey;
     logic [31:0] dest_qpn;

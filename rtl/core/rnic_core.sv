@@ -387,7 +387,7 @@ module rnic_core #(
   logic tx_done_valid, tx_done_ready, tx_rdrsp_err, tx_done_ud, tx_done_rsp;
   logic [23:0] tx_done_qpn;
   logic [7:0] tx_done_status;
-  logic [31:0] tx_cnt_frames, tx_cnt_done, tx_cnt_lkey, tx_cnt_rkey, tx_cnt_dma;
+  logic [31:0] tx_cnt_frames, tx_cnt_done, tx_cnt_lkey, tx_cnt_rkey, tx_cnt_dma, tx_cnt_retx;
   logic [DataWidth-1:0] xt_tdata;     // the transport engine's frames, before the firmware's merge in
   logic [DataWidth/8-1:0] xt_tkeep;
   logic xt_tlast, xt_tvalid, xt_tready;
@@ -415,7 +415,7 @@ module rnic_core #(
     .done_valid_o(tx_done_valid), .done_ready_i(tx_done_ready), .done_qpn_o(tx_done_qpn),
     .done_status_o(tx_done_status), .done_ud_o(tx_done_ud), .done_rsp_o(tx_done_rsp), .rdrsp_err_o(tx_rdrsp_err),
     .cnt_frames_o(tx_cnt_frames), .cnt_done_o(tx_cnt_done), .cnt_lkey_err_o(tx_cnt_lkey),
-    .cnt_rkey_err_o(tx_cnt_rkey), .cnt_dma_err_o(tx_cnt_dma)
+    .cnt_rkey_err_o(tx_cnt_rkey), .cnt_dma_err_o(tx_cnt_dma), .cnt_retx_o(tx_cnt_retx)
   );
 
   // ---- The firmware's Ethernet path: ARP frames to its queue, its frames merged into the MAC
@@ -619,6 +619,7 @@ module rnic_core #(
     counters[rnic_spec_pkg::CNT_RX_FW_FRAMES*32 +: 32] = eth_cnt_rx;
     counters[rnic_spec_pkg::CNT_RX_FW_DROP_FULL*32 +: 32] = eth_cnt_full;
     counters[rnic_spec_pkg::CNT_TX_FW_FRAMES*32 +: 32] = eth_cnt_tx;
+    counters[rnic_spec_pkg::CNT_TX_RETX_PKTS*32 +: 32] = tx_cnt_retx;
   end
 
   // ---- MSI-X: the event-queue vector, raised by a firmware panic, or by the firmware's notify

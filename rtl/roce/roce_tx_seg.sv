@@ -16,21 +16,29 @@ module roce_tx_seg (
   input  logic [31:0]          msg_len_i,
   input  logic                 msg_uc_i,
   input  logic [3:0]           msg_pmtu_log2_i,   // 8..12 (256..4096 bytes)
+  // The message is a piece of a longer one (multi-packet kinds only): cont, its first packet
+  // is not the message's FIRST (a MIDDLE or LAST, no RETH); more, its last packet is not the
+  // message's LAST (a MIDDLE: no ImmDt, no SE, but AckReq, so the piece is acknowledged).
+  input  logic                 msg_cont_i,
+  input  logic                 msg_more_i,
   output logic                 pkt_valid_o,
   input  logic                 pkt_ready_i,
   output roce_pkg::roce_hdr_t  pkt_o,
   output logic [23:0]          next_psn_o
 );
-  logic                busy_q, first_q, pv_q, uc_q;
+  logic                busy_q, first_q, pv_q, uc_q, more_q;
   roce_pkg::roce_hdr_t tmpl_q, pkt_q;
   logic [3:0]          kind_q, mlog_q;
   logic [31:0]         rem_q, len_q;
   logic [23:0]         psn_q, next_psn_q;
 
   assign msg_ready_o = !busy_q;
-  // opcode, psn, dma_len and payload_len of the template are replaced per packet.
+  logic multi_in;
+  assign multi_in = msg_kind_i <= roce_pkg::KindWriteImm;
+  // opcode, psn, dma_len and payload_len of the template are replaced per packet (the template's
+  // dma_len is the whole message's length for a first piece with more: its RETH).
   logic unused_tmpl;
-  assign unused_tmpl = ^{tmpl_q.opcode, tmpl_q.psn, tmpl_q.dma_len, tmpl_q.payload_len};
+  assign unused_tmpl = ^{tmpl_q.opcode, tmpl_q.psn, tmpl_q.payload_len};
 
   function automatic logic [7:0] opc(input logic [3:0] kind, input logic f, input logic l,
                                      input logic uc);
@@ -63,6 +71,7 @@ module roce_tx_seg (
       first_q    <= 1'b0;
       pv_q       <= 1'b0;
       uc_q       <= 1'b0;
+      more_q     <= 1'b0;
       tmpl_q     <= '0;
       pkt_q      <= '0;
       kind_q     <= '0;
@@ -86,15 +95,15 @@ module roce_tx_seg (
         plen  = !multi ? ((kind_q == roce_pkg::KindUdSend || kind_q == roce_pkg::KindUdSendImm)
                           ? rem_q : 32'd0)
                        : (last ? rem_q : mtu);
-        op = opc(kind_q, first_q, last, uc_q);
+        op = opc(kind_q, first_q, last && !more_q, uc_q);
         f  = roce_pkg::op_hdrs(op);
         // Field order of roce_pkg::roce_hdr_t (a vector: Yosys 0.23 does not support member
         // writes to a block-local struct variable).
         p = {tmpl_q.dst_mac, tmpl_q.src_mac, tmpl_q.src_ip, tmpl_q.dst_ip, tmpl_q.tos,
-             tmpl_q.ttl, tmpl_q.ip_id, tmpl_q.udp_sport, op, tmpl_q.se && last, tmpl_q.mig,
+             tmpl_q.ttl, tmpl_q.ip_id, tmpl_q.udp_sport, op, tmpl_q.se && last && !more_q, tmpl_q.mig,
              tmpl_q.pad_cnt, tmpl_q.pkey, tmpl_q.fecn, tmpl_q.becn, tmpl_q.dest_qp,
              tmpl_q.ack_req && last, psn_q, tmpl_q.va, tmpl_q.rkey,
-             f[roce_pkg::HfReth] ? len_q : 32'd0, tmpl_q.syndrome, tmpl_q.msn,
+             f[roce_pkg::HfReth] ? (more_q ? tmpl_q.dma_len : len_q) : 32'd0, tmpl_q.syndrome, tmpl_q.msn,
              tmpl_q.swap_add, tmpl_q.compare, tmpl_q.orig, tmpl_q.imm, tmpl_q.qkey,
              tmpl_q.src_qp, plen[15:0]};
         pkt_q   <= p;
@@ -114,7 +123,8 @@ module roce_tx_seg (
       end
       if (msg_valid_i && msg_ready_o) begin
         busy_q  <= 1'b1;
-        first_q <= 1'b1;
+        first_q <= !(msg_cont_i && multi_in);
+        more_q  <= msg_more_i && multi_in;
         tmpl_q  <= msg_hdr_i;
         kind_q  <= msg_kind_i;
         uc_q    <= msg_uc_i;

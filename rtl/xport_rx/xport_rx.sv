@@ -252,13 +252,23 @@ module xport_rx #(
   // (plain vectors: Yosys 0.23 synthesizes an unpacked array of a struct type without storage)
   logic [rnic_spec_pkg::RD_DESC_BYTES*8-1:0] rr_d_q [MaxReads];
   logic [MaxReads-1:0]      rr_atom_q;              // the context is an atomic's (rd_desc.atomic)
+  logic [MaxReads-1:0]      rr_gap_q;               // a gap was reported (READ_GAP) since it last advanced
+  logic                     g_hit;                  // the response is ahead of a READ's next PSN
+  logic [RrW-1:0]           g_idx;
   logic                     w_rep, w_free, m_hit;
   logic [RrW-1:0]           w_rep_idx, w_free_idx, w_idx, m_idx, rr_slot_q, pend_slot_q;
   logic                     rr_settle_err;
 
   always_comb begin
     w_rep = 1'b0; w_rep_idx = '0; w_free = 1'b0; w_free_idx = '0; m_hit = 1'b0; m_idx = '0;
+    g_hit = 1'b0; g_idx = '0;
     for (int i = MaxReads - 1; i >= 0; i--) begin
+      // a response of this QP beyond the next one a READ expects: one was lost (the responder
+      // answers in PSN order); reported once until the READ advances
+      if (rr_v_q[i] && !rr_atom_q[i] && !rr_gap_q[i] && rr_qpn_q[i] == h_q.dest_qp &&
+          h_q.psn != rr_nxt_q[i] && !(h_q.psn - rr_nxt_q[i] >= 24'h400000)) begin
+        g_hit = 1'b1; g_idx = RrW'(i);
+      end
       if (rr_v_q[i] && rr_qpn_q[i] == rdd_i.qpn[23:0] && rr_first_q[i] == rdd_i.first_psn[23:0]) begin
         w_rep = 1'b1; w_rep_idx = RrW'(i);
       end
@@ -430,6 +440,12 @@ module xport_rx #(
       // ATOMIC ACKNOWLEDGE of an atomic's context (one packet, done at once)
       if (!m_hit || (!aa && (!rr_seq_ok || !rr_len_ok))) begin
         c_cnt_v = 1'b1; c_cnt = 3'(xport_rx_pkg::CntRdRsp);
+        if (!m_hit && is_rr && g_hit) begin
+          // READ_GAP: the requester re-issues the READ from the missing PSN at once
+          c_evt = 1'b1;
+          c_ev.kind = rnic_spec_pkg::RX_EVENT_KIND_READ_GAP;
+          c_ev.psn = {8'd0, rr_nxt_q[g_idx]};
+        end
       end else begin
         c_rr = 1'b1;
         c_place = rr_stat_q[m_idx] == rnic_spec_pkg::WC_STATUS_SUCCESS && rr_plen != 16'd0;
@@ -963,7 +979,12 @@ module xport_rx #(
       rr_stat_q[w_idx] <= rnic_spec_pkg::WC_STATUS_SUCCESS;
       rr_d_q[w_idx] <= rdd_i;
       rr_atom_q[w_idx] <= rdd_i.atomic[0];
+      // a re-post keeps the mark: the rest of the old response stream must not report again
+      rr_gap_q[w_idx] <= w_rep && rr_gap_q[w_idx];
+    end else if (state_q == SCls && c_evt && c_ev.kind == rnic_spec_pkg::RX_EVENT_KIND_READ_GAP) begin
+      rr_gap_q[g_idx] <= 1'b1;
     end else if (state_q == SFin && p_rr_q) begin
+      rr_gap_q[rr_slot_q] <= 1'b0;
       rr_nxt_q[rr_slot_q] <= rr_nxt_q[rr_slot_q] + 24'd1;
       rr_off_q[rr_slot_q] <= pl_off_q;
       rr_rsm_q[rr_slot_q] <= 1'b0;

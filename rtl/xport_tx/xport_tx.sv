@@ -89,7 +89,8 @@ module xport_tx #(
   output logic [31:0]            cnt_done_o,
   output logic [31:0]            cnt_lkey_err_o,
   output logic [31:0]            cnt_rkey_err_o,
-  output logic [31:0]            cnt_dma_err_o
+  output logic [31:0]            cnt_dma_err_o,
+  output logic [31:0]            cnt_retx_o       // packets of RETRANSMIT messages launched
 );
   localparam int NB = DataWidth / 8;
 
@@ -217,7 +218,7 @@ module xport_tx #(
   assign tmpl = {(is_fw && ud) ? d_q.remote_va[47:0] : qp_q.dmac[47:0], qp_q.smac[47:0], qp_q.src_ipv4,
                  (is_fw && ud) ? d_q.rkey : qp_q.dest_ipv4, qp_q.tos,
                  qp_q.ttl, 16'h0, qp_q.udp_sport, 8'h0, t_se, 1'b0, 2'b00, 16'hFFFF, 1'b0, 1'b0,
-                 t_dqp, t_ackreq, d_q.psn[23:0], d_q.remote_va, d_q.rkey, 32'h0, t_syn,
+                 t_dqp, t_ackreq, d_q.psn[23:0], d_q.remote_va, d_q.rkey, d_q.msg_len, t_syn,
                  d_q.imm_data[23:0], d_q.swap_add, d_q.compare, d_q.swap_add,
                  roce_pkg::be32(d_q.imm_data), t_qkey, d_q.qpn[23:0], 16'h0};
 
@@ -230,13 +231,16 @@ module xport_tx #(
   // ---- segmenter and packet builder --------------------------------------------------------------
   // message queue in front of the segmenter, so that the next messages' keys and DMA reads
   // overlap the transmission of the current one
-  localparam int MsgW = roce_pkg::HdrBits + 4 + 32 + 1 + 4;
+  localparam int MsgW = roce_pkg::HdrBits + 4 + 32 + 1 + 4 + 2;
   logic                seg_ready, mq_full, mq_empty, mq_pop;
   logic [MsgW-1:0]     mq_out;
   roce_pkg::roce_hdr_t mq_hdr;
   logic [3:0]          mq_kind, mq_mlog;
   logic [31:0]         mq_len;
-  logic                mq_uc;
+  logic                mq_uc, mq_cont, mq_more, t_cont, t_more;
+  // a piece of a longer message (tx_flag CONT / MORE): only multi-packet RC/UC kinds
+  assign t_cont = is_fw && multi && d_q.flags[3'(rnic_spec_pkg::TX_FLAG_CONT)];
+  assign t_more = is_fw && multi && d_q.flags[3'(rnic_spec_pkg::TX_FLAG_MORE)];
   assign seg_ready = !mq_full;
   // FIFO fill levels: not needed here (full/empty suffice)
   logic [$clog2(MsgDepth+1)-1:0]   mq_cnt;
@@ -247,14 +251,14 @@ module xport_tx #(
     .clk_i   (clk_i),
     .rst_ni  (rst_ni),
     .push_i  (st_q == SLaunch),
-    .data_i  ({tmpl, seg_kind, seg_len, uc, mlog[3:0]}),
+    .data_i  ({tmpl, seg_kind, seg_len, uc, mlog[3:0], t_cont, t_more}),
     .full_o  (mq_full),
     .pop_i   (mq_pop),
     .data_o  (mq_out),
     .empty_o (mq_empty),
     .count_o (mq_cnt)
   );
-  assign {mq_hdr, mq_kind, mq_len, mq_uc, mq_mlog} = mq_out;
+  assign {mq_hdr, mq_kind, mq_len, mq_uc, mq_mlog, mq_cont, mq_more} = mq_out;
 
   logic                seg_mready, pkt_valid, pkt_ready;
   roce_pkg::roce_hdr_t pkt;
@@ -270,6 +274,8 @@ module xport_tx #(
     .msg_len_i       (mq_len),
     .msg_uc_i        (mq_uc),
     .msg_pmtu_log2_i (mq_mlog),
+    .msg_cont_i      (mq_cont),
+    .msg_more_i      (mq_more),
     .pkt_valid_o     (pkt_valid),
     .pkt_ready_i     (pkt_ready),
     .pkt_o           (pkt),
@@ -408,7 +414,7 @@ module xport_tx #(
   // the packer counts bytes from the chunk lengths; keep/last are implied
   logic unused_rd;
   assign unused_rd = ^{lf_empty, mq_cnt, lf_cnt, cf_cnt, rec_cnt, rd_data_keep_i, rd_data_last_i, next_psn_unused, tx_pkts_unused,
-                       mk_rsp_tag_i, rd_cpl_tag_i, d_q.ahn, d_q.rsvd480, qp_q, d_q.psn[31:24]};
+                       mk_rsp_tag_i, rd_cpl_tag_i, d_q.ahn, qp_q, d_q.psn[31:24]};
 
   // ---- mkey lookups -----------------------------------------------------------------------
   logic [31:0] rem_sge;
@@ -492,6 +498,8 @@ module xport_tx #(
   assign cnt_lkey_err_o = c_lkey_q;
   assign cnt_rkey_err_o = c_rkey_q;
   assign cnt_dma_err_o  = c_dma_q;
+  logic [31:0] c_retx_q;
+  assign cnt_retx_o     = c_retx_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -577,6 +585,7 @@ module xport_tx #(
       dma_seq_q   <= '0;
       err_pulse_q <= 1'b0;
       c_rkey_q    <= '0;
+      c_retx_q    <= '0;
     end else begin
       err_pulse_q <= 1'b0;
       case (st_q)
@@ -657,6 +666,8 @@ module xport_tx #(
         end
         SLaunch: begin
           if (seg_ready) begin
+            // packets sent again (the firmware flags PSNs it sent before)
+            if (is_fw && d_q.flags[3'(rnic_spec_pkg::TX_FLAG_RETRANSMIT)]) c_retx_q <= c_retx_q + npkts;
             si_q      <= '0;
             off_q     <= '0;
             msg_rem_q <= d_q.length;

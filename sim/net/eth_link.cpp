@@ -118,7 +118,7 @@ void EthLink::send(int side, std::vector<uint8_t> frame) {
   double u_loss = u(d.rng), u_reo = u(d.rng), u_dup = u(d.rng), u_cor = u(d.rng);
   uint64_t cpos = d.rng();
   TxItem it;
-  it.lost = u_loss < fl.loss;
+  it.lost = u_loss < fl.loss || (lose_if && lose_if(side, frame));
   it.dup = !it.lost && u_dup < fl.dup;
   it.corrupt = !it.lost && u_cor < fl.corrupt && !frame.empty();
   it.reorder = u_reo < fl.reorder;

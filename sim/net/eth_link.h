@@ -88,6 +88,10 @@ class EthLink : public sc_module {
   uint64_t slot_ps(size_t frame_len) const;  // wire occupancy of one frame, preamble + IFG included
   // Called on every delivery (dir, frame as delivered, arrival time in ps), before the RX port.
   std::function<void(int, const std::vector<uint8_t> &, uint64_t)> on_deliver;
+  // Called for every frame side `side` sends (before the random draws decide): true loses it
+  // like a random loss (targeted losses, e.g. one given packet of a message; the draws are
+  // still made, so the random faults stay the same).
+  std::function<bool(int, const std::vector<uint8_t> &)> lose_if;
   // Called when a PAUSE frame that travelled in direction dir arrives (dir, quanta, time in ps).
   std::function<void(int, unsigned, uint64_t)> on_pause;
 

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0x8A304555u
+#define RNIC_SPEC_HASH 0x23B98FA4u
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -103,7 +103,7 @@
 #define RNIC_REG_DOORBELL_DB_DROPPED 0x0071Cu
 
 /* Counters: counter n at RNIC_COUNTER_BASE + 4n. */
-#define RNIC_NUM_COUNTERS 30u
+#define RNIC_NUM_COUNTERS 31u
 #define RNIC_COUNTER_BASE 0x00640u
 #define RNIC_CNT_RX_FRAMES 0u
 #define RNIC_CNT_RX_BYTES 1u
@@ -135,6 +135,7 @@
 #define RNIC_CNT_RX_FW_FRAMES 27u
 #define RNIC_CNT_RX_FW_DROP_FULL 28u
 #define RNIC_CNT_TX_FW_FRAMES 29u
+#define RNIC_CNT_TX_RETX_PKTS 30u
 static const char *const rnic_counter_names[] __attribute__((unused)) = {
 	"rx_frames",
 	"rx_bytes",
@@ -166,6 +167,7 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 	"rx_fw_frames",
 	"rx_fw_drop_full",
 	"tx_fw_frames",
+	"tx_retx_pkts",
 };
 
 /* Doorbell page offsets. */
@@ -447,12 +449,14 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_MSG_KIND_ATOMIC_ACK 7u
 #define RNIC_MSG_KIND_ACK 8u
 
-/* tx_desc.flags bits (bit positions). */
+/* tx_desc.flags bits (bit positions). RETRANSMIT: the descriptor sends PSNs that were sent before (counted in tx_retx_pkts). CONT: the descriptor continues a message whose earlier packets were sent by another descriptor (a segment, or a resend from the middle): its first packet is a MIDDLE or LAST (no RETH), psn/length/remote_va/SGEs already start at that packet. MORE: more of the message follows in another descriptor: its last packet is a MIDDLE (no ImmDt, no SE) with AckReq. Only for RC/UC SEND, SEND_IMM, WRITE, WRITE_IMM. */
 #define RNIC_TX_FLAG_SOLICITED 0u
 #define RNIC_TX_FLAG_PHYS_SGE 1u
 #define RNIC_TX_FLAG_RETRANSMIT 2u
+#define RNIC_TX_FLAG_CONT 3u
+#define RNIC_TX_FLAG_MORE 4u
 
-/* Receive events the RTL hands to the firmware (rx_event.kind). */
+/* Receive events the RTL hands to the firmware (rx_event.kind). READ_GAP: a READ response arrived beyond the next one an outstanding READ expects (one was lost); psn is the PSN expected, reported once until that READ advances, so the requester re-issues the READ from there at once instead of after the ACK timeout. */
 #define RNIC_RX_EVENT_KIND_RECV_DONE 0u
 #define RNIC_RX_EVENT_KIND_WRITE_IMM_DONE 1u
 #define RNIC_RX_EVENT_KIND_ACK 2u
@@ -465,6 +469,7 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_RX_EVENT_KIND_ATOMIC_ACK 9u
 #define RNIC_RX_EVENT_KIND_TX_ERROR 10u
 #define RNIC_RX_EVENT_KIND_TX_DONE 11u
+#define RNIC_RX_EVENT_KIND_READ_GAP 12u
 
 /* Capability bits in id.caps. */
 #define RNIC_ID_CAPS_RC 0u
@@ -3333,6 +3338,15 @@ static inline void rnic_tx_desc_set_ahn(void *p, uint32_t v)
 {
 	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 56, (uint32_t)v);
 }
+#define RNIC_TX_DESC_MSG_LEN_OFF 60u
+static inline uint32_t rnic_tx_desc_get_msg_len(const void *p)
+{
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 60);
+}
+static inline void rnic_tx_desc_set_msg_len(void *p, uint32_t v)
+{
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 60, (uint32_t)v);
+}
 #define RNIC_TX_DESC_SGE0_ADDR_OFF 64u
 static inline uint64_t rnic_tx_desc_get_sge0_addr(const void *p)
 {
@@ -4006,6 +4020,7 @@ static inline void rnic_fw_image_hdr_set_imem_crc(void *p, uint32_t v)
 	X(tx_desc, dest_qpn, 48, 4, 0, 32) \
 	X(tx_desc, qkey, 52, 4, 0, 32) \
 	X(tx_desc, ahn, 56, 4, 0, 32) \
+	X(tx_desc, msg_len, 60, 4, 0, 32) \
 	X(tx_desc, sge0_addr, 64, 8, 0, 64) \
 	X(tx_desc, sge0_len, 72, 4, 0, 32) \
 	X(tx_desc, sge0_lkey, 76, 4, 0, 32) \

@@ -123,7 +123,7 @@ static const struct rnic_spec_reg rnic_spec_regs_id[] RNIC_SPEC_UNUSED = {
 	  0, 0u, 0, 0, 0u, 0 },
 	{ "hw_version", "RTL version, major.minor in 16.16", 0x14u, RNIC_SPEC_CONST, 0x00010000u,
 	  0, 0u, 0, 0, 0u, 0 },
-	{ "spec_hash", "CRC-32 of spec/rnic.toml: host and hardware agree on the contract", 0x18u, RNIC_SPEC_CONST, 0x8A304555u,
+	{ "spec_hash", "CRC-32 of spec/rnic.toml: host and hardware agree on the contract", 0x18u, RNIC_SPEC_CONST, 0x23B98FA4u,
 	  0, 0u, 0, 0, 0u, 0 },
 	{ "clock_mhz", "core clock in MHz", 0x1Cu, RNIC_SPEC_CONST, 0x000000FAu,
 	  0, 0u, 0, 0, 0u, 0 },
@@ -223,7 +223,7 @@ static const struct rnic_spec_reg rnic_spec_regs_msix[] RNIC_SPEC_UNUSED = {
 };
 
 static const struct rnic_spec_reg rnic_spec_regs_counters[] RNIC_SPEC_UNUSED = {
-	{ "num_counters", "number of 32-bit counters at +counter_base", 0x10u, RNIC_SPEC_CONST, 0x0000001Eu,
+	{ "num_counters", "number of 32-bit counters at +counter_base", 0x10u, RNIC_SPEC_CONST, 0x0000001Fu,
 	  0, 0u, 0, 0, 0u, 0 },
 	{ "counter_base", "block offset of counter 0", 0x14u, RNIC_SPEC_CONST, 0x00000040u,
 	  0, 0u, 0, 0, 0u, 0 },
@@ -262,7 +262,7 @@ static const struct rnic_spec_block rnic_spec_blocks[] RNIC_SPEC_UNUSED = {
 	  rnic_spec_regs_msix, 3u, 0u, 0u },
 	{ "counters", "Statistics counters, 32-bit, wrapping; the names are the counter enum.",
 	  0x52434E54u, 0x00010000u, 0x600u,
-	  rnic_spec_regs_counters, 2u, 0x40u, 30u },
+	  rnic_spec_regs_counters, 2u, 0x40u, 31u },
 	{ "doorbell", "Describes the doorbell pages: one 4 KiB page per user context, mapped into that process.",
 	  0x5244424Cu, 0x00010000u, 0x700u,
 	  rnic_spec_regs_doorbell, 4u, 0u, 0u },

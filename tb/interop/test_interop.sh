@@ -310,7 +310,16 @@ session mtu4096 9000 ""
 # original message's MIDDLE/LAST (docs/interop.md): seen here and accepted.
 case_ ix "$IXH -m 1024 server" "${IXG/-t 20/-t 16} -m 1024 client" "ix:33"
 session loss2 1500 "--loss 0.02 --reorder 0.02 --seed 1"
+# 1 % loss at MTU 4096 with 1 MiB messages both ways (256 packets each): our NIC as requester
+# sends them in 32-packet pieces and resumes at the PSN of rxe's NAK; rxe as requester resumes
+# at ours. (Sizes below 1 MiB are the loss2 session's.)
+IXL="ix_rdma -s 65536,1048576"
+case_ ix "$IXL -t 10 -r 0 -d rnic0 -g @GID@ -m 4096 server" "$IXL -t 16 -r 1 -d rxe0 -g @GID@ -m 4096 client" "ix:19"
+session loss1-1m 9000 "--loss 0.01 --seed 11"
 if [ $long = 1 ]; then
+  # 1 MiB at MTU 1024 (1024 packets) under 5 % loss, the case go-back-N by message never finished
+  case_ ix "$IXL -t 10 -r 0 -d rnic0 -g @GID@ -m 1024 server" "$IXL -t 16 -r 1 -d rxe0 -g @GID@ -m 1024 client" "ix:19"
+  session loss5-1m 1500 "--loss 0.05 --seed 12"
   # 5 % loss; 1 MiB messages on clean links at both MTUs (under loss a 1 MiB message of 1024
   # packets at MTU 1024 takes many minutes of wall time: nearly every attempt loses a packet).
   case_ ix "$IXH -m 1024 server" "${IXG/-t 20/-t 16} -m 1024 client" "ix:33"

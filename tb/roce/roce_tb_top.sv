@@ -63,7 +63,7 @@ module roce_tb_top #(
 
   roce_tx_seg u_seg (
     .clk_i, .rst_ni, .msg_valid_i, .msg_ready_o, .msg_hdr_i, .msg_kind_i, .msg_len_i,
-    .msg_uc_i, .msg_pmtu_log2_i,
+    .msg_uc_i, .msg_pmtu_log2_i, .msg_cont_i(1'b0), .msg_more_i(1'b0),
     .pkt_valid_o (seg_valid), .pkt_ready_i (seg_ready), .pkt_o (seg_pkt), .next_psn_o
   );
 

@@ -2,6 +2,8 @@
 // table, build/bench/results.json and a gnuplot data file; the same seed gives the same numbers.
 // The firmware's own cost per WQE comes from its QUERY_COUNTERS command (mcycle on the soft core).
 //   bench-rdma [outdir] [--quick]   (--quick: no goodput sweep, for firmware work)
+//   bench-rdma [outdir] --loss      only the goodput under 1 % / 5 % loss (the table rows of it;
+//                                   results.json then holds null for everything else)
 //   bench-rdma --speed idle|write|msg   set up, run only that speed phase (longer), print its
 //                                       rate: what to put under perf (docs/sim-speed.md)
 #include <systemc.h>
@@ -11,6 +13,7 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -76,6 +79,12 @@ struct Bench : sc_module {
   double speed_idle = -1, speed_write_64k = -1, speed_msg_64b = -1;
   double cpu_idle = -1, cpu_write_64k = -1, cpu_msg_64b = -1;
   std::string speed_only_;
+  // Goodput under random loss (both directions, this bench's own generator through
+  // EthLink::lose_if), after every other figure: [op WRITE/READ][size 64 KiB/1 MiB][1 %/5 %].
+  EthLink *link_ = nullptr;
+  bool loss_only_ = false;
+  double lossy_gbps[2][2][2] = {{{-1, -1}, {-1, -1}}, {{-1, -1}, {-1, -1}}};
+  uint64_t lossy_lost = 0;
 
  private:
   static constexpr uint32_t kBuf = 4u << 20;
@@ -327,6 +336,11 @@ struct Bench : sc_module {
     b_->mem->write(bbuf_, pat.data(), kBuf);
 
     double t;
+    if (loss_only_) {  // --loss: only the goodput under loss (the other figures stay unmeasured)
+      if (link_) lossy();
+      sc_stop();
+      return;
+    }
     if (!speed_only_.empty()) {
       if (speed_only_ == "idle") speed_idle = speed([&] { wait(sc_time(2, SC_MS)); return true; }, &cpu_idle);
       if (speed_only_ == "write") speed_write_64k = speed([&] { return stream_qps(1, 65536, 128) > 0; }, &cpu_write_64k);
@@ -407,7 +421,75 @@ struct Bench : sc_module {
     // on the first extra QP (the 1-QP one may be stalled by a READ that went wrong).
     speed_idle = speed([&] { wait(sc_time(400, SC_US)); return true; }, &cpu_idle);
     speed_write_64k = speed([&] { return stream_qps(1, 65536, 32) > 0; }, &cpu_write_64k);
+    if (!quick_ && link_) lossy();
     sc_stop();
+  }
+
+  // count WQEs of op (WRITE or READ, size bytes) on x, one READ / up to 4 WRITEs in flight; the
+  // last one's bytes checked; seconds or -1.
+  double lossy_stream(RdmaQp &x, uint32_t op, uint32_t size, unsigned count) {
+    bool rd = op == RNIC_WQE_OP_RDMA_READ;
+    uint64_t dst = rd ? abuf_ + kBuf / 2 : bbuf_ + kBuf / 2;
+    (rd ? a_ : b_)->mem->fill(dst, 0, size);
+    unsigned posted = 0, done = 0, depth = rd ? 1 : 4;
+    rnicp_wc wc[8];
+    sc_time t0 = sc_time_stamp();
+    while (done < count) {
+      while (posted < count && posted - done < depth) {
+        rnicp_sge sge{rd ? dst : abuf_, size, akey_};
+        rnicp_send_wr wr{};
+        wr.wr_id = posted;
+        wr.opcode = op;
+        wr.flags = RNICP_WR_SIGNALED;
+        wr.sg_list = &sge;
+        wr.num_sge = 1;
+        wr.remote_addr = rd ? bbuf_ : dst;
+        wr.rkey = bkey_;
+        if (x.post_send(wr) <= 0) return -1;
+        posted++;
+      }
+      int n = x.poll(wc, 1, sc_time(20, SC_MS));  // the first one (or 20 ms), then what is there
+      if (n <= 0) return -1;
+      n += x.poll_now(wc + 1, 7);
+      for (int i = 0; i < n; i++)
+        if (wc[i].status != RNIC_WC_STATUS_SUCCESS) return -1;
+      done += unsigned(n);
+    }
+    double t = (sc_time_stamp() - t0).to_seconds();
+    bool same = rd ? a_->mem->read_vec(dst, size) == b_->mem->read_vec(bbuf_, size)
+                   : b_->mem->read_vec(dst, size) == a_->mem->read_vec(abuf_, size);
+    return same ? t : -1;
+  }
+
+  // WRITE and READ goodput of 64 KiB and 1 MiB messages with 1 % and 5 % of the frames lost in
+  // each direction, on a fresh QP pair (MTU 4096, local ACK timeout 4.096 us * 2^3 = 33 us).
+  void lossy() {
+    std::mt19937_64 rng(1);
+    double p = 0;
+    uint64_t lost = 0;
+    link_->lose_if = [&](int, const std::vector<uint8_t> &) {
+      bool l = p > 0 && std::uniform_real_distribution<double>(0, 1)(rng) < p;
+      lost += l;
+      return l;
+    };
+    RdmaQp x, y;
+    RdmaConnOpts o;
+    o.timeout = 3;
+    bool ok = x.create(a_) && y.create(b_) && x.connect(y, 0x10, 0x20, o) && y.connect(x, 0x20, 0x10, o);
+    const uint32_t sizes[2] = {65536, 1u << 20};
+    const double rates[2] = {0.01, 0.05};
+    for (int k = 0; ok && k < 2; k++)
+      for (int s = 0; ok && s < 2; s++)
+        for (int o2 = 0; o2 < 2; o2++) {
+          p = rates[k];
+          unsigned count = sizes[s] > 65536 ? 2 : 8;
+          double t = lossy_stream(x, o2 ? RNIC_WQE_OP_RDMA_READ : RNIC_WQE_OP_RDMA_WRITE, sizes[s], count);
+          lossy_gbps[o2][s][k] = t > 0 ? sizes[s] * 8.0 * count / t / 1e9 : -1;
+          if (t <= 0) ok = false;  // a QP that failed stays in error: the rest is null
+        }
+    p = 0;
+    lossy_lost = lost;
+    link_->lose_if = nullptr;
   }
 
  public:
@@ -430,15 +512,18 @@ std::string num(double v, const char *fmt = "%.3f") {
 
 int bench_rdma(int argc, char **argv) {
   const char *out = "build/bench";
-  bool quick = false;
+  bool quick = false, loss_only = false;
   std::string speed_only;
   for (int i = 1; i < argc; i++) {
     if (!std::strcmp(argv[i], "--quick")) quick = true;
     else if (!std::strcmp(argv[i], "--speed") && i + 1 < argc) speed_only = argv[++i];
+    else if (!std::strcmp(argv[i], "--loss")) loss_only = true;
     else out = argv[i];
   }
   TwoNics<RdmaHost> s;
   Bench bench("bench", &s.a, &s.b, quick, speed_only);
+  bench.link_ = &s.link;
+  bench.loss_only_ = loss_only;
   auto w0 = std::chrono::steady_clock::now();
   sc_start();
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
@@ -471,6 +556,14 @@ int bench_rdma(int argc, char **argv) {
     std::printf("| 64 KiB SEND goodput, 1 QP | %.2f Gb/s | |\n", s64k);
     std::printf("| 8 KiB READ goodput, 1 QP (one in flight) | %.2f Gb/s | |\n", bench.read_8k_gbps);
     std::printf("| 64 KiB READ goodput, 1 QP (one in flight) | %.2f Gb/s | |\n", bench.read_64k_gbps);
+  }
+  if (!quick) {
+    const char *op[2] = {"WRITE", "READ"}, *sz[2] = {"64 KiB", "1 MiB"}, *lr[2] = {"1 %", "5 %"};
+    for (int o = 0; o < 2; o++)
+      for (int s = 0; s < 2; s++)
+        for (int k = 0; k < 2; k++)
+          std::printf("| %s %s goodput, 1 QP, %s of frames lost each way | %s Gb/s | |\n", sz[s], op[o], lr[k],
+                      num(bench.lossy_gbps[o][s][k], "%.2f").c_str());
   }
   std::printf("| 8 B WRITE (BlueFlame), doorbell to remote memory | %.0f ns | <= 800 |\n", bench.lat_oneway_ns);
   std::printf("| 8 B WRITE (BlueFlame), doorbell to requester CQE | %.0f ns | |\n", bench.lat_cqe_ns);
@@ -512,7 +605,12 @@ int bench_rdma(int argc, char **argv) {
                  "  \"sim_cycles_per_sec\": %.0f,\n  \"sim_cycles_per_sec_idle\": %s,\n"
                  "  \"sim_cycles_per_sec_write_64KiB\": %s,\n  \"sim_cycles_per_sec_msg_64B\": %s,\n"
                  "  \"sim_cycles_per_cpu_sec_idle\": %s,\n  \"sim_cycles_per_cpu_sec_write_64KiB\": %s,\n"
-                 "  \"sim_cycles_per_cpu_sec_msg_64B\": %s,\n  \"params\": {\"clock_mhz\": 250, \"data_width\": 512, \"mtu\": 4096,"
+                 "  \"sim_cycles_per_cpu_sec_msg_64B\": %s,\n"
+                 "  \"write_goodput_gbps_64KiB_loss1pct\": %s,\n  \"write_goodput_gbps_64KiB_loss5pct\": %s,\n"
+                 "  \"write_goodput_gbps_1MiB_loss1pct\": %s,\n  \"write_goodput_gbps_1MiB_loss5pct\": %s,\n"
+                 "  \"read_goodput_gbps_64KiB_loss1pct\": %s,\n  \"read_goodput_gbps_64KiB_loss5pct\": %s,\n"
+                 "  \"read_goodput_gbps_1MiB_loss1pct\": %s,\n  \"read_goodput_gbps_1MiB_loss5pct\": %s,\n"
+                 "  \"params\": {\"clock_mhz\": 250, \"data_width\": 512, \"mtu\": 4096,"
                  " \"pcie\": \"read 500 ns, posted write 250 ns, 16 GB/s, polite\", \"seed\": 1, \"quick\": %s},\n"
                  "  \"notes\": \"write_latency_ns_8B_*: the WQE posted by BlueFlame (bf_data + bf_db, as a provider posts a"
                  " single small WQE); the _sq_db figures post it with sq_db, the firmware reading it from the ring."
@@ -527,7 +625,10 @@ int bench_rdma(int argc, char **argv) {
                  " sim_cycles_per_sec: simulated time x 250 MHz per wall second over the whole run (one clock, both NICs"
                  " on it); sim_cycles_per_sec_*: NIC cycles summed over both NICs per wall second while both NICs idle"
                  " (400 us), while 32 WRITEs of 64 KiB run on one QP, and over the 1-QP 64 B WRITE stream;"
-                 " sim_cycles_per_cpu_sec_*: the same per second of this process's CPU time (less sensitive to load).\"\n}\n",
+                 " sim_cycles_per_cpu_sec_*: the same per second of this process's CPU time (less sensitive to load)."
+                 " *_goodput_gbps_*_loss*: after everything else, a fresh QP pair (MTU 4096, ACK timeout 33 us) with 1 %% or 5 %%"
+                 " of the frames lost in each direction: 8 messages of 64 KiB or 2 of 1 MiB, up to 4 WRITEs or 1 READ in"
+                 " flight (null: not completed; %llu frames lost in all).\"\n}\n",
                  num(w64k).c_str(), num(bench.read_64k_gbps).c_str(), num(bench.read_8k_gbps).c_str(), num(bench.write_8qp_gbps).c_str(),
                  num(s64k).c_str(), num(bench.lat_oneway_ns, "%.1f").c_str(), num(bench.lat_cqe_ns, "%.1f").c_str(),
                  num(bench.lat_oneway_db_ns, "%.1f").c_str(), num(bench.lat_cqe_db_ns, "%.1f").c_str(),
@@ -538,8 +639,14 @@ int bench_rdma(int argc, char **argv) {
                  num(bench.cost_recv.sq, "%.1f").c_str(), num(bench.cost_recv.cq, "%.1f").c_str(), cycles / wall, num(bench.speed_idle, "%.0f").c_str(),
                  num(bench.speed_write_64k, "%.0f").c_str(), num(bench.speed_msg_64b, "%.0f").c_str(),
                  num(bench.cpu_idle, "%.0f").c_str(), num(bench.cpu_write_64k, "%.0f").c_str(),
-                 num(bench.cpu_msg_64b, "%.0f").c_str(), quick ? "true" : "false",
-                 Bench::kQpDepth, 4.096 * (1u << Bench::kQpTimeout), bench.drops_8qp, bench.timeouts_8qp);
+                 num(bench.cpu_msg_64b, "%.0f").c_str(),
+                 num(bench.lossy_gbps[0][0][0]).c_str(), num(bench.lossy_gbps[0][0][1]).c_str(),
+                 num(bench.lossy_gbps[0][1][0]).c_str(), num(bench.lossy_gbps[0][1][1]).c_str(),
+                 num(bench.lossy_gbps[1][0][0]).c_str(), num(bench.lossy_gbps[1][0][1]).c_str(),
+                 num(bench.lossy_gbps[1][1][0]).c_str(), num(bench.lossy_gbps[1][1][1]).c_str(),
+                 quick ? "true" : "false",
+                 Bench::kQpDepth, 4.096 * (1u << Bench::kQpTimeout), bench.drops_8qp, bench.timeouts_8qp,
+                 (unsigned long long)bench.lossy_lost);
     std::fclose(j);
   }
   if (quick) std::remove((dir + "/goodput.dat").c_str());  // no sweep: no stale plot either

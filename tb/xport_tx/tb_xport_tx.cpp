@@ -91,7 +91,7 @@ struct Qp {
 struct Sge { uint64_t addr = 0; uint32_t len = 0, lkey = 0; };
 struct Desc {
   uint32_t qpn = 0, kind = 0, flags = 0, psn = 0, length = 0, rkey = 0, imm = 0, syndrome = 0;
-  uint32_t dest_qpn = 0, qkey = 0;
+  uint32_t dest_qpn = 0, qkey = 0, msg_len = 0;
   uint64_t rva = 0, swap_add = 0, compare = 0;
   std::vector<Sge> sge;
   Bytes bytes() const {
@@ -103,7 +103,7 @@ struct Desc {
     rnic_tx_desc_set_remote_va(p, rva); rnic_tx_desc_set_rkey(p, rkey);
     rnic_tx_desc_set_imm_data(p, imm); rnic_tx_desc_set_swap_add(p, swap_add);
     rnic_tx_desc_set_compare(p, compare); rnic_tx_desc_set_dest_qpn(p, dest_qpn);
-    rnic_tx_desc_set_qkey(p, qkey);
+    rnic_tx_desc_set_qkey(p, qkey); rnic_tx_desc_set_msg_len(p, msg_len);
     // SGE i at sge0 + 16 i (the spec's sge0..sge3 are consecutive 16-byte groups)
     for (size_t i = 0; i < sge.size() && i < 4; i++) {
       uint8_t* s = d.data() + RNIC_TX_DESC_SGE0_ADDR_OFF + 16 * i;
@@ -298,6 +298,9 @@ struct Tb {
     m.len = (pay || d.kind == K_READ_REQ) ? d.length : 0;
     m.uc = uc;
     m.pmtu_log2 = int(q.pmtu_log2);
+    m.cont = (d.flags >> RNIC_TX_FLAG_CONT) & 1;
+    m.more = (d.flags >> RNIC_TX_FLAG_MORE) & 1;
+    m.msg_len = d.msg_len;
     expect_msg(m, payload);
   }
   void on_ack(const AckJob& a) {
@@ -579,6 +582,41 @@ int main(int argc, char** argv) {
     char n[64];
     snprintf(n, sizeof n, "send_write_imm_sizes_mtu%u", 1u << tb.qps[qpn].pmtu_log2);
     tb.run_check(n);
+  }
+
+  // ---- 1b. messages sent in pieces (tx_flag CONT/MORE), as the firmware does for long messages
+  // and for a resend from the middle: FIRST..MIDDLE(AckReq) | MIDDLE..MIDDLE(AckReq) | MIDDLE..LAST,
+  // a lone LAST and a lone MIDDLE; RETRANSMIT pieces counted in cnt_retx_o ------------------------
+  {
+    uint32_t retx0 = tb.t->cnt_retx_o, retx_exp = 0;
+    for (uint32_t qpn : {0x12u, 0x13u}) {
+      const uint32_t mtu = 1u << tb.qps[qpn].pmtu_log2;
+      for (uint32_t kind : {K_SEND, K_SEND_IMM, K_WRITE, K_WRITE_IMM}) {
+        Sge whole = sge_a(tb.rng, 7 * mtu + 100);
+        uint32_t psn = uint32_t(tb.rng() & 0xFFFFFF);
+        uint64_t rva = 0x100000000ull + (tb.rng() & 0xFFFF);
+        // pieces: packets [0,3) [3,5) [5,8), then [7,8) alone again and [4,5) alone
+        const uint32_t cuts[][3] = {{0, 3, 0}, {3, 5, 0}, {5, 8, 1}, {7, 8, 1}, {4, 5, 1}};
+        for (auto& c : cuts) {
+          uint32_t off = c[0] * mtu, end = std::min(c[1] * mtu, whole.len);
+          Desc d = mk_desc(qpn, kind, {Sge{whole.addr + off, end - off, whole.lkey}});
+          d.psn = (psn + c[0]) & 0xFFFFFF;
+          d.rva = rva + off;
+          d.flags = 1;  // SOLICITED: only on the message's own last packet
+          if (c[0]) d.flags |= 1u << RNIC_TX_FLAG_CONT;
+          if (end < whole.len) d.flags |= 1u << RNIC_TX_FLAG_MORE;
+          d.msg_len = whole.len;  // the RETH of the first piece
+          if (c[2]) {
+            d.flags |= 1u << RNIC_TX_FLAG_RETRANSMIT;
+            retx_exp += (end - off + mtu - 1) / mtu;
+          }
+          tb.descq.push_back(d);
+        }
+      }
+    }
+    tb.run_check("message_pieces_cont_more");
+    result(tb.t->cnt_retx_o - retx0 == retx_exp, "message_pieces_retx_counter",
+           "cnt_retx_o +" + std::to_string(tb.t->cnt_retx_o - retx0) + ", expected " + std::to_string(retx_exp));
   }
 
   // ---- 2. 1-4 SGEs, page-crossing, hostile slave + MAC backpressure ----------------------------

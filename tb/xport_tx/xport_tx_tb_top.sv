@@ -60,7 +60,8 @@ module xport_tx_tb_top #(
   output logic [31:0]            cnt_done_o,
   output logic [31:0]            cnt_lkey_err_o,
   output logic [31:0]            cnt_rkey_err_o,
-  output logic [31:0]            cnt_dma_err_o
+  output logic [31:0]            cnt_dma_err_o,
+  output logic [31:0]            cnt_retx_o
 );
   localparam int NB = DataWidth / 8;
 
@@ -100,7 +101,7 @@ module xport_tx_tb_top #(
     .rd_cpl_status_i (rd_cpl_status),
     .m_tdata_o, .m_tkeep_o, .m_tlast_o, .m_tvalid_o, .m_tready_i, .pause_i(1'b0),
     .done_valid_o, .done_ready_i, .done_qpn_o, .done_status_o, .done_ud_o, .done_rsp_o,
-    .rdrsp_err_o, .cnt_frames_o, .cnt_done_o, .cnt_lkey_err_o, .cnt_rkey_err_o, .cnt_dma_err_o
+    .rdrsp_err_o, .cnt_frames_o, .cnt_done_o, .cnt_lkey_err_o, .cnt_rkey_err_o, .cnt_dma_err_o, .cnt_retx_o
   );
 
   mkey_table #(.NumKeys(64), .NumMtt(1024), .NumPorts(1), .TagW(8)) u_mkey (

@@ -238,12 +238,14 @@ std::vector<Hdr> segment(const Msg& m, uint32_t* next_psn) {
   const uint32_t mtu = 1u << m.pmtu_log2;
   const bool multi = m.kind <= kWriteImm || m.kind == kReadResp;
   uint32_t rem = m.len, psn = m.tmpl.psn & 0xffffff;
-  bool first = true;
+  const bool piece = m.kind <= kWriteImm;
+  bool first = !(piece && m.cont);
   for (;;) {
     const bool last = !multi || rem <= mtu;
+    const bool ends = last && !(piece && m.more);  // the message's own last packet
     const uint32_t plen = !multi ? ((m.kind == kUdSend || m.kind == kUdSendImm) ? rem : 0)
                                  : (last ? rem : mtu);
-    const int pos = (first && last) ? 3 : first ? 0 : last ? 2 : 1;
+    const int pos = (first && ends) ? 3 : first ? 0 : ends ? 2 : 1;
     static const uint8_t tab[][4] = {
         {0x00, 0x01, 0x02, 0x04}, {0x00, 0x01, 0x03, 0x05}, {0x00, 0x01, 0x16, 0x17},
         {0x06, 0x07, 0x08, 0x0A}, {0x06, 0x07, 0x09, 0x0B}, {0x0C, 0x0C, 0x0C, 0x0C},
@@ -256,8 +258,8 @@ std::vector<Hdr> segment(const Msg& m, uint32_t* next_psn) {
     h.psn = psn;
     h.payload_len = static_cast<uint16_t>(plen);
     h.ack_req = m.tmpl.ack_req && last;
-    h.se = m.tmpl.se && last;
-    h.dma_len = (op_hdrs(h.opcode) >> kHfReth & 1) ? m.len : 0;
+    h.se = m.tmpl.se && ends;
+    h.dma_len = (op_hdrs(h.opcode) >> kHfReth & 1) ? ((piece && m.more) ? m.msg_len : m.len) : 0;
     out.push_back(h);
     rem -= plen;
     first = false;

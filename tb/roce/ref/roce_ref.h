@@ -71,6 +71,10 @@ struct Msg {
   uint32_t len = 0;
   bool uc = false;
   int pmtu_log2 = 12;
+  // a piece of a longer SEND/WRITE (tx_flag CONT/MORE): cont, the first packet continues the
+  // message (MIDDLE or LAST); more, the last packet is a MIDDLE (no ImmDt, no SE; AckReq kept)
+  bool cont = false, more = false;
+  uint32_t msg_len = 0;  // with more and not cont: the whole message's length (the RETH's)
 };
 std::vector<Hdr> segment(const Msg& m, uint32_t* next_psn);
 
