@@ -660,7 +660,7 @@ void fw_sq_retry_stalled(void)
 	if (!fw_stalled_any)
 		return;
 	fw_stalled_any = 0;
-	for (uint32_t q = FW_FIRST_QPN; q < FW_MAX_QP; q++) {
+	for (uint32_t q = FW_FIRST_QPN; q < FW_QP_SCAN_END; q++) {
 		if (!fw_res.qp_used[q])
 			continue;
 		if (fw_res.qp_run[q].sq_stalled)
@@ -728,7 +728,7 @@ void fw_sq_ack(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome, uin
 		if (rd_waiting && kind != RNIC_RX_EVENT_KIND_ACK) {
 			/* a response context is free again: QPs that held a READ back may go on */
 			rd_waiting = 0;
-			for (uint32_t q = FW_FIRST_QPN; q < FW_MAX_QP; q++)
+			for (uint32_t q = FW_FIRST_QPN; q < FW_QP_SCAN_END; q++)
 				if (q != qpn && fw_res.qp_used[q] &&
 				    rnic_qp_ctx_get_sq_next(fw_res.qp_ctx[q]) != rnic_qp_ctx_get_sq_pi(fw_res.qp_ctx[q]))
 					fw_sq_service(q);
@@ -782,7 +782,7 @@ void fw_timers_poll(void)
 	if (now < next_deadline)
 		return;
 	next_deadline = ~0ull;
-	for (uint32_t q = FW_FIRST_QPN; q < FW_MAX_QP; q++) {
+	for (uint32_t q = FW_FIRST_QPN; q < FW_QP_SCAN_END; q++) {
 		struct fw_qp_run *r = &fw_res.qp_run[q];
 		if (!fw_res.qp_used[q] || !r->deadline)
 			continue;

@@ -2,12 +2,13 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'h141B99CE;
+  localparam logic [31:0] SPEC_HASH = 32'hE943E6D7;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
   localparam int unsigned CLOCK_MHZ = 32'hFA;
   localparam int unsigned MAX_SGE = 32'h4;
+  localparam int unsigned MAX_NUM_QPS = 32'h1000;
   localparam int unsigned BAR0_SIZE = 32'h400000;
   localparam int unsigned BAR0_BLOCK_STRIDE = 32'h100;
   localparam int unsigned BAR0_FW_WINDOW_BASE = 32'h100000;
@@ -196,6 +197,8 @@ package rnic_spec_pkg;
   localparam logic [31:0] FW_TC_BASE = 32'h30000000;
   localparam logic [11:0] FW_TC_CQ_REC_BASE = 12'h000;
   localparam int unsigned FW_TC_CQ_REC_NUM = 16;
+  localparam logic [31:0] FW_TC_QPC_BASE = 32'h01000000;
+  localparam int unsigned FW_TC_QPC_ENTRY_BYTES = 256;
   localparam logic [11:0] FW_TC_CQW_PROD = 12'h800;
   localparam logic [11:0] FW_TC_CQW_CONS = 12'h804;
   localparam logic [11:0] FW_TC_CQW_STATUS = 12'h808;

@@ -7,7 +7,9 @@ module rnic_core #(
   parameter int unsigned AxiIdWidth   = 5,
   parameter int unsigned BarAddrWidth = 22,   // 4 MiB BAR0
   parameter int unsigned NumCores     = 1,
-  parameter int unsigned NumQps       = 128,  // QP table entries (QPNs 2 .. NumQps-1)
+  // QP count (QPNs 2 .. NumQps-1): entries of the RTL QP table and of the firmware's QP-context
+  // RAM (fw_tc.qpc_entry_bytes each); a power of two up to device.max_num_qps
+  parameter int unsigned NumQps       = 128,
   // receive buffers per QP in xport_rx (2, 4 or 8; told in hw_caps[7:4]): enough for
   // back-to-back SENDs to find one while the firmware refills (a refill is an event, an RQ WQE
   // fetch and a mailbox post). Named sets of these parameters: bitstream-scripts/configs/.
@@ -207,10 +209,11 @@ module rnic_core #(
   logic [31:0] mkey_wr_index;
   logic [rnic_spec_pkg::MPT_ENTRY_BYTES*8-1:0] mkey_wr_data;
 
-  rnic_fw_subsys #(.DataWidth(DataWidth), .ImemInit(FwImemInit), .DmemInit(FwDmemInit)) u_fw (
+  rnic_fw_subsys #(.DataWidth(DataWidth), .NumQps(NumQps), .ImemInit(FwImemInit), .DmemInit(FwDmemInit)) u_fw (
     .clk_i, .rst_ni, .hold_i(cpu_control[0]),
-    // engines attached; READ responses placed; 2 receive slots per QP; the READ contexts
-    .hw_caps_i({16'd0, 8'(XrxMaxReads), 4'(XrxRqSlots), 4'h3}),
+    // engines attached; READ responses placed; receive slots per QP; the READ contexts; log2
+    // of the QP count (the firmware sizes its tables and the QP-context RAM from it)
+    .hw_caps_i({11'd0, 5'($clog2(NumQps)), 8'(XrxMaxReads), 4'(XrxRqSlots), 4'h3}),
     .win_req_i(bus_req && sel_win), .win_we_i(bus_we),
     .win_addr_i(bus_addr[19:0]), .win_wdata_i(bus_wdata), .win_wstrb_i(bus_wstrb),
     .win_ack_o(win_ack), .win_err_o(win_err), .win_rdata_o(win_rdata),

@@ -10,12 +10,13 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0x141B99CEu
+#define RNIC_SPEC_HASH 0xE943E6D7u
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
 #define RNIC_CLOCK_MHZ 0xFAu
 #define RNIC_MAX_SGE 0x4u
+#define RNIC_MAX_NUM_QPS 0x1000u
 #define RNIC_BAR0_SIZE 0x400000u
 #define RNIC_BAR0_BLOCK_STRIDE 0x100u
 #define RNIC_BAR0_FW_WINDOW_BASE 0x100000u
@@ -246,6 +247,8 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_TC_BASE 0x30000000u
 #define RNIC_FW_TC_CQ_REC_BASE 0x000u
 #define RNIC_FW_TC_CQ_REC_NUM 16u
+#define RNIC_FW_TC_QPC_BASE 0x01000000u
+#define RNIC_FW_TC_QPC_ENTRY_BYTES 256u
 #define RNIC_FW_TC_CQW_PROD 0x800u
 #define RNIC_FW_TC_CQW_CONS 0x804u
 #define RNIC_FW_TC_CQW_STATUS 0x808u
