@@ -48,6 +48,8 @@ test-core: $(SIM_BIN) $(FW_TRAP_DIR)/imem.hex
 # and the first list once more with 1 % loss and both NICs behind the hostile PCIe model.
 # rdma-ext: once on a clean link, the wider checks of tb/sys/test_rdma_ext.cpp (ops, errors, RNR
 # and retries, MTU 256/1024, UD, CQ); their known gaps print SKIP lines (run them with --gaps).
+# Then priority marking (test-rdma-prio: 802.1Q on both ports, traffic classes per QP and AH) and
+# its link capture checked by tb/sys/pcap_prio.py (and tshark).
 # rdma-qps: 16 QP pairs with WRITE/READ/SEND and 64 pairs with WRITE/SEND, then every QP of the
 # 100g core created (1022 per NIC) with traffic on QPN 2, 1023 and 6 random ones (64 pairs with READs
 # pass too but take minutes of wall time, 17.6 ms simulated; no longer for dropped frames, the
@@ -62,7 +64,9 @@ test-rdma: $(SIM_BIN)
 	  $(SIM_BIN) test-rdma $$args || rc=1; done; exit $$rc
 test-rdma-ext: $(SIM_BIN)
 	@mkdir -p $(BUILD)/sys  # their link captures
-	@rc=0; for p in $(RDMA_EXT); do $(SIM_BIN) $$p 1 || rc=1; done; exit $$rc
+	@rc=0; for p in $(RDMA_EXT); do $(SIM_BIN) $$p 1 || rc=1; done; \
+	$(SIM_BIN) test-rdma-prio 1 || rc=1; \
+	tb/sys/pcap_prio.py build/sys/test-rdma-prio.pcap build/sys/test-rdma-prio.expect || rc=1; exit $$rc
 test-rdma-qps: $(SIM_BIN)
 	@mkdir -p $(BUILD)/sys  # their link captures
 	@rc=0; $(SIM_BIN) test-rdma-qps 1 --qps 16 --pace 0 || rc=1; \

@@ -527,6 +527,7 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 		if (ahn < FW_MAX_AH && fw_res.ahs[ahn].used && fw_res.ahs[ahn].pdn == rnic_qp_ctx_get_pdn(c)) {
 			rnic_tx_desc_set_remote_va(d, fw_res.ahs[ahn].dmac);
 			rnic_tx_desc_set_rkey(d, fw_res.ahs[ahn].dest_ipv4);
+			rnic_tx_desc_set_traffic_class(d, fw_res.ahs[ahn].traffic_class);
 		}
 		rnic_tx_desc_set_dest_qpn(d, rnic_wqe_ud_get_remote_qpn(w + off));
 		rnic_tx_desc_set_qkey(d, rnic_wqe_ud_get_remote_qkey(w + off));

@@ -19,6 +19,7 @@ module rnic_regs (
   output logic [31:0] ctrl_scratch_o,
   input  logic [31:0] ctrl_cycle_lo_i,
   input  logic [31:0] ctrl_cycle_hi_i,
+  output logic [31:0] ctrl_vlan_o,
   output logic [31:0] cpu_cpu_control_o,
   input  logic [31:0] cpu_cpu_status_i,
   input  logic [31:0] cpu_fw_version_i,
@@ -51,6 +52,7 @@ module rnic_regs (
 
   logic [31:0] ctrl_control_q;
   logic [31:0] ctrl_scratch_q;
+  logic [31:0] ctrl_vlan_q;
   logic [31:0] cpu_cpu_control_q;
   logic [31:0] cmdq_cmdq_base_lo_q;
   logic [31:0] cmdq_cmdq_base_hi_q;
@@ -75,6 +77,7 @@ module rnic_regs (
     if (!rst_ni) begin
       ctrl_control_q <= 32'h0;
       ctrl_scratch_q <= 32'h0;
+      ctrl_vlan_q <= 32'h0;
       cpu_cpu_control_q <= 32'h0;
       cmdq_cmdq_base_lo_q <= 32'h0;
       cmdq_cmdq_base_hi_q <= 32'h0;
@@ -90,6 +93,7 @@ module rnic_regs (
       unique case (addr_i)
         12'h110: ctrl_control_q <= merge(ctrl_control_q, wdata_i, wstrb_i);
         12'h118: ctrl_scratch_q <= merge(ctrl_scratch_q, wdata_i, wstrb_i);
+        12'h130: ctrl_vlan_q <= merge(ctrl_vlan_q, wdata_i, wstrb_i);
         12'h210: cpu_cpu_control_q <= merge(cpu_cpu_control_q, wdata_i, wstrb_i);
         12'h310: cmdq_cmdq_base_lo_q <= merge(cmdq_cmdq_base_lo_q, wdata_i, wstrb_i);
         12'h314: cmdq_cmdq_base_hi_q <= merge(cmdq_cmdq_base_hi_q, wdata_i, wstrb_i);
@@ -108,6 +112,7 @@ module rnic_regs (
 
   assign ctrl_control_o = ctrl_control_q;
   assign ctrl_scratch_o = ctrl_scratch_q;
+  assign ctrl_vlan_o = ctrl_vlan_q;
   assign cpu_cpu_control_o = cpu_cpu_control_q;
   assign cmdq_cmdq_base_lo_o = cmdq_cmdq_base_lo_q;
   assign cmdq_cmdq_base_hi_o = cmdq_cmdq_base_hi_q;
@@ -131,7 +136,7 @@ module rnic_regs (
       12'h008: rdata_o = 32'h00000100;
       12'h010: rdata_o = 32'h525210EE;
       12'h014: rdata_o = 32'h00010000;
-      12'h018: rdata_o = 32'hE943E6D7;
+      12'h018: rdata_o = 32'h49891639;
       12'h01C: rdata_o = 32'h000000FA;
       12'h020: rdata_o = id_data_width_i;
       12'h024: rdata_o = id_num_cores_i;
@@ -145,6 +150,7 @@ module rnic_regs (
       12'h118: rdata_o = ctrl_scratch_q;
       12'h11C: rdata_o = ctrl_cycle_lo_i;
       12'h120: rdata_o = ctrl_cycle_hi_i;
+      12'h130: rdata_o = ctrl_vlan_q;
       // block cpu
       12'h200: rdata_o = 32'h52435055;
       12'h204: rdata_o = 32'h00010000;

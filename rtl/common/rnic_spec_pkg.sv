@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'hE943E6D7;
+  localparam logic [31:0] SPEC_HASH = 32'h49891639;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -35,6 +35,7 @@ package rnic_spec_pkg;
   localparam logic [31:0] REG_CTRL_SCRATCH = 32'h00118;
   localparam logic [31:0] REG_CTRL_CYCLE_LO = 32'h0011C;
   localparam logic [31:0] REG_CTRL_CYCLE_HI = 32'h00120;
+  localparam logic [31:0] REG_CTRL_VLAN = 32'h00130;
   localparam logic [31:0] BLK_CPU_BASE = 32'h00200;
   localparam logic [31:0] BLK_CPU_TYPE = 32'h52435055;
   localparam logic [31:0] REG_CPU_CPU_CONTROL = 32'h00210;
@@ -1475,6 +1476,8 @@ package rnic_spec_pkg;
   localparam int unsigned TX_DESC_QKEY_W = 32;
   localparam int unsigned TX_DESC_AHN_LSB = 448;
   localparam int unsigned TX_DESC_AHN_W = 32;
+  localparam int unsigned TX_DESC_TRAFFIC_CLASS_LSB = 480;
+  localparam int unsigned TX_DESC_TRAFFIC_CLASS_W = 8;
   localparam int unsigned TX_DESC_SGE0_ADDR_LSB = 512;
   localparam int unsigned TX_DESC_SGE0_ADDR_W = 64;
   localparam int unsigned TX_DESC_SGE0_LEN_LSB = 576;
@@ -1512,7 +1515,8 @@ package rnic_spec_pkg;
     logic [31:0] sge0_lkey;
     logic [31:0] sge0_len;
     logic [63:0] sge0_addr;
-    logic [31:0] rsvd480;
+    logic [23:0] rsvd488;
+    logic [7:0] traffic_class;
     logic [31:0] ahn;
     logic [31:0] qkey;
     logic [31:0] dest_qpn;

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0xE943E6D7u
+#define RNIC_SPEC_HASH 0x49891639u
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -47,6 +47,7 @@
 #define RNIC_REG_CTRL_SCRATCH 0x00118u
 #define RNIC_REG_CTRL_CYCLE_LO 0x0011Cu
 #define RNIC_REG_CTRL_CYCLE_HI 0x00120u
+#define RNIC_REG_CTRL_VLAN 0x00130u
 #define RNIC_BLK_CPU_TYPE 0x52435055u
 #define RNIC_BLK_CPU_VERSION 0x00010000u
 #define RNIC_BLK_CPU_BASE 0x00200u
@@ -3302,6 +3303,15 @@ static inline void rnic_tx_desc_set_ahn(void *p, uint32_t v)
 {
 	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 56, (uint32_t)v);
 }
+#define RNIC_TX_DESC_TRAFFIC_CLASS_OFF 60u
+static inline uint32_t rnic_tx_desc_get_traffic_class(const void *p)
+{
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 60);
+}
+static inline void rnic_tx_desc_set_traffic_class(void *p, uint32_t v)
+{
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 60, (uint8_t)v);
+}
 #define RNIC_TX_DESC_SGE0_ADDR_OFF 64u
 static inline uint64_t rnic_tx_desc_get_sge0_addr(const void *p)
 {
@@ -3974,6 +3984,7 @@ static inline void rnic_fw_image_hdr_set_imem_crc(void *p, uint32_t v)
 	X(tx_desc, dest_qpn, 48, 4, 0, 32) \
 	X(tx_desc, qkey, 52, 4, 0, 32) \
 	X(tx_desc, ahn, 56, 4, 0, 32) \
+	X(tx_desc, traffic_class, 60, 1, 0, 8) \
 	X(tx_desc, sge0_addr, 64, 8, 0, 64) \
 	X(tx_desc, sge0_len, 72, 4, 0, 32) \
 	X(tx_desc, sge0_lkey, 76, 4, 0, 32) \

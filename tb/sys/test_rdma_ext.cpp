@@ -12,6 +12,8 @@
 //   test-rdma-qp-range  every QP of the configuration (1022 per NIC at 100g) created; traffic on
 //                  the lowest, highest and random QPNs (--range-sel N, --range-all connects all)
 //   test-rdma-ud   UD SEND end to end (not in the default run: see sim/README.md)
+//   test-rdma-prio 802.1Q tags on both ports, traffic classes per QP and AH (the capture is
+//                  checked by tb/sys/pcap_prio.py)
 // Options after the seed: --gaps also runs the checks of known gaps (SKIP lines otherwise);
 // --no-pfc turns the link's flow control (PAUSE frames) off.
 #define SC_INCLUDE_DYNAMIC_PROCESSES  // sc_spawn: the two NICs' QPs created at once
@@ -1075,6 +1077,106 @@ void ud(Ext &t) {
   }
 }
 
+// Priority marking (docs/architecture.md): both ports tag with VLAN 0x123 (ctrl.vlan); three RC
+// pairs with their own traffic classes per side (requests carry the requester QP's, ACKs and
+// READ responses the responder QP's) and a UD send through an AH with a traffic class run
+// WRITE/READ/SEND byte for byte through the tagged link. The link capture is checked afterwards
+// by tb/sys/pcap_prio.py against build/sys/test-rdma-prio.expect (written here): every RoCE
+// frame tagged, VID, PCP = DSCP class, the DSCP/ECN byte per (source MAC, destination QP).
+void prio(Ext &t) {
+  const uint32_t vid = 0x123;
+  t.a->nic->bar_write(RNIC_REG_CTRL_VLAN, 1u << 16 | vid);
+  t.b->nic->bar_write(RNIC_REG_CTRL_VLAN, 1u << 16 | vid);
+  t.r.check(t.a->nic->bar_read(RNIC_REG_CTRL_VLAN) == (1u << 16 | vid), "rdma-prio-vlan-register");
+  // (nic0 side, nic1 side) traffic classes: DSCP 26 (AF31, PCP 3) both ways; EF 46 with ECT(0)
+  // toward CS1; CS6 toward 0 (untouched traffic class, PCP 0)
+  const uint32_t tc[3][2] = {{0x68, 0x68}, {0xBA, 0x20}, {0xC0, 0x00}};
+  FILE *ex = std::fopen("build/sys/test-rdma-prio.expect", "w");
+  bool ok = ex != nullptr;
+  if (ex) std::fprintf(ex, "vid %u\n", vid);
+  auto mac = [](const uint8_t *m) {
+    char s[20];
+    std::snprintf(s, sizeof s, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4], m[5]);
+    return std::string(s);
+  };
+  for (int p = 0; p < 3 && ok; p++) {
+    RdmaConnOpts ox, oy;
+    ox.traffic_class = tc[p][0], oy.traffic_class = tc[p][1];
+    RdmaQp *x, *y;
+    if (!t.pair(x, y, ox, oy)) return;
+    // frames from nic0 to y carry x's class, frames from nic1 to x carry y's
+    if (ex) std::fprintf(ex, "%s %u %u\n%s %u %u\n", mac(t.a->mac).c_str(), y->qpn, tc[p][0], mac(t.b->mac).c_str(),
+                         x->qpn, tc[p][1]);
+    std::string n = "rdma-prio-pair-" + std::to_string(p);
+    auto wmsg = t.rnd(3000 + 700 * p), rmsg = t.rnd(5000 + 100 * p), smsg = t.rnd(1200);
+    uint64_t ao = t.abuf + 0x40000u * p, bo = t.bbuf + 0x40000u * p;
+    t.a->mem->write(ao, wmsg.data(), wmsg.size());
+    t.b->mem->write(bo + 0x10000, rmsg.data(), rmsg.size());
+    t.b->mem->write(bo + 0x20000, smsg.data(), smsg.size());
+    t.a->mem->fill(ao + 0x10000, 0x11, 0x2000);
+    t.a->mem->fill(ao + 0x20000, 0x33, 0x2000);
+    rnicp_sge rs{ao + 0x20000, 0x2000, t.akey};
+    rnicp_recv_wr rwr{t.next(), &rs, 1};
+    bool posted = x->post_recv(rwr) == 0;
+    rnicp_sge ws{ao, uint32_t(wmsg.size()), t.akey}, rds{ao + 0x10000, uint32_t(rmsg.size()), t.akey};
+    rnicp_send_wr wr{};
+    wr.wr_id = 1, wr.opcode = RNIC_WQE_OP_RDMA_WRITE, wr.flags = RNICP_WR_SIGNALED, wr.sg_list = &ws, wr.num_sge = 1;
+    wr.remote_addr = bo, wr.rkey = t.bkey;
+    posted = x->post_send(wr) > 0 && posted;
+    wr.wr_id = 2, wr.opcode = RNIC_WQE_OP_RDMA_READ, wr.sg_list = &rds, wr.remote_addr = bo + 0x10000;
+    posted = x->post_send(wr) > 0 && posted;
+    rnicp_sge ss{bo + 0x20000, uint32_t(smsg.size()), t.bkey};
+    rnicp_send_wr sw{};
+    sw.wr_id = 3, sw.opcode = RNIC_WQE_OP_SEND, sw.flags = RNICP_WR_SIGNALED, sw.sg_list = &ss, sw.num_sge = 1;
+    posted = y->post_send(sw) > 0 && posted;
+    rnicp_wc wx[3]{}, wy{};
+    int nx = x->poll(wx, 3, t.wait_t), ny = y->poll(&wy, 1, t.wait_t);
+    std::vector<rnicp_wc> sends, recvs;
+    for (int k = 0; k < nx; k++) (rnicp_wc_is_recv(&wx[k]) ? recvs : sends).push_back(wx[k]);
+    bool cqes = nx == 3 && ny == 1 && sends.size() == 2 && recvs.size() == 1 &&
+                is(sends[0], 1, 0, RNIC_WC_OPCODE_RDMA_WRITE, uint32_t(wmsg.size())) &&
+                is(sends[1], 2, 0, RNIC_WC_OPCODE_RDMA_READ, uint32_t(rmsg.size())) &&
+                is(recvs[0], rwr.wr_id, 0, RNIC_WC_OPCODE_RECV, uint32_t(smsg.size())) &&
+                is(wy, 3, 0, RNIC_WC_OPCODE_SEND, uint32_t(smsg.size()));
+    bool data = t.b->mem->read_vec(bo, wmsg.size()) == wmsg && t.a->mem->read_vec(ao + 0x10000, rmsg.size()) == rmsg &&
+                t.a->mem->read_vec(ao + 0x10000 + rmsg.size(), 64) == std::vector<uint8_t>(64, 0x11) &&
+                t.a->mem->read_vec(ao + 0x20000, smsg.size()) == smsg &&
+                t.a->mem->read_vec(ao + 0x20000 + smsg.size(), 64) == std::vector<uint8_t>(64, 0x33);
+    t.r.check(posted && cqes && data, (n + "-write-read-send").c_str(), "posted %d cqes %d/%d data %d", int(posted), nx,
+              ny, int(data));
+  }
+  // UD through an address handle with traffic class 0x48 (DSCP 18, PCP 2): the receiver's GRH
+  // area holds the IPv4 header as it arrived, TOS included
+  RdmaQp *ux = t.new_qp(t.a, 0, RNIC_QP_TYPE_UD), *uy = t.new_qp(t.b, 0, RNIC_QP_TYPE_UD);
+  if (!ux || !uy) return;
+  const uint32_t qkey = 0x22222222, utc = 0x48;
+  ok = ux->ud_ready(qkey, 0x10) && uy->ud_ready(qkey, 0x20) && ok;
+  rnic_create_ah_in ah{};
+  ah.pdn = t.a->pdn, ah.dest_ipv4 = t.b->ipv4, ah.hop_limit = 64, ah.traffic_class = utc;
+  std::memcpy(ah.dmac, t.b->mac, 6);
+  uint32_t ahn = 0;
+  ok = rnic_cmd_create_ah(&t.a->q, &ah, &ahn) == 0 && ok;
+  if (ex) std::fprintf(ex, "%s %u %u\n", mac(t.a->mac).c_str(), uy->qpn, utc), std::fclose(ex);
+  auto msg = t.rnd(700);
+  t.a->mem->write(t.abuf + 0x100000, msg.data(), msg.size());
+  uint64_t rbuf = t.bbuf + 0x100000;
+  t.b->mem->fill(rbuf, 0xEE, 1024);
+  rnicp_sge rs{rbuf, 700 + 40, t.bkey};
+  rnicp_recv_wr rwr{t.next(), &rs, 1};
+  ok = uy->post_recv(rwr) == 0 && ok;
+  rnicp_sge s{t.abuf + 0x100000, 700, t.akey};
+  rnicp_send_wr wr{};
+  wr.wr_id = 9, wr.opcode = RNIC_WQE_OP_SEND, wr.flags = RNICP_WR_SIGNALED, wr.sg_list = &s, wr.num_sge = 1;
+  wr.ahn = ahn, wr.remote_qpn = uy->qpn, wr.remote_qkey = qkey;
+  ok = ux->post_send(wr) > 0 && ok;
+  rnicp_wc wx{}, wy{};
+  int nx = ux->poll(&wx, 1, t.wait_t), ny = uy->poll(&wy, 1, t.wait_t);
+  auto g = t.b->mem->read_vec(rbuf + 20, 20);
+  t.r.check(ok && nx == 1 && ny == 1 && is(wy, rwr.wr_id, 0, RNIC_WC_OPCODE_RECV, 740) &&
+                t.b->mem->read_vec(rbuf + 40, 700) == msg && g[0] == 0x45 && g[1] == utc,
+            "rdma-prio-ud-ah-traffic-class", "cqes %d/%d %s tos in GRH 0x%02x", nx, ny, wcs(wy).c_str(), g[1]);
+}
+
 // Two NICs and their hosts; runs body in a thread after both are opened.
 // CQ overrun: a 4-entry CQ whose consumer does not poll. The NIC reads the CQ's doorbell record
 // when the ring looks full; still full, the CQ goes to error with one CQ_ERROR event on the
@@ -1193,6 +1295,9 @@ SimProgram reg_qps("test-rdma-qps", "two NICs: 64 QP pairs, interleaved WRITE/RE
 SimProgram reg_qp_range("test-rdma-qp-range",
                         "two NICs: every QP of the configuration created and connected, traffic on the lowest, highest and random QPNs [seed]",
                         [](int c, char **v) { return rdma_ext_main(c, v, qp_range); });
+SimProgram reg_prio("test-rdma-prio",
+                    "two NICs: 802.1Q tagging on both ports, per-QP and per-AH traffic classes, WRITE/READ/SEND/UD [seed]",
+                    [](int c, char **v) { return rdma_ext_main(c, v, prio); });
 SimProgram reg_ud("test-rdma-ud", "two NICs: UD SEND end to end (known gap: no UD receive) [seed]",
                   [](int c, char **v) { return rdma_ext_main(c, v, ud); });
 SimProgram reg_ops("test-rdma-ops", "two NICs: SEND/WRITE_IMM/READ 0..4097 B, SGEs, inline, CAS/FAA [seed]",
