@@ -9,8 +9,12 @@ SIM_FW := $(BUILD)/sim/fw
 # directory the node chooses at run time (RNIC_FW_DIR, else fw/ next to the binary; see
 # sim/nic/rnic_node.cpp), so a moved or copied build runs its own image, and a firmware change
 # copies two files instead of verilating again.
-$(BUILD)/sim/obj/Vrnic_core: $(SIM_DEPS)
+# The simulator's core is the 100g configuration (bitstream-scripts/configs/100g.cfg: 512-bit,
+# 1024 QPs), the one the boards take.
+SIM_CONFIG := 100g
+$(BUILD)/sim/obj/Vrnic_core: $(SIM_DEPS) bitstream-scripts/configs/$(SIM_CONFIG).cfg
 	$(call verilate,$(BUILD)/sim/obj,rnic_core,,$(SIM_CPP),$(SYSTEMC_FLAGS) \
+	  $$(bitstream-scripts/configs/cfg.py $(SIM_CONFIG) verilator) \
 	  -CFLAGS -I$(CURDIR)/host-driver/core -CFLAGS -I$(CURDIR)/host-driver/provider -CFLAGS -I$(CURDIR)/tb \
 	  -LDFLAGS $(abspath $(HOST_CORE_LIB)) -LDFLAGS $(abspath $(HOST_PROV_LIB)) \
 	  -GFwImemInit='"imem.hex"' -GFwDmemInit='"dmem.hex"' $(SIM_OPT))
@@ -44,7 +48,10 @@ test-core: $(SIM_BIN) $(FW_TRAP_DIR)/imem.hex
 # and the first list once more with 1 % loss and both NICs behind the hostile PCIe model.
 # rdma-ext: once on a clean link, the wider checks of tb/sys/test_rdma_ext.cpp (ops, errors, RNR
 # and retries, MTU 256/1024, UD, CQ); their known gaps print SKIP lines (run them with --gaps).
-# rdma-qps: 16 QP pairs with WRITE/READ/SEND and 64 pairs with WRITE/SEND (64 pairs with READs
+# Then priority marking (test-rdma-prio: 802.1Q on both ports, traffic classes per QP and AH) and
+# its link capture checked by tb/sys/pcap_prio.py (and tshark).
+# rdma-qps: 16 QP pairs with WRITE/READ/SEND and 64 pairs with WRITE/SEND, then every QP of the
+# 100g core created (1022 per NIC) with traffic on QPN 2, 1023 and 6 random ones (64 pairs with READs
 # pass too but take minutes of wall time, 17.6 ms simulated; no longer for dropped frames, the
 # link's flow control keeps them, see sim/README.md).
 # rdma-faults: ops and MTU once more under 5 % loss, reordering, duplication and corruption.
@@ -57,11 +64,14 @@ test-rdma: $(SIM_BIN)
 	  $(SIM_BIN) test-rdma $$args || rc=1; done; exit $$rc
 test-rdma-ext: $(SIM_BIN)
 	@mkdir -p $(BUILD)/sys  # their link captures
-	@rc=0; for p in $(RDMA_EXT); do $(SIM_BIN) $$p 1 || rc=1; done; exit $$rc
+	@rc=0; for p in $(RDMA_EXT); do $(SIM_BIN) $$p 1 || rc=1; done; \
+	$(SIM_BIN) test-rdma-prio 1 || rc=1; \
+	tb/sys/pcap_prio.py build/sys/test-rdma-prio.pcap build/sys/test-rdma-prio.expect || rc=1; exit $$rc
 test-rdma-qps: $(SIM_BIN)
 	@mkdir -p $(BUILD)/sys  # their link captures
 	@rc=0; $(SIM_BIN) test-rdma-qps 1 --qps 16 --pace 0 || rc=1; \
-	$(SIM_BIN) test-rdma-qps 2 --qps 64 --pace 0 --no-read || rc=1; exit $$rc
+	$(SIM_BIN) test-rdma-qps 2 --qps 64 --pace 0 --no-read || rc=1; \
+	$(SIM_BIN) test-rdma-qp-range 1 || rc=1; exit $$rc
 test-rdma-faults: $(SIM_BIN)
 	@mkdir -p $(BUILD)/sys  # their link captures
 	@rc=0; $(SIM_BIN) test-rdma-ops 6 --faults 0.05 0.05 0.05 0.05 || rc=1; \
@@ -80,7 +90,7 @@ test-retx-long: $(SIM_BIN)
 
 # Longer forms (make test-long; CI does not run them): every seed of RDMA_LONG_SEEDS (a cluster
 # spreads a range: make suite-rdma-long RDMA_LONG_SEEDS="$(seq 100 149)") on a clean and on a
-# faulty link, and 64 QP pairs with READs too.
+# faulty link, 64 QP pairs with READs too, and all 1022 QP pairs connected with traffic on 32.
 RDMA_LONG_SEEDS ?= 11 12 13 14 15 16 17 18 19 20
 TEST_LONG += rdma-long
 .PHONY: test-rdma-long
@@ -88,7 +98,8 @@ test-rdma-long: $(SIM_BIN)
 	@mkdir -p $(BUILD)/sys
 	@rc=0; for s in $(RDMA_LONG_SEEDS); do for f in "0 0 0 0" "0.05 0.05 0.05 0.05"; do \
 	  $(SIM_BIN) test-rdma $$s $$f || rc=1; done; done; \
-	$(SIM_BIN) test-rdma-qps 3 --qps 64 --pace 0 || rc=1; exit $$rc
+	$(SIM_BIN) test-rdma-qps 3 --qps 64 --pace 0 || rc=1; \
+	$(SIM_BIN) test-rdma-qp-range 2 --range-all --range-sel 32 || rc=1; exit $$rc
 
 BENCHES += rdma
 # BENCH_ARGS=--quick skips the goodput sweep (latency, message rates and firmware cycles only).

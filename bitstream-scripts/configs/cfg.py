@@ -19,7 +19,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 CORE = os.path.join(ROOT, "rtl", "core", "rnic_core.sv")
-FW_RES = os.path.join(ROOT, "firmware", "include", "fw_res.h")
+SPEC = os.path.join(ROOT, "spec", "rnic.toml")
 
 
 def load(name):
@@ -76,12 +76,11 @@ def check(name, cfg):
     rule("rate", dw * cfg["core_mhz"] >= cfg["line_gbps"] * 1000,
          f"{dw} bits x {cfg['core_mhz']} MHz < {cfg['line_gbps']} Gb/s")
     rule("qps-pow2", qps >= 4 and qps & (qps - 1) == 0, f"NumQps {qps} not a power of two >= 4")
-    # The firmware hands out QPNs below its own FW_MAX_QP; the RTL drops frames for QPNs at or
-    # above NumQps, so fewer RTL QPs than firmware QPs would lose traffic silently.
-    m = re.search(r"#define\s+FW_MAX_QP\s+(\d+)u?", open(FW_RES).read())
-    fw_qps = int(m.group(1)) if m else None
-    rule("qps-cover-firmware", fw_qps is not None and qps >= fw_qps,
-         f"NumQps {qps} < firmware FW_MAX_QP {fw_qps}")
+    # The firmware learns the QP count from hw_caps[20:16] and keeps per-QP state in a QP-context
+    # RAM of NumQps entries, so any power of two up to the spec's ceiling serves one image.
+    m = re.search(r"^max_num_qps\s*=\s*(\d+)", open(SPEC).read(), re.M)
+    cap = int(m.group(1)) if m else None
+    rule("qps-within-spec", cap is not None and qps <= cap, f"NumQps {qps} > spec device.max_num_qps {cap}")
     slots = cfg.get("RxRqSlots", 8)
     rule("rq-slots", slots in (2, 4, 8), f"RxRqSlots {slots} not 2/4/8")
     buf = cfg.get("RxBufBytes", 32768)

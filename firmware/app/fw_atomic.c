@@ -18,7 +18,9 @@ struct atomic_hist {
 	uint64_t orig[HIST];
 	uint8_t valid[HIST], next;
 };
-static struct atomic_hist hist[FW_MAX_QP];
+_Static_assert(sizeof(struct atomic_hist) <= FW_QPC_ATOMIC_BYTES, "atomic history exceeds its QPC share");
+/* one per QP in the QP-context RAM (fw_res_init) */
+#define hist ((struct atomic_hist *)fw_res.qp_atomic)
 
 static int send_ack(uint32_t qpn, uint32_t psn, uint32_t msn, uint64_t orig)
 {

@@ -91,7 +91,7 @@ static int cq_ok(uint32_t cqn) { return cqn && cqn < FW_MAX_CQ && fw_res.cqs[cqn
 
 int fw_pd_in_use(uint32_t pdn)
 {
-	for (uint32_t q = FW_FIRST_QPN; q < FW_MAX_QP; q++)
+	for (uint32_t q = FW_FIRST_QPN; q < FW_QP_SCAN_END; q++)
 		if (fw_res.qp_used[q] && rnic_qp_ctx_get_pdn(fw_res.qp_ctx[q]) == pdn)
 			return 1;
 	return 0;
@@ -118,19 +118,22 @@ uint32_t fw_cmd_create_qp(uint8_t *e)
 		return RNIC_CMD_STATUS_BAD_PARAM;
 	if (rnic_cmd_create_qp_get_num_pages(e) != 0) /* page-listed queue buffers: not served yet */
 		return RNIC_CMD_STATUS_BAD_PARAM;
-	for (uint32_t q = FW_FIRST_QPN; q < FW_MAX_QP; q++) {
+	/* the lowest free QPN, found from the hint: no QPN below it is free (1022 creates at 1024
+	 * QPs would otherwise walk half a million entries) */
+	for (uint32_t q = fw_res.qp_free_hint; q < FW_MAX_QP; q++) {
 		if (fw_res.qp_used[q])
 			continue;
+		fw_res.qp_free_hint = q + 1;
+		if (q >= fw_res.qp_hi)
+			fw_res.qp_hi = q + 1;
 		uint8_t *c = fw_res.qp_ctx[q];
 		for (uint32_t i = 0; i < RNIC_QP_CTX_SIZE; i++)
 			c[i] = 0;
 		fw_res.qp_used[q] = 1;
 		fw_atomic_reset(q);
-		/* No send WQE outstanding (destroy released them), no timer, no receive buffer. */
-		fw_res.qp_run[q].head = fw_res.qp_run[q].tail = -1;
-		fw_res.qp_run[q].deadline = 0;
-		fw_res.qp_run[q].rnr_wait = fw_res.qp_run[q].rq_posted = fw_res.qp_run[q].sq_stalled = 0;
-		fw_res.qp_run[q].rq_stalled = fw_res.qp_run[q].rd_n = 0;
+		/* No send WQE outstanding (destroy released them), no timer, no receive buffer: the
+		 * whole record, since the QP-context RAM is not cleared at boot beyond qp_used. */
+		fw_res.qp_run[q] = (struct fw_qp_run){ .head = -1, .tail = -1 };
 		rnic_qp_ctx_set_state(c, RNIC_QP_STATE_RESET);
 		rnic_qp_ctx_set_qp_type(c, type);
 		rnic_qp_ctx_set_pdn(c, pdn);
@@ -363,5 +366,7 @@ uint32_t fw_cmd_destroy_qp(uint8_t *e)
 	fw_sq_release(qpn);
 	fw_qpt_program(qpn); /* invalidates the RTL's entry */
 	fw_res.qp_used[qpn] = 0;
+	if (qpn < fw_res.qp_free_hint)
+		fw_res.qp_free_hint = qpn;
 	return RNIC_CMD_STATUS_OK;
 }

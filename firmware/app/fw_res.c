@@ -4,10 +4,37 @@
 #include "fw_xport.h"
 
 struct fw_res fw_res;
+uint32_t fw_num_qp;
 
-/* The tables are in .bss, zeroed by crt0 at boot: only the reserved handles need marking. */
+/* Per QP: context, requester bookkeeping, atomic history, in-use flag; each array 8-byte
+ * aligned (the QP count is a power of two >= 4). */
+_Static_assert(RNIC_QP_CTX_SIZE + ((sizeof(struct fw_qp_run) + 7u) & ~7u) + FW_QPC_ATOMIC_BYTES + 1u <=
+		       RNIC_FW_TC_QPC_ENTRY_BYTES,
+	       "per-QP firmware state exceeds fw_tc.qpc_entry_bytes");
+
+/* The DMEM tables are in .bss, zeroed by crt0 at boot: only the reserved handles need marking.
+ * The QP-context RAM keeps what an earlier image left: qp_used is cleared here (N/4 stores, not
+ * the whole RAM: 62 000 stores at 1024 QPs would add 0.25 ms to every boot); CREATE_QP sets up
+ * the rest of a QP's state. */
 void fw_res_init(void)
 {
+	uint32_t lg = (hal_rd32(RNIC_FW_REG_HW_CAPS) >> 16) & 0x1Fu;
+	uint8_t *p = hal_qpc_base();
+
+	fw_num_qp = 1u << lg;
+	if (fw_num_qp > RNIC_MAX_NUM_QPS)
+		fw_num_qp = RNIC_MAX_NUM_QPS;
+	fw_res.qp_ctx = (uint8_t(*)[RNIC_QP_CTX_SIZE])(void *)p;
+	p += fw_num_qp * RNIC_QP_CTX_SIZE;
+	fw_res.qp_run = (struct fw_qp_run *)(void *)p;
+	p += fw_num_qp * ((sizeof(struct fw_qp_run) + 7u) & ~7u);
+	fw_res.qp_atomic = p;
+	p += fw_num_qp * FW_QPC_ATOMIC_BYTES;
+	fw_res.qp_used = p;
+	p += fw_num_qp;
+	for (uint32_t *w = (uint32_t *)(void *)fw_res.qp_used; w < (uint32_t *)(void *)p; w++)
+		*w = 0;
+	fw_res.qp_free_hint = fw_res.qp_hi = FW_FIRST_QPN;
 	fw_res.pd_used[0] = 1; /* handle 0 means "none" */
 	fw_res.uctx_used[0] = 1;
 }
@@ -26,7 +53,7 @@ uint32_t fw_cmd_query_resources(uint8_t *e)
 
 	for (uint32_t i = 1; i < FW_MAX_CQ; i++)
 		cqs += fw_res.cqs[i].used;
-	for (uint32_t q = FW_FIRST_QPN; q < FW_MAX_QP; q++)
+	for (uint32_t q = FW_FIRST_QPN; q < FW_QP_SCAN_END; q++)
 		qps += fw_res.qp_used[q] != 0;
 	for (uint32_t i = 1; i < FW_MAX_MR; i++)
 		if (fw_res.mrs[i].used)
@@ -57,7 +84,7 @@ int fw_uctx_in_use(uint32_t u)
 	for (uint32_t i = 1; i < FW_MAX_CQ; i++)
 		if (fw_res.cqs[i].used && fw_res.cqs[i].uctx == u)
 			return 1;
-	for (uint32_t q = FW_FIRST_QPN; q < FW_MAX_QP; q++)
+	for (uint32_t q = FW_FIRST_QPN; q < FW_QP_SCAN_END; q++)
 		if (fw_res.qp_used[q] && rnic_qp_ctx_get_uctx(fw_res.qp_ctx[q]) == u)
 			return 1;
 	return 0;
@@ -109,7 +136,7 @@ uint32_t fw_cmd_destroy_cq(uint8_t *e)
 
 	if (n == 0 || n >= FW_MAX_CQ || !fw_res.cqs[n].used)
 		return RNIC_CMD_STATUS_BAD_HANDLE;
-	for (uint32_t q = FW_FIRST_QPN; q < FW_MAX_QP; q++)
+	for (uint32_t q = FW_FIRST_QPN; q < FW_QP_SCAN_END; q++)
 		if (fw_res.qp_used[q] && (rnic_qp_ctx_get_send_cqn(fw_res.qp_ctx[q]) == n ||
 					  rnic_qp_ctx_get_recv_cqn(fw_res.qp_ctx[q]) == n))
 			return RNIC_CMD_STATUS_BUSY; /* a QP still completes into it */

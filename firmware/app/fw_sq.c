@@ -682,6 +682,7 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 		if (ahn < FW_MAX_AH && fw_res.ahs[ahn].used && fw_res.ahs[ahn].pdn == rnic_qp_ctx_get_pdn(c)) {
 			rnic_tx_desc_set_remote_va(d, fw_res.ahs[ahn].dmac);
 			rnic_tx_desc_set_rkey(d, fw_res.ahs[ahn].dest_ipv4);
+			rnic_tx_desc_set_traffic_class(d, fw_res.ahs[ahn].traffic_class);
 		}
 		rnic_tx_desc_set_dest_qpn(d, rnic_wqe_ud_get_remote_qpn(w + off));
 		rnic_tx_desc_set_qkey(d, rnic_wqe_ud_get_remote_qkey(w + off));
@@ -829,7 +830,7 @@ void fw_sq_retry_stalled(void)
 	if (!fw_stalled_any)
 		return;
 	fw_stalled_any = 0;
-	for (uint32_t q = FW_FIRST_QPN; q < FW_MAX_QP; q++) {
+	for (uint32_t q = FW_FIRST_QPN; q < FW_QP_SCAN_END; q++) {
 		if (!fw_res.qp_used[q])
 			continue;
 		if (fw_res.qp_run[q].sq_stalled)
@@ -918,7 +919,7 @@ void fw_sq_ack(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome, uin
 		if (rd_waiting && kind != RNIC_RX_EVENT_KIND_ACK) {
 			/* a response context is free again: QPs that held a READ back may go on */
 			rd_waiting = 0;
-			for (uint32_t q = FW_FIRST_QPN; q < FW_MAX_QP; q++)
+			for (uint32_t q = FW_FIRST_QPN; q < FW_QP_SCAN_END; q++)
 				if (q != qpn && fw_res.qp_used[q] &&
 				    rnic_qp_ctx_get_sq_next(fw_res.qp_ctx[q]) != rnic_qp_ctx_get_sq_pi(fw_res.qp_ctx[q]))
 					fw_sq_service(q);
@@ -1001,7 +1002,7 @@ void fw_timers_poll(void)
 	if (now < next_deadline)
 		return;
 	next_deadline = ~0ull;
-	for (uint32_t q = FW_FIRST_QPN; q < FW_MAX_QP; q++) {
+	for (uint32_t q = FW_FIRST_QPN; q < FW_QP_SCAN_END; q++) {
 		struct fw_qp_run *r = &fw_res.qp_run[q];
 		if (!fw_res.qp_used[q] || !r->deadline)
 			continue;

@@ -12,7 +12,17 @@
 #define FW_MAX_UCTX 512u
 #define FW_NUM_GIDS 16u
 #define FW_MAX_CQ 128u
-#define FW_MAX_QP 128u /* QP contexts live in DMEM: 128 x 128 bytes */
+/* The QP count is the configuration's (rnic_core NumQps, hw_caps[20:16]), learnt at boot, so
+ * one image serves every configuration. QPNs FW_FIRST_QPN .. FW_MAX_QP-1 exist; their state
+ * (context, requester bookkeeping, atomic history, in-use flag) lives in the QP-context RAM
+ * (fw_tc), carved by fw_res_init, not in DMEM: 1024 QPs x 256 bytes would not fit its 64 KiB. */
+extern uint32_t fw_num_qp;
+#define FW_MAX_QP fw_num_qp
+/* Whole-table walks stop at the highest QPN handed out since boot, not at FW_MAX_QP: at 1024
+ * QPs a walk of every entry costs ~5000 cycles, and the walks run per destroy command and when
+ * timers expire or engines stall. */
+#define FW_QP_SCAN_END fw_res.qp_hi
+#define FW_QPC_ATOMIC_BYTES 64u /* per-QP atomic responder history (fw_atomic.c) */
 #define FW_MAX_AH 64u
 #define FW_FIRST_QPN 2u
 #define FW_MAX_MR 512u   /* keys index 1..511 of the memory-key table */
@@ -91,17 +101,22 @@ struct fw_res {
 	struct fw_gid gids[FW_NUM_GIDS];
 	struct fw_cq cqs[FW_MAX_CQ];
 	struct fw_ah ahs[FW_MAX_AH];
-	uint8_t qp_used[FW_MAX_QP];
-	FW_LAYOUT_ALIGN uint8_t qp_ctx[FW_MAX_QP][RNIC_QP_CTX_SIZE]; /* spec layout qp_ctx */
+	/* per QP, in the QP-context RAM: arrays of FW_MAX_QP entries */
+	uint8_t *qp_used;
+	uint8_t (*qp_ctx)[RNIC_QP_CTX_SIZE]; /* spec layout qp_ctx, 8-byte aligned */
+	struct fw_qp_run *qp_run;
+	void *qp_atomic; /* FW_QPC_ATOMIC_BYTES each */
+	uint32_t qp_free_hint; /* no QPN below it is free */
+	uint32_t qp_hi; /* one past the highest QPN handed out since boot: none in use at or above */
 	struct fw_mr mrs[FW_MAX_MR];
-	struct fw_qp_run qp_run[FW_MAX_QP];
 	struct fw_swqe swqe[FW_MAX_SWQE];
 	int16_t swqe_free; /* free list through next */
 };
 
 extern struct fw_res fw_res;
 
-/* Once at boot, on the zeroed tables. */
+/* Once at boot, on the zeroed tables: learns the QP count, carves and zeroes the QP-context
+ * RAM. */
 void fw_res_init(void);
 /* Command handlers: each validates its arguments, updates the tables, writes its outputs into
  * the entry and returns a cmd_status. */

@@ -27,7 +27,16 @@ static inline uint64_t hal_cycles(void) { return mock_cycles(); }
 static inline uint32_t hal_tc_rd32(uint32_t off) { return mock_tc_rd32(off); }
 static inline void hal_tc_wr32(uint32_t off, uint32_t v) { mock_tc_wr32(off, v); }
 static inline uint32_t hal_cycles32(void) { return (uint32_t)mock_cycles(); }
+extern uint8_t mock_qpc[RNIC_MAX_NUM_QPS * RNIC_FW_TC_QPC_ENTRY_BYTES];
+static inline uint8_t *hal_qpc_base(void) { return mock_qpc; }
 #else
+/* The QP-context RAM in the tightly coupled window: plain memory (byte stores, one-cycle loads),
+ * NumQps x fw_tc.qpc_entry_bytes of it. */
+static inline uint8_t *hal_qpc_base(void)
+{
+	return (uint8_t *)(uintptr_t)(RNIC_FW_TC_BASE + RNIC_FW_TC_QPC_BASE);
+}
+
 static inline uint32_t hal_rd32(uint32_t off)
 {
 	return *(volatile uint32_t *)(uintptr_t)(RNIC_FW_MMIO_BASE + off);

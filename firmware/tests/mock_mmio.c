@@ -21,6 +21,8 @@ uint8_t mock_eth_tx[RNIC_FW_ETH_SLOT_BYTES];
 uint32_t mock_eth_tx_len;
 unsigned mock_eth_sent;
 uint32_t mock_bf_status_after;
+_Alignas(8) uint8_t mock_qpc[RNIC_MAX_NUM_QPS * RNIC_FW_TC_QPC_ENTRY_BYTES];
+unsigned mock_qp_log2 = 7;
 
 uint32_t mock_mmio_rd32(uint32_t off)
 {
@@ -29,6 +31,9 @@ uint32_t mock_mmio_rd32(uint32_t off)
 		regs[RNIC_FW_REG_BF_STATUS / 4] = mock_bf_status_after;
 	if (off >= BUF_OFF && off < BUF_OFF + sizeof(mock_buf))
 		return (uint32_t)rnic_ld_le(mock_buf + off - BUF_OFF, 4);
+	/* the QP count is the configuration's, a constant of the hardware, not a test's register */
+	if (off == RNIC_FW_REG_HW_CAPS)
+		return (regs[off / 4] & ~(0x1Fu << 16)) | mock_qp_log2 << 16;
 	return regs[(off / 4) % 0x800];
 }
 

@@ -1,5 +1,6 @@
 /* Host unit tests of the firmware command handlers (MOCK_MMIO build): statuses and outputs per
  * the spec layouts, resource lifetimes, and the IBTA QP state machine. */
+#include <stdio.h>
 #include <string.h>
 
 #include "fw_cmd.h"
@@ -254,8 +255,58 @@ static void qp_commands(void)
 	check(create_qp(pd, cq, RNIC_QP_TYPE_RC) == 0 && fw_cmd_exec(e) != RNIC_CMD_STATUS_OK, "fw-qp-exhausted-no-resources");
 }
 
+/* The QP count comes from hw_caps[20:16] (the configuration's NumQps): QUERY_DEVICE reports it,
+ * exactly that many QPs can be created, their state lies inside the QP-context RAM of that size,
+ * and what an earlier image left there is cleared at boot. */
+static void qp_count_from_hw(void)
+{
+	static const unsigned lgs[] = { 2, 8, 10, 12 };
+	for (unsigned k = 0; k < sizeof(lgs) / sizeof(lgs[0]); k++) {
+		unsigned lg = lgs[k], nq = 1u << lg;
+		char name[64];
+		mock_qp_log2 = lg;
+		memset(mock_qpc, 0xA5, sizeof(mock_qpc)); /* stale contents: every QP "used" */
+		memset(&fw_res, 0, sizeof(fw_res));
+		fw_cmd_init();
+		CMD(RNIC_CMD_OP_QUERY_DEVICE);
+		snprintf(name, sizeof(name), "fw-qp-count-%u-query-device", nq);
+		check(fw_cmd_exec(e) == RNIC_CMD_STATUS_OK && rnic_cmd_query_device_get_max_qp(e) == nq - FW_FIRST_QPN,
+		      name);
+		CMD(RNIC_CMD_OP_ALLOC_PD);
+		fw_cmd_exec(e);
+		uint32_t pd = rnic_cmd_pd_get_pdn(e);
+		CMD(RNIC_CMD_OP_CREATE_CQ);
+		rnic_cmd_create_cq_set_log_size(e, 4);
+		rnic_cmd_create_cq_set_buf_addr(e, 0x300000000ull);
+		rnic_cmd_create_cq_set_dbrec_addr(e, 0x300000000ull - 64);
+		fw_cmd_exec(e);
+		uint32_t cq = rnic_cmd_create_cq_get_cqn(e), n = 0, q, first = 0, last = 0;
+		while ((q = create_qp(pd, cq, RNIC_QP_TYPE_RC)) != 0) {
+			if (!first)
+				first = q;
+			last = q;
+			n++;
+		}
+		snprintf(name, sizeof(name), "fw-qp-count-%u-all-created", nq);
+		check(n == nq - FW_FIRST_QPN && first == FW_FIRST_QPN && last == nq - 1, name);
+		/* every per-QP array inside NumQps x qpc_entry_bytes of the RAM */
+		const uint8_t *lo = mock_qpc, *hi = mock_qpc + (size_t)nq * RNIC_FW_TC_QPC_ENTRY_BYTES;
+		int inside = (const uint8_t *)fw_res.qp_ctx >= lo && (const uint8_t *)fw_res.qp_ctx[nq - 1] + RNIC_QP_CTX_SIZE <= hi &&
+			     (const uint8_t *)&fw_res.qp_run[nq] <= hi &&
+			     (const uint8_t *)fw_res.qp_atomic + (size_t)nq * FW_QPC_ATOMIC_BYTES <= hi &&
+			     fw_res.qp_used + nq <= hi && (const uint8_t *)fw_res.qp_run >= (const uint8_t *)fw_res.qp_ctx[nq - 1] + RNIC_QP_CTX_SIZE &&
+			     (const uint8_t *)fw_res.qp_atomic >= (const uint8_t *)&fw_res.qp_run[nq] &&
+			     fw_res.qp_used >= (const uint8_t *)fw_res.qp_atomic + (size_t)nq * FW_QPC_ATOMIC_BYTES;
+		snprintf(name, sizeof(name), "fw-qp-count-%u-state-in-qpc-ram", nq);
+		check(inside, name);
+	}
+	mock_qp_log2 = 7;
+}
+
 int main(void)
 {
+	qp_count_from_hw();
+	memset(&fw_res, 0, sizeof(fw_res));
 	fw_cmd_init();
 	basic_commands();
 	memset(&fw_res, 0, sizeof(fw_res)); /* as after a boot: basic_commands used up the PDs */

@@ -52,6 +52,15 @@ struct rnic_create_ah_in {
 	uint8_t dmac[6];
 };
 
+/* The IPv4 DSCP/ECN byte of an address vector (QP path or AH): its GRH traffic class, or, when
+ * that is 0 and a service level is given, the DSCP class selector of the SL (sl << 5). The port's
+ * 802.1Q tag takes its PCP from bits 7:5 of that byte (BAR0 ctrl.vlan), so an SL becomes the PFC
+ * priority of the same number. */
+static inline uint32_t rnic_av_tclass(uint32_t traffic_class, uint32_t sl)
+{
+	return traffic_class ? traffic_class : (sl & 7u) << 5;
+}
+
 /* MAC <-> the spec's 48-bit field (byte 0 of the address in bits 47:40). */
 uint64_t rnic_mac_to_u64(const uint8_t mac[6]);
 void rnic_u64_to_mac(uint64_t v, uint8_t mac[6]);

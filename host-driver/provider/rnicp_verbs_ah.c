@@ -26,7 +26,7 @@ struct ibv_ah *rnicp_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)
 	in.pdn = to_rpd(pd)->pdn;
 	in.sgid_index = attr->grh.sgid_index;
 	in.hop_limit = attr->grh.hop_limit;
-	in.traffic_class = attr->grh.traffic_class;
+	in.traffic_class = rnic_av_tclass(attr->grh.traffic_class, attr->sl);
 	ah = calloc(1, sizeof(*ah));
 	if (!ah) {
 		errno = ENOMEM;

@@ -311,7 +311,7 @@ static int to_rnic_attr(struct rnicp_context *ctx, const struct ibv_qp_attr *a, 
 			return -EINVAL;
 		o->sgid_index = a->ah_attr.grh.sgid_index;
 		o->hop_limit = a->ah_attr.grh.hop_limit;
-		o->traffic_class = a->ah_attr.grh.traffic_class;
+		o->traffic_class = rnic_av_tclass(a->ah_attr.grh.traffic_class, a->ah_attr.sl);
 	}
 	o->state = a->qp_state;
 	o->cur_state = a->cur_qp_state;

@@ -24,6 +24,7 @@ module rnic_regs (
   output logic ctrl_dev_err_clear_we_o,
   output logic [31:0] ctrl_dev_err_msix_vector_o,
   output logic [31:0] ctrl_wdog_timeout_o,
+  output logic [31:0] ctrl_vlan_o,
   output logic [31:0] cpu_cpu_control_o,
   input  logic [31:0] cpu_cpu_status_i,
   input  logic [31:0] cpu_fw_version_i,
@@ -59,6 +60,7 @@ module rnic_regs (
   logic [31:0] ctrl_dev_err_clear_q;
   logic [31:0] ctrl_dev_err_msix_vector_q;
   logic [31:0] ctrl_wdog_timeout_q;
+  logic [31:0] ctrl_vlan_q;
   logic [31:0] cpu_cpu_control_q;
   logic [31:0] cmdq_cmdq_base_lo_q;
   logic [31:0] cmdq_cmdq_base_hi_q;
@@ -86,6 +88,7 @@ module rnic_regs (
       ctrl_dev_err_clear_q <= 32'h0;
       ctrl_dev_err_msix_vector_q <= 32'h0;
       ctrl_wdog_timeout_q <= 32'h0;
+      ctrl_vlan_q <= 32'h0;
       cpu_cpu_control_q <= 32'h0;
       cmdq_cmdq_base_lo_q <= 32'h0;
       cmdq_cmdq_base_hi_q <= 32'h0;
@@ -104,6 +107,7 @@ module rnic_regs (
         12'h128: ctrl_dev_err_clear_q <= merge(ctrl_dev_err_clear_q, wdata_i, wstrb_i);
         12'h12C: ctrl_dev_err_msix_vector_q <= merge(ctrl_dev_err_msix_vector_q, wdata_i, wstrb_i);
         12'h130: ctrl_wdog_timeout_q <= merge(ctrl_wdog_timeout_q, wdata_i, wstrb_i);
+        12'h134: ctrl_vlan_q <= merge(ctrl_vlan_q, wdata_i, wstrb_i);
         12'h210: cpu_cpu_control_q <= merge(cpu_cpu_control_q, wdata_i, wstrb_i);
         12'h310: cmdq_cmdq_base_lo_q <= merge(cmdq_cmdq_base_lo_q, wdata_i, wstrb_i);
         12'h314: cmdq_cmdq_base_hi_q <= merge(cmdq_cmdq_base_hi_q, wdata_i, wstrb_i);
@@ -126,6 +130,7 @@ module rnic_regs (
   assign ctrl_dev_err_clear_we_o = wr && addr_i == 12'h128;
   assign ctrl_dev_err_msix_vector_o = ctrl_dev_err_msix_vector_q;
   assign ctrl_wdog_timeout_o = ctrl_wdog_timeout_q;
+  assign ctrl_vlan_o = ctrl_vlan_q;
   assign cpu_cpu_control_o = cpu_cpu_control_q;
   assign cmdq_cmdq_base_lo_o = cmdq_cmdq_base_lo_q;
   assign cmdq_cmdq_base_hi_o = cmdq_cmdq_base_hi_q;
@@ -149,7 +154,7 @@ module rnic_regs (
       12'h008: rdata_o = 32'h00000100;
       12'h010: rdata_o = 32'h525210EE;
       12'h014: rdata_o = 32'h00010000;
-      12'h018: rdata_o = 32'h23B98FA4;
+      12'h018: rdata_o = 32'h22028A23;
       12'h01C: rdata_o = 32'h000000FA;
       12'h020: rdata_o = id_data_width_i;
       12'h024: rdata_o = id_num_cores_i;
@@ -167,6 +172,7 @@ module rnic_regs (
       12'h128: rdata_o = ctrl_dev_err_clear_q;
       12'h12C: rdata_o = ctrl_dev_err_msix_vector_q;
       12'h130: rdata_o = ctrl_wdog_timeout_q;
+      12'h134: rdata_o = ctrl_vlan_q;
       // block cpu
       12'h200: rdata_o = 32'h52435055;
       12'h204: rdata_o = 32'h00010000;

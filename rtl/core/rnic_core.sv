@@ -7,7 +7,9 @@ module rnic_core #(
   parameter int unsigned AxiIdWidth   = 5,
   parameter int unsigned BarAddrWidth = 22,   // 4 MiB BAR0
   parameter int unsigned NumCores     = 1,
-  parameter int unsigned NumQps       = 128,  // QP table entries (QPNs 2 .. NumQps-1)
+  // QP count (QPNs 2 .. NumQps-1): entries of the RTL QP table and of the firmware's QP-context
+  // RAM (fw_tc.qpc_entry_bytes each); a power of two up to device.max_num_qps
+  parameter int unsigned NumQps       = 128,
   // receive buffers per QP in xport_rx (2, 4 or 8; told in hw_caps[7:4]): enough for
   // back-to-back SENDs to find one while the firmware refills (a refill is an event, an RQ WQE
   // fetch and a mailbox post). Named sets of these parameters: bitstream-scripts/configs/.
@@ -140,7 +142,7 @@ module rnic_core #(
   assign bus_rdata = sel_regs ? regs_rdata : sel_win ? win_rdata : 32'h0;
 
   // ---- Firmware subsystem: soft core, image check, firmware registers, BAR0 window ---------
-  logic [31:0] ctrl_control, ctrl_scratch, cpu_control;
+  logic [31:0] ctrl_control, ctrl_scratch, ctrl_vlan, cpu_control;
   logic [31:0] cpu_status, fw_version, fw_status, log_base, log_head, log_size, heartbeat;
   logic [31:0] panic_mcause, panic_mepc, panic_mtval;
   logic fw_ready, fw_panicked;
@@ -208,10 +210,11 @@ module rnic_core #(
   logic [31:0] mkey_wr_index;
   logic [rnic_spec_pkg::MPT_ENTRY_BYTES*8-1:0] mkey_wr_data;
 
-  rnic_fw_subsys #(.DataWidth(DataWidth), .ImemInit(FwImemInit), .DmemInit(FwDmemInit)) u_fw (
+  rnic_fw_subsys #(.DataWidth(DataWidth), .NumQps(NumQps), .ImemInit(FwImemInit), .DmemInit(FwDmemInit)) u_fw (
     .clk_i, .rst_ni, .hold_i(cpu_control[0]),
-    // engines attached; READ responses placed; 2 receive slots per QP; the READ contexts
-    .hw_caps_i({16'd0, 8'(XrxMaxReads), 4'(XrxRqSlots), 4'h3}),
+    // engines attached; READ responses placed; receive slots per QP; the READ contexts; log2
+    // of the QP count (the firmware sizes its tables and the QP-context RAM from it)
+    .hw_caps_i({11'd0, 5'($clog2(NumQps)), 8'(XrxMaxReads), 4'(XrxRqSlots), 4'h3}),
     .win_req_i(bus_req && sel_win), .win_we_i(bus_we),
     .win_addr_i(bus_addr[19:0]), .win_wdata_i(bus_wdata), .win_wstrb_i(bus_wstrb),
     .win_ack_o(win_ack), .win_err_o(win_err), .win_rdata_o(win_rdata),
@@ -295,6 +298,27 @@ module rnic_core #(
     .rsp_page_left_o({rx_mk_rsp_page_left, tx_mk_rsp_page_left}), .rsp_tag_o({rx_mk_rsp_tag, tx_mk_rsp_tag})
   );
 
+  // ---- 802.1Q at the MAC edge (ctrl.vlan): received tags are removed before the parsers;
+  // transmitted frames get one with the PCP of their DSCP class when tagging is on
+  // (docs/architecture.md, "Priority marking")
+  logic [DataWidth-1:0] vr_tdata, vt_tdata;
+  logic [DataWidth/8-1:0] vr_tkeep, vt_tkeep;
+  logic vr_tlast, vr_tvalid, vr_tready, vt_tlast, vt_tvalid, vt_tready, vlan_rx_tagged;
+  roce_vlan_strip #(.DataWidth(DataWidth)) u_vlan_strip (
+    .clk_i, .rst_ni,
+    .s_tdata_i(s_axis_rx_tdata_i), .s_tkeep_i(s_axis_rx_tkeep_i), .s_tlast_i(s_axis_rx_tlast_i),
+    .s_tvalid_i(s_axis_rx_tvalid_i), .s_tready_o(s_axis_rx_tready_o),
+    .m_tdata_o(vr_tdata), .m_tkeep_o(vr_tkeep), .m_tlast_o(vr_tlast), .m_tvalid_o(vr_tvalid),
+    .m_tready_i(vr_tready), .tagged_o(vlan_rx_tagged)
+  );
+  roce_vlan_ins #(.DataWidth(DataWidth)) u_vlan_ins (
+    .clk_i, .rst_ni, .enable_i(ctrl_vlan[16]), .vid_i(ctrl_vlan[11:0]),
+    .s_tdata_i(vt_tdata), .s_tkeep_i(vt_tkeep), .s_tlast_i(vt_tlast), .s_tvalid_i(vt_tvalid),
+    .s_tready_o(vt_tready),
+    .m_tdata_o(m_axis_tx_tdata_o), .m_tkeep_o(m_axis_tx_tkeep_o), .m_tlast_o(m_axis_tx_tlast_o),
+    .m_tvalid_o(m_axis_tx_tvalid_o), .m_tready_i(m_axis_tx_tready_i)
+  );
+
   // ---- Receive: RoCEv2 parser (drops and counts bad frames) into the receive engine ----------
   roce_pkg::roce_hdr_t rx_hdr;
   logic rx_hdr_valid, rx_hdr_ready, rx_pl_valid, rx_pl_ready, rx_pl_last;
@@ -311,8 +335,8 @@ module rnic_core #(
     .XonFrames(RxMetaDepth - PauseHeadroomFrames - PauseHystFrames)
   ) u_roce_rx (
     .clk_i, .rst_ni,
-    .s_tdata_i(s_axis_rx_tdata_i), .s_tkeep_i(s_axis_rx_tkeep_i), .s_tlast_i(s_axis_rx_tlast_i),
-    .s_tvalid_i(s_axis_rx_tvalid_i), .s_tready_o(s_axis_rx_tready_o),
+    .s_tdata_i(vr_tdata), .s_tkeep_i(vr_tkeep), .s_tlast_i(vr_tlast),
+    .s_tvalid_i(vr_tvalid), .s_tready_o(vr_tready),
     .qpn_lo_i(24'd2), .qpn_hi_i(24'(NumQps - 1)), .drop_when_full_i(1'b1),
     .hdr_valid_o(rx_hdr_valid), .hdr_ready_i(rx_hdr_ready), .hdr_o(rx_hdr),
     .m_tdata_o(rx_pl_data), .m_tkeep_o(rx_pl_keep), .m_tlast_o(rx_pl_last), .m_tvalid_o(rx_pl_valid),
@@ -423,14 +447,14 @@ module rnic_core #(
   logic [31:0] eth_cnt_rx, eth_cnt_full, eth_cnt_tx;
   rnic_fw_eth #(.DataWidth(DataWidth)) u_fw_eth (
     .clk_i, .rst_ni,
-    .rx_tdata_i(s_axis_rx_tdata_i), .rx_tkeep_i(s_axis_rx_tkeep_i), .rx_tlast_i(s_axis_rx_tlast_i),
-    .rx_tvalid_i(s_axis_rx_tvalid_i && s_axis_rx_tready_o),
+    .rx_tdata_i(vr_tdata), .rx_tkeep_i(vr_tkeep), .rx_tlast_i(vr_tlast),
+    .rx_tvalid_i(vr_tvalid && vr_tready),
     .mmio_req_i(eth_req), .mmio_we_i(eth_we), .mmio_off_i(eth_off), .mmio_wdata_i(eth_wdata),
     .mmio_rdata_o(eth_rdata),
     .s_tdata_i(xt_tdata), .s_tkeep_i(xt_tkeep), .s_tlast_i(xt_tlast), .s_tvalid_i(xt_tvalid),
     .s_tready_o(xt_tready),
-    .m_tdata_o(m_axis_tx_tdata_o), .m_tkeep_o(m_axis_tx_tkeep_o), .m_tlast_o(m_axis_tx_tlast_o),
-    .m_tvalid_o(m_axis_tx_tvalid_o), .m_tready_i(m_axis_tx_tready_i), .pause_i(tx_pause_i),
+    .m_tdata_o(vt_tdata), .m_tkeep_o(vt_tkeep), .m_tlast_o(vt_tlast),
+    .m_tvalid_o(vt_tvalid), .m_tready_i(vt_tready), .pause_i(tx_pause_i),
     .cnt_rx_o(eth_cnt_rx), .cnt_full_o(eth_cnt_full), .cnt_tx_o(eth_cnt_tx)
   );
 
@@ -528,7 +552,7 @@ module rnic_core #(
     .id_data_width_i(32'(DataWidth)), .id_num_cores_i(32'(NumCores)),
     .id_caps_i((32'(1) << rnic_spec_pkg::ID_CAPS_FW_LOAD) | (32'(1) << rnic_spec_pkg::ID_CAPS_MSIX)),
     .ctrl_control_o(ctrl_control), .ctrl_status_i({29'h0, fw_panicked, fw_ready, ctrl_control[0]}),
-    .ctrl_scratch_o(ctrl_scratch), .ctrl_cycle_lo_i(cycle_q[31:0]), .ctrl_cycle_hi_i(cycle_q[63:32]),
+    .ctrl_scratch_o(ctrl_scratch), .ctrl_vlan_o(ctrl_vlan), .ctrl_cycle_lo_i(cycle_q[31:0]), .ctrl_cycle_hi_i(cycle_q[63:32]),
     .ctrl_dev_err_i(dev_err), .ctrl_dev_err_clear_o(dev_err_clear), .ctrl_dev_err_clear_we_o(dev_err_clear_we),
     .ctrl_dev_err_msix_vector_o(dev_err_msix_vector), .ctrl_wdog_timeout_o(wdog_timeout),
     .cpu_cpu_control_o(cpu_control), .cpu_cpu_status_i(cpu_status), .cpu_fw_version_i(fw_version),
@@ -666,7 +690,8 @@ module rnic_core #(
 
   logic unused_inputs;
   assign unused_inputs = ^{evq_cnt, fd_rd_cpl_tag, fd_wr_cpl_tag, cw_wr_cpl_tag, mkey_init_done, rx_pl_keep, rx_pl_last, rx_good,
-                           tx_rdrsp_err, tx_cnt_done, tx_cnt_lkey, tx_cnt_rkey, tx_cnt_dma, s_axis_rx_tdata_i, ctrl_scratch, cpu_control[31:1],
+                           tx_rdrsp_err, tx_cnt_done, tx_cnt_lkey, tx_cnt_rkey, tx_cnt_dma, s_axis_rx_tdata_i, ctrl_scratch,
+                           ctrl_vlan[31:17], ctrl_vlan[15:12], vlan_rx_tagged, cpu_control[31:1],
                            cmdq_prod_we,
                            eq_cons,
                            eq_msix_vector[31:5], dev_err_msix_vector[31:5], ctrl_control[31:1], bus_wdata, bus_wstrb};

@@ -7,6 +7,7 @@ module rnic_fw_subsys #(
   parameter int unsigned TagWidth  = 8,
   parameter int unsigned ImemBytes = 65536,
   parameter int unsigned DmemBytes = 65536,
+  parameter int unsigned NumQps    = 128,   // QP-context RAM entries (rnic_core NumQps)
   parameter              ImemInit  = "",
   parameter              DmemInit  = ""
 ) (
@@ -182,12 +183,30 @@ module rnic_fw_subsys #(
   logic [31:0] tr_pc, tr_insn, tr_rd_wdata;
   logic [4:0] tr_rd;
 
-  // The window is 4 KiB (aliased above); the engines take whole words (stores are 32-bit).
-  logic [31:0] tc_addr_full;
+  // The engines' window is 4 KiB (aliased up to fw_tc.qpc_base); the engines take whole words
+  // (stores are 32-bit). From qpc_base on: the QP-context RAM, byte-enabled like DMEM.
+  logic [31:0] tc_addr_full, tc_wdata, qpc_rdata;
   logic [3:0]  tc_be;
+  logic        tc_req, tc_we, sel_qpc, qpc_rsel_q;
+  logic [31:0] tc_rdata;
+  // qpc_base is a power of two above the engines' window: its one bit selects the RAM
+  localparam logic [31:0] QpcBase = rnic_spec_pkg::FW_TC_QPC_BASE;
+  assign sel_qpc = |(tc_addr_full & QpcBase);
+  assign tc_req_o = tc_req && !sel_qpc;
+  assign tc_we_o = tc_we;
+  assign tc_wdata_o = tc_wdata;
   assign tc_addr_o = tc_addr_full[11:0];
   logic unused_tc;
-  assign unused_tc = ^{tc_addr_full[31:12], tc_be};
+  assign unused_tc = ^{tc_addr_full[31:12]};
+  rnic_qpc_ram #(.NumQps(NumQps), .EntryBytes(rnic_spec_pkg::FW_TC_QPC_ENTRY_BYTES)) u_qpc (
+    .clk_i, .req_i(tc_req && sel_qpc), .we_i(tc_we), .be_i(tc_be), .addr_i(tc_addr_full & (QpcBase - 32'd1)),
+    .wdata_i(tc_wdata), .rdata_o(qpc_rdata)
+  );
+  // a load's data: the RAM's or the engine's register, chosen by the request's address
+  always_ff @(posedge clk_i) begin
+    if (tc_req) qpc_rsel_q <= sel_qpc;
+  end
+  assign tc_rdata = qpc_rsel_q ? qpc_rdata : tc_rdata_i;
   rv_cpu #(.ImemBytes(ImemBytes), .DmemBytes(DmemBytes), .ImemInit(ImemInit), .DmemInit(DmemInit)) u_cpu (
     .clk_i, .rst_ni(rst_ni && core_run),
     .ld_req_i(ld_req), .ld_we_i(ld_we), .ld_addr_i(ld_addr), .ld_wdata_i(win_wdata_i),
@@ -196,8 +215,8 @@ module rnic_fw_subsys #(
     .dbg_rvalid_o(dbg_rvalid),
     .mmio_req_o(mmio_req), .mmio_we_o(mmio_we), .mmio_addr_o(mmio_addr), .mmio_wdata_o(mmio_wdata),
     .mmio_be_o(mmio_be), .mmio_gnt_i(mmio_gnt), .mmio_rvalid_i(mmio_rvalid), .mmio_rdata_i(mmio_rdata),
-    .tc_req_o(tc_req_o), .tc_we_o(tc_we_o), .tc_addr_o(tc_addr_full), .tc_wdata_o(tc_wdata_o),
-    .tc_be_o(tc_be), .tc_rdata_i(tc_rdata_i),
+    .tc_req_o(tc_req), .tc_we_o(tc_we), .tc_addr_o(tc_addr_full), .tc_wdata_o(tc_wdata),
+    .tc_be_o(tc_be), .tc_rdata_i(tc_rdata),
     .irq_ext_i,
     .ret_valid_o(tr_valid), .ret_pc_o(tr_pc), .ret_insn_o(tr_insn), .ret_rd_o(tr_rd),
     .ret_rd_we_o(tr_rd_we), .ret_rd_wdata_o(tr_rd_wdata), .ret_trap_o(tr_trap)

@@ -214,9 +214,10 @@ module xport_tx #(
   // controlled Q_Key: a descriptor Q_Key with bit 31 set means the QP's own Q_Key
   assign t_qkey   = d_q.qkey[31] ? qp_q.qkey : d_q.qkey;
   assign seg_len  = (pay || (is_fw && kind == rnic_spec_pkg::MSG_KIND_READ_REQ)) ? d_q.length : 32'd0;
-  // UD: the destination MAC and IPv4 come with the descriptor (from the address handle)
+  // UD: the destination MAC, IPv4 and DSCP/ECN byte come with the descriptor (from the address
+  // handle)
   assign tmpl = {(is_fw && ud) ? d_q.remote_va[47:0] : qp_q.dmac[47:0], qp_q.smac[47:0], qp_q.src_ipv4,
-                 (is_fw && ud) ? d_q.rkey : qp_q.dest_ipv4, qp_q.tos,
+                 (is_fw && ud) ? d_q.rkey : qp_q.dest_ipv4, (is_fw && ud) ? d_q.traffic_class : qp_q.tos,
                  qp_q.ttl, 16'h0, qp_q.udp_sport, 8'h0, t_se, 1'b0, 2'b00, 16'hFFFF, 1'b0, 1'b0,
                  t_dqp, t_ackreq, d_q.psn[23:0], d_q.remote_va, d_q.rkey, d_q.msg_len, t_syn,
                  d_q.imm_data[23:0], d_q.swap_add, d_q.compare, d_q.swap_add,
@@ -414,7 +415,7 @@ module xport_tx #(
   // the packer counts bytes from the chunk lengths; keep/last are implied
   logic unused_rd;
   assign unused_rd = ^{lf_empty, mq_cnt, lf_cnt, cf_cnt, rec_cnt, rd_data_keep_i, rd_data_last_i, next_psn_unused, tx_pkts_unused,
-                       mk_rsp_tag_i, rd_cpl_tag_i, d_q.ahn, qp_q, d_q.psn[31:24]};
+                       mk_rsp_tag_i, rd_cpl_tag_i, d_q.ahn, d_q.rsvd472, qp_q, d_q.psn[31:24]};
 
   // ---- mkey lookups -----------------------------------------------------------------------
   logic [31:0] rem_sge;

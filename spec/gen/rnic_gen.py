@@ -190,7 +190,7 @@ def gen_sv_pkg(s):
          "package rnic_spec_pkg;\n\n"]
     P = o.append
     P(f"  localparam logic [31:0] SPEC_HASH = 32'h{s.hash:08X};\n")
-    for k in ("pci_vendor_id", "pci_device_id", "hw_version", "clock_mhz", "max_sge"):
+    for k in ("pci_vendor_id", "pci_device_id", "hw_version", "clock_mhz", "max_sge", "max_num_qps"):
         P(f"  localparam int unsigned {k.upper()} = 32'h{s.device[k]:X};\n")
     for k, v in s.bar0.items():
         P(f"  localparam int unsigned BAR0_{k.upper()} = 32'h{v:X};\n")
@@ -224,6 +224,8 @@ def gen_sv_pkg(s):
     P(f"\n  // Tightly coupled window (soft-core addresses)\n  localparam logic [31:0] FW_TC_BASE = 32'h{s.fw_tc['base']:08X};\n")
     P(f"  localparam logic [11:0] FW_TC_CQ_REC_BASE = 12'h{s.fw_tc['cq_rec_base']:03X};\n")
     P(f"  localparam int unsigned FW_TC_CQ_REC_NUM = {s.fw_tc['cq_rec_num']};\n")
+    P(f"  localparam logic [31:0] FW_TC_QPC_BASE = 32'h{s.fw_tc['qpc_base']:08X};\n")
+    P(f"  localparam int unsigned FW_TC_QPC_ENTRY_BYTES = {s.fw_tc['qpc_entry_bytes']};\n")
     for r in s.fw_tc["regs"]:
         P(f"  localparam logic [11:0] FW_TC_{r['name'].upper()} = 12'h{r['off']:03X};\n")
     for ename, e in s.enums.items():
@@ -450,7 +452,7 @@ def gen_c(s):
          "#ifdef __KERNEL__\n#include <linux/types.h>\n#else\n#include <stdint.h>\n#endif\n\n"]
     P = o.append
     P(f"#define RNIC_SPEC_HASH 0x{s.hash:08X}u\n")
-    for k in ("pci_vendor_id", "pci_device_id", "hw_version", "clock_mhz", "max_sge"):
+    for k in ("pci_vendor_id", "pci_device_id", "hw_version", "clock_mhz", "max_sge", "max_num_qps"):
         P(f"#define RNIC_{k.upper()} 0x{s.device[k]:X}u\n")
     for k, v in s.bar0.items():
         P(f"#define RNIC_BAR0_{k.upper()} 0x{v:X}u\n")
@@ -484,6 +486,7 @@ def gen_c(s):
         P(f"#define RNIC_FW_REG_{r['name'].upper()} 0x{r['off']:03X}u\n")
     P(f"\n/* Tightly coupled window (soft-core addresses). */\n#define RNIC_FW_TC_BASE 0x{s.fw_tc['base']:08X}u\n")
     P(f"#define RNIC_FW_TC_CQ_REC_BASE 0x{s.fw_tc['cq_rec_base']:03X}u\n#define RNIC_FW_TC_CQ_REC_NUM {s.fw_tc['cq_rec_num']}u\n")
+    P(f"#define RNIC_FW_TC_QPC_BASE 0x{s.fw_tc['qpc_base']:08X}u\n#define RNIC_FW_TC_QPC_ENTRY_BYTES {s.fw_tc['qpc_entry_bytes']}u\n")
     for r in s.fw_tc["regs"]:
         P(f"#define RNIC_FW_TC_{r['name'].upper()} 0x{r['off']:03X}u\n")
     for ename, e in s.enums.items():
@@ -667,7 +670,7 @@ def gen_md(s):
     P(f"\n## Firmware MMIO registers\n\n{s.fw_mmio['doc']} Base 0x{s.fw_mmio['base']:08X}; the soft core's IMEM is at 0x{s.fw_mmio['imem_base']:08X} and its DMEM at 0x{s.fw_mmio['dmem_base']:08X}; the firmware DMA staging buffer ({s.fw_mmio['dma_buf_size']} bytes) at 0x{s.fw_mmio['dma_buf_base']:08X}.\n\n| offset | name | description |\n|---|---|---|\n")
     for r in s.fw_mmio["regs"]:
         P(f"| 0x{r['off']:03X} | `{r['name']}` | {r['doc']} |\n")
-    P(f"\n## Firmware tightly coupled window\n\n{s.fw_tc['doc']} Base 0x{s.fw_tc['base']:08X}; the completion-record ring ({s.fw_tc['cq_rec_num']} slots of `cq_rec`) at offset 0x{s.fw_tc['cq_rec_base']:03X}.\n\n| offset | name | description |\n|---|---|---|\n")
+    P(f"\n## Firmware tightly coupled window\n\n{s.fw_tc['doc']} Base 0x{s.fw_tc['base']:08X}; the completion-record ring ({s.fw_tc['cq_rec_num']} slots of `cq_rec`) at offset 0x{s.fw_tc['cq_rec_base']:03X}; the QP-context RAM (firmware-owned per-QP state, {s.fw_tc['qpc_entry_bytes']} bytes per QP of the configuration, plain memory with byte enables) at offset 0x{s.fw_tc['qpc_base']:07X}.\n\n| offset | name | description |\n|---|---|---|\n")
     for r in s.fw_tc["regs"]:
         P(f"| 0x{r['off']:03X} | `{r['name']}` | {r['doc']} |\n")
     P("\n## Enumerations\n\n")

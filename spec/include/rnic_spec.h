@@ -10,12 +10,13 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0x23B98FA4u
+#define RNIC_SPEC_HASH 0x22028A23u
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
 #define RNIC_CLOCK_MHZ 0xFAu
 #define RNIC_MAX_SGE 0x4u
+#define RNIC_MAX_NUM_QPS 0x1000u
 #define RNIC_BAR0_SIZE 0x400000u
 #define RNIC_BAR0_BLOCK_STRIDE 0x100u
 #define RNIC_BAR0_FW_WINDOW_BASE 0x100000u
@@ -50,6 +51,7 @@
 #define RNIC_REG_CTRL_DEV_ERR_CLEAR 0x00128u
 #define RNIC_REG_CTRL_DEV_ERR_MSIX_VECTOR 0x0012Cu
 #define RNIC_REG_CTRL_WDOG_TIMEOUT 0x00130u
+#define RNIC_REG_CTRL_VLAN 0x00134u
 #define RNIC_BLK_CPU_TYPE 0x52435055u
 #define RNIC_BLK_CPU_VERSION 0x00010000u
 #define RNIC_BLK_CPU_BASE 0x00200u
@@ -253,6 +255,8 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_TC_BASE 0x30000000u
 #define RNIC_FW_TC_CQ_REC_BASE 0x000u
 #define RNIC_FW_TC_CQ_REC_NUM 16u
+#define RNIC_FW_TC_QPC_BASE 0x01000000u
+#define RNIC_FW_TC_QPC_ENTRY_BYTES 256u
 #define RNIC_FW_TC_CQW_PROD 0x800u
 #define RNIC_FW_TC_CQW_CONS 0x804u
 #define RNIC_FW_TC_CQW_STATUS 0x808u
@@ -3332,11 +3336,11 @@ static inline void rnic_tx_desc_set_qkey(void *p, uint32_t v)
 #define RNIC_TX_DESC_AHN_OFF 56u
 static inline uint32_t rnic_tx_desc_get_ahn(const void *p)
 {
-	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 56);
+	return rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 56);
 }
 static inline void rnic_tx_desc_set_ahn(void *p, uint32_t v)
 {
-	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 56, (uint32_t)v);
+	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 56, (uint16_t)v);
 }
 #define RNIC_TX_DESC_MSG_LEN_OFF 60u
 static inline uint32_t rnic_tx_desc_get_msg_len(const void *p)
@@ -3346,6 +3350,15 @@ static inline uint32_t rnic_tx_desc_get_msg_len(const void *p)
 static inline void rnic_tx_desc_set_msg_len(void *p, uint32_t v)
 {
 	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 60, (uint32_t)v);
+}
+#define RNIC_TX_DESC_TRAFFIC_CLASS_OFF 58u
+static inline uint32_t rnic_tx_desc_get_traffic_class(const void *p)
+{
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 58);
+}
+static inline void rnic_tx_desc_set_traffic_class(void *p, uint32_t v)
+{
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 58, (uint8_t)v);
 }
 #define RNIC_TX_DESC_SGE0_ADDR_OFF 64u
 static inline uint64_t rnic_tx_desc_get_sge0_addr(const void *p)
@@ -4019,8 +4032,9 @@ static inline void rnic_fw_image_hdr_set_imem_crc(void *p, uint32_t v)
 	X(tx_desc, compare, 40, 8, 0, 64) \
 	X(tx_desc, dest_qpn, 48, 4, 0, 32) \
 	X(tx_desc, qkey, 52, 4, 0, 32) \
-	X(tx_desc, ahn, 56, 4, 0, 32) \
+	X(tx_desc, ahn, 56, 2, 0, 16) \
 	X(tx_desc, msg_len, 60, 4, 0, 32) \
+	X(tx_desc, traffic_class, 58, 1, 0, 8) \
 	X(tx_desc, sge0_addr, 64, 8, 0, 64) \
 	X(tx_desc, sge0_len, 72, 4, 0, 32) \
 	X(tx_desc, sge0_lkey, 76, 4, 0, 32) \

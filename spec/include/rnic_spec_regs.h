@@ -123,7 +123,7 @@ static const struct rnic_spec_reg rnic_spec_regs_id[] RNIC_SPEC_UNUSED = {
 	  0, 0u, 0, 0, 0u, 0 },
 	{ "hw_version", "RTL version, major.minor in 16.16", 0x14u, RNIC_SPEC_CONST, 0x00010000u,
 	  0, 0u, 0, 0, 0u, 0 },
-	{ "spec_hash", "CRC-32 of spec/rnic.toml: host and hardware agree on the contract", 0x18u, RNIC_SPEC_CONST, 0x23B98FA4u,
+	{ "spec_hash", "CRC-32 of spec/rnic.toml: host and hardware agree on the contract", 0x18u, RNIC_SPEC_CONST, 0x22028A23u,
 	  0, 0u, 0, 0, 0u, 0 },
 	{ "clock_mhz", "core clock in MHz", 0x1Cu, RNIC_SPEC_CONST, 0x000000FAu,
 	  0, 0u, 0, 0, 0u, 0 },
@@ -153,6 +153,8 @@ static const struct rnic_spec_reg rnic_spec_regs_ctrl[] RNIC_SPEC_UNUSED = {
 	{ "dev_err_msix_vector", "MSI-X vector raised when a dev_err bit is set", 0x2Cu, RNIC_SPEC_RW, 0x00000000u,
 	  0, 0u, 0, 0, 0u, 0 },
 	{ "wdog_timeout", "heartbeat watchdog: core cycles the running firmware may go without changing cpu.heartbeat before dev_err bit WATCHDOG is set; 0 (reset) turns the watchdog off", 0x30u, RNIC_SPEC_RW, 0x00000000u,
+	  0, 0u, 0, 0, 0u, 0 },
+	{ "vlan", "802.1Q on the port: bits 11:0 VLAN ID, bit 16 tag every transmitted frame (PCP = bits 7:5 of the IPv4 DSCP/ECN byte, the DSCP class selector; 0 for non-IPv4 frames; DEI 0). Received frames are accepted with or without a tag, whatever their VLAN ID", 0x34u, RNIC_SPEC_RW, 0x00000000u,
 	  0, 0u, 0, 0, 0u, 0 },
 };
 
@@ -247,7 +249,7 @@ static const struct rnic_spec_block rnic_spec_blocks[] RNIC_SPEC_UNUSED = {
 	  rnic_spec_regs_id, 7u, 0u, 0u },
 	{ "ctrl", "Global control and status.",
 	  0x5243544Cu, 0x00010000u, 0x100u,
-	  rnic_spec_regs_ctrl, 9u, 0u, 0u },
+	  rnic_spec_regs_ctrl, 10u, 0u, 0u },
 	{ "cpu", "Soft-core control, firmware loading, log ring and panic record. IMEM and DMEM appear in BAR0 at fw_window_base (IMEM) and fw_window_base + fw_window_size/2 (DMEM) for the host to load and inspect.",
 	  0x52435055u, 0x00010000u, 0x200u,
 	  rnic_spec_regs_cpu, 13u, 0u, 0u },

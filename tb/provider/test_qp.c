@@ -149,6 +149,14 @@ static void test_modify(void)
 		      mock.modify_attr.dest_ipv4 == 0x0A010203u && mock.modify_attr.sgid_index == 1 &&
 		      mock.modify_attr.hop_limit == 0xFF && mock.modify_attr.traffic_class == 0x60,
 	      "modify-rtr-av-gid-to-ipv4");
+	/* no traffic class: the SL's DSCP class selector (the port's PCP follows it) */
+	a.ah_attr.grh.traffic_class = 0;
+	a.ah_attr.sl = 3;
+	CHECK(rnicp_modify_qp(qp, &a, rtr) == 0 && mock.modify_attr.traffic_class == 0x60, "modify-av-sl-to-dscp-class");
+	a.ah_attr.grh.traffic_class = 0x8A; /* a traffic class given wins over the SL */
+	CHECK(rnicp_modify_qp(qp, &a, rtr) == 0 && mock.modify_attr.traffic_class == 0x8A, "modify-av-traffic-class-over-sl");
+	a.ah_attr.grh.traffic_class = 0x60;
+	a.ah_attr.sl = 0;
 
 	calls = mock.calls[M_MODIFY_QP];
 	a.ah_attr.is_global = 0;

@@ -8,18 +8,28 @@ ROCE_SEED ?= 1
 ROCE_FUZZ ?= 100000
 
 TEST_SUITES += roce
-LINT_TOPS += roce_tx roce_rx roce_tx_seg
+LINT_TOPS += roce_tx roce_rx roce_tx_seg roce_vlan_ins roce_vlan_strip
 SYNTH_TOPS += roce_tx roce_rx
 BENCHES += roce
 
 $(ROCE_BUILD)/w%/Vroce_tb_top: $(ROCE_TB_DEPS)
 	$(call verilate,$(ROCE_BUILD)/w$*,roce_tb_top,$(ROCE_TB_SV),$(ROCE_TB_CPP),-GDataWidth=$* -CFLAGS -I$(CURDIR)/tb/roce)
 
+# the 802.1Q insert/strip blocks back to back (tb/roce/tb_vlan.cpp), at three widths
+VLAN_WIDTHS := 512 128 64
+VLAN_TB_DEPS := rtl/roce/roce_vlan_ins.sv rtl/roce/roce_vlan_strip.sv tb/roce/roce_vlan_tb_top.sv tb/roce/tb_vlan.cpp \
+  tb/common/tb_check.h
+$(ROCE_BUILD)/vlan%/Vroce_vlan_tb_top: $(VLAN_TB_DEPS)
+	$(call verilate,$(ROCE_BUILD)/vlan$*,roce_vlan_tb_top,tb/roce/roce_vlan_tb_top.sv,tb/roce/tb_vlan.cpp,\
+	  -GDataWidth=$* -CFLAGS -DTB_DATA_WIDTH=$*)
+
 .PHONY: test-roce bench-roce
-test-roce: $(foreach w,$(ROCE_WIDTHS),$(ROCE_BUILD)/w$(w)/Vroce_tb_top)
+test-roce: $(foreach w,$(ROCE_WIDTHS),$(ROCE_BUILD)/w$(w)/Vroce_tb_top) \
+  $(foreach w,$(VLAN_WIDTHS),$(ROCE_BUILD)/vlan$(w)/Vroce_vlan_tb_top)
 	@rc=0; for w in $(ROCE_WIDTHS); do \
 	  $(ROCE_BUILD)/w$$w/Vroce_tb_top --seed $(ROCE_SEED) --fuzz $(ROCE_FUZZ) --out $(ROCE_BUILD) || rc=1; \
-	done; $(MAKE) --no-print-directory cov-roce || rc=1; exit $$rc
+	done; for w in $(VLAN_WIDTHS); do $(ROCE_BUILD)/vlan$$w/Vroce_vlan_tb_top --seed $(ROCE_SEED) || rc=1; done; \
+	$(MAKE) --no-print-directory cov-roce || rc=1; exit $$rc
 
 # Longer form (make test-long): ten times the fuzz frames at every width, for each seed of
 # ROCE_LONG_SEEDS (a range spreads over a cluster).

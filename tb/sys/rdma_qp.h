@@ -9,6 +9,7 @@ struct RdmaConnOpts {
   uint32_t timeout = 6;   // local ACK timeout 4.096 us * 2^timeout
   uint32_t retry_cnt = 7, rnr_retry = 7, min_rnr_timer = 1;  // RNR timer code 1: 10 us
   uint32_t access = 0xF;  // QP access flags (bits of enum access) the responder grants
+  uint32_t traffic_class = 0;  // the path's GRH traffic class: the DSCP/ECN byte of this QP's frames
 };
 
 struct RdmaQp {
@@ -94,6 +95,7 @@ struct RdmaQp {
     a.max_dest_rd_atomic = 4;
     a.dest_ipv4 = peer.h->ipv4;
     a.hop_limit = 64;
+    a.traffic_class = o.traffic_class;
     std::memcpy(a.dmac, peer.h->mac, 6);
     rc = modify(1u << RNIC_QP_ATTR_STATE | 1u << RNIC_QP_ATTR_AV | 1u << RNIC_QP_ATTR_PATH_MTU |
                     1u << RNIC_QP_ATTR_DEST_QPN | 1u << RNIC_QP_ATTR_RQ_PSN | 1u << RNIC_QP_ATTR_MIN_RNR_TIMER |

@@ -9,14 +9,21 @@
 //   test-rdma-rnr  RNR NAK then success; RNR retries exhausted; peer gone -> RETRY_EXC_ERR
 //   test-rdma-mtu  WRITE / SEND / READ at path MTU 256 and 1024
 //   test-rdma-qps  N QP pairs (--qps N, default 64) with round-robin interleaved traffic
+//   test-rdma-qp-range  every QP of the configuration (1022 per NIC at 100g) created; traffic on
+//                  the lowest, highest and random QPNs (--range-sel N, --range-all connects all)
 //   test-rdma-ud   UD SEND end to end (not in the default run: see sim/README.md)
+//   test-rdma-prio 802.1Q tags on both ports, traffic classes per QP and AH (the capture is
+//                  checked by tb/sys/pcap_prio.py)
 // Options after the seed: --gaps also runs the checks of known gaps (SKIP lines otherwise);
 // --no-pfc turns the link's flow control (PAUSE frames) off.
+#define SC_INCLUDE_DYNAMIC_PROCESSES  // sc_spawn: the two NICs' QPs created at once
 #include <systemc.h>
 
 #include <cstring>
 #include <array>
+#include <algorithm>
 #include <functional>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -30,6 +37,7 @@
 namespace {
 
 constexpr uint32_t kBuf = 2u << 20;
+constexpr uint32_t FW_FIRST_QPN_SYS = 2;  // QPNs 0 and 1 are never handed out
 constexpr uint32_t kAll = 0xF;
 constexpr uint32_t LW = 1u << RNIC_ACCESS_LOCAL_WRITE, RW = 1u << RNIC_ACCESS_REMOTE_WRITE,
                    RR = 1u << RNIC_ACCESS_REMOTE_READ, RA = 1u << RNIC_ACCESS_REMOTE_ATOMIC;
@@ -46,6 +54,10 @@ bool g_gaps = false;
 bool g_faults = false;   // --faults given: the link loses, reorders, duplicates, corrupts
 int g_qps = 64;          // test-rdma-qps: QP pairs (--qps N)
 bool g_qps_read = true;  // test-rdma-qps: READs in the mix (--no-read leaves them out)
+// test-rdma-qp-range: QPs with traffic (--range-sel N: lowest, highest, N-2 random) and whether
+// every pair is connected (--range-all) or only those
+int g_range_sel = 8;
+bool g_range_all = false;
 // test-rdma-qps: simulated time between two doorbells (--pace NS). The NIC's doorbell FIFO (64
 // entries) drops doorbells it has no room for and a dropped doorbell is never recovered, so
 // unpaced posting on 64 QPs loses WQEs (known gap, run with --pace 0 --gaps).
@@ -887,6 +899,186 @@ void many_qps(Ext &t) {
   t.r.check(extra == 0, "rdma-qps-64-no-extra-cqes", "%d extra", extra);
 }
 
+// The whole QP range of the configuration (1022 QPs per NIC in the 100g core, QPNs 2..1023):
+// QUERY_DEVICE reports it, every QP is created (one more is refused), the pairs that carry
+// traffic (or, with --range-all, every pair) are connected RC, then WRITE, SEND and READ run on
+// the lowest, the highest and random QPs in between (--range-sel N in all), completions through
+// one shared CQ per side (the firmware has 127 CQs), data byte for byte.
+void qp_range(Ext &t) {
+  rnic_device_attr da{}, db{};
+  int rca = rnic_cmd_query_device(&t.a->q, &da), rcb = rnic_cmd_query_device(&t.b->q, &db);
+  const int N = int(da.max_qp);
+  std::printf("INFO qp-range: max_qp %u / %u\n", da.max_qp, db.max_qp);
+  if (!t.r.check(rca == 0 && rcb == 0 && N >= 1022 && db.max_qp == da.max_qp, "rdma-qp-range-query-device",
+                 "rc %d/%d max_qp %u/%u (the 100g core has 1024 QPs, QPNs 2..1023)", rca, rcb, da.max_qp, db.max_qp))
+    return;
+  std::vector<std::unique_ptr<RdmaQp>> xs, ys;
+  // both NICs' QPs created at once (one thread each): half the simulated time
+  bool side_ok[2] = {true, true};
+  sc_event side_done[2];
+  for (int side = 0; side < 2; side++)
+    sc_spawn(
+        [&, side] {
+          auto &v = side ? ys : xs;
+          RdmaPort *h = side ? t.b : t.a;
+          for (int i = 0; i < N && side_ok[side]; i++) {
+            v.emplace_back(new RdmaQp());
+            // the first QP's CQ (128 entries, one host page) is every QP's: 3 x 32 CQEs at most
+            side_ok[side] = v[i]->create(h, 0, RNIC_QP_TYPE_RC, i ? v[0]->cqn : 0);
+            if (!side_ok[side]) std::printf("INFO qp-range: side %d QP %d: %s\n", side, i, v[i]->err.c_str());
+          }
+          side_done[side].notify();
+        },
+        sc_gen_unique_name("qp_range_create"));
+  wait(side_done[0] & side_done[1]);
+  bool ok = side_ok[0] && side_ok[1];
+  bool span = ok && xs.front()->qpn == FW_FIRST_QPN_SYS && xs.back()->qpn == uint32_t(N + 1) &&
+              ys.front()->qpn == FW_FIRST_QPN_SYS && ys.back()->qpn == uint32_t(N + 1);
+  if (!t.r.check(span, "rdma-qp-range-create-all", "%zu/%zu QPs created, QPNs %u..%u", xs.size(), ys.size(),
+                 xs.empty() ? 0 : xs.front()->qpn, xs.empty() ? 0 : xs.back()->qpn))
+    return;
+  std::printf("INFO qp-range: %d QPs per NIC created by %.1f us\n", N, sc_time_stamp().to_seconds() * 1e6);
+  RdmaQp extra;
+  t.r.check(!extra.create(t.a, 0, RNIC_QP_TYPE_RC, xs[0]->cqn), "rdma-qp-range-one-more-refused", "QP %u created",
+            extra.qpn);
+  // lowest, highest, then random distinct QPs in between
+  std::vector<int> sel = {0, N - 1};
+  while (int(sel.size()) < std::min(g_range_sel, N)) {
+    int i = int(t.next() % uint64_t(N));
+    if (std::find(sel.begin(), sel.end(), i) == sel.end()) sel.push_back(i);
+  }
+  const int S = int(sel.size());
+  // every pair (--range-all), or the pairs that carry traffic
+  std::vector<int> conn = sel;
+  if (g_range_all) {
+    conn.clear();
+    for (int i = 0; i < N; i++) conn.push_back(i);
+  }
+  int made = 0;
+  for (; made < int(conn.size()) && ok; made++) {
+    uint32_t px = uint32_t(t.next() & 0xFFFFFF), py = uint32_t(t.next() & 0xFFFFFF);
+    RdmaQp &qx = *xs[conn[made]], &qy = *ys[conn[made]];
+    ok = qx.connect(qy, px, py) && qy.connect(qx, py, px);
+  }
+  if (!t.r.check(ok, "rdma-qp-range-connect", "pair %d: %s%s", made - 1, xs[conn[made - 1]]->err.c_str(),
+                 ys[conn[made - 1]]->err.c_str()))
+    return;
+  std::printf("INFO qp-range: %zu pairs connected by %.1f us\n", conn.size(), sc_time_stamp().to_seconds() * 1e6);
+  constexpr int kSlot = 0x4000;
+  const uint32_t bytes = 4u << 20;
+  uint64_t am = t.a->mem->alloc(bytes, 1u << 21), bm = t.b->mem->alloc(bytes, 1u << 21);
+  uint32_t ak = 0, bk = 0;
+  ok = rdma_reg_mr(t.a, am, bytes, kAll, &ak, 0, 21) && rdma_reg_mr(t.b, bm, bytes, kAll, &bk, 0, 21);
+  if (!t.r.check(ok, "rdma-qp-range-reg-mr", "%s%s", t.a->err.c_str(), t.b->err.c_str())) return;
+  struct Exp {
+    std::vector<uint8_t> wmsg, rmsg, smsg;
+    uint64_t wid, rid, sid, rcv_id;
+  };
+  std::vector<Exp> e(S);
+  int bad_post = 0;
+  auto pace = [] { wait(sc_time(500, SC_NS)); };
+  for (int k = 0; k < S; k++) {  // slots: [k] WRITE/READ, [S + k] SEND
+    Exp &x = e[k];
+    x.wmsg = t.rnd(1 + t.next() % 5000), x.rmsg = t.rnd(1 + t.next() % 4096), x.smsg = t.rnd(1 + t.next() % 2000);
+    uint64_t aslot = am + uint64_t(k) * kSlot, bslot = bm + uint64_t(k) * kSlot;
+    t.a->mem->write(aslot, x.wmsg.data(), x.wmsg.size());
+    t.a->mem->fill(aslot + 0x2000, 0x11, 0x2000);
+    t.b->mem->fill(bslot, 0x22, 0x2000);
+    t.b->mem->write(bslot + 0x2000, x.rmsg.data(), x.rmsg.size());
+    t.b->mem->write(bm + uint64_t(S + k) * kSlot, x.smsg.data(), x.smsg.size());
+    t.a->mem->fill(am + uint64_t(S + k) * kSlot, 0xEE, kSlot);
+    RdmaQp &qa = *xs[sel[k]], &qb = *ys[sel[k]];
+    rnicp_sge rs{am + uint64_t(S + k) * kSlot, kSlot / 2, ak};
+    rnicp_recv_wr rwr{x.rcv_id = t.next(), &rs, 1};
+    bad_post += qa.post_recv(rwr) != 0;
+    pace();
+    rnicp_sge ws{aslot, uint32_t(x.wmsg.size()), ak};
+    rnicp_send_wr wr{};
+    wr.wr_id = x.wid = t.next();
+    wr.opcode = RNIC_WQE_OP_RDMA_WRITE;
+    wr.flags = RNICP_WR_SIGNALED;
+    wr.sg_list = &ws;
+    wr.num_sge = 1;
+    wr.remote_addr = bslot;
+    wr.rkey = bk;
+    bad_post += qa.post_send(wr) <= 0;
+    pace();
+    rnicp_sge rds{aslot + 0x2000, uint32_t(x.rmsg.size()), ak};
+    wr.wr_id = x.rid = t.next();
+    wr.opcode = RNIC_WQE_OP_RDMA_READ;
+    wr.sg_list = &rds;
+    wr.remote_addr = bslot + 0x2000;
+    bad_post += qa.post_send(wr) <= 0;
+    pace();
+    rnicp_sge ss{bm + uint64_t(S + k) * kSlot, uint32_t(x.smsg.size()), bk};
+    rnicp_send_wr sw{};
+    sw.wr_id = x.sid = t.next();
+    sw.opcode = RNIC_WQE_OP_SEND;
+    sw.flags = RNICP_WR_SIGNALED;
+    sw.sg_list = &ss;
+    sw.num_sge = 1;
+    bad_post += qb.post_send(sw) <= 0;
+    pace();
+  }
+  // Both shared CQs until every selected QP has its completions (3 on nic0, 1 on nic1).
+  std::map<uint32_t, std::vector<rnicp_wc>> got_a, got_b;
+  auto drain = [&](std::vector<std::unique_ptr<RdmaQp>> &v, std::map<uint32_t, std::vector<rnicp_wc>> &got) {
+    rnicp_wc w[64];
+    int n = rnicp_cq_poll(&v[0]->cq, 64, w);
+    for (int i = 0; i < n; i++) {
+      got[w[i].qpn].push_back(w[i]);
+      uint32_t idx = w[i].qpn - FW_FIRST_QPN_SYS;
+      if (idx < v.size()) {
+        if (rnicp_wc_is_recv(&w[i]))
+          rnicp_rq_complete(&v[idx]->rq, w[i].wqe_index);
+        else
+          rnicp_sq_complete(&v[idx]->sq, w[i].wqe_index);
+      }
+    }
+    return n;
+  };
+  sc_time end = sc_time_stamp() + sc_time(20, SC_MS);
+  int total_a = 0, total_b = 0;
+  while ((total_a < 3 * S || total_b < S) && sc_time_stamp() < end) {
+    total_a += drain(xs, got_a), total_b += drain(ys, got_b);
+    if (total_a < 3 * S || total_b < S) wait(sc_time(1, SC_US));
+  }
+  int bad = 0;
+  std::string first_bad;
+  for (int k = 0; k < S; k++) {
+    Exp &x = e[k];
+    uint32_t qpn = xs[sel[k]]->qpn;
+    auto &ga = got_a[qpn], &gb = got_b[ys[sel[k]]->qpn];
+    std::vector<rnicp_wc> sends, recvs;
+    for (auto &w : ga) (rnicp_wc_is_recv(&w) ? recvs : sends).push_back(w);
+    uint64_t aslot = am + uint64_t(k) * kSlot, bslot = bm + uint64_t(k) * kSlot;
+    uint32_t wl = uint32_t(x.wmsg.size()), rl = uint32_t(x.rmsg.size()), sl = uint32_t(x.smsg.size());
+    bool good = ga.size() == 3 && gb.size() == 1 && sends.size() == 2 && recvs.size() == 1 &&
+                is(sends[0], x.wid, 0, RNIC_WC_OPCODE_RDMA_WRITE, wl) && is(sends[1], x.rid, 0, RNIC_WC_OPCODE_RDMA_READ, rl) &&
+                is(recvs[0], x.rcv_id, 0, RNIC_WC_OPCODE_RECV, sl) && is(gb[0], x.sid, 0, RNIC_WC_OPCODE_SEND, sl);
+    bool data = t.b->mem->read_vec(bslot, wl) == x.wmsg &&
+                t.b->mem->read_vec(bslot + wl, 0x2000 - wl) == std::vector<uint8_t>(0x2000 - wl, 0x22) &&
+                t.a->mem->read_vec(aslot + 0x2000, rl) == x.rmsg &&
+                t.a->mem->read_vec(aslot + 0x2000 + rl, 64) == std::vector<uint8_t>(64, 0x11) &&
+                t.a->mem->read_vec(am + uint64_t(S + k) * kSlot, sl) == x.smsg &&
+                t.a->mem->read_vec(am + uint64_t(S + k) * kSlot + sl, 64) == std::vector<uint8_t>(64, 0xEE);
+    if (!(good && data) && !bad++) {
+      char s[300];
+      std::snprintf(s, sizeof s, "QPN %u: cqes %zu/%zu data %d %s", qpn, ga.size(), gb.size(), int(data),
+                    ga.empty() ? "" : wcs(ga[0]).c_str());
+      first_bad = s;
+    }
+  }
+  std::string qpns;
+  for (int k = 0; k < S; k++) qpns += (k ? "," : "") + std::to_string(xs[sel[k]]->qpn);
+  std::printf("INFO qp-range: traffic on QPNs %s\n", qpns.c_str());
+  t.r.check(bad == 0 && bad_post == 0 && total_a == 3 * S && total_b == S, "rdma-qp-range-traffic-lowest-highest-random",
+            "%d of %d QPs wrong, %d posts refused, %d/%d CQEs; first: %s", bad, S, bad_post, total_a, total_b,
+            first_bad.c_str());
+  wait(sc_time(30, SC_US));
+  t.r.check(drain(xs, got_a) == 0 && drain(ys, got_b) == 0, "rdma-qp-range-no-extra-cqes", "extra CQEs");
+}
+
 // UD SEND from x to y with an address handle: y's buffer gets the 40-byte GRH area then the
 // payload, its CQE names the source QP; a wrong Q_Key is dropped silently.
 void ud(Ext &t) {
@@ -944,6 +1136,106 @@ void ud(Ext &t) {
               (name + "-receiver").c_str(), "cqes %d %s src_qp %u data %d grh %d", ny, wcs(wy).c_str(), wy.src_qp,
               int(data), int(grh));
   }
+}
+
+// Priority marking (docs/architecture.md): both ports tag with VLAN 0x123 (ctrl.vlan); three RC
+// pairs with their own traffic classes per side (requests carry the requester QP's, ACKs and
+// READ responses the responder QP's) and a UD send through an AH with a traffic class run
+// WRITE/READ/SEND byte for byte through the tagged link. The link capture is checked afterwards
+// by tb/sys/pcap_prio.py against build/sys/test-rdma-prio.expect (written here): every RoCE
+// frame tagged, VID, PCP = DSCP class, the DSCP/ECN byte per (source MAC, destination QP).
+void prio(Ext &t) {
+  const uint32_t vid = 0x123;
+  t.a->nic->bar_write(RNIC_REG_CTRL_VLAN, 1u << 16 | vid);
+  t.b->nic->bar_write(RNIC_REG_CTRL_VLAN, 1u << 16 | vid);
+  t.r.check(t.a->nic->bar_read(RNIC_REG_CTRL_VLAN) == (1u << 16 | vid), "rdma-prio-vlan-register");
+  // (nic0 side, nic1 side) traffic classes: DSCP 26 (AF31, PCP 3) both ways; EF 46 with ECT(0)
+  // toward CS1; CS6 toward 0 (untouched traffic class, PCP 0)
+  const uint32_t tc[3][2] = {{0x68, 0x68}, {0xBA, 0x20}, {0xC0, 0x00}};
+  FILE *ex = std::fopen("build/sys/test-rdma-prio.expect", "w");
+  bool ok = ex != nullptr;
+  if (ex) std::fprintf(ex, "vid %u\n", vid);
+  auto mac = [](const uint8_t *m) {
+    char s[20];
+    std::snprintf(s, sizeof s, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4], m[5]);
+    return std::string(s);
+  };
+  for (int p = 0; p < 3 && ok; p++) {
+    RdmaConnOpts ox, oy;
+    ox.traffic_class = tc[p][0], oy.traffic_class = tc[p][1];
+    RdmaQp *x, *y;
+    if (!t.pair(x, y, ox, oy)) return;
+    // frames from nic0 to y carry x's class, frames from nic1 to x carry y's
+    if (ex) std::fprintf(ex, "%s %u %u\n%s %u %u\n", mac(t.a->mac).c_str(), y->qpn, tc[p][0], mac(t.b->mac).c_str(),
+                         x->qpn, tc[p][1]);
+    std::string n = "rdma-prio-pair-" + std::to_string(p);
+    auto wmsg = t.rnd(3000 + 700 * p), rmsg = t.rnd(5000 + 100 * p), smsg = t.rnd(1200);
+    uint64_t ao = t.abuf + 0x40000u * p, bo = t.bbuf + 0x40000u * p;
+    t.a->mem->write(ao, wmsg.data(), wmsg.size());
+    t.b->mem->write(bo + 0x10000, rmsg.data(), rmsg.size());
+    t.b->mem->write(bo + 0x20000, smsg.data(), smsg.size());
+    t.a->mem->fill(ao + 0x10000, 0x11, 0x2000);
+    t.a->mem->fill(ao + 0x20000, 0x33, 0x2000);
+    rnicp_sge rs{ao + 0x20000, 0x2000, t.akey};
+    rnicp_recv_wr rwr{t.next(), &rs, 1};
+    bool posted = x->post_recv(rwr) == 0;
+    rnicp_sge ws{ao, uint32_t(wmsg.size()), t.akey}, rds{ao + 0x10000, uint32_t(rmsg.size()), t.akey};
+    rnicp_send_wr wr{};
+    wr.wr_id = 1, wr.opcode = RNIC_WQE_OP_RDMA_WRITE, wr.flags = RNICP_WR_SIGNALED, wr.sg_list = &ws, wr.num_sge = 1;
+    wr.remote_addr = bo, wr.rkey = t.bkey;
+    posted = x->post_send(wr) > 0 && posted;
+    wr.wr_id = 2, wr.opcode = RNIC_WQE_OP_RDMA_READ, wr.sg_list = &rds, wr.remote_addr = bo + 0x10000;
+    posted = x->post_send(wr) > 0 && posted;
+    rnicp_sge ss{bo + 0x20000, uint32_t(smsg.size()), t.bkey};
+    rnicp_send_wr sw{};
+    sw.wr_id = 3, sw.opcode = RNIC_WQE_OP_SEND, sw.flags = RNICP_WR_SIGNALED, sw.sg_list = &ss, sw.num_sge = 1;
+    posted = y->post_send(sw) > 0 && posted;
+    rnicp_wc wx[3]{}, wy{};
+    int nx = x->poll(wx, 3, t.wait_t), ny = y->poll(&wy, 1, t.wait_t);
+    std::vector<rnicp_wc> sends, recvs;
+    for (int k = 0; k < nx; k++) (rnicp_wc_is_recv(&wx[k]) ? recvs : sends).push_back(wx[k]);
+    bool cqes = nx == 3 && ny == 1 && sends.size() == 2 && recvs.size() == 1 &&
+                is(sends[0], 1, 0, RNIC_WC_OPCODE_RDMA_WRITE, uint32_t(wmsg.size())) &&
+                is(sends[1], 2, 0, RNIC_WC_OPCODE_RDMA_READ, uint32_t(rmsg.size())) &&
+                is(recvs[0], rwr.wr_id, 0, RNIC_WC_OPCODE_RECV, uint32_t(smsg.size())) &&
+                is(wy, 3, 0, RNIC_WC_OPCODE_SEND, uint32_t(smsg.size()));
+    bool data = t.b->mem->read_vec(bo, wmsg.size()) == wmsg && t.a->mem->read_vec(ao + 0x10000, rmsg.size()) == rmsg &&
+                t.a->mem->read_vec(ao + 0x10000 + rmsg.size(), 64) == std::vector<uint8_t>(64, 0x11) &&
+                t.a->mem->read_vec(ao + 0x20000, smsg.size()) == smsg &&
+                t.a->mem->read_vec(ao + 0x20000 + smsg.size(), 64) == std::vector<uint8_t>(64, 0x33);
+    t.r.check(posted && cqes && data, (n + "-write-read-send").c_str(), "posted %d cqes %d/%d data %d", int(posted), nx,
+              ny, int(data));
+  }
+  // UD through an address handle with traffic class 0x48 (DSCP 18, PCP 2): the receiver's GRH
+  // area holds the IPv4 header as it arrived, TOS included
+  RdmaQp *ux = t.new_qp(t.a, 0, RNIC_QP_TYPE_UD), *uy = t.new_qp(t.b, 0, RNIC_QP_TYPE_UD);
+  if (!ux || !uy) return;
+  const uint32_t qkey = 0x22222222, utc = 0x48;
+  ok = ux->ud_ready(qkey, 0x10) && uy->ud_ready(qkey, 0x20) && ok;
+  rnic_create_ah_in ah{};
+  ah.pdn = t.a->pdn, ah.dest_ipv4 = t.b->ipv4, ah.hop_limit = 64, ah.traffic_class = utc;
+  std::memcpy(ah.dmac, t.b->mac, 6);
+  uint32_t ahn = 0;
+  ok = rnic_cmd_create_ah(&t.a->q, &ah, &ahn) == 0 && ok;
+  if (ex) std::fprintf(ex, "%s %u %u\n", mac(t.a->mac).c_str(), uy->qpn, utc), std::fclose(ex);
+  auto msg = t.rnd(700);
+  t.a->mem->write(t.abuf + 0x100000, msg.data(), msg.size());
+  uint64_t rbuf = t.bbuf + 0x100000;
+  t.b->mem->fill(rbuf, 0xEE, 1024);
+  rnicp_sge rs{rbuf, 700 + 40, t.bkey};
+  rnicp_recv_wr rwr{t.next(), &rs, 1};
+  ok = uy->post_recv(rwr) == 0 && ok;
+  rnicp_sge s{t.abuf + 0x100000, 700, t.akey};
+  rnicp_send_wr wr{};
+  wr.wr_id = 9, wr.opcode = RNIC_WQE_OP_SEND, wr.flags = RNICP_WR_SIGNALED, wr.sg_list = &s, wr.num_sge = 1;
+  wr.ahn = ahn, wr.remote_qpn = uy->qpn, wr.remote_qkey = qkey;
+  ok = ux->post_send(wr) > 0 && ok;
+  rnicp_wc wx{}, wy{};
+  int nx = ux->poll(&wx, 1, t.wait_t), ny = uy->poll(&wy, 1, t.wait_t);
+  auto g = t.b->mem->read_vec(rbuf + 20, 20);
+  t.r.check(ok && nx == 1 && ny == 1 && is(wy, rwr.wr_id, 0, RNIC_WC_OPCODE_RECV, 740) &&
+                t.b->mem->read_vec(rbuf + 40, 700) == msg && g[0] == 0x45 && g[1] == utc,
+            "rdma-prio-ud-ah-traffic-class", "cqes %d/%d %s tos in GRH 0x%02x", nx, ny, wcs(wy).c_str(), g[1]);
 }
 
 // Two NICs and their hosts; runs body in a thread after both are opened.
@@ -1024,6 +1316,8 @@ int rdma_ext_main(int argc, char **argv, std::function<void(Ext &)> body) {
     g_gaps = g_gaps || o == "--gaps";
     if (o == "--no-pfc") no_pfc = true;
     if (o == "--no-read") g_qps_read = false;
+    if (o == "--range-all") g_range_all = true;
+    if (o == "--range-sel" && i + 1 < argc) g_range_sel = std::max(2, std::atoi(argv[++i]));
     if (o == "--qps" && i + 1 < argc) g_qps = std::atoi(argv[++i]);
     if (o == "--pace" && i + 1 < argc) g_pace_ns = unsigned(std::atoi(argv[++i]));
     if (o == "--faults" && i + 4 < argc) {  // loss reorder dup corrupt, per frame, both directions
@@ -1059,6 +1353,12 @@ SimProgram reg_mtu("test-rdma-mtu", "two NICs: WRITE/SEND/READ at path MTU 256 a
                    [](int c, char **v) { return rdma_ext_main(c, v, mtu); });
 SimProgram reg_qps("test-rdma-qps", "two NICs: 64 QP pairs, interleaved WRITE/READ/SEND [seed]",
                    [](int c, char **v) { return rdma_ext_main(c, v, many_qps); });
+SimProgram reg_qp_range("test-rdma-qp-range",
+                        "two NICs: every QP of the configuration created and connected, traffic on the lowest, highest and random QPNs [seed]",
+                        [](int c, char **v) { return rdma_ext_main(c, v, qp_range); });
+SimProgram reg_prio("test-rdma-prio",
+                    "two NICs: 802.1Q tagging on both ports, per-QP and per-AH traffic classes, WRITE/READ/SEND/UD [seed]",
+                    [](int c, char **v) { return rdma_ext_main(c, v, prio); });
 SimProgram reg_ud("test-rdma-ud", "two NICs: UD SEND end to end (known gap: no UD receive) [seed]",
                   [](int c, char **v) { return rdma_ext_main(c, v, ud); });
 SimProgram reg_ops("test-rdma-ops", "two NICs: SEND/WRITE_IMM/READ 0..4097 B, SGEs, inline, CAS/FAA [seed]",

@@ -91,7 +91,7 @@ struct Qp {
 struct Sge { uint64_t addr = 0; uint32_t len = 0, lkey = 0; };
 struct Desc {
   uint32_t qpn = 0, kind = 0, flags = 0, psn = 0, length = 0, rkey = 0, imm = 0, syndrome = 0;
-  uint32_t dest_qpn = 0, qkey = 0, msg_len = 0;
+  uint32_t dest_qpn = 0, qkey = 0, msg_len = 0, tclass = 0;  // tclass: UD's DSCP/ECN byte (the AH's traffic class)
   uint64_t rva = 0, swap_add = 0, compare = 0;
   std::vector<Sge> sge;
   Bytes bytes() const {
@@ -104,6 +104,7 @@ struct Desc {
     rnic_tx_desc_set_imm_data(p, imm); rnic_tx_desc_set_swap_add(p, swap_add);
     rnic_tx_desc_set_compare(p, compare); rnic_tx_desc_set_dest_qpn(p, dest_qpn);
     rnic_tx_desc_set_qkey(p, qkey); rnic_tx_desc_set_msg_len(p, msg_len);
+    rnic_tx_desc_set_traffic_class(p, tclass);
     // SGE i at sge0 + 16 i (the spec's sge0..sge3 are consecutive 16-byte groups)
     for (size_t i = 0; i < sge.size() && i < 4; i++) {
       uint8_t* s = d.data() + RNIC_TX_DESC_SGE0_ADDR_OFF + 16 * i;
@@ -282,6 +283,7 @@ struct Tb {
       h.dest_qp = d.dest_qpn & 0xffffff;
       h.dst_mac = d.rva & 0xffffffffffffull;
       h.dst_ip = d.rkey;
+      h.tos = uint8_t(d.tclass);
     }
     h.psn = d.psn & 0xffffff;
     h.ack_req = !ud && !uc && d.kind <= K_FETCH_ADD;
@@ -731,6 +733,7 @@ int main(int argc, char** argv) {
       tb.descq.push_back(fa);
       Desc ud = mk_desc(0x31, (i & 1) ? K_SEND : K_SEND_IMM, {sge_a(tb.rng, uint32_t(tb.rng() % 4097))});
       ud.dest_qpn = 0x777000 + i; ud.qkey = uint32_t(tb.rng());  // bit 31 (half the time): the QP Q_Key
+      ud.tclass = uint32_t(tb.rng() & 0xff);  // the AH's traffic class, not the QP's tos
       tb.descq.push_back(ud);
       tb.descq.push_back(mk_desc(0x21, uint32_t(tb.rng() % 4), {sge_a(tb.rng, uint32_t(tb.rng() % 3000))}));
     }
