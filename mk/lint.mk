@@ -32,7 +32,7 @@ synth-%: | $(BUILD)
 # figures come from `make synth`), in two suites: `synth` is rnic_core alone, the longest job of
 # make test, which needs no build and so runs beside the C++ builds from the first second;
 # `synth-blocks` the other tops, one after another (the suite runner keeps both cores busy).
-SYNTH_IN_CORE := roce_tx roce_rx xport_tx cqe_writer
+SYNTH_IN_CORE := roce_tx roce_rx xport_tx cqe_writer doorbell_bar
 SYNTH_BLOCKS = $(filter-out rnic_core $(SYNTH_IN_CORE),$(SYNTH_TOPS))
 # $(call synth_check,TOP): one PASS/FAIL line, the report summary as INFO lines.
 synth_check = if bitstream-scripts/synth/synth.sh $(1) $(RTL_SRCS) > $(BUILD)/synth/$(1).out 2>&1; \
