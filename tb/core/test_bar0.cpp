@@ -53,6 +53,8 @@ struct Bar0Test : sc_module {
                 nic_->bar_read(RNIC_REG_DOORBELL_DB_NUM_PAGES) == RNIC_DB_BAR_NUM_PAGES &&
                 nic_->bar_read(RNIC_REG_COUNTERS_NUM_COUNTERS) == RNIC_NUM_COUNTERS,
             "bar0-doorbell-and-counter-descriptors");
+    r.check(info.db_bar == RNIC_DB_BAR_INDEX && info.db_page_size == 4096 && info.db_num_pages == RNIC_DB_BAR_NUM_PAGES,
+            "bar0-discover-doorbell-bar", "bar %u page %u pages %u", info.db_bar, info.db_page_size, info.db_num_pages);
 
     // Scratch: full write, then a single-byte write merges under its strobe.
     int resp = -1;
