@@ -6,7 +6,8 @@
 // arrives as one 512-bit beat and costs the firmware single-cycle loads, no host read.
 //
 // Writes: one burst at a time (AW, its W beats, B), INCR or FIXED, any size up to the bus width,
-// byte strobes honoured. A doorbell register counts only with all four byte strobes set; several
+// byte strobes honoured. The first beat may go in the cycle its AW is taken (a lone doorbell
+// word costs one cycle at the port). A doorbell register counts only with all four byte strobes set; several
 // in one beat become events in ascending offset order, one per cycle (W waits meanwhile). While
 // the FIFO is full a doorbell word waits (W back-pressure, as a posted write backs up) for at
 // most HoldCycles, then is dropped and counted: a posted write held for ever could stall the
@@ -99,7 +100,21 @@ module doorbell_bar #(
   assign s_axi_bid_o     = id_q;
   assign s_axi_bresp_o   = ign_q ? 2'b10 : 2'b00;
 
-  // ---- the current beat ---------------------------------------------------------------------
+  // ---- the current beat: from the burst state, or straight from AW in the cycle it is taken --
+  logic                 aw_fire, act, cur_ign, aw_ign;
+  logic [AddrWidth-1:0] cur_addr;
+  logic [7:0]           cur_left;
+  logic [2:0]           cur_size;
+  logic                 cur_fixed;
+  assign aw_fire   = s_axi_awvalid_i && s_axi_awready_o;
+  assign aw_ign    = s_axi_awburst_i == 2'b10 || s_axi_awburst_i == 2'b11 || 32'(s_axi_awsize_i) > LaneBits;
+  assign act       = act_q || aw_fire;
+  assign cur_addr  = act_q ? addr_q : s_axi_awaddr_i;
+  assign cur_left  = act_q ? left_q : s_axi_awlen_i;
+  assign cur_size  = act_q ? size_q : s_axi_awsize_i;
+  assign cur_fixed = act_q ? fixed_q : s_axi_awburst_i == 2'b00;
+  assign cur_ign   = act_q ? ign_q : aw_ign;
+
   logic [11:0]          row_base;     // page offset of the beat's row
   logic [PageBits-1:0]  page;
   logic                 is_bf_row;
@@ -107,8 +122,8 @@ module doorbell_bar #(
   logic [2:0]           pick;
   logic [31:0]          pick_val;
   logic                 full, push, drop, beat_ok, beat;
-  assign row_base  = addr_q[11:0] & RowMask;
-  assign page      = addr_q[AddrWidth-1:12];
+  assign row_base  = cur_addr[11:0] & RowMask;
+  assign page      = cur_addr[AddrWidth-1:12];
   assign is_bf_row = row_base >= rnic_spec_pkg::DB_BF_DATA &&
                      row_base < rnic_spec_pkg::DB_BF_DATA + 12'(BfBytes);
 
@@ -119,7 +134,7 @@ module doorbell_bar #(
           &s_axi_wstrb_i[(4 * k) % DataBytes +: 4])
         db_mask[k] = 1'b1;
     end
-    if (!act_q || ign_q || !s_axi_wvalid_i) db_mask = '0;
+    if (!act || cur_ign || !s_axi_wvalid_i) db_mask = '0;
   end
   assign pend = db_mask & ~done_q;
 
@@ -138,7 +153,7 @@ module doorbell_bar #(
   assign drop = pend != '0 && full && 32'(hold_q) >= HoldCycles;
   // the beat is taken once its last pending doorbell word goes (pushed or dropped)
   assign beat_ok = pend == '0 || ((push || drop) && (pend & ~(NumDb'(1) << pick)) == '0);
-  assign s_axi_wready_o = act_q && beat_ok;
+  assign s_axi_wready_o = act && beat_ok;
   assign beat = s_axi_wvalid_i && s_axi_wready_o;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -161,8 +176,7 @@ module doorbell_bar #(
         size_q <= s_axi_awsize_i;
         fixed_q <= s_axi_awburst_i == 2'b00;
         id_q <= s_axi_awid_i;
-        ign_q <= s_axi_awburst_i == 2'b10 || s_axi_awburst_i == 2'b11 ||
-                 32'(s_axi_awsize_i) > LaneBits;
+        ign_q <= aw_ign;
       end
       if (s_axi_bvalid_o && s_axi_bready_i) bvalid_q <= 1'b0;
       hold_q <= (pend != '0 && !push && !drop) ? hold_q + 1'b1 : '0;
@@ -170,10 +184,10 @@ module doorbell_bar #(
         done_q <= '0;
         // the next beat's address: aligned to the transfer size, then one transfer on (the
         // page bits stay: an AXI burst never crosses 4 KiB)
-        if (!fixed_q)
-          addr_q[11:0] <= (addr_q[11:0] & ~((12'd1 << size_q) - 12'd1)) + (12'd1 << size_q);
-        left_q <= left_q - 8'd1;
-        if (left_q == 8'd0) begin
+        if (!cur_fixed)
+          addr_q[11:0] <= (cur_addr[11:0] & ~((12'd1 << cur_size) - 12'd1)) + (12'd1 << cur_size);
+        left_q <= cur_left - 8'd1;
+        if (cur_left == 8'd0) begin
           act_q <= 1'b0;
           bvalid_q <= 1'b1;
         end
@@ -224,7 +238,7 @@ module doorbell_bar #(
   logic                 bf_wr;
   assign bf_row  = RowBits'((row_base - rnic_spec_pkg::DB_BF_DATA) >> LaneBits);
   assign bf_strb = s_axi_wstrb_i;
-  assign bf_wr   = beat && !ign_q && is_bf_row && bf_strb != '0;
+  assign bf_wr   = beat && !cur_ign && is_bf_row && bf_strb != '0;
 
   always_ff @(posedge clk_i) begin
     for (int b = 0; b < DataBytes; b++)
