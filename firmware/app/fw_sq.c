@@ -172,7 +172,8 @@ static uint64_t wqebb_addr(const uint8_t *c, uint32_t idx);
  * being destroyed, reset or re-created. */
 static uint32_t st_first, st_n;
 
-/* BlueFlame: the staged WQEBBs may instead be the doorbell block's capture (st_bf), taken for
+/* BlueFlame: the staged WQEBBs may instead be the doorbell BAR's capture (st_bf: on the tightly
+ * coupled window, one-cycle loads; rtl/doorbell), taken for
  * the bf_db being served (bf_seq >= 0) when its status names that doorbell, this QP's page and
  * the WQE at idx. It is checked again after the WQE was read (st_bf_seq): a host write may
  * have overtaken it meanwhile, and then the ring is read after all. */
@@ -184,7 +185,7 @@ static uint32_t st_bf_seq;
 static int bf_status_names(uint32_t seq, uint32_t page, uint32_t *wqebbs)
 {
 	FW_LAYOUT_ALIGN uint8_t s[4];
-	rnic_st_le32(s, hal_rd32(RNIC_FW_REG_BF_STATUS));
+	rnic_st_le32(s, hal_tc_rd32(RNIC_FW_TC_BF_STATUS));
 	*wqebbs = rnic_bf_status_get_wqebbs(s);
 	return rnic_bf_status_get_valid(s) && rnic_bf_status_get_seq(s) == seq && rnic_bf_status_get_page(s) == page;
 }
@@ -198,7 +199,7 @@ static int32_t stage_bf(const uint8_t *c, uint32_t idx)
 	bf_seq = -1; /* one WQE per bf_db */
 	if (!bf_status_names(seq, rnic_qp_ctx_get_uctx(c), &n) || n == 0 || n > 4)
 		return -1;
-	rnic_st_le32(ctl + wi, hal_rd32(RNIC_FW_REG_BF_DATA + wi));
+	rnic_st_le32(ctl + wi, hal_tc_rd32(RNIC_FW_TC_BF_DATA_BASE + wi));
 	if (rnic_wqe_ctrl_get_wqe_index(ctl) != (idx & 0xFFFFu))
 		return -1;
 	st_first = idx & 0xFFFFu;
@@ -216,9 +217,9 @@ static void stage_read(int32_t b, uint8_t *w)
 		return;
 	}
 	uint8_t *d = (uint8_t *)RNIC_ASSUME_ALIGNED(w, 4);
-	uint32_t a = RNIC_FW_REG_BF_DATA + ((uint32_t)b - STAGE_BF);
+	uint32_t a = RNIC_FW_TC_BF_DATA_BASE + ((uint32_t)b - STAGE_BF);
 	for (uint32_t i = 0; i < WQEBB; i += 4)
-		rnic_st_le32(d + i, hal_rd32(a + i));
+		rnic_st_le32(d + i, hal_tc_rd32(a + i));
 }
 
 /* After reading a WQE from the capture: was it still this doorbell's the whole time? */

@@ -26,9 +26,6 @@ unsigned mock_qp_log2 = 7;
 
 uint32_t mock_mmio_rd32(uint32_t off)
 {
-	if (off >= RNIC_FW_REG_BF_DATA && off < RNIC_FW_REG_BF_DATA + 256 && mock_bf_reads_left &&
-	    --mock_bf_reads_left == 0)
-		regs[RNIC_FW_REG_BF_STATUS / 4] = mock_bf_status_after;
 	if (off >= BUF_OFF && off < BUF_OFF + sizeof(mock_buf))
 		return (uint32_t)rnic_ld_le(mock_buf + off - BUF_OFF, 4);
 	/* the QP count is the configuration's, a constant of the hardware, not a test's register */
@@ -135,6 +132,9 @@ uint32_t mock_tc_rd32(uint32_t off)
 {
 	if (off < RNIC_FW_TC_CQ_REC_BASE + RNIC_FW_TC_CQ_REC_NUM * RNIC_CQ_REC_SIZE)
 		return 0; /* the record ring is write-only */
+	if (off >= RNIC_FW_TC_BF_DATA_BASE && off < RNIC_FW_TC_BF_DATA_BASE + RNIC_DB_BF_DATA_BYTES &&
+	    mock_bf_reads_left && --mock_bf_reads_left == 0)
+		mock_tc[RNIC_FW_TC_BF_STATUS / 4] = mock_bf_status_after;
 	/* a slow writer: the records go out only after mock_cqw_lag reads of cqw_cons */
 	if (off == RNIC_FW_TC_CQW_CONS && mock_cqw_lag && ++mock_cqw_reads >= mock_cqw_lag) {
 		mock_cqw_reads = 0;

@@ -19,7 +19,8 @@ void check(int ok, const char *name);
 extern uint8_t mock_host[MOCK_HOST_BYTES];
 extern uint8_t mock_buf[4096];
 extern unsigned mock_dma_reads; /* host-to-buffer transfers done */
-/* BlueFlame capture: after this many more reads of bf_data (0: never), bf_status becomes
+/* BlueFlame capture (tightly coupled window): after this many more reads of its bf_data (0:
+ * never), bf_status becomes
  * mock_bf_status_after, as if the host overtook the capture while the firmware read it. */
 extern unsigned mock_bf_reads_left;
 extern uint32_t mock_bf_status_after;

@@ -772,7 +772,7 @@ static uint32_t bf_status(uint32_t valid, uint32_t seq, uint32_t page, uint32_t 
 }
 
 /* Posts a 1000-byte WRITE (wr_id) by BlueFlame: the WQE into the ring and (if capture) into the
- * capture registers with the given status; then the bf_db with bf_seq seq. Returns whether one
+ * capture on the tightly coupled window with the given status; then the bf_db with bf_seq seq. Returns whether one
  * tx_desc for wr_id's WRITE went out, and how many ring reads it took. */
 static int bf_post(uint64_t wr_id, int capture, uint32_t status, uint32_t seq, unsigned *ring_reads)
 {
@@ -789,8 +789,8 @@ static int bf_post(uint64_t wr_id, int capture, uint32_t status, uint32_t seq, u
 	int nbb = rnicp_sq_post(&sq, &wr, wqe);
 	if (capture)
 		for (int i = 0; i < 64 * nbb; i += 4)
-			regs[RNIC_FW_REG_BF_DATA / 4 + i / 4] = (uint32_t)rnic_ld_le(wqe + i, 4);
-	regs[RNIC_FW_REG_BF_STATUS / 4] = status;
+			mock_tc[RNIC_FW_TC_BF_DATA_BASE / 4 + i / 4] = (uint32_t)rnic_ld_le(wqe + i, 4);
+	mock_tc[RNIC_FW_TC_BF_STATUS / 4] = status;
 	unsigned m0 = mock_nmbox, r0 = mock_dma_reads;
 	uint8_t v[4] = { 0 }, ev[4] = { 0 };
 	rnic_db_word_set_num(v, qpn);

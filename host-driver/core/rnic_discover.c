@@ -38,6 +38,15 @@ int rnic_discover(const struct rnic_os *os, struct rnic_dev_info *info)
 	info->caps = rnic_rd32(os, RNIC_REG_ID_CAPS);
 	if (info->spec_hash != RNIC_SPEC_HASH)
 		return -EPROTO;
+	off = rnic_find_block(info, RNIC_BLK_DOORBELL_TYPE);
+	for (unsigned i = 0; i < n; i++)
+		if (off && info->blocks[i].base == off && info->blocks[i].version >> 16 != RNIC_BLK_DOORBELL_VERSION >> 16)
+			return -EPROTO;
+	if (!off)
+		return -EPROTO;
+	info->db_bar = rnic_rd32(os, RNIC_REG_DOORBELL_DB_BAR);
+	info->db_page_size = rnic_rd32(os, RNIC_REG_DOORBELL_DB_PAGE_SIZE);
+	info->db_num_pages = rnic_rd32(os, RNIC_REG_DOORBELL_DB_NUM_PAGES);
 	return 0;
 }
 

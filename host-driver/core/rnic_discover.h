@@ -21,12 +21,18 @@ struct rnic_dev_info {
 	uint32_t data_width;
 	uint32_t num_cores;
 	uint32_t caps;
+	/* the doorbell BAR, from the doorbell block: PCIe BAR index, page size, pages; user
+	 * context N's page is at offset N * db_page_size of that BAR (page 0: the kernel) */
+	uint32_t db_bar;
+	uint32_t db_page_size;
+	uint32_t db_num_pages;
 	unsigned num_blocks;
 	struct rnic_block blocks[RNIC_MAX_BLOCKS];
 };
 
 /* Returns 0, or a negative errno: -ENODEV when BAR0 does not start with the identity block,
- * -ELOOP when the chain does not end, -EPROTO when the hardware was built from another spec. */
+ * -ELOOP when the chain does not end, -EPROTO when the hardware was built from another spec or
+ * has no doorbell block of this layout (major version 2: pages in their own BAR). */
 int rnic_discover(const struct rnic_os *os, struct rnic_dev_info *info);
 
 /* BAR0 offset of the first block of that type, or 0 when absent (offset 0 is always id). */

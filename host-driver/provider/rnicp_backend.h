@@ -66,7 +66,9 @@ struct rnicp_be_ops {
 
 	/* Data path: stores to this context's doorbell page, reaching the device in program order. */
 	void (*db_write32)(struct rnicp_be *be, uint32_t off, uint32_t val);
-	/* BlueFlame: bytes (64..256, a multiple of 64) to bf_data, then bf_db_val to bf_db. */
+	/* Optional: one 64-byte store at off (64-byte aligned) of the doorbell page. */
+	void (*db_write64)(struct rnicp_be *be, uint32_t off, const void *src);
+	/* Optional: BlueFlame: bytes (64..256, a multiple of 64) to bf_data, then bf_db_val to bf_db. */
 	void (*bf_write)(struct rnicp_be *be, const void *wqe, unsigned bytes, uint32_t bf_db_val);
 };
 

@@ -79,13 +79,17 @@ int rnicp_bf_post(const struct rnicp_db *db, const void *wqe, unsigned bytes, ui
 
 	if (!wqe || bytes == 0 || bytes % 64u || bytes > RNIC_DB_BF_DATA_BYTES)
 		return -EINVAL;
+	if (!db->write_bf && !db->write64)
+		return -EOPNOTSUPP;
 	store_fence();
 	if (db->write_bf) {
 		db->write_bf(db->ctx, wqe, bytes, rnicp_db_bf_val(qpn, sq_pi));
 		return 0;
 	}
-	for (unsigned i = 0; i < bytes; i += 4)
-		db->write32(db->ctx, RNIC_DB_BF_DATA + i, (uint32_t)rnic_ld_le(w + i, 4));
+	/* one write-combined block per WQEBB, each a single beat at the device; the fence between
+	 * the last block and bf_db keeps a CPU from reordering the doorbell ahead of the data */
+	for (unsigned i = 0; i < bytes; i += 64)
+		db->write64(db->ctx, RNIC_DB_BF_DATA + i, w + i);
 	store_fence();
 	db->write32(db->ctx, RNIC_DB_BF_DB, rnicp_db_bf_val(qpn, sq_pi));
 	return 0;

@@ -1,5 +1,6 @@
-/* Doorbell values of the per-context doorbell page and the BlueFlame copy, written through an
- * MMIO callback (the mapped page on a machine, the simulator's shared page otherwise). */
+/* Doorbell values of the per-context doorbell page and the BlueFlame copy, written through MMIO
+ * callbacks: on a machine the context's page of the doorbell BAR (spec db_bar: its own PCIe BAR,
+ * mapped write-combined), in the simulator the service's socket. */
 #ifndef RNICP_DB_H
 #define RNICP_DB_H
 
@@ -9,8 +10,11 @@ struct rnicp_db {
 	void *ctx;
 	/* 32-bit store at byte offset off of this context's doorbell page */
 	void (*write32)(void *ctx, uint32_t off, uint32_t val);
-	/* Optional: the whole BlueFlame post (WQE to bf_data, then bf_db) as one transfer, for a
-	 * doorbell path that carries a block in one write (the simulator's socket, a wide BAR). */
+	/* One 64-byte store (a whole write-combined block, one beat on the device's 512-bit
+	 * doorbell port) of src at byte offset off (64-byte aligned) of the page. */
+	void (*write64)(void *ctx, uint32_t off, const void *src);
+	/* Optional, taking precedence: the whole BlueFlame post (WQE to bf_data, then bf_db) as one
+	 * message, for a doorbell path that carries it in one transfer (the simulator's socket). */
 	void (*write_bf)(void *ctx, const void *wqe, unsigned bytes, uint32_t bf_db_val);
 };
 
@@ -29,8 +33,9 @@ void rnicp_ring_cq(const struct rnicp_db *db, uint32_t cqn, uint32_t cq_ci);
 void rnicp_arm_cq(const struct rnicp_db *db, uint32_t cqn, int solicited_only);
 
 /* BlueFlame: the WQE (already in the SQ ring too, bytes a multiple of 64 up to the size of
- * bf_data) is copied to bf_data in ascending 32-bit stores, then bf_db is written with the new
- * producer index sq_pi (the index after this WQE). 0 or -EINVAL. */
+ * bf_data) is copied to bf_data as one 64-byte store per WQEBB in ascending order, then bf_db is
+ * written with the new producer index sq_pi (the index after this WQE). 0, -EINVAL (size), or
+ * -EOPNOTSUPP (neither write_bf nor write64: the caller rings sq_db instead). */
 int rnicp_bf_post(const struct rnicp_db *db, const void *wqe, unsigned bytes, uint32_t qpn,
 		  uint32_t sq_pi);
 

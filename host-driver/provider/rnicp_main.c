@@ -22,6 +22,13 @@ static void db_write32(void *c, uint32_t off, uint32_t val)
 	ctx->be_ops->db_write32(ctx->be, off, val);
 }
 
+static void db_write64(void *c, uint32_t off, const void *src)
+{
+	struct rnicp_context *ctx = c;
+
+	ctx->be_ops->db_write64(ctx->be, off, src);
+}
+
 static void db_write_bf(void *c, const void *wqe, unsigned bytes, uint32_t bf_db_val)
 {
 	struct rnicp_context *ctx = c;
@@ -47,6 +54,7 @@ int rnicp_ctx_init(struct rnicp_context *ctx, const struct rnicp_be_ops *ops, co
 	}
 	ctx->db.ctx = ctx;
 	ctx->db.write32 = db_write32;
+	ctx->db.write64 = ops->db_write64 ? db_write64 : NULL;
 	ctx->db.write_bf = ops->bf_write ? db_write_bf : NULL;
 	pthread_mutex_init(&ctx->port_lock, NULL);
 	pthread_rwlock_init(&ctx->qp_lock, NULL);

@@ -98,9 +98,7 @@ void rnicp_sq_doorbell(struct rnicp_context *ctx, struct rnicp_qp *qp, int lone_
 {
 	/* BlueFlame pays off for a lone WQE on an idle QP: the device sends it without reading
 	 * the ring. Otherwise it would read the ring anyway and the copy only costs writes. */
-	if (lone_on_idle)
-		rnicp_bf_post(&ctx->db, bf, (unsigned)nbb * RNICP_WQEBB, qp->qpn, qp->sq.pi);
-	else
+	if (!lone_on_idle || rnicp_bf_post(&ctx->db, bf, (unsigned)nbb * RNICP_WQEBB, qp->qpn, qp->sq.pi))
 		rnicp_ring_sq(&ctx->db, qp->qpn, qp->sq.pi);
 }
 

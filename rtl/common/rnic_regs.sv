@@ -154,7 +154,7 @@ module rnic_regs (
       12'h008: rdata_o = 32'h00000100;
       12'h010: rdata_o = 32'h525210EE;
       12'h014: rdata_o = 32'h00010000;
-      12'h018: rdata_o = 32'h22028A23;
+      12'h018: rdata_o = 32'h7CA16BD0;
       12'h01C: rdata_o = 32'h000000FA;
       12'h020: rdata_o = id_data_width_i;
       12'h024: rdata_o = id_num_cores_i;
@@ -224,9 +224,9 @@ module rnic_regs (
       12'h614: rdata_o = 32'h00000040;
       // block doorbell
       12'h700: rdata_o = 32'h5244424C;
-      12'h704: rdata_o = 32'h00010000;
+      12'h704: rdata_o = 32'h00020000;
       12'h708: rdata_o = 32'h00000000;
-      12'h710: rdata_o = 32'h00200000;
+      12'h710: rdata_o = 32'h00000004;
       12'h714: rdata_o = 32'h00001000;
       12'h718: rdata_o = 32'h00000200;
       12'h71C: rdata_o = doorbell_db_dropped_i;

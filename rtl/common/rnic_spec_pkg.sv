@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'h22028A23;
+  localparam logic [31:0] SPEC_HASH = 32'h7CA16BD0;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -13,9 +13,6 @@ package rnic_spec_pkg;
   localparam int unsigned BAR0_BLOCK_STRIDE = 32'h100;
   localparam int unsigned BAR0_FW_WINDOW_BASE = 32'h100000;
   localparam int unsigned BAR0_FW_WINDOW_SIZE = 32'h100000;
-  localparam int unsigned BAR0_DB_BASE = 32'h200000;
-  localparam int unsigned BAR0_DB_PAGE_SIZE = 32'h1000;
-  localparam int unsigned BAR0_DB_NUM_PAGES = 32'h200;
   localparam int unsigned REG_ADDR_W = 12;
 
   // Register blocks (BAR0 byte addresses)
@@ -81,7 +78,7 @@ package rnic_spec_pkg;
   localparam logic [31:0] REG_COUNTERS_COUNTER_BASE = 32'h00614;
   localparam logic [31:0] BLK_DOORBELL_BASE = 32'h00700;
   localparam logic [31:0] BLK_DOORBELL_TYPE = 32'h5244424C;
-  localparam logic [31:0] REG_DOORBELL_DB_BASE = 32'h00710;
+  localparam logic [31:0] REG_DOORBELL_DB_BAR = 32'h00710;
   localparam logic [31:0] REG_DOORBELL_DB_PAGE_SIZE = 32'h00714;
   localparam logic [31:0] REG_DOORBELL_DB_NUM_PAGES = 32'h00718;
   localparam logic [31:0] REG_DOORBELL_DB_DROPPED = 32'h0071C;
@@ -129,6 +126,13 @@ package rnic_spec_pkg;
   localparam logic [11:0] DB_BF_DB = 12'h010;
   localparam logic [11:0] DB_BF_DATA = 12'h100;
   localparam int unsigned DB_BF_DATA_BYTES = 256;
+
+  // The doorbell BAR (rnic_core s_axi_db_*)
+  localparam int unsigned DB_BAR_INDEX = 32'h4;
+  localparam int unsigned DB_BAR_PAGE_SIZE = 32'h1000;
+  localparam int unsigned DB_BAR_NUM_PAGES = 32'h200;
+  localparam int unsigned DB_BAR_SIZE = 32'h200000;
+  localparam int unsigned DB_BAR_HOLD_CYCLES = 32'h4000;
 
   // Firmware MMIO registers (soft-core addresses)
   localparam logic [31:0] FW_MMIO_BASE = 32'h40000000;
@@ -191,8 +195,6 @@ package rnic_spec_pkg;
   localparam logic [11:0] FW_REG_RDQ_QPN = 12'h858;
   localparam logic [11:0] FW_REG_RDQ_PSN = 12'h85C;
   localparam logic [11:0] FW_REG_RDQ_RESULT = 12'h860;
-  localparam logic [11:0] FW_REG_BF_DATA = 12'h900;
-  localparam logic [11:0] FW_REG_BF_STATUS = 12'hA00;
   localparam logic [11:0] FW_REG_ETH_RX_DATA = 12'hB00;
   localparam logic [11:0] FW_REG_ETH_TX_DATA = 12'hB40;
   localparam logic [11:0] FW_REG_ETH_RX_STATUS = 12'hB80;
@@ -204,6 +206,7 @@ package rnic_spec_pkg;
   localparam logic [31:0] FW_TC_BASE = 32'h30000000;
   localparam logic [11:0] FW_TC_CQ_REC_BASE = 12'h000;
   localparam int unsigned FW_TC_CQ_REC_NUM = 16;
+  localparam logic [11:0] FW_TC_BF_DATA_BASE = 12'h400;
   localparam logic [31:0] FW_TC_QPC_BASE = 32'h01000000;
   localparam int unsigned FW_TC_QPC_ENTRY_BYTES = 256;
   localparam logic [11:0] FW_TC_CQW_PROD = 12'h800;
@@ -213,6 +216,7 @@ package rnic_spec_pkg;
   localparam logic [11:0] FW_TC_CQW_CQ_BASE_LO = 12'h810;
   localparam logic [11:0] FW_TC_CQW_CQ_BASE_HI = 12'h814;
   localparam logic [11:0] FW_TC_CQW_CQ_CFG = 12'h818;
+  localparam logic [11:0] FW_TC_BF_STATUS = 12'h820;
 
   // Driver-to-firmware command opcodes. 0x04 and 0x14 are left free: REG_MR fetches an MR's whole page list by DMA itself (no separate MTT writes), and the port's addresses come with SET_GID (no port-attribute command); the firmware answers them as unknown opcodes.
   localparam logic [7:0] CMD_OP_NOP = 8'd0;
@@ -1637,7 +1641,7 @@ package rnic_spec_pkg;
     logic [15:0] page;
   } db_event_t;
 
-  // bf_status: 4 bytes. What the BlueFlame capture holds (the firmware register bf_status).
+  // bf_status: 4 bytes. What the BlueFlame capture holds (the firmware's tightly coupled register fw_tc bf_status).
   localparam int unsigned BF_STATUS_BYTES = 4;
   localparam int unsigned BF_STATUS_PAGE_LSB = 0;
   localparam int unsigned BF_STATUS_PAGE_W = 16;

@@ -1,11 +1,13 @@
 // The NIC core: everything between the PCIe bridge and the Ethernet MAC, behind standard
-// interfaces only (AXI4-Lite BAR0 slave, AXI4 DMA master, MSI-X requests, AXI-Stream TX/RX),
+// interfaces only (AXI4-Lite BAR0 slave, AXI4 doorbell-BAR slave, AXI4 DMA master, MSI-X
+// requests, AXI-Stream TX/RX),
 // one clock domain. Board wrappers in bitstream-scripts/ attach vendor PCIe and MAC IP.
 module rnic_core #(
   parameter int unsigned DataWidth    = 512,  // AXI master and AXI-Stream data width
   parameter int unsigned AxiAddrWidth = 64,
   parameter int unsigned AxiIdWidth   = 5,
   parameter int unsigned BarAddrWidth = 22,   // 4 MiB BAR0
+  parameter int unsigned DbIdWidth    = 4,    // AXI ID width of the doorbell BAR port
   parameter int unsigned NumCores     = 1,
   // QP count (QPNs 2 .. NumQps-1): entries of the RTL QP table and of the firmware's QP-context
   // RAM (fw_tc.qpc_entry_bytes each); a power of two up to device.max_num_qps
@@ -49,6 +51,38 @@ module rnic_core #(
   output logic [1:0]              s_axil_rresp_o,
   output logic                    s_axil_rvalid_o,
   input  logic                    s_axil_rready_i,
+
+  // Doorbell BAR (spec db_bar): AXI4 write slave as wide as the DMA, one 4 KiB page per user
+  // context; on a board the PCIe bridge's DMA-bypass BAR master (rtl/doorbell)
+  input  logic [DbIdWidth-1:0]    s_axi_db_awid_i,
+  input  logic [$clog2(rnic_spec_pkg::DB_BAR_SIZE)-1:0] s_axi_db_awaddr_i,
+  input  logic [7:0]              s_axi_db_awlen_i,
+  input  logic [2:0]              s_axi_db_awsize_i,
+  input  logic [1:0]              s_axi_db_awburst_i,
+  input  logic                    s_axi_db_awvalid_i,
+  output logic                    s_axi_db_awready_o,
+  input  logic [DataWidth-1:0]    s_axi_db_wdata_i,
+  input  logic [DataWidth/8-1:0]  s_axi_db_wstrb_i,
+  input  logic                    s_axi_db_wlast_i,
+  input  logic                    s_axi_db_wvalid_i,
+  output logic                    s_axi_db_wready_o,
+  output logic [DbIdWidth-1:0]    s_axi_db_bid_o,
+  output logic [1:0]              s_axi_db_bresp_o,
+  output logic                    s_axi_db_bvalid_o,
+  input  logic                    s_axi_db_bready_i,
+  input  logic [DbIdWidth-1:0]    s_axi_db_arid_i,
+  input  logic [$clog2(rnic_spec_pkg::DB_BAR_SIZE)-1:0] s_axi_db_araddr_i,
+  input  logic [7:0]              s_axi_db_arlen_i,
+  input  logic [2:0]              s_axi_db_arsize_i,
+  input  logic [1:0]              s_axi_db_arburst_i,
+  input  logic                    s_axi_db_arvalid_i,
+  output logic                    s_axi_db_arready_o,
+  output logic [DbIdWidth-1:0]    s_axi_db_rid_o,
+  output logic [DataWidth-1:0]    s_axi_db_rdata_o,
+  output logic [1:0]              s_axi_db_rresp_o,
+  output logic                    s_axi_db_rlast_o,
+  output logic                    s_axi_db_rvalid_o,
+  input  logic                    s_axi_db_rready_i,
 
   // DMA: AXI4 master toward host memory
   output logic [AxiIdWidth-1:0]   m_axi_awid_o,
@@ -104,6 +138,7 @@ module rnic_core #(
   input  logic                    tx_pause_i
 );
   localparam int unsigned NumCnt = rnic_spec_pkg::NUM_COUNTERS;
+  localparam int unsigned DbAddrWidth = $clog2(rnic_spec_pkg::DB_BAR_SIZE);  // spec db_bar.size
   localparam int XrxMaxReads = 16;  // READ response contexts in xport_rx (told in hw_caps[15:8])
   localparam int XrxRqSlots = RxRqSlots;
 
@@ -124,21 +159,17 @@ module rnic_core #(
     .bus_wstrb_o(bus_wstrb), .bus_ack_i(bus_ack), .bus_rdata_i(bus_rdata), .bus_err_i(bus_err)
   );
 
-  logic sel_regs, sel_win, sel_db, db_write, db_full;
+  logic sel_regs, sel_win;
   assign sel_regs = bus_addr < BarAddrWidth'(1 << rnic_spec_pkg::REG_ADDR_W);
   assign sel_win = bus_addr >= BarAddrWidth'(rnic_spec_pkg::BAR0_FW_WINDOW_BASE) &&
                    bus_addr < BarAddrWidth'(rnic_spec_pkg::BAR0_FW_WINDOW_BASE +
                                             rnic_spec_pkg::BAR0_FW_WINDOW_SIZE);
-  // The doorbell pages fill BAR0 from BAR0_DB_BASE to its end.
-  assign sel_db = bus_addr >= BarAddrWidth'(rnic_spec_pkg::BAR0_DB_BASE);
-  assign db_write = bus_req && bus_we && sel_db && !db_full;
-  // Registers and doorbells answer in the request cycle, the firmware window when its memory
-  // does; unmapped space answers SLVERR rather than fake data.
+  // Registers answer in the request cycle, the firmware window when its memory does; unmapped
+  // space (the doorbell pages are in their own BAR now) answers SLVERR rather than fake data.
   logic win_ack, win_err;
   logic [31:0] win_rdata;
-  // a doorbell write waits while the doorbell FIFO is full
-  assign bus_ack = sel_win ? win_ack : (sel_db && bus_we && db_full) ? 1'b0 : bus_req;
-  assign bus_err = sel_win ? win_err : !(sel_regs || sel_db);
+  assign bus_ack = sel_win ? win_ack : bus_req;
+  assign bus_err = sel_win ? win_err : !sel_regs;
   assign bus_rdata = sel_regs ? regs_rdata : sel_win ? win_rdata : 32'h0;
 
   // ---- Firmware subsystem: soft core, image check, firmware registers, BAR0 window ---------
@@ -167,12 +198,9 @@ module rnic_core #(
   logic [rnic_spec_pkg::RD_DESC_BYTES*8-1:0] rdd_data;
   logic [23:0] rdq_qpn, rdq_psn, rdq_nxt;
   logic rdq_hit;
-  logic [5:0] bf_addr;
   logic eth_req, eth_we;
   logic [7:0] eth_off;
   logic [31:0] eth_wdata, eth_rdata;
-  logic [31:0] bf_rdata;
-  rnic_spec_pkg::bf_status_t bf_status;
   logic [63:0] db_data;
   logic [31:0] qpt_qpn;
   logic [rnic_spec_pkg::RX_EVENT_BYTES*8-1:0] evt_data;
@@ -245,7 +273,6 @@ module rnic_core #(
     .txd_valid_o(txd_valid), .txd_ready_i(txd_ready), .txd_data_o(txd_data),
     .rdd_valid_o(rdd_valid), .rdd_ready_i(rdd_ready), .rdd_data_o(rdd_data),
     .rdq_qpn_o(rdq_qpn), .rdq_psn_o(rdq_psn), .rdq_hit_i(rdq_hit), .rdq_nxt_i(rdq_nxt),
-    .bf_addr_o(bf_addr), .bf_rdata_i(bf_rdata), .bf_status_i(bf_status),
     .eth_req_o(eth_req), .eth_we_o(eth_we), .eth_off_o(eth_off), .eth_wdata_o(eth_wdata),
     .eth_rdata_i(eth_rdata),
     .tc_req_o(tc_req), .tc_we_o(tc_we), .tc_addr_o(tc_addr), .tc_wdata_o(tc_wdata), .tc_rdata_i(tc_rdata)
@@ -254,7 +281,9 @@ module rnic_core #(
   // ---- CQE writer: completion records from the firmware's tightly coupled window -> CQEs ----
   logic        tc_req, tc_we;
   logic [11:0] tc_addr;
-  logic [31:0] tc_wdata, tc_rdata;
+  logic [31:0] tc_wdata, tc_rdata, cqw_tc_rdata, db_tc_rdata;
+  // each engine answers a load of an offset it does not own with 0, from its own register
+  assign tc_rdata = cqw_tc_rdata | db_tc_rdata;
   logic                   cw_wr_req_valid, cw_wr_req_ready, cw_wr_data_valid, cw_wr_data_ready;
   logic                   cw_wr_cpl_valid, cw_wr_cpl_ready;
   logic [63:0]            cw_wr_req_addr;
@@ -264,20 +293,32 @@ module rnic_core #(
   logic [1:0]             cw_wr_cpl_status;
   cqe_writer #(.DataWidth(DataWidth), .TagWidth(8)) u_cqe_writer (
     .clk_i, .rst_ni,
-    .tc_req_i(tc_req), .tc_we_i(tc_we), .tc_addr_i(tc_addr), .tc_wdata_i(tc_wdata), .tc_rdata_o(tc_rdata),
+    .tc_req_i(tc_req), .tc_we_i(tc_we), .tc_addr_i(tc_addr), .tc_wdata_i(tc_wdata), .tc_rdata_o(cqw_tc_rdata),
     .wr_req_valid_o(cw_wr_req_valid), .wr_req_ready_i(cw_wr_req_ready), .wr_req_addr_o(cw_wr_req_addr),
     .wr_req_len_o(cw_wr_req_len), .wr_req_tag_o(cw_wr_req_tag), .wr_data_valid_o(cw_wr_data_valid),
     .wr_data_ready_i(cw_wr_data_ready), .wr_data_o(cw_wr_data), .wr_cpl_valid_i(cw_wr_cpl_valid),
     .wr_cpl_ready_o(cw_wr_cpl_ready), .wr_cpl_status_i(cw_wr_cpl_status)
   );
 
-  // ---- Doorbells: captured into a FIFO the firmware drains ----------------------------------
+  // ---- Doorbell BAR: doorbells into a FIFO the firmware drains, BlueFlame onto its TC window --
   logic [31:0] db_dropped, db_count;
-  rnic_db_capture #(.BarAddrWidth(BarAddrWidth)) u_db (
-    .clk_i, .rst_ni, .wr_i(db_write), .addr_i(bus_addr), .wdata_i(bus_wdata),
+  doorbell_bar #(.DataWidth(DataWidth), .IdWidth(DbIdWidth), .AddrWidth(DbAddrWidth)) u_db (
+    .clk_i, .rst_ni,
+    .s_axi_awid_i(s_axi_db_awid_i), .s_axi_awaddr_i(s_axi_db_awaddr_i), .s_axi_awlen_i(s_axi_db_awlen_i),
+    .s_axi_awsize_i(s_axi_db_awsize_i), .s_axi_awburst_i(s_axi_db_awburst_i),
+    .s_axi_awvalid_i(s_axi_db_awvalid_i), .s_axi_awready_o(s_axi_db_awready_o),
+    .s_axi_wdata_i(s_axi_db_wdata_i), .s_axi_wstrb_i(s_axi_db_wstrb_i), .s_axi_wlast_i(s_axi_db_wlast_i),
+    .s_axi_wvalid_i(s_axi_db_wvalid_i), .s_axi_wready_o(s_axi_db_wready_o),
+    .s_axi_bid_o(s_axi_db_bid_o), .s_axi_bresp_o(s_axi_db_bresp_o), .s_axi_bvalid_o(s_axi_db_bvalid_o),
+    .s_axi_bready_i(s_axi_db_bready_i),
+    .s_axi_arid_i(s_axi_db_arid_i), .s_axi_araddr_i(s_axi_db_araddr_i), .s_axi_arlen_i(s_axi_db_arlen_i),
+    .s_axi_arsize_i(s_axi_db_arsize_i), .s_axi_arburst_i(s_axi_db_arburst_i),
+    .s_axi_arvalid_i(s_axi_db_arvalid_i), .s_axi_arready_o(s_axi_db_arready_o),
+    .s_axi_rid_o(s_axi_db_rid_o), .s_axi_rdata_o(s_axi_db_rdata_o), .s_axi_rresp_o(s_axi_db_rresp_o),
+    .s_axi_rlast_o(s_axi_db_rlast_o), .s_axi_rvalid_o(s_axi_db_rvalid_o), .s_axi_rready_i(s_axi_db_rready_i),
     .out_valid_o(db_valid), .out_ready_i(db_ready), .out_data_o(db_data),
-    .full_o(db_full), .dropped_o(db_dropped), .count_o(db_count),
-    .bf_addr_i(bf_addr), .bf_rdata_o(bf_rdata), .bf_status_o(bf_status)
+    .dropped_o(db_dropped), .count_o(db_count),
+    .tc_req_i(tc_req), .tc_we_i(tc_we), .tc_addr_i(tc_addr), .tc_rdata_o(db_tc_rdata)
   );
 
 

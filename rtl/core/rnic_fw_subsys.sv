@@ -107,10 +107,6 @@ module rnic_fw_subsys #(
   output logic [23:0]             rdq_psn_o,
   input  logic                    rdq_hit_i,
   input  logic [23:0]             rdq_nxt_i,
-  // the BlueFlame capture of the doorbell block (bf_data / bf_status registers)
-  output logic [5:0]              bf_addr_o,
-  input  logic [31:0]             bf_rdata_i,
-  input  rnic_spec_pkg::bf_status_t bf_status_i,
   // the firmware's Ethernet path (eth_* registers, rnic_fw_eth): offset in page 0xB00; read data
   // comes from its register the next cycle
   output logic                    eth_req_o,
@@ -243,22 +239,19 @@ module rnic_fw_subsys #(
   // page 0x800: the rd_desc mailbox, then (from rdq_qpn on) the READ progress query
   assign sel_rdd = in_fw_block && mmio_addr[11:8] == 4'h8 && mmio_addr[7:0] < rnic_spec_pkg::FW_REG_RDQ_QPN[7:0];
   assign sel_rdq = in_fw_block && mmio_addr[11:8] == 4'h8 && !sel_rdd;
-  // 0x900-0x9FC the BlueFlame capture, 0xA00 its status
-  logic sel_bf, bf_rvalid, sel_eth, eth_rvalid;
+  logic sel_eth, eth_rvalid;
   assign sel_eth = in_fw_block && mmio_addr[11:8] == 4'hB;
   assign eth_req_o = mmio_req && sel_eth;
   assign eth_we_o = mmio_we;
   assign eth_off_o = mmio_addr[7:0];
   assign eth_wdata_o = mmio_wdata;
-  logic [31:0] bf_rdata;
-  assign sel_bf = in_fw_block && (mmio_addr[11:8] == 4'h9 || mmio_addr[11:0] == rnic_spec_pkg::FW_REG_BF_STATUS);
   assign sel_reg = !(sel_dma || sel_mkey || sel_db || sel_evt || sel_qpt || sel_rqd || sel_txd || sel_rdd || sel_rdq ||
-                     sel_bf || sel_eth);
+                     sel_eth);
   // Mailboxes answer at once; only the DMA buffer and the register block may hold a request.
   assign mmio_gnt = sel_dma ? dma_gnt : sel_reg ? reg_gnt : mmio_req;
   // The core has at most one load outstanding, so the answers never collide.
   assign mmio_rvalid = reg_rvalid | dma_rvalid | mkey_rvalid | db_rvalid | evt_rvalid | qpt_rvalid |
-                       rqd_rvalid | txd_rvalid | rdd_rvalid | rdq_rvalid | bf_rvalid | eth_rvalid;
+                       rqd_rvalid | txd_rvalid | rdd_rvalid | rdq_rvalid | eth_rvalid;
   always_comb begin
     mmio_rdata = reg_rdata;
     if (dma_rvalid) mmio_rdata = dma_rdata;
@@ -270,27 +263,13 @@ module rnic_fw_subsys #(
     if (txd_rvalid) mmio_rdata = txd_rdata;
     if (rdd_rvalid) mmio_rdata = rdd_rdata;
     if (rdq_rvalid) mmio_rdata = rdq_rdata;
-    if (bf_rvalid) mmio_rdata = bf_rdata;
     if (eth_rvalid) mmio_rdata = eth_rdata_i;
   end
 
-  // BlueFlame capture: a data word comes from its memory the next cycle, the status is latched
-  logic bf_st_q;
-  logic [31:0] bf_status_q;
-  assign bf_addr_o = mmio_addr[7:2];
-  assign bf_rdata = bf_st_q ? bf_status_q : bf_rdata_i;
+  // the Ethernet registers answer a load from their register the next cycle
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      bf_rvalid <= 1'b0;
-      eth_rvalid <= 1'b0;
-      bf_st_q <= 1'b0;
-      bf_status_q <= '0;
-    end else begin
-      bf_rvalid <= mmio_req && sel_bf && !mmio_we;
-      eth_rvalid <= mmio_req && sel_eth && !mmio_we;
-      bf_st_q <= mmio_addr[11:8] == 4'hA;
-      bf_status_q <= bf_status_i;
-    end
+    if (!rst_ni) eth_rvalid <= 1'b0;
+    else eth_rvalid <= mmio_req && sel_eth && !mmio_we;
   end
 
   // READ progress query: two written registers, the answer read combinationally from the engine

@@ -4,7 +4,9 @@
 // stimulus. A violation is recorded with the cycle and a message; the first few are printed as
 // FAIL lines by whoever owns the monitor (RnicNode at the end of the simulation).
 //
-//   AxiMonitor   AXI4 (the DMA master): VALID held until READY with the payload stable (AW, W,
+//   AxiMonitor   AXI4 (the DMA master; also the doorbell BAR slave port s_axi_db, which the
+//                simulator drives the same way: full-width INCR write bursts, no reads): VALID
+//                held until READY with the payload stable (AW, W,
 //                AR from the master; R, B from the slave), INCR bursts of full-width size, at most
 //                256 beats, no 4 KiB crossing, WLAST on exactly the last beat of its AW burst (W
 //                may lead AW), RLAST on the last beat of the oldest outstanding read of that ID,

@@ -5,6 +5,7 @@
 #include "host/pcie_model.h"
 #include "main/sim_waves.h"
 #include "monitors/port_monitors.h"
+#include "rnic_spec.h"
 #include "verilated.h"
 
 #include <unistd.h>
@@ -31,15 +32,15 @@ static const std::string &fw_image_dir() {
 }
 
 struct NodeMonitors {
-  AxiMonitor dma;
+  AxiMonitor dma, db;
   AxilMonitor bar0;
   AxisMonitor tx, rx;
   ReqAckMonitor msix;
   explicit NodeMonitors(const std::string &n)
-      : dma(n + ".m_axi"), bar0(n + ".s_axil"), tx(n + ".m_axis_tx", RnicNode::kDataBytes),
+      : dma(n + ".m_axi"), db(n + ".s_axi_db"), bar0(n + ".s_axil"), tx(n + ".m_axis_tx", RnicNode::kDataBytes),
         rx(n + ".s_axis_rx", RnicNode::kDataBytes), msix(n + ".msix") {}
   uint64_t count() const {
-    return dma.violation_count() + bar0.violation_count() + tx.violation_count() + rx.violation_count() +
+    return dma.violation_count() + db.violation_count() + bar0.violation_count() + tx.violation_count() + rx.violation_count() +
            msix.violation_count();
   }
 };
@@ -66,6 +67,7 @@ RnicNode::RnicNode(sc_module_name name, sc_time period)
   waves_.reset(new Waves);
   waves_->open(core_.get(), basename());
   if (!std::getenv("RNIC_NO_MONITORS")) mon_.reset(new NodeMonitors(basename()));
+  dbp_.reset(new AxiPorts(kDataBytes));
   SC_THREAD(clock_thread);
 }
 
@@ -92,7 +94,8 @@ RnicNode::~RnicNode() {
   }
   if (mon_ && mon_->count()) {
     g_protocol_violations += mon_->count();
-    for (const MonitorBase *m : {static_cast<const MonitorBase *>(&mon_->dma), static_cast<const MonitorBase *>(&mon_->bar0),
+    for (const MonitorBase *m : {static_cast<const MonitorBase *>(&mon_->dma), static_cast<const MonitorBase *>(&mon_->db),
+                                 static_cast<const MonitorBase *>(&mon_->bar0),
                                  static_cast<const MonitorBase *>(&mon_->tx), static_cast<const MonitorBase *>(&mon_->rx),
                                  static_cast<const MonitorBase *>(&mon_->msix)})
       for (const PortViolation &v : m->violations())
@@ -118,6 +121,34 @@ void RnicNode::bar_write(uint32_t addr, uint32_t data, uint8_t strb, int *resp) 
   bar_queue_.push_back(&a);
   wait(a.done);
   if (resp) *resp = a.resp;
+}
+
+void RnicNode::db_write(uint32_t addr, const void *data, unsigned bytes) {
+  if (!bytes) return;
+  const uint8_t *src = static_cast<const uint8_t *>(data);
+  uint32_t first = addr & ~(kDataBytes - 1), last = (addr + bytes - 1) & ~(kDataBytes - 1);
+  if (bytes > 4096 || (addr >> 12) != ((addr + bytes - 1) >> 12) || addr + bytes > RNIC_DB_BAR_SIZE) {
+    SC_REPORT_ERROR(name(), "db_write: more than a page, or outside the doorbell BAR");
+    return;
+  }
+  DbBurst b;
+  b.addr = addr;
+  b.beats = (last - first) / kDataBytes + 1;
+  b.data.assign(b.beats * kDataBytes, 0);
+  b.strb.assign(b.beats * kDataBytes, 0);
+  for (unsigned i = 0; i < bytes; i++) {
+    size_t lane = addr + i - first;
+    b.data[lane] = src[i];
+    b.strb[lane] = 1;
+  }
+  db_queue_.push_back(std::move(b));
+  uint64_t mine = ++db_issued_;
+  while (db_taken_ < mine) wait(db_taken_ev_);
+}
+
+void RnicNode::db_write32(uint32_t addr, uint32_t v) {
+  uint8_t b[4] = {uint8_t(v), uint8_t(v >> 8), uint8_t(v >> 16), uint8_t(v >> 24)};
+  db_write(addr, b, 4);
 }
 
 void RnicNode::rx_frame(const std::vector<uint8_t> &frame) {
@@ -185,6 +216,27 @@ void RnicNode::drive_inputs() {
   c.s_axil_arvalid_i = b && !b->write && !ar_done_;
   c.s_axil_araddr_i = b ? b->addr : 0;
   c.s_axil_rready_i = 1;
+
+  // Doorbell BAR: the oldest queued burst, AW then its W beats; B always taken; never a read.
+  if (!db_cur_ && !db_queue_.empty()) db_cur_ = true, db_aw_done_ = false, db_wbeat_ = 0;
+  const DbBurst *d = db_cur_ ? &db_queue_.front() : nullptr;
+  c.s_axi_db_awvalid_i = d && !db_aw_done_;
+  c.s_axi_db_awid_i = 0;
+  c.s_axi_db_awaddr_i = d ? d->addr : 0;
+  c.s_axi_db_awlen_i = d ? d->beats - 1 : 0;
+  c.s_axi_db_awsize_i = __builtin_ctz(kDataBytes);
+  c.s_axi_db_awburst_i = 1;
+  c.s_axi_db_wvalid_i = d != nullptr;
+  if (d) {
+    bytes_to_wide(&d->data[db_wbeat_ * kDataBytes], c.s_axi_db_wdata_i.data());
+    uint64_t s = 0;
+    for (unsigned i = 0; i < kDataBytes; i++) s |= uint64_t(d->strb[db_wbeat_ * kDataBytes + i]) << i;
+    c.s_axi_db_wstrb_i = s;
+    c.s_axi_db_wlast_i = db_wbeat_ + 1 == d->beats;
+  }
+  c.s_axi_db_bready_i = 1;
+  c.s_axi_db_arvalid_i = 0;
+  c.s_axi_db_rready_i = 1;
 
   if (pcie_) {
     AxiPorts &p = *axi_;
@@ -294,6 +346,21 @@ void RnicNode::sample_handshakes() {
     unsigned v;
     while (pcie_->take_msix(&v)) deliver_msix(v);
   }
+  // Doorbell BAR handshakes: the host's write is done (posted) with its last W beat.
+  if (db_cur_) {
+    if (c.s_axi_db_awvalid_i && c.s_axi_db_awready_o) db_aw_done_ = true;
+    if (c.s_axi_db_wvalid_i && c.s_axi_db_wready_o && ++db_wbeat_ == db_queue_.front().beats) {
+      db_queue_.pop_front();
+      db_cur_ = false;
+      db_taken_++;
+      db_b_pending_++;
+      db_taken_ev_.notify(SC_ZERO_TIME);
+    }
+  }
+  if (c.s_axi_db_bvalid_o && c.s_axi_db_bready_i) {
+    if (c.s_axi_db_bresp_o) db_err_++;
+    if (db_b_pending_) db_b_pending_--;
+  }
   BarAccess *b = bar_cur_;
   if (!b) return;
   if (c.s_axil_awvalid_i && c.s_axil_awready_o) aw_done_ = true;
@@ -321,6 +388,24 @@ void RnicNode::monitor_cycle() {
   l.arvalid = c.s_axil_arvalid_i, l.arready = c.s_axil_arready_o, l.araddr = c.s_axil_araddr_i;
   l.rvalid = c.s_axil_rvalid_o, l.rready = c.s_axil_rready_i, l.rdata = c.s_axil_rdata_o, l.rresp = c.s_axil_rresp_o;
   mon_->bar0.cycle(cycle_, l);
+  AxiPorts &p = *dbp_;
+  p.awvalid = c.s_axi_db_awvalid_i, p.awready = c.s_axi_db_awready_o;
+  if (p.awvalid) {
+    p.awid = c.s_axi_db_awid_i, p.awaddr = c.s_axi_db_awaddr_i, p.awlen = c.s_axi_db_awlen_i;
+    p.awsize = c.s_axi_db_awsize_i, p.awburst = c.s_axi_db_awburst_i;
+  }
+  p.wvalid = c.s_axi_db_wvalid_i, p.wready = c.s_axi_db_wready_o;
+  if (p.wvalid) {
+    wide_to_bytes(c.s_axi_db_wdata_i.data(), p.wdata.data());
+    uint64_t s = c.s_axi_db_wstrb_i;
+    for (unsigned i = 0; i < kDataBytes; i++) p.wstrb[i] = s >> i & 1;
+    p.wlast = c.s_axi_db_wlast_i;
+  }
+  p.bvalid = c.s_axi_db_bvalid_o, p.bready = c.s_axi_db_bready_i, p.bid = c.s_axi_db_bid_o, p.bresp = c.s_axi_db_bresp_o;
+  p.arvalid = c.s_axi_db_arvalid_i, p.arready = c.s_axi_db_arready_o;
+  p.rvalid = c.s_axi_db_rvalid_o, p.rready = c.s_axi_db_rready_i;
+  if (p.rvalid) p.rid = c.s_axi_db_rid_o, p.rresp = c.s_axi_db_rresp_o, p.rlast = c.s_axi_db_rlast_o;
+  mon_->db.cycle(cycle_, p);
   uint8_t lanes[kDataBytes];
   AxisSignals t;
   t.tvalid = c.m_axis_tx_tvalid_o, t.tready = c.m_axis_tx_tready_i;
@@ -346,11 +431,13 @@ void RnicNode::trace_cycle() {
   uint32_t v = c.s_axil_awvalid_i | c.s_axil_wvalid_i << 1 | c.s_axil_bvalid_o << 2 | c.s_axil_arvalid_i << 3 |
                c.s_axil_rvalid_o << 4 | c.m_axi_awvalid_o << 5 | c.m_axi_wvalid_o << 6 | c.m_axi_bvalid_i << 7 |
                c.m_axi_arvalid_o << 8 | c.m_axi_rvalid_i << 9 | c.msix_req_o << 10 | c.m_axis_tx_tvalid_o << 11 |
-               c.s_axis_rx_tvalid_i << 12 | c.rx_pause_req_o << 13 | c.tx_pause_i << 14;
+               c.s_axis_rx_tvalid_i << 12 | c.rx_pause_req_o << 13 | c.tx_pause_i << 14 |
+               c.s_axi_db_awvalid_i << 15 | c.s_axi_db_wvalid_i << 16 | c.s_axi_db_bvalid_o << 17;
   if (!v) return;
   uint32_t r = c.s_axil_awready_o | c.s_axil_wready_o << 1 | c.s_axil_arready_o << 2 | c.m_axi_awready_i << 3 |
                c.m_axi_wready_i << 4 | c.m_axi_bready_o << 5 | c.m_axi_arready_i << 6 | c.m_axi_rready_o << 7 |
-               c.msix_ack_i << 8 | c.m_axis_tx_tready_i << 9 | c.s_axis_rx_tready_o << 10;
+               c.msix_ack_i << 8 | c.m_axis_tx_tready_i << 9 | c.s_axis_rx_tready_o << 10 |
+               c.s_axi_db_awready_o << 11 | c.s_axi_db_wready_o << 12;
   uint64_t &h = trace_hash_;
   auto mix = [&h](uint64_t x) { h = (h ^ x) * 1099511628211ull; };
   auto mixw = [&mix](const uint32_t *w) { for (unsigned i = 0; i < kDataBytes / 4; i++) mix(w[i]); };
@@ -359,6 +446,9 @@ void RnicNode::trace_cycle() {
   if (c.s_axil_wvalid_i) mix(c.s_axil_wdata_i), mix(c.s_axil_wstrb_i);
   if (c.s_axil_bvalid_o) mix(c.s_axil_bresp_o);
   if (c.s_axil_arvalid_i) mix(c.s_axil_araddr_i);
+  if (c.s_axi_db_awvalid_i) mix(c.s_axi_db_awaddr_i), mix(c.s_axi_db_awlen_i);
+  if (c.s_axi_db_wvalid_i) mixw(c.s_axi_db_wdata_i.data()), mix(c.s_axi_db_wstrb_i), mix(c.s_axi_db_wlast_i);
+  if (c.s_axi_db_bvalid_o) mix(c.s_axi_db_bresp_o);
   if (c.s_axil_rvalid_o) mix(c.s_axil_rdata_o), mix(c.s_axil_rresp_o);
   if (c.m_axi_awvalid_o) mix(c.m_axi_awaddr_o), mix(c.m_axi_awid_o | c.m_axi_awlen_o << 8 | c.m_axi_awsize_o << 16 | c.m_axi_awburst_o << 24);
   if (c.m_axi_wvalid_o) mixw(c.m_axi_wdata_o.data()), mix(c.m_axi_wstrb_o), mix(c.m_axi_wlast_o);

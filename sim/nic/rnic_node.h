@@ -1,6 +1,10 @@
 // One simulated NIC: the verilated rnic_core (a --cc model, ticked directly by this module)
-// plus the transactors on its standard ports. Host threads call bar_read/bar_write from their
-// own SC_THREADs; those calls take simulated time like a PCIe MMIO access would.
+// plus the transactors on its standard ports. Host threads call bar_read/bar_write (BAR0) and
+// db_write (the doorbell BAR) from their own SC_THREADs; those calls take simulated time like a
+// PCIe MMIO access would. A doorbell-BAR write is posted: db_write returns once the core's port
+// took its last W beat (no wait for B), as a CPU store to a write-combined BAR retires once
+// the PCIe bridge took it; writes reach the port in the order they were issued. Like BAR0
+// accesses, the PCIe flight time of host-to-device writes is not modelled (zero).
 // Attachments (all optional; unattached ports keep the old tie-offs):
 //   attach_pcie(PcieModel*)  the AXI4 DMA master port is served by a PCIe timing model; MSI-X
 //                            messages travel through it as posted writes (ordered behind DMA writes);
@@ -60,6 +64,12 @@ class RnicNode : public sc_module {
   // BAR0 accesses from a host SC_THREAD. resp gets the AXI response (0 OKAY, 2 SLVERR).
   uint32_t bar_read(uint32_t addr, int *resp = nullptr);
   void bar_write(uint32_t addr, uint32_t data, uint8_t strb = 0xF, int *resp = nullptr);
+  // Doorbell BAR (spec db_bar): `bytes` bytes at byte offset addr as one AXI4 INCR burst of
+  // full-width beats with strobes on exactly those bytes (a 64-byte block at a 64-byte aligned
+  // offset is one beat); at most 4 KiB, not crossing a page. Posted (see above).
+  void db_write(uint32_t addr, const void *data, unsigned bytes);
+  void db_write32(uint32_t addr, uint32_t v);
+  uint64_t db_error_responses() const { return db_err_; }  // B responses other than OKAY
 
   // Hands one Ethernet frame to the RX port (queued; sent beat by beat honouring tready).
   // With an RX FIFO limit set, a frame that does not fit is dropped (as a MAC would) and counted.
@@ -113,6 +123,19 @@ class RnicNode : public sc_module {
   std::string pc_prof_path_;
   uint64_t trace_hash_ = 1469598103934665603ull;  // FNV-1a offset basis
   std::unique_ptr<NodeMonitors> mon_;
+
+  struct DbBurst {
+    uint32_t addr;
+    std::vector<uint8_t> data, strb;  // beats x kDataBytes
+    unsigned beats;
+  };
+  std::deque<DbBurst> db_queue_;
+  bool db_aw_done_ = false, db_cur_ = false;
+  unsigned db_wbeat_ = 0;
+  uint64_t db_issued_ = 0, db_taken_ = 0, db_err_ = 0;
+  unsigned db_b_pending_ = 0;
+  sc_event db_taken_ev_;
+  std::unique_ptr<AxiPorts> dbp_;  // the doorbell port as the monitor sees it
 
   std::deque<BarAccess *> bar_queue_;
   BarAccess *bar_cur_ = nullptr;

@@ -549,17 +549,17 @@ int SvcServer::dispatch(SvcClient *c, uint32_t op, const uint8_t *in, size_t in_
       IN(rnic_svc_db, d);
       if (d.off >= RNIC_DB_BF_DATA || (d.off & 3)) return -EINVAL;
       if (d.off == RNIC_DB_SQ_DB || d.off == RNIC_DB_BF_DB) on_sq_doorbell(c, d.val & 0xFFFF, d.val >> 16);
-      n->node->bar_write(RNIC_BAR0_DB_BASE + c->uctx * RNIC_BAR0_DB_PAGE_SIZE + d.off, d.val);
+      n->node->db_write32(c->uctx * RNIC_DB_BAR_PAGE_SIZE + d.off, d.val);
       return 0;
     }
     case RNIC_SVC_BF: {
       IN(rnic_svc_bf, b);
       if (!b.bytes || b.bytes % 64 || b.bytes > RNIC_DB_BF_DATA_BYTES) return -EINVAL;
-      uint32_t page = RNIC_BAR0_DB_BASE + c->uctx * RNIC_BAR0_DB_PAGE_SIZE;
+      uint32_t page = c->uctx * RNIC_DB_BAR_PAGE_SIZE;
       on_sq_doorbell(c, b.db_val & 0xFFFF, b.db_val >> 16);
-      for (uint32_t i = 0; i < b.bytes; i += 4)
-        n->node->bar_write(page + RNIC_DB_BF_DATA + i, uint32_t(rnic_ld_le(b.wqe + i, 4)));
-      n->node->bar_write(page + RNIC_DB_BF_DB, b.db_val);
+      // one 64-byte write-combined block per WQEBB (one beat each), then bf_db
+      for (uint32_t i = 0; i < b.bytes; i += 64) n->node->db_write(page + RNIC_DB_BF_DATA + i, b.wqe + i, 64);
+      n->node->db_write32(page + RNIC_DB_BF_DB, b.db_val);
       return 0;
     }
     default:

@@ -48,12 +48,14 @@ class Spec:
         self.blocks = d["block"]
         self.counters = d["counters"]["names"]
         self.db_page = d["doorbell_page"]
+        self.db_bar = d["db_bar"]
         self.fw_mmio = d["fw_mmio"]
         self.fw_tc = d["fw_tc"]
         self.enums = d["enum"]
         self.layouts = d["layout"]
         self.consts = dict(self.device)
         self.consts.update(self.bar0)
+        self.consts.update({"db_bar_" + k: v for k, v in self.db_bar.items()})
         self.consts["spec_hash"] = self.hash
         self.consts["num_counters"] = len(self.counters)
         self._check()
@@ -89,6 +91,9 @@ class Spec:
                     raise SpecError("counters do not fit their block")
         if len(self.blocks) * self.bar0["block_stride"] > (1 << REG_ADDR_W):
             raise SpecError("register blocks overflow the register window")
+        if self.db_bar["page_size"] * self.db_bar["num_pages"] != self.db_bar["size"] or \
+                self.db_bar["size"] & (self.db_bar["size"] - 1) or self.db_bar["page_size"] != 0x1000:
+            raise SpecError("db_bar: size must be page_size (4 KiB) * num_pages, a power of two")
         for ename, e in self.enums.items():
             seen = set()
             for n, v in e["values"]:
@@ -212,6 +217,9 @@ def gen_sv_pkg(s):
     for r in s.db_page["regs"]:
         P(f"  localparam logic [11:0] DB_{r['name'].upper()} = 12'h{r['off']:03X};\n")
     P(f"  localparam int unsigned DB_BF_DATA_BYTES = {s.db_page['regs'][-1].get('size', 4)};\n")
+    P("\n  // The doorbell BAR (rnic_core s_axi_db_*)\n")
+    for k, v in s.db_bar.items():
+        P(f"  localparam int unsigned DB_BAR_{k.upper()} = 32'h{v:X};\n")
     P(f"\n  // Firmware MMIO registers (soft-core addresses)\n  localparam logic [31:0] FW_MMIO_BASE = 32'h{s.fw_mmio['base']:08X};\n")
     P(f"  localparam logic [31:0] FW_IMEM_BASE = 32'h{s.fw_mmio['imem_base']:08X};\n")
     P(f"  localparam logic [31:0] FW_DMEM_BASE = 32'h{s.fw_mmio['dmem_base']:08X};\n")
@@ -224,6 +232,7 @@ def gen_sv_pkg(s):
     P(f"\n  // Tightly coupled window (soft-core addresses)\n  localparam logic [31:0] FW_TC_BASE = 32'h{s.fw_tc['base']:08X};\n")
     P(f"  localparam logic [11:0] FW_TC_CQ_REC_BASE = 12'h{s.fw_tc['cq_rec_base']:03X};\n")
     P(f"  localparam int unsigned FW_TC_CQ_REC_NUM = {s.fw_tc['cq_rec_num']};\n")
+    P(f"  localparam logic [11:0] FW_TC_BF_DATA_BASE = 12'h{s.fw_tc['bf_data_base']:03X};\n")
     P(f"  localparam logic [31:0] FW_TC_QPC_BASE = 32'h{s.fw_tc['qpc_base']:08X};\n")
     P(f"  localparam int unsigned FW_TC_QPC_ENTRY_BYTES = {s.fw_tc['qpc_entry_bytes']};\n")
     for r in s.fw_tc["regs"]:
@@ -477,6 +486,9 @@ def gen_c(s):
     for r in s.db_page["regs"]:
         P(f"#define RNIC_DB_{r['name'].upper()} 0x{r['off']:03X}u\n")
     P(f"#define RNIC_DB_BF_DATA_BYTES {s.db_page['regs'][-1].get('size', 4)}u\n")
+    P("\n/* The doorbell BAR: PCIe BAR index, page per user context, size. */\n")
+    for k, v in s.db_bar.items():
+        P(f"#define RNIC_DB_BAR_{k.upper()} 0x{v:X}u\n")
     P(f"\n/* Firmware MMIO registers (soft-core addresses). */\n#define RNIC_FW_MMIO_BASE 0x{s.fw_mmio['base']:08X}u\n")
     P(f"#define RNIC_FW_IMEM_BASE 0x{s.fw_mmio['imem_base']:08X}u\n#define RNIC_FW_DMEM_BASE 0x{s.fw_mmio['dmem_base']:08X}u\n")
     P(f"#define RNIC_FW_DMA_BUF_BASE 0x{s.fw_mmio['dma_buf_base']:08X}u\n#define RNIC_FW_DMA_BUF_SIZE {s.fw_mmio['dma_buf_size']}u\n")
@@ -486,6 +498,7 @@ def gen_c(s):
         P(f"#define RNIC_FW_REG_{r['name'].upper()} 0x{r['off']:03X}u\n")
     P(f"\n/* Tightly coupled window (soft-core addresses). */\n#define RNIC_FW_TC_BASE 0x{s.fw_tc['base']:08X}u\n")
     P(f"#define RNIC_FW_TC_CQ_REC_BASE 0x{s.fw_tc['cq_rec_base']:03X}u\n#define RNIC_FW_TC_CQ_REC_NUM {s.fw_tc['cq_rec_num']}u\n")
+    P(f"#define RNIC_FW_TC_BF_DATA_BASE 0x{s.fw_tc['bf_data_base']:03X}u\n")
     P(f"#define RNIC_FW_TC_QPC_BASE 0x{s.fw_tc['qpc_base']:08X}u\n#define RNIC_FW_TC_QPC_ENTRY_BYTES {s.fw_tc['qpc_entry_bytes']}u\n")
     for r in s.fw_tc["regs"]:
         P(f"#define RNIC_FW_TC_{r['name'].upper()} 0x{r['off']:03X}u\n")
@@ -648,7 +661,7 @@ def gen_md(s):
          "## BAR0\n\n| region | offset | size |\n|---|---|---|\n",
          f"| register blocks | 0x0 | 0x{len(s.blocks) * s.bar0['block_stride']:X} |\n",
          f"| firmware window (IMEM, then DMEM) | 0x{s.bar0['fw_window_base']:X} | 0x{s.bar0['fw_window_size']:X} |\n",
-         f"| doorbell pages | 0x{s.bar0['db_base']:X} | {s.bar0['db_num_pages']} x 0x{s.bar0['db_page_size']:X} |\n\n",
+         f"| reserved (SLVERR) | 0x{s.bar0['fw_window_base'] + s.bar0['fw_window_size']:X} | to the end (0x{s.bar0['size']:X}) |\n\n",
          "Every register block starts with TYPE (+0x0), VERSION (+0x4) and NEXT (+0x8, the BAR0 offset\n",
          "of the next block; 0 ends the chain). The driver walks the chain from offset 0.\n\n"]
     P = o.append
@@ -664,13 +677,15 @@ def gen_md(s):
             for j, c in enumerate(s.counters):
                 P(f"| 0x{base + b['counter_base'] + 4 * j:03X} | `{c}` | ro | counter {j} |\n")
         P("\n")
+    d = s.db_bar
+    P(f"## Doorbell BAR\n\nPCIe BAR {d['index']} (rnic_core's wide AXI4 slave `s_axi_db_*`, on a board the PCIe bridge's DMA-bypass master): {d['num_pages']} pages of 0x{d['page_size']:X} bytes, page N at offset N x 0x{d['page_size']:X} for user context N (page 0: the kernel), 0x{d['size']:X} bytes in all. A doorbell word that finds the doorbell FIFO full is held at most {d['hold_cycles']} cycles, then dropped and counted (`doorbell.db_dropped`).\n\n")
     P(f"## Doorbell page\n\n{s.db_page['doc']}\n\n| offset | name | description |\n|---|---|---|\n")
     for r in s.db_page["regs"]:
         P(f"| 0x{r['off']:03X} | `{r['name']}` | {r['doc']} |\n")
     P(f"\n## Firmware MMIO registers\n\n{s.fw_mmio['doc']} Base 0x{s.fw_mmio['base']:08X}; the soft core's IMEM is at 0x{s.fw_mmio['imem_base']:08X} and its DMEM at 0x{s.fw_mmio['dmem_base']:08X}; the firmware DMA staging buffer ({s.fw_mmio['dma_buf_size']} bytes) at 0x{s.fw_mmio['dma_buf_base']:08X}.\n\n| offset | name | description |\n|---|---|---|\n")
     for r in s.fw_mmio["regs"]:
         P(f"| 0x{r['off']:03X} | `{r['name']}` | {r['doc']} |\n")
-    P(f"\n## Firmware tightly coupled window\n\n{s.fw_tc['doc']} Base 0x{s.fw_tc['base']:08X}; the completion-record ring ({s.fw_tc['cq_rec_num']} slots of `cq_rec`) at offset 0x{s.fw_tc['cq_rec_base']:03X}; the QP-context RAM (firmware-owned per-QP state, {s.fw_tc['qpc_entry_bytes']} bytes per QP of the configuration, plain memory with byte enables) at offset 0x{s.fw_tc['qpc_base']:07X}.\n\n| offset | name | description |\n|---|---|---|\n")
+    P(f"\n## Firmware tightly coupled window\n\n{s.fw_tc['doc']} Base 0x{s.fw_tc['base']:08X}; the completion-record ring ({s.fw_tc['cq_rec_num']} slots of `cq_rec`) at offset 0x{s.fw_tc['cq_rec_base']:03X}; the BlueFlame capture (the doorbell page's `bf_data`, {s.db_page['regs'][-1].get('size', 4)} bytes, read only) at offset 0x{s.fw_tc['bf_data_base']:03X}; the QP-context RAM (firmware-owned per-QP state, {s.fw_tc['qpc_entry_bytes']} bytes per QP of the configuration, plain memory with byte enables) at offset 0x{s.fw_tc['qpc_base']:07X}.\n\n| offset | name | description |\n|---|---|---|\n")
     for r in s.fw_tc["regs"]:
         P(f"| 0x{r['off']:03X} | `{r['name']}` | {r['doc']} |\n")
     P("\n## Enumerations\n\n")

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0x22028A23u
+#define RNIC_SPEC_HASH 0x7CA16BD0u
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -21,9 +21,6 @@
 #define RNIC_BAR0_BLOCK_STRIDE 0x100u
 #define RNIC_BAR0_FW_WINDOW_BASE 0x100000u
 #define RNIC_BAR0_FW_WINDOW_SIZE 0x100000u
-#define RNIC_BAR0_DB_BASE 0x200000u
-#define RNIC_BAR0_DB_PAGE_SIZE 0x1000u
-#define RNIC_BAR0_DB_NUM_PAGES 0x200u
 
 /* Register blocks: BAR0 byte addresses. Every block starts with TYPE, VERSION, NEXT. */
 #define RNIC_BLK_TYPE 0x0u
@@ -97,9 +94,9 @@
 #define RNIC_REG_COUNTERS_NUM_COUNTERS 0x00610u
 #define RNIC_REG_COUNTERS_COUNTER_BASE 0x00614u
 #define RNIC_BLK_DOORBELL_TYPE 0x5244424Cu
-#define RNIC_BLK_DOORBELL_VERSION 0x00010000u
+#define RNIC_BLK_DOORBELL_VERSION 0x00020000u
 #define RNIC_BLK_DOORBELL_BASE 0x00700u
-#define RNIC_REG_DOORBELL_DB_BASE 0x00710u
+#define RNIC_REG_DOORBELL_DB_BAR 0x00710u
 #define RNIC_REG_DOORBELL_DB_PAGE_SIZE 0x00714u
 #define RNIC_REG_DOORBELL_DB_NUM_PAGES 0x00718u
 #define RNIC_REG_DOORBELL_DB_DROPPED 0x0071Cu
@@ -181,6 +178,13 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_DB_BF_DATA 0x100u
 #define RNIC_DB_BF_DATA_BYTES 256u
 
+/* The doorbell BAR: PCIe BAR index, page per user context, size. */
+#define RNIC_DB_BAR_INDEX 0x4u
+#define RNIC_DB_BAR_PAGE_SIZE 0x1000u
+#define RNIC_DB_BAR_NUM_PAGES 0x200u
+#define RNIC_DB_BAR_SIZE 0x200000u
+#define RNIC_DB_BAR_HOLD_CYCLES 0x4000u
+
 /* Firmware MMIO registers (soft-core addresses). */
 #define RNIC_FW_MMIO_BASE 0x40000000u
 #define RNIC_FW_IMEM_BASE 0x00000000u
@@ -242,8 +246,6 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_REG_RDQ_QPN 0x858u
 #define RNIC_FW_REG_RDQ_PSN 0x85Cu
 #define RNIC_FW_REG_RDQ_RESULT 0x860u
-#define RNIC_FW_REG_BF_DATA 0x900u
-#define RNIC_FW_REG_BF_STATUS 0xA00u
 #define RNIC_FW_REG_ETH_RX_DATA 0xB00u
 #define RNIC_FW_REG_ETH_TX_DATA 0xB40u
 #define RNIC_FW_REG_ETH_RX_STATUS 0xB80u
@@ -255,6 +257,7 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_TC_BASE 0x30000000u
 #define RNIC_FW_TC_CQ_REC_BASE 0x000u
 #define RNIC_FW_TC_CQ_REC_NUM 16u
+#define RNIC_FW_TC_BF_DATA_BASE 0x400u
 #define RNIC_FW_TC_QPC_BASE 0x01000000u
 #define RNIC_FW_TC_QPC_ENTRY_BYTES 256u
 #define RNIC_FW_TC_CQW_PROD 0x800u
@@ -264,6 +267,7 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_TC_CQW_CQ_BASE_LO 0x810u
 #define RNIC_FW_TC_CQW_CQ_BASE_HI 0x814u
 #define RNIC_FW_TC_CQW_CQ_CFG 0x818u
+#define RNIC_FW_TC_BF_STATUS 0x820u
 
 /* Driver-to-firmware command opcodes. 0x04 and 0x14 are left free: REG_MR fetches an MR's whole page list by DMA itself (no separate MTT writes), and the port's addresses come with SET_GID (no port-attribute command); the firmware answers them as unknown opcodes. */
 #define RNIC_CMD_OP_NOP 0u
@@ -3639,7 +3643,7 @@ static inline void rnic_db_event_set_bf_seq(void *p, uint32_t v)
 	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3, (uint8_t)v);
 }
 
-/* bf_status (4 bytes): What the BlueFlame capture holds (the firmware register bf_status). */
+/* bf_status (4 bytes): What the BlueFlame capture holds (the firmware's tightly coupled register fw_tc bf_status). */
 #define RNIC_BF_STATUS_SIZE 4u
 #define RNIC_BF_STATUS_ALIGN 4u
 #define RNIC_BF_STATUS_PAGE_OFF 0u

@@ -123,7 +123,7 @@ static const struct rnic_spec_reg rnic_spec_regs_id[] RNIC_SPEC_UNUSED = {
 	  0, 0u, 0, 0, 0u, 0 },
 	{ "hw_version", "RTL version, major.minor in 16.16", 0x14u, RNIC_SPEC_CONST, 0x00010000u,
 	  0, 0u, 0, 0, 0u, 0 },
-	{ "spec_hash", "CRC-32 of spec/rnic.toml: host and hardware agree on the contract", 0x18u, RNIC_SPEC_CONST, 0x22028A23u,
+	{ "spec_hash", "CRC-32 of spec/rnic.toml: host and hardware agree on the contract", 0x18u, RNIC_SPEC_CONST, 0x7CA16BD0u,
 	  0, 0u, 0, 0, 0u, 0 },
 	{ "clock_mhz", "core clock in MHz", 0x1Cu, RNIC_SPEC_CONST, 0x000000FAu,
 	  0, 0u, 0, 0, 0u, 0 },
@@ -232,13 +232,13 @@ static const struct rnic_spec_reg rnic_spec_regs_counters[] RNIC_SPEC_UNUSED = {
 };
 
 static const struct rnic_spec_reg rnic_spec_regs_doorbell[] RNIC_SPEC_UNUSED = {
-	{ "db_base", "BAR0 offset of page 0", 0x10u, RNIC_SPEC_CONST, 0x00200000u,
+	{ "db_bar", "PCIe BAR index of the doorbell pages (page 0 at its offset 0)", 0x10u, RNIC_SPEC_CONST, 0x00000004u,
 	  0, 0u, 0, 0, 0u, 0 },
 	{ "db_page_size", "bytes per page", 0x14u, RNIC_SPEC_CONST, 0x00001000u,
 	  0, 0u, 0, 0, 0u, 0 },
 	{ "db_num_pages", "number of pages (user contexts)", 0x18u, RNIC_SPEC_CONST, 0x00000200u,
 	  0, 0u, 0, 0, 0u, 0 },
-	{ "db_dropped", "doorbells dropped because the doorbell FIFO was full", 0x1Cu, RNIC_SPEC_RO, 0x00000000u,
+	{ "db_dropped", "doorbell words dropped because the doorbell FIFO stayed full for db_bar.hold_cycles", 0x1Cu, RNIC_SPEC_RO, 0x00000000u,
 	  0, 0u, 0, 0, 0u, 0 },
 };
 
@@ -265,8 +265,8 @@ static const struct rnic_spec_block rnic_spec_blocks[] RNIC_SPEC_UNUSED = {
 	{ "counters", "Statistics counters, 32-bit, wrapping; the names are the counter enum.",
 	  0x52434E54u, 0x00010000u, 0x600u,
 	  rnic_spec_regs_counters, 2u, 0x40u, 31u },
-	{ "doorbell", "Describes the doorbell pages: one 4 KiB page per user context, mapped into that process.",
-	  0x5244424Cu, 0x00010000u, 0x700u,
+	{ "doorbell", "Describes the doorbell pages: one 4 KiB page per user context in the doorbell BAR (not BAR0), mapped into that process.",
+	  0x5244424Cu, 0x00020000u, 0x700u,
 	  rnic_spec_regs_doorbell, 4u, 0u, 0u },
 };
 

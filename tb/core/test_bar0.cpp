@@ -29,16 +29,15 @@ struct Bar0Test : sc_module {
     rnic_dev_info info;
     int rc = rnic_discover(&os, &info);
     r.check(rc == 0, "bar0-discover", "rc %d", rc);
-    const struct { uint32_t type, base; } expect[] = {
-        {RNIC_BLK_ID_TYPE, RNIC_BLK_ID_BASE},       {RNIC_BLK_CTRL_TYPE, RNIC_BLK_CTRL_BASE},
-        {RNIC_BLK_CPU_TYPE, RNIC_BLK_CPU_BASE},     {RNIC_BLK_CMDQ_TYPE, RNIC_BLK_CMDQ_BASE},
-        {RNIC_BLK_EQ_TYPE, RNIC_BLK_EQ_BASE},       {RNIC_BLK_MSIX_TYPE, RNIC_BLK_MSIX_BASE},
-        {RNIC_BLK_COUNTERS_TYPE, RNIC_BLK_COUNTERS_BASE}, {RNIC_BLK_DOORBELL_TYPE, RNIC_BLK_DOORBELL_BASE},
+#define B(n) {RNIC_BLK_##n##_TYPE, RNIC_BLK_##n##_BASE, RNIC_BLK_##n##_VERSION}
+    const struct { uint32_t type, base, version; } expect[] = {
+        B(ID), B(CTRL), B(CPU), B(CMDQ), B(EQ), B(MSIX), B(COUNTERS), B(DOORBELL),
     };
+#undef B
     bool chain_ok = info.num_blocks == sizeof(expect) / sizeof(expect[0]);
     for (unsigned i = 0; chain_ok && i < info.num_blocks; i++)
       chain_ok = info.blocks[i].type == expect[i].type && info.blocks[i].base == expect[i].base &&
-                 info.blocks[i].version == 0x00010000;
+                 info.blocks[i].version == expect[i].version;
     r.check(chain_ok, "bar0-block-chain-matches-spec", "%u blocks", info.num_blocks);
     r.check(info.vendor_id == RNIC_PCI_VENDOR_ID && info.device_id == RNIC_PCI_DEVICE_ID, "bar0-pci-id",
             "%04x:%04x", info.vendor_id, info.device_id);
@@ -49,10 +48,13 @@ struct Bar0Test : sc_module {
     r.check(rnic_find_block(&info, RNIC_BLK_DOORBELL_TYPE) == RNIC_BLK_DOORBELL_BASE &&
                 rnic_find_block(&info, 0x12345678) == 0,
             "bar0-find-block");
-    r.check(nic_->bar_read(RNIC_REG_DOORBELL_DB_BASE) == RNIC_BAR0_DB_BASE &&
-                nic_->bar_read(RNIC_REG_DOORBELL_DB_NUM_PAGES) == RNIC_BAR0_DB_NUM_PAGES &&
+    r.check(nic_->bar_read(RNIC_REG_DOORBELL_DB_BAR) == RNIC_DB_BAR_INDEX &&
+                nic_->bar_read(RNIC_REG_DOORBELL_DB_PAGE_SIZE) == RNIC_DB_BAR_PAGE_SIZE &&
+                nic_->bar_read(RNIC_REG_DOORBELL_DB_NUM_PAGES) == RNIC_DB_BAR_NUM_PAGES &&
                 nic_->bar_read(RNIC_REG_COUNTERS_NUM_COUNTERS) == RNIC_NUM_COUNTERS,
             "bar0-doorbell-and-counter-descriptors");
+    r.check(info.db_bar == RNIC_DB_BAR_INDEX && info.db_page_size == 4096 && info.db_num_pages == RNIC_DB_BAR_NUM_PAGES,
+            "bar0-discover-doorbell-bar", "bar %u page %u pages %u", info.db_bar, info.db_page_size, info.db_num_pages);
 
     // Scratch: full write, then a single-byte write merges under its strobe.
     int resp = -1;
@@ -89,13 +91,19 @@ struct Bar0Test : sc_module {
     r.check(c1 - c0 >= 1000 && c1 - c0 <= elapsed + 2, "bar0-cycle-counter", "delta %u elapsed %llu", c1 - c0,
             (unsigned long long)elapsed);
 
-    // Doorbell writes are counted, one per write, in any context page.
+    // Doorbell-BAR writes are counted, one per doorbell word, in any context page; the old
+    // BAR0 doorbell range answers SLVERR and counts nothing.
     uint32_t d0 = counter(RNIC_CNT_DOORBELLS);
-    nic_->bar_write(RNIC_BAR0_DB_BASE + RNIC_DB_SQ_DB, 0x00010001u, 0xF, &wresp);
-    nic_->bar_write(RNIC_BAR0_DB_BASE + 5 * RNIC_BAR0_DB_PAGE_SIZE + RNIC_DB_CQ_DB, 0x00020003u);
-    nic_->bar_write(RNIC_BAR0_DB_BASE + (RNIC_BAR0_DB_NUM_PAGES - 1) * RNIC_BAR0_DB_PAGE_SIZE + RNIC_DB_RQ_DB, 7);
+    nic_->db_write32(RNIC_DB_SQ_DB, 0x00010001u);
+    nic_->db_write32(5 * RNIC_DB_BAR_PAGE_SIZE + RNIC_DB_CQ_DB, 0x00020003u);
+    nic_->db_write32((RNIC_DB_BAR_NUM_PAGES - 1) * RNIC_DB_BAR_PAGE_SIZE + RNIC_DB_RQ_DB, 7);
+    uint8_t two[8] = {1, 0, 2, 0, 3, 0, 4, 0};  // sq_db and rq_db in one write
+    nic_->db_write(9 * RNIC_DB_BAR_PAGE_SIZE + RNIC_DB_SQ_DB, two, 8);
+    wait(10 * nic_->period());
     uint32_t d1 = counter(RNIC_CNT_DOORBELLS);
-    r.check(wresp == 0 && d1 - d0 == 3, "bar0-doorbells-counted", "delta %u", d1 - d0);
+    r.check(d1 - d0 == 5 && nic_->db_error_responses() == 0, "dbbar-doorbells-counted", "delta %u", d1 - d0);
+    nic_->bar_write(RNIC_BAR0_FW_WINDOW_BASE + RNIC_BAR0_FW_WINDOW_SIZE, 0x00010001u, 0xF, &wresp);
+    r.check(wresp == 2 && counter(RNIC_CNT_DOORBELLS) == d1, "bar0-old-doorbell-range-slverr", "resp %d", wresp);
 
     // RX frames and bytes are counted.
     uint32_t f0 = counter(RNIC_CNT_RX_FRAMES), b0 = counter(RNIC_CNT_RX_BYTES);

@@ -127,8 +127,8 @@ struct CmdqTest : sc_module {
     // Doorbells reach the firmware through the capture FIFO and its mailbox: one from a page
     // that does not own the QP is refused (and logged); the owner's is taken silently.
     uint32_t db0 = rnic_rd32(&os, RNIC_COUNTER_BASE + 4 * RNIC_CNT_DOORBELLS);
-    rnic_wr32(&os, RNIC_BAR0_DB_BASE + 3 * RNIC_BAR0_DB_PAGE_SIZE + RNIC_DB_SQ_DB, qpn | 1u << 16);
-    rnic_wr32(&os, RNIC_BAR0_DB_BASE + RNIC_DB_SQ_DB, qpn | 1u << 16);
+    nic_->db_write32(3 * RNIC_DB_BAR_PAGE_SIZE + RNIC_DB_SQ_DB, qpn | 1u << 16);
+    nic_->db_write32(RNIC_DB_SQ_DB, qpn | 1u << 16);
     wait(sc_time(20, SC_US));
     char logbuf[1024];
     int ln = rnic_fw_log_read(&os, logbuf, sizeof(logbuf));

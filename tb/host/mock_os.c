@@ -58,10 +58,6 @@ static void m_write(void *ctx, uint32_t off, uint32_t val)
 
 	if (off < MOCK_REGS_BYTES)
 		d->regs[off / 4] = val;
-	if (off >= RNIC_BAR0_DB_BASE && d->db_writes < 4096) {
-		d->db_off[d->db_writes] = off - RNIC_BAR0_DB_BASE;
-		d->db_val[d->db_writes++] = val;
-	}
 	if (d->on_write)
 		d->on_write(d, off, val);
 }

@@ -32,9 +32,6 @@ struct mock_alloc {
 
 struct mock_dev {
 	uint32_t regs[MOCK_REGS_BYTES / 4];
-	/* doorbell page 0 writes, in order */
-	uint32_t db_off[4096], db_val[4096];
-	unsigned db_writes;
 	struct mock_alloc allocs[MOCK_MAX_ALLOCS];
 	unsigned live_allocs, total_allocs;
 	uint64_t next_bus;

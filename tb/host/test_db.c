@@ -10,6 +10,8 @@
 struct rec {
 	unsigned n;
 	uint32_t off[128], val[128];
+	uint8_t blk[8][64];
+	unsigned nblk;
 };
 
 static void rec_write(void *ctx, uint32_t off, uint32_t val)
@@ -22,10 +24,19 @@ static void rec_write(void *ctx, uint32_t off, uint32_t val)
 	}
 }
 
+static void rec_write64(void *ctx, uint32_t off, const void *src)
+{
+	struct rec *r = ctx;
+
+	if (r->nblk < 8)
+		memcpy(r->blk[r->nblk++], src, 64);
+	rec_write(ctx, off, (uint32_t)rnic_ld_le(src, 4));
+}
+
 void test_db(void)
 {
 	struct rec r;
-	struct rnicp_db db = { &r, rec_write, NULL };
+	struct rnicp_db db = { &r, rec_write, rec_write64, NULL };
 	int ok;
 
 	CHECK(rnicp_db_sq_val(0x1234, 0x10005) == 0x00051234u && rnicp_db_rq_val(0xFFFF, 0xABCD) == 0xABCDFFFFu &&
@@ -43,7 +54,7 @@ void test_db(void)
 		      r.val[3] == rnicp_db_cq_arm_val(4, 1),
 	      "db-ring-offsets");
 
-	/* BlueFlame: a 2-WQEBB inline WQE goes to bf_data word by word, then bf_db. */
+	/* BlueFlame: a 3-WQEBB inline WQE goes to bf_data as three 64-byte stores, then bf_db. */
 	static uint8_t ring[16 * 64], payload[100];
 	uint8_t bf[RNICP_MAX_WQE_BYTES];
 	struct rnicp_sq sq;
@@ -55,13 +66,16 @@ void test_db(void)
 	rnicp_sq_init(&sq, ring, 4, 0x77, RNIC_QP_TYPE_RC, 4, 128);
 	int nbb = rnicp_sq_post(&sq, &wr, bf);
 	memset(&r, 0, sizeof(r));
-	ok = nbb == 3 && rnicp_bf_post(&db, bf, (unsigned)nbb * 64, sq.qpn, sq.pi) == 0 && r.n == (unsigned)nbb * 16 + 1;
-	for (unsigned i = 0; ok && i < (unsigned)nbb * 16; i++)
-		ok &= r.off[i] == RNIC_DB_BF_DATA + 4 * i && r.val[i] == (uint32_t)rnic_ld_le(bf + 4 * i, 4);
+	ok = nbb == 3 && rnicp_bf_post(&db, bf, (unsigned)nbb * 64, sq.qpn, sq.pi) == 0 && r.n == (unsigned)nbb + 1 &&
+	     r.nblk == (unsigned)nbb;
+	for (unsigned i = 0; ok && i < (unsigned)nbb; i++)
+		ok &= r.off[i] == RNIC_DB_BF_DATA + 64 * i && !memcmp(r.blk[i], bf + 64 * i, 64);
 	CHECK(ok && r.off[r.n - 1] == RNIC_DB_BF_DB && r.val[r.n - 1] == rnicp_db_bf_val(0x77, 3),
 	      "db-blueflame-copy-then-doorbell");
 	memset(&r, 0, sizeof(r));
 	CHECK(rnicp_bf_post(&db, bf, 0, 1, 1) == -EINVAL && rnicp_bf_post(&db, bf, 100, 1, 1) == -EINVAL &&
 		      rnicp_bf_post(&db, bf, 320, 1, 1) == -EINVAL && r.n == 0,
 	      "db-blueflame-bad-size");
+	db.write64 = NULL;
+	CHECK(rnicp_bf_post(&db, bf, 64, 1, 1) == -EOPNOTSUPP && r.n == 0, "db-blueflame-needs-a-block-store");
 }

@@ -220,6 +220,15 @@ static void m_db_write32(struct rnicp_be *be, uint32_t off, uint32_t val)
 		mock.on_db(off, val);
 }
 
+static void m_db_write64(struct rnicp_be *be, uint32_t off, const void *src)
+{
+	unsigned n = __atomic_fetch_add(&mock.n64, 1, __ATOMIC_RELAXED);
+
+	if (n < MOCK_MAX_BF)
+		memcpy(mock.db64[n], src, 64);
+	m_db_write32(be, off, (uint32_t)rnic_ld_le(src, 4));
+}
+
 static void m_bf_write(struct rnicp_be *be, const void *wqe, unsigned bytes, uint32_t bf_db_val)
 {
 	unsigned n = __atomic_fetch_add(&mock.nbf, 1, __ATOMIC_RELAXED);
@@ -255,6 +264,7 @@ const struct rnicp_be_ops mock_be_ops = {
 	.create_ah = m_create_ah,
 	.destroy_ah = m_destroy_ah,
 	.db_write32 = m_db_write32,
+	.db_write64 = m_db_write64,
 	.bf_write = m_bf_write,
 };
 

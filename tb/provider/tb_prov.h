@@ -62,6 +62,9 @@ struct mock_be {
 	/* data path: every doorbell-page store and BlueFlame post, in order */
 	unsigned ndb;
 	uint32_t db_off[MOCK_MAX_DB], db_val[MOCK_MAX_DB];
+	/* 64-byte stores (db_write64), also counted in ndb with db_val = their first word */
+	unsigned n64;
+	uint8_t db64[MOCK_MAX_BF][64];
 	unsigned nbf;
 	struct {
 		uint8_t wqe[256];

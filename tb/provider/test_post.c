@@ -330,20 +330,31 @@ static void test_doorbells(void)
 	CHECK(rnicp_post_send(qp, &w[2], &bad) == 0 && mock.nbf == nbf && mock.ndb == ndb + 1 &&
 		      mock.db_off[ndb] == RNIC_DB_SQ_DB,
 	      "db-no-blueflame-on-busy-qp");
-	/* a backend without bf_write: bf_data by 32-bit stores, then bf_db */
+	/* a backend without bf_write (a mapped doorbell BAR page): bf_data by one 64-byte store per
+	 * WQEBB, then bf_db */
 	q->sq.ci = q->sq.pi;
 	pi = q->sq.pi;
 	ctx->db.write_bf = NULL;
 	ndb = mock.ndb, nbf = mock.nbf;
 	{
-		int ok = rnicp_post_send(qp, &w[2], &bad) == 0 && mock.nbf == nbf && mock.ndb == ndb + 33;
+		unsigned n64 = mock.n64;
+		int ok = rnicp_post_send(qp, &w[2], &bad) == 0 && mock.nbf == nbf && mock.ndb == ndb + 3 &&
+			 mock.n64 == n64 + 2;
 
-		for (unsigned i = 0; ok && i < 32; i++)
-			ok = mock.db_off[ndb + i] == RNIC_DB_BF_DATA + 4 * i &&
-			     mock.db_val[ndb + i] == (uint32_t)rnic_ld_le(q->sq.buf + (size_t)pi * 64 + 4 * i, 4);
-		CHECK(ok && mock.db_off[ndb + 32] == RNIC_DB_BF_DB && mock.db_val[ndb + 32] == (q->qpn | (pi + 2) << 16),
-		      "db-blueflame-by-32-bit-stores");
+		for (unsigned i = 0; ok && i < 2; i++)
+			ok = mock.db_off[ndb + i] == RNIC_DB_BF_DATA + 64 * i &&
+			     !memcmp(mock.db64[n64 + i], q->sq.buf + (size_t)(pi + i) * 64, 64);
+		CHECK(ok && mock.db_off[ndb + 2] == RNIC_DB_BF_DB && mock.db_val[ndb + 2] == (q->qpn | (pi + 2) << 16),
+		      "db-blueflame-by-64-byte-stores");
 	}
+	/* neither: a plain sq_db (the device reads the ring) */
+	q->sq.ci = q->sq.pi;
+	pi = q->sq.pi;
+	ctx->db.write64 = NULL;
+	ndb = mock.ndb, nbf = mock.nbf;
+	CHECK(rnicp_post_send(qp, &w[2], &bad) == 0 && mock.nbf == nbf && mock.ndb == ndb + 1 &&
+		      mock.db_off[ndb] == RNIC_DB_SQ_DB && mock.db_val[ndb] == (q->qpn | (pi + 2) << 16),
+	      "db-no-block-store-plain-doorbell");
 	rnicp_destroy_qp(qp);
 	tb_ctx_free(ctx);
 	ctx = tb_ctx_new();	/* restores the bf_write path for later tests */

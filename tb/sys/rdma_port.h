@@ -50,8 +50,10 @@ struct RdmaPort {
     const uint8_t mm[6] = {0x02, 0, 0, 0, 0, mac_last};
     std::memcpy(mac, mm, 6);
     db.ctx = this;
-    db.write32 = [](void *ctx, uint32_t off, uint32_t v) {
-      static_cast<RdmaPort *>(ctx)->nic->bar_write(RNIC_BAR0_DB_BASE + off, v);  // page 0: kernel context
+    // page 0 of the doorbell BAR: the kernel context
+    db.write32 = [](void *ctx, uint32_t off, uint32_t v) { static_cast<RdmaPort *>(ctx)->nic->db_write32(off, v); };
+    db.write64 = [](void *ctx, uint32_t off, const void *src) {
+      static_cast<RdmaPort *>(ctx)->nic->db_write(off, src, 64);
     };
   }
   RdmaPort(const RdmaPort &) = delete;  // db.ctx points at this object

@@ -187,6 +187,10 @@ module rnic_board_shell #(
   logic [DataWidth/8-1:0] ctx_tkeep, crx_tkeep;
   logic ctx_tlast, ctx_tvalid, ctx_tready, crx_tlast, crx_tvalid, crx_tready;
   logic pause_req, tx_pause;
+  logic db_awready, db_wready, db_bvalid, db_arready, db_rvalid, db_rlast;
+  logic [3:0] db_bid, db_rid;
+  logic [1:0] db_bresp, db_rresp;
+  logic [DataWidth-1:0] db_rdata;
   rnic_core #(
     .DataWidth(DataWidth), .AxiAddrWidth(64), .AxiIdWidth(IdW), .BarAddrWidth(22), .NumQps(NumQps),
     .RxRqSlots(RxRqSlots), .FwImemInit(FwImemInit), .FwDmemInit(FwDmemInit), .RxBufBytes(RxBufBytes),
@@ -209,6 +213,18 @@ module rnic_board_shell #(
     .m_axi_arsize_o(d_arsize), .m_axi_arburst_o(d_arburst), .m_axi_arvalid_o(d_arvalid),
     .m_axi_arready_i(d_arready), .m_axi_rid_i(d_rid), .m_axi_rdata_i(d_rdata), .m_axi_rresp_i(d_rresp),
     .m_axi_rlast_i(d_rlast), .m_axi_rvalid_i(d_rvalid), .m_axi_rready_o(d_rready),
+    // Doorbell BAR: not yet routed from the bridge (docs/boards.md: XDMA BAR4 on a second
+    // M_AXI_B window straight to this port is the next step); idle until then, so this shell
+    // has no doorbells and its bitstream is not yet usable for RDMA traffic.
+    .s_axi_db_awid_i('0), .s_axi_db_awaddr_i('0), .s_axi_db_awlen_i('0), .s_axi_db_awsize_i('0),
+    .s_axi_db_awburst_i('0), .s_axi_db_awvalid_i(1'b0), .s_axi_db_awready_o(db_awready),
+    .s_axi_db_wdata_i('0), .s_axi_db_wstrb_i('0), .s_axi_db_wlast_i(1'b0), .s_axi_db_wvalid_i(1'b0),
+    .s_axi_db_wready_o(db_wready), .s_axi_db_bid_o(db_bid), .s_axi_db_bresp_o(db_bresp), .s_axi_db_bvalid_o(db_bvalid),
+    .s_axi_db_bready_i(1'b1), .s_axi_db_arid_i('0), .s_axi_db_araddr_i('0), .s_axi_db_arlen_i('0),
+    .s_axi_db_arsize_i('0), .s_axi_db_arburst_i('0), .s_axi_db_arvalid_i(1'b0), .s_axi_db_arready_o(db_arready),
+    .s_axi_db_rid_o(db_rid), .s_axi_db_rdata_o(db_rdata), .s_axi_db_rresp_o(db_rresp), .s_axi_db_rlast_o(db_rlast),
+    .s_axi_db_rvalid_o(db_rvalid),
+    .s_axi_db_rready_i(1'b1),
     .msix_req_o(msix_req), .msix_vector_o(msix_vec), .msix_ack_i(msix_ack),
     .m_axis_tx_tdata_o(ctx_tdata), .m_axis_tx_tkeep_o(ctx_tkeep), .m_axis_tx_tlast_o(ctx_tlast),
     .m_axis_tx_tvalid_o(ctx_tvalid), .m_axis_tx_tready_i(ctx_tready),
@@ -380,7 +396,8 @@ module rnic_board_shell #(
   assign status_o = {drop_stretch_q != 0, prx_stretch_q != 0, ptx_stretch_q != 0, core_rst_n, aligned_c, lnk_c};
 
   logic unused;
-  assign unused = ^{b_awburst, b_awprot, b_awlock, b_awcache, b_arburst, b_arprot, b_arlock, b_arcache,
+  assign unused = ^{db_awready, db_wready, db_bvalid, db_arready, db_rvalid, db_rlast, db_bid, db_rid, db_bresp,
+                    db_rresp, db_rdata, b_awburst, b_awprot, b_awlock, b_awcache, b_arburst, b_arprot, b_arlock, b_arcache,
                     l_awaddr[23:22], l_araddr[23:22], xl_awready, xl_wready, xl_bvalid, xl_bresp,
                     xl_arready, xl_rvalid, xl_rdata, xl_rresp, msix_en[3:1], msix_fmask[3:1], msix_fail_count,
                     rxusrclk2, refclk_out, rxrecclk, powergood, tx_ovf, tx_unf, rx_preamble, drp_do, drp_rdy,
