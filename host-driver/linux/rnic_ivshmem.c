@@ -83,9 +83,9 @@ static void ivs_write32(struct rnic_kdev *rd, u32 off, u32 val)
 /* The context's page in the shared memory, which the simulator watches. */
 static phys_addr_t ivs_db_page(struct rnic_kdev *rd, u32 uctx)
 {
-	u64 off = RNIC_IVS_DB_OFF + (u64)uctx * RNIC_BAR0_DB_PAGE_SIZE;
+	u64 off = RNIC_IVS_DB_OFF + (u64)uctx * RNIC_DB_BAR_PAGE_SIZE;
 
-	if (off + RNIC_BAR0_DB_PAGE_SIZE > pci_resource_len(rd->pdev, 2))
+	if (off + RNIC_DB_BAR_PAGE_SIZE > pci_resource_len(rd->pdev, 2))
 		return 0;
 	return pci_resource_start(rd->pdev, 2) + off;
 }

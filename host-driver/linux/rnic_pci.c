@@ -24,12 +24,15 @@ static void pci_write32(struct rnic_kdev *rd, u32 off, u32 val)
 	writel(val, p->bar0 + off);
 }
 
-/* The doorbell pages sit in BAR0 today (the doorbell BAR will move them). */
+/* User context N's doorbell page: page N of the doorbell BAR that discovery read from BAR0. */
 static phys_addr_t pci_db_page(struct rnic_kdev *rd, u32 uctx)
 {
-	if (uctx >= RNIC_BAR0_DB_NUM_PAGES)
+	const struct rnic_dev_info *di = &rd->info;
+
+	if (uctx >= di->db_num_pages || di->db_bar >= PCI_STD_NUM_BARS ||
+	    (u64)(uctx + 1) * di->db_page_size > pci_resource_len(rd->pdev, di->db_bar))
 		return 0;
-	return pci_resource_start(rd->pdev, 0) + RNIC_BAR0_DB_BASE + (phys_addr_t)uctx * RNIC_BAR0_DB_PAGE_SIZE;
+	return pci_resource_start(rd->pdev, di->db_bar) + (phys_addr_t)uctx * di->db_page_size;
 }
 
 static const struct rnic_xport rnic_pci_xport = {

@@ -229,7 +229,7 @@ static int rnic_alloc_ucontext(struct ib_ucontext *ibuc, struct ib_udata *udata)
 		goto err_uctx;
 	resp.db_mmap_key = uc->db_entry ? rdma_user_mmap_get_offset(uc->db_entry) : 0;
 	resp.uctx = uc->uctx;
-	resp.db_page_size = uc->db_entry ? RNIC_BAR0_DB_PAGE_SIZE : 0;
+	resp.db_page_size = uc->db_entry ? RNIC_DB_BAR_PAGE_SIZE : 0;
 	resp.fw_version = rd->dattr.fw_version;
 	resp.max_qp = rd->dattr.max_qp;
 	resp.max_cq = rd->dattr.max_cq;

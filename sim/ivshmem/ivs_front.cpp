@@ -68,7 +68,7 @@ void on_sigusr1(int) { g_removed = 1; }
 void ivs_remove_on_sigusr1() { signal(SIGUSR1, on_sigusr1); }
 
 void ivs_deliver_doorbell(RnicNode *node, uint32_t off, uint32_t val) {
-  node->bar_write(RNIC_BAR0_DB_BASE + off, val);
+  node->db_write32(off, val);
 }
 
 IvsFront::IvsFront(sc_module_name name, RnicNode *node, const IvsFrontCfg &cfg)
@@ -96,7 +96,7 @@ IvsFront::IvsFront(sc_module_name name, RnicNode *node, const IvsFrontCfg &cfg)
   m->ram_bytes = cfg_.ram_bytes;
   __atomic_store_n(&m->magic, RNIC_IVS_MAGIC, __ATOMIC_RELEASE);  // last: the mailbox is ready
   if (cfg_.shm_bytes > RNIC_IVS_DB_OFF)
-    db_pages_ = unsigned(std::min<uint64_t>(RNIC_BAR0_DB_NUM_PAGES, (cfg_.shm_bytes - RNIC_IVS_DB_OFF) / RNIC_BAR0_DB_PAGE_SIZE));
+    db_pages_ = unsigned(std::min<uint64_t>(RNIC_DB_BAR_NUM_PAGES, (cfg_.shm_bytes - RNIC_IVS_DB_OFF) / RNIC_DB_BAR_PAGE_SIZE));
   db_seen_.assign(size_t(db_pages_) * 5, 0);
   srv_.reset(new IvsServer(cfg_.sock, shm_fd_, cfg_.vectors));
   if (!srv_->ok()) {
@@ -162,14 +162,14 @@ void IvsFront::handle(uint32_t op, uint32_t addr, uint32_t data, uint32_t *rsp, 
 void IvsFront::scan_doorbell_pages() {
   static const uint32_t words[5] = {RNIC_DB_SQ_DB, RNIC_DB_RQ_DB, RNIC_DB_CQ_DB, RNIC_DB_CQ_ARM, RNIC_DB_BF_DB};
   for (unsigned u = 0; u < db_pages_; u++) {
-    const uint8_t *pg = shm_ + RNIC_IVS_DB_OFF + size_t(u) * RNIC_BAR0_DB_PAGE_SIZE;
+    const uint8_t *pg = shm_ + RNIC_IVS_DB_OFF + size_t(u) * RNIC_DB_BAR_PAGE_SIZE;
     for (unsigned w = 0; w < 5; w++) {
       uint32_t v = __atomic_load_n(reinterpret_cast<const uint32_t *>(pg + words[w]), __ATOMIC_ACQUIRE);
       uint32_t &seen = db_seen_[size_t(u) * 5 + w];
       if (v == seen || words[w] == RNIC_DB_BF_DB) continue;
       seen = v;
       if (g_removed) continue;
-      ivs_deliver_doorbell(node_, u * RNIC_BAR0_DB_PAGE_SIZE + words[w], v);
+      ivs_deliver_doorbell(node_, u * RNIC_DB_BAR_PAGE_SIZE + words[w], v);
       page_doorbells++;
       last_db_page = u, last_db_off = words[w], last_db_val = v;
     }

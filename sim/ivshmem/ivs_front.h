@@ -46,7 +46,7 @@ struct IvsFrontCfg {
 };
 
 // The one doorbell path of the front-end: a doorbell write of the guest's user processes
-// delivered to the NIC (today a BAR0 write into the doorbell pages; the doorbell BAR moves it).
+// delivered to the NIC as a 32-bit write on its doorbell BAR port (page = user context).
 void ivs_deliver_doorbell(RnicNode *node, uint32_t off, uint32_t val);
 
 // From SIGUSR1 on, the device is gone (surprise removal, a hung bridge): register reads return
