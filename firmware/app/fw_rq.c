@@ -120,7 +120,10 @@ void fw_rq_service(uint32_t qpn)
 		fw_buf_read(BUF_RQE + next * stride, w, bytes);
 		next++;
 		uint32_t n = rnic_rq_wqe_get_num_sge(w);
-		if (n == 0 || n > RNIC_MAX_SGE || RNIC_RQ_WQE_SIZE + n * RNIC_WQE_SGE_SIZE > bytes) {
+		/* num_sge 0 is a legal buffer of 0 bytes (IBTA): it takes a WRITE_IMM or a zero-length
+		 * SEND, so it goes to the engine like any other (completing it LOC_LEN_ERR here left
+		 * the ring empty and a WRITE_IMM RNR-NAKed until the requester gave up). */
+		if (n > RNIC_MAX_SGE || RNIC_RQ_WQE_SIZE + n * RNIC_WQE_SGE_SIZE > bytes) {
 			/* More SGEs than the rq_desc holds (or than the stride has room for). Completed
 			 * in order: only once the buffers ahead of it are done. */
 			if (run->rq_posted)

@@ -77,6 +77,7 @@ static int16_t swqe_get(void)
 	if (i >= 0) {
 		fw_res.swqe_free = fw_res.swqe[i].next;
 		fw_res.swqe[i].opcode = 0xFF; /* not counted until it is sent */
+		fw_res.swqe[i].resp = 0;
 	}
 	return i;
 }
@@ -884,6 +885,33 @@ static void resend_from(uint32_t qpn, uint32_t psn)
 	fw_sq_service(qpn);
 }
 
+/* Retires qpn's WQEs that end at or before psn, oldest first, as acknowledged: a READ or atomic
+ * only once its own response came (resp), never on a later message's ACK or response alone
+ * (completing it then gave SUCCESS with its data never placed: the soak's READ defect, a lost
+ * READ response followed by the next READ's). One whose response failed (local key, length,
+ * DMA) completes with that status and the QP stops (returns 1). */
+static int retire_upto(uint32_t qpn, uint32_t psn)
+{
+	struct fw_qp_run *r = &fw_res.qp_run[qpn];
+
+	while (r->head >= 0 && psn_le(fw_res.swqe[r->head].last_psn, psn)) {
+		const struct fw_swqe *h = &fw_res.swqe[r->head];
+		uint32_t st = RNIC_WC_STATUS_SUCCESS;
+		if (is_rd_atomic(h->opcode)) {
+			if (!h->resp)
+				break;
+			st = h->resp - 1u;
+		}
+		if (st != RNIC_WC_STATUS_SUCCESS) {
+			retire_head(qpn, st);
+			fw_qp_fatal(qpn, st, RNIC_EQ_QP_SIDE_REQUESTER);
+			return 1;
+		}
+		retire_head(qpn, RNIC_WC_STATUS_SUCCESS);
+	}
+	return 0;
+}
+
 /* ACK / NAK / RNR NAK / READ response / atomic ACK for the requester side of qpn; status is the
  * receive engine's placement verdict of a READ_RESP_DONE / ATOMIC_ACK. */
 void fw_sq_ack(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome, uint32_t status)
@@ -896,22 +924,17 @@ void fw_sq_ack(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome, uin
 		/* everything up to psn arrived (a piece's AckReq acknowledges inside a message) */
 		if (r->head >= 0 && psn_lt(r->una, (psn + 1) & PSN_MASK))
 			r->una = (psn + 1) & PSN_MASK;
-		/* Reads and atomics complete on their responses, not on a plain ACK. */
-		while (r->head >= 0 && psn_le(fw_res.swqe[r->head].last_psn, psn)) {
-			uint32_t op = fw_res.swqe[r->head].opcode;
-			int needs_resp = op == RNIC_WQE_OP_RDMA_READ || op == RNIC_WQE_OP_ATOMIC_CMP_AND_SWP ||
-					 op == RNIC_WQE_OP_ATOMIC_FETCH_AND_ADD;
-			if (needs_resp && kind == RNIC_RX_EVENT_KIND_ACK)
-				break;
-			if (status != RNIC_WC_STATUS_SUCCESS && fw_res.swqe[r->head].last_psn == psn) {
-				/* its data could not be placed (local key, length, DMA): the WQE fails,
-				 * the QP stops */
-				retire_head(qpn, status);
-				fw_qp_fatal(qpn, status, RNIC_EQ_QP_SIDE_REQUESTER);
-				return;
-			}
-			retire_head(qpn, RNIC_WC_STATUS_SUCCESS);
-		}
+		/* A READ_RESP_DONE / ATOMIC_ACK belongs to the READ or atomic ending at psn; an older
+		 * one still waiting keeps it for later (its own responses were lost and are asked
+		 * again: READ_GAP, timeout), so it is noted on its record. */
+		if (kind != RNIC_RX_EVENT_KIND_ACK)
+			for (int16_t i = r->head; i >= 0; i = fw_res.swqe[i].next)
+				if (fw_res.swqe[i].last_psn == psn && is_rd_atomic(fw_res.swqe[i].opcode)) {
+					fw_res.swqe[i].resp = (uint8_t)(1 + status);
+					break;
+				}
+		if (retire_upto(qpn, psn))
+			return;
 		rnic_qp_ctx_set_retries_left(c, rnic_qp_ctx_get_retry_cnt(c));
 		rnic_qp_ctx_set_rnr_retries_left(c, rnic_qp_ctx_get_rnr_retry(c));
 		if (!r->rnr_wait)
@@ -941,9 +964,8 @@ void fw_sq_ack(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome, uin
 	/* Every NAK acknowledges the messages wholly before its PSN (and the PSNs before it). */
 	if (r->head >= 0 && psn_lt(r->una, psn))
 		r->una = psn;
-	while (r->head >= 0 && psn_lt(fw_res.swqe[r->head].last_psn, psn) &&
-	       fw_res.swqe[r->head].opcode != RNIC_WQE_OP_RDMA_READ)
-		retire_head(qpn, RNIC_WC_STATUS_SUCCESS);
+	if (retire_upto(qpn, (psn - 1) & PSN_MASK))
+		return;
 	if (kind == RNIC_RX_EVENT_KIND_RNR_NAK) {
 		uint32_t left = rnic_qp_ctx_get_rnr_retries_left(c);
 		if (left == 0) {

@@ -69,6 +69,7 @@ struct fw_swqe {
 	uint32_t first_psn, last_psn, len;
 	uint16_t wqe_index;
 	uint8_t opcode, signaled;
+	uint8_t resp; /* READ / atomic: 1 + the status of its own response (DONE / ATOMIC_ACK), 0: none yet */
 	int16_t next; /* next record of the same QP, -1 at the tail */
 };
 

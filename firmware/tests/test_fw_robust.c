@@ -373,9 +373,14 @@ static void doorbell_beyond_ring(void)
 	uint32_t c0 = cqes_written();
 	rq_doorbell(q, 0xFFFF);
 	check(q && cqes_written() == c0 && rnic_qp_ctx_get_rq_ci(c) == 0, "fw-rq-doorbell-beyond-ring-ignored");
-	/* a legal one: the zeroed WQE (no SGE) completes LOC_LEN_ERR, just that one */
+	/* a legal one: WQE 0 with more SGEs than the engine takes completes LOC_LEN_ERR, just that
+	 * one; WQE 1 (zeroed: no SGE, a legal 0-byte buffer for a WRITE_IMM) goes to the engine */
+	rnic_rq_wqe_set_num_sge(mock_host + (ring - MOCK_HOST_BASE) + (64u << 1), RNIC_MAX_SGE + 1);
 	rq_doorbell(q, 1);
 	check(cqes_written() == c0 + 1 && rnic_qp_ctx_get_rq_ci(c) == 1, "fw-rq-doorbell-within-ring-served");
+	rq_doorbell(q, 2);
+	check(cqes_written() == c0 + 1 && rnic_qp_ctx_get_rq_ci(c) == 1 && fw_res.qp_run[q].rq_posted == 1,
+	      "fw-rq-zero-sge-wqe-to-engine");
 	CMD(RNIC_CMD_OP_MODIFY_QP);
 	rnic_cmd_modify_qp_set_qpn(e, q);
 	rnic_cmd_modify_qp_set_attr_mask(e, A(STATE));
