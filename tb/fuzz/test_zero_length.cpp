@@ -5,9 +5,12 @@
 // on nic0 (RECV_RDMA_WITH_IMM, byte_len 0, the immediate), the READ gets its empty READ response,
 // nic0's QP stays in RTS and answers a normal WRITE afterwards, nic0 counts no NAK, and not a byte
 // of nic0's memory outside the receive completion changes. The same operations of length 1 with
-// the same key must fail with REM_ACCESS_ERR (the check is skipped only for length 0).
+// the same key must fail with REM_ACCESS_ERR (the check is skipped only for length 0). Then a
+// receive posted with no SGE takes a zero-length WRITE_IMM / SEND / SEND_IMM and a WRITE_IMM of 100
+// bytes (no_sge_recv).
 #include <systemc.h>
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -65,6 +68,61 @@ struct Zero : sc_module {
             cnt(a, RNIC_CNT_RX_NAK_ERR) - naks, x.state());
   }
 
+  // A receive posted with no SGE (a legal 0-byte buffer, IBTA) takes a WRITE_IMM of any length
+  // (its data goes to the R_Key's memory, not the receive) and a zero-length SEND / SEND_IMM:
+  // requester SUCCESS, receive CQE with wr_id, opcode, byte_len and the immediate, QP in RTS, no
+  // byte of nic0's receive side written beyond the WRITE. It was never acknowledged: the firmware
+  // completed such a receive LOC_LEN_ERR at once and the WRITE_IMM met RNR NAKs (soak --gaps).
+  void no_sge_recv(RdmaQp &x, RdmaQp &y, uint64_t abuf, uint32_t akey, uint64_t bbuf, uint32_t bkey) {
+    struct Case {
+      const char *name;
+      uint32_t op, len;
+    } cases[] = {{"zero-length-write-imm-into-recv-without-sge", RNIC_WQE_OP_RDMA_WRITE_WITH_IMM, 0},
+                 {"zero-length-send-into-recv-without-sge", RNIC_WQE_OP_SEND, 0},
+                 {"zero-length-send-imm-into-recv-without-sge", RNIC_WQE_OP_SEND_WITH_IMM, 0},
+                 {"write-imm-100-into-recv-without-sge", RNIC_WQE_OP_RDMA_WRITE_WITH_IMM, 100}};
+    uint64_t id = 0x300;
+    for (const Case &c : cases) {
+      rnicp_recv_wr rw{++id, nullptr, 0};
+      int rr = x.post_recv(rw);
+      wait(sc_time(20, SC_US));
+      uint64_t dst = abuf + 0xC000;
+      std::vector<uint8_t> want = a->mem->read_vec(abuf, 1 << 16);
+      std::vector<uint8_t> src = b->mem->read_vec(bbuf + 0x200, c.len);
+      std::copy(src.begin(), src.end(), want.begin() + 0xC000);
+      rnicp_sge s{bbuf + 0x200, c.len, bkey};
+      rnicp_send_wr w{};
+      w.wr_id = 0x2000 + id, w.opcode = c.op, w.flags = RNICP_WR_SIGNALED, w.imm_data = 0x600DF00D + uint32_t(id);
+      w.sg_list = &s, w.num_sge = c.len ? 1 : 0, w.remote_addr = dst, w.rkey = akey;
+      int pr = y.post_send(w);
+      rnicp_wc wy{}, wx{};
+      int ny = y.poll(&wy, 1, sc_time(2, SC_MS));
+      int nx = x.poll(&wx, 1, sc_time(200, SC_US));
+      bool send = c.op != RNIC_WQE_OP_RDMA_WRITE_WITH_IMM;
+      uint32_t rop = send ? RNIC_WC_OPCODE_RECV : RNIC_WC_OPCODE_RECV_RDMA_WITH_IMM;
+      bool has_imm = c.op != RNIC_WQE_OP_SEND;
+      bool ok = rr == 0 && pr > 0 && ny == 1 && wy.wr_id == w.wr_id && wy.status == RNIC_WC_STATUS_SUCCESS &&
+                wy.opcode == (send ? RNIC_WC_OPCODE_SEND : RNIC_WC_OPCODE_RDMA_WRITE) && nx == 1 &&
+                wx.wr_id == rw.wr_id && wx.status == RNIC_WC_STATUS_SUCCESS && wx.opcode == rop &&
+                wx.byte_len == c.len && (!has_imm || wx.imm_data == w.imm_data) &&
+                a->mem->read_vec(abuf, 1 << 16) == want && x.state() == int(RNIC_QP_STATE_RTS);
+      r.check(ok, c.name,
+              "post %d/%d cqes %d/%d requester status %u opcode %u; responder cqe wr_id %llx status %u opcode %u len %u "
+              "imm %x; nic0 QP state %d",
+              rr, pr, ny, nx, wy.status, wy.opcode, (unsigned long long)wx.wr_id, wx.status, wx.opcode, wx.byte_len,
+              wx.imm_data, x.state());
+    }
+  }
+
+  // x on nic0, y on nic1, connected with first PSNs px / py
+  bool connect(RdmaQp &x, RdmaQp &y, uint32_t px, uint32_t py) {
+    RdmaConnOpts o;
+    o.access = 0x7;
+    o.min_rnr_timer = 12;
+    bool ok = x.create(a) && y.create(b) && x.connect(y, px, py, o) && y.connect(x, py, px, o);
+    return ok || r.check(false, "zero-length-connect", "%s%s", x.err.c_str(), y.err.c_str());
+  }
+
   void run() {
     bool ok = a->open_port() && b->open_port();
     uint64_t abuf = a->mem->alloc(1 << 16, 4096), bbuf = b->mem->alloc(1 << 16, 4096);
@@ -79,13 +137,7 @@ struct Zero : sc_module {
     for (int k = 0; k < 3; k++)
       for (uint32_t len : {0u, 1u}) {
         RdmaQp x, y;  // a fresh pair per case: the length-1 cases move it to ERR
-        RdmaConnOpts o;
-        o.access = 0x7;
-        o.min_rnr_timer = 12;
-        if (!x.create(a) || !y.create(b) || !x.connect(y, 0x10, 0x20, o) || !y.connect(x, 0x20, 0x10, o)) {
-          r.check(false, "zero-length-connect", "%s%s", x.err.c_str(), y.err.c_str());
-          return sc_stop();
-        }
+        if (!connect(x, y, 0x10, 0x20)) return sc_stop();
         std::string n = std::string("zero-length-") + names[k] + (len ? "-len1-bad-rkey-naks" : "-bad-rkey-and-va-not-checked");
         one(n.c_str(), x, y, ops[k], len, bbuf, bkey, abuf + 0x4000, akey);
         if (len == 0) {  // the responder still works: a real WRITE lands
@@ -102,6 +154,11 @@ struct Zero : sc_module {
                   wy.status);
         }
       }
+    {
+      RdmaQp x, y;
+      if (!connect(x, y, 0x30, 0x40)) return sc_stop();
+      no_sge_recv(x, y, abuf, akey, bbuf, bkey);
+    }
     sc_stop();
   }
 };

@@ -295,6 +295,61 @@ struct Retx : sc_module {
     }
   }
 
+  // A READ or atomic whose response is lost while the next READ's arrives (soak seeds 2/3 at
+  // 600 ops): two WQEs posted back to back, the first a READ of 32 bytes (one ONLY response) or a
+  // FETCH_ADD, the second a READ of 32 bytes; the first's response (ATOMIC ACKNOWLEDGE) is lost
+  // once. The second's READ_RESP_DONE must not complete the first: it completes only with its own
+  // data (re-issued on the READ gap or the ACK timeout), both SUCCESS in order, byte for byte.
+  void overtaken() {
+    RdmaQp *x, *y;
+    if (!pair(x, y, 3, 3)) return;  // MTU 1024, local ACK timeout 32.8 us
+    for (uint32_t op : {uint32_t(RNIC_WQE_OP_RDMA_READ), uint32_t(RNIC_WQE_OP_ATOMIC_FETCH_AND_ADD)}) {
+      bool rd = op == RNIC_WQE_OP_RDMA_READ;
+      std::string name = std::string("retx-lost-") + (rd ? "read" : "faa") + "-response-then-read";
+      uint64_t rs = bbuf + 0x300000, ld = abuf + 0x300000;  // remote source, local destination
+      fill(b, rs, 128), fill(a, ld, 128);
+      auto src = b->mem->read_vec(rs, 128), pre = a->mem->read_vec(ld, 128);
+      uint64_t old = 0, add = 0x0123456789ABull;
+      std::memcpy(&old, src.data(), 8);
+      rnicp_sge s0{ld, rd ? 32u : 8u, akey}, s1{ld + 64, 32, akey};
+      rnicp_send_wr w0{}, w1{};
+      w0.wr_id = 0xA0, w0.opcode = op, w0.flags = RNICP_WR_SIGNALED, w0.sg_list = &s0, w0.num_sge = 1;
+      w0.remote_addr = rs, w0.rkey = bkey, w0.compare_add = add;
+      w1 = w0, w1.wr_id = 0xA1, w1.opcode = RNIC_WQE_OP_RDMA_READ, w1.sg_list = &s1, w1.remote_addr = rs + 64;
+      loss.armed = true, loss.side = 1, loss.qpn = x->qpn, loss.psn = next_psn(x), loss.resp = rd;
+      uint64_t tg = loss.targeted;
+      start();
+      bool ok = x->post_send_nodb(w0) > 0 && x->post_send_nodb(w1) > 0;
+      x->ring();
+      rnicp_wc w[3];
+      int n = x->poll(w, 2, sc_time(2, SC_MS));
+      Meas m = stop();
+      wait(sc_time(20, SC_US));
+      n += x->poll_now(w + n, 3 - n);
+      loss.armed = false;
+      // what each side must hold: the READs' bytes, the atomic's original value and sum
+      std::vector<uint8_t> want = pre, rwant = src;
+      std::memcpy(want.data(), src.data(), rd ? 32 : 8);
+      std::memcpy(want.data() + 64, src.data() + 64, 32);
+      if (!rd) {
+        uint64_t sum = old + add;
+        std::memcpy(rwant.data(), &sum, 8);
+      }
+      bool data = a->mem->read_vec(ld, 128) == want && b->mem->read_vec(rs, 128) == rwant;
+      bool cqe = n == 2 && w[0].wr_id == 0xA0 && w[0].status == RNIC_WC_STATUS_SUCCESS &&
+                 w[0].opcode == (rd ? RNIC_WC_OPCODE_RDMA_READ : RNIC_WC_OPCODE_FETCH_ADD) &&
+                 w[0].byte_len == (rd ? 32u : 8u) && w[1].wr_id == 0xA1 && w[1].status == RNIC_WC_STATUS_SUCCESS &&
+                 w[1].opcode == RNIC_WC_OPCODE_RDMA_READ && w[1].byte_len == 32;
+      bool hit = loss.targeted == tg + 1;
+      r.check(ok && hit && cqe && data, name.c_str(),
+              "posted %d, targeted loss hit %d, cqes %d (first wr_id %llx status %d), data %d (first local byte %02x, "
+              "want %02x)",
+              int(ok), int(hit), n, n ? (unsigned long long)w[0].wr_id : 0ull, n ? int(w[0].status) : -1, int(data),
+              a->mem->read_vec(ld, 1)[0], want[0]);
+      info(name, m, 2);
+    }
+  }
+
   // The next PSN of x: from the firmware's QP context (QUERY_QP).
   uint32_t next_psn(RdmaQp *x) {
     rnic_qp_attr at{};
@@ -313,6 +368,7 @@ struct Retx : sc_module {
     if (ok) {
       clean();
       single();
+      overtaken();
       if (only_single) {
         sc_stop();
         return;
