@@ -935,7 +935,17 @@ void fw_sq_ack(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome, uin
 				}
 		if (retire_upto(qpn, psn))
 			return;
-		rnic_qp_ctx_set_retries_left(c, rnic_qp_ctx_get_retry_cnt(c));
+		uint32_t left = rnic_qp_ctx_get_retries_left(c);
+		if (kind != RNIC_RX_EVENT_KIND_ACK && r->head >= 0 && psn_lt(fw_res.swqe[r->head].last_psn, psn) && left) {
+			/* Implicit NAK (IBTA): the response of a later READ/atomic came while the oldest,
+			 * a READ or atomic, got none: its response was lost (the receive engine's READ_GAP
+			 * does not see this when the later READ has a context); asked again now, a retry,
+			 * instead of after the ACK timeout. */
+			rnic_qp_ctx_set_retries_left(c, left - 1);
+			resend_from(qpn, fw_res.swqe[r->head].first_psn);
+		} else {
+			rnic_qp_ctx_set_retries_left(c, rnic_qp_ctx_get_retry_cnt(c));
+		}
 		rnic_qp_ctx_set_rnr_retries_left(c, rnic_qp_ctx_get_rnr_retry(c));
 		if (!r->rnr_wait)
 			arm_ack_timer(qpn); /* progress: the timer restarts for what is still out */
