@@ -203,10 +203,13 @@ int rnic_cmdq_wait(struct rnic_cmdq *q, uint16_t token, void *out, uint8_t *raw_
 		/* A command slot the bus refused to the device (ctrl.dev_err CMDQ_READ / CMDQ_WRITE)
 		 * never completes: give up with -EIO instead of waiting for the timeout. Looked at
 		 * every 64 polls only, so a normal command costs no register read. The bits are
-		 * cleared here (write 1 to clear): this wait reports them. */
+		 * cleared here (write 1 to clear): this wait reports them. All-ones is no status but a
+		 * device that stopped answering (surprise removal): that one ends in the timeout, which
+		 * the OS layer turns into "device dead". */
 		if (!(polls & 63)) {
 			uint32_t cmd_bits = (1u << RNIC_DEV_ERR_BIT_CMDQ_READ) | (1u << RNIC_DEV_ERR_BIT_CMDQ_WRITE);
-			uint32_t bits = rnic_rd32(q->os, RNIC_REG_CTRL_DEV_ERR) & cmd_bits;
+			uint32_t raw = rnic_rd32(q->os, RNIC_REG_CTRL_DEV_ERR);
+			uint32_t bits = raw == 0xFFFFFFFFu ? 0 : raw & cmd_bits;
 			if (bits) {
 				rnic_wr32(q->os, RNIC_REG_CTRL_DEV_ERR_CLEAR, bits);
 				cmdq_lock(q->os);

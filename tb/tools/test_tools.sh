@@ -135,7 +135,11 @@ run "$TOOL" --sim "$S" fw-load "$tmp/img/good.img"
 printf 'rnic0 (simulator): loading %s: version 0x00020001, IMEM 256 bytes (CRC 0x%s), DMEM 64 bytes\nrnic0 (simulator): firmware 0x00020001 READY\n' \
   "$tmp/img/good.img" "$(cat "$tmp/crc")" > "$tmp/want"
 [ "$rc" -eq 0 ] && same tools-sim-fw-load-good "$tmp/out" "$tmp/want" || bad tools-sim-fw-load-good "exit $rc: $(head -c 200 "$tmp/err")"
-{ echo "W 0x000210 0x00000001"; python3 - "$tmp/img/good.img" <<'X'
+# hold, then (rnic_fw_load) no command queue, no event queue, no watchdog for the new image
+reg() { printf '0x%06X' "$(sed -n "s/^#define RNIC_REG_$1 0x\([0-9A-F]*\)u$/0x\1/p" "$ROOT/spec/include/rnic_spec.h")"; }
+{ echo "W 0x000210 0x00000001"
+  for r in CMDQ_CMDQ_LOG_SIZE CMDQ_CMDQ_PROD EQ_EQ_LOG_SIZE CTRL_WDOG_TIMEOUT; do echo "W $(reg $r) 0x00000000"; done
+  python3 - "$tmp/img/good.img" <<'X'
 import struct, sys
 d = open(sys.argv[1], "rb").read()
 imem, dmem = struct.unpack_from("<II", d, 8)
