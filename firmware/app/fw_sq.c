@@ -518,6 +518,22 @@ static void rec_link(uint32_t qpn, int16_t ri)
 		arm_ack_timer(qpn);
 }
 
+/* Fills record ri from WQE w (npkts packets from psn) and links it as the QP's newest. */
+static void rec_fill(uint32_t qpn, int16_t ri, const uint8_t *w, const uint8_t *c, uint32_t psn,
+		     uint32_t npkts, uint32_t len, uint32_t idx, uint32_t op, uint32_t flags)
+{
+	struct fw_swqe *r = &fw_res.swqe[ri];
+
+	r->wr_id = rnic_wqe_ctrl_get_wr_id(w);
+	r->first_psn = psn;
+	r->last_psn = (psn + npkts - 1) & PSN_MASK;
+	r->len = len;
+	r->wqe_index = (uint16_t)idx;
+	r->opcode = (uint8_t)op;
+	r->signaled = (flags & (1u << RNIC_WQE_FLAG_SIGNALED)) || rnic_qp_ctx_get_sq_sig_all(c);
+	rec_link(qpn, ri);
+}
+
 /* s = the piece of message descriptor d from byte off, bytes long: the SGE walk starts at the
  * right byte of the right SGE (remote_va and psn are the caller's). */
 static void seg_desc(uint8_t *s, const uint8_t *d, uint32_t off, uint32_t bytes)
@@ -727,15 +743,7 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 	/* RC only: the window moves on ACKs (UC has none, UD sends one packet) */
 	if (seg_op(op) && rnic_qp_ctx_get_qp_type(c) == RNIC_QP_TYPE_RC && (npkts > SEG_PKTS || part >= 0)) {
 		if (part < 0) {
-			struct fw_swqe *r = &fw_res.swqe[ri];
-			r->wr_id = rnic_wqe_ctrl_get_wr_id(w);
-			r->first_psn = psn;
-			r->last_psn = (psn + npkts - 1) & PSN_MASK;
-			r->len = len;
-			r->wqe_index = (uint16_t)idx;
-			r->opcode = (uint8_t)op;
-			r->signaled = (flags & (1u << RNIC_WQE_FLAG_SIGNALED)) || rnic_qp_ctx_get_sq_sig_all(c);
-			rec_link(qpn, ri);
+			rec_fill(qpn, ri, w, c, psn, npkts, len, idx, op, flags);
 			run->part_psn = psn;
 		}
 		uint32_t ns = rnic_tx_desc_get_num_sge(d);
@@ -786,15 +794,7 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 		fw_log("qp %u: transmit engine not taking descriptors", (unsigned)qpn);
 		return 0;
 	}
-	struct fw_swqe *r = &fw_res.swqe[ri];
-	r->wr_id = rnic_wqe_ctrl_get_wr_id(w);
-	r->first_psn = psn;
-	r->last_psn = (psn + npkts - 1) & PSN_MASK;
-	r->len = len;
-	r->wqe_index = (uint16_t)idx;
-	r->opcode = (uint8_t)op;
-	r->signaled = (flags & (1u << RNIC_WQE_FLAG_SIGNALED)) || rnic_qp_ctx_get_sq_sig_all(c);
-	rec_link(qpn, ri);
+	rec_fill(qpn, ri, w, c, psn, npkts, len, idx, op, flags);
 	fw_perf.sq_wqes++;
 	return nbb;
 }

@@ -163,31 +163,24 @@ static int kernel_open_ctx(struct verbs_context *vctx, const char *ibdev, struct
 	return 0;
 }
 
-/* The kernel destroys what is left of the context when libibverbs closes cmd_fd. */
-static void kernel_close(struct rnicp_be *be)
+static void kobj_free_all(struct kobj **head)
 {
 	struct kobj *o;
 
-	while ((o = be->pds)) {
-		be->pds = o->next;
+	while ((o = *head)) {
+		*head = o->next;
 		free(o);
 	}
-	while ((o = be->mrs)) {
-		be->mrs = o->next;
-		free(o);
-	}
-	while ((o = be->cqs)) {
-		be->cqs = o->next;
-		free(o);
-	}
-	while ((o = be->qps)) {
-		be->qps = o->next;
-		free(o);
-	}
-	while ((o = be->ahs)) {
-		be->ahs = o->next;
-		free(o);
-	}
+}
+
+/* The kernel destroys what is left of the context when libibverbs closes cmd_fd. */
+static void kernel_close(struct rnicp_be *be)
+{
+	kobj_free_all(&be->pds);
+	kobj_free_all(&be->mrs);
+	kobj_free_all(&be->cqs);
+	kobj_free_all(&be->qps);
+	kobj_free_all(&be->ahs);
 	pthread_mutex_destroy(&be->lock);
 	if (be->db)
 		munmap((void *)be->db, be->uc.db_page_size);
