@@ -972,7 +972,8 @@ void fw_sq_ack(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome, uin
 		return;
 	}
 	/* Every NAK acknowledges the messages wholly before its PSN (and the PSNs before it). */
-	if (r->head >= 0 && psn_lt(r->una, psn))
+	int progress = r->head >= 0 && psn_lt(r->una, psn);
+	if (progress)
 		r->una = psn;
 	if (retire_upto(qpn, (psn - 1) & PSN_MASK))
 		return;
@@ -994,7 +995,9 @@ void fw_sq_ack(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome, uin
 	/* NAK: a PSN sequence error is resent; the others end the WQE and the QP. */
 	uint32_t code = syndrome & 0x1Fu;
 	if (code == 0) {
-		uint32_t left = rnic_qp_ctx_get_retries_left(c);
+		/* A NAK that acknowledges new PSNs is progress, as an ACK is: the count starts over, so
+		 * a long message on a lossy link is not failed by losses spread over its packets. */
+		uint32_t left = progress ? rnic_qp_ctx_get_retry_cnt(c) : rnic_qp_ctx_get_retries_left(c);
 		if (left == 0) {
 			if (r->head >= 0)
 				retire_head(qpn, RNIC_WC_STATUS_RETRY_EXC_ERR);

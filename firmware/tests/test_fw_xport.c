@@ -405,6 +405,29 @@ static void retry_exhaustion(void)
 	      "fw-xport-retry-exceeded");
 }
 
+/* Losses spread over a long message: each PSN-sequence NAK that acknowledges new packets is
+ * progress and starts the retry count over; NAKs at one PSN still exhaust it. */
+static void retry_progress(void)
+{
+	fresh_qp(1); /* one retry, MTU 1024 */
+	struct rnicp_sge sg = { H(DATA_OFF), 100 * 1024, 0x101 };
+	post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, &sg, 1, 0x6101);
+	unsigned m0 = mock_nmbox;
+	ring_sq();
+	uint32_t p0 = txd_psn(m0, 0);
+	for (uint32_t k = 10; k <= 40; k += 10)
+		event(RNIC_RX_EVENT_KIND_NAK, (p0 + k) & 0xFFFFFF, 0x60);
+	struct rnicp_wc wc[4];
+	check(rnicp_cq_poll(&cq, 4, wc) == 0 && rnic_qp_ctx_get_state(fw_res.qp_ctx[qpn]) == RNIC_QP_STATE_RTS &&
+		      txd_psn(m0, mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) - 2) == ((p0 + 40) & 0xFFFFFF),
+	      "fw-xport-nak-with-progress-restarts-retry-count");
+	event(RNIC_RX_EVENT_KIND_NAK, (p0 + 40) & 0xFFFFFF, 0x60); /* no progress: exhausted */
+	int n = rnicp_cq_poll(&cq, 4, wc);
+	check(n == 1 && wc[0].wr_id == 0x6101 && wc[0].status == RNIC_WC_STATUS_RETRY_EXC_ERR &&
+		      rnic_qp_ctx_get_state(fw_res.qp_ctx[qpn]) == RNIC_QP_STATE_ERR,
+	      "fw-xport-nak-without-progress-exhausts-retries");
+}
+
 static void ring_rq(void)
 {
 	uint8_t v[4] = { 0 };
@@ -992,6 +1015,7 @@ int main(void)
 	send_path();
 	counter_totals(m_send, wqes0);
 	retry_exhaustion();
+	retry_progress();
 	rq_flush();
 	rq_batch();
 	stalled_mailboxes();
