@@ -49,8 +49,8 @@ synth-board-%: | $(BUILD)
 	SYNTH_CONFIG=$(BOARD_CONFIG) SYNTH_LIBS="rtl/core/rnic_core.sv" bitstream-scripts/synth/synth.sh \
 	  rnic_$*_top $(RTL_PKGS) $(BOARD_IP_BB) $(BOARD_COMMON) rtl/boards/$*/rnic_$*_top.sv
 
-# Suite boards: the frame FIFO testbench (with and without backpressure) and the BAR2 path
-# testbench (AXI4 -> AXI-Lite -> MSI-X table), two seeds each, the Vivado
+# Suite boards: the frame FIFO testbench (with and without backpressure) and the BAR path
+# testbench (AXI4 split by address: BAR2 -> AXI-Lite -> MSI-X table, BAR4 -> doorbell BAR), two seeds each, the Vivado
 # flow and flashing scripts without Vivado (tb/boards/test_flow.sh), then per board the lint and
 # the synthesis of its top.
 CDC_TBS := $(BOARDS_BUILD)/cdc_bp1/Vrnic_cdc_frame_fifo $(BOARDS_BUILD)/cdc_bp0/Vrnic_cdc_frame_fifo \
@@ -79,8 +79,10 @@ bitstream: | $(BUILD)
 	@if command -v vivado > /dev/null; then $(MAKE) --no-print-directory $(FW_IMAGE); fi
 	bitstream-scripts/vivado/bitstream.sh $(BOARD) $(BOARD_CONFIG)
 
-# The BAR2 path testbench: rnic_axi_to_axil in front of rnic_msix_table.
-BAR_TB_SV := rtl/boards/common/rnic_axi_to_axil.sv rtl/boards/common/rnic_msix_table.sv tb/boards/bar_tb_top.sv
+# The BAR path testbench: rnic_axi_split in front of rnic_axi_to_axil + rnic_msix_table (BAR2)
+# and doorbell_bar (BAR4).
+BAR_TB_SV := rtl/boards/common/rnic_axi_to_axil.sv rtl/boards/common/rnic_msix_table.sv \
+  rtl/boards/common/rnic_axi_split.sv rtl/doorbell/doorbell_bar.sv tb/boards/bar_tb_top.sv
 $(BOARDS_BUILD)/bar/Vbar_tb_top: $(BAR_TB_SV) tb/boards/bar_tb.cpp tb/common/tb_check.h
 	$(call verilate,$(BOARDS_BUILD)/bar,bar_tb_top,$(BAR_TB_SV),tb/boards/bar_tb.cpp,)
 

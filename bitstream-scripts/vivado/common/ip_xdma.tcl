@@ -3,6 +3,9 @@
 #   BAR0 64-bit, 4 MiB  -> M_AXI_B at 0x0000_0000: rnic_core's BAR0 (through rnic_axi_to_axil)
 #   BAR2 64-bit, 64 KiB -> M_AXI_B at 0x0100_0000: MSI-X table (offset 0) and PBA (0x8000),
 #                          rnic_msix_table: XDMA's bridge mode keeps the MSI-X table outside the IP
+#   BAR4 64-bit, 2 MiB, prefetchable -> M_AXI_B at 0x0200_0000: rnic_core's doorbell BAR (spec
+#                          db_bar), split off by address bit 25 (rnic_axi_split); prefetchable so
+#                          the host may map it write-combined (BlueFlame: one 64-byte beat)
 #   S_AXI_B: rnic_core's DMA master, AXI address = PCIe bus address (no translation)
 # Identity: vendor 0x10EE, device 0x5252 (spec/rnic.toml, docs/architecture.md "Identity").
 # Parameter names are those of the IP's Tcl interface at the pinned version; an unknown name
@@ -33,6 +36,12 @@ proc rnic_ip_xdma {ip_dir board} {
         CONFIG.pf0_bar2_scale             Kilobytes \
         CONFIG.pf0_bar2_size              64 \
         CONFIG.pciebar2axibar_2           0x0000000001000000 \
+        CONFIG.pf0_bar4_enabled           true \
+        CONFIG.pf0_bar4_64bit             true \
+        CONFIG.pf0_bar4_prefetchable      true \
+        CONFIG.pf0_bar4_scale             Megabytes \
+        CONFIG.pf0_bar4_size              2 \
+        CONFIG.pciebar2axibar_4           0x0000000002000000 \
         CONFIG.pf0_msix_enabled           true \
         CONFIG.msix_type                  HARD \
         CONFIG.pf0_msix_cap_table_size    01F \

@@ -8,8 +8,11 @@
 // (rnic_cdc_frame_fifo: the CMAC's TX must not see a gap inside a frame, its RX cannot be held).
 //
 // Host view (docs/boards.md): BAR0 (4 MiB) = rnic_core's BAR0, BAR2 (64 KiB) = the MSI-X table
-// and PBA (rnic_msix_table). The bridge translates BAR0 to AXI 0x0000_0000 and BAR2 to
-// 0x0100_0000 on M_AXI_B; one AXI4-to-AXI-Lite bridge serves both, address bit 24 selects.
+// and PBA (rnic_msix_table), BAR4 (2 MiB, prefetchable) = the core's doorbell BAR. The bridge
+// translates BAR0 to AXI 0x0000_0000, BAR2 to 0x0100_0000 and BAR4 to 0x0200_0000 on M_AXI_B.
+// Address bit 25 splits M_AXI_B per burst (rnic_axi_split): BAR4 goes straight to the core's
+// 512-bit doorbell port (a write-combined BlueFlame store stays one beat), BAR0/BAR2 to one
+// AXI4-to-AXI-Lite bridge, where address bit 24 selects the core or the MSI-X table.
 // The core's DMA master goes to S_AXI_B, whose AXI addresses are PCIe bus addresses.
 //
 // Flow control: rnic_core's rx_pause_req_o becomes the MAC's pause request for PfcPriority
@@ -124,7 +127,38 @@ module rnic_board_shell #(
     .cfg_interrupt_msix_fail(msix_fail), .cfg_interrupt_msi_function_number(8'd0)
   );
 
-  // ---- BAR accesses: AXI4 -> AXI-Lite, bit 24 picks BAR0 (core) or BAR2 (MSI-X table) -------
+  // ---- BAR accesses: bit 25 picks BAR4 (doorbell port) or the AXI-Lite side ----------------
+  logic [IdW-1:0]  x_awid, x_arid;
+  logic [63:0]     x_awaddr, x_araddr;
+  logic [7:0]      x_awlen, x_arlen;
+  logic [2:0]      x_awsize, x_arsize;
+  logic [1:0]      x_awburst, x_arburst, x_awvalid, x_awready, x_wvalid, x_wready, x_bvalid, x_bready;
+  logic [1:0]      x_arvalid, x_arready, x_rvalid, x_rready, x_rlast;
+  logic [511:0]    x_wdata;
+  logic [63:0]     x_wstrb;
+  logic            x_wlast;
+  logic [2*IdW-1:0] x_bid, x_rid;
+  logic [3:0]      x_bresp, x_rresp;
+  logic [1023:0]   x_rdata;
+  rnic_axi_split #(.DataWidth(512), .AddrWidth(64), .IdWidth(IdW), .SelBit(25)) u_bar_split (
+    .clk_i(clk), .rst_ni(core_rst_n),
+    .s_awid_i(b_awid), .s_awaddr_i(b_awaddr), .s_awlen_i(b_awlen), .s_awsize_i(b_awsize),
+    .s_awburst_i(b_awburst), .s_awvalid_i(b_awvalid), .s_awready_o(b_awready), .s_wdata_i(b_wdata),
+    .s_wstrb_i(b_wstrb), .s_wlast_i(b_wlast), .s_wvalid_i(b_wvalid), .s_wready_o(b_wready),
+    .s_bid_o(b_bid), .s_bresp_o(b_bresp), .s_bvalid_o(b_bvalid), .s_bready_i(b_bready),
+    .s_arid_i(b_arid), .s_araddr_i(b_araddr), .s_arlen_i(b_arlen), .s_arsize_i(b_arsize),
+    .s_arburst_i(b_arburst), .s_arvalid_i(b_arvalid), .s_arready_o(b_arready), .s_rid_o(b_rid),
+    .s_rdata_o(b_rdata), .s_rresp_o(b_rresp), .s_rlast_o(b_rlast), .s_rvalid_o(b_rvalid), .s_rready_i(b_rready),
+    .m_awid_o(x_awid), .m_awaddr_o(x_awaddr), .m_awlen_o(x_awlen), .m_awsize_o(x_awsize),
+    .m_awburst_o(x_awburst), .m_awvalid_o(x_awvalid), .m_awready_i(x_awready), .m_wdata_o(x_wdata),
+    .m_wstrb_o(x_wstrb), .m_wlast_o(x_wlast), .m_wvalid_o(x_wvalid), .m_wready_i(x_wready),
+    .m_bid_i(x_bid), .m_bresp_i(x_bresp), .m_bvalid_i(x_bvalid), .m_bready_o(x_bready),
+    .m_arid_o(x_arid), .m_araddr_o(x_araddr), .m_arlen_o(x_arlen), .m_arsize_o(x_arsize),
+    .m_arburst_o(x_arburst), .m_arvalid_o(x_arvalid), .m_arready_i(x_arready), .m_rid_i(x_rid),
+    .m_rdata_i(x_rdata), .m_rresp_i(x_rresp), .m_rlast_i(x_rlast), .m_rvalid_i(x_rvalid), .m_rready_o(x_rready)
+  );
+
+  // ---- BAR0/BAR2: AXI4 -> AXI-Lite, bit 24 picks BAR0 (core) or BAR2 (MSI-X table) ---------
   logic [24:0] l_awaddr, l_araddr;
   logic        l_awvalid, l_awready, l_wvalid, l_wready, l_bvalid, l_bready;
   logic        l_arvalid, l_arready, l_rvalid, l_rready;
@@ -133,13 +167,14 @@ module rnic_board_shell #(
   logic [1:0]  l_bresp, l_rresp;
   rnic_axi_to_axil #(.DataWidth(512), .AddrWidth(64), .IdWidth(4), .LiteAddrWidth(25)) u_bar (
     .clk_i(clk), .rst_ni(core_rst_n),
-    .s_axi_awid_i(b_awid), .s_axi_awaddr_i(b_awaddr), .s_axi_awlen_i(b_awlen), .s_axi_awsize_i(b_awsize),
-    .s_axi_awvalid_i(b_awvalid), .s_axi_awready_o(b_awready), .s_axi_wdata_i(b_wdata),
-    .s_axi_wstrb_i(b_wstrb), .s_axi_wlast_i(b_wlast), .s_axi_wvalid_i(b_wvalid), .s_axi_wready_o(b_wready),
-    .s_axi_bid_o(b_bid), .s_axi_bresp_o(b_bresp), .s_axi_bvalid_o(b_bvalid), .s_axi_bready_i(b_bready),
-    .s_axi_arid_i(b_arid), .s_axi_araddr_i(b_araddr), .s_axi_arlen_i(b_arlen), .s_axi_arsize_i(b_arsize),
-    .s_axi_arvalid_i(b_arvalid), .s_axi_arready_o(b_arready), .s_axi_rid_o(b_rid), .s_axi_rdata_o(b_rdata),
-    .s_axi_rresp_o(b_rresp), .s_axi_rlast_o(b_rlast), .s_axi_rvalid_o(b_rvalid), .s_axi_rready_i(b_rready),
+    .s_axi_awid_i(x_awid), .s_axi_awaddr_i(x_awaddr), .s_axi_awlen_i(x_awlen), .s_axi_awsize_i(x_awsize),
+    .s_axi_awvalid_i(x_awvalid[0]), .s_axi_awready_o(x_awready[0]), .s_axi_wdata_i(x_wdata),
+    .s_axi_wstrb_i(x_wstrb), .s_axi_wlast_i(x_wlast), .s_axi_wvalid_i(x_wvalid[0]), .s_axi_wready_o(x_wready[0]),
+    .s_axi_bid_o(x_bid[0 +: IdW]), .s_axi_bresp_o(x_bresp[1:0]), .s_axi_bvalid_o(x_bvalid[0]),
+    .s_axi_bready_i(x_bready[0]), .s_axi_arid_i(x_arid), .s_axi_araddr_i(x_araddr), .s_axi_arlen_i(x_arlen),
+    .s_axi_arsize_i(x_arsize), .s_axi_arvalid_i(x_arvalid[0]), .s_axi_arready_o(x_arready[0]),
+    .s_axi_rid_o(x_rid[0 +: IdW]), .s_axi_rdata_o(x_rdata[511:0]), .s_axi_rresp_o(x_rresp[1:0]),
+    .s_axi_rlast_o(x_rlast[0]), .s_axi_rvalid_o(x_rvalid[0]), .s_axi_rready_i(x_rready[0]),
     .m_axil_awaddr_o(l_awaddr), .m_axil_awvalid_o(l_awvalid), .m_axil_awready_i(l_awready),
     .m_axil_wdata_o(l_wdata), .m_axil_wstrb_o(l_wstrb), .m_axil_wvalid_o(l_wvalid), .m_axil_wready_i(l_wready),
     .m_axil_bresp_i(l_bresp), .m_axil_bvalid_i(l_bvalid), .m_axil_bready_o(l_bready),
@@ -187,10 +222,6 @@ module rnic_board_shell #(
   logic [DataWidth/8-1:0] ctx_tkeep, crx_tkeep;
   logic ctx_tlast, ctx_tvalid, ctx_tready, crx_tlast, crx_tvalid, crx_tready;
   logic pause_req, tx_pause;
-  logic db_awready, db_wready, db_bvalid, db_arready, db_rvalid, db_rlast;
-  logic [3:0] db_bid, db_rid;
-  logic [1:0] db_bresp, db_rresp;
-  logic [DataWidth-1:0] db_rdata;
   rnic_core #(
     .DataWidth(DataWidth), .AxiAddrWidth(64), .AxiIdWidth(IdW), .BarAddrWidth(22), .NumQps(NumQps),
     .RxRqSlots(RxRqSlots), .FwImemInit(FwImemInit), .FwDmemInit(FwDmemInit), .RxBufBytes(RxBufBytes),
@@ -213,18 +244,17 @@ module rnic_board_shell #(
     .m_axi_arsize_o(d_arsize), .m_axi_arburst_o(d_arburst), .m_axi_arvalid_o(d_arvalid),
     .m_axi_arready_i(d_arready), .m_axi_rid_i(d_rid), .m_axi_rdata_i(d_rdata), .m_axi_rresp_i(d_rresp),
     .m_axi_rlast_i(d_rlast), .m_axi_rvalid_i(d_rvalid), .m_axi_rready_o(d_rready),
-    // Doorbell BAR: not yet routed from the bridge (docs/boards.md: XDMA BAR4 on a second
-    // M_AXI_B window straight to this port is the next step); idle until then, so this shell
-    // has no doorbells and its bitstream is not yet usable for RDMA traffic.
-    .s_axi_db_awid_i('0), .s_axi_db_awaddr_i('0), .s_axi_db_awlen_i('0), .s_axi_db_awsize_i('0),
-    .s_axi_db_awburst_i('0), .s_axi_db_awvalid_i(1'b0), .s_axi_db_awready_o(db_awready),
-    .s_axi_db_wdata_i('0), .s_axi_db_wstrb_i('0), .s_axi_db_wlast_i(1'b0), .s_axi_db_wvalid_i(1'b0),
-    .s_axi_db_wready_o(db_wready), .s_axi_db_bid_o(db_bid), .s_axi_db_bresp_o(db_bresp), .s_axi_db_bvalid_o(db_bvalid),
-    .s_axi_db_bready_i(1'b1), .s_axi_db_arid_i('0), .s_axi_db_araddr_i('0), .s_axi_db_arlen_i('0),
-    .s_axi_db_arsize_i('0), .s_axi_db_arburst_i('0), .s_axi_db_arvalid_i(1'b0), .s_axi_db_arready_o(db_arready),
-    .s_axi_db_rid_o(db_rid), .s_axi_db_rdata_o(db_rdata), .s_axi_db_rresp_o(db_rresp), .s_axi_db_rlast_o(db_rlast),
-    .s_axi_db_rvalid_o(db_rvalid),
-    .s_axi_db_rready_i(1'b1),
+    // Doorbell BAR (BAR4): straight from the split, same clock and width, 21 address bits
+    .s_axi_db_awid_i(x_awid), .s_axi_db_awaddr_i(x_awaddr[20:0]), .s_axi_db_awlen_i(x_awlen),
+    .s_axi_db_awsize_i(x_awsize), .s_axi_db_awburst_i(x_awburst), .s_axi_db_awvalid_i(x_awvalid[1]),
+    .s_axi_db_awready_o(x_awready[1]), .s_axi_db_wdata_i(x_wdata),
+    .s_axi_db_wstrb_i(x_wstrb), .s_axi_db_wlast_i(x_wlast), .s_axi_db_wvalid_i(x_wvalid[1]),
+    .s_axi_db_wready_o(x_wready[1]), .s_axi_db_bid_o(x_bid[IdW +: IdW]), .s_axi_db_bresp_o(x_bresp[3:2]),
+    .s_axi_db_bvalid_o(x_bvalid[1]), .s_axi_db_bready_i(x_bready[1]), .s_axi_db_arid_i(x_arid),
+    .s_axi_db_araddr_i(x_araddr[20:0]), .s_axi_db_arlen_i(x_arlen), .s_axi_db_arsize_i(x_arsize),
+    .s_axi_db_arburst_i(x_arburst), .s_axi_db_arvalid_i(x_arvalid[1]), .s_axi_db_arready_o(x_arready[1]),
+    .s_axi_db_rid_o(x_rid[IdW +: IdW]), .s_axi_db_rdata_o(x_rdata[1023:512]), .s_axi_db_rresp_o(x_rresp[3:2]),
+    .s_axi_db_rlast_o(x_rlast[1]), .s_axi_db_rvalid_o(x_rvalid[1]), .s_axi_db_rready_i(x_rready[1]),
     .msix_req_o(msix_req), .msix_vector_o(msix_vec), .msix_ack_i(msix_ack),
     .m_axis_tx_tdata_o(ctx_tdata), .m_axis_tx_tkeep_o(ctx_tkeep), .m_axis_tx_tlast_o(ctx_tlast),
     .m_axis_tx_tvalid_o(ctx_tvalid), .m_axis_tx_tready_i(ctx_tready),
@@ -396,8 +426,7 @@ module rnic_board_shell #(
   assign status_o = {drop_stretch_q != 0, prx_stretch_q != 0, ptx_stretch_q != 0, core_rst_n, aligned_c, lnk_c};
 
   logic unused;
-  assign unused = ^{db_awready, db_wready, db_bvalid, db_arready, db_rvalid, db_rlast, db_bid, db_rid, db_bresp,
-                    db_rresp, db_rdata, b_awburst, b_awprot, b_awlock, b_awcache, b_arburst, b_arprot, b_arlock, b_arcache,
+  assign unused = ^{x_awaddr[63:25], x_araddr[63:25], b_awprot, b_awlock, b_awcache, b_arprot, b_arlock, b_arcache,
                     l_awaddr[23:22], l_araddr[23:22], xl_awready, xl_wready, xl_bvalid, xl_bresp,
                     xl_arready, xl_rvalid, xl_rdata, xl_rresp, msix_en[3:1], msix_fmask[3:1], msix_fail_count,
                     rxusrclk2, refclk_out, rxrecclk, powergood, tx_ovf, tx_unf, rx_preamble, drp_do, drp_rdy,
