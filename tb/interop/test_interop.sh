@@ -113,8 +113,10 @@ own_results() {
   done
 }
 
+# session NAME ETH_MTU "SIM ARGS" [WALL_LIMIT_S]: the simulator's and the guest's wall-time
+# limit (default 600 s).
 session() {
-  local name=$1 mtu=$2 simargs=$3 d=$out/$1 i n=${#CASES[@]}
+  local name=$1 mtu=$2 simargs=$3 wall=${4:-600} d=$out/$1 i n=${#CASES[@]}
   if ! [[ $name =~ $filter ]]; then CASES=(); return; fi
   rm -rf "$d"; mkdir -p "$d"
   local hs=$d/host.sh gs=$d/guest.sh fwd=() c srv cli chk
@@ -167,14 +169,14 @@ session() {
   local sock
   sock=$(mktemp -u /tmp/rnic-interop.XXXXXX.sock)
   "$sim" run --ext-stream "$sock" --ext-peer 10.0.0.2=52:54:00:00:00:02 --pcap "$d/link.pcap" \
-    --timeout 600 $simargs -- sh "$hs" > "$d/sim.out" 2>&1 &
+    --timeout "$wall" $simargs -- sh "$hs" > "$d/sim.out" 2>&1 &
   local spid=$!
   listening() { grep -qi ":$(printf %04X "$1") 00000000:0000 0A" /proc/net/tcp 2>/dev/null; }
   for ((i = 0; i < n; i++)); do
     for _ in $(seq 1 600); do listening $((base + i)) && break; kill -0 $spid 2>/dev/null || break; sleep 0.1; done
   done
   sim/guest/run-guest.sh --kernel "$kernel" --initrd "$initrd" --share "$d" --test guest --roce-stream "$sock" \
-    --roce-mtu "$mtu" "${fwd[@]}" --log "$d/console.log" --timeout 600
+    --roce-mtu "$mtu" "${fwd[@]}" --log "$d/console.log" --timeout "$wall"
   local grc=$?
   # The servers end with their clients; a server whose client failed would wait: stop it then.
   for _ in $(seq 1 100); do kill -0 $spid 2>/dev/null || break; sleep 0.2; done
@@ -216,6 +218,14 @@ session() {
   CASES=()
 }
 
+# rnr_ok COUNTERS SIM_OUT LOST: the RNR NAKs the NIC sent (rx_rnr_sent) reached rxe
+# (rcvd_rnr_err): all of them on a clean link, no more than were sent on a lossy one.
+rnr_ok() {
+  nic_rnr=$(grep -o 'rx_rnr_sent [0-9]*' "$2" | awk '{print $2}')
+  rxe_rnr=$(awk '$1=="rcvd_rnr_err"{print $2}' "$1")
+  [ "$3" = 0 ] && [ "${nic_rnr:-0}" = "${rxe_rnr:-0}" ] || { [ "$3" != 0 ] && [ "${rxe_rnr:-0}" -le "${nic_rnr:-0}" ]; }
+}
+
 # Counters of both ends and the capture must account for every frame.
 evidence() {
   local name=$1 d=$2 last
@@ -224,7 +234,7 @@ evidence() {
     fail "$name.evidence" "no hw_counters from the guest" "$name"
     return
   fi
-  local sent rcvd nic_rx nic_tx nic_fw_rx nic_fw_tx arp_from_guest arp_to_guest link_out written lost0 link_in read lost1
+  local nic_rnr rxe_rnr sent rcvd nic_rx nic_tx nic_fw_rx nic_fw_tx arp_from_guest arp_to_guest link_out written lost0 link_in read lost1
   sent=$(awk '$1=="sent_pkts"{print $2}' "$last") rcvd=$(awk '$1=="rcvd_pkts"{print $2}' "$last")
   nic_rx=$(grep -o 'rx_frames [0-9]*' "$d/sim.out" | awk '{print $2}')
   nic_tx=$(grep -o 'tx_frames [0-9]*' "$d/sim.out" | awk '{print $2}')
@@ -263,6 +273,8 @@ evidence() {
     fail "$name.counters" "a lossy session in which the link lost no frame: it tested nothing" "$name"
   elif [ "$(awk '$1=="retry_exceeded_err"||$1=="retry_rnr_exceeded_err"{s+=$2} END{print s+0}' "$last")" != 0 ]; then
     fail "$name.counters" "rxe gave up retrying: $(grep -E 'exceeded' "$last" | tr '\n' ' ')" "$name"
+  elif ! rnr_ok "$last" "$d/sim.out" "$((lost0 + lost1))"; then
+    fail "$name.counters" "RNR NAKs: NIC rx_rnr_sent ${nic_rnr:-0}, rxe rcvd_rnr_err $rxe_rnr: want equal on a clean link, rxe's at most the NIC's on a lossy one" "$name"
   else
     pass "$name.counters"
   fi
@@ -407,9 +419,11 @@ IXU="ix_rdma -u 200 -s 8,1024"
 case_ ud "$IXU -d rnic0 -g @GID@ server" "$IXU -d rxe0 -g @GID@ client" "ud:4"
 session ud-loss2 1500 "--loss 0.02 --reorder 0.02 --seed 2"
 if [ $long = 1 ]; then
-  # 1 MiB at MTU 1024 (1024 packets) under 5 % loss, the case go-back-N by message never finished
-  case_ ix "$IXL -t 10 -r 0 -d rnic0 -g @GID@ -m 1024 server" "$IXL -t 16 -r 1 -d rxe0 -g @GID@ -m 1024 client" "ix:19"
-  session loss5-1m 1500 "--loss 0.05 --seed 12"
+  # 1 MiB at MTU 1024 (1024 packets) under 5 % loss, the case go-back-N by message never finished.
+  # Each message is ~4000 packets on the wire (every NAK resends what was in flight) and takes
+  # 35-90 s of wall time here: -w 400 per completion, 1500 s for the session.
+  case_ ix "$IXL -w 400 -t 10 -r 0 -d rnic0 -g @GID@ -m 1024 server" "$IXL -w 400 -t 16 -r 1 -d rxe0 -g @GID@ -m 1024 client" "ix:19"
+  session loss5-1m 1500 "--loss 0.05 --seed 12" 1500
   # 5 % loss; 1 MiB messages on clean links at both MTUs (under loss a 1 MiB message of 1024
   # packets at MTU 1024 takes many minutes of wall time: nearly every attempt loses a packet).
   case_ ix "$IXH -m 1024 server" "${IXG/-t 20/-t 16} -m 1024 client" "ix:33"
