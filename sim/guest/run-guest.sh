@@ -13,6 +13,9 @@
 #                              repeatable, one rule per exchange: QEMU connects each rule's target
 #                              once, at start-up, so it must listen by then); the guest has
 #                              10.0.2.15/24 on it and reaches nothing else
+#   --hostfwd FWD              a hostfwd rule on the out-of-band port (e.g.
+#                              tcp:127.0.0.1:18535-10.0.2.15:18535): a host-side client reaches
+#                              a server in the guest (repeatable)
 #   --roce-mtu N               eth0's MTU (rxe's active MTU follows: 1500 -> 1024, 9000 -> 4096)
 #   --log FILE --timeout S     console log (CR and escapes stripped at the end); wall limit
 #   --ivshmem SOCK:N           an ivshmem-doorbell device with N MSI-X vectors whose server is
@@ -29,7 +32,7 @@ smp=${GUEST_SMP:-2} mem=${GUEST_MEM:-1024}
 while [ $# -gt 0 ]; do
   case $1 in
     --kernel) kernel=$2;; --initrd) initrd=$2;; --share) share=$2;; --test) test=$2;;
-    --roce) roce=$2;; --roce-ip) roce_ip=$2;; --mac) mac=$2;; --oob) oob+=",guestfwd=$2";;
+    --roce) roce=$2;; --roce-ip) roce_ip=$2;; --mac) mac=$2;; --oob) oob+=",guestfwd=$2";; --hostfwd) oob+=",hostfwd=$2";;
     --roce-mtu) roce_mtu=$2;; --roce-stream) roce_stream=$2;;
     --log) log=$2;; --timeout) timeout=$2;;
     --ivshmem) ivshmem=$2;; --ram-file) ram_file=$2;; --append) extra_append=$2;;

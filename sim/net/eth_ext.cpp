@@ -85,6 +85,16 @@ void EthExtPort::setup_link(const EthLinkCfg &) {
   };
 }
 
+// A frame from the peer as a MAC puts it on the wire: at least 60 bytes before the FCS (IEEE
+// 802.3 minimum frame). QEMU hands over the guest driver's frame unpadded (an ARP request is 42
+// bytes), which the NIC's receive path would count as a runt (rx_drop_trunc) beside the copy
+// its firmware queue takes.
+static std::vector<uint8_t> wire_frame(const uint8_t *f, size_t n) {
+  std::vector<uint8_t> v(f, f + n);
+  if (v.size() < 60) v.resize(60, 0);
+  return v;
+}
+
 void EthExtPort::stream_io() {
   if (fd_ < 0 && lfd_ >= 0) fd_ = accept4(lfd_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
   if (fd_ < 0) return;
@@ -105,7 +115,7 @@ void EthExtPort::stream_io() {
     if (inbuf_.size() - at - 4 < n) break;
     in_++;
     learn(inbuf_.data() + at + 4, n);
-    link_->send(1, std::vector<uint8_t>(inbuf_.begin() + long(at) + 4, inbuf_.begin() + long(at) + 4 + n));
+    link_->send(1, wire_frame(inbuf_.data() + at + 4, n));
     at += 4 + n;
   }
   inbuf_.erase(inbuf_.begin(), inbuf_.begin() + long(at));
@@ -160,7 +170,7 @@ void EthExtPort::rx_thread() {
       if (n <= 0) break;
       in_++;
       learn(buf.data(), size_t(n));
-      link_->send(1, std::vector<uint8_t>(buf.begin(), buf.begin() + n));
+      link_->send(1, wire_frame(buf.data(), size_t(n)));
     }
     wait(poll_);
   }

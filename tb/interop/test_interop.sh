@@ -66,11 +66,17 @@ if [ $prc = 3 ]; then
 fi
 
 # ---- sessions -----------------------------------------------------------------------------------
-base=$((20000 + ($$ % 1500) * 20))  # UDP and TCP ports on 127.0.0.1 for this run
+# TCP ports on 127.0.0.1 for this run: base+i the guestfwd target of case i, base+20+i its
+# hostfwd port (cases whose server runs in the guest).
+base=$((20000 + ($$ % 1000) * 40))
 CASES=()
 # case NAME "HOST_SERVER_CMD" "GUEST_CLIENT_CMD" CHECK: the server gets "-p PORT", the client
 # "-p PORT 10.0.2.100" (the out-of-band address that guestfwd maps to the host's PORT); in both,
 # @GID@ is the GID index of the side's IPv4 address. CHECK names a check_* function below.
+# A GUEST_CLIENT_CMD starting with "REV " turns the roles round (our NIC as the requester of a
+# perftest stream, whose requester is perftest's client): the guest runs it as the server
+# (rev_guest.sh), the host runs HOST_SERVER_CMD as the client once the guest says it listens
+# (on_go.py), through a hostfwd rule; check_*_rev read the host side's output.
 case_() { CASES+=("$1|$2|$3|$4"); }
 
 # pingpong SIZE ITERS: both sides say "N bytes in" (N = size x iters x 2) and "ITERS iters in";
@@ -84,19 +90,36 @@ check_pingpong() {
     }
   done
 }
-# perftest SIZE ITERS: the client's result line has the size and the iteration count.
+# perftest SIZE ITERS [SIDE]: the client's result line has the size and the iteration count
+# (SIDE server: a REV case, whose perftest client runs on the host side).
 check_perf() {
-  local d=$1 c=$2 size=$3 iters=$4 l
-  l=$(awk '/^ #bytes/ {getline; print; exit}' "$d/$c.client.out")
+  local d=$1 c=$2 size=$3 iters=$4 side=${5:-client} l
+  l=$(awk '/^ #bytes/ {getline; print; exit}' "$d/$c.$side.out")
   read -r b it _ <<< "$l"
-  [ "$b" = "$size" ] && [ "$it" = "$iters" ] || { echo "client result line '$l': want $size bytes, $iters iterations"; return 1; }
+  [ "$b" = "$size" ] && [ "$it" = "$iters" ] || { echo "perftest client ($side side) result line '$l': want $size bytes, $iters iterations"; return 1; }
 }
 
+# own_results SESSION DIR CASE WANT: ix_rdma's PASS/FAIL lines of both sides, named
+# SESSION.CASE.SIDE.CHECK, and WANT of them passed on each side.
+own_results() {
+  local name=$1 d=$2 c=$3 want=$4 f got r rest
+  for f in server client; do
+    while read -r r rest; do
+      echo "$r $rest"
+      [ "$r" = PASS ] || echo "RERUN tb/interop/test_interop.sh '^$name\$'   (outputs in build/interop/$name/)"
+    done < <(sed -n 's/^\(PASS\|FAIL\) \(.*\)/\1 '"$name.$c.$f"'.\2/p' "$d/$c.$f.out")
+    got=$(grep -c '^PASS ' "$d/$c.$f.out")
+    [ "$got" = "$want" ] || fail "$name.$c.$f" "$got checks passed, want $want" "$name"
+  done
+}
+
+# session NAME ETH_MTU "SIM ARGS" [WALL_LIMIT_S]: the simulator's and the guest's wall-time
+# limit (default 600 s).
 session() {
-  local name=$1 mtu=$2 simargs=$3 d=$out/$1 i n=${#CASES[@]}
+  local name=$1 mtu=$2 simargs=$3 wall=${4:-600} d=$out/$1 i n=${#CASES[@]}
   if ! [[ $name =~ $filter ]]; then CASES=(); return; fi
   rm -rf "$d"; mkdir -p "$d"
-  local uport=$((base + 18)) gport=$((base + 19)) hs=$d/host.sh gs=$d/guest.sh fwd=() c srv cli chk
+  local hs=$d/host.sh gs=$d/guest.sh fwd=() c srv cli chk
   # Host side: every server in the background, each on its own TCP port.
   {
     echo 'cd "$(dirname "$0")"'
@@ -104,6 +127,7 @@ session() {
       IFS='|' read -r c srv cli chk <<< "${CASES[$i]}"
       srv=${srv//@GID@/1}
       srv=${srv/#ix_rdma/$root/build/interop-bin/ix_rdma}
+      [[ $cli == REV\ * ]] && srv="python3 $root/tb/interop/on_go.py $srv"
       echo "( $srv -p $((base + i)) > $c.server.out 2>&1; echo \$? > $c.server.rc ) &"
     done
     echo wait
@@ -123,6 +147,7 @@ session() {
     for ((i = 0; i < n; i++)); do
       IFS='|' read -r c srv cli chk <<< "${CASES[$i]}"
       cli=${cli//@GID@/\$IDX}
+      cli=${cli/#REV /sh rev_guest.sh }
       echo "echo \"[guest] case $c start \$(cut -d' ' -f1 /proc/uptime)\""
       echo "$cli -p $((base + i)) 10.0.2.100 > $c.client.out 2>&1; echo \$? > $c.client.rc"
       echo "for f in \$H/*; do echo \"\${f##*/} \$(cat \$f)\"; done > $c.counters"
@@ -131,7 +156,12 @@ session() {
     echo 'dmesg > dmesg.out'
     echo 'echo "[guest] done $(cut -d" " -f1 /proc/uptime)"'
   } > "$gs"
-  for ((i = 0; i < n; i++)); do fwd+=(--oob "tcp:10.0.2.100:$((base + i))-tcp:127.0.0.1:$((base + i))"); done
+  for ((i = 0; i < n; i++)); do
+    fwd+=(--oob "tcp:10.0.2.100:$((base + i))-tcp:127.0.0.1:$((base + i))")
+    IFS='|' read -r c srv cli chk <<< "${CASES[$i]}"
+    [[ $cli == REV\ * ]] && fwd+=(--hostfwd "tcp:127.0.0.1:$((base + 20 + i))-10.0.2.15:$((base + 20 + i))")
+  done
+  cp tb/interop/rev_guest.sh "$d/"
   local t0=$SECONDS
   # shellcheck disable=SC2086
   # The RoCE port: a UNIX stream socket (flow-controlled; UDP lost frames when QEMU's socket
@@ -139,14 +169,14 @@ session() {
   local sock
   sock=$(mktemp -u /tmp/rnic-interop.XXXXXX.sock)
   "$sim" run --ext-stream "$sock" --ext-peer 10.0.0.2=52:54:00:00:00:02 --pcap "$d/link.pcap" \
-    --timeout 600 $simargs -- sh "$hs" > "$d/sim.out" 2>&1 &
+    --timeout "$wall" $simargs -- sh "$hs" > "$d/sim.out" 2>&1 &
   local spid=$!
   listening() { grep -qi ":$(printf %04X "$1") 00000000:0000 0A" /proc/net/tcp 2>/dev/null; }
   for ((i = 0; i < n; i++)); do
     for _ in $(seq 1 600); do listening $((base + i)) && break; kill -0 $spid 2>/dev/null || break; sleep 0.1; done
   done
   sim/guest/run-guest.sh --kernel "$kernel" --initrd "$initrd" --share "$d" --test guest --roce-stream "$sock" \
-    --roce-mtu "$mtu" "${fwd[@]}" --log "$d/console.log" --timeout 600
+    --roce-mtu "$mtu" "${fwd[@]}" --log "$d/console.log" --timeout "$wall"
   local grc=$?
   # The servers end with their clients; a server whose client failed would wait: stop it then.
   for _ in $(seq 1 100); do kill -0 $spid 2>/dev/null || break; sleep 0.2; done
@@ -163,14 +193,7 @@ session() {
       fail "$name.$c" "exit status server $src client $crc: $(tail -2 "$d/$c.client.out" "$d/$c.server.out" 2>/dev/null | tr '\n' ' ' | cut -c1-300)" "$name"
     elif [[ $chk == ix:* ]]; then
       # ix_rdma's own result lines, both sides (7 per size, 3 atomics and the RNR send per side).
-      local want=${chk#ix:} f got
-      for f in server client; do
-        sed -n 's/^\(PASS\|FAIL\) \(.*\)/\1 '"$name.$c.$f"'.\2/p' "$d/$c.$f.out" | while read -r r rest; do
-          [ "$r" = PASS ] && echo "$r $rest" || { echo "$r $rest"; echo "RERUN tb/interop/test_interop.sh '^$name\$'   (outputs in build/interop/$name/)"; }
-        done
-        got=$(grep -c '^PASS ' "$d/$c.$f.out")
-        [ "$got" = "$want" ] || fail "$name.$c.$f" "$got checks passed, want $want" "$name"
-      done
+      own_results "$name" "$d" "$c" "${chk#ix:}"
       # Its RNR case went both ways: rxe sent and received RNR NAKs, and so did the NIC.
       local snd rcv nic
       snd=$(awk '$1=="send_rnr_err"{print $2}' "$d/$c.counters") rcv=$(awk '$1=="rcvd_rnr_err"{print $2}' "$d/$c.counters")
@@ -181,6 +204,10 @@ session() {
       else
         fail "$name.$c.rnr-both-ways" "rxe send_rnr_err ${snd:-?} rcvd_rnr_err ${rcv:-?}, NIC rx_rnr_sent ${nic:-?}: want all > 0" "$name"
       fi
+    elif [[ $chk == ud:* ]]; then
+      # ix_rdma -u: its result lines, both sides, then the datagram accounting (check_ud).
+      own_results "$name" "$d" "$c" "${chk#ud:}"
+      if why=$(check_ud "$d" "$c"); then pass "$name.$c.accounting"; else fail "$name.$c.accounting" "$why" "$name"; fi
     elif why=$($chk "$d" "$c"); then
       pass "$name.$c"
     else
@@ -191,6 +218,14 @@ session() {
   CASES=()
 }
 
+# rnr_ok COUNTERS SIM_OUT LOST: the RNR NAKs the NIC sent (rx_rnr_sent) reached rxe
+# (rcvd_rnr_err): all of them on a clean link, no more than were sent on a lossy one.
+rnr_ok() {
+  nic_rnr=$(grep -o 'rx_rnr_sent [0-9]*' "$2" | awk '{print $2}')
+  rxe_rnr=$(awk '$1=="rcvd_rnr_err"{print $2}' "$1")
+  [ "$3" = 0 ] && [ "${nic_rnr:-0}" = "${rxe_rnr:-0}" ] || { [ "$3" != 0 ] && [ "${rxe_rnr:-0}" -le "${nic_rnr:-0}" ]; }
+}
+
 # Counters of both ends and the capture must account for every frame.
 evidence() {
   local name=$1 d=$2 last
@@ -199,7 +234,7 @@ evidence() {
     fail "$name.evidence" "no hw_counters from the guest" "$name"
     return
   fi
-  local sent rcvd nic_rx nic_tx nic_fw_rx nic_fw_tx arp_from_guest arp_to_guest link_out written lost0 link_in read lost1
+  local nic_rnr rxe_rnr sent rcvd nic_rx nic_tx nic_fw_rx nic_fw_tx arp_from_guest arp_to_guest link_out written lost0 link_in read lost1
   sent=$(awk '$1=="sent_pkts"{print $2}' "$last") rcvd=$(awk '$1=="rcvd_pkts"{print $2}' "$last")
   nic_rx=$(grep -o 'rx_frames [0-9]*' "$d/sim.out" | awk '{print $2}')
   nic_tx=$(grep -o 'tx_frames [0-9]*' "$d/sim.out" | awk '{print $2}')
@@ -238,8 +273,19 @@ evidence() {
     fail "$name.counters" "a lossy session in which the link lost no frame: it tested nothing" "$name"
   elif [ "$(awk '$1=="retry_exceeded_err"||$1=="retry_rnr_exceeded_err"{s+=$2} END{print s+0}' "$last")" != 0 ]; then
     fail "$name.counters" "rxe gave up retrying: $(grep -E 'exceeded' "$last" | tr '\n' ' ')" "$name"
+  elif ! rnr_ok "$last" "$d/sim.out" "$((lost0 + lost1))"; then
+    fail "$name.counters" "RNR NAKs: NIC rx_rnr_sent ${nic_rnr:-0}, rxe rcvd_rnr_err $rxe_rnr: want equal on a clean link, rxe's at most the NIC's on a lossy one" "$name"
   else
     pass "$name.counters"
+  fi
+  # The NIC dropped no frame as malformed: no runt/oversize/no-room (rx_drop_trunc), bad ICRC,
+  # IPv4, UDP or BTH (transport drops such as duplicates are the retry accounting's business).
+  local nicdrops
+  nicdrops=$(grep -o -E 'rx_drop_(trunc|icrc|ipv4_hdr|ipv4_csum|udp|bth) [0-9]+' "$d/sim.out" | grep -v ' 0$' | tr '\n' ' ')
+  if [ -z "$nicdrops" ]; then
+    pass "$name.nic-drops"
+  else
+    fail "$name.nic-drops" "the NIC dropped frames: $nicdrops" "$name"
   fi
   if [ ! -s "$d/dmesg.out" ]; then
     fail "$name.dmesg" "no guest kernel log" "$name"
@@ -263,6 +309,47 @@ evidence() {
   else
     fail "$name.pcap-tshark" "tshark: $total frames decoded as InfiniBand of $((roce_to_guest + roce_from_guest)) to port 4791, $malformed malformed/error" "$name"
   fi
+}
+
+# UD under loss (a session with nothing but this case on the RoCE port): UD has no
+# retransmission, so what passes is that every datagram that arrives is right (ix_rdma checks
+# each: tag, length, source QP, bytes, no repeats) and that the ones which do not arrive are
+# exactly those the link lost or the NIC counted as dropped. Per direction, from the capture
+# (the sender's view, lost frames included), the link's counters, rxe's hw_counters and the
+# NIC's counters:
+#   guest -> NIC: datagrams in the capture = arrived at our program + rx_drop_ud (the NIC had no
+#     receive buffer staged, xport_rx) + lost on the link (the link's loss count less the
+#     guest's ARP frames it lost: ARP requests from the guest less those the NIC queued);
+#   NIC -> guest: datagrams in the capture = arrived at the guest's program (= rxe's rcvd_pkts:
+#     it delivered every datagram it took) + lost on the link, which may also have lost up to
+#     all of the NIC's ARP replies.
+check_ud() {
+  local d=$1 c=$2 last=$1/final.counters
+  local srv cli sent_g rcvd_g nic_rx nic_fw_rx drop_ud lost0 lost1 ud_from ud_to roce_from roce_to arp_from arp_to
+  srv=$(awk '$1=="UDTOTAL"{print $3}' "$d/$c.server.out") cli=$(awk '$1=="UDTOTAL"{print $3}' "$d/$c.client.out")
+  sent_g=$(awk '$1=="sent_pkts"{print $2}' "$last") rcvd_g=$(awk '$1=="rcvd_pkts"{print $2}' "$last")
+  nic_rx=$(grep -o 'rx_frames [0-9]*' "$d/sim.out" | awk '{print $2}')
+  nic_fw_rx=$(grep -o 'rx_fw_frames [0-9]*' "$d/sim.out" | awk '{print $2}')
+  drop_ud=$(grep -o 'rx_drop_ud [0-9]*' "$d/sim.out" | awk '{print $2}')
+  read -r lost0 lost1 < <(sed -n 's/.*nic0->socket [0-9]* (written [0-9]*, lost \([0-9]*\)), socket->nic0 [0-9]* (read [0-9]*, lost \([0-9]*\)).*/\1 \2/p' "$d/sim.out")
+  local tsk=(tshark -r "$d/link.pcap" -T fields -e frame.number)
+  ud_from=$("${tsk[@]}" -Y 'infiniband.bth.opcode==100 && eth.src==52:54:00:00:00:02' 2>/dev/null | wc -l)
+  ud_to=$("${tsk[@]}" -Y 'infiniband.bth.opcode==100 && eth.dst==52:54:00:00:00:02' 2>/dev/null | wc -l)
+  roce_from=$("${tsk[@]}" -Y 'udp.dstport==4791 && eth.src==52:54:00:00:00:02' 2>/dev/null | wc -l)
+  roce_to=$("${tsk[@]}" -Y 'udp.dstport==4791 && eth.dst==52:54:00:00:00:02' 2>/dev/null | wc -l)
+  arp_from=$("${tsk[@]}" -Y 'arp && eth.src==52:54:00:00:00:02' 2>/dev/null | wc -l)
+  arp_to=$("${tsk[@]}" -Y 'arp.opcode==2 && eth.dst==52:54:00:00:00:02' 2>/dev/null | wc -l)
+  drop_ud=${drop_ud:-0} nic_fw_rx=${nic_fw_rx:-0}
+  echo "# $c datagrams guest->NIC: $ud_from sent, $srv arrived, $drop_ud dropped in the NIC (rx_drop_ud), $((ud_from - srv - drop_ud)) lost on the link (link lost $lost1, ARP $((arp_from - nic_fw_rx)))" >&2
+  echo "# $c datagrams NIC->guest: $ud_to sent, $cli arrived (rxe rcvd_pkts $rcvd_g), $((ud_to - cli)) lost on the link (link lost $lost0)" >&2
+  [ -n "$srv" ] && [ -n "$cli" ] && [ -n "$lost0" ] && [ -n "$rcvd_g" ] || { echo "missing UDTOTAL lines, counters or link figures"; return 1; }
+  [ "$ud_from" = "$roce_from" ] && [ "$ud_to" = "$roce_to" ] && [ "$ud_from" = "$sent_g" ] ||
+    { echo "RoCE frames other than UD SEND on the link, or rxe sent_pkts $sent_g != $ud_from datagrams from the guest"; return 1; }
+  [ "$srv" = "$((nic_rx - nic_fw_rx - drop_ud))" ] && [ "$((ud_from - srv - drop_ud))" = "$((lost1 - (arp_from - nic_fw_rx)))" ] ||
+    { echo "guest->NIC: $ud_from sent, $srv arrived, rx_drop_ud $drop_ud, NIC rx_frames $nic_rx (ARP $nic_fw_rx), link lost $lost1: does not add up"; return 1; }
+  [ "$cli" = "$rcvd_g" ] && [ "$((ud_to - cli))" -le "$lost0" ] && [ "$((lost0 - (ud_to - cli)))" -le "$arp_to" ] ||
+    { echo "NIC->guest: $ud_to sent, $cli arrived, rxe rcvd_pkts $rcvd_g, link lost $lost0 (ARP replies $arp_to): does not add up"; return 1; }
+  [ "$((ud_from - srv + ud_to - cli))" -gt 0 ] || { echo "no datagram lost: the case tested nothing"; return 1; }
 }
 
 PP=ibv_rc_pingpong
@@ -293,6 +380,17 @@ check_perf_65536_20() { check_perf "$1" "$2" 65536 20; }
 check_perf_65536_10() { check_perf "$1" "$2" 65536 10; }
 check_perf_4096_20() { check_perf "$1" "$2" 4096 20; }
 check_perf_8_20() { check_perf "$1" "$2" 8 20; }
+# The same streams with our NIC as the requester (perftest's client on the host side, rxe's
+# server in the guest; clean link: the host side's ACK timeout -u 14 is 67 ms of simulated time).
+PFH="-F -u 14"
+case_ rwrite64k "ib_write_bw -d rnic0 -x @GID@ $PFH -s 65536 -n 20 -m 1024" "REV ib_write_bw -d rxe0 -x @GID@ $PF -s 65536 -n 20 -m 1024" "check_perf_rev_65536_20"
+# -o 16 on both: perftest makes the client's initiator depth (max_rd_atomic) the server's
+# advertised outstanding reads, rxe's 128 by default, which our device (16) refuses at RTS.
+case_ rread64k "ib_read_bw -d rnic0 -x @GID@ $PFH -o 16 -s 65536 -n 10 -m 1024" "REV ib_read_bw -d rxe0 -x @GID@ $PF -o 16 -s 65536 -n 10 -m 1024" "check_perf_rev_65536_10"
+case_ rsend4k "ib_send_bw -d rnic0 -x @GID@ $PFH -s 4096 -n 20 -m 1024" "REV ib_send_bw -d rxe0 -x @GID@ $PF -s 4096 -n 20 -m 1024" "check_perf_rev_4096_20"
+check_perf_rev_65536_20() { check_perf "$1" "$2" 65536 20 server; }
+check_perf_rev_65536_10() { check_perf "$1" "$2" 65536 10 server; }
+check_perf_rev_4096_20() { check_perf "$1" "$2" 4096 20 server; }
 session mtu1024 1500 ""
 
 # MTU 4096 (eth0 at 9000): multi-packet SEND both ways and a WRITE stream.
@@ -316,10 +414,16 @@ session loss2 1500 "--loss 0.02 --reorder 0.02 --seed 1"
 IXL="ix_rdma -s 65536,1048576"
 case_ ix "$IXL -t 10 -r 0 -d rnic0 -g @GID@ -m 4096 server" "$IXL -t 16 -r 1 -d rxe0 -g @GID@ -m 4096 client" "ix:19"
 session loss1-1m 9000 "--loss 0.01 --seed 11"
+# UD under 2 % loss and 2 % reordering: 200 datagrams of 8 B and of 1024 B (the MTU) each way.
+IXU="ix_rdma -u 200 -s 8,1024"
+case_ ud "$IXU -d rnic0 -g @GID@ server" "$IXU -d rxe0 -g @GID@ client" "ud:4"
+session ud-loss2 1500 "--loss 0.02 --reorder 0.02 --seed 2"
 if [ $long = 1 ]; then
-  # 1 MiB at MTU 1024 (1024 packets) under 5 % loss, the case go-back-N by message never finished
-  case_ ix "$IXL -t 10 -r 0 -d rnic0 -g @GID@ -m 1024 server" "$IXL -t 16 -r 1 -d rxe0 -g @GID@ -m 1024 client" "ix:19"
-  session loss5-1m 1500 "--loss 0.05 --seed 12"
+  # 1 MiB at MTU 1024 (1024 packets) under 5 % loss, the case go-back-N by message never finished.
+  # Each message is ~4000 packets on the wire (every NAK resends what was in flight) and takes
+  # 35-90 s of wall time here: -w 400 per completion, 1500 s for the session.
+  case_ ix "$IXL -w 400 -t 10 -r 0 -d rnic0 -g @GID@ -m 1024 server" "$IXL -w 400 -t 16 -r 1 -d rxe0 -g @GID@ -m 1024 client" "ix:19"
+  session loss5-1m 1500 "--loss 0.05 --seed 12" 1500
   # 5 % loss; 1 MiB messages on clean links at both MTUs (under loss a 1 MiB message of 1024
   # packets at MTU 1024 takes many minutes of wall time: nearly every attempt loses a packet).
   case_ ix "$IXH -m 1024 server" "${IXG/-t 20/-t 16} -m 1024 client" "ix:33"
