@@ -11,6 +11,7 @@
 #include <linux/interrupt.h>
 #include <linux/pci.h>
 #include <linux/spinlock.h>
+#include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
 
 #include "rnic_cmd.h"
@@ -62,6 +63,10 @@ struct rnic_kdev {
 	struct net_device *netdev;	/* the netdev the GID table follows (module parameter) */
 	bool ib_registered;
 	atomic_t events;		/* EQ events dispatched */
+	/* The CQs and QPs by device number, for the EQ's events: an entry goes before its object
+	 * is destroyed, and dispatch runs under the xarray's lock, so no event reaches a freed
+	 * object. */
+	struct xarray cq_xa, qp_xa;
 };
 
 static inline struct rnic_kdev *to_rdev(struct ib_device *ibdev)

@@ -80,13 +80,18 @@ static void ivs_write32(struct rnic_kdev *rd, u32 off, u32 val)
 	ivs_access(rd, RNIC_IVS_OP_WRITE, off, val);
 }
 
-/* The context's page in the shared memory, which the simulator watches. */
+/* The context's page in the shared memory, which the simulator watches. Asked once per new
+ * context: the page is zeroed then, as the simulator compares each doorbell word with the last
+ * value it delivered and takes zero (no valid doorbell) as "nothing since": a new context's
+ * first doorbell that equals its predecessor's last one is not lost. */
 static phys_addr_t ivs_db_page(struct rnic_kdev *rd, u32 uctx)
 {
+	struct rnic_ivs *iv = rd->xp_priv;
 	u64 off = RNIC_IVS_DB_OFF + (u64)uctx * RNIC_DB_BAR_PAGE_SIZE;
 
 	if (off + RNIC_DB_BAR_PAGE_SIZE > pci_resource_len(rd->pdev, 2))
 		return 0;
+	memset_io(iv->shm + off, 0, RNIC_DB_BAR_PAGE_SIZE);
 	return pci_resource_start(rd->pdev, 2) + off;
 }
 

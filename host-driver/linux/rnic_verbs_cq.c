@@ -83,6 +83,8 @@ int rnic_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr, struc
 	resp.cqn = cq->cqn;
 	ibcq->cqe = 1 << req.log_size;
 	rc = ib_copy_to_udata(udata, &resp, min(udata->outlen, sizeof(resp)));
+	if (!rc)
+		rc = xa_insert(&rd->cq_xa, cq->cqn, cq, GFP_KERNEL);
 	if (rc) {
 		RNIC_CMD(rd, rnic_cmd_destroy_cq(&rd->cmdq, cq->cqn));
 		goto err_dbrec;
@@ -106,7 +108,9 @@ int rnic_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 	rc = RNIC_CMD(rd, rnic_cmd_destroy_cq(&rd->cmdq, cq->cqn));
 	if (rc && !READ_ONCE(rd->dead))
 		return rc;	/* e.g. a QP still uses it: the CQ stays */
+	xa_erase(&rd->cq_xa, cq->cqn);	/* after it: no event dispatch holds it any more */
 	ib_umem_release(cq->dbrec);
 	ib_umem_release(cq->ring);
 	return 0;
 }
+
