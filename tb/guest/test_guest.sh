@@ -5,7 +5,10 @@
 # the NIC over the ivshmem mailbox, checks the spec hash, brings up the command queue and EQ and
 # registers rnic0 on a dummy netdev; then ibv_devinfo -v through our provider's kernel backend,
 # rmmod. Here: every result checked field by field, the kernel log, the taint.
+# --long (make test-long): the traffic cases with more iterations and larger messages.
 set -u
+long=0
+[ "${1:-}" = --long ] && long=1
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 1
 out=$root/build/guest-kmod
@@ -15,7 +18,7 @@ prov=$root/build/provider/librnic-rdmav34.so
 mrprog=$root/build/guest-bin/kmod_mr
 asyncprog=$root/build/guest-bin/kmod_async
 failures=0
-RERUN="tb/guest/test_guest.sh   (outputs in build/guest-kmod/)"
+RERUN="tb/guest/test_guest.sh$([ $long = 1 ] && echo ' --long')   (outputs in build/guest-kmod/)"
 pass() { echo "PASS $1"; }
 fail() { echo "FAIL $1 $2"; echo "RERUN $RERUN"; failures=$((failures + 1)); }
 check() { if eval "$2"; then pass "$1"; else fail "$1" "$3"; fi; }
@@ -51,11 +54,19 @@ cp "$ko" "$prov" "$mrprog" "$asyncprog" tb/guest/kmod.sh "$out/share/"
 CASES=()
 case_() { CASES+=("$1|$2|$3|$4"); }
 PF="-F"   # perftest: no CPU-frequency check
+if [ $long = 1 ]; then
+case_ pp "ibv_rc_pingpong -d rnic1 -g 1 -s 4096 -n 200 -r 8 -c" "ibv_rc_pingpong -d rnic0 -g \$IDX -s 4096 -n 200 -r 8 -c" "pingpong 4096 200"
+case_ pp-events "ibv_rc_pingpong -d rnic1 -g 1 -s 1024 -n 200 -r 8 -c" "ibv_rc_pingpong -d rnic0 -g \$IDX -s 1024 -n 200 -r 8 -c -e" "pingpong 1024 200"
+case_ write-bw "ib_write_bw -d rnic1 -x 1 -F -s 65536 -n 100 -t 8" "ib_write_bw -d rnic0 -x \$IDX -F -s 65536 -n 100 -t 8" "perf 65536 100"
+case_ read-lat "ib_read_lat -d rnic1 -x 1 -F -s 4096 -n 200" "ib_read_lat -d rnic0 -x \$IDX -F -s 4096 -n 200" "perf 4096 200"
+case_ send-bw "ib_send_bw -d rnic1 -x 1 -F -s 65536 -n 100 -t 8 -r 8" "ib_send_bw -d rnic0 -x \$IDX -F -s 65536 -n 100 -t 8 -r 8" "perf 65536 100"
+else
 case_ pp "ibv_rc_pingpong -d rnic1 -g 1 -s 64 -n 20 -r 8 -c" "ibv_rc_pingpong -d rnic0 -g \$IDX -s 64 -n 20 -r 8 -c" "pingpong 64 20"
 case_ pp-events "ibv_rc_pingpong -d rnic1 -g 1 -s 4096 -n 10 -r 8 -c" "ibv_rc_pingpong -d rnic0 -g \$IDX -s 4096 -n 10 -r 8 -c -e" "pingpong 4096 10"
 case_ write-bw "ib_write_bw -d rnic1 -x 1 $PF -s 4096 -n 20 -t 8" "ib_write_bw -d rnic0 -x \$IDX $PF -s 4096 -n 20 -t 8" "perf 4096 20"
 case_ read-lat "ib_read_lat -d rnic1 -x 1 $PF -s 64 -n 20" "ib_read_lat -d rnic0 -x \$IDX $PF -s 64 -n 20" "perf 64 20"
 case_ send-bw "ib_send_bw -d rnic1 -x 1 $PF -s 4096 -n 20 -t 8 -r 8" "ib_send_bw -d rnic0 -x \$IDX $PF -s 4096 -n 20 -t 8 -r 8" "perf 4096 20"
+fi
 # ib_send_bw -e hangs: perftest arms its send and its receive CQ back to back, and the guest
 # transport's doorbell pages are sampled by value, so the first arm is lost (docs/kernel-module.md).
 # With RNIC_GUEST_SEND_BW_EVENTS=1 it runs (and fails) for whoever works on it.
@@ -76,7 +87,7 @@ fwd=()
     IFS='|' read -r c srv cli chk <<< "${CASES[$i]}"
     echo "echo \"[kmod] case $c start \$(cut -d' ' -f1 /proc/uptime)\""
     echo "grep rnic-eq /proc/interrupts > $c.irq-before"
-    echo "timeout ${CASE_TIMEOUT:-150} $cli -p $((base + i)) 10.0.2.100 > $c.client.out 2>&1; echo \$? > $c.client.rc"
+    echo "timeout ${CASE_TIMEOUT:-$((150 + long * 450))} $cli -p $((base + i)) 10.0.2.100 > $c.client.out 2>&1; echo \$? > $c.client.rc"
     echo "grep rnic-eq /proc/interrupts > $c.irq-after"
     echo "echo \"[kmod] case $c rc \$(cat $c.client.rc) end \$(cut -d' ' -f1 /proc/uptime)\""
     fwd+=(--oob "tcp:10.0.2.100:$((base + i))-tcp:127.0.0.1:$((base + i))")
@@ -85,7 +96,7 @@ fwd=()
 run=$(mktemp -d /tmp/rnic-guest.XXXXXX)
 shm=/dev/shm/rnic-guest-$$.shm ram=/dev/shm/rnic-guest-$$.ram
 trap 'rm -rf "$run"; rm -f "$shm" "$ram"; [ -n "${simpid:-}" ] && kill $simpid 2>/dev/null' EXIT
-"$sim" ivshmem --sock "$run/ivs.sock" --shm "$shm" --ram "$ram" --ram-size 1G --vectors 4 --timeout 700 \
+"$sim" ivshmem --sock "$run/ivs.sock" --shm "$shm" --ram "$ram" --ram-size 1G --vectors 4 --timeout $((700 + long * 2400)) \
   --service-peer 10.0.0.2=02:00:00:00:00:02 --pcap "$out/link.pcap" -- sh "$out/share/out/host.sh" \
   > "$out/sim.log" 2>&1 &
 simpid=$!
@@ -103,7 +114,7 @@ done
 watcher=$!
 t0=$(date +%s.%N)
 sim/guest/run-guest.sh --kernel "$kernel" --initrd "$initrd" --share "$out/share" --test kmod \
-  --ivshmem "$run/ivs.sock:4" --ram-file "$ram" "${fwd[@]}" --log "$out/console.log" --timeout 600 \
+  --ivshmem "$run/ivs.sock:4" --ram-file "$ram" "${fwd[@]}" --log "$out/console.log" --timeout $((600 + long * 2400)) \
   --append "slub_debug=U"
 grc=$?
 t1=$(date +%s.%N)
