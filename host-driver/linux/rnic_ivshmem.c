@@ -80,6 +80,12 @@ static void ivs_write32(struct rnic_kdev *rd, u32 off, u32 val)
 	ivs_access(rd, RNIC_IVS_OP_WRITE, off, val);
 }
 
+/* A kernel doorbell: a mailbox request like a register write, so each one reaches the NIC. */
+static void ivs_db_write32(struct rnic_kdev *rd, u32 off, u32 val)
+{
+	ivs_access(rd, RNIC_IVS_OP_DB, off, val);
+}
+
 /* The context's page in the shared memory, which the simulator watches. Asked once per new
  * context: the page is zeroed then, as the simulator compares each doorbell word with the last
  * value it delivered and takes zero (no valid doorbell) as "nothing since": a new context's
@@ -100,6 +106,7 @@ static const struct rnic_xport rnic_ivs_xport = {
 	.read32 = ivs_read32,
 	.write32 = ivs_write32,
 	.db_page = ivs_db_page,
+	.db_write32 = ivs_db_write32,
 };
 
 static int rnic_ivs_probe(struct pci_dev *pdev, const struct pci_device_id *id)

@@ -39,6 +39,8 @@ struct rnicp_be {
 	pthread_mutex_t lock;
 	struct kobj *pds, *mrs, *cqs, *qps, *ahs;
 	uint32_t arm_sn;	/* CQ arms written (db_cq_arm.sn) */
+	int arm_by_store;	/* the kernel has no REQ_NOTIFY_CQ path: arm by the page store */
+	int arm_warned;
 };
 
 static struct kobj *kobj_take(struct rnicp_be *be, struct kobj **list, uint32_t num, int unlink)
@@ -538,9 +540,23 @@ static void kernel_db_write32(struct rnicp_be *be, uint32_t off, uint32_t val)
 		missing("the doorbell page");
 		return;
 	}
-	/* A CQ arm carries this context's arm count (db_cq_arm.sn, ignored by the NIC): the same
-	 * CQ armed twice writes two values, which a doorbell path that only sees the page's last
-	 * value (the guest transport) needs. */
+	/* A CQ arm goes through uverbs (REQ_NOTIFY_CQ) while the kernel takes it: its front-end
+	 * may sample the page by value (the guest transport), where two CQs armed back to back
+	 * would leave one arm. A kernel without that path (a card) says EOPNOTSUPP once; then
+	 * the store, carrying this context's arm count (db_cq_arm.sn, ignored by the NIC) so
+	 * that the same CQ armed twice still writes two values. */
+	if (off == RNIC_DB_CQ_ARM && !be->arm_by_store) {
+		struct kobj *o = kobj_take(be, &be->cqs, rnic_db_cq_arm_get_cqn(&val), 0);
+		int rc = o ? ibv_cmd_req_notify_cq(&o->cq, (int)rnic_db_cq_arm_get_solicited(&val)) : ENOENT;
+
+		if (!rc)
+			return;
+		if (rc == EOPNOTSUPP)
+			be->arm_by_store = 1;
+		else if (!be->arm_warned++)
+			fprintf(stderr, "rnic: REQ_NOTIFY_CQ of CQ %u failed (%s): arming by the page store\n",
+				rnic_db_cq_arm_get_cqn(&val), strerror(rc));
+	}
 	if (off == RNIC_DB_CQ_ARM)
 		rnic_db_cq_arm_set_sn(&val, __atomic_add_fetch(&be->arm_sn, 1, __ATOMIC_RELAXED));
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);

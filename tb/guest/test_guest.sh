@@ -60,6 +60,7 @@ case_ pp-events "ibv_rc_pingpong -d rnic1 -g 1 -s 1024 -n 200 -r 8 -c" "ibv_rc_p
 case_ write-bw "ib_write_bw -d rnic1 -x 1 -F -s 65536 -n 100 -t 8" "ib_write_bw -d rnic0 -x \$IDX -F -s 65536 -n 100 -t 8" "perf 65536 100"
 case_ read-lat "ib_read_lat -d rnic1 -x 1 -F -s 4096 -n 200" "ib_read_lat -d rnic0 -x \$IDX -F -s 4096 -n 200" "perf 4096 200"
 case_ send-bw "ib_send_bw -d rnic1 -x 1 -F -s 65536 -n 100 -t 8 -r 8" "ib_send_bw -d rnic0 -x \$IDX -F -s 65536 -n 100 -t 8 -r 8" "perf 65536 100"
+case_ send-bw-events "ib_send_bw -d rnic1 -x 1 -F -s 65536 -n 100 -t 8 -r 8" "ib_send_bw -d rnic0 -x \$IDX -F -s 65536 -n 100 -t 8 -r 8 -e" "perf 65536 100"
 else
 case_ pp "ibv_rc_pingpong -d rnic1 -g 1 -s 64 -n 20 -r 8 -c" "ibv_rc_pingpong -d rnic0 -g \$IDX -s 64 -n 20 -r 8 -c" "pingpong 64 20"
 case_ pp-events "ibv_rc_pingpong -d rnic1 -g 1 -s 4096 -n 10 -r 8 -c" "ibv_rc_pingpong -d rnic0 -g \$IDX -s 4096 -n 10 -r 8 -c -e" "pingpong 4096 10"
@@ -67,11 +68,7 @@ case_ write-bw "ib_write_bw -d rnic1 -x 1 $PF -s 4096 -n 20 -t 8" "ib_write_bw -
 case_ read-lat "ib_read_lat -d rnic1 -x 1 $PF -s 64 -n 20" "ib_read_lat -d rnic0 -x \$IDX $PF -s 64 -n 20" "perf 64 20"
 case_ send-bw "ib_send_bw -d rnic1 -x 1 $PF -s 4096 -n 20 -t 8 -r 8" "ib_send_bw -d rnic0 -x \$IDX $PF -s 4096 -n 20 -t 8 -r 8" "perf 4096 20"
 fi
-# ib_send_bw -e hangs: perftest arms its send and its receive CQ back to back, and the guest
-# transport's doorbell pages are sampled by value, so the first arm is lost (docs/kernel-module.md).
-# With RNIC_GUEST_SEND_BW_EVENTS=1 it runs (and fails) for whoever works on it.
-[ "${RNIC_GUEST_SEND_BW_EVENTS:-0}" = 1 ] &&
-  case_ send-bw-events "ib_send_bw -d rnic1 -x 1 $PF -s 4096 -n 20 -t 8 -r 8" "ib_send_bw -d rnic0 -x \$IDX $PF -s 4096 -n 20 -t 8 -r 8 -e" "perf 4096 20"
+case_ send-bw-events "ib_send_bw -d rnic1 -x 1 $PF -s 4096 -n 20 -t 8 -r 8" "ib_send_bw -d rnic0 -x \$IDX $PF -s 4096 -n 20 -t 8 -r 8 -e" "perf 4096 20"
 base=$((21000 + ($$ % 1000) * 8))  # TCP ports on 127.0.0.1 for this run
 fwd=()
 {
@@ -175,9 +172,10 @@ check guest-mr-all-checks '[ "$(grep -c "^PASS" "$o/mr.txt" 2>/dev/null)" = 32 ]
 # allocation sites (slub_debug=U) before rmmod are those right after insmod, count for count.
 check guest-slab-tracking 'grep -q "slub_debug=U" "$o/cmdline" && [ -s "$o/slab-after-insmod.txt" ]' "no slab allocation sites of the module recorded ($(rd cmdline))"
 check guest-slab-no-leak 'cmp -s "$o/slab-after-insmod.txt" "$o/slab-before-rmmod.txt"' "allocation sites changed: $(diff "$o/slab-after-insmod.txt" "$o/slab-before-rmmod.txt" | grep '^[<>]' | head -5 | tr '\n' ' ')"
-# The doorbells of the processes went through their mmapped doorbell pages to the NIC: kmod_mr's
-# CQ arm, the traffic's send and receive doorbells and the -e cases' arms.
-check guest-db-page-delivered 'grep -Eq "[1-9][0-9]* doorbells from the mmapped pages \(sq [1-9][0-9]*, rq [1-9][0-9]*, cq [0-9]+, arm [1-9][0-9]*\)" "$out/sim.log"' "$(grep 'mmapped pages' "$out/sim.log")"
+# The traffic's send and receive doorbells went through the processes' mmapped doorbell pages
+# to the NIC; the CQ arms (kmod_mr's, the -e cases') through uverbs and the module's mailbox.
+check guest-db-page-delivered 'grep -Eq "[1-9][0-9]* doorbells from the mmapped pages \(sq [1-9][0-9]*, rq [1-9][0-9]*, cq [0-9]+, arm 0\)" "$out/sim.log"' "$(grep 'mmapped pages' "$out/sim.log")"
+check guest-db-arm-by-kernel 'grep -Eq "writes, [1-9][0-9]* doorbells," "$out/sim.log"' "no doorbell through the mailbox: $(grep 'register requests' "$out/sim.log")"
 res=$(grep " rnic0: " "$o/rdma-res-before-rmmod.txt")
 check guest-rdma-res-empty '[ -n "$res" ] && ! echo "$res" | grep -Eq " (pd|cq|qp|cm_id|mr|ctx|srq) [1-9]"' "rdma resource show before rmmod: $(rd rdma-res-before-rmmod.txt | tr '\n' ' ')"
 check guest-rmmod '[ "$(rd rmmod.rc)" = 0 ] && [ -z "$(rd ibdevs-after.txt)" ]' "rmmod exit $(rd rmmod.rc), devices left '$(rd ibdevs-after.txt)'"
