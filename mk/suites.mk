@@ -39,7 +39,7 @@ SUITE_BUDGET_soak        := 40
 SUITE_BUDGET_monitors    := 5
 SUITE_BUDGET_interop     := 240
 SUITE_BUDGET_kmod        := 40
-SUITE_BUDGET_guest       := 150
+SUITE_BUDGET_guest       := 240
 
 # What a suite's recipe builds by calling make itself, so the one build before the suites
 # includes it (scripts/run-suites.sh; prerequisites of test-NAME are found on their own).

@@ -42,6 +42,28 @@ static inline int cq_room(struct fw_cq *cq)
 	return cq->pi - cq->ci < (1u << cq->log_size) || cq_room_reread(cq);
 }
 
+/* db_cq_arm: one event after the last consumer index. CQEs written after the host's last poll
+ * but before its arm reached us (a doorbell is a posted write, and the guest transport's are
+ * late) give the event at once: "arm, poll once, sleep" would otherwise sleep on them forever.
+ * The consumer index is the doorbell record's, read when ours says CQEs are pending. A
+ * solicited-only arm waits for the next CQE: whether the pending ones were solicited is not
+ * kept. */
+void fw_cq_arm(uint32_t cqn, int solicited)
+{
+	struct fw_cq *cq = &fw_res.cqs[cqn];
+
+	if (!solicited && cq->pi != cq->ci) {
+		cq_room_reread(cq);
+		if (cq->pi != cq->ci) {
+			cq->armed = 0;
+			fw_cqw_drain(); /* the event must not overtake its CQEs */
+			fw_eq_post(RNIC_EQ_TYPE_COMPLETION, 0, cqn, 0);
+			return;
+		}
+	}
+	cq->armed = solicited ? FW_CQ_ARM_SOLICITED : FW_CQ_ARM_ANY;
+}
+
 /* The CQE writer's record ring: records handed over (free-running, 16 bits like the writer's
  * counters). */
 static uint32_t cqw_prod;

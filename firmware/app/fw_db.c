@@ -65,7 +65,7 @@ void fw_doorbell(uint32_t ev, uint32_t value)
 		uint32_t cqn = rnic_db_cq_arm_get_cqn(v);
 		if (cqn == 0 || cqn >= FW_MAX_CQ || !fw_res.cqs[cqn].used || fw_res.cqs[cqn].uctx != page)
 			break;
-		fw_res.cqs[cqn].armed = rnic_db_cq_arm_get_solicited(v) ? FW_CQ_ARM_SOLICITED : FW_CQ_ARM_ANY;
+		fw_cq_arm(cqn, (int)rnic_db_cq_arm_get_solicited(v));
 		return;
 	}
 	default:

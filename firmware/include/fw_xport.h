@@ -42,6 +42,7 @@ void fw_cqw_program(uint32_t n, uint64_t buf, uint32_t log_size);
 void fw_cqw_check(void);
 /* A cq_db doorbell: the consumer index (low 16 bits) of an existing CQ. */
 void fw_cq_doorbell(uint32_t cqn, uint32_t index16);
+void fw_cq_arm(uint32_t cqn, int solicited);
 /* Event queue: posts one eq_entry and notifies (MSI-X if armed). 0 or -1 (no EQ, DMA error). */
 void fw_eq_init(void);
 /* The CQE writer's record count as the RTL holds it (called by fw_eq_init at boot). */

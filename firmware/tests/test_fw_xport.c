@@ -970,9 +970,12 @@ static void cqe_records(void)
 	}
 	check(bytes_ok, "fw-cqw-records-become-cqes-byte-exact");
 
-	/* armed: the event is written only after the CQE (the firmware drains the writer) */
+	/* armed: the event is written only after the CQE (the firmware drains the writer). The
+	 * host consumed the 24 (its doorbell record says so) before it armed. */
 	regs[RNIC_FW_REG_EQ_LOG_SIZE / 4] = 2;
 	uint32_t prod = regs[RNIC_FW_REG_EQ_PROD / 4];
+	uint8_t *dbrec = (uint8_t *)P(0x36800u);
+	dbrec[0] = 24, dbrec[1] = dbrec[2] = dbrec[3] = 0;
 	uint8_t v[4] = { 0 };
 	rnic_db_cq_arm_set_cqn(v, n);
 	fw_doorbell(db_ev(0, RNIC_DB_CQ_ARM), (uint32_t)rnic_ld_le(v, 4));
@@ -983,6 +986,16 @@ static void cqe_records(void)
 	check(wrote && regs[RNIC_FW_REG_EQ_PROD / 4] == prod + 1 && rnic_cqe_get_wr_id(q) == 0x7799 &&
 		      rnic_cqe_get_owner(q) == 1,
 	      "fw-cqw-armed-event-after-its-cqe");
+	/* An arm while a CQE the host has not consumed is in the ring (written after its last poll,
+	 * before the arm arrived) gives the event at once, and the next CQE none. */
+	ok = fw_cqe_write(n, c) == 0;
+	fw_cqw_drain();
+	dbrec[0] = 25; /* the host polled 0x7799, not the one after it */
+	fw_doorbell(db_ev(0, RNIC_DB_CQ_ARM), (uint32_t)rnic_ld_le(v, 4));
+	check(ok && regs[RNIC_FW_REG_EQ_PROD / 4] == prod + 2, "fw-cq-arm-with-cqe-pending-fires-at-once");
+	ok = fw_cqe_write(n, c) == 0;
+	fw_cqw_drain();
+	check(ok && regs[RNIC_FW_REG_EQ_PROD / 4] == prod + 2, "fw-cq-arm-fires-once");
 	regs[RNIC_FW_REG_EQ_LOG_SIZE / 4] = 0;
 	mock_cqw_lag = 0;
 	fw_cqw_drain();

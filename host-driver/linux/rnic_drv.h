@@ -11,6 +11,7 @@
 #include <linux/interrupt.h>
 #include <linux/pci.h>
 #include <linux/spinlock.h>
+#include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
 
 #include "rnic_cmd.h"
@@ -38,6 +39,10 @@ struct rnic_xport {
 	/* Physical address of user context uctx's doorbell page, for mmap into its process:
 	 * 0 when the front-end has none. */
 	phys_addr_t (*db_page)(struct rnic_kdev *rd, u32 uctx);
+	/* A doorbell write by the kernel for a context (off: in the doorbell space, page uctx
+	 * first), in order with the others; NULL when the user processes' own stores are the
+	 * only path (a card: a doorbell store is a posted write, never lost). */
+	void (*db_write32)(struct rnic_kdev *rd, u32 off, u32 val);
 };
 
 struct rnic_kdev {
@@ -62,6 +67,10 @@ struct rnic_kdev {
 	struct net_device *netdev;	/* the netdev the GID table follows (module parameter) */
 	bool ib_registered;
 	atomic_t events;		/* EQ events dispatched */
+	/* The CQs and QPs by device number, for the EQ's events: an entry goes before its object
+	 * is destroyed, and dispatch runs under the xarray's lock, so no event reaches a freed
+	 * object. */
+	struct xarray cq_xa, qp_xa;
 };
 
 static inline struct rnic_kdev *to_rdev(struct ib_device *ibdev)
@@ -101,10 +110,12 @@ struct rnic_ucontext {
 struct rnic_cq {
 	struct ib_cq ibcq;
 	u32 cqn;
+	u32 uctx;	/* the owner's context: its doorbell page */
 	struct ib_umem *ring, *dbrec;
 };
 int rnic_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr, struct ib_udata *udata);
 int rnic_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
+int rnic_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
 u64 rnic_umem_contig_bus(struct ib_umem *um);
 
 /* rnic_verbs_qp.c */

@@ -55,6 +55,45 @@ int rnic_hw_cmd_done(struct rnic_kdev *rd, int rc)
 	return rc;
 }
 
+/* Completion (type < 0) or asynchronous event of CQ cqn, to its owner (ib_uverbs: the
+ * completion channel or the async fd). Under the xarray's lock: destroy_cq erases the entry
+ * first, so the CQ is alive here. */
+static void eq_cq_event(struct rnic_kdev *rd, u32 cqn, int type)
+{
+	struct rnic_cq *cq;
+
+	xa_lock(&rd->cq_xa);
+	cq = xa_load(&rd->cq_xa, cqn);
+	if (cq && type < 0 && cq->ibcq.comp_handler) {
+		cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
+	} else if (cq && type >= 0 && cq->ibcq.event_handler) {
+		struct ib_event ibev = { .device = &rd->ibdev, .event = type,
+					 .element.cq = &cq->ibcq };
+
+		cq->ibcq.event_handler(&ibev, cq->ibcq.cq_context);
+	}
+	xa_unlock(&rd->cq_xa);
+	if (!cq)
+		dev_dbg(rd->dma_dev, "event %d of unknown CQ %u\n", type, cqn);
+}
+
+static void eq_qp_event(struct rnic_kdev *rd, u32 qpn, enum ib_event_type type)
+{
+	struct rnic_qp *qp;
+
+	xa_lock(&rd->qp_xa);
+	qp = xa_load(&rd->qp_xa, qpn);
+	if (qp && qp->ibqp.event_handler) {
+		struct ib_event ibev = { .device = &rd->ibdev, .event = type,
+					 .element.qp = &qp->ibqp };
+
+		qp->ibqp.event_handler(&ibev, qp->ibqp.qp_context);
+	}
+	xa_unlock(&rd->qp_xa);
+	if (!qp)
+		dev_dbg(rd->dma_dev, "event %d of unknown QP %u\n", type, qpn);
+}
+
 static void eq_on_event(void *arg, const struct rnic_event *ev)
 {
 	struct rnic_kdev *rd = arg;
@@ -72,9 +111,22 @@ static void eq_on_event(void *arg, const struct rnic_event *ev)
 	case RNIC_EQ_TYPE_FW_PANIC:
 		rnic_hw_mark_dead(rd, "firmware panic event");
 		return;
+	case RNIC_EQ_TYPE_COMPLETION:
+		eq_cq_event(rd, ev->handle, -1);
+		return;
+	case RNIC_EQ_TYPE_CQ_ERROR:
+		eq_cq_event(rd, ev->handle, IB_EVENT_CQ_ERR);
+		return;
+	case RNIC_EQ_TYPE_QP_FATAL:
+		/* The verbs event the entry stands for (the core's mapping; its values are
+		 * enum ib_event_type's), or none: a requester-side error is the WC's status. */
+		if (rnic_eq_ib_event(ev) >= 0)
+			eq_qp_event(rd, ev->handle, (enum ib_event_type)rnic_eq_ib_event(ev));
+		return;
+	case RNIC_EQ_TYPE_QP_LAST_WQE:
+		eq_qp_event(rd, ev->handle, IB_EVENT_QP_LAST_WQE_REACHED);
+		return;
 	default:
-		/* Completion, CQ and QP events reach their objects once the module keeps them
-		 * (see docs/kernel-module.md, what is missing); counted until then. */
 		dev_dbg(rd->dma_dev, "event type %u handle %u\n", ev->type, ev->handle);
 		return;
 	}

@@ -80,13 +80,24 @@ static void ivs_write32(struct rnic_kdev *rd, u32 off, u32 val)
 	ivs_access(rd, RNIC_IVS_OP_WRITE, off, val);
 }
 
-/* The context's page in the shared memory, which the simulator watches. */
+/* A kernel doorbell: a mailbox request like a register write, so each one reaches the NIC. */
+static void ivs_db_write32(struct rnic_kdev *rd, u32 off, u32 val)
+{
+	ivs_access(rd, RNIC_IVS_OP_DB, off, val);
+}
+
+/* The context's page in the shared memory, which the simulator watches. Asked once per new
+ * context: the page is zeroed then, as the simulator compares each doorbell word with the last
+ * value it delivered and takes zero (no valid doorbell) as "nothing since": a new context's
+ * first doorbell that equals its predecessor's last one is not lost. */
 static phys_addr_t ivs_db_page(struct rnic_kdev *rd, u32 uctx)
 {
+	struct rnic_ivs *iv = rd->xp_priv;
 	u64 off = RNIC_IVS_DB_OFF + (u64)uctx * RNIC_DB_BAR_PAGE_SIZE;
 
 	if (off + RNIC_DB_BAR_PAGE_SIZE > pci_resource_len(rd->pdev, 2))
 		return 0;
+	memset_io(iv->shm + off, 0, RNIC_DB_BAR_PAGE_SIZE);
 	return pci_resource_start(rd->pdev, 2) + off;
 }
 
@@ -95,6 +106,7 @@ static const struct rnic_xport rnic_ivs_xport = {
 	.read32 = ivs_read32,
 	.write32 = ivs_write32,
 	.db_page = ivs_db_page,
+	.db_write32 = ivs_db_write32,
 };
 
 static int rnic_ivs_probe(struct pci_dev *pdev, const struct pci_device_id *id)

@@ -31,6 +31,8 @@ int rnic_dev_probe(struct pci_dev *pdev, const struct rnic_xport *xp, void *priv
 	rd->xp = xp;
 	rd->xp_priv = priv;
 	atomic_set(&rd->events, 0);
+	xa_init(&rd->cq_xa);
+	xa_init(&rd->qp_xa);
 	rd->irq_eq = pci_irq_vector(pdev, RNIC_EQ_VECTOR);
 	rc = request_threaded_irq(rd->irq_eq, NULL, rnic_hw_eq_irq, IRQF_ONESHOT, "rnic-eq", rd);
 	if (rc)
@@ -64,6 +66,8 @@ void rnic_dev_remove(struct rnic_kdev *rd)
 	rnic_ib_unregister(rd);
 	rnic_hw_fini(rd);
 	free_irq(rd->irq_eq, rd);
+	xa_destroy(&rd->cq_xa);	/* empty: every CQ and QP went with its context */
+	xa_destroy(&rd->qp_xa);
 	ib_dealloc_device(&rd->ibdev);
 	pci_free_irq_vectors(pdev);
 }

@@ -324,6 +324,7 @@ static const struct ib_device_ops rnic_dev_ops = {
 	.dereg_mr = rnic_dereg_mr,
 	.create_cq = rnic_create_cq,
 	.destroy_cq = rnic_destroy_cq,
+	.req_notify_cq = rnic_req_notify_cq,
 	.create_qp = rnic_create_qp,
 	.destroy_qp = rnic_destroy_qp,
 	.modify_qp = rnic_modify_qp,
@@ -359,6 +360,10 @@ int rnic_ib_register(struct rnic_kdev *rd)
 	/* EUI-64 from the netdev's MAC, as RoCE drivers do */
 	addrconf_addr_eui48((u8 *)&ibdev->node_guid, nd->dev_addr);
 	ib_set_device_ops(ibdev, &rnic_dev_ops);
+	/* REQ_NOTIFY_CQ is one of the write commands ib_uverbs offers only to drivers that ask
+	 * (as rxe does): the arm through the front-end's kernel doorbell path. */
+	if (rd->xp->db_write32)
+		ibdev->uverbs_cmd_mask |= BIT_ULL(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ);
 	rc = ib_device_set_netdev(ibdev, nd, 1);
 	if (rc)
 		goto err;

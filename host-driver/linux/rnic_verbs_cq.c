@@ -81,8 +81,11 @@ int rnic_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr, struc
 	if (rc)
 		goto err_dbrec;
 	resp.cqn = cq->cqn;
+	cq->uctx = uc->uctx;
 	ibcq->cqe = 1 << req.log_size;
 	rc = ib_copy_to_udata(udata, &resp, min(udata->outlen, sizeof(resp)));
+	if (!rc)
+		rc = xa_insert(&rd->cq_xa, cq->cqn, cq, GFP_KERNEL);
 	if (rc) {
 		RNIC_CMD(rd, rnic_cmd_destroy_cq(&rd->cmdq, cq->cqn));
 		goto err_dbrec;
@@ -106,7 +109,30 @@ int rnic_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 	rc = RNIC_CMD(rd, rnic_cmd_destroy_cq(&rd->cmdq, cq->cqn));
 	if (rc && !READ_ONCE(rd->dead))
 		return rc;	/* e.g. a QP still uses it: the CQ stays */
+	xa_erase(&rd->cq_xa, cq->cqn);	/* after it: no event dispatch holds it any more */
 	ib_umem_release(cq->dbrec);
 	ib_umem_release(cq->ring);
 	return 0;
+}
+
+
+/* ibv_req_notify_cq through uverbs (REQ_NOTIFY_CQ): the arm as a doorbell of the front-end's
+ * kernel path, on the owner's page. The guest transport's pages are sampled by value, so two
+ * CQs of one context armed back to back (perftest -e arms its send and receive CQs) would leave
+ * only the second arm; this path delivers each in order. Without a kernel path (a card) the
+ * provider stores to its mmapped page itself: -EOPNOTSUPP tells it so. */
+int rnic_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
+{
+	struct rnic_kdev *rd = to_rdev(ibcq->device);
+	struct rnic_cq *cq = container_of(ibcq, struct rnic_cq, ibcq);
+	u32 v = 0;
+
+	if (!rd->xp->db_write32)
+		return -EOPNOTSUPP;
+	if (READ_ONCE(rd->dead))
+		return -EIO;
+	rnic_db_cq_arm_set_cqn(&v, cq->cqn);
+	rnic_db_cq_arm_set_solicited(&v, (flags & IB_CQ_SOLICITED_MASK) == IB_CQ_SOLICITED);
+	rd->xp->db_write32(rd, cq->uctx * RNIC_DB_BAR_PAGE_SIZE + RNIC_DB_CQ_ARM, v);
+	return 0;	/* IB_CQ_REPORT_MISSED_EVENTS: the firmware fires for pending CQEs itself */
 }

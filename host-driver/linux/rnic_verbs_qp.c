@@ -76,6 +76,8 @@ int rnic_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr, struct ib_u
 	ibqp->qp_num = qpn;
 	resp.qpn = qpn;
 	rc = ib_copy_to_udata(udata, &resp, min(udata->outlen, sizeof(resp)));
+	if (!rc)
+		rc = xa_insert(&rd->qp_xa, qpn, qp, GFP_KERNEL);
 	if (rc) {
 		RNIC_CMD(rd, rnic_cmd_destroy_qp(&rd->cmdq, qpn));
 		goto err_buf;
@@ -97,6 +99,7 @@ int rnic_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	rc = RNIC_CMD(rd, rnic_cmd_destroy_qp(&rd->cmdq, ibqp->qp_num));
 	if (rc && !READ_ONCE(rd->dead))
 		return rc;
+	xa_erase(&rd->qp_xa, ibqp->qp_num);
 	ib_umem_release(qp->buf);
 	return 0;
 }

@@ -49,9 +49,11 @@ struct rnicp_be_ops {
 	int (*reg_mr)(struct rnicp_be *be, uint32_t pdn, void *addr, uint64_t len, uint64_t iova,
 		      uint32_t access, uint32_t *lkey, uint32_t *rkey);
 	int (*dereg_mr)(struct rnicp_be *be, uint32_t lkey);
-	/* ring: 2^log_size cqe, zeroed, page-aligned; dbrec: 4 bytes, 4-aligned. */
+	/* ring: 2^log_size cqe, zeroed, page-aligned; dbrec: 4 bytes, 4-aligned. user_handle is
+	 * the application's struct ibv_cq, channel its struct ibv_comp_channel or NULL: the
+	 * kernel's completion events name the one and arrive on the other. */
 	int (*create_cq)(struct rnicp_be *be, uint32_t log_size, void *ring, void *dbrec,
-			 uint64_t user_handle, uint32_t *cqn);
+			 uint64_t user_handle, void *channel, uint32_t *cqn);
 	int (*destroy_cq)(struct rnicp_be *be, uint32_t cqn);
 	int (*create_qp)(struct rnicp_be *be, const struct rnicp_be_qp_in *in, uint32_t *qpn);
 	/* attr_mask: enum qp_attr bits. With RNIC_QP_ATTR_AV, attr->dest_ipv4 is set by the caller

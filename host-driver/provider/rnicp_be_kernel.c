@@ -26,6 +26,10 @@ struct kobj {
 	struct ibv_cq cq;	/* for a CQ */
 	struct ibv_qp qp;	/* for a QP */
 	struct ibv_ah ah;	/* for an AH */
+	/* The application's CQ or QP, which the kernel knows (its user_handle): events name it
+	 * and ibv_cmd_destroy_* must count its acknowledged events, not this copy's. */
+	struct ibv_cq *app_cq;
+	struct ibv_qp *app_qp;
 };
 
 struct rnicp_be {
@@ -34,6 +38,9 @@ struct rnicp_be {
 	struct rnic_uresp_ucontext uc;
 	pthread_mutex_t lock;
 	struct kobj *pds, *mrs, *cqs, *qps, *ahs;
+	uint32_t arm_sn;	/* CQ arms written (db_cq_arm.sn) */
+	int arm_by_store;	/* the kernel has no REQ_NOTIFY_CQ path: arm by the page store */
+	int arm_warned;
 };
 
 static struct kobj *kobj_take(struct rnicp_be *be, struct kobj **list, uint32_t num, int unlink)
@@ -101,14 +108,35 @@ static int cmd_dereg_mr(struct kobj *o)
 	return ibv_cmd_dereg_mr(&o->mr);
 }
 
+/* On the application's object, with the kernel's handle for the call (the verbs layer keeps
+ * the device's number in ->handle): libibverbs waits there until the application acknowledged
+ * every event the kernel reported. */
 static int cmd_destroy_cq(struct kobj *o)
 {
-	return ibv_cmd_destroy_cq(&o->cq);
+	uint32_t h;
+	int rc;
+
+	if (!o->app_cq)
+		return ibv_cmd_destroy_cq(&o->cq);
+	h = o->app_cq->handle;
+	o->app_cq->handle = o->cq.handle;
+	rc = ibv_cmd_destroy_cq(o->app_cq);
+	o->app_cq->handle = h;
+	return rc;
 }
 
 static int cmd_destroy_qp(struct kobj *o)
 {
-	return ibv_cmd_destroy_qp(&o->qp);
+	uint32_t h;
+	int rc;
+
+	if (!o->app_qp)
+		return ibv_cmd_destroy_qp(&o->qp);
+	h = o->app_qp->handle;
+	o->app_qp->handle = o->qp.handle;
+	rc = ibv_cmd_destroy_qp(o->app_qp);
+	o->app_qp->handle = h;
+	return rc;
 }
 
 static int cmd_destroy_ah(struct kobj *o)
@@ -286,9 +314,14 @@ static int kernel_dereg_mr(struct rnicp_be *be, uint32_t lkey)
 	return kobj_destroy(be, &be->mrs, lkey, cmd_dereg_mr);
 }
 
-/* The ring and the doorbell record stay the verbs layer's; the kernel pins them. */
+/* The ring and the doorbell record stay the verbs layer's; the kernel pins them. The command
+ * carries the application's ibv_cq (user_handle: the kernel's completion and async events name
+ * it, ibv_get_cq_event returns it) and its channel; the backend keeps the kernel's handle in
+ * its own copy for the destroy. ibv_cmd_create_cq also stores context, handle and cqe into the
+ * application's ibv_cq: the verbs layer sets those after this returns and libibverbs'
+ * verbs_init_cq the rest. */
 static int kernel_create_cq(struct rnicp_be *be, uint32_t log_size, void *ring, void *dbrec,
-			    uint64_t user_handle, uint32_t *cqn)
+			    uint64_t user_handle, void *channel, uint32_t *cqn)
 {
 	struct {
 		struct ibv_create_cq ibv;
@@ -301,7 +334,8 @@ static int kernel_create_cq(struct rnicp_be *be, uint32_t log_size, void *ring, 
 	struct kobj *o = calloc(1, sizeof(*o));
 	int rc;
 
-	(void)user_handle;	/* the kernel names the backend's ibv_cq in events (see docs) */
+	struct ibv_cq *app = (struct ibv_cq *)(uintptr_t)user_handle;
+
 	if (!o)
 		return -ENOMEM;
 	memset(&cmd, 0, sizeof(cmd));
@@ -309,8 +343,13 @@ static int kernel_create_cq(struct rnicp_be *be, uint32_t log_size, void *ring, 
 	cmd.drv.buf_addr = (uintptr_t)ring;
 	cmd.drv.dbrec_addr = (uintptr_t)dbrec;
 	cmd.drv.log_size = log_size;
-	rc = ibv_cmd_create_cq(&be->vctx->context, 1 << log_size, NULL, 0, &o->cq, &cmd.ibv,
-			       sizeof(cmd), &resp.ibv, sizeof(resp));
+	rc = ibv_cmd_create_cq(&be->vctx->context, 1 << log_size, channel, 0, app ? app : &o->cq,
+			       &cmd.ibv, sizeof(cmd), &resp.ibv, sizeof(resp));
+	if (!rc && app) {
+		o->cq.context = app->context;
+		o->cq.handle = app->handle;
+		o->app_cq = app;
+	}
 	return kobj_done(be, &be->cqs, o, rc, resp.drv.cqn, cqn);
 }
 
@@ -333,6 +372,7 @@ static int kernel_create_qp(struct rnicp_be *be, const struct rnicp_be_qp_in *in
 		struct rnic_uresp_qp drv;
 	} resp;
 	struct ibv_qp_init_attr a;
+	struct ibv_qp *app;
 	struct kobj *o;
 	int rc;
 
@@ -360,7 +400,16 @@ static int kernel_create_qp(struct rnicp_be *be, const struct rnicp_be_qp_in *in
 		.rq_log_stride = in->rq_log_stride, .max_inline = in->max_inline,
 		.sq_sig_all = in->sq_sig_all,
 	};
-	rc = ibv_cmd_create_qp(&pd->pd, &o->qp, &a, &cmd.ibv, sizeof(cmd), &resp.ibv, sizeof(resp));
+	/* As for CQs: the command names the application's ibv_qp (the verbs layer fills it in
+	 * after this returns); this copy keeps the kernel's handle. */
+	app = (struct ibv_qp *)(uintptr_t)in->user_handle;
+	rc = ibv_cmd_create_qp(&pd->pd, app ? app : &o->qp, &a, &cmd.ibv, sizeof(cmd), &resp.ibv,
+			       sizeof(resp));
+	if (!rc && app) {
+		o->qp.context = app->context;
+		o->qp.handle = app->handle;
+		o->app_qp = app;
+	}
 	return kobj_done(be, &be->qps, o, rc, resp.drv.qpn, qpn);
 }
 
@@ -491,6 +540,25 @@ static void kernel_db_write32(struct rnicp_be *be, uint32_t off, uint32_t val)
 		missing("the doorbell page");
 		return;
 	}
+	/* A CQ arm goes through uverbs (REQ_NOTIFY_CQ) while the kernel takes it: its front-end
+	 * may sample the page by value (the guest transport), where two CQs armed back to back
+	 * would leave one arm. A kernel without that path (a card) says EOPNOTSUPP once; then
+	 * the store, carrying this context's arm count (db_cq_arm.sn, ignored by the NIC) so
+	 * that the same CQ armed twice still writes two values. */
+	if (off == RNIC_DB_CQ_ARM && !be->arm_by_store) {
+		struct kobj *o = kobj_take(be, &be->cqs, rnic_db_cq_arm_get_cqn(&val), 0);
+		int rc = o ? ibv_cmd_req_notify_cq(&o->cq, (int)rnic_db_cq_arm_get_solicited(&val)) : ENOENT;
+
+		if (!rc)
+			return;
+		if (rc == EOPNOTSUPP)
+			be->arm_by_store = 1;
+		else if (!be->arm_warned++)
+			fprintf(stderr, "rnic: REQ_NOTIFY_CQ of CQ %u failed (%s): arming by the page store\n",
+				rnic_db_cq_arm_get_cqn(&val), strerror(rc));
+	}
+	if (off == RNIC_DB_CQ_ARM)
+		rnic_db_cq_arm_set_sn(&val, __atomic_add_fetch(&be->arm_sn, 1, __ATOMIC_RELAXED));
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	be->db[off / 4] = val;
 }

@@ -10,7 +10,8 @@
 
 #define POLL_CHUNK 16
 
-static struct rnicp_vcq *cq_create(struct ibv_context *context, int cqe, int comp_vector)
+static struct rnicp_vcq *cq_create(struct ibv_context *context, int cqe, int comp_vector,
+				   struct ibv_comp_channel *channel)
 {
 	struct rnicp_context *ctx = to_rctx(context);
 	struct rnicp_vcq *cq;
@@ -44,7 +45,8 @@ static struct rnicp_vcq *cq_create(struct ibv_context *context, int cqe, int com
 	}
 	memset(cq->buf, 0, cq->buf_len);	/* owner 0: nothing written yet */
 	memset(cq->dbrec, 0, 64);
-	rc = ctx->be_ops->create_cq(ctx->be, lg, cq->buf, cq->dbrec, (uintptr_t)&cq->vcq.cq, &cqn);
+	rc = ctx->be_ops->create_cq(ctx->be, lg, cq->buf, cq->dbrec, (uintptr_t)&cq->vcq.cq, channel,
+				    &cqn);
 	if (rc)
 		goto fail;
 	rc = rnicp_cq_init(&cq->ring, cq->buf, lg, cqn, cq->dbrec);
@@ -68,9 +70,10 @@ fail:
 struct ibv_cq *rnicp_create_cq(struct ibv_context *context, int cqe, struct ibv_comp_channel *channel,
 			       int comp_vector)
 {
-	struct rnicp_vcq *cq = cq_create(context, cqe, comp_vector);
+	/* ibv_create_cq records the channel too (verbs_init_cq); the backend gives it to the
+	 * kernel, whose completion events arrive on it. */
+	struct rnicp_vcq *cq = cq_create(context, cqe, comp_vector, channel);
 
-	(void)channel;	/* ibv_create_cq records it (verbs_init_cq); events come from the backend */
 	return cq ? &cq->vcq.cq : NULL;
 }
 
@@ -277,7 +280,7 @@ struct ibv_cq_ex *rnicp_create_cq_ex(struct ibv_context *context, struct ibv_cq_
 		errno = EINVAL;
 		return NULL;
 	}
-	cq = cq_create(context, (int)attr->cqe, (int)attr->comp_vector);
+	cq = cq_create(context, (int)attr->cqe, (int)attr->comp_vector, attr->channel);
 	if (!cq)
 		return NULL;
 	/* cq_context, channel, mutex: libibverbs' wrapper of create_cq_ex (verbs_init_cq) sets

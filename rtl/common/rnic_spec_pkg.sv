@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'h7CA16BD0;
+  localparam logic [31:0] SPEC_HASH = 32'h834DD83F;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -453,8 +453,11 @@ package rnic_spec_pkg;
   localparam int unsigned DB_CQ_ARM_CQN_W = 16;
   localparam int unsigned DB_CQ_ARM_SOLICITED_LSB = 16;
   localparam int unsigned DB_CQ_ARM_SOLICITED_W = 1;
+  localparam int unsigned DB_CQ_ARM_SN_LSB = 24;
+  localparam int unsigned DB_CQ_ARM_SN_W = 8;
   typedef struct packed {
-    logic [14:0] rsvd17;
+    logic [7:0] sn;
+    logic [6:0] rsvd17;
     logic [0:0] solicited;
     logic [15:0] cqn;
   } db_cq_arm_t;

@@ -159,7 +159,8 @@ void IvsFront::handle(uint32_t op, uint32_t addr, uint32_t data, uint32_t *rsp, 
 // The doorbell words of every context's page (RNIC_IVS_DB_OFF): a word that changed since the
 // last look is delivered to the NIC, as the store of a card's doorbell page would be.
 // BlueFlame (bf_db with bf_data) is not offered on these pages yet.
-void IvsFront::scan_doorbell_pages() {
+bool IvsFront::scan_doorbell_pages() {
+  bool any = false;
   static const uint32_t words[5] = {RNIC_DB_SQ_DB, RNIC_DB_RQ_DB, RNIC_DB_CQ_DB, RNIC_DB_CQ_ARM, RNIC_DB_BF_DB};
   for (unsigned u = 0; u < db_pages_; u++) {
     const uint8_t *pg = shm_ + RNIC_IVS_DB_OFF + size_t(u) * RNIC_DB_BAR_PAGE_SIZE;
@@ -168,12 +169,16 @@ void IvsFront::scan_doorbell_pages() {
       uint32_t &seen = db_seen_[size_t(u) * 5 + w];
       if (v == seen || words[w] == RNIC_DB_BF_DB) continue;
       seen = v;
+      if (!v) continue;  // the module zeroed the page for a new context: no doorbell
       if (g_removed) continue;
       ivs_deliver_doorbell(node_, u * RNIC_DB_BAR_PAGE_SIZE + words[w], v);
       page_doorbells++;
+      page_doorbells_by[w]++;
       last_db_page = u, last_db_off = words[w], last_db_val = v;
+      any = true;
     }
   }
+  return any;
 }
 
 // Free-running in simulated time (the NIC keeps working between requests: the guest polls
@@ -212,7 +217,10 @@ void IvsFront::serve() {
       idle = false;
       continue;
     }
-    if ((iter & 15) == 0) scan_doorbell_pages();
+    if ((iter & 15) == 0 && scan_doorbell_pages()) {
+      last = std::chrono::steady_clock::now();  // user-space traffic of the guest
+      idle = false;
+    }
     if ((iter & 255) == 0) {
       rings += srv_->drain_doorbells();
       auto now = std::chrono::steady_clock::now();
@@ -224,6 +232,10 @@ void IvsFront::serve() {
         timed_out = true;
         sc_stop();
         return;
+      }
+      if (cfg_.activity) {
+        uint64_t a = cfg_.activity();
+        if (a != activity_seen_) activity_seen_ = a, last = now;
       }
       idle = std::chrono::duration<double, std::milli>(now - last).count() > cfg_.idle_ms;
     }

@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -43,6 +44,9 @@ struct IvsFrontCfg {
   unsigned vectors = 4;
   double idle_ms = 200;      // wall time without a request before the loop starts to block
   double timeout_s = 0;      // wall limit (0: none)
+  // Other work in the same simulation (the service's clients, --service): a count that changes
+  // while that work goes on, so the loop does not block on the guest's eventfds meanwhile.
+  std::function<uint64_t()> activity;
 };
 
 // The one doorbell path of the front-end: a doorbell write of the guest's user processes
@@ -61,9 +65,11 @@ class IvsFront : public sc_module {
   bool ok() const { return err_.empty(); }
   const std::string &error() const { return err_; }
   GuestRam &ram() { return ram_; }
+  void set_activity(std::function<uint64_t()> f) { cfg_.activity = std::move(f); }
 
   uint64_t requests = 0, reads = 0, writes = 0, doorbells = 0, rings = 0, msix = 0, slverr = 0;
   uint64_t page_doorbells = 0;  // delivered from the mmapped doorbell pages
+  uint64_t page_doorbells_by[5] = {0, 0, 0, 0, 0};  // sq_db, rq_db, cq_db, cq_arm, bf_db
   uint32_t last_db_page = 0, last_db_off = 0, last_db_val = 0;
   bool guest_seen = false, timed_out = false, removed = false;
 
@@ -71,7 +77,7 @@ class IvsFront : public sc_module {
   void serve();
   void forward_msix(unsigned v);
   void handle(uint32_t op, uint32_t addr, uint32_t data, uint32_t *rsp, uint32_t *status);
-  void scan_doorbell_pages();
+  bool scan_doorbell_pages();  // true when it delivered a doorbell
 
   RnicNode *node_;
   IvsFrontCfg cfg_;
@@ -81,5 +87,6 @@ class IvsFront : public sc_module {
   uint8_t *shm_ = nullptr;
   std::unique_ptr<IvsServer> srv_;
   unsigned db_pages_ = 0;
+  uint64_t activity_seen_ = 0;
   std::vector<uint32_t> db_seen_;  // per page, per doorbell word: the value last delivered
 };

@@ -24,6 +24,7 @@
 #include "main/sim_program.h"
 #include "net/eth_ext.h"
 #include "net/eth_link.h"
+#include "service/svc_launch.h"
 #include "service/svc_sandbox.h"
 #include "service/svc_server.h"
 extern "C" {
@@ -32,16 +33,6 @@ extern "C" {
 }
 
 namespace {
-
-// The command's process group: a signal that ends the simulator ends it too (its processes would
-// otherwise wait for a simulator that is gone, busy-polling).
-volatile sig_atomic_t g_child_pgid = 0;
-
-void on_fatal_signal(int sig) {
-  if (g_child_pgid > 0) kill(-g_child_pgid, SIGKILL);
-  signal(sig, SIG_DFL);
-  raise(sig);
-}
 
 struct RunOpts {
   unsigned nics = 2;
@@ -161,99 +152,16 @@ bool parse(int argc, char **argv, RunOpts *o, std::string *why) {
   return true;
 }
 
-// build/sim/rnic_sim -> build/provider/librnic (libibverbs appends -rdmav34.so).
-std::string default_provider() {
-  if (const char *e = std::getenv("RNIC_PROVIDER")) return e;
-  char exe[PATH_MAX];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n <= 0) return "";
-  exe[n] = 0;
-  std::string p = exe;
-  p = p.substr(0, p.rfind('/'));  // build/sim
-  p = p.substr(0, p.rfind('/'));  // build
-  return p + "/provider/librnic";
-}
-
 void rm_tree(const std::string &dir) {
   std::string cmd = "rm -rf '" + dir + "'";
   if (std::system(cmd.c_str()) != 0) std::fprintf(stderr, "rnic-sim: could not remove %s\n", dir.c_str());
 }
 
-// Waits for the NICs, writes the sysfs tree, then forks COMMAND into its sandbox.
-struct Launcher : sc_module {
-  SC_HAS_PROCESS(Launcher);
-  Launcher(sc_module_name n, const RunOpts &o, std::vector<SvcNic *> nics, const std::string &work)
-      : sc_module(n), o_(o), nics_(std::move(nics)), work_(work) {
-    SC_THREAD(run);
-  }
-  pid_t child = -1;
-  std::string err;
-  SvcServer *server = nullptr;
-
- private:
-  void run() {
-    std::vector<SvcNicIdent> ids;
-    for (SvcNic *n : nics_) {
-      while (!n->up && n->err.empty()) wait(n->up_ev);
-      if (!n->up) {
-        err = n->name + ": " + n->err;
-        sc_stop();
-        return;
-      }
-      char fw[32];
-      std::snprintf(fw, sizeof fw, "%u.%u", n->dev.fw_version >> 16, n->dev.fw_version & 0xFFFF);
-      SvcNicIdent id{n->name, n->ipv4, {}, n->port.gid_tbl_len, fw};
-      std::memcpy(id.mac, n->mac, 6);
-      ids.push_back(id);
-    }
-    const std::string sys = work_ + "/sys", staging = work_ + "/dev", sock = work_ + "/svc.sock";
-    if (!svc_write_sysfs(sys, ids, &err) || mkdir(staging.c_str(), 0755) != 0) {
-      if (err.empty()) err = "mkdir " + staging + ": " + std::strerror(errno);
-      sc_stop();
-      return;
-    }
-    std::fflush(nullptr);
-    child = fork();
-    if (child == 0) {
-      setpgid(0, 0);  // its own group: the service can stop everything it started
-      std::string e;
-      if (!svc_enter_sandbox(staging, unsigned(nics_.size()), &e)) {
-        std::fprintf(stderr, "rnic-sim: cannot set up the device environment: %s\n", e.c_str());
-        _exit(127);
-      }
-      setenv("SYSFS_PATH", sys.c_str(), 1);
-      setenv("RDMAV_DRIVERS", o_.provider.c_str(), 1);
-      setenv(RNIC_SVC_ENV, sock.c_str(), 1);
-      // The simulator is the slow party: the command's busy-polling must not starve it.
-      if (setpriority(PRIO_PROCESS, 0, 10) != 0) {}
-      std::vector<char *> av;
-      static char sh[] = "/bin/sh", dc[] = "-c";
-      if (o_.cmd.size() == 1) av = {sh, dc, const_cast<char *>(o_.cmd[0].c_str())};
-      else
-        for (const std::string &s : o_.cmd) av.push_back(const_cast<char *>(s.c_str()));
-      av.push_back(nullptr);
-      execvp(av[0], av.data());
-      std::fprintf(stderr, "rnic-sim: cannot run %s: %s\n", av[0], std::strerror(errno));
-      _exit(127);
-    }
-    if (child < 0) {
-      err = std::string("fork: ") + std::strerror(errno);
-      sc_stop();
-      return;
-    }
-    g_child_pgid = child;
-    server->set_child(child);
-  }
-  RunOpts o_;
-  std::vector<SvcNic *> nics_;
-  std::string work_;
-};
-
 int run_main(int argc, char **argv) {
   RunOpts o;
   std::string why;
   if (!parse(argc, argv, &o, &why)) return usage(why.c_str());
-  if (o.provider.empty()) o.provider = default_provider();
+  if (o.provider.empty()) o.provider = svc_default_provider();
   if (access((o.provider + "-rdmav34.so").c_str(), R_OK) != 0) {
     std::fprintf(stderr, "rnic-sim: provider %s-rdmav34.so not found (make provider, or --provider PREFIX)\n",
                  o.provider.c_str());
@@ -265,7 +173,7 @@ int run_main(int argc, char **argv) {
     return 2;
   }
   const std::string work = tmpl;
-  for (int sig : {SIGTERM, SIGINT, SIGHUP}) signal(sig, on_fatal_signal);
+  svc_kill_child_on_fatal_signal();
   sc_report_handler::set_actions("/OSCI/SystemC", SC_INFO, SC_DO_NOTHING);  // "stopped by user"
   auto wall0 = std::chrono::steady_clock::now();
 
@@ -326,8 +234,12 @@ int run_main(int argc, char **argv) {
     rm_tree(work);
     return 2;
   }
-  Launcher launch("launch", o, np, work);
-  launch.server = &server;
+  SvcLaunchCfg lc;
+  lc.provider = o.provider;
+  lc.cmd = o.cmd;
+  lc.work = work;
+  lc.sock = work + "/svc.sock";
+  SvcLauncher launch("launch", lc, np, &server);
   server.set_wall_timeout(o.timeout_s);
 
   sc_start();

@@ -262,6 +262,7 @@ void SvcServer::read_client(SvcClient *c) {
     }
     m.resize(size_t(n));
     c->inbox.push_back(std::move(m));
+    messages_++;
   }
   c->ev.notify(SC_ZERO_TIME);
 }

@@ -88,6 +88,7 @@ class SvcServer : public sc_module {
   uint64_t contexts_cleaned() const { return leaked_; }  // closed holding resources
   uint64_t async_sent() const { return async_sent_; }
   uint64_t async_lost() const { return async_lost_; }  // no EVENTS connection to take them
+  uint64_t messages() const { return messages_; }      // received from clients (activity)
 
   // The PCIe model's err_fn for NIC n: DMA outside a process's registrations answers SLVERR.
   uint32_t dma_check(uint64_t addr, uint64_t len);
@@ -122,6 +123,6 @@ class SvcServer : public sc_module {
   sc_time poll_;
   std::map<int, SvcClient *> clients_;       // by fd
   std::map<uint64_t, SvcClient *> by_slot_;  // by DMA window
-  uint64_t next_slot_ = 1, clients_seen_ = 0, dma_refused_ = 0, leaked_ = 0, async_sent_ = 0, async_lost_ = 0;
+  uint64_t next_slot_ = 1, clients_seen_ = 0, dma_refused_ = 0, leaked_ = 0, async_sent_ = 0, async_lost_ = 0, messages_ = 0;
   std::vector<std::unique_ptr<SvcQpStats>> stats_;
 };

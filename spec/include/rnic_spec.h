@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0x7CA16BD0u
+#define RNIC_SPEC_HASH 0x834DD83Fu
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -623,6 +623,15 @@ static inline void rnic_db_cq_arm_set_solicited(void *p, uint32_t v)
 {
 	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2;
 	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x1u) | (((uint8_t)v << 0) & 0x1u)));
+}
+#define RNIC_DB_CQ_ARM_SN_OFF 3u
+static inline uint32_t rnic_db_cq_arm_get_sn(const void *p)
+{
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3);
+}
+static inline void rnic_db_cq_arm_set_sn(void *p, uint32_t v)
+{
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3, (uint8_t)v);
 }
 
 /* cmd_entry (64 bytes): One command-queue slot. The host fills opcode, token and the opcode's parameters (cmd_* layouts, bytes 8..63), then writes cmdq.cmdq_prod. The firmware executes it, writes outputs into the same slot's parameter bytes, then status, then sets done. */
@@ -3750,6 +3759,7 @@ static inline void rnic_fw_image_hdr_set_imem_crc(void *p, uint32_t v)
 	X(db_word, index, 2, 2, 0, 16) \
 	X(db_cq_arm, cqn, 0, 2, 0, 16) \
 	X(db_cq_arm, solicited, 2, 1, 0, 1) \
+	X(db_cq_arm, sn, 3, 1, 0, 8) \
 	X(cmd_entry, opcode, 0, 1, 0, 8) \
 	X(cmd_entry, flags, 1, 1, 0, 8) \
 	X(cmd_entry, token, 2, 2, 0, 16) \

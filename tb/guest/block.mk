@@ -6,10 +6,16 @@ TEST_SUITES += guest
 test-guest: $(SIM_BIN) provider $(KMOD_KO)
 	@tb/guest/test_guest.sh
 
+# Longer form (make test-long): the traffic cases with more iterations and larger messages.
+TEST_LONG += guest-long
+.PHONY: test-guest-long
+test-guest-long: $(SIM_BIN) provider $(KMOD_KO)
+	@tb/guest/test_guest.sh --long
+
 # Our own verbs programs for the guest: kmod_mr (PDs, MRs, CQs, the doorbell page, bad input at
 # the kernel boundary), kmod_async (waits for the fatal event of a removed device).
 GUEST_PROGS := $(BUILD)/guest-bin/kmod_mr $(BUILD)/guest-bin/kmod_async
 $(BUILD)/guest-bin/%: tb/guest/%.c
 	@mkdir -p $(dir $@)
 	$(HOST_CC) -std=c11 -O2 -g -Wall -Wextra -Werror $< -o $@ -libverbs
-test-guest: $(GUEST_PROGS)
+test-guest test-guest-long: $(GUEST_PROGS)

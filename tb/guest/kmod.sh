@@ -6,8 +6,13 @@ mkdir -p $O
 step() { echo "[kmod] $*"; }
 cat /proc/sys/kernel/tainted > $O/taint-before
 modprobe ib_uverbs; step "modprobe ib_uverbs rc=$?"
-modprobe dummy; /usr/sbin/ip link add dummy0 type dummy
-/usr/sbin/ip addr add 10.0.0.2/24 dev dummy0; /usr/sbin/ip link set dummy0 up
+# dummy0 carries the GID table; its MAC is the one the simulator's second NIC (10.0.0.1, on the
+# host side) sends to. ARP on, with a permanent entry for 10.0.0.1: ib_core resolves the
+# destination MAC of a QP or AH through the neighbour table, and a dummy device answers nothing.
+modprobe dummy; /usr/sbin/ip link add dummy0 type dummy 2>/dev/null  # numdummies=1 made it already
+/usr/sbin/ip link set dummy0 address 02:00:00:00:00:02
+/usr/sbin/ip addr add 10.0.0.2/24 dev dummy0; /usr/sbin/ip link set dummy0 arp on up
+/usr/sbin/ip neigh replace 10.0.0.1 lladdr 02:00:00:00:00:01 dev dummy0 nud permanent
 step "dummy0 $(cat /sys/class/net/dummy0/address)" ; cat /sys/class/net/dummy0/address > $O/dummy0.mac
 for d in /sys/bus/pci/devices/*; do echo "${d##*/} $(cat $d/vendor) $(cat $d/device)"; done > $O/pci.txt
 t0=$(cut -d' ' -f1 /proc/uptime)
@@ -22,11 +27,18 @@ for i in $(seq 1 100); do grep -qs '0000:0000:0000:0000:0000:ffff:0a00:0002' $D/
 # Slab allocation sites of the module and of ib_umem (booted with slub_debug=U): what is
 # allocated once the device is up, to compare with the state after the programs exited.
 # (Linux 6.1 has them in debugfs: slab/CACHE/alloc_traces, one entry per site with its count and
-# stack; the lines naming the module or ib_umem are kept.)
+# stack; the lines naming the module or ib_umem are kept. Not from entries whose stack went
+# through an interrupt: an skb of the out-of-band NIC's receive ring, allocated by a softirq
+# that ran on top of the module's command wait, names the module without being its object.)
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 slab_sites() {
   for c in /sys/kernel/debug/slab/*; do
-    grep -E '\[rnic\]|ib_umem' "$c/alloc_traces" 2>/dev/null | sed -E "s/ (age|pid|cpus|nodes|waste)=.*//; s/^ *//; s|^|${c##*/} |"
+    awk -v cache="${c##*/}" '
+      function flush(i) { if (!irq) for (i = 1; i <= n; i++) if (l[i] ~ /\[rnic\]|ib_umem/) print cache " " l[i]; n = 0; irq = 0 }
+      /^ *[0-9]+ / { flush() }
+      { sub(/^ */, ""); sub(/ (age|pid|cpus|nodes|waste)=.*/, ""); l[++n] = $0
+        if ($0 ~ /softirq|irq_exit|interrupt|net_rx_action|napi_/) irq = 1 }
+      END { flush() }' "$c/alloc_traces" 2>/dev/null
   done | sort
 }
 slab_sites > $O/slab-after-insmod.txt
@@ -41,8 +53,19 @@ RDMAV_DRIVERS=/mnt/host/librnic ibv_devinfo -v -d rnic0 > $O/devinfo.txt 2>&1; e
 step "ibv_devinfo rc=$(cat $O/devinfo.rc)"
 RDMAV_DRIVERS=/mnt/host/librnic /mnt/host/kmod_mr > $O/mr.txt 2>&1; echo $? > $O/mr.rc
 step "kmod_mr rc=$(cat $O/mr.rc): $(grep -c ^PASS $O/mr.txt) passed, $(grep -c ^FAIL $O/mr.txt) failed"
+# Traffic (when the host put traffic.sh in the share): unmodified programs through the module
+# to the host's NIC, their servers on the host; the out-of-band exchange over the user-mode NIC
+# (the only virtio-net, so eth0 here: 10.0.2.100:PORT is the host's 127.0.0.1:PORT).
+if [ -f /mnt/host/traffic.sh ]; then
+  /usr/sbin/ip addr add 10.0.2.15/24 dev eth0; /usr/sbin/ip link set eth0 up
+  IDX=$(awk '$2=="0000:0000:0000:0000:0000:ffff:0a00:0002"{print $1; exit}' $O/gids.txt)
+  export IDX RDMAV_DRIVERS=/mnt/host/librnic
+  (cd $O && sh /mnt/host/traffic.sh)
+  step "traffic: $(cat $O/*.client.rc 2>/dev/null | tr '\n' ' ')"
+fi
 rdma resource show > $O/rdma-res-before-rmmod.txt 2>&1
 slab_sites > $O/slab-before-rmmod.txt
+cat /sys/kernel/debug/slab/skbuff_head_cache/alloc_traces > $O/skbuff-alloc-traces.txt 2>&1
 cat /proc/cmdline > $O/cmdline
 rmmod rnic; echo $? > $O/rmmod.rc
 step "rmmod rc=$(cat $O/rmmod.rc)"

@@ -209,8 +209,8 @@ int main(void)
 			CHECK(rc_qp && ud_qp && ibv_destroy_qp(rc_qp) == 0 && ibv_destroy_qp(ud_qp) == 0, "qp-destroy",
 			      "destroy failed");
 		}
-		/* arming the CQ is a store to the context's mmapped doorbell page (cq_arm), which
-		 * the simulator delivers (the suite checks its log) */
+		/* arming the CQ: REQ_NOTIFY_CQ through uverbs, a doorbell of the module's guest
+		 * transport on the context's page (the suite checks the simulator's log) */
 		CHECK(cq && ibv_req_notify_cq(cq, 0) == 0, "db-req-notify-cq", "ibv_req_notify_cq failed");
 		CHECK(cq && ibv_destroy_cq(cq) == 0, "cq-destroy", "destroy failed");
 	}

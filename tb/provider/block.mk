@@ -15,7 +15,7 @@ PROVT_PRIVATE_OK := verbs_register_driver_34 _verbs_init_and_alloc_context verbs
                     verbs_uninit_context ibv_cmd_get_context ibv_cmd_query_port \
                     ibv_cmd_alloc_pd ibv_cmd_dealloc_pd ibv_cmd_reg_mr ibv_cmd_dereg_mr \
                     ibv_cmd_create_cq ibv_cmd_destroy_cq ibv_cmd_create_qp ibv_cmd_destroy_qp \
-                    ibv_cmd_modify_qp ibv_cmd_query_qp ibv_cmd_create_ah ibv_cmd_destroy_ah
+                    ibv_cmd_modify_qp ibv_cmd_query_qp ibv_cmd_create_ah ibv_cmd_destroy_ah ibv_cmd_req_notify_cq
 
 # The provider's objects but its backend choice: the test's rnicp_be_select hands out the mock,
 # and the real one is built again as tb_real_be_select to be tested on its own.

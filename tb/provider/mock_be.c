@@ -134,10 +134,11 @@ static int m_dereg_mr(struct rnicp_be *be, uint32_t lkey)
 }
 
 static int m_create_cq(struct rnicp_be *be, uint32_t log_size, void *ring, void *dbrec,
-		       uint64_t user_handle, uint32_t *cqn)
+		       uint64_t user_handle, void *channel, uint32_t *cqn)
 {
 	(void)be;
 	(void)user_handle;
+	(void)channel;
 	ENTER(M_CREATE_CQ);
 	mock.cq_log = log_size;
 	mock.cq_ring = ring;
