@@ -112,16 +112,12 @@ module rnic_fw_dma #(
     end
   end
 
-  // One process per byte lane: the same writes as a loop over the lanes inside one process, but
-  // Yosys 0.23's proc_mux spent ~100 CPU s of rnic_core's synthesis on that loop's 64 priority-
-  // ordered memory writes (and the opt passes on its mux trees), and Verilator ran the 64-lane
-  // loop on every enabled cycle; now each lane is one test (docs/sim-speed.md, step 6).
-  for (genvar b = 0; b < Bpb; b++) begin : g_lane
-    always_ff @(posedge clk_i)
-      if (port_en && port_we && port_be[b]) mem[port_row][b*8 +: 8] <= port_wdata[b*8 +: 8];
+  always_ff @(posedge clk_i) begin
+    if (port_en) begin
+      for (int b = 0; b < Bpb; b++) if (port_we && port_be[b]) mem[port_row][b*8 +: 8] <= port_wdata[b*8 +: 8];
+      row_q <= mem[port_row];
+    end
   end
-  always_ff @(posedge clk_i)
-    if (port_en) row_q <= mem[port_row];
 
   // ---- transfer state machine --------------------------------------------------------------
   logic rd_is_buf_q;
