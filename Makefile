@@ -25,6 +25,10 @@ RTL_VLT := $(sort $(wildcard rtl/*/*.vlt))
 # ---- Verilator: one recipe for every verilated model ---------------------------------------
 # $(call verilate,OUTDIR,TOP,EXTRA_SV,CPP_FILES,EXTRA_FLAGS) builds OUTDIR/V<TOP> as an executable.
 VERILATOR := verilator
+# ccache rewrites absolute paths inside the checkout into relative ones, so a fresh clone in
+# another folder (CI's) hits what an earlier clone compiled: without it, every -I$(CURDIR)/...
+# and every absolute source path made each new folder a cold ccache (docs/development.md).
+export CCACHE_BASEDIR ?= $(CURDIR)
 # OPT_SLOW=-O0: Verilator's __Slow files (construction, initial blocks, trace declarations) run
 # once, so they are compiled unoptimized: a third of the compile time of -O2 for them
 # (docs/development.md, "Test time").
