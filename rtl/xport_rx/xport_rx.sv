@@ -146,6 +146,7 @@ module xport_rx #(
   rnic_spec_pkg::qpt_entry_t q_e;
   xport_rx_pkg::qp_state_t   q_st;
   rnic_spec_pkg::rq_desc_t   q_rqd;
+  logic [33:0]               buf_total;  // the rq slot's buffer bytes (summed when posted)
   logic                      st_we, rqv_clr;
   xport_rx_pkg::qp_state_t   stn_q;
   // writes of packets that needed no output are not waited for ("pending"); they are waited for
@@ -178,6 +179,7 @@ module xport_rx #(
     .rx_state_o     (q_st),
     .rx_rqd_o       (q_rqd),
     .rx_rqv_o       (q_rqv),
+    .rx_rqlen_o     (buf_total),
     .st_we_i        (st_we),
     .st_qpn_i       (errfix_q ? pend_qp_q : h_q.dest_qp),
     .st_i           (stn_q),
@@ -321,7 +323,6 @@ module xport_rx #(
   logic        ud_op, ud_qp, ud_fits;
   logic        seq_ok, len_ok, acc_ok, wlen_ok, slen_ok, ack_now;
   logic [31:0] rem0, boff;
-  logic [33:0] buf_total;
   logic [32:0] rd_pk;
   logic [23:0] rd_npk;
   // READ response of the matched context
@@ -382,9 +383,6 @@ module xport_rx #(
     rem0 = wstart ? h_q.dma_len : q_st.rem;
     wlen_ok = {16'd0, plen} <= rem0 && (!lastish || {16'd0, plen} == rem0);
     boff = starts ? 32'd0 : q_st.bcnt;
-    buf_total = '0;
-    for (int i = 0; i < NSge; i++)
-      if (8'(i) < q_rqd.num_sge) buf_total = buf_total + 34'(q_rqd[RqL0 + SgeBits * i +: 32]);
     slen_ok = 34'(boff) + 34'(plen) <= buf_total;
     ud_fits = 34'(plen) + 34'(UdGrhBytes) <= buf_total;
     rd_pk = (33'(h_q.dma_len) + 33'(pmtu) - 33'd1) >> pl2;
