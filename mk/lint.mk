@@ -55,6 +55,10 @@ test-synth-blocks: | $(BUILD)
 	  > $(BUILD)/synth/elab-neg/elab_neg.sv; \
 	if (cd $(BUILD)/synth/elab-neg && $(CURDIR)/bitstream-scripts/synth/elab-check.sh elab_neg elab_neg.sv) | grep -q '^FAIL elab-elab_neg undriven'; \
 	then echo "PASS elab-check-catches-undriven"; else echo "FAIL elab-check-catches-undriven an undriven wire passed"; \
+	  echo "RERUN make test-synth-blocks"; rc=1; fi; \
+	printf '{"lut_levels": 999}\n' > $(BUILD)/synth/elab-neg/levels.json; \
+	if python3 bitstream-scripts/synth/resources.py floor rnic_core $(BUILD)/synth/elab-neg/levels.json | grep -q 'FAILED LUT levels'; \
+	then echo "PASS levels-ceiling-catches-longer-path"; else echo "FAIL levels-ceiling-catches-longer-path a 999-level path passed rnic_core's ceiling"; \
 	  echo "RERUN make test-synth-blocks"; rc=1; fi; exit $$rc
 test-synth-blocks-long: | $(BUILD)
 	@mkdir -p $(BUILD)/synth

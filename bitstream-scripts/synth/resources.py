@@ -4,7 +4,8 @@
   resources.py table SYNTHDIR OUT.md   writes OUT.md (docs/resources.md) from SYNTHDIR/*.json,
                                        the reports of synth_report.py
   resources.py floor NAME REPORT.json  PASS/FAIL of NAME against floors.txt (exit 1 below it;
-                                       a name without a floor passes)
+                                       a name without a floor passes) and against its LUT-level
+                                       ceiling in levels.txt (exit 1 above it)
 """
 import glob
 import json
@@ -28,8 +29,32 @@ def floors():
     return out
 
 
+def ceilings():
+    out = {}
+    for line in open(os.path.join(HERE, "levels.txt")):
+        line = line.split("#", 1)[0].split()
+        if line:
+            out[line[0]] = int(line[1])
+    return out
+
+
+def levels(name, r):
+    """The longest path must not grow past the ceiling reached so far (levels.txt)."""
+    c = ceilings().get(name)
+    if c is None:
+        return 0
+    if r["lut_levels"] > c:
+        print(f"synth {name}: FAILED LUT levels: {r['lut_levels']} > ceiling {c} "
+              f"(bitstream-scripts/synth/levels.txt; path: build/synth/{name}.path.txt)")
+        return 1
+    print(f"synth {name}: LUT levels {r['lut_levels']} <= ceiling {c}")
+    return 0
+
+
 def floor(name, path):
     r = json.load(open(path))
+    if levels(name, r):
+        return 1
     f = floors().get(name)
     if f is None:
         print(f"synth {name}: no floor recorded (bitstream-scripts/synth/floors.txt)")
@@ -91,6 +116,10 @@ def table(synthdir, out):
     missing = [n for n in ("rnic_core-100g", "rnic_core-25g", "rnic_core-10g") if n not in reports]
     if missing:
         text.append(f"Not synthesized when this table was made: {', '.join(missing)}.\n")
+    # hand-kept notes of the timing work (per-block path history): timing.md next to this script
+    notes = os.path.join(HERE, "timing.md")
+    if os.path.isfile(notes):
+        text.append("\n" + open(notes).read())
     open(out, "w").write("".join(text))
     print(f"resources: {out} from {len(reports)} reports")
     return 0

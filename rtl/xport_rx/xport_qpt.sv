@@ -43,6 +43,7 @@ module xport_qpt #(
   output xport_rx_pkg::qp_state_t    rx_state_o,
   output rnic_spec_pkg::rq_desc_t    rx_rqd_o,     // qpn field zero
   output logic                       rx_rqv_o,     // rq slot full
+  output logic [33:0]                rx_rqlen_o,   // the slot's buffer bytes (its num_sge SGE lengths)
   // receive engine write-back (while hold_i is high)
   input  logic                       st_we_i,
   input  logic [23:0]                st_qpn_i,
@@ -55,6 +56,13 @@ module xport_qpt #(
   localparam int SW = xport_rx_pkg::QpStateBits;
   localparam int RqdW = rnic_spec_pkg::RQ_DESC_BYTES * 8;
   localparam int DW = RqdW - 32;  // the slot needs no qpn (rq_desc bits 31:0)
+  // A slot also keeps its buffer size (sum of the SGE lengths), added up when posted: the receive
+  // engine's SEND length check then compares against a RAM output instead of adding four lengths
+  // behind it (the longest path of xport_rx before; docs/resources.md).
+  localparam int LenW = 34;
+  localparam int NSge = rnic_spec_pkg::MAX_SGE;
+  localparam int SgeBits = rnic_spec_pkg::RQ_DESC_SGE1_ADDR_LSB - rnic_spec_pkg::RQ_DESC_SGE0_ADDR_LSB;
+  localparam int RqL0 = rnic_spec_pkg::RQ_DESC_SGE0_LEN_LSB;
 
   logic [TxW-1:0] tx_mem [NumQps];
   logic [RxW-1:0] rx_mem [NumQps];
@@ -64,7 +72,7 @@ module xport_qpt #(
   // back-to-back SENDs do not run into RNR NAKs while a refill is on its way.
   localparam int SL = $clog2(RqSlots);
   localparam int RsW = 2 * SL + 1;
-  logic [DW-1:0]  rq_mem [RqSlots*NumQps];
+  logic [LenW+DW-1:0] rq_mem [RqSlots*NumQps];
   logic [RsW-1:0] rqs_mem [NumQps];
   logic           init_done_q;
   logic [QW:0]    clr_q;
@@ -136,8 +144,14 @@ module xport_qpt #(
   // a post to a full ring overwrites the newest buffer
   assign rq_wslot = rqs_post[RsW-1:SL+1] +
                     ((post_cnt == (SL+1)'(RqSlots)) ? SL'(RqSlots - 1) : post_cnt[SL-1:0]);
+  logic [LenW-1:0] rq_len;
+  always_comb begin
+    rq_len = '0;
+    for (int i = 0; i < NSge; i++)
+      if (8'(i) < rqd_i.num_sge) rq_len = rq_len + LenW'(rqd_i[RqL0 + SgeBits * i +: 32]);
+  end
   always_ff @(posedge clk_i) begin
-    if (rq_we) rq_mem[{rq_idx, rq_wslot}] <= rqd_i[RqdW-1:32];
+    if (rq_we) rq_mem[{rq_idx, rq_wslot}] <= {rq_len, rqd_i[RqdW-1:32]};
   end
 
   logic [TxW-1:0] tx_rd_q;
@@ -156,7 +170,7 @@ module xport_qpt #(
 
   logic [RxW-1:0] rx_rd_q;
   logic [SW-1:0]  st_rd_q;
-  logic [DW-1:0]  rq_rd_q;
+  logic [LenW+DW-1:0] rq_rd_q;
   logic           rx_ok_q, rqv_rd_q;
   always_ff @(posedge clk_i) begin
     if (rx_rd_en_i) rx_rd_q <= rx_mem[rx_idx];
@@ -198,7 +212,8 @@ module xport_qpt #(
      rx_entry_o.pmtu_log2, rx_entry_o.qp_type, rx_entry_o.rx_enable, rx_entry_o.valid} = rx_rd_q;
     if (!rx_ok_q) rx_entry_o = '0;
     rx_rqd_o = '0;
-    rx_rqd_o[RqdW-1:32] = rq_rd_q;
+    rx_rqd_o[RqdW-1:32] = rq_rd_q[DW-1:0];
+    rx_rqlen_o = rq_rd_q[DW +: LenW];
   end
   logic unused_bits;
   assign unused_bits = ^{qpt_wr_entry_i[511:TxW], st_qpn_i};

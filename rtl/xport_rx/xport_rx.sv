@@ -113,6 +113,8 @@ module xport_rx #(
   localparam logic [4:0] SErrRd  = 5'd14;  // pending writes failed: read that QP
   localparam logic [4:0] SErrFix = 5'd15;  // ... NAK it, set its error flag
   localparam logic [4:0] SReRd   = 5'd16;  // ... then read the current packet's QP again
+  localparam logic [4:0] SRrM    = 5'd17;  // READ response / ATOMIC ACK: context match registered
+  localparam logic [4:0] SRrA    = 5'd18;  // ... context arithmetic registered, then SCls
 
   localparam logic [7:0] SynAck    = 8'h1F;  // ACK, no credit information
   localparam logic [7:0] SynPsnSeq = 8'h60;
@@ -144,6 +146,7 @@ module xport_rx #(
   rnic_spec_pkg::qpt_entry_t q_e;
   xport_rx_pkg::qp_state_t   q_st;
   rnic_spec_pkg::rq_desc_t   q_rqd;
+  logic [33:0]               buf_total;  // the rq slot's buffer bytes (summed when posted)
   logic                      st_we, rqv_clr;
   xport_rx_pkg::qp_state_t   stn_q;
   // writes of packets that needed no output are not waited for ("pending"); they are waited for
@@ -176,6 +179,7 @@ module xport_rx #(
     .rx_state_o     (q_st),
     .rx_rqd_o       (q_rqd),
     .rx_rqv_o       (q_rqv),
+    .rx_rqlen_o     (buf_total),
     .st_we_i        (st_we),
     .st_qpn_i       (errfix_q ? pend_qp_q : h_q.dest_qp),
     .st_i           (stn_q),
@@ -296,6 +300,10 @@ module xport_rx #(
   assign rdd_fire    = rdd_valid_i && rdd_ready_o;
   assign qpt_fire    = qpt_wr_valid_i && qpt_wr_ready_o;
   assign hdr_rr      = hdr_i.opcode >= 8'h0D && hdr_i.opcode <= 8'h10;
+  // packets classified through a READ context (READ responses, ATOMIC ACKNOWLEDGE): SRrM first
+  logic hdr_rrm, h_rrm;
+  assign hdr_rrm     = hdr_rr || hdr_i.opcode == 8'h12;
+  assign h_rrm       = (h_q.opcode >= 8'h0D && h_q.opcode <= 8'h10) || h_q.opcode == 8'h12;
   // The next packet continues the owner of the pending writes: same QP's requests, or the next
   // response of the same READ (then their writes need not be settled in between). An ATOMIC
   // ACKNOWLEDGE may place through a context: it settles them first.
@@ -315,7 +323,6 @@ module xport_rx #(
   logic        ud_op, ud_qp, ud_fits;
   logic        seq_ok, len_ok, acc_ok, wlen_ok, slen_ok, ack_now;
   logic [31:0] rem0, boff;
-  logic [33:0] buf_total;
   logic [32:0] rd_pk;
   logic [23:0] rd_npk;
   // READ response of the matched context
@@ -327,6 +334,13 @@ module xport_rx #(
   logic [33:0] rr_tot, rr_avail;
   logic [15:0] rr_plen;
   rnic_spec_pkg::rd_desc_t m_d;
+  // registered by the two READ-response stages (SRrM, SRrA; below)
+  logic           m_hit_q, g_hit_q, aa_m;
+  logic [RrW-1:0] m_idx_q, g_idx_q;
+  logic [3:0]     rr_pl2_q;
+  logic           rr_seq_ok_q, rr_len_ok_q, rr_lastp_q, rr_lenerr_v_q;
+  logic [31:0]    rr_off_v_q;
+  logic [15:0]    rr_plen_q;
 
   always_comb begin
     op   = h_q.opcode;
@@ -369,40 +383,53 @@ module xport_rx #(
     rem0 = wstart ? h_q.dma_len : q_st.rem;
     wlen_ok = {16'd0, plen} <= rem0 && (!lastish || {16'd0, plen} == rem0);
     boff = starts ? 32'd0 : q_st.bcnt;
-    buf_total = '0;
-    for (int i = 0; i < NSge; i++)
-      if (8'(i) < q_rqd.num_sge) buf_total = buf_total + 34'(q_rqd[RqL0 + SgeBits * i +: 32]);
     slen_ok = 34'(boff) + 34'(plen) <= buf_total;
     ud_fits = 34'(plen) + 34'(UdGrhBytes) <= buf_total;
     rd_pk = (33'(h_q.dma_len) + 33'(pmtu) - 33'd1) >> pl2;
     rd_npk = (h_q.dma_len == 32'd0) ? 24'd1 : rd_pk[23:0];
     is_rr = op >= 8'h0D && op <= 8'h10;
-    aa = op == 8'h12 && m_hit;   // ATOMIC ACKNOWLEDGE of an atomic's context
-    m_d = rr_d_q[m_idx];
-    rr_k = h_q.psn - rr_first_q[m_idx];
-    rr_pk = (33'(m_d.length) + 33'(pmtu) - 33'd1) >> pl2;
+    aa = op == 8'h12 && m_hit_q;   // ATOMIC ACKNOWLEDGE of an atomic's context (SRrM match)
+    ack_now = lastish || h_q.ack_req ||
+              (q_e.ack_coalesce != 8'd0 && (9'(q_st.ack_cnt) + 9'd1) >= 9'(q_e.ack_coalesce));
+  end
+
+  // ---- READ response / ATOMIC ACKNOWLEDGE: matched context and its arithmetic (two stages) ------
+  // These packets pass SRrM and SRrA before SCls (+2 cycles for them only; other packets go
+  // straight to SCls and do not look at these registers). The registers load every cycle; their
+  // inputs (h_q, the held QP-table read, the READ contexts) do not change from SRrM to SCls:
+  // READ descriptors and QP-table writes are taken only in SIdle, contexts advance only in SFin,
+  // and rr_stat_q (changed by a settle in SSync, before SRrM) is read in SCls itself.
+  always_ff @(posedge clk_i) begin
+    m_hit_q <= m_hit; m_idx_q <= m_idx; g_hit_q <= g_hit; g_idx_q <= g_idx;
+    rr_pl2_q <= pl2;
+    rr_seq_ok_q <= rr_seq_ok; rr_len_ok_q <= rr_len_ok; rr_lastp_q <= rr_lastp;
+    rr_lenerr_v_q <= rr_lenerr; rr_off_v_q <= rr_off; rr_plen_q <= rr_plen;
+  end
+  always_comb begin
+    aa_m = h_q.opcode == 8'h12 && m_hit_q;
+    m_d = rr_d_q[m_idx_q];
+    rr_k = h_q.psn - rr_first_q[m_idx_q];
+    rr_pk = (33'(m_d.length) + (33'd1 << rr_pl2_q) - 33'd1) >> rr_pl2_q;
     rr_npk = (m_d.length == 32'd0) ? 24'd1 : rr_pk[23:0];
-    rr_firstp = h_q.psn == rr_base_q[m_idx];
+    rr_firstp = h_q.psn == rr_base_q[m_idx_q];
     rr_lastp = rr_k == rr_npk - 24'd1;
     // A resumed READ (a retry from mid-message) may also be answered with a replay that goes on
     // with the original message's opcodes: Linux rxe answers such a duplicate READ with MIDDLE
     // or LAST at the resume PSN (docs/interop.md). PSN and length checks apply as for FIRST/ONLY.
-    rr_seq_ok = (op == 8'h0D && rr_firstp && !rr_lastp) || (op == 8'h0E && !rr_firstp && !rr_lastp) ||
-                (op == 8'h0F && !rr_firstp && rr_lastp) || (op == 8'h10 && rr_firstp && rr_lastp) ||
-                (rr_rsm_q[m_idx] && rr_firstp && ((op == 8'h0E && !rr_lastp) || (op == 8'h0F && rr_lastp)));
-    rr_rest = m_d.length - (32'(rr_k) << pl2);
-    rr_len_ok = rr_lastp ? {16'd0, plen} == rr_rest : {1'b0, plen} == pmtu;
+    rr_seq_ok = (h_q.opcode == 8'h0D && rr_firstp && !rr_lastp) || (h_q.opcode == 8'h0E && !rr_firstp && !rr_lastp) ||
+                (h_q.opcode == 8'h0F && !rr_firstp && rr_lastp) || (h_q.opcode == 8'h10 && rr_firstp && rr_lastp) ||
+                (rr_rsm_q[m_idx_q] && rr_firstp && ((h_q.opcode == 8'h0E && !rr_lastp) || (h_q.opcode == 8'h0F && rr_lastp)));
+    rr_rest = m_d.length - (32'(rr_k) << rr_pl2_q);
+    rr_len_ok = rr_lastp ? {16'd0, h_q.payload_len} == rr_rest : {1'b0, h_q.payload_len} == (17'd1 << rr_pl2_q);
     rr_tot = '0;
     for (int i = 0; i < NSge; i++)
       if (8'(i) < m_d.num_sge) rr_tot = rr_tot + 34'(m_d[RdL0 + SgeBits * i +: 32]);
     // all responses before this one carried a full PMTU: a resumed READ continues at k * PMTU
-    rr_off = rr_rsm_q[m_idx] ? 32'(rr_k) << pl2 : rr_off_q[m_idx];
+    rr_off = rr_rsm_q[m_idx_q] ? 32'(rr_k) << rr_pl2_q : rr_off_q[m_idx_q];
     rr_avail = (34'(rr_off) < rr_tot) ? rr_tot - 34'(rr_off) : 34'd0;
     // an ATOMIC ACKNOWLEDGE places its 8-byte original value (its payload stream is empty)
-    rr_lenerr = (aa ? 34'd8 : 34'(plen)) > rr_avail;
-    rr_plen = rr_lenerr ? rr_avail[15:0] : aa ? 16'd8 : plen;
-    ack_now = lastish || h_q.ack_req ||
-              (q_e.ack_coalesce != 8'd0 && (9'(q_st.ack_cnt) + 9'd1) >= 9'(q_e.ack_coalesce));
+    rr_lenerr = (aa_m ? 34'd8 : 34'(h_q.payload_len)) > rr_avail;
+    rr_plen = rr_lenerr ? rr_avail[15:0] : aa_m ? 16'd8 : h_q.payload_len;
   end
 
   // Decision for the packet (valid in state SCls).
@@ -438,18 +465,18 @@ module xport_rx #(
     end else if (is_rr || aa) begin
       // READ response (requester side): the next PSN of an outstanding READ of this QP; or the
       // ATOMIC ACKNOWLEDGE of an atomic's context (one packet, done at once)
-      if (!m_hit || (!aa && (!rr_seq_ok || !rr_len_ok))) begin
+      if (!m_hit_q || (!aa && (!rr_seq_ok_q || !rr_len_ok_q))) begin
         c_cnt_v = 1'b1; c_cnt = 3'(xport_rx_pkg::CntRdRsp);
-        if (!m_hit && is_rr && g_hit) begin
+        if (!m_hit_q && is_rr && g_hit_q) begin
           // READ_GAP: the requester re-issues the READ from the missing PSN at once
           c_evt = 1'b1;
           c_ev.kind = rnic_spec_pkg::RX_EVENT_KIND_READ_GAP;
-          c_ev.psn = {8'd0, rr_nxt_q[g_idx]};
+          c_ev.psn = {8'd0, rr_nxt_q[g_idx_q]};
         end
       end else begin
         c_rr = 1'b1;
-        c_place = rr_stat_q[m_idx] == rnic_spec_pkg::WC_STATUS_SUCCESS && rr_plen != 16'd0;
-        c_evt = rr_lastp || aa;
+        c_place = rr_stat_q[m_idx_q] == rnic_spec_pkg::WC_STATUS_SUCCESS && rr_plen_q != 16'd0;
+        c_evt = rr_lastp_q || aa;
         c_ev.kind = aa ? rnic_spec_pkg::RX_EVENT_KIND_ATOMIC_ACK : rnic_spec_pkg::RX_EVENT_KIND_READ_RESP_DONE;
         c_ev.swap_add = aa ? h_q.orig : 64'd0;
         c_ev.syndrome = h_q.syndrome;
@@ -748,7 +775,7 @@ module xport_rx #(
           if (hdr_fire) begin
             h_q <= hdr_i;
             // another owner's packet: settle the pending writes first
-            state_q <= (pend_v_q && !pend_same) ? SSync : SCls;
+            state_q <= (pend_v_q && !pend_same) ? SSync : hdr_rrm ? SRrM : SCls;
           end else if (pend_v_q && out_cnt_q == 8'd0 && !dma_wr_cpl_valid_i) begin
             if (dma_err_q && pend_rr_q) begin
               dma_err_q <= 1'b0;  // the READ's status took it (rr_settle_err)
@@ -765,13 +792,13 @@ module xport_rx #(
           if (dma_err_q && pend_rr_q) begin
             dma_err_q <= 1'b0;  // the READ's status took it (rr_settle_err)
             pend_v_q <= 1'b0;
-            state_q <= SCls;
+            state_q <= h_rrm ? SRrM : SCls;
           end else if (dma_err_q) begin
             refetch_q <= 1'b1;
             state_q <= SErrRd;
           end else begin
             pend_v_q <= 1'b0;
-            state_q <= SCls;
+            state_q <= h_rrm ? SRrM : SCls;
           end
         end
         SErrRd: state_q <= SErrFix;
@@ -799,7 +826,9 @@ module xport_rx #(
           cnt_q[32*xport_rx_pkg::CntAccess +: 32] <= cnt_q[32*xport_rx_pkg::CntAccess +: 32] + 32'd1;
           state_q <= SOut;
         end
-        SReRd: state_q <= SCls;
+        SReRd: state_q <= h_rrm ? SRrM : SCls;
+        SRrM: state_q <= SRrA;
+        SRrA: state_q <= SCls;
         SCls: begin
           stn_q <= c_st;
           p_ack_q <= c_ack; ack_psn_q <= c_ack_psn; ack_msn_q <= c_ack_msn; ack_syn_q <= c_ack_syn;
@@ -817,12 +846,12 @@ module xport_rx #(
           pl_off_q <= c_ud ? 32'd0 : boff;
           p_rr_q <= c_rr;
           pl_rd_q <= c_rr;
-          rr_slot_q <= m_idx;
-          rr_nst_q <= rr_stat_q[m_idx];
-          rr_lenerr_q <= rr_lenerr;
+          rr_slot_q <= m_idx_q;
+          rr_nst_q <= rr_stat_q[m_idx_q];
+          rr_lenerr_q <= rr_lenerr_v_q;
           if (c_rr) begin
-            pl_rem_q <= rr_plen;
-            pl_off_q <= rr_off;
+            pl_rem_q <= rr_plen_q;
+            pl_off_q <= rr_off_v_q;
           end
           if (c_cnt_v) cnt_q[32*c_cnt +: 32] <= cnt_q[32*c_cnt +: 32] + 32'd1;
           if (c_chk) state_q <= SChk;
@@ -982,7 +1011,7 @@ module xport_rx #(
       // a re-post keeps the mark: the rest of the old response stream must not report again
       rr_gap_q[w_idx] <= w_rep && rr_gap_q[w_idx];
     end else if (state_q == SCls && c_evt && c_ev.kind == rnic_spec_pkg::RX_EVENT_KIND_READ_GAP) begin
-      rr_gap_q[g_idx] <= 1'b1;
+      rr_gap_q[g_idx_q] <= 1'b1;
     end else if (state_q == SFin && p_rr_q) begin
       rr_gap_q[rr_slot_q] <= 1'b0;
       rr_nxt_q[rr_slot_q] <= rr_nxt_q[rr_slot_q] + 24'd1;
