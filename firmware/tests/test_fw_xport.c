@@ -988,6 +988,46 @@ static void cqe_records(void)
 	fw_cqw_drain();
 }
 
+/* One MODIFY_QP of the test QP; its status. */
+static uint32_t modify(uint32_t mask, uint32_t state, uint32_t access, uint32_t rnr_timer)
+{
+	CMD(RNIC_CMD_OP_MODIFY_QP);
+	rnic_cmd_modify_qp_set_qpn(e, qpn);
+	rnic_cmd_modify_qp_set_attr_mask(e, mask);
+	rnic_cmd_modify_qp_set_state(e, state);
+	rnic_cmd_modify_qp_set_access(e, access);
+	rnic_cmd_modify_qp_set_min_rnr_timer(e, rnr_timer);
+	return fw_cmd_exec(e);
+}
+
+/* A modify of a live QP rewrites the RTL entry in place (keep_state): the new access mask and
+ * RNR timer reach the RTL, its expected PSN and receive buffers stay; a modify that only
+ * changes state between RTS and SQD does the same. */
+static void modify_live_checks(void)
+{
+	uint32_t keep = qpn | 1u << (RNIC_QPT_CMD_KEEP_STATE_OFF * 8 + 7);
+	unsigned m0 = mock_nmbox;
+	uint32_t st = modify(A(ACCESS_FLAGS) | A(MIN_RNR_TIMER), 0, 1u << RNIC_ACCESS_REMOTE_READ, 12);
+	const struct mock_mbox_rec *q = mock_mbox_nth(RNIC_FW_REG_QPT_COMMIT, m0, 0);
+	check(st == RNIC_CMD_STATUS_OK && mock_mbox_count(RNIC_FW_REG_QPT_COMMIT, m0) == 1 && q && q->arg == keep &&
+		      rnic_qpt_entry_get_access(q->data) == 1u << RNIC_ACCESS_REMOTE_READ &&
+		      rnic_qpt_entry_get_min_rnr_timer(q->data) == 12 && rnic_qpt_entry_get_tx_enable(q->data) &&
+		      mock_mbox_count(RNIC_FW_REG_RQD_COMMIT, m0) == 0 &&
+		      rnic_qp_ctx_get_state(fw_res.qp_ctx[qpn]) == RNIC_QP_STATE_RTS,
+	      "fw-qp-modify-rts-to-rts-keeps-rtl-state");
+	m0 = mock_nmbox;
+	uint32_t s1 = modify(A(STATE), RNIC_QP_STATE_SQD, 0, 0);
+	uint32_t s2 = modify(A(STATE) | A(ACCESS_FLAGS), RNIC_QP_STATE_RTS, 7, 0);
+	const struct mock_mbox_rec *qd = mock_mbox_nth(RNIC_FW_REG_QPT_COMMIT, m0, 0);
+	q = mock_mbox_nth(RNIC_FW_REG_QPT_COMMIT, m0, 1);
+	check(s1 == RNIC_CMD_STATUS_OK && s2 == RNIC_CMD_STATUS_OK && mock_mbox_count(RNIC_FW_REG_QPT_COMMIT, m0) == 2 &&
+		      qd && q && qd->arg == keep && q->arg == keep && !rnic_qpt_entry_get_tx_enable(qd->data) &&
+		      rnic_qpt_entry_get_rx_enable(qd->data) && rnic_qpt_entry_get_tx_enable(q->data) &&
+		      rnic_qpt_entry_get_access(q->data) == 7 && rnic_qpt_entry_get_min_rnr_timer(q->data) == 12,
+	      "fw-qp-modify-rts-sqd-rts-keeps-rtl-state");
+	modify(A(MIN_RNR_TIMER), 0, 0, 0); /* back to the setup's timer for the checks that follow */
+}
+
 int main(void)
 {
 	regs[RNIC_FW_REG_HW_CAPS / 4] = 3; /* transport engines present, READ responses placed */
@@ -996,7 +1036,11 @@ int main(void)
 	unsigned q0 = mock_nmbox;
 	setup_qp(7);
 	const struct mock_mbox_rec *qe = mock_mbox_nth(RNIC_FW_REG_QPT_COMMIT, q0, 2); /* INIT, RTR, RTS */
-	check(mock_mbox_count(RNIC_FW_REG_QPT_COMMIT, q0) == 3 && qe && qe->arg == qpn &&
+	const struct mock_mbox_rec *qi = mock_mbox_nth(RNIC_FW_REG_QPT_COMMIT, q0, 0);
+	const struct mock_mbox_rec *qr = mock_mbox_nth(RNIC_FW_REG_QPT_COMMIT, q0, 1);
+	/* INIT and RTR start the entry over (RTR from rq_psn); RTR->RTS keeps what RTR received. */
+	check(mock_mbox_count(RNIC_FW_REG_QPT_COMMIT, q0) == 3 && qe && qi && qr && qi->arg == qpn && qr->arg == qpn &&
+		      qe->arg == (qpn | 1u << (RNIC_QPT_CMD_KEEP_STATE_OFF * 8 + 7)) &&
 		      rnic_qpt_entry_get_valid(qe->data) && rnic_qpt_entry_get_tx_enable(qe->data) &&
 		      rnic_qpt_entry_get_rx_enable(qe->data) && rnic_qpt_entry_get_pmtu_log2(qe->data) == 10 &&
 		      rnic_qpt_entry_get_dest_qpn(qe->data) == 0x33 && rnic_qpt_entry_get_smac(qe->data) == 0x020000000011ull &&
@@ -1005,6 +1049,7 @@ int main(void)
 	check(qpn >= FW_FIRST_QPN && cqn != 0 &&
 		      rnic_qp_ctx_get_state(fw_res.qp_ctx[qpn]) == RNIC_QP_STATE_RTS,
 	      "fw-xport-setup-rts");
+	modify_live_checks();
 	doorbell_checks();
 	eq_checks();
 	recv_path();
