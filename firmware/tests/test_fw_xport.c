@@ -736,6 +736,38 @@ static void pieces(void)
 	check(n == 1 && wc[0].wr_id == 0xB002 && wc[0].status == RNIC_WC_STATUS_SUCCESS, "fw-xport-read-after-gap-completes");
 }
 
+/* A response that ends an older READ/atomic retires the later WQEs an earlier ACK covered: that
+ * ACK came ahead of the response (this NIC's responder sends ACKs of later requests while a READ
+ * response is still read from memory, or before the firmware's atomic ACK) and does not come
+ * again; before, the later WQEs waited for the ACK timeout and a resend. */
+static void response_after_later_ack(uint32_t op, uint64_t id, const char *name, const char *name_next)
+{
+	fresh_qp(7);
+	struct rnicp_sge rs = { H(DATA_OFF), op == RNIC_WQE_OP_RDMA_READ ? 3000u : 8u, 0x101 };
+	struct rnicp_sge ws = { H(DATA_OFF + 8192), 100, 0x102 };
+	unsigned m0 = mock_nmbox;
+	post(op, RNICP_WR_SIGNALED, &rs, 1, id);
+	post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, &ws, 1, id + 1);
+	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, &ws, 1, id + 2);
+	ring_sq();
+	uint32_t p_rd = txd_psn(m0, 0), p_wr = txd_psn(m0, 1);
+	event(RNIC_RX_EVENT_KIND_ACK, p_wr, 0x1F); /* the WRITE's ACK, ahead of the response */
+	struct rnicp_wc wc[4];
+	int early = rnicp_cq_poll(&cq, 4, wc);
+	if (op == RNIC_WQE_OP_RDMA_READ)
+		event(RNIC_RX_EVENT_KIND_READ_RESP_DONE, (p_rd + 2) & 0xFFFFFF, 0x1F); /* 3000 B: 3 responses */
+	else
+		event(RNIC_RX_EVENT_KIND_ATOMIC_ACK, p_rd, 0);
+	int n = rnicp_cq_poll(&cq, 4, wc);
+	check(p_rd != ~0u && early == 0 && n == 2 && wc[0].wr_id == id && wc[0].status == RNIC_WC_STATUS_SUCCESS &&
+		      wc[1].wr_id == id + 1 && wc[1].status == RNIC_WC_STATUS_SUCCESS &&
+		      mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 3,
+	      name);
+	event(RNIC_RX_EVENT_KIND_ACK, txd_psn(m0, 2), 0x1F);
+	n = rnicp_cq_poll(&cq, 4, wc);
+	check(n == 1 && wc[0].wr_id == id + 2, name_next);
+}
+
 static void timers(void)
 {
 	fresh_qp(2); /* timeout code 14 from setup: 1024 << 14 cycles */
@@ -1072,5 +1104,10 @@ int main(void)
 	setup_qp(7); /* a fresh QP in RTS */
 	blueflame();
 	pieces();
+	response_after_later_ack(RNIC_WQE_OP_RDMA_READ, 0xC001, "fw-xport-read-response-retires-what-an-earlier-ack-covered",
+				 "fw-xport-read-then-ack-then-send-completes");
+	response_after_later_ack(RNIC_WQE_OP_ATOMIC_FETCH_AND_ADD, 0xC101,
+				 "fw-xport-atomic-ack-retires-what-an-earlier-ack-covered",
+				 "fw-xport-atomic-then-ack-then-send-completes");
 	return mock_failed;
 }
