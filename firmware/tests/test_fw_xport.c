@@ -918,6 +918,40 @@ static int polled(struct rnicp_cq *c, int max, unsigned want, uint64_t first)
 	return ok;
 }
 
+/* CQE writes the bus refuses on two CQs before the firmware looks: both CQs go to error, one
+ * CQ_ERROR event each (the writer's error FIFO names both; a single "latest" register lost the
+ * first), and a CQ whose writes succeed is untouched. */
+static void cq_bus_errors(void)
+{
+	uint32_t n[2];
+	struct rnicp_cq g;
+	uint32_t cg = cq_create(2, 0x35000u, 0x35800u, &g);
+	for (int i = 0; i < 2; i++) {
+		CMD(RNIC_CMD_OP_CREATE_CQ);
+		rnic_cmd_create_cq_set_log_size(e, 2);
+		/* a ring outside the mock's host memory: every write of it is a bus error */
+		rnic_cmd_create_cq_set_buf_addr(e, MOCK_HOST_BASE + MOCK_HOST_BYTES + 0x10000u * (uint32_t)(i + 1));
+		rnic_cmd_create_cq_set_dbrec_addr(e, H(0x35900u + 8u * (uint32_t)i));
+		n[i] = fw_cmd_exec(e) == RNIC_CMD_STATUS_OK ? rnic_cmd_create_cq_get_cqn(e) : 0;
+	}
+	regs[RNIC_FW_REG_EQ_LOG_SIZE / 4] = 2;
+	uint32_t prod = regs[RNIC_FW_REG_EQ_PROD / 4];
+	int ok = cg && n[0] && n[1] && cqe_put(n[0], 1) == 0 && cqe_put(cg, 2) == 0 && cqe_put(n[1], 3) == 0;
+	fw_cqw_check();
+	const uint8_t *e0 = P(EQ_OFF + (prod & 3) * RNIC_EQ_ENTRY_SIZE);
+	const uint8_t *e1 = P(EQ_OFF + ((prod + 1) & 3) * RNIC_EQ_ENTRY_SIZE);
+	check(ok && regs[RNIC_FW_REG_EQ_PROD / 4] == prod + 2 &&
+		      rnic_eq_entry_get_event_type(e0) == RNIC_EQ_TYPE_CQ_ERROR && rnic_eq_entry_get_handle(e0) == n[0] &&
+		      rnic_eq_entry_get_event_type(e1) == RNIC_EQ_TYPE_CQ_ERROR && rnic_eq_entry_get_handle(e1) == n[1] &&
+		      fw_res.cqs[n[0]].overflow && fw_res.cqs[n[1]].overflow && !fw_res.cqs[cg].overflow,
+	      "fw-cqw-bus-errors-two-cqs-both-in-error");
+	fw_cqw_check();
+	check(regs[RNIC_FW_REG_EQ_PROD / 4] == prod + 2 && cqe_put(n[0], 4) == -1 && cqe_put(cg, 5) == 0 &&
+		      polled(&g, 1, 1, 2) && polled(&g, 1, 1, 5),
+	      "fw-cqw-bus-errors-reported-once");
+	regs[RNIC_FW_REG_EQ_LOG_SIZE / 4] = 0;
+}
+
 static void cq_overflow(void)
 {
 	struct rnicp_cq a, b;
@@ -1100,6 +1134,7 @@ int main(void)
 	atomic_requester();
 	timers();
 	cq_overflow();
+	cq_bus_errors();
 	cqe_records();
 	setup_qp(7); /* a fresh QP in RTS */
 	blueflame();

@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'hE03F423A;
+  localparam logic [31:0] SPEC_HASH = 32'hD786BF6E;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -216,6 +216,7 @@ package rnic_spec_pkg;
   localparam logic [11:0] FW_TC_CQW_CQ_BASE_LO = 12'h810;
   localparam logic [11:0] FW_TC_CQW_CQ_BASE_HI = 12'h814;
   localparam logic [11:0] FW_TC_CQW_CQ_CFG = 12'h818;
+  localparam logic [11:0] FW_TC_CQW_ERR_POP = 12'h81C;
   localparam logic [11:0] FW_TC_BF_STATUS = 12'h820;
 
   // Driver-to-firmware command opcodes. 0x04 and 0x14 are left free: REG_MR fetches an MR's whole page list by DMA itself (no separate MTT writes), and the port's addresses come with SET_GID (no port-attribute command); the firmware answers them as unknown opcodes.

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0xE03F423Au
+#define RNIC_SPEC_HASH 0xD786BF6Eu
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -267,6 +267,7 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_TC_CQW_CQ_BASE_LO 0x810u
 #define RNIC_FW_TC_CQW_CQ_BASE_HI 0x814u
 #define RNIC_FW_TC_CQW_CQ_CFG 0x818u
+#define RNIC_FW_TC_CQW_ERR_POP 0x81Cu
 #define RNIC_FW_TC_BF_STATUS 0x820u
 
 /* Driver-to-firmware command opcodes. 0x04 and 0x14 are left free: REG_MR fetches an MR's whole page list by DMA itself (no separate MTT writes), and the port's addresses come with SET_GID (no port-attribute command); the firmware answers them as unknown opcodes. */
