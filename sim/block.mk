@@ -56,7 +56,7 @@ test-core: $(SIM_BIN) $(FW_TRAP_DIR)/imem.hex
 # link's flow control keeps them, see sim/README.md).
 # rdma-faults: ops and MTU once more under 5 % loss, reordering, duplication and corruption.
 TEST_SUITES += rdma rdma-ext rdma-qps rdma-faults
-RDMA_EXT := test-rdma-ops test-rdma-err test-rdma-rnr test-rdma-mtu test-rdma-ud test-rdma-cq
+RDMA_EXT := test-rdma-ops test-rdma-err test-rdma-rnr test-rdma-mtu test-rdma-ud test-rdma-cq test-rdma-modify
 .PHONY: test-rdma test-rdma-ext test-rdma-qps test-rdma-faults
 test-rdma: $(SIM_BIN)
 	@mkdir -p $(BUILD)/sys

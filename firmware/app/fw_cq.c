@@ -75,7 +75,12 @@ static uint32_t cqw_done(void) { return hal_tc_rd32(RNIC_FW_TC_CQW_CONS) & CQW_M
 /* At boot: the CQE writer keeps its counts across a firmware reload (only a device reset
  * clears them), so a new image continues from them instead of from 0 (with 0 every drain after
  * a reload timed out and the record slots were reused under the writer). */
-void fw_cqw_init(void) { cqw_prod = hal_tc_rd32(RNIC_FW_TC_CQW_PROD) & CQW_MASK; }
+static void cqw_errors_init(void);
+void fw_cqw_init(void)
+{
+	cqw_prod = hal_tc_rd32(RNIC_FW_TC_CQW_PROD) & CQW_MASK;
+	cqw_errors_init();
+}
 
 int fw_cqw_drain(void)
 {
@@ -144,19 +149,45 @@ static __attribute__((noinline)) int cq_overrun(struct fw_cq *cq, uint32_t cqn)
 	return -1;
 }
 
-/* A CQE write the bus answered with an error (cqw_status counts them, cqw_err_cqn names the CQ
- * of the latest): the CQE is lost, so the CQ is in error as for an overrun (IBTA 11.6.3, CQ
- * error). Errors of several CQs between two looks name only the latest one (logged). */
-static uint32_t cqw_errs_seen;
+/* CQE writes the bus answered with an error (cqw_status counts them; the writer's error FIFO,
+ * cqw_err_cqn, names the CQ of each): those CQEs are lost, so each such CQ is in error as for an
+ * overrun (IBTA 11.6.3, CQ error). Every entry is popped, so CQs failing close together all go
+ * to error; errors the full FIFO could not name are logged. cqw_named: errors whose entry was
+ * popped (16 bits, as the count). */
+static uint32_t cqw_errs_seen, cqw_named;
+
+/* Pops the waiting error entries (at most a FIFO's worth); each CQ goes to error when cq_err. */
+static void cqw_pop_errors(int cq_err)
+{
+	for (uint32_t i = 0; i < RNIC_FW_TC_CQ_REC_NUM; i++) {
+		uint32_t v = hal_tc_rd32(RNIC_FW_TC_CQW_ERR_CQN), cqn = v & CQW_MASK;
+		if (!(v >> 31))
+			return;
+		hal_tc_wr32(RNIC_FW_TC_CQW_ERR_POP, 0);
+		cqw_named = (cqw_named + 1) & CQW_MASK;
+		if (cq_err && cqn != 0 && cqn < FW_MAX_CQ && fw_res.cqs[cqn].used)
+			cq_to_error(&fw_res.cqs[cqn], cqn, "CQE write failed on the bus");
+	}
+}
 
 static __attribute__((noinline)) void cqw_bus_error(uint32_t errs)
 {
-	uint32_t n = (errs - cqw_errs_seen) & CQW_MASK, cqn = hal_tc_rd32(RNIC_FW_TC_CQW_ERR_CQN) & CQW_MASK;
 	cqw_errs_seen = errs;
-	if (n > 1)
-		fw_log("cqw: %u CQE write errors at once, the latest on cq %u", (unsigned)n, (unsigned)cqn);
-	if (cqn != 0 && cqn < FW_MAX_CQ && fw_res.cqs[cqn].used)
-		cq_to_error(&fw_res.cqs[cqn], cqn, "CQE write failed on the bus");
+	cqw_pop_errors(1);
+	/* entries are pushed with the count, so fewer popped than counted means the FIFO was full */
+	uint32_t lost = (errs - cqw_named) & CQW_MASK;
+	if (lost && lost < 0x8000u) {
+		fw_log("cqw: %u CQE write errors without a CQ (error FIFO full)", (unsigned)lost);
+		cqw_named = errs;
+	}
+}
+
+/* At boot: errors from before a reload name CQs of the old image: forgotten. */
+static void cqw_errors_init(void)
+{
+	cqw_errs_seen = cqw_named = hal_tc_rd32(RNIC_FW_TC_CQW_STATUS) & CQW_MASK;
+	cqw_pop_errors(0);
+	cqw_named = cqw_errs_seen;
 }
 
 void fw_cqw_check(void)

@@ -215,19 +215,26 @@ void fw_qpt_build(uint32_t qpn, uint8_t *t)
 	rnic_qpt_entry_set_min_rnr_timer(t, rnic_qp_ctx_get_min_rnr_timer(c));
 }
 
-/* Hands the entry to the RTL when the transport engines are there; 0 or -1. */
-int fw_qpt_program(uint32_t qpn)
+/* Hands the entry to the RTL when the transport engines are there; 0 or -1. keep: a modify
+ * of a live QP, which replaces only the configured fields (spec qpt_cmd.keep_state) so the
+ * responder's expected PSN, MSN and posted receive buffers carry on. */
+static int qpt_send(uint32_t qpn, uint32_t keep)
 {
 	FW_LAYOUT_ALIGN uint8_t t[RNIC_QPT_ENTRY_SIZE];
+	FW_LAYOUT_ALIGN uint8_t cmd[RNIC_QPT_CMD_SIZE] = {0};
 
 	if (!(fw_hw_caps & 1u))
 		return 0; /* no engines attached: nothing to program */
 	fw_qpt_build(qpn, t);
 	if (rnic_qp_ctx_get_state(fw_res.qp_ctx[qpn]) == RNIC_QP_STATE_RESET)
 		rnic_qpt_entry_set_valid(t, 0);
+	rnic_qpt_cmd_set_qpn(cmd, qpn);
+	rnic_qpt_cmd_set_keep_state(cmd, keep);
 	if (fw_mbox_send(RNIC_FW_REG_QPT_DATA, RNIC_FW_REG_QPT_COMMIT, RNIC_FW_REG_QPT_STATUS, t,
-			 RNIC_QPT_ENTRY_SIZE / 4, qpn))
+			 RNIC_QPT_ENTRY_SIZE / 4, rnic_ld_le32(cmd)))
 		return -1;
+	if (keep)
+		return 0;
 	/* An entry write empties the engine's receive-buffer slots: hand the posted WQEs over
 	 * again (receives are usually posted in INIT, before the move to RTR). */
 	fw_res.qp_run[qpn].rq_posted = 0;
@@ -236,6 +243,17 @@ int fw_qpt_program(uint32_t qpn)
 	    st == RNIC_QP_STATE_SQD)
 		fw_rq_service(qpn);
 	return 0;
+}
+
+int fw_qpt_program(uint32_t qpn)
+{
+	return qpt_send(qpn, 0);
+}
+
+/* RTR, RTS and SQD: the RTL's entry holds live responder state. */
+static int qp_live(uint32_t st)
+{
+	return st == RNIC_QP_STATE_RTR || st == RNIC_QP_STATE_RTS || st == RNIC_QP_STATE_SQD;
 }
 
 uint32_t fw_cmd_modify_qp(uint8_t *e)
@@ -316,7 +334,15 @@ uint32_t fw_cmd_modify_qp(uint8_t *e)
 	rnic_qp_ctx_set_state(c, next);
 	rnic_qp_ctx_set_retries_left(c, rnic_qp_ctx_get_retry_cnt(c));
 	rnic_qp_ctx_set_rnr_retries_left(c, rnic_qp_ctx_get_rnr_retry(c));
-	if (next != cur && fw_qpt_program(rnic_cmd_modify_qp_get_qpn(e))) {
+	/* Between live states (RTR->RTS, RTS->RTS, RTS<->SQD, SQD->SQD) the entry is rewritten in
+	 * place: a new access mask or RNR timer applies to the next request, the PSN sequence
+	 * goes on. Out of RESET/INIT, or to RESET/ERR, the entry starts over. */
+	int qrc = 0;
+	if (qp_live(cur) && qp_live(next))
+		qrc = qpt_send(rnic_cmd_modify_qp_get_qpn(e), 1);
+	else if (next != cur)
+		qrc = fw_qpt_program(rnic_cmd_modify_qp_get_qpn(e));
+	if (qrc) {
 		fw_log("qp %u: QP table did not take the entry", (unsigned)rnic_cmd_modify_qp_get_qpn(e));
 		return RNIC_CMD_STATUS_INTERNAL;
 	}

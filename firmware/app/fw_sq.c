@@ -933,14 +933,21 @@ void fw_sq_ack(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome, uin
 					fw_res.swqe[i].resp = (uint8_t)(1 + status);
 					break;
 				}
-		if (retire_upto(qpn, psn))
+		/* up to everything acknowledged so far: a response that ends an older READ/atomic
+		 * also retires the later WQEs an earlier ACK covered (that ACK found them behind
+		 * the unanswered READ/atomic and will not come again) */
+		uint32_t upto = r->head >= 0 && psn_lt(psn, (r->una - 1) & PSN_MASK) ? (r->una - 1) & PSN_MASK : psn;
+		if (retire_upto(qpn, upto))
 			return;
 		uint32_t left = rnic_qp_ctx_get_retries_left(c);
 		if (kind != RNIC_RX_EVENT_KIND_ACK && r->head >= 0 && psn_lt(fw_res.swqe[r->head].last_psn, psn) && left) {
 			/* Implicit NAK (IBTA): the response of a later READ/atomic came while the oldest,
 			 * a READ or atomic, got none: its response was lost (the receive engine's READ_GAP
 			 * does not see this when the later READ has a context); asked again now, a retry,
-			 * instead of after the ACK timeout. */
+			 * instead of after the ACK timeout. A plain ACK beyond it is not taken as one:
+			 * this NIC's own responder sends ACKs of later requests ahead of a READ response
+			 * still being read from memory and of the firmware's atomic ACK (docs/conformance.md
+			 * row 37). */
 			rnic_qp_ctx_set_retries_left(c, left - 1);
 			resend_from(qpn, fw_res.swqe[r->head].first_psn);
 		} else {

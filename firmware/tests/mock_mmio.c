@@ -125,6 +125,8 @@ static struct {
 static uint32_t mock_cqw_taken;
 unsigned mock_cqw_lag, mock_cqw_max_pending;
 static unsigned mock_cqw_reads;
+/* the writer's error FIFO (cqw_err_cqn / cqw_err_pop), RNIC_FW_TC_CQ_REC_NUM entries */
+static uint32_t mock_ef[RNIC_FW_TC_CQ_REC_NUM], mock_ef_rd, mock_ef_n;
 
 static void mock_cqw_run(void);
 
@@ -140,6 +142,8 @@ uint32_t mock_tc_rd32(uint32_t off)
 		mock_cqw_reads = 0;
 		mock_cqw_run();
 	}
+	if (off == RNIC_FW_TC_CQW_ERR_CQN)
+		return mock_ef_n ? 1u << 31 | mock_ef[mock_ef_rd] : 0;
 	return mock_tc[(off / 4) % 0x400];
 }
 
@@ -160,7 +164,8 @@ static void mock_cqw_run(void)
 			memcpy(mock_host + (a - MOCK_HOST_BASE), c, RNIC_CQE_SIZE);
 		else {
 			mock_tc[RNIC_FW_TC_CQW_STATUS / 4]++; /* a bus error, and its CQ (as cqe_writer) */
-			mock_tc[RNIC_FW_TC_CQW_ERR_CQN / 4] = cqn;
+			if (mock_ef_n < RNIC_FW_TC_CQ_REC_NUM)
+				mock_ef[(mock_ef_rd + mock_ef_n++) % RNIC_FW_TC_CQ_REC_NUM] = cqn;
 		}
 		mock_cqw_cq[cqn].pi++;
 		mock_cqw_taken = (mock_cqw_taken + 1) & 0xFFFFu;
@@ -172,6 +177,8 @@ static void mock_cqw_run(void)
 void mock_tc_wr32(uint32_t off, uint32_t v)
 {
 	mock_tc[(off / 4) % 0x400] = v;
+	if (off == RNIC_FW_TC_CQW_ERR_POP && mock_ef_n)
+		mock_ef_rd = (mock_ef_rd + 1) % RNIC_FW_TC_CQ_REC_NUM, mock_ef_n--;
 	if (off == RNIC_FW_TC_CQW_PROD) {
 		unsigned pending = (v - mock_cqw_taken) & 0xFFFFu;
 		if (pending > mock_cqw_max_pending)

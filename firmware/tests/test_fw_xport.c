@@ -736,6 +736,38 @@ static void pieces(void)
 	check(n == 1 && wc[0].wr_id == 0xB002 && wc[0].status == RNIC_WC_STATUS_SUCCESS, "fw-xport-read-after-gap-completes");
 }
 
+/* A response that ends an older READ/atomic retires the later WQEs an earlier ACK covered: that
+ * ACK came ahead of the response (this NIC's responder sends ACKs of later requests while a READ
+ * response is still read from memory, or before the firmware's atomic ACK) and does not come
+ * again; before, the later WQEs waited for the ACK timeout and a resend. */
+static void response_after_later_ack(uint32_t op, uint64_t id, const char *name, const char *name_next)
+{
+	fresh_qp(7);
+	struct rnicp_sge rs = { H(DATA_OFF), op == RNIC_WQE_OP_RDMA_READ ? 3000u : 8u, 0x101 };
+	struct rnicp_sge ws = { H(DATA_OFF + 8192), 100, 0x102 };
+	unsigned m0 = mock_nmbox;
+	post(op, RNICP_WR_SIGNALED, &rs, 1, id);
+	post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, &ws, 1, id + 1);
+	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, &ws, 1, id + 2);
+	ring_sq();
+	uint32_t p_rd = txd_psn(m0, 0), p_wr = txd_psn(m0, 1);
+	event(RNIC_RX_EVENT_KIND_ACK, p_wr, 0x1F); /* the WRITE's ACK, ahead of the response */
+	struct rnicp_wc wc[4];
+	int early = rnicp_cq_poll(&cq, 4, wc);
+	if (op == RNIC_WQE_OP_RDMA_READ)
+		event(RNIC_RX_EVENT_KIND_READ_RESP_DONE, (p_rd + 2) & 0xFFFFFF, 0x1F); /* 3000 B: 3 responses */
+	else
+		event(RNIC_RX_EVENT_KIND_ATOMIC_ACK, p_rd, 0);
+	int n = rnicp_cq_poll(&cq, 4, wc);
+	check(p_rd != ~0u && early == 0 && n == 2 && wc[0].wr_id == id && wc[0].status == RNIC_WC_STATUS_SUCCESS &&
+		      wc[1].wr_id == id + 1 && wc[1].status == RNIC_WC_STATUS_SUCCESS &&
+		      mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 3,
+	      name);
+	event(RNIC_RX_EVENT_KIND_ACK, txd_psn(m0, 2), 0x1F);
+	n = rnicp_cq_poll(&cq, 4, wc);
+	check(n == 1 && wc[0].wr_id == id + 2, name_next);
+}
+
 static void timers(void)
 {
 	fresh_qp(2); /* timeout code 14 from setup: 1024 << 14 cycles */
@@ -886,6 +918,40 @@ static int polled(struct rnicp_cq *c, int max, unsigned want, uint64_t first)
 	return ok;
 }
 
+/* CQE writes the bus refuses on two CQs before the firmware looks: both CQs go to error, one
+ * CQ_ERROR event each (the writer's error FIFO names both; a single "latest" register lost the
+ * first), and a CQ whose writes succeed is untouched. */
+static void cq_bus_errors(void)
+{
+	uint32_t n[2];
+	struct rnicp_cq g;
+	uint32_t cg = cq_create(2, 0x35000u, 0x35800u, &g);
+	for (int i = 0; i < 2; i++) {
+		CMD(RNIC_CMD_OP_CREATE_CQ);
+		rnic_cmd_create_cq_set_log_size(e, 2);
+		/* a ring outside the mock's host memory: every write of it is a bus error */
+		rnic_cmd_create_cq_set_buf_addr(e, MOCK_HOST_BASE + MOCK_HOST_BYTES + 0x10000u * (uint32_t)(i + 1));
+		rnic_cmd_create_cq_set_dbrec_addr(e, H(0x35900u + 8u * (uint32_t)i));
+		n[i] = fw_cmd_exec(e) == RNIC_CMD_STATUS_OK ? rnic_cmd_create_cq_get_cqn(e) : 0;
+	}
+	regs[RNIC_FW_REG_EQ_LOG_SIZE / 4] = 2;
+	uint32_t prod = regs[RNIC_FW_REG_EQ_PROD / 4];
+	int ok = cg && n[0] && n[1] && cqe_put(n[0], 1) == 0 && cqe_put(cg, 2) == 0 && cqe_put(n[1], 3) == 0;
+	fw_cqw_check();
+	const uint8_t *e0 = P(EQ_OFF + (prod & 3) * RNIC_EQ_ENTRY_SIZE);
+	const uint8_t *e1 = P(EQ_OFF + ((prod + 1) & 3) * RNIC_EQ_ENTRY_SIZE);
+	check(ok && regs[RNIC_FW_REG_EQ_PROD / 4] == prod + 2 &&
+		      rnic_eq_entry_get_event_type(e0) == RNIC_EQ_TYPE_CQ_ERROR && rnic_eq_entry_get_handle(e0) == n[0] &&
+		      rnic_eq_entry_get_event_type(e1) == RNIC_EQ_TYPE_CQ_ERROR && rnic_eq_entry_get_handle(e1) == n[1] &&
+		      fw_res.cqs[n[0]].overflow && fw_res.cqs[n[1]].overflow && !fw_res.cqs[cg].overflow,
+	      "fw-cqw-bus-errors-two-cqs-both-in-error");
+	fw_cqw_check();
+	check(regs[RNIC_FW_REG_EQ_PROD / 4] == prod + 2 && cqe_put(n[0], 4) == -1 && cqe_put(cg, 5) == 0 &&
+		      polled(&g, 1, 1, 2) && polled(&g, 1, 1, 5),
+	      "fw-cqw-bus-errors-reported-once");
+	regs[RNIC_FW_REG_EQ_LOG_SIZE / 4] = 0;
+}
+
 static void cq_overflow(void)
 {
 	struct rnicp_cq a, b;
@@ -1001,6 +1067,46 @@ static void cqe_records(void)
 	fw_cqw_drain();
 }
 
+/* One MODIFY_QP of the test QP; its status. */
+static uint32_t modify(uint32_t mask, uint32_t state, uint32_t access, uint32_t rnr_timer)
+{
+	CMD(RNIC_CMD_OP_MODIFY_QP);
+	rnic_cmd_modify_qp_set_qpn(e, qpn);
+	rnic_cmd_modify_qp_set_attr_mask(e, mask);
+	rnic_cmd_modify_qp_set_state(e, state);
+	rnic_cmd_modify_qp_set_access(e, access);
+	rnic_cmd_modify_qp_set_min_rnr_timer(e, rnr_timer);
+	return fw_cmd_exec(e);
+}
+
+/* A modify of a live QP rewrites the RTL entry in place (keep_state): the new access mask and
+ * RNR timer reach the RTL, its expected PSN and receive buffers stay; a modify that only
+ * changes state between RTS and SQD does the same. */
+static void modify_live_checks(void)
+{
+	uint32_t keep = qpn | 1u << (RNIC_QPT_CMD_KEEP_STATE_OFF * 8 + 7);
+	unsigned m0 = mock_nmbox;
+	uint32_t st = modify(A(ACCESS_FLAGS) | A(MIN_RNR_TIMER), 0, 1u << RNIC_ACCESS_REMOTE_READ, 12);
+	const struct mock_mbox_rec *q = mock_mbox_nth(RNIC_FW_REG_QPT_COMMIT, m0, 0);
+	check(st == RNIC_CMD_STATUS_OK && mock_mbox_count(RNIC_FW_REG_QPT_COMMIT, m0) == 1 && q && q->arg == keep &&
+		      rnic_qpt_entry_get_access(q->data) == 1u << RNIC_ACCESS_REMOTE_READ &&
+		      rnic_qpt_entry_get_min_rnr_timer(q->data) == 12 && rnic_qpt_entry_get_tx_enable(q->data) &&
+		      mock_mbox_count(RNIC_FW_REG_RQD_COMMIT, m0) == 0 &&
+		      rnic_qp_ctx_get_state(fw_res.qp_ctx[qpn]) == RNIC_QP_STATE_RTS,
+	      "fw-qp-modify-rts-to-rts-keeps-rtl-state");
+	m0 = mock_nmbox;
+	uint32_t s1 = modify(A(STATE), RNIC_QP_STATE_SQD, 0, 0);
+	uint32_t s2 = modify(A(STATE) | A(ACCESS_FLAGS), RNIC_QP_STATE_RTS, 7, 0);
+	const struct mock_mbox_rec *qd = mock_mbox_nth(RNIC_FW_REG_QPT_COMMIT, m0, 0);
+	q = mock_mbox_nth(RNIC_FW_REG_QPT_COMMIT, m0, 1);
+	check(s1 == RNIC_CMD_STATUS_OK && s2 == RNIC_CMD_STATUS_OK && mock_mbox_count(RNIC_FW_REG_QPT_COMMIT, m0) == 2 &&
+		      qd && q && qd->arg == keep && q->arg == keep && !rnic_qpt_entry_get_tx_enable(qd->data) &&
+		      rnic_qpt_entry_get_rx_enable(qd->data) && rnic_qpt_entry_get_tx_enable(q->data) &&
+		      rnic_qpt_entry_get_access(q->data) == 7 && rnic_qpt_entry_get_min_rnr_timer(q->data) == 12,
+	      "fw-qp-modify-rts-sqd-rts-keeps-rtl-state");
+	modify(A(MIN_RNR_TIMER), 0, 0, 0); /* back to the setup's timer for the checks that follow */
+}
+
 int main(void)
 {
 	regs[RNIC_FW_REG_HW_CAPS / 4] = 3; /* transport engines present, READ responses placed */
@@ -1009,7 +1115,11 @@ int main(void)
 	unsigned q0 = mock_nmbox;
 	setup_qp(7);
 	const struct mock_mbox_rec *qe = mock_mbox_nth(RNIC_FW_REG_QPT_COMMIT, q0, 2); /* INIT, RTR, RTS */
-	check(mock_mbox_count(RNIC_FW_REG_QPT_COMMIT, q0) == 3 && qe && qe->arg == qpn &&
+	const struct mock_mbox_rec *qi = mock_mbox_nth(RNIC_FW_REG_QPT_COMMIT, q0, 0);
+	const struct mock_mbox_rec *qr = mock_mbox_nth(RNIC_FW_REG_QPT_COMMIT, q0, 1);
+	/* INIT and RTR start the entry over (RTR from rq_psn); RTR->RTS keeps what RTR received. */
+	check(mock_mbox_count(RNIC_FW_REG_QPT_COMMIT, q0) == 3 && qe && qi && qr && qi->arg == qpn && qr->arg == qpn &&
+		      qe->arg == (qpn | 1u << (RNIC_QPT_CMD_KEEP_STATE_OFF * 8 + 7)) &&
 		      rnic_qpt_entry_get_valid(qe->data) && rnic_qpt_entry_get_tx_enable(qe->data) &&
 		      rnic_qpt_entry_get_rx_enable(qe->data) && rnic_qpt_entry_get_pmtu_log2(qe->data) == 10 &&
 		      rnic_qpt_entry_get_dest_qpn(qe->data) == 0x33 && rnic_qpt_entry_get_smac(qe->data) == 0x020000000011ull &&
@@ -1018,6 +1128,7 @@ int main(void)
 	check(qpn >= FW_FIRST_QPN && cqn != 0 &&
 		      rnic_qp_ctx_get_state(fw_res.qp_ctx[qpn]) == RNIC_QP_STATE_RTS,
 	      "fw-xport-setup-rts");
+	modify_live_checks();
 	doorbell_checks();
 	eq_checks();
 	recv_path();
@@ -1036,9 +1147,15 @@ int main(void)
 	atomic_requester();
 	timers();
 	cq_overflow();
+	cq_bus_errors();
 	cqe_records();
 	setup_qp(7); /* a fresh QP in RTS */
 	blueflame();
 	pieces();
+	response_after_later_ack(RNIC_WQE_OP_RDMA_READ, 0xC001, "fw-xport-read-response-retires-what-an-earlier-ack-covered",
+				 "fw-xport-read-then-ack-then-send-completes");
+	response_after_later_ack(RNIC_WQE_OP_ATOMIC_FETCH_AND_ADD, 0xC101,
+				 "fw-xport-atomic-ack-retires-what-an-earlier-ack-covered",
+				 "fw-xport-atomic-then-ack-then-send-completes");
 	return mock_failed;
 }

@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'h834DD83F;
+  localparam logic [31:0] SPEC_HASH = 32'hF63A62C3;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -216,6 +216,7 @@ package rnic_spec_pkg;
   localparam logic [11:0] FW_TC_CQW_CQ_BASE_LO = 12'h810;
   localparam logic [11:0] FW_TC_CQW_CQ_BASE_HI = 12'h814;
   localparam logic [11:0] FW_TC_CQW_CQ_CFG = 12'h818;
+  localparam logic [11:0] FW_TC_CQW_ERR_POP = 12'h81C;
   localparam logic [11:0] FW_TC_BF_STATUS = 12'h820;
 
   // Driver-to-firmware command opcodes. 0x04 and 0x14 are left free: REG_MR fetches an MR's whole page list by DMA itself (no separate MTT writes), and the port's addresses come with SET_GID (no port-attribute command); the firmware answers them as unknown opcodes.
@@ -1371,6 +1372,18 @@ package rnic_spec_pkg;
     logic [0:0] rx_enable;
     logic [0:0] valid;
   } qpt_entry_t;
+
+  // qpt_cmd: 4 bytes. Value written to fw_mmio qpt_commit: which QP-table entry the mailbox's qpt_entry replaces, and how.
+  localparam int unsigned QPT_CMD_BYTES = 4;
+  localparam int unsigned QPT_CMD_QPN_LSB = 0;
+  localparam int unsigned QPT_CMD_QPN_W = 24;
+  localparam int unsigned QPT_CMD_KEEP_STATE_LSB = 31;
+  localparam int unsigned QPT_CMD_KEEP_STATE_W = 1;
+  typedef struct packed {
+    logic [0:0] keep_state;
+    logic [6:0] rsvd24;
+    logic [23:0] qpn;
+  } qpt_cmd_t;
 
   // rq_desc: 80 bytes. A receive buffer the firmware hands to the RTL for one QP (from an RQ WQE): the next SEND or WRITE_IMM on that QP consumes it.
   localparam int unsigned RQ_DESC_BYTES = 80;

@@ -64,7 +64,12 @@ module cqe_writer #(
   // ---- registers on the tightly coupled port
   logic [CntW-1:0] prod_q, take_q, cons_q;   // written / taken into the engine / completed
   logic [15:0]     err_q;
-  logic [CqAw-1:0] err_cqn_q;                // CQ of the latest write answered with an error
+  // error FIFO: the CQ of every write answered with an error, oldest first, until the firmware
+  // pops it (a single "latest CQ" register lost one of two CQs failing close together)
+  logic [CqAw-1:0] ef_mem [RecNum];
+  logic [RecAw-1:0] ef_rd_q, ef_wr_q;
+  logic [RecAw:0]  ef_cnt_q;
+  logic            ef_push, ef_pop;
   // CQN of each record between take and cons (writes complete in order, slot = count mod RecNum)
   logic [CqAw-1:0] infl_cqn [RecNum];
   logic [31:0]     base_lo_q, base_hi_q;
@@ -81,7 +86,7 @@ module cqe_writer #(
         rnic_spec_pkg::FW_TC_CQW_PROD:   tc_rdata_q <= 32'(prod_q);
         rnic_spec_pkg::FW_TC_CQW_CONS:   tc_rdata_q <= 32'(cons_q);
         rnic_spec_pkg::FW_TC_CQW_STATUS: tc_rdata_q <= {15'd0, idle, err_q};
-        rnic_spec_pkg::FW_TC_CQW_ERR_CQN: tc_rdata_q <= 32'(err_cqn_q);
+        rnic_spec_pkg::FW_TC_CQW_ERR_CQN: tc_rdata_q <= {ef_cnt_q != '0, 15'd0, 16'(ef_mem[ef_rd_q])};
         default:                         tc_rdata_q <= 32'd0;
       endcase
     end
@@ -139,7 +144,9 @@ module cqe_writer #(
       take_q     <= '0;
       cons_q     <= '0;
       err_q      <= '0;
-      err_cqn_q  <= '0;
+      ef_rd_q    <= '0;
+      ef_wr_q    <= '0;
+      ef_cnt_q   <= '0;
       cfg_pend_q <= 1'b0;
       beat_q     <= '0;
     end else begin
@@ -148,11 +155,12 @@ module cqe_writer #(
       else if (state_q == Idle) cfg_pend_q <= 1'b0;   // cq_mem written this cycle
       if (wr_cpl_valid_i) begin
         cons_q <= cons_q + 1'b1;
-        if (wr_cpl_status_i != 2'd0) begin
-          err_q     <= err_q + 1'b1;
-          err_cqn_q <= infl_cqn[cons_q[RecAw-1:0]];
-        end
+        if (wr_cpl_status_i != 2'd0) err_q <= err_q + 1'b1;
       end
+      if (ef_push) ef_wr_q <= ef_wr_q + 1'b1;
+      if (ef_pop) ef_rd_q <= ef_rd_q + 1'b1;
+      if (ef_push && !ef_pop) ef_cnt_q <= ef_cnt_q + 1'b1;
+      else if (ef_pop && !ef_push) ef_cnt_q <= ef_cnt_q - 1'b1;
       unique case (state_q)
         Idle:  if (!cfg_pend_q && take_q != prod_q) state_q <= RdRec;
         RdRec: state_q <= RdCq;                        // rec_q holds the record
@@ -169,6 +177,12 @@ module cqe_writer #(
         default: state_q <= Idle;
       endcase
     end
+  end
+
+  assign ef_push = wr_cpl_valid_i && wr_cpl_status_i != 2'd0 && ef_cnt_q != (RecAw+1)'(RecNum);
+  assign ef_pop  = tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_CQW_ERR_POP && ef_cnt_q != '0;
+  always_ff @(posedge clk_i) begin
+    if (ef_push) ef_mem[ef_wr_q] <= infl_cqn[cons_q[RecAw-1:0]];
   end
 
   // data (no reset)

@@ -9,11 +9,13 @@
 // accepted before.
 // A firmware entry write (qpt_wr_*) writes both copies and (re)initialises the moving state:
 // expected PSN := entry.epsn, MSN := 0, no message in progress, cursors 0, ACK counter 0,
-// NAK-sent and error flags clear, ring empty. A post (rqd_*) appends to the QP's ring (a post to
+// NAK-sent and error flags clear, ring empty. With the command's keep_state bit (a modify of a
+// live QP: access flags, RNR timer, Q_Key, path) it writes only the two copies: the moving state
+// and the ring are left as they are, so the QP's PSN sequence and posted buffers carry on. A post (rqd_*) appends to the QP's ring (a post to
 // a full ring overwrites its newer buffer); the engine reads the older one (rx_rqd_o, rx_rqv_o =
 // ring not empty) and an engine clear (rqv_clr_i) consumes it. Both are accepted only while hold_i is low (the receive engine is
-// between packets); an entry write wins over a post. Writes to QPNs >= NumQps are accepted and
-// dropped.
+// between packets); an entry write wins over a post. Writes to QPNs >= NumQps (or with reserved command bits set)
+// are accepted and dropped.
 module xport_qpt #(
   parameter int NumQps  = 1024,
   parameter int RqSlots = 2      // receive buffers per QP (a power of two, 2..8)
@@ -25,7 +27,7 @@ module xport_qpt #(
   // firmware: entry write
   input  logic                       qpt_wr_valid_i,
   output logic                       qpt_wr_ready_o,
-  input  logic [31:0]                qpt_wr_qpn_i,
+  input  logic [31:0]                qpt_wr_qpn_i,   // a qpt_cmd: QPN and keep_state
   input  rnic_spec_pkg::qpt_entry_t  qpt_wr_entry_i,
   // firmware: receive-buffer post (qpn inside the descriptor)
   input  logic                       rqd_valid_i,
@@ -83,6 +85,8 @@ module xport_qpt #(
   logic [QW-1:0]  fw_idx, rq_idx, st_idx, tx_idx, rx_idx;
   logic           fw_ok, rq_ok, tx_ok, rx_ok;
   logic [RxW-1:0] rx_wdata;
+  rnic_spec_pkg::qpt_cmd_t fw_cmd;
+  logic           fw_init;   // an entry write that also resets the moving state and the ring
   xport_rx_pkg::qp_state_t st_init, st_wdata;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -100,18 +104,20 @@ module xport_qpt #(
 
   assign qpt_wr_ready_o = !hold_i && init_done_q;
   assign rqd_ready_o    = !hold_i && !qpt_wr_valid_i && init_done_q;
-  assign fw_ok  = qpt_wr_qpn_i < 32'(NumQps);
+  assign fw_cmd = qpt_wr_qpn_i;
+  assign fw_ok  = 32'(fw_cmd.qpn) < 32'(NumQps) && fw_cmd.rsvd24 == '0;  // reserved bits: not a command we know
   assign rq_ok  = rqd_i.qpn < 32'(NumQps);
   assign tx_ok  = 32'(tx_rd_qpn_i) < 32'(NumQps);
   assign rx_ok  = 32'(rx_rd_qpn_i) < 32'(NumQps);
-  assign fw_idx = qpt_wr_qpn_i[QW-1:0];
+  assign fw_idx = fw_cmd.qpn[QW-1:0];
   assign rq_idx = rqd_i.qpn[QW-1:0];
   assign st_idx = st_qpn_i[QW-1:0];
   assign tx_idx = tx_rd_qpn_i[QW-1:0];
   assign rx_idx = rx_rd_qpn_i[QW-1:0];
   assign fw_we  = qpt_wr_valid_i && qpt_wr_ready_o && fw_ok;
   assign rq_we  = rqd_valid_i && rqd_ready_o && rq_ok;
-  assign st_we_any = clr_we || fw_we || st_we_i;
+  assign fw_init = fw_we && !fw_cmd.keep_state;
+  assign st_we_any = clr_we || fw_init || st_we_i;
 
   assign rx_wdata = {qpt_wr_entry_i.qkey, qpt_wr_entry_i.min_rnr_timer, qpt_wr_entry_i.ack_coalesce, qpt_wr_entry_i.pdn,
                      qpt_wr_entry_i.access, qpt_wr_entry_i.pmtu_log2, qpt_wr_entry_i.qp_type,
@@ -120,7 +126,7 @@ module xport_qpt #(
   always_comb begin
     st_init = '0;
     st_init.epsn = qpt_wr_entry_i.epsn[23:0];
-    st_wdata = clr_we ? '0 : fw_we ? st_init : st_i;
+    st_wdata = clr_we ? '0 : fw_init ? st_init : st_i;
   end
 
   // ---- memories ---------------------------------------------------------------------------------
@@ -131,7 +137,7 @@ module xport_qpt #(
     if (clr_we || fw_we) rx_mem[clr_we ? clr_idx : fw_idx] <= clr_we ? '0 : rx_wdata;
   end
   always_ff @(posedge clk_i) begin
-    if (st_we_any) st_mem[clr_we ? clr_idx : fw_we ? fw_idx : st_idx] <= st_wdata;
+    if (st_we_any) st_mem[clr_we ? clr_idx : fw_init ? fw_idx : st_idx] <= st_wdata;
   end
   logic [RsW-1:0] rqs_post, rqs_cons, rqs_rx;
   logic [SL-1:0]  rq_wslot;
@@ -186,10 +192,10 @@ module xport_qpt #(
   logic          rqs_we;
   logic [RsW-1:0] rqs_wd;
   logic [QW-1:0] rqs_wa;
-  assign rqs_we = clr_we || fw_we || rq_we || (st_we_i && rqv_clr_i);
-  assign rqs_wa = clr_we ? clr_idx : fw_we ? fw_idx : rq_we ? rq_idx : st_idx;
+  assign rqs_we = clr_we || fw_init || rq_we || (st_we_i && rqv_clr_i);
+  assign rqs_wa = clr_we ? clr_idx : fw_init ? fw_idx : rq_we ? rq_idx : st_idx;
   always_comb begin
-    if (clr_we || fw_we) rqs_wd = '0;
+    if (clr_we || fw_init) rqs_wd = '0;
     else if (rq_we) rqs_wd = {rqs_post[RsW-1:SL+1],
                               (post_cnt == (SL+1)'(RqSlots)) ? post_cnt : post_cnt + 1'b1};
     else if (cons_cnt == '0) rqs_wd = rqs_cons;  // nothing to consume

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0x834DD83Fu
+#define RNIC_SPEC_HASH 0xF63A62C3u
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -267,6 +267,7 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_TC_CQW_CQ_BASE_LO 0x810u
 #define RNIC_FW_TC_CQW_CQ_BASE_HI 0x814u
 #define RNIC_FW_TC_CQW_CQ_CFG 0x818u
+#define RNIC_FW_TC_CQW_ERR_POP 0x81Cu
 #define RNIC_FW_TC_BF_STATUS 0x820u
 
 /* Driver-to-firmware command opcodes. 0x04 and 0x14 are left free: REG_MR fetches an MR's whole page list by DMA itself (no separate MTT writes), and the port's addresses come with SET_GID (no port-attribute command); the firmware answers them as unknown opcodes. */
@@ -2899,6 +2900,30 @@ static inline void rnic_qpt_entry_set_min_rnr_timer(void *p, uint32_t v)
 	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 49, (uint8_t)v);
 }
 
+/* qpt_cmd (4 bytes): Value written to fw_mmio qpt_commit: which QP-table entry the mailbox's qpt_entry replaces, and how. */
+#define RNIC_QPT_CMD_SIZE 4u
+#define RNIC_QPT_CMD_ALIGN 4u
+#define RNIC_QPT_CMD_QPN_OFF 0u
+static inline uint32_t rnic_qpt_cmd_get_qpn(const void *p)
+{
+	return (uint32_t)((rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0) & 0xFFFFFFu) >> 0);
+}
+static inline void rnic_qpt_cmd_set_qpn(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0;
+	rnic_st_le32(q, (uint32_t)((rnic_ld_le32(q) & ~0xFFFFFFu) | (((uint32_t)v << 0) & 0xFFFFFFu)));
+}
+#define RNIC_QPT_CMD_KEEP_STATE_OFF 3u
+static inline uint32_t rnic_qpt_cmd_get_keep_state(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3) & 0x80u) >> 7);
+}
+static inline void rnic_qpt_cmd_set_keep_state(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x80u) | (((uint8_t)v << 7) & 0x80u)));
+}
+
 /* rq_desc (80 bytes): A receive buffer the firmware hands to the RTL for one QP (from an RQ WQE): the next SEND or WRITE_IMM on that QP consumes it. */
 #define RNIC_RQ_DESC_SIZE 80u
 #define RNIC_RQ_DESC_ALIGN 8u
@@ -3998,6 +4023,8 @@ static inline void rnic_fw_image_hdr_set_imem_crc(void *p, uint32_t v)
 	X(qpt_entry, qkey, 44, 4, 0, 32) \
 	X(qpt_entry, ack_coalesce, 48, 1, 0, 8) \
 	X(qpt_entry, min_rnr_timer, 49, 1, 0, 8) \
+	X(qpt_cmd, qpn, 0, 4, 0, 24) \
+	X(qpt_cmd, keep_state, 3, 1, 7, 1) \
 	X(rq_desc, qpn, 0, 4, 0, 32) \
 	X(rq_desc, num_sge, 4, 1, 0, 8) \
 	X(rq_desc, wr_id, 8, 8, 0, 64) \

@@ -5,6 +5,7 @@
 // reference ring per CQ. Small rings wrap many times (owner flips), several CQs interleave, the
 // record ring runs full, a CQ is reprogrammed, loads return in exactly one cycle.
 // Built at -GDataWidth=512 (one beat per CQE) and 64 (four). Options: --seed N, --records N.
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -58,7 +59,7 @@ struct Tb {
   unsigned ready_pct = 70, errors_pct = 0, cpl_delay = 40;
   unsigned bus_errors = 0, reqs = 0, bad_len = 0;
   const std::map<uint32_t, Cq> *cqmap = nullptr;  // to name the CQ of a failed write
-  uint32_t last_err_cqn = ~0u;
+  std::vector<uint32_t> err_cqns;  // CQ of every injected bus error, in completion order
   bool cpl_valid_prev = false;
 
   explicit Tb(uint64_t seed) : rng(seed) {
@@ -104,7 +105,7 @@ struct Tb {
             bus_errors++;
             for (auto &kv : *cqmap)
               if (w.addr >= kv.second.base && w.addr < kv.second.base + (uint64_t(RNIC_CQE_SIZE) << kv.second.log))
-                last_err_cqn = kv.first;
+                err_cqns.push_back(kv.first);
           }
           cpl_q.push_back({cycle + 1 + rng() % cpl_delay, st});
           wr_q.pop_front();
@@ -248,9 +249,23 @@ int main(int argc, char **argv) {
   uint32_t st = tb.tc_rd(RNIC_FW_TC_CQW_STATUS);
   r.check(tb.bus_errors > 0 && (st & 0xFFFF) == (tb.bus_errors & 0xFFFF) && (st >> 16 & 1),
           "cqw-bus-errors-counted-idle", "status 0x%x, injected %u", st, tb.bus_errors);
-  uint32_t ecq = tb.tc_rd(RNIC_FW_TC_CQW_ERR_CQN);
-  r.check(tb.last_err_cqn != ~0u && ecq == tb.last_err_cqn, "cqw-err-cqn-names-latest-failed-cq", "cqw_err_cqn %u, injected on %u",
-          ecq, tb.last_err_cqn);
+  // The error FIFO holds the CQs of the first cq_rec_num failed writes (nobody popped), in order;
+  // popping it empty gives exactly those, then bit 31 clear.
+  {
+    size_t want = std::min<size_t>(tb.err_cqns.size(), RNIC_FW_TC_CQ_REC_NUM), got = 0;
+    bool in_order = true;
+    std::string seen;
+    for (unsigned i = 0; i <= RNIC_FW_TC_CQ_REC_NUM; i++) {
+      uint32_t v = tb.tc_rd(RNIC_FW_TC_CQW_ERR_CQN);
+      if (!(v >> 31)) break;
+      seen += " " + std::to_string(v & 0xFFFF);
+      in_order &= got < want && (v & 0xFFFF) == tb.err_cqns[got];
+      got++;
+      tb.tc_wr(RNIC_FW_TC_CQW_ERR_POP, 0);
+    }
+    r.check(want > 1 && got == want && in_order, "cqw-err-fifo-names-each-failed-cq-in-order",
+            "popped %zu of %zu:%s", got, want, seen.c_str());
+  }
   r.check(tb.tc_rd(RNIC_FW_TC_CQW_PROD) == prod, "cqw-prod-reads-back");
 
   // Byte-exact check without injected errors: a fresh run of the same writer over one CQ,

@@ -14,13 +14,16 @@
 
 struct ErrRange {
   uint64_t base = 0, len = 0;
+  uint64_t base2 = 0, len2 = 0;  // a second range (len2 0: none), same directions
   bool reads = false, writes = false;
   uint64_t hits = 0;
 };
 inline ErrRange g_err;
 
 inline uint32_t err_fn(uint64_t a, uint64_t n, bool write) {
-  if (!g_err.len || a + n <= g_err.base || a >= g_err.base + g_err.len) return 0;
+  bool in1 = g_err.len && a + n > g_err.base && a < g_err.base + g_err.len;
+  bool in2 = g_err.len2 && a + n > g_err.base2 && a < g_err.base2 + g_err.len2;
+  if (!in1 && !in2) return 0;
   if (write ? !g_err.writes : !g_err.reads) return 0;
   g_err.hits++;
   return 2;  // SLVERR

@@ -10,6 +10,7 @@
 // fetch failed has no readable wr_id: its error completion is checked by status and wqe_index.
 #include <systemc.h>
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <functional>
@@ -54,6 +55,7 @@ struct PcieErr : sc_module {
   static inline int nic_ids[2] = {0, 1};
   static inline int cq_errors = 0;
   static inline uint32_t cq_err_handle = 0;
+  static inline std::vector<uint32_t> cq_err_handles;  // every CQ_ERROR's CQ, in order
   uint64_t abuf = 0, bbuf = 0;
   uint32_t akey = 0, bkey = 0;
   std::vector<std::string> matrix;
@@ -247,6 +249,65 @@ struct PcieErr : sc_module {
     r.check(evok, "pcie-err-cqe-write-no-qp-fatal-event", "QP_FATAL events: %s", ev.c_str());
   }
 
+  // Two CQs whose CQE writes fail back to back (two QPs' WRITEs rung together): each CQ goes to
+  // error with its own CQ_ERROR event (the CQE writer's error FIFO names both; a single "latest
+  // CQ" register could name only the second), the data of both WRITEs lands.
+  void cqe_write_two_cqs() {
+    RdmaQp x1, y1, x2, y2;
+    if (!pair(x1, y1) || !pair(x2, y2)) {
+      r.check(false, "pcie-err-cqe-write-two-cqs-setup", "%s%s%s%s", x1.err.c_str(), y1.err.c_str(), x2.err.c_str(),
+              y2.err.c_str());
+      return;
+    }
+    const uint64_t A = abuf + 0x40000, B = bbuf + 0x40000;
+    std::vector<uint8_t> d(512);
+    for (size_t i = 0; i < d.size(); i++) d[i] = uint8_t(i * 11 + 5);
+    a->mem->write(A, d.data(), d.size());
+    b->mem->write(B, std::vector<uint8_t>(512, 0).data(), 512);
+    poll_eqs();
+    qp_events.clear();
+    cq_err_handles.clear();
+    g_err = ErrRange();
+    g_err.base = x1.cq_buf, g_err.len = 4096, g_err.base2 = x2.cq_buf, g_err.len2 = 4096, g_err.writes = true;
+    int ev0 = cq_errors;
+    static rnicp_sge s1, s2;
+    s1 = {A, 256, akey}, s2 = {A + 256, 256, akey};
+    int p1 = x1.post_send_nodb(wr(RNIC_WQE_OP_RDMA_WRITE, &s1, B, bkey));
+    int p2 = x2.post_send_nodb(wr(RNIC_WQE_OP_RDMA_WRITE, &s2, B + 256, bkey));
+    x1.ring(), x2.ring();
+    sc_time end = sc_time_stamp() + sc_time(2, SC_MS);
+    while (sc_time_stamp() < end && cq_errors - ev0 < 2) {
+      wait(sc_time(5, SC_US));
+      rnic_eq_poll(&eq, 16, 0);
+    }
+    wait(sc_time(50, SC_US));
+    rnic_eq_poll(&eq, 16, 0);
+    uint64_t hits = g_err.hits;
+    g_err = ErrRange();
+    std::string hs;
+    for (uint32_t h : cq_err_handles) hs += " " + std::to_string(h);
+    int n1 = std::count(cq_err_handles.begin(), cq_err_handles.end(), x1.cqn),
+        n2 = std::count(cq_err_handles.begin(), cq_err_handles.end(), x2.cqn);
+    rnicp_wc w{};
+    int c1 = x1.poll_now(&w, 1), c2 = x2.poll_now(&w, 1);
+    bool data = b->mem->read_vec(B, 512) == d;
+    char row[400];
+    std::snprintf(row, sizeof row, "| cqe-write, two CQs | %llu | - / - | none | none | CQ_ERROR events on cq%s (x1's cq %u, x2's cq %u) |",
+                  (unsigned long long)hits, hs.c_str(), x1.cqn, x2.cqn);
+    matrix.push_back(row);
+    r.check(p1 > 0 && p2 > 0 && hits >= 2 && cq_errors - ev0 == 2 && n1 == 1 && n2 == 1,
+            "pcie-err-cqe-write-two-cqs-each-cq-error-event", "%s", row);
+    r.check(c1 == 0 && c2 == 0 && data, "pcie-err-cqe-write-two-cqs-in-error-data-landed", "cqes %d %d data %s", c1, c2,
+            data ? "ok" : "differs");
+    std::string why;
+    r.check(healthy(&why), "pcie-err-cqe-write-two-cqs-nothing-hung-others-work", "%s", why.c_str());
+    for (RdmaQp *q : {&x1, &y1, &x2, &y2}) q->set_state(RNIC_QP_STATE_ERR);
+    bool evok = false;
+    std::string ev = qp_fatal_events({}, &evok);
+    matrix.back() += " " + ev + " |";
+    r.check(evok, "pcie-err-cqe-write-two-cqs-no-qp-fatal-event", "QP_FATAL events: %s", ev.c_str());
+  }
+
   void run() {
     abuf = a->mem->alloc(1 << 20, 4096), bbuf = b->mem->alloc(1 << 20, 4096);
     bool ok = a->open_port() && b->open_port() && rdma_reg_mr(a, abuf, 1 << 20, 0xF, &akey) &&
@@ -258,6 +319,7 @@ struct PcieErr : sc_module {
          rnic_eq_set_handler(&eq, RNIC_EQ_TYPE_CQ_ERROR, [](void *, const rnic_event *ev) {
            cq_errors++;
            cq_err_handle = ev->handle;
+           cq_err_handles.push_back(ev->handle);
          }, &nic_ids[0]) == 0 &&
          rnic_eq_set_handler(&eq, RNIC_EQ_TYPE_QP_FATAL, on_qp, &nic_ids[0]) == 0 &&
          rnic_eq_set_handler(&eqb, RNIC_EQ_TYPE_QP_FATAL, on_qp, &nic_ids[1]) == 0;
@@ -284,6 +346,7 @@ struct PcieErr : sc_module {
            x.post_send(wr(RNIC_WQE_OP_RDMA_READ, &s1, B, bkey));
          }, true, -1, -1, [](RdmaQp &x, RdmaQp &, const rnicp_wc &wx, const rnicp_wc &) { return Ev{{0, int(x.qpn), int(wx.status), int(RNIC_EQ_QP_SIDE_REQUESTER)}}; });
     cqe_write_path();
+    cqe_write_two_cqs();
     // nic0 as responder
     path("write-placement", [&](RdmaQp &, RdmaQp &) { range(A, 8192, false, true); },
          [&](RdmaQp &, RdmaQp &y) {

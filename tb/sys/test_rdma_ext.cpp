@@ -612,6 +612,95 @@ void errors(Ext &t) {
   }
 }
 
+// ibv_modify_qp of a live QP (IBTA RTS->RTS and SQD->RTS: access flags, min RNR timer) takes
+// effect on the next request while the QP's PSN sequence, MSN and posted receive buffers carry on:
+// a responder that drops REMOTE_WRITE answers the next WRITE with an access NAK, READs still work,
+// and one that gains it accepts WRITEs; no PSN sequence error on the way.
+void modify_live(Ext &t) {
+  RdmaQp *wx, *wy, *x, *y;
+  if (!t.events_on() || !t.pair(wx, wy)) return;
+  auto ooo = [&]() { return rnic_rd32(&t.b->os, RNIC_COUNTER_BASE + 4 * RNIC_CNT_RX_PSN_OOO); };
+  uint32_t ooo0 = ooo();
+  rnic_qp_attr a{};
+  // Drop REMOTE_WRITE in RTS (with a new RNR timer), after traffic moved the PSNs on; a receive
+  // posted before the modify must still be there after it.
+  if (!t.pair(x, y)) return;
+  write_case(t, "rdma-modify-drop-write-before", x, y, RNIC_WQE_OP_RDMA_WRITE, {3000});
+  read_case(t, "rdma-modify-drop-read-before", x, y, {5000});
+  std::vector<rnicp_sge> ss, rs;
+  std::vector<uint8_t> msg = make_sges(t, t.a, t.abuf + 0x20000, t.akey, {700}, ss);
+  make_sges(t, t.b, t.bbuf + 0x80000, t.bkey, {1024}, rs);
+  auto rbefore = snapshot(t.b, rs);
+  rnicp_recv_wr rwr{t.next(), rs.data(), 1};
+  int rrc = y->post_recv(rwr);
+  wait(sc_time(5, SC_US));  // the buffer reaches the receive engine before the modify
+  a.access = LW | RR | RA;
+  a.min_rnr_timer = 14;
+  int rc = y->modify(1u << RNIC_QP_ATTR_ACCESS_FLAGS | 1u << RNIC_QP_ATTR_MIN_RNR_TIMER, a);
+  t.check(rc == 0 && y->state() == RNIC_QP_STATE_RTS, "rdma-modify-rts-to-rts-drop-write", "rc " + std::to_string(rc));
+  read_case(t, "rdma-modify-drop-read-after", x, y, {3000, 100});
+  {
+    rnicp_send_wr wr{};
+    wr.wr_id = t.next();
+    wr.opcode = RNIC_WQE_OP_SEND;
+    wr.flags = RNICP_WR_SIGNALED;
+    wr.sg_list = ss.data();
+    wr.num_sge = 1;
+    int src = x->post_send(wr);
+    rnicp_wc wx{}, wy{};
+    int nx = x->poll(&wx, 1, t.wait_t), ny = y->poll(&wy, 1, t.wait_t);
+    uint64_t rnr = rnic_rd32(&t.b->os, RNIC_COUNTER_BASE + 4 * RNIC_CNT_RX_RNR_SENT);
+    bool data = snapshot(t.b, rs) == expect_scatter(rbefore, rs, msg);
+    t.r.check(rrc == 0 && src > 0 && nx == 1 && ny == 1 && is(wx, wr.wr_id, 0, RNIC_WC_OPCODE_SEND, 700) &&
+                  is(wy, rwr.wr_id, 0, RNIC_WC_OPCODE_RECV, 700) && data && rnr == 0,
+              "rdma-modify-drop-receive-posted-before-kept", "post %d/%d cqes %d/%d %s %s data %d rnr-sent %llu", rrc,
+              src, nx, ny, wcs(wx).c_str(), wcs(wy).c_str(), int(data), (unsigned long long)rnr);
+  }
+  t.check(ooo() == ooo0, "rdma-modify-drop-no-psn-sequence-error", "psn-ooo " + std::to_string(ooo() - ooo0));
+  uint64_t win = t.bbuf + 0xC0000;
+  t.fill(t.b, win, 0x4000);
+  rnicp_sge ls{t.abuf + 0x1000, 64, t.akey};
+  rnicp_send_wr bad{};
+  bad.opcode = RNIC_WQE_OP_RDMA_WRITE;
+  bad.sg_list = &ls;
+  bad.num_sge = 1;
+  bad.remote_addr = win + 0x100;
+  bad.rkey = t.bkey;
+  err_case(t, "rdma-modify-dropped-write-rem-access-err", x, y, bad, RNIC_WC_STATUS_REM_ACCESS_ERR, win, 0x4000, wx,
+           wy, 1);
+
+  // Gain REMOTE_WRITE: in RTS, and through SQD -> RTS.
+  for (int via_sqd = 0; via_sqd < 2; via_sqd++) {
+    std::string n = via_sqd ? "rdma-modify-sqd-to-rts-grant-write" : "rdma-modify-rts-to-rts-grant-write";
+    RdmaConnOpts oy;
+    oy.access = LW | RR;
+    if (!t.pair(x, y, RdmaConnOpts(), oy)) return;
+    read_case(t, n + "-read-before", x, y, {2000});
+    send_case(t, n + "-send-before", x, y, RNIC_WQE_OP_SEND, {300}, {512});
+    ooo0 = ooo();
+    rc = 0;
+    if (via_sqd) {
+      a = rnic_qp_attr{};
+      a.state = RNIC_QP_STATE_SQD;
+      rc = y->modify(1u << RNIC_QP_ATTR_STATE, a);
+      int s = y->state();
+      t.check(rc == 0 && s == RNIC_QP_STATE_SQD, n + "-to-sqd", "rc " + std::to_string(rc) + " state " + std::to_string(s));
+    }
+    a = rnic_qp_attr{};
+    a.state = RNIC_QP_STATE_RTS;
+    a.access = kAll;
+    rc = y->modify((via_sqd ? 1u << RNIC_QP_ATTR_STATE : 0u) | 1u << RNIC_QP_ATTR_ACCESS_FLAGS, a);
+    t.check(rc == 0 && y->state() == RNIC_QP_STATE_RTS, n, "rc " + std::to_string(rc));
+    write_case(t, n + "-write-after", x, y, RNIC_WQE_OP_RDMA_WRITE, {4000});
+    write_case(t, n + "-write-imm-after", x, y, RNIC_WQE_OP_RDMA_WRITE_WITH_IMM, {100});
+    read_case(t, n + "-read-after", x, y, {1500});
+    send_case(t, n + "-send-after", x, y, RNIC_WQE_OP_SEND, {64}, {64});
+    t.check(ooo() == ooo0, n + "-no-psn-sequence-error", "psn-ooo " + std::to_string(ooo() - ooo0));
+    t.check(t.quiet({x, y}), n + "-no-extra-cqes", "");
+  }
+  t.fatal_events("rdma-modify-only-the-dropped-write-failed", {});
+}
+
 // y posts no receive buffer: x's SEND is RNR-NAKed until y posts one (rnr_retry 7: forever).
 void rnr(Ext &t) {
   RdmaQp *x, *y;
@@ -1345,6 +1434,9 @@ int rdma_ext_main(int argc, char **argv, std::function<void(Ext &)> body) {
 
 SimProgram reg_err("test-rdma-err", "two NICs: remote/local access errors, QP to ERR, flush, other QP unaffected [seed]",
                    [](int c, char **v) { return rdma_ext_main(c, v, errors); });
+SimProgram reg_modify("test-rdma-modify",
+                      "two NICs: RTS->RTS and SQD->RTS modify of access flags and RNR timer on live QPs [seed]",
+                      [](int c, char **v) { return rdma_ext_main(c, v, modify_live); });
 SimProgram reg_cq("test-rdma-cq", "two NICs: CQ overrun (CQ_ERROR event, ring kept), a consumer keeping up [seed]",
                   [](int c, char **v) { return rdma_ext_main(c, v, cq_overrun); });
 SimProgram reg_rnr("test-rdma-rnr", "two NICs: RNR NAK then success, RNR and transport retries exceeded [seed]",

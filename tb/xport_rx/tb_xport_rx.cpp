@@ -204,6 +204,7 @@ struct Tb {
     rnic_mpt_entry_set_first_page_offset(e, uint32_t(m.fpo));
     mk_write(RNIC_MKEY_WR_OP_WR_MPT, m.idx, e);
   }
+  uint32_t qpt_cmd_bits = 0;  // qpt_cmd bits besides the QPN for the next qpt_write (keep_state)
   // A QP-table entry: both directions enabled; the addresses are fixed test values.
   void qpt_write(uint32_t qpn, uint32_t epsn, unsigned pmtu_log2, unsigned access, uint32_t pdn,
                  unsigned coal, unsigned rnr, bool valid = true, unsigned qp_type = 2, uint32_t qkey = 0) {
@@ -227,7 +228,7 @@ struct Tb {
     rnic_qpt_entry_set_ack_coalesce(e, coal);
     rnic_qpt_entry_set_min_rnr_timer(e, rnr);
     load(top->qpt_wr_entry_i, e, RNIC_QPT_ENTRY_SIZE);
-    top->qpt_wr_valid_i = 1; top->qpt_wr_qpn_i = qpn;
+    top->qpt_wr_valid_i = 1; top->qpt_wr_qpn_i = qpn | qpt_cmd_bits;
     do cycle(); while (!fire_qpt);
     top->qpt_wr_valid_i = 0;
   }
@@ -685,6 +686,39 @@ int main(int argc, char** argv) {
     R.check(ok, "send-two-buffers-ahead-in-order", "%s evts %zu", why.c_str(), t.evts.size());
     why.clear();
     E += 4; msn += 2;
+  }
+  // ---- 4a. entry rewritten with keep_state (a modify of a live QP): new access mask and RNR
+  // timer apply at once; expected PSN, MSN and the posted receive buffer are kept -------------
+  {
+    uint32_t E = 0x5000;
+    t.qpt_write(QP, E, 10, A_RW, PD, 0, 12);
+    t.clear_out();
+    auto d1 = t.rand_bytes(300);
+    auto p1 = seg(true, QP, E, w.iova + 0x100, w.key(), d1, 1024);
+    t.send_pkt(p1[0]);
+    exp_write(w, w.iova + 0x100, d1);
+    t.post_rq(QP, 0x4A, {{rb.iova + 0x1000, 1024, rb.key()}});
+    t.run_idle();
+    // the rewrite: REMOTE_READ only, RNR timer 5, and an epsn the keep must ignore
+    t.qpt_cmd_bits = 1u << (RNIC_QPT_CMD_KEEP_STATE_OFF * 8 + 7);
+    t.qpt_write(QP, 0x123, 10, A_RR, PD, 0, 5);
+    t.qpt_cmd_bits = 0;
+    auto d2 = t.rand_bytes(700);
+    auto p2 = seg(false, QP, E + 1, 0, 0, d2, 1024);
+    t.send_pkt(p2[0]);
+    for (size_t i = 0; i < d2.size(); i++) t.exp[rb.xlate(rb.iova + 0x1000 + i)] = d2[i];
+    auto p3 = seg(false, QP, E + 2, 0, 0, t.rand_bytes(64), 1024);  // no buffer left: RNR, code 5
+    t.send_pkt(p3[0]);
+    auto p4 = seg(true, QP, E + 2, w.iova + 0x800, w.key(), t.rand_bytes(64), 1024);  // no REMOTE_WRITE now
+    t.send_pkt(p4[0]);
+    t.run_idle();
+    bool ok = acks_eq(t.acks, {{QP, E, 0x1F, 1}, {QP, E + 1, 0x1F, 2}, {QP, E + 2, 0x20 | 5, 2}, {QP, E + 2, 0x62, 2}}, why);
+    ok = ok && t.evts.size() == 3 && t.evts[0].kind == EV_RECV_DONE && t.evts[0].wr_id == 0x4A &&
+         t.evts[0].byte_len == 700 && t.evts[1].kind == EV_RNR_SENT && t.evts[2].kind == EV_RESP_ERROR &&
+         t.evts[2].status == WC_REM_ACCESS_ERR;
+    R.check(ok, "qpt-keep-state-psn-msn-buffer-kept-new-access-and-rnr", "%s evts %zu", why.c_str(), t.evts.size());
+    why.clear();
+    R.check(mem_eq(t, why), "qpt-keep-state-placement", "%s", why.c_str()); why.clear();
   }
   // ---- 4b. UD receive: Q_Key, GRH area + payload into the posted buffer, RECV_DONE ------------------
   {
