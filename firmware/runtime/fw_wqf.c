@@ -9,7 +9,9 @@ static uint32_t wqf_issued; /* commands issued (its low byte is the next command
 static uint32_t wqf_errs;   /* wqf_status.errors when last looked at */
 /* The engine is not reset with the soft core (a reloaded image finds its counts where the last
  * one left them, commands perhaps still in flight): the counts are taken from it at first use. */
-static uint8_t wqf_synced;
+static uint8_t wqf_synced, wqf_hi_set;
+static uint32_t wqf_done; /* commands known complete */
+static uint32_t wqf_hi;   /* what wqf_addr_hi holds */
 
 static uint32_t wqf_status(void)
 {
@@ -18,24 +20,24 @@ static uint32_t wqf_status(void)
 
 uint32_t fw_wqf_issue(uint64_t addr, uint32_t bbs, uint32_t slot)
 {
-	FW_LAYOUT_ALIGN uint8_t s[4], cmd[4] = { 0, 0, 0, 0 };
+	FW_LAYOUT_ALIGN uint8_t s[4];
 	if (!wqf_synced) {
 		rnic_st_le32(s, wqf_status());
 		wqf_issued = rnic_wqf_status_get_done(s) + rnic_wqf_status_get_queued(s);
+		wqf_done = wqf_issued - rnic_wqf_status_get_queued(s);
 		wqf_errs = rnic_wqf_status_get_errors(s);
 		wqf_synced = 1;
 	}
-	for (uint32_t i = 0; i < WQF_POLL_LIMIT; i++) {
+	/* the queue has room unless wqf_cmd_num were issued since the last done count seen */
+	for (uint32_t i = 0; i < WQF_POLL_LIMIT && ((wqf_issued - wqf_done) & 0xFFu) >= RNIC_FW_TC_WQF_CMD_NUM; i++) {
 		rnic_st_le32(s, wqf_status());
-		if (rnic_wqf_status_get_queued(s) < RNIC_FW_TC_WQF_CMD_NUM)
-			break;
+		wqf_done = wqf_issued - rnic_wqf_status_get_queued(s);
 	}
-	rnic_wqf_cmd_set_bbs(cmd, bbs);
-	rnic_wqf_cmd_set_slot(cmd, slot % FW_WQF_BBS);
-	rnic_wqf_cmd_set_tag(cmd, wqf_issued & 0xFFu);
 	hal_tc_wr32(RNIC_FW_TC_WQF_ADDR_LO, (uint32_t)addr);
-	hal_tc_wr32(RNIC_FW_TC_WQF_ADDR_HI, (uint32_t)(addr >> 32));
-	hal_tc_wr32(RNIC_FW_TC_WQF_CMD, rnic_ld_le32(cmd));
+	if (wqf_hi != (uint32_t)(addr >> 32) || !wqf_hi_set) /* it keeps its value: stored when it changes */
+		hal_tc_wr32(RNIC_FW_TC_WQF_ADDR_HI, wqf_hi = (uint32_t)(addr >> 32)), wqf_hi_set = 1;
+	hal_tc_wr32(RNIC_FW_TC_WQF_CMD, bbs << (8 * RNIC_WQF_CMD_BBS_OFF) | (slot % FW_WQF_BBS) << (8 * RNIC_WQF_CMD_SLOT_OFF) |
+						(wqf_issued & 0xFFu) << (8 * RNIC_WQF_CMD_TAG_OFF));
 	return wqf_issued++;
 }
 
@@ -45,8 +47,10 @@ static int wqf_poll(uint32_t last, uint8_t *s)
 	for (uint32_t i = 0; i < WQF_POLL_LIMIT; i++) {
 		rnic_st_le32(s, wqf_status());
 		/* done counts commands mod 256: last is in when done is at most 127 past it */
-		if (((rnic_wqf_status_get_done(s) - (last + 1u)) & 0xFFu) < 0x80u)
+		if (((rnic_wqf_status_get_done(s) - (last + 1u)) & 0xFFu) < 0x80u) {
+			wqf_done = last + 1u;
 			return 0;
+		}
 	}
 	return -1;
 }

@@ -1021,6 +1021,31 @@ static void wqe_fetch(void)
 	check(ok && cmds == 2, "fw-xport-wqe-fetch-half-and-prefetch");
 	ok = stream_of(200, &cmds); /* WQEBBs 12..23 of a 16-WQEBB ring */
 	check(ok && cmds == 3, "fw-xport-wqe-fetch-ring-wrap");
+	/* two sq_db of the QP, the second already waiting in the mailbox when the first is read:
+	 * served together, one fetch for both WQEs */
+	struct rnicp_sge sg1 = { H(DATA_OFF), 64, 0x101 };
+	unsigned m1 = mock_nmbox, c1 = mock_wqf_cmds;
+	uint8_t v1[4] = { 0 }, v2[4] = { 0 };
+	post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, &sg1, 1, 0x7080);
+	rnic_db_word_set_num(v1, qpn);
+	rnic_db_word_set_index(v1, sq.pi);
+	post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, &sg1, 1, 0x7081);
+	rnic_db_word_set_num(v2, qpn);
+	rnic_db_word_set_index(v2, sq.pi);
+	regs[RNIC_FW_REG_DB_STATUS / 4] = 1;
+	regs[RNIC_FW_REG_DB_DATA / 4] = db_ev(0, RNIC_DB_SQ_DB);
+	regs[RNIC_FW_REG_DB_DATA / 4 + 1] = rnic_ld_le32(v2);
+	fw_doorbell(db_ev(0, RNIC_DB_SQ_DB), rnic_ld_le32(v1));
+	ok = mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m1) == 0;
+	regs[RNIC_FW_REG_DB_STATUS / 4] = 0;
+	fw_doorbell(db_ev(0, RNIC_DB_SQ_DB), rnic_ld_le32(v2));
+	check(ok && mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m1) == 2 && mock_wqf_cmds - c1 == 1,
+	      "fw-xport-sq-doorbells-of-one-qp-batched");
+	event(RNIC_RX_EVENT_KIND_ACK, rnic_qp_ctx_get_sq_psn(fw_res.qp_ctx[qpn]) - 1, 0x1F);
+	struct rnicp_wc wc2[4];
+	int n2 = rnicp_cq_poll(&cq, 4, wc2);
+	for (int k = 0; k < n2; k++)
+		rnicp_sq_complete(&sq, wc2[k].wqe_index);
 	/* a fetch answered with a bus error: the WQE completes with an error, the QP goes to ERR */
 	struct rnicp_sge sg = { H(DATA_OFF), 64, 0x101 };
 	unsigned m0 = mock_nmbox;
