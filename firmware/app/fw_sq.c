@@ -707,7 +707,9 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 	int16_t ri = part >= 0 ? part : swqe_get();
 	if (ri < 0)
 		return stall(qpn); /* every record in use: resume when completions free some */
-	/* Only the descriptor's first 64 bytes are cleared: txd_send sends no SGE beyond num_sge. */
+	/* Only the descriptor's first 64 bytes are cleared: txd_send sends no SGE beyond num_sge.
+	 * Unrolled: 16 stores instead of a 3-instruction loop per word (~35 cycles per WQE). */
+#pragma GCC unroll 16
 	for (uint32_t i = 0; i < RNIC_TX_DESC_SGE0_ADDR_OFF; i += 4)
 		rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(d, 8) + i, 0);
 
