@@ -35,7 +35,7 @@ synth-%: | $(BUILD)
 # checks as synth.sh, ~15 CPU s instead of ~220 s for mapping them again), and checks once that
 # the check catches an undriven wire. Their mapped figures come from `make synth` and from
 # `make test-long` (suite synth-blocks-long, synth.sh of each). docs/development.md, "RTL rules".
-SYNTH_IN_CORE := roce_tx roce_rx xport_tx cqe_writer doorbell_bar
+SYNTH_IN_CORE := roce_tx roce_rx xport_tx cqe_writer doorbell_bar wqe_fetch
 SYNTH_BLOCKS = $(filter-out rnic_core $(SYNTH_IN_CORE),$(SYNTH_TOPS))
 # $(call synth_check,TOP): one PASS/FAIL line, the report summary as INFO lines.
 synth_check = if bitstream-scripts/synth/synth.sh $(1) $(RTL_SRCS) > $(BUILD)/synth/$(1).out 2>&1; \

@@ -174,11 +174,43 @@ static void mock_cqw_run(void)
 	mock_tc[RNIC_FW_TC_CQW_CONS / 4] = mock_cqw_taken;
 }
 
+/* The WQE fetch engine (rtl/wqe_fetch): a command is done at once; WQEBBs outside the mock host
+ * memory (or every fetch while mock_wqf_fail) are a bus error, counted and tagged as the engine
+ * does. Each command counts as one DMA read. */
+unsigned mock_wqf_cmds, mock_wqf_fail;
+
+static void mock_wqf_cmd(uint32_t v)
+{
+	uint8_t c[4], st[4];
+	rnic_st_le(c, 4, v);
+	rnic_st_le(st, 4, mock_tc[RNIC_FW_TC_WQF_STATUS / 4]);
+	uint64_t a = (uint64_t)mock_tc[RNIC_FW_TC_WQF_ADDR_HI / 4] << 32 | (mock_tc[RNIC_FW_TC_WQF_ADDR_LO / 4] & ~63u);
+	uint32_t n = rnic_wqf_cmd_get_bbs(c), slot = rnic_wqf_cmd_get_slot(c);
+	n = n == 0 ? 1 : n > RNIC_FW_TC_WQF_BUF_BBS ? RNIC_FW_TC_WQF_BUF_BBS : n;
+	int bad = mock_wqf_fail || a < MOCK_HOST_BASE || a + 64u * n > MOCK_HOST_BASE + MOCK_HOST_BYTES;
+	for (uint32_t k = 0; !bad && k < n; k++)
+		for (uint32_t i = 0; i < 64; i += 4)
+			mock_tc[(RNIC_FW_TC_WQF_BUF_BASE + ((slot + k) % RNIC_FW_TC_WQF_BUF_BBS) * 64 + i) / 4] =
+				(uint32_t)rnic_ld_le(mock_host + (a - MOCK_HOST_BASE) + 64 * k + i, 4);
+	if (bad) {
+		rnic_wqf_status_set_errors(st, rnic_wqf_status_get_errors(st) + 1);
+		rnic_wqf_status_set_err_tag(st, rnic_wqf_cmd_get_tag(c));
+	}
+	rnic_wqf_status_set_done(st, rnic_wqf_status_get_done(st) + 1);
+	mock_tc[RNIC_FW_TC_WQF_STATUS / 4] = (uint32_t)rnic_ld_le(st, 4);
+	mock_wqf_cmds++;
+	mock_dma_reads++;
+}
+
 void mock_tc_wr32(uint32_t off, uint32_t v)
 {
+	if (off == RNIC_FW_TC_WQF_STATUS)
+		return; /* read only */
 	mock_tc[(off / 4) % 0x400] = v;
 	if (off == RNIC_FW_TC_CQW_ERR_POP && mock_ef_n)
 		mock_ef_rd = (mock_ef_rd + 1) % RNIC_FW_TC_CQ_REC_NUM, mock_ef_n--;
+	if (off == RNIC_FW_TC_WQF_CMD)
+		mock_wqf_cmd(v);
 	if (off == RNIC_FW_TC_CQW_PROD) {
 		unsigned pending = (v - mock_cqw_taken) & 0xFFFFu;
 		if (pending > mock_cqw_max_pending)

@@ -46,6 +46,9 @@ extern unsigned mock_cqw_records; /* records turned into CQEs */
 /* 0: records go out at once; N: only at every Nth read of cqw_cons (a writer that lags) */
 extern unsigned mock_cqw_lag;
 extern unsigned mock_cqw_max_pending; /* most records ever handed over and not yet written */
+/* The WQE fetch engine behind the window: commands done at once (each also counts in
+ * mock_dma_reads); while mock_wqf_fail every fetch meets a bus error. */
+extern unsigned mock_wqf_cmds, mock_wqf_fail;
 /* hw_caps[20:16], the configuration's QP count (default 128); read at fw_res_init */
 extern unsigned mock_qp_log2;
 

@@ -1105,6 +1105,76 @@ static void modify_live_checks(void)
 		      rnic_qpt_entry_get_access(q->data) == 7 && rnic_qpt_entry_get_min_rnr_timer(q->data) == 12,
 	      "fw-qp-modify-rts-sqd-rts-keeps-rtl-state");
 	modify(A(MIN_RNR_TIMER), 0, 0, 0); /* back to the setup's timer for the checks that follow */
+/* One doorbell announcing 12 WQEs: a fetch of half the engine's buffer, the rest fetched into
+ * the other half before the first WQE is sent (one command each, two for a range crossing the
+ * ring end); the descriptors come out in order with each WQE's own length. */
+static int stream_of(unsigned n0, unsigned *cmds)
+{
+	struct rnicp_sge sg = { H(DATA_OFF), 0, 0x101 };
+	unsigned m0 = mock_nmbox, c0 = mock_wqf_cmds;
+	for (unsigned k = 0; k < 12; k++) {
+		sg.length = n0 + k;
+		post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, &sg, 1, 0x7000 + k);
+	}
+	ring_sq();
+	*cmds = mock_wqf_cmds - c0;
+	int ok = mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 12;
+	for (unsigned k = 0; ok && k < 12; k++)
+		ok = rnic_tx_desc_get_length(mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, k)->data) == n0 + k;
+	event(RNIC_RX_EVENT_KIND_ACK, rnic_qp_ctx_get_sq_psn(fw_res.qp_ctx[qpn]) - 1, 0x1F);
+	struct rnicp_wc wc[16];
+	int n = rnicp_cq_poll(&cq, 16, wc);
+	for (int k = 0; ok && k < 12; k++)
+		ok = n == 12 && wc[k].wr_id == 0x7000u + (unsigned)k && wc[k].status == RNIC_WC_STATUS_SUCCESS &&
+		     rnicp_sq_complete(&sq, wc[k].wqe_index) == 0; /* the ring space is the host's again */
+	return ok;
+}
+
+static void wqe_fetch(void)
+{
+	unsigned cmds;
+	fresh_qp(7);
+	int ok = stream_of(100, &cmds);
+	check(ok && cmds == 2, "fw-xport-wqe-fetch-half-and-prefetch");
+	ok = stream_of(200, &cmds); /* WQEBBs 12..23 of a 16-WQEBB ring */
+	check(ok && cmds == 3, "fw-xport-wqe-fetch-ring-wrap");
+	/* two sq_db of the QP, the second already waiting in the mailbox when the first is read:
+	 * served together, one fetch for both WQEs */
+	struct rnicp_sge sg1 = { H(DATA_OFF), 64, 0x101 };
+	unsigned m1 = mock_nmbox, c1 = mock_wqf_cmds;
+	uint8_t v1[4] = { 0 }, v2[4] = { 0 };
+	post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, &sg1, 1, 0x7080);
+	rnic_db_word_set_num(v1, qpn);
+	rnic_db_word_set_index(v1, sq.pi);
+	post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, &sg1, 1, 0x7081);
+	rnic_db_word_set_num(v2, qpn);
+	rnic_db_word_set_index(v2, sq.pi);
+	regs[RNIC_FW_REG_DB_STATUS / 4] = 1;
+	regs[RNIC_FW_REG_DB_DATA / 4] = db_ev(0, RNIC_DB_SQ_DB);
+	regs[RNIC_FW_REG_DB_DATA / 4 + 1] = rnic_ld_le32(v2);
+	fw_doorbell(db_ev(0, RNIC_DB_SQ_DB), rnic_ld_le32(v1));
+	ok = mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m1) == 0;
+	regs[RNIC_FW_REG_DB_STATUS / 4] = 0;
+	fw_doorbell(db_ev(0, RNIC_DB_SQ_DB), rnic_ld_le32(v2));
+	check(ok && mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m1) == 2 && mock_wqf_cmds - c1 == 1,
+	      "fw-xport-sq-doorbells-of-one-qp-batched");
+	event(RNIC_RX_EVENT_KIND_ACK, rnic_qp_ctx_get_sq_psn(fw_res.qp_ctx[qpn]) - 1, 0x1F);
+	struct rnicp_wc wc2[4];
+	int n2 = rnicp_cq_poll(&cq, 4, wc2);
+	for (int k = 0; k < n2; k++)
+		rnicp_sq_complete(&sq, wc2[k].wqe_index);
+	/* a fetch answered with a bus error: the WQE completes with an error, the QP goes to ERR */
+	struct rnicp_sge sg = { H(DATA_OFF), 64, 0x101 };
+	unsigned m0 = mock_nmbox;
+	post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, &sg, 1, 0x7100);
+	mock_wqf_fail = 1;
+	ring_sq();
+	mock_wqf_fail = 0;
+	struct rnicp_wc wc[4];
+	int n = rnicp_cq_poll(&cq, 4, wc);
+	check(n == 1 && wc[0].status == RNIC_WC_STATUS_LOC_QP_OP_ERR && mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 0 &&
+		      rnic_qp_ctx_get_state(fw_res.qp_ctx[qpn]) == RNIC_QP_STATE_ERR,
+	      "fw-xport-wqe-fetch-bus-error-qp-err");
 }
 
 int main(void)
@@ -1157,5 +1227,6 @@ int main(void)
 	response_after_later_ack(RNIC_WQE_OP_ATOMIC_FETCH_AND_ADD, 0xC101,
 				 "fw-xport-atomic-ack-retires-what-an-earlier-ack-covered",
 				 "fw-xport-atomic-then-ack-then-send-completes");
+	wqe_fetch();
 	return mock_failed;
 }

@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'hF63A62C3;
+  localparam logic [31:0] SPEC_HASH = 32'hF8C920D4;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -209,6 +209,9 @@ package rnic_spec_pkg;
   localparam logic [11:0] FW_TC_BF_DATA_BASE = 12'h400;
   localparam logic [31:0] FW_TC_QPC_BASE = 32'h01000000;
   localparam int unsigned FW_TC_QPC_ENTRY_BYTES = 256;
+  localparam logic [11:0] FW_TC_WQF_BUF_BASE = 12'hC00;
+  localparam int unsigned FW_TC_WQF_BUF_BBS = 16;
+  localparam int unsigned FW_TC_WQF_CMD_NUM = 4;
   localparam logic [11:0] FW_TC_CQW_PROD = 12'h800;
   localparam logic [11:0] FW_TC_CQW_CONS = 12'h804;
   localparam logic [11:0] FW_TC_CQW_STATUS = 12'h808;
@@ -218,6 +221,10 @@ package rnic_spec_pkg;
   localparam logic [11:0] FW_TC_CQW_CQ_CFG = 12'h818;
   localparam logic [11:0] FW_TC_CQW_ERR_POP = 12'h81C;
   localparam logic [11:0] FW_TC_BF_STATUS = 12'h820;
+  localparam logic [11:0] FW_TC_WQF_ADDR_LO = 12'h830;
+  localparam logic [11:0] FW_TC_WQF_ADDR_HI = 12'h834;
+  localparam logic [11:0] FW_TC_WQF_CMD = 12'h838;
+  localparam logic [11:0] FW_TC_WQF_STATUS = 12'h83C;
 
   // Driver-to-firmware command opcodes. 0x04 and 0x14 are left free: REG_MR fetches an MR's whole page list by DMA itself (no separate MTT writes), and the port's addresses come with SET_GID (no port-attribute command); the firmware answers them as unknown opcodes.
   localparam logic [7:0] CMD_OP_NOP = 8'd0;
@@ -1674,6 +1681,42 @@ package rnic_spec_pkg;
     logic [7:0] seq;
     logic [15:0] page;
   } bf_status_t;
+
+  // wqf_cmd: 4 bytes. A WQE fetch command (the firmware's store to fw_tc wqf_cmd; the host address is in wqf_addr_lo/hi).
+  localparam int unsigned WQF_CMD_BYTES = 4;
+  localparam int unsigned WQF_CMD_BBS_LSB = 0;
+  localparam int unsigned WQF_CMD_BBS_W = 8;
+  localparam int unsigned WQF_CMD_SLOT_LSB = 8;
+  localparam int unsigned WQF_CMD_SLOT_W = 8;
+  localparam int unsigned WQF_CMD_TAG_LSB = 16;
+  localparam int unsigned WQF_CMD_TAG_W = 8;
+  typedef struct packed {
+    logic [7:0] rsvd24;
+    logic [7:0] tag;
+    logic [7:0] slot;
+    logic [7:0] bbs;
+  } wqf_cmd_t;
+
+  // wqf_status: 4 bytes. The WQE fetch engine's status (fw_tc wqf_status): one load tells the firmware what completed.
+  localparam int unsigned WQF_STATUS_BYTES = 4;
+  localparam int unsigned WQF_STATUS_DONE_LSB = 0;
+  localparam int unsigned WQF_STATUS_DONE_W = 8;
+  localparam int unsigned WQF_STATUS_ERRORS_LSB = 8;
+  localparam int unsigned WQF_STATUS_ERRORS_W = 8;
+  localparam int unsigned WQF_STATUS_ERR_TAG_LSB = 16;
+  localparam int unsigned WQF_STATUS_ERR_TAG_W = 8;
+  localparam int unsigned WQF_STATUS_QUEUED_LSB = 24;
+  localparam int unsigned WQF_STATUS_QUEUED_W = 4;
+  localparam int unsigned WQF_STATUS_DROPPED_LSB = 31;
+  localparam int unsigned WQF_STATUS_DROPPED_W = 1;
+  typedef struct packed {
+    logic [0:0] dropped;
+    logic [2:0] rsvd28;
+    logic [3:0] queued;
+    logic [7:0] err_tag;
+    logic [7:0] errors;
+    logic [7:0] done;
+  } wqf_status_t;
 
   // fw_image_hdr: 32 bytes. Firmware image header at DMEM offset 0 of a loadable image: checked by the boot ROM path before the core is released.
   localparam int unsigned FW_IMAGE_HDR_BYTES = 32;

@@ -281,9 +281,9 @@ module rnic_core #(
   // ---- CQE writer: completion records from the firmware's tightly coupled window -> CQEs ----
   logic        tc_req, tc_we;
   logic [11:0] tc_addr;
-  logic [31:0] tc_wdata, tc_rdata, cqw_tc_rdata, db_tc_rdata;
+  logic [31:0] tc_wdata, tc_rdata, cqw_tc_rdata, db_tc_rdata, wf_tc_rdata;
   // each engine answers a load of an offset it does not own with 0, from its own register
-  assign tc_rdata = cqw_tc_rdata | db_tc_rdata;
+  assign tc_rdata = cqw_tc_rdata | db_tc_rdata | wf_tc_rdata;
   logic                   cw_wr_req_valid, cw_wr_req_ready, cw_wr_data_valid, cw_wr_data_ready;
   logic                   cw_wr_cpl_valid, cw_wr_cpl_ready;
   logic [63:0]            cw_wr_req_addr;
@@ -298,6 +298,24 @@ module rnic_core #(
     .wr_req_len_o(cw_wr_req_len), .wr_req_tag_o(cw_wr_req_tag), .wr_data_valid_o(cw_wr_data_valid),
     .wr_data_ready_i(cw_wr_data_ready), .wr_data_o(cw_wr_data), .wr_cpl_valid_i(cw_wr_cpl_valid),
     .wr_cpl_ready_o(cw_wr_cpl_ready), .wr_cpl_status_i(cw_wr_cpl_status)
+  );
+
+  // ---- WQE fetch: the firmware's fetch commands -> DMA reads of WQEBBs into its TC buffer ----
+  logic                   wf_rd_req_valid, wf_rd_req_ready, wf_rd_data_valid, wf_rd_data_ready;
+  logic                   wf_rd_data_last, wf_rd_cpl_valid, wf_rd_cpl_ready;
+  logic [63:0]            wf_rd_req_addr;
+  logic [31:0]            wf_rd_req_len;
+  logic [7:0]             wf_rd_req_tag, wf_rd_cpl_tag;
+  logic [DataWidth-1:0]   wf_rd_data;
+  logic [DataWidth/8-1:0] wf_rd_data_keep;
+  logic [1:0]             wf_rd_cpl_status;
+  wqe_fetch #(.DataWidth(DataWidth), .TagWidth(8)) u_wqe_fetch (
+    .clk_i, .rst_ni,
+    .tc_req_i(tc_req), .tc_we_i(tc_we), .tc_addr_i(tc_addr), .tc_wdata_i(tc_wdata), .tc_rdata_o(wf_tc_rdata),
+    .rd_req_valid_o(wf_rd_req_valid), .rd_req_ready_i(wf_rd_req_ready), .rd_req_addr_o(wf_rd_req_addr),
+    .rd_req_len_o(wf_rd_req_len), .rd_req_tag_o(wf_rd_req_tag), .rd_data_valid_i(wf_rd_data_valid),
+    .rd_data_ready_o(wf_rd_data_ready), .rd_data_i(wf_rd_data), .rd_data_last_i(wf_rd_data_last),
+    .rd_cpl_valid_i(wf_rd_cpl_valid), .rd_cpl_ready_o(wf_rd_cpl_ready), .rd_cpl_status_i(wf_rd_cpl_status)
   );
 
   // ---- Doorbell BAR: doorbells into a FIFO the firmware drains, BlueFlame onto its TC window --
@@ -539,17 +557,24 @@ module rnic_core #(
   localparam logic [2:0] CfgMps256 = 3'd1;
   dma_engine #(
     .DataWidth(DataWidth), .AddrWidth(AxiAddrWidth), .IdWidth(AxiIdWidth), .TagWidth(8),
-    .NumRdClients(2), .NumWrClients(3)
+    .NumRdClients(3), .NumWrClients(3)
   ) u_dma (
     .clk_i, .rst_ni, .cfg_max_read_req_i(CfgMrrs512), .cfg_max_payload_i(CfgMps256),
-    // read client 0: firmware; 1: transmit engine
-    .rd_req_valid_i({tx_rd_req_valid, fd_rd_req_valid}), .rd_req_ready_o({tx_rd_req_ready, fd_rd_req_ready}),
-    .rd_req_addr_i({tx_rd_req_addr, fd_rd_req_addr}), .rd_req_len_i({tx_rd_req_len, fd_rd_req_len}),
-    .rd_req_tag_i({tx_rd_req_tag, fd_rd_req_tag}), .rd_data_valid_o({tx_rd_data_valid, fd_rd_data_valid}),
-    .rd_data_ready_i({tx_rd_data_ready, fd_rd_data_ready}), .rd_data_o({tx_rd_data, fd_rd_data}),
-    .rd_data_keep_o({tx_rd_data_keep, fd_rd_data_keep}), .rd_data_last_o({tx_rd_data_last, fd_rd_data_last}),
-    .rd_cpl_valid_o({tx_rd_cpl_valid, fd_rd_cpl_valid}), .rd_cpl_ready_i({tx_rd_cpl_ready, fd_rd_cpl_ready}),
-    .rd_cpl_tag_o({tx_rd_cpl_tag, fd_rd_cpl_tag}), .rd_cpl_status_o({tx_rd_cpl_status, fd_rd_cpl_status}),
+    // read client 0: firmware; 1: transmit engine; 2: WQE fetch
+    .rd_req_valid_i({wf_rd_req_valid, tx_rd_req_valid, fd_rd_req_valid}),
+    .rd_req_ready_o({wf_rd_req_ready, tx_rd_req_ready, fd_rd_req_ready}),
+    .rd_req_addr_i({wf_rd_req_addr, tx_rd_req_addr, fd_rd_req_addr}),
+    .rd_req_len_i({wf_rd_req_len, tx_rd_req_len, fd_rd_req_len}),
+    .rd_req_tag_i({wf_rd_req_tag, tx_rd_req_tag, fd_rd_req_tag}),
+    .rd_data_valid_o({wf_rd_data_valid, tx_rd_data_valid, fd_rd_data_valid}),
+    .rd_data_ready_i({wf_rd_data_ready, tx_rd_data_ready, fd_rd_data_ready}),
+    .rd_data_o({wf_rd_data, tx_rd_data, fd_rd_data}),
+    .rd_data_keep_o({wf_rd_data_keep, tx_rd_data_keep, fd_rd_data_keep}),
+    .rd_data_last_o({wf_rd_data_last, tx_rd_data_last, fd_rd_data_last}),
+    .rd_cpl_valid_o({wf_rd_cpl_valid, tx_rd_cpl_valid, fd_rd_cpl_valid}),
+    .rd_cpl_ready_i({wf_rd_cpl_ready, tx_rd_cpl_ready, fd_rd_cpl_ready}),
+    .rd_cpl_tag_o({wf_rd_cpl_tag, tx_rd_cpl_tag, fd_rd_cpl_tag}),
+    .rd_cpl_status_o({wf_rd_cpl_status, tx_rd_cpl_status, fd_rd_cpl_status}),
     // write client 0: firmware; 1: receive engine; 2: CQE writer
     .wr_req_valid_i({cw_wr_req_valid, rx_wr_req_valid, fd_wr_req_valid}),
     .wr_req_ready_o({cw_wr_req_ready, rx_wr_req_ready, fd_wr_req_ready}),
@@ -637,7 +662,8 @@ module rnic_core #(
       // DMA completions with an error response, from any client
       cnt_dma_rd_err_q <= cnt_dma_rd_err_q +
           32'(fd_rd_cpl_valid && fd_rd_cpl_ready && fd_rd_cpl_status != 2'b00) +
-          32'(tx_rd_cpl_valid && tx_rd_cpl_ready && tx_rd_cpl_status != 2'b00);
+          32'(tx_rd_cpl_valid && tx_rd_cpl_ready && tx_rd_cpl_status != 2'b00) +
+          32'(wf_rd_cpl_valid && wf_rd_cpl_ready && wf_rd_cpl_status != 2'b00);
       cnt_dma_wr_err_q <= cnt_dma_wr_err_q +
           32'(fd_wr_cpl_valid && fd_wr_cpl_ready && fd_wr_cpl_status != 2'b00) +
           32'(rx_wr_cpl_valid && rx_wr_cpl_ready && rx_wr_cpl_status != 2'b00);
@@ -730,7 +756,7 @@ module rnic_core #(
 
 
   logic unused_inputs;
-  assign unused_inputs = ^{evq_cnt, fd_rd_cpl_tag, fd_wr_cpl_tag, cw_wr_cpl_tag, mkey_init_done, rx_pl_keep, rx_pl_last, rx_good,
+  assign unused_inputs = ^{evq_cnt, fd_rd_cpl_tag, wf_rd_cpl_tag, wf_rd_data_keep, fd_wr_cpl_tag, cw_wr_cpl_tag, mkey_init_done, rx_pl_keep, rx_pl_last, rx_good,
                            tx_rdrsp_err, tx_cnt_done, tx_cnt_lkey, tx_cnt_rkey, tx_cnt_dma, s_axis_rx_tdata_i, ctrl_scratch,
                            ctrl_vlan[31:17], ctrl_vlan[15:12], vlan_rx_tagged, cpu_control[31:1],
                            cmdq_prod_we,

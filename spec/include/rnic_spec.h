@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0xF63A62C3u
+#define RNIC_SPEC_HASH 0xF8C920D4u
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -260,6 +260,9 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_TC_BF_DATA_BASE 0x400u
 #define RNIC_FW_TC_QPC_BASE 0x01000000u
 #define RNIC_FW_TC_QPC_ENTRY_BYTES 256u
+#define RNIC_FW_TC_WQF_BUF_BASE 0xC00u
+#define RNIC_FW_TC_WQF_BUF_BBS 16u
+#define RNIC_FW_TC_WQF_CMD_NUM 4u
 #define RNIC_FW_TC_CQW_PROD 0x800u
 #define RNIC_FW_TC_CQW_CONS 0x804u
 #define RNIC_FW_TC_CQW_STATUS 0x808u
@@ -269,6 +272,10 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_TC_CQW_CQ_CFG 0x818u
 #define RNIC_FW_TC_CQW_ERR_POP 0x81Cu
 #define RNIC_FW_TC_BF_STATUS 0x820u
+#define RNIC_FW_TC_WQF_ADDR_LO 0x830u
+#define RNIC_FW_TC_WQF_ADDR_HI 0x834u
+#define RNIC_FW_TC_WQF_CMD 0x838u
+#define RNIC_FW_TC_WQF_STATUS 0x83Cu
 
 /* Driver-to-firmware command opcodes. 0x04 and 0x14 are left free: REG_MR fetches an MR's whole page list by DMA itself (no separate MTT writes), and the port's addresses come with SET_GID (no port-attribute command); the firmware answers them as unknown opcodes. */
 #define RNIC_CMD_OP_NOP 0u
@@ -3719,6 +3726,88 @@ static inline void rnic_bf_status_set_valid(void *p, uint32_t v)
 	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x80u) | (((uint8_t)v << 7) & 0x80u)));
 }
 
+/* wqf_cmd (4 bytes): A WQE fetch command (the firmware's store to fw_tc wqf_cmd; the host address is in wqf_addr_lo/hi). */
+#define RNIC_WQF_CMD_SIZE 4u
+#define RNIC_WQF_CMD_ALIGN 4u
+#define RNIC_WQF_CMD_BBS_OFF 0u
+static inline uint32_t rnic_wqf_cmd_get_bbs(const void *p)
+{
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0);
+}
+static inline void rnic_wqf_cmd_set_bbs(void *p, uint32_t v)
+{
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0, (uint8_t)v);
+}
+#define RNIC_WQF_CMD_SLOT_OFF 1u
+static inline uint32_t rnic_wqf_cmd_get_slot(const void *p)
+{
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 1);
+}
+static inline void rnic_wqf_cmd_set_slot(void *p, uint32_t v)
+{
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 1, (uint8_t)v);
+}
+#define RNIC_WQF_CMD_TAG_OFF 2u
+static inline uint32_t rnic_wqf_cmd_get_tag(const void *p)
+{
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2);
+}
+static inline void rnic_wqf_cmd_set_tag(void *p, uint32_t v)
+{
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2, (uint8_t)v);
+}
+
+/* wqf_status (4 bytes): The WQE fetch engine's status (fw_tc wqf_status): one load tells the firmware what completed. */
+#define RNIC_WQF_STATUS_SIZE 4u
+#define RNIC_WQF_STATUS_ALIGN 4u
+#define RNIC_WQF_STATUS_DONE_OFF 0u
+static inline uint32_t rnic_wqf_status_get_done(const void *p)
+{
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0);
+}
+static inline void rnic_wqf_status_set_done(void *p, uint32_t v)
+{
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0, (uint8_t)v);
+}
+#define RNIC_WQF_STATUS_ERRORS_OFF 1u
+static inline uint32_t rnic_wqf_status_get_errors(const void *p)
+{
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 1);
+}
+static inline void rnic_wqf_status_set_errors(void *p, uint32_t v)
+{
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 1, (uint8_t)v);
+}
+#define RNIC_WQF_STATUS_ERR_TAG_OFF 2u
+static inline uint32_t rnic_wqf_status_get_err_tag(const void *p)
+{
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2);
+}
+static inline void rnic_wqf_status_set_err_tag(void *p, uint32_t v)
+{
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2, (uint8_t)v);
+}
+#define RNIC_WQF_STATUS_QUEUED_OFF 3u
+static inline uint32_t rnic_wqf_status_get_queued(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3) & 0xFu) >> 0);
+}
+static inline void rnic_wqf_status_set_queued(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0xFu) | (((uint8_t)v << 0) & 0xFu)));
+}
+#define RNIC_WQF_STATUS_DROPPED_OFF 3u
+static inline uint32_t rnic_wqf_status_get_dropped(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3) & 0x80u) >> 7);
+}
+static inline void rnic_wqf_status_set_dropped(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x80u) | (((uint8_t)v << 7) & 0x80u)));
+}
+
 /* fw_image_hdr (32 bytes): Firmware image header at DMEM offset 0 of a loadable image: checked by the boot ROM path before the core is released. */
 #define RNIC_FW_IMAGE_HDR_SIZE 32u
 #define RNIC_FW_IMAGE_HDR_ALIGN 8u
@@ -4110,6 +4199,14 @@ static inline void rnic_fw_image_hdr_set_imem_crc(void *p, uint32_t v)
 	X(bf_status, seq, 2, 1, 0, 8) \
 	X(bf_status, wqebbs, 3, 1, 0, 3) \
 	X(bf_status, valid, 3, 1, 7, 1) \
+	X(wqf_cmd, bbs, 0, 1, 0, 8) \
+	X(wqf_cmd, slot, 1, 1, 0, 8) \
+	X(wqf_cmd, tag, 2, 1, 0, 8) \
+	X(wqf_status, done, 0, 1, 0, 8) \
+	X(wqf_status, errors, 1, 1, 0, 8) \
+	X(wqf_status, err_tag, 2, 1, 0, 8) \
+	X(wqf_status, queued, 3, 1, 0, 4) \
+	X(wqf_status, dropped, 3, 1, 7, 1) \
 	X(fw_image_hdr, magic, 0, 4, 0, 32) \
 	X(fw_image_hdr, version, 4, 4, 0, 32) \
 	X(fw_image_hdr, imem_size, 8, 4, 0, 32) \

@@ -1,0 +1,26 @@
+# tb/wqe_fetch/block.mk: the WQE fetch engine (rtl/wqe_fetch): block testbench at 512 and 64
+# bits, lint/synth top.
+WQF_BUILD   := $(BUILD)/wqe_fetch
+WQF_TB_CPP  := tb/wqe_fetch/tb_wqe_fetch.cpp
+WQF_TB_DEPS := $(WQF_TB_CPP) tb/common/tb_check.h spec/include/rnic_spec.h \
+               $(wildcard rtl/wqe_fetch/*.sv) rtl/common/rnic_spec_pkg.sv
+WQF_SEED      ?= 1
+WQF_DOORBELLS ?= 1500
+
+TEST_SUITES += wqe_fetch
+TEST_LONG   += wqe_fetch-long
+LINT_TOPS   += wqe_fetch
+SYNTH_TOPS  += wqe_fetch
+
+$(WQF_BUILD)/w512/Vwqe_fetch: $(WQF_TB_DEPS)
+	$(call verilate,$(WQF_BUILD)/w512,wqe_fetch,,$(WQF_TB_CPP),-GDataWidth=512 -CFLAGS -DTB_DATA_WIDTH=512)
+$(WQF_BUILD)/w64/Vwqe_fetch: $(WQF_TB_DEPS)
+	$(call verilate,$(WQF_BUILD)/w64,wqe_fetch,,$(WQF_TB_CPP),-GDataWidth=64 -CFLAGS -DTB_DATA_WIDTH=64)
+
+.PHONY: test-wqe_fetch test-wqe_fetch-long
+test-wqe_fetch: $(WQF_BUILD)/w512/Vwqe_fetch $(WQF_BUILD)/w64/Vwqe_fetch
+	@rc=0; for w in w512 w64; do \
+	  $(WQF_BUILD)/$$w/Vwqe_fetch --seed $(WQF_SEED) --doorbells $(WQF_DOORBELLS) | sed "s/^\(PASS\|FAIL\) /\1 $$w-/"; \
+	  test $${PIPESTATUS[0]} -eq 0 || rc=1; done; exit $$rc
+test-wqe_fetch-long:
+	@$(MAKE) --no-print-directory test-wqe_fetch WQF_DOORBELLS=50000 WQF_SEED=$(or $(SEED),7)
