@@ -1105,6 +1105,8 @@ static void modify_live_checks(void)
 		      rnic_qpt_entry_get_access(q->data) == 7 && rnic_qpt_entry_get_min_rnr_timer(q->data) == 12,
 	      "fw-qp-modify-rts-sqd-rts-keeps-rtl-state");
 	modify(A(MIN_RNR_TIMER), 0, 0, 0); /* back to the setup's timer for the checks that follow */
+}
+
 /* One doorbell announcing 12 WQEs: a fetch of half the engine's buffer, the rest fetched into
  * the other half before the first WQE is sent (one command each, two for a range crossing the
  * ring end); the descriptors come out in order with each WQE's own length. */
