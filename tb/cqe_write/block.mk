@@ -2,7 +2,7 @@
 # lint/synth top.
 CQW_BUILD   := $(BUILD)/cqe_write
 CQW_TB_CPP  := tb/cqe_write/tb_cqe_writer.cpp
-CQW_TB_DEPS := $(CQW_TB_CPP) tb/common/tb_check.h spec/include/rnic_spec.h \
+CQW_TB_DEPS := $(CQW_TB_CPP) tb/common/tb_check.h tb/common/tb_tc_port.h spec/include/rnic_spec.h \
                $(wildcard rtl/cqe_write/*.sv) rtl/common/rnic_spec_pkg.sv
 CQW_SEED    ?= 1
 CQW_RECORDS ?= 3000

@@ -20,6 +20,7 @@
 #include "Vcqe_writer.h"
 #include "rnic_spec.h"
 #include "tb_check.h"
+#include "tb_tc_port.h"
 #include "verilated.h"
 
 #ifndef TB_DATA_WIDTH
@@ -128,21 +129,8 @@ struct Tb {
   }
 
   // firmware side: a store takes one cycle, a load returns the next cycle
-  void tc_wr(uint32_t off, uint32_t v) {
-    m.tc_req_i = 1;
-    m.tc_we_i = 1;
-    m.tc_addr_i = off;
-    m.tc_wdata_i = v;
-    tick();
-  }
-  uint32_t tc_rd(uint32_t off) {
-    m.tc_req_i = 1;
-    m.tc_we_i = 0;
-    m.tc_addr_i = off;
-    tick();
-    m.eval();
-    return m.tc_rdata_o;  // registered at the edge of the request
-  }
+  void tc_wr(uint32_t off, uint32_t v) { tb_tc_store(m, [this] { tick(); }, off, v); }
+  uint32_t tc_rd(uint32_t off) { return tb_tc_load(m, [this] { tick(); }, off); }
 };
 
 int main(int argc, char **argv) {

@@ -2,7 +2,7 @@
 # bits, lint/synth top.
 WQF_BUILD   := $(BUILD)/wqe_fetch
 WQF_TB_CPP  := tb/wqe_fetch/tb_wqe_fetch.cpp
-WQF_TB_DEPS := $(WQF_TB_CPP) tb/common/tb_check.h spec/include/rnic_spec.h \
+WQF_TB_DEPS := $(WQF_TB_CPP) tb/common/tb_check.h tb/common/tb_tc_port.h spec/include/rnic_spec.h \
                $(wildcard rtl/wqe_fetch/*.sv) rtl/common/rnic_spec_pkg.sv
 WQF_SEED      ?= 1
 WQF_DOORBELLS ?= 1500

@@ -22,6 +22,7 @@
 #include "Vwqe_fetch.h"
 #include "rnic_spec.h"
 #include "tb_check.h"
+#include "tb_tc_port.h"
 #include "verilated.h"
 
 #ifndef TB_DATA_WIDTH
@@ -132,21 +133,8 @@ struct Tb {
     m.tc_req_i = 0;
   }
 
-  void tc_wr(uint32_t off, uint32_t v) {
-    m.tc_req_i = 1;
-    m.tc_we_i = 1;
-    m.tc_addr_i = off;
-    m.tc_wdata_i = v;
-    tick();
-  }
-  uint32_t tc_rd(uint32_t off) {
-    m.tc_req_i = 1;
-    m.tc_we_i = 0;
-    m.tc_addr_i = off;
-    tick();
-    m.eval();
-    return m.tc_rdata_o;  // registered at the edge of the request
-  }
+  void tc_wr(uint32_t off, uint32_t v) { tb_tc_store(m, [this] { tick(); }, off, v); }
+  uint32_t tc_rd(uint32_t off) { return tb_tc_load(m, [this] { tick(); }, off); }
   void cmd(uint64_t addr, unsigned bbs, unsigned slot, unsigned tag) {
     uint8_t c[4] = {0, 0, 0, 0};
     rnic_wqf_cmd_set_bbs(c, bbs);
