@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'hF8C920D4;
+  localparam logic [31:0] SPEC_HASH = 32'hA7C9C59C;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -212,6 +212,8 @@ package rnic_spec_pkg;
   localparam logic [11:0] FW_TC_WQF_BUF_BASE = 12'hC00;
   localparam int unsigned FW_TC_WQF_BUF_BBS = 16;
   localparam int unsigned FW_TC_WQF_CMD_NUM = 4;
+  localparam logic [11:0] FW_TC_WQF_RQ_BUF_BASE = 12'h200;
+  localparam int unsigned FW_TC_WQF_RQ_BUF_BBS = 8;
   localparam logic [11:0] FW_TC_CQW_PROD = 12'h800;
   localparam logic [11:0] FW_TC_CQW_CONS = 12'h804;
   localparam logic [11:0] FW_TC_CQW_STATUS = 12'h808;
@@ -1687,13 +1689,16 @@ package rnic_spec_pkg;
   localparam int unsigned WQF_CMD_BBS_LSB = 0;
   localparam int unsigned WQF_CMD_BBS_W = 8;
   localparam int unsigned WQF_CMD_SLOT_LSB = 8;
-  localparam int unsigned WQF_CMD_SLOT_W = 8;
+  localparam int unsigned WQF_CMD_SLOT_W = 7;
+  localparam int unsigned WQF_CMD_RQ_LSB = 15;
+  localparam int unsigned WQF_CMD_RQ_W = 1;
   localparam int unsigned WQF_CMD_TAG_LSB = 16;
   localparam int unsigned WQF_CMD_TAG_W = 8;
   typedef struct packed {
     logic [7:0] rsvd24;
     logic [7:0] tag;
-    logic [7:0] slot;
+    logic [0:0] rq;
+    logic [6:0] slot;
     logic [7:0] bbs;
   } wqf_cmd_t;
 

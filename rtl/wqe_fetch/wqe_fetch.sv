@@ -39,10 +39,19 @@ module wqe_fetch #(
   localparam int unsigned BufBbs   = rnic_spec_pkg::FW_TC_WQF_BUF_BBS;
   localparam int unsigned SlotAw   = $clog2(BufBbs);
   localparam int unsigned BufBytes = BufBbs * BbBytes;
-  localparam int unsigned Rows     = BufBytes / Bpb;                    // beats the buffer holds
+  localparam int unsigned SqRows   = BufBytes / Bpb;                    // beats the send region holds
+  localparam int unsigned RqBbs    = rnic_spec_pkg::FW_TC_WQF_RQ_BUF_BBS;
+  localparam int unsigned RqBytes  = RqBbs * BbBytes;
+  localparam int unsigned RqRows   = RqBytes / Bpb;
+  localparam int unsigned RqAw     = $clog2(RqBytes);                   // byte offset in the receive region
+  // one RAM: the send region's rows, then the receive region's
+  localparam int unsigned Rows     = SqRows + RqRows;
   localparam int unsigned RowAw    = $clog2(Rows);
+  localparam int unsigned SqRowAw  = $clog2(SqRows);
+  localparam int unsigned RqRowAw  = $clog2(RqRows);
   localparam int unsigned BbBeatAw = $clog2(BbBytes / Bpb);             // 0 at 512 bits
   localparam int unsigned BufAw    = $clog2(BufBytes);                  // byte offset in the buffer
+  localparam logic [11:0] RqBase   = rnic_spec_pkg::FW_TC_WQF_RQ_BUF_BASE;
   localparam int unsigned CmdNum   = rnic_spec_pkg::FW_TC_WQF_CMD_NUM;
   localparam int unsigned CmdAw    = $clog2(CmdNum);
   localparam int unsigned BbsW     = $clog2(BufBbs + 1);
@@ -54,6 +63,7 @@ module wqe_fetch #(
   logic [63:6]        cmd_addr [CmdNum];
   logic [BbsW-1:0]    cmd_bbs  [CmdNum];
   logic [SlotAw-1:0]  cmd_slot [CmdNum];
+  logic               cmd_rq   [CmdNum];   // into the receive region
   logic [7:0]         cmd_tag  [CmdNum];
   logic [31:0]        addr_lo_q, addr_hi_q;
   logic [CmdAw:0]     queued;
@@ -67,7 +77,11 @@ module wqe_fetch #(
   logic [7:0]      cmd_bbs_in;
   logic [BbsW-1:0] bbs_clamped;
   assign cmd_bbs_in = tc_wdata_i[rnic_spec_pkg::WQF_CMD_BBS_LSB +: 8];
+  logic            cmd_rq_in;
+  assign cmd_rq_in = tc_wdata_i[rnic_spec_pkg::WQF_CMD_RQ_LSB];
+  // kept to the region's size as well: a longer command would wrap onto its own first WQEBBs
   assign bbs_clamped = cmd_bbs_in == 8'd0 ? BbsW'(1)
+                     : cmd_rq_in && cmd_bbs_in > 8'(RqBbs) ? BbsW'(RqBbs)
                      : cmd_bbs_in > 8'(BufBbs) ? BbsW'(BufBbs) : cmd_bbs_in[BbsW-1:0];
 
   always_ff @(posedge clk_i) begin
@@ -76,6 +90,7 @@ module wqe_fetch #(
       cmd_bbs[wp_q[CmdAw-1:0]]  <= bbs_clamped;
       cmd_slot[wp_q[CmdAw-1:0]] <= tc_wdata_i[rnic_spec_pkg::WQF_CMD_SLOT_LSB +: SlotAw];
       cmd_tag[wp_q[CmdAw-1:0]]  <= tc_wdata_i[rnic_spec_pkg::WQF_CMD_TAG_LSB +: 8];
+      cmd_rq[wp_q[CmdAw-1:0]]   <= cmd_rq_in;
     end
   end
 
@@ -88,23 +103,28 @@ module wqe_fetch #(
   assign rd_req_tag_o   = TagWidth'(ip);
 
   // ---- data: beats into the buffer rows of the command at dp (slot-relative, wrapping)
-  logic [RowAw-1:0] beat_q, wrow;
-  logic             beat;
+  // row of the beat inside the command's region (wrapping there), then in the RAM
+  logic [SqRowAw-1:0] beat_q, wrel;
+  logic [RowAw-1:0]   wrow;
+  logic               beat;
   assign rd_data_ready_o = 1'b1;
   assign beat = rd_data_valid_i;
-  assign wrow = (RowAw'(cmd_slot[dp_q[CmdAw-1:0]]) << BbBeatAw) + beat_q;
+  assign wrel = (SqRowAw'(cmd_slot[dp_q[CmdAw-1:0]]) << BbBeatAw) + beat_q;
+  assign wrow = cmd_rq[dp_q[CmdAw-1:0]] ? RowAw'(SqRows) + RowAw'(wrel[RqRowAw-1:0]) : RowAw'(wrel);
 
   logic [31:0]        lane_rd [Lanes];
   // the buffer is aligned to its size in the window (spec fw_tc.wqf_buf_base): the low address
   // bits are the offset in it, the high ones select it
+  // (the receive region likewise, at its own base)
   logic [BufAw-1:0]   boff;
   logic [LaneAw-1:0]  rlane;
   logic [RowAw-1:0]   rrow;
-  logic               in_buf;
+  logic               in_buf, in_rq;
   assign boff  = tc_addr_i[BufAw-1:0];
   assign in_buf = tc_addr_i[11:BufAw] == BufBase[11:BufAw];
+  assign in_rq = tc_addr_i[11:RqAw] == RqBase[11:RqAw];
   assign rlane = boff[LaneAw+1:2];
-  assign rrow  = boff[BufAw-1:LaneAw+2];
+  assign rrow  = in_rq ? RowAw'(SqRows) + RowAw'(boff[RqAw-1:LaneAw+2]) : RowAw'(boff[BufAw-1:LaneAw+2]);
   for (genvar l = 0; l < Lanes; l++) begin : g_lane
     logic [31:0] mem [Rows];
     always_ff @(posedge clk_i) begin
@@ -174,12 +194,12 @@ module wqe_fetch #(
     if (!rst_ni) begin
       tc_rdata_q <= '0;
     end else if (tc_req_i && !tc_we_i) begin
-      if (in_buf) tc_rdata_q <= lane_rd[rlane];
+      if (in_buf || in_rq) tc_rdata_q <= lane_rd[rlane];
       else if (tc_addr_i == rnic_spec_pkg::FW_TC_WQF_STATUS) tc_rdata_q <= status;
       else tc_rdata_q <= '0;
     end
   end
 
   logic unused;
-  assign unused = ^{addr_lo_q[5:0], cmd_bbs_in, boff[1:0], BufBase[BufAw-1:0]};
+  assign unused = ^{addr_lo_q[5:0], cmd_bbs_in, boff[1:0], BufBase[BufAw-1:0], RqBase[RqAw-1:0]};
 endmodule

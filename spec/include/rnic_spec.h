@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0xF8C920D4u
+#define RNIC_SPEC_HASH 0xA7C9C59Cu
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -263,6 +263,8 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_TC_WQF_BUF_BASE 0xC00u
 #define RNIC_FW_TC_WQF_BUF_BBS 16u
 #define RNIC_FW_TC_WQF_CMD_NUM 4u
+#define RNIC_FW_TC_WQF_RQ_BUF_BASE 0x200u
+#define RNIC_FW_TC_WQF_RQ_BUF_BBS 8u
 #define RNIC_FW_TC_CQW_PROD 0x800u
 #define RNIC_FW_TC_CQW_CONS 0x804u
 #define RNIC_FW_TC_CQW_STATUS 0x808u
@@ -3741,11 +3743,22 @@ static inline void rnic_wqf_cmd_set_bbs(void *p, uint32_t v)
 #define RNIC_WQF_CMD_SLOT_OFF 1u
 static inline uint32_t rnic_wqf_cmd_get_slot(const void *p)
 {
-	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 1);
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 1) & 0x7Fu) >> 0);
 }
 static inline void rnic_wqf_cmd_set_slot(void *p, uint32_t v)
 {
-	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 1, (uint8_t)v);
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 1;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x7Fu) | (((uint8_t)v << 0) & 0x7Fu)));
+}
+#define RNIC_WQF_CMD_RQ_OFF 1u
+static inline uint32_t rnic_wqf_cmd_get_rq(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 1) & 0x80u) >> 7);
+}
+static inline void rnic_wqf_cmd_set_rq(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 1;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x80u) | (((uint8_t)v << 7) & 0x80u)));
 }
 #define RNIC_WQF_CMD_TAG_OFF 2u
 static inline uint32_t rnic_wqf_cmd_get_tag(const void *p)
@@ -4200,7 +4213,8 @@ static inline void rnic_fw_image_hdr_set_imem_crc(void *p, uint32_t v)
 	X(bf_status, wqebbs, 3, 1, 0, 3) \
 	X(bf_status, valid, 3, 1, 7, 1) \
 	X(wqf_cmd, bbs, 0, 1, 0, 8) \
-	X(wqf_cmd, slot, 1, 1, 0, 8) \
+	X(wqf_cmd, slot, 1, 1, 0, 7) \
+	X(wqf_cmd, rq, 1, 1, 7, 1) \
 	X(wqf_cmd, tag, 2, 1, 0, 8) \
 	X(wqf_status, done, 0, 1, 0, 8) \
 	X(wqf_status, errors, 1, 1, 0, 8) \

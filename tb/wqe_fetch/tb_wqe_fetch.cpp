@@ -31,6 +31,7 @@
 static constexpr unsigned BPB = TB_DATA_WIDTH / 8;
 static constexpr unsigned BB = 64;
 static constexpr unsigned NBUF = RNIC_FW_TC_WQF_BUF_BBS;
+static constexpr unsigned NRQ = RNIC_FW_TC_WQF_RQ_BUF_BBS;  // the receive region (wqf_cmd.rq)
 static constexpr unsigned NCMD = RNIC_FW_TC_WQF_CMD_NUM;
 
 template <typename T> static void setb(T &s, unsigned byte, uint8_t v) {
@@ -135,10 +136,11 @@ struct Tb {
 
   void tc_wr(uint32_t off, uint32_t v) { tb_tc_store(m, [this] { tick(); }, off, v); }
   uint32_t tc_rd(uint32_t off) { return tb_tc_load(m, [this] { tick(); }, off); }
-  void cmd(uint64_t addr, unsigned bbs, unsigned slot, unsigned tag) {
+  void cmd(uint64_t addr, unsigned bbs, unsigned slot, unsigned tag, bool rq = false) {
     uint8_t c[4] = {0, 0, 0, 0};
     rnic_wqf_cmd_set_bbs(c, bbs);
     rnic_wqf_cmd_set_slot(c, slot);
+    rnic_wqf_cmd_set_rq(c, rq);
     rnic_wqf_cmd_set_tag(c, tag);
     tc_wr(RNIC_FW_TC_WQF_ADDR_LO, uint32_t(addr));
     tc_wr(RNIC_FW_TC_WQF_ADDR_HI, uint32_t(addr >> 32));
@@ -149,6 +151,7 @@ struct Tb {
 struct Qp {
   uint64_t base;
   unsigned log;
+  bool rq = false;    // a receive queue: fetched into the receive region
   uint32_t next = 0;  // next WQEBB index to fetch
   uint32_t gen = 1;
 };
@@ -169,8 +172,11 @@ int main(int argc, char **argv) {
 
   // SQ rings: sizes 4..256 WQEBBs, bases anywhere in 64-bit space (page aligned)
   std::vector<Qp> qps;
+  // (the last two are receive queues: their commands go to the receive region, interleaved with
+  // the send queues' in the one command queue)
   for (unsigned q = 0; q < 6; q++)
-    qps.push_back({(uint64_t(0x12345) << 36) + uint64_t(q) * 0x200000 + (rng() % 512) * 4096, 2u + unsigned(rng() % 7)});
+    qps.push_back({(uint64_t(0x12345) << 36) + uint64_t(q) * 0x200000 + (rng() % 512) * 4096, 2u + unsigned(rng() % 7),
+                   q >= 4});
   tb.gen_of = [&](uint64_t a) -> uint32_t {
     for (auto &q : qps)
       if (a >= q.base && a < q.base + (uint64_t(BB) << q.log)) return q.gen;
@@ -182,10 +188,11 @@ int main(int argc, char **argv) {
   r.check(st0 == 0 && b0 == 0, "wqf-reset-state", "status 0x%x", st0);
 
   // the firmware model's view of its commands
-  struct Cmd { unsigned qp, idx, bbs, slot, tag; uint32_t gen; uint64_t addr; };
+  struct Cmd { unsigned qp, idx, bbs, slot, tag; uint32_t gen; uint64_t addr; bool rq; };
   std::deque<Cmd> inflight;
   std::vector<std::pair<uint64_t, unsigned>> all_cmds;  // (address, bbs) of every command
   unsigned issued = 0, completed = 0, buf_head = 0, buf_used = 0, ring_splits = 0, buf_wraps = 0;
+  unsigned rq_head = 0, rq_used = 0, rq_wraps = 0, rq_checked = 0;
   unsigned checked_bbs = 0, bad_bytes = 0, err_cmds = 0, err_tag_bad = 0, max_queued = 0, tagn = 0;
   unsigned last_err_tag = 0;
   bool status_ok = true;
@@ -210,10 +217,11 @@ int main(int argc, char **argv) {
     } else {
       Qp &q = qps[c.qp];
       for (unsigned k = 0; k < c.bbs; k++) {
-        uint32_t slot = (c.slot + k) % NBUF;
+        uint32_t slot = (c.slot + k) % (c.rq ? NRQ : NBUF);
         uint64_t a = c.addr + uint64_t(k) * BB;
+        rq_checked += c.rq;
         for (unsigned w = 0; w < BB; w += 4) {
-          uint32_t v = tb.tc_rd(RNIC_FW_TC_WQF_BUF_BASE + slot * BB + w);
+          uint32_t v = tb.tc_rd((c.rq ? RNIC_FW_TC_WQF_RQ_BUF_BASE : RNIC_FW_TC_WQF_BUF_BASE) + slot * BB + w);
           for (unsigned b = 0; b < 4; b++)
             if (uint8_t(v >> (8 * b)) != host_byte(a + w + b, c.gen)) bad_bytes++;
         }
@@ -221,7 +229,7 @@ int main(int argc, char **argv) {
       }
       (void)q;
     }
-    buf_used -= c.bbs;
+    (c.rq ? rq_used : buf_used) -= c.bbs;
     return true;
   };
 
@@ -238,21 +246,23 @@ int main(int argc, char **argv) {
     for (auto &c : inflight) busy |= c.qp == qi;
     if (!busy) q.gen++;
     unsigned size = 1u << q.log, n = 1 + unsigned(rng() % std::min(size, 24u));
+    unsigned nb = q.rq ? NRQ : NBUF;
+    unsigned &head = q.rq ? rq_head : buf_head, &used = q.rq ? rq_used : buf_used;
     while (n) {
       unsigned ring_left = size - (q.next & (size - 1));
-      unsigned k = std::min({n, ring_left, NBUF});
+      unsigned k = std::min({n, ring_left, nb});
       if (k == ring_left && k < n) ring_splits++;
-      while (inflight.size() == NCMD || buf_used + k > NBUF)
+      while (inflight.size() == NCMD || used + k > nb)
         if (!retire()) tb.tick();
       uint64_t addr = q.base + uint64_t(q.next & (size - 1)) * BB;
       unsigned tag = (tagn++) & 0xFF;
-      if (buf_head + k > NBUF) buf_wraps++;
-      tb.cmd(addr, k, buf_head, tag);
-      inflight.push_back({qi, q.next, k, buf_head, tag, q.gen, addr});
+      if (head + k > nb) (q.rq ? rq_wraps : buf_wraps)++;
+      tb.cmd(addr, k, head, tag, q.rq);
+      inflight.push_back({qi, q.next, k, head, tag, q.gen, addr, q.rq});
       all_cmds.push_back({addr, k});
       issued++;
-      buf_head = (buf_head + k) % NBUF;
-      buf_used += k;
+      head = (head + k) % nb;
+      used += k;
       q.next += k;
       n -= k;
     }
@@ -272,6 +282,8 @@ int main(int argc, char **argv) {
   r.check(burst_ok, "wqf-one-burst-per-command", "%zu requests for %u commands", tb.reqs.size(), issued);
   r.check(ring_splits > 20 && buf_wraps > 20, "wqf-ring-and-buffer-wrap", "ring splits %u, buffer wraps %u",
           ring_splits, buf_wraps);
+  r.check(rq_checked > 100 && rq_wraps > 10 && checked_bbs > rq_checked, "wqf-rq-region-interleaved",
+          "receive-region WQEBBs checked %u of %u, its wraps %u", rq_checked, checked_bbs, rq_wraps);
   r.check(max_queued == NCMD && tb.max_outstanding >= 2, "wqf-commands-in-flight",
           "most queued %u, most requests outstanding at the host %u", max_queued, tb.max_outstanding);
   uint8_t s[4];
@@ -308,6 +320,33 @@ int main(int argc, char **argv) {
     }
   r.check(bad2 == 0, "wqf-whole-buffer-fetch-exact", "%u bad bytes", bad2);
 
+  // The receive region: a count above it reads the region's size (a longer burst would wrap onto
+  // its own first WQEBBs), from slot 5 on it wraps inside the region, and the send region keeps
+  // what the command above put there.
+  size_t r1 = tb.reqs.size();
+  Qp &q4 = qps[4];
+  q4.gen++;
+  tb.cmd(q4.base, 200, 5, 9, true);
+  for (int i = 0; i < 2000; i++) tb.tick();
+  unsigned bad3 = 0;
+  for (unsigned k = 0; k < NRQ; k++)
+    for (unsigned w = 0; w < BB; w += 4) {
+      uint32_t v = tb.tc_rd(RNIC_FW_TC_WQF_RQ_BUF_BASE + ((5 + k) % NRQ) * BB + w);
+      uint64_t a = q4.base + uint64_t(k) * BB;  // (the host model: one generation per burst)
+      for (unsigned b = 0; b < 4; b++)
+        if (uint8_t(v >> (8 * b)) != host_byte(a + w + b, q4.gen)) bad3++;
+    }
+  for (unsigned k = 0; k < NBUF; k++)
+    for (unsigned w = 0; w < BB; w += 4) {
+      uint32_t v = tb.tc_rd(RNIC_FW_TC_WQF_BUF_BASE + k * BB + w);
+      uint64_t a = q0.base + uint64_t(k + 1) * BB;
+      for (unsigned b = 0; b < 4; b++)
+        if (uint8_t(v >> (8 * b)) != host_byte(a + w + b, tb.gen_of(a))) bad3++;
+    }
+  bool rq_clamp = tb.reqs.size() == r1 + 1 && tb.reqs[r1].len == NRQ * BB && tb.reqs[r1].addr == q4.base;
+  r.check(rq_clamp && bad3 == 0, "wqf-rq-region-clamped-wraps-exact", "len %u, %u bad bytes",
+          tb.reqs.size() > r1 ? tb.reqs[r1].len : 0, bad3);
+
   // Queue full: with the host refusing requests, wqf_cmd_num commands queue, one more is dropped.
   tb.ready_pct = 0;
   for (unsigned k = 0; k <= NCMD; k++) tb.cmd(q0.base, 1, k, 100 + k);
@@ -317,7 +356,7 @@ int main(int argc, char **argv) {
   for (int i = 0; i < 3000; i++) tb.tick();
   rnic_st_le32(s, tb.tc_rd(RNIC_FW_TC_WQF_STATUS));
   drop_ok &= rnic_wqf_status_get_queued(s) == 0 && rnic_wqf_status_get_dropped(s) &&
-             tb.reqs.size() == r0 + 2 + NCMD;
+             tb.reqs.size() == r1 + 1 + NCMD;
   r.check(drop_ok, "wqf-full-queue-drops-and-flags", "status 0x%x, requests %zu", rnic_ld_le32(s),
           tb.reqs.size() - r0);
   return r.exit_code();
