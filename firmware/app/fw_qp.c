@@ -275,6 +275,7 @@ uint32_t fw_cmd_modify_qp(uint8_t *e)
 	if (next == RNIC_QP_STATE_RESET) {
 		/* Back to the state creation left: queues empty, PSNs and path forgotten. */
 		fw_sq_release(rnic_cmd_modify_qp_get_qpn(e));
+		fw_rq_release(rnic_cmd_modify_qp_get_qpn(e));
 		rnic_qp_ctx_set_sq_pi(c, 0), rnic_qp_ctx_set_sq_ci(c, 0), rnic_qp_ctx_set_sq_next(c, 0);
 		rnic_qp_ctx_set_rq_pi(c, 0), rnic_qp_ctx_set_rq_ci(c, 0);
 	} else if (next != RNIC_QP_STATE_ERR) {
@@ -390,6 +391,7 @@ uint32_t fw_cmd_destroy_qp(uint8_t *e)
 		return RNIC_CMD_STATUS_BAD_HANDLE;
 	rnic_qp_ctx_set_state(fw_res.qp_ctx[qpn], RNIC_QP_STATE_RESET);
 	fw_sq_release(qpn);
+	fw_rq_release(qpn);
 	fw_qpt_program(qpn); /* invalidates the RTL's entry */
 	fw_res.qp_used[qpn] = 0;
 	if (qpn < fw_res.qp_free_hint)

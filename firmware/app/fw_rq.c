@@ -1,16 +1,26 @@
 /* Receive queues: up to hw_caps[7:4] receive buffers at a time are with the receive engine; each
- * completion event becomes the receive CQE and the next RQ WQE is fetched and handed over. */
-#include "fw_dma.h"
+ * completion event becomes the receive CQE (through the CQE writer) and the next RQ WQE is handed
+ * over. RQ WQEs come through the WQE fetch engine's receive region (rtl/wqe_fetch, one-cycle
+ * loads on the tightly coupled window): one fetch reads every posted WQE that fits, the ones the
+ * engine has no slot for yet stay staged there and refill its slots on later completions without
+ * a fetch, and once the stage is used up the next posted WQEs are fetched before they are needed. */
 #include "fw_log.h"
-#include "fw_mbox.h"
 #include "fw_res.h"
+#include "fw_wqf.h"
 #include "fw_xport.h"
 #include "hal.h"
 
-#define BUF_RQE 0xA00u       /* staging-buffer area for RQ WQEs ... */
-#define BUF_RQE_BYTES 512u   /* ... fetched by one DMA: consecutive ones, up to this much */
-/* The most of a WQE that is fetched: a longer stride could only hold SGEs beyond the limit. */
+/* The most of a WQE that is read: a longer stride could only hold SGEs beyond the limit. */
 #define RQE_MAX_BYTES (RNIC_RQ_WQE_SIZE + RNIC_MAX_SGE * RNIC_WQE_SGE_SIZE)
+#define RQ_REGION_BYTES (FW_WQF_RQ_BBS * 64u)
+
+/* An rq_desc is the WQE's words with the QPN in front: wr_id, then the SGEs as they are. */
+_Static_assert(RNIC_RQ_WQE_WR_ID_OFF == 0 && RNIC_RQ_DESC_WR_ID_OFF == 8 && RNIC_RQ_DESC_SGE0_ADDR_OFF == RNIC_RQ_WQE_SIZE &&
+		       RNIC_RQ_DESC_SGE1_ADDR_OFF == RNIC_RQ_WQE_SIZE + RNIC_WQE_SGE_SIZE &&
+		       RNIC_RQ_DESC_SGE0_LEN_OFF - RNIC_RQ_DESC_SGE0_ADDR_OFF == RNIC_WQE_SGE_LENGTH_OFF &&
+		       RNIC_RQ_DESC_SGE0_LKEY_OFF - RNIC_RQ_DESC_SGE0_ADDR_OFF == RNIC_WQE_SGE_LKEY_OFF &&
+		       RNIC_RQ_WQE_NUM_SGE_OFF == 8 && RNIC_RQ_DESC_NUM_SGE_OFF == 4,
+	       "rq_desc = qpn, num_sge, then the RQ WQE's wr_id and SGEs word for word");
 
 static uint8_t *ctx(uint32_t qpn) { return fw_res.qp_ctx[qpn]; }
 
@@ -41,20 +51,103 @@ static uint64_t rqe_addr(const uint8_t *c, uint32_t k)
 	       ((uint64_t)idx << rnic_qp_ctx_get_rq_log_stride(c));
 }
 
+/* The stage: posted RQ WQEs of one QP in the receive region, not handed to the engine yet: ring
+ * positions [first, first + n), the first at region byte off, stride apart. They are posted, so
+ * the host does not touch them until they complete; whatever else changes the ring (RESET,
+ * DESTROY, ERR) forgets the stage (fw_rq_release, fw_rq_flush). One QP at a time: another QP's
+ * refill replaces it. While pending, its fetch (command cmd) may still be on the way. */
+static struct {
+	uint32_t qpn, first, n, off, stride, cmd;
+	uint8_t pending;
+} rs;
+
+void fw_rq_release(uint32_t qpn)
+{
+	if (rs.qpn == qpn)
+		rs.n = 0;
+}
+
+/* Queues the fetch of the posted WQEs from k places after the consumer index on, at most max,
+ * stopping at the ring end and at what the region holds (of each WQE its first RQE_MAX_BYTES),
+ * into the region from slot 0: the aligned WQEBBs that cover them, one command. */
+static void rq_fetch(uint32_t qpn, const uint8_t *c, uint32_t k, uint32_t max)
+{
+	uint32_t size = 1u << rnic_qp_ctx_get_rq_log_size(c);
+	uint32_t first = rnic_qp_ctx_get_rq_ci(c) + k, left = size - (first & (size - 1));
+	uint32_t stride = 1u << rnic_qp_ctx_get_rq_log_stride(c);
+	uint32_t need = stride < RQE_MAX_BYTES ? stride : RQE_MAX_BYTES;
+	uint64_t a = rqe_addr(c, k);
+	uint32_t off = (uint32_t)a & 63u;
+	uint32_t n = 1 + (RQ_REGION_BYTES - off - need) / stride; /* off < 64, need <= 80: fits */
+	if (n > max)
+		n = max;
+	if (n > left)
+		n = left;
+	if (n == 0)
+		n = 1;
+	uint32_t bytes = off + (n - 1) * stride + need;
+	rs.cmd = fw_wqf_issue_rq(a - off, (bytes + 63u) / 64u, 0);
+	rs.qpn = qpn;
+	rs.first = first & 0xFFFFu;
+	rs.n = n;
+	rs.off = off;
+	rs.stride = stride;
+	rs.pending = 1;
+}
+
+/* The staged WQE at the head is in the region: 0, or -1 (the fetch failed: the stage is gone). */
+static int rq_staged_ready(void)
+{
+	if (rs.pending) {
+		if (fw_wqf_wait(rs.cmd, rs.cmd)) {
+			rs.n = 0;
+			return -1;
+		}
+		rs.pending = 0;
+	}
+	return 0;
+}
+
+static void rq_stage_pop(void)
+{
+	rs.n--;
+	rs.first = (rs.first + 1) & 0xFFFFu;
+	rs.off += rs.stride;
+}
+
+/* The WQE at ring position pos of qpn, staged (fetching what is posted from there on when it is
+ * not): its tightly coupled address, or 0 when the fetch failed. */
+static uint32_t rq_wqe_at(uint32_t qpn, const uint8_t *c, uint32_t k)
+{
+	uint32_t pos = (rnic_qp_ctx_get_rq_ci(c) + k) & 0xFFFFu;
+	if (rs.n == 0 || rs.qpn != qpn || rs.first != pos)
+		rq_fetch(qpn, c, k, (uint16_t)(rnic_qp_ctx_get_rq_pi(c) - pos));
+	if (rq_staged_ready())
+		return 0;
+	return RNIC_FW_TC_WQF_RQ_BUF_BASE + rs.off;
+}
+
+static uint64_t tc_rd64(uint32_t a)
+{
+	return (uint64_t)hal_tc_rd32(a + 4) << 32 | hal_tc_rd32(a);
+}
+
 void fw_rq_flush(uint32_t qpn)
 {
 	uint8_t *c = ctx(qpn);
-	uint8_t w[RNIC_RQ_WQE_SIZE];
 
 	/* The slot's buffer was emptied by the QP-table write that moved the QP to ERR, so every
 	 * WQE from rq_ci on is the host's again and completes flushed. */
 	fw_res.qp_run[qpn].rq_posted = 0;
 	while (rnic_qp_ctx_get_rq_ci(c) != rnic_qp_ctx_get_rq_pi(c)) {
-		if (fw_dma_xfer(rqe_addr(c, 0), BUF_RQE, RNIC_RQ_WQE_SIZE, FW_DMA_TO_BUF))
-			return;
-		fw_buf_read(BUF_RQE, w, RNIC_RQ_WQE_SIZE);
-		recv_cqe(qpn, rnic_rq_wqe_get_wr_id(w), RNIC_WC_STATUS_WR_FLUSH_ERR, RNIC_WC_OPCODE_RECV, 0, 0, 0, 0);
+		uint32_t w = rq_wqe_at(qpn, c, 0);
+		if (!w)
+			break;
+		recv_cqe(qpn, tc_rd64(w + RNIC_RQ_WQE_WR_ID_OFF), RNIC_WC_STATUS_WR_FLUSH_ERR, RNIC_WC_OPCODE_RECV, 0, 0, 0,
+			 0);
+		rq_stage_pop();
 	}
+	fw_rq_release(qpn);
 }
 
 /* The RQ WQE after those with the engine could not be fetched (bus error): the QP goes to ERR
@@ -70,14 +163,13 @@ static __attribute__((noinline)) void rq_fetch_failed(uint32_t qpn)
 }
 
 /* Hands posted RQ WQEs to the receive engine while it has free buffer slots (hw_caps[7:4] per
- * QP); the engine fills them in the order given, so completions stay in RQ order. */
+ * QP); the engine fills them in the order given, so completions stay in RQ order. Each one goes
+ * from the receive region straight into the rq_desc mailbox (one-cycle loads, the stores
+ * granted at once): no copy in between. */
 void fw_rq_service(uint32_t qpn)
 {
 	uint8_t *c = ctx(qpn);
 	struct fw_qp_run *run = &fw_res.qp_run[qpn];
-	/* d is not zeroed as a whole (a memset of 80 bytes on every call, also the many with
-	 * nothing to hand over): every word the mailbox takes is written below */
-	FW_LAYOUT_ALIGN uint8_t w[RQE_MAX_BYTES], d[RNIC_RQ_DESC_SIZE];
 	uint32_t slots = (fw_hw_caps >> 4) & 0xFu;
 
 	if (rnic_qp_ctx_get_state(c) == RNIC_QP_STATE_ERR) {
@@ -90,57 +182,27 @@ void fw_rq_service(uint32_t qpn)
 		slots = 1;
 	run->rq_stalled = 0;
 	uint32_t stride = 1u << rnic_qp_ctx_get_rq_log_stride(c);
-	uint32_t bytes = stride > sizeof(w) ? sizeof(w) : stride;
-	uint32_t staged = 0, next = 0; /* WQEs fetched by the last DMA, and the next one to use */
+	uint32_t bytes = stride < RQE_MAX_BYTES ? stride : RQE_MAX_BYTES;
 	while (run->rq_posted < slots &&
 	       (uint16_t)(rnic_qp_ctx_get_rq_ci(c) + run->rq_posted) != rnic_qp_ctx_get_rq_pi(c)) {
-		if (next == staged) {
-			/* One DMA for the WQEs this pass can hand over: as many as there are free
-			 * slots and posted WQEs, up to the ring end and the staging area. */
-			uint32_t size = 1u << rnic_qp_ctx_get_rq_log_size(c);
-			uint32_t idx = (rnic_qp_ctx_get_rq_ci(c) + run->rq_posted) & (size - 1);
-			uint32_t n = (uint16_t)(rnic_qp_ctx_get_rq_pi(c) - rnic_qp_ctx_get_rq_ci(c) - run->rq_posted);
-			uint32_t lim = stride <= BUF_RQE_BYTES ? BUF_RQE_BYTES / stride : 1;
-			if (n > slots - run->rq_posted)
-				n = slots - run->rq_posted;
-			if (n > size - idx)
-				n = size - idx;
-			if (n > lim)
-				n = lim;
-			if (n == 0)
-				n = 1;
-			uint32_t len = n == 1 ? bytes : n * stride;
-			if (fw_dma_xfer(rqe_addr(c, run->rq_posted), BUF_RQE, len, FW_DMA_TO_BUF)) {
-				rq_fetch_failed(qpn);
-				return;
-			}
-			staged = n;
-			next = 0;
+		uint32_t w = rq_wqe_at(qpn, c, run->rq_posted);
+		if (!w) {
+			rq_fetch_failed(qpn);
+			return;
 		}
-		fw_buf_read(BUF_RQE + next * stride, w, bytes);
-		next++;
-		uint32_t n = rnic_rq_wqe_get_num_sge(w);
+		uint32_t n = hal_tc_rd32(w + RNIC_RQ_WQE_NUM_SGE_OFF) & 0xFFu;
 		/* num_sge 0 is a legal buffer of 0 bytes (IBTA): it takes a WRITE_IMM or a zero-length
 		 * SEND, so it goes to the engine like any other (completing it LOC_LEN_ERR here left
 		 * the ring empty and a WRITE_IMM RNR-NAKed until the requester gave up). */
 		if (n > RNIC_MAX_SGE || RNIC_RQ_WQE_SIZE + n * RNIC_WQE_SGE_SIZE > bytes) {
 			/* More SGEs than the rq_desc holds (or than the stride has room for). Completed
-			 * in order: only once the buffers ahead of it are done. */
+			 * in order: only once the buffers ahead of it are done (it stays staged). */
 			if (run->rq_posted)
 				return;
-			recv_cqe(qpn, rnic_rq_wqe_get_wr_id(w), RNIC_WC_STATUS_LOC_LEN_ERR, RNIC_WC_OPCODE_RECV, 0, 0, 0, 0);
+			recv_cqe(qpn, tc_rd64(w + RNIC_RQ_WQE_WR_ID_OFF), RNIC_WC_STATUS_LOC_LEN_ERR, RNIC_WC_OPCODE_RECV, 0, 0, 0,
+				 0);
+			rq_stage_pop();
 			continue;
-		}
-		rnic_rq_desc_set_qpn(d, qpn);
-		rnic_st_le32(d + RNIC_RQ_DESC_NUM_SGE_OFF, 0); /* num_sge's word, reserved bytes included */
-		rnic_rq_desc_set_num_sge(d, n);
-		rnic_rq_desc_set_wr_id(d, rnic_rq_wqe_get_wr_id(w));
-		for (uint32_t i = 0; i < n; i++) {
-			const uint8_t *s = w + RNIC_RQ_WQE_SIZE + i * RNIC_WQE_SGE_SIZE;
-			uint8_t *o = d + RNIC_RQ_DESC_SGE0_ADDR_OFF + 16 * i;
-			rnic_st_le(o, 8, rnic_wqe_sge_get_addr(s));
-			rnic_st_le(o + 8, 4, rnic_wqe_sge_get_length(s));
-			rnic_st_le(o + 12, 4, rnic_wqe_sge_get_lkey(s));
 		}
 		if (hal_rd32(RNIC_FW_REG_RQD_STATUS) & 1u) { /* busy: retried after the events are taken */
 			run->rq_stalled = 1;
@@ -148,13 +210,21 @@ void fw_rq_service(uint32_t qpn)
 			return;
 		}
 		/* the engine ignores SGEs beyond num_sge: their words are not written */
-		if (fw_mbox_send(RNIC_FW_REG_RQD_DATA, RNIC_FW_REG_RQD_COMMIT, RNIC_FW_REG_RQD_STATUS, d,
-				 (RNIC_RQ_DESC_SGE0_ADDR_OFF + 16 * n) / 4, qpn)) {
-			fw_log("qp %u: receive engine not taking buffers", (unsigned)qpn);
-			return;
-		}
+		hal_wr32(RNIC_FW_REG_RQD_DATA + RNIC_RQ_DESC_QPN_OFF, qpn);
+		hal_wr32(RNIC_FW_REG_RQD_DATA + RNIC_RQ_DESC_NUM_SGE_OFF, n);
+		hal_wr32(RNIC_FW_REG_RQD_DATA + RNIC_RQ_DESC_WR_ID_OFF, hal_tc_rd32(w));
+		hal_wr32(RNIC_FW_REG_RQD_DATA + RNIC_RQ_DESC_WR_ID_OFF + 4, hal_tc_rd32(w + 4));
+		for (uint32_t o = RNIC_RQ_WQE_SIZE; o < RNIC_RQ_WQE_SIZE + n * RNIC_WQE_SGE_SIZE; o += 4)
+			hal_wr32(RNIC_FW_REG_RQD_DATA + o, hal_tc_rd32(w + o));
+		hal_wr32(RNIC_FW_REG_RQD_COMMIT, qpn);
 		run->rq_posted++;
+		rq_stage_pop();
 	}
+	/* Ahead of need: with the stage used up and WQEs posted beyond what the engine holds, fetch
+	 * them now; the next completion finds them staged instead of waiting for the PCIe read. */
+	uint32_t pos = (rnic_qp_ctx_get_rq_ci(c) + run->rq_posted) & 0xFFFFu;
+	if (rs.n == 0 && pos != rnic_qp_ctx_get_rq_pi(c))
+		rq_fetch(qpn, c, run->rq_posted, (uint16_t)(rnic_qp_ctx_get_rq_pi(c) - pos));
 }
 
 /* RECV_DONE / WRITE_IMM_DONE: the posted buffer was consumed. */

@@ -15,6 +15,12 @@
 /* Queues a fetch of bbs (1..FW_WQF_BBS) WQEBBs from host address addr into the buffer from slot
  * on (waiting while the engine's command queue is full); returns the command's number. */
 uint32_t fw_wqf_issue(uint64_t addr, uint32_t bbs, uint32_t slot);
+/* The receive region (wqf_cmd.rq, spec fw_tc wqf_rq_buf_*): the receive queues' WQEs, so that
+ * they never overwrite the WQEBBs the send side keeps staged. Slot s at FW_WQF_RQ_SLOT(s). */
+#define FW_WQF_RQ_BBS RNIC_FW_TC_WQF_RQ_BUF_BBS
+#define FW_WQF_RQ_SLOT(s) (RNIC_FW_TC_WQF_RQ_BUF_BASE + ((s) % FW_WQF_RQ_BBS) * 64u)
+/* As fw_wqf_issue, into the receive region (bbs 1..FW_WQF_RQ_BBS); the same command numbers. */
+uint32_t fw_wqf_issue_rq(uint64_t addr, uint32_t bbs, uint32_t slot);
 /* Waits until command last has completed: 0 if none of the commands first..last met a bus
  * error, -1 if one did or the engine never completed it (the slots then hold no WQEBBs). */
 int fw_wqf_wait(uint32_t first, uint32_t last);

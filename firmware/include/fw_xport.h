@@ -66,6 +66,8 @@ void fw_sq_release(uint32_t qpn);
 void fw_rq_resp_error(const uint8_t *ev);
 /* Posted receive WQEs of a QP in ERR complete with WR_FLUSH_ERR. */
 void fw_rq_flush(uint32_t qpn);
+/* The QP's ring starts over (RESET) or goes away (DESTROY): RQ WQEs staged ahead are forgotten. */
+void fw_rq_release(uint32_t qpn);
 /* Writes the RTL's QP-table entry from the context (invalid in RESET). 0 or -1. */
 int fw_qpt_program(uint32_t qpn);
 

@@ -12,13 +12,29 @@ static uint32_t wqf_errs;   /* wqf_status.errors when last looked at */
 static uint8_t wqf_synced, wqf_hi_set;
 static uint32_t wqf_done; /* commands known complete */
 static uint32_t wqf_hi;   /* what wqf_addr_hi holds */
+/* Commands (by tag) seen to fail and not yet waited for, and the done count up to which errors
+ * were looked at: the send and receive sides wait for their own commands, so an error of one
+ * side's command may be noticed while the other waits and must not be lost. */
+static uint32_t wqf_bad[256 / 32];
+static uint32_t wqf_nbad; /* bits set in wqf_bad: 0 on the fast path (no error pending) */
+static uint32_t wqf_err_done;
+
+/* Marks (v 1) or clears (v 0) the command with tag's failure; returns what it was. */
+static uint32_t bad_set(uint32_t tag, uint32_t v)
+{
+	tag &= 0xFFu;
+	uint32_t m = 1u << (tag % 32), was = (wqf_bad[tag / 32] & m) != 0;
+	wqf_bad[tag / 32] = (wqf_bad[tag / 32] & ~m) | (v ? m : 0);
+	wqf_nbad += v - was;
+	return was;
+}
 
 static uint32_t wqf_status(void)
 {
 	return hal_tc_rd32(RNIC_FW_TC_WQF_STATUS);
 }
 
-uint32_t fw_wqf_issue(uint64_t addr, uint32_t bbs, uint32_t slot)
+static uint32_t wqf_issue(uint64_t addr, uint32_t cmd)
 {
 	FW_LAYOUT_ALIGN uint8_t s[4];
 	if (!wqf_synced) {
@@ -26,6 +42,7 @@ uint32_t fw_wqf_issue(uint64_t addr, uint32_t bbs, uint32_t slot)
 		wqf_issued = rnic_wqf_status_get_done(s) + rnic_wqf_status_get_queued(s);
 		wqf_done = wqf_issued - rnic_wqf_status_get_queued(s);
 		wqf_errs = rnic_wqf_status_get_errors(s);
+		wqf_err_done = rnic_wqf_status_get_done(s);
 		wqf_synced = 1;
 	}
 	/* the queue has room unless wqf_cmd_num were issued since the last done count seen */
@@ -36,9 +53,24 @@ uint32_t fw_wqf_issue(uint64_t addr, uint32_t bbs, uint32_t slot)
 	hal_tc_wr32(RNIC_FW_TC_WQF_ADDR_LO, (uint32_t)addr);
 	if (wqf_hi != (uint32_t)(addr >> 32) || !wqf_hi_set) /* it keeps its value: stored when it changes */
 		hal_tc_wr32(RNIC_FW_TC_WQF_ADDR_HI, wqf_hi = (uint32_t)(addr >> 32)), wqf_hi_set = 1;
-	hal_tc_wr32(RNIC_FW_TC_WQF_CMD, bbs << (8 * RNIC_WQF_CMD_BBS_OFF) | (slot % FW_WQF_BBS) << (8 * RNIC_WQF_CMD_SLOT_OFF) |
-						(wqf_issued & 0xFFu) << (8 * RNIC_WQF_CMD_TAG_OFF));
+	if (wqf_nbad)
+		bad_set(wqf_issued, 0);
+	hal_tc_wr32(RNIC_FW_TC_WQF_CMD, cmd | (wqf_issued & 0xFFu) << (8 * RNIC_WQF_CMD_TAG_OFF));
 	return wqf_issued++;
+}
+
+uint32_t fw_wqf_issue(uint64_t addr, uint32_t bbs, uint32_t slot)
+{
+	return wqf_issue(addr, bbs << (8 * RNIC_WQF_CMD_BBS_OFF) | (slot % FW_WQF_BBS) << (8 * RNIC_WQF_CMD_SLOT_OFF));
+}
+
+uint32_t fw_wqf_issue_rq(uint64_t addr, uint32_t bbs, uint32_t slot)
+{
+	FW_LAYOUT_ALIGN uint8_t c[4] = { 0 };
+	rnic_wqf_cmd_set_bbs(c, bbs);
+	rnic_wqf_cmd_set_slot(c, slot % FW_WQF_RQ_BBS);
+	rnic_wqf_cmd_set_rq(c, 1);
+	return wqf_issue(addr, rnic_ld_le32(c));
 }
 
 /* Polls wqf_status until command last has completed (into s); 0, or -1 after WQF_POLL_LIMIT. */
@@ -62,14 +94,28 @@ int fw_wqf_wait(uint32_t first, uint32_t last)
 		fw_log("wqf: fetch %u never completed", (unsigned)last);
 		return -1;
 	}
-	/* errors moved: the latest failed command is err_tag, one of ours if in range; with more
-	 * than one new error it cannot be told which, so ours count as failed */
+	/* errors moved: the latest failed command is err_tag; with more than one new error it
+	 * cannot be told which, so every command completed since the last look counts as failed */
 	uint32_t errs = rnic_wqf_status_get_errors(s), n = (errs - wqf_errs) & 0xFFu;
+	uint32_t done = rnic_wqf_status_get_done(s);
+	if (n == 0 && wqf_nbad == 0) {
+		wqf_err_done = done;
+		return 0; /* no error anywhere: the usual case */
+	}
 	wqf_errs = errs;
-	if (n == 0)
-		return 0;
-	uint32_t tag = rnic_wqf_status_get_err_tag(s);
-	if (n > 1 || ((tag - first) & 0xFFu) <= ((last - first) & 0xFFu)) {
+	if (n == 1)
+		bad_set(rnic_wqf_status_get_err_tag(s), 1);
+	else if (n > 1)
+		for (uint32_t t = wqf_err_done; (t & 0xFFu) != done; t++)
+			bad_set(t, 1);
+	wqf_err_done = done;
+	uint32_t bad = 0;
+	for (uint32_t t = first;; t++) {
+		bad |= bad_set(t, 0);
+		if (t == last)
+			break;
+	}
+	if (bad) {
 		fw_log("wqf: fetch %u..%u: bus error", (unsigned)first, (unsigned)last);
 		return -1;
 	}

@@ -177,7 +177,7 @@ static void mock_cqw_run(void)
 /* The WQE fetch engine (rtl/wqe_fetch): a command is done at once; WQEBBs outside the mock host
  * memory (or every fetch while mock_wqf_fail) are a bus error, counted and tagged as the engine
  * does. Each command counts as one DMA read. */
-unsigned mock_wqf_cmds, mock_wqf_fail;
+unsigned mock_wqf_cmds, mock_wqf_fail, mock_wqf_rq_cmds;
 
 static void mock_wqf_cmd(uint32_t v)
 {
@@ -186,12 +186,16 @@ static void mock_wqf_cmd(uint32_t v)
 	rnic_st_le(st, 4, mock_tc[RNIC_FW_TC_WQF_STATUS / 4]);
 	uint64_t a = (uint64_t)mock_tc[RNIC_FW_TC_WQF_ADDR_HI / 4] << 32 | (mock_tc[RNIC_FW_TC_WQF_ADDR_LO / 4] & ~63u);
 	uint32_t n = rnic_wqf_cmd_get_bbs(c), slot = rnic_wqf_cmd_get_slot(c);
-	n = n == 0 ? 1 : n > RNIC_FW_TC_WQF_BUF_BBS ? RNIC_FW_TC_WQF_BUF_BBS : n;
+	/* the receive region (rq) is a ring of its own, as the engine's */
+	uint32_t rq = rnic_wqf_cmd_get_rq(c), nb = rq ? RNIC_FW_TC_WQF_RQ_BUF_BBS : RNIC_FW_TC_WQF_BUF_BBS;
+	uint32_t base = rq ? RNIC_FW_TC_WQF_RQ_BUF_BASE : RNIC_FW_TC_WQF_BUF_BASE;
+	n = n == 0 ? 1 : n > nb ? nb : n;
 	int bad = mock_wqf_fail || a < MOCK_HOST_BASE || a + 64u * n > MOCK_HOST_BASE + MOCK_HOST_BYTES;
 	for (uint32_t k = 0; !bad && k < n; k++)
 		for (uint32_t i = 0; i < 64; i += 4)
-			mock_tc[(RNIC_FW_TC_WQF_BUF_BASE + ((slot + k) % RNIC_FW_TC_WQF_BUF_BBS) * 64 + i) / 4] =
+			mock_tc[(base + ((slot + k) % nb) * 64 + i) / 4] =
 				(uint32_t)rnic_ld_le(mock_host + (a - MOCK_HOST_BASE) + 64 * k + i, 4);
+	mock_wqf_rq_cmds += rq;
 	if (bad) {
 		rnic_wqf_status_set_errors(st, rnic_wqf_status_get_errors(st) + 1);
 		rnic_wqf_status_set_err_tag(st, rnic_wqf_cmd_get_tag(c));

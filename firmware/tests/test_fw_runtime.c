@@ -1,10 +1,11 @@
 /* Host unit tests of the firmware runtime (MOCK_MMIO build): log formatting, the log ring and
- * its registers, the panic record. */
+ * its registers, the panic record, WQE-fetch error attribution. */
 #include <stdio.h>
 #include <string.h>
 
 #include "fw_log.h"
 #include "fw_panic.h"
+#include "fw_wqf.h"
 #include "hal.h"
 
 #include "mock_mmio.h"
@@ -50,6 +51,28 @@ int main(void)
 		      writes[2][0] == RNIC_FW_REG_PANIC_MTVAL && writes[2][1] == 0xdeadbeef &&
 		      writes[3][0] == RNIC_FW_REG_FW_STATUS && writes[3][1] == RNIC_FW_STATUS_PANIC,
 	      "fw-panic-record-registers");
+
+	/* WQE fetch: the send and receive sides wait for their own commands. A command that failed
+	 * while the other side waited for a later one still fails when its own side waits (the
+	 * error count moved once, seen by the first waiter); the other side's command does not. */
+	mock_wqf_fail = 1;
+	uint32_t ka = fw_wqf_issue_rq(MOCK_HOST_BASE, 2, 0);
+	mock_wqf_fail = 0;
+	uint32_t kb = fw_wqf_issue(MOCK_HOST_BASE + 64, 1, 3);
+	int wb = fw_wqf_wait(kb, kb), wa = fw_wqf_wait(ka, ka);
+	uint32_t kc = fw_wqf_issue_rq(MOCK_HOST_BASE + 128, 1, 0);
+	check(wb == 0 && wa == -1 && fw_wqf_wait(kc, kc) == 0 && mock_wqf_rq_cmds == 2,
+	      "fw-wqf-error-kept-for-its-own-waiter");
+	/* two errors at once: every command completed since the last look counts as failed (once) */
+	mock_wqf_fail = 1;
+	ka = fw_wqf_issue(MOCK_HOST_BASE, 1, 0);
+	kb = fw_wqf_issue_rq(MOCK_HOST_BASE, 1, 0);
+	mock_wqf_fail = 0;
+	kc = fw_wqf_issue(MOCK_HOST_BASE, 1, 1);
+	wb = fw_wqf_wait(kb, kb);
+	wa = fw_wqf_wait(ka, ka);
+	check(wb == -1 && wa == -1 && fw_wqf_wait(kc, kc) == -1 && fw_wqf_wait(kc, kc) == 0,
+	      "fw-wqf-two-errors-fail-every-command-seen");
 
 	return mock_failed;
 }

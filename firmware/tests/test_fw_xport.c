@@ -468,6 +468,59 @@ static void rq_batch(void)
 	fw_xport_init();
 }
 
+static void recv_done(uint64_t wr_id)
+{
+	uint8_t ev[RNIC_RX_EVENT_SIZE] = { 0 };
+	rnic_rx_event_set_kind(ev, RNIC_RX_EVENT_KIND_RECV_DONE);
+	rnic_rx_event_set_qpn(ev, qpn);
+	rnic_rx_event_set_wr_id(ev, wr_id);
+	rnic_rx_event_set_byte_len(ev, 64);
+	fw_rx_event(ev);
+}
+
+/* RQ WQEs through the WQE fetch engine's receive region, ahead of need: a doorbell's fetch reads
+ * every posted WQE the region holds (4 of stride 128), the engine's free slots get theirs, and
+ * once the stage is used up the next posted ones are fetched before any completion asks; each
+ * completion then refills its slot from the region without a fetch. The rq_desc is the WQE's
+ * words (wr_id, every SGE) byte for byte. */
+static void rq_ahead(void)
+{
+	uint32_t caps = regs[RNIC_FW_REG_HW_CAPS / 4];
+	regs[RNIC_FW_REG_HW_CAPS / 4] = (caps & ~0xF0u) | (4u << 4);
+	fresh_qp(7);
+	struct rnicp_sge sg[3] = { { H(DATA_OFF), 64, 0x101 }, { H(DATA_OFF + 4096), 100, 0x102 }, { H(DATA_OFF + 8192), 7, 0x103 } };
+	for (uint64_t i = 0; i < 10; i++) {
+		struct rnicp_recv_wr w = { 0xA000 + i, sg, 1 + (uint32_t)(i % 3) };
+		rnicp_rq_post(&rq, &w);
+	}
+	unsigned m0 = mock_nmbox, f0 = mock_wqf_rq_cmds, c0 = mock_wqf_cmds;
+	ring_rq();
+	check(mock_mbox_count(RNIC_FW_REG_RQD_COMMIT, m0) == 4 && mock_wqf_rq_cmds == f0 + 2 && mock_wqf_cmds == c0 + 2 &&
+		      fw_res.qp_run[qpn].rq_posted == 4,
+	      "fw-rq-fetch-engine-batch-then-prefetch");
+	int ok = 1, fetch_free = 1;
+	for (uint64_t i = 0; i < 6; i++) {
+		unsigned m1 = mock_nmbox, f1 = mock_wqf_rq_cmds;
+		recv_done(0xA000 + i);
+		const struct mock_mbox_rec *r = mock_mbox_nth(RNIC_FW_REG_RQD_COMMIT, m1, 0);
+		uint64_t k = i + 4; /* the WQE that refills the slot */
+		uint32_t n = 1 + (uint32_t)(k % 3);
+		ok &= mock_mbox_count(RNIC_FW_REG_RQD_COMMIT, m1) == 1 && r && rnic_rq_desc_get_qpn(r->data) == qpn &&
+		      rnic_rq_desc_get_wr_id(r->data) == 0xA000 + k && rnic_rq_desc_get_num_sge(r->data) == n;
+		for (uint32_t j = 0; ok && j < n; j++)
+			ok &= memcmp(r->data + RNIC_RQ_DESC_SGE0_ADDR_OFF + 16 * j,
+				     rq.buf + (k % (1u << rq.log_size)) * (1u << rq.log_stride) + RNIC_RQ_WQE_SIZE + 16 * j,
+				     16) == 0;
+		/* WQEs 4-7 were fetched ahead by the doorbell's pass; 8-9 when 7 left the stage */
+		if (k < 8 || k == 9)
+			fetch_free &= mock_wqf_rq_cmds == f1 + (k == 7);
+	}
+	check(ok, "fw-rq-desc-from-the-region-byte-exact");
+	check(fetch_free && mock_wqf_rq_cmds == f0 + 3, "fw-rq-refill-from-stage-without-fetch");
+	regs[RNIC_FW_REG_HW_CAPS / 4] = caps;
+	fw_xport_init();
+}
+
 /* Receive WQEs of a QP that goes to ERR (here by the host's MODIFY_QP) complete with
  * WR_FLUSH_ERR in order, the one with the receive engine included; later posts are flushed at
  * once, and a receive event that raced with the move produces no second completion. */
@@ -1214,6 +1267,7 @@ int main(void)
 	retry_progress();
 	rq_flush();
 	rq_batch();
+	rq_ahead();
 	stalled_mailboxes();
 	resp_errors();
 	atomic_requester();

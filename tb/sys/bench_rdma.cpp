@@ -86,6 +86,13 @@ struct Bench : sc_module {
   bool loss_only_ = false;
   double lossy_gbps[2][2][2] = {{{-1, -1}, {-1, -1}}, {{-1, -1}, {-1, -1}}};
   uint64_t lossy_lost = 0;
+  // The receive side (after the speed phases, so no figure before them moves; fresh QP pairs):
+  // a 16-deep stream of 4 KiB SENDs with the receives posted well ahead (goodput, RNR NAKs the
+  // responder sent), and a burst of UD datagrams into a 32-deep RQ the host refills as it polls.
+  static constexpr unsigned kRecvDepth = 16, kRecvCount = 128, kUdCount = 256, kUdBytes = 1024;
+  double send4k_gbps = -1;
+  int64_t send4k_rnr = -1, ud_received = -1, ud_dropped = -1;
+  double ud_us = -1;
 
  private:
   static constexpr uint32_t kBuf = 4u << 20;
@@ -435,8 +442,136 @@ struct Bench : sc_module {
     // on the first extra QP (the 1-QP one may be stalled by a READ that went wrong).
     speed_idle = speed([&] { wait(sc_time(400, SC_US)); return true; }, &cpu_idle);
     speed_write_64k = speed([&] { return stream_qps(1, 65536, 32) > 0; }, &cpu_write_64k);
+    recv_stream();
+    ud_burst();
     if (!quick_ && link_) lossy();
     sc_stop();
+  }
+
+  uint32_t counter(RdmaHost *h, uint32_t idx) { return rnic_rd32(&h->os, RNIC_COUNTER_BASE + 4 * idx); }
+
+  // A signaled SEND of one SGE.
+  static rnicp_send_wr send_wr(const rnicp_sge *sge, uint64_t id) {
+    rnicp_send_wr wr{};
+    wr.wr_id = id;
+    wr.opcode = RNIC_WQE_OP_SEND;
+    wr.flags = RNICP_WR_SIGNALED;
+    wr.sg_list = const_cast<rnicp_sge *>(sge);
+    wr.num_sge = 1;
+    return wr;
+  }
+  // Takes q's completions now into *n (false on an error status or, with len, another length).
+  static bool take(RdmaQp &q, unsigned *n, uint32_t len = 0) {
+    rnicp_wc wc[16];
+    int k = q.poll_now(wc, 16);
+    for (int i = 0; i < k; i++)
+      if (wc[i].status || (len && wc[i].byte_len != len)) return false;
+    *n += unsigned(k);
+    return true;
+  }
+
+  // kRecvCount SENDs of 4 KiB from a to b on a fresh RC pair, kRecvDepth outstanding; b keeps
+  // its RQ (32) full, so an RNR NAK means the NIC had not handed a posted WQE to the receive
+  // engine in time. The last SEND's bytes are checked.
+  void recv_stream() {
+    RdmaQp x, y;
+    RdmaConnOpts o;
+    o.min_rnr_timer = 1;  // 10 us: an RNR costs a little time, not the run
+    if (!(x.create(a_) && y.create(b_) && x.connect(y, 0x100, 0x200, o) && y.connect(x, 0x200, 0x100, o))) return;
+    const uint32_t size = 4096, rq = 1u << RdmaQp::kRqLog;
+    uint64_t dst = bbuf_ + kBuf / 2;
+    unsigned posted = 0, done = 0, rposted = 0, rdone = 0;
+    auto post_recvs = [&] {
+      while (rposted - rdone < rq && rposted < kRecvCount) {
+        rnicp_sge rs{dst + (rposted % 8) * size, size, bkey_};
+        rnicp_recv_wr rwr{rposted, &rs, 1};
+        if (y.post_recv(rwr)) break;
+        rposted++;
+      }
+    };
+    post_recvs();
+    wait(sc_time(20, SC_US));  // the receives are with the NIC before the first SEND
+    uint32_t rnr0 = counter(b_, RNIC_CNT_RX_RNR_SENT);
+    sc_time t0 = sc_time_stamp(), end = t0 + sc_time(20, SC_MS);
+    while ((done < kRecvCount || rdone < kRecvCount) && sc_time_stamp() < end) {
+      bool any = false;
+      while (posted < kRecvCount && posted - done < kRecvDepth && rnicp_sq_room(&x.sq) >= 2) {
+        rnicp_sge sge{abuf_ + (posted % 8) * size, size, akey_};
+        if (x.post_send_nodb(send_wr(&sge, posted)) <= 0) break;
+        posted++, any = true;
+      }
+      if (any) x.ring();
+      unsigned r0 = rdone;
+      if (!take(x, &done) || !take(y, &rdone, size)) return;
+      if (rdone != r0) post_recvs();
+      else wait(sc_time(20, SC_NS));
+    }
+    if (done < kRecvCount || rdone < kRecvCount) return;
+    double t = (sc_time_stamp() - t0).to_seconds();
+    unsigned last = kRecvCount - 1;
+    if (b_->mem->read_vec(dst + (last % 8) * size, size) != a_->mem->read_vec(abuf_ + (last % 8) * size, size)) return;
+    send4k_gbps = size * 8.0 * kRecvCount / t / 1e9;
+    send4k_rnr = counter(b_, RNIC_CNT_RX_RNR_SENT) - rnr0;
+  }
+
+  // kUdCount UD SENDs of kUdBytes from a to b, posted as fast as a's SQ takes them (signaled, so
+  // its ring frees); b's RQ (32 WQEs) starts full and the host reposts every completed one at
+  // once. Received = b's receive CQEs; the rest were dropped for want of a handed-over buffer.
+  void ud_burst() {
+    RdmaQp x, y;
+    const uint32_t qkey = 0x2222;
+    if (!(x.create(a_, 0, RNIC_QP_TYPE_UD) && y.create(b_, 0, RNIC_QP_TYPE_UD) && x.ud_ready(qkey, 0x10) &&
+          y.ud_ready(qkey, 0x20)))
+      return;
+    rnic_create_ah_in ah{};
+    ah.pdn = a_->pdn;
+    ah.dest_ipv4 = b_->ipv4;
+    ah.hop_limit = 64;
+    std::memcpy(ah.dmac, b_->mac, 6);
+    uint32_t ahn = 0;
+    if (rnic_cmd_create_ah(&a_->q, &ah, &ahn)) return;
+    const uint32_t rq = 1u << RdmaQp::kRqLog, rlen = kUdBytes + 40;
+    uint64_t dst = bbuf_ + kBuf / 2;
+    unsigned rposted = 0, rdone = 0, posted = 0, done = 0;
+    auto post_recvs = [&] {
+      while (rposted - rdone < rq) {
+        rnicp_sge rs{dst + (rposted % rq) * 2048, rlen, bkey_};
+        rnicp_recv_wr rwr{rposted, &rs, 1};
+        if (y.post_recv(rwr)) break;
+        rposted++;
+      }
+    };
+    post_recvs();
+    wait(sc_time(20, SC_US));
+    sc_time t0 = sc_time_stamp(), end = t0 + sc_time(20, SC_MS), t_last = t0;
+    while (done < kUdCount && sc_time_stamp() < end) {
+      bool any = false;
+      while (posted < kUdCount && rnicp_sq_room(&x.sq) >= 4) {
+        rnicp_sge sge{abuf_ + (posted % 8) * kUdBytes, kUdBytes, akey_};
+        rnicp_send_wr wr = send_wr(&sge, posted);
+        wr.ahn = ahn;
+        wr.remote_qpn = y.qpn;
+        wr.remote_qkey = qkey;
+        if (x.post_send_nodb(wr) <= 0) break;
+        posted++, any = true;
+      }
+      if (any) x.ring();
+      unsigned d0 = done, r0 = rdone;
+      if (!take(x, &done) || !take(y, &rdone, rlen)) return;
+      if (rdone != r0) t_last = sc_time_stamp(), post_recvs();
+      if (done == d0 && rdone == r0) wait(sc_time(20, SC_NS));
+    }
+    if (done < kUdCount) return;
+    sc_time quiet = sc_time_stamp() + sc_time(50, SC_US);  // the last datagrams land
+    while (sc_time_stamp() < quiet) {
+      unsigned r0 = rdone;
+      if (!take(y, &rdone, rlen)) return;
+      if (rdone != r0) t_last = sc_time_stamp(), post_recvs();
+      wait(sc_time(100, SC_NS));
+    }
+    ud_received = rdone;
+    ud_dropped = int64_t(kUdCount) - int64_t(rdone);
+    ud_us = (t_last - t0).to_seconds() * 1e6;
   }
 
   // count WQEs of op (WRITE or READ, size bytes) on x, one READ / up to 4 WRITEs in flight; the
@@ -597,6 +732,11 @@ int bench_rdma(int argc, char **argv) {
               bench.cost_lat.sq, bench.cost_lat.cq);
   std::printf("| responder firmware cycles per received 64 B SEND (RQ doorbell + receive event) | %.0f (%.0f + %.0f) | <= 60 |\n",
               bench.cost_recv.total, bench.cost_recv.sq, bench.cost_recv.cq);
+  std::printf("| 4 KiB SEND stream, %u deep, 1 QP: goodput / RNR NAKs sent by the responder | %s Gb/s / %lld | 0 RNR NAK |\n",
+              Bench::kRecvDepth, num(bench.send4k_gbps, "%.2f").c_str(), (long long)bench.send4k_rnr);
+  std::printf("| UD burst, %u x %u B datagrams into a 32-deep RQ the host refills: received / dropped (first to last receive) | %lld / %lld (%s us) | 0 dropped |\n",
+              Bench::kUdCount, Bench::kUdBytes, (long long)bench.ud_received, (long long)bench.ud_dropped,
+              num(bench.ud_us, "%.1f").c_str());
   std::printf("| simulated NIC cycles per wall second (2 NICs) | %.2f M | >= 1 |\n", cycles / wall / 1e6);
   std::printf("| simulation speed, NIC cycles per wall second summed over both NICs: idle (per CPU second) | %.3f M (%.3f M) | |\n",
               bench.speed_idle / 1e6, bench.cpu_idle / 1e6);
@@ -618,6 +758,8 @@ int bench_rdma(int argc, char **argv) {
                  "  \"fw_cycles_per_wqe_8qp\": %s,\n  \"fw_cycles_single_8B_write\": %s,\n"
                  "  \"fw_cycles_per_recv_send\": %s,\n  \"fw_cycles_per_recv_send_doorbell\": %s,\n"
                  "  \"fw_cycles_per_recv_send_event\": %s,\n"
+                 "  \"send_goodput_gbps_4KiB_stream16\": %s,\n  \"send_rnr_naks_4KiB_stream16\": %s,\n"
+                 "  \"ud_burst_received\": %s,\n  \"ud_burst_dropped\": %s,\n"
                  "  \"sim_cycles_per_sec\": %.0f,\n  \"sim_cycles_per_sec_idle\": %s,\n"
                  "  \"sim_cycles_per_sec_write_64KiB\": %s,\n  \"sim_cycles_per_sec_msg_64B\": %s,\n"
                  "  \"sim_cycles_per_cpu_sec_idle\": %s,\n  \"sim_cycles_per_cpu_sec_write_64KiB\": %s,\n"
@@ -636,6 +778,10 @@ int bench_rdma(int argc, char **argv) {
                  " doorbell seen to tx_desc committed plus ACK event seen to CQE written, from QUERY_COUNTERS."
                  " fw_cycles_per_recv_send: responder firmware mcycle per received SEND over a 64 B SEND stream (1 QP):"
                  " RQ doorbells served plus RECV_DONE events served (CQE written, RQ refilled)."
+                 " send_*_4KiB_stream16: 128 SENDs of 4 KiB on a fresh RC pair, 16 outstanding, the receiver's RQ (32)"
+                 " kept full by its host; RNR NAKs = the responder's rx_rnr_sent over it."
+                 " ud_burst_*: 256 UD SENDs of 1 KiB posted as fast as the sender's SQ takes them into a 32-deep RQ"
+                 " the receiving host refills on every completion; dropped = 256 - receive CQEs."
                  " READ goodput is measured up to 64 KiB with one READ in flight (null: that READ did not complete)."
                  " 8 QPs: 8 QPs besides the 1-QP one, one CQ, %u outstanding WQEs per QP,"
                  " ACK timeout %.0f us; in the 64 B run %u ACKs were dropped at the requester (rx_drop_trunc) and %u WQEs"
@@ -654,7 +800,9 @@ int bench_rdma(int argc, char **argv) {
                  num(bench.cost_rate.total, "%.1f").c_str(), num(bench.cost_rate.sq, "%.1f").c_str(),
                  num(bench.cost_rate.cq, "%.1f").c_str(), num(bench.cost_rate_8qp.total, "%.1f").c_str(),
                  num(bench.cost_lat.total, "%.1f").c_str(), num(bench.cost_recv.total, "%.1f").c_str(),
-                 num(bench.cost_recv.sq, "%.1f").c_str(), num(bench.cost_recv.cq, "%.1f").c_str(), cycles / wall, num(bench.speed_idle, "%.0f").c_str(),
+                 num(bench.cost_recv.sq, "%.1f").c_str(), num(bench.cost_recv.cq, "%.1f").c_str(),
+                 num(bench.send4k_gbps, "%.2f").c_str(), num(double(bench.send4k_rnr), "%.0f").c_str(),
+                 num(double(bench.ud_received), "%.0f").c_str(), num(double(bench.ud_dropped), "%.0f").c_str(), cycles / wall, num(bench.speed_idle, "%.0f").c_str(),
                  num(bench.speed_write_64k, "%.0f").c_str(), num(bench.speed_msg_64b, "%.0f").c_str(),
                  num(bench.cpu_idle, "%.0f").c_str(), num(bench.cpu_write_64k, "%.0f").c_str(),
                  num(bench.cpu_msg_64b, "%.0f").c_str(),
