@@ -309,12 +309,15 @@ int main(int argc, char **argv) {
           tb.reqs.size() > r0 + 1 ? tb.reqs[r0 + 1].len : 0);
   // the second command overwrote the whole buffer with WQEBBs 1..16 of the ring (slot k = WQEBB k+1,
   // the ring wraps at its size)
+  // (the host model answers a burst with the generation of its first address, also beyond a
+  // ring shorter than the burst)
   unsigned bad2 = 0;
+  const uint32_t gen0 = tb.gen_of(q0.base + BB);
   for (unsigned k = 0; k < NBUF; k++)
     for (unsigned w = 0; w < BB; w += 4) {
       uint32_t v = tb.tc_rd(RNIC_FW_TC_WQF_BUF_BASE + k * BB + w);
       uint64_t a = q0.base + uint64_t(k + 1) * BB;
-      uint32_t gen = tb.gen_of(a);
+      uint32_t gen = gen0;
       for (unsigned b = 0; b < 4; b++)
         if (uint8_t(v >> (8 * b)) != host_byte(a + w + b, gen)) bad2++;
     }
@@ -341,7 +344,7 @@ int main(int argc, char **argv) {
       uint32_t v = tb.tc_rd(RNIC_FW_TC_WQF_BUF_BASE + k * BB + w);
       uint64_t a = q0.base + uint64_t(k + 1) * BB;
       for (unsigned b = 0; b < 4; b++)
-        if (uint8_t(v >> (8 * b)) != host_byte(a + w + b, tb.gen_of(a))) bad3++;
+        if (uint8_t(v >> (8 * b)) != host_byte(a + w + b, gen0)) bad3++;
     }
   bool rq_clamp = tb.reqs.size() == r1 + 1 && tb.reqs[r1].len == NRQ * BB && tb.reqs[r1].addr == q4.base;
   r.check(rq_clamp && bad3 == 0, "wqf-rq-region-clamped-wraps-exact", "len %u, %u bad bytes",
