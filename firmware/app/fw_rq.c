@@ -176,6 +176,12 @@ void fw_rq_service(uint32_t qpn)
 		fw_rq_flush(qpn);
 		return;
 	}
+	/* nothing posted beyond what the engine holds (a completion of a stream whose receives are
+	 * posted one at a time): nothing to hand over or to fetch ahead */
+	if ((uint16_t)(rnic_qp_ctx_get_rq_ci(c) + run->rq_posted) == rnic_qp_ctx_get_rq_pi(c)) {
+		run->rq_stalled = 0;
+		return;
+	}
 	if (!(fw_hw_caps & 1u))
 		return; /* no receive engine attached: the buffers wait */
 	if (slots == 0)
@@ -214,8 +220,14 @@ void fw_rq_service(uint32_t qpn)
 		hal_wr32(RNIC_FW_REG_RQD_DATA + RNIC_RQ_DESC_NUM_SGE_OFF, n);
 		hal_wr32(RNIC_FW_REG_RQD_DATA + RNIC_RQ_DESC_WR_ID_OFF, hal_tc_rd32(w));
 		hal_wr32(RNIC_FW_REG_RQD_DATA + RNIC_RQ_DESC_WR_ID_OFF + 4, hal_tc_rd32(w + 4));
-		for (uint32_t o = RNIC_RQ_WQE_SIZE; o < RNIC_RQ_WQE_SIZE + n * RNIC_WQE_SGE_SIZE; o += 4)
+		for (uint32_t o = RNIC_RQ_WQE_SIZE; o < RNIC_RQ_WQE_SIZE + n * RNIC_WQE_SGE_SIZE; o += RNIC_WQE_SGE_SIZE) {
+			/* an SGE's four words unrolled: the loop's own instructions cost as much as the
+			 * one-cycle load and the store */
 			hal_wr32(RNIC_FW_REG_RQD_DATA + o, hal_tc_rd32(w + o));
+			hal_wr32(RNIC_FW_REG_RQD_DATA + o + 4, hal_tc_rd32(w + o + 4));
+			hal_wr32(RNIC_FW_REG_RQD_DATA + o + 8, hal_tc_rd32(w + o + 8));
+			hal_wr32(RNIC_FW_REG_RQD_DATA + o + 12, hal_tc_rd32(w + o + 12));
+		}
 		hal_wr32(RNIC_FW_REG_RQD_COMMIT, qpn);
 		run->rq_posted++;
 		rq_stage_pop();
