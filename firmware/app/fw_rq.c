@@ -166,6 +166,8 @@ static __attribute__((noinline)) void rq_fetch_failed(uint32_t qpn)
  * QP); the engine fills them in the order given, so completions stay in RQ order. Each one goes
  * from the receive region straight into the rq_desc mailbox (one-cycle loads, the stores
  * granted at once): no copy in between. */
+static __attribute__((noinline)) void rq_refill(uint32_t qpn, uint8_t *c, struct fw_qp_run *run, uint32_t slots);
+
 void fw_rq_service(uint32_t qpn)
 {
 	uint8_t *c = ctx(qpn);
@@ -176,16 +178,24 @@ void fw_rq_service(uint32_t qpn)
 		fw_rq_flush(qpn);
 		return;
 	}
-	/* nothing posted beyond what the engine holds (a completion of a stream whose receives are
-	 * posted one at a time): nothing to hand over or to fetch ahead */
-	if ((uint16_t)(rnic_qp_ctx_get_rq_ci(c) + run->rq_posted) == rnic_qp_ctx_get_rq_pi(c)) {
-		run->rq_stalled = 0;
-		return;
-	}
 	if (!(fw_hw_caps & 1u))
 		return; /* no receive engine attached: the buffers wait */
 	if (slots == 0)
 		slots = 1;
+	/* The common passes that do nothing return here, before the refill's register saves:
+	 * nothing posted beyond what the engine holds (a completion in a stream whose receives are
+	 * posted one at a time), or the engine's slots full with WQEs staged (an RQ doorbell of a
+	 * host that keeps its RQ full). */
+	if ((uint16_t)(rnic_qp_ctx_get_rq_ci(c) + run->rq_posted) == rnic_qp_ctx_get_rq_pi(c) ||
+	    (run->rq_posted >= slots && rs.n)) {
+		run->rq_stalled = 0;
+		return;
+	}
+	rq_refill(qpn, c, run, slots);
+}
+
+static void rq_refill(uint32_t qpn, uint8_t *c, struct fw_qp_run *run, uint32_t slots)
+{
 	run->rq_stalled = 0;
 	uint32_t stride = 1u << rnic_qp_ctx_get_rq_log_stride(c);
 	uint32_t bytes = stride < RQE_MAX_BYTES ? stride : RQE_MAX_BYTES;
