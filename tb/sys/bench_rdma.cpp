@@ -90,8 +90,8 @@ struct Bench : sc_module {
   // a 16-deep stream of 4 KiB SENDs with the receives posted well ahead (goodput, RNR NAKs the
   // responder sent), and a burst of UD datagrams into a 32-deep RQ the host refills as it polls.
   static constexpr unsigned kRecvDepth = 16, kRecvCount = 128, kUdCount = 256, kUdBytes = 1024;
-  double send4k_gbps = -1;
-  int64_t send4k_rnr = -1, ud_received = -1, ud_dropped = -1;
+  double send4k_gbps = -1, send64k_gbps = -1;
+  int64_t send4k_rnr = -1, send64k_rnr = -1, ud_received = -1, ud_dropped = -1;
   double ud_us = -1;
 
  private:
@@ -442,7 +442,8 @@ struct Bench : sc_module {
     // on the first extra QP (the 1-QP one may be stalled by a READ that went wrong).
     speed_idle = speed([&] { wait(sc_time(400, SC_US)); return true; }, &cpu_idle);
     speed_write_64k = speed([&] { return stream_qps(1, 65536, 32) > 0; }, &cpu_write_64k);
-    recv_stream();
+    recv_stream(4096, kRecvCount, &send4k_gbps, &send4k_rnr);
+    recv_stream(65536, 16, &send64k_gbps, &send64k_rnr);
     ud_burst();
     if (!quick_ && link_) lossy();
     sc_stop();
@@ -470,19 +471,19 @@ struct Bench : sc_module {
     return true;
   }
 
-  // kRecvCount SENDs of 4 KiB from a to b on a fresh RC pair, kRecvDepth outstanding; b keeps
+  // count SENDs of size bytes from a to b on a fresh RC pair, kRecvDepth outstanding; b keeps
   // its RQ (32) full, so an RNR NAK means the NIC had not handed a posted WQE to the receive
-  // engine in time. The last SEND's bytes are checked.
-  void recv_stream() {
+  // engine in time. The last SEND's bytes are checked. Goodput and RNR NAKs into *gbps, *rnr.
+  void recv_stream(const uint32_t size, const unsigned count, double *gbps, int64_t *rnr) {
     RdmaQp x, y;
     RdmaConnOpts o;
     o.min_rnr_timer = 1;  // 10 us: an RNR costs a little time, not the run
     if (!(x.create(a_) && y.create(b_) && x.connect(y, 0x100, 0x200, o) && y.connect(x, 0x200, 0x100, o))) return;
-    const uint32_t size = 4096, rq = 1u << RdmaQp::kRqLog;
+    const uint32_t rq = 1u << RdmaQp::kRqLog;
     uint64_t dst = bbuf_ + kBuf / 2;
     unsigned posted = 0, done = 0, rposted = 0, rdone = 0;
     auto post_recvs = [&] {
-      while (rposted - rdone < rq && rposted < kRecvCount) {
+      while (rposted - rdone < rq && rposted < count) {
         rnicp_sge rs{dst + (rposted % 8) * size, size, bkey_};
         rnicp_recv_wr rwr{rposted, &rs, 1};
         if (y.post_recv(rwr)) break;
@@ -493,9 +494,9 @@ struct Bench : sc_module {
     wait(sc_time(20, SC_US));  // the receives are with the NIC before the first SEND
     uint32_t rnr0 = counter(b_, RNIC_CNT_RX_RNR_SENT);
     sc_time t0 = sc_time_stamp(), end = t0 + sc_time(20, SC_MS);
-    while ((done < kRecvCount || rdone < kRecvCount) && sc_time_stamp() < end) {
+    while ((done < count || rdone < count) && sc_time_stamp() < end) {
       bool any = false;
-      while (posted < kRecvCount && posted - done < kRecvDepth && rnicp_sq_room(&x.sq) >= 2) {
+      while (posted < count && posted - done < kRecvDepth && rnicp_sq_room(&x.sq) >= 2) {
         rnicp_sge sge{abuf_ + (posted % 8) * size, size, akey_};
         if (x.post_send_nodb(send_wr(&sge, posted)) <= 0) break;
         posted++, any = true;
@@ -506,12 +507,12 @@ struct Bench : sc_module {
       if (rdone != r0) post_recvs();
       else wait(sc_time(20, SC_NS));
     }
-    if (done < kRecvCount || rdone < kRecvCount) return;
+    if (done < count || rdone < count) return;
     double t = (sc_time_stamp() - t0).to_seconds();
-    unsigned last = kRecvCount - 1;
+    unsigned last = count - 1;
     if (b_->mem->read_vec(dst + (last % 8) * size, size) != a_->mem->read_vec(abuf_ + (last % 8) * size, size)) return;
-    send4k_gbps = size * 8.0 * kRecvCount / t / 1e9;
-    send4k_rnr = counter(b_, RNIC_CNT_RX_RNR_SENT) - rnr0;
+    *gbps = size * 8.0 * count / t / 1e9;
+    *rnr = counter(b_, RNIC_CNT_RX_RNR_SENT) - rnr0;
   }
 
   // kUdCount UD SENDs of kUdBytes from a to b, posted as fast as a's SQ takes them (signaled, so
@@ -734,6 +735,8 @@ int bench_rdma(int argc, char **argv) {
               bench.cost_recv.total, bench.cost_recv.sq, bench.cost_recv.cq);
   std::printf("| 4 KiB SEND stream, %u deep, 1 QP: goodput / RNR NAKs sent by the responder | %s Gb/s / %lld | 0 RNR NAK |\n",
               Bench::kRecvDepth, num(bench.send4k_gbps, "%.2f").c_str(), (long long)bench.send4k_rnr);
+  std::printf("| 64 KiB SEND stream, %u deep, 1 QP (16 messages, receives posted ahead): goodput / RNR NAKs | %s Gb/s / %lld | |\n",
+              Bench::kRecvDepth, num(bench.send64k_gbps, "%.2f").c_str(), (long long)bench.send64k_rnr);
   std::printf("| UD burst, %u x %u B datagrams into a 32-deep RQ the host refills: received / dropped (first to last receive) | %lld / %lld (%s us) | 0 dropped |\n",
               Bench::kUdCount, Bench::kUdBytes, (long long)bench.ud_received, (long long)bench.ud_dropped,
               num(bench.ud_us, "%.1f").c_str());
@@ -759,6 +762,7 @@ int bench_rdma(int argc, char **argv) {
                  "  \"fw_cycles_per_recv_send\": %s,\n  \"fw_cycles_per_recv_send_doorbell\": %s,\n"
                  "  \"fw_cycles_per_recv_send_event\": %s,\n"
                  "  \"send_goodput_gbps_4KiB_stream16\": %s,\n  \"send_rnr_naks_4KiB_stream16\": %s,\n"
+                 "  \"send_goodput_gbps_64KiB_stream16\": %s,\n  \"send_rnr_naks_64KiB_stream16\": %s,\n"
                  "  \"ud_burst_received\": %s,\n  \"ud_burst_dropped\": %s,\n"
                  "  \"sim_cycles_per_sec\": %.0f,\n  \"sim_cycles_per_sec_idle\": %s,\n"
                  "  \"sim_cycles_per_sec_write_64KiB\": %s,\n  \"sim_cycles_per_sec_msg_64B\": %s,\n"
@@ -779,7 +783,8 @@ int bench_rdma(int argc, char **argv) {
                  " fw_cycles_per_recv_send: responder firmware mcycle per received SEND over a 64 B SEND stream (1 QP):"
                  " RQ doorbells served plus RECV_DONE events served (CQE written, RQ refilled)."
                  " send_*_4KiB_stream16: 128 SENDs of 4 KiB on a fresh RC pair, 16 outstanding, the receiver's RQ (32)"
-                 " kept full by its host; RNR NAKs = the responder's rx_rnr_sent over it."
+                 " kept full by its host; RNR NAKs = the responder's rx_rnr_sent over it. send_*_64KiB_stream16: the same"
+                 " with 16 SENDs of 64 KiB (in quick runs too, unlike send_goodput_gbps_64KiB_1qp of the sweep)."
                  " ud_burst_*: 256 UD SENDs of 1 KiB posted as fast as the sender's SQ takes them into a 32-deep RQ"
                  " the receiving host refills on every completion; dropped = 256 - receive CQEs."
                  " READ goodput is measured up to 64 KiB with one READ in flight (null: that READ did not complete)."
@@ -802,6 +807,7 @@ int bench_rdma(int argc, char **argv) {
                  num(bench.cost_lat.total, "%.1f").c_str(), num(bench.cost_recv.total, "%.1f").c_str(),
                  num(bench.cost_recv.sq, "%.1f").c_str(), num(bench.cost_recv.cq, "%.1f").c_str(),
                  num(bench.send4k_gbps, "%.2f").c_str(), num(double(bench.send4k_rnr), "%.0f").c_str(),
+                 num(bench.send64k_gbps, "%.2f").c_str(), num(double(bench.send64k_rnr), "%.0f").c_str(),
                  num(double(bench.ud_received), "%.0f").c_str(), num(double(bench.ud_dropped), "%.0f").c_str(), cycles / wall, num(bench.speed_idle, "%.0f").c_str(),
                  num(bench.speed_write_64k, "%.0f").c_str(), num(bench.speed_msg_64b, "%.0f").c_str(),
                  num(bench.cpu_idle, "%.0f").c_str(), num(bench.cpu_write_64k, "%.0f").c_str(),
