@@ -4,7 +4,10 @@
  *   qp-access   a receive posted with an lkey that names no region; the server's reply lands
  *               in it: a responder protection error, IBV_EVENT_QP_ACCESS_ERR on that QP;
  *   cq-overrun  six signaled SENDs on a QP whose send CQ holds two, never polled:
- *               IBV_EVENT_CQ_ERR on that CQ.
+ *               IBV_EVENT_CQ_ERR on that CQ;
+ *   forged-db   before that, a second context of this process stores an sq_db naming that QP
+ *               (the first context's) into its own doorbell page: the firmware must ignore it
+ *               (no completion, no event, the QP still RTS).
  * The out-of-band exchange is ibv_rc_pingpong's (rdma-core 44): the client writes
  * "LID:QPN:PSN:GID" (GID as 32 hex digits of its bytes), reads the server's, writes "done".
  * Usage: kmod_events HOST PORT_ACCESS PORT_OVERRUN GID_INDEX. Prints PASS/FAIL lines and an
@@ -20,6 +23,8 @@
 #include <unistd.h>
 
 #include <infiniband/verbs.h>
+
+#include "rnic_spec.h"
 
 #define MSG_LEN 52	/* sizeof "0000:000000:000000:" + 32 hex digits + NUL, as pingpong */
 #define BUF 4096
@@ -185,6 +190,72 @@ static int wait_event(struct ibv_context *c, const char *test, enum ibv_event_ty
 	}
 }
 
+/* The doorbell pages the provider mapped in this process (write-only shared mappings of the
+ * uverbs device, one per context; the kernel-allocated rings are read-write): up to max. */
+static int db_pages(uintptr_t *out, int max)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[512];
+	int n = 0;
+
+	if (!f)
+		return 0;
+	while (n < max && fgets(line, sizeof line, f)) {
+		unsigned long lo, hi;
+		char perms[8];
+
+		if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perms) == 3 && !strcmp(perms, "-w-s") &&
+		    strstr(line, "/dev/infiniband/uverbs"))
+			out[n++] = lo;
+	}
+	fclose(f);
+	return n;
+}
+
+/* A second context's page: the mapping that appeared when it was opened. */
+static volatile uint32_t *new_db_page(const uintptr_t *before, int nb)
+{
+	uintptr_t now[16];
+	int n = db_pages(now, 16);
+
+	for (int i = 0; i < n; i++) {
+		int seen = 0;
+
+		for (int j = 0; j < nb; j++)
+			seen |= now[i] == before[j];
+		if (!seen)
+			return (volatile uint32_t *)now[i];
+	}
+	return NULL;
+}
+
+static int forged_doorbell_ignored(struct ibv_device *dev, struct ibv_context *c, struct conn *k)
+{
+	uintptr_t before[16];
+	int nb = db_pages(before, 16);
+	struct ibv_context *other = ibv_open_device(dev);
+	volatile uint32_t *page = other ? new_db_page(before, nb) : NULL;
+	struct pollfd p = { .fd = c->async_fd, .events = POLLIN };
+	struct ibv_qp_init_attr ia;
+	struct ibv_qp_attr a;
+	struct ibv_wc wc;
+	uint32_t v = 0;
+	int quiet;
+
+	if (!page) {
+		printf("forged-db: no second doorbell page found\n");
+		if (other)
+			ibv_close_device(other);
+		return 0;
+	}
+	rnic_db_word_set_num(&v, k->qp->qp_num);
+	rnic_db_word_set_index(&v, 1);
+	page[RNIC_DB_SQ_DB / 4] = v;
+	quiet = poll(&p, 1, 3000) == 0 && ibv_poll_cq(k->scq, 1, &wc) == 0;
+	ibv_close_device(other);
+	return quiet && !ibv_query_qp(k->qp, &a, IBV_QP_STATE, &ia) && a.qp_state == IBV_QPS_RTS;
+}
+
 static void destroy(struct conn *k)
 {
 	if (k->qp)
@@ -199,6 +270,7 @@ int main(int argc, char **argv)
 {
 	struct ibv_device **l = ibv_get_device_list(NULL);
 	struct ibv_context *c = NULL;
+	struct ibv_device *dev = NULL;
 	struct conn acc = { 0 }, ovr = { 0 };
 	struct ibv_pd *pd;
 	struct ibv_mr *mr;
@@ -212,7 +284,7 @@ int main(int argc, char **argv)
 	gidx = atoi(argv[4]);
 	for (int i = 0; l && l[i]; i++)
 		if (!strcmp(ibv_get_device_name(l[i]), "rnic0"))
-			c = ibv_open_device(l[i]);
+			c = ibv_open_device(dev = l[i]);
 	check(c != NULL, "events-open", "rnic0 did not open");
 	if (!c)
 		return 1;
@@ -238,6 +310,9 @@ int main(int argc, char **argv)
 	/* CQ overrun: six completions into a send CQ of two entries nobody polls. */
 	ok = connect_qp(c, pd, 2, 8, gidx, argv[1], argv[3], &ovr) == 0;
 	check(ok, "events-cq-overrun-connect", "QP or exchange with the pingpong server failed");
+	if (ok)
+		check(forged_doorbell_ignored(dev, c, &ovr), "events-forged-doorbell-ignored",
+		      "an sq_db naming this QP stored by another context reached it (a completion, an event, or the QP left RTS)");
 	if (ok) {
 		int rc = post_recv(ovr.qp, mr, mr->lkey);
 

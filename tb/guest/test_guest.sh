@@ -254,7 +254,7 @@ done
 # Asynchronous events provoked in the guest (kmod_events' own PASS/FAIL lines and every event
 # it read with ibv_get_async_event).
 check guest-events-ran '[ "$(rd events.rc)" = 0 ] || grep -q "^FAIL" "$o/events.txt"' "kmod_events exit '$(rd events.rc)' without a FAIL line: $(tail -3 "$o/events.txt" 2>/dev/null | tr '\n' ' ')"
-relay events events.txt 9
+relay events events.txt 10
 grep '^EVENT ' "$o/events.txt" 2>/dev/null | sed 's/^/INFO guest: /'
 check guest-traffic-link-frames 'grep -Eq "link0 frames nic0->nic1 [1-9][0-9]*, nic1->nic0 [1-9]" "$out/sim.log"' "$(grep 'link0 frames' "$out/sim.log")"
 grep -h 'link0 frames\|COMMAND' "$out/sim.log" | sed 's/^/INFO /'
