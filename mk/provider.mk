@@ -9,7 +9,8 @@ PROV_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -fPIC -fvisibility=hidden \
                -Ispec/include -Ihost-driver/core -Ihost-driver/provider
 PROV_SRCS := $(sort $(wildcard host-driver/provider/*.c))
 PROV_OBJS := $(PROV_SRCS:host-driver/provider/%.c=$(PROV_BUILD)/%.o)
-PROV_HDRS := $(wildcard host-driver/provider/*.h host-driver/core/rnic_cmd.h) spec/include/rnic_spec.h
+PROV_HDRS := $(wildcard host-driver/provider/*.h host-driver/core/rnic_cmd.h) spec/include/rnic_spec.h \
+             host-driver/linux/rnic_user_abi.h
 # The library the provider's private ABI (rnicp_abi.h) was written against.
 PROV_IBVERBS := /usr/lib/x86_64-linux-gnu/libibverbs.so.1
 PROV_IBVERBS_VERSION := 1.14.44.0

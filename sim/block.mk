@@ -1,7 +1,7 @@
 # The SystemC co-simulation: rnic_core verilated once, every harness program linked into one
 # binary (build/sim/rnic_sim PROGRAM). Programs: the demo, and the testbenches in tb/core.
 SIM_CPP := sim/main/sim_main.cpp sim/nic/rnic_node.cpp $(sort $(wildcard sim/service/*.cpp sim/ivshmem/*.cpp)) $(sort $(wildcard tb/core/*.cpp)) $(sort $(wildcard sim/host/*.cpp sim/net/*.cpp sim/monitors/*.cpp tb/sim/*.cpp tb/sys/*.cpp tb/fuzz/*.cpp tb/robust/*.cpp tb/soak/*.cpp)) tb/roce/ref/roce_ref.cpp
-SIM_DEPS := $(SIM_CPP) host-driver/linux/rnic_ivshmem_proto.h $(wildcard sim/*/*.h tb/common/*.h tb/sys/*.h tb/robust/*.h tb/soak/*.h) $(RTL_SRCS) $(HOST_CORE_LIB) $(HOST_PROV_LIB)
+SIM_DEPS := $(SIM_CPP) host-driver/linux/rnic_ivshmem_proto.h host-driver/linux/rnic_user_abi.h $(wildcard sim/*/*.h tb/common/*.h tb/sys/*.h tb/robust/*.h tb/soak/*.h) $(RTL_SRCS) $(HOST_CORE_LIB) $(HOST_PROV_LIB)
 SIM_BIN := $(BUILD)/sim/rnic_sim
 SIM_FW := $(BUILD)/sim/fw
 

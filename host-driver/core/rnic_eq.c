@@ -99,6 +99,17 @@ int rnic_eq_poll(struct rnic_eq *eq, unsigned budget, int arm)
 	return n;
 }
 
+int rnic_eq_pending(const struct rnic_eq *eq)
+{
+	const uint8_t *e;
+
+	if (!eq->ring)
+		return 0;
+	e = eq->ring + (size_t)(eq->ci & ((1u << eq->log_size) - 1)) * RNIC_EQ_ENTRY_SIZE;
+	rnic_rmb();
+	return rnic_eq_entry_get_owner(e) == (((eq->ci >> eq->log_size) & 1u) ^ 1u);
+}
+
 int rnic_eq_ib_event(const struct rnic_event *ev)
 {
 	if (ev->type == RNIC_EQ_TYPE_CQ_ERROR)

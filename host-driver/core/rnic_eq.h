@@ -40,6 +40,11 @@ int rnic_eq_set_handler(struct rnic_eq *eq, unsigned type, rnic_eq_handler h, vo
  * then writes eq_cons = consumer index (bits 30:0) | RNIC_EQ_CONS_ARM when arm. Returns the
  * number consumed. */
 int rnic_eq_poll(struct rnic_eq *eq, unsigned budget, int arm);
+/* 1 when the entry at the consumer index is written (owner bit of the current pass), without
+ * consuming it. The arm of rnic_eq_poll only makes the NIC raise the vector at its next event:
+ * an entry written between the poll's last look and the arm raised nothing, so an interrupt
+ * handler arms, makes sure the arm reached the NIC (a register read), then looks again. */
+int rnic_eq_pending(const struct rnic_eq *eq);
 
 /* The verbs asynchronous event an EQ entry stands for: the values of enum ib_event_type /
  * ibv_event_type (the same numbers in the kernel and in libibverbs), or -1 when the entry is

@@ -67,6 +67,9 @@ struct rnic_kdev {
 	struct net_device *netdev;	/* the netdev the GID table follows (module parameter) */
 	bool ib_registered;
 	atomic_t events;		/* EQ events dispatched */
+	atomic_t eq_irqs;		/* EQ interrupts taken */
+	atomic_t eq_late;		/* entries found after the arm (written before it took effect) */
+	atomic_t kbufs;			/* rings allocated by the kernel (rnic_kbuf_alloc) */
 	/* The CQs and QPs by device number, for the EQ's events: an entry goes before its object
 	 * is destroyed, and dispatch runs under the xarray's lock, so no event reaches a freed
 	 * object. */
@@ -99,6 +102,8 @@ void rnic_dev_remove(struct rnic_kdev *rd);
 int rnic_ib_register(struct rnic_kdev *rd);
 void rnic_ib_unregister(struct rnic_kdev *rd);
 u32 rnic_pdn(struct ib_pd *ibpd);
+struct rdma_user_mmap_entry *rnic_kbuf_alloc(struct rnic_kdev *rd, struct ib_ucontext *ibuc,
+					     size_t len, u64 *bus, u64 *key);
 
 struct rnic_ucontext {
 	struct ib_ucontext ibuc;
@@ -111,7 +116,8 @@ struct rnic_cq {
 	struct ib_cq ibcq;
 	u32 cqn;
 	u32 uctx;	/* the owner's context: its doorbell page */
-	struct ib_umem *ring, *dbrec;
+	struct ib_umem *ring, *dbrec;	/* ring: NULL when the kernel allocated it (kbuf) */
+	struct rdma_user_mmap_entry *kbuf;
 };
 int rnic_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr, struct ib_udata *udata);
 int rnic_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
@@ -121,7 +127,8 @@ u64 rnic_umem_contig_bus(struct ib_umem *um);
 /* rnic_verbs_qp.c */
 struct rnic_qp {
 	struct ib_qp ibqp;
-	struct ib_umem *buf;
+	struct ib_umem *buf;		/* NULL when the kernel allocated it (kbuf) */
+	struct rdma_user_mmap_entry *kbuf;
 };
 int rnic_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr, struct ib_udata *udata);
 int rnic_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);

@@ -139,7 +139,20 @@ irqreturn_t rnic_hw_eq_irq(int irq, void *data)
 	(void)irq;
 	if (!rd->eq_up || READ_ONCE(rd->dead))
 		return IRQ_HANDLED;
-	rnic_eq_poll(&rd->eq, 64, 1);
+	atomic_inc(&rd->eq_irqs);
+	/* The arm (eq_cons bit 31) makes the NIC raise the vector at its next notify only: an
+	 * entry written after the poll's last look at the ring but before the arm reached the
+	 * NIC raised nothing, and its completion event waited for the next one (ibv_rc_pingpong
+	 * -e waited for ever: the guest transport's arm takes a mailbox round trip). So after
+	 * the arm, a register read (on PCIe it also flushes the posted arm) and a look again:
+	 * an entry there is consumed now; one written later finds the EQ armed. */
+	for (;;) {
+		rnic_eq_poll(&rd->eq, 64, 1);
+		(void)rd->xp->read32(rd, RNIC_REG_EQ_EQ_PROD);
+		if (READ_ONCE(rd->dead) || !rnic_eq_pending(&rd->eq))
+			break;
+		atomic_inc(&rd->eq_late);
+	}
 	return IRQ_HANDLED;
 }
 
@@ -186,6 +199,7 @@ static int wait_fw_ready(struct rnic_kdev *rd)
 int rnic_hw_init(struct rnic_kdev *rd)
 {
 	struct rnic_res_limits lim;
+	u32 eq_prod;
 	char name[5];
 	int rc;
 	unsigned int i;
@@ -228,11 +242,16 @@ int rnic_hw_init(struct rnic_kdev *rd)
 	rd->cmdq.poll_us = 20;
 	rd->cmdq_up = true;
 
+	/* The firmware's producer count runs on across the host's EQs (a module reloaded, a new
+	 * firmware image): the new ring's consumer starts there, where the NIC writes next, with
+	 * the owner bit of that pass. Read while the EQ is off (eq_log_size 0): nothing moves it. */
+	eq_prod = rnic_rd32(&rd->os, RNIC_REG_EQ_EQ_PROD);
 	rc = rnic_eq_init(&rd->eq, &rd->os, RNIC_EQ_LOG_SIZE, RNIC_EQ_VECTOR);
 	if (rc) {
 		dev_err(rd->dma_dev, "event queue: %d\n", rc);
 		goto err_cmdq;
 	}
+	rd->eq.ci = eq_prod;
 	rnic_eq_set_handler(&rd->eq, RNIC_EQ_NUM_TYPES, eq_on_event, rd);
 	for (i = 0; i < RNIC_EQ_NUM_TYPES; i++)
 		rnic_eq_set_handler(&rd->eq, i, eq_on_event, rd);

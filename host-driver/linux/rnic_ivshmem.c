@@ -24,10 +24,13 @@ struct rnic_ivs {
 	spinlock_t lock;	/* one mailbox request at a time */
 	u32 seq;
 	u32 sim_peer;
-	u64 accesses;
+	u32 pw_prod;	/* posted writes: our producer count */
+	u64 accesses;	/* mailbox requests (reads) */
+	u64 posted;	/* posted writes and doorbells */
 };
 
 #define MBOX(field) (iv->shm + RNIC_IVS_MBOX_OFF + offsetof(struct rnic_ivs_mbox, field))
+#define PW(field) (iv->shm + RNIC_IVS_PW_OFF + offsetof(struct rnic_ivs_pw, field))
 
 /* One request and its answer. Runs under the core's spinlocks too, so it spins (a register
  * access of a card would stall the CPU as long). */
@@ -75,15 +78,59 @@ static u32 ivs_read32(struct rnic_kdev *rd, u32 off)
 	return ivs_access(rd, RNIC_IVS_OP_READ, off, 0);
 }
 
-static void ivs_write32(struct rnic_kdev *rd, u32 off, u32 val)
+/* A posted write or doorbell (struct rnic_ivs_pw): no answer to wait for, as on PCIe, so a run
+ * of writes (a firmware image through BAR0's window: 8 K words) costs no round trip each; the
+ * simulator performs them in order before the next mailbox request. Waits only for room. */
+static void ivs_post(struct rnic_kdev *rd, u32 op, u32 addr, u32 data)
 {
-	ivs_access(rd, RNIC_IVS_OP_WRITE, off, val);
+	struct rnic_ivs *iv = rd->xp_priv;
+	unsigned long flags;
+	u64 deadline = 0;
+	u32 slot;
+	bool full_timeout = false;
+
+	if (READ_ONCE(rd->dead))
+		return;
+	spin_lock_irqsave(&iv->lock, flags);
+	while (iv->pw_prod - ioread32(PW(cons)) >= RNIC_IVS_PW_ENTRIES) {
+		if (!deadline)
+			deadline = ktime_get_ns() + (u64)mbox_timeout_ms * NSEC_PER_MSEC;
+		if (ktime_get_ns() > deadline) {
+			full_timeout = true;
+			break;
+		}
+		udelay(2);
+	}
+	if (!full_timeout) {
+		slot = iv->pw_prod % RNIC_IVS_PW_ENTRIES;
+		iowrite32(op, PW(e[slot].op));
+		iowrite32(addr, PW(e[slot].addr));
+		iowrite32(data, PW(e[slot].data));
+		wmb();	/* the entry before the producer count */
+		/* Into an empty ring: the simulator may be asleep on its doorbell. */
+		if (ioread32(PW(cons)) == iv->pw_prod++) {
+			iowrite32(iv->pw_prod, PW(prod));
+			iowrite32(iv->sim_peer << 16, iv->regs + RNIC_IVS_REG_DOORBELL);
+		} else {
+			iowrite32(iv->pw_prod, PW(prod));
+		}
+		iv->posted++;
+	}
+	spin_unlock_irqrestore(&iv->lock, flags);
+	if (full_timeout)
+		rnic_hw_mark_dead(rd, "the simulator stopped taking posted register writes");
 }
 
-/* A kernel doorbell: a mailbox request like a register write, so each one reaches the NIC. */
+static void ivs_write32(struct rnic_kdev *rd, u32 off, u32 val)
+{
+	ivs_post(rd, RNIC_IVS_OP_WRITE, off, val);
+}
+
+/* A kernel doorbell: posted like a register write, and delivered in order (never sampled), so
+ * each one reaches the NIC. */
 static void ivs_db_write32(struct rnic_kdev *rd, u32 off, u32 val)
 {
-	ivs_access(rd, RNIC_IVS_OP_DB, off, val);
+	ivs_post(rd, RNIC_IVS_OP_DB, off, val);
 }
 
 /* The context's page in the shared memory, which the simulator watches. Asked once per new
@@ -123,7 +170,7 @@ static int rnic_ivs_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	rc = pcim_enable_device(pdev);
 	if (rc)
 		return rc;
-	if (pci_resource_len(pdev, 2) < RNIC_IVS_MBOX_BYTES)
+	if (pci_resource_len(pdev, 2) < RNIC_IVS_PW_OFF + sizeof(struct rnic_ivs_pw))
 		return -ENODEV;
 	rc = pcim_iomap_regions(pdev, BIT(0) | BIT(2), RNIC_DRV_NAME);
 	if (rc)
@@ -136,6 +183,7 @@ static int rnic_ivs_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	}
 	iv->sim_peer = ioread32(MBOX(sim_peer));
 	iv->seq = ioread32(MBOX(rsp_seq));
+	iv->pw_prod = ioread32(PW(prod));	/* a reloaded module continues the ring */
 	vectors = ioread32(MBOX(vectors));
 	dev_info(&pdev->dev, "guest transport: simulator peer %u, this guest peer %u, %u vectors, %llu MiB of guest RAM reachable by DMA\n",
 		 iv->sim_peer, ioread32(iv->regs + RNIC_IVS_REG_IVPOSITION), vectors,
@@ -148,7 +196,8 @@ static int rnic_ivs_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		return rc;
 	rc = rnic_dev_probe(pdev, &rnic_ivs_xport, iv, vectors ? vectors : 1);
 	if (!rc)
-		dev_info(&pdev->dev, "%llu register accesses through the mailbox during probe\n", iv->accesses);
+		dev_info(&pdev->dev, "%llu register reads through the mailbox and %llu posted writes during probe\n",
+			 iv->accesses, iv->posted);
 	return rc;
 }
 

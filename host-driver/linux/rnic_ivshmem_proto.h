@@ -6,6 +6,9 @@
  * BAR2: the guest fills op/addr/data, then req_seq, then rings the simulator's peer (vector 0);
  * the simulator performs the access on the NIC's AXI-Lite port in simulated time, writes
  * rsp_data/rsp_status, then rsp_seq = req_seq. One request is outstanding at a time.
+ * Writes and kernel doorbells are posted, as on PCIe: they go into a ring (struct rnic_ivs_pw)
+ * and the guest does not wait for them; the simulator performs every posted entry before the
+ * next request of the mailbox, so a read after writes sees them done (PCIe's ordering).
  * DMA needs nothing here: guest RAM is a shared memory-backend-file the simulator maps, so a DMA
  * address is a guest-physical address. MSI-X vector v of the NIC raises ivshmem vector v. */
 #ifndef RNIC_IVSHMEM_PROTO_H
@@ -20,7 +23,7 @@
 #define RNIC_IVS_PCI_VENDOR 0x1AF4u	/* QEMU's ivshmem (Red Hat, Inc.) */
 #define RNIC_IVS_PCI_DEVICE 0x1110u
 #define RNIC_IVS_MAGIC 0x5649524Eu	/* "NRIV" little-endian: the simulator answers here */
-#define RNIC_IVS_VERSION 1u
+#define RNIC_IVS_VERSION 2u
 
 /* ivshmem-doorbell BAR0 registers (QEMU docs/specs/ivshmem-spec.txt) */
 #define RNIC_IVS_REG_IVPOSITION 0x08u	/* this guest's peer ID */
@@ -53,6 +56,30 @@ struct rnic_ivs_mbox {
 
 #define RNIC_IVS_MBOX_OFF 0u
 #define RNIC_IVS_MBOX_BYTES 64u
+
+/* Posted writes: op is RNIC_IVS_OP_WRITE or RNIC_IVS_OP_DB, as in the mailbox. The guest
+ * writes entry prod % RNIC_IVS_PW_ENTRIES, then bumps prod (free-running); the simulator
+ * performs entries up to the prod it read, then sets cons. The guest waits only when the ring
+ * is full, and rings the simulator's doorbell when it posts into an empty ring (it may sleep).
+ * AXI errors of posted writes are counted by the simulator, not returned (a posted write has
+ * no completion). */
+struct rnic_ivs_pw_entry {
+	uint32_t op;
+	uint32_t addr;
+	uint32_t data;
+	uint32_t reserved;
+};
+
+#define RNIC_IVS_PW_ENTRIES 1024u
+
+struct rnic_ivs_pw {
+	uint32_t prod;		/* guest */
+	uint32_t cons;		/* simulator */
+	uint32_t reserved[14];
+	struct rnic_ivs_pw_entry e[RNIC_IVS_PW_ENTRIES];
+};
+
+#define RNIC_IVS_PW_OFF 0x1000u	/* below RNIC_IVS_DB_OFF */
 
 /* User context u's doorbell page (the layout of the spec's doorbell_page) is the 4 KiB at
  * RNIC_IVS_DB_OFF + u * 4096 of the shared memory, mmapped into the process that owns u.

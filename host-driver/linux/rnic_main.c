@@ -31,6 +31,9 @@ int rnic_dev_probe(struct pci_dev *pdev, const struct rnic_xport *xp, void *priv
 	rd->xp = xp;
 	rd->xp_priv = priv;
 	atomic_set(&rd->events, 0);
+	atomic_set(&rd->eq_irqs, 0);
+	atomic_set(&rd->eq_late, 0);
+	atomic_set(&rd->kbufs, 0);
 	xa_init(&rd->cq_xa);
 	xa_init(&rd->qp_xa);
 	rd->irq_eq = pci_irq_vector(pdev, RNIC_EQ_VECTOR);
@@ -66,6 +69,9 @@ void rnic_dev_remove(struct rnic_kdev *rd)
 	rnic_ib_unregister(rd);
 	rnic_hw_fini(rd);
 	free_irq(rd->irq_eq, rd);
+	dev_info(rd->dma_dev, "EQ: %d interrupts, %d events, %d entries found after the arm; %d rings allocated by the kernel\n",
+		 atomic_read(&rd->eq_irqs), atomic_read(&rd->events), atomic_read(&rd->eq_late),
+		 atomic_read(&rd->kbufs));
 	xa_destroy(&rd->cq_xa);	/* empty: every CQ and QP went with its context */
 	xa_destroy(&rd->qp_xa);
 	ib_dealloc_device(&rd->ibdev);

@@ -8,7 +8,13 @@
 
 #include <linux/types.h>
 
-#define RNIC_UVERBS_ABI_VERSION 1
+#define RNIC_UVERBS_ABI_VERSION 2
+
+/* flags of rnic_ureq_cq / rnic_ureq_qp: the kernel allocates the ring (or queue buffer)
+ * bus-contiguous instead of pinning the process's buffer, and answers with the mmap key the
+ * process maps it at (over its own buffer of the same size). For rings larger than a page: the
+ * firmware takes no page lists for them (docs/kernel-module.md). */
+#define RNIC_UREQ_KERNEL_BUF 1u
 
 /* GET_CONTEXT response: the context, and the firmware's QUERY_DEVICE answers uverbs has no
  * field for (the provider's verbs layer wants them all, as the simulator backend gives them). */
@@ -35,13 +41,14 @@ struct rnic_ureq_cq {
 	__aligned_u64 buf_addr;
 	__aligned_u64 dbrec_addr;
 	__u32 log_size;
-	__u32 reserved;
+	__u32 flags;		/* RNIC_UREQ_KERNEL_BUF */
 };
 
 /* CREATE_CQ response */
 struct rnic_uresp_cq {
 	__u32 cqn;
 	__u32 reserved;
+	__aligned_u64 buf_mmap_key;	/* with RNIC_UREQ_KERNEL_BUF: mmap offset of the ring */
 };
 
 /* CREATE_QP request: the queue buffer in the process (SQ ring at 0, RQ ring at rq_offset;
@@ -55,12 +62,15 @@ struct rnic_ureq_qp {
 	__u32 rq_log_stride;
 	__u32 max_inline;	/* bytes */
 	__u32 sq_sig_all;
+	__u32 flags;		/* RNIC_UREQ_KERNEL_BUF */
+	__u32 reserved;
 };
 
 /* CREATE_QP response */
 struct rnic_uresp_qp {
 	__u32 qpn;
 	__u32 reserved;
+	__aligned_u64 buf_mmap_key;	/* with RNIC_UREQ_KERNEL_BUF: mmap offset of the buffer */
 };
 
 /* CREATE_AH response */

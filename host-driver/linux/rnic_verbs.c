@@ -2,7 +2,9 @@
 /* The ib_device: a RoCE v2 port (UDP encapsulation, Ethernet link layer) whose GID table
  * follows a host netdev (module parameter netdev) and is mirrored into the firmware's table
  * (SET_GID), device/port/pkey queries, user contexts and PDs. */
+#include <linux/dma-mapping.h>
 #include <linux/etherdevice.h>
+#include <linux/gfp.h>
 #include <linux/inetdevice.h>
 #include <linux/module.h>
 #include <linux/netdevice.h>
@@ -165,8 +167,58 @@ static int rnic_del_gid(const struct ib_gid_attr *attr, void **context)
 
 struct rnic_mmap_entry {
 	struct rdma_user_mmap_entry rdma;
-	phys_addr_t phys;
+	phys_addr_t phys;	/* the doorbell page */
+	/* or a queue buffer (rnic_kbuf_alloc): its pages and the device's address of them */
+	void *cpu;
+	dma_addr_t bus;
+	size_t len;
+	struct device *dma_dev;
 };
+
+/* A ring larger than a page, allocated here bus-contiguous (the firmware takes no page lists
+ * for rings, and a process's pages are contiguous only by chance): physically contiguous pages
+ * (up to 4 MiB), mapped for the device, zeroed, and offered to the process as an mmap entry of
+ * its context (*key). The pages go in rnic_mmap_free, when the entry was removed
+ * (rdma_user_mmap_entry_remove after the firmware's DESTROY) and the process's mapping closed
+ * (rdma_user_mmap_io holds the entry per mapping): never while the device or the process can
+ * still reach them. */
+struct rdma_user_mmap_entry *rnic_kbuf_alloc(struct rnic_kdev *rd, struct ib_ucontext *ibuc,
+					     size_t len, u64 *bus, u64 *key)
+{
+	struct rnic_mmap_entry *e;
+	int rc = -ENOMEM;
+
+	if (!len || !PAGE_ALIGNED(len))
+		return ERR_PTR(-EINVAL);
+	e = kzalloc(sizeof(*e), GFP_KERNEL);
+	if (!e)
+		return ERR_PTR(-ENOMEM);
+	e->len = len;
+	e->dma_dev = rd->dma_dev;
+	e->cpu = alloc_pages_exact(len, GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN);
+	if (!e->cpu)
+		goto err_free;
+	/* A streaming mapping kept for the ring's life: the device and the process share it
+	 * the way they share a pinned user page (coherent DMA, as ib_umem's). */
+	e->bus = dma_map_single(rd->dma_dev, e->cpu, len, DMA_BIDIRECTIONAL);
+	if (dma_mapping_error(rd->dma_dev, e->bus))
+		goto err_pages;
+	rc = rdma_user_mmap_entry_insert(ibuc, &e->rdma, len);
+	if (rc)
+		goto err_map;
+	*bus = e->bus;
+	*key = rdma_user_mmap_get_offset(&e->rdma);
+	atomic_inc(&rd->kbufs);
+	return &e->rdma;
+
+err_map:
+	dma_unmap_single(rd->dma_dev, e->bus, len, DMA_BIDIRECTIONAL);
+err_pages:
+	free_pages_exact(e->cpu, len);
+err_free:
+	kfree(e);
+	return ERR_PTR(rc);
+}
 
 /* The context's doorbell page as an mmap entry of its ucontext: the offset (key) that mmap on
  * this context's cmd_fd takes names this page only; ib_core refuses any other offset, and a
@@ -201,17 +253,27 @@ static int rnic_mmap(struct ib_ucontext *ibuc, struct vm_area_struct *vma)
 	if (!entry)
 		return -EINVAL;
 	e = container_of(entry, struct rnic_mmap_entry, rdma);
+	if (e->cpu)	/* a queue buffer: ordinary cached memory, as the process's own */
+		rc = rdma_user_mmap_io(ibuc, vma, PHYS_PFN(virt_to_phys(e->cpu)), e->len,
+				       vma->vm_page_prot, entry);
 	/* Uncached: every store reaches the device in program order (BlueFlame's write-combined
 	 * mapping comes with the doorbell BAR). */
-	rc = rdma_user_mmap_io(ibuc, vma, PHYS_PFN(e->phys), PAGE_SIZE,
-			       pgprot_noncached(vma->vm_page_prot), entry);
+	else
+		rc = rdma_user_mmap_io(ibuc, vma, PHYS_PFN(e->phys), PAGE_SIZE,
+				       pgprot_noncached(vma->vm_page_prot), entry);
 	rdma_user_mmap_entry_put(entry);
 	return rc;
 }
 
 static void rnic_mmap_free(struct rdma_user_mmap_entry *entry)
 {
-	kfree(container_of(entry, struct rnic_mmap_entry, rdma));
+	struct rnic_mmap_entry *e = container_of(entry, struct rnic_mmap_entry, rdma);
+
+	if (e->cpu) {
+		dma_unmap_single(e->dma_dev, e->bus, e->len, DMA_BIDIRECTIONAL);
+		free_pages_exact(e->cpu, e->len);
+	}
+	kfree(e);
 }
 
 static int rnic_alloc_ucontext(struct ib_ucontext *ibuc, struct ib_udata *udata)

@@ -2,8 +2,10 @@
 /* Completion queues of user processes: the ring and the doorbell record live in the process
  * (rnic_user_abi.h rnic_ureq_cq), pinned here with ib_umem; the record goes to the NIC as the
  * bus address of its 4 bytes. The firmware does not serve page-listed CQ rings yet
- * (fw_cmd_create_cq), so the ring must be bus-contiguous: always true for a ring of one page
- * (128 CQEs), by chance for larger ones; otherwise -EOPNOTSUPP (see docs/kernel-module.md).
+ * (fw_cmd_create_cq), so the ring must be bus-contiguous: a ring of one page (128 CQEs) is
+ * pinned where the process has it; a larger one the kernel allocates contiguous when the
+ * provider asks (RNIC_UREQ_KERNEL_BUF, rnic_kbuf_alloc) and the process maps it; a larger
+ * pinned one whose pages are not contiguous gets -EOPNOTSUPP (docs/kernel-module.md).
  * Kernel CQs (kverbs) are not offered. */
 #include <linux/slab.h>
 #include <rdma/ib_umem.h>
@@ -42,7 +44,7 @@ int rnic_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr, struc
 	struct rnic_ureq_cq req = {};
 	struct rnic_uresp_cq resp = {};
 	struct ib_block_iter biter;
-	u64 len, dbrec_bus = 0;
+	u64 len, dbrec_bus = 0, ring_bus = 0;
 	int rc;
 
 	if (!udata || !uc)
@@ -54,12 +56,20 @@ int rnic_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr, struc
 		return rc;
 	if (udata->inlen < sizeof(req) || req.log_size > RNIC_CQ_MAX_LOG ||
 	    (1u << req.log_size) < attr->cqe || attr->cqe > rd->dattr.max_cqe ||
-	    !PAGE_ALIGNED(req.buf_addr) || req.dbrec_addr & 3 || attr->comp_vector)
+	    !PAGE_ALIGNED(req.buf_addr) || req.dbrec_addr & 3 || attr->comp_vector ||
+	    req.flags & ~RNIC_UREQ_KERNEL_BUF)
 		return -EINVAL;
 	len = ALIGN((u64)RNIC_CQE_SIZE << req.log_size, PAGE_SIZE);
-	cq->ring = ib_umem_get(ibcq->device, req.buf_addr, len, IB_ACCESS_LOCAL_WRITE);
-	if (IS_ERR(cq->ring))
-		return PTR_ERR(cq->ring);
+	if (req.flags & RNIC_UREQ_KERNEL_BUF) {
+		cq->kbuf = rnic_kbuf_alloc(rd, &uc->ibuc, len, &ring_bus, &resp.buf_mmap_key);
+		if (IS_ERR(cq->kbuf))
+			return PTR_ERR(cq->kbuf);
+	} else {
+		cq->ring = ib_umem_get(ibcq->device, req.buf_addr, len, IB_ACCESS_LOCAL_WRITE);
+		if (IS_ERR(cq->ring))
+			return PTR_ERR(cq->ring);
+		ring_bus = rnic_umem_contig_bus(cq->ring);
+	}
 	cq->dbrec = ib_umem_get(ibcq->device, req.dbrec_addr, 4, IB_ACCESS_LOCAL_WRITE);
 	if (IS_ERR(cq->dbrec)) {
 		rc = PTR_ERR(cq->dbrec);
@@ -71,7 +81,7 @@ int rnic_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr, struc
 	}
 	in = (struct rnic_create_cq_in){
 		.uctx = uc->uctx, .log_size = req.log_size, .eqn = 0,
-		.buf_addr = rnic_umem_contig_bus(cq->ring), .dbrec_addr = dbrec_bus,
+		.buf_addr = ring_bus, .dbrec_addr = dbrec_bus,
 	};
 	if (!in.buf_addr) {
 		rc = -EOPNOTSUPP;
@@ -95,6 +105,8 @@ int rnic_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr, struc
 err_dbrec:
 	ib_umem_release(cq->dbrec);
 err_ring:
+	if (cq->kbuf)
+		rdma_user_mmap_entry_remove(cq->kbuf);
 	ib_umem_release(cq->ring);
 	return rc;
 }
@@ -112,6 +124,8 @@ int rnic_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 	xa_erase(&rd->cq_xa, cq->cqn);	/* after it: no event dispatch holds it any more */
 	ib_umem_release(cq->dbrec);
 	ib_umem_release(cq->ring);
+	if (cq->kbuf)	/* the pages go when the process's mapping goes too */
+		rdma_user_mmap_entry_remove(cq->kbuf);
 	return 0;
 }
 

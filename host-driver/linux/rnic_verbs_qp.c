@@ -35,6 +35,7 @@ int rnic_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr, struct ib_u
 	struct rnic_create_qp_in in = {};
 	struct rnic_ureq_qp req = {};
 	struct rnic_uresp_qp resp = {};
+	u64 buf_bus = 0;
 	u32 qpn;
 	int rc;
 
@@ -49,14 +50,23 @@ int rnic_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr, struct ib_u
 		return rc;
 	/* The rings must fit the buffer the process pinned: SQ at 0, RQ at rq_offset. */
 	if (!req.buf_len || !PAGE_ALIGNED(req.buf_addr) || req.sq_log_size > 15 || req.rq_log_size > 15 ||
+	    req.flags & ~RNIC_UREQ_KERNEL_BUF || req.reserved ||
+	    (req.flags & RNIC_UREQ_KERNEL_BUF && !PAGE_ALIGNED(req.buf_len)) ||
 	    req.rq_log_stride > 12 || (64ull << req.sq_log_size) > req.rq_offset ||
 	    req.rq_offset + ((u64)1 << (req.rq_log_size + req.rq_log_stride)) > req.buf_len ||
 	    req.buf_len > SZ_16M || req.sq_sig_all > 1 ||
 	    (1u << req.sq_log_size) < attr->cap.max_send_wr || (1u << req.rq_log_size) < attr->cap.max_recv_wr)
 		return -EINVAL;
-	qp->buf = ib_umem_get(ibqp->device, req.buf_addr, req.buf_len, IB_ACCESS_LOCAL_WRITE);
-	if (IS_ERR(qp->buf))
-		return PTR_ERR(qp->buf);
+	if (req.flags & RNIC_UREQ_KERNEL_BUF) {
+		qp->kbuf = rnic_kbuf_alloc(rd, &uc->ibuc, req.buf_len, &buf_bus, &resp.buf_mmap_key);
+		if (IS_ERR(qp->kbuf))
+			return PTR_ERR(qp->kbuf);
+	} else {
+		qp->buf = ib_umem_get(ibqp->device, req.buf_addr, req.buf_len, IB_ACCESS_LOCAL_WRITE);
+		if (IS_ERR(qp->buf))
+			return PTR_ERR(qp->buf);
+		buf_bus = rnic_umem_contig_bus(qp->buf);
+	}
 	in = (struct rnic_create_qp_in){
 		.uctx = uc->uctx, .pdn = rnic_pdn(ibqp->pd),
 		.send_cqn = container_of(attr->send_cq, struct rnic_cq, ibcq)->cqn,
@@ -64,7 +74,7 @@ int rnic_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr, struct ib_u
 		.qp_type = qp_type(attr->qp_type), .sq_log_size = req.sq_log_size,
 		.rq_log_size = req.rq_log_size, .rq_log_stride = req.rq_log_stride,
 		.rq_offset = req.rq_offset, .max_inline = req.max_inline, .sq_sig_all = req.sq_sig_all,
-		.buf_addr = rnic_umem_contig_bus(qp->buf),
+		.buf_addr = buf_bus,
 	};
 	if (!in.buf_addr) {
 		rc = -EOPNOTSUPP;
@@ -85,6 +95,8 @@ int rnic_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr, struct ib_u
 	return 0;
 
 err_buf:
+	if (qp->kbuf)
+		rdma_user_mmap_entry_remove(qp->kbuf);
 	ib_umem_release(qp->buf);
 	return rc;
 }
@@ -101,6 +113,8 @@ int rnic_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 		return rc;
 	xa_erase(&rd->qp_xa, ibqp->qp_num);
 	ib_umem_release(qp->buf);
+	if (qp->kbuf)	/* the pages go when the process's mapping goes too */
+		rdma_user_mmap_entry_remove(qp->kbuf);
 	return 0;
 }
 

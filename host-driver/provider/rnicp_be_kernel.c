@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "rnicp_abi.h"
 #include "rnic_spec.h"
@@ -30,6 +31,10 @@ struct kobj {
 	 * and ibv_cmd_destroy_* must count its acknowledged events, not this copy's. */
 	struct ibv_cq *app_cq;
 	struct ibv_qp *app_qp;
+	/* A CQ ring or QP buffer the kernel allocated (RNIC_UREQ_KERNEL_BUF), mapped over the
+	 * verbs layer's buffer at kbuf; NULL when the kernel pinned the verbs layer's own. */
+	void *kbuf;
+	size_t kbuf_len;
 };
 
 struct rnicp_be {
@@ -98,6 +103,43 @@ static int kobj_destroy(struct rnicp_be *be, struct kobj **list, uint32_t num, i
 	return 0;
 }
 
+/* Rings larger than a page: the firmware takes no page lists for them, so the kernel allocates
+ * them bus-contiguous and the process maps them. The kernel's pages go over the verbs layer's
+ * buffer at the same address (MAP_FIXED, the same length, page-aligned): every pointer the
+ * verbs layer keeps stays valid, and the buffer held only zeroes, as the kernel's does. */
+static int kbuf_wanted(size_t len)
+{
+	return len > (size_t)sysconf(_SC_PAGESIZE);
+}
+
+static int kbuf_map(struct rnicp_be *be, struct kobj *o, void *at, size_t len, uint64_t key)
+{
+	void *p = mmap(at, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+		       be->vctx->context.cmd_fd, (off_t)key);
+
+	if (p == MAP_FAILED) {
+		int rc = -errno;
+
+		/* a failed MAP_FIXED may have unmapped the range: ordinary memory back */
+		mmap(at, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+		return rc;
+	}
+	o->kbuf = at;
+	o->kbuf_len = len;
+	return 0;
+}
+
+/* After the destroy: ordinary zeroed memory back under the verbs layer's buffer, which it frees
+ * next (its allocator's bookkeeping lies outside the buffer); the kernel's pages go with the
+ * mapping. */
+static void kbuf_unmap(struct kobj *o)
+{
+	if (o->kbuf)
+		mmap(o->kbuf, o->kbuf_len, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+	o->kbuf = NULL;
+}
+
 static int cmd_dealloc_pd(struct kobj *o)
 {
 	return ibv_cmd_dealloc_pd(&o->pd);
@@ -116,12 +158,16 @@ static int cmd_destroy_cq(struct kobj *o)
 	uint32_t h;
 	int rc;
 
-	if (!o->app_cq)
-		return ibv_cmd_destroy_cq(&o->cq);
-	h = o->app_cq->handle;
-	o->app_cq->handle = o->cq.handle;
-	rc = ibv_cmd_destroy_cq(o->app_cq);
-	o->app_cq->handle = h;
+	if (!o->app_cq) {
+		rc = ibv_cmd_destroy_cq(&o->cq);
+	} else {
+		h = o->app_cq->handle;
+		o->app_cq->handle = o->cq.handle;
+		rc = ibv_cmd_destroy_cq(o->app_cq);
+		o->app_cq->handle = h;
+	}
+	if (!rc)
+		kbuf_unmap(o);
 	return rc;
 }
 
@@ -130,12 +176,16 @@ static int cmd_destroy_qp(struct kobj *o)
 	uint32_t h;
 	int rc;
 
-	if (!o->app_qp)
-		return ibv_cmd_destroy_qp(&o->qp);
-	h = o->app_qp->handle;
-	o->app_qp->handle = o->qp.handle;
-	rc = ibv_cmd_destroy_qp(o->app_qp);
-	o->app_qp->handle = h;
+	if (!o->app_qp) {
+		rc = ibv_cmd_destroy_qp(&o->qp);
+	} else {
+		h = o->app_qp->handle;
+		o->app_qp->handle = o->qp.handle;
+		rc = ibv_cmd_destroy_qp(o->app_qp);
+		o->app_qp->handle = h;
+	}
+	if (!rc)
+		kbuf_unmap(o);
 	return rc;
 }
 
@@ -332,10 +382,12 @@ static int kernel_create_cq(struct rnicp_be *be, uint32_t log_size, void *ring, 
 		struct rnic_uresp_cq drv;
 	} resp;
 	struct kobj *o = calloc(1, sizeof(*o));
+	size_t len = ((size_t)RNIC_CQE_SIZE << log_size);
 	int rc;
 
 	struct ibv_cq *app = (struct ibv_cq *)(uintptr_t)user_handle;
 
+	len = (len + (size_t)sysconf(_SC_PAGESIZE) - 1) & ~((size_t)sysconf(_SC_PAGESIZE) - 1);
 	if (!o)
 		return -ENOMEM;
 	memset(&cmd, 0, sizeof(cmd));
@@ -343,12 +395,22 @@ static int kernel_create_cq(struct rnicp_be *be, uint32_t log_size, void *ring, 
 	cmd.drv.buf_addr = (uintptr_t)ring;
 	cmd.drv.dbrec_addr = (uintptr_t)dbrec;
 	cmd.drv.log_size = log_size;
+	cmd.drv.flags = kbuf_wanted(len) ? RNIC_UREQ_KERNEL_BUF : 0;
 	rc = ibv_cmd_create_cq(&be->vctx->context, 1 << log_size, channel, 0, app ? app : &o->cq,
 			       &cmd.ibv, sizeof(cmd), &resp.ibv, sizeof(resp));
 	if (!rc && app) {
 		o->cq.context = app->context;
 		o->cq.handle = app->handle;
 		o->app_cq = app;
+	}
+	if (!rc && cmd.drv.flags) {
+		int mrc = kbuf_map(be, o, ring, len, resp.drv.buf_mmap_key);
+
+		if (mrc) {
+			cmd_destroy_cq(o);
+			free(o);
+			return mrc;
+		}
 	}
 	return kobj_done(be, &be->cqs, o, rc, resp.drv.cqn, cqn);
 }
@@ -399,6 +461,7 @@ static int kernel_create_qp(struct rnicp_be *be, const struct rnicp_be_qp_in *in
 		.sq_log_size = in->sq_log_size, .rq_log_size = in->rq_log_size,
 		.rq_log_stride = in->rq_log_stride, .max_inline = in->max_inline,
 		.sq_sig_all = in->sq_sig_all,
+		.flags = kbuf_wanted(in->buf_len) ? RNIC_UREQ_KERNEL_BUF : 0,
 	};
 	/* As for CQs: the command names the application's ibv_qp (the verbs layer fills it in
 	 * after this returns); this copy keeps the kernel's handle. */
@@ -409,6 +472,15 @@ static int kernel_create_qp(struct rnicp_be *be, const struct rnicp_be_qp_in *in
 		o->qp.context = app->context;
 		o->qp.handle = app->handle;
 		o->app_qp = app;
+	}
+	if (!rc && cmd.drv.flags) {
+		int mrc = kbuf_map(be, o, in->buf, in->buf_len, resp.drv.buf_mmap_key);
+
+		if (mrc) {
+			cmd_destroy_qp(o);
+			free(o);
+			return mrc;
+		}
 	}
 	return kobj_done(be, &be->qps, o, rc, resp.drv.qpn, qpn);
 }

@@ -156,6 +156,22 @@ void IvsFront::handle(uint32_t op, uint32_t addr, uint32_t data, uint32_t *rsp, 
   *status = uint32_t(resp);
 }
 
+// The posted writes and doorbells (struct rnic_ivs_pw) up to the guest's prod, in order.
+bool IvsFront::drain_posted() {
+  auto *pw = reinterpret_cast<rnic_ivs_pw *>(shm_ + RNIC_IVS_PW_OFF);
+  uint32_t prod = __atomic_load_n(&pw->prod, __ATOMIC_ACQUIRE);
+  uint32_t cons = pw->cons;
+  if (prod == cons) return false;
+  for (; cons != prod; cons++) {
+    const rnic_ivs_pw_entry &e = pw->e[cons % RNIC_IVS_PW_ENTRIES];
+    uint32_t rsp = 0, st = 0;
+    handle(e.op, e.addr, e.data, &rsp, &st);
+    posted++;
+  }
+  __atomic_store_n(&pw->cons, cons, __ATOMIC_RELEASE);
+  return true;
+}
+
 // The doorbell words of every context's page (RNIC_IVS_DB_OFF): a word that changed since the
 // last look is delivered to the NIC, as the store of a card's doorbell page would be.
 // BlueFlame (bf_db with bf_data) is not offered on these pages yet.
@@ -204,7 +220,13 @@ void IvsFront::serve() {
         return;
       }
     }
+    // Posted writes first (those before a request in the guest's program order are in the
+    // ring before its req_seq moved: read after it, prod covers them).
     uint32_t seq = __atomic_load_n(&m->req_seq, __ATOMIC_ACQUIRE);
+    if (drain_posted()) {
+      last = std::chrono::steady_clock::now();
+      idle = false;
+    }
     if (seq != done_seq) {
       uint32_t rsp = 0, st = 0;
       handle(m->req_op, m->req_addr, m->req_data, &rsp, &st);

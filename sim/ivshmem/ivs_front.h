@@ -68,6 +68,7 @@ class IvsFront : public sc_module {
   void set_activity(std::function<uint64_t()> f) { cfg_.activity = std::move(f); }
 
   uint64_t requests = 0, reads = 0, writes = 0, doorbells = 0, rings = 0, msix = 0, slverr = 0;
+  uint64_t posted = 0;  // writes and doorbells from the posted ring (counted in writes/doorbells too)
   uint64_t page_doorbells = 0;  // delivered from the mmapped doorbell pages
   uint64_t page_doorbells_by[5] = {0, 0, 0, 0, 0};  // sq_db, rq_db, cq_db, cq_arm, bf_db
   uint32_t last_db_page = 0, last_db_off = 0, last_db_val = 0;
@@ -78,6 +79,7 @@ class IvsFront : public sc_module {
   void forward_msix(unsigned v);
   void handle(uint32_t op, uint32_t addr, uint32_t data, uint32_t *rsp, uint32_t *status);
   bool scan_doorbell_pages();  // true when it delivered a doorbell
+  bool drain_posted();         // true when it performed posted entries
 
   RnicNode *node_;
   IvsFrontCfg cfg_;

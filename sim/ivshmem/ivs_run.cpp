@@ -183,9 +183,10 @@ int ivs_main(int argc, char **argv) {
               front.timed_out ? "wall-clock timeout" : front.guest_seen ? "guest disconnected" : "no guest",
               sc_time_stamp().to_seconds() * 1e3, (unsigned long long)node.cycles(), wall);
   std::printf("rnic_sim ivshmem: %llu register requests (%llu reads, %llu writes, %llu doorbells, %llu SLVERR), "
-              "%llu doorbell rings, %llu MSI-X forwarded; DMA %llu bytes read, %llu written, %llu refused\n",
-              (unsigned long long)front.requests, (unsigned long long)front.reads, (unsigned long long)front.writes,
-              (unsigned long long)front.doorbells, (unsigned long long)front.slverr, (unsigned long long)front.rings,
+              "%llu of them posted, %llu doorbell rings, %llu MSI-X forwarded; DMA %llu bytes read, %llu written, %llu refused\n",
+              (unsigned long long)(front.requests + front.posted), (unsigned long long)front.reads, (unsigned long long)front.writes,
+              (unsigned long long)front.doorbells, (unsigned long long)front.slverr, (unsigned long long)front.posted,
+              (unsigned long long)front.rings,
               (unsigned long long)front.msix, (unsigned long long)front.ram().read_bytes,
               (unsigned long long)front.ram().written_bytes, (unsigned long long)front.ram().refused);
   std::printf("rnic_sim ivshmem: %llu doorbells from the mmapped pages (sq %llu, rq %llu, cq %llu, arm %llu)",

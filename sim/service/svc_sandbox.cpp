@@ -21,6 +21,7 @@
 
 extern "C" {
 #include "rnic_spec.h"
+#include "../linux/rnic_user_abi.h"  // RNIC_UVERBS_ABI_VERSION: the provider matches it
 }
 
 namespace {
@@ -74,7 +75,7 @@ bool svc_write_sysfs(const std::string &root, const std::vector<SvcNicIdent> &ni
                   eui[5], eui[6], eui[7]);
     // dev 1:7 is /dev/full, what /dev/infiniband/uverbsN is bound to in the sandbox.
     if (!mkdirs(uv, err) || !put(uv + "/ibdev", n.name + "\n", err) || !put(uv + "/dev", "1:7\n", err) ||
-        !put(uv + "/abi_version", "1\n", err))
+        !put(uv + "/abi_version", std::to_string(RNIC_UVERBS_ABI_VERSION) + "\n", err))
       return false;
     const std::string port = d + "/ports/1";
     if (!mkdirs(d + "/device", err) || !mkdirs(port + "/gids", err) || !mkdirs(port + "/gid_attrs/types", err) ||

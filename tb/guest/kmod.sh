@@ -15,8 +15,23 @@ modprobe dummy; /usr/sbin/ip link add dummy0 type dummy 2>/dev/null  # numdummie
 /usr/sbin/ip neigh replace 10.0.0.1 lladdr 02:00:00:00:00:01 dev dummy0 nud permanent
 step "dummy0 $(cat /sys/class/net/dummy0/address)" ; cat /sys/class/net/dummy0/address > $O/dummy0.mac
 for d in /sys/bus/pci/devices/*; do echo "${d##*/} $(cat $d/vendor) $(cat $d/device)"; done > $O/pci.txt
+# Firmware load at probe (fw_image: request_firmware from /lib/firmware, then the image written
+# through BAR0's window): a corrupt image (one IMEM byte flipped: the device's CRC check refuses
+# it) must fail the probe with a clear error and leave a module that unloads; the good image
+# then comes up and carries everything below.
+mkdir -p /lib/firmware/rnic && cp /mnt/host/fw.img /mnt/host/fw-bad.img /lib/firmware/rnic/
+dmesg -c > /dev/null
 t0=$(cut -d' ' -f1 /proc/uptime)
-insmod /mnt/host/rnic.ko netdev=dummy0 cmd_timeout_ms=30000 mbox_timeout_ms=10000 $(cat /mnt/host/insmod-args 2>/dev/null)
+insmod /mnt/host/rnic.ko netdev=dummy0 cmd_timeout_ms=30000 mbox_timeout_ms=10000 fw_image=rnic/fw-bad.img
+echo $? > $O/fwbad-insmod.rc
+t1=$(cut -d' ' -f1 /proc/uptime)
+ls /sys/class/infiniband > $O/fwbad-ibdevs.txt 2>&1
+rmmod rnic; echo $? > $O/fwbad-rmmod.rc
+lsmod | grep -c '^rnic ' > $O/fwbad-lsmod.txt
+dmesg -c > $O/dmesg-fwbad.txt
+step "corrupt firmware image: insmod rc=$(cat $O/fwbad-insmod.rc) in $(awk "BEGIN{print $t1 - $t0}") s, devices '$(cat $O/fwbad-ibdevs.txt)', rmmod rc=$(cat $O/fwbad-rmmod.rc)"
+t0=$(cut -d' ' -f1 /proc/uptime)
+insmod /mnt/host/rnic.ko netdev=dummy0 cmd_timeout_ms=30000 mbox_timeout_ms=10000 fw_image=rnic/fw.img $(cat /mnt/host/insmod-args 2>/dev/null)
 echo $? > $O/insmod.rc
 t1=$(cut -d' ' -f1 /proc/uptime)
 step "insmod rc=$(cat $O/insmod.rc) in $(awk "BEGIN{print $t1 - $t0}") s"
@@ -63,6 +78,16 @@ if [ -f /mnt/host/traffic.sh ]; then
   (cd $O && sh /mnt/host/traffic.sh)
   step "traffic: $(cat $O/*.client.rc 2>/dev/null | tr '\n' ' ')"
 fi
+# rmmod while a process holds a context: refused (the module has no disassociate_ucontext, so
+# ib_uverbs holds a reference on it per open context) and rnic0 stays; the rmmod below follows
+# once the holder was killed.
+(RDMAV_DRIVERS=/mnt/host/librnic exec /mnt/host/kmod_async > $O/busy-holder.txt 2>&1) &
+hp=$!
+for i in $(seq 1 100); do grep -qs READY $O/busy-holder.txt && break; sleep 0.1; done
+rmmod rnic > $O/busy-rmmod.txt 2>&1; echo $? > $O/busy-rmmod.rc
+ls /sys/class/infiniband > $O/busy-ibdevs.txt 2>&1
+kill $hp; wait $hp 2>/dev/null
+step "rmmod with a context open: rc=$(cat $O/busy-rmmod.rc) ($(cat $O/busy-rmmod.txt)), devices '$(cat $O/busy-ibdevs.txt)'"
 rdma resource show > $O/rdma-res-before-rmmod.txt 2>&1
 slab_sites > $O/slab-before-rmmod.txt
 cat /sys/kernel/debug/slab/skbuff_head_cache/alloc_traces > $O/skbuff-alloc-traces.txt 2>&1

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "rnic_spec.h"
+#include "../linux/rnic_user_abi.h"
 #include "tb_prov.h"
 
 static const struct verbs_device_ops *reg_ops;
@@ -38,8 +39,8 @@ static void test_registration(void)
 {
 	const struct verbs_match_ent *m = reg_ops ? reg_ops->match_table : NULL;
 
-	CHECK(reg_calls == 1 && reg_ops && !strcmp(reg_ops->name, "rnic") && reg_ops->match_min_abi_version == 1 &&
-		      reg_ops->match_max_abi_version == 1 && reg_ops->alloc_context && reg_ops->alloc_device &&
+	CHECK(reg_calls == 1 && reg_ops && !strcmp(reg_ops->name, "rnic") && reg_ops->match_min_abi_version == RNIC_UVERBS_ABI_VERSION &&
+		      reg_ops->match_max_abi_version == RNIC_UVERBS_ABI_VERSION && reg_ops->alloc_context && reg_ops->alloc_device &&
 		      reg_ops->uninit_device && !reg_ops->match_device && !reg_ops->import_context,
 	      "reg-constructor-registers-driver-ops");
 	if (!m)
