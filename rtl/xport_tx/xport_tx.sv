@@ -525,7 +525,15 @@ module xport_tx #(
   // an ACK job parks when its QP has a response ahead of it (or it is an atomic's marker)
   assign ack_park = ack_hold_i || hs_hit || |rs_m || (f_resp && d_q.qpn[23:0] == ack_qpn_i);
 
-  logic ack_acc, fw_ans;
+  // A parked NAK (PSN sequence, RNR, error) is not replaced by a plain ACK of an earlier PSN (a
+  // duplicate's re-ACK after the NAK): the requester would never learn of the gap
+  logic        ack_acc, fw_ans, hs_keep_nak, unused_psn_d;
+  logic [23:0] psn_d_nak;   // bit 23: the ACK's PSN lies behind the parked job's (modulo 2^24)
+  assign psn_d_nak    = ack_psn_i - hs_psn_q[hs_hit_idx];
+  assign unused_psn_d = ^psn_d_nak[22:0];
+  assign hs_keep_nak  = hs_ack_q[hs_hit_idx] && !(grant[2] && ak_idx == hs_hit_idx) &&
+                        hs_syn_q[hs_hit_idx][6:5] != 2'b00 && ack_syndrome_i[6:5] == 2'b00 &&
+                        psn_d_nak[23];
   assign ack_acc = ack_valid_i && ack_ready_o;
   assign fw_ans  = grant[0] && (desc_i.kind == rnic_spec_pkg::MSG_KIND_ATOMIC_ACK ||
                                 desc_i.kind == rnic_spec_pkg::MSG_KIND_ACK);
@@ -553,7 +561,7 @@ module xport_tx #(
         end
         if (ack_hold_i) begin
           if (hs_at_d[i] != 5'd31) hs_at_d[i] = hs_at_d[i] + 5'd1;
-        end else begin
+        end else if (!(hs_hit && hs_keep_nak)) begin
           // a later ACK replaces the parked one and waits for the atomics before it
           hs_ack_d[i] = 1'b1; hs_need_d[i] = hs_at_d[i];
         end
@@ -585,7 +593,7 @@ module xport_tx #(
     for (int i = 0; i < HoldSlots; i++)
       if (hs_new[i]) begin
         if (!hs_hit) hs_qpn_q[i] <= ack_qpn_i;
-        if (!ack_hold_i) begin
+        if (!ack_hold_i && !(hs_hit && hs_keep_nak)) begin
           hs_psn_q[i] <= ack_psn_i;
           hs_msn_q[i] <= ack_msn_i;
           hs_syn_q[i] <= ack_syndrome_i;

@@ -481,6 +481,18 @@ struct Tb {
                f.size(), e.size(), k < f.size() ? f[k] : 0, k < e.size() ? e[k] : 0);
       why = m;
     }
+    // an ACK behind a parked NAK of its QP with an earlier PSN is dropped (the NAK is kept)
+    for (size_t j = 0; j < exp_ack.size(); j++) {
+      Exp& e = exp_ack[j];
+      if (e.used || (e.h.syndrome & 0x60)) continue;
+      for (size_t k = 0; k < j; k++) {
+        const Exp& n = exp_ack[k];
+        if (n.used && n.qpn == e.qpn && (n.h.syndrome & 0x60) && (((e.h.psn - n.h.psn) >> 23) & 1)) {
+          e.used = true, skipped++;
+          break;
+        }
+      }
+    }
     size_t ua = 0;
     for (auto& e : exp_ack) ua += !e.used;
     if (why.empty() && (ua != 0 || im != exp_main.size()))
