@@ -22,13 +22,16 @@ _Static_assert(sizeof(struct atomic_hist) <= FW_QPC_ATOMIC_BYTES, "atomic histor
 /* one per QP in the QP-context RAM (fw_res_init) */
 #define hist ((struct atomic_hist *)fw_res.qp_atomic)
 
-static int send_ack(uint32_t qpn, uint32_t psn, uint32_t msn, uint64_t orig)
+/* Every ATOMIC_REQ event gets one answer: the transmit engine holds the QP's later responses
+ * until it leaves (responses in PSN order, rtl/xport_tx). syndrome 0x1F: the ATOMIC ACKNOWLEDGE
+ * (no credit information); else a NAK of that syndrome. */
+static int send_ack(uint32_t qpn, uint32_t psn, uint32_t msn, uint64_t orig, uint32_t syndrome)
 {
 	FW_LAYOUT_ALIGN uint8_t d[RNIC_TX_DESC_SIZE] = { 0 };
 	rnic_tx_desc_set_qpn(d, qpn);
-	rnic_tx_desc_set_kind(d, RNIC_MSG_KIND_ATOMIC_ACK);
+	rnic_tx_desc_set_kind(d, syndrome == 0x1F ? RNIC_MSG_KIND_ATOMIC_ACK : RNIC_MSG_KIND_ACK);
 	rnic_tx_desc_set_psn(d, psn);
-	rnic_tx_desc_set_syndrome(d, 0x1F); /* ACK, no credit information */
+	rnic_tx_desc_set_syndrome(d, syndrome);
 	rnic_tx_desc_set_imm_data(d, msn);
 	rnic_tx_desc_set_swap_add(d, orig);
 	return fw_mbox_send(RNIC_FW_REG_TXD_DATA, RNIC_FW_REG_TXD_COMMIT, RNIC_FW_REG_TXD_STATUS, d,
@@ -45,12 +48,13 @@ void fw_atomic_req(const uint8_t *ev)
 
 	for (uint32_t i = 0; i < HIST; i++)
 		if (h->valid[i] && h->psn[i] == psn) {
-			send_ack(qpn, psn, rnic_rx_event_get_msn(ev), h->orig[i]);
+			send_ack(qpn, psn, rnic_rx_event_get_msn(ev), h->orig[i], 0x1F);
 			return;
 		}
 	if ((va & 7) || (op != OP_CMP_SWAP && op != OP_FETCH_ADD) ||
 	    fw_dma_xfer(va, BUF_ATOMIC, 8, FW_DMA_TO_BUF)) {
 		fw_log("qp %u: atomic at %08x failed", (unsigned)qpn, (unsigned)va);
+		send_ack(qpn, psn, rnic_rx_event_get_msn(ev), 0, 0x63); /* NAK remote operational error */
 		return;
 	}
 	fw_buf_read(BUF_ATOMIC, b, 8);
@@ -62,14 +66,16 @@ void fw_atomic_req(const uint8_t *ev)
 	if (val != orig) {
 		rnic_st_le(b, 8, val);
 		fw_buf_write(BUF_ATOMIC, b, 8);
-		if (fw_dma_xfer(va, BUF_ATOMIC, 8, FW_DMA_TO_HOST))
+		if (fw_dma_xfer(va, BUF_ATOMIC, 8, FW_DMA_TO_HOST)) {
+			send_ack(qpn, psn, rnic_rx_event_get_msn(ev), 0, 0x63);
 			return;
+		}
 	}
 	h->psn[h->next] = psn;
 	h->orig[h->next] = orig;
 	h->valid[h->next] = 1;
 	h->next = (uint8_t)((h->next + 1) % HIST);
-	send_ack(qpn, psn, rnic_rx_event_get_msn(ev), orig);
+	send_ack(qpn, psn, rnic_rx_event_get_msn(ev), orig, 0x1F);
 }
 
 void fw_atomic_reset(uint32_t qpn)

@@ -984,16 +984,23 @@ void fw_sq_ack(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome, uin
 		if (retire_upto(qpn, upto))
 			return;
 		uint32_t left = rnic_qp_ctx_get_retries_left(c);
-		if (kind != RNIC_RX_EVENT_KIND_ACK && r->head >= 0 && psn_lt(fw_res.swqe[r->head].last_psn, psn) && left) {
-			/* Implicit NAK (IBTA): the response of a later READ/atomic came while the oldest,
-			 * a READ or atomic, got none: its response was lost (the receive engine's READ_GAP
-			 * does not see this when the later READ has a context); asked again now, a retry,
-			 * instead of after the ACK timeout. A plain ACK beyond it is not taken as one:
-			 * this NIC's own responder sends ACKs of later requests ahead of a READ response
-			 * still being read from memory and of the firmware's atomic ACK (docs/conformance.md
-			 * row 37). */
-			rnic_qp_ctx_set_retries_left(c, left - 1);
-			resend_from(qpn, fw_res.swqe[r->head].first_psn);
+		if (r->head >= 0 && psn_lt(fw_res.swqe[r->head].last_psn, psn)) {
+			/* Implicit NAK (IBTA: a responder answers in PSN order, docs/conformance.md rows
+			 * 37, 54): an acknowledgement beyond the oldest WQE, a READ or atomic still without
+			 * its response (retire_upto stopped there), means that response was lost. A later
+			 * READ/atomic's response (the receive engine's READ_GAP does not see this when the
+			 * later READ has a context) or a plain, maybe coalesced, ACK of later requests:
+			 * asked again now, a retry, instead of after the ACK timeout. A plain ACK re-issues
+			 * a READ/atomic once (as rxe's started_retry): the ACKs of the requests sent again
+			 * behind it must not re-issue it again and again; the timer decides after that. */
+			uint32_t first = fw_res.swqe[r->head].first_psn;
+			int again = kind == RNIC_RX_EVENT_KIND_ACK && r->inak && r->inak_psn == first;
+			if (left && !again) {
+				rnic_qp_ctx_set_retries_left(c, left - 1);
+				if (kind == RNIC_RX_EVENT_KIND_ACK)
+					r->inak = 1, r->inak_psn = first;
+				resend_from(qpn, first);
+			}
 		} else {
 			rnic_qp_ctx_set_retries_left(c, rnic_qp_ctx_get_retry_cnt(c));
 		}
@@ -1100,6 +1107,7 @@ void fw_timers_poll(void)
 		}
 		uint8_t *c = ctx(q);
 		r->deadline = 0;
+		r->inak = 0; /* after a timeout a plain ACK may re-issue a READ/atomic once more */
 		if (r->rnr_wait) {
 			r->rnr_wait = 0;
 			resend_from(q, r->rnr_psn);

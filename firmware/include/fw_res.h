@@ -90,10 +90,12 @@ struct fw_qp_run {
 			     * from its middle), 0: none; part_psn is the next of its PSNs to send */
 	uint8_t hi_ok;      /* hi_psn is valid: PSNs before it were sent before (RETRANSMIT) */
 	uint8_t part_nbb;   /* WQEBBs of the part-sent WQE */
+	uint8_t inak;       /* a plain ACK's implicit NAK re-issued the oldest READ/atomic (inak_psn) */
 	uint32_t rd_seen;   /* next response PSN of the oldest READ at the last ACK timeout */
 	uint32_t part_psn;
 	uint32_t una;       /* oldest PSN not acknowledged (valid while head >= 0) */
 	uint32_t hi_psn;
+	uint32_t inak_psn;  /* with inak: first PSN of the READ/atomic re-issued */
 };
 
 struct fw_res {

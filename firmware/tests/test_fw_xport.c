@@ -713,6 +713,58 @@ static uint32_t sge_len(const uint8_t *d, unsigned i) { return (uint32_t)rnic_ld
 /* A long WRITE goes out in 32-packet pieces, at most 64 packets beyond the oldest unacknowledged
  * one; a PSN-sequence NAK inside it resumes at that PSN (SGE walk from its byte, RETRANSMIT); the
  * ACK timeout resumes at the oldest unacknowledged PSN; a READ_GAP re-issues a READ at once. */
+/* Implicit NAK on a plain ACK (IBTA: responses come in PSN order): a (coalesced) ACK beyond a
+ * READ or atomic that got no response means the response was lost; the READ/atomic and what
+ * follows it go out again at once, as one retry, not after the ACK timeout; the ACKs of the
+ * requests sent again behind it do not re-issue it a second time; after a timeout they may. */
+static void implicit_nak_plain_ack(uint32_t op, uint64_t id, const char *name_reissue, const char *name_once,
+				   const char *name_completes)
+{
+	fresh_qp(7);
+	struct rnicp_sge rs = { H(DATA_OFF), op == RNIC_WQE_OP_RDMA_READ ? 3000u : 8u, 0x101 };
+	struct rnicp_sge ws = { H(DATA_OFF + 8192), 100, 0x102 };
+	unsigned m0 = mock_nmbox;
+	mock_now = 5000;
+	post(op, RNICP_WR_SIGNALED, &rs, 1, id);
+	post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, &ws, 1, id + 1);
+	ring_sq();
+	uint32_t p_rd = txd_psn(m0, 0), p_wr = txd_psn(m0, 1);
+	uint32_t left0 = rnic_qp_ctx_get_retries_left(fw_res.qp_ctx[qpn]);
+	event(RNIC_RX_EVENT_KIND_ACK, p_wr, 0x1F); /* the WRITE's ACK; the READ/atomic's response lost */
+	const struct mock_mbox_rec *r0 = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 2);
+	const struct mock_mbox_rec *r1 = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 3);
+	struct rnicp_wc wc[4];
+	int early = rnicp_cq_poll(&cq, 4, wc);
+	check(p_rd != ~0u && r0 && r1 && mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 4 &&
+		      rnic_tx_desc_get_psn(r0->data) == p_rd && (rnic_tx_desc_get_flags(r0->data) & TXF(RETRANSMIT)) &&
+		      rnic_tx_desc_get_kind(r0->data) ==
+			      (op == RNIC_WQE_OP_RDMA_READ ? RNIC_MSG_KIND_READ_REQ : RNIC_MSG_KIND_FETCH_ADD) &&
+		      rnic_tx_desc_get_psn(r1->data) == p_wr && early == 0 &&
+		      rnic_qp_ctx_get_retries_left(fw_res.qp_ctx[qpn]) == left0 - 1,
+	      name_reissue);
+	/* the duplicate WRITE is acknowledged again: no second re-issue, no retry counted */
+	event(RNIC_RX_EVENT_KIND_ACK, p_wr, 0x1F);
+	int once = mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 4 &&
+		   rnic_qp_ctx_get_retries_left(fw_res.qp_ctx[qpn]) == left0 - 1;
+	/* the re-issued one's response lost as well: the ACK timeout sends it again; after that
+	 * a plain ACK may re-issue it once more */
+	mock_now += (1024ull << 14) + 1;
+	fw_timers_poll();
+	unsigned after_to = mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0);
+	event(RNIC_RX_EVENT_KIND_ACK, p_wr, 0x1F);
+	check(once && after_to == 6 && mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 8, name_once);
+	if (op == RNIC_WQE_OP_RDMA_READ)
+		event(RNIC_RX_EVENT_KIND_READ_RESP_DONE, (p_rd + 2) & 0xFFFFFF, 0x1F); /* 3000 B: 3 responses */
+	else
+		event(RNIC_RX_EVENT_KIND_ATOMIC_ACK, p_rd, 0);
+	event(RNIC_RX_EVENT_KIND_ACK, p_wr, 0x1F);
+	int n = rnicp_cq_poll(&cq, 4, wc);
+	check(n == 2 && wc[0].wr_id == id && wc[0].status == RNIC_WC_STATUS_SUCCESS && wc[1].wr_id == id + 1 &&
+		      wc[1].status == RNIC_WC_STATUS_SUCCESS &&
+		      rnic_qp_ctx_get_retries_left(fw_res.qp_ctx[qpn]) == rnic_qp_ctx_get_retry_cnt(fw_res.qp_ctx[qpn]),
+	      name_completes);
+}
+
 static void pieces(void)
 {
 	fresh_qp(7); /* MTU 1024 */
@@ -804,7 +856,10 @@ static void response_after_later_ack(uint32_t op, uint64_t id, const char *name,
 	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, &ws, 1, id + 2);
 	ring_sq();
 	uint32_t p_rd = txd_psn(m0, 0), p_wr = txd_psn(m0, 1);
-	event(RNIC_RX_EVENT_KIND_ACK, p_wr, 0x1F); /* the WRITE's ACK, ahead of the response */
+	/* The WRITE's ACK ahead of the response (a responder answers in PSN order, so the
+	 * response was lost or is late: implicit NAK, the three WQEs go out again), then the
+	 * response after all (a reordering link): it retires what the ACK covered. */
+	event(RNIC_RX_EVENT_KIND_ACK, p_wr, 0x1F);
 	struct rnicp_wc wc[4];
 	int early = rnicp_cq_poll(&cq, 4, wc);
 	if (op == RNIC_WQE_OP_RDMA_READ)
@@ -812,13 +867,14 @@ static void response_after_later_ack(uint32_t op, uint64_t id, const char *name,
 	else
 		event(RNIC_RX_EVENT_KIND_ATOMIC_ACK, p_rd, 0);
 	int n = rnicp_cq_poll(&cq, 4, wc);
-	check(p_rd != ~0u && early == 0 && n == 2 && wc[0].wr_id == id && wc[0].status == RNIC_WC_STATUS_SUCCESS &&
-		      wc[1].wr_id == id + 1 && wc[1].status == RNIC_WC_STATUS_SUCCESS &&
-		      mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 3,
+	check(p_rd != ~0u && early == 0 && n == 1 && wc[0].wr_id == id && wc[0].status == RNIC_WC_STATUS_SUCCESS &&
+		      mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 6,
 	      name);
+	/* the WRITE and SEND sent again: the ACK of the SEND completes both */
 	event(RNIC_RX_EVENT_KIND_ACK, txd_psn(m0, 2), 0x1F);
 	n = rnicp_cq_poll(&cq, 4, wc);
-	check(n == 1 && wc[0].wr_id == id + 2, name_next);
+	check(n == 2 && wc[0].wr_id == id + 1 && wc[0].status == RNIC_WC_STATUS_SUCCESS && wc[1].wr_id == id + 2,
+	      name_next);
 }
 
 static void timers(void)
@@ -1278,10 +1334,17 @@ int main(void)
 	setup_qp(7); /* a fresh QP in RTS */
 	blueflame();
 	pieces();
-	response_after_later_ack(RNIC_WQE_OP_RDMA_READ, 0xC001, "fw-xport-read-response-retires-what-an-earlier-ack-covered",
+	implicit_nak_plain_ack(RNIC_WQE_OP_RDMA_READ, 0xC001, "fw-xport-ack-beyond-unanswered-read-reissues-at-once",
+			       "fw-xport-ack-beyond-read-reissues-once-until-timeout",
+			       "fw-xport-read-after-ack-implicit-nak-completes");
+	implicit_nak_plain_ack(RNIC_WQE_OP_ATOMIC_FETCH_AND_ADD, 0xC101,
+			       "fw-xport-ack-beyond-unanswered-atomic-reissues-at-once",
+			       "fw-xport-ack-beyond-atomic-reissues-once-until-timeout",
+			       "fw-xport-atomic-after-ack-implicit-nak-completes");
+	response_after_later_ack(RNIC_WQE_OP_RDMA_READ, 0xC001, "fw-xport-late-read-response-after-implicit-nak-completes",
 				 "fw-xport-read-then-ack-then-send-completes");
 	response_after_later_ack(RNIC_WQE_OP_ATOMIC_FETCH_AND_ADD, 0xC101,
-				 "fw-xport-atomic-ack-retires-what-an-earlier-ack-covered",
+				 "fw-xport-late-atomic-ack-after-implicit-nak-completes",
 				 "fw-xport-atomic-then-ack-then-send-completes");
 	wqe_fetch();
 	return mock_failed;

@@ -232,6 +232,7 @@ module rnic_core #(
   logic                   ack_valid, ack_ready, rdrsp_valid, rdrsp_ready;
   logic [23:0]            ack_qpn, ack_psn, ack_msn, rdrsp_qpn, rdrsp_psn, rdrsp_msn;
   logic [7:0]             ack_syndrome;
+  logic                   ack_hold;
   logic [63:0]            rdrsp_va;
   logic [31:0]            rdrsp_rkey, rdrsp_len;
   logic [1:0] mkey_wr_op;
@@ -449,7 +450,7 @@ module rnic_core #(
     .evt_valid_o(rx_evt_valid), .evt_ready_i(rx_evt_ready), .evt_o(rx_evt),
     .tx_rd_en_i(tx_qpt_req_valid), .tx_rd_qpn_i(tx_qpt_req_qpn), .tx_rd_entry_o(tx_qpt_rsp),
     .ack_valid_o(ack_valid), .ack_ready_i(ack_ready), .ack_qpn_o(ack_qpn), .ack_psn_o(ack_psn),
-    .ack_syndrome_o(ack_syndrome), .ack_msn_o(ack_msn),
+    .ack_syndrome_o(ack_syndrome), .ack_msn_o(ack_msn), .ack_hold_o(ack_hold),
     .rdrsp_valid_o(rdrsp_valid), .rdrsp_ready_i(rdrsp_ready), .rdrsp_qpn_o(rdrsp_qpn),
     .rdrsp_psn_o(rdrsp_psn), .rdrsp_va_o(rdrsp_va), .rdrsp_rkey_o(rdrsp_rkey), .rdrsp_len_o(rdrsp_len),
     .rdrsp_msn_o(rdrsp_msn),
@@ -474,11 +475,21 @@ module rnic_core #(
   logic [DataWidth-1:0] xt_tdata;     // the transport engine's frames, before the firmware's merge in
   logic [DataWidth/8-1:0] xt_tkeep;
   logic xt_tlast, xt_tvalid, xt_tready;
+  // a QP-table write that (re)initialises the QP or stops it receiving: the transmit engine
+  // forgets the atomics of the QP that the firmware has not answered (it will not answer them)
+  rnic_spec_pkg::qpt_entry_t qpt_ent;
+  rnic_spec_pkg::qpt_cmd_t   qpt_c;
+  logic qp_stop, unused_qpt;
+  assign qpt_ent = qpt_data;
+  assign qpt_c   = qpt_qpn;
+  assign qp_stop = qpt_valid && qpt_ready && (!qpt_c.keep_state || !(qpt_ent.valid && qpt_ent.rx_enable));
+  assign unused_qpt = ^{qpt_ent, qpt_c};
   xport_tx #(.DataWidth(DataWidth)) u_xport_tx (
     .clk_i, .rst_ni,
     .desc_valid_i(txd_valid), .desc_ready_o(txd_ready), .desc_i(txd_data),
     .ack_valid_i(ack_valid), .ack_ready_o(ack_ready), .ack_qpn_i(ack_qpn), .ack_psn_i(ack_psn),
-    .ack_syndrome_i(ack_syndrome), .ack_msn_i(ack_msn),
+    .ack_syndrome_i(ack_syndrome), .ack_msn_i(ack_msn), .ack_hold_i(ack_hold),
+    .qp_stop_i(qp_stop), .qp_stop_qpn_i(qpt_qpn[23:0]),
     .rdrsp_valid_i(rdrsp_valid), .rdrsp_ready_o(rdrsp_ready), .rdrsp_qpn_i(rdrsp_qpn),
     .rdrsp_psn_i(rdrsp_psn), .rdrsp_va_i(rdrsp_va), .rdrsp_rkey_i(rdrsp_rkey), .rdrsp_len_i(rdrsp_len),
     .rdrsp_msn_i(rdrsp_msn),

@@ -54,6 +54,7 @@ module xport_rx #(
   output logic [23:0]                ack_psn_o,
   output logic [7:0]                 ack_syndrome_o,
   output logic [23:0]                ack_msn_o,
+  output logic                       ack_hold_o,   // no frame: an atomic the firmware answers (PSN ack_psn_o)
   // transmit engine: READ response jobs
   output logic                       rdrsp_valid_o,
   input  logic                       rdrsp_ready_i,
@@ -712,6 +713,7 @@ module xport_rx #(
                   rr_lenerr_q ? rnic_spec_pkg::WC_STATUS_LOC_LEN_ERR : rnic_spec_pkg::WC_STATUS_SUCCESS;
   logic [23:0] ack_psn_q, ack_msn_q, ack_qpn_q, fail_psn_q;
   logic [7:0]  ack_syn_q;
+  logic        ack_hold_q, evt_gate;
   rnic_spec_pkg::rx_event_t ev_q;
   logic        fail_q, dma_err_q;
   logic [7:0]  fail_syn_q, fail_status_q;
@@ -723,7 +725,11 @@ module xport_rx #(
   assign ack_psn_o      = ack_psn_q;
   assign ack_syndrome_o = ack_syn_q;
   assign ack_msn_o      = ack_msn_q;
-  assign evt_valid_o    = evt_v_q;
+  assign ack_hold_o     = ack_hold_q;
+  // an atomic's event waits for its marker job: the transmit engine must know of the atomic
+  // before the firmware can answer it (responses leave in PSN order, xport_tx)
+  assign evt_gate       = ack_v_q && ack_hold_q;
+  assign evt_valid_o    = evt_v_q && !evt_gate;
   assign evt_o          = ev_q;
   assign rdrsp_valid_o  = rd_v_q;
   assign rdrsp_qpn_o    = h_q.dest_qp;
@@ -752,6 +758,7 @@ module xport_rx #(
       p_rr_q <= 1'b0; rr_lenerr_q <= 1'b0; rr_nst_q <= '0; rr_slot_q <= '0; pl_rd_q <= 1'b0;
       rr_v_q <= '0;
       ack_psn_q <= '0; ack_msn_q <= '0; ack_syn_q <= '0; ev_q <= '0; ack_qpn_q <= '0; fail_psn_q <= '0;
+      ack_hold_q <= 1'b0;
       pend_v_q <= 1'b0; errfix_q <= 1'b0; refetch_q <= 1'b0; pend_qp_q <= '0; pend_psn_q <= '0;
       pend_rr_q <= 1'b0; pend_slot_q <= '0;
       fail_q <= 1'b0; dma_err_q <= 1'b0; fail_syn_q <= '0; fail_status_q <= '0; out_cnt_q <= '0;
@@ -808,6 +815,7 @@ module xport_rx #(
           stn_q.err <= 1'b1;
           stn_q.nak_sent <= 1'b0;
           ack_v_q <= 1'b1; ack_qpn_q <= pend_qp_q; ack_psn_q <= pend_psn_q; ack_syn_q <= SynRemOp;
+          ack_hold_q <= 1'b0;
           ack_msn_q <= q_st.msn;
           evt_v_q <= 1'b1;
           ev_q <= '0;
@@ -832,6 +840,9 @@ module xport_rx #(
         SCls: begin
           stn_q <= c_st;
           p_ack_q <= c_ack; ack_psn_q <= c_ack_psn; ack_msn_q <= c_ack_msn; ack_syn_q <= c_ack_syn;
+          // an atomic for the firmware (new or repeated): a marker job at its PSN
+          ack_hold_q <= c_evt && c_ev.kind == rnic_spec_pkg::RX_EVENT_KIND_ATOMIC_REQ;
+          if (c_evt && c_ev.kind == rnic_spec_pkg::RX_EVENT_KIND_ATOMIC_REQ) p_ack_q <= 1'b1;
           p_evt_q <= c_evt; ev_q <= c_ev;
           p_rd_q <= c_rd; p_wb_q <= c_wb; p_rqclr_q <= c_rqclr; p_place_q <= c_place;
           is_atomic_q <= atomic;
@@ -955,6 +966,7 @@ module xport_rx #(
           end else if (fail_q) begin
             // the request failed: NAK, error event, QP stops accepting requests
             p_ack_q <= 1'b1; ack_psn_q <= fail_psn_q; ack_msn_q <= q_st.msn; ack_syn_q <= fail_syn_q;
+            ack_hold_q <= 1'b0;
             p_evt_q <= 1'b1;
             ev_q.kind <= rnic_spec_pkg::RX_EVENT_KIND_RESP_ERROR;
             ev_q.status <= fail_status_q;
@@ -978,9 +990,9 @@ module xport_rx #(
         end
         SOut: begin
           if (ack_ready_i) ack_v_q <= 1'b0;
-          if (evt_ready_i) evt_v_q <= 1'b0;
+          if (evt_ready_i && !evt_gate) evt_v_q <= 1'b0;
           if (rdrsp_ready_i) rd_v_q <= 1'b0;
-          if ((!ack_v_q || ack_ready_i) && (!evt_v_q || evt_ready_i) && (!rd_v_q || rdrsp_ready_i))
+          if ((!ack_v_q || ack_ready_i) && (!evt_v_q || (evt_ready_i && !evt_gate)) && (!rd_v_q || rdrsp_ready_i))
             state_q <= SWb;
         end
         SWb: begin

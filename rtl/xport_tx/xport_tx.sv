@@ -10,7 +10,8 @@ module xport_tx #(
   parameter int DmaTagW    = 8,   // dma_engine TagWidth
   parameter int ChunkDepth = 32,  // DMA chunks in flight ahead of the packer (power of two)
   parameter int RecDepth   = 8,   // messages between launch and done (power of two)
-  parameter int MsgDepth   = 4    // messages queued for the segmenter (power of two)
+  parameter int MsgDepth   = 4,   // messages queued for the segmenter (power of two)
+  parameter int HoldSlots  = 4    // QPs whose responses wait behind a READ response or an atomic
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
@@ -25,6 +26,11 @@ module xport_tx #(
   input  logic [23:0]            ack_psn_i,
   input  logic [7:0]             ack_syndrome_i,
   input  logic [23:0]            ack_msn_i,
+  input  logic                   ack_hold_i,      // no frame: the firmware answers an atomic at ack_psn_i
+  // a QP-table write that stops the QP receiving (reset, error, destroy): its pending atomics are
+  // forgotten (the firmware will not answer them)
+  input  logic                   qp_stop_i,
+  input  logic [23:0]            qp_stop_qpn_i,
   // READ response jobs from the receive engine
   input  logic                   rdrsp_valid_i,
   output logic                   rdrsp_ready_o,
@@ -100,6 +106,7 @@ module xport_tx #(
 
   // job sources
   localparam logic [1:0] SrcFw = 2'd0;
+  localparam logic [1:0] SrcAk = 2'd1;   // an ACK held behind earlier responses of its QP
   localparam logic [1:0] SrcRd = 2'd2;
 
   state_e                    st_q;
@@ -120,13 +127,54 @@ module xport_tx #(
   logic [15:0]               dma_seq_q, cpl_seq_q;
   logic                      err_pulse_q;
 
-  // ---- job intake (round robin between firmware messages and READ-response jobs) ------------
-  logic [1:0] grant;   // [0] firmware message, [1] READ-response job
+  // ---- responses in PSN order ---------------------------------------------------------------
+  // A responder answers in the PSN order of the requests (IBTA: an ACK of PSN n acknowledges
+  // every earlier request, so a requester that sees it before the response of an earlier READ
+  // or atomic takes that response as lost). READ responses and the firmware's atomic answers go
+  // through the message path, in order; ACK jobs take the ACK lane, which overtakes the message
+  // path. So an ACK job whose QP has a response in the message path (the job in the control FSM
+  // or a done record not yet retired: its frames have not all left) or an atomic the firmware
+  // has not answered yet (xport_rx's marker job, ack_hold_i) is parked in a hold slot of its QP
+  // and later sent through the message path, behind those responses; a later ACK job of the same
+  // QP replaces it there (ACKs are cumulative: coalesced). A READ-response job of a QP with a
+  // hold slot waits for the slot to empty. Without READ responses or atomics nothing changes.
+  localparam int HsW = (HoldSlots > 1) ? $clog2(HoldSlots) : 1;
+  logic [HoldSlots-1:0] hs_v_q, hs_ack_q;
+  logic [23:0]          hs_qpn_q [HoldSlots];
+  logic [4:0]           hs_at_q  [HoldSlots];   // atomics the firmware has still to answer
+  logic [4:0]           hs_need_q [HoldSlots];  // ... of which before the parked ACK
+  logic [23:0]          hs_psn_q [HoldSlots];
+  logic [23:0]          hs_msn_q [HoldSlots];
+  logic [7:0]           hs_syn_q [HoldSlots];
+  logic [HoldSlots-1:0] hs_m_ack, hs_m_rd, hs_m_fw, hs_elig;
+  logic                 hs_free, hs_hit, ak_valid, rd_block, ack_park;
+  logic [HsW-1:0]       hs_free_idx, hs_hit_idx, ak_idx;
   always_comb begin
-    grant = 2'b00;
+    hs_free = 1'b0; hs_free_idx = '0; hs_hit = 1'b0; hs_hit_idx = '0; ak_valid = 1'b0; ak_idx = '0;
+    for (int i = HoldSlots - 1; i >= 0; i--) begin
+      hs_m_ack[i] = hs_v_q[i] && hs_qpn_q[i] == ack_qpn_i;
+      hs_m_rd[i]  = hs_v_q[i] && hs_qpn_q[i] == rdrsp_qpn_i;
+      hs_m_fw[i]  = hs_v_q[i] && hs_qpn_q[i] == desc_i.qpn[23:0];
+      // a parked ACK goes once no atomic before it waits for the firmware
+      hs_elig[i]  = hs_v_q[i] && hs_ack_q[i] && hs_need_q[i] == 5'd0;
+      if (!hs_v_q[i]) begin hs_free = 1'b1; hs_free_idx = HsW'(i); end
+      if (hs_m_ack[i]) begin hs_hit = 1'b1; hs_hit_idx = HsW'(i); end
+      if (hs_elig[i]) begin ak_valid = 1'b1; ak_idx = HsW'(i); end
+    end
+    rd_block = |hs_m_rd;
+  end
+
+  // ---- job intake: parked ACKs first, then round robin between firmware messages and
+  // READ-response jobs ------------------------------------------------------------------------------
+  logic [2:0] grant;   // [0] firmware message, [1] READ-response job, [2] parked ACK
+  logic       rd_ok;
+  assign rd_ok = rdrsp_valid_i && !rd_block;
+  always_comb begin
+    grant = 3'b000;
     if (st_q == SIdle) begin
-      if (rr_q) grant = rdrsp_valid_i ? 2'b10 : desc_valid_i ? 2'b01 : 2'b00;
-      else grant = desc_valid_i ? 2'b01 : rdrsp_valid_i ? 2'b10 : 2'b00;
+      if (ak_valid) grant = 3'b100;
+      else if (rr_q) grant = rd_ok ? 3'b010 : desc_valid_i ? 3'b001 : 3'b000;
+      else grant = desc_valid_i ? 3'b001 : rd_ok ? 3'b010 : 3'b000;
     end
   end
   assign desc_ready_o  = grant[0];
@@ -142,7 +190,8 @@ module xport_tx #(
   // a READ response whose payload read failed: its NAK (remote operational error) goes first
   logic                nak_pend_q;
   logic [23:0]         nak_qpn_q, nak_psn_q, nak_msn_q;
-  assign ack_ready_o = a_st_q == AIdle && !nak_pend_q;
+  // an ACK job is taken when it could go either way (lane idle, a hold slot free)
+  assign ack_ready_o = a_st_q == AIdle && !nak_pend_q && hs_free;
   // the control FSM's QP request wins; the ACK lane asks in a cycle the FSM does not
   assign a_qreq          = a_st_q == AReq && st_q != SQreq;
   assign qpt_req_valid_o = st_q == SQreq || a_qreq;
@@ -357,7 +406,7 @@ module xport_tx #(
             a_msn_q <= nak_msn_q;
             a_syn_q <= 8'h63;
             a_st_q  <= AReq;
-          end else if (ack_valid_i) begin
+          end else if (ack_valid_i && ack_ready_o && !ack_park) begin
             a_qpn_q <= ack_qpn_i;
             a_psn_q <= ack_psn_i;
             a_msn_q <= ack_msn_i;
@@ -462,6 +511,95 @@ module xport_tx #(
   logic [15:0] h_seq;
   logic [23:0] h_psn, h_msn;
   assign {h_ud, h_emit, h_qpn, h_status, h_npkts, h_seq, h_psn, h_msn} = rec_out;
+
+  // which done records are responses (READ response, parked ACK, firmware ATOMIC_ACK / ACK) and
+  // of which QP: a copy beside the record FIFO, same push and pop
+  localparam int RsW = $clog2(RecDepth);
+  logic [RecDepth-1:0] rs_v_q, rs_m;
+  logic [23:0]         rs_qpn_q [RecDepth];
+  logic [RsW-1:0]      rs_wr_q, rs_rd_q;
+  logic                f_resp;
+  assign f_resp = st_q != SIdle && (src_q != SrcFw || fw_rsp);
+  always_comb
+    for (int i = 0; i < RecDepth; i++) rs_m[i] = rs_v_q[i] && rs_qpn_q[i] == ack_qpn_i;
+  // an ACK job parks when its QP has a response ahead of it (or it is an atomic's marker)
+  assign ack_park = ack_hold_i || hs_hit || |rs_m || (f_resp && d_q.qpn[23:0] == ack_qpn_i);
+
+  // A parked NAK (PSN sequence, RNR, error) is not replaced by a plain ACK of an earlier PSN (a
+  // duplicate's re-ACK after the NAK): the requester would never learn of the gap
+  logic        ack_acc, fw_ans, hs_keep_nak, unused_psn_d;
+  logic [23:0] psn_d_nak;   // bit 23: the ACK's PSN lies behind the parked job's (modulo 2^24)
+  assign psn_d_nak    = ack_psn_i - hs_psn_q[hs_hit_idx];
+  assign unused_psn_d = ^psn_d_nak[22:0];
+  assign hs_keep_nak  = hs_ack_q[hs_hit_idx] && !(grant[2] && ak_idx == hs_hit_idx) &&
+                        hs_syn_q[hs_hit_idx][6:5] != 2'b00 && ack_syndrome_i[6:5] == 2'b00 &&
+                        psn_d_nak[23];
+  assign ack_acc = ack_valid_i && ack_ready_o;
+  assign fw_ans  = grant[0] && (desc_i.kind == rnic_spec_pkg::MSG_KIND_ATOMIC_ACK ||
+                                desc_i.kind == rnic_spec_pkg::MSG_KIND_ACK);
+  // next state of the hold slots
+  logic [HoldSlots-1:0] hs_v_d, hs_ack_d, hs_new;
+  logic [4:0]           hs_at_d [HoldSlots];
+  logic [4:0]           hs_need_d [HoldSlots];
+  always_comb begin
+    for (int i = 0; i < HoldSlots; i++) begin
+      hs_v_d[i] = hs_v_q[i]; hs_ack_d[i] = hs_ack_q[i];
+      hs_at_d[i] = hs_at_q[i]; hs_need_d[i] = hs_need_q[i];
+      hs_new[i] = ack_acc && ack_park && (hs_hit ? hs_hit_idx == HsW'(i) : hs_free_idx == HsW'(i));
+      if (grant[2] && ak_idx == HsW'(i)) hs_ack_d[i] = 1'b0;
+      // the firmware answers a QP's atomics in order: the oldest one was answered
+      if (fw_ans && hs_m_fw[i] && hs_at_d[i] != 5'd0) begin
+        hs_at_d[i] = hs_at_d[i] - 5'd1;
+        if (hs_need_d[i] != 5'd0) hs_need_d[i] = hs_need_d[i] - 5'd1;
+      end
+      if (qp_stop_i && hs_v_q[i] && hs_qpn_q[i] == qp_stop_qpn_i) begin
+        hs_at_d[i] = 5'd0; hs_need_d[i] = 5'd0;
+      end
+      if (hs_new[i]) begin
+        if (!hs_hit) begin
+          hs_v_d[i] = 1'b1; hs_ack_d[i] = 1'b0; hs_at_d[i] = 5'd0; hs_need_d[i] = 5'd0;
+        end
+        if (ack_hold_i) begin
+          if (hs_at_d[i] != 5'd31) hs_at_d[i] = hs_at_d[i] + 5'd1;
+        end else if (!(hs_hit && hs_keep_nak)) begin
+          // a later ACK replaces the parked one and waits for the atomics before it
+          hs_ack_d[i] = 1'b1; hs_need_d[i] = hs_at_d[i];
+        end
+      end
+      if (hs_at_d[i] == 5'd0 && !hs_ack_d[i]) hs_v_d[i] = 1'b0;
+    end
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      hs_v_q <= '0; hs_ack_q <= '0;
+      for (int i = 0; i < HoldSlots; i++) begin hs_at_q[i] <= '0; hs_need_q[i] <= '0; end
+      rs_v_q <= '0; rs_wr_q <= '0; rs_rd_q <= '0;
+    end else begin
+      hs_v_q <= hs_v_d; hs_ack_q <= hs_ack_d;
+      for (int i = 0; i < HoldSlots; i++) begin hs_at_q[i] <= hs_at_d[i]; hs_need_q[i] <= hs_need_d[i]; end
+      // rec_pop needs a record and rec_push room: never the same index in one cycle
+      if (rec_pop) begin
+        rs_v_q[rs_rd_q] <= 1'b0;
+        rs_rd_q <= rs_rd_q + RsW'(1);
+      end
+      if (rec_push) begin
+        rs_v_q[rs_wr_q] <= src_q != SrcFw || fw_rsp;
+        rs_wr_q <= rs_wr_q + RsW'(1);
+      end
+    end
+  end
+  always_ff @(posedge clk_i) begin
+    if (rec_push) rs_qpn_q[rs_wr_q] <= d_q.qpn[23:0];
+    for (int i = 0; i < HoldSlots; i++)
+      if (hs_new[i]) begin
+        if (!hs_hit) hs_qpn_q[i] <= ack_qpn_i;
+        if (!ack_hold_i && !(hs_hit && hs_keep_nak)) begin
+          hs_psn_q[i] <= ack_psn_i;
+          hs_msn_q[i] <= ack_msn_i;
+          hs_syn_q[i] <= ack_syndrome_i;
+        end
+      end
+  end
 
   logic [31:0] fr_q;          // frames sent since the head record's first one
   logic        sticky_prot_q, sticky_dma_q;
@@ -602,6 +740,16 @@ module xport_tx #(
             src_q <= SrcFw;
             rr_q  <= 1'b1;
             st_q  <= SQreq;
+          end else if (grant[2]) begin
+            // a parked ACK (field order of the ACK lane's job)
+            d_q           <= '0;
+            d_q.qpn       <= {8'h0, hs_qpn_q[ak_idx]};
+            d_q.kind      <= rnic_spec_pkg::MSG_KIND_ACK;
+            d_q.psn       <= {8'h0, hs_psn_q[ak_idx]};
+            d_q.syndrome  <= hs_syn_q[ak_idx];
+            d_q.imm_data  <= {8'h0, hs_msn_q[ak_idx]};
+            src_q         <= SrcAk;
+            st_q          <= SQreq;
           end else if (grant[1]) begin
             d_q           <= '0;
             d_q.qpn       <= {8'h0, rdrsp_qpn_i};

@@ -38,9 +38,15 @@ struct LossCtl {
   uint32_t qpn = 0, psn = 0;
   bool resp = false;  // the targeted frame is a READ response (opcodes 0x0D..0x10), else a request
   uint64_t targeted = 0;
+  // responses (opcodes 0x0D..0x12) sent on side 1 to QP watch (0: none): opcode and PSN
+  uint32_t watch = 0;
+  std::vector<std::pair<uint8_t, uint32_t>> seen;
 
   bool operator()(int s, const std::vector<uint8_t> &f) {
     bool lose = p > 0 && std::uniform_real_distribution<double>(0, 1)(rng) < p;
+    if (watch && s == 1 && f.size() >= 54 && f[12] == 0x08 && f[13] == 0x00 && f[42] >= 0x0D && f[42] <= 0x12 &&
+        (uint32_t(f[47]) << 16 | uint32_t(f[48]) << 8 | f[49]) == watch)
+      seen.push_back({f[42], uint32_t(f[51]) << 16 | uint32_t(f[52]) << 8 | f[53]});
     if (armed && s == side && f.size() >= 54 && f[12] == 0x08 && f[13] == 0x00) {
       uint8_t op = f[42];
       uint32_t q = uint32_t(f[47]) << 16 | uint32_t(f[48]) << 8 | f[49];
@@ -351,6 +357,80 @@ struct Retx : sc_module {
     }
   }
 
+  // The responder answers in PSN order (IBTA; docs/conformance.md row 54): a READ of 256 KiB
+  // (256 responses at MTU 1024, read from host memory while they go out), 8 WRITEs, a FETCH_ADD,
+  // 8 WRITEs, posted together on one QP of a clean link. The responses nic1 sends to that QP (READ
+  // responses, ACKs, the ATOMIC ACKNOWLEDGE) must carry non-decreasing PSNs: an ACK of a later
+  // WRITE ahead of the READ's responses or of the atomic's answer acknowledges them, and a
+  // requester that follows IBTA then takes them as lost. All 18 WQEs complete SUCCESS in order,
+  // byte for byte, with no request sent twice (nic0's tx_retx_pkts).
+  void in_order() {
+    RdmaQp *x, *y;
+    if (!pair(x, y, 3, 14)) return;
+    const uint32_t rl = 256u << 10, wl = 64;
+    uint64_t rsrc = bbuf + 0x100000, rdst = abuf + 0x200000;           // the READ
+    uint64_t wsrc = abuf + 0x100000, wdst = bbuf + 0x200000;           // the WRITEs, 64 B apart
+    uint64_t aloc = abuf + 0x300000, arem = bbuf + 0x300000;           // the FETCH_ADD
+    fill(b, rsrc, rl), fill(a, rdst, rl), fill(a, wsrc, 16 * wl), fill(b, wdst, 16 * wl);
+    fill(b, arem, 8), fill(a, aloc, 8);
+    uint64_t old = 0, add = 0x1122334455ull;
+    b->mem->read(arem, &old, 8);
+    std::vector<rnicp_sge> sg(18);
+    std::vector<rnicp_send_wr> wr(18);
+    for (uint32_t i = 0; i < 18; i++) {
+      rnicp_send_wr &w = wr[i];
+      w = rnicp_send_wr{};
+      w.wr_id = 0xB00 + i, w.flags = RNICP_WR_SIGNALED, w.sg_list = &sg[i], w.num_sge = 1, w.rkey = bkey;
+      if (i == 0) {
+        sg[i] = {rdst, rl, akey}, w.opcode = RNIC_WQE_OP_RDMA_READ, w.remote_addr = rsrc;
+      } else if (i == 9) {
+        sg[i] = {aloc, 8, akey}, w.opcode = RNIC_WQE_OP_ATOMIC_FETCH_AND_ADD, w.remote_addr = arem, w.compare_add = add;
+      } else {
+        uint32_t k = i < 9 ? i - 1 : i - 2;
+        sg[i] = {wsrc + k * wl, wl, akey}, w.opcode = RNIC_WQE_OP_RDMA_WRITE, w.remote_addr = wdst + k * wl;
+      }
+    }
+    loss.watch = x->qpn, loss.seen.clear();
+    start();
+    bool ok = true;
+    for (auto &w : wr) ok = ok && x->post_send_nodb(w) > 0;
+    x->ring();
+    rnicp_wc wc[20];
+    int n = x->poll(wc, 18, sc_time(2, SC_MS));
+    Meas m = stop();
+    wait(sc_time(20, SC_US));
+    n += x->poll_now(wc + n, 20 - n);
+    loss.watch = 0;
+    bool cqe = n == 18;
+    for (int i = 0; cqe && i < 18; i++)
+      cqe = wc[i].wr_id == 0xB00u + uint32_t(i) && wc[i].status == RNIC_WC_STATUS_SUCCESS;
+    uint64_t got = 0, now = 0;
+    a->mem->read(aloc, &got, 8), b->mem->read(arem, &now, 8);
+    bool data = a->mem->read_vec(rdst, rl) == b->mem->read_vec(rsrc, rl) &&
+                a->mem->read_vec(wsrc, 16 * wl) == b->mem->read_vec(wdst, 16 * wl) && got == old && now == old + add;
+    // PSN order of the responses (no wrap inside the case: compare as distances from the first)
+    std::string why;
+    uint32_t acks = 0, rresp = 0, aacks = 0;
+    for (size_t i = 0; i < loss.seen.size(); i++) {
+      uint8_t op = loss.seen[i].first;
+      acks += op == 0x11, aacks += op == 0x12, rresp += op <= 0x10;
+      uint32_t d = (loss.seen[i].second - loss.seen[0].second) & 0xFFFFFF;
+      uint32_t dp = i ? (loss.seen[i - 1].second - loss.seen[0].second) & 0xFFFFFF : 0;
+      if (i && d < dp && why.empty()) {
+        char t[160];
+        std::snprintf(t, sizeof t, "response %zu (opcode %02x, PSN +%u) after PSN +%u (opcode %02x)", i, op, d, dp,
+                      loss.seen[i - 1].first);
+        why = t;
+      }
+    }
+    r.check(ok && why.empty() && rresp == 256 && aacks == 1, "retx-responses-in-psn-order",
+            "%s; %u READ responses, %u ACKs, %u ATOMIC ACKs", why.empty() ? "in order" : why.c_str(), rresp, acks, aacks);
+    r.check(ok && cqe && data && m.retx0 == 0, "retx-read-atomic-writes-complete-in-order",
+            "posted %d, cqes %d (first status %d), data %d, tx_retx_pkts nic0 %u, %.1f us", int(ok), n,
+            n ? int(wc[0].status) : -1, int(data), m.retx0, m.us);
+    info("retx-responses-in-psn-order", m, 256 + 17);
+  }
+
   // The next PSN of x: from the firmware's QP context (QUERY_QP).
   uint32_t next_psn(RdmaQp *x) {
     rnic_qp_attr at{};
@@ -367,6 +447,7 @@ struct Retx : sc_module {
       r.check(ok, "retx-reg-mr", "%s%s", a->err.c_str(), b->err.c_str());
     }
     if (ok) {
+      in_order();
       clean();
       single();
       overtaken();

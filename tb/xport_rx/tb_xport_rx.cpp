@@ -88,6 +88,9 @@ struct Tb {
   bool parser = false;
   uint16_t ip_id = 0;
   std::vector<Ack> acks;
+  // atomic markers (ack_hold_o): QPN, PSN and how many events had been taken before it
+  struct Mark { uint32_t qpn, psn; size_t evts_before; };
+  std::vector<Mark> marks;
   std::vector<Evt> evts;
   std::vector<Rd> rds;
   double in_p = 0.8, out_p = 0.7;
@@ -142,7 +145,9 @@ struct Tb {
     if (top->hdr_valid_i && top->hdr_ready_o) hq.pop_front();
     if (bv && top->s_tready_o) beats.pop_front();
     if (fv && top->f_tready_o) fbeats.pop_front();
-    if (top->ack_valid_o && top->ack_ready_i)
+    if (top->ack_valid_o && top->ack_ready_i && top->ack_hold_o)
+      marks.push_back({top->ack_qpn_o, top->ack_psn_o, evts.size()});
+    else if (top->ack_valid_o && top->ack_ready_i)
       acks.push_back({top->ack_qpn_o, top->ack_psn_o, top->ack_syndrome_o, top->ack_msn_o});
     if (top->rdrsp_valid_o && top->rdrsp_ready_i)
       rds.push_back({top->rdrsp_qpn_o, top->rdrsp_psn_o, top->rdrsp_va_o, top->rdrsp_rkey_o, top->rdrsp_len_o, top->rdrsp_msn_o});
@@ -320,7 +325,7 @@ struct Tb {
     for (auto& b : v) b = uint8_t(rng());
     return v;
   }
-  void clear_out() { acks.clear(); evts.clear(); rds.clear(); }
+  void clear_out() { acks.clear(); marks.clear(); evts.clear(); rds.clear(); }
 };
 
 // Segment a WRITE (imm: with immediate) or SEND into request packets.
@@ -852,13 +857,19 @@ int main(int argc, char** argv) {
          t.evts[1].kind == EV_RESP_ERROR && t.evts[1].status == WC_REM_INV_REQ_ERR;
     R.check(ok, "atomic-request-event", "%zu events", t.evts.size());
     R.check(acks_eq(t.acks, {{QP, (P + 1) & 0xFFFFFF, 0x61, 4}}, why), "atomic-misaligned-nak", "%s", why.c_str()); why.clear();
+    // the atomic for the firmware: one marker job at its PSN (the transmit engine keeps later
+    // responses of the QP behind the firmware's answer), taken before its event; none for the
+    // misaligned one (NAKed)
+    ok = t.marks.size() == 1 && t.marks[0].qpn == QP && t.marks[0].psn == P && t.marks[0].evts_before == 0;
+    R.check(ok, "atomic-marker-before-event", "%zu markers, psn %u, events before %zu", t.marks.size(),
+            t.marks.empty() ? 0u : t.marks[0].psn, t.marks.empty() ? (size_t)0 : t.marks[0].evts_before);
     // duplicate atomic (after a QP rewrite with ePSN past it): handed to the firmware, no execution
     t.qpt_write(QP, (P + 10) & 0xFFFFFF, 12, A_RW | A_RR | A_RA, PD, 0, 12);
     t.clear_out();
     t.send_pkt(a);
     t.run_idle();
     ok = t.evts.size() == 1 && t.evts[0].kind == EV_ATOMIC_REQ && t.evts[0].psn == P && t.evts[0].va == va_al &&
-         t.acks.empty();
+         t.acks.empty() && t.marks.size() == 1 && t.marks[0].psn == P && t.marks[0].evts_before == 0;
     R.check(ok, "atomic-duplicate-to-firmware", "%zu events", t.evts.size());
     // a READ failing its R_Key check (key variant, bounds, MR without REMOTE_READ, other PD):
     // NAK 0x62 and RESP_ERROR at its PSN, no READ job, ePSN kept, the QP in error (the WRITE

@@ -14,6 +14,9 @@ module xport_tx_tb_top #(
   input  logic [23:0]            ack_psn_i,
   input  logic [7:0]             ack_syndrome_i,
   input  logic [23:0]            ack_msn_i,
+  input  logic                   ack_hold_i,
+  input  logic                   qp_stop_i,
+  input  logic [23:0]            qp_stop_qpn_i,
   input  logic                   rdrsp_valid_i,
   output logic                   rdrsp_ready_o,
   input  logic [23:0]            rdrsp_qpn_i,
@@ -84,7 +87,7 @@ module xport_tx_tb_top #(
   xport_tx #(.DataWidth(DataWidth)) u_dut (
     .clk_i, .rst_ni,
     .desc_valid_i, .desc_ready_o, .desc_i,
-    .ack_valid_i, .ack_ready_o, .ack_qpn_i, .ack_psn_i, .ack_syndrome_i, .ack_msn_i,
+    .ack_valid_i, .ack_ready_o, .ack_qpn_i, .ack_psn_i, .ack_syndrome_i, .ack_msn_i, .ack_hold_i, .qp_stop_i, .qp_stop_qpn_i,
     .rdrsp_valid_i, .rdrsp_ready_o, .rdrsp_qpn_i, .rdrsp_psn_i, .rdrsp_va_i, .rdrsp_rkey_i,
     .rdrsp_len_i, .rdrsp_msn_i,
     .qpt_req_valid_o, .qpt_req_qpn_o, .qpt_rsp_i,
