@@ -28,8 +28,12 @@ synth:
 synth-%: | $(BUILD)
 	bitstream-scripts/synth/synth.sh $* $(RTL_SRCS)
 
-# The test gate maps with synth_xilinx only rnic_core (suite `synth`, the longest job of make
-# test, which needs no build and so runs beside the C++ builds from the first second). The other
+# The test gate maps with synth_xilinx the configurations of rnic_core that boards use: suite
+# `synth` the 100g configuration (the longest job of make test, which needs no build and so runs
+# beside the C++ builds from the first second), suite `synth-25g` the small one (a suite of its
+# own so the scheduler gives it the other core once the build is done). Each has its floors and
+# LUT-level ceiling (floors.txt, levels.txt, named rnic_core-CONFIG). The default parameters of
+# rnic_core, which no board uses, are mapped only by `make synth`. The other
 # standalone tops are all inside rnic_core: suite `synth-blocks` elaborates each at its default
 # parameters in one Yosys run (bitstream-scripts/synth/elab-check.sh: the same undriven/implicit
 # checks as synth.sh, ~15 CPU s instead of ~220 s for mapping them again), and checks once that
@@ -41,13 +45,21 @@ SYNTH_BLOCKS = $(filter-out rnic_core $(SYNTH_IN_CORE),$(SYNTH_TOPS))
 synth_check = if bitstream-scripts/synth/synth.sh $(1) $(RTL_SRCS) > $(BUILD)/synth/$(1).out 2>&1; \
   then echo "PASS synth-$(1)"; else echo "FAIL synth-$(1) see $(BUILD)/synth/$(1).log"; echo "RERUN make synth-$(1)"; rc=1; fi; \
   sed "s/^/INFO /" $(BUILD)/synth/$(1).out
+# $(call synth_config_check,CONFIG): the same for rnic_core with a configuration's parameters.
+synth_config_check = if SYNTH_CONFIG=$(1) bitstream-scripts/synth/synth.sh rnic_core $(RTL_SRCS) \
+  > $(BUILD)/synth/rnic_core-$(1).out 2>&1; then echo "PASS synth-rnic_core-$(1)"; \
+  else echo "FAIL synth-rnic_core-$(1) see $(BUILD)/synth/rnic_core-$(1).log"; echo "RERUN make synth-config-$(1)"; rc=1; fi; \
+  sed "s/^/INFO /" $(BUILD)/synth/rnic_core-$(1).out
 
-TEST_SUITES += synth synth-blocks
+TEST_SUITES += synth synth-25g synth-blocks
 TEST_LONG += synth-blocks-long
-.PHONY: test-synth test-synth-blocks test-synth-blocks-long
+.PHONY: test-synth test-synth-25g test-synth-blocks test-synth-blocks-long
 test-synth: | $(BUILD)
 	@mkdir -p $(BUILD)/synth
-	@rc=0; $(call synth_check,rnic_core); exit $$rc
+	@rc=0; $(call synth_config_check,100g); exit $$rc
+test-synth-25g: | $(BUILD)
+	@mkdir -p $(BUILD)/synth
+	@rc=0; $(call synth_config_check,25g); exit $$rc
 test-synth-blocks: | $(BUILD)
 	@mkdir -p $(BUILD)/synth/elab-neg
 	@rc=0; bitstream-scripts/synth/elab-check.sh "$(SYNTH_BLOCKS)" $(RTL_SRCS) || rc=1; \

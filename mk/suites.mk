@@ -6,6 +6,7 @@ SUITE_BUDGET_spec        := 5
 SUITE_BUDGET_spec-c      := 5
 SUITE_BUDGET_lint        := 30
 SUITE_BUDGET_synth       := 780
+SUITE_BUDGET_synth-25g   := 540
 SUITE_BUDGET_synth-blocks := 30
 SUITE_BUDGET_configs     := 20
 SUITE_BUDGET_boards      := 150

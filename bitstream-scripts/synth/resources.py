@@ -102,8 +102,9 @@ def table(synthdir, out):
             "counts (BRAM36 units) below which synthesis fails (`bitstream-scripts/synth/floors.txt`).\n\n"]
     for title, names, note in (
             ("Configurations of rnic_core", cores,
-             "`rnic_core` is the default parameter set (suite `synth`); `rnic_core-NAME` the "
-             "configurations of `bitstream-scripts/configs/` (`make synth-config-NAME`)."),
+             "`rnic_core` is the default parameter set (`make synth`); `rnic_core-NAME` the "
+             "configurations of `bitstream-scripts/configs/` (`make synth-config-NAME`); `make test` maps "
+             "`rnic_core-100g` (suite `synth`) and `rnic_core-25g` (suite `synth-25g`)."),
             ("Blocks", blocks, "Standalone tops of the blocks at their default parameters (`make synth`, `make test-long` suite `synth-blocks-long`, `make synth-TOP`; `make test` only elaborates them, suite `synth-blocks`)."),
             ("Board tops", boards,
              "Each board top around `rnic_core` and the vendor IP as black boxes (suite `boards`): "

@@ -17,7 +17,8 @@ if [ -n "${SYNTH_CONFIG:-}" ]; then
   pre="$("$(dirname "$0")/../configs/cfg.py" "$SYNTH_CONFIG" yosys "$top")"
   name=$top-$SYNTH_CONFIG
 fi
-if ! yosys -q -l "$out/$name.log" -p "${reads} ${pre}; synth_xilinx -flatten -family xcup -top $top; \
+# YOSYS_FLAGS="-d" adds the per-pass CPU table to the log (where the time goes)
+if ! yosys ${YOSYS_FLAGS:-} -q -l "$out/$name.log" -p "${reads} ${pre}; synth_xilinx -flatten -family xcup -top $top; \
      tee -o $out/$name.stat.txt stat; write_json $out/$name.netlist.json" > /dev/null 2>&1; then
   echo "synth $name: FAILED (see $out/$name.log)"; tail -5 "$out/$name.log"; exit 1
 fi

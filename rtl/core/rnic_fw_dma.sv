@@ -73,7 +73,6 @@ module rnic_fw_dma #(
                    len_q <= BufBytes - buf_off_q;
 
   // ---- the buffer: one port, DMA side while busy ------------------------------------------
-  logic [DataWidth-1:0] mem [Rows];
   logic [DataWidth-1:0] row_q;
   logic                 port_en, port_we;
   logic [RowW-1:0]      port_row;
@@ -112,10 +111,19 @@ module rnic_fw_dma #(
     end
   end
 
-  always_ff @(posedge clk_i) begin
-    if (port_en) begin
-      for (int b = 0; b < Bpb; b++) if (port_we && port_be[b]) mem[port_row][b*8 +: 8] <= port_wdata[b*8 +: 8];
-      row_q <= mem[port_row];
+  // The buffer as DataWidth/64 RAMs of 8-byte words, each with its byte enables: the same storage
+  // and ports as one row-wide RAM, but Yosys's proc/opt passes see 8 masked writes of 64 bits per
+  // process instead of 64 masked writes of the whole row (which dominated rnic_core's front end),
+  // and Verilator still runs one test per RAM per cycle, the byte loop only with the port enabled.
+  localparam int unsigned Words = DataWidth / 64;
+  for (genvar w = 0; w < Words; w++) begin : g_word
+    logic [63:0] word_mem [Rows];
+    always_ff @(posedge clk_i) begin
+      if (port_en) begin
+        for (int b = 0; b < 8; b++)
+          if (port_we && port_be[w*8 + b]) word_mem[port_row][b*8 +: 8] <= port_wdata[w*64 + b*8 +: 8];
+        row_q[w*64 +: 64] <= word_mem[port_row];
+      end
     end
   end
 

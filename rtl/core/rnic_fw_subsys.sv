@@ -203,8 +203,12 @@ module rnic_fw_subsys #(
     if (tc_req) qpc_rsel_q <= sel_qpc;
   end
   assign tc_rdata = qpc_rsel_q ? qpc_rdata : tc_rdata_i;
+  // The core's reset is core_run alone: the loader's state resets asynchronously with rst_ni, so
+  // core_run is low whenever rst_ni is and `rst_ni && core_run` is the same signal. Without the
+  // top-level input in it, the core's load muxes and stall logic leave Verilator's input region
+  // (evaluated twice per cycle) for the clocked one; no cycle changes (docs/sim-speed.md, step 7).
   rv_cpu #(.ImemBytes(ImemBytes), .DmemBytes(DmemBytes), .ImemInit(ImemInit), .DmemInit(DmemInit)) u_cpu (
-    .clk_i, .rst_ni(rst_ni && core_run),
+    .clk_i, .rst_ni(core_run),
     .ld_req_i(ld_req), .ld_we_i(ld_we), .ld_addr_i(ld_addr), .ld_wdata_i(win_wdata_i),
     .ld_rdata_o(ld_rdata), .ld_rvalid_o(ld_rvalid),
     .dbg_req_i(dbg_req), .dbg_addr_i({13'h0, win_addr_i[18:0]}), .dbg_rdata_o(dbg_rdata),

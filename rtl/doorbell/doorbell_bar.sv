@@ -240,21 +240,33 @@ module doorbell_bar #(
   assign bf_strb = s_axi_wstrb_i;
   assign bf_wr   = beat && !cur_ign && is_bf_row && bf_strb != '0;
 
+  // bf_wr outside the lane loop: Verilator tests it once per cycle instead of once per lane
   always_ff @(posedge clk_i) begin
-    for (int b = 0; b < DataBytes; b++)
-      if (bf_wr && bf_strb[b]) bf_mem[bf_row][8 * b +: 8] <= s_axi_wdata_i[8 * b +: 8];
+    if (bf_wr)
+      for (int b = 0; b < DataBytes; b++)
+        if (bf_strb[b]) bf_mem[bf_row][8 * b +: 8] <= s_axi_wdata_i[8 * b +: 8];
   end
 
   // where the beat's strobes start, how many there are, and whether they form one run
+  // LaneSel[k]: the lanes whose index has bit k set
+  function automatic logic [LaneBits*DataBytes-1:0] lane_sel();
+    lane_sel = '0;
+    for (int k = 0; k < LaneBits; k++)
+      for (int b = 0; b < DataBytes; b++) lane_sel[k * DataBytes + b] = ((b >> k) & 1) != 0;
+  endfunction
+  localparam logic [LaneBits*DataBytes-1:0] LaneSel = lane_sel();
   logic [LaneBits-1:0] lo;
   logic [LaneBits:0]   n;
   logic [DataBytes-1:0] run;
   logic                 contig;
+  // The strobes are a top-level input, so Verilator evaluates this in its input region twice per
+  // cycle: the lowest strobe is isolated (s & -s) and encoded with constant masks, and the count
+  // is one $countones, instead of 64-step loops (same values: lo = 0 without strobes).
+  logic [DataBytes-1:0] low1;
   always_comb begin
-    lo = '0;
-    n = '0;
-    for (int b = DataBytes - 1; b >= 0; b--) if (bf_strb[b]) lo = LaneBits'(b);
-    for (int b = 0; b < DataBytes; b++) n = n + (LaneBits + 1)'(bf_strb[b]);
+    low1 = bf_strb & (~bf_strb + 1'b1);
+    for (int k = 0; k < LaneBits; k++) lo[k] = |(low1 & LaneSel[k * DataBytes +: DataBytes]);
+    n = (LaneBits + 1)'($countones(bf_strb));
     run = bf_strb >> lo;
     contig = (run & (run + 1'b1)) == '0;
   end
