@@ -1,8 +1,9 @@
 // roce_pfc_gate testbench (TB_DATA_WIDTH bits): random frames (IPv4 with random DSCP/ECN bytes,
 // and non-IPv4 frames, priority 0) through the gate under random output backpressure and input
 // gaps while each of the eight pause bits flips at random. Checks: every frame leaves whole,
-// byte for byte and in order; no first beat is newly offered while its priority is paused (the
-// priority taken from the frame as sent, as roce_vlan_ins puts it into the PCP); an offered beat
+// byte for byte and in order; no first beat is newly offered while its priority was paused in
+// the cycle before (the gate's decision is registered; the priority taken from the frame as
+// sent, as roce_vlan_ins puts it into the PCP); an offered beat
 // is never withdrawn or changed; everything drains once the pauses end. Then a directed case: with
 // priority 3 paused a frame of priority 5 passes and a frame of priority 3 waits 2000 cycles
 // without being offered, and leaves once released.
@@ -55,7 +56,7 @@ struct Tb {
   std::vector<uint8_t> prev_data;  // the beat offered last cycle
   uint64_t offered_paused = 0, withdrawn = 0, bad_frames = 0, out_frames = 0, cycles = 0;
   double p_in = 0.8, p_ready = 0.7, p_flip = 0.01;
-  uint8_t pause = 0;
+  uint8_t pause = 0, pause_prev = 0;  // pause_i this cycle and the last (the gate follows it one cycle late)
 
   explicit Tb(uint64_t seed) : rng(seed) {
     m.clk_i = 0;
@@ -88,6 +89,7 @@ struct Tb {
   }
   // One cycle: drive, evaluate, check the output, then the clock edge.
   void cycle(bool flip) {
+    pause_prev = pause;
     if (flip)
       for (int p = 0; p < 8; p++)
         if (coin(p_flip)) pause ^= uint8_t(1u << p);
@@ -117,7 +119,7 @@ struct Tb {
     // a first beat newly offered while its priority is paused
     bool first = cur.empty();
     if (m.m_tvalid_o && first && !(prev_valid && !prev_ready) && !expect.empty() &&
-        (pause >> prio_of(expect.front()) & 1))
+        (pause_prev >> prio_of(expect.front()) & 1))
       offered_paused++;
     if (m.m_tvalid_o && ready) {
       uint64_t keep = m.m_tkeep_o;
