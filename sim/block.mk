@@ -124,3 +124,46 @@ $(CPU_SIM) $(foreach w,w512 w64 cov128,$(BUILD)/dma/$(w)/Vdma_engine) $(MKEY_BUI
   $(MKEY_BUILD)/p2/Vmkey_table $(foreach w,$(ROCE_WIDTHS),$(ROCE_BUILD)/w$(w)/Vroce_tb_top) $(ROCE_BUILD)/cov128/Vroce_tb_top \
   $(foreach w,$(XRX_WIDTHS),$(XRX_BUILD)/w$(w)/Vxport_rx_tb_top) $(XRX_BUILD)/cov128/Vxport_rx_tb_top \
   $(XPORT_TX_BUILD)/w512/Vxport_tx_tb_top $(XPORT_TX_BUILD)/w64/Vxport_tx_tb_top: sim/main/sim_waves.h
+
+# The small configuration in the system tests (issue 16: "the small one at least the rdma
+# basics"): rnic_core verilated at 25g (bitstream-scripts/configs/25g.cfg: 128-bit datapath,
+# 256 QPs, 4 receive slots) with the harness compiled for 16-byte beats (sim/host/sim_width.h).
+# Kept lean: only the programs its suite runs are linked (test-rdma and tb/sys/test_rdma_ext.cpp),
+# so its cold build is the model and about a third of the harness.
+SIM25_CONFIG := 25g
+SIM25_BIN := $(BUILD)/sim25/rnic_sim
+SIM25_CPP := sim/main/sim_main.cpp sim/nic/rnic_node.cpp $(sort $(wildcard sim/host/*.cpp sim/net/*.cpp sim/monitors/*.cpp)) \
+  tb/sys/test_rdma.cpp tb/sys/test_rdma_ext.cpp
+$(BUILD)/sim25/obj/Vrnic_core: $(SIM25_CPP) $(wildcard sim/*/*.h tb/common/*.h tb/sys/*.h) $(RTL_SRCS) $(HOST_CORE_LIB) $(HOST_PROV_LIB) \
+  bitstream-scripts/configs/$(SIM25_CONFIG).cfg
+	$(call verilate,$(BUILD)/sim25/obj,rnic_core,,$(SIM25_CPP),$(SYSTEMC_FLAGS) \
+	  $$(bitstream-scripts/configs/cfg.py $(SIM25_CONFIG) verilator) -CFLAGS -DRNIC_SIM_DATA_BYTES=16 -CFLAGS -DRNIC_SIM_LINK_GBPS=$$(bitstream-scripts/configs/cfg.py $(SIM25_CONFIG) get line_gbps) \
+	  -CFLAGS -I$(CURDIR)/host-driver/core -CFLAGS -I$(CURDIR)/host-driver/provider -CFLAGS -I$(CURDIR)/tb \
+	  -LDFLAGS $(abspath $(HOST_CORE_LIB)) -LDFLAGS $(abspath $(HOST_PROV_LIB)) \
+	  -GFwImemInit='"imem.hex"' -GFwDmemInit='"dmem.hex"' $(SIM_OPT))
+	@touch $@
+$(SIM25_BIN): $(BUILD)/sim25/obj/Vrnic_core $(FW_IMAGE)
+	@mkdir -p $(BUILD)/sim25/fw
+	@for f in imem.hex dmem.hex; do cp $(FW_DIR)/$$f $(BUILD)/sim25/fw/$$f.tmp && mv -f $(BUILD)/sim25/fw/$$f.tmp $(BUILD)/sim25/fw/$$f; done
+	@cp $< $@.tmp && mv -f $@.tmp $@
+
+# rdma-25g: the RDMA basics on the 25g model: RC WRITE/READ/SEND on a clean link and under 5 %
+# loss, reordering, duplication and corruption, then the ops and MTU checks once (same programs
+# and seeds as suites rdma and rdma-faults on the 100g model).
+TEST_SUITES += rdma-25g
+.PHONY: test-rdma-25g
+test-rdma-25g: $(SIM25_BIN)
+	@mkdir -p $(BUILD)/sys
+	@rc=0; for args in "1" "4 0.05 0.05 0.05 0.05"; do $(SIM25_BIN) test-rdma $$args || rc=1; done; \
+	$(SIM25_BIN) test-rdma-ops 1 || rc=1; $(SIM25_BIN) test-rdma-mtu 1 || rc=1; exit $$rc
+
+# pfc: the gate's block testbench (tb/pfc), then priority flow control end to end
+# (tb/sys/test_rdma_ext.cpp, pfc): the far MAC pauses one
+# priority, the other QP's WRITE completes, the paused one after the release; the capture checked
+# by tb/sys/pcap_prio.py (tags, DSCP per QP, nothing of the paused priority between XOFF and XON).
+TEST_SUITES += pfc
+.PHONY: test-pfc
+test-pfc: $(SIM_BIN) $(PFC_GATE_BINS)
+	@mkdir -p $(BUILD)/sys
+	@rc=0; $(MAKE) --no-print-directory test-pfc-gate || rc=1; $(SIM_BIN) test-rdma-pfc 1 || rc=1; \
+	tb/sys/pcap_prio.py build/sys/test-rdma-pfc.pcap build/sys/test-rdma-pfc.expect || rc=1; exit $$rc

@@ -454,12 +454,24 @@ static void set_sge(uint8_t *d, uint32_t i, uint64_t addr, uint32_t len, uint32_
 
 uint8_t fw_stalled_any;
 
-/* send_one could not go on for a reason that passes (busy mailbox, no free record). */
+/* send_one could not go on for a reason that passes (busy mailbox, no free record, a paused
+ * priority). */
 static uint32_t stall(uint32_t qpn)
 {
 	fw_res.qp_run[qpn].sq_stalled = 1;
 	fw_stalled_any = 1;
 	return 0;
+}
+
+/* Priority flow control: the priorities the MAC holds (tx_pause register, bit p = priority p),
+ * read once per fw_sq_service and again before each piece of a long message. A message of a
+ * paused priority is not handed to the transmit engine: there it would hold the frames of every
+ * other priority behind it. Its QP stalls and is retried with the other stalled ones. */
+static uint32_t sq_paused;
+
+static int tc_paused(uint32_t traffic_class)
+{
+	return (int)((sq_paused >> (traffic_class >> 5)) & 1u);
 }
 
 /* Before a READ request (or an atomic: atomic 1, len 8) leaves, the receive engine learns where
@@ -632,6 +644,11 @@ static uint32_t send_segs(uint32_t qpn, const uint8_t *d, uint32_t nbb, int16_t 
 			run->part_psn = next;
 			return stall(qpn);
 		}
+		sq_paused = hal_rd32(RNIC_FW_REG_TX_PAUSE);
+		if (tc_paused(rnic_qp_ctx_get_traffic_class(ctx(qpn)))) {
+			run->part_psn = next;
+			return stall(qpn);
+		}
 		uint32_t n = npkts - k < SEG_PKTS ? npkts - k : SEG_PKTS;
 		uint32_t off = k << mtu_log, bytes = w->len - off;
 		if (bytes > (n << mtu_log))
@@ -672,6 +689,8 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 	struct fw_qp_run *run = &fw_res.qp_run[qpn];
 	/* the WQE at sq_next may be part-sent (record part): its next pieces */
 	int16_t part = (run->part1 && fw_res.swqe[run->part1 - 1].wqe_index == (idx & 0xFFFFu)) ? run->part1 - 1 : -1;
+	if (rnic_qp_ctx_get_qp_type(c) != RNIC_QP_TYPE_UD && tc_paused(rnic_qp_ctx_get_traffic_class(c)))
+		return stall(qpn);
 	if (part >= 0 && pc_ok && pc_qpn == qpn && pc_idx == (idx & 0xFFFFu))
 		return send_segs(qpn, pc_d, pc_nbb, part);
 
@@ -832,6 +851,11 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 		swqe_put(qpn, ri);
 		return stall(qpn);
 	}
+	/* UD: the address handle's priority (RC was checked before the WQE was fetched) */
+	if (rnic_qp_ctx_get_qp_type(c) == RNIC_QP_TYPE_UD && tc_paused(rnic_tx_desc_get_traffic_class(d))) {
+		swqe_put(qpn, ri);
+		return stall(qpn);
+	}
 	int ext = is_atomic || rnic_qp_ctx_get_qp_type(c) == RNIC_QP_TYPE_UD;
 	if (txd_send(d, ext)) {
 		swqe_put(qpn, ri);
@@ -855,6 +879,7 @@ void fw_sq_service(uint32_t qpn)
 	}
 	if (rnic_qp_ctx_get_state(c) != RNIC_QP_STATE_RTS || !(fw_hw_caps & 1u))
 		return; /* not sending, or no transmit engine attached: the WQEs wait */
+	sq_paused = hal_rd32(RNIC_FW_REG_TX_PAUSE);
 	stage_empty();
 	while (rnic_qp_ctx_get_sq_next(c) != rnic_qp_ctx_get_sq_pi(c)) {
 		uint32_t n = send_one(qpn, rnic_qp_ctx_get_sq_next(c));

@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'hA7C9C59C;
+  localparam logic [31:0] SPEC_HASH = 32'h18659DD3;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -195,6 +195,7 @@ package rnic_spec_pkg;
   localparam logic [11:0] FW_REG_RDQ_QPN = 12'h858;
   localparam logic [11:0] FW_REG_RDQ_PSN = 12'h85C;
   localparam logic [11:0] FW_REG_RDQ_RESULT = 12'h860;
+  localparam logic [11:0] FW_REG_TX_PAUSE = 12'h864;
   localparam logic [11:0] FW_REG_ETH_RX_DATA = 12'hB00;
   localparam logic [11:0] FW_REG_ETH_TX_DATA = 12'hB40;
   localparam logic [11:0] FW_REG_ETH_RX_STATUS = 12'hB80;

@@ -131,13 +131,23 @@ module rnic_core #(
   input  logic                    s_axis_rx_tlast_i,
   input  logic                    s_axis_rx_tvalid_i,
   output logic                    s_axis_rx_tready_o,
-  // Link-level flow control with the MAC, which sends and receives the PAUSE/PFC frames:
-  // rx_pause_req_o asks for XOFF while the receive buffer is above its watermark; while
-  // tx_pause_i (the MAC's received-pause status) is high no new frame starts on m_axis_tx.
+  // Flow control with the MAC, which sends and receives the PAUSE/PFC frames: rx_pause_req_o
+  // asks for XOFF while the receive buffer (shared by all priorities) is above its watermark;
+  // the MAC maps it to the priorities it pauses (or a link-level PAUSE). tx_pause_i[p] (the MAC's
+  // received-pause status of priority p; all eight bits for a link-level PAUSE): no new frame
+  // of priority p starts on m_axis_tx, frames of other priorities do (roce_pfc_gate), and the
+  // firmware holds back the messages of QPs on p (docs/decisions/link-pause.md).
   output logic                    rx_pause_req_o,
-  input  logic                    tx_pause_i
+  input  logic [7:0]              tx_pause_i
 );
   localparam int unsigned NumCnt = rnic_spec_pkg::NUM_COUNTERS;
+
+  // every priority paused: a link-level PAUSE (or PFC on all eight), which also holds the
+  // frame sources themselves between frames; any priority paused: the deadlock breaker's and
+  // the tx_paused_cycles counter's "our transmitter is paused"
+  logic tx_pause_all, tx_pause_any;
+  assign tx_pause_all = &tx_pause_i;
+  assign tx_pause_any = |tx_pause_i;
   localparam int unsigned DbAddrWidth = $clog2(rnic_spec_pkg::DB_BAR_SIZE);  // spec db_bar.size
   localparam int XrxMaxReads = 16;  // READ response contexts in xport_rx (told in hw_caps[15:8])
   localparam int XrxRqSlots = RxRqSlots;
@@ -274,6 +284,7 @@ module rnic_core #(
     .txd_valid_o(txd_valid), .txd_ready_i(txd_ready), .txd_data_o(txd_data),
     .rdd_valid_o(rdd_valid), .rdd_ready_i(rdd_ready), .rdd_data_o(rdd_data),
     .rdq_qpn_o(rdq_qpn), .rdq_psn_o(rdq_psn), .rdq_hit_i(rdq_hit), .rdq_nxt_i(rdq_nxt),
+    .tx_pause_i(tx_pause_i),
     .eth_req_o(eth_req), .eth_we_o(eth_we), .eth_off_o(eth_off), .eth_wdata_o(eth_wdata),
     .eth_rdata_i(eth_rdata),
     .tc_req_o(tc_req), .tc_we_o(tc_we), .tc_addr_o(tc_addr), .tc_wdata_o(tc_wdata), .tc_rdata_i(tc_rdata)
@@ -371,10 +382,22 @@ module rnic_core #(
     .m_tdata_o(vr_tdata), .m_tkeep_o(vr_tkeep), .m_tlast_o(vr_tlast), .m_tvalid_o(vr_tvalid),
     .m_tready_i(vr_tready), .tagged_o(vlan_rx_tagged)
   );
-  roce_vlan_ins #(.DataWidth(DataWidth)) u_vlan_ins (
-    .clk_i, .rst_ni, .enable_i(ctrl_vlan[16]), .vid_i(ctrl_vlan[11:0]),
+  // PFC: a frame of a paused priority waits here, frames of the others pass (the firmware keeps
+  // the paused priorities' messages back, so they do not queue up behind it)
+  logic [DataWidth-1:0] pg_tdata;
+  logic [DataWidth/8-1:0] pg_tkeep;
+  logic pg_tlast, pg_tvalid, pg_tready;
+  roce_pfc_gate #(.DataWidth(DataWidth)) u_pfc_gate (
+    .clk_i, .rst_ni, .pause_i(tx_pause_i),
     .s_tdata_i(vt_tdata), .s_tkeep_i(vt_tkeep), .s_tlast_i(vt_tlast), .s_tvalid_i(vt_tvalid),
     .s_tready_o(vt_tready),
+    .m_tdata_o(pg_tdata), .m_tkeep_o(pg_tkeep), .m_tlast_o(pg_tlast), .m_tvalid_o(pg_tvalid),
+    .m_tready_i(pg_tready)
+  );
+  roce_vlan_ins #(.DataWidth(DataWidth)) u_vlan_ins (
+    .clk_i, .rst_ni, .enable_i(ctrl_vlan[16]), .vid_i(ctrl_vlan[11:0]),
+    .s_tdata_i(pg_tdata), .s_tkeep_i(pg_tkeep), .s_tlast_i(pg_tlast), .s_tvalid_i(pg_tvalid),
+    .s_tready_o(pg_tready),
     .m_tdata_o(m_axis_tx_tdata_o), .m_tkeep_o(m_axis_tx_tkeep_o), .m_tlast_o(m_axis_tx_tlast_o),
     .m_tvalid_o(m_axis_tx_tvalid_o), .m_tready_i(m_axis_tx_tready_i)
   );
@@ -422,14 +445,14 @@ module rnic_core #(
       cnt_tx_paused_q  <= '0;
       cnt_pause_brk_q  <= '0;
     end else begin
-      if (!tx_pause_i) pause_brk_q <= 1'b0;
+      if (!tx_pause_any) pause_brk_q <= 1'b0;
       else if (32'(pause_stall_q) == PauseStallCycles) pause_brk_q <= 1'b1;
-      if (!rx_pause_raw || !tx_pause_i || (rx_hdr_valid && rx_hdr_ready)) pause_stall_q <= '0;
+      if (!rx_pause_raw || !tx_pause_any || (rx_hdr_valid && rx_hdr_ready)) pause_stall_q <= '0;
       else if (32'(pause_stall_q) != PauseStallCycles) pause_stall_q <= pause_stall_q + 1'b1;
       pause_req_q      <= rx_pause_raw && !pause_brk_q;
       cnt_pause_xoff_q <= cnt_pause_xoff_q + 32'(rx_pause_raw && !pause_brk_q && !pause_req_q);
-      cnt_tx_paused_q  <= cnt_tx_paused_q + 32'(tx_pause_i);
-      cnt_pause_brk_q  <= cnt_pause_brk_q + 32'(tx_pause_i && !pause_brk_q &&
+      cnt_tx_paused_q  <= cnt_tx_paused_q + 32'(tx_pause_any);
+      cnt_pause_brk_q  <= cnt_pause_brk_q + 32'(tx_pause_any && !pause_brk_q &&
                                                 32'(pause_stall_q) == PauseStallCycles);
     end
   end
@@ -505,7 +528,7 @@ module rnic_core #(
     .rd_data_last_i(tx_rd_data_last), .rd_cpl_valid_i(tx_rd_cpl_valid), .rd_cpl_ready_o(tx_rd_cpl_ready),
     .rd_cpl_tag_i(tx_rd_cpl_tag), .rd_cpl_status_i(tx_rd_cpl_status),
     .m_tdata_o(xt_tdata), .m_tkeep_o(xt_tkeep), .m_tlast_o(xt_tlast),
-    .m_tvalid_o(xt_tvalid), .m_tready_i(xt_tready), .pause_i(tx_pause_i),
+    .m_tvalid_o(xt_tvalid), .m_tready_i(xt_tready), .pause_i(tx_pause_all),
     .done_valid_o(tx_done_valid), .done_ready_i(tx_done_ready), .done_qpn_o(tx_done_qpn),
     .done_status_o(tx_done_status), .done_ud_o(tx_done_ud), .done_rsp_o(tx_done_rsp), .rdrsp_err_o(tx_rdrsp_err),
     .cnt_frames_o(tx_cnt_frames), .cnt_done_o(tx_cnt_done), .cnt_lkey_err_o(tx_cnt_lkey),
@@ -524,7 +547,7 @@ module rnic_core #(
     .s_tdata_i(xt_tdata), .s_tkeep_i(xt_tkeep), .s_tlast_i(xt_tlast), .s_tvalid_i(xt_tvalid),
     .s_tready_o(xt_tready),
     .m_tdata_o(vt_tdata), .m_tkeep_o(vt_tkeep), .m_tlast_o(vt_tlast),
-    .m_tvalid_o(vt_tvalid), .m_tready_i(vt_tready), .pause_i(tx_pause_i),
+    .m_tvalid_o(vt_tvalid), .m_tready_i(vt_tready), .pause_i(tx_pause_all),
     .cnt_rx_o(eth_cnt_rx), .cnt_full_o(eth_cnt_full), .cnt_tx_o(eth_cnt_tx)
   );
 

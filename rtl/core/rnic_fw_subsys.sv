@@ -107,6 +107,8 @@ module rnic_fw_subsys #(
   output logic [23:0]             rdq_psn_o,
   input  logic                    rdq_hit_i,
   input  logic [23:0]             rdq_nxt_i,
+  // the MAC's received-pause status per priority (rnic_core tx_pause_i), register tx_pause
+  input  logic [7:0]              tx_pause_i,
   // the firmware's Ethernet path (eth_* registers, rnic_fw_eth): offset in page 0xB00; read data
   // comes from its register the next cycle
   output logic                    eth_req_o,
@@ -292,6 +294,8 @@ module rnic_fw_subsys #(
         rdq_psn_o <= mmio_wdata[23:0];
       if (mmio_req && sel_rdq && !mmio_we && mmio_addr[7:0] == rnic_spec_pkg::FW_REG_RDQ_RESULT[7:0])
         rdq_rdata <= {rdq_hit_i, 7'd0, rdq_nxt_i};
+      if (mmio_req && sel_rdq && !mmio_we && mmio_addr[7:0] == rnic_spec_pkg::FW_REG_TX_PAUSE[7:0])
+        rdq_rdata <= {24'd0, tx_pause_i};
     end
   end
 

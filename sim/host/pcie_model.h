@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "host/axi_ports.h"
+#include "host/sim_width.h"
 #include "host/host_mem.h"
 
 struct PcieErrRange {
@@ -30,7 +31,7 @@ struct PcieErrRange {
 };
 
 struct PcieCfg {
-  unsigned data_bytes = 64;           // AXI data width in bytes (rnic_core: 512 bits)
+  unsigned data_bytes = RNIC_SIM_DATA_BYTES;  // AXI data width in bytes (host/sim_width.h; 100g: 512 bits)
   uint64_t clk_ps = 4000;             // NIC clock period (250 MHz)
   uint64_t rd_latency_ps = 500000;    // AR handshake -> first R beat (125 cycles)
   uint64_t wr_latency_ps = 250000;    // last W beat -> visible in memory + B (63 cycles: rounded up)

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "host/axi_ports.h"
+#include "host/sim_width.h"
 
 struct PortViolation {
   uint64_t cycle;
@@ -64,7 +65,7 @@ class MonitorBase {
 uint64_t monitor_hash(const uint8_t *p, size_t n, uint64_t seed = 1469598103934665603ull);
 
 struct AxiLimits {
-  unsigned data_bytes = 64;
+  unsigned data_bytes = RNIC_SIM_DATA_BYTES;  // host/sim_width.h
   // Outstanding bursts: reads as rnic_core's DMA bounds them (MaxRdOutstanding, one ID each);
   // writes 0 = not bounded by the master (it bounds write *requests*, 32, not their bursts: the
   // slave's AW backpressure does that), only measured.

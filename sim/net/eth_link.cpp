@@ -69,7 +69,20 @@ bool EthLink::tx_ready(int side) const {
   return backlog < ser_ps(cfg_.tx_fifo_bytes);
 }
 
-bool EthLink::tx_paused(int side) const { return dir_[side].paused_until_ps > now_ps(); }
+uint8_t EthLink::tx_paused(int side) const {
+  const Dir &d = dir_[side];
+  uint64_t now = now_ps();
+  if (d.paused_until_ps > now) return 0xFF;
+  uint8_t m = 0;
+  for (int p = 0; p < 8; p++) m |= uint8_t((d.pfc_until_ps[p] > now) << p);
+  return m;
+}
+
+void EthLink::force_pfc(int side, uint8_t mask) {
+  Dir &d = dir_[side];
+  d.pfc_forced = mask;
+  if (pfc_want(d) != d.pfc_sent) d.pfc_out = true, d.wire_kick.notify(SC_ZERO_TIME);
+}
 
 uint64_t EthLink::paused_ps(int dir) const {
   const Dir &d = dir_[dir];
@@ -83,13 +96,20 @@ std::string EthLink::pause_info() const {
   std::snprintf(b, sizeof b, "dir 0: %llu XOFF %llu XON, paused %.2f us; dir 1: %llu XOFF %llu XON, paused %.2f us",
                 (unsigned long long)dir_[0].st.xoff_frames, (unsigned long long)dir_[0].st.xon_frames, paused_ps(0) / 1e6,
                 (unsigned long long)dir_[1].st.xoff_frames, (unsigned long long)dir_[1].st.xon_frames, paused_ps(1) / 1e6);
-  return b;
+  std::string r = b;
+  if (dir_[0].st.pfc_frames || dir_[1].st.pfc_frames)
+    r += "; PFC frames: dir 0 " + std::to_string(dir_[0].st.pfc_frames) + ", dir 1 " + std::to_string(dir_[1].st.pfc_frames);
+  return r;
 }
 
 void EthLink::rx_pause(int side, bool xoff) {
   Dir &d = dir_[side];  // the PAUSE frame leaves from this side
   if (!cfg_.flow_control || xoff == d.xoff_req) return;
   d.xoff_req = xoff;
+  if (cfg_.pfc_classes) {  // PFC for the configured priorities instead of a PAUSE
+    if (pfc_want(d) != d.pfc_sent) d.pfc_out = true, d.wire_kick.notify(SC_ZERO_TIME);
+    return;
+  }
   d.pause_out = xoff ? int(cfg_.pause_quanta) : 0;
   d.wire_kick.notify(SC_ZERO_TIME);
 }
@@ -186,6 +206,41 @@ void EthLink::start_pause(Dir &d, unsigned quanta, uint64_t now) {
   schedule(d, now + ser_ps(8 + 60 + 4) + cfg_.prop_delay_ps, std::move(f), true);
 }
 
+// A PFC frame (802.1Qbb): class-enable vector = the priorities paused now and those it releases,
+// quanta pause_quanta for the first, 0 for the others.
+void EthLink::start_pfc(Dir &d, uint64_t now) {
+  uint8_t want = pfc_want(d), en = uint8_t(want | (d.pfc_sent & ~want));
+  std::vector<uint8_t> f(60, 0);
+  static const uint8_t dst[6] = {0x01, 0x80, 0xC2, 0x00, 0x00, 0x01};
+  std::copy(dst, dst + 6, f.begin());
+  std::copy(d.src_mac, d.src_mac + 6, f.begin() + 6);
+  f[12] = 0x88, f[13] = 0x08, f[14] = 0x01, f[15] = 0x01, f[16] = 0, f[17] = en;
+  for (int p = 0; p < 8; p++) {
+    unsigned q = want >> p & 1 ? cfg_.pause_quanta : 0;
+    f[18 + 2 * p] = uint8_t(q >> 8), f[19 + 2 * p] = uint8_t(q);
+  }
+  d.pfc_sent = want;
+  pcap_drain(now);
+  d.wire_free_ps = now + slot_ps(f.size());
+  if (cfg_.pcap_side == EthLinkCfg::Sender) pcap_queue(now + ser_ps(8), f);
+  d.st.pfc_frames++;
+  schedule(d, now + ser_ps(8 + 60 + 4) + cfg_.prop_delay_ps, std::move(f), true);
+}
+
+// A PFC frame that travelled in direction dir reached the far MAC: per enabled priority, that
+// side's transmitter status for the frame's quanta (0 releases it).
+void EthLink::pfc_arrived(int dir, const std::vector<uint8_t> &f, uint64_t now) {
+  Dir &t = dir_[1 - dir];
+  uint8_t en = f[17], paused = 0;
+  for (int p = 0; p < 8; p++) {
+    if (!(en >> p & 1)) continue;
+    unsigned q = unsigned(f[18 + 2 * p]) << 8 | f[19 + 2 * p];
+    t.pfc_until_ps[p] = now + uint64_t(q) * ser_ps(64);
+  }
+  for (int p = 0; p < 8; p++) paused |= uint8_t((t.pfc_until_ps[p] > now) << p);
+  if (on_pfc) on_pfc(dir, paused, now);
+}
+
 // A PAUSE frame that travelled in direction dir reached the far MAC: it holds that side's
 // transmitter (direction 1 - dir).
 void EthLink::pause_arrived(int dir, unsigned quanta, uint64_t now) {
@@ -208,7 +263,14 @@ void EthLink::wire_thread(int di) {
       wait(sc_time(double(d.wire_free_ps - now), SC_PS));
       continue;
     }
-    if (d.xoff_req && d.pause_out < 0 && now >= d.xoff_refresh_ps) d.pause_out = int(cfg_.pause_quanta);
+    if (d.xoff_req && !cfg_.pfc_classes && d.pause_out < 0 && now >= d.xoff_refresh_ps) d.pause_out = int(cfg_.pause_quanta);
+    if (pfc_want(d) && !d.pfc_out && now >= d.pfc_refresh_ps) d.pfc_out = true;  // refresh
+    if (d.pfc_out) {
+      d.pfc_out = false;
+      if (pfc_want(d)) d.pfc_refresh_ps = now + refresh_ps;
+      start_pfc(d, now);
+      continue;
+    }
     if (d.pause_out >= 0) {
       unsigned q = unsigned(d.pause_out);
       d.pause_out = -1;
@@ -216,7 +278,8 @@ void EthLink::wire_thread(int di) {
       start_pause(d, q, now);
       continue;
     }
-    uint64_t next = d.xoff_req ? d.xoff_refresh_ps : UINT64_MAX;
+    uint64_t next = d.xoff_req && !cfg_.pfc_classes ? d.xoff_refresh_ps : UINT64_MAX;
+    if (pfc_want(d)) next = std::min(next, d.pfc_refresh_ps);
     if (!d.txq.empty() && d.paused_until_ps <= now) {
       TxItem it = std::move(d.txq.front());
       d.txq.pop_front();
@@ -256,6 +319,10 @@ void EthLink::deliver_thread(int di) {
     d.pending.erase(it);
     pcap_drain(now);
     if (cfg_.pcap_side == EthLinkCfg::Receiver) pcap_record(now, p.f);
+    if (p.ctrl && p.f[14] == 0x01) {  // opcode 0x0101: PFC
+      pfc_arrived(di, p.f, now);
+      continue;
+    }
     if (p.ctrl) {
       pause_arrived(di, unsigned(p.f[16]) << 8 | p.f[17], now);
       continue;

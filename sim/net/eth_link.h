@@ -18,6 +18,13 @@
 // While the request stays up, XOFF is repeated after half the quanta. PAUSE frames are MAC
 // control: never lost, reordered, duplicated or corrupted, draw no random numbers, are not
 // handed to the RX port or on_deliver (on_pause sees them), and are in the pcap.
+// Priority flow control (802.1Qbb, cfg.pfc_classes != 0): a receiver's pause request is sent as a
+// PFC frame instead (opcode 0x0101, class-enable vector, eight quanta; XOFF for pfc_classes,
+// quanta 0 for the classes it releases), refreshed the same way; force_pfc(side, mask) makes a
+// side's MAC pause those priorities of the far transmitter whatever its receiver wants (the far
+// MAC pausing one priority, for tests). A PFC frame that arrives sets the far side's per-priority
+// status (RnicNode's tx_pause_i bits) for its quanta; the TX FIFO itself does not stop for PFC
+// (as a MAC leaves PFC scheduling to its user logic): the NIC holds frames of paused priorities.
 // Faults per direction, drawn from that direction's own seeded generator (five draws per frame,
 // whatever the outcome): loss (the frame still occupies the wire), reorder (held until the next
 // delivered frame is delivered, or until reorder_timeout), duplication (a second wire slot,
@@ -47,13 +54,14 @@ struct EthFaults {
 };
 
 struct EthLinkCfg {
-  double gbps = 100.0;
+  double gbps = RNIC_SIM_LINK_GBPS;  // host/sim_width.h: 100, or 25 in the 25g model
   uint64_t prop_delay_ps = 500'000;   // 500 ns (about 100 m of fibre)
   unsigned tx_fifo_bytes = 16384;
   uint64_t seed = 1;
   EthFaults faults[2];                // per direction
   bool flow_control = true;           // false: pause requests are ignored (frames overrun)
   unsigned pause_quanta = 0xFFFF;     // XOFF quanta (512 bit times each; 335 us at 100 Gb/s)
+  uint8_t pfc_classes = 0;            // 0: 802.3x PAUSE; else PFC frames for these priorities
   std::string pcap_path;              // empty: no capture
   enum PcapSide { Sender, Receiver } pcap_side = Sender;
 };
@@ -62,6 +70,7 @@ struct EthDirStats {
   uint64_t tx_frames = 0, tx_bytes = 0, wire_frames = 0, delivered = 0, delivered_bytes = 0;
   uint64_t lost = 0, reordered = 0, duplicated = 0, corrupted = 0;
   uint64_t xoff_frames = 0, xon_frames = 0;  // PAUSE frames sent in this direction
+  uint64_t pfc_frames = 0;                   // PFC frames sent in this direction
   uint64_t paused_ps = 0;  // time this direction's transmitter was paused (see EthLink::paused_ps)
 };
 
@@ -77,7 +86,9 @@ class EthLink : public sc_module {
   bool tx_ready(int side) const;
   // Side `side`'s receiver asks for XOFF (true) or XON (false): what the node's port does.
   void rx_pause(int side, bool xoff);
-  bool tx_paused(int side) const;          // side's transmitter is held by the far end's PAUSE
+  // side's transmitter: bit p priority p held by the far end's PFC, all eight by its PAUSE
+  uint8_t tx_paused(int side) const;
+  void force_pfc(int side, uint8_t mask);  // side's MAC pauses these priorities of the far side
   uint64_t paused_ps(int dir) const;       // stats(dir).paused_ps including a pause still running
   std::string pause_info() const;          // one line: PAUSE frames and paused time per direction
 
@@ -94,6 +105,9 @@ class EthLink : public sc_module {
   std::function<bool(int, const std::vector<uint8_t> &)> lose_if;
   // Called when a PAUSE frame that travelled in direction dir arrives (dir, quanta, time in ps).
   std::function<void(int, unsigned, uint64_t)> on_pause;
+  // Called when a PFC frame that travelled in direction dir arrives (dir, the priorities it
+  // pauses now, time in ps).
+  std::function<void(int, uint8_t, uint64_t)> on_pfc;
 
  private:
   struct Port : EthTxSink {
@@ -102,7 +116,7 @@ class EthLink : public sc_module {
     bool tx_ready() override { return link->tx_ready(side); }
     void tx_frame(std::vector<uint8_t> &&f) override { link->send(side, std::move(f)); }
     void rx_pause(bool xoff) override { link->rx_pause(side, xoff); }
-    bool tx_paused() override { return link->tx_paused(side); }
+    uint8_t tx_paused() override { return link->tx_paused(side); }
   };
   // A frame in the TX FIFO with its fault draws (made when it was queued, five per frame).
   struct TxItem {
@@ -136,6 +150,10 @@ class EthLink : public sc_module {
     int pause_out = -1;                 // quanta of the PAUSE frame to send next (-1: none)
     uint64_t xoff_refresh_ps = 0;
     uint64_t pause_since_ps = 0, paused_until_ps = 0;  // this side's transmitter paused in [since, until)
+    uint8_t pfc_forced = 0, pfc_sent = 0;  // priorities force_pfc holds; the XOFF state last sent
+    bool pfc_out = false;                  // a PFC frame is to be sent
+    uint64_t pfc_refresh_ps = 0;
+    uint64_t pfc_until_ps[8] = {};         // this side's transmitter: priority p paused until
   };
 
   static uint64_t now_ps();
@@ -149,6 +167,9 @@ class EthLink : public sc_module {
   void start_frame(Dir &d, TxItem &&it, uint64_t now);
   void start_pause(Dir &d, unsigned quanta, uint64_t now);
   void pause_arrived(int dir, unsigned quanta, uint64_t now);
+  uint8_t pfc_want(const Dir &d) const { return uint8_t((d.xoff_req ? cfg_.pfc_classes : 0) | d.pfc_forced); }
+  void start_pfc(Dir &d, uint64_t now);
+  void pfc_arrived(int dir, const std::vector<uint8_t> &f, uint64_t now);
   void pcap_record(uint64_t t_ps, const std::vector<uint8_t> &f);
 
   EthLinkCfg cfg_;

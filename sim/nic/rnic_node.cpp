@@ -189,7 +189,9 @@ void RnicNode::deliver_msix(unsigned v) {
   msix_ev_[v].notify(SC_ZERO_TIME);
 }
 
-// 512-bit Verilator words <-> byte lanes, byte 0 in bits [7:0].
+static constexpr uint64_t kKeepAll = RnicNode::kDataBytes == 64 ? ~0ull : (1ull << RnicNode::kDataBytes) - 1;
+
+// DataWidth-bit Verilator words <-> byte lanes, byte 0 in bits [7:0].
 static inline void wide_to_bytes(const uint32_t *w, uint8_t *b) {
   for (unsigned i = 0; i < RnicNode::kDataBytes / 4; i++)
     for (int k = 0; k < 4; k++) b[4 * i + k] = uint8_t(w[i] >> (8 * k));
@@ -270,7 +272,7 @@ void RnicNode::drive_inputs() {
   if (!rx_queue_.empty()) {
     const auto &f = rx_queue_.front();
     size_t n = std::min<size_t>(kDataBytes, f.size() - rx_off_);
-    uint64_t keep = n == 64 ? ~0ull : ((1ull << n) - 1);
+    uint64_t keep = n == 64 ? ~0ull : ((1ull << n) - 1);  // n <= kDataBytes
     uint8_t lanes[kDataBytes] = {};
     std::memcpy(lanes, f.data() + rx_off_, n);
     bytes_to_wide(lanes, c.s_axis_rx_tdata_i.data());
@@ -298,7 +300,7 @@ void RnicNode::sample_handshakes() {
     uint8_t lanes[kDataBytes];
     wide_to_bytes(c.m_axis_tx_tdata_o.data(), lanes);
     uint64_t keep = c.m_axis_tx_tkeep_o;
-    if (keep == ~uint64_t(0))  // a full beat (most of them): one copy
+    if (keep == kKeepAll)  // a full beat (most of them): one copy
       tx_cur_.insert(tx_cur_.end(), lanes, lanes + kDataBytes);
     else
       for (unsigned i = 0; i < kDataBytes; i++)
@@ -431,8 +433,9 @@ void RnicNode::trace_cycle() {
   uint32_t v = c.s_axil_awvalid_i | c.s_axil_wvalid_i << 1 | c.s_axil_bvalid_o << 2 | c.s_axil_arvalid_i << 3 |
                c.s_axil_rvalid_o << 4 | c.m_axi_awvalid_o << 5 | c.m_axi_wvalid_o << 6 | c.m_axi_bvalid_i << 7 |
                c.m_axi_arvalid_o << 8 | c.m_axi_rvalid_i << 9 | c.msix_req_o << 10 | c.m_axis_tx_tvalid_o << 11 |
-               c.s_axis_rx_tvalid_i << 12 | c.rx_pause_req_o << 13 | c.tx_pause_i << 14 |
-               c.s_axi_db_awvalid_i << 15 | c.s_axi_db_wvalid_i << 16 | c.s_axi_db_bvalid_o << 17;
+               c.s_axis_rx_tvalid_i << 12 | c.rx_pause_req_o << 13 | uint32_t(c.tx_pause_i != 0) << 14 |
+               c.s_axi_db_awvalid_i << 15 | c.s_axi_db_wvalid_i << 16 | c.s_axi_db_bvalid_o << 17 |
+               uint32_t(c.tx_pause_i != 0 && c.tx_pause_i != 0xFF) << 18;  // PFC: some priorities only
   if (!v) return;
   uint32_t r = c.s_axil_awready_o | c.s_axil_wready_o << 1 | c.s_axil_arready_o << 2 | c.m_axi_awready_i << 3 |
                c.m_axi_wready_i << 4 | c.m_axi_bready_o << 5 | c.m_axi_arready_i << 6 | c.m_axi_rready_o << 7 |

@@ -11,7 +11,7 @@
 //   attach_eth(EthTxSink*)   the AXI-Stream TX port feeds a link (EthLink does this itself);
 //                            without one TX is always ready and frames go to tx_frames_out();
 //                            the link also gets the core's rx_pause_req_o changes and drives
-//                            its tx_pause_i (link-level flow control, see net/eth_link.h).
+//                            its tx_pause_i (PAUSE and PFC, see net/eth_link.h).
 // MSI-X: every acknowledged request raises msix_event(vector) when it reaches the host.
 #pragma once
 #include <systemc.h>
@@ -21,6 +21,8 @@
 #include <deque>
 #include <memory>
 #include <vector>
+
+#include "host/sim_width.h"
 
 class Vrnic_core;
 class VerilatedContext;
@@ -49,13 +51,14 @@ struct EthTxSink {
   virtual bool tx_ready() = 0;
   virtual void tx_frame(std::vector<uint8_t> &&frame) = 0;
   virtual void rx_pause(bool xoff) { (void)xoff; }  // the core's rx_pause_req_o changed
-  virtual bool tx_paused() { return false; }         // drives the core's tx_pause_i
+  // drives the core's tx_pause_i: bit p the priority p is paused (all eight: a link-level PAUSE)
+  virtual uint8_t tx_paused() { return 0; }
 };
 
 class RnicNode : public sc_module {
  public:
   static constexpr unsigned kMsixVectors = 32;
-  static constexpr unsigned kDataBytes = 64;  // rnic_core default DataWidth 512
+  static constexpr unsigned kDataBytes = RNIC_SIM_DATA_BYTES;  // the model's DataWidth / 8 (host/sim_width.h)
 
   SC_HAS_PROCESS(RnicNode);
   RnicNode(sc_module_name name, sc_time period = sc_time(4, SC_NS));

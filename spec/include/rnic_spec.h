@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0xA7C9C59Cu
+#define RNIC_SPEC_HASH 0x18659DD3u
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -246,6 +246,7 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_REG_RDQ_QPN 0x858u
 #define RNIC_FW_REG_RDQ_PSN 0x85Cu
 #define RNIC_FW_REG_RDQ_RESULT 0x860u
+#define RNIC_FW_REG_TX_PAUSE 0x864u
 #define RNIC_FW_REG_ETH_RX_DATA 0xB00u
 #define RNIC_FW_REG_ETH_TX_DATA 0xB40u
 #define RNIC_FW_REG_ETH_RX_STATUS 0xB80u

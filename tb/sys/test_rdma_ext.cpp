@@ -1327,6 +1327,94 @@ void prio(Ext &t) {
             "rdma-prio-ud-ah-traffic-class", "cqes %d/%d %s tos in GRH 0x%02x", nx, ny, wcs(wy).c_str(), g[1]);
 }
 
+// Priority flow control (docs/decisions/link-pause.md): both ports tag (VLAN 0x124, so the
+// capture shows each frame's PCP); nic0 has two RC QPs, x3 on priority 3 (traffic class 0x68,
+// DSCP 26) and x5 on priority 5 (0xA0, DSCP 40). nic1's MAC pauses priority 3 and holds it (the
+// link sends PFC frames and refreshes them): the WRITE posted on x5 completes byte for byte while
+// the one posted on x3 sends nothing (no frame of priority 3 leaves nic0; nic1's buffer keeps its
+// old bytes); released, x3's WRITE completes byte for byte. The capture is checked afterwards by
+// tb/sys/pcap_prio.py (tags, DSCP per QP, and the "pfc" line: no PCP-3 frame from nic0 between
+// the XOFF and the XON, PCP-5 frames meanwhile, PCP-3 frames after).
+EthLink *g_link = nullptr;
+void pfc(Ext &t) {
+  EthLink &L = *g_link;
+  const uint32_t vid = 0x124, len = 128 * 1024;
+  t.a->nic->bar_write(RNIC_REG_CTRL_VLAN, 1u << 16 | vid);
+  t.b->nic->bar_write(RNIC_REG_CTRL_VLAN, 1u << 16 | vid);
+  RdmaConnOpts o3, o5;
+  o3.traffic_class = 0x68, o5.traffic_class = 0xA0;
+  RdmaQp *x3, *y3, *x5, *y5;
+  if (!t.pair(x3, y3, o3, o3) || !t.pair(x5, y5, o5, o5)) return;
+  FILE *ex = std::fopen("build/sys/test-rdma-pfc.expect", "w");
+  auto mac = [](const uint8_t *m) {
+    char s[20];
+    std::snprintf(s, sizeof s, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4], m[5]);
+    return std::string(s);
+  };
+  if (ex) {
+    std::fprintf(ex, "vid %u\n", vid);
+    std::fprintf(ex, "%s %u %u\n%s %u %u\n", mac(t.a->mac).c_str(), y3->qpn, 0x68u, mac(t.a->mac).c_str(), y5->qpn, 0xA0u);
+    std::fprintf(ex, "%s %u %u\n%s %u %u\n", mac(t.b->mac).c_str(), x3->qpn, 0x68u, mac(t.b->mac).c_str(), x5->qpn, 0xA0u);
+    std::fprintf(ex, "pfc %s 3\n", mac(t.a->mac).c_str());
+    std::fclose(ex);
+  }
+  // what nic0 hands its MAC while priority 3 is paused at nic0, per PCP
+  uint8_t paused0 = 0;
+  uint64_t during[8] = {};
+  L.on_pfc = [&paused0](int dir, uint8_t m, uint64_t) { if (dir == 1) paused0 = m; };
+  L.lose_if = [&](int side, const std::vector<uint8_t> &f) {
+    if (side == 0 && (paused0 & 8) && f.size() > 16 && f[12] == 0x81 && f[13] == 0x00) during[f[14] >> 5]++;
+    return false;
+  };
+  uint64_t paused_cyc0 = rnic_rd32(&t.a->os, RNIC_COUNTER_BASE + 4 * RNIC_CNT_TX_PAUSED_CYCLES);
+  L.force_pfc(1, 1u << 3);
+  for (int i = 0; i < 50 && !(paused0 & 8); i++) wait(sc_time(1, SC_US));
+  t.r.check(paused0 == 8, "rdma-pfc-xoff-reaches-nic0", "paused priorities 0x%02x", paused0);
+
+  auto m3 = t.rnd(len), m5 = t.rnd(len);
+  uint64_t a3 = t.abuf, a5 = t.abuf + 0x40000, b3 = t.bbuf, b5 = t.bbuf + 0x40000;
+  t.a->mem->write(a3, m3.data(), len);
+  t.a->mem->write(a5, m5.data(), len);
+  t.b->mem->fill(b3, 0x5A, len);
+  t.b->mem->fill(b5, 0x5A, len);
+  auto post = [&](RdmaQp *q, uint64_t src, uint64_t dst, uint64_t id) {
+    rnicp_sge sg{src, len, t.akey};
+    rnicp_send_wr wr{};
+    wr.wr_id = id, wr.opcode = RNIC_WQE_OP_RDMA_WRITE, wr.flags = RNICP_WR_SIGNALED, wr.sg_list = &sg, wr.num_sge = 1;
+    wr.remote_addr = dst, wr.rkey = t.bkey;
+    return q->post_send(wr) > 0;
+  };
+  bool posted = post(x3, a3, b3, 3) && post(x5, a5, b5, 5);
+  rnicp_wc w5{}, w3{};
+  int n5 = x5->poll(&w5, 1, t.wait_t);
+  bool d5 = t.b->mem->read_vec(b5, len) == m5;
+  t.r.check(posted && n5 == 1 && is(w5, 5, 0, RNIC_WC_OPCODE_RDMA_WRITE, len) && d5,
+            "rdma-pfc-other-priority-completes", "posted %d cqes %d %s data %d", int(posted), n5, wcs(w5).c_str(),
+            int(d5));
+  int n3 = x3->poll(&w3, 1, sc_time(30, SC_US));
+  bool untouched = t.b->mem->read_vec(b3, len) == std::vector<uint8_t>(len, 0x5A);
+  uint64_t paused_cyc = rnic_rd32(&t.a->os, RNIC_COUNTER_BASE + 4 * RNIC_CNT_TX_PAUSED_CYCLES) - paused_cyc0;
+  std::printf("INFO pfc: while priority 3 was paused nic0 sent %llu frames of PCP 5, %llu of PCP 3, %llu of others; "
+              "tx_paused_cycles +%llu\n", (unsigned long long)during[5], (unsigned long long)during[3],
+              (unsigned long long)(during[0] + during[1] + during[2] + during[4] + during[6] + during[7]),
+              (unsigned long long)paused_cyc);
+  t.r.check(n3 == 0 && untouched && during[3] == 0 && during[5] > 0 && (paused0 & 8) && paused_cyc > 0,
+            "rdma-pfc-paused-priority-held", "cqes %d remote untouched %d PCP-3 frames %llu PCP-5 frames %llu",
+            n3, int(untouched), (unsigned long long)during[3], (unsigned long long)during[5]);
+
+  L.force_pfc(1, 0);
+  n3 = x3->poll(&w3, 1, t.wait_t);
+  bool d3 = t.b->mem->read_vec(b3, len) == m3;
+  t.r.check(n3 == 1 && is(w3, 3, 0, RNIC_WC_OPCODE_RDMA_WRITE, len) && d3 && paused0 == 0,
+            "rdma-pfc-released-priority-completes", "cqes %d %s data %d paused 0x%02x", n3, wcs(w3).c_str(),
+            int(d3), paused0);
+  t.r.check(L.stats(1).pfc_frames >= 2 && L.stats(0).pfc_frames == 0, "rdma-pfc-frames-on-the-link",
+            "PFC frames from nic1 %llu, from nic0 %llu", (unsigned long long)L.stats(1).pfc_frames,
+            (unsigned long long)L.stats(0).pfc_frames);
+  L.lose_if = nullptr;
+  L.on_pfc = nullptr;
+}
+
 // Two NICs and their hosts; runs body in a thread after both are opened.
 // CQ overrun: a 4-entry CQ whose consumer does not poll. The NIC reads the CQ's doorbell record
 // when the ring looks full; still full, the CQ goes to error with one CQ_ERROR event on the
@@ -1422,6 +1510,7 @@ int rdma_ext_main(int argc, char **argv, std::function<void(Ext &)> body) {
   lc.flow_control = !no_pfc;
   TwoNics<RdmaPort> s(lc);
   EthLink &link = s.link;
+  g_link = &link;
   Ext t("rdma_ext", &s.a, &s.b, seed * 0x9E3779B97F4A7C15ull + 1, std::move(body));
   sc_start();
 
@@ -1451,6 +1540,9 @@ SimProgram reg_qp_range("test-rdma-qp-range",
 SimProgram reg_prio("test-rdma-prio",
                     "two NICs: 802.1Q tagging on both ports, per-QP and per-AH traffic classes, WRITE/READ/SEND/UD [seed]",
                     [](int c, char **v) { return rdma_ext_main(c, v, prio); });
+SimProgram reg_pfc("test-rdma-pfc",
+                   "two NICs: priority flow control, the far MAC pauses priority 3, priority 5 goes on [seed]",
+                   [](int c, char **v) { return rdma_ext_main(c, v, pfc); });
 SimProgram reg_ud("test-rdma-ud", "two NICs: UD SEND end to end (known gap: no UD receive) [seed]",
                   [](int c, char **v) { return rdma_ext_main(c, v, ud); });
 SimProgram reg_ops("test-rdma-ops", "two NICs: SEND/WRITE_IMM/READ 0..4097 B, SGEs, inline, CAS/FAA [seed]",

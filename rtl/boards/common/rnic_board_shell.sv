@@ -15,9 +15,12 @@
 // AXI4-to-AXI-Lite bridge, where address bit 24 selects the core or the MSI-X table.
 // The core's DMA master goes to S_AXI_B, whose AXI addresses are PCIe bus addresses.
 //
-// Flow control: rnic_core's rx_pause_req_o becomes the MAC's pause request for PfcPriority
-// (0..7: a PFC frame for that priority; 8: an 802.3x global PAUSE), and a received pause of that
-// priority holds the core's transmitter (tx_pause_i).
+// Flow control: PauseClasses names the lossless classes: bits 7:0 the PFC priorities, or bit 8
+// alone an 802.3x global PAUSE. rnic_core's rx_pause_req_o (its receive buffer is shared by all
+// priorities) becomes the MAC's pause request for every one of them (one PFC frame with their
+// class bits), and a received pause of priority p (stat_rx_pause_req[p]) becomes the core's
+// tx_pause_i[p], which holds frames of that priority only; a received global PAUSE sets all
+// eight bits.
 module rnic_board_shell #(
   // rnic_core parameters that the configuration sets (bitstream-scripts/configs/100g.cfg; the
   // flows pass every one of them: these defaults are rnic_core's)
@@ -33,7 +36,7 @@ module rnic_board_shell #(
   parameter              FwImemInit          = "",
   parameter              FwDmemInit          = "",
   // board choices
-  parameter int unsigned PfcPriority         = 3,       // RoCE's usual lossless class
+  parameter logic [8:0]  PauseClasses        = 9'h008,  // PFC priority 3: RoCE's usual lossless class
   parameter logic [47:0] PauseSrcMac         = 48'h02_52_4E_49_43_00,  // locally administered
   parameter int unsigned MacFifoAddrWidth    = 8        // 256 beats = 16 KiB each way
 ) (
@@ -221,7 +224,8 @@ module rnic_board_shell #(
   logic [DataWidth-1:0]   ctx_tdata, crx_tdata;
   logic [DataWidth/8-1:0] ctx_tkeep, crx_tkeep;
   logic ctx_tlast, ctx_tvalid, ctx_tready, crx_tlast, crx_tvalid, crx_tready;
-  logic pause_req, tx_pause;
+  logic pause_req;
+  logic [7:0] tx_pause;
   rnic_core #(
     .DataWidth(DataWidth), .AxiAddrWidth(64), .AxiIdWidth(IdW), .BarAddrWidth(22), .NumQps(NumQps),
     .RxRqSlots(RxRqSlots), .FwImemInit(FwImemInit), .FwDmemInit(FwDmemInit), .RxBufBytes(RxBufBytes),
@@ -282,16 +286,15 @@ module rnic_board_shell #(
   logic pause_req_m;
   assign mac_rst_n = !mac_tx_rst && !mac_rx_rst;
 
-  localparam logic [8:0] PauseBit = 9'(1) << PfcPriority;
+  localparam logic [8:0] PauseBit = PauseClasses;
   localparam logic [47:0] PauseDa = 48'h01_80_C2_00_00_01;
-  localparam logic Global = PfcPriority == 8;
-  localparam int PfcIdx = PfcPriority;
+  localparam logic Global = PauseClasses[8];
   // the request for the configured class; quanta 0xFFFF, refreshed at half of it while XOFF holds
   logic [15:0] tx_quanta [9], tx_refresh [9];
   always_comb begin
     for (int i = 0; i < 9; i++) begin
-      tx_quanta[i] = i == PfcIdx ? 16'hFFFF : 16'h0;
-      tx_refresh[i] = i == PfcIdx ? 16'h7FFF : 16'h0;
+      tx_quanta[i] = PauseBit[i] ? 16'hFFFF : 16'h0;
+      tx_refresh[i] = PauseBit[i] ? 16'h7FFF : 16'h0;
     end
   end
 
@@ -388,12 +391,14 @@ module rnic_board_shell #(
   );
 
   // pause levels and status bits, each meaningful alone: two-flop synchronizers
-  logic rx_paused_m, aligned_c, lnk_c, rx_fifo_ready;
+  logic [7:0] rx_paused_m;
+  logic aligned_c, lnk_c, rx_fifo_ready;
   rnic_cdc_sync #(.Width(1)) u_to_mac (
     .clk_i(mclk), .rst_ni(xrst_mac_n), .d_i(pause_req), .q_o(pause_req_m)
   );
-  assign rx_paused_m = |(stat_rx_pause_req & PauseBit);
-  rnic_cdc_sync #(.Width(2)) u_to_core (
+  // per priority, each bit a level of its own; a global PAUSE holds every priority
+  assign rx_paused_m = (stat_rx_pause_req[7:0] & PauseBit[7:0]) | {8{stat_rx_pause_req[8] & PauseBit[8]}};
+  rnic_cdc_sync #(.Width(9)) u_to_core (
     .clk_i(clk), .rst_ni(core_rst_n), .d_i({rx_paused_m, stat_aligned}), .q_o({tx_pause, aligned_c})
   );
   assign mac_aligned_m = stat_aligned;
@@ -420,7 +425,7 @@ module rnic_board_shell #(
       rx_drop_tgl_c_q <= rx_drop_tgl_c;
       drop_stretch_q <= (rx_drop_c || tx_drop) ? '1 : drop_stretch_q - 24'(drop_stretch_q != 0);
       ptx_stretch_q <= pause_req ? '1 : ptx_stretch_q - 24'(ptx_stretch_q != 0);
-      prx_stretch_q <= tx_pause ? '1 : prx_stretch_q - 24'(prx_stretch_q != 0);
+      prx_stretch_q <= |tx_pause ? '1 : prx_stretch_q - 24'(prx_stretch_q != 0);
     end
   end
   assign status_o = {drop_stretch_q != 0, prx_stretch_q != 0, ptx_stretch_q != 0, core_rst_n, aligned_c, lnk_c};
