@@ -130,7 +130,6 @@ module xport_rx #(
   // Descriptor SGEs are taken by index: SGE i sits i * SgeBits above SGE 0 in rq_desc and rd_desc
   // (spec/gen checks that every SGE list is evenly spaced and MAX_SGE long).
   localparam int NSge    = rnic_spec_pkg::MAX_SGE;
-  localparam int SgeSelW = (NSge > 1) ? $clog2(NSge) : 1;
   localparam int SgeBits = rnic_spec_pkg::RQ_DESC_SGE1_ADDR_LSB - rnic_spec_pkg::RQ_DESC_SGE0_ADDR_LSB;
   localparam int RqA0 = rnic_spec_pkg::RQ_DESC_SGE0_ADDR_LSB, RqL0 = rnic_spec_pkg::RQ_DESC_SGE0_LEN_LSB;
   localparam int RqK0 = rnic_spec_pkg::RQ_DESC_SGE0_LKEY_LSB;
@@ -610,49 +609,80 @@ module xport_rx #(
   logic [31:0] ch_n;
   logic [15:0] ch_n_first;
   logic        pl_rd_q;
-  rnic_spec_pkg::rd_desc_t s_d;
-  // the SGE list of the buffer being placed (unused SGEs have length 0) and its prefix sums:
-  // SGE i holds message bytes [sg_beg(i), sg_end(i))
-  logic [NSge*64-1:0] sg_a;
-  logic [NSge*32-1:0] sg_l, sg_k;
-  logic [NSge*34-1:0] sg_beg, sg_end;
-  logic [33:0]        sg_acc;
-  logic [SgeSelW-1:0] sg_i;
-
+  // The SGE list of the buffer being placed, registered once per packet (timing: the prefix sums
+  // behind the RAM read made the placement piece the block's longest path): SGE i holds message
+  // bytes [start(i), sgt_end(i)) (unused SGEs have length 0) and starts at host address
+  // sgt_base(i) + start(i). Loaded in SRrA from the matched READ context (READ responses,
+  // ATOMIC ACKNOWLEDGE) and in SCls from the rq slot (every other packet); neither source
+  // changes before the packet's placement ends (see the SRrM/SRrA note above).
+  logic [NSge*34-1:0] sgt_end_q, sgt_end_d;
+  logic [NSge*64-1:0] sgt_base_q, sgt_base_d;
+  logic [NSge*32-1:0] sgt_key_q, sgt_key_d;
+  logic [33:0]        sgt_acc, sgt_beg;
+  logic [31:0]        sgt_l;
+  logic               sgt_rd, sgt_load;
   always_comb begin
-    // SGE source: the rq slot (SEND) or the READ context (READ response)
-    s_d = rr_d_q[rr_slot_q];
-    sg_acc = '0;
+    sgt_rd = state_q == SRrA;
+    sgt_load = sgt_rd || (state_q == SCls && !h_rrm);
+    sgt_acc = '0;
     for (int i = 0; i < NSge; i++) begin
-      if (pl_rd_q) begin
-        sg_a[64*i +: 64] = s_d[RdA0 + SgeBits * i +: 64];
-        sg_k[32*i +: 32] = s_d[RdK0 + SgeBits * i +: 32];
-        sg_l[32*i +: 32] = (8'(i) < s_d.num_sge) ? s_d[RdL0 + SgeBits * i +: 32] : 32'd0;
+      sgt_beg = sgt_acc;
+      if (sgt_rd) begin
+        sgt_l = (8'(i) < m_d.num_sge) ? m_d[RdL0 + SgeBits * i +: 32] : 32'd0;
+        sgt_base_d[64*i +: 64] = m_d[RdA0 + SgeBits * i +: 64] - 64'(sgt_beg);
+        sgt_key_d[32*i +: 32] = m_d[RdK0 + SgeBits * i +: 32];
       end else begin
-        sg_a[64*i +: 64] = q_rqd[RqA0 + SgeBits * i +: 64];
-        sg_k[32*i +: 32] = q_rqd[RqK0 + SgeBits * i +: 32];
-        sg_l[32*i +: 32] = (8'(i) < q_rqd.num_sge) ? q_rqd[RqL0 + SgeBits * i +: 32] : 32'd0;
+        sgt_l = (8'(i) < q_rqd.num_sge) ? q_rqd[RqL0 + SgeBits * i +: 32] : 32'd0;
+        sgt_base_d[64*i +: 64] = q_rqd[RqA0 + SgeBits * i +: 64] - 64'(sgt_beg);
+        sgt_key_d[32*i +: 32] = q_rqd[RqK0 + SgeBits * i +: 32];
       end
-      sg_beg[34*i +: 34] = sg_acc;
-      sg_acc = sg_acc + 34'(sg_l[32*i +: 32]);
-      sg_end[34*i +: 34] = sg_acc;
+      sgt_acc = sgt_acc + 34'(sgt_l);
+      sgt_end_d[34*i +: 34] = sgt_acc;
     end
-    // the first SGE ending beyond the cursor (the last one if none: the length checks keep the
-    // cursor inside the buffer)
-    sg_i = SgeSelW'(NSge - 1);
-    for (int i = NSge - 1; i >= 0; i--)
-      if (34'(pl_off_q) < sg_end[34*i +: 34]) sg_i = SgeSelW'(i);
-    if (pl_write_q) begin
-      ch_va = pl_va_q; ch_key = stn_q.rkey; segleft = 34'(pl_rem_q);
-    end else begin
-      // (the offset inside the SGE is below its 32-bit length: the low 32 bits suffice)
-      ch_va = sg_a[64*sg_i +: 64] + {32'd0, pl_off_q - sg_beg[34*sg_i +: 32]};
-      ch_key = sg_k[32*sg_i +: 32];
-      segleft = sg_end[34*sg_i +: 34] - 34'(pl_off_q);
+  end
+  always_ff @(posedge clk_i)
+    if (sgt_load) begin
+      sgt_end_q <= sgt_end_d; sgt_base_q <= sgt_base_d; sgt_key_q <= sgt_key_d;
     end
-    ch_len = (segleft < 34'(pl_rem_q)) ? segleft[15:0] : pl_rem_q;
+
+  // The piece at the cursor, flat: every SGE's bytes left after the cursor in parallel, then a
+  // one-hot pick of the first SGE ending beyond the cursor (the last one if none: the length
+  // checks keep the cursor inside the buffer), then the smallest of that, the packet's rest and
+  // (UD) the GRH area's rest, all compared in parallel.
+  logic [NSge-1:0]    sg_in, sg_oh;
+  logic [NSge*34-1:0] sg_left;
+  logic [63:0]        sg_base;
+  logic               ud_cut, seg_lt_rem, seg_gt_cap, rem_gt_cap;
+  logic [15:0]        ud_cap, ch_len1;
+  always_comb begin
+    for (int i = 0; i < NSge; i++) begin
+      sg_in[i] = 34'(pl_off_q) < sgt_end_q[34*i +: 34];
+      sg_left[34*i +: 34] = sgt_end_q[34*i +: 34] - 34'(pl_off_q);
+    end
+    for (int i = 0; i < NSge; i++) begin
+      sg_oh[i] = (i == NSge - 1) || sg_in[i];
+      for (int j = 0; j < i; j++) if (sg_in[j]) sg_oh[i] = 1'b0;
+    end
+    sg_base = '0; segleft = '0; ch_key = '0;
+    for (int i = 0; i < NSge; i++)
+      if (sg_oh[i]) begin
+        sg_base = sg_base | sgt_base_q[64*i +: 64];
+        segleft = segleft | sg_left[34*i +: 34];
+        ch_key  = ch_key | sgt_key_q[32*i +: 32];
+      end
     // UD: the GRH area comes from the header, the payload from the stream: a chunk holds one
-    if (pl_ud_q && pl_off_q < UdGrhBytes && 32'(ch_len) > UdGrhBytes - pl_off_q) ch_len = 16'(UdGrhBytes - pl_off_q);
+    ud_cut = pl_ud_q && pl_off_q < UdGrhBytes;
+    ud_cap = 16'(UdGrhBytes - pl_off_q);
+    seg_lt_rem = segleft < 34'(pl_rem_q);
+    seg_gt_cap = segleft > 34'(ud_cap);
+    rem_gt_cap = pl_rem_q > ud_cap;
+    ch_len1 = seg_lt_rem ? segleft[15:0] : pl_rem_q;
+    if (pl_write_q) begin
+      ch_va = pl_va_q; ch_key = stn_q.rkey; ch_len = pl_rem_q;
+    end else begin
+      ch_va = sg_base + 64'(pl_off_q);
+      ch_len = (ud_cut && (seg_lt_rem ? seg_gt_cap : rem_gt_cap)) ? ud_cap : ch_len1;
+    end
     ch_n = (rsp_page_left < {16'd0, ch_len_q}) ? rsp_page_left : {16'd0, ch_len_q};
     // first piece of a WRITE FIRST/ONLY straight from the message check (same va)
     ch_n_first = (mk_rsp_page_left_i < {16'd0, pl_rem_q}) ? mk_rsp_page_left_i[15:0] : pl_rem_q;
@@ -1025,6 +1055,6 @@ module xport_rx #(
 
   logic unused_in;
   assign unused_in = ^{mk_rsp_tag_i, dma_wr_cpl_tag_i, h_q, q_e, q_rqd, segleft, rd_pk, ch_n,
-                       buf_total, sg_acc, rr_pk, rr_avail, m_d, s_d};
+                       buf_total, rr_pk, rr_avail, m_d, sg_in, sg_left};
 
 endmodule
