@@ -309,6 +309,39 @@ module xport_rx #(
   assign pend_same   = hdr_i.dest_qp == pend_qp_q && hdr_i.opcode != 8'h12 &&
                        (pend_rr_q ? (hdr_rr && rr_nxt_q[pend_slot_q] == hdr_i.psn) : !hdr_rr);
 
+  // ---- opcode classes: decoded from the arriving header, registered with it in h_q (timing) -----
+  localparam int OpdW = 18;
+  logic [OpdW-1:0] opd_q, opd_d;
+  always_comb begin
+    logic [7:0] o;
+    logic sf, sm, sl, sli, so, soi, wf, wm, wl, wli, wo, woi, rq, at;
+    o = hdr_i.opcode;
+    sf = o == 8'h00; sm = o == 8'h01; sl = o == 8'h02; sli = o == 8'h03; so = o == 8'h04; soi = o == 8'h05;
+    wf = o == 8'h06; wm = o == 8'h07; wl = o == 8'h08; wli = o == 8'h09; wo = o == 8'h0A; woi = o == 8'h0B;
+    rq = o == 8'h0C;
+    at = o == 8'h13 || o == 8'h14;
+    opd_d = {o == 8'h11 || o == 8'h12,                       // is_ack
+             (o <= 8'h0C) || at,                             // is_rc_req
+             o >= 8'h0D && o <= 8'h10,                       // is_rr (READ response)
+             o == 8'h64 || o == 8'h65,                       // ud_op: UD SEND ONLY (with immediate)
+             rq, at,                                         // rd_req, atomic
+             wf || wm || wl || wli || wo || woi,             // is_write
+             sf || sm || sl || sli || so || soi,             // is_send
+             wf || wo || woi,                                // wstart
+             wf || wo || woi || sf || so || soi || rq || at, // starts
+             wl || wli || wo || woi || sl || sli || so || soi,  // lastish
+             sf || so || soi || wli || woi,                  // needs_rq
+             sli || soi || wli || woi,                       // has_imm
+             sf || sm || wf || wm,                           // len_full: exactly PMTU
+             sl || sli || wl || wli,                         // len_last: 1..PMTU
+             so || soi || wo || woi,                         // len_only: 0..PMTU
+             wm || wl || wli,                                // cont_w: continues a WRITE
+             sm || sl || sli};                               // cont_s: continues a SEND
+  end
+  always_ff @(posedge clk_i or negedge rst_ni)
+    if (!rst_ni) opd_q <= '0;
+    else if (state_q == SIdle && hdr_fire) opd_q <= opd_d;
+
   // ---- classification (combinational, from the registered header and the QP table read) --------
   logic [7:0]  op;
   logic [15:0] plen;
@@ -316,8 +349,7 @@ module xport_rx #(
   logic [16:0] pmtu;
   logic [23:0] psn_d;
   logic        qp_ok, is_ack, is_rc_req, inorder, dup, ahead;
-  logic        w_first, w_mid, w_last, w_last_imm, w_only, w_only_imm;
-  logic        s_first, s_mid, s_last, s_last_imm, s_only, s_only_imm;
+  logic        len_full, len_last, len_only, cont_w, cont_s;
   logic        rd_req, atomic, is_write, is_send, wstart, starts, lastish, needs_rq, has_imm;
   logic        ud_op, ud_qp, ud_fits;
   logic        seq_ok, len_ok, acc_ok, wlen_ok, slen_ok, ack_now;
@@ -348,32 +380,18 @@ module xport_rx #(
     pmtu = 17'd1 << pl2;
     psn_d = h_q.psn - q_st.epsn;
     qp_ok = q_hit && q_e.valid[0] && q_e.rx_enable[0];
-    is_ack = op == 8'h11 || op == 8'h12;
-    is_rc_req = (op <= 8'h0C) || op == 8'h13 || op == 8'h14;
+    {is_ack, is_rc_req, is_rr, ud_op, rd_req, atomic, is_write, is_send, wstart, starts, lastish,
+     needs_rq, has_imm, len_full, len_last, len_only, cont_w, cont_s} = opd_q;
     inorder = psn_d == 24'd0;
     dup     = psn_d[23];
     ahead   = !inorder && !dup;
-    s_first = op == 8'h00; s_mid = op == 8'h01; s_last = op == 8'h02; s_last_imm = op == 8'h03;
-    s_only = op == 8'h04; s_only_imm = op == 8'h05;
-    w_first = op == 8'h06; w_mid = op == 8'h07; w_last = op == 8'h08; w_last_imm = op == 8'h09;
-    w_only = op == 8'h0A; w_only_imm = op == 8'h0B;
-    rd_req = op == 8'h0C;
-    ud_op  = op == 8'h64 || op == 8'h65;   // UD SEND ONLY (with immediate)
     ud_qp  = q_e.qp_type == rnic_spec_pkg::QP_TYPE_UD;
-    atomic = op == 8'h13 || op == 8'h14;
-    is_write = w_first || w_mid || w_last || w_last_imm || w_only || w_only_imm;
-    is_send  = s_first || s_mid || s_last || s_last_imm || s_only || s_only_imm;
-    wstart   = w_first || w_only || w_only_imm;
-    starts   = wstart || s_first || s_only || s_only_imm || rd_req || atomic;
-    lastish  = w_last || w_last_imm || w_only || w_only_imm || s_last || s_last_imm || s_only || s_only_imm;
-    needs_rq = s_first || s_only || s_only_imm || w_last_imm || w_only_imm;
-    has_imm  = s_last_imm || s_only_imm || w_last_imm || w_only_imm;
     seq_ok = (q_st.msg == xport_rx_pkg::MsgIdle && starts)
-          || (q_st.msg == xport_rx_pkg::MsgWrite && (w_mid || w_last || w_last_imm))
-          || (q_st.msg == xport_rx_pkg::MsgSend && (s_mid || s_last || s_last_imm));
-    if (s_first || s_mid || w_first || w_mid) len_ok = {1'b0, plen} == pmtu;
-    else if (s_last || s_last_imm || w_last || w_last_imm) len_ok = plen != 16'd0 && {1'b0, plen} <= pmtu;
-    else if (s_only || s_only_imm || w_only || w_only_imm) len_ok = {1'b0, plen} <= pmtu;
+          || (q_st.msg == xport_rx_pkg::MsgWrite && cont_w)
+          || (q_st.msg == xport_rx_pkg::MsgSend && cont_s);
+    if (len_full) len_ok = {1'b0, plen} == pmtu;
+    else if (len_last) len_ok = plen != 16'd0 && {1'b0, plen} <= pmtu;
+    else if (len_only) len_ok = {1'b0, plen} <= pmtu;
     else len_ok = plen == 16'd0;
     if (is_write) acc_ok = q_e.access[3'(rnic_spec_pkg::ACCESS_REMOTE_WRITE)];
     else if (rd_req) acc_ok = q_e.access[3'(rnic_spec_pkg::ACCESS_REMOTE_READ)];
@@ -386,7 +404,6 @@ module xport_rx #(
     ud_fits = 34'(plen) + 34'(UdGrhBytes) <= buf_total;
     rd_pk = (33'(h_q.dma_len) + 33'(pmtu) - 33'd1) >> pl2;
     rd_npk = (h_q.dma_len == 32'd0) ? 24'd1 : rd_pk[23:0];
-    is_rr = op >= 8'h0D && op <= 8'h10;
     aa = op == 8'h12 && m_hit_q;   // ATOMIC ACKNOWLEDGE of an atomic's context (SRrM match)
     ack_now = lastish || h_q.ack_req ||
               (q_e.ack_coalesce != 8'd0 && (9'(q_st.ack_cnt) + 9'd1) >= 9'(q_e.ack_coalesce));
@@ -788,7 +805,6 @@ module xport_rx #(
       pl_write_q <= 1'b0; pl_send_q <= 1'b0; pl_ud_q <= 1'b0; pl_rem_q <= '0; pl_va_q <= '0; pl_off_q <= '0;
       ch_len_q <= '0; ch_addr_q <= '0; ch_n_q <= '0;
       la_q <= 1'b0; la_v_q <= 1'b0; la_st_q <= '0; la_addr_q <= '0; la_pl_q <= '0;
-      cnt_q <= '0;
     end else begin
       // DMA write completions (counted in any state)
       if (dma_wr_cpl_valid_i && dma_wr_cpl_status_i != 2'd0) dma_err_q <= 1'b1;
@@ -853,7 +869,6 @@ module xport_rx #(
           errfix_q <= 1'b1;
           dma_err_q <= 1'b0;
           pend_v_q <= 1'b0;
-          cnt_q[32*xport_rx_pkg::CntAccess +: 32] <= cnt_q[32*xport_rx_pkg::CntAccess +: 32] + 32'd1;
           state_q <= SOut;
         end
         SReRd: state_q <= h_rrm ? SRrM : SCls;
@@ -883,7 +898,6 @@ module xport_rx #(
             pl_rem_q <= rr_plen_q;
             pl_off_q <= rr_off_v_q;
           end
-          if (c_cnt_v) cnt_q[32*c_cnt +: 32] <= cnt_q[32*c_cnt +: 32] + 32'd1;
           if (c_chk) state_q <= SChk;
           else if (c_place) state_q <= SPlReq;
           else state_q <= SCpl;
@@ -998,7 +1012,6 @@ module xport_rx #(
             stn_q <= q_st;
             stn_q.err <= 1'b1;
             stn_q.nak_sent <= 1'b0;
-            cnt_q[32*xport_rx_pkg::CntAccess +: 32] <= cnt_q[32*xport_rx_pkg::CntAccess +: 32] + 32'd1;
           end
           state_q <= SDrain;
         end
@@ -1019,6 +1032,24 @@ module xport_rx #(
         end
         default: state_q <= SIdle;
       endcase
+    end
+  end
+
+  // Counters: the increment is registered one-hot and applied a cycle later (timing: selecting
+  // and writing back counter c_cnt right behind the classification was the block's longest
+  // path); each counter has its own incrementer.
+  logic [xport_rx_pkg::NumCnt-1:0] cnt_inc_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cnt_inc_q <= '0;
+      cnt_q <= '0;
+    end else begin
+      for (int k = 0; k < xport_rx_pkg::NumCnt; k++) begin
+        cnt_inc_q[k] <= (state_q == SCls && c_cnt_v && 32'(c_cnt) == k) ||
+                        (k == xport_rx_pkg::CntAccess &&
+                         (state_q == SErrFix || (state_q == SFin && !p_rr_q && fail_q && !pl_ud_q)));
+        if (cnt_inc_q[k]) cnt_q[32*k +: 32] <= cnt_q[32*k +: 32] + 32'd1;
+      end
     end
   end
 
