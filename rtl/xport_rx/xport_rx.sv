@@ -260,7 +260,8 @@ module xport_rx #(
   logic [RrW-1:0]           g_idx;
   logic                     w_rep, w_free, m_hit;
   logic [RrW-1:0]           w_rep_idx, w_free_idx, w_idx, m_idx, rr_slot_q, pend_slot_q;
-  logic                     rr_settle_err;
+  logic                     rr_settle_err, rr_gap_set;
+  logic [MaxReads-1:0]      w_rep_m, w_rep_oh, w_free_oh, w_oh;
 
   always_comb begin
     w_rep = 1'b0; w_rep_idx = '0; w_free = 1'b0; w_free_idx = '0; m_hit = 1'b0; m_idx = '0;
@@ -285,6 +286,20 @@ module xport_rx #(
     end
     w_idx = w_rep ? w_rep_idx : w_free_idx;
   end
+  always_comb begin
+    // the same choice one-hot (lowest index first), for the contexts' own write enables
+    for (int i = 0; i < MaxReads; i++)
+      w_rep_m[i] = rr_v_q[i] && rr_qpn_q[i] == rdd_i.qpn[23:0] && rr_first_q[i] == rdd_i.first_psn[23:0];
+    for (int i = 0; i < MaxReads; i++) begin
+      w_rep_oh[i] = w_rep_m[i];
+      w_free_oh[i] = !rr_v_q[i];
+      for (int j = 0; j < i; j++) begin
+        if (w_rep_m[j]) w_rep_oh[i] = 1'b0;
+        if (!rr_v_q[j]) w_free_oh[i] = 1'b0;
+      end
+    end
+  end
+  assign w_oh = {MaxReads{rdd_fire}} & (w_rep ? w_rep_oh : w_free_oh);
   always_comb begin
     rdq_hit_o = 1'b0; rdq_nxt_o = '0;
     for (int i = 0; i < MaxReads; i++)
@@ -483,7 +498,7 @@ module xport_rx #(
       // ATOMIC ACKNOWLEDGE of an atomic's context (one packet, done at once)
       if (!m_hit_q || (!aa && (!rr_seq_ok_q || !rr_len_ok_q))) begin
         c_cnt_v = 1'b1; c_cnt = 3'(xport_rx_pkg::CntRdRsp);
-        if (!m_hit_q && is_rr && g_hit_q) begin
+        if (rr_gap_set) begin
           // READ_GAP: the requester re-issues the READ from the missing PSN at once
           c_evt = 1'b1;
           c_ev.kind = rnic_spec_pkg::RX_EVENT_KIND_READ_GAP;
@@ -814,7 +829,7 @@ module xport_rx #(
       // READ contexts: allocation / replacement by the firmware, freed by a QP-table write
       for (int i = 0; i < MaxReads; i++)
         if (qpt_fire && {8'd0, rr_qpn_q[i]} == qpt_wr_qpn_i) rr_v_q[i] <= 1'b0;
-      if (rdd_fire) rr_v_q[w_idx] <= 1'b1;
+      for (int i = 0; i < MaxReads; i++) if (w_oh[i]) rr_v_q[i] <= 1'b1;
 
       case (state_q)
         SIdle: begin
@@ -1057,30 +1072,35 @@ module xport_rx #(
   assign rr_settle_err = pend_v_q && pend_rr_q && dma_err_q && out_cnt_q == 8'd0 && !dma_wr_cpl_valid_i &&
                          (state_q == SSync || (state_q == SIdle && !hdr_fire));
 
-  // READ context memories (no reset): allocation and per-response update
+  // READ context memories (no reset): allocation and per-response update. Each context has its
+  // own write enables (timing: a write through the encoded index w_idx put the encoder and the
+  // decoder behind the descriptor match); the descriptor RAM keeps its address.
+  assign rr_gap_set = state_q == SCls && qp_ok && is_rr && !m_hit_q && g_hit_q;  // c_ev READ_GAP
   always_ff @(posedge clk_i) begin
-    if (rdd_fire) begin
-      rr_qpn_q[w_idx] <= rdd_i.qpn[23:0];
-      rr_first_q[w_idx] <= rdd_i.first_psn[23:0];
-      rr_nxt_q[w_idx] <= rdd_i.resume[0] ? rdd_i.resume_psn : rdd_i.first_psn[23:0];
-      rr_base_q[w_idx] <= rdd_i.resume[0] ? rdd_i.resume_psn : rdd_i.first_psn[23:0];
-      rr_off_q[w_idx] <= 32'd0;
-      rr_rsm_q[w_idx] <= rdd_i.resume[0];
-      rr_stat_q[w_idx] <= rnic_spec_pkg::WC_STATUS_SUCCESS;
-      rr_d_q[w_idx] <= rdd_i;
-      rr_atom_q[w_idx] <= rdd_i.atomic[0];
-      // a re-post keeps the mark: the rest of the old response stream must not report again
-      rr_gap_q[w_idx] <= w_rep && rr_gap_q[w_idx];
-    end else if (state_q == SCls && c_evt && c_ev.kind == rnic_spec_pkg::RX_EVENT_KIND_READ_GAP) begin
-      rr_gap_q[g_idx_q] <= 1'b1;
-    end else if (state_q == SFin && p_rr_q) begin
-      rr_gap_q[rr_slot_q] <= 1'b0;
-      rr_nxt_q[rr_slot_q] <= rr_nxt_q[rr_slot_q] + 24'd1;
-      rr_off_q[rr_slot_q] <= pl_off_q;
-      rr_rsm_q[rr_slot_q] <= 1'b0;
-      rr_stat_q[rr_slot_q] <= rr_fin;
-    end else if (rr_settle_err && rr_stat_q[pend_slot_q] == rnic_spec_pkg::WC_STATUS_SUCCESS) begin
-      rr_stat_q[pend_slot_q] <= rnic_spec_pkg::WC_STATUS_GENERAL_ERR;
+    if (rdd_fire) rr_d_q[w_idx] <= rdd_i;
+    for (int i = 0; i < MaxReads; i++) begin
+      if (w_oh[i]) begin
+        rr_qpn_q[i] <= rdd_i.qpn[23:0];
+        rr_first_q[i] <= rdd_i.first_psn[23:0];
+        rr_nxt_q[i] <= rdd_i.resume[0] ? rdd_i.resume_psn : rdd_i.first_psn[23:0];
+        rr_base_q[i] <= rdd_i.resume[0] ? rdd_i.resume_psn : rdd_i.first_psn[23:0];
+        rr_off_q[i] <= 32'd0;
+        rr_rsm_q[i] <= rdd_i.resume[0];
+        rr_stat_q[i] <= rnic_spec_pkg::WC_STATUS_SUCCESS;
+        rr_atom_q[i] <= rdd_i.atomic[0];
+        // a re-post keeps the mark: the rest of the old response stream must not report again
+        rr_gap_q[i] <= w_rep && rr_gap_q[i];
+      end else if (rr_gap_set && g_idx_q == RrW'(i)) begin
+        rr_gap_q[i] <= 1'b1;
+      end else if (state_q == SFin && p_rr_q && rr_slot_q == RrW'(i)) begin
+        rr_gap_q[i] <= 1'b0;
+        rr_nxt_q[i] <= rr_nxt_q[i] + 24'd1;
+        rr_off_q[i] <= pl_off_q;
+        rr_rsm_q[i] <= 1'b0;
+        rr_stat_q[i] <= rr_fin;
+      end else if (rr_settle_err && pend_slot_q == RrW'(i) && rr_stat_q[i] == rnic_spec_pkg::WC_STATUS_SUCCESS) begin
+        rr_stat_q[i] <= rnic_spec_pkg::WC_STATUS_GENERAL_ERR;
+      end
     end
   end
 
