@@ -131,7 +131,6 @@ module xport_rx #(
   // Descriptor SGEs are taken by index: SGE i sits i * SgeBits above SGE 0 in rq_desc and rd_desc
   // (spec/gen checks that every SGE list is evenly spaced and MAX_SGE long).
   localparam int NSge    = rnic_spec_pkg::MAX_SGE;
-  localparam int SgeSelW = (NSge > 1) ? $clog2(NSge) : 1;
   localparam int SgeBits = rnic_spec_pkg::RQ_DESC_SGE1_ADDR_LSB - rnic_spec_pkg::RQ_DESC_SGE0_ADDR_LSB;
   localparam int RqA0 = rnic_spec_pkg::RQ_DESC_SGE0_ADDR_LSB, RqL0 = rnic_spec_pkg::RQ_DESC_SGE0_LEN_LSB;
   localparam int RqK0 = rnic_spec_pkg::RQ_DESC_SGE0_LKEY_LSB;
@@ -262,7 +261,8 @@ module xport_rx #(
   logic [RrW-1:0]           g_idx;
   logic                     w_rep, w_free, m_hit;
   logic [RrW-1:0]           w_rep_idx, w_free_idx, w_idx, m_idx, rr_slot_q, pend_slot_q;
-  logic                     rr_settle_err;
+  logic                     rr_settle_err, rr_gap_set;
+  logic [MaxReads-1:0]      w_rep_m, w_rep_oh, w_free_oh, w_oh;
 
   always_comb begin
     w_rep = 1'b0; w_rep_idx = '0; w_free = 1'b0; w_free_idx = '0; m_hit = 1'b0; m_idx = '0;
@@ -288,6 +288,20 @@ module xport_rx #(
     w_idx = w_rep ? w_rep_idx : w_free_idx;
   end
   always_comb begin
+    // the same choice one-hot (lowest index first), for the contexts' own write enables
+    for (int i = 0; i < MaxReads; i++)
+      w_rep_m[i] = rr_v_q[i] && rr_qpn_q[i] == rdd_i.qpn[23:0] && rr_first_q[i] == rdd_i.first_psn[23:0];
+    for (int i = 0; i < MaxReads; i++) begin
+      w_rep_oh[i] = w_rep_m[i];
+      w_free_oh[i] = !rr_v_q[i];
+      for (int j = 0; j < i; j++) begin
+        if (w_rep_m[j]) w_rep_oh[i] = 1'b0;
+        if (!rr_v_q[j]) w_free_oh[i] = 1'b0;
+      end
+    end
+  end
+  assign w_oh = {MaxReads{rdd_fire}} & (w_rep ? w_rep_oh : w_free_oh);
+  always_comb begin
     rdq_hit_o = 1'b0; rdq_nxt_o = '0;
     for (int i = 0; i < MaxReads; i++)
       if (rr_v_q[i] && rr_qpn_q[i] == rdq_qpn_i && rr_first_q[i] == rdq_psn_i) begin
@@ -311,6 +325,39 @@ module xport_rx #(
   assign pend_same   = hdr_i.dest_qp == pend_qp_q && hdr_i.opcode != 8'h12 &&
                        (pend_rr_q ? (hdr_rr && rr_nxt_q[pend_slot_q] == hdr_i.psn) : !hdr_rr);
 
+  // ---- opcode classes: decoded from the arriving header, registered with it in h_q (timing) -----
+  localparam int OpdW = 18;
+  logic [OpdW-1:0] opd_q, opd_d;
+  always_comb begin
+    logic [7:0] o;
+    logic sf, sm, sl, sli, so, soi, wf, wm, wl, wli, wo, woi, rq, at;
+    o = hdr_i.opcode;
+    sf = o == 8'h00; sm = o == 8'h01; sl = o == 8'h02; sli = o == 8'h03; so = o == 8'h04; soi = o == 8'h05;
+    wf = o == 8'h06; wm = o == 8'h07; wl = o == 8'h08; wli = o == 8'h09; wo = o == 8'h0A; woi = o == 8'h0B;
+    rq = o == 8'h0C;
+    at = o == 8'h13 || o == 8'h14;
+    opd_d = {o == 8'h11 || o == 8'h12,                       // is_ack
+             (o <= 8'h0C) || at,                             // is_rc_req
+             o >= 8'h0D && o <= 8'h10,                       // is_rr (READ response)
+             o == 8'h64 || o == 8'h65,                       // ud_op: UD SEND ONLY (with immediate)
+             rq, at,                                         // rd_req, atomic
+             wf || wm || wl || wli || wo || woi,             // is_write
+             sf || sm || sl || sli || so || soi,             // is_send
+             wf || wo || woi,                                // wstart
+             wf || wo || woi || sf || so || soi || rq || at, // starts
+             wl || wli || wo || woi || sl || sli || so || soi,  // lastish
+             sf || so || soi || wli || woi,                  // needs_rq
+             sli || soi || wli || woi,                       // has_imm
+             sf || sm || wf || wm,                           // len_full: exactly PMTU
+             sl || sli || wl || wli,                         // len_last: 1..PMTU
+             so || soi || wo || woi,                         // len_only: 0..PMTU
+             wm || wl || wli,                                // cont_w: continues a WRITE
+             sm || sl || sli};                               // cont_s: continues a SEND
+  end
+  always_ff @(posedge clk_i or negedge rst_ni)
+    if (!rst_ni) opd_q <= '0;
+    else if (state_q == SIdle && hdr_fire) opd_q <= opd_d;
+
   // ---- classification (combinational, from the registered header and the QP table read) --------
   logic [7:0]  op;
   logic [15:0] plen;
@@ -318,8 +365,7 @@ module xport_rx #(
   logic [16:0] pmtu;
   logic [23:0] psn_d;
   logic        qp_ok, is_ack, is_rc_req, inorder, dup, ahead;
-  logic        w_first, w_mid, w_last, w_last_imm, w_only, w_only_imm;
-  logic        s_first, s_mid, s_last, s_last_imm, s_only, s_only_imm;
+  logic        len_full, len_last, len_only, cont_w, cont_s;
   logic        rd_req, atomic, is_write, is_send, wstart, starts, lastish, needs_rq, has_imm;
   logic        ud_op, ud_qp, ud_fits;
   logic        seq_ok, len_ok, acc_ok, wlen_ok, slen_ok, ack_now;
@@ -350,32 +396,18 @@ module xport_rx #(
     pmtu = 17'd1 << pl2;
     psn_d = h_q.psn - q_st.epsn;
     qp_ok = q_hit && q_e.valid[0] && q_e.rx_enable[0];
-    is_ack = op == 8'h11 || op == 8'h12;
-    is_rc_req = (op <= 8'h0C) || op == 8'h13 || op == 8'h14;
+    {is_ack, is_rc_req, is_rr, ud_op, rd_req, atomic, is_write, is_send, wstart, starts, lastish,
+     needs_rq, has_imm, len_full, len_last, len_only, cont_w, cont_s} = opd_q;
     inorder = psn_d == 24'd0;
     dup     = psn_d[23];
     ahead   = !inorder && !dup;
-    s_first = op == 8'h00; s_mid = op == 8'h01; s_last = op == 8'h02; s_last_imm = op == 8'h03;
-    s_only = op == 8'h04; s_only_imm = op == 8'h05;
-    w_first = op == 8'h06; w_mid = op == 8'h07; w_last = op == 8'h08; w_last_imm = op == 8'h09;
-    w_only = op == 8'h0A; w_only_imm = op == 8'h0B;
-    rd_req = op == 8'h0C;
-    ud_op  = op == 8'h64 || op == 8'h65;   // UD SEND ONLY (with immediate)
     ud_qp  = q_e.qp_type == rnic_spec_pkg::QP_TYPE_UD;
-    atomic = op == 8'h13 || op == 8'h14;
-    is_write = w_first || w_mid || w_last || w_last_imm || w_only || w_only_imm;
-    is_send  = s_first || s_mid || s_last || s_last_imm || s_only || s_only_imm;
-    wstart   = w_first || w_only || w_only_imm;
-    starts   = wstart || s_first || s_only || s_only_imm || rd_req || atomic;
-    lastish  = w_last || w_last_imm || w_only || w_only_imm || s_last || s_last_imm || s_only || s_only_imm;
-    needs_rq = s_first || s_only || s_only_imm || w_last_imm || w_only_imm;
-    has_imm  = s_last_imm || s_only_imm || w_last_imm || w_only_imm;
     seq_ok = (q_st.msg == xport_rx_pkg::MsgIdle && starts)
-          || (q_st.msg == xport_rx_pkg::MsgWrite && (w_mid || w_last || w_last_imm))
-          || (q_st.msg == xport_rx_pkg::MsgSend && (s_mid || s_last || s_last_imm));
-    if (s_first || s_mid || w_first || w_mid) len_ok = {1'b0, plen} == pmtu;
-    else if (s_last || s_last_imm || w_last || w_last_imm) len_ok = plen != 16'd0 && {1'b0, plen} <= pmtu;
-    else if (s_only || s_only_imm || w_only || w_only_imm) len_ok = {1'b0, plen} <= pmtu;
+          || (q_st.msg == xport_rx_pkg::MsgWrite && cont_w)
+          || (q_st.msg == xport_rx_pkg::MsgSend && cont_s);
+    if (len_full) len_ok = {1'b0, plen} == pmtu;
+    else if (len_last) len_ok = plen != 16'd0 && {1'b0, plen} <= pmtu;
+    else if (len_only) len_ok = {1'b0, plen} <= pmtu;
     else len_ok = plen == 16'd0;
     if (is_write) acc_ok = q_e.access[3'(rnic_spec_pkg::ACCESS_REMOTE_WRITE)];
     else if (rd_req) acc_ok = q_e.access[3'(rnic_spec_pkg::ACCESS_REMOTE_READ)];
@@ -388,7 +420,6 @@ module xport_rx #(
     ud_fits = 34'(plen) + 34'(UdGrhBytes) <= buf_total;
     rd_pk = (33'(h_q.dma_len) + 33'(pmtu) - 33'd1) >> pl2;
     rd_npk = (h_q.dma_len == 32'd0) ? 24'd1 : rd_pk[23:0];
-    is_rr = op >= 8'h0D && op <= 8'h10;
     aa = op == 8'h12 && m_hit_q;   // ATOMIC ACKNOWLEDGE of an atomic's context (SRrM match)
     ack_now = lastish || h_q.ack_req ||
               (q_e.ack_coalesce != 8'd0 && (9'(q_st.ack_cnt) + 9'd1) >= 9'(q_e.ack_coalesce));
@@ -468,7 +499,7 @@ module xport_rx #(
       // ATOMIC ACKNOWLEDGE of an atomic's context (one packet, done at once)
       if (!m_hit_q || (!aa && (!rr_seq_ok_q || !rr_len_ok_q))) begin
         c_cnt_v = 1'b1; c_cnt = 3'(xport_rx_pkg::CntRdRsp);
-        if (!m_hit_q && is_rr && g_hit_q) begin
+        if (rr_gap_set) begin
           // READ_GAP: the requester re-issues the READ from the missing PSN at once
           c_evt = 1'b1;
           c_ev.kind = rnic_spec_pkg::RX_EVENT_KIND_READ_GAP;
@@ -611,49 +642,80 @@ module xport_rx #(
   logic [31:0] ch_n;
   logic [15:0] ch_n_first;
   logic        pl_rd_q;
-  rnic_spec_pkg::rd_desc_t s_d;
-  // the SGE list of the buffer being placed (unused SGEs have length 0) and its prefix sums:
-  // SGE i holds message bytes [sg_beg(i), sg_end(i))
-  logic [NSge*64-1:0] sg_a;
-  logic [NSge*32-1:0] sg_l, sg_k;
-  logic [NSge*34-1:0] sg_beg, sg_end;
-  logic [33:0]        sg_acc;
-  logic [SgeSelW-1:0] sg_i;
-
+  // The SGE list of the buffer being placed, registered once per packet (timing: the prefix sums
+  // behind the RAM read made the placement piece the block's longest path): SGE i holds message
+  // bytes [start(i), sgt_end(i)) (unused SGEs have length 0) and starts at host address
+  // sgt_base(i) + start(i). Loaded in SRrA from the matched READ context (READ responses,
+  // ATOMIC ACKNOWLEDGE) and in SCls from the rq slot (every other packet); neither source
+  // changes before the packet's placement ends (see the SRrM/SRrA note above).
+  logic [NSge*34-1:0] sgt_end_q, sgt_end_d;
+  logic [NSge*64-1:0] sgt_base_q, sgt_base_d;
+  logic [NSge*32-1:0] sgt_key_q, sgt_key_d;
+  logic [33:0]        sgt_acc, sgt_beg;
+  logic [31:0]        sgt_l;
+  logic               sgt_rd, sgt_load;
   always_comb begin
-    // SGE source: the rq slot (SEND) or the READ context (READ response)
-    s_d = rr_d_q[rr_slot_q];
-    sg_acc = '0;
+    sgt_rd = state_q == SRrA;
+    sgt_load = sgt_rd || (state_q == SCls && !h_rrm);
+    sgt_acc = '0;
     for (int i = 0; i < NSge; i++) begin
-      if (pl_rd_q) begin
-        sg_a[64*i +: 64] = s_d[RdA0 + SgeBits * i +: 64];
-        sg_k[32*i +: 32] = s_d[RdK0 + SgeBits * i +: 32];
-        sg_l[32*i +: 32] = (8'(i) < s_d.num_sge) ? s_d[RdL0 + SgeBits * i +: 32] : 32'd0;
+      sgt_beg = sgt_acc;
+      if (sgt_rd) begin
+        sgt_l = (8'(i) < m_d.num_sge) ? m_d[RdL0 + SgeBits * i +: 32] : 32'd0;
+        sgt_base_d[64*i +: 64] = m_d[RdA0 + SgeBits * i +: 64] - 64'(sgt_beg);
+        sgt_key_d[32*i +: 32] = m_d[RdK0 + SgeBits * i +: 32];
       end else begin
-        sg_a[64*i +: 64] = q_rqd[RqA0 + SgeBits * i +: 64];
-        sg_k[32*i +: 32] = q_rqd[RqK0 + SgeBits * i +: 32];
-        sg_l[32*i +: 32] = (8'(i) < q_rqd.num_sge) ? q_rqd[RqL0 + SgeBits * i +: 32] : 32'd0;
+        sgt_l = (8'(i) < q_rqd.num_sge) ? q_rqd[RqL0 + SgeBits * i +: 32] : 32'd0;
+        sgt_base_d[64*i +: 64] = q_rqd[RqA0 + SgeBits * i +: 64] - 64'(sgt_beg);
+        sgt_key_d[32*i +: 32] = q_rqd[RqK0 + SgeBits * i +: 32];
       end
-      sg_beg[34*i +: 34] = sg_acc;
-      sg_acc = sg_acc + 34'(sg_l[32*i +: 32]);
-      sg_end[34*i +: 34] = sg_acc;
+      sgt_acc = sgt_acc + 34'(sgt_l);
+      sgt_end_d[34*i +: 34] = sgt_acc;
     end
-    // the first SGE ending beyond the cursor (the last one if none: the length checks keep the
-    // cursor inside the buffer)
-    sg_i = SgeSelW'(NSge - 1);
-    for (int i = NSge - 1; i >= 0; i--)
-      if (34'(pl_off_q) < sg_end[34*i +: 34]) sg_i = SgeSelW'(i);
-    if (pl_write_q) begin
-      ch_va = pl_va_q; ch_key = stn_q.rkey; segleft = 34'(pl_rem_q);
-    end else begin
-      // (the offset inside the SGE is below its 32-bit length: the low 32 bits suffice)
-      ch_va = sg_a[64*sg_i +: 64] + {32'd0, pl_off_q - sg_beg[34*sg_i +: 32]};
-      ch_key = sg_k[32*sg_i +: 32];
-      segleft = sg_end[34*sg_i +: 34] - 34'(pl_off_q);
+  end
+  always_ff @(posedge clk_i)
+    if (sgt_load) begin
+      sgt_end_q <= sgt_end_d; sgt_base_q <= sgt_base_d; sgt_key_q <= sgt_key_d;
     end
-    ch_len = (segleft < 34'(pl_rem_q)) ? segleft[15:0] : pl_rem_q;
+
+  // The piece at the cursor, flat: every SGE's bytes left after the cursor in parallel, then a
+  // one-hot pick of the first SGE ending beyond the cursor (the last one if none: the length
+  // checks keep the cursor inside the buffer), then the smallest of that, the packet's rest and
+  // (UD) the GRH area's rest, all compared in parallel.
+  logic [NSge-1:0]    sg_in, sg_oh;
+  logic [NSge*34-1:0] sg_left;
+  logic [63:0]        sg_base;
+  logic               ud_cut, seg_lt_rem, seg_gt_cap, rem_gt_cap;
+  logic [15:0]        ud_cap, ch_len1;
+  always_comb begin
+    for (int i = 0; i < NSge; i++) begin
+      sg_in[i] = 34'(pl_off_q) < sgt_end_q[34*i +: 34];
+      sg_left[34*i +: 34] = sgt_end_q[34*i +: 34] - 34'(pl_off_q);
+    end
+    for (int i = 0; i < NSge; i++) begin
+      sg_oh[i] = (i == NSge - 1) || sg_in[i];
+      for (int j = 0; j < i; j++) if (sg_in[j]) sg_oh[i] = 1'b0;
+    end
+    sg_base = '0; segleft = '0; ch_key = '0;
+    for (int i = 0; i < NSge; i++)
+      if (sg_oh[i]) begin
+        sg_base = sg_base | sgt_base_q[64*i +: 64];
+        segleft = segleft | sg_left[34*i +: 34];
+        ch_key  = ch_key | sgt_key_q[32*i +: 32];
+      end
     // UD: the GRH area comes from the header, the payload from the stream: a chunk holds one
-    if (pl_ud_q && pl_off_q < UdGrhBytes && 32'(ch_len) > UdGrhBytes - pl_off_q) ch_len = 16'(UdGrhBytes - pl_off_q);
+    ud_cut = pl_ud_q && pl_off_q < UdGrhBytes;
+    ud_cap = 16'(UdGrhBytes - pl_off_q);
+    seg_lt_rem = segleft < 34'(pl_rem_q);
+    seg_gt_cap = segleft > 34'(ud_cap);
+    rem_gt_cap = pl_rem_q > ud_cap;
+    ch_len1 = seg_lt_rem ? segleft[15:0] : pl_rem_q;
+    if (pl_write_q) begin
+      ch_va = pl_va_q; ch_key = stn_q.rkey; ch_len = pl_rem_q;
+    end else begin
+      ch_va = sg_base + 64'(pl_off_q);
+      ch_len = (ud_cut && (seg_lt_rem ? seg_gt_cap : rem_gt_cap)) ? ud_cap : ch_len1;
+    end
     ch_n = (rsp_page_left < {16'd0, ch_len_q}) ? rsp_page_left : {16'd0, ch_len_q};
     // first piece of a WRITE FIRST/ONLY straight from the message check (same va)
     ch_n_first = (mk_rsp_page_left_i < {16'd0, pl_rem_q}) ? mk_rsp_page_left_i[15:0] : pl_rem_q;
@@ -765,7 +827,6 @@ module xport_rx #(
       pl_write_q <= 1'b0; pl_send_q <= 1'b0; pl_ud_q <= 1'b0; pl_rem_q <= '0; pl_va_q <= '0; pl_off_q <= '0;
       ch_len_q <= '0; ch_addr_q <= '0; ch_n_q <= '0;
       la_q <= 1'b0; la_v_q <= 1'b0; la_st_q <= '0; la_addr_q <= '0; la_pl_q <= '0;
-      cnt_q <= '0;
     end else begin
       // DMA write completions (counted in any state)
       if (dma_wr_cpl_valid_i && dma_wr_cpl_status_i != 2'd0) dma_err_q <= 1'b1;
@@ -775,7 +836,7 @@ module xport_rx #(
       // READ contexts: allocation / replacement by the firmware, freed by a QP-table write
       for (int i = 0; i < MaxReads; i++)
         if (qpt_fire && {8'd0, rr_qpn_q[i]} == qpt_wr_qpn_i) rr_v_q[i] <= 1'b0;
-      if (rdd_fire) rr_v_q[w_idx] <= 1'b1;
+      for (int i = 0; i < MaxReads; i++) if (w_oh[i]) rr_v_q[i] <= 1'b1;
 
       case (state_q)
         SIdle: begin
@@ -831,7 +892,6 @@ module xport_rx #(
           errfix_q <= 1'b1;
           dma_err_q <= 1'b0;
           pend_v_q <= 1'b0;
-          cnt_q[32*xport_rx_pkg::CntAccess +: 32] <= cnt_q[32*xport_rx_pkg::CntAccess +: 32] + 32'd1;
           state_q <= SOut;
         end
         SReRd: state_q <= h_rrm ? SRrM : SCls;
@@ -864,7 +924,6 @@ module xport_rx #(
             pl_rem_q <= rr_plen_q;
             pl_off_q <= rr_off_v_q;
           end
-          if (c_cnt_v) cnt_q[32*c_cnt +: 32] <= cnt_q[32*c_cnt +: 32] + 32'd1;
           if (c_chk) state_q <= SChk;
           else if (c_place) state_q <= SPlReq;
           else state_q <= SCpl;
@@ -980,7 +1039,6 @@ module xport_rx #(
             stn_q <= q_st;
             stn_q.err <= 1'b1;
             stn_q.nak_sent <= 1'b0;
-            cnt_q[32*xport_rx_pkg::CntAccess +: 32] <= cnt_q[32*xport_rx_pkg::CntAccess +: 32] + 32'd1;
           end
           state_q <= SDrain;
         end
@@ -1004,39 +1062,62 @@ module xport_rx #(
     end
   end
 
+  // Counters: the increment is registered one-hot and applied a cycle later (timing: selecting
+  // and writing back counter c_cnt right behind the classification was the block's longest
+  // path); each counter has its own incrementer.
+  logic [xport_rx_pkg::NumCnt-1:0] cnt_inc_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cnt_inc_q <= '0;
+      cnt_q <= '0;
+    end else begin
+      for (int k = 0; k < xport_rx_pkg::NumCnt; k++) begin
+        cnt_inc_q[k] <= (state_q == SCls && c_cnt_v && 32'(c_cnt) == k) ||
+                        (k == xport_rx_pkg::CntAccess &&
+                         (state_q == SErrFix || (state_q == SFin && !p_rr_q && fail_q && !pl_ud_q)));
+        if (cnt_inc_q[k]) cnt_q[32*k +: 32] <= cnt_q[32*k +: 32] + 32'd1;
+      end
+    end
+  end
+
   // a failed write of an earlier response of READ context pend_slot, found while settling
   assign rr_settle_err = pend_v_q && pend_rr_q && dma_err_q && out_cnt_q == 8'd0 && !dma_wr_cpl_valid_i &&
                          (state_q == SSync || (state_q == SIdle && !hdr_fire));
 
-  // READ context memories (no reset): allocation and per-response update
+  // READ context memories (no reset): allocation and per-response update. Each context has its
+  // own write enables (timing: a write through the encoded index w_idx put the encoder and the
+  // decoder behind the descriptor match); the descriptor RAM keeps its address.
+  assign rr_gap_set = state_q == SCls && qp_ok && is_rr && !m_hit_q && g_hit_q;  // c_ev READ_GAP
   always_ff @(posedge clk_i) begin
-    if (rdd_fire) begin
-      rr_qpn_q[w_idx] <= rdd_i.qpn[23:0];
-      rr_first_q[w_idx] <= rdd_i.first_psn[23:0];
-      rr_nxt_q[w_idx] <= rdd_i.resume[0] ? rdd_i.resume_psn : rdd_i.first_psn[23:0];
-      rr_base_q[w_idx] <= rdd_i.resume[0] ? rdd_i.resume_psn : rdd_i.first_psn[23:0];
-      rr_off_q[w_idx] <= 32'd0;
-      rr_rsm_q[w_idx] <= rdd_i.resume[0];
-      rr_stat_q[w_idx] <= rnic_spec_pkg::WC_STATUS_SUCCESS;
-      rr_d_q[w_idx] <= rdd_i;
-      rr_atom_q[w_idx] <= rdd_i.atomic[0];
-      // a re-post keeps the mark: the rest of the old response stream must not report again
-      rr_gap_q[w_idx] <= w_rep && rr_gap_q[w_idx];
-    end else if (state_q == SCls && c_evt && c_ev.kind == rnic_spec_pkg::RX_EVENT_KIND_READ_GAP) begin
-      rr_gap_q[g_idx_q] <= 1'b1;
-    end else if (state_q == SFin && p_rr_q) begin
-      rr_gap_q[rr_slot_q] <= 1'b0;
-      rr_nxt_q[rr_slot_q] <= rr_nxt_q[rr_slot_q] + 24'd1;
-      rr_off_q[rr_slot_q] <= pl_off_q;
-      rr_rsm_q[rr_slot_q] <= 1'b0;
-      rr_stat_q[rr_slot_q] <= rr_fin;
-    end else if (rr_settle_err && rr_stat_q[pend_slot_q] == rnic_spec_pkg::WC_STATUS_SUCCESS) begin
-      rr_stat_q[pend_slot_q] <= rnic_spec_pkg::WC_STATUS_GENERAL_ERR;
+    if (rdd_fire) rr_d_q[w_idx] <= rdd_i;
+    for (int i = 0; i < MaxReads; i++) begin
+      if (w_oh[i]) begin
+        rr_qpn_q[i] <= rdd_i.qpn[23:0];
+        rr_first_q[i] <= rdd_i.first_psn[23:0];
+        rr_nxt_q[i] <= rdd_i.resume[0] ? rdd_i.resume_psn : rdd_i.first_psn[23:0];
+        rr_base_q[i] <= rdd_i.resume[0] ? rdd_i.resume_psn : rdd_i.first_psn[23:0];
+        rr_off_q[i] <= 32'd0;
+        rr_rsm_q[i] <= rdd_i.resume[0];
+        rr_stat_q[i] <= rnic_spec_pkg::WC_STATUS_SUCCESS;
+        rr_atom_q[i] <= rdd_i.atomic[0];
+        // a re-post keeps the mark: the rest of the old response stream must not report again
+        rr_gap_q[i] <= w_rep && rr_gap_q[i];
+      end else if (rr_gap_set && g_idx_q == RrW'(i)) begin
+        rr_gap_q[i] <= 1'b1;
+      end else if (state_q == SFin && p_rr_q && rr_slot_q == RrW'(i)) begin
+        rr_gap_q[i] <= 1'b0;
+        rr_nxt_q[i] <= rr_nxt_q[i] + 24'd1;
+        rr_off_q[i] <= pl_off_q;
+        rr_rsm_q[i] <= 1'b0;
+        rr_stat_q[i] <= rr_fin;
+      end else if (rr_settle_err && pend_slot_q == RrW'(i) && rr_stat_q[i] == rnic_spec_pkg::WC_STATUS_SUCCESS) begin
+        rr_stat_q[i] <= rnic_spec_pkg::WC_STATUS_GENERAL_ERR;
+      end
     end
   end
 
   logic unused_in;
   assign unused_in = ^{mk_rsp_tag_i, dma_wr_cpl_tag_i, h_q, q_e, q_rqd, segleft, rd_pk, ch_n,
-                       buf_total, sg_acc, rr_pk, rr_avail, m_d, s_d};
+                       buf_total, rr_pk, rr_avail, m_d, sg_in, sg_left};
 
 endmodule
