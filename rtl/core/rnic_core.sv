@@ -645,12 +645,18 @@ module rnic_core #(
   logic [NumCnt*32-1:0] counters;
   logic [31:0] cnt_rx_frames_q, cnt_rx_bytes_q;
 
+  // What the host may rely on (id.caps): RC and UD transports, atomics (xport_rx hands them to
+  // the firmware), BlueFlame (doorbell_bar captures bf_data), MSI-X, firmware load over BAR0.
+  localparam logic [31:0] IdCaps = (32'(1) << rnic_spec_pkg::ID_CAPS_RC) |
+      (32'(1) << rnic_spec_pkg::ID_CAPS_UD) | (32'(1) << rnic_spec_pkg::ID_CAPS_ATOMICS) |
+      (32'(1) << rnic_spec_pkg::ID_CAPS_BLUEFLAME) | (32'(1) << rnic_spec_pkg::ID_CAPS_MSIX) |
+      (32'(1) << rnic_spec_pkg::ID_CAPS_FW_LOAD);
   rnic_regs u_regs (
     .clk_i, .rst_ni,
     .req_i(bus_req && sel_regs), .we_i(bus_we), .addr_i(bus_addr[rnic_spec_pkg::REG_ADDR_W-1:0]),
     .wdata_i(bus_wdata), .wstrb_i(bus_wstrb), .rdata_o(regs_rdata),
     .id_data_width_i(32'(DataWidth)), .id_num_cores_i(32'(NumCores)),
-    .id_caps_i((32'(1) << rnic_spec_pkg::ID_CAPS_FW_LOAD) | (32'(1) << rnic_spec_pkg::ID_CAPS_MSIX)),
+    .id_caps_i(IdCaps),
     .ctrl_control_o(ctrl_control), .ctrl_status_i({29'h0, fw_panicked, fw_ready, ctrl_control[0]}),
     .ctrl_scratch_o(ctrl_scratch), .ctrl_vlan_o(ctrl_vlan), .ctrl_cycle_lo_i(cycle_q[31:0]), .ctrl_cycle_hi_i(cycle_q[63:32]),
     .ctrl_dev_err_i(dev_err), .ctrl_dev_err_clear_o(dev_err_clear), .ctrl_dev_err_clear_we_o(dev_err_clear_we),

@@ -45,6 +45,9 @@ struct Bar0Test : sc_module {
     r.check(info.hw_version == RNIC_HW_VERSION && info.clock_mhz == 250, "bar0-version-clock");
     r.check(info.data_width == 512 && info.num_cores == 1, "bar0-datapath-params", "%u %u", info.data_width,
             info.num_cores);
+    const uint32_t caps = (1u << RNIC_ID_CAPS_RC) | (1u << RNIC_ID_CAPS_UD) | (1u << RNIC_ID_CAPS_ATOMICS) |
+                          (1u << RNIC_ID_CAPS_BLUEFLAME) | (1u << RNIC_ID_CAPS_MSIX) | (1u << RNIC_ID_CAPS_FW_LOAD);
+    r.check(info.caps == caps, "bar0-caps-every-feature", "caps 0x%x want 0x%x", info.caps, caps);
     r.check(rnic_find_block(&info, RNIC_BLK_DOORBELL_TYPE) == RNIC_BLK_DOORBELL_BASE &&
                 rnic_find_block(&info, 0x12345678) == 0,
             "bar0-find-block");
