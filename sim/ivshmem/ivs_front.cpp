@@ -61,11 +61,37 @@ void GuestRam::write(uint64_t off, const void *src, size_t n) {
 }
 
 namespace {
-volatile sig_atomic_t g_removed = 0;
+volatile sig_atomic_t g_removed = 0, g_panic = 0;
 void on_sigusr1(int) { g_removed = 1; }
+void on_sigusr2(int) { g_panic = 1; }
 }  // namespace
 
-void ivs_remove_on_sigusr1() { signal(SIGUSR1, on_sigusr1); }
+void ivs_remove_on_sigusr1() {
+  signal(SIGUSR1, on_sigusr1);
+  signal(SIGUSR2, on_sigusr2);
+}
+
+// A firmware panic under the loaded module, as tb/robust provokes it: a TEST_FAULT PANIC
+// command (answered only by a test-hooks image) in the module's command queue, at the slot the
+// firmware consumes next, then the producer doorbell. The module must be idle (no command in
+// flight: its producer count is then the firmware's consumer count, readable in BAR0); the
+// command never completes, and the module's next command reuses the slot of a dead device.
+void IvsFront::inject_panic() {
+  uint64_t base = node_->bar_read(RNIC_REG_CMDQ_CMDQ_BASE_LO) |
+                  uint64_t(node_->bar_read(RNIC_REG_CMDQ_CMDQ_BASE_LO + 4)) << 32;
+  uint32_t log = node_->bar_read(RNIC_REG_CMDQ_CMDQ_LOG_SIZE), cons = node_->bar_read(RNIC_REG_CMDQ_CMDQ_CONS);
+  if (!log || log > 16) {
+    std::fprintf(stderr, "rnic_sim ivshmem: SIGUSR2: no command queue to put the panic in\n");
+    return;
+  }
+  uint8_t c[RNIC_CMD_ENTRY_SIZE] = {0};
+  rnic_cmd_entry_set_opcode(c, RNIC_CMD_OP_TEST_FAULT);
+  rnic_cmd_entry_set_token(c, 0xDEAD);
+  rnic_cmd_test_fault_set_kind(c, RNIC_TEST_FAULT_PANIC);
+  ram_.write(base + uint64_t(cons & ((1u << log) - 1)) * RNIC_CMD_ENTRY_SIZE, c, sizeof c);
+  node_->bar_write(RNIC_REG_CMDQ_CMDQ_PROD, cons + 1);
+  panicked = true;
+}
 
 void ivs_deliver_doorbell(RnicNode *node, uint32_t off, uint32_t val) {
   node->db_write32(off, val);
@@ -281,6 +307,7 @@ void IvsFront::serve() {
       idle = false;
     }
     if ((iter & 255) == 0) {
+      if (g_panic && !panicked && !g_removed) inject_panic();
       rings += srv_->drain_doorbells();
       auto now = std::chrono::steady_clock::now();
       if (guest_seen && srv_->client_gone()) {

@@ -37,6 +37,8 @@ int usage(const char *why) {
                "  SOCK the ivshmem server socket, SHM the shared memory it hands out (created),\n"
                "  RAM the guest's memory-backend-file (created at --ram-size, default 1 GiB);\n"
                "  SIGUSR1: the device is removed from then on (reads all-ones, writes dropped).\n"
+               "  SIGUSR2: the firmware panics (a TEST_FAULT PANIC put into the module's idle command\n"
+               "           queue; needs a test-hooks firmware image).\n"
                "  -- COMMAND: a second NIC (rnic1, 10.0.0.1) linked to the guest's by the link model, served\n"
                "  to COMMAND through the simulator's service as `rnic_sim run` does (host-side verbs\n"
                "  programs); the guest's NIC is 10.0.0.2 at the MAC --service-peer names (its netdev's).\n"
@@ -220,6 +222,7 @@ int ivs_main(int argc, char **argv) {
     std::string rm = "rm -rf '" + work + "'";
     if (std::system(rm.c_str()) != 0) std::fprintf(stderr, "rnic_sim ivshmem: could not remove %s\n", work.c_str());
   }
+  if (front.panicked) std::printf("rnic_sim ivshmem: the firmware was made to panic (SIGUSR2) during the run\n");
   if (front.removed) std::printf("rnic_sim ivshmem: the device was removed (SIGUSR1) during the run\n");
   if (!front.error().empty()) std::printf("rnic_sim ivshmem: error: %s\n", front.error().c_str());
   return front.timed_out || !front.error().empty() ? 1 : 0;

@@ -21,4 +21,4 @@ GUEST_PROGS := $(BUILD)/guest-bin/kmod_mr $(BUILD)/guest-bin/kmod_async $(BUILD)
 $(BUILD)/guest-bin/%: tb/guest/%.c tb/guest/guest_rc.h spec/include/rnic_spec.h
 	@mkdir -p $(dir $@)
 	$(HOST_CC) -std=c11 -O2 -g -Wall -Wextra -Werror -Ispec/include $< -o $@ -libverbs
-test-guest test-guest-long: $(GUEST_PROGS) $(FW_IMAGE)
+test-guest test-guest-long: $(GUEST_PROGS) $(FW_IMAGE) $(BUILD)/firmware/hooks/imem.hex

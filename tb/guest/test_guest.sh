@@ -20,6 +20,7 @@ asyncprog=$root/build/guest-bin/kmod_async
 evprog=$root/build/guest-bin/kmod_events
 solprog=$root/build/guest-bin/solicit_peer
 fwimg=$root/build/firmware/fw.img
+fwhooks=$root/build/firmware/hooks/fw.img
 failures=0
 RERUN="tb/guest/test_guest.sh$([ $long = 1 ] && echo ' --long')   (outputs in build/guest-kmod/)"
 pass() { echo "PASS $1"; }
@@ -28,7 +29,7 @@ check() { if eval "$2"; then pass "$1"; else fail "$1" "$3"; fi; }
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
 t_start=$(date +%s)
 
-for f in "$sim" "$ko" "$prov" "$mrprog" "$asyncprog" "$evprog" "$solprog" "$fwimg"; do [ -f "$f" ] || { fail guest-inputs "$f missing (make kmod provider build/sim/rnic_sim)"; exit 1; }; done
+for f in "$sim" "$ko" "$prov" "$mrprog" "$asyncprog" "$evprog" "$solprog" "$fwimg" "$fwhooks"; do [ -f "$f" ] || { fail guest-inputs "$f missing (make kmod provider build/sim/rnic_sim)"; exit 1; }; done
 if ! command -v qemu-system-x86_64 > /dev/null; then
   fail guest-qemu "qemu-system-x86_64 not installed (scripts/install-deps.sh installs qemu-system-x86)"; exit 1
 fi
@@ -49,6 +50,8 @@ cp "$ko" "$prov" "$mrprog" "$asyncprog" "$evprog" tb/guest/kmod.sh "$out/share/"
 # The firmware image the module loads at probe (fw_image), and a copy with one IMEM byte
 # flipped (past the 32-byte header) that the device's CRC check must refuse.
 cp "$fwimg" "$out/share/fw.img"
+# The test-hooks image (TEST_FAULT answered) for the firmware-panic phase.
+cp "$fwhooks" "$out/share/fw-hooks.img"
 python3 -c 'import sys; b = bytearray(open(sys.argv[1], "rb").read()); b[100] ^= 0xFF; open(sys.argv[2], "wb").write(b)' \
   "$fwimg" "$out/share/fw-bad.img"
 
@@ -139,8 +142,10 @@ listening() { grep -qi ":$(printf %04X "$1") 00000000:0000 0A" /proc/net/tcp 2>/
 for ((i = 0; i < ${#CASES[@]} + 3; i++)); do
   for _ in $(seq 1 600); do listening $((base + i)) && break; kill -0 $simpid 2>/dev/null || break; sleep 0.1; done
 done
-# Phase 2 of the guest script asks for the device to disappear: SIGUSR1 to the simulator.
-( while kill -0 $simpid 2>/dev/null; do
+# Phase 1b of the guest script asks for a firmware panic (SIGUSR2 to the simulator), phase 2
+# for the device to disappear (SIGUSR1).
+( p=0; while kill -0 $simpid 2>/dev/null; do
+    if [ $p = 0 ] && [ -f "$out/share/out/panic-request" ]; then kill -USR2 $simpid && p=1 && sleep 1 && touch "$out/share/out/panicked"; fi
     if [ -f "$out/share/out/hang-request" ]; then kill -USR1 $simpid && touch "$out/share/out/hung"; break; fi
     sleep 0.1; done ) &
 watcher=$!
@@ -280,6 +285,17 @@ grep -h 'link0 frames\|COMMAND' "$out/sim.log" | sed 's/^/INFO /'
 echo "INFO guest: $(grep -o 'EQ: [0-9]* interrupts.*' "$dm" | head -1); MSI-X raised by the simulator: $(grep -o '[0-9]* MSI-X forwarded' "$out/sim.log")"
 # The default depths took the kernel-allocated rings (over a page: pingpong's 512-entry RQ).
 check guest-kernel-rings 'grep -Eq "; [1-9][0-9]* rings allocated by the kernel" "$dm"' "no ring allocated by the kernel: $(grep -o 'EQ: [0-9]* interrupts.*' "$dm")"
+
+# The firmware panicked under the loaded module (phase 1b, the test-hooks image).
+dp=$o/dmesg-panic.txt
+check guest-panic-insmod '[ "$(rd panic-insmod.rc)" = 0 ] && grep -q "firmware rnic/fw-hooks.img loaded" "$dp"' "insmod with the test-hooks image exit $(rd panic-insmod.rc): $(grep -m2 rnic "$dp" | tr '\n' ' ')"
+check guest-panic-sim 'grep -q "firmware was made to panic" "$out/sim.log"' "the simulator did not put the TEST_FAULT PANIC in"
+check guest-panic-marked-dead 'grep -q "device marked dead: firmware panic" "$dp"' "$(grep -m3 'rnic' "$dp" | tail -2 | tr '\n' ' ')"
+check guest-panic-fatal-event '[ "$(rd panic-async.rc)" = 0 ] && grep -qx "EVENT local catastrophic error" "$o/panic-async.txt" && grep -qx READY "$o/panic-async.txt"' "the process holding a context got: $(rd panic-async.txt | tr '\n' ' ') (exit $(rd panic-async.rc))"
+check guest-panic-later-call-fast '[ "$(rd panic-devinfo.rc)" != 0 ] && awk "BEGIN{exit !($(rd panic-devinfo-time || echo 99) < 2.5)}"' "ibv_devinfo after the panic exit $(rd panic-devinfo.rc) in $(rd panic-devinfo-time) s"
+check guest-panic-port-down '[ "$(rd panic-port-state)" = "1: DOWN" ]' "port state '$(rd panic-port-state)' after the panic"
+check guest-panic-rmmod '[ "$(rd panic-rmmod.rc)" = 0 ] && [ -z "$(rd panic-ibdevs-after.txt)" ]' "rmmod after the panic exit $(rd panic-rmmod.rc), devices left '$(rd panic-ibdevs-after.txt)'"
+check guest-panic-dmesg-clean '! grep -Eq "WARNING:|BUG:|Oops|Call Trace|lockdep|general protection" "$dp"' "$(grep -Em3 "WARNING:|BUG:|Oops|Call Trace|lockdep|general protection" "$dp" | tr '\n' ' ')"
 
 # The device removed under the loaded module (phase 2).
 check guest-hang-insmod '[ "$(rd hang-insmod.rc)" = 0 ]' "second insmod exit $(rd hang-insmod.rc)"
