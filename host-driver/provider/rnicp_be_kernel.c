@@ -633,6 +633,9 @@ static void kernel_db_write32(struct rnicp_be *be, uint32_t off, uint32_t val)
 		rnic_db_cq_arm_set_sn(&val, __atomic_add_fetch(&be->arm_sn, 1, __ATOMIC_RELAXED));
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	be->db[off / 4] = val;
+	/* the page is write-combined: flush the store out of the CPU's buffer now, not at the
+	 * buffer's next eviction */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
 /* BlueFlame on the write-combined page: one 64-byte block per WQEBB (a card's CPU flushes each
@@ -661,6 +664,7 @@ static void kernel_bf_write(struct rnicp_be *be, const void *wqe, unsigned bytes
 	}
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	be->db[RNIC_DB_BF_DB / 4] = bf_db_val;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);	/* flushed now, as in kernel_db_write32 */
 }
 
 const struct rnicp_be_ops rnicp_be_kernel_ops = {
