@@ -224,6 +224,7 @@ void IvsFront::deliver_bf(unsigned u, uint32_t val) {
     for (unsigned i = 0; i < bytes; i += 64) node_->db_write(page + RNIC_DB_BF_DATA + i, a + i, 64);
     node_->db_write32(page + RNIC_DB_BF_DB, val);
     bf_captured++;
+    bf_blocks += bytes / 64;
   } else {
     node_->db_write32(page + RNIC_DB_SQ_DB, val);
     bf_torn++;

@@ -72,6 +72,7 @@ class IvsFront : public sc_module {
   uint64_t page_doorbells = 0;  // delivered from the mmapped doorbell pages
   uint64_t page_doorbells_by[5] = {0, 0, 0, 0, 0};  // sq_db, rq_db, cq_db, cq_arm, bf_db
   uint64_t bf_captured = 0;  // bf_db delivered with its WQE from the page's bf_data
+  uint64_t bf_blocks = 0;   // 64-byte blocks of those WQEs
   uint64_t bf_torn = 0;      // bf_db whose bf_data did not hold its WQE: delivered as sq_db
   uint32_t last_db_page = 0, last_db_off = 0, last_db_val = 0;
   bool guest_seen = false, timed_out = false, removed = false;

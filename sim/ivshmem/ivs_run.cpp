@@ -198,9 +198,9 @@ int ivs_main(int argc, char **argv) {
   if (front.page_doorbells)
     std::printf(", the last page %u offset 0x%03x value 0x%08x", front.last_db_page, front.last_db_off, front.last_db_val);
   std::printf("\n");
-  std::printf("rnic_sim ivshmem: %llu BlueFlame doorbells from the mmapped pages: %llu with their WQE from bf_data, %llu as sq_db (bf_data did not hold it)\n",
+  std::printf("rnic_sim ivshmem: %llu BlueFlame doorbells from the mmapped pages: %llu with their WQE from bf_data (%llu blocks of 64 bytes), %llu as sq_db (bf_data did not hold it)\n",
               (unsigned long long)front.page_doorbells_by[4], (unsigned long long)front.bf_captured,
-              (unsigned long long)front.bf_torn);
+              (unsigned long long)front.bf_blocks, (unsigned long long)front.bf_torn);
   int cmd_status = -1;
   if (launch) {
     if (!launch->err.empty()) std::printf("rnic_sim ivshmem: service: %s\n", launch->err.c_str());

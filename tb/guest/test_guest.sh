@@ -80,6 +80,8 @@ case_ pp "ibv_rc_pingpong -d rnic1 -g 1 -s 64 -n 20 -c" "ibv_rc_pingpong -d rnic
 case_ pp-events "ibv_rc_pingpong -d rnic1 -g 1 -s 4096 -n 10 -c" "ibv_rc_pingpong -d rnic0 -g \$IDX -s 4096 -n 10 -c -e" "pingpong 4096 10"
 case_ write-bw "ib_write_bw -d rnic1 -x 1 $PF -s 4096 -n 20" "ib_write_bw -d rnic0 -x \$IDX $PF -s 4096 -n 20" "perf 4096 20"
 case_ read-lat "ib_read_lat -d rnic1 -x 1 $PF -s 64 -n 20" "ib_read_lat -d rnic0 -x \$IDX $PF -s 64 -n 20" "perf 64 20"
+# Inline WRITEs of 64 bytes: WQEs of two WQEBBs, by BlueFlame when the QP is idle.
+case_ write-lat-inline "ib_write_lat -d rnic1 -x 1 $PF -s 64 -I 64 -n 20" "ib_write_lat -d rnic0 -x \$IDX $PF -s 64 -I 64 -n 20" "perf 64 20"
 case_ send-bw "ib_send_bw -d rnic1 -x 1 $PF -s 4096 -n 20" "ib_send_bw -d rnic0 -x \$IDX $PF -s 4096 -n 20" "perf 4096 20"
 case_ send-bw-events "ib_send_bw -d rnic1 -x 1 $PF -s 4096 -n 20" "ib_send_bw -d rnic0 -x \$IDX $PF -s 4096 -n 20 -e" "perf 4096 20"
 fi
@@ -239,6 +241,8 @@ bfc=$(echo "$bfl" | sed -n 's/.*: \([0-9]*\) with their WQE from bf_data.*/\1/p'
 fwc=$(grep -o 'firmware counters: .*' "$dm" | tail -1)
 bfw=$(echo "$fwc" | sed -n 's/.* \([0-9]*\) BlueFlame WQEs from the capture, \([0-9]*\) BlueFlame misses.*/\1 \2/p')
 check guest-bf-captured '[ -n "$bfc" ] && [ "$bfc" -gt 0 ]' "no BlueFlame WQE captured from a doorbell page: $bfl"
+bfb=$(echo "$bfl" | sed -n 's/.* (\([0-9]*\) blocks of 64 bytes).*/\1/p')
+check guest-bf-multi-block '[ -n "$bfb" ] && [ "$bfb" -gt "$bfc" ]' "no BlueFlame WQE of two or more blocks (the inline WRITEs): $bfl"
 check guest-bf-from-capture '[ -n "$bfw" ] && [ "${bfw% *}" -gt 0 ] && [ $(( ${bfw% *} + ${bfw#* } )) = "$bfc" ]' "firmware '$fwc', simulator '$bfl'"
 check guest-db-arm-by-kernel 'grep -Eq "writes, [1-9][0-9]* doorbells," "$out/sim.log"' "no doorbell through the mailbox: $(grep 'register requests' "$out/sim.log")"
 res=$(grep " rnic0: " "$o/rdma-res-before-rmmod.txt")
