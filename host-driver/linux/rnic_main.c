@@ -65,8 +65,17 @@ err_vec:
 void rnic_dev_remove(struct rnic_kdev *rd)
 {
 	struct pci_dev *pdev = rd->pdev;
+	u8 c[RNIC_CMD_ENTRY_SIZE] = {};
 
 	rnic_ib_unregister(rd);
+	/* The firmware's data-path figures of this probe's life, for whoever reads the log (the
+	 * guest test checks BlueFlame WQEs were taken from the capture). */
+	rnic_cmd_entry_set_opcode(c, RNIC_CMD_OP_QUERY_COUNTERS);
+	if (!RNIC_CMD(rd, rnic_cmdq_exec(&rd->cmdq, c, NULL)))
+		dev_info(rd->dma_dev, "firmware counters: %u doorbells, %u send WQEs, %u CQEs, %u BlueFlame WQEs from the capture, %u BlueFlame misses\n",
+			 rnic_cmd_query_counters_get_doorbells(c), rnic_cmd_query_counters_get_sq_wqes(c),
+			 rnic_cmd_query_counters_get_cqes(c), rnic_cmd_query_counters_get_bf_wqes(c),
+			 rnic_cmd_query_counters_get_bf_misses(c));
 	rnic_hw_fini(rd);
 	free_irq(rd->irq_eq, rd);
 	dev_info(rd->dma_dev, "EQ: %d interrupts, %d events, %d entries found after the arm; %d rings allocated by the kernel\n",

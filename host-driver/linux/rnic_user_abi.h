@@ -26,8 +26,12 @@ struct rnic_uresp_ucontext {
 	__u32 max_sge, max_inline, max_rd_atomic, page_size_cap, max_mr_size_log2, num_uctx;
 	__u32 speed_gbps;	/* the port's */
 	__u8 mac[6];		/* the port's source MAC (the GID netdev's) */
-	__u8 reserved[2];
+	__u16 flags;		/* RNIC_UCTX_BLUEFLAME */
 };
+
+/* rnic_uresp_ucontext.flags: the doorbell page is mapped write-combined and its bf_data takes
+ * BlueFlame WQEs. */
+#define RNIC_UCTX_BLUEFLAME 0x1
 
 /* ALLOC_PD response */
 struct rnic_uresp_pd {

@@ -256,11 +256,11 @@ static int rnic_mmap(struct ib_ucontext *ibuc, struct vm_area_struct *vma)
 	if (e->cpu)	/* a queue buffer: ordinary cached memory, as the process's own */
 		rc = rdma_user_mmap_io(ibuc, vma, PHYS_PFN(virt_to_phys(e->cpu)), e->len,
 				       vma->vm_page_prot, entry);
-	/* Uncached: every store reaches the device in program order (BlueFlame's write-combined
-	 * mapping comes with the doorbell BAR). */
+	/* Write-combined: a BlueFlame WQE's 64-byte blocks reach the device as whole beats. The
+	 * provider fences before every doorbell word, so the doorbells keep program order. */
 	else
 		rc = rdma_user_mmap_io(ibuc, vma, PHYS_PFN(e->phys), PAGE_SIZE,
-				       pgprot_noncached(vma->vm_page_prot), entry);
+				       pgprot_writecombine(vma->vm_page_prot), entry);
 	rdma_user_mmap_entry_put(entry);
 	return rc;
 }
@@ -292,6 +292,11 @@ static int rnic_alloc_ucontext(struct ib_ucontext *ibuc, struct ib_udata *udata)
 	resp.db_mmap_key = uc->db_entry ? rdma_user_mmap_get_offset(uc->db_entry) : 0;
 	resp.uctx = uc->uctx;
 	resp.db_page_size = uc->db_entry ? RNIC_DB_BAR_PAGE_SIZE : 0;
+	/* Every doorbell page has bf_data and the doorbell BAR captures it in every build (a WQE
+	 * not captured whole is read from the ring), while id.caps does not set BLUEFLAME (nor
+	 * RC) yet: offered with the page. */
+	if (uc->db_entry)
+		resp.flags |= RNIC_UCTX_BLUEFLAME;
 	resp.fw_version = rd->dattr.fw_version;
 	resp.max_qp = rd->dattr.max_qp;
 	resp.max_cq = rd->dattr.max_cq;

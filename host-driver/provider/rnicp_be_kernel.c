@@ -633,6 +633,38 @@ static void kernel_db_write32(struct rnicp_be *be, uint32_t off, uint32_t val)
 		rnic_db_cq_arm_set_sn(&val, __atomic_add_fetch(&be->arm_sn, 1, __ATOMIC_RELAXED));
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	be->db[off / 4] = val;
+	/* the page is write-combined: flush the store out of the CPU's buffer now, not at the
+	 * buffer's next eviction */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+/* BlueFlame on the write-combined page: one 64-byte block per WQEBB (a card's CPU flushes each
+ * as one burst), the fence, then bf_db. A kernel that does not offer it (no BLUEFLAME flag)
+ * gets the same db_word on sq_db: the device reads the WQE from the ring. */
+static void kernel_bf_write(struct rnicp_be *be, const void *wqe, unsigned bytes, uint32_t bf_db_val)
+{
+	volatile uint64_t *d;
+	const uint8_t *s = wqe;
+
+	if (!(be->uc.flags & RNIC_UCTX_BLUEFLAME)) {
+		kernel_db_write32(be, RNIC_DB_SQ_DB, bf_db_val);
+		return;
+	}
+	if (!be->db) {
+		missing("the doorbell page");
+		return;
+	}
+	d = (volatile uint64_t *)(be->db + RNIC_DB_BF_DATA / 4);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	for (unsigned i = 0; i < bytes / 8; i++) {
+		uint64_t v;
+
+		memcpy(&v, s + 8 * i, 8);
+		d[i] = v;
+	}
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	be->db[RNIC_DB_BF_DB / 4] = bf_db_val;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);	/* flushed now, as in kernel_db_write32 */
 }
 
 const struct rnicp_be_ops rnicp_be_kernel_ops = {
@@ -656,4 +688,5 @@ const struct rnicp_be_ops rnicp_be_kernel_ops = {
 	.destroy_qp = kernel_destroy_qp,
 	.destroy_ah = kernel_destroy_ah,
 	.db_write32 = kernel_db_write32,
+	.bf_write = kernel_bf_write,
 };

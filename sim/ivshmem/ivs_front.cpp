@@ -61,11 +61,37 @@ void GuestRam::write(uint64_t off, const void *src, size_t n) {
 }
 
 namespace {
-volatile sig_atomic_t g_removed = 0;
+volatile sig_atomic_t g_removed = 0, g_panic = 0;
 void on_sigusr1(int) { g_removed = 1; }
+void on_sigusr2(int) { g_panic = 1; }
 }  // namespace
 
-void ivs_remove_on_sigusr1() { signal(SIGUSR1, on_sigusr1); }
+void ivs_remove_on_sigusr1() {
+  signal(SIGUSR1, on_sigusr1);
+  signal(SIGUSR2, on_sigusr2);
+}
+
+// A firmware panic under the loaded module, as tb/robust provokes it: a TEST_FAULT PANIC
+// command (answered only by a test-hooks image) in the module's command queue, at the slot the
+// firmware consumes next, then the producer doorbell. The module must be idle (no command in
+// flight: its producer count is then the firmware's consumer count, readable in BAR0); the
+// command never completes, and the module's next command reuses the slot of a dead device.
+void IvsFront::inject_panic() {
+  uint64_t base = node_->bar_read(RNIC_REG_CMDQ_CMDQ_BASE_LO) |
+                  uint64_t(node_->bar_read(RNIC_REG_CMDQ_CMDQ_BASE_LO + 4)) << 32;
+  uint32_t log = node_->bar_read(RNIC_REG_CMDQ_CMDQ_LOG_SIZE), cons = node_->bar_read(RNIC_REG_CMDQ_CMDQ_CONS);
+  if (!log || log > 16) {
+    std::fprintf(stderr, "rnic_sim ivshmem: SIGUSR2: no command queue to put the panic in\n");
+    return;
+  }
+  uint8_t c[RNIC_CMD_ENTRY_SIZE] = {0};
+  rnic_cmd_entry_set_opcode(c, RNIC_CMD_OP_TEST_FAULT);
+  rnic_cmd_entry_set_token(c, 0xDEAD);
+  rnic_cmd_test_fault_set_kind(c, RNIC_TEST_FAULT_PANIC);
+  ram_.write(base + uint64_t(cons & ((1u << log) - 1)) * RNIC_CMD_ENTRY_SIZE, c, sizeof c);
+  node_->bar_write(RNIC_REG_CMDQ_CMDQ_PROD, cons + 1);
+  panicked = true;
+}
 
 void ivs_deliver_doorbell(RnicNode *node, uint32_t off, uint32_t val) {
   node->db_write32(off, val);
@@ -172,24 +198,62 @@ bool IvsFront::drain_posted() {
   return true;
 }
 
+// A bf_db seen on a page: its WQE is taken from the page's bf_data when that holds it whole,
+// read twice (the same bytes both times, bf_db unchanged around them) and naming this doorbell
+// (ctrl.qpn is the doorbell's QPN, ctrl.wqe_index plus its WQEBBs is the doorbell's producer
+// index); then the NIC gets what a card's write-combined stores would give it: one 64-byte write
+// per WQEBB, then bf_db. Otherwise (another QP of the context overwrote bf_data meanwhile, a
+// torn copy) the value goes to sq_db: the same db_word, and the NIC reads the WQE from the ring,
+// where the provider also wrote it. A later BlueFlame post on the same QP needs the QP idle
+// (its completion polled), so it cannot overtake this one unseen.
+void IvsFront::deliver_bf(unsigned u, uint32_t val) {
+  const uint8_t *pg = shm_ + RNIC_IVS_DB_OFF + size_t(u) * RNIC_DB_BAR_PAGE_SIZE;
+  const auto *bfdb = reinterpret_cast<const uint32_t *>(pg + RNIC_DB_BF_DB);
+  uint8_t a[RNIC_DB_BF_DATA_BYTES], b[RNIC_DB_BF_DATA_BYTES];
+  std::memcpy(a, pg + RNIC_DB_BF_DATA, sizeof a);
+  __atomic_thread_fence(__ATOMIC_ACQUIRE);
+  std::memcpy(b, pg + RNIC_DB_BF_DATA, sizeof b);
+  __atomic_thread_fence(__ATOMIC_ACQUIRE);
+  uint32_t again = __atomic_load_n(bfdb, __ATOMIC_ACQUIRE);
+  unsigned bytes = (RNIC_WQE_CTRL_SIZE + 16u * rnic_wqe_ctrl_get_num_ds(a) + 63u) / 64u * 64u;
+  bool whole = again == val && bytes <= sizeof a && std::memcmp(a, b, bytes) == 0 &&
+               rnic_wqe_ctrl_get_qpn(a) == rnic_db_word_get_num(&val) &&
+               uint16_t(rnic_wqe_ctrl_get_wqe_index(a) + bytes / 64u) == uint16_t(rnic_db_word_get_index(&val));
+  uint32_t page = u * RNIC_DB_BAR_PAGE_SIZE;
+  if (whole) {
+    for (unsigned i = 0; i < bytes; i += 64) node_->db_write(page + RNIC_DB_BF_DATA + i, a + i, 64);
+    node_->db_write32(page + RNIC_DB_BF_DB, val);
+    bf_captured++;
+    bf_blocks += bytes / 64;
+  } else {
+    node_->db_write32(page + RNIC_DB_SQ_DB, val);
+    bf_torn++;
+  }
+}
+
 // The doorbell words of every context's page (RNIC_IVS_DB_OFF): a word that changed since the
-// last look is delivered to the NIC, as the store of a card's doorbell page would be.
-// BlueFlame (bf_db with bf_data) is not offered on these pages yet.
+// last look is delivered to the NIC, as the store of a card's doorbell page would be. bf_db
+// goes first: an sq_db of the same QP changed in the same look came after it (BlueFlame is
+// used on an idle QP only, so an earlier sq_db was delivered in an earlier look).
 bool IvsFront::scan_doorbell_pages() {
   bool any = false;
-  static const uint32_t words[5] = {RNIC_DB_SQ_DB, RNIC_DB_RQ_DB, RNIC_DB_CQ_DB, RNIC_DB_CQ_ARM, RNIC_DB_BF_DB};
+  static const uint32_t words[5] = {RNIC_DB_BF_DB, RNIC_DB_SQ_DB, RNIC_DB_RQ_DB, RNIC_DB_CQ_DB, RNIC_DB_CQ_ARM};
+  static const unsigned by[5] = {4, 0, 1, 2, 3};  // page_doorbells_by's index of each
   for (unsigned u = 0; u < db_pages_; u++) {
     const uint8_t *pg = shm_ + RNIC_IVS_DB_OFF + size_t(u) * RNIC_DB_BAR_PAGE_SIZE;
     for (unsigned w = 0; w < 5; w++) {
       uint32_t v = __atomic_load_n(reinterpret_cast<const uint32_t *>(pg + words[w]), __ATOMIC_ACQUIRE);
-      uint32_t &seen = db_seen_[size_t(u) * 5 + w];
-      if (v == seen || words[w] == RNIC_DB_BF_DB) continue;
+      uint32_t &seen = db_seen_[size_t(u) * 5 + by[w]];
+      if (v == seen) continue;
       seen = v;
       if (!v) continue;  // the module zeroed the page for a new context: no doorbell
       if (g_removed) continue;
-      ivs_deliver_doorbell(node_, u * RNIC_DB_BAR_PAGE_SIZE + words[w], v);
+      if (words[w] == RNIC_DB_BF_DB)
+        deliver_bf(u, v);
+      else
+        ivs_deliver_doorbell(node_, u * RNIC_DB_BAR_PAGE_SIZE + words[w], v);
       page_doorbells++;
-      page_doorbells_by[w]++;
+      page_doorbells_by[by[w]]++;
       last_db_page = u, last_db_off = words[w], last_db_val = v;
       any = true;
     }
@@ -244,6 +308,7 @@ void IvsFront::serve() {
       idle = false;
     }
     if ((iter & 255) == 0) {
+      if (g_panic && !panicked && !g_removed) inject_panic();
       rings += srv_->drain_doorbells();
       auto now = std::chrono::steady_clock::now();
       if (guest_seen && srv_->client_gone()) {

@@ -71,14 +71,20 @@ class IvsFront : public sc_module {
   uint64_t posted = 0;  // writes and doorbells from the posted ring (counted in writes/doorbells too)
   uint64_t page_doorbells = 0;  // delivered from the mmapped doorbell pages
   uint64_t page_doorbells_by[5] = {0, 0, 0, 0, 0};  // sq_db, rq_db, cq_db, cq_arm, bf_db
+  uint64_t bf_captured = 0;  // bf_db delivered with its WQE from the page's bf_data
+  uint64_t bf_blocks = 0;   // 64-byte blocks of those WQEs
+  uint64_t bf_torn = 0;      // bf_db whose bf_data did not hold its WQE: delivered as sq_db
   uint32_t last_db_page = 0, last_db_off = 0, last_db_val = 0;
   bool guest_seen = false, timed_out = false, removed = false;
+  bool panicked = false;  // SIGUSR2: a TEST_FAULT PANIC was put into the module's command queue
 
  private:
   void serve();
   void forward_msix(unsigned v);
   void handle(uint32_t op, uint32_t addr, uint32_t data, uint32_t *rsp, uint32_t *status);
   bool scan_doorbell_pages();  // true when it delivered a doorbell
+  void deliver_bf(unsigned page, uint32_t val);
+  void inject_panic();
   bool drain_posted();         // true when it performed posted entries
 
   RnicNode *node_;

@@ -37,6 +37,8 @@ int usage(const char *why) {
                "  SOCK the ivshmem server socket, SHM the shared memory it hands out (created),\n"
                "  RAM the guest's memory-backend-file (created at --ram-size, default 1 GiB);\n"
                "  SIGUSR1: the device is removed from then on (reads all-ones, writes dropped).\n"
+               "  SIGUSR2: the firmware panics (a TEST_FAULT PANIC put into the module's idle command\n"
+               "           queue; needs a test-hooks firmware image).\n"
                "  -- COMMAND: a second NIC (rnic1, 10.0.0.1) linked to the guest's by the link model, served\n"
                "  to COMMAND through the simulator's service as `rnic_sim run` does (host-side verbs\n"
                "  programs); the guest's NIC is 10.0.0.2 at the MAC --service-peer names (its netdev's).\n"
@@ -196,6 +198,9 @@ int ivs_main(int argc, char **argv) {
   if (front.page_doorbells)
     std::printf(", the last page %u offset 0x%03x value 0x%08x", front.last_db_page, front.last_db_off, front.last_db_val);
   std::printf("\n");
+  std::printf("rnic_sim ivshmem: %llu BlueFlame doorbells from the mmapped pages: %llu with their WQE from bf_data (%llu blocks of 64 bytes), %llu as sq_db (bf_data did not hold it)\n",
+              (unsigned long long)front.page_doorbells_by[4], (unsigned long long)front.bf_captured,
+              (unsigned long long)front.bf_blocks, (unsigned long long)front.bf_torn);
   int cmd_status = -1;
   if (launch) {
     if (!launch->err.empty()) std::printf("rnic_sim ivshmem: service: %s\n", launch->err.c_str());
@@ -217,6 +222,7 @@ int ivs_main(int argc, char **argv) {
     std::string rm = "rm -rf '" + work + "'";
     if (std::system(rm.c_str()) != 0) std::fprintf(stderr, "rnic_sim ivshmem: could not remove %s\n", work.c_str());
   }
+  if (front.panicked) std::printf("rnic_sim ivshmem: the firmware was made to panic (SIGUSR2) during the run\n");
   if (front.removed) std::printf("rnic_sim ivshmem: the device was removed (SIGUSR1) during the run\n");
   if (!front.error().empty()) std::printf("rnic_sim ivshmem: error: %s\n", front.error().c_str());
   return front.timed_out || !front.error().empty() ? 1 : 0;

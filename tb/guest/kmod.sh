@@ -19,7 +19,7 @@ for d in /sys/bus/pci/devices/*; do echo "${d##*/} $(cat $d/vendor) $(cat $d/dev
 # through BAR0's window): a corrupt image (one IMEM byte flipped: the device's CRC check refuses
 # it) must fail the probe with a clear error and leave a module that unloads; the good image
 # then comes up and carries everything below.
-mkdir -p /lib/firmware/rnic && cp /mnt/host/fw.img /mnt/host/fw-bad.img /lib/firmware/rnic/
+mkdir -p /lib/firmware/rnic && cp /mnt/host/fw.img /mnt/host/fw-bad.img /mnt/host/fw-hooks.img /lib/firmware/rnic/
 dmesg -c > /dev/null
 t0=$(cut -d' ' -f1 /proc/uptime)
 insmod /mnt/host/rnic.ko netdev=dummy0 cmd_timeout_ms=30000 mbox_timeout_ms=10000 fw_image=rnic/fw-bad.img
@@ -98,12 +98,32 @@ ls /sys/class/infiniband > $O/ibdevs-after.txt 2>&1
 cat /proc/sys/kernel/tainted > $O/taint-after
 dmesg -c > $O/dmesg.txt
 
+# Phase 1b: the firmware panics under the loaded module. The module loads the test-hooks image
+# (it answers TEST_FAULT); on panic-request the host's simulator gets SIGUSR2 and puts a TEST_FAULT
+# PANIC into the idle command queue, answering with panicked. The FW_PANIC event must mark the
+# device dead, the process holding a context must get the fatal async event, later calls must
+# fail at once, and rmmod must work.
+up() { cut -d' ' -f1 /proc/uptime; }
+insmod /mnt/host/rnic.ko netdev=dummy0 cmd_timeout_ms=3000 mbox_timeout_ms=10000 fw_image=rnic/fw-hooks.img; echo $? > $O/panic-insmod.rc
+(RDMAV_DRIVERS=/mnt/host/librnic /mnt/host/kmod_async > $O/panic-async.txt 2>&1; echo $? > $O/panic-async.rc) &
+for i in $(seq 1 100); do grep -qs READY $O/panic-async.txt && break; sleep 0.1; done
+touch $O/panic-request
+for i in $(seq 1 300); do [ -f $O/panicked ] && break; sleep 0.1; done
+for i in $(seq 1 600); do [ -s $O/panic-async.rc ] && break; sleep 0.1; done
+t0=$(up); RDMAV_DRIVERS=/mnt/host/librnic ibv_devinfo -d rnic0 > $O/panic-devinfo.txt 2>&1; echo $? > $O/panic-devinfo.rc; t1=$(up)
+echo "$(awk "BEGIN{print $t1 - $t0}")" > $O/panic-devinfo-time
+cat /sys/class/infiniband/rnic0/ports/1/state > $O/panic-port-state 2>&1
+rmmod rnic; echo $? > $O/panic-rmmod.rc
+ls /sys/class/infiniband > $O/panic-ibdevs-after.txt 2>&1
+step "firmware panic: signalled $([ -f $O/panicked ] && echo yes || echo no), async rc $(cat $O/panic-async.rc 2>/dev/null), ibv_devinfo rc $(cat $O/panic-devinfo.rc) in $(cat $O/panic-devinfo-time) s, rmmod rc $(cat $O/panic-rmmod.rc)"
+dmesg -c > $O/dmesg-panic.txt
+
 # Phase 2: the device disappears under a loaded module (the host's simulator gets SIGUSR1 when
 # hang-request appears in the share and answers with hung): registers then read all-ones and
 # commands never complete. The module must time the command out, mark the device dead, fail
-# later calls at once, report the port down, and still unload.
-up() { cut -d' ' -f1 /proc/uptime; }
-insmod /mnt/host/rnic.ko netdev=dummy0 cmd_timeout_ms=3000 mbox_timeout_ms=10000; echo $? > $O/hang-insmod.rc
+# later calls at once, report the port down, and still unload. It loads the production image
+# again: phase 1b left the firmware panicked.
+insmod /mnt/host/rnic.ko netdev=dummy0 cmd_timeout_ms=3000 mbox_timeout_ms=10000 fw_image=rnic/fw.img; echo $? > $O/hang-insmod.rc
 # A process holding a context: it must get the fatal async event.
 (RDMAV_DRIVERS=/mnt/host/librnic /mnt/host/kmod_async > $O/hang-async.txt 2>&1; echo $? > $O/hang-async.rc) &
 for i in $(seq 1 100); do grep -qs READY $O/hang-async.txt && break; sleep 0.1; done

@@ -10,7 +10,10 @@
  *               (no completion, no event, the QP still RTS).
  * The out-of-band exchange is ibv_rc_pingpong's (rdma-core 44): the client writes
  * "LID:QPN:PSN:GID" (GID as 32 hex digits of its bytes), reads the server's, writes "done".
- * Usage: kmod_events HOST PORT_ACCESS PORT_OVERRUN GID_INDEX. Prints PASS/FAIL lines and an
+ *   solicited   a CQ armed for solicited completions only (ibv_req_notify_cq(cq, 1)) against
+ *               tb/guest/solicit_peer: no event for a SEND without the solicited flag, one for
+ *               a SEND with it, both received byte for byte.
+ * Usage: kmod_events HOST PORT_ACCESS PORT_OVERRUN GID_INDEX PORT_SOLICIT. Prints PASS/FAIL lines and an
  * "EVENT <test> <name>" line per event; exit 0 when every check passed. */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -25,8 +28,8 @@
 #include <infiniband/verbs.h>
 
 #include "rnic_spec.h"
+#include "guest_rc.h"
 
-#define MSG_LEN 52	/* sizeof "0000:000000:000000:" + 32 hex digits + NUL, as pingpong */
 #define BUF 4096
 
 static int failures;
@@ -50,11 +53,11 @@ struct conn {
 
 /* pingpong's client exchange: ours out, the server's in, "done". */
 static int exchange(const char *host, const char *port, uint32_t qpn, uint32_t psn,
-		    const union ibv_gid *gid, uint32_t *rqpn, uint32_t *rpsn, union ibv_gid *rgid)
+		    const union ibv_gid *gid, uint32_t *rqpn, uint32_t *rpsn, union ibv_gid *rgid,
+		    int *keep)
 {
 	struct addrinfo hints = { .ai_family = AF_INET, .ai_socktype = SOCK_STREAM }, *res;
-	char msg[MSG_LEN], hex[33];
-	unsigned lid, q, p;
+	char msg[PP_MSG_LEN];
 	int fd, rc = -1;
 
 	if (getaddrinfo(host, port, &hints, &res))
@@ -67,9 +70,7 @@ static int exchange(const char *host, const char *port, uint32_t qpn, uint32_t p
 		return -1;
 	}
 	freeaddrinfo(res);
-	for (int i = 0; i < 16; i++)
-		sprintf(hex + 2 * i, "%02x", gid->raw[i]);
-	snprintf(msg, sizeof msg, "%04x:%06x:%06x:%s", 0u, qpn, psn, hex);
+	pp_msg_make(msg, qpn, psn, gid);
 	if (write(fd, msg, sizeof msg) != sizeof msg)
 		goto out;
 	for (size_t got = 0; got < sizeof msg;) {
@@ -81,18 +82,13 @@ static int exchange(const char *host, const char *port, uint32_t qpn, uint32_t p
 	}
 	if (write(fd, "done", sizeof "done") != sizeof "done")
 		goto out;
-	msg[MSG_LEN - 1] = 0;
-	if (sscanf(msg, "%x:%x:%x:%32s", &lid, &q, &p, hex) != 4 || strlen(hex) != 32)
+	if (pp_msg_parse(msg, rqpn, rpsn, rgid))
 		goto out;
-	for (int i = 0; i < 16; i++) {
-		unsigned b;
-
-		sscanf(hex + 2 * i, "%2x", &b);
-		rgid->raw[i] = (uint8_t)b;
-	}
-	*rqpn = q;
-	*rpsn = p;
 	rc = 0;
+	if (keep) {	/* the caller talks on: solicit_peer's go bytes */
+		*keep = fd;
+		return 0;
+	}
 out:
 	close(fd);
 	return rc;
@@ -100,7 +96,8 @@ out:
 
 /* An RC QP (its own CQs of scqe/rcqe entries) connected to the pingpong server at host:port. */
 static int connect_qp(struct ibv_context *c, struct ibv_pd *pd, int scqe, int rcqe, int gidx,
-		      const char *host, const char *port, struct conn *k)
+		      const char *host, const char *port, struct conn *k, struct ibv_comp_channel *ch,
+		      int *keep)
 {
 	union ibv_gid gid, rgid;
 	uint32_t rqpn, rpsn, psn = 0x1234;
@@ -111,7 +108,7 @@ static int connect_qp(struct ibv_context *c, struct ibv_pd *pd, int scqe, int rc
 				 .qp_access_flags = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE };
 
 	k->scq = ibv_create_cq(c, scqe, NULL, NULL, 0);
-	k->rcq = ibv_create_cq(c, rcqe, NULL, NULL, 0);
+	k->rcq = ibv_create_cq(c, rcqe, NULL, ch, 0);
 	if (!k->scq || !k->rcq)
 		return -1;
 	ia.send_cq = k->scq;
@@ -121,32 +118,9 @@ static int connect_qp(struct ibv_context *c, struct ibv_pd *pd, int scqe, int rc
 				    IBV_QP_ACCESS_FLAGS))
 		return -1;
 	if (ibv_query_gid(c, 1, gidx, &gid) ||
-	    exchange(host, port, k->qp->qp_num, psn, &gid, &rqpn, &rpsn, &rgid))
+	    exchange(host, port, k->qp->qp_num, psn, &gid, &rqpn, &rpsn, &rgid, keep))
 		return -1;
-	memset(&a, 0, sizeof a);
-	a.qp_state = IBV_QPS_RTR;
-	a.path_mtu = IBV_MTU_1024;
-	a.dest_qp_num = rqpn;
-	a.rq_psn = rpsn;
-	a.max_dest_rd_atomic = 1;
-	a.min_rnr_timer = 12;
-	a.ah_attr.is_global = 1;
-	a.ah_attr.grh.dgid = rgid;
-	a.ah_attr.grh.sgid_index = (uint8_t)gidx;
-	a.ah_attr.grh.hop_limit = 1;
-	a.ah_attr.port_num = 1;
-	if (ibv_modify_qp(k->qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
-			  IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
-		return -1;
-	memset(&a, 0, sizeof a);
-	a.qp_state = IBV_QPS_RTS;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	a.sq_psn = psn;
-	a.max_rd_atomic = 1;
-	return ibv_modify_qp(k->qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-			     IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
+	return rc_rtr_rts(k->qp, rqpn, rpsn, &rgid, gidx, psn);
 }
 
 static int post_send(struct ibv_qp *qp, struct ibv_mr *mr, uint64_t id)
@@ -256,6 +230,77 @@ static int forged_doorbell_ignored(struct ibv_device *dev, struct ibv_context *c
 	return quiet && !ibv_query_qp(k->qp, &a, IBV_QP_STATE, &ia) && a.qp_state == IBV_QPS_RTS;
 }
 
+static void destroy(struct conn *k);
+
+/* The receive CQ's next completion (up to 60 s of polling): its wc, 1 when one came. */
+static int next_wc(struct ibv_cq *cq, struct ibv_wc *wc)
+{
+	for (int i = 0; i < 60000; i++) {
+		int n = ibv_poll_cq(cq, 1, wc);
+
+		if (n)
+			return n == 1;
+		usleep(1000);
+	}
+	return 0;
+}
+
+/* Solicited-only arming through the kernel (ibv_req_notify_cq(cq, 1)): the host-side
+ * solicit_peer sends one 64-byte SEND without the solicited flag at the go byte '1', one with
+ * it at '2'. The first completes (byte-exact) without an event; the second raises one. */
+static void solicited_only(struct ibv_context *c, struct ibv_pd *pd, struct ibv_mr *mr, int gidx,
+			   const char *host, const char *port)
+{
+	struct ibv_comp_channel *ch = ibv_create_comp_channel(c);
+	struct conn k = { 0 };
+	struct ibv_wc wc;
+	struct pollfd p;
+	const uint8_t *rx = (const uint8_t *)mr->addr + 2048;
+	int fd = -1, ok, same;
+
+	ok = ch && connect_qp(c, pd, 8, 8, gidx, host, port, &k, ch, &fd) == 0;
+	check(ok, "events-solicited-connect", "channel, QP or exchange with solicit_peer failed");
+	if (!ok)
+		goto out;
+	ok = post_recv(k.qp, mr, mr->lkey) == 0 && post_recv(k.qp, mr, mr->lkey) == 0 &&
+	     ibv_req_notify_cq(k.rcq, 1) == 0 && write(fd, "1", 1) == 1;
+	check(ok, "events-solicited-arm", "post_recv, ibv_req_notify_cq(cq, 1) or the go byte failed");
+	if (!ok)
+		goto out;
+	ok = next_wc(k.rcq, &wc) && wc.status == IBV_WC_SUCCESS && wc.opcode == IBV_WC_RECV &&
+	     wc.byte_len == 64;
+	same = 1;
+	for (int i = 0; i < 64; i++)
+		same &= rx[i] == (uint8_t)(i * 7 + 1);
+	check(ok && same, "events-unsolicited-received", "no receive completion of 64 bytes with the peer's first pattern");
+	sleep(2);	/* an event, if the arm were wrong, comes with the CQE: give it time */
+	p = (struct pollfd){ .fd = ch->fd, .events = POLLIN };
+	check(poll(&p, 1, 0) == 0, "events-unsolicited-no-event", "a completion event for a SEND without the solicited flag");
+	ok = ibv_req_notify_cq(k.rcq, 1) == 0 && write(fd, "2", 1) == 1;
+	p = (struct pollfd){ .fd = ch->fd, .events = POLLIN };
+	ok = ok && poll(&p, 1, 60000) == 1;
+	check(ok, "events-solicited-event", "no completion event within 60 s for the solicited SEND");
+	if (ok) {
+		struct ibv_cq *ecq = NULL;
+		void *ectx;
+
+		ok = ibv_get_cq_event(ch, &ecq, &ectx) == 0 && ecq == k.rcq;
+		if (ecq)
+			ibv_ack_cq_events(ecq, 1);
+		ok = ok && next_wc(k.rcq, &wc) && wc.status == IBV_WC_SUCCESS && wc.byte_len == 64;
+		same = 1;
+		for (int i = 0; i < 64; i++)
+			same &= rx[i] == (uint8_t)(i * 7 + 2);
+		check(ok && same, "events-solicited-received", "the event did not name the CQ, or no completion with the peer's second pattern");
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	destroy(&k);
+	if (ch)
+		ibv_destroy_comp_channel(ch);
+}
+
 static void destroy(struct conn *k)
 {
 	if (k->qp)
@@ -277,8 +322,8 @@ int main(int argc, char **argv)
 	char *buf;
 	int gidx, ok;
 
-	if (argc != 5) {
-		fprintf(stderr, "usage: kmod_events HOST PORT_ACCESS PORT_OVERRUN GID_INDEX\n");
+	if (argc != 6) {
+		fprintf(stderr, "usage: kmod_events HOST PORT_ACCESS PORT_OVERRUN GID_INDEX PORT_SOLICIT\n");
 		return 2;
 	}
 	gidx = atoi(argv[4]);
@@ -298,7 +343,7 @@ int main(int argc, char **argv)
 
 	/* QP access error: the only receive names no region (the key's index moved far past any
 	 * region: a key the firmware has not issued). */
-	ok = connect_qp(c, pd, 8, 8, gidx, argv[1], argv[2], &acc) == 0;
+	ok = connect_qp(c, pd, 8, 8, gidx, argv[1], argv[2], &acc, NULL, NULL) == 0;
 	check(ok, "events-qp-access-connect", "QP or exchange with the pingpong server failed");
 	if (ok) {
 		check(post_recv(acc.qp, mr, mr->lkey ^ 0x7FFF00u) == 0 && post_send(acc.qp, mr, 1) == 0,
@@ -308,7 +353,7 @@ int main(int argc, char **argv)
 	}
 
 	/* CQ overrun: six completions into a send CQ of two entries nobody polls. */
-	ok = connect_qp(c, pd, 2, 8, gidx, argv[1], argv[3], &ovr) == 0;
+	ok = connect_qp(c, pd, 2, 8, gidx, argv[1], argv[3], &ovr, NULL, NULL) == 0;
 	check(ok, "events-cq-overrun-connect", "QP or exchange with the pingpong server failed");
 	if (ok)
 		check(forged_doorbell_ignored(dev, c, &ovr), "events-forged-doorbell-ignored",
@@ -324,6 +369,7 @@ int main(int argc, char **argv)
 	}
 	destroy(&acc);
 	destroy(&ovr);
+	solicited_only(c, pd, mr, gidx, argv[1], argv[5]);
 	check(ibv_dereg_mr(mr) == 0 && ibv_dealloc_pd(pd) == 0, "events-teardown",
 	      "MR or PD refused after the errors");
 	ibv_close_device(c);
