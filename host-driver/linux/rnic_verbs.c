@@ -292,10 +292,9 @@ static int rnic_alloc_ucontext(struct ib_ucontext *ibuc, struct ib_udata *udata)
 	resp.db_mmap_key = uc->db_entry ? rdma_user_mmap_get_offset(uc->db_entry) : 0;
 	resp.uctx = uc->uctx;
 	resp.db_page_size = uc->db_entry ? RNIC_DB_BAR_PAGE_SIZE : 0;
-	/* Every doorbell page has bf_data and the doorbell BAR captures it in every build (a WQE
-	 * not captured whole is read from the ring), while id.caps does not set BLUEFLAME (nor
-	 * RC) yet: offered with the page. */
-	if (uc->db_entry)
+	/* Every doorbell page has bf_data; the card says whether it captures it (id.caps; a WQE
+	 * not captured whole is read from the ring). */
+	if (uc->db_entry && (rd->info.caps & BIT(RNIC_ID_CAPS_BLUEFLAME)))
 		resp.flags |= RNIC_UCTX_BLUEFLAME;
 	resp.fw_version = rd->dattr.fw_version;
 	resp.max_qp = rd->dattr.max_qp;

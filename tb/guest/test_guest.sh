@@ -205,7 +205,8 @@ check guest-devinfo-rc '[ "$(rd devinfo.rc)" = 0 ]' "ibv_devinfo -v exit $(rd de
 fv=$(sed -n 's/^fw_ver: //p' "$sy")
 dv() { grep -E "^[[:space:]]*$1:[[:space:]]" "$di" | head -1 | sed -E "s/^[[:space:]]*$1:[[:space:]]*//"; }
 for kvp in "hca_id|rnic0" "transport|InfiniBand (0)" "fw_ver|$fv" "vendor_id|0x10ee" "vendor_part_id|21074" \
-           "phys_port_cnt|1" "state|PORT_ACTIVE (4)" "link_layer|Ethernet" "max_pkeys|1"; do
+           "phys_port_cnt|1" "state|PORT_ACTIVE (4)" "link_layer|Ethernet" "max_pkeys|1" \
+           "atomic_cap|ATOMIC_HCA (1)"; do
   k=${kvp%%|*} v=${kvp#*|}
   check "guest-devinfo-$k" '[ "$(dv "$k")" = "$v" ]' "ibv_devinfo -v $k '$(dv "$k")', want '$v'"
 done
