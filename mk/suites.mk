@@ -5,7 +5,7 @@
 SUITE_BUDGET_spec        := 5
 SUITE_BUDGET_spec-c      := 5
 SUITE_BUDGET_lint        := 30
-SUITE_BUDGET_synth       := 780
+SUITE_BUDGET_synth       := 900
 SUITE_BUDGET_synth-25g   := 540
 SUITE_BUDGET_synth-blocks := 30
 SUITE_BUDGET_configs     := 20
