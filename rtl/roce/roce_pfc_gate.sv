@@ -39,12 +39,6 @@ module roce_pfc_gate #(
   logic load;
   assign load = s_tvalid_i && s_tready_o;
 
-  // the priority of an untagged frame from its bytes 12, 13 (EtherType) and 15 (DSCP/ECN), as
-  // roce_vlan_ins puts it into the PCP: the DSCP class of an IPv4 frame, else 0
-  function automatic logic [2:0] prio_of(input logic [7:0] et_hi, input logic [7:0] et_lo, input logic [2:0] cls);
-    prio_of = (et_hi == 8'h08 && et_lo == 8'h00) ? cls : 3'd0;
-  endfunction
-
   // the frame's priority as known after this cycle
   logic       known_d;
   logic [2:0] prio_d;
@@ -55,7 +49,7 @@ module roce_pfc_gate #(
       prio_d  = prio_q;
       if (load && s_first_q) begin
         known_d = 1'b1;
-        prio_d  = prio_of(s_tdata_i[8*12 +: 8], s_tdata_i[8*13 +: 8], s_tdata_i[8*15+5 +: 3]);
+        prio_d  = roce_pkg::frame_prio(s_tdata_i[8*12 +: 8], s_tdata_i[8*13 +: 8], s_tdata_i[8*15+5 +: 3]);
       end
     end
   end else begin : g_narrow
@@ -70,7 +64,7 @@ module roce_pfc_gate #(
         prio_d  = 3'd0;
       end else if (o_valid_q && o_first_q && !known_q && s_tvalid_i) begin
         known_d = 1'b1;
-        prio_d  = prio_of(s_tdata_i[8*4 +: 8], s_tdata_i[8*5 +: 8], s_tdata_i[8*7+5 +: 3]);
+        prio_d  = roce_pkg::frame_prio(s_tdata_i[8*4 +: 8], s_tdata_i[8*5 +: 8], s_tdata_i[8*7+5 +: 3]);
       end
     end
   end

@@ -115,6 +115,14 @@ package roce_pkg;
             + (f[HfDeth] ? 6'd8 : 6'd0) + (f[HfCnp] ? 6'd16 : 6'd0);
   endfunction
 
+  // The 802.1p priority of an untagged frame, from its EtherType bytes (12, 13) and the top three
+  // bits of its DSCP/ECN byte (15): the DSCP class of an IPv4 frame, else 0. roce_vlan_ins puts
+  // it into the PCP, roce_pfc_gate pauses by it.
+  function automatic logic [2:0] frame_prio(input logic [7:0] et_hi, input logic [7:0] et_lo,
+                                           input logic [2:0] cls);
+    frame_prio = (et_hi == 8'h08 && et_lo == 8'h00) ? cls : 3'd0;
+  endfunction
+
   // Big-endian fields as byte vectors with wire byte 0 in bits [7:0].
   function automatic logic [15:0] be16(input logic [15:0] x);
     be16 = {x[7:0], x[15:8]};

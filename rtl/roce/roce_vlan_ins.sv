@@ -61,7 +61,7 @@ module roce_vlan_ins #(
   // the tag: PCP from the DSCP/ECN byte (frame byte 15) when the ethertype is IPv4
   logic [2:0]  pcp;
   logic [31:0] tag;
-  assign pcp = (s_tdata_i[8*P +: 8] == 8'h08 && s_tdata_i[8*(P+1) +: 8] == 8'h00) ? s_tdata_i[8*(P+3)+5 +: 3] : 3'd0;
+  assign pcp = roce_pkg::frame_prio(s_tdata_i[8*P +: 8], s_tdata_i[8*(P+1) +: 8], s_tdata_i[8*(P+3)+5 +: 3]);
   assign tag = {vid_i[7:0], pcp, 1'b0, vid_i[11:8], 8'h00, 8'h81};
 
   logic [DataWidth-1:0] ins, shf;

@@ -3,7 +3,7 @@
 # system test (test-rdma-pfc) is suite pfc in sim/block.mk.
 PFC_BUILD   := $(BUILD)/pfc
 PFC_TB_CPP  := tb/pfc/tb_pfc_gate.cpp
-PFC_TB_DEPS := $(PFC_TB_CPP) tb/common/tb_check.h rtl/roce/roce_pfc_gate.sv
+PFC_TB_DEPS := $(PFC_TB_CPP) tb/common/tb_check.h rtl/roce/roce_pfc_gate.sv rtl/roce/roce_pkg.sv
 PFC_SEED    ?= 1
 PFC_FRAMES  ?= 400
 

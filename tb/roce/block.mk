@@ -17,7 +17,7 @@ $(ROCE_BUILD)/w%/Vroce_tb_top: $(ROCE_TB_DEPS)
 
 # the 802.1Q insert/strip blocks back to back (tb/roce/tb_vlan.cpp), at three widths
 VLAN_WIDTHS := 512 128 64
-VLAN_TB_DEPS := rtl/roce/roce_vlan_ins.sv rtl/roce/roce_vlan_strip.sv tb/roce/roce_vlan_tb_top.sv tb/roce/tb_vlan.cpp \
+VLAN_TB_DEPS := rtl/roce/roce_pkg.sv rtl/roce/roce_vlan_ins.sv rtl/roce/roce_vlan_strip.sv tb/roce/roce_vlan_tb_top.sv tb/roce/tb_vlan.cpp \
   tb/common/tb_check.h
 $(ROCE_BUILD)/vlan%/Vroce_vlan_tb_top: $(VLAN_TB_DEPS)
 	$(call verilate,$(ROCE_BUILD)/vlan$*,roce_vlan_tb_top,tb/roce/roce_vlan_tb_top.sv,tb/roce/tb_vlan.cpp,\
