@@ -1225,6 +1225,68 @@ void ud(Ext &t) {
               (name + "-receiver").c_str(), "cqes %d %s src_qp %u data %d grh %d", ny, wcs(wy).c_str(), wy.src_qp,
               int(data), int(grh));
   }
+  // Controlled Q_Key (docs/conformance.md row 46): a WR's Q_Key with bit 31 set is replaced by
+  // the sending QP's own. The WQEs here are written by rnicp_sq_post, below the provider's verbs
+  // layer (which substitutes too), so this is the NIC's rule. x's own Q_Key is y's: delivered.
+  // y2's Q_Key is 0x80000000 itself: x's WR naming it sends x's 0x11111111 and is dropped and
+  // counted; x2, whose own Q_Key is 0x80000000, reaches y2 with the same WR value.
+  RdmaQp *y2 = t.new_qp(t.b, 0, RNIC_QP_TYPE_UD), *x2 = t.new_qp(t.a, 0, RNIC_QP_TYPE_UD);
+  if (!y2 || !x2) return;
+  const uint32_t ctl = 0x80000000u;
+  if (!t.r.check(y2->ud_ready(ctl, 0x30) && x2->ud_ready(ctl, 0x40), "rdma-ud-controlled-qkey-setup", "%s%s",
+                 y2->err.c_str(), x2->err.c_str()))
+    return;
+  struct Case {
+    const char *name;
+    RdmaQp *src, *dst;
+    bool delivered;
+  };
+  bool y2_posted = false;
+  for (const Case &k : {Case{"rdma-ud-controlled-qkey-uses-own-qkey", x, y, true},
+                        Case{"rdma-ud-controlled-qkey-not-sent-as-is-dropped", x, y2, false},
+                        Case{"rdma-ud-controlled-qkey-own-controlled-qkey", x2, y2, true}}) {
+    const uint32_t len = 200;
+    auto msg = t.rnd(len);
+    t.a->mem->write(t.abuf, msg.data(), len);
+    uint64_t rbuf = t.bbuf + 0x80000;
+    t.b->mem->fill(rbuf, 0xEE, len + 40 + 64);
+    uint32_t dud0 = counter(t.b, RNIC_CNT_RX_DROP_UD);
+    // A buffer is posted for the dropped datagram too (a UD drop for want of one is counted
+    // alike); it stays posted and takes the next case's datagram.
+    rnicp_sge rs{rbuf, len + 40, t.bkey};
+    rnicp_recv_wr rwr{t.next(), &rs, 1};
+    int pr = 0;
+    if (k.dst != y2 || !y2_posted) pr = k.dst->post_recv(rwr), y2_posted = k.dst == y2;
+    if (k.dst == y2 && k.delivered) y2_posted = false;
+    rnicp_sge s{t.abuf, len, t.akey};
+    rnicp_send_wr wr{};
+    wr.wr_id = t.next();
+    wr.opcode = RNIC_WQE_OP_SEND;
+    wr.flags = RNICP_WR_SIGNALED;
+    wr.sg_list = &s;
+    wr.num_sge = 1;
+    wr.ahn = ahn;
+    wr.remote_qpn = k.dst->qpn;
+    wr.remote_qkey = ctl;
+    int ps = k.src->post_send(wr);
+    rnicp_wc wx{}, wy{};
+    int nx = k.src->poll(&wx, 1, t.wait_t), ny = k.dst->poll(&wy, 1, sc_time(100, SC_US));
+    uint32_t dud = counter(t.b, RNIC_CNT_RX_DROP_UD) - dud0;
+    bool sent = pr == 0 && ps > 0 && nx == 1 && is(wx, wr.wr_id, 0, RNIC_WC_OPCODE_SEND, len);
+    if (k.delivered) {  // the buffer of this case (or the one the dropped datagram left posted)
+      bool data = t.b->mem->read_vec(rbuf + 40, len) == msg;
+      t.r.check(sent && ny == 1 && wy.status == 0 && wy.byte_len == len + 40 && wy.src_qp == k.src->qpn && data &&
+                    dud == 0,
+                k.name, "post %d/%d cqes %d/%d %s %s data %d ud drops +%u", pr, ps, nx, ny, wcs(wx).c_str(),
+                wcs(wy).c_str(), int(data), dud);
+    } else {
+      auto after = t.b->mem->read_vec(rbuf, len + 40);
+      bool untouched = std::all_of(after.begin(), after.end(), [](uint8_t b) { return b == 0xEE; });
+      t.r.check(sent && ny == 0 && dud == 1 && untouched, k.name,
+                "post %d/%d sender cqes %d %s, receiver cqes %d (want 0), ud drops +%u (want 1), buffer untouched %d",
+                pr, ps, nx, wcs(wx).c_str(), ny, dud, int(untouched));
+    }
+  }
 }
 
 // Priority marking (docs/architecture.md): both ports tag with VLAN 0x123 (ctrl.vlan); three RC
