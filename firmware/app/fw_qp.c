@@ -213,6 +213,7 @@ void fw_qpt_build(uint32_t qpn, uint8_t *t)
 	rnic_qpt_entry_set_qkey(t, rnic_qp_ctx_get_qkey(c));
 	rnic_qpt_entry_set_ack_coalesce(t, 16);
 	rnic_qpt_entry_set_min_rnr_timer(t, rnic_qp_ctx_get_min_rnr_timer(c));
+	rnic_qpt_entry_set_max_dest_rd_atomic(t, rnic_qp_ctx_get_max_dest_rd_atomic(c));
 }
 
 /* Hands the entry to the RTL when the transport engines are there; 0 or -1. keep: a modify

@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'h18659DD3;
+  localparam logic [31:0] SPEC_HASH = 32'h73AD519B;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -1359,8 +1359,11 @@ package rnic_spec_pkg;
   localparam int unsigned QPT_ENTRY_ACK_COALESCE_W = 8;
   localparam int unsigned QPT_ENTRY_MIN_RNR_TIMER_LSB = 392;
   localparam int unsigned QPT_ENTRY_MIN_RNR_TIMER_W = 8;
+  localparam int unsigned QPT_ENTRY_MAX_DEST_RD_ATOMIC_LSB = 400;
+  localparam int unsigned QPT_ENTRY_MAX_DEST_RD_ATOMIC_W = 8;
   typedef struct packed {
-    logic [111:0] rsvd400;
+    logic [103:0] rsvd408;
+    logic [7:0] max_dest_rd_atomic;
     logic [7:0] min_rnr_timer;
     logic [7:0] ack_coalesce;
     logic [31:0] qkey;

@@ -245,6 +245,10 @@ module rnic_core #(
   logic                   ack_hold;
   logic [63:0]            rdrsp_va;
   logic [31:0]            rdrsp_rkey, rdrsp_len;
+  // responder resources (max_dest_rd_atomic): the receive engine asks, the transmit engine counts
+  logic                   rdrsp_new;
+  logic [23:0]            rsc_qpn;
+  logic [5:0]             rsc_cnt;
   logic [1:0] mkey_wr_op;
   logic [31:0] mkey_wr_index;
   logic [rnic_spec_pkg::MPT_ENTRY_BYTES*8-1:0] mkey_wr_data;
@@ -476,7 +480,7 @@ module rnic_core #(
     .ack_syndrome_o(ack_syndrome), .ack_msn_o(ack_msn), .ack_hold_o(ack_hold),
     .rdrsp_valid_o(rdrsp_valid), .rdrsp_ready_i(rdrsp_ready), .rdrsp_qpn_o(rdrsp_qpn),
     .rdrsp_psn_o(rdrsp_psn), .rdrsp_va_o(rdrsp_va), .rdrsp_rkey_o(rdrsp_rkey), .rdrsp_len_o(rdrsp_len),
-    .rdrsp_msn_o(rdrsp_msn),
+    .rdrsp_msn_o(rdrsp_msn), .rdrsp_new_o(rdrsp_new), .rsc_qpn_o(rsc_qpn), .rsc_cnt_i(rsc_cnt),
     .mk_req_valid_o(rx_mk_req_valid), .mk_req_ready_i(rx_mk_req_ready), .mk_req_key_o(rx_mk_req_key),
     .mk_req_pdn_o(rx_mk_req_pdn), .mk_req_va_o(rx_mk_req_va), .mk_req_len_o(rx_mk_req_len),
     .mk_req_access_o(rx_mk_req_access), .mk_req_local_o(rx_mk_req_local), .mk_req_tag_o(rx_mk_req_tag),
@@ -515,7 +519,7 @@ module rnic_core #(
     .qp_stop_i(qp_stop), .qp_stop_qpn_i(qpt_qpn[23:0]),
     .rdrsp_valid_i(rdrsp_valid), .rdrsp_ready_o(rdrsp_ready), .rdrsp_qpn_i(rdrsp_qpn),
     .rdrsp_psn_i(rdrsp_psn), .rdrsp_va_i(rdrsp_va), .rdrsp_rkey_i(rdrsp_rkey), .rdrsp_len_i(rdrsp_len),
-    .rdrsp_msn_i(rdrsp_msn),
+    .rdrsp_msn_i(rdrsp_msn), .rdrsp_new_i(rdrsp_new), .rsc_qpn_i(rsc_qpn), .rsc_cnt_o(rsc_cnt),
     .qpt_req_valid_o(tx_qpt_req_valid), .qpt_req_qpn_o(tx_qpt_req_qpn), .qpt_rsp_i(tx_qpt_rsp),
     .mk_req_valid_o(tx_mk_req_valid), .mk_req_ready_i(tx_mk_req_ready), .mk_req_key_o(tx_mk_req_key),
     .mk_req_pdn_o(tx_mk_req_pdn), .mk_req_va_o(tx_mk_req_va), .mk_req_len_o(tx_mk_req_len),

@@ -54,7 +54,7 @@ module xport_qpt #(
 );
   localparam int QW = (NumQps > 1) ? $clog2(NumQps) : 1;
   localparam int TxW = 400;
-  localparam int RxW = 106;
+  localparam int RxW = 114;
   localparam int SW = xport_rx_pkg::QpStateBits;
   localparam int RqdW = rnic_spec_pkg::RQ_DESC_BYTES * 8;
   localparam int DW = RqdW - 32;  // the slot needs no qpn (rq_desc bits 31:0)
@@ -119,7 +119,7 @@ module xport_qpt #(
   assign fw_init = fw_we && !fw_cmd.keep_state;
   assign st_we_any = clr_we || fw_init || st_we_i;
 
-  assign rx_wdata = {qpt_wr_entry_i.qkey, qpt_wr_entry_i.min_rnr_timer, qpt_wr_entry_i.ack_coalesce, qpt_wr_entry_i.pdn,
+  assign rx_wdata = {qpt_wr_entry_i.max_dest_rd_atomic, qpt_wr_entry_i.qkey, qpt_wr_entry_i.min_rnr_timer, qpt_wr_entry_i.ack_coalesce, qpt_wr_entry_i.pdn,
                      qpt_wr_entry_i.access, qpt_wr_entry_i.pmtu_log2, qpt_wr_entry_i.qp_type,
                      qpt_wr_entry_i.rx_enable, qpt_wr_entry_i.valid};
 
@@ -214,7 +214,7 @@ module xport_qpt #(
 
   always_comb begin
     rx_entry_o = '0;
-    {rx_entry_o.qkey, rx_entry_o.min_rnr_timer, rx_entry_o.ack_coalesce, rx_entry_o.pdn, rx_entry_o.access,
+    {rx_entry_o.max_dest_rd_atomic, rx_entry_o.qkey, rx_entry_o.min_rnr_timer, rx_entry_o.ack_coalesce, rx_entry_o.pdn, rx_entry_o.access,
      rx_entry_o.pmtu_log2, rx_entry_o.qp_type, rx_entry_o.rx_enable, rx_entry_o.valid} = rx_rd_q;
     if (!rx_ok_q) rx_entry_o = '0;
     rx_rqd_o = '0;

@@ -64,6 +64,11 @@ module xport_rx #(
   output logic [31:0]                rdrsp_rkey_o,
   output logic [31:0]                rdrsp_len_o,
   output logic [23:0]                rdrsp_msn_o,
+  output logic                       rdrsp_new_o,  // the READ is a new request (not a duplicate)
+  // responder resources (max_dest_rd_atomic): the transmit engine counts, for the QP of
+  // rsc_qpn_o, its READ responses and atomic answers of new requests not yet sent (a cycle later)
+  output logic [23:0]                rsc_qpn_o,
+  input  logic [5:0]                 rsc_cnt_i,
   // mkey_table lookup port
   output logic                       mk_req_valid_o,
   input  logic                       mk_req_ready_i,
@@ -555,7 +560,9 @@ module xport_rx #(
     end else begin
       c_wb = 1'b1;
       c_st.nak_sent = 1'b0;
-      if (!seq_ok || !len_ok || (is_write && !wlen_ok) || (atomic && h_q.va[2:0] != 3'd0)) begin
+      // a new READ or atomic beyond the QP's responder resources: NAK invalid request (IBTA)
+      if (!seq_ok || !len_ok || (is_write && !wlen_ok) || (atomic && h_q.va[2:0] != 3'd0) ||
+          ((rd_req || atomic) && {2'b0, rsc_cnt_i} >= q_e.max_dest_rd_atomic)) begin
         c_ack = 1'b1; c_ack_syn = SynInvReq;
         c_evt = 1'b1; c_ev.kind = rnic_spec_pkg::RX_EVENT_KIND_RESP_ERROR;
         c_ev.status = rnic_spec_pkg::WC_STATUS_REM_INV_REQ_ERR;
@@ -769,7 +776,7 @@ module xport_rx #(
 
   // ---- outputs ------------------------------------------------------------------------------------
   logic        ack_v_q, evt_v_q, rd_v_q;
-  logic        p_ack_q, p_evt_q, p_rd_q, p_wb_q, p_rqclr_q, p_place_q, p_rr_q, rr_lenerr_q;
+  logic        p_ack_q, p_evt_q, p_rd_q, p_wb_q, p_rqclr_q, p_place_q, p_rr_q, rr_lenerr_q, rd_new_q;
   logic [7:0]  rr_nst_q, rr_fin;
   assign rr_fin = (rr_nst_q != rnic_spec_pkg::WC_STATUS_SUCCESS) ? rr_nst_q :
                   rr_lenerr_q ? rnic_spec_pkg::WC_STATUS_LOC_LEN_ERR : rnic_spec_pkg::WC_STATUS_SUCCESS;
@@ -800,6 +807,8 @@ module xport_rx #(
   assign rdrsp_rkey_o   = h_q.rkey;
   assign rdrsp_len_o    = h_q.dma_len;
   assign rdrsp_msn_o    = stn_q.msn;
+  assign rdrsp_new_o    = rd_new_q;
+  assign rsc_qpn_o      = (state_q == SIdle) ? hdr_i.dest_qp : h_q.dest_qp;
   assign st_we          = state_q == SWb && p_wb_q;
   assign rqv_clr        = p_rqclr_q;
   assign dma_req_fire   = state_q == SDmaReq && dma_wr_req_ready_i;
@@ -815,7 +824,7 @@ module xport_rx #(
       state_q <= SIdle;
       h_q <= '0; stn_q <= '0;
       ack_v_q <= 1'b0; evt_v_q <= 1'b0; rd_v_q <= 1'b0;
-      p_ack_q <= 1'b0; p_evt_q <= 1'b0; p_rd_q <= 1'b0; p_wb_q <= 1'b0; p_rqclr_q <= 1'b0;
+      p_ack_q <= 1'b0; p_evt_q <= 1'b0; p_rd_q <= 1'b0; p_wb_q <= 1'b0; p_rqclr_q <= 1'b0; rd_new_q <= 1'b0;
       p_place_q <= 1'b0; is_atomic_q <= 1'b0;
       p_rr_q <= 1'b0; rr_lenerr_q <= 1'b0; rr_nst_q <= '0; rr_slot_q <= '0; pl_rd_q <= 1'b0;
       rr_v_q <= '0;
@@ -905,6 +914,7 @@ module xport_rx #(
           if (c_evt && c_ev.kind == rnic_spec_pkg::RX_EVENT_KIND_ATOMIC_REQ) p_ack_q <= 1'b1;
           p_evt_q <= c_evt; ev_q <= c_ev;
           p_rd_q <= c_rd; p_wb_q <= c_wb; p_rqclr_q <= c_rqclr; p_place_q <= c_place;
+          rd_new_q <= !dup;
           is_atomic_q <= atomic;
           fail_q <= 1'b0;
           ack_qpn_q <= h_q.dest_qp;

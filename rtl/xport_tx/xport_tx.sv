@@ -40,6 +40,11 @@ module xport_tx #(
   input  logic [31:0]            rdrsp_rkey_i,
   input  logic [31:0]            rdrsp_len_i,
   input  logic [23:0]            rdrsp_msn_i,
+  input  logic                   rdrsp_new_i,     // a new READ request (a duplicate's re-read is not counted)
+  // responder resources of QP rsc_qpn_i, registered: READ responses of new requests and atomic
+  // answers (unanswered, or answered and not yet sent) of the QP (receive engine: max_dest_rd_atomic)
+  input  logic [23:0]            rsc_qpn_i,
+  output logic [5:0]             rsc_cnt_o,
   // QP table read port (response valid the cycle after the request)
   output logic                   qpt_req_valid_o,
   output logic [23:0]            qpt_req_qpn_o,
@@ -116,6 +121,7 @@ module xport_tx #(
   rnic_spec_pkg::qpt_entry_t qp_q;
   logic [7:0]                status_q;       // verdict known before the packets (0: none)
   logic                      nak_q;          // READ response job turned into a NAK
+  logic                      rd_new_q;       // the READ response job answers a new request
   logic [2:0]                si_q;           // SGE index
   logic [2:0]                nout_q;         // key lookups outstanding
   logic                      kfail_q;
@@ -515,13 +521,41 @@ module xport_tx #(
   // which done records are responses (READ response, parked ACK, firmware ATOMIC_ACK / ACK) and
   // of which QP: a copy beside the record FIFO, same push and pop
   localparam int RsW = $clog2(RecDepth);
-  logic [RecDepth-1:0] rs_v_q, rs_m;
+  logic [RecDepth-1:0] rs_v_q, rs_m, rs_res_q;
   logic [23:0]         rs_qpn_q [RecDepth];
   logic [RsW-1:0]      rs_wr_q, rs_rd_q;
   logic                f_resp;
   assign f_resp = st_q != SIdle && (src_q != SrcFw || fw_rsp);
   always_comb
     for (int i = 0; i < RecDepth; i++) rs_m[i] = rs_v_q[i] && rs_qpn_q[i] == ack_qpn_i;
+  // Responder resources (IBTA max_dest_rd_atomic; the receive engine compares): per QP, the READ
+  // responses of new requests and the atomics from the marker on until the answer's frame left:
+  // the job in the control FSM, the done records (their frames have not all left), and the
+  // atomics the firmware has still to answer (hold slots). A duplicate READ's re-read is not
+  // counted: its original may still be streaming after the requester took it as answered.
+  localparam int RscW = $clog2(RecDepth + 2) + 1;
+  logic            f_res;
+  logic [RscW-1:0] rsc_n;
+  logic [4:0]      rsc_at;
+  logic [5:0]      rsc_q;
+  logic [6:0]      rsc_sum;
+  assign f_res = st_q != SIdle && ((src_q == SrcRd && rd_new_q) ||
+                                   (is_fw && kind == rnic_spec_pkg::MSG_KIND_ATOMIC_ACK));
+  always_comb begin
+    rsc_n = (f_res && d_q.qpn[23:0] == rsc_qpn_i) ? RscW'(1) : RscW'(0);
+    for (int i = 0; i < RecDepth; i++)
+      if (rs_v_q[i] && rs_res_q[i] && rs_qpn_q[i] == rsc_qpn_i) rsc_n = rsc_n + RscW'(1);
+    rsc_at = '0;
+    for (int i = 0; i < HoldSlots; i++)
+      if (hs_v_q[i] && hs_qpn_q[i] == rsc_qpn_i) rsc_at = hs_at_q[i];
+    rsc_sum = 7'(rsc_n) + 7'(rsc_at);
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) rsc_q <= '0;
+    else rsc_q <= rsc_sum[6] ? 6'd63 : rsc_sum[5:0];
+  end
+  assign rsc_cnt_o = rsc_q;
+
   // an ACK job parks when its QP has a response ahead of it (or it is an atomic's marker)
   assign ack_park = ack_hold_i || hs_hit || |rs_m || (f_resp && d_q.qpn[23:0] == ack_qpn_i);
 
@@ -573,7 +607,7 @@ module xport_tx #(
     if (!rst_ni) begin
       hs_v_q <= '0; hs_ack_q <= '0;
       for (int i = 0; i < HoldSlots; i++) begin hs_at_q[i] <= '0; hs_need_q[i] <= '0; end
-      rs_v_q <= '0; rs_wr_q <= '0; rs_rd_q <= '0;
+      rs_v_q <= '0; rs_res_q <= '0; rs_wr_q <= '0; rs_rd_q <= '0;
     end else begin
       hs_v_q <= hs_v_d; hs_ack_q <= hs_ack_d;
       for (int i = 0; i < HoldSlots; i++) begin hs_at_q[i] <= hs_at_d[i]; hs_need_q[i] <= hs_need_d[i]; end
@@ -584,6 +618,7 @@ module xport_tx #(
       end
       if (rec_push) begin
         rs_v_q[rs_wr_q] <= src_q != SrcFw || fw_rsp;
+        rs_res_q[rs_wr_q] <= f_res;
         rs_wr_q <= rs_wr_q + RsW'(1);
       end
     end
@@ -725,6 +760,7 @@ module xport_tx #(
       err_pulse_q <= 1'b0;
       c_rkey_q    <= '0;
       c_retx_q    <= '0;
+      rd_new_q    <= 1'b0;
     end else begin
       err_pulse_q <= 1'b0;
       case (st_q)
@@ -761,6 +797,7 @@ module xport_tx #(
             d_q.sge0_addr <= rdrsp_va_i;
             d_q.sge0_len  <= rdrsp_len_i;
             d_q.sge0_lkey <= rdrsp_rkey_i;
+            rd_new_q      <= rdrsp_new_i;
             src_q         <= SrcRd;
             rr_q          <= 1'b0;
             st_q          <= SQreq;

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0x18659DD3u
+#define RNIC_SPEC_HASH 0x73AD519Bu
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -2909,6 +2909,15 @@ static inline void rnic_qpt_entry_set_min_rnr_timer(void *p, uint32_t v)
 {
 	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 49, (uint8_t)v);
 }
+#define RNIC_QPT_ENTRY_MAX_DEST_RD_ATOMIC_OFF 50u
+static inline uint32_t rnic_qpt_entry_get_max_dest_rd_atomic(const void *p)
+{
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 50);
+}
+static inline void rnic_qpt_entry_set_max_dest_rd_atomic(void *p, uint32_t v)
+{
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 50, (uint8_t)v);
+}
 
 /* qpt_cmd (4 bytes): Value written to fw_mmio qpt_commit: which QP-table entry the mailbox's qpt_entry replaces, and how. */
 #define RNIC_QPT_CMD_SIZE 4u
@@ -4126,6 +4135,7 @@ static inline void rnic_fw_image_hdr_set_imem_crc(void *p, uint32_t v)
 	X(qpt_entry, qkey, 44, 4, 0, 32) \
 	X(qpt_entry, ack_coalesce, 48, 1, 0, 8) \
 	X(qpt_entry, min_rnr_timer, 49, 1, 0, 8) \
+	X(qpt_entry, max_dest_rd_atomic, 50, 1, 0, 8) \
 	X(qpt_cmd, qpn, 0, 4, 0, 24) \
 	X(qpt_cmd, keep_state, 3, 1, 7, 1) \
 	X(rq_desc, qpn, 0, 4, 0, 32) \

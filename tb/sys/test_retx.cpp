@@ -95,7 +95,8 @@ struct Retx : sc_module {
   uint32_t cnt(RdmaPort *h, uint32_t i) { return rnic_rd32(&h->os, RNIC_COUNTER_BASE + 4 * i); }
 
   // A connected RC pair x (nic0) -> y (nic1) at path MTU code mtu (1..5: 256..4096).
-  bool pair(RdmaQp *&x, RdmaQp *&y, uint32_t mtu, uint32_t timeout, uint32_t max_rd_atomic = 4) {
+  bool pair(RdmaQp *&x, RdmaQp *&y, uint32_t mtu, uint32_t timeout, uint32_t max_rd_atomic = 4,
+            uint32_t max_dest_rd_atomic = 4) {
     qps.emplace_back(new RdmaQp());
     x = qps.back().get();
     qps.emplace_back(new RdmaQp());
@@ -105,6 +106,7 @@ struct Retx : sc_module {
     o.path_mtu = mtu;
     o.timeout = timeout;
     o.max_rd_atomic = max_rd_atomic;
+    o.max_dest_rd_atomic = max_dest_rd_atomic;
     uint32_t px = uint32_t(next() & 0xFFFFFF), py = uint32_t(next() & 0xFFFFFF);
     bool ok = x->connect(*y, px, py, o) && y->connect(*x, py, px, o);
     return r.check(ok, "retx-qp-connect", "%s%s", x->err.c_str(), y->err.c_str());
@@ -539,6 +541,84 @@ struct Retx : sc_module {
     }
   }
 
+  // Responder resources (IBTA max_dest_rd_atomic; docs/conformance.md row 22): a requester whose
+  // max_rd_atomic (4) exceeds the responder's max_dest_rd_atomic posts a READ of 128 KiB, a READ
+  // of 4 KiB, a WRITE and a READ of 4 KiB at once. The second READ arrives while the first's 128
+  // responses stream: with max_dest_rd_atomic 1 the responder answers it NAK invalid request
+  // (the only NAK nic1 sends, at its PSN, after the first READ's responses) and goes to ERR; the
+  // requester completes the first READ SUCCESS byte-exact, the second REM_INV_REQ_ERR, flushes
+  // the rest and goes to ERR. With max_dest_rd_atomic 2 all four succeed; with 0 (no responder
+  // resources, as rxe) the first READ is NAKed.
+  void rd_resources() {
+    for (uint32_t res : {1u, 2u, 0u}) {
+      RdmaQp *x, *y;
+      if (!pair(x, y, 3, 14, 4, res)) return;
+      std::string name = "retx-max-dest-rd-atomic-" + std::to_string(res);
+      uint64_t rsrc = bbuf + 0x100000, ldst = abuf + 0x200000, wsrc = abuf + 0x100000, wdst = bbuf + 0x300000;
+      const uint32_t len[4] = {128u << 10, 4096, 64, 4096};
+      const uint64_t roff[4] = {0, 0x30000, 0, 0x40000};  // READs: remote source offsets, local the same
+      fill(b, rsrc, 0x50000), fill(a, ldst, 0x50000), fill(a, wsrc, 64), fill(b, wdst, 64);
+      auto lbefore = a->mem->read_vec(ldst, 0x50000), wbefore = b->mem->read_vec(wdst, 64);
+      uint32_t nak61 = 0, naks = 0, nak_psn = 0, first = next_psn(x);
+      loss.tap = [&](int side, const std::vector<uint8_t> &f) {
+        if (side != 1 || f.size() < 58 || f[12] != 0x08 || f[13] != 0x00 || f[42] != 0x11) return;
+        uint32_t q = uint32_t(f[47]) << 16 | uint32_t(f[48]) << 8 | f[49];
+        if (q != x->qpn || (f[54] & 0x60) == 0) return;  // AETH syndrome: an ACK (bits 6:5 = 0)
+        naks++;
+        if (f[54] == 0x61) nak61++, nak_psn = uint32_t(f[51]) << 16 | uint32_t(f[52]) << 8 | f[53];
+      };
+      bool ok = true;
+      for (uint32_t i = 0; i < 4; i++) {
+        rnicp_sge sg{i == 2 ? wsrc : ldst + roff[i], len[i], akey};
+        rnicp_send_wr w{};
+        w.wr_id = 0xD00 + i, w.flags = RNICP_WR_SIGNALED, w.sg_list = &sg, w.num_sge = 1, w.rkey = bkey;
+        w.opcode = i == 2 ? RNIC_WQE_OP_RDMA_WRITE : RNIC_WQE_OP_RDMA_READ;
+        w.remote_addr = i == 2 ? wdst : rsrc + roff[i];
+        ok = ok && x->post_send_nodb(w) > 0;
+      }
+      x->ring();
+      rnicp_wc wc[6];
+      int n = x->poll(wc, 4, sc_time(2, SC_MS));
+      wait(sc_time(20, SC_US));
+      n += x->poll_now(wc + n, 6 - n);
+      loss.tap = nullptr;
+      rnic_qp_attr ax{}, ay{};
+      rnic_cmd_query_qp(&a->q, x->qpn, &ax), rnic_cmd_query_qp(&b->q, y->qpn, &ay);
+      auto st = [&](int i) { return i < n ? int(wc[i].status) : -1; };
+      bool r1 = a->mem->read_vec(ldst, len[0]) == b->mem->read_vec(rsrc, len[0]);
+      bool all = r1 && a->mem->read_vec(ldst + roff[1], len[1]) == b->mem->read_vec(rsrc + roff[1], len[1]) &&
+                 a->mem->read_vec(ldst + roff[3], len[3]) == b->mem->read_vec(rsrc + roff[3], len[3]) &&
+                 b->mem->read_vec(wdst, 64) == a->mem->read_vec(wsrc, 64);
+      bool order = n == 4;
+      for (int i = 0; order && i < 4; i++) order = wc[i].wr_id == 0xD00u + uint32_t(i);
+      char why[240];
+      std::snprintf(why, sizeof why, "posted %d, %d CQEs (%d %d %d %d), NAK 0x61 %u (PSN +%d) of %u NAKs, states %u/%u, "
+                    "first READ data %d, all data %d", int(ok), n, st(0), st(1), st(2), st(3), nak61,
+                    int((nak_psn - first) & 0xFFFFFF), naks, ax.state, ay.state, int(r1), int(all));
+      if (res == 1) {
+        // the second READ's PSN: the first reserved 128 PSNs
+        bool untouched = a->mem->read_vec(ldst + roff[1], len[1]) ==
+                         std::vector<uint8_t>(lbefore.begin() + roff[1], lbefore.begin() + roff[1] + len[1]);
+        r.check(ok && order && st(0) == RNIC_WC_STATUS_SUCCESS && r1 && st(1) == RNIC_WC_STATUS_REM_INV_REQ_ERR &&
+                    st(2) == RNIC_WC_STATUS_WR_FLUSH_ERR && st(3) == RNIC_WC_STATUS_WR_FLUSH_ERR && nak61 == 1 &&
+                    naks == 1 && nak_psn == ((first + 128) & 0xFFFFFF) && ax.state == RNIC_QP_STATE_ERR &&
+                    ay.state == RNIC_QP_STATE_ERR && untouched && b->mem->read_vec(wdst, 64) == wbefore,
+                (name + "-excess-read-nak-invalid-request").c_str(), "%s, second READ's buffer untouched %d", why,
+                int(untouched));
+      } else if (res == 2) {
+        bool succ = order;
+        for (int i = 0; succ && i < 4; i++) succ = wc[i].status == RNIC_WC_STATUS_SUCCESS;
+        r.check(ok && succ && all && naks == 0 && ax.state == RNIC_QP_STATE_RTS && ay.state == RNIC_QP_STATE_RTS,
+                (name + "-within-limit-all-complete").c_str(), "%s", why);
+      } else {
+        r.check(ok && order && st(0) == RNIC_WC_STATUS_REM_INV_REQ_ERR && st(1) == RNIC_WC_STATUS_WR_FLUSH_ERR &&
+                    nak61 == 1 && naks == 1 && nak_psn == first && ax.state == RNIC_QP_STATE_ERR &&
+                    ay.state == RNIC_QP_STATE_ERR,
+                (name + "-first-read-nak-invalid-request").c_str(), "%s", why);
+      }
+    }
+  }
+
   // The next PSN of x: from the firmware's QP context (QUERY_QP).
   uint32_t next_psn(RdmaQp *x) {
     rnic_qp_attr at{};
@@ -557,6 +637,7 @@ struct Retx : sc_module {
     if (ok) {
       in_order();
       rd_limit();
+      rd_resources();
       clean();
       single();
       overtaken();

@@ -53,7 +53,7 @@ template <typename T> static void pack_hdr(T& s, const Hdr& h) {
 struct Pkt { Hdr h; std::vector<uint8_t> pl; };
 struct Ack { uint32_t qpn, psn, syn, msn; };
 struct Evt { uint32_t kind, status, syn, flags, qpn, psn, msn, byte_len, imm, op; uint64_t wr_id, va, swap_add, compare; uint32_t src; };
-struct Rd { uint32_t qpn, psn; uint64_t va; uint32_t rkey, len, msn; };
+struct Rd { uint32_t qpn, psn; uint64_t va; uint32_t rkey, len, msn; bool fresh; };
 
 // spec enum values
 enum { EV_RECV_DONE = 0, EV_WRITE_IMM_DONE = 1, EV_ACK = 2, EV_NAK = 3, EV_RNR_NAK = 4, EV_RESP_ERROR = 6,
@@ -150,7 +150,8 @@ struct Tb {
     else if (top->ack_valid_o && top->ack_ready_i)
       acks.push_back({top->ack_qpn_o, top->ack_psn_o, top->ack_syndrome_o, top->ack_msn_o});
     if (top->rdrsp_valid_o && top->rdrsp_ready_i)
-      rds.push_back({top->rdrsp_qpn_o, top->rdrsp_psn_o, top->rdrsp_va_o, top->rdrsp_rkey_o, top->rdrsp_len_o, top->rdrsp_msn_o});
+      rds.push_back({top->rdrsp_qpn_o, top->rdrsp_psn_o, top->rdrsp_va_o, top->rdrsp_rkey_o, top->rdrsp_len_o, top->rdrsp_msn_o,
+                     bool(top->rdrsp_new_o)});
     if (top->evt_valid_o && top->evt_ready_i) {
       uint8_t e[RNIC_RX_EVENT_SIZE];
       for (unsigned i = 0; i < RNIC_RX_EVENT_SIZE / 4; i++) rnic_st_le32(e + 4 * i, top->evt_o[i]);
@@ -210,6 +211,7 @@ struct Tb {
     mk_write(RNIC_MKEY_WR_OP_WR_MPT, m.idx, e);
   }
   uint32_t qpt_cmd_bits = 0;  // qpt_cmd bits besides the QPN for the next qpt_write (keep_state)
+  unsigned rd_res = 16;       // max_dest_rd_atomic of the next qpt_write
   // A QP-table entry: both directions enabled; the addresses are fixed test values.
   void qpt_write(uint32_t qpn, uint32_t epsn, unsigned pmtu_log2, unsigned access, uint32_t pdn,
                  unsigned coal, unsigned rnr, bool valid = true, unsigned qp_type = 2, uint32_t qkey = 0) {
@@ -232,6 +234,7 @@ struct Tb {
     rnic_qpt_entry_set_qkey(e, qkey);
     rnic_qpt_entry_set_ack_coalesce(e, coal);
     rnic_qpt_entry_set_min_rnr_timer(e, rnr);
+    rnic_qpt_entry_set_max_dest_rd_atomic(e, rd_res);
     load(top->qpt_wr_entry_i, e, RNIC_QPT_ENTRY_SIZE);
     top->qpt_wr_valid_i = 1; top->qpt_wr_qpn_i = qpn | qpt_cmd_bits;
     do cycle(); while (!fire_qpt);
@@ -908,6 +911,54 @@ int main(int argc, char** argv) {
            acks_eq(t.acks, {{QP, 0x101, 0x1F, 2}}, why);
       R.check(ok && mem_eq(t, why), "read-zero-length-not-checked", "%s", why.c_str()); why.clear();
     }
+  }
+  // ---- 6b. responder resources (max_dest_rd_atomic 2; docs/conformance.md row 22) -------------
+  // rsc_cnt_i stands for the transmit engine's count of the QP's unsent READ responses and atomic
+  // answers. Below the limit a new READ is a job (new); a duplicate READ is executed again
+  // whatever the count (not new: the transmit engine does not count it); a new READ or atomic at
+  // the limit is NAKed invalid request (0x61) with RESP_ERROR, no job, no marker
+  {
+    uint32_t E = 0x200;
+    t.rd_res = 2;
+    t.qpt_write(QP, E, 12, A_RW | A_RR | A_RA, PD, 0, 12);
+    t.rd_res = 16;
+    t.clear_out();
+    Pkt r; r.h.opcode = 0x0C; r.h.dest_qp = QP; r.h.psn = E; r.h.va = w.iova + 5; r.h.rkey = w.key(); r.h.dma_len = 100;
+    t.top->rsc_cnt_i = 1;
+    t.send_pkt(r);
+    t.run_idle();
+    t.top->rsc_cnt_i = 2;
+    t.send_pkt(r);  // the duplicate
+    t.run_idle();
+    bool ok = t.rds.size() == 2 && t.rds[0].psn == E && t.rds[0].fresh && t.rds[1].psn == E && !t.rds[1].fresh &&
+              t.acks.empty() && t.evts.empty();
+    R.check(ok, "rd-resources-below-limit-and-duplicate-executed", "%zu jobs (%d %d new), %zu acks, %zu events",
+            t.rds.size(), t.rds.size() > 0 && t.rds[0].fresh, t.rds.size() > 1 && t.rds[1].fresh, t.acks.size(),
+            t.evts.size());
+    bool rsc_q = t.top->rsc_qpn_o == QP;
+    t.clear_out();
+    Pkt r2 = r; r2.h.psn = E + 1;
+    t.send_pkt(r2);
+    t.run_idle();
+    ok = t.rds.empty() && t.evts.size() == 1 && t.evts[0].kind == EV_RESP_ERROR && t.evts[0].status == WC_REM_INV_REQ_ERR;
+    R.check(ok && acks_eq(t.acks, {{QP, E + 1, 0x61, 1}}, why) && rsc_q, "rd-resources-exceeded-read-nak-invalid-request",
+            "%zu jobs, %zu events, rsc_qpn %u, %s", t.rds.size(), t.evts.size(), unsigned(t.top->rsc_qpn_o), why.c_str());
+    why.clear();
+    // an atomic at the limit (QP written again: the NAK put it in error)
+    t.rd_res = 1;
+    t.qpt_write(QP, E + 10, 12, A_RW | A_RR | A_RA, PD, 0, 12);
+    t.rd_res = 16;
+    t.clear_out();
+    t.top->rsc_cnt_i = 1;
+    Pkt a; a.h.opcode = 0x14; a.h.dest_qp = QP; a.h.psn = E + 10; a.h.va = (w.iova + 0x1000 + 7) & ~7ull; a.h.rkey = w.key();
+    a.h.swap_add = 1;
+    t.send_pkt(a);
+    t.run_idle();
+    ok = t.marks.empty() && t.evts.size() == 1 && t.evts[0].kind == EV_RESP_ERROR && t.evts[0].status == WC_REM_INV_REQ_ERR;
+    R.check(ok && acks_eq(t.acks, {{QP, E + 10, 0x61, 0}}, why), "rd-resources-exceeded-atomic-nak-invalid-request",
+            "%zu markers, %zu events, %s", t.marks.size(), t.evts.size(), why.c_str());
+    why.clear();
+    t.top->rsc_cnt_i = 0;
   }
   // ---- 7. DMA error -> NAK remote operational error ---------------------------------------------
   {

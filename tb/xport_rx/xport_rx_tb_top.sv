@@ -55,6 +55,9 @@ module xport_rx_tb_top #(
   output logic [31:0]                rdrsp_rkey_o,
   output logic [31:0]                rdrsp_len_o,
   output logic [23:0]                rdrsp_msn_o,
+  output logic                       rdrsp_new_o,
+  output logic [23:0]                rsc_qpn_o,
+  input  logic [5:0]                 rsc_cnt_i,
   output logic [32*xport_rx_pkg::NumCnt-1:0] cnt_o,
   // memory-key table firmware port
   output logic                       mk_init_done_o,
@@ -136,7 +139,7 @@ module xport_rx_tb_top #(
     .tx_rd_en_i, .tx_rd_qpn_i, .tx_rd_entry_o,
     .ack_valid_o, .ack_ready_i, .ack_qpn_o, .ack_psn_o, .ack_syndrome_o, .ack_msn_o, .ack_hold_o,
     .rdrsp_valid_o, .rdrsp_ready_i, .rdrsp_qpn_o, .rdrsp_psn_o, .rdrsp_va_o, .rdrsp_rkey_o,
-    .rdrsp_len_o, .rdrsp_msn_o,
+    .rdrsp_len_o, .rdrsp_msn_o, .rdrsp_new_o, .rsc_qpn_o, .rsc_cnt_i,
     .mk_req_valid_o(mk_req_valid), .mk_req_ready_i(mk_req_ready), .mk_req_key_o(mk_req_key),
     .mk_req_pdn_o(mk_req_pdn), .mk_req_va_o(mk_req_va), .mk_req_len_o(mk_req_len),
     .mk_req_access_o(mk_req_access), .mk_req_local_o(mk_req_local), .mk_req_tag_o(mk_req_tag),

@@ -116,7 +116,7 @@ struct Desc {
   }
 };
 struct AckJob { uint32_t qpn, psn, syndrome, msn; bool hold = false; };
-struct RdJob { uint32_t qpn, psn, rkey, len, msn; uint64_t va; };
+struct RdJob { uint32_t qpn, psn, rkey, len, msn; uint64_t va; bool fresh = true; };  // fresh: a new request, not a duplicate
 
 static void write_pcap(const std::string& path, const std::vector<Bytes>& frames) {
   FILE* f = fopen(path.c_str(), "wb");
@@ -389,7 +389,7 @@ struct Tb {
       rd_on = true;
       const RdJob& r = rdq.front();
       x.rdrsp_qpn_i = r.qpn; x.rdrsp_psn_i = r.psn; x.rdrsp_va_i = r.va; x.rdrsp_rkey_i = r.rkey;
-      x.rdrsp_len_i = r.len; x.rdrsp_msn_i = r.msn;
+      x.rdrsp_len_i = r.len; x.rdrsp_msn_i = r.msn; x.rdrsp_new_i = r.fresh;
     }
     x.rdrsp_valid_i = rd_on;
     vlb::set_bytes(x.qpt_rsp_i, 0, 64, qpt_next.data());
@@ -922,6 +922,49 @@ int main(int argc, char** argv) {
     result(held, "ack_waits_for_atomic_answer_then_qp_stop_releases",
            held ? "" : "the ACK left before the atomic was answered");
     tb.fw_answers = true;
+  }
+
+  // ---- 6e. responder resources (max_dest_rd_atomic; docs/conformance.md row 22): rsc_cnt_o, a
+  // cycle after rsc_qpn_i, counts that QP's READ responses of new requests whose frames have not
+  // all left (a duplicate's re-read not: its original may still be streaming after the requester
+  // took it as answered) and its atomics from the marker until the answer's frame left ---------
+  {
+    tb.t->rsc_qpn_i = 0x12;
+    for (uint32_t k = 0; k < 3; k++) {
+      RdJob j;
+      j.qpn = 0x12; j.psn = 0x500 + 40 * k; j.msn = 0x60 + k; j.len = 30000; j.rkey = g_mr_b.key();
+      j.va = g_mr_b.iova + 100 + 1000 * k; j.fresh = k != 1;
+      tb.rdq.push_back(j);
+    }
+    RdJob other;  // another QP's READ: not counted for 0x12
+    other.qpn = 0x11; other.psn = 0x700; other.msn = 1; other.len = 9000; other.rkey = g_mr_b.key(); other.va = g_mr_b.iova;
+    tb.rdq.push_back(other);
+    unsigned mx = 0;
+    uint64_t start = tb.cyc;
+    while (tb.busy() && tb.cyc - start < 400000) {
+      tb.tick();
+      mx = std::max(mx, unsigned(tb.t->rsc_cnt_o));
+    }
+    tb.run_check("rd_resources_read_responses_sent");
+    unsigned after = tb.t->rsc_cnt_o;
+    result(mx == 2 && after == 0, "rd_resources_count_new_read_responses",
+           "most " + std::to_string(mx) + " (want 2 of 3 jobs, one a duplicate), after " + std::to_string(after));
+    // an atomic of 0x12 the firmware has not answered: counted from its marker until a QP stop
+    tb.fw_answers = false;
+    tb.rspq.push_back({0, {0x12, 0x600, 0x1f, 9, true}, {}});
+    for (int i = 0; i < 2000; i++) tb.tick();
+    unsigned at = tb.t->rsc_cnt_o;
+    tb.stop_qpn = 0x12;
+    for (int i = 0; i < 50; i++) tb.tick();
+    unsigned at_after = tb.t->rsc_cnt_o;
+    tb.t->rsc_qpn_i = 0x11;
+    tb.tick(), tb.tick();
+    unsigned other_qp = tb.t->rsc_cnt_o;
+    result(at == 1 && at_after == 0 && other_qp == 0, "rd_resources_count_unanswered_atomic",
+           "with the marker " + std::to_string(at) + " (want 1), after the QP stop " + std::to_string(at_after) +
+               ", QP 0x11 " + std::to_string(other_qp));
+    tb.fw_answers = true;
+    tb.t->rsc_qpn_i = 0;
   }
 
   // ---- 7. DMA error: SLVERR on a page of MR A -> GENERAL_ERR verdict, frames still sent ----------
