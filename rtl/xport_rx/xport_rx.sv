@@ -249,12 +249,21 @@ module xport_rx #(
   logic [23:0]              rr_qpn_q   [MaxReads];
   logic [23:0]              rr_first_q [MaxReads];
   logic [23:0]              rr_nxt_q   [MaxReads];
-  logic [23:0]              rr_base_q  [MaxReads];  // PSN whose response is FIRST/ONLY (resume point)
+  logic [MaxReads-1:0]      rr_atb_q;               // next PSN is the resume point (FIRST/ONLY expected)
   logic [MaxReads-1:0]      rr_rsm_q;               // offset to be recomputed from the PSN (resumed)
   logic [31:0]              rr_off_q   [MaxReads];
   logic [7:0]               rr_stat_q  [MaxReads];
   // (plain vectors: Yosys 0.23 synthesizes an unpacked array of a struct type without storage)
   logic [rnic_spec_pkg::RD_DESC_BYTES*8-1:0] rr_d_q [MaxReads];
+  // What the READ-response checks need of the descriptor, computed when it is posted (timing:
+  // the packet count ceil(length / PMTU) by a variable shift and the SGE total behind the context
+  // read made SRrA the block's longest path): per PMTU 2^(8+j) the PSN of the last response,
+  // length - 1 (its low bits are the last response's length - 1), length == 0, the SGE total and
+  // a resumed READ's first PSN offset (resume_psn - first_psn). LUTRAM beside rr_d_q.
+  localparam int NPm = 5;  // PMTU 256 .. 4096
+  localparam int RxW = NPm * 24 + 12 + 1 + 34 + 24;
+  logic [RxW-1:0]           rr_x_q [MaxReads];
+  logic [RxW-1:0]           rr_x_d, m_x;
   logic [MaxReads-1:0]      rr_atom_q;              // the context is an atomic's (rd_desc.atomic)
   logic [MaxReads-1:0]      rr_gap_q;               // a gap was reported (READ_GAP) since it last advanced
   logic                     g_hit;                  // the response is ahead of a READ's next PSN
@@ -373,18 +382,22 @@ module xport_rx #(
   logic [32:0] rd_pk;
   logic [23:0] rd_npk;
   // READ response of the matched context
-  logic        is_rr, aa, rr_lastp, rr_firstp, rr_seq_ok, rr_len_ok, rr_lenerr;
-  logic [23:0] rr_k, rr_npk;
+  logic        is_rr, aa, rr_lastp, rr_firstp, rr_seq_ok, rr_len_ok, rr_lenerr, rr_rest_ok;
   logic [31:0] rr_off;
-  logic [32:0] rr_pk;
-  logic [31:0] rr_rest;
   logic [33:0] rr_tot, rr_avail;
+  logic [23:0] rr_lpsn, rr_krsm;
+  logic [11:0] rr_lm1;
+  logic        rr_lz;
   logic [15:0] rr_plen;
   rnic_spec_pkg::rd_desc_t m_d;
   // registered by the two READ-response stages (SRrM, SRrA; below)
   logic           m_hit_q, g_hit_q, aa_m;
   logic [RrW-1:0] m_idx_q, g_idx_q;
   logic [3:0]     rr_pl2_q;
+  logic [NPm-1:0] rr_pl_oh_q;   // the QP's PMTU one-hot (256 .. 4096)
+  logic [11:0]    rr_pmsk_q;    // PMTU - 1
+  logic [11:0]    rr_pm1_q;     // payload length - 1
+  logic           rr_pz_q, rr_pfit_q, rr_peq_q;  // payload length == 0, <= PMTU, == PMTU
   logic           rr_seq_ok_q, rr_len_ok_q, rr_lastp_q, rr_lenerr_v_q;
   logic [31:0]    rr_off_v_q;
   logic [15:0]    rr_plen_q;
@@ -434,30 +447,38 @@ module xport_rx #(
   always_ff @(posedge clk_i) begin
     m_hit_q <= m_hit; m_idx_q <= m_idx; g_hit_q <= g_hit; g_idx_q <= g_idx;
     rr_pl2_q <= pl2;
+    for (int j = 0; j < NPm; j++) rr_pl_oh_q[j] <= 32'(pl2) == 8 + j;
+    rr_pmsk_q <= 12'(pmtu - 17'd1);
+    rr_pm1_q <= 12'(h_q.payload_len - 16'd1);
+    rr_pz_q <= h_q.payload_len == 16'd0;
+    rr_pfit_q <= {1'b0, h_q.payload_len} <= pmtu;
+    rr_peq_q <= {1'b0, h_q.payload_len} == pmtu;
     rr_seq_ok_q <= rr_seq_ok; rr_len_ok_q <= rr_len_ok; rr_lastp_q <= rr_lastp;
     rr_lenerr_v_q <= rr_lenerr; rr_off_v_q <= rr_off; rr_plen_q <= rr_plen;
   end
   always_comb begin
     aa_m = h_q.opcode == 8'h12 && m_hit_q;
     m_d = rr_d_q[m_idx_q];
-    rr_k = h_q.psn - rr_first_q[m_idx_q];
-    rr_pk = (33'(m_d.length) + (33'd1 << rr_pl2_q) - 33'd1) >> rr_pl2_q;
-    rr_npk = (m_d.length == 32'd0) ? 24'd1 : rr_pk[23:0];
-    rr_firstp = h_q.psn == rr_base_q[m_idx_q];
-    rr_lastp = rr_k == rr_npk - 24'd1;
+    m_x = rr_x_q[m_idx_q];
+    rr_lpsn = '0;
+    for (int j = 0; j < NPm; j++) if (rr_pl_oh_q[j]) rr_lpsn = rr_lpsn | m_x[24*j +: 24];
+    {rr_krsm, rr_tot, rr_lz, rr_lm1} = m_x[RxW-1:NPm*24];
+    // (the matched context expects this PSN: it is the resume point until the context advances)
+    rr_firstp = rr_atb_q[m_idx_q];
+    rr_lastp = h_q.psn == rr_lpsn;
     // A resumed READ (a retry from mid-message) may also be answered with a replay that goes on
     // with the original message's opcodes: Linux rxe answers such a duplicate READ with MIDDLE
     // or LAST at the resume PSN (docs/interop.md). PSN and length checks apply as for FIRST/ONLY.
     rr_seq_ok = (h_q.opcode == 8'h0D && rr_firstp && !rr_lastp) || (h_q.opcode == 8'h0E && !rr_firstp && !rr_lastp) ||
                 (h_q.opcode == 8'h0F && !rr_firstp && rr_lastp) || (h_q.opcode == 8'h10 && rr_firstp && rr_lastp) ||
                 (rr_rsm_q[m_idx_q] && rr_firstp && ((h_q.opcode == 8'h0E && !rr_lastp) || (h_q.opcode == 8'h0F && rr_lastp)));
-    rr_rest = m_d.length - (32'(rr_k) << rr_pl2_q);
-    rr_len_ok = rr_lastp ? {16'd0, h_q.payload_len} == rr_rest : {1'b0, h_q.payload_len} == (17'd1 << rr_pl2_q);
-    rr_tot = '0;
-    for (int i = 0; i < NSge; i++)
-      if (8'(i) < m_d.num_sge) rr_tot = rr_tot + 34'(m_d[RdL0 + SgeBits * i +: 32]);
+    // the last response carries length - (packets - 1) * PMTU = ((length - 1) mod PMTU) + 1
+    // bytes (0 for a zero-length READ)
+    rr_rest_ok = rr_lz ? rr_pz_q : !rr_pz_q && rr_pfit_q && ((rr_pm1_q ^ rr_lm1) & rr_pmsk_q) == 12'd0;
+    rr_len_ok = rr_lastp ? rr_rest_ok : rr_peq_q;
     // all responses before this one carried a full PMTU: a resumed READ continues at k * PMTU
-    rr_off = rr_rsm_q[m_idx_q] ? 32'(rr_k) << rr_pl2_q : rr_off_q[m_idx_q];
+    // (a resumed context expects its resume PSN: k = resume_psn - first_psn)
+    rr_off = rr_rsm_q[m_idx_q] ? 32'(rr_krsm) << rr_pl2_q : rr_off_q[m_idx_q];
     rr_avail = (34'(rr_off) < rr_tot) ? rr_tot - 34'(rr_off) : 34'd0;
     // an ATOMIC ACKNOWLEDGE places its 8-byte original value (its payload stream is empty)
     rr_lenerr = (aa_m ? 34'd8 : 34'(h_q.payload_len)) > rr_avail;
@@ -1088,14 +1109,29 @@ module xport_rx #(
   // own write enables (timing: a write through the encoded index w_idx put the encoder and the
   // decoder behind the descriptor match); the descriptor RAM keeps its address.
   assign rr_gap_set = state_q == SCls && qp_ok && is_rr && !m_hit_q && g_hit_q;  // c_ev READ_GAP
+  always_comb begin
+    logic [31:0] len, lm1;
+    logic [33:0] tot;
+    len = rdd_i.length;
+    lm1 = len - 32'd1;
+    for (int j = 0; j < NPm; j++)
+      rr_x_d[24*j +: 24] = rdd_i.first_psn[23:0] + ((len == 32'd0) ? 24'd0 : 24'(lm1 >> (8 + j)));
+    tot = '0;
+    for (int i = 0; i < NSge; i++)
+      if (8'(i) < rdd_i.num_sge) tot = tot + 34'(rdd_i[RdL0 + SgeBits * i +: 32]);
+    rr_x_d[RxW-1:NPm*24] = {rdd_i.resume_psn - rdd_i.first_psn[23:0], tot, len == 32'd0, lm1[11:0]};
+  end
   always_ff @(posedge clk_i) begin
-    if (rdd_fire) rr_d_q[w_idx] <= rdd_i;
+    if (rdd_fire) begin
+      rr_d_q[w_idx] <= rdd_i;
+      rr_x_q[w_idx] <= rr_x_d;
+    end
     for (int i = 0; i < MaxReads; i++) begin
       if (w_oh[i]) begin
         rr_qpn_q[i] <= rdd_i.qpn[23:0];
         rr_first_q[i] <= rdd_i.first_psn[23:0];
         rr_nxt_q[i] <= rdd_i.resume[0] ? rdd_i.resume_psn : rdd_i.first_psn[23:0];
-        rr_base_q[i] <= rdd_i.resume[0] ? rdd_i.resume_psn : rdd_i.first_psn[23:0];
+        rr_atb_q[i] <= 1'b1;
         rr_off_q[i] <= 32'd0;
         rr_rsm_q[i] <= rdd_i.resume[0];
         rr_stat_q[i] <= rnic_spec_pkg::WC_STATUS_SUCCESS;
@@ -1107,6 +1143,7 @@ module xport_rx #(
       end else if (state_q == SFin && p_rr_q && rr_slot_q == RrW'(i)) begin
         rr_gap_q[i] <= 1'b0;
         rr_nxt_q[i] <= rr_nxt_q[i] + 24'd1;
+        rr_atb_q[i] <= 1'b0;
         rr_off_q[i] <= pl_off_q;
         rr_rsm_q[i] <= 1'b0;
         rr_stat_q[i] <= rr_fin;
@@ -1118,6 +1155,6 @@ module xport_rx #(
 
   logic unused_in;
   assign unused_in = ^{mk_rsp_tag_i, dma_wr_cpl_tag_i, h_q, q_e, q_rqd, segleft, rd_pk, ch_n,
-                       buf_total, rr_pk, rr_avail, m_d, sg_in, sg_left};
+                       buf_total, rr_avail, m_d, sg_in, sg_left};
 
 endmodule
