@@ -200,16 +200,24 @@ module xport_rx #(
   assign hs_act = hs_left_q != 16'd0;
   // little-endian: the host reads the numeric value h_q.orig
   assign hs_img = pl_aa ? 320'(h_q.orig) : grh_img;
-  logic [159:0] grh_ip;
-  logic [15:0]  grh_ip_len;
+  logic [159:0] grh_ip, grh_ip_q;
+  logic [15:0]  grh_ip_len, grh_ip_len_q;
+  // Registered in two steps (timing: length, checksum and the byte shift into hs_q made a
+  // 14-level path). Both follow h_q, which loads in SIdle; the GRH chunk is the first piece of a
+  // UD packet, its DMA request comes no earlier than SCls -> SPlReq -> SPlRsp -> SDmaReq, 3
+  // cycles after h_q, when both registers hold this packet's values.
   always_comb begin
     // the datagram's IPv4 header as it came (no options, DF): what verbs read the source from
     grh_ip_len = 16'd20 + 16'd8 + 16'd12 + 16'd8 + ((h_q.opcode == 8'h65) ? 16'd4 : 16'd0) + h_q.payload_len +
                  {14'd0, h_q.pad_cnt} + 16'd4;
     grh_ip = {roce_pkg::be32(h_q.dst_ip), roce_pkg::be32(h_q.src_ip), 16'h0000, 8'h11, h_q.ttl,
-              roce_pkg::be16(16'h4000), roce_pkg::be16(h_q.ip_id), roce_pkg::be16(grh_ip_len), h_q.tos, 8'h45};
+              roce_pkg::be16(16'h4000), roce_pkg::be16(h_q.ip_id), roce_pkg::be16(grh_ip_len_q), h_q.tos, 8'h45};
     grh_ip[95:80] = roce_pkg::be16(roce_pkg::ip_csum(grh_ip));
-    grh_img = {grh_ip, 160'd0};
+    grh_img = {grh_ip_q, 160'd0};
+  end
+  always_ff @(posedge clk_i) begin
+    grh_ip_len_q <= grh_ip_len;
+    grh_ip_q <= grh_ip;
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
