@@ -494,16 +494,16 @@ module xport_rx #(
   end
 
   // Decision for the packet (valid in state SCls).
-  logic        c_ack, c_evt, c_rd, c_wb, c_rqclr, c_chk, c_place, c_cnt_v, c_rr, c_ud;
+  logic        c_ack, c_evt, c_rd, c_wb, c_rqclr, c_chk, c_place, c_rr, c_ud;
   logic [23:0] c_ack_psn, c_ack_msn;
   logic [7:0]  c_ack_syn;
-  logic [2:0]  c_cnt;
+  logic [xport_rx_pkg::NumCnt-1:0] c_cnt;  // the counter the packet increments, one-hot
   rnic_spec_pkg::rx_event_t c_ev;
   xport_rx_pkg::qp_state_t  c_st;
 
   always_comb begin
     c_ack = 1'b0; c_evt = 1'b0; c_rd = 1'b0; c_wb = 1'b0; c_rqclr = 1'b0; c_chk = 1'b0;
-    c_place = 1'b0; c_cnt_v = 1'b0; c_cnt = 3'd0; c_rr = 1'b0; c_ud = 1'b0;
+    c_place = 1'b0; c_cnt = '0; c_rr = 1'b0; c_ud = 1'b0;
     c_ack_psn = h_q.psn; c_ack_msn = q_st.msn; c_ack_syn = SynAck;
     c_st = q_st;
     c_ev = '0;
@@ -512,7 +512,7 @@ module xport_rx #(
     c_ev.msn = {8'd0, q_st.msn};
     c_ev.opcode = op;   // request opcode (rx_event.opcode)
     if (!qp_ok) begin
-      c_cnt_v = 1'b1; c_cnt = 3'(xport_rx_pkg::CntBadQp);
+      c_cnt[xport_rx_pkg::CntBadQp] = 1'b1;
     end else if (is_ack && !aa) begin
       c_evt = 1'b1;
       c_ev.syndrome = h_q.syndrome;
@@ -527,7 +527,7 @@ module xport_rx #(
       // READ response (requester side): the next PSN of an outstanding READ of this QP; or the
       // ATOMIC ACKNOWLEDGE of an atomic's context (one packet, done at once)
       if (!m_hit_q || (!aa && (!rr_seq_ok_q || !rr_len_ok_q))) begin
-        c_cnt_v = 1'b1; c_cnt = 3'(xport_rx_pkg::CntRdRsp);
+        c_cnt[xport_rx_pkg::CntRdRsp] = 1'b1;
         if (rr_gap_set) begin
           // READ_GAP: the requester re-issues the READ from the missing PSN at once
           c_evt = 1'b1;
@@ -548,7 +548,7 @@ module xport_rx #(
       // The buffer gets the 40-byte GRH area (the IPv4 header in its last 20 bytes), then the
       // payload; a buffer too small completes with LOC_LEN_ERR.
       if (h_q.qkey != q_e.qkey || !q_rqv) begin
-        c_cnt_v = 1'b1; c_cnt = 3'(xport_rx_pkg::CntUd);
+        c_cnt[xport_rx_pkg::CntUd] = 1'b1;
       end else begin
         c_ud = 1'b1;
         c_wb = 1'b1;
@@ -564,15 +564,15 @@ module xport_rx #(
         c_ev.src_qpn = {8'd0, h_q.src_qp};
       end
     end else if (!is_rc_req || q_e.qp_type != rnic_spec_pkg::QP_TYPE_RC || q_st.err) begin
-      c_cnt_v = 1'b1; c_cnt = 3'(xport_rx_pkg::CntUnsup);
+      c_cnt[xport_rx_pkg::CntUnsup] = 1'b1;
     end else if (ahead) begin
-      c_cnt_v = 1'b1; c_cnt = 3'(xport_rx_pkg::CntOoo);
+      c_cnt[xport_rx_pkg::CntOoo] = 1'b1;
       if (!q_st.nak_sent) begin
         c_ack = 1'b1; c_ack_psn = q_st.epsn; c_ack_syn = SynPsnSeq;
         c_st.nak_sent = 1'b1; c_wb = 1'b1;
       end
     end else if (dup) begin
-      c_cnt_v = 1'b1; c_cnt = 3'(xport_rx_pkg::CntDup);
+      c_cnt[xport_rx_pkg::CntDup] = 1'b1;
       if (rd_req) c_rd = 1'b1;           // re-execute the READ
       else if (atomic) begin             // firmware replays the saved ATOMIC ACKNOWLEDGE
         c_evt = 1'b1;
@@ -589,18 +589,18 @@ module xport_rx #(
         c_evt = 1'b1; c_ev.kind = rnic_spec_pkg::RX_EVENT_KIND_RESP_ERROR;
         c_ev.status = rnic_spec_pkg::WC_STATUS_REM_INV_REQ_ERR;
         c_st.err = 1'b1;
-        c_cnt_v = 1'b1; c_cnt = 3'(xport_rx_pkg::CntAccess);
+        c_cnt[xport_rx_pkg::CntAccess] = 1'b1;
       end else if (!acc_ok) begin
         c_ack = 1'b1; c_ack_syn = SynRemAcc;
         c_evt = 1'b1; c_ev.kind = rnic_spec_pkg::RX_EVENT_KIND_RESP_ERROR;
         c_ev.status = rnic_spec_pkg::WC_STATUS_REM_ACCESS_ERR;
         c_st.err = 1'b1;
-        c_cnt_v = 1'b1; c_cnt = 3'(xport_rx_pkg::CntAccess);
+        c_cnt[xport_rx_pkg::CntAccess] = 1'b1;
       end else if (needs_rq && !q_rqv) begin
         c_ack = 1'b1; c_ack_syn = {3'b001, q_e.min_rnr_timer[4:0]};
         c_evt = 1'b1; c_ev.kind = rnic_spec_pkg::RX_EVENT_KIND_RNR_SENT;
         c_st.nak_sent = 1'b1;
-        c_cnt_v = 1'b1; c_cnt = 3'(xport_rx_pkg::CntRnr);
+        c_cnt[xport_rx_pkg::CntRnr] = 1'b1;
       end else if (is_send && !slen_ok) begin
         c_ack = 1'b1; c_ack_syn = SynInvReq;
         c_evt = 1'b1; c_ev.kind = rnic_spec_pkg::RX_EVENT_KIND_RESP_ERROR;
@@ -609,7 +609,7 @@ module xport_rx #(
         c_ev.byte_len = boff + {16'd0, plen};
         c_rqclr = 1'b1;
         c_st.err = 1'b1;
-        c_cnt_v = 1'b1; c_cnt = 3'(xport_rx_pkg::CntAccess);
+        c_cnt[xport_rx_pkg::CntAccess] = 1'b1;
       end else if (rd_req) begin
         // R_Key, bounds and REMOTE_READ before the PSN advances (IBTA: a zero-length READ is
         // not checked); a failure NAKs here and no READ job is issued
@@ -1101,7 +1101,7 @@ module xport_rx #(
       cnt_q <= '0;
     end else begin
       for (int k = 0; k < xport_rx_pkg::NumCnt; k++) begin
-        cnt_inc_q[k] <= (state_q == SCls && c_cnt_v && 32'(c_cnt) == k) ||
+        cnt_inc_q[k] <= (state_q == SCls && c_cnt[k]) ||
                         (k == xport_rx_pkg::CntAccess &&
                          (state_q == SErrFix || (state_q == SFin && !p_rr_q && fail_q && !pl_ud_q)));
         if (cnt_inc_q[k]) cnt_q[32*k +: 32] <= cnt_q[32*k +: 32] + 32'd1;
