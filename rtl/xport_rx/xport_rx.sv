@@ -1120,13 +1120,13 @@ module xport_rx #(
   always_comb begin
     logic [31:0] len, lm1;
     logic [33:0] tot;
+    logic [32*NSge-1:0] sgl;
     len = rdd_i.length;
     lm1 = len - 32'd1;
     for (int j = 0; j < NPm; j++)
       rr_x_d[24*j +: 24] = rdd_i.first_psn[23:0] + ((len == 32'd0) ? 24'd0 : 24'(lm1 >> (8 + j)));
-    tot = '0;
-    for (int i = 0; i < NSge; i++)
-      if (8'(i) < rdd_i.num_sge) tot = tot + 34'(rdd_i[RdL0 + SgeBits * i +: 32]);
+    for (int i = 0; i < NSge; i++) sgl[32*i +: 32] = rdd_i[RdL0 + SgeBits * i +: 32];
+    tot = xport_rx_pkg::sge_total(rdd_i.num_sge, (32*xport_rx_pkg::SgeTreeMax)'(sgl));
     rr_x_d[RxW-1:NPm*24] = {rdd_i.resume_psn - rdd_i.first_psn[23:0], tot, len == 32'd0, lm1[11:0]};
   end
   always_ff @(posedge clk_i) begin
