@@ -375,6 +375,30 @@ module xport_rx #(
     if (!rst_ni) opd_q <= '0;
     else if (state_q == SIdle && hdr_fire) opd_q <= opd_d;
 
+  // Per PMTU 2^(8+j), registered with the header (timing: the QP's PMTU comes out of the table RAM
+  // in SCls itself, and a variable shift behind it made the length check and a READ request's
+  // packet count the classification's longest paths): the payload-length check of the opcode
+  // class, and ceil(DMA length / PMTU) (1 for a zero-length READ). SCls picks one by the PMTU.
+  logic [NPm-1:0]    hlen_ok_q, hlen_ok_d;
+  logic [NPm*24-1:0] hnpk_q, hnpk_d;
+  always_comb begin
+    logic [15:0] pl;
+    pl = hdr_i.payload_len;
+    for (int j = 0; j < NPm; j++) begin
+      if (opd_d[4]) hlen_ok_d[j] = 32'(pl) == (32'd1 << (8 + j));                    // len_full
+      else if (opd_d[3]) hlen_ok_d[j] = pl != 16'd0 && 32'(pl) <= (32'd1 << (8 + j));  // len_last
+      else if (opd_d[2]) hlen_ok_d[j] = 32'(pl) <= (32'd1 << (8 + j));                 // len_only
+      else hlen_ok_d[j] = pl == 16'd0;
+      hnpk_d[24*j +: 24] = (hdr_i.dma_len == 32'd0) ? 24'd1 :
+                           24'((33'(hdr_i.dma_len) + (33'd1 << (8 + j)) - 33'd1) >> (8 + j));
+    end
+  end
+  always_ff @(posedge clk_i)
+    if (state_q == SIdle && hdr_fire) begin
+      hlen_ok_q <= hlen_ok_d;
+      hnpk_q <= hnpk_d;
+    end
+
   // ---- classification (combinational, from the registered header and the QP table read) --------
   logic [7:0]  op;
   logic [15:0] plen;
@@ -387,8 +411,8 @@ module xport_rx #(
   logic        ud_op, ud_qp, ud_fits;
   logic        seq_ok, len_ok, acc_ok, wlen_ok, slen_ok, ack_now;
   logic [31:0] rem0, boff;
-  logic [32:0] rd_pk;
   logic [23:0] rd_npk;
+  logic [NPm-1:0] pl_oh;   // the QP's PMTU one-hot (256 .. 4096), clamped as pl2
   // READ response of the matched context
   logic        is_rr, aa, rr_lastp, rr_firstp, rr_seq_ok, rr_len_ok, rr_lenerr, rr_rest_ok;
   logic [31:0] rr_off;
@@ -426,10 +450,10 @@ module xport_rx #(
     seq_ok = (q_st.msg == xport_rx_pkg::MsgIdle && starts)
           || (q_st.msg == xport_rx_pkg::MsgWrite && cont_w)
           || (q_st.msg == xport_rx_pkg::MsgSend && cont_s);
-    if (len_full) len_ok = {1'b0, plen} == pmtu;
-    else if (len_last) len_ok = plen != 16'd0 && {1'b0, plen} <= pmtu;
-    else if (len_only) len_ok = {1'b0, plen} <= pmtu;
-    else len_ok = plen == 16'd0;
+    for (int j = 0; j < NPm; j++)
+      pl_oh[j] = (j == 0) ? q_e.pmtu_log2 <= 8'd8 : (j == NPm - 1) ? q_e.pmtu_log2 >= 8'(8 + j) :
+                 q_e.pmtu_log2 == 8'(8 + j);
+    len_ok = |(pl_oh & hlen_ok_q);
     if (is_write) acc_ok = q_e.access[3'(rnic_spec_pkg::ACCESS_REMOTE_WRITE)];
     else if (rd_req) acc_ok = q_e.access[3'(rnic_spec_pkg::ACCESS_REMOTE_READ)];
     else if (atomic) acc_ok = q_e.access[3'(rnic_spec_pkg::ACCESS_REMOTE_ATOMIC)];
@@ -439,8 +463,8 @@ module xport_rx #(
     boff = starts ? 32'd0 : q_st.bcnt;
     slen_ok = 34'(boff) + 34'(plen) <= buf_total;
     ud_fits = 34'(plen) + 34'(UdGrhBytes) <= buf_total;
-    rd_pk = (33'(h_q.dma_len) + 33'(pmtu) - 33'd1) >> pl2;
-    rd_npk = (h_q.dma_len == 32'd0) ? 24'd1 : rd_pk[23:0];
+    rd_npk = '0;
+    for (int j = 0; j < NPm; j++) if (pl_oh[j]) rd_npk = rd_npk | hnpk_q[24*j +: 24];
     aa = op == 8'h12 && m_hit_q;   // ATOMIC ACKNOWLEDGE of an atomic's context (SRrM match)
     ack_now = lastish || h_q.ack_req ||
               (q_e.ack_coalesce != 8'd0 && (9'(q_st.ack_cnt) + 9'd1) >= 9'(q_e.ack_coalesce));
@@ -1162,7 +1186,7 @@ module xport_rx #(
   end
 
   logic unused_in;
-  assign unused_in = ^{mk_rsp_tag_i, dma_wr_cpl_tag_i, h_q, q_e, q_rqd, segleft, rd_pk, ch_n,
+  assign unused_in = ^{mk_rsp_tag_i, dma_wr_cpl_tag_i, h_q, q_e, q_rqd, segleft, ch_n, len_full, len_last, len_only,
                        buf_total, rr_avail, m_d, sg_in, sg_left};
 
 endmodule
