@@ -420,7 +420,7 @@ module xport_rx #(
   logic [23:0] rr_lpsn, rr_krsm;
   logic [11:0] rr_lm1;
   logic        rr_lz;
-  logic [15:0] rr_plen;
+  logic [15:0] rr_plen, rr_need;
   rnic_spec_pkg::rd_desc_t m_d;
   // registered by the two READ-response stages (SRrM, SRrA; below)
   logic           m_hit_q, g_hit_q, aa_m;
@@ -512,9 +512,12 @@ module xport_rx #(
     // (a resumed context expects its resume PSN: k = resume_psn - first_psn)
     rr_off = rr_rsm_q[m_idx_q] ? 32'(rr_krsm) << rr_pl2_q : rr_off_q[m_idx_q];
     rr_avail = (34'(rr_off) < rr_tot) ? rr_tot - 34'(rr_off) : 34'd0;
-    // an ATOMIC ACKNOWLEDGE places its 8-byte original value (its payload stream is empty)
-    rr_lenerr = (aa_m ? 34'd8 : 34'(h_q.payload_len)) > rr_avail;
-    rr_plen = rr_lenerr ? rr_avail[15:0] : aa_m ? 16'd8 : h_q.payload_len;
+    // an ATOMIC ACKNOWLEDGE places its 8-byte original value (its payload stream is empty);
+    // more than the SGEs' bytes left: need > avail, i.e. need + off > total unless need is 0
+    // (the compare does not wait for avail: one adder level less behind rr_off)
+    rr_need = aa_m ? 16'd8 : h_q.payload_len;
+    rr_lenerr = (aa_m || !rr_pz_q) && 35'(rr_need) + 35'(rr_off) > 35'(rr_tot);
+    rr_plen = rr_lenerr ? rr_avail[15:0] : rr_need;
   end
 
   // Decision for the packet (valid in state SCls).
