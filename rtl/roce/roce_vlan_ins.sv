@@ -5,6 +5,10 @@
 // priority), 0 for frames that are not IPv4. Without it frames pass unchanged. AXI-Stream, byte 0
 // in bits 7:0, contiguous tkeep; output registered (one cycle of latency); a frame whose last
 // beat has more than DataWidth/8 - 4 bytes takes one more beat out.
+// Timing: no byte count. With a contiguous tkeep every question about a beat's length is one
+// keep bit (more than k bytes: keep[k]) and the output keep of a shifted beat is the input keep
+// moved up 4 bytes, so the data register's enable and mask come from the input keep in a LUT or
+// two (the popcount carry chain that was here made the 100g core's longest path, 18 levels).
 module roce_vlan_ins #(
   parameter int DataWidth = 512
 ) (
@@ -24,7 +28,6 @@ module roce_vlan_ins #(
   input  logic                   m_tready_i
 );
   localparam int NB = DataWidth / 8;
-  localparam int LNB = $clog2(NB);
   localparam int P = 12 % NB;       // byte of the insertion point inside its beat
   localparam int IB = 12 / NB;      // beat of the insertion point (1 at 64 bits, else 0)
 
@@ -32,7 +35,7 @@ module roce_vlan_ins #(
   logic [DataWidth-1:0] o_data_q;
   logic [NB-1:0]        o_keep_q;
   logic [31:0]          c_data_q;   // the 4 bytes pushed out of the previous beat
-  logic [2:0]           c_cnt_q;
+  logic [3:0]           c_keep_q;   // which of them are frame bytes (the tail beat's keep)
   logic [1:0]           beat_q;     // input beat of the frame, saturating at IB + 1
 
   logic take, fire;
@@ -40,23 +43,16 @@ module roce_vlan_ins #(
   assign s_tready_o = take && !tail_q;
   assign fire = s_tvalid_i && s_tready_o;
 
-  function automatic logic [NB-1:0] kmask(input logic [LNB+1:0] n);
-    logic [NB-1:0] m;
-    for (int j = 0; j < NB; j++) m[j] = 32'(j) < 32'(n);
-    kmask = m;
-  endfunction
   function automatic logic [DataWidth-1:0] dmask(input logic [NB-1:0] k);
     logic [DataWidth-1:0] m;
     for (int j = 0; j < NB; j++) m[8*j +: 8] = {8{k[j]}};
     dmask = m;
   endfunction
 
-  // bytes of the input beat
-  logic [LNB+1:0] cnt;
-  always_comb begin
-    cnt = '0;
-    for (int j = 0; j < NB; j++) cnt = cnt + (LNB+2)'(s_tkeep_i[j]);
-  end
+  // the input beat's keep with the tag's 4 bytes in front: the output keep of a shifted beat
+  // (its top 4 bits are the bytes that spill into the next beat)
+  logic [NB+3:0] skeep;
+  assign skeep = {s_tkeep_i, 4'hf};
 
   // the tag: PCP from the DSCP/ECN byte (frame byte 15) when the ethertype is IPv4
   logic [2:0]  pcp;
@@ -81,7 +77,7 @@ module roce_vlan_ins #(
       o_data_q  <= '0;
       o_keep_q  <= '0;
       c_data_q  <= '0;
-      c_cnt_q   <= '0;
+      c_keep_q  <= '0;
       tail_q    <= 1'b0;
       shift_q   <= 1'b0;
       beat_q    <= '0;
@@ -90,32 +86,36 @@ module roce_vlan_ins #(
       if (tail_q && take) begin
         // the frame's last bytes, pushed out of its last input beat
         o_valid_q <= 1'b1;
-        o_data_q  <= {{(DataWidth-32){1'b0}}, c_data_q} & dmask(kmask((LNB+2)'(c_cnt_q)));
-        o_keep_q  <= kmask((LNB+2)'(c_cnt_q));
+        o_data_q  <= {{(DataWidth-32){1'b0}}, c_data_q & {{8{c_keep_q[3]}}, {8{c_keep_q[2]}},
+                                                       {8{c_keep_q[1]}}, {8{c_keep_q[0]}}}};
+        o_keep_q  <= NB'(c_keep_q);
         o_last_q  <= 1'b1;
         tail_q    <= 1'b0;
         shift_q   <= 1'b0;
       end else if (fire) begin
         logic [DataWidth-1:0] d;
-        logic [LNB+2:0]       n;    // output bytes of this beat (up to NB + 4)
-        logic                 sh;
-        sh = shift_q || (32'(beat_q) == IB && enable_i && 32'(cnt) > P);
-        d  = shift_q ? shf : (sh ? ins : s_tdata_i);
-        n  = sh ? (LNB+3)'(cnt) + (LNB+3)'(4) : (LNB+3)'(cnt);
+        logic [NB-1:0]        k;    // output keep of this beat
+        logic                 sh, over;
+        // the tag goes in at byte P of this beat when the beat reaches past it (keep[P])
+        sh   = shift_q || (32'(beat_q) == IB && enable_i && s_tkeep_i[P]);
+        d    = shift_q ? shf : (sh ? ins : s_tdata_i);
+        k    = sh ? skeep[NB-1:0] : s_tkeep_i;
+        // more than NB bytes out: a shifted beat of more than NB - 4 bytes (keep[NB-4])
+        over = sh && s_tkeep_i[NB-4];
         o_valid_q <= 1'b1;
         c_data_q  <= s_tdata_i[DataWidth-32 +: 32];
-        if (32'(n) > NB) begin
+        c_keep_q  <= skeep[NB +: 4];
+        if (over) begin
           o_data_q <= d;
           o_keep_q <= '1;
           o_last_q <= 1'b0;
-          c_cnt_q  <= 3'(n - (LNB+3)'(NB));
           tail_q   <= s_tlast_i;
         end else begin
-          o_data_q <= d & dmask(kmask((LNB+2)'(n)));
-          o_keep_q <= kmask((LNB+2)'(n));
+          o_data_q <= d & dmask(k);
+          o_keep_q <= k;
           o_last_q <= s_tlast_i;
         end
-        shift_q <= sh && !(s_tlast_i && 32'(n) <= NB);
+        shift_q <= sh && !(s_tlast_i && !over);
         if (s_tlast_i) beat_q <= '0;
         else if (32'(beat_q) <= IB) beat_q <= beat_q + 2'd1;
       end

@@ -4,6 +4,9 @@
 // tkeep; output registered (one cycle of latency); the beat holding the tag (frame bytes
 // 12..15) is held until the next beat fills the 4 bytes it lost. tagged_o pulses once per
 // tagged frame.
+// Timing: no byte count. With a contiguous tkeep "more than k bytes" is keep[k], and every output
+// keep is the input keep moved by 4 bytes or filled up with held bytes, so the registers' enables
+// and masks come from keep bits directly (a popcount carry chain here made an 8-level path).
 module roce_vlan_strip #(
   parameter int DataWidth = 512
 ) (
@@ -22,14 +25,13 @@ module roce_vlan_strip #(
   output logic                   tagged_o
 );
   localparam int NB = DataWidth / 8;
-  localparam int LNB = $clog2(NB);
   localparam int P = 12 % NB;       // byte of the tag inside its beat
   localparam int IB = 12 / NB;      // beat of the tag (1 at 64 bits, else 0)
 
   logic                 o_valid_q, o_last_q, tail_q, shift_q, tagged_q;
   logic [DataWidth-1:0] o_data_q, h_data_q;  // h: bytes waiting for the next beat (NB-4 at most)
   logic [NB-1:0]        o_keep_q;
-  logic [LNB:0]         h_cnt_q;
+  logic [NB-5:0]        h_keep_q;  // which held bytes belong to the frame (the tail beat's keep)
   logic [1:0]           beat_q;
 
   logic take, fire;
@@ -37,25 +39,14 @@ module roce_vlan_strip #(
   assign s_tready_o = take && !tail_q;
   assign fire = s_tvalid_i && s_tready_o;
 
-  function automatic logic [NB-1:0] kmask(input logic [LNB+1:0] n);
-    logic [NB-1:0] m;
-    for (int j = 0; j < NB; j++) m[j] = 32'(j) < 32'(n);
-    kmask = m;
-  endfunction
   function automatic logic [DataWidth-1:0] dmask(input logic [NB-1:0] k);
     logic [DataWidth-1:0] m;
     for (int j = 0; j < NB; j++) m[8*j +: 8] = {8{k[j]}};
     dmask = m;
   endfunction
 
-  logic [LNB+1:0] cnt;
-  always_comb begin
-    cnt = '0;
-    for (int j = 0; j < NB; j++) cnt = cnt + (LNB+2)'(s_tkeep_i[j]);
-  end
-
   logic is_tag;
-  assign is_tag = 32'(beat_q) == IB && !shift_q && 32'(cnt) >= P + 4 &&
+  assign is_tag = 32'(beat_q) == IB && !shift_q && s_tkeep_i[P+3] &&
                   s_tdata_i[8*P +: 8] == 8'h81 && s_tdata_i[8*(P+1) +: 8] == 8'h00;
 
   // the tag's beat without its 4 bytes, and the next beat's first 4 bytes behind the held ones
@@ -76,7 +67,7 @@ module roce_vlan_strip #(
       o_data_q  <= '0;
       o_keep_q  <= '0;
       h_data_q  <= '0;
-      h_cnt_q   <= '0;
+      h_keep_q  <= '0;
       tail_q    <= 1'b0;
       shift_q   <= 1'b0;
       tagged_q  <= 1'b0;
@@ -86,8 +77,8 @@ module roce_vlan_strip #(
       if (take) o_valid_q <= 1'b0;
       if (tail_q && take) begin
         o_valid_q <= 1'b1;
-        o_data_q  <= h_data_q & dmask(kmask((LNB+2)'(h_cnt_q)));
-        o_keep_q  <= kmask((LNB+2)'(h_cnt_q));
+        o_data_q  <= h_data_q & dmask(NB'(h_keep_q));
+        o_keep_q  <= NB'(h_keep_q);
         o_last_q  <= 1'b1;
         tail_q    <= 1'b0;
         shift_q   <= 1'b0;
@@ -96,26 +87,27 @@ module roce_vlan_strip #(
           // held (or, as the frame's last beat, sent as it is, 4 bytes shorter)
           if (s_tlast_i) begin
             o_valid_q <= 1'b1;
-            o_data_q  <= cut & dmask(kmask(cnt - (LNB+2)'(4)));
-            o_keep_q  <= kmask(cnt - (LNB+2)'(4));
+            o_data_q  <= cut & dmask(NB'(s_tkeep_i[NB-1:4]));
+            o_keep_q  <= NB'(s_tkeep_i[NB-1:4]);
             o_last_q  <= 1'b1;
           end
           h_data_q <= cut;
           shift_q  <= !s_tlast_i;
         end else if (shift_q) begin
-          logic [LNB+2:0] n;  // bytes of held + this beat
-          n = (LNB+3)'(NB - 4) + (LNB+3)'(cnt);
+          // held NB - 4 bytes + this beat's: more than NB when it has more than 4 (keep[4])
+          logic [NB-1:0] k;
+          k = {s_tkeep_i[3:0], {(NB-4){1'b1}}};
           o_valid_q <= 1'b1;
           h_data_q  <= {32'h0, s_tdata_i[DataWidth-1:32]};
-          if (32'(n) > NB) begin
+          if (s_tkeep_i[4]) begin
             o_data_q <= joined;
             o_keep_q <= '1;
             o_last_q <= 1'b0;
-            h_cnt_q  <= (LNB+1)'(cnt - (LNB+2)'(4));
+            h_keep_q <= s_tkeep_i[NB-1:4];
             tail_q   <= s_tlast_i;
           end else begin
-            o_data_q <= joined & dmask(kmask((LNB+2)'(n)));
-            o_keep_q <= kmask((LNB+2)'(n));
+            o_data_q <= joined & dmask(k);
+            o_keep_q <= k;
             o_last_q <= s_tlast_i;
             if (s_tlast_i) shift_q <= 1'b0;
           end

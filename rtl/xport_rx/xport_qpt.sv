@@ -151,10 +151,10 @@ module xport_qpt #(
   assign rq_wslot = rqs_post[RsW-1:SL+1] +
                     ((post_cnt == (SL+1)'(RqSlots)) ? SL'(RqSlots - 1) : post_cnt[SL-1:0]);
   logic [LenW-1:0] rq_len;
+  logic [32*NSge-1:0] rq_sgl;
   always_comb begin
-    rq_len = '0;
-    for (int i = 0; i < NSge; i++)
-      if (8'(i) < rqd_i.num_sge) rq_len = rq_len + LenW'(rqd_i[RqL0 + SgeBits * i +: 32]);
+    for (int i = 0; i < NSge; i++) rq_sgl[32*i +: 32] = rqd_i[RqL0 + SgeBits * i +: 32];
+    rq_len = LenW'(xport_rx_pkg::sge_total(rqd_i.num_sge, (32*xport_rx_pkg::SgeTreeMax)'(rq_sgl)));
   end
   always_ff @(posedge clk_i) begin
     if (rq_we) rq_mem[{rq_idx, rq_wslot}] <= {rq_len, rqd_i[RqdW-1:32]};

@@ -205,16 +205,24 @@ module xport_rx #(
   assign hs_act = hs_left_q != 16'd0;
   // little-endian: the host reads the numeric value h_q.orig
   assign hs_img = pl_aa ? 320'(h_q.orig) : grh_img;
-  logic [159:0] grh_ip;
-  logic [15:0]  grh_ip_len;
+  logic [159:0] grh_ip, grh_ip_q;
+  logic [15:0]  grh_ip_len, grh_ip_len_q;
+  // Registered in two steps (timing: length, checksum and the byte shift into hs_q made a
+  // 14-level path). Both follow h_q, which loads in SIdle; the GRH chunk is the first piece of a
+  // UD packet, its DMA request comes no earlier than SCls -> SPlReq -> SPlRsp -> SDmaReq, 3
+  // cycles after h_q, when both registers hold this packet's values.
   always_comb begin
     // the datagram's IPv4 header as it came (no options, DF): what verbs read the source from
     grh_ip_len = 16'd20 + 16'd8 + 16'd12 + 16'd8 + ((h_q.opcode == 8'h65) ? 16'd4 : 16'd0) + h_q.payload_len +
                  {14'd0, h_q.pad_cnt} + 16'd4;
     grh_ip = {roce_pkg::be32(h_q.dst_ip), roce_pkg::be32(h_q.src_ip), 16'h0000, 8'h11, h_q.ttl,
-              roce_pkg::be16(16'h4000), roce_pkg::be16(h_q.ip_id), roce_pkg::be16(grh_ip_len), h_q.tos, 8'h45};
+              roce_pkg::be16(16'h4000), roce_pkg::be16(h_q.ip_id), roce_pkg::be16(grh_ip_len_q), h_q.tos, 8'h45};
     grh_ip[95:80] = roce_pkg::be16(roce_pkg::ip_csum(grh_ip));
-    grh_img = {grh_ip, 160'd0};
+    grh_img = {grh_ip_q, 160'd0};
+  end
+  always_ff @(posedge clk_i) begin
+    grh_ip_len_q <= grh_ip_len;
+    grh_ip_q <= grh_ip;
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -254,12 +262,21 @@ module xport_rx #(
   logic [23:0]              rr_qpn_q   [MaxReads];
   logic [23:0]              rr_first_q [MaxReads];
   logic [23:0]              rr_nxt_q   [MaxReads];
-  logic [23:0]              rr_base_q  [MaxReads];  // PSN whose response is FIRST/ONLY (resume point)
+  logic [MaxReads-1:0]      rr_atb_q;               // next PSN is the resume point (FIRST/ONLY expected)
   logic [MaxReads-1:0]      rr_rsm_q;               // offset to be recomputed from the PSN (resumed)
   logic [31:0]              rr_off_q   [MaxReads];
   logic [7:0]               rr_stat_q  [MaxReads];
   // (plain vectors: Yosys 0.23 synthesizes an unpacked array of a struct type without storage)
   logic [rnic_spec_pkg::RD_DESC_BYTES*8-1:0] rr_d_q [MaxReads];
+  // What the READ-response checks need of the descriptor, computed when it is posted (timing:
+  // the packet count ceil(length / PMTU) by a variable shift and the SGE total behind the context
+  // read made SRrA the block's longest path): per PMTU 2^(8+j) the PSN of the last response,
+  // length - 1 (its low bits are the last response's length - 1), length == 0, the SGE total and
+  // a resumed READ's first PSN offset (resume_psn - first_psn). LUTRAM beside rr_d_q.
+  localparam int NPm = 5;  // PMTU 256 .. 4096
+  localparam int RxW = NPm * 24 + 12 + 1 + 34 + 24;
+  logic [RxW-1:0]           rr_x_q [MaxReads];
+  logic [RxW-1:0]           rr_x_d, m_x;
   logic [MaxReads-1:0]      rr_atom_q;              // the context is an atomic's (rd_desc.atomic)
   logic [MaxReads-1:0]      rr_gap_q;               // a gap was reported (READ_GAP) since it last advanced
   logic                     g_hit;                  // the response is ahead of a READ's next PSN
@@ -363,6 +380,30 @@ module xport_rx #(
     if (!rst_ni) opd_q <= '0;
     else if (state_q == SIdle && hdr_fire) opd_q <= opd_d;
 
+  // Per PMTU 2^(8+j), registered with the header (timing: the QP's PMTU comes out of the table RAM
+  // in SCls itself, and a variable shift behind it made the length check and a READ request's
+  // packet count the classification's longest paths): the payload-length check of the opcode
+  // class, and ceil(DMA length / PMTU) (1 for a zero-length READ). SCls picks one by the PMTU.
+  logic [NPm-1:0]    hlen_ok_q, hlen_ok_d;
+  logic [NPm*24-1:0] hnpk_q, hnpk_d;
+  always_comb begin
+    logic [15:0] pl;
+    pl = hdr_i.payload_len;
+    for (int j = 0; j < NPm; j++) begin
+      if (opd_d[4]) hlen_ok_d[j] = 32'(pl) == (32'd1 << (8 + j));                    // len_full
+      else if (opd_d[3]) hlen_ok_d[j] = pl != 16'd0 && 32'(pl) <= (32'd1 << (8 + j));  // len_last
+      else if (opd_d[2]) hlen_ok_d[j] = 32'(pl) <= (32'd1 << (8 + j));                 // len_only
+      else hlen_ok_d[j] = pl == 16'd0;
+      hnpk_d[24*j +: 24] = (hdr_i.dma_len == 32'd0) ? 24'd1 :
+                           24'((33'(hdr_i.dma_len) + (33'd1 << (8 + j)) - 33'd1) >> (8 + j));
+    end
+  end
+  always_ff @(posedge clk_i)
+    if (state_q == SIdle && hdr_fire) begin
+      hlen_ok_q <= hlen_ok_d;
+      hnpk_q <= hnpk_d;
+    end
+
   // ---- classification (combinational, from the registered header and the QP table read) --------
   logic [7:0]  op;
   logic [15:0] plen;
@@ -375,21 +416,25 @@ module xport_rx #(
   logic        ud_op, ud_qp, ud_fits;
   logic        seq_ok, len_ok, acc_ok, wlen_ok, slen_ok, ack_now;
   logic [31:0] rem0, boff;
-  logic [32:0] rd_pk;
   logic [23:0] rd_npk;
+  logic [NPm-1:0] pl_oh;   // the QP's PMTU one-hot (256 .. 4096), clamped as pl2
   // READ response of the matched context
-  logic        is_rr, aa, rr_lastp, rr_firstp, rr_seq_ok, rr_len_ok, rr_lenerr;
-  logic [23:0] rr_k, rr_npk;
+  logic        is_rr, aa, rr_lastp, rr_firstp, rr_seq_ok, rr_len_ok, rr_lenerr, rr_rest_ok;
   logic [31:0] rr_off;
-  logic [32:0] rr_pk;
-  logic [31:0] rr_rest;
   logic [33:0] rr_tot, rr_avail;
-  logic [15:0] rr_plen;
+  logic [23:0] rr_lpsn, rr_krsm;
+  logic [11:0] rr_lm1;
+  logic        rr_lz;
+  logic [15:0] rr_plen, rr_need;
   rnic_spec_pkg::rd_desc_t m_d;
   // registered by the two READ-response stages (SRrM, SRrA; below)
   logic           m_hit_q, g_hit_q, aa_m;
   logic [RrW-1:0] m_idx_q, g_idx_q;
   logic [3:0]     rr_pl2_q;
+  logic [NPm-1:0] rr_pl_oh_q;   // the QP's PMTU one-hot (256 .. 4096)
+  logic [11:0]    rr_pmsk_q;    // PMTU - 1
+  logic [11:0]    rr_pm1_q;     // payload length - 1
+  logic           rr_pz_q, rr_pfit_q, rr_peq_q;  // payload length == 0, <= PMTU, == PMTU
   logic           rr_seq_ok_q, rr_len_ok_q, rr_lastp_q, rr_lenerr_v_q;
   logic [31:0]    rr_off_v_q;
   logic [15:0]    rr_plen_q;
@@ -410,10 +455,10 @@ module xport_rx #(
     seq_ok = (q_st.msg == xport_rx_pkg::MsgIdle && starts)
           || (q_st.msg == xport_rx_pkg::MsgWrite && cont_w)
           || (q_st.msg == xport_rx_pkg::MsgSend && cont_s);
-    if (len_full) len_ok = {1'b0, plen} == pmtu;
-    else if (len_last) len_ok = plen != 16'd0 && {1'b0, plen} <= pmtu;
-    else if (len_only) len_ok = {1'b0, plen} <= pmtu;
-    else len_ok = plen == 16'd0;
+    for (int j = 0; j < NPm; j++)
+      pl_oh[j] = (j == 0) ? q_e.pmtu_log2 <= 8'd8 : (j == NPm - 1) ? q_e.pmtu_log2 >= 8'(8 + j) :
+                 q_e.pmtu_log2 == 8'(8 + j);
+    len_ok = |(pl_oh & hlen_ok_q);
     if (is_write) acc_ok = q_e.access[3'(rnic_spec_pkg::ACCESS_REMOTE_WRITE)];
     else if (rd_req) acc_ok = q_e.access[3'(rnic_spec_pkg::ACCESS_REMOTE_READ)];
     else if (atomic) acc_ok = q_e.access[3'(rnic_spec_pkg::ACCESS_REMOTE_ATOMIC)];
@@ -423,8 +468,8 @@ module xport_rx #(
     boff = starts ? 32'd0 : q_st.bcnt;
     slen_ok = 34'(boff) + 34'(plen) <= buf_total;
     ud_fits = 34'(plen) + 34'(UdGrhBytes) <= buf_total;
-    rd_pk = (33'(h_q.dma_len) + 33'(pmtu) - 33'd1) >> pl2;
-    rd_npk = (h_q.dma_len == 32'd0) ? 24'd1 : rd_pk[23:0];
+    rd_npk = '0;
+    for (int j = 0; j < NPm; j++) if (pl_oh[j]) rd_npk = rd_npk | hnpk_q[24*j +: 24];
     aa = op == 8'h12 && m_hit_q;   // ATOMIC ACKNOWLEDGE of an atomic's context (SRrM match)
     ack_now = lastish || h_q.ack_req ||
               (q_e.ack_coalesce != 8'd0 && (9'(q_st.ack_cnt) + 9'd1) >= 9'(q_e.ack_coalesce));
@@ -439,47 +484,58 @@ module xport_rx #(
   always_ff @(posedge clk_i) begin
     m_hit_q <= m_hit; m_idx_q <= m_idx; g_hit_q <= g_hit; g_idx_q <= g_idx;
     rr_pl2_q <= pl2;
+    for (int j = 0; j < NPm; j++) rr_pl_oh_q[j] <= 32'(pl2) == 8 + j;
+    rr_pmsk_q <= 12'(pmtu - 17'd1);
+    rr_pm1_q <= 12'(h_q.payload_len - 16'd1);
+    rr_pz_q <= h_q.payload_len == 16'd0;
+    rr_pfit_q <= {1'b0, h_q.payload_len} <= pmtu;
+    rr_peq_q <= {1'b0, h_q.payload_len} == pmtu;
     rr_seq_ok_q <= rr_seq_ok; rr_len_ok_q <= rr_len_ok; rr_lastp_q <= rr_lastp;
     rr_lenerr_v_q <= rr_lenerr; rr_off_v_q <= rr_off; rr_plen_q <= rr_plen;
   end
   always_comb begin
     aa_m = h_q.opcode == 8'h12 && m_hit_q;
     m_d = rr_d_q[m_idx_q];
-    rr_k = h_q.psn - rr_first_q[m_idx_q];
-    rr_pk = (33'(m_d.length) + (33'd1 << rr_pl2_q) - 33'd1) >> rr_pl2_q;
-    rr_npk = (m_d.length == 32'd0) ? 24'd1 : rr_pk[23:0];
-    rr_firstp = h_q.psn == rr_base_q[m_idx_q];
-    rr_lastp = rr_k == rr_npk - 24'd1;
+    m_x = rr_x_q[m_idx_q];
+    rr_lpsn = '0;
+    for (int j = 0; j < NPm; j++) if (rr_pl_oh_q[j]) rr_lpsn = rr_lpsn | m_x[24*j +: 24];
+    {rr_krsm, rr_tot, rr_lz, rr_lm1} = m_x[RxW-1:NPm*24];
+    // (the matched context expects this PSN: it is the resume point until the context advances)
+    rr_firstp = rr_atb_q[m_idx_q];
+    rr_lastp = h_q.psn == rr_lpsn;
     // A resumed READ (a retry from mid-message) may also be answered with a replay that goes on
     // with the original message's opcodes: Linux rxe answers such a duplicate READ with MIDDLE
     // or LAST at the resume PSN (docs/interop.md). PSN and length checks apply as for FIRST/ONLY.
     rr_seq_ok = (h_q.opcode == 8'h0D && rr_firstp && !rr_lastp) || (h_q.opcode == 8'h0E && !rr_firstp && !rr_lastp) ||
                 (h_q.opcode == 8'h0F && !rr_firstp && rr_lastp) || (h_q.opcode == 8'h10 && rr_firstp && rr_lastp) ||
                 (rr_rsm_q[m_idx_q] && rr_firstp && ((h_q.opcode == 8'h0E && !rr_lastp) || (h_q.opcode == 8'h0F && rr_lastp)));
-    rr_rest = m_d.length - (32'(rr_k) << rr_pl2_q);
-    rr_len_ok = rr_lastp ? {16'd0, h_q.payload_len} == rr_rest : {1'b0, h_q.payload_len} == (17'd1 << rr_pl2_q);
-    rr_tot = '0;
-    for (int i = 0; i < NSge; i++)
-      if (8'(i) < m_d.num_sge) rr_tot = rr_tot + 34'(m_d[RdL0 + SgeBits * i +: 32]);
+    // the last response carries length - (packets - 1) * PMTU = ((length - 1) mod PMTU) + 1
+    // bytes (0 for a zero-length READ)
+    rr_rest_ok = rr_lz ? rr_pz_q : !rr_pz_q && rr_pfit_q && ((rr_pm1_q ^ rr_lm1) & rr_pmsk_q) == 12'd0;
+    rr_len_ok = rr_lastp ? rr_rest_ok : rr_peq_q;
     // all responses before this one carried a full PMTU: a resumed READ continues at k * PMTU
-    rr_off = rr_rsm_q[m_idx_q] ? 32'(rr_k) << rr_pl2_q : rr_off_q[m_idx_q];
+    // (a resumed context expects its resume PSN: k = resume_psn - first_psn)
+    rr_off = rr_rsm_q[m_idx_q] ? 32'(rr_krsm) << rr_pl2_q : rr_off_q[m_idx_q];
     rr_avail = (34'(rr_off) < rr_tot) ? rr_tot - 34'(rr_off) : 34'd0;
-    // an ATOMIC ACKNOWLEDGE places its 8-byte original value (its payload stream is empty)
-    rr_lenerr = (aa_m ? 34'd8 : 34'(h_q.payload_len)) > rr_avail;
-    rr_plen = rr_lenerr ? rr_avail[15:0] : aa_m ? 16'd8 : h_q.payload_len;
+    // an ATOMIC ACKNOWLEDGE places its 8-byte original value (its payload stream is empty);
+    // more than the SGEs' bytes left: need > avail, i.e. need + off > total unless need is 0
+    // (the compare does not wait for avail: one adder level less behind rr_off)
+    rr_need = aa_m ? 16'd8 : h_q.payload_len;
+    rr_lenerr = (aa_m || !rr_pz_q) && 35'(rr_need) + 35'(rr_off) > 35'(rr_tot);
+    rr_plen = rr_lenerr ? rr_avail[15:0] : rr_need;
   end
 
   // Decision for the packet (valid in state SCls).
-  logic        c_ack, c_evt, c_rd, c_wb, c_rqclr, c_chk, c_place, c_cnt_v, c_rr, c_ud;
+  logic        c_ack, c_evt, c_rd, c_wb, c_rqclr, c_chk, c_place, c_rr, c_ud;
   logic [23:0] c_ack_psn, c_ack_msn;
   logic [7:0]  c_ack_syn;
-  logic [2:0]  c_cnt;
+  logic [xport_rx_pkg::NumCnt-1:0] c_cnt;  // the counter the packet increments, one-hot
   rnic_spec_pkg::rx_event_t c_ev;
   xport_rx_pkg::qp_state_t  c_st;
 
   always_comb begin
     c_ack = 1'b0; c_evt = 1'b0; c_rd = 1'b0; c_wb = 1'b0; c_rqclr = 1'b0; c_chk = 1'b0;
-    c_place = 1'b0; c_cnt_v = 1'b0; c_cnt = 3'd0; c_rr = 1'b0; c_ud = 1'b0;
+    c_place = 1'b0; c_cnt = '0; c_rr = 1'b0; c_ud = 1'b0;
     c_ack_psn = h_q.psn; c_ack_msn = q_st.msn; c_ack_syn = SynAck;
     c_st = q_st;
     c_ev = '0;
@@ -488,7 +544,7 @@ module xport_rx #(
     c_ev.msn = {8'd0, q_st.msn};
     c_ev.opcode = op;   // request opcode (rx_event.opcode)
     if (!qp_ok) begin
-      c_cnt_v = 1'b1; c_cnt = 3'(xport_rx_pkg::CntBadQp);
+      c_cnt[xport_rx_pkg::CntBadQp] = 1'b1;
     end else if (is_ack && !aa) begin
       c_evt = 1'b1;
       c_ev.syndrome = h_q.syndrome;
@@ -503,7 +559,7 @@ module xport_rx #(
       // READ response (requester side): the next PSN of an outstanding READ of this QP; or the
       // ATOMIC ACKNOWLEDGE of an atomic's context (one packet, done at once)
       if (!m_hit_q || (!aa && (!rr_seq_ok_q || !rr_len_ok_q))) begin
-        c_cnt_v = 1'b1; c_cnt = 3'(xport_rx_pkg::CntRdRsp);
+        c_cnt[xport_rx_pkg::CntRdRsp] = 1'b1;
         if (rr_gap_set) begin
           // READ_GAP: the requester re-issues the READ from the missing PSN at once
           c_evt = 1'b1;
@@ -524,7 +580,7 @@ module xport_rx #(
       // The buffer gets the 40-byte GRH area (the IPv4 header in its last 20 bytes), then the
       // payload; a buffer too small completes with LOC_LEN_ERR.
       if (h_q.qkey != q_e.qkey || !q_rqv) begin
-        c_cnt_v = 1'b1; c_cnt = 3'(xport_rx_pkg::CntUd);
+        c_cnt[xport_rx_pkg::CntUd] = 1'b1;
       end else begin
         c_ud = 1'b1;
         c_wb = 1'b1;
@@ -540,15 +596,15 @@ module xport_rx #(
         c_ev.src_qpn = {8'd0, h_q.src_qp};
       end
     end else if (!is_rc_req || q_e.qp_type != rnic_spec_pkg::QP_TYPE_RC || q_st.err) begin
-      c_cnt_v = 1'b1; c_cnt = 3'(xport_rx_pkg::CntUnsup);
+      c_cnt[xport_rx_pkg::CntUnsup] = 1'b1;
     end else if (ahead) begin
-      c_cnt_v = 1'b1; c_cnt = 3'(xport_rx_pkg::CntOoo);
+      c_cnt[xport_rx_pkg::CntOoo] = 1'b1;
       if (!q_st.nak_sent) begin
         c_ack = 1'b1; c_ack_psn = q_st.epsn; c_ack_syn = SynPsnSeq;
         c_st.nak_sent = 1'b1; c_wb = 1'b1;
       end
     end else if (dup) begin
-      c_cnt_v = 1'b1; c_cnt = 3'(xport_rx_pkg::CntDup);
+      c_cnt[xport_rx_pkg::CntDup] = 1'b1;
       if (rd_req) c_rd = 1'b1;           // re-execute the READ
       else if (atomic) begin             // firmware replays the saved ATOMIC ACKNOWLEDGE
         c_evt = 1'b1;
@@ -567,18 +623,18 @@ module xport_rx #(
         c_evt = 1'b1; c_ev.kind = rnic_spec_pkg::RX_EVENT_KIND_RESP_ERROR;
         c_ev.status = rnic_spec_pkg::WC_STATUS_REM_INV_REQ_ERR;
         c_st.err = 1'b1;
-        c_cnt_v = 1'b1; c_cnt = 3'(xport_rx_pkg::CntAccess);
+        c_cnt[xport_rx_pkg::CntAccess] = 1'b1;
       end else if (!acc_ok) begin
         c_ack = 1'b1; c_ack_syn = SynRemAcc;
         c_evt = 1'b1; c_ev.kind = rnic_spec_pkg::RX_EVENT_KIND_RESP_ERROR;
         c_ev.status = rnic_spec_pkg::WC_STATUS_REM_ACCESS_ERR;
         c_st.err = 1'b1;
-        c_cnt_v = 1'b1; c_cnt = 3'(xport_rx_pkg::CntAccess);
+        c_cnt[xport_rx_pkg::CntAccess] = 1'b1;
       end else if (needs_rq && !q_rqv) begin
         c_ack = 1'b1; c_ack_syn = {3'b001, q_e.min_rnr_timer[4:0]};
         c_evt = 1'b1; c_ev.kind = rnic_spec_pkg::RX_EVENT_KIND_RNR_SENT;
         c_st.nak_sent = 1'b1;
-        c_cnt_v = 1'b1; c_cnt = 3'(xport_rx_pkg::CntRnr);
+        c_cnt[xport_rx_pkg::CntRnr] = 1'b1;
       end else if (is_send && !slen_ok) begin
         c_ack = 1'b1; c_ack_syn = SynInvReq;
         c_evt = 1'b1; c_ev.kind = rnic_spec_pkg::RX_EVENT_KIND_RESP_ERROR;
@@ -587,7 +643,7 @@ module xport_rx #(
         c_ev.byte_len = boff + {16'd0, plen};
         c_rqclr = 1'b1;
         c_st.err = 1'b1;
-        c_cnt_v = 1'b1; c_cnt = 3'(xport_rx_pkg::CntAccess);
+        c_cnt[xport_rx_pkg::CntAccess] = 1'b1;
       end else if (rd_req) begin
         // R_Key, bounds and REMOTE_READ before the PSN advances (IBTA: a zero-length READ is
         // not checked); a failure NAKs here and no READ job is issued
@@ -1082,7 +1138,7 @@ module xport_rx #(
       cnt_q <= '0;
     end else begin
       for (int k = 0; k < xport_rx_pkg::NumCnt; k++) begin
-        cnt_inc_q[k] <= (state_q == SCls && c_cnt_v && 32'(c_cnt) == k) ||
+        cnt_inc_q[k] <= (state_q == SCls && c_cnt[k]) ||
                         (k == xport_rx_pkg::CntAccess &&
                          (state_q == SErrFix || (state_q == SFin && !p_rr_q && fail_q && !pl_ud_q)));
         if (cnt_inc_q[k]) cnt_q[32*k +: 32] <= cnt_q[32*k +: 32] + 32'd1;
@@ -1098,14 +1154,29 @@ module xport_rx #(
   // own write enables (timing: a write through the encoded index w_idx put the encoder and the
   // decoder behind the descriptor match); the descriptor RAM keeps its address.
   assign rr_gap_set = state_q == SCls && qp_ok && is_rr && !m_hit_q && g_hit_q;  // c_ev READ_GAP
+  always_comb begin
+    logic [31:0] len, lm1;
+    logic [33:0] tot;
+    logic [32*NSge-1:0] sgl;
+    len = rdd_i.length;
+    lm1 = len - 32'd1;
+    for (int j = 0; j < NPm; j++)
+      rr_x_d[24*j +: 24] = rdd_i.first_psn[23:0] + ((len == 32'd0) ? 24'd0 : 24'(lm1 >> (8 + j)));
+    for (int i = 0; i < NSge; i++) sgl[32*i +: 32] = rdd_i[RdL0 + SgeBits * i +: 32];
+    tot = xport_rx_pkg::sge_total(rdd_i.num_sge, (32*xport_rx_pkg::SgeTreeMax)'(sgl));
+    rr_x_d[RxW-1:NPm*24] = {rdd_i.resume_psn - rdd_i.first_psn[23:0], tot, len == 32'd0, lm1[11:0]};
+  end
   always_ff @(posedge clk_i) begin
-    if (rdd_fire) rr_d_q[w_idx] <= rdd_i;
+    if (rdd_fire) begin
+      rr_d_q[w_idx] <= rdd_i;
+      rr_x_q[w_idx] <= rr_x_d;
+    end
     for (int i = 0; i < MaxReads; i++) begin
       if (w_oh[i]) begin
         rr_qpn_q[i] <= rdd_i.qpn[23:0];
         rr_first_q[i] <= rdd_i.first_psn[23:0];
         rr_nxt_q[i] <= rdd_i.resume[0] ? rdd_i.resume_psn : rdd_i.first_psn[23:0];
-        rr_base_q[i] <= rdd_i.resume[0] ? rdd_i.resume_psn : rdd_i.first_psn[23:0];
+        rr_atb_q[i] <= 1'b1;
         rr_off_q[i] <= 32'd0;
         rr_rsm_q[i] <= rdd_i.resume[0];
         rr_stat_q[i] <= rnic_spec_pkg::WC_STATUS_SUCCESS;
@@ -1117,6 +1188,7 @@ module xport_rx #(
       end else if (state_q == SFin && p_rr_q && rr_slot_q == RrW'(i)) begin
         rr_gap_q[i] <= 1'b0;
         rr_nxt_q[i] <= rr_nxt_q[i] + 24'd1;
+        rr_atb_q[i] <= 1'b0;
         rr_off_q[i] <= pl_off_q;
         rr_rsm_q[i] <= 1'b0;
         rr_stat_q[i] <= rr_fin;
@@ -1127,7 +1199,7 @@ module xport_rx #(
   end
 
   logic unused_in;
-  assign unused_in = ^{mk_rsp_tag_i, dma_wr_cpl_tag_i, h_q, q_e, q_rqd, segleft, rd_pk, ch_n,
-                       buf_total, rr_pk, rr_avail, m_d, sg_in, sg_left};
+  assign unused_in = ^{mk_rsp_tag_i, dma_wr_cpl_tag_i, h_q, q_e, q_rqd, segleft, ch_n, len_full, len_last, len_only,
+                       buf_total, rr_avail, m_d, sg_in, sg_left};
 
 endmodule

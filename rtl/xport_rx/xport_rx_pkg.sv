@@ -33,4 +33,17 @@ package xport_rx_pkg;
   localparam int CntUd      = 7;  // UD datagram dropped: Q_Key mismatch or no receive buffer posted
   localparam int NumCnt     = 8;
 
+  // A buffer's size: the sum of the lengths of its first n SGEs (len[32*i +: 32] is SGE i; up to
+  // SgeTreeMax of them, unused lanes zero) as a balanced adder tree (timing: a chain of adders
+  // behind the descriptor was an 8-9 level path into the rq-slot RAM and the READ contexts).
+  // (Yosys 0.23 takes no other package's constant here: callers check MAX_SGE <= SgeTreeMax.)
+  localparam int SgeTreeMax = 8;
+  function automatic logic [33:0] sge_total(input logic [7:0] n, input logic [32*SgeTreeMax-1:0] len);
+    logic [34*SgeTreeMax-1:0] t;
+    for (int i = 0; i < SgeTreeMax; i++) t[34*i +: 34] = (8'(i) < n) ? 34'(len[32*i +: 32]) : 34'd0;
+    for (int i = 0; i < 4; i++) t[34*i +: 34] = t[34*(2*i) +: 34] + t[34*(2*i+1) +: 34];
+    for (int i = 0; i < 2; i++) t[34*i +: 34] = t[34*(2*i) +: 34] + t[34*(2*i+1) +: 34];
+    sge_total = t[33:0] + t[67:34];
+  endfunction
+
 endpackage
