@@ -7,9 +7,10 @@ CFG := bitstream-scripts/configs/cfg.py
 lint-config-%: | $(BUILD)
 	$(VERILATOR) --lint-only -Wall $(RTL_VLT) $(RTL_PKGS) $(RTL_INCS) rtl/core/rnic_core.sv \
 	  --top-module rnic_core $$($(CFG) $* verilator)
-# Yosys synthesis of one configuration (reports build/synth/rnic_core-NAME.*), `make synth-config-25g`.
+# Yosys synthesis of one configuration (reports build/synth/rnic_core-NAME.*), `make synth-config-25g`;
+# it writes the configuration's cache record (bitstream-scripts/synth/cache/, synth_cache.py).
 synth-config-%: | $(BUILD)
-	SYNTH_CONFIG=$* bitstream-scripts/synth/synth.sh rnic_core $(RTL_SRCS)
+	SYNTH_CACHE=write SYNTH_CONFIG=$* bitstream-scripts/synth/synth.sh rnic_core $(RTL_SRCS)
 
 # Suite configs: each configuration's rules (cfg.py check) and a lint of rnic_core with it.
 TEST_SUITES += configs

@@ -46,10 +46,25 @@ synth_check = if bitstream-scripts/synth/synth.sh $(1) $(RTL_SRCS) > $(BUILD)/sy
   then echo "PASS synth-$(1)"; else echo "FAIL synth-$(1) see $(BUILD)/synth/$(1).log"; echo "RERUN make synth-$(1)"; rc=1; fi; \
   sed "s/^/INFO /" $(BUILD)/synth/$(1).out
 # $(call synth_config_check,CONFIG): the same for rnic_core with a configuration's parameters.
-synth_config_check = if SYNTH_CONFIG=$(1) bitstream-scripts/synth/synth.sh rnic_core $(RTL_SRCS) \
+synth_config_check = if SYNTH_CACHE=use SYNTH_CONFIG=$(1) bitstream-scripts/synth/synth.sh rnic_core $(RTL_SRCS) \
   > $(BUILD)/synth/rnic_core-$(1).out 2>&1; then echo "PASS synth-rnic_core-$(1)"; \
   else echo "FAIL synth-rnic_core-$(1) see $(BUILD)/synth/rnic_core-$(1).log"; echo "RERUN make synth-config-$(1)"; rc=1; fi; \
   sed "s/^/INFO /" $(BUILD)/synth/rnic_core-$(1).out
+
+# Suites synth and synth-25g take the committed record's figures when its key (the hash of every
+# input: RTL, scripts, parameters, Yosys version) is the current one, and gate them without
+# running Yosys; otherwise they synthesize (bitstream-scripts/synth/synth_cache.py,
+# docs/development.md "Synthesis cache"). `make synth-cache` refreshes the records of
+# SYNTH_CACHED_CONFIGS (from the last run when its key is current) and docs/resources.md.
+SYNTH_CACHED_CONFIGS := 100g 25g
+.PHONY: synth-cache
+synth-cache: | $(BUILD)
+	@fail=0; for c in $(SYNTH_CACHED_CONFIGS); do SYNTH_CACHE=refresh SYNTH_CONFIG=$$c \
+	  bitstream-scripts/synth/synth.sh rnic_core $(RTL_SRCS) || fail=1; done; \
+	$(PYTHON) bitstream-scripts/synth/resources.py table $(BUILD)/synth docs/resources.md; exit $$fail
+# The key of a configuration's synthesis, as synth.sh computes it: `make -s synth-key-100g`.
+synth-key-%: | $(BUILD)
+	@SYNTH_CACHE=key SYNTH_CONFIG=$* bitstream-scripts/synth/synth.sh rnic_core $(RTL_SRCS)
 
 TEST_SUITES += synth synth-25g synth-blocks
 TEST_LONG += synth-blocks-long

@@ -1,14 +1,13 @@
 #!/usr/bin/env bash
 # test_infra.sh SIM_BIN FW_DIR TRAP_DIR: checks of the test machinery itself: shards, JUnit XML,
 # rerun lines, the parallel suite runner, the CI workflow and SLURM script, the budget table,
-# and that the simulator reads the firmware image next to itself (a moved build runs its own).
+# that the simulator reads the firmware image next to itself (a moved build runs its own), and
+# the synthesis cache (tb/infra/test_synth_cache.sh).
 set -uo pipefail
 sim=$1; fwdir=$2; trapdir=$3
 root=$(pwd)
-rc=0
-pass() { echo "PASS $1"; }
-fail() { echo "FAIL $1 ${*:2}"; echo "RERUN make suite-infra"; rc=1; }
-check() { local name=$1; shift; if "$@"; then pass "$name"; else fail "$name" "${why:-}"; fi; why=""; }
+rerun="make suite-infra"
+. "$(dirname "$0")/checks.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 suites=$(make -s --no-print-directory list-suites)
@@ -175,4 +174,7 @@ if [ -x "$sim" ]; then
 else
   fail sim-relocatable "no simulator binary at $sim"
 fi
+
+# ---- the synthesis cache: its key follows every input, a hit gates, a stale record re-runs --
+tb/infra/test_synth_cache.sh || rc=1
 exit $rc
