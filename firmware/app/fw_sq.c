@@ -137,17 +137,10 @@ static uint32_t wc_opcode(uint32_t wqe_op)
 
 static void complete(uint32_t qpn, const struct fw_swqe *w, uint32_t status)
 {
-	FW_LAYOUT_ALIGN uint8_t cqe[RNIC_CQE_SIZE] = { 0 };
-
 	if (!w->signaled && status == RNIC_WC_STATUS_SUCCESS)
 		return;
-	rnic_cqe_set_wr_id(cqe, w->wr_id);
-	rnic_cqe_set_byte_len(cqe, w->len);
-	rnic_cqe_set_qpn(cqe, qpn);
-	rnic_cqe_set_status(cqe, status);
-	rnic_cqe_set_opcode(cqe, wc_opcode(w->opcode));
-	rnic_cqe_set_wqe_index(cqe, w->wqe_index);
-	fw_cqe_write(rnic_qp_ctx_get_send_cqn(ctx(qpn)), cqe);
+	fw_cqe_put(rnic_qp_ctx_get_send_cqn(ctx(qpn)), w->wr_id, w->len, 0, qpn, 0,
+		   status | wc_opcode(w->opcode) << 8, w->wqe_index);
 }
 
 /* Removes the oldest outstanding WQE of qpn and completes it with status. */

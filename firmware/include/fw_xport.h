@@ -32,6 +32,11 @@ extern uint32_t fw_hw_caps; /* fw_mmio.hw_caps, read once by fw_xport_init */
 /* Writes one CQE to cq (spec layout cqe, owner bit from the pass). 0, or -1 (no such CQ, or
  * the CQ overflowed: then it is in error and the CQE is dropped). */
 int fw_cqe_write(uint32_t cqn, const uint8_t *cqe);
+/* The same from the CQE's words (spec cqe, little-endian words: w6 = status | opcode << 8 |
+ * flags << 16, vendor_err 0), stored straight into the CQE writer's record slot: the per-WQE
+ * completions use it, so no CQE is built in memory and copied. */
+int fw_cqe_put(uint32_t cqn, uint64_t wr_id, uint32_t byte_len, uint32_t imm, uint32_t qpn, uint32_t src_qp,
+	       uint32_t w6, uint32_t wqe_index);
 /* Waits (bounded) until the CQE writer has written every record handed to it: before an event
  * that must follow the CQEs, and before a CQ's ring state is programmed or dropped. 0 or -1. */
 int fw_cqw_drain(void);
