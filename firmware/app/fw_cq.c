@@ -110,7 +110,7 @@ static __attribute__((noinline)) int cqw_wait_slot(void)
 	return -1;
 }
 
-/* The cq_rec (= the cqe's bytes 0-29) as eight words in registers: the record is stored
+/* The cq_rec (= the cqe's bytes 0-29, then the CQN) as eight words in registers: the record is stored
  * straight into its slot, no buffer in between (fw_cqe_put). */
 _Static_assert(RNIC_CQE_WR_ID_OFF == 0 && RNIC_CQE_BYTE_LEN_OFF == 8 && RNIC_CQE_IMM_DATA_OFF == 12 &&
 		       RNIC_CQE_QPN_OFF == 16 && RNIC_CQE_SRC_QP_OFF == 20 && RNIC_CQE_STATUS_OFF == 24 &&
@@ -118,8 +118,8 @@ _Static_assert(RNIC_CQE_WR_ID_OFF == 0 && RNIC_CQE_BYTE_LEN_OFF == 8 && RNIC_CQE
 		       RNIC_CQ_REC_CQN_OFF == 30 && RNIC_CQ_REC_SIZE == 32,
 	       "cq_rec words: wr_id, byte_len, imm, qpn, src_qp, status|opcode|flags, wqe_index|cqn");
 
-static inline void cqw_store(uint32_t cqn, uint64_t wr_id, uint32_t byte_len, uint32_t imm, uint32_t qpn,
-			     uint32_t src_qp, uint32_t w6, uint32_t wqe_index)
+static inline void cqw_store(uint32_t w7, uint64_t wr_id, uint32_t byte_len, uint32_t imm, uint32_t qpn,
+			     uint32_t src_qp, uint32_t w6)
 {
 	uint32_t slot = RNIC_FW_TC_CQ_REC_BASE + (cqw_prod % RNIC_FW_TC_CQ_REC_NUM) * RNIC_CQ_REC_SIZE;
 	/* eight one-cycle stores, no copy */
@@ -130,7 +130,7 @@ static inline void cqw_store(uint32_t cqn, uint64_t wr_id, uint32_t byte_len, ui
 	hal_tc_wr32_at(slot, 4, qpn);
 	hal_tc_wr32_at(slot, 5, src_qp);
 	hal_tc_wr32_at(slot, 6, w6);
-	hal_tc_wr32_at(slot, 7, (wqe_index & 0xFFFFu) | cqn << 16);
+	hal_tc_wr32_at(slot, 7, w7);
 	cqw_prod = (cqw_prod + 1) & CQW_MASK;
 	hal_tc_wr32(RNIC_FW_TC_CQW_PROD, cqw_prod);
 }
@@ -203,9 +203,10 @@ void fw_cqw_check(void)
 
 /* Every case but the common one: an unknown CQ, overrun, a ring that looks full (its consumer
  * index read again), no free record slot, an armed CQ (the event after the CQE). */
-static __attribute__((noinline)) int cqe_put_slow(uint32_t cqn, uint64_t wr_id, uint32_t byte_len, uint32_t imm,
-						  uint32_t qpn, uint32_t src_qp, uint32_t w6, uint32_t wqe_index)
+static __attribute__((noinline)) int cqe_put_slow(uint32_t w7, uint64_t wr_id, uint32_t byte_len, uint32_t imm,
+						  uint32_t qpn, uint32_t src_qp, uint32_t w6)
 {
+	uint32_t cqn = w7 >> 16;
 	struct fw_cq *cq;
 
 	if (cqn == 0 || cqn >= FW_MAX_CQ || !fw_res.cqs[cqn].used)
@@ -217,7 +218,7 @@ static __attribute__((noinline)) int cqe_put_slow(uint32_t cqn, uint64_t wr_id, 
 		return cq_overrun(cq, cqn);
 	if (((cqw_prod - cqw_done()) & CQW_MASK) >= RNIC_FW_TC_CQ_REC_NUM && cqw_wait_slot())
 		return -1;
-	cqw_store(cqn, wr_id, byte_len, imm, qpn, src_qp, w6, wqe_index);
+	cqw_store(w7, wr_id, byte_len, imm, qpn, src_qp, w6);
 	cq->pi++;
 	fw_perf.cqes++;
 	/* An armed CQ gives one completion event: for any CQE, or (solicited arming) for a
@@ -234,15 +235,16 @@ static __attribute__((noinline)) int cqe_put_slow(uint32_t cqn, uint64_t wr_id, 
 
 /* The common case calls nothing, so it saves no registers: a known CQ with room, not in error,
  * not armed, and a free record slot; everything else is cqe_put_slow. */
-int fw_cqe_put(uint32_t cqn, uint64_t wr_id, uint32_t byte_len, uint32_t imm, uint32_t qpn, uint32_t src_qp,
-	       uint32_t w6, uint32_t wqe_index)
+int fw_cqe_put(uint32_t w7, uint64_t wr_id, uint32_t byte_len, uint32_t imm, uint32_t qpn, uint32_t src_qp,
+	       uint32_t w6)
 {
+	uint32_t cqn = w7 >> 16;
 	struct fw_cq *cq = &fw_res.cqs[cqn < FW_MAX_CQ ? cqn : 0];
 
 	if (cqn == 0 || cqn >= FW_MAX_CQ || !cq->used || cq->overflow || cq->armed ||
 	    cq->pi - cq->ci >= (1u << cq->log_size) || ((cqw_prod - cqw_done()) & CQW_MASK) >= RNIC_FW_TC_CQ_REC_NUM)
-		return cqe_put_slow(cqn, wr_id, byte_len, imm, qpn, src_qp, w6, wqe_index);
-	cqw_store(cqn, wr_id, byte_len, imm, qpn, src_qp, w6, wqe_index);
+		return cqe_put_slow(w7, wr_id, byte_len, imm, qpn, src_qp, w6);
+	cqw_store(w7, wr_id, byte_len, imm, qpn, src_qp, w6);
 	cq->pi++;
 	fw_perf.cqes++;
 	return 0;
@@ -251,6 +253,6 @@ int fw_cqe_put(uint32_t cqn, uint64_t wr_id, uint32_t byte_len, uint32_t imm, ui
 int fw_cqe_write(uint32_t cqn, const uint8_t *cqe)
 {
 	const uint8_t *q = RNIC_ASSUME_ALIGNED(cqe, 4);
-	return fw_cqe_put(cqn, rnic_cqe_get_wr_id(q), rnic_ld_le32(q + 8), rnic_ld_le32(q + 12), rnic_ld_le32(q + 16),
-			  rnic_ld_le32(q + 20), rnic_ld_le32(q + 24), rnic_cqe_get_wqe_index(q));
+	return fw_cqe_put(FW_CQ_REC_W7(cqn, rnic_cqe_get_wqe_index(q)), rnic_cqe_get_wr_id(q), rnic_ld_le32(q + 8),
+			  rnic_ld_le32(q + 12), rnic_ld_le32(q + 16), rnic_ld_le32(q + 20), rnic_ld_le32(q + 24));
 }

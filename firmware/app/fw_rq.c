@@ -30,8 +30,8 @@ static void recv_cqe(uint32_t qpn, uint64_t wr_id, uint32_t status, uint32_t opc
 	uint8_t *c = ctx(qpn);
 	uint32_t ci = rnic_qp_ctx_get_rq_ci(c);
 
-	fw_cqe_put(rnic_qp_ctx_get_recv_cqn(c), wr_id, len, imm, qpn, src_qp,
-		   status | opcode << 8 | (flags & 0xFFu) << 16, ci);
+	fw_cqe_put(FW_CQ_REC_W7(rnic_qp_ctx_get_recv_cqn(c), ci), wr_id, len, imm, qpn, src_qp,
+		   status | opcode << 8 | (flags & 0xFFu) << 16);
 	rnic_qp_ctx_set_rq_ci(c, (uint16_t)(ci + 1));
 }
 
