@@ -1090,22 +1090,34 @@ static void resend_from(uint32_t qpn, uint32_t psn)
 static int retire_upto(uint32_t qpn, uint32_t psn)
 {
 	struct fw_qp_run *r = &fw_res.qp_run[qpn];
+	uint8_t *c = ctx(qpn);
+	uint32_t w7 = FW_CQ_REC_W7(rnic_qp_ctx_get_send_cqn(c), 0);
+	int16_t i;
 
-	while (r->head >= 0 && psn_le(fw_res.swqe[r->head].last_psn, psn)) {
-		const struct fw_swqe *h = &fw_res.swqe[r->head];
-		uint32_t st = RNIC_WC_STATUS_SUCCESS;
+	while ((i = r->head) >= 0 && psn_le(fw_res.swqe[i].last_psn, psn)) {
+		struct fw_swqe *h = &fw_res.swqe[i];
 		if (is_rd_atomic(h->opcode)) {
 			if (!h->resp)
 				break;
-			st = h->resp - 1u;
-		}
-		if (st != RNIC_WC_STATUS_SUCCESS) {
+			uint32_t st = h->resp - 1u;
 			retire_head(qpn, st);
-			fw_qp_fatal(qpn, st, RNIC_EQ_QP_SIDE_REQUESTER);
-			return 1;
+			if (st != RNIC_WC_STATUS_SUCCESS) {
+				fw_qp_fatal(qpn, st, RNIC_EQ_QP_SIDE_REQUESTER);
+				return 1;
+			}
+			continue;
 		}
-		retire_head(qpn, RNIC_WC_STATUS_SUCCESS);
+		/* a SEND or WRITE: retire_head, complete and swqe_put in one, the CQ looked up once */
+		if (h->signaled)
+			fw_cqe_put(w7 | h->wqe_index, h->wr_id, h->len, 0, qpn, 0,
+				   RNIC_WC_STATUS_SUCCESS | wc_opcode(h->opcode) << 8);
+		rnic_qp_ctx_set_sq_ci(c, (uint16_t)(h->wqe_index + 1));
+		r->head = h->next;
+		h->next = fw_res.swqe_free;
+		fw_res.swqe_free = i;
 	}
+	if (r->head < 0)
+		r->tail = -1;
 	return 0;
 }
 
