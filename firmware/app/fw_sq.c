@@ -1172,7 +1172,10 @@ void fw_sq_ack(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome, uin
 		rnic_qp_ctx_set_rnr_retries_left(c, rnic_qp_ctx_get_rnr_retry(c));
 		if (!r->rnr_wait)
 			arm_ack_timer(qpn); /* progress: the timer restarts for what is still out */
-		fw_sq_service(qpn);
+		/* what the ACK made room for (records, the window, READ contexts); with nothing posted
+		 * beyond what was sent the pass would do nothing (and empty the staged WQEBBs) */
+		if (rnic_qp_ctx_get_sq_next(c) != rnic_qp_ctx_get_sq_pi(c))
+			fw_sq_service(qpn);
 		if (rd_waiting && kind != RNIC_RX_EVENT_KIND_ACK) {
 			/* a response context is free again: QPs that held a READ back may go on */
 			rd_waiting = 0;
