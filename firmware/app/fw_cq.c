@@ -110,25 +110,29 @@ static __attribute__((noinline)) int cqw_wait_slot(void)
 	return -1;
 }
 
-static inline int cqw_put(uint32_t cqn, const uint8_t *cqe)
+/* The cq_rec (= the cqe's bytes 0-29, then the CQN) as eight words in registers: the record is stored
+ * straight into its slot, no buffer in between (fw_cqe_put). */
+_Static_assert(RNIC_CQE_WR_ID_OFF == 0 && RNIC_CQE_BYTE_LEN_OFF == 8 && RNIC_CQE_IMM_DATA_OFF == 12 &&
+		       RNIC_CQE_QPN_OFF == 16 && RNIC_CQE_SRC_QP_OFF == 20 && RNIC_CQE_STATUS_OFF == 24 &&
+		       RNIC_CQE_OPCODE_OFF == 25 && RNIC_CQE_FLAGS_OFF == 26 && RNIC_CQE_WQE_INDEX_OFF == 28 &&
+		       RNIC_CQ_REC_CQN_OFF == 30 && RNIC_CQ_REC_SIZE == 32,
+	       "cq_rec words: wr_id, byte_len, imm, qpn, src_qp, status|opcode|flags, wqe_index|cqn");
+
+static inline void cqw_store(uint32_t w7, uint64_t wr_id, uint32_t byte_len, uint32_t imm, uint32_t qpn,
+			     uint32_t src_qp, uint32_t w6)
 {
-	if (((cqw_prod - cqw_done()) & CQW_MASK) >= RNIC_FW_TC_CQ_REC_NUM && cqw_wait_slot())
-		return -1;
 	uint32_t slot = RNIC_FW_TC_CQ_REC_BASE + (cqw_prod % RNIC_FW_TC_CQ_REC_NUM) * RNIC_CQ_REC_SIZE;
-	const uint8_t *q = RNIC_ASSUME_ALIGNED(cqe, 4);
-	/* unrolled: eight one-cycle stores, no loop */
-	hal_tc_wr32(slot + 0, rnic_ld_le32(q + 0));
-	hal_tc_wr32(slot + 4, rnic_ld_le32(q + 4));
-	hal_tc_wr32(slot + 8, rnic_ld_le32(q + 8));
-	hal_tc_wr32(slot + 12, rnic_ld_le32(q + 12));
-	hal_tc_wr32(slot + 16, rnic_ld_le32(q + 16));
-	hal_tc_wr32(slot + 20, rnic_ld_le32(q + 20));
-	hal_tc_wr32(slot + 24, rnic_ld_le32(q + 24));
-	/* the last word: wqe_index and the CQ (cq_rec.cqn where the cqe has its owner byte) */
-	hal_tc_wr32(slot + 28, (rnic_ld_le32(q + 28) & 0xFFFFu) | cqn << 16);
+	/* eight one-cycle stores, no copy */
+	hal_tc_wr32_at(slot, 0, (uint32_t)wr_id);
+	hal_tc_wr32_at(slot, 1, (uint32_t)(wr_id >> 32));
+	hal_tc_wr32_at(slot, 2, byte_len);
+	hal_tc_wr32_at(slot, 3, imm);
+	hal_tc_wr32_at(slot, 4, qpn);
+	hal_tc_wr32_at(slot, 5, src_qp);
+	hal_tc_wr32_at(slot, 6, w6);
+	hal_tc_wr32_at(slot, 7, w7);
 	cqw_prod = (cqw_prod + 1) & CQW_MASK;
 	hal_tc_wr32(RNIC_FW_TC_CQW_PROD, cqw_prod);
-	return 0;
 }
 
 /* The CQ goes to error (later CQEs dropped) and the host hears of it once by CQ_ERROR. */
@@ -197,8 +201,12 @@ void fw_cqw_check(void)
 		cqw_bus_error(errs);
 }
 
-int fw_cqe_write(uint32_t cqn, const uint8_t *cqe)
+/* Every case but the common one: an unknown CQ, overrun, a ring that looks full (its consumer
+ * index read again), no free record slot, an armed CQ (the event after the CQE). */
+static __attribute__((noinline)) int cqe_put_slow(uint32_t w7, uint64_t wr_id, uint32_t byte_len, uint32_t imm,
+						  uint32_t qpn, uint32_t src_qp, uint32_t w6)
 {
+	uint32_t cqn = w7 >> 16;
 	struct fw_cq *cq;
 
 	if (cqn == 0 || cqn >= FW_MAX_CQ || !fw_res.cqs[cqn].used)
@@ -208,18 +216,43 @@ int fw_cqe_write(uint32_t cqn, const uint8_t *cqe)
 	 * by a CQ_ERROR event; the completion is lost, nothing in the ring is overwritten. */
 	if (cq->overflow || !cq_room(cq))
 		return cq_overrun(cq, cqn);
-	if (cqw_put(cqn, cqe))
+	if (((cqw_prod - cqw_done()) & CQW_MASK) >= RNIC_FW_TC_CQ_REC_NUM && cqw_wait_slot())
 		return -1;
+	cqw_store(w7, wr_id, byte_len, imm, qpn, src_qp, w6);
 	cq->pi++;
 	fw_perf.cqes++;
 	/* An armed CQ gives one completion event: for any CQE, or (solicited arming) for a
-	 * solicited or failed one. */
+	 * solicited or failed one (status: w6 bits 7:0, flags: bits 23:16). */
 	if (cq->armed == FW_CQ_ARM_ANY ||
-	    (cq->armed == FW_CQ_ARM_SOLICITED && ((rnic_cqe_get_flags(cqe) & (1u << RNIC_CQE_FLAG_SOLICITED)) ||
-						  rnic_cqe_get_status(cqe) != RNIC_WC_STATUS_SUCCESS))) {
+	    (cq->armed == FW_CQ_ARM_SOLICITED && (((w6 >> 16) & (1u << RNIC_CQE_FLAG_SOLICITED)) ||
+						  (w6 & 0xFFu) != RNIC_WC_STATUS_SUCCESS))) {
 		cq->armed = 0;
 		fw_cqw_drain(); /* the event must not overtake its CQE */
 		fw_eq_post(RNIC_EQ_TYPE_COMPLETION, 0, cqn, 0);
 	}
 	return 0;
+}
+
+/* The common case calls nothing, so it saves no registers: a known CQ with room, not in error,
+ * not armed, and a free record slot; everything else is cqe_put_slow. */
+int fw_cqe_put(uint32_t w7, uint64_t wr_id, uint32_t byte_len, uint32_t imm, uint32_t qpn, uint32_t src_qp,
+	       uint32_t w6)
+{
+	uint32_t cqn = w7 >> 16;
+	struct fw_cq *cq = &fw_res.cqs[cqn < FW_MAX_CQ ? cqn : 0];
+
+	if (cqn == 0 || cqn >= FW_MAX_CQ || !cq->used || cq->overflow || cq->armed ||
+	    cq->pi - cq->ci >= (1u << cq->log_size) || ((cqw_prod - cqw_done()) & CQW_MASK) >= RNIC_FW_TC_CQ_REC_NUM)
+		return cqe_put_slow(w7, wr_id, byte_len, imm, qpn, src_qp, w6);
+	cqw_store(w7, wr_id, byte_len, imm, qpn, src_qp, w6);
+	cq->pi++;
+	fw_perf.cqes++;
+	return 0;
+}
+
+int fw_cqe_write(uint32_t cqn, const uint8_t *cqe)
+{
+	const uint8_t *q = RNIC_ASSUME_ALIGNED(cqe, 4);
+	return fw_cqe_put(FW_CQ_REC_W7(cqn, rnic_cqe_get_wqe_index(q)), rnic_cqe_get_wr_id(q), rnic_ld_le32(q + 8),
+			  rnic_ld_le32(q + 12), rnic_ld_le32(q + 16), rnic_ld_le32(q + 20), rnic_ld_le32(q + 24));
 }

@@ -27,20 +27,12 @@ static uint8_t *ctx(uint32_t qpn) { return fw_res.qp_ctx[qpn]; }
 static void recv_cqe(uint32_t qpn, uint64_t wr_id, uint32_t status, uint32_t opcode, uint32_t len,
 		     uint32_t imm, uint32_t flags, uint32_t src_qp)
 {
-	FW_LAYOUT_ALIGN uint8_t cqe[RNIC_CQE_SIZE] = { 0 };
 	uint8_t *c = ctx(qpn);
+	uint32_t ci = rnic_qp_ctx_get_rq_ci(c);
 
-	rnic_cqe_set_wr_id(cqe, wr_id);
-	rnic_cqe_set_byte_len(cqe, len);
-	rnic_cqe_set_imm_data(cqe, imm);
-	rnic_cqe_set_qpn(cqe, qpn);
-	rnic_cqe_set_src_qp(cqe, src_qp);
-	rnic_cqe_set_status(cqe, status);
-	rnic_cqe_set_opcode(cqe, opcode);
-	rnic_cqe_set_flags(cqe, flags);
-	rnic_cqe_set_wqe_index(cqe, rnic_qp_ctx_get_rq_ci(c));
-	fw_cqe_write(rnic_qp_ctx_get_recv_cqn(c), cqe);
-	rnic_qp_ctx_set_rq_ci(c, (uint16_t)(rnic_qp_ctx_get_rq_ci(c) + 1));
+	fw_cqe_put(FW_CQ_REC_W7(rnic_qp_ctx_get_recv_cqn(c), ci), wr_id, len, imm, qpn, src_qp,
+		   status | opcode << 8 | (flags & 0xFFu) << 16);
+	rnic_qp_ctx_set_rq_ci(c, (uint16_t)(ci + 1));
 }
 
 /* Host address of the RQ WQE k places after the consumer index. */

@@ -137,17 +137,10 @@ static uint32_t wc_opcode(uint32_t wqe_op)
 
 static void complete(uint32_t qpn, const struct fw_swqe *w, uint32_t status)
 {
-	FW_LAYOUT_ALIGN uint8_t cqe[RNIC_CQE_SIZE] = { 0 };
-
 	if (!w->signaled && status == RNIC_WC_STATUS_SUCCESS)
 		return;
-	rnic_cqe_set_wr_id(cqe, w->wr_id);
-	rnic_cqe_set_byte_len(cqe, w->len);
-	rnic_cqe_set_qpn(cqe, qpn);
-	rnic_cqe_set_status(cqe, status);
-	rnic_cqe_set_opcode(cqe, wc_opcode(w->opcode));
-	rnic_cqe_set_wqe_index(cqe, w->wqe_index);
-	fw_cqe_write(rnic_qp_ctx_get_send_cqn(ctx(qpn)), cqe);
+	fw_cqe_put(FW_CQ_REC_W7(rnic_qp_ctx_get_send_cqn(ctx(qpn)), w->wqe_index), w->wr_id, w->len, 0, qpn, 0,
+		   status | wc_opcode(w->opcode) << 8);
 }
 
 /* Removes the oldest outstanding WQE of qpn and completes it with status. */
@@ -176,6 +169,10 @@ static uint64_t wqebb_addr(const uint8_t *c, uint32_t idx);
  * harmless, the engine completes commands in order, before any later fetch into its slots. */
 #define HALF_BBS (FW_WQF_BBS / 2u)
 static uint32_t st_first, st_n, st_slot;
+/* The QP whose last service pass was cut at SQ_PASS_MAX WQEs (0: none): its next pass, if no
+ * other pass ran in between, keeps the staged WQEBBs and the prefetch instead of fetching them
+ * again (fw_sq_service). */
+static uint32_t sq_cont;
 static const uint8_t *pf_c; /* the prefetch's QP context */
 static uint32_t pf_first, pf_n, pf_slot, pf_cmd0, pf_cmd1;
 
@@ -367,6 +364,8 @@ void fw_sq_release(uint32_t qpn)
 	r->part1 = 0;
 	r->hi_ok = 0;
 	pc_ok = 0;
+	if (sq_cont == qpn)
+		sq_cont = 0; /* a new QP of this number starts with nothing staged */
 }
 
 /* The first half of the move to ERR: no more traffic, the sent WQEs flushed. A move the NIC
@@ -572,13 +571,13 @@ static void rec_link(uint32_t qpn, int16_t ri)
 		arm_ack_timer(qpn);
 }
 
-/* Fills record ri from WQE w (npkts packets from psn) and links it as the QP's newest. */
-static void rec_fill(uint32_t qpn, int16_t ri, const uint8_t *w, const uint8_t *c, uint32_t psn,
-		     uint32_t npkts, uint32_t len, uint32_t idx, uint32_t op, uint32_t flags)
+/* Fills record ri (wr_id, npkts packets from psn) and links it as the QP's newest. */
+static void rec_set(uint32_t qpn, int16_t ri, uint64_t wr_id, const uint8_t *c, uint32_t psn, uint32_t npkts,
+		    uint32_t len, uint32_t idx, uint32_t op, uint32_t flags)
 {
 	struct fw_swqe *r = &fw_res.swqe[ri];
 
-	r->wr_id = rnic_wqe_ctrl_get_wr_id(w);
+	r->wr_id = wr_id;
 	r->first_psn = psn;
 	r->last_psn = (psn + npkts - 1) & PSN_MASK;
 	r->len = len;
@@ -586,6 +585,13 @@ static void rec_fill(uint32_t qpn, int16_t ri, const uint8_t *w, const uint8_t *
 	r->opcode = (uint8_t)op;
 	r->signaled = (flags & (1u << RNIC_WQE_FLAG_SIGNALED)) || rnic_qp_ctx_get_sq_sig_all(c);
 	rec_link(qpn, ri);
+}
+
+/* The same from WQE w. */
+static void rec_fill(uint32_t qpn, int16_t ri, const uint8_t *w, const uint8_t *c, uint32_t psn,
+		     uint32_t npkts, uint32_t len, uint32_t idx, uint32_t op, uint32_t flags)
+{
+	rec_set(qpn, ri, rnic_wqe_ctrl_get_wr_id(w), c, psn, npkts, len, idx, op, flags);
 }
 
 /* s = the piece of message descriptor d from byte off, bytes long: the SGE walk starts at the
@@ -867,12 +873,126 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 	return nbb;
 }
 
+/* ---- The common WQE without copies. An RC or UC SEND, SEND_IMM, WRITE or WRITE_IMM in one
+ * WQEBB (a WRITE with at most one SGE, a SEND with at most two), not inline, sent whole (at most
+ * SEG_PKTS packets), with no priority paused and no piece of a message in progress: its words
+ * are loaded from the staged WQEBB (fetch buffer or BlueFlame capture, one-cycle loads) into
+ * registers and the tx_desc words stored from them into the transmit mailbox, the same words
+ * txd_send writes; no WQE copy, no descriptor in memory. Everything else, and every reason to
+ * stall or to look again (busy mailbox, no free record, a capture overtaken, a malformed WQE),
+ * returns -1 before anything was changed but the staging, and send_one does it the general way.
+ * The unit test fw-sq-fast-desc-equals-send-one compares the two word for word. */
+uint8_t fw_sq_generic_only;
+
+/* byte / 16-bit field at spec offset OFF of a layout, from the word that holds it */
+#define W8(w, OFF) (((w) >> (8u * ((OFF) % 4u))) & 0xFFu)
+#define W16(w, OFF) (((w) >> (8u * ((OFF) % 4u))) & 0xFFFFu)
+_Static_assert(RNIC_WQE_CTRL_OPCODE_OFF / 4 == RNIC_WQE_CTRL_WQE_INDEX_OFF / 4 &&
+		       RNIC_WQE_CTRL_FLAGS_OFF / 4 == RNIC_WQE_CTRL_WQE_INDEX_OFF / 4 && RNIC_WQE_CTRL_WQE_INDEX_OFF % 4 == 2 &&
+		       RNIC_WQE_CTRL_NUM_SGE_OFF / 4 == RNIC_WQE_CTRL_NUM_DS_OFF / 4 && RNIC_WQE_CTRL_WR_ID_OFF == 0 &&
+		       RNIC_WQE_CTRL_IMM_DATA_OFF % 4 == 0 && RNIC_WQE_CTRL_TOTAL_LEN_OFF % 4 == 0 &&
+		       RNIC_WQE_RADDR_REMOTE_ADDR_OFF == 0 && RNIC_WQE_RADDR_RKEY_OFF == 8 && RNIC_WQE_SGE_ADDR_OFF == 0 &&
+		       RNIC_WQE_SGE_LENGTH_OFF == 8 && RNIC_WQE_SGE_LKEY_OFF == 12 && RNIC_WQE_SGE_SIZE == 16 &&
+		       RNIC_WQE_RADDR_SIZE == 16 && RNIC_WQE_CTRL_SIZE == 32,
+	       "send_fast reads the WQE by words");
+_Static_assert(RNIC_TX_DESC_KIND_OFF % 4 == 0 && RNIC_TX_DESC_FLAGS_OFF == RNIC_TX_DESC_KIND_OFF + 1 &&
+		       RNIC_TX_DESC_NUM_SGE_OFF == RNIC_TX_DESC_KIND_OFF + 2 && RNIC_TX_DESC_SYNDROME_OFF == RNIC_TX_DESC_KIND_OFF + 3 &&
+		       RNIC_TX_DESC_REMOTE_VA_OFF % 8 == 0 && RNIC_TX_DESC_SGE1_ADDR_OFF == RNIC_TX_DESC_SGE0_ADDR_OFF + 16 &&
+		       RNIC_TX_DESC_SGE0_LEN_OFF == RNIC_TX_DESC_SGE0_ADDR_OFF + 8 &&
+		       RNIC_TX_DESC_SGE0_LKEY_OFF == RNIC_TX_DESC_SGE0_ADDR_OFF + 12 && RNIC_TX_DESC_SWAP_ADD_OFF == 32,
+	       "send_fast writes the tx_desc by words, the header's first 32 bytes as txd_send does");
+
+/* SGE k of the WQE (words from w) into the descriptor's SGE k */
+static inline void fast_sge(uint32_t b, uint32_t w, uint32_t k)
+{
+	uint32_t t = RNIC_FW_REG_TXD_DATA + RNIC_TX_DESC_SGE0_ADDR_OFF + 16u * k;
+	hal_wr32(t, hal_tc_rd32_at((uint32_t)b, w));
+	hal_wr32(t + 4, hal_tc_rd32_at((uint32_t)b, w + 1));
+	hal_wr32(t + 8, hal_tc_rd32_at((uint32_t)b, w + 2));
+	hal_wr32(t + 12, hal_tc_rd32_at((uint32_t)b, w + 3));
+}
+
+static int32_t send_fast(uint32_t qpn, uint8_t *c, uint32_t idx)
+{
+	struct fw_qp_run *run = &fw_res.qp_run[qpn];
+	uint32_t type = rnic_qp_ctx_get_qp_type(c);
+
+	if (fw_sq_generic_only || sq_paused || run->part1 || fw_res.swqe_free < 0 ||
+	    (type != RNIC_QP_TYPE_RC && type != RNIC_QP_TYPE_UC))
+		return -1;
+	int32_t b = stage(c, idx);
+	if (b < 0)
+		return (int32_t)sq_fetch_failed(qpn, idx);
+	uint32_t ctl = hal_tc_rd32_at((uint32_t)b, RNIC_WQE_CTRL_OPCODE_OFF / 4);
+	uint32_t ds = hal_tc_rd32_at((uint32_t)b, RNIC_WQE_CTRL_NUM_DS_OFF / 4);
+	uint32_t op = W8(ctl, RNIC_WQE_CTRL_OPCODE_OFF), flags = W8(ctl, RNIC_WQE_CTRL_FLAGS_OFF);
+	uint32_t num_ds = W8(ds, RNIC_WQE_CTRL_NUM_DS_OFF), nsge = W8(ds, RNIC_WQE_CTRL_NUM_SGE_OFF);
+	uint32_t is_write = op == RNIC_WQE_OP_RDMA_WRITE || op == RNIC_WQE_OP_RDMA_WRITE_WITH_IMM;
+	/* one WQEBB: the control segment and at most two 16-byte segments, all of them read here */
+	if (!seg_op(op) || W16(ctl, RNIC_WQE_CTRL_WQE_INDEX_OFF) != (idx & 0xFFFFu) || num_ds > 2 ||
+	    (flags & (1u << RNIC_WQE_FLAG_INLINE)) || nsge + is_write > num_ds)
+		return -1;
+	uint32_t len = hal_tc_rd32_at((uint32_t)b, RNIC_WQE_CTRL_TOTAL_LEN_OFF / 4);
+	uint32_t mtu_log = 7u + rnic_qp_ctx_get_path_mtu(c);
+	uint32_t npkts = len == 0 ? 1 : (len + (1u << mtu_log) - 1) >> mtu_log;
+	if (type == RNIC_QP_TYPE_RC && npkts > SEG_PKTS)
+		return -1; /* in pieces under the window: send_one */
+	uint64_t wr_id = (uint64_t)hal_tc_rd32_at((uint32_t)b, 1) << 32 | hal_tc_rd32_at((uint32_t)b, 0);
+	uint32_t imm = hal_tc_rd32_at((uint32_t)b, RNIC_WQE_CTRL_IMM_DATA_OFF / 4);
+	uint32_t g = RNIC_WQE_CTRL_SIZE / 4, va_lo = 0, va_hi = 0, rkey = 0;
+	if (is_write) {
+		va_lo = hal_tc_rd32_at((uint32_t)b, g);
+		va_hi = hal_tc_rd32_at((uint32_t)b, g + 1);
+		rkey = hal_tc_rd32_at((uint32_t)b, g + 2);
+		g += RNIC_WQE_RADDR_SIZE / 4;
+	}
+	/* a BlueFlame WQE must have stayed this doorbell's while it was read (as in send_one): checked
+	 * here and again after the SGE words, before the commit */
+	if ((st_bf && !stage_bf_held(c)) || (hal_rd32(RNIC_FW_REG_TXD_STATUS) & 1u))
+		return -1;
+	uint32_t psn = rnic_qp_ctx_get_sq_psn(c);
+	uint32_t tflags = (flags & (1u << RNIC_WQE_FLAG_SOLICITED)) ? 1u << RNIC_TX_FLAG_SOLICITED : 0;
+	if (was_sent(run, psn))
+		tflags |= 1u << RNIC_TX_FLAG_RETRANSMIT;
+	const uint32_t t = RNIC_FW_REG_TXD_DATA;
+	hal_wr32(t + RNIC_TX_DESC_QPN_OFF, qpn);
+	hal_wr32(t + RNIC_TX_DESC_KIND_OFF, msg_kind(op) | tflags << 8 | nsge << 16);
+	hal_wr32(t + RNIC_TX_DESC_PSN_OFF, psn);
+	hal_wr32(t + RNIC_TX_DESC_LENGTH_OFF, len);
+	hal_wr32(t + RNIC_TX_DESC_REMOTE_VA_OFF, va_lo);
+	hal_wr32(t + RNIC_TX_DESC_REMOTE_VA_OFF + 4, va_hi);
+	hal_wr32(t + RNIC_TX_DESC_RKEY_OFF, rkey);
+	hal_wr32(t + RNIC_TX_DESC_IMM_DATA_OFF, imm);
+	if (nsge)
+		fast_sge((uint32_t)b, g, 0);
+	if (nsge > 1)
+		fast_sge((uint32_t)b, g + 4, 1);
+	if (st_bf && !stage_bf_held(c))
+		return -1; /* overtaken while the SGEs were read: nothing committed, send_one reads the ring */
+	hal_wr32(RNIC_FW_REG_TXD_COMMIT, 0);
+	if (st_bf)
+		fw_perf.bf_wqes++;
+	rec_set(qpn, swqe_get(), wr_id, c, psn, npkts, len, idx, op, flags);
+	fw_perf.sq_wqes++;
+	fw_sq_fast_sent++;
+	return 1;
+}
+
+/* A service pass hands at most SQ_PASS_MAX WQEs (one fetch batch, HALF_BBS) to the transmit
+ * engine, then the QP is marked stalled and continues after the events and the other doorbells
+ * were served (fw_sq_retry_stalled): a host that posts 16 or more at once no longer has the
+ * firmware send them all while the ACKs, the receive completions and the other QPs wait. Without
+ * it the faster send path let a 16-deep 4 KiB SEND stream outrun the responder's buffer refill
+ * at its start (one RNR NAK, docs/firmware.md). */
+#define SQ_PASS_MAX HALF_BBS
+uint32_t fw_sq_fast_sent; /* WQEs send_fast handed over (the unit tests look) */
 void fw_sq_service(uint32_t qpn)
 {
 	uint8_t *c = ctx(qpn);
+	uint32_t cont = sq_cont == qpn;
 
 	fw_res.qp_run[qpn].sq_stalled = 0;
-
+	sq_cont = 0;
 	if (rnic_qp_ctx_get_state(c) == RNIC_QP_STATE_ERR) {
 		flush_unsent(qpn);
 		return;
@@ -880,9 +1000,17 @@ void fw_sq_service(uint32_t qpn)
 	if (rnic_qp_ctx_get_state(c) != RNIC_QP_STATE_RTS || !(fw_hw_caps & 1u))
 		return; /* not sending, or no transmit engine attached: the WQEs wait */
 	sq_paused = hal_rd32(RNIC_FW_REG_TX_PAUSE);
-	stage_empty();
-	while (rnic_qp_ctx_get_sq_next(c) != rnic_qp_ctx_get_sq_pi(c)) {
-		uint32_t n = send_one(qpn, rnic_qp_ctx_get_sq_next(c));
+	if (!cont || st_bf)
+		stage_empty();
+	for (uint32_t k = 0; rnic_qp_ctx_get_sq_next(c) != rnic_qp_ctx_get_sq_pi(c); k++) {
+		uint32_t idx = rnic_qp_ctx_get_sq_next(c);
+		if (k == SQ_PASS_MAX) {
+			sq_cont = qpn;
+			stall(qpn);
+			return;
+		}
+		int32_t f = send_fast(qpn, c, idx);
+		uint32_t n = f >= 0 ? (uint32_t)f : send_one(qpn, idx);
 		if (!n)
 			return;
 		rnic_qp_ctx_set_sq_next(c, (uint16_t)(rnic_qp_ctx_get_sq_next(c) + n));
@@ -962,22 +1090,34 @@ static void resend_from(uint32_t qpn, uint32_t psn)
 static int retire_upto(uint32_t qpn, uint32_t psn)
 {
 	struct fw_qp_run *r = &fw_res.qp_run[qpn];
+	uint8_t *c = ctx(qpn);
+	uint32_t w7 = FW_CQ_REC_W7(rnic_qp_ctx_get_send_cqn(c), 0);
+	int16_t i;
 
-	while (r->head >= 0 && psn_le(fw_res.swqe[r->head].last_psn, psn)) {
-		const struct fw_swqe *h = &fw_res.swqe[r->head];
-		uint32_t st = RNIC_WC_STATUS_SUCCESS;
+	while ((i = r->head) >= 0 && psn_le(fw_res.swqe[i].last_psn, psn)) {
+		struct fw_swqe *h = &fw_res.swqe[i];
 		if (is_rd_atomic(h->opcode)) {
 			if (!h->resp)
 				break;
-			st = h->resp - 1u;
-		}
-		if (st != RNIC_WC_STATUS_SUCCESS) {
+			uint32_t st = h->resp - 1u;
 			retire_head(qpn, st);
-			fw_qp_fatal(qpn, st, RNIC_EQ_QP_SIDE_REQUESTER);
-			return 1;
+			if (st != RNIC_WC_STATUS_SUCCESS) {
+				fw_qp_fatal(qpn, st, RNIC_EQ_QP_SIDE_REQUESTER);
+				return 1;
+			}
+			continue;
 		}
-		retire_head(qpn, RNIC_WC_STATUS_SUCCESS);
+		/* a SEND or WRITE: retire_head, complete and swqe_put in one, the CQ looked up once */
+		if (h->signaled)
+			fw_cqe_put(w7 | h->wqe_index, h->wr_id, h->len, 0, qpn, 0,
+				   RNIC_WC_STATUS_SUCCESS | wc_opcode(h->opcode) << 8);
+		rnic_qp_ctx_set_sq_ci(c, (uint16_t)(h->wqe_index + 1));
+		r->head = h->next;
+		h->next = fw_res.swqe_free;
+		fw_res.swqe_free = i;
 	}
+	if (r->head < 0)
+		r->tail = -1;
 	return 0;
 }
 
@@ -1032,7 +1172,10 @@ void fw_sq_ack(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome, uin
 		rnic_qp_ctx_set_rnr_retries_left(c, rnic_qp_ctx_get_rnr_retry(c));
 		if (!r->rnr_wait)
 			arm_ack_timer(qpn); /* progress: the timer restarts for what is still out */
-		fw_sq_service(qpn);
+		/* what the ACK made room for (records, the window, READ contexts); with nothing posted
+		 * beyond what was sent the pass would do nothing (and empty the staged WQEBBs) */
+		if (rnic_qp_ctx_get_sq_next(c) != rnic_qp_ctx_get_sq_pi(c))
+			fw_sq_service(qpn);
 		if (rd_waiting && kind != RNIC_RX_EVENT_KIND_ACK) {
 			/* a response context is free again: QPs that held a READ back may go on */
 			rd_waiting = 0;

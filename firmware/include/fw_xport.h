@@ -27,11 +27,21 @@ void fw_sq_bf_doorbell(uint32_t qpn, uint32_t seq);
  * the receive engine takes buffers and READ destinations only between packets, so never
  * while it waits for the firmware to take an event; busy-waiting there would deadlock). */
 void fw_sq_retry_stalled(void);
-extern uint8_t fw_stalled_any; /* some QP has sq_stalled or rq_stalled set */
+extern uint8_t fw_stalled_any;
+extern uint8_t fw_sq_generic_only; /* tests: every WQE through the general path, not send_fast */
+extern uint32_t fw_sq_fast_sent;   /* WQEs the common-case path (send_fast) handed over */ /* some QP has sq_stalled or rq_stalled set */
 extern uint32_t fw_hw_caps; /* fw_mmio.hw_caps, read once by fw_xport_init */
 /* Writes one CQE to cq (spec layout cqe, owner bit from the pass). 0, or -1 (no such CQ, or
  * the CQ overflowed: then it is in error and the CQE is dropped). */
 int fw_cqe_write(uint32_t cqn, const uint8_t *cqe);
+/* The same from the record's words (spec cq_rec = the cqe's bytes 0-29 and the CQN, as
+ * little-endian words: w6 = status | opcode << 8 | flags << 16, vendor_err 0; w7 = wqe_index |
+ * cqn << 16, FW_CQ_REC_W7), stored straight into the CQE writer's record slot: the per-WQE
+ * completions use it, so no CQE is built in memory and copied, and its eight arguments stay in
+ * registers. */
+#define FW_CQ_REC_W7(cqn, wqe_index) (((wqe_index) & 0xFFFFu) | (uint32_t)(cqn) << 16)
+int fw_cqe_put(uint32_t w7, uint64_t wr_id, uint32_t byte_len, uint32_t imm, uint32_t qpn, uint32_t src_qp,
+	       uint32_t w6);
 /* Waits (bounded) until the CQE writer has written every record handed to it: before an event
  * that must follow the CQEs, and before a CQ's ring state is programmed or dropped. 0 or -1. */
 int fw_cqw_drain(void);

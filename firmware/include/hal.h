@@ -26,6 +26,8 @@ void mock_tc_wr32(uint32_t off, uint32_t v);
 static inline uint64_t hal_cycles(void) { return mock_cycles(); }
 static inline uint32_t hal_tc_rd32(uint32_t off) { return mock_tc_rd32(off); }
 static inline void hal_tc_wr32(uint32_t off, uint32_t v) { mock_tc_wr32(off, v); }
+static inline uint32_t hal_tc_rd32_at(uint32_t off, uint32_t i) { return mock_tc_rd32(off + 4 * i); }
+static inline void hal_tc_wr32_at(uint32_t off, uint32_t i, uint32_t v) { mock_tc_wr32(off + 4 * i, v); }
 static inline uint32_t hal_cycles32(void) { return (uint32_t)mock_cycles(); }
 extern uint8_t mock_qpc[RNIC_MAX_NUM_QPS * RNIC_FW_TC_QPC_ENTRY_BYTES];
 static inline uint8_t *hal_qpc_base(void) { return mock_qpc; }
@@ -57,6 +59,19 @@ static inline void hal_tc_wr32(uint32_t off, uint32_t v)
 {
 	*(volatile uint32_t *)(uintptr_t)(RNIC_FW_TC_BASE + off) = v;
 }
+
+/* Word i of a block at off (i a constant): the block's address is computed once (the empty asm
+ * keeps the compiler from folding the window base into every offset) and each access is one
+ * load or store with an immediate offset. */
+static inline volatile uint32_t *hal_tc_block(uint32_t off)
+{
+	uintptr_t a = RNIC_FW_TC_BASE + off;
+	__asm__("" : "+r"(a));
+	return (volatile uint32_t *)a;
+}
+
+static inline uint32_t hal_tc_rd32_at(uint32_t off, uint32_t i) { return hal_tc_block(off)[i]; }
+static inline void hal_tc_wr32_at(uint32_t off, uint32_t i, uint32_t v) { hal_tc_block(off)[i] = v; }
 
 /* mcycle as 64 bits, re-reading the high half if the low half wrapped in between. */
 static inline uint64_t hal_cycles(void)

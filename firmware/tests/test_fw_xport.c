@@ -1228,8 +1228,12 @@ static int stream_of(unsigned n0, unsigned *cmds)
 		post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, &sg, 1, 0x7000 + k);
 	}
 	ring_sq();
+	/* a pass sends at most 8 (SQ_PASS_MAX), the rest goes when the main loop retries the QP
+	 * after the events, from the WQEBBs already staged and prefetched (no fetch again) */
+	int ok = mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 8 && fw_res.qp_run[qpn].sq_stalled && fw_stalled_any;
+	fw_sq_retry_stalled();
 	*cmds = mock_wqf_cmds - c0;
-	int ok = mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 12;
+	ok = ok && mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 12 && !fw_res.qp_run[qpn].sq_stalled;
 	for (unsigned k = 0; ok && k < 12; k++)
 		ok = rnic_tx_desc_get_length(mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, k)->data) == n0 + k;
 	event(RNIC_RX_EVENT_KIND_ACK, rnic_qp_ctx_get_sq_psn(fw_res.qp_ctx[qpn]) - 1, 0x1F);
@@ -1288,6 +1292,80 @@ static void wqe_fetch(void)
 	      "fw-xport-wqe-fetch-bus-error-qp-err");
 }
 
+/* The common-case send path (send_fast: words from the staged WQEBB straight into the mailbox)
+ * against the general one (send_one: the WQE copied, the descriptor built in memory, then sent):
+ * the same WQEs on a fresh QP through each must give the same transmit descriptors, word for word
+ * (the 32 header bytes and the SGEs the engine reads), the same completions and the same PSNs. */
+struct fast_run {
+	uint8_t d[12][RNIC_TX_DESC_SIZE];
+	struct rnicp_wc wc[12];
+	unsigned ntx;
+	int nwc;
+	uint32_t fast;
+};
+
+static void fast_run_once(int generic, struct fast_run *r)
+{
+	struct rnicp_sge sg2[2] = { { H(DATA_OFF), 1000, 0x101 }, { H(DATA_OFF + 4096), 2000, 0x102 } };
+	struct rnicp_sge big = { H(DATA_OFF), 40u * 1024, 0x103 }; /* 40 packets at 1024: in pieces */
+	char text[20] = "inline payload 0123";
+	struct rnicp_sge in = { (uint64_t)(uintptr_t)text, 20, 0 };
+
+	fresh_qp(7);
+	for (uint32_t w = 0; w < RNIC_TX_DESC_SIZE / 4; w++)
+		regs[RNIC_FW_REG_TXD_DATA / 4 + w] = 0xDEAD0000u + w; /* what an earlier descriptor left */
+	fw_sq_generic_only = (uint8_t)generic;
+	unsigned m0 = mock_nmbox;
+	uint32_t f0 = fw_sq_fast_sent;
+	post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, sg2, 1, 0x9001);
+	post(RNIC_WQE_OP_RDMA_WRITE_WITH_IMM, RNICP_WR_SIGNALED | RNICP_WR_SOLICITED, sg2, 1, 0x9002);
+	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, sg2, 2, 0x9003);
+	post(RNIC_WQE_OP_SEND_WITH_IMM, RNICP_WR_SIGNALED, sg2, 1, 0x9004);
+	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, sg2, 0, 0x9005); /* zero-length SEND */
+	post(RNIC_WQE_OP_RDMA_WRITE, 0, sg2, 2, 0x9006);           /* two WQEBBs: the general path */
+	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED | RNICP_WR_INLINE, &in, 1, 0x9007);
+	post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, &big, 1, 0x9008);
+	ring_sq();
+	while (fw_res.qp_run[qpn].sq_stalled)
+		fw_sq_retry_stalled();
+	r->fast = fw_sq_fast_sent - f0;
+	r->ntx = mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0);
+	for (unsigned k = 0; k < r->ntx && k < 12; k++)
+		memcpy(r->d[k], mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, k)->data, RNIC_TX_DESC_SIZE);
+	event(RNIC_RX_EVENT_KIND_ACK, rnic_qp_ctx_get_sq_psn(fw_res.qp_ctx[qpn]) - 1, 0x1F);
+	r->nwc = rnicp_cq_poll(&cq, 12, r->wc);
+	fw_sq_generic_only = 0;
+}
+
+static void fast_path(void)
+{
+	static struct fast_run g, f;
+	fast_run_once(1, &g);
+	fast_run_once(0, &f);
+	int same = g.ntx == f.ntx && g.ntx == 9 && g.nwc == f.nwc && g.nwc == 7;
+	for (unsigned k = 0; same && k < g.ntx; k++) {
+		uint32_t nsge = rnic_tx_desc_get_num_sge(g.d[k]);
+		/* what the engine reads: the header's first 32 bytes (bytes 32-63 only for atomics and
+		 * UD) and num_sge SGEs */
+		same = memcmp(g.d[k], f.d[k], 32) == 0 &&
+		       memcmp(g.d[k] + RNIC_TX_DESC_SGE0_ADDR_OFF, f.d[k] + RNIC_TX_DESC_SGE0_ADDR_OFF, 16u * (nsge < 4 ? nsge : 4)) == 0;
+	}
+	for (int k = 0; same && k < g.nwc; k++)
+		same = g.wc[k].wr_id == f.wc[k].wr_id && g.wc[k].status == RNIC_WC_STATUS_SUCCESS &&
+		       f.wc[k].status == RNIC_WC_STATUS_SUCCESS && g.wc[k].opcode == f.wc[k].opcode &&
+		       g.wc[k].byte_len == f.wc[k].byte_len && g.wc[k].wqe_index == f.wc[k].wqe_index;
+	/* the first five took the common path, the 2-WQEBB WRITE, the inline SEND and the 40-packet
+	 * WRITE (two pieces) the general one; the first descriptor as the WQE said */
+	const uint8_t *d0 = f.d[0];
+	check(same && g.fast == 0 && f.fast == 5 && rnic_tx_desc_get_kind(d0) == RNIC_MSG_KIND_WRITE &&
+		      rnic_tx_desc_get_remote_va(d0) == 0x7000000000ull && rnic_tx_desc_get_rkey(d0) == 0x1234 &&
+		      rnic_tx_desc_get_length(d0) == 1000 && rnic_tx_desc_get_num_sge(d0) == 1 &&
+		      rnic_tx_desc_get_sge0_lkey(d0) == 0x101 && rnic_tx_desc_get_psn(d0) == 0xFFFFFE &&
+		      rnic_tx_desc_get_flags(f.d[1]) == 1u << RNIC_TX_FLAG_SOLICITED &&
+		      rnic_tx_desc_get_num_sge(f.d[2]) == 2 && rnic_tx_desc_get_sge1_len(f.d[2]) == 2000,
+	      "fw-sq-fast-desc-equals-send-one");
+}
+
 int main(void)
 {
 	regs[RNIC_FW_REG_HW_CAPS / 4] = 3; /* transport engines present, READ responses placed */
@@ -1319,6 +1397,7 @@ int main(void)
 	uint32_t wqes0 = fw_perf.sq_wqes;
 	send_path();
 	counter_totals(m_send, wqes0);
+	fast_path();
 	retry_exhaustion();
 	retry_progress();
 	rq_flush();
