@@ -10,6 +10,7 @@ struct RdmaConnOpts {
   uint32_t retry_cnt = 7, rnr_retry = 7, min_rnr_timer = 1;  // RNR timer code 1: 10 us
   uint32_t access = 0xF;  // QP access flags (bits of enum access) the responder grants
   uint32_t traffic_class = 0;  // the path's GRH traffic class: the DSCP/ECN byte of this QP's frames
+  uint32_t rd_atomic = 4;  // max_rd_atomic and max_dest_rd_atomic (READs/atomics in flight each way)
 };
 
 struct RdmaQp {
@@ -92,7 +93,7 @@ struct RdmaQp {
     a.dest_qpn = peer.qpn;
     a.rq_psn = peer_psn;
     a.min_rnr_timer = o.min_rnr_timer;
-    a.max_dest_rd_atomic = 4;
+    a.max_dest_rd_atomic = o.rd_atomic;
     a.dest_ipv4 = peer.h->ipv4;
     a.hop_limit = 64;
     a.traffic_class = o.traffic_class;
@@ -107,7 +108,7 @@ struct RdmaQp {
     a.timeout = o.timeout;
     a.retry_cnt = o.retry_cnt;
     a.rnr_retry = o.rnr_retry;
-    a.max_rd_atomic = 4;
+    a.max_rd_atomic = o.rd_atomic;
     rc = modify(1u << RNIC_QP_ATTR_STATE | 1u << RNIC_QP_ATTR_SQ_PSN | 1u << RNIC_QP_ATTR_TIMEOUT |
                     1u << RNIC_QP_ATTR_RETRY_CNT | 1u << RNIC_QP_ATTR_RNR_RETRY | 1u << RNIC_QP_ATTR_MAX_QP_RD_ATOMIC,
                 a);
