@@ -701,6 +701,11 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 	int16_t part = (run->part1 && fw_res.swqe[run->part1 - 1].wqe_index == (idx & 0xFFFFu)) ? run->part1 - 1 : -1;
 	if (rnic_qp_ctx_get_qp_type(c) != RNIC_QP_TYPE_UD && tc_paused(rnic_qp_ctx_get_traffic_class(c)))
 		return stall(qpn);
+	/* The transmit engine takes a descriptor once the one before has issued its payload DMA, so
+	 * behind a long message the mailbox stays full for microseconds. Stall before the WQE is
+	 * fetched: the retry would fetch it again (a PCIe round trip waited for each time). */
+	if (hal_rd32(RNIC_FW_REG_TXD_STATUS) & 1u)
+		return stall(qpn);
 	if (part >= 0 && pc_ok && pc_qpn == qpn && pc_idx == (idx & 0xFFFFu))
 		return send_segs(qpn, pc_d, pc_nbb, part);
 
