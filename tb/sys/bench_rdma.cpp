@@ -71,6 +71,11 @@ struct Bench : sc_module {
   // (the device's max_qp_rd_atom and the receive engine's READ contexts are 16).
   static constexpr unsigned kReadOut = 16;
   double read_64k_out1_gbps = -1, read_64k_out16_gbps = -1;
+  // The same three over kLongMsgs messages (WRITE and SEND 16 deep on the host's QP, READ 16
+  // outstanding): the 8- and 16-message figures above carry one start-up (doorbell to first
+  // byte) and one tail (last byte to CQE) of ~9 us, which these spread over 64 messages.
+  static constexpr unsigned kLongMsgs = 64;
+  double write_64k_long_gbps = -1, send_64k_long_gbps = -1, read_64k_out16_long_gbps = -1;
   bool large_only_ = false;
   FwCost cost_rate, cost_rate_8qp, cost_lat;
   FwCost cost_recv;  // responder per received 64 B SEND: RQ doorbell (sq) + receive event (cq)
@@ -312,14 +317,7 @@ struct Bench : sc_module {
       bool any = false;
       while (posted < count && rnicp_sq_room(&a_->qp.sq) >= 2 && posted - done < kReadDepth) {
         rnicp_sge sge{dst, size, akey_};
-        rnicp_send_wr wr{};
-        wr.wr_id = posted;
-        wr.opcode = RNIC_WQE_OP_RDMA_READ;
-        wr.flags = RNICP_WR_SIGNALED;
-        wr.sg_list = &sge;
-        wr.num_sge = 1;
-        wr.remote_addr = bbuf_;
-        wr.rkey = bkey_;
+        rnicp_send_wr wr = rdma_wr(RNIC_WQE_OP_RDMA_READ, &sge, posted, bbuf_);
         if (rnicp_sq_post(&a_->qp.sq, &wr, nullptr) <= 0) return -1;
         posted++, any = true;
       }
@@ -337,9 +335,22 @@ struct Bench : sc_module {
     return a_->mem->read_vec(dst, size) == b_->mem->read_vec(bbuf_, size) ? t : fail("READ: data differs", posted, done);
   }
 
-  // count READs of size bytes on a fresh QP pair (max_rd_atomic = depth), up to depth
-  // outstanding, READ i from b's buffer at i * size into a's second half at i * size (so no two
-  // outstanding READs share bytes); every byte checked at the end. Seconds from the first
+  // A signaled WRITE or READ of one SGE at b's remote_addr.
+  rnicp_send_wr rdma_wr(uint32_t op, rnicp_sge *sge, uint64_t id, uint64_t remote_addr) const {
+    rnicp_send_wr wr{};
+    wr.wr_id = id;
+    wr.opcode = op;
+    wr.flags = RNICP_WR_SIGNALED;
+    wr.sg_list = sge;
+    wr.num_sge = 1;
+    wr.remote_addr = remote_addr;
+    wr.rkey = bkey_;
+    return wr;
+  }
+
+  // count READs of size bytes on a fresh QP pair (max_rd_atomic = depth <= kReadOut), up to depth
+  // outstanding, READ i from b's buffer at slot i % kReadOut into a's second half at the same slot
+  // (so no two outstanding READs share bytes); every byte of the slots checked at the end. Seconds from the first
   // doorbell to the last CQE, or -1.
   double read_depth(uint32_t size, unsigned count, unsigned depth) {
     RdmaQp x, y;
@@ -348,23 +359,17 @@ struct Bench : sc_module {
     if (!(x.create(a_) && y.create(b_) && x.connect(y, 0x300, 0x400, o) && y.connect(x, 0x400, 0x300, o)))
       return fail("READ depth: QP pair: " + x.err + y.err, 0, 0);
     uint64_t dst = abuf_ + kBuf / 2;
-    if (uint64_t(size) * count > kBuf / 2) return fail("READ depth: too many bytes", 0, 0);
-    a_->mem->fill(dst, 0, size * count);
+    const unsigned slots = count < kReadOut ? count : kReadOut;
+    if (uint64_t(size) * slots > kBuf / 2 || depth > kReadOut) return fail("READ depth: too many bytes", 0, 0);
+    a_->mem->fill(dst, 0, size * slots);
     rnicp_wc wc[16];
     unsigned posted = 0, done = 0;
     sc_time t0 = sc_time_stamp();
     while (done < count) {
       bool any = false;
       while (posted < count && posted - done < depth && rnicp_sq_room(&x.sq) >= 2) {
-        rnicp_sge sge{dst + uint64_t(posted) * size, size, akey_};
-        rnicp_send_wr wr{};
-        wr.wr_id = posted;
-        wr.opcode = RNIC_WQE_OP_RDMA_READ;
-        wr.flags = RNICP_WR_SIGNALED;
-        wr.sg_list = &sge;
-        wr.num_sge = 1;
-        wr.remote_addr = bbuf_ + uint64_t(posted) * size;
-        wr.rkey = bkey_;
+        rnicp_sge sge{dst + uint64_t(posted % slots) * size, size, akey_};
+        rnicp_send_wr wr = rdma_wr(RNIC_WQE_OP_RDMA_READ, &sge, posted, bbuf_ + uint64_t(posted % slots) * size);
         if (x.post_send_nodb(wr) <= 0) return fail("READ depth: post", posted, done);
         posted++, any = true;
       }
@@ -379,7 +384,7 @@ struct Bench : sc_module {
       done += unsigned(n);
     }
     double t = (sc_time_stamp() - t0).to_seconds();
-    return a_->mem->read_vec(dst, size * count) == b_->mem->read_vec(bbuf_, size * count)
+    return a_->mem->read_vec(dst, size * slots) == b_->mem->read_vec(bbuf_, size * slots)
                ? t : fail("READ depth: data differs", posted, done);
   }
 
@@ -390,9 +395,18 @@ struct Bench : sc_module {
     read_64k_out16_gbps = t > 0 ? 65536 * 8.0 * kReadOut / t / 1e9 : -1;
   }
 
+  void long_streams() {
+    double t = stream(RNIC_WQE_OP_RDMA_WRITE, 65536, kLongMsgs);
+    write_64k_long_gbps = t > 0 ? 65536 * 8.0 * kLongMsgs / t / 1e9 : -1;
+    t = stream(RNIC_WQE_OP_SEND, 65536, kLongMsgs);
+    send_64k_long_gbps = t > 0 ? 65536 * 8.0 * kLongMsgs / t / 1e9 : -1;
+    t = read_depth(65536, kLongMsgs, kReadOut);
+    read_64k_out16_long_gbps = t > 0 ? 65536 * 8.0 * kLongMsgs / t / 1e9 : -1;
+  }
+
   // --large: the 64 KiB figures only (WRITE and SEND streams on the host's QP as in the sweep,
   // the 16-deep SEND stream, READ with 1 and 16 outstanding).
-  // BENCH_LARGE_ONLY=write|send|send16|read1|read16|none runs one of them (none: the set-up
+  // BENCH_LARGE_ONLY=write|send|send16|read1|read16|long|none runs one of them (none: the set-up
   // alone), so a PC profile minus the set-up's is that phase's (docs/firmware.md).
   void large() {
     const char *e = getenv("BENCH_LARGE_ONLY");
@@ -418,6 +432,7 @@ struct Bench : sc_module {
       t = read_depth(65536, kReadOut, kReadOut);
       read_64k_out16_gbps = t > 0 ? 65536 * 8.0 * kReadOut / t / 1e9 : -1;
     }
+    if (want("long")) long_streams();
   }
 
   void run() {
@@ -533,7 +548,7 @@ struct Bench : sc_module {
       }
     }
 
-    if (!quick_) read_depths();
+    if (!quick_) read_depths(), long_streams();
 
     // Speed phases, last: both NICs idle (firmware polling, links quiet), then 64 KiB WRITEs
     // on the first extra QP (the 1-QP one may be stalled by a READ that went wrong).
@@ -811,6 +826,12 @@ int bench_rdma(int argc, char **argv) {
                 num(bench.read_64k_out1_gbps, "%.2f").c_str());
     std::printf("| 64 KiB READ goodput, 1 QP, %u outstanding (%u READs, max_rd_atomic %u) | %s Gb/s | >= 95 |\n",
                 Bench::kReadOut, Bench::kReadOut, Bench::kReadOut, num(bench.read_64k_out16_gbps, "%.2f").c_str());
+    std::printf("| 64 KiB WRITE goodput, 1 QP, %u messages 16 deep | %s Gb/s | >= 97 |\n", Bench::kLongMsgs,
+                num(bench.write_64k_long_gbps, "%.2f").c_str());
+    std::printf("| 64 KiB SEND goodput, 1 QP, %u messages 16 deep | %s Gb/s | >= 95 |\n", Bench::kLongMsgs,
+                num(bench.send_64k_long_gbps, "%.2f").c_str());
+    std::printf("| 64 KiB READ goodput, 1 QP, %u READs %u outstanding | %s Gb/s | >= 95 |\n", Bench::kLongMsgs,
+                Bench::kReadOut, num(bench.read_64k_out16_long_gbps, "%.2f").c_str());
   }
   if (!quick && !large_only) {
     const char *op[2] = {"WRITE", "READ"}, *sz[2] = {"64 KiB", "1 MiB"}, *lr[2] = {"1 %", "5 %"};
@@ -860,6 +881,8 @@ int bench_rdma(int argc, char **argv) {
                  "  \"read_goodput_gbps_8KiB_1qp\": %s,\n  \"write_goodput_gbps_64KiB_8qp\": %s,\n"
                  "  \"send_goodput_gbps_64KiB_1qp\": %s,\n"
                  "  \"read_goodput_gbps_64KiB_out1\": %s,\n  \"read_goodput_gbps_64KiB_out16\": %s,\n"
+                 "  \"write_goodput_gbps_64KiB_1qp_64msg\": %s,\n  \"send_goodput_gbps_64KiB_1qp_64msg\": %s,\n"
+                 "  \"read_goodput_gbps_64KiB_out16_64msg\": %s,\n"
                  "  \"write_latency_ns_8B_oneway\": %s,\n"
                  "  \"write_latency_ns_8B_to_cqe\": %s,\n  \"write_latency_ns_8B_oneway_sq_db\": %s,\n"
                  "  \"write_latency_ns_8B_to_cqe_sq_db\": %s,\n  \"msg_rate_mps_64B_1qp\": %s,\n"
@@ -898,6 +921,8 @@ int bench_rdma(int argc, char **argv) {
                  " read_goodput_gbps_64KiB_out1 / _out16: a fresh QP pair with max_rd_atomic 1 / 16, 32 READs one at a"
                  " time / 16 READs posted at once (16 = the device's max_qp_rd_atom and the receive engine's READ"
                  " contexts), each into its own 64 KiB, every byte checked; first doorbell to last CQE."
+                 " *_64msg: the same over 64 messages (WRITE/SEND 16 deep on the 1-QP pair, READ 16 outstanding on a"
+                 " fresh pair), so the one start-up and tail weigh 4x (8 msgs) / 8x (16 msgs) less."
                  " --large runs only the 64 KiB figures (the rest null)."
                  " 8 QPs: 8 QPs besides the 1-QP one, one CQ, %u outstanding WQEs per QP,"
                  " ACK timeout %.0f us; in the 64 B run %u ACKs were dropped at the requester (rx_drop_trunc) and %u WQEs"
@@ -911,6 +936,8 @@ int bench_rdma(int argc, char **argv) {
                  " flight (null: not completed; %llu frames lost in all).\"\n}\n",
                  num(w64k).c_str(), num(bench.read_64k_gbps).c_str(), num(bench.read_8k_gbps).c_str(), num(bench.write_8qp_gbps).c_str(),
                  num(s64k).c_str(), num(bench.read_64k_out1_gbps).c_str(), num(bench.read_64k_out16_gbps).c_str(),
+                 num(bench.write_64k_long_gbps).c_str(), num(bench.send_64k_long_gbps).c_str(),
+                 num(bench.read_64k_out16_long_gbps).c_str(),
                  num(bench.lat_oneway_ns, "%.1f").c_str(), num(bench.lat_cqe_ns, "%.1f").c_str(),
                  num(bench.lat_oneway_db_ns, "%.1f").c_str(), num(bench.lat_cqe_db_ns, "%.1f").c_str(),
                  num(bench.rate_64b_mps).c_str(), num(bench.rate_64b_8qp_mps).c_str(),
