@@ -17,6 +17,8 @@
  * starts at the PSN the NAK names (docs/firmware.md, retransmission). */
 #define SEG_PKTS 32u
 #define WIN_PKTS 64u
+/* MMIO polls of the rd_desc mailbox's status before a READ gives up and stalls (~7 cycles each) */
+#define RDD_WAIT_POLLS 32u
 
 /* a <= b in 24-bit PSN arithmetic */
 static int psn_le(uint32_t a, uint32_t b) { return ((b - a) & PSN_MASK) < 0x800000u; }
@@ -478,15 +480,23 @@ static int tc_paused(uint32_t traffic_class)
  * cannot take it. */
 static int post_read_dest(uint32_t qpn, uint32_t psn, uint32_t len, const uint8_t *d, uint32_t k, int atomic)
 {
-	FW_LAYOUT_ALIGN uint8_t r[RNIC_RD_DESC_SIZE] = { 0 };
+	FW_LAYOUT_ALIGN uint8_t r[RNIC_RD_DESC_SIZE];
 	uint32_t n = rnic_tx_desc_get_num_sge(d);
 
 	if (!(fw_hw_caps & 2u) || n > RNIC_MAX_SGE) {
 		fw_log("qp %u: READ not served (engine or SGE count)", (unsigned)qpn);
 		return -1;
 	}
-	if (hal_rd32(RNIC_FW_REG_RDD_STATUS) & 1u)
-		return -1; /* busy: the receive engine may be waiting for us to take an event */
+	/* The receive engine takes a rd_desc between packets, so while READ responses stream in it
+	 * is busy for up to one packet (~85 cycles at 4 KiB). Waiting that long is cheaper than a
+	 * stalled QP (its retry fetches the WQEs again) and keeps the next READ request close
+	 * behind the last; a longer wait means the engine may be waiting for us to take an event. */
+	for (uint32_t i = 0; hal_rd32(RNIC_FW_REG_RDD_STATUS) & 1u;)
+		if (++i == RDD_WAIT_POLLS)
+			return -1;
+	/* only the header is cleared: SGEs beyond num_sge are not written (the engine ignores them) */
+	for (uint32_t i = 0; i < RNIC_RD_DESC_SGE0_ADDR_OFF; i += 4)
+		rnic_st_le32(r + i, 0);
 	rnic_rd_desc_set_qpn(r, qpn);
 	rnic_rd_desc_set_num_sge(r, n);
 	rnic_rd_desc_set_first_psn(r, psn);
@@ -496,9 +506,9 @@ static int post_read_dest(uint32_t qpn, uint32_t psn, uint32_t len, const uint8_
 		rnic_rd_desc_set_resume(r, 1);
 		rnic_rd_desc_set_resume_psn(r, (psn + k) & PSN_MASK);
 	}
-	for (uint32_t i = 0; i < n * 16; i++) /* same SGE layout from offset 16 / 64 */
-		r[RNIC_RD_DESC_SGE0_ADDR_OFF + i] = d[RNIC_TX_DESC_SGE0_ADDR_OFF + i];
-	/* the engine ignores SGEs beyond num_sge: their words are not written */
+	for (uint32_t i = 0; i < n * 16; i += 4) /* same SGE layout from offset 16 / 64 */
+		rnic_st_le32(r + RNIC_RD_DESC_SGE0_ADDR_OFF + i,
+			     rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(d, 8) + RNIC_TX_DESC_SGE0_ADDR_OFF + i));
 	return fw_mbox_send(RNIC_FW_REG_RDD_DATA, RNIC_FW_REG_RDD_COMMIT, RNIC_FW_REG_RDD_STATUS, r,
 			    (RNIC_RD_DESC_SGE0_ADDR_OFF + 16 * n) / 4, qpn);
 }
@@ -697,6 +707,11 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 	int16_t part = (run->part1 && fw_res.swqe[run->part1 - 1].wqe_index == (idx & 0xFFFFu)) ? run->part1 - 1 : -1;
 	if (rnic_qp_ctx_get_qp_type(c) != RNIC_QP_TYPE_UD && tc_paused(rnic_qp_ctx_get_traffic_class(c)))
 		return stall(qpn);
+	/* The transmit engine takes a descriptor once the one before has issued its payload DMA, so
+	 * behind a long message the mailbox stays full for microseconds. Stall before the WQE is
+	 * fetched: the retry would fetch it again (a PCIe round trip waited for each time). */
+	if (hal_rd32(RNIC_FW_REG_TXD_STATUS) & 1u)
+		return stall(qpn);
 	if (part >= 0 && pc_ok && pc_qpn == qpn && pc_idx == (idx & 0xFFFFu))
 		return send_segs(qpn, pc_d, pc_nbb, part);
 
@@ -828,7 +843,8 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 		tflags |= 1u << RNIC_TX_FLAG_RETRANSMIT;
 	rnic_tx_desc_set_flags(d, tflags);
 	if (op == RNIC_WQE_OP_RDMA_READ) {
-		uint32_t k = (fw_hw_caps & 2u) ? read_progress(qpn, psn, npkts) : 0;
+		/* a READ never sent before has nothing placed: no query */
+		uint32_t k = (fw_hw_caps & 2u) && was_sent(run, psn) ? read_progress(qpn, psn, npkts) : 0;
 		if (post_read_dest(qpn, psn, len, d, k, 0)) {
 			swqe_put(qpn, ri);
 			return (fw_hw_caps & 2u) && rnic_tx_desc_get_num_sge(d) <= RNIC_MAX_SGE ? stall(qpn) : 0;

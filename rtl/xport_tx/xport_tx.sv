@@ -11,7 +11,8 @@ module xport_tx #(
   parameter int ChunkDepth = 32,  // DMA chunks in flight ahead of the packer (power of two)
   parameter int RecDepth   = 8,   // messages between launch and done (power of two)
   parameter int MsgDepth   = 4,   // messages queued for the segmenter (power of two)
-  parameter int HoldSlots  = 4    // QPs whose responses wait behind a READ response or an atomic
+  parameter int HoldSlots  = 4,   // QPs whose responses wait behind a READ response or an atomic
+  parameter int DescDepth  = 4    // firmware messages queued in front of the control FSM (power of two >= 2)
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
@@ -155,12 +156,34 @@ module xport_tx #(
   logic [HoldSlots-1:0] hs_m_ack, hs_m_rd, hs_m_fw, hs_elig;
   logic                 hs_free, hs_hit, ak_valid, rd_block, ack_park;
   logic [HsW-1:0]       hs_free_idx, hs_hit_idx, ak_idx;
+  // ---- firmware messages wait in a queue in front of the control FSM: the FSM takes the next
+  // one only once the previous one's payload DMA is issued (microseconds behind a long message),
+  // and without the queue the firmware would find its mailbox full and have to come back
+  // (docs/firmware.md, "Large messages"). Behaviour is the mailbox's, only deeper.
+  logic dq_full, dq_empty;
+  logic [rnic_spec_pkg::TX_DESC_BYTES*8-1:0] dq_data;
+  logic [$clog2(DescDepth+1)-1:0] unused_dq_cnt;
+  rnic_spec_pkg::tx_desc_t dq_desc;
+  logic [2:0] grant;   // [0] firmware message, [1] READ-response job, [2] parked ACK
+  rnic_fifo #(.Width(rnic_spec_pkg::TX_DESC_BYTES * 8), .Depth(DescDepth)) u_descq (
+    .clk_i, .rst_ni,
+    .push_i (desc_valid_i),
+    .data_i (desc_i),
+    .full_o (dq_full),
+    .pop_i  (grant[0]),
+    .data_o (dq_data),
+    .empty_o(dq_empty),
+    .count_o(unused_dq_cnt)
+  );
+  assign dq_desc      = dq_data;
+  assign desc_ready_o = !dq_full;
+
   always_comb begin
     hs_free = 1'b0; hs_free_idx = '0; hs_hit = 1'b0; hs_hit_idx = '0; ak_valid = 1'b0; ak_idx = '0;
     for (int i = HoldSlots - 1; i >= 0; i--) begin
       hs_m_ack[i] = hs_v_q[i] && hs_qpn_q[i] == ack_qpn_i;
       hs_m_rd[i]  = hs_v_q[i] && hs_qpn_q[i] == rdrsp_qpn_i;
-      hs_m_fw[i]  = hs_v_q[i] && hs_qpn_q[i] == desc_i.qpn[23:0];
+      hs_m_fw[i]  = hs_v_q[i] && hs_qpn_q[i] == dq_desc.qpn[23:0];
       // a parked ACK goes once no atomic before it waits for the firmware
       hs_elig[i]  = hs_v_q[i] && hs_ack_q[i] && hs_need_q[i] == 5'd0;
       if (!hs_v_q[i]) begin hs_free = 1'b1; hs_free_idx = HsW'(i); end
@@ -172,18 +195,16 @@ module xport_tx #(
 
   // ---- job intake: parked ACKs first, then round robin between firmware messages and
   // READ-response jobs ------------------------------------------------------------------------------
-  logic [2:0] grant;   // [0] firmware message, [1] READ-response job, [2] parked ACK
   logic       rd_ok;
   assign rd_ok = rdrsp_valid_i && !rd_block;
   always_comb begin
     grant = 3'b000;
     if (st_q == SIdle) begin
       if (ak_valid) grant = 3'b100;
-      else if (rr_q) grant = rd_ok ? 3'b010 : desc_valid_i ? 3'b001 : 3'b000;
-      else grant = desc_valid_i ? 3'b001 : rd_ok ? 3'b010 : 3'b000;
+      else if (rr_q) grant = rd_ok ? 3'b010 : !dq_empty ? 3'b001 : 3'b000;
+      else grant = !dq_empty ? 3'b001 : rd_ok ? 3'b010 : 3'b000;
     end
   end
-  assign desc_ready_o  = grant[0];
   assign rdrsp_ready_o = grant[1];
 
   // ---- ACK lane: ACK jobs bypass the message path and enter roce_tx between packets ---------
@@ -569,8 +590,8 @@ module xport_tx #(
                         hs_syn_q[hs_hit_idx][6:5] != 2'b00 && ack_syndrome_i[6:5] == 2'b00 &&
                         psn_d_nak[23];
   assign ack_acc = ack_valid_i && ack_ready_o;
-  assign fw_ans  = grant[0] && (desc_i.kind == rnic_spec_pkg::MSG_KIND_ATOMIC_ACK ||
-                                desc_i.kind == rnic_spec_pkg::MSG_KIND_ACK);
+  assign fw_ans  = grant[0] && (dq_desc.kind == rnic_spec_pkg::MSG_KIND_ATOMIC_ACK ||
+                                dq_desc.kind == rnic_spec_pkg::MSG_KIND_ACK);
   // next state of the hold slots
   logic [HoldSlots-1:0] hs_v_d, hs_ack_d, hs_new;
   logic [4:0]           hs_at_d [HoldSlots];
@@ -772,7 +793,7 @@ module xport_tx #(
           kfail_q  <= 1'b0;
           off_q    <= '0;
           if (grant[0]) begin
-            d_q   <= desc_i;
+            d_q   <= dq_desc;
             src_q <= SrcFw;
             rr_q  <= 1'b1;
             st_q  <= SQreq;

@@ -4,6 +4,8 @@
 //   bench-rdma [outdir] [--quick]   (--quick: no goodput sweep, for firmware work)
 //   bench-rdma [outdir] --loss      only the goodput under 1 % / 5 % loss (the table rows of it;
 //                                   results.json then holds null for everything else)
+//   bench-rdma [outdir] --large     only the large-message figures (64 KiB WRITE / SEND / READ
+//                                   with 1 and 16 READs outstanding; the rest null)
 //   bench-rdma --speed idle|write|msg   set up, run only that speed phase (longer), print its
 //                                       rate: what to put under perf (docs/sim-speed.md)
 #include <systemc.h>
@@ -65,6 +67,16 @@ struct Bench : sc_module {
   double lat_oneway_db_ns = -1, lat_cqe_db_ns = -1;  // posted with sq_db instead of BlueFlame
   double lat_oneway_ns = -1, lat_cqe_ns = -1, rate_64b_mps = -1, rate_64b_8qp_mps = -1;
   double read_8k_gbps = -1, read_64k_gbps = -1, write_8qp_gbps = -1;
+  // 64 KiB READs on a fresh QP pair whose max_rd_atomic allows them: 1 and kReadOut outstanding
+  // (the device's max_qp_rd_atom and the receive engine's READ contexts are 16).
+  static constexpr unsigned kReadOut = 16;
+  double read_64k_out1_gbps = -1, read_64k_out16_gbps = -1;
+  // The same three over kLongMsgs messages (WRITE and SEND 16 deep on the host's QP, READ 16
+  // outstanding): the 8- and 16-message figures above carry one start-up (doorbell to first
+  // byte) and one tail (last byte to CQE) of ~9 us, which these spread over 64 messages.
+  static constexpr unsigned kLongMsgs = 64;
+  double write_64k_long_gbps = -1, send_64k_long_gbps = -1, read_64k_out16_long_gbps = -1;
+  bool large_only_ = false;
   FwCost cost_rate, cost_rate_8qp, cost_lat;
   FwCost cost_recv;  // responder per received 64 B SEND: RQ doorbell (sq) + receive event (cq)
   bool ok = false;
@@ -305,14 +317,7 @@ struct Bench : sc_module {
       bool any = false;
       while (posted < count && rnicp_sq_room(&a_->qp.sq) >= 2 && posted - done < kReadDepth) {
         rnicp_sge sge{dst, size, akey_};
-        rnicp_send_wr wr{};
-        wr.wr_id = posted;
-        wr.opcode = RNIC_WQE_OP_RDMA_READ;
-        wr.flags = RNICP_WR_SIGNALED;
-        wr.sg_list = &sge;
-        wr.num_sge = 1;
-        wr.remote_addr = bbuf_;
-        wr.rkey = bkey_;
+        rnicp_send_wr wr = rdma_wr(RNIC_WQE_OP_RDMA_READ, &sge, posted, bbuf_);
         if (rnicp_sq_post(&a_->qp.sq, &wr, nullptr) <= 0) return -1;
         posted++, any = true;
       }
@@ -328,6 +333,106 @@ struct Bench : sc_module {
     }
     double t = (sc_time_stamp() - t0).to_seconds();
     return a_->mem->read_vec(dst, size) == b_->mem->read_vec(bbuf_, size) ? t : fail("READ: data differs", posted, done);
+  }
+
+  // A signaled WRITE or READ of one SGE at b's remote_addr.
+  rnicp_send_wr rdma_wr(uint32_t op, rnicp_sge *sge, uint64_t id, uint64_t remote_addr) const {
+    rnicp_send_wr wr{};
+    wr.wr_id = id;
+    wr.opcode = op;
+    wr.flags = RNICP_WR_SIGNALED;
+    wr.sg_list = sge;
+    wr.num_sge = 1;
+    wr.remote_addr = remote_addr;
+    wr.rkey = bkey_;
+    return wr;
+  }
+
+  // count READs of size bytes on a fresh QP pair (max_rd_atomic = depth <= kReadOut), up to depth
+  // outstanding, READ i from b's buffer at slot i % kReadOut into a's second half at the same slot
+  // (so no two outstanding READs share bytes); every byte of the slots checked at the end. Seconds from the first
+  // doorbell to the last CQE, or -1.
+  double read_depth(uint32_t size, unsigned count, unsigned depth) {
+    RdmaQp x, y;
+    RdmaConnOpts o;
+    o.max_rd_atomic = o.max_dest_rd_atomic = depth;
+    if (!(x.create(a_) && y.create(b_) && x.connect(y, 0x300, 0x400, o) && y.connect(x, 0x400, 0x300, o)))
+      return fail("READ depth: QP pair: " + x.err + y.err, 0, 0);
+    uint64_t dst = abuf_ + kBuf / 2;
+    const unsigned slots = count < kReadOut ? count : kReadOut;
+    if (uint64_t(size) * slots > kBuf / 2 || depth > kReadOut) return fail("READ depth: too many bytes", 0, 0);
+    a_->mem->fill(dst, 0, size * slots);
+    rnicp_wc wc[16];
+    unsigned posted = 0, done = 0;
+    sc_time t0 = sc_time_stamp();
+    while (done < count) {
+      bool any = false;
+      while (posted < count && posted - done < depth && rnicp_sq_room(&x.sq) >= 2) {
+        rnicp_sge sge{dst + uint64_t(posted % slots) * size, size, akey_};
+        rnicp_send_wr wr = rdma_wr(RNIC_WQE_OP_RDMA_READ, &sge, posted, bbuf_ + uint64_t(posted % slots) * size);
+        if (x.post_send_nodb(wr) <= 0) return fail("READ depth: post", posted, done);
+        posted++, any = true;
+      }
+      if (any) x.ring();
+      int n = x.poll(wc, 1, sc_time(2, SC_MS));
+      if (n <= 0) return fail("READ depth: no completion", posted, done);
+      n += x.poll_now(wc + n, 15);
+      for (int i = 0; i < n; i++)
+        if (wc[i].status || wc[i].opcode != RNIC_WC_OPCODE_RDMA_READ || wc[i].wr_id != done + unsigned(i))
+          return fail("READ depth: status " + std::to_string(wc[i].status) + " wr_id " + std::to_string(wc[i].wr_id),
+                      posted, done);
+      done += unsigned(n);
+    }
+    double t = (sc_time_stamp() - t0).to_seconds();
+    return a_->mem->read_vec(dst, size * slots) == b_->mem->read_vec(bbuf_, size * slots)
+               ? t : fail("READ depth: data differs", posted, done);
+  }
+
+  void read_depths() {
+    double t = read_depth(65536, 32, 1);
+    read_64k_out1_gbps = t > 0 ? 65536 * 8.0 * 32 / t / 1e9 : -1;
+    t = read_depth(65536, kReadOut, kReadOut);
+    read_64k_out16_gbps = t > 0 ? 65536 * 8.0 * kReadOut / t / 1e9 : -1;
+  }
+
+  void long_streams() {
+    double t = stream(RNIC_WQE_OP_RDMA_WRITE, 65536, kLongMsgs);
+    write_64k_long_gbps = t > 0 ? 65536 * 8.0 * kLongMsgs / t / 1e9 : -1;
+    t = stream(RNIC_WQE_OP_SEND, 65536, kLongMsgs);
+    send_64k_long_gbps = t > 0 ? 65536 * 8.0 * kLongMsgs / t / 1e9 : -1;
+    t = read_depth(65536, kLongMsgs, kReadOut);
+    read_64k_out16_long_gbps = t > 0 ? 65536 * 8.0 * kLongMsgs / t / 1e9 : -1;
+  }
+
+  // --large: the 64 KiB figures only (WRITE and SEND streams on the host's QP as in the sweep,
+  // the 16-deep SEND stream, READ with 1 and 16 outstanding).
+  // BENCH_LARGE_ONLY=write|send|send16|read1|read16|long|none runs one of them (none: the set-up
+  // alone), so a PC profile minus the set-up's is that phase's (docs/firmware.md).
+  void large() {
+    const char *e = getenv("BENCH_LARGE_ONLY");
+    std::string only = e ? e : "";
+    auto want = [&](const char *ph) { return only.empty() || only == ph; };
+    Point p{65536, -1, -1, -1};
+    double t;
+    if (want("write")) {
+      t = stream(RNIC_WQE_OP_RDMA_WRITE, 65536, 8);
+      p.write = t > 0 ? 65536 * 8.0 * 8 / t / 1e9 : -1;
+    }
+    if (want("send")) {
+      t = stream(RNIC_WQE_OP_SEND, 65536, 8);
+      p.send = t > 0 ? 65536 * 8.0 * 8 / t / 1e9 : -1;
+    }
+    sweep.push_back(p);
+    if (want("send16")) recv_stream(65536, 16, &send64k_gbps, &send64k_rnr);
+    if (want("read1")) {
+      t = read_depth(65536, 32, 1);
+      read_64k_out1_gbps = read_64k_gbps = t > 0 ? 65536 * 8.0 * 32 / t / 1e9 : -1;
+    }
+    if (want("read16")) {
+      t = read_depth(65536, kReadOut, kReadOut);
+      read_64k_out16_gbps = t > 0 ? 65536 * 8.0 * kReadOut / t / 1e9 : -1;
+    }
+    if (want("long")) long_streams();
   }
 
   void run() {
@@ -359,6 +464,11 @@ struct Bench : sc_module {
     double t;
     if (loss_only_) {  // --loss: only the goodput under loss (the other figures stay unmeasured)
       if (link_) lossy();
+      sc_stop();
+      return;
+    }
+    if (large_only_) {
+      large();
       sc_stop();
       return;
     }
@@ -437,6 +547,8 @@ struct Bench : sc_module {
         if (t <= 0) break;
       }
     }
+
+    if (!quick_) read_depths(), long_streams();
 
     // Speed phases, last: both NICs idle (firmware polling, links quiet), then 64 KiB WRITEs
     // on the first extra QP (the 1-QP one may be stalled by a READ that went wrong).
@@ -662,18 +774,22 @@ std::string num(double v, const char *fmt = "%.3f") {
 
 int bench_rdma(int argc, char **argv) {
   const char *out = "build/bench";
-  bool quick = false, loss_only = false;
+  bool quick = false, loss_only = false, large_only = false;
   std::string speed_only;
   for (int i = 1; i < argc; i++) {
     if (!std::strcmp(argv[i], "--quick")) quick = true;
     else if (!std::strcmp(argv[i], "--speed") && i + 1 < argc) speed_only = argv[++i];
     else if (!std::strcmp(argv[i], "--loss")) loss_only = true;
+    else if (!std::strcmp(argv[i], "--large")) large_only = true;
     else out = argv[i];
   }
-  TwoNics<RdmaHost> s;
+  EthLinkCfg lc;  // BENCH_PCAP=FILE: a capture of the run (frame spacing, docs/firmware.md)
+  if (const char *pc = getenv("BENCH_PCAP")) lc.pcap_path = pc;
+  TwoNics<RdmaHost> s(lc);
   Bench bench("bench", &s.a, &s.b, quick, speed_only);
   bench.link_ = &s.link;
   bench.loss_only_ = loss_only;
+  bench.large_only_ = large_only;
   auto w0 = std::chrono::steady_clock::now();
   sc_start();
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
@@ -690,7 +806,7 @@ int bench_rdma(int argc, char **argv) {
     return v > 0 ? 0 : 1;
   }
   std::printf("\n## RDMA between two simulated NICs (250 MHz, 512-bit datapath, MTU 4096, PCIe model 500 ns read / 250 ns write, seed 1)\n\n");
-  if (!quick) {
+  if (!quick && !large_only) {
     std::printf("| message | WRITE Gb/s (1 QP) | SEND Gb/s (1 QP) | READ Gb/s (1 QP) |\n|---|---|---|---|\n");
     for (auto &p : bench.sweep)
       std::printf("| %u B | %.2f | %.2f | %s |\n", p.size, p.write, p.send,
@@ -701,13 +817,23 @@ int bench_rdma(int argc, char **argv) {
   for (auto &p : bench.sweep)
     if (p.size == 65536) w64k = p.write, s64k = p.send;
   if (!quick) {
-    std::printf("| 64 KiB WRITE goodput, 1 QP | %.2f Gb/s | >= 97 |\n", w64k);
-    std::printf("| 64 KiB WRITE goodput, 8 QPs | %.2f Gb/s | |\n", bench.write_8qp_gbps);
-    std::printf("| 64 KiB SEND goodput, 1 QP | %.2f Gb/s | |\n", s64k);
-    std::printf("| 8 KiB READ goodput, 1 QP (one in flight) | %.2f Gb/s | |\n", bench.read_8k_gbps);
-    std::printf("| 64 KiB READ goodput, 1 QP (one in flight) | %.2f Gb/s | |\n", bench.read_64k_gbps);
+    std::printf("| 64 KiB WRITE goodput, 1 QP | %s Gb/s | >= 97 |\n", num(w64k, "%.2f").c_str());
+    std::printf("| 64 KiB WRITE goodput, 8 QPs | %s Gb/s | |\n", num(bench.write_8qp_gbps, "%.2f").c_str());
+    std::printf("| 64 KiB SEND goodput, 1 QP | %s Gb/s | >= 95 |\n", num(s64k, "%.2f").c_str());
+    std::printf("| 8 KiB READ goodput, 1 QP (one in flight) | %s Gb/s | |\n", num(bench.read_8k_gbps, "%.2f").c_str());
+    std::printf("| 64 KiB READ goodput, 1 QP (one in flight) | %s Gb/s | >= 95 |\n", num(bench.read_64k_gbps, "%.2f").c_str());
+    std::printf("| 64 KiB READ goodput, 1 QP, 1 outstanding (32 READs, fresh QP) | %s Gb/s | |\n",
+                num(bench.read_64k_out1_gbps, "%.2f").c_str());
+    std::printf("| 64 KiB READ goodput, 1 QP, %u outstanding (%u READs, max_rd_atomic %u) | %s Gb/s | >= 95 |\n",
+                Bench::kReadOut, Bench::kReadOut, Bench::kReadOut, num(bench.read_64k_out16_gbps, "%.2f").c_str());
+    std::printf("| 64 KiB WRITE goodput, 1 QP, %u messages 16 deep | %s Gb/s | >= 97 |\n", Bench::kLongMsgs,
+                num(bench.write_64k_long_gbps, "%.2f").c_str());
+    std::printf("| 64 KiB SEND goodput, 1 QP, %u messages 16 deep | %s Gb/s | >= 95 |\n", Bench::kLongMsgs,
+                num(bench.send_64k_long_gbps, "%.2f").c_str());
+    std::printf("| 64 KiB READ goodput, 1 QP, %u READs %u outstanding | %s Gb/s | >= 95 |\n", Bench::kLongMsgs,
+                Bench::kReadOut, num(bench.read_64k_out16_long_gbps, "%.2f").c_str());
   }
-  if (!quick) {
+  if (!quick && !large_only) {
     const char *op[2] = {"WRITE", "READ"}, *sz[2] = {"64 KiB", "1 MiB"}, *lr[2] = {"1 %", "5 %"};
     for (int o = 0; o < 2; o++)
       for (int s = 0; s < 2; s++)
@@ -753,7 +879,11 @@ int bench_rdma(int argc, char **argv) {
     std::fprintf(j,
                  "{\n  \"write_goodput_gbps_64KiB_1qp\": %s,\n  \"read_goodput_gbps_64KiB_1qp\": %s,\n"
                  "  \"read_goodput_gbps_8KiB_1qp\": %s,\n  \"write_goodput_gbps_64KiB_8qp\": %s,\n"
-                 "  \"send_goodput_gbps_64KiB_1qp\": %s,\n  \"write_latency_ns_8B_oneway\": %s,\n"
+                 "  \"send_goodput_gbps_64KiB_1qp\": %s,\n"
+                 "  \"read_goodput_gbps_64KiB_out1\": %s,\n  \"read_goodput_gbps_64KiB_out16\": %s,\n"
+                 "  \"write_goodput_gbps_64KiB_1qp_64msg\": %s,\n  \"send_goodput_gbps_64KiB_1qp_64msg\": %s,\n"
+                 "  \"read_goodput_gbps_64KiB_out16_64msg\": %s,\n"
+                 "  \"write_latency_ns_8B_oneway\": %s,\n"
                  "  \"write_latency_ns_8B_to_cqe\": %s,\n  \"write_latency_ns_8B_oneway_sq_db\": %s,\n"
                  "  \"write_latency_ns_8B_to_cqe_sq_db\": %s,\n  \"msg_rate_mps_64B_1qp\": %s,\n"
                  "  \"msg_rate_mps_64B_8qp\": %s,\n  \"fw_cycles_per_wqe\": %s,\n"
@@ -788,6 +918,12 @@ int bench_rdma(int argc, char **argv) {
                  " ud_burst_*: 256 UD SENDs of 1 KiB posted as fast as the sender's SQ takes them into a 32-deep RQ"
                  " the receiving host refills on every completion; dropped = 256 - receive CQEs."
                  " READ goodput is measured up to 64 KiB with one READ in flight (null: that READ did not complete)."
+                 " read_goodput_gbps_64KiB_out1 / _out16: a fresh QP pair with max_rd_atomic 1 / 16, 32 READs one at a"
+                 " time / 16 READs posted at once (16 = the device's max_qp_rd_atom and the receive engine's READ"
+                 " contexts), each into its own 64 KiB, every byte checked; first doorbell to last CQE."
+                 " *_64msg: the same over 64 messages (WRITE/SEND 16 deep on the 1-QP pair, READ 16 outstanding on a"
+                 " fresh pair), so the one start-up and tail weigh 4x (8 msgs) / 8x (16 msgs) less."
+                 " --large runs only the 64 KiB figures (the rest null)."
                  " 8 QPs: 8 QPs besides the 1-QP one, one CQ, %u outstanding WQEs per QP,"
                  " ACK timeout %.0f us; in the 64 B run %u ACKs were dropped at the requester (rx_drop_trunc) and %u WQEs"
                  " resent after ACK timeouts, which the 8-QP figures include."
@@ -799,7 +935,10 @@ int bench_rdma(int argc, char **argv) {
                  " of the frames lost in each direction: 8 messages of 64 KiB or 2 of 1 MiB, up to 4 WRITEs or 1 READ in"
                  " flight (null: not completed; %llu frames lost in all).\"\n}\n",
                  num(w64k).c_str(), num(bench.read_64k_gbps).c_str(), num(bench.read_8k_gbps).c_str(), num(bench.write_8qp_gbps).c_str(),
-                 num(s64k).c_str(), num(bench.lat_oneway_ns, "%.1f").c_str(), num(bench.lat_cqe_ns, "%.1f").c_str(),
+                 num(s64k).c_str(), num(bench.read_64k_out1_gbps).c_str(), num(bench.read_64k_out16_gbps).c_str(),
+                 num(bench.write_64k_long_gbps).c_str(), num(bench.send_64k_long_gbps).c_str(),
+                 num(bench.read_64k_out16_long_gbps).c_str(),
+                 num(bench.lat_oneway_ns, "%.1f").c_str(), num(bench.lat_cqe_ns, "%.1f").c_str(),
                  num(bench.lat_oneway_db_ns, "%.1f").c_str(), num(bench.lat_cqe_db_ns, "%.1f").c_str(),
                  num(bench.rate_64b_mps).c_str(), num(bench.rate_64b_8qp_mps).c_str(),
                  num(bench.cost_rate.total, "%.1f").c_str(), num(bench.cost_rate.sq, "%.1f").c_str(),

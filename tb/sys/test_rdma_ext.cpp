@@ -396,6 +396,47 @@ void atomic_case(Ext &t, const std::string &name, RdmaQp *x, RdmaQp *y, uint32_t
             (unsigned long long)init);
 }
 
+// 16 READs of 64 KiB (8 KiB on a faulty link: each lost response costs the rest of its READ)
+// posted with one doorbell on a pair whose max_rd_atomic / max_dest_rd_atomic
+// are 16 (the device's max_qp_rd_atom and the receive engine's READ contexts): all in flight at
+// once, the later ones' responses placed while earlier ones' still arrive; completions in order,
+// every byte of the 1 MiB in place (on a faulty link, rdma-faults, through re-issues from gaps).
+void reads_outstanding(Ext &t) {
+  RdmaQp *x, *y;
+  RdmaConnOpts o;
+  o.max_rd_atomic = o.max_dest_rd_atomic = 16;
+  if (!t.pair(x, y, o, o)) return;
+  const uint32_t n = 16, len = g_faults ? 8192 : 65536;
+  uint64_t dst = t.abuf + 0x100000, src = t.bbuf + 0x100000;
+  auto msg = t.rnd(size_t(n) * len);
+  t.b->mem->write(src, msg.data(), msg.size());
+  t.a->mem->fill(dst, 0, size_t(n) * len);
+  std::vector<rnicp_sge> sg(n);
+  std::vector<uint64_t> ids(n);
+  int posted = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    sg[i] = rnicp_sge{dst + uint64_t(i) * len, len, t.akey};
+    rnicp_send_wr wr{};
+    wr.wr_id = ids[i] = t.next();
+    wr.opcode = RNIC_WQE_OP_RDMA_READ;
+    wr.flags = RNICP_WR_SIGNALED;
+    wr.sg_list = &sg[i];
+    wr.num_sge = 1;
+    wr.remote_addr = src + uint64_t(i) * len;
+    wr.rkey = t.bkey;
+    posted += x->post_send_nodb(wr) > 0;
+  }
+  x->ring();
+  std::vector<rnicp_wc> wc(n);
+  int got = x->poll(wc.data(), int(n), t.wait_t * 4);
+  bool order = got == int(n);
+  for (int i = 0; order && i < got; i++) order = is(wc[i], ids[i], 0, RNIC_WC_OPCODE_RDMA_READ, len);
+  bool data = t.a->mem->read_vec(dst, size_t(n) * len) == msg;
+  t.r.check(posted == int(n) && order && data, "rdma-read-16-outstanding", "posted %d cqes %d in order %d data %d",
+            posted, got, int(order), int(data));
+  t.check(t.quiet({x, y}), "rdma-read-16-outstanding-no-extra-cqes", "");
+}
+
 // ---- programs ----------------------------------------------------------------------------------
 
 void ops(Ext &t) {
@@ -453,6 +494,7 @@ void ops(Ext &t) {
               0x0000000000000100ull);
   atomic_case(t, "rdma-faa-back", y, x, RNIC_WQE_OP_ATOMIC_FETCH_AND_ADD, 41, 1, 0, 42);
   t.check(t.quiet({x, y}), "rdma-ops-no-extra-cqes", "");
+  reads_outstanding(t);
 }
 
 

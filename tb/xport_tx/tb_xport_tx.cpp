@@ -145,6 +145,7 @@ struct Tb {
   std::map<uint32_t, Qp> qps;
   std::vector<Mr> mrs;
   std::deque<Desc> descq;
+  std::deque<Desc> desc_queued;  // accepted by the engine's descriptor queue, not yet taken by its FSM
   std::deque<AckJob> ackq;
   std::deque<RdJob> rdq;
   unsigned rsp_dones = 0;  // verdicts with done_rsp_o (a READ response whose payload read failed)
@@ -414,7 +415,9 @@ struct Tb {
     ports.arlen = x.m_axi_arlen; ports.arsize = x.m_axi_arsize; ports.arburst = x.m_axi_arburst;
     ports.rready = x.m_axi_rready;
     ports.awvalid = false; ports.wvalid = false; ports.bready = false;
-    if (desc_on && x.desc_ready_o) { on_desc(descq.front()); descq.pop_front(); desc_on = false; last_accept_cyc = cyc; }
+    // the expectation follows the FSM's order: a descriptor counts when it leaves the queue
+    if (x.desc_taken_o) { on_desc(desc_queued.front()); desc_queued.pop_front(); last_accept_cyc = cyc; }
+    if (desc_on && x.desc_ready_o) { desc_queued.push_back(descq.front()); descq.pop_front(); desc_on = false; last_accept_cyc = cyc; }
     if (ack_on && x.ack_ready_o) { on_ack(ackq.front()); ackq.pop_front(); ack_on = false; last_accept_cyc = cyc; }
     if (rd_on && x.rdrsp_ready_o) { on_rd(rdq.front()); rdq.pop_front(); rd_on = false; last_accept_cyc = cyc; }
     if (x.qpt_req_valid_o) {
@@ -450,7 +453,7 @@ struct Tb {
   bool busy() const {
     // with coalesced ACKs fewer frames than expected come: quiet for 20000 cycles ends the wait
     bool quiet = !exp_ack.empty() && cyc - std::max(last_frame_cyc, last_accept_cyc) > 20000;
-    return !descq.empty() || !ackq.empty() || !rdq.empty() || !rspq.empty() || !fw_later.empty() ||
+    return !descq.empty() || !desc_queued.empty() || !ackq.empty() || !rdq.empty() || !rspq.empty() || !fw_later.empty() ||
            desc_on || ack_on || rd_on || (frames.size() < n_exp() && !quiet) ||
            dones.size() < exp_dones.size() || !slave.idle();
   }
@@ -849,6 +852,23 @@ int main(int argc, char** argv) {
     tb.run_check("ack_lane_during_512k_write");
     result(pos > 0 && pos <= n0 + 3, "ack_overtakes_large_write",
            "ACK was frame " + std::to_string(pos) + ", job queued after frame " + std::to_string(n0));
+    tb.slave.cfg = AxiSlaveCfg::hostile();
+  }
+
+  // ---- 6b2. the descriptor queue: while a long WRITE still issues its payload DMA (the control
+  // FSM busy with it), four more firmware messages are accepted at once and a fifth waits; all
+  // then go out in order, byte for byte -----------------------------------------------------------
+  {
+    tb.slave.cfg = AxiSlaveCfg::polite(100);
+    tb.p_mac = 1.0; tb.p_in = 1.0; tb.p_done = 1.0;
+    tb.descq.push_back(mk_desc(0x11, K_WRITE, {sge_a(tb.rng, 512 * 1024)}));  // 128 packets
+    for (int i = 0; i < 5; i++) tb.descq.push_back(mk_desc(0x11, K_SEND, {sge_a(tb.rng, 64 + 100 * i)}));
+    for (int i = 0; i < 2000; i++) tb.tick();
+    size_t queued = tb.desc_queued.size(), waiting = tb.descq.size(), sent = tb.frames.size();
+    tb.run_check("descriptor_queue_behind_512k_write");
+    result(queued == 4 && waiting == 1 && sent < 128, "descriptor_queue_takes_four_behind_a_long_message",
+           "queued " + std::to_string(queued) + " waiting " + std::to_string(waiting) + " frames " +
+               std::to_string(sent));
     tb.slave.cfg = AxiSlaveCfg::hostile();
   }
 

@@ -7,6 +7,7 @@ module xport_tx_tb_top #(
   input  logic                   rst_ni,
   input  logic                   desc_valid_i,
   output logic                   desc_ready_o,
+  output logic                   desc_taken_o,  // the control FSM takes the head of its descriptor queue
   input  rnic_spec_pkg::tx_desc_t desc_i,
   input  logic                   ack_valid_i,
   output logic                   ack_ready_o,
@@ -109,6 +110,10 @@ module xport_tx_tb_top #(
     .done_valid_o, .done_ready_i, .done_qpn_o, .done_status_o, .done_ud_o, .done_rsp_o,
     .rdrsp_err_o, .cnt_frames_o, .cnt_done_o, .cnt_lkey_err_o, .cnt_rkey_err_o, .cnt_dma_err_o, .cnt_retx_o
   );
+
+  // firmware messages are accepted into a queue; the frames follow the order the FSM takes them
+  // in (between READ-response jobs), which the checker needs
+  assign desc_taken_o = u_dut.grant[0];
 
   mkey_table #(.NumKeys(64), .NumMtt(1024), .NumPorts(1), .TagW(8)) u_mkey (
     .clk_i, .rst_ni, .init_done_o (mk_init_done_o),
