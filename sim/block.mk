@@ -78,7 +78,8 @@ test-rdma-faults: $(SIM_BIN)
 	$(SIM_BIN) test-rdma-mtu 7 --faults 0.05 0.05 0.05 0.05 || rc=1; exit $$rc
 
 # retx: packet-granular retransmission (tb/sys/test_retx.cpp): 1 MiB WRITE at MTU 256 and 1024,
-# WRITE_IMM, SEND, SEND_IMM and READ under 5 % loss, and the packets a single loss costs.
+# WRITE_IMM, SEND, SEND_IMM and READ under 5 % loss, and the packets a single loss costs; the
+# READ/atomic limits of both ends (max_rd_atomic, max_dest_rd_atomic) and a lost READ tail.
 TEST_SUITES += retx
 .PHONY: test-retx test-retx-long
 test-retx: $(SIM_BIN)

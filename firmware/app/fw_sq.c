@@ -1296,9 +1296,15 @@ void fw_timers_poll(void)
 			r->rnr_wait = 0;
 			resend_from(q, r->rnr_psn);
 		} else if (r->head >= 0 && read_flowing(q)) {
-			/* the oldest READ's responses are still arriving: no re-issue (each would cost
-			 * the responder the whole rest of the READ again); the timer starts over */
+			/* the oldest READ's responses arrived since the last look: no re-issue (each
+			 * would cost the responder the whole rest of the READ again). Looked at again
+			 * after a sixteenth of the timeout (at least 16 us), not a whole timeout: progress
+			 * seen at the timeout may be long over, a stream whose tail was lost with nothing
+			 * after it (soak seed 8: the second of two 1 ms timeouts) */
 			rnic_qp_ctx_set_retries_left(c, rnic_qp_ctx_get_retry_cnt(c));
+			uint64_t per = 1024ull << rnic_qp_ctx_get_timeout(c), chk = per >> 4;
+			arm(q, chk < 4000u ? (per < 4000u ? per : 4000u) : chk, 0);
+			continue;
 		} else if (r->head >= 0) {
 			/* Local ACK timeout: resend everything outstanding, or give up. */
 			uint32_t left = rnic_qp_ctx_get_retries_left(c);

@@ -7,7 +7,7 @@
 // (wr_id in order, SUCCESS, opcode, byte_len) and the responder's receive CQE (opcode, byte_len,
 // immediate). Batches: per pair up to 6 WQEs posted with one doorbell, then everything checked.
 // Deterministic per seed. Usage: rnic_sim test-soak --seed S [--ops N] [--qps Q]
-//   [--faults LOSS REORDER DUP CORRUPT]
+//   [--faults LOSS REORDER DUP CORRUPT] [--pcap FILE | --pcap-rx FILE]
 #include <systemc.h>
 
 #include <cstring>
@@ -280,6 +280,8 @@ struct Soak : sc_module {
 int soak_main(int argc, char **argv) {
   uint64_t seed = 1;
   int ops = 300, qps = 4;
+  std::string pcap;
+  bool pcap_rx = false;
   EthFaults f;
   f.loss = f.reorder = f.dup = f.corrupt = 0.005;
   for (int i = 1; i < argc; i++) {
@@ -287,6 +289,8 @@ int soak_main(int argc, char **argv) {
     if (o == "--seed" && i + 1 < argc) seed = std::strtoull(argv[++i], nullptr, 0);
     if (o == "--ops" && i + 1 < argc) ops = std::atoi(argv[++i]);
     if (o == "--qps" && i + 1 < argc) qps = std::atoi(argv[++i]);
+    if (o == "--pcap" && i + 1 < argc) pcap = argv[++i];  // the link, as sent (lost frames too)
+    if (o == "--pcap-rx" && i + 1 < argc) pcap = argv[++i], pcap_rx = true;  // as received
     if (o == "--faults" && i + 4 < argc) {
       f.loss = std::atof(argv[++i]), f.reorder = std::atof(argv[++i]);
       f.dup = std::atof(argv[++i]), f.corrupt = std::atof(argv[++i]);
@@ -296,6 +300,8 @@ int soak_main(int argc, char **argv) {
   EthLinkCfg lc;
   lc.seed = seed;
   lc.faults[0] = lc.faults[1] = f;
+  lc.pcap_path = pcap;
+  if (pcap_rx) lc.pcap_side = EthLinkCfg::Receiver;
   TwoNics<RdmaPort> s(lc);
   Soak t("soak", &s.a, &s.b, seed, ops, qps);
   sc_start();
@@ -308,7 +314,7 @@ int soak_main(int argc, char **argv) {
 }
 
 SimProgram reg("test-soak", "two NICs: random ops, sizes, SGEs, QPs, MTUs over a faulty link against a model "
-                            "[--seed S --ops N --qps Q --faults L R D C]",
+                            "[--seed S --ops N --qps Q --faults L R D C --pcap F | --pcap-rx F]",
                soak_main);
 
 }  // namespace

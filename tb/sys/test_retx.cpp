@@ -365,6 +365,27 @@ struct Retx : sc_module {
     }
   }
 
+  // The last response of a QP's only outstanding READ lost (soak seed 8): nothing after it can
+  // reveal the loss, so the local ACK timeout must (timeout 8: 1.05 ms), once. At that timeout
+  // the READ's first response has arrived since the READ went out, which once counted as "its
+  // responses are still flowing" and cost a second whole timeout (2.1 ms); the firmware looks
+  // again a sixteenth of the timeout later now. A READ of 2 packets at MTU 1024, its LAST lost
+  // once: SUCCESS, byte-exact, within 1.4 ms.
+  void lost_tail() {
+    RdmaQp *x, *y;
+    if (!pair(x, y, 3, 8)) return;
+    uint32_t first = next_psn(x);
+    loss.armed = true, loss.side = 1, loss.qpn = x->qpn, loss.psn = (first + 1) & 0xFFFFFF, loss.resp = true;
+    uint64_t tg = loss.targeted;
+    Meas m;
+    std::string name = "retx-lost-last-read-response-one-timeout";
+    bool ok = one(x, y, RNIC_WQE_OP_RDMA_READ, 1500, name, sc_time(1400, SC_US), &m, 2);
+    r.check(ok && loss.targeted == tg + 1 && m.us > 1000.0, (name + "-time").c_str(),
+            "targeted loss hit %d, completed %d after %.1f us (one timeout 1048.6 us, two 2097.2 us)",
+            int(loss.targeted == tg + 1), int(ok), m.us);
+    loss.armed = false;
+  }
+
   // The responder answers in PSN order (IBTA; docs/conformance.md row 54): a READ of 256 KiB
   // (256 responses at MTU 1024, read from host memory while they go out), 8 WRITEs, a FETCH_ADD,
   // 8 WRITEs, posted together on one QP of a clean link. The responses nic1 sends to that QP (READ
@@ -641,6 +662,7 @@ struct Retx : sc_module {
       clean();
       single();
       overtaken();
+      lost_tail();
       if (only_single) {
         sc_stop();
         return;
