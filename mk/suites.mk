@@ -5,6 +5,7 @@
 SUITE_BUDGET_spec        := 5
 SUITE_BUDGET_spec-c      := 5
 SUITE_BUDGET_lint        := 30
+# synth, synth-25g: the cost of a cache miss (full synthesis, CI of an RTL change); a hit takes ~1 s
 SUITE_BUDGET_synth       := 900
 SUITE_BUDGET_synth-25g   := 540
 SUITE_BUDGET_synth-blocks := 30
@@ -36,7 +37,7 @@ SUITE_BUDGET_rdma-faults := 20
 SUITE_BUDGET_rdma-25g    := 40
 SUITE_BUDGET_pfc         := 15
 SUITE_BUDGET_retx        := 30
-SUITE_BUDGET_infra       := 10
+SUITE_BUDGET_infra       := 20
 SUITE_BUDGET_waves       := 20
 SUITE_BUDGET_fuzz        := 60
 SUITE_BUDGET_soak        := 40
