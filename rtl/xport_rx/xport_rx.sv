@@ -66,7 +66,7 @@ module xport_rx #(
   output logic [23:0]                rdrsp_msn_o,
   output logic                       rdrsp_new_o,  // the READ is a new request (not a duplicate)
   // responder resources (max_dest_rd_atomic): the transmit engine counts, for the QP of
-  // rsc_qpn_o, its READ responses and atomic answers of new requests not yet sent (a cycle later)
+  // rsc_qpn_o (h_q), its READ responses and atomic answers of new requests not yet sent (two cycles later)
   output logic [23:0]                rsc_qpn_o,
   input  logic [5:0]                 rsc_cnt_i,
   // mkey_table lookup port
@@ -121,6 +121,8 @@ module xport_rx #(
   localparam logic [4:0] SReRd   = 5'd16;  // ... then read the current packet's QP again
   localparam logic [4:0] SRrM    = 5'd17;  // READ response / ATOMIC ACK: context match registered
   localparam logic [4:0] SRrA    = 5'd18;  // ... context arithmetic registered, then SCls
+  localparam logic [4:0] SRsc1   = 5'd19;  // READ / atomic request: the transmit engine matches
+  localparam logic [4:0] SRsc2   = 5'd20;  // ... and counts the QP's responder resources, then SCls
 
   localparam logic [7:0] SynAck    = 8'h1F;  // ACK, no credit information
   localparam logic [7:0] SynPsnSeq = 8'h60;
@@ -341,6 +343,11 @@ module xport_rx #(
   logic hdr_rrm, h_rrm;
   assign hdr_rrm     = hdr_rr || hdr_i.opcode == 8'h12;
   assign h_rrm       = (h_q.opcode >= 8'h0D && h_q.opcode <= 8'h10) || h_q.opcode == 8'h12;
+  // READ and atomic requests wait two cycles before SCls for the responder-resource count of
+  // their QP (rsc_cnt_i: xport_tx matches rsc_qpn_o, then counts, each registered)
+  logic hdr_rsc, h_rsc;
+  assign hdr_rsc     = hdr_i.opcode == 8'h0C || hdr_i.opcode == 8'h13 || hdr_i.opcode == 8'h14;
+  assign h_rsc       = h_q.opcode == 8'h0C || h_q.opcode == 8'h13 || h_q.opcode == 8'h14;
   // The next packet continues the owner of the pending writes: same QP's requests, or the next
   // response of the same READ (then their writes need not be settled in between). An ATOMIC
   // ACKNOWLEDGE may place through a context: it settles them first.
@@ -864,7 +871,7 @@ module xport_rx #(
   assign rdrsp_len_o    = h_q.dma_len;
   assign rdrsp_msn_o    = stn_q.msn;
   assign rdrsp_new_o    = rd_new_q;
-  assign rsc_qpn_o      = (state_q == SIdle) ? hdr_i.dest_qp : h_q.dest_qp;
+  assign rsc_qpn_o      = h_q.dest_qp;
   assign st_we          = state_q == SWb && p_wb_q;
   assign rqv_clr        = p_rqclr_q;
   assign dma_req_fire   = state_q == SDmaReq && dma_wr_req_ready_i;
@@ -908,7 +915,7 @@ module xport_rx #(
           if (hdr_fire) begin
             h_q <= hdr_i;
             // another owner's packet: settle the pending writes first
-            state_q <= (pend_v_q && !pend_same) ? SSync : hdr_rrm ? SRrM : SCls;
+            state_q <= (pend_v_q && !pend_same) ? SSync : hdr_rrm ? SRrM : hdr_rsc ? SRsc1 : SCls;
           end else if (pend_v_q && out_cnt_q == 8'd0 && !dma_wr_cpl_valid_i) begin
             if (dma_err_q && pend_rr_q) begin
               dma_err_q <= 1'b0;  // the READ's status took it (rr_settle_err)
@@ -925,13 +932,13 @@ module xport_rx #(
           if (dma_err_q && pend_rr_q) begin
             dma_err_q <= 1'b0;  // the READ's status took it (rr_settle_err)
             pend_v_q <= 1'b0;
-            state_q <= h_rrm ? SRrM : SCls;
+            state_q <= h_rrm ? SRrM : h_rsc ? SRsc1 : SCls;
           end else if (dma_err_q) begin
             refetch_q <= 1'b1;
             state_q <= SErrRd;
           end else begin
             pend_v_q <= 1'b0;
-            state_q <= h_rrm ? SRrM : SCls;
+            state_q <= h_rrm ? SRrM : h_rsc ? SRsc1 : SCls;
           end
         end
         SErrRd: state_q <= SErrFix;
@@ -959,9 +966,11 @@ module xport_rx #(
           pend_v_q <= 1'b0;
           state_q <= SOut;
         end
-        SReRd: state_q <= h_rrm ? SRrM : SCls;
+        SReRd: state_q <= h_rrm ? SRrM : h_rsc ? SRsc1 : SCls;
         SRrM: state_q <= SRrA;
         SRrA: state_q <= SCls;
+        SRsc1: state_q <= SRsc2;
+        SRsc2: state_q <= SCls;
         SCls: begin
           stn_q <= c_st;
           p_ack_q <= c_ack; ack_psn_q <= c_ack_psn; ack_msn_q <= c_ack_msn; ack_syn_q <= c_ack_syn;

@@ -42,7 +42,7 @@ module xport_tx #(
   input  logic [31:0]            rdrsp_len_i,
   input  logic [23:0]            rdrsp_msn_i,
   input  logic                   rdrsp_new_i,     // a new READ request (a duplicate's re-read is not counted)
-  // responder resources of QP rsc_qpn_i, registered: READ responses of new requests and atomic
+  // responder resources of QP rsc_qpn_i, two cycles later: READ responses of new requests and atomic
   // answers (unanswered, or answered and not yet sent) of the QP (receive engine: max_dest_rd_atomic)
   input  logic [23:0]            rsc_qpn_i,
   output logic [5:0]             rsc_cnt_o,
@@ -554,26 +554,45 @@ module xport_tx #(
   // the job in the control FSM, the done records (their frames have not all left), and the
   // atomics the firmware has still to answer (hold slots). A duplicate READ's re-read is not
   // counted: its original may still be streaming after the requester took it as answered.
-  localparam int RscW = $clog2(RecDepth + 2) + 1;
+  // Two registered steps (LUT levels: a chain of per-record increments behind the QPN compares
+  // was 11 levels on top of the receive engine's): the matches against rsc_qpn_i (a register in
+  // the receive engine, which waits two cycles for the count: SRsc1/SRsc2), then their count.
   logic            f_res;
-  logic [RscW-1:0] rsc_n;
-  logic [4:0]      rsc_at;
+  logic [15:0]     rsc_m, rsc_m_q;   // matches, padded: RecDepth (<= 15) records + the FSM's job
+  logic [4:0]      rsc_at, rsc_at_q;
   logic [5:0]      rsc_q;
   logic [6:0]      rsc_sum;
+  logic [11:0]     rsc_c4;           // four 3-bit counts of 4 matches each
+  logic [3:0]      rsc_c8a, rsc_c8b; // two counts of 8
   assign f_res = st_q != SIdle && ((src_q == SrcRd && rd_new_q) ||
                                    (is_fw && kind == rnic_spec_pkg::MSG_KIND_ATOMIC_ACK));
   always_comb begin
-    rsc_n = (f_res && d_q.qpn[23:0] == rsc_qpn_i) ? RscW'(1) : RscW'(0);
-    for (int i = 0; i < RecDepth; i++)
-      if (rs_v_q[i] && rs_res_q[i] && rs_qpn_q[i] == rsc_qpn_i) rsc_n = rsc_n + RscW'(1);
+    rsc_m = '0;
+    rsc_m[RecDepth] = f_res && d_q.qpn[23:0] == rsc_qpn_i;
+    for (int i = 0; i < RecDepth; i++) rsc_m[i] = rs_v_q[i] && rs_res_q[i] && rs_qpn_q[i] == rsc_qpn_i;
     rsc_at = '0;
     for (int i = 0; i < HoldSlots; i++)
       if (hs_v_q[i] && hs_qpn_q[i] == rsc_qpn_i) rsc_at = hs_at_q[i];
-    rsc_sum = 7'(rsc_n) + 7'(rsc_at);
+    // count of 4 bits as logic (one LUT level), then a tree of three adds
+    for (int g = 0; g < 4; g++) begin
+      logic [3:0] v;
+      v = rsc_m_q[4*g +: 4];
+      rsc_c4[3*g]     = ^v;
+      rsc_c4[3*g + 2] = &v;
+      rsc_c4[3*g + 1] = !(&v) && ((v[0] && v[1]) || (v[0] && v[2]) || (v[0] && v[3]) ||
+                                  (v[1] && v[2]) || (v[1] && v[3]) || (v[2] && v[3]));
+    end
+    rsc_c8a = 4'(rsc_c4[2:0]) + 4'(rsc_c4[5:3]);
+    rsc_c8b = 4'(rsc_c4[8:6]) + 4'(rsc_c4[11:9]);
+    rsc_sum = 7'(rsc_c8a) + 7'(rsc_c8b) + 7'(rsc_at_q);
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) rsc_q <= '0;
-    else rsc_q <= rsc_sum[6] ? 6'd63 : rsc_sum[5:0];
+    if (!rst_ni) begin
+      rsc_m_q <= '0; rsc_at_q <= '0; rsc_q <= '0;
+    end else begin
+      rsc_m_q <= rsc_m; rsc_at_q <= rsc_at;
+      rsc_q <= rsc_sum[6] ? 6'd63 : rsc_sum[5:0];
+    end
   end
   assign rsc_cnt_o = rsc_q;
 
