@@ -97,7 +97,6 @@ int fw_pd_in_use(uint32_t pdn)
 	return 0;
 }
 
-void fw_atomic_reset(uint32_t qpn);
 
 uint32_t fw_cmd_create_qp(uint8_t *e)
 {

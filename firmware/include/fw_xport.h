@@ -74,6 +74,12 @@ void fw_sq_release(uint32_t qpn);
 /* A RESP_ERROR event: the responder's QP goes to ERR (the consumed buffer, if any, completes
  * with the event's status). */
 void fw_rq_resp_error(const uint8_t *ev);
+/* A RECV_DONE / WRITE_IMM_DONE event: the receive CQE, the slot refilled (fw_rq.c). */
+void fw_rq_done(const uint8_t *ev);
+/* An atomic request event: executed (or replayed from the QP's history) and answered
+ * (fw_atomic.c); fw_atomic_reset forgets the QP's history. */
+void fw_atomic_req(const uint8_t *ev);
+void fw_atomic_reset(uint32_t qpn);
 /* Posted receive WQEs of a QP in ERR complete with WR_FLUSH_ERR. */
 void fw_rq_flush(uint32_t qpn);
 /* The QP's ring starts over (RESET) or goes away (DESTROY): RQ WQEs staged ahead are forgotten. */

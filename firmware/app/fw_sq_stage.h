@@ -1,0 +1,32 @@
+/* Send queues, staging (fw_sq_stage.c): the WQEBBs of the WQE being sent, in the WQE fetch
+ * engine's buffer or the doorbell BAR's BlueFlame capture, both read with one-cycle loads. */
+#ifndef FW_SQ_STAGE_H
+#define FW_SQ_STAGE_H
+
+#include <stdint.h>
+
+#include "fw_wqf.h"
+
+#define HALF_BBS (FW_WQF_BBS / 2u) /* one fetch batch; the buffer holds two */
+
+extern uint32_t st_n;     /* WQEBBs staged (from the fetch buffer or the capture) */
+extern uint8_t st_bf;     /* the staged WQEBBs are the BlueFlame capture */
+extern int bf_seq;        /* the bf_db being served (its bf_seq), -1: none */
+/* The QP whose last service pass was cut at SQ_PASS_MAX WQEs (0: none): its next pass, if no
+ * other pass ran in between, keeps the staged WQEBBs and the prefetch. */
+extern uint32_t sq_cont;
+
+void stage_empty(void);
+/* The tightly coupled address of WQEBB idx of the QP with context c, fetching it (and what the
+ * host announced after it) when it is not staged; -1 on a DMA failure. */
+int32_t sq_stage(const uint8_t *c, uint32_t idx);
+/* Copies the staged WQEBB at tightly coupled address b to w (64 bytes). */
+void stage_read(int32_t b, uint8_t *w);
+/* After reading a WQE from the capture: was it still this doorbell's the whole time? */
+int stage_bf_held(const uint8_t *c);
+/* Forgets the capture: the WQE is read again, from the ring. */
+void stage_bf_drop(void);
+/* The host bus address of WQEBB idx of the SQ with context c. */
+uint64_t wqebb_addr(const uint8_t *c, uint32_t idx);
+
+#endif /* FW_SQ_STAGE_H */
