@@ -565,6 +565,9 @@ void fw_sq_service(uint32_t qpn)
 			return;
 		rnic_qp_ctx_set_sq_next(c, (uint16_t)(rnic_qp_ctx_get_sq_next(c) + n));
 	}
+	/* everything posted went: a doorbell record used up frees its slots now, so the engine can
+	 * fetch for the next doorbell (not only at the next pass) */
+	stage_db_used(rnic_qp_ctx_get_sq_next(c));
 }
 
 void fw_sq_bf_doorbell(uint32_t qpn, uint32_t seq)

@@ -4,6 +4,7 @@
 #include "fw_sq_priv.h"
 #include "fw_sq_rec.h"
 #include "fw_sq_timer.h"
+#include "fw_wqf.h"
 
 uint32_t fw_hw_caps;
 
@@ -63,8 +64,11 @@ void fw_xport_init(void)
 	fw_res.swqe_free = -1;
 	for (int16_t i = FW_MAX_SWQE - 1; i >= 0; i--)
 		swqe_put(0, i); /* zeroed records: not READs */
-	for (uint32_t q = 0; q < FW_MAX_QP; q++)
+	for (uint32_t q = 0; q < FW_MAX_QP; q++) {
 		fw_res.qp_run[q].head = fw_res.qp_run[q].tail = -1;
+		fw_res.qp_run[q].wqf_en = 0;
+	}
+	fw_wqf_db_init(FW_MAX_QP); /* every SQ's entry off, the engine's doorbell port on */
 }
 
 uint32_t wc_opcode(uint32_t wqe_op)

@@ -16,10 +16,28 @@ extern int bf_seq;        /* the bf_db being served (its bf_seq), -1: none */
  * other pass ran in between, keeps the staged WQEBBs and the prefetch. */
 extern uint32_t sq_cont;
 
+/* SQ indices [st_first, st_first + st_n) are staged from slot st_slot on: in the fetch buffer, the
+ * BlueFlame capture (st_bf) or the engine's doorbell region (st_db, a record of a doorbell-started
+ * fetch). */
+extern uint32_t st_first, st_slot;
+extern uint8_t st_db;
+
 void stage_empty(void);
+/* The staged WQEBBs are the engine's doorbell record and idx is past them: the record is removed
+ * (its doorbell-region slots are free for the engine's next fetch). */
+void stage_db_used(uint32_t idx);
+int32_t sq_stage_miss(const uint8_t *c, uint32_t idx);
 /* The tightly coupled address of WQEBB idx of the QP with context c, fetching it (and what the
- * host announced after it) when it is not staged; -1 on a DMA failure. */
-int32_t sq_stage(const uint8_t *c, uint32_t idx);
+ * host announced after it) when it is not staged; -1 on a DMA failure. Inline: most calls find
+ * the WQEBB staged, and then cost a few instructions, no call. */
+static inline int32_t sq_stage(const uint8_t *c, uint32_t idx)
+{
+	uint32_t rel = (idx - st_first) & 0xFFFFu; /* SQ indices are 16 bits */
+	if (rel < st_n)
+		return (int32_t)(st_bf ? RNIC_FW_TC_BF_DATA_BASE + rel * 64u
+				 : st_db ? FW_WQF_DB_SLOT(st_slot + rel) : FW_WQF_SLOT(st_slot + rel));
+	return sq_stage_miss(c, idx);
+}
 /* Copies the staged WQEBB at tightly coupled address b to w (64 bytes). */
 void stage_read(int32_t b, uint8_t *w);
 /* After reading a WQE from the capture: was it still this doorbell's the whole time? */

@@ -69,6 +69,10 @@ void fw_qp_to_err(uint32_t qpn);
 void fw_qp_fatal(uint32_t qpn, uint32_t status, uint32_t side);
 /* READ / atomic response contexts held by the requesters (QUERY_RESOURCES). */
 uint32_t fw_sq_rd_outstanding(void);
+/* Gives the WQE fetch engine the SQ's ring state when the QP is in RTS (its doorbells then start
+ * the fetch of the WQEBBs they announce), takes it back otherwise (with every record it made);
+ * called whenever the QP-table entry is written. */
+void fw_sq_ring_program(uint32_t qpn);
 /* Forgets the QP's outstanding send WQEs without completions (destroy, RESET). */
 void fw_sq_release(uint32_t qpn);
 /* A RESP_ERROR event: the responder's QP goes to ERR (the consumed buffer, if any, completes
