@@ -4,11 +4,7 @@
 #include "fw_xport.h"
 #include "hal.h"
 
-void fw_rq_done(const uint8_t *ev);
-void fw_sq_ack(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome, uint32_t status);
-void fw_atomic_req(const uint8_t *ev);
-void fw_sq_tx_error(uint32_t qpn, uint32_t status);
-void fw_sq_tx_done(uint32_t qpn);
+#include "fw_sq_ack.h"
 
 /* The QP a doorbell names, if it exists and belongs to the user context whose page rang. */
 static uint8_t *db_qp(uint32_t qpn, uint32_t page)

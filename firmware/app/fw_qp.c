@@ -97,7 +97,6 @@ int fw_pd_in_use(uint32_t pdn)
 	return 0;
 }
 
-void fw_atomic_reset(uint32_t qpn);
 
 uint32_t fw_cmd_create_qp(uint8_t *e)
 {
@@ -234,6 +233,7 @@ static int qpt_send(uint32_t qpn, uint32_t keep)
 	if (fw_mbox_send(RNIC_FW_REG_QPT_DATA, RNIC_FW_REG_QPT_COMMIT, RNIC_FW_REG_QPT_STATUS, t,
 			 RNIC_QPT_ENTRY_SIZE / 4, rnic_ld_le32(cmd)))
 		return -1;
+	fw_sq_ring_program(qpn); /* doorbell-started fetches while in RTS */
 	if (keep)
 		return 0;
 	/* An entry write empties the engine's receive-buffer slots: hand the posted WQEs over

@@ -25,4 +25,28 @@ uint32_t fw_wqf_issue_rq(uint64_t addr, uint32_t bbs, uint32_t slot);
  * error, -1 if one did or the engine never completed it (the slots then hold no WQEBBs). */
 int fw_wqf_wait(uint32_t first, uint32_t last);
 
+/* Doorbell-started fetches (spec fw_tc wqf_sq_*, wqf_dbr_*, wqf_db_ctl): given an SQ's ring state,
+ * the engine starts the fetch of the WQEBBs an sq_db announces as the doorbell arrives, into its
+ * doorbell region, and leaves a record (QP, first SQ index, count, slot, done, error); the
+ * firmware takes the records in order. */
+#define FW_WQF_DB_BBS RNIC_FW_TC_WQF_DB_BUF_BBS
+#define FW_WQF_DB_SLOT(s) (RNIC_FW_TC_WQF_DB_BUF_BASE + ((s) % FW_WQF_DB_BBS) * 64u)
+/* Every ring-state entry (nqps) disabled, the records dropped, then the engine's doorbell port on:
+ * at boot (the RAM holds no defined value after power-up; a reloaded image starts over). */
+void fw_wqf_db_init(uint32_t nqps);
+/* The engine's ring state of SQ qpn: ring at base (64-byte aligned), 2^log_size WQEBBs, its
+ * doorbell page, enabled or not, fetch index fidx (the next WQEBB it may fetch). */
+void fw_wqf_sq_program(uint32_t qpn, uint64_t base, uint32_t log_size, uint32_t page, int en, uint32_t fidx);
+/* Only the fetch index: the firmware fetched up to fidx (excluded) itself. */
+void fw_wqf_sq_fidx(uint32_t qpn, uint32_t fidx);
+/* The oldest record: 0 when there is none, else its info word (layout wqf_dbr_info) with *qidx
+ * (layout wqf_sq_qidx) set. */
+uint32_t fw_wqf_dbr_head(uint32_t *qidx);
+/* Removes the oldest record (its doorbell-region slots are free again). */
+void fw_wqf_dbr_pop(void);
+/* Waits until the oldest record's fetch completed: 0, or -1 (a bus error, or never completed). */
+int fw_wqf_dbr_wait(void);
+/* Drops every record (a QP's ring state stopped being valid: its records may be stale). */
+void fw_wqf_dbr_drop_all(void);
+
 #endif /* FW_WQF_H */

@@ -69,11 +69,21 @@ void fw_qp_to_err(uint32_t qpn);
 void fw_qp_fatal(uint32_t qpn, uint32_t status, uint32_t side);
 /* READ / atomic response contexts held by the requesters (QUERY_RESOURCES). */
 uint32_t fw_sq_rd_outstanding(void);
+/* Gives the WQE fetch engine the SQ's ring state when the QP is in RTS (its doorbells then start
+ * the fetch of the WQEBBs they announce), takes it back otherwise (with every record it made);
+ * called whenever the QP-table entry is written. */
+void fw_sq_ring_program(uint32_t qpn);
 /* Forgets the QP's outstanding send WQEs without completions (destroy, RESET). */
 void fw_sq_release(uint32_t qpn);
 /* A RESP_ERROR event: the responder's QP goes to ERR (the consumed buffer, if any, completes
  * with the event's status). */
 void fw_rq_resp_error(const uint8_t *ev);
+/* A RECV_DONE / WRITE_IMM_DONE event: the receive CQE, the slot refilled (fw_rq.c). */
+void fw_rq_done(const uint8_t *ev);
+/* An atomic request event: executed (or replayed from the QP's history) and answered
+ * (fw_atomic.c); fw_atomic_reset forgets the QP's history. */
+void fw_atomic_req(const uint8_t *ev);
+void fw_atomic_reset(uint32_t qpn);
 /* Posted receive WQEs of a QP in ERR complete with WR_FLUSH_ERR. */
 void fw_rq_flush(uint32_t qpn);
 /* The QP's ring starts over (RESET) or goes away (DESTROY): RQ WQEs staged ahead are forgotten. */

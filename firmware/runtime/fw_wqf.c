@@ -121,3 +121,69 @@ int fw_wqf_wait(uint32_t first, uint32_t last)
 	}
 	return 0;
 }
+
+/* ---- doorbell-started fetches */
+
+_Static_assert(RNIC_WQF_SQ_QIDX_QPN_OFF == 0 && RNIC_WQF_SQ_QIDX_INDEX_OFF == 2, "wqf_sq_qidx: qpn | index << 16");
+
+void fw_wqf_sq_fidx(uint32_t qpn, uint32_t fidx)
+{
+	hal_tc_wr32(RNIC_FW_TC_WQF_SQ_FIDX, (qpn & 0xFFFFu) | (fidx & 0xFFFFu) << 16);
+}
+
+void fw_wqf_sq_program(uint32_t qpn, uint64_t base, uint32_t log_size, uint32_t page, int en, uint32_t fidx)
+{
+	FW_LAYOUT_ALIGN uint8_t g[4] = { 0 };
+	rnic_wqf_sq_ring_set_page(g, page);
+	rnic_wqf_sq_ring_set_log_size(g, log_size);
+	rnic_wqf_sq_ring_set_en(g, en ? 1u : 0u);
+	hal_tc_wr32(RNIC_FW_TC_WQF_SQ_BASE_LO, (uint32_t)base);
+	hal_tc_wr32(RNIC_FW_TC_WQF_SQ_BASE_HI, (uint32_t)(base >> 32));
+	hal_tc_wr32(RNIC_FW_TC_WQF_SQ_RING, rnic_ld_le32(g));
+	hal_tc_wr32(RNIC_FW_TC_WQF_SQ_CFG, (qpn & 0xFFFFu) | (fidx & 0xFFFFu) << 16);
+}
+
+uint32_t fw_wqf_dbr_head(uint32_t *qidx)
+{
+	FW_LAYOUT_ALIGN uint8_t i[4];
+	uint32_t v = hal_tc_rd32(RNIC_FW_TC_WQF_DBR_INFO);
+	rnic_st_le32(i, v);
+	if (!rnic_wqf_dbr_info_get_valid(i))
+		return 0;
+	*qidx = hal_tc_rd32(RNIC_FW_TC_WQF_DBR_QIDX);
+	return v;
+}
+
+void fw_wqf_dbr_pop(void) { hal_tc_wr32(RNIC_FW_TC_WQF_DBR_POP, 0); }
+
+int fw_wqf_dbr_wait(void)
+{
+	FW_LAYOUT_ALIGN uint8_t i[4];
+	for (uint32_t n = 0; n < WQF_POLL_LIMIT; n++) {
+		rnic_st_le32(i, hal_tc_rd32(RNIC_FW_TC_WQF_DBR_INFO));
+		if (rnic_wqf_dbr_info_get_done(i))
+			return rnic_wqf_dbr_info_get_err(i) ? -1 : 0;
+	}
+	fw_log("wqf: doorbell fetch never completed");
+	return -1;
+}
+
+void fw_wqf_dbr_drop_all(void)
+{
+	FW_LAYOUT_ALIGN uint8_t i[4];
+	for (uint32_t n = 0; n < RNIC_FW_TC_WQF_DB_NUM; n++) {
+		rnic_st_le32(i, hal_tc_rd32(RNIC_FW_TC_WQF_DBR_INFO));
+		if (!rnic_wqf_dbr_info_get_valid(i))
+			return;
+		fw_wqf_dbr_pop();
+	}
+}
+
+void fw_wqf_db_init(uint32_t nqps)
+{
+	hal_tc_wr32(RNIC_FW_TC_WQF_DB_CTL, 0);
+	for (uint32_t q = 0; q < nqps; q++)
+		fw_wqf_sq_program(q, 0, 0, 0, 0, 0);
+	fw_wqf_dbr_drop_all();
+	hal_tc_wr32(RNIC_FW_TC_WQF_DB_CTL, 1);
+}

@@ -130,6 +130,8 @@ static uint32_t mock_ef[RNIC_FW_TC_CQ_REC_NUM], mock_ef_rd, mock_ef_n;
 
 static void mock_cqw_run(void);
 
+static uint32_t mock_dbr_load(uint32_t off);
+
 uint32_t mock_tc_rd32(uint32_t off)
 {
 	if (off < RNIC_FW_TC_CQ_REC_BASE + RNIC_FW_TC_CQ_REC_NUM * RNIC_CQ_REC_SIZE)
@@ -144,6 +146,8 @@ uint32_t mock_tc_rd32(uint32_t off)
 	}
 	if (off == RNIC_FW_TC_CQW_ERR_CQN)
 		return mock_ef_n ? 1u << 31 | mock_ef[mock_ef_rd] : 0;
+	if (off == RNIC_FW_TC_WQF_DBR_INFO || off == RNIC_FW_TC_WQF_DBR_QIDX)
+		return mock_dbr_load(off);
 	return mock_tc[(off / 4) % 0x400];
 }
 
@@ -206,8 +210,93 @@ static void mock_wqf_cmd(uint32_t v)
 	mock_dma_reads++;
 }
 
+/* Doorbell-started fetches (rtl/wqe_fetch, spec wqf_sq_*, wqf_dbr_*): the engine's ring state per
+ * QP and its records, as the spec says; mock_wqf_db() is what the doorbell BAR hands the engine.
+ * A fetch completes at once (a bus error outside the mock host memory or while mock_wqf_fail). */
+#define MOCK_SQS 4096u
+struct mock_sq mock_sq[MOCK_SQS];
+static struct { uint32_t qpn, first, bbs, slot, err; } mock_rec[RNIC_FW_TC_WQF_DB_NUM];
+static unsigned mock_rec_rd, mock_rec_n, mock_dslot, mock_dused;
+unsigned mock_wqf_db_cmds, mock_wqf_db_on;
+
+void mock_wqf_db(uint32_t page, uint32_t value, int bf)
+{
+	uint32_t qpn = value & 0xFFFFu, pi = value >> 16;
+	if (!mock_wqf_db_on || qpn >= MOCK_SQS)
+		return;
+	struct mock_sq *q = &mock_sq[qpn];
+	uint32_t size = 1u << q->log, n = (pi - q->fidx) & 0xFFFFu;
+	if (!q->en || q->page != page || n == 0 || n > size)
+		return;
+	if (bf) {
+		q->fidx = pi;
+		return;
+	}
+	uint32_t left = size - (q->fidx & (size - 1)), free = RNIC_FW_TC_WQF_DB_BUF_BBS - mock_dused;
+	uint32_t k = n < left ? n : left;
+	k = k < free ? k : free;
+	if (mock_rec_n == RNIC_FW_TC_WQF_DB_NUM || k == 0)
+		return;
+	uint64_t a = q->base + (uint64_t)(q->fidx & (size - 1)) * 64u;
+	int bad = mock_wqf_fail || a < MOCK_HOST_BASE || a + 64u * k > MOCK_HOST_BASE + MOCK_HOST_BYTES;
+	for (uint32_t j = 0; !bad && j < k; j++)
+		for (uint32_t i = 0; i < 64; i += 4)
+			mock_tc[(RNIC_FW_TC_WQF_DB_BUF_BASE + ((mock_dslot + j) % RNIC_FW_TC_WQF_DB_BUF_BBS) * 64 + i) / 4] =
+				(uint32_t)rnic_ld_le(mock_host + (a - MOCK_HOST_BASE) + 64 * j + i, 4);
+	unsigned r = (mock_rec_rd + mock_rec_n++) % RNIC_FW_TC_WQF_DB_NUM;
+	mock_rec[r].qpn = qpn, mock_rec[r].first = q->fidx, mock_rec[r].bbs = k, mock_rec[r].slot = mock_dslot;
+	mock_rec[r].err = (uint32_t)bad;
+	mock_dslot = (mock_dslot + k) % RNIC_FW_TC_WQF_DB_BUF_BBS;
+	mock_dused += k;
+	q->fidx = (q->fidx + k) & 0xFFFFu;
+	mock_wqf_db_cmds++;
+	mock_dma_reads++;
+}
+
+static uint32_t mock_dbr_load(uint32_t off)
+{
+	if (!mock_rec_n)
+		return 0;
+	unsigned r = mock_rec_rd;
+	if (off == RNIC_FW_TC_WQF_DBR_QIDX)
+		return mock_rec[r].qpn | mock_rec[r].first << 16;
+	uint8_t i[4] = { 0 };
+	rnic_wqf_dbr_info_set_bbs(i, mock_rec[r].bbs);
+	rnic_wqf_dbr_info_set_slot(i, mock_rec[r].slot);
+	rnic_wqf_dbr_info_set_valid(i, 1);
+	rnic_wqf_dbr_info_set_done(i, 1);
+	rnic_wqf_dbr_info_set_err(i, mock_rec[r].err);
+	rnic_wqf_dbr_info_set_more(i, mock_rec_n > 1);
+	return (uint32_t)rnic_ld_le(i, 4);
+}
+
+static void mock_wqf_sq_store(uint32_t off, uint32_t v)
+{
+	uint32_t qpn = v & 0xFFFFu;
+	if (off == RNIC_FW_TC_WQF_DB_CTL)
+		mock_wqf_db_on = v & 1u;
+	if (off == RNIC_FW_TC_WQF_DBR_POP && mock_rec_n) {
+		mock_dused -= mock_rec[mock_rec_rd].bbs;
+		mock_rec_rd = (mock_rec_rd + 1) % RNIC_FW_TC_WQF_DB_NUM;
+		mock_rec_n--;
+	}
+	if ((off == RNIC_FW_TC_WQF_SQ_CFG || off == RNIC_FW_TC_WQF_SQ_FIDX) && qpn < MOCK_SQS) {
+		mock_sq[qpn].fidx = v >> 16;
+		if (off == RNIC_FW_TC_WQF_SQ_CFG) {
+			uint8_t g[4];
+			rnic_st_le(g, 4, mock_tc[RNIC_FW_TC_WQF_SQ_RING / 4]);
+			mock_sq[qpn].base = (uint64_t)mock_tc[RNIC_FW_TC_WQF_SQ_BASE_HI / 4] << 32 |
+					    (mock_tc[RNIC_FW_TC_WQF_SQ_BASE_LO / 4] & ~63u);
+			mock_sq[qpn].log = rnic_wqf_sq_ring_get_log_size(g);
+			mock_sq[qpn].page = rnic_wqf_sq_ring_get_page(g);
+			mock_sq[qpn].en = rnic_wqf_sq_ring_get_en(g);
+		}
+	}
+}
+
 void mock_tc_wr32(uint32_t off, uint32_t v)
 {
+	mock_wqf_sq_store(off, v);
 	if (off == RNIC_FW_TC_WQF_STATUS)
 		return; /* read only */
 	mock_tc[(off / 4) % 0x400] = v;

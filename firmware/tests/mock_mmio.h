@@ -49,6 +49,13 @@ extern unsigned mock_cqw_max_pending; /* most records ever handed over and not y
 /* The WQE fetch engine behind the window: commands done at once (each also counts in
  * mock_dma_reads); while mock_wqf_fail every fetch meets a bus error. */
 extern unsigned mock_wqf_cmds, mock_wqf_fail, mock_wqf_rq_cmds; /* rq: into the receive region */
+/* Doorbell-started fetches: the engine's ring state of each SQ as the firmware programmed it,
+ * and the doorbell port (an sq_db or bf_db word of page as the doorbell BAR accepts it): records
+ * made as the spec says, complete at once; mock_wqf_db_cmds counts the engine's own fetches. */
+struct mock_sq { uint64_t base; uint32_t log, page, en, fidx; };
+extern struct mock_sq mock_sq[];
+extern unsigned mock_wqf_db_cmds, mock_wqf_db_on;
+void mock_wqf_db(uint32_t page, uint32_t value, int bf);
 /* hw_caps[20:16], the configuration's QP count (default 128); read at fw_res_init */
 extern unsigned mock_qp_log2;
 

@@ -6,6 +6,7 @@
 
 #include "fw_cmd.h"
 #include "fw_res.h"
+#include "fw_wqf.h"
 #include "fw_xport.h"
 #include "hal.h"
 #include "mock_mmio.h"
@@ -1245,6 +1246,93 @@ static int stream_of(unsigned n0, unsigned *cmds)
 	return ok;
 }
 
+/* Doorbell-started fetches: the doorbell BAR hands the engine the sq_db word (mock_wqf_db) before
+ * the firmware reads it from its mailbox. */
+static void ring_sq_db(void)
+{
+	uint8_t v[4] = { 0 };
+	rnic_db_word_set_num(v, qpn);
+	rnic_db_word_set_index(v, sq.pi);
+	mock_wqf_db(rnic_qp_ctx_get_uctx(fw_res.qp_ctx[qpn]), (uint32_t)rnic_ld_le(v, 4), 0);
+	ring_sq();
+}
+
+/* Acknowledges everything sent; the CQEs of n WQEs from wr_id w0 on, in order, SUCCESS. */
+static int ack_all_complete(unsigned n, uint64_t w0)
+{
+	event(RNIC_RX_EVENT_KIND_ACK, rnic_qp_ctx_get_sq_psn(fw_res.qp_ctx[qpn]) - 1, 0x1F);
+	struct rnicp_wc wc[16];
+	int got = rnicp_cq_poll(&cq, 16, wc), ok = got == (int)n;
+	for (int k = 0; ok && k < got; k++)
+		ok = wc[k].wr_id == w0 + (unsigned)k && wc[k].status == RNIC_WC_STATUS_SUCCESS &&
+		     rnicp_sq_complete(&sq, wc[k].wqe_index) == 0;
+	return ok;
+}
+
+/* The engine has the SQ's ring state from RTS on; the WQEBBs of an sq_db come from its record (no
+ * fetch command of the firmware's); another QP's record in the way is dropped; what the engine's
+ * region could not take the firmware fetches itself and moves the engine's fetch index past it;
+ * a record whose fetch met a bus error completes the WQE with LOC_QP_OP_ERR, the QP goes to ERR
+ * and the ring state is taken back. */
+static void doorbell_fetch(void)
+{
+	fresh_qp(7);
+	const struct mock_sq *m = &mock_sq[qpn];
+	check(mock_wqf_db_on && m->en && m->fidx == 0 && m->log == SQ_LOG && m->base == H(SQ_OFF) &&
+		      m->page == rnic_qp_ctx_get_uctx(fw_res.qp_ctx[qpn]) && !mock_sq[qpn + 1].en,
+	      "fw-sq-ring-state-given-at-rts");
+
+	struct rnicp_sge sg = { H(DATA_OFF), 0, 0x101 };
+	unsigned m0 = mock_nmbox, c0 = mock_wqf_cmds, d0 = mock_wqf_db_cmds;
+	for (unsigned k = 0; k < 3; k++) {
+		sg.length = 300 + k;
+		post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, &sg, 1, 0x9000 + k);
+	}
+	ring_sq_db();
+	int ok = mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 3 && mock_wqf_cmds == c0 && mock_wqf_db_cmds == d0 + 1;
+	for (unsigned k = 0; ok && k < 3; k++)
+		ok = rnic_tx_desc_get_length(mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, k)->data) == 300 + k;
+	check(ok && ack_all_complete(3, 0x9000), "fw-sq-doorbell-fetch-used-no-firmware-fetch");
+
+	/* another QP's record at the head of the engine's records (its doorbell came first) */
+	fw_wqf_sq_program(qpn + 1, H(SQ_OFF), SQ_LOG, 0, 1, 0);
+	mock_wqf_db(0, (qpn + 1) | 1u << 16, 0);
+	m0 = mock_nmbox, c0 = mock_wqf_cmds, d0 = mock_wqf_db_cmds;
+	sg.length = 400;
+	post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, &sg, 1, 0x9100);
+	ring_sq_db();
+	ok = mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 1 && mock_wqf_cmds == c0 && mock_wqf_db_cmds == d0 + 1 &&
+	     rnic_tx_desc_get_length(mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 0)->data) == 400;
+	fw_wqf_sq_program(qpn + 1, 0, 0, 0, 0, 0);
+	check(ok && ack_all_complete(1, 0x9200 - 0x100), "fw-sq-doorbell-record-of-another-qp-dropped");
+
+	/* 12 WQEBBs in one doorbell: the engine's region takes 8, the firmware fetches the other 4
+	 * (one command) and moves the engine's fetch index to the producer */
+	m0 = mock_nmbox, c0 = mock_wqf_cmds, d0 = mock_wqf_db_cmds;
+	for (unsigned k = 0; k < 12; k++) {
+		sg.length = 500 + k;
+		post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, &sg, 1, 0x9300 + k);
+	}
+	ring_sq_db();
+	fw_sq_retry_stalled();
+	ok = mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 12 && mock_wqf_db_cmds == d0 + 1 && mock_wqf_cmds == c0 + 1 &&
+	     m->fidx == sq.pi;
+	for (unsigned k = 0; ok && k < 12; k++)
+		ok = rnic_tx_desc_get_length(mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, k)->data) == 500 + k;
+	check(ok && ack_all_complete(12, 0x9300), "fw-sq-doorbell-fetch-clamped-rest-by-firmware");
+
+	/* a bus error on the engine's fetch */
+	mock_wqf_fail = 1;
+	post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, &sg, 1, 0x9400);
+	ring_sq_db();
+	mock_wqf_fail = 0;
+	struct rnicp_wc wc[4];
+	int n = rnicp_cq_poll(&cq, 4, wc);
+	check(n == 1 && wc[0].status == RNIC_WC_STATUS_LOC_QP_OP_ERR &&
+		      rnic_qp_ctx_get_state(fw_res.qp_ctx[qpn]) == RNIC_QP_STATE_ERR && !m->en,
+	      "fw-sq-doorbell-fetch-error-loc-qp-op-err");
+}
+
 static void wqe_fetch(void)
 {
 	unsigned cmds;
@@ -1426,5 +1514,6 @@ int main(void)
 				 "fw-xport-late-atomic-ack-after-implicit-nak-completes",
 				 "fw-xport-atomic-then-ack-then-send-completes");
 	wqe_fetch();
+	doorbell_fetch();
 	return mock_failed;
 }

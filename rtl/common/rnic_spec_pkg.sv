@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'h73AD519B;
+  localparam logic [31:0] SPEC_HASH = 32'h06E7FFAD;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -215,6 +215,9 @@ package rnic_spec_pkg;
   localparam int unsigned FW_TC_WQF_CMD_NUM = 4;
   localparam logic [11:0] FW_TC_WQF_RQ_BUF_BASE = 12'h200;
   localparam int unsigned FW_TC_WQF_RQ_BUF_BBS = 8;
+  localparam logic [11:0] FW_TC_WQF_DB_BUF_BASE = 12'h600;
+  localparam int unsigned FW_TC_WQF_DB_BUF_BBS = 8;
+  localparam int unsigned FW_TC_WQF_DB_NUM = 8;
   localparam logic [11:0] FW_TC_CQW_PROD = 12'h800;
   localparam logic [11:0] FW_TC_CQW_CONS = 12'h804;
   localparam logic [11:0] FW_TC_CQW_STATUS = 12'h808;
@@ -228,6 +231,15 @@ package rnic_spec_pkg;
   localparam logic [11:0] FW_TC_WQF_ADDR_HI = 12'h834;
   localparam logic [11:0] FW_TC_WQF_CMD = 12'h838;
   localparam logic [11:0] FW_TC_WQF_STATUS = 12'h83C;
+  localparam logic [11:0] FW_TC_WQF_SQ_BASE_LO = 12'h860;
+  localparam logic [11:0] FW_TC_WQF_SQ_BASE_HI = 12'h864;
+  localparam logic [11:0] FW_TC_WQF_SQ_RING = 12'h868;
+  localparam logic [11:0] FW_TC_WQF_SQ_CFG = 12'h86C;
+  localparam logic [11:0] FW_TC_WQF_SQ_FIDX = 12'h870;
+  localparam logic [11:0] FW_TC_WQF_DBR_QIDX = 12'h874;
+  localparam logic [11:0] FW_TC_WQF_DBR_INFO = 12'h878;
+  localparam logic [11:0] FW_TC_WQF_DBR_POP = 12'h87C;
+  localparam logic [11:0] FW_TC_WQF_DB_CTL = 12'h880;
 
   // Driver-to-firmware command opcodes. 0x04 and 0x14 are left free: REG_MR fetches an MR's whole page list by DMA itself (no separate MTT writes), and the port's addresses come with SET_GID (no port-attribute command); the firmware answers them as unknown opcodes.
   localparam logic [7:0] CMD_OP_NOP = 8'd0;
@@ -1705,6 +1717,56 @@ package rnic_spec_pkg;
     logic [6:0] slot;
     logic [7:0] bbs;
   } wqf_cmd_t;
+
+  // wqf_sq_ring: 4 bytes. An SQ's ring state for doorbell-started fetches (the firmware's store to fw_tc wqf_sq_ring, taken by wqf_sq_cfg).
+  localparam int unsigned WQF_SQ_RING_BYTES = 4;
+  localparam int unsigned WQF_SQ_RING_PAGE_LSB = 0;
+  localparam int unsigned WQF_SQ_RING_PAGE_W = 16;
+  localparam int unsigned WQF_SQ_RING_LOG_SIZE_LSB = 16;
+  localparam int unsigned WQF_SQ_RING_LOG_SIZE_W = 4;
+  localparam int unsigned WQF_SQ_RING_EN_LSB = 31;
+  localparam int unsigned WQF_SQ_RING_EN_W = 1;
+  typedef struct packed {
+    logic [0:0] en;
+    logic [10:0] rsvd20;
+    logic [3:0] log_size;
+    logic [15:0] page;
+  } wqf_sq_ring_t;
+
+  // wqf_sq_qidx: 4 bytes. A QP and an SQ index (WQEBBs, 16 bits): wqf_sq_cfg, wqf_sq_fidx, wqf_dbr_qidx.
+  localparam int unsigned WQF_SQ_QIDX_BYTES = 4;
+  localparam int unsigned WQF_SQ_QIDX_QPN_LSB = 0;
+  localparam int unsigned WQF_SQ_QIDX_QPN_W = 16;
+  localparam int unsigned WQF_SQ_QIDX_INDEX_LSB = 16;
+  localparam int unsigned WQF_SQ_QIDX_INDEX_W = 16;
+  typedef struct packed {
+    logic [15:0] index;
+    logic [15:0] qpn;
+  } wqf_sq_qidx_t;
+
+  // wqf_dbr_info: 4 bytes. The oldest doorbell-started fetch record (fw_tc wqf_dbr_info).
+  localparam int unsigned WQF_DBR_INFO_BYTES = 4;
+  localparam int unsigned WQF_DBR_INFO_BBS_LSB = 0;
+  localparam int unsigned WQF_DBR_INFO_BBS_W = 8;
+  localparam int unsigned WQF_DBR_INFO_SLOT_LSB = 8;
+  localparam int unsigned WQF_DBR_INFO_SLOT_W = 8;
+  localparam int unsigned WQF_DBR_INFO_MORE_LSB = 28;
+  localparam int unsigned WQF_DBR_INFO_MORE_W = 1;
+  localparam int unsigned WQF_DBR_INFO_ERR_LSB = 29;
+  localparam int unsigned WQF_DBR_INFO_ERR_W = 1;
+  localparam int unsigned WQF_DBR_INFO_DONE_LSB = 30;
+  localparam int unsigned WQF_DBR_INFO_DONE_W = 1;
+  localparam int unsigned WQF_DBR_INFO_VALID_LSB = 31;
+  localparam int unsigned WQF_DBR_INFO_VALID_W = 1;
+  typedef struct packed {
+    logic [0:0] valid;
+    logic [0:0] done;
+    logic [0:0] err;
+    logic [0:0] more;
+    logic [11:0] rsvd16;
+    logic [7:0] slot;
+    logic [7:0] bbs;
+  } wqf_dbr_info_t;
 
   // wqf_status: 4 bytes. The WQE fetch engine's status (fw_tc wqf_status): one load tells the firmware what completed.
   localparam int unsigned WQF_STATUS_BYTES = 4;

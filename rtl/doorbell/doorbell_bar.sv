@@ -66,6 +66,11 @@ module doorbell_bar #(
   output logic [63:0]            out_data_o,
   output logic [31:0]            dropped_o,      // doorbell.db_dropped
   output logic [31:0]            count_o,        // doorbells accepted (counter doorbells)
+  // each sq_db / bf_db as it enters the FIFO, to the WQE fetch engine (doorbell-started fetch)
+  output logic                   sq_db_valid_o,
+  output logic                   sq_db_bf_o,     // a bf_db (else an sq_db)
+  output logic [15:0]            sq_db_page_o,
+  output logic [31:0]            sq_db_value_o,
   // the soft core's tightly coupled window: loads of bf_data / bf_status answer from a register
   // the next cycle; any other offset reads 0 (so the core ORs this with the other engines)
   input  logic                   tc_req_i,
@@ -212,6 +217,18 @@ module doorbell_bar #(
   end
 
   always_ff @(posedge clk_i) if (push) mem[wp_q[Aw-1:0]] <= {pick_val, ev};
+  // registered: no combinational path from the AXI W channel into the fetch engine
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) sq_db_valid_o <= 1'b0;
+    else sq_db_valid_o <= push && (pick == 3'd0 || pick == 3'd4);
+  end
+  always_ff @(posedge clk_i) begin
+    if (push) begin
+      sq_db_bf_o    <= pick == 3'd4;
+      sq_db_page_o  <= 16'(page);
+      sq_db_value_o <= pick_val;
+    end
+  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

@@ -5,9 +5,18 @@
 // several in flight at once (the DMA read client keeps their order); the firmware polls one
 // status word (done count, error count, tag of the latest failed fetch). Layouts and offsets:
 // spec fw_tc (wqf_*), layouts wqf_cmd and wqf_status; README.md.
+//
+// Doorbell-started fetches (spec fw_tc wqf_sq_*, wqf_dbr_*, wqf_db_ctl): the firmware may give
+// the engine an SQ's ring state (base, size, doorbell page, fetch index; one RAM entry per QP).
+// An sq_db of such a QP then starts the DMA read of the WQEBBs it announced into a doorbell
+// region of the buffer, before the firmware has read the doorbell, and leaves a record (QP,
+// first index, count, slot, done, error) the firmware takes in order; a bf_db moves the fetch
+// index past its WQE. The firmware still decides: it enables QPs, may move a fetch index, drops
+// records it does not want, and its own commands go on as before (counted apart in wqf_status).
 module wqe_fetch #(
   parameter int unsigned DataWidth = 512,
-  parameter int unsigned TagWidth  = 8
+  parameter int unsigned TagWidth  = 8,
+  parameter int unsigned NumQps    = 128    // entries of the SQ ring-state RAM
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
@@ -18,6 +27,11 @@ module wqe_fetch #(
   input  logic [11:0]            tc_addr_i,
   input  logic [31:0]            tc_wdata_i,
   output logic [31:0]            tc_rdata_o,
+  // every sq_db / bf_db the doorbell BAR accepts into its FIFO (rtl/doorbell), one per cycle
+  input  logic                   db_valid_i,
+  input  logic                   db_bf_i,       // a bf_db (else an sq_db)
+  input  logic [15:0]            db_page_i,
+  input  logic [31:0]            db_value_i,    // layout db_word: QPN, producer index
   // dma_engine read client
   output logic                   rd_req_valid_o,
   input  logic                   rd_req_ready_i,
@@ -44,32 +58,48 @@ module wqe_fetch #(
   localparam int unsigned RqBytes  = RqBbs * BbBytes;
   localparam int unsigned RqRows   = RqBytes / Bpb;
   localparam int unsigned RqAw     = $clog2(RqBytes);                   // byte offset in the receive region
-  // one RAM: the send region's rows, then the receive region's
-  localparam int unsigned Rows     = SqRows + RqRows;
+  localparam int unsigned DbBbs    = rnic_spec_pkg::FW_TC_WQF_DB_BUF_BBS;
+  localparam int unsigned DbBytes  = DbBbs * BbBytes;
+  localparam int unsigned DbRows   = DbBytes / Bpb;
+  localparam int unsigned DbAw     = $clog2(DbBytes);                   // byte offset in the doorbell region
+  localparam int unsigned DbSlotAw = $clog2(DbBbs);
+  // one RAM: the send region's rows, then the receive region's, then the doorbell region's
+  localparam int unsigned Rows     = SqRows + RqRows + DbRows;
   localparam int unsigned RowAw    = $clog2(Rows);
   localparam int unsigned SqRowAw  = $clog2(SqRows);
   localparam int unsigned RqRowAw  = $clog2(RqRows);
+  localparam int unsigned DbRowAw  = $clog2(DbRows);
   localparam int unsigned BbBeatAw = $clog2(BbBytes / Bpb);             // 0 at 512 bits
   localparam int unsigned BufAw    = $clog2(BufBytes);                  // byte offset in the buffer
   localparam logic [11:0] RqBase   = rnic_spec_pkg::FW_TC_WQF_RQ_BUF_BASE;
-  localparam int unsigned CmdNum   = rnic_spec_pkg::FW_TC_WQF_CMD_NUM;
-  localparam int unsigned CmdAw    = $clog2(CmdNum);
+  localparam logic [11:0] DbBase   = rnic_spec_pkg::FW_TC_WQF_DB_BUF_BASE;
+  localparam int unsigned CmdNum   = rnic_spec_pkg::FW_TC_WQF_CMD_NUM;  // the firmware's commands
+  localparam int unsigned DbNum    = rnic_spec_pkg::FW_TC_WQF_DB_NUM;   // doorbell-started ones (records)
+  localparam int unsigned RecAw    = $clog2(DbNum);
+  localparam int unsigned RecPw    = RecAw + 2;                         // record numbers (see rec_live)
+  // the command ring holds both kinds: at most CmdNum of the firmware's and DbNum of the engine's
+  // (its pointers wrap at a power of two)
+  localparam int unsigned RingNum  = 1 << $clog2(CmdNum + DbNum);
+  localparam int unsigned CmdAw    = $clog2(RingNum);
   localparam int unsigned BbsW     = $clog2(BufBbs + 1);
+  localparam int unsigned QpAw     = NumQps > 1 ? $clog2(NumQps) : 1;
   localparam logic [11:0] BufBase  = rnic_spec_pkg::FW_TC_WQF_BUF_BASE;
+  localparam logic [1:0]  RegSq = 2'd0, RegRq = 2'd1, RegDb = 2'd2;    // buffer regions
 
   // ---- the command ring: one entry per command from its store until its DMA completion. Four
   // pointers walk it: wp (stored), ip (read requested), dp (data placed), cp (completed).
   logic [CmdAw:0]     wp_q, ip_q, dp_q, cp_q;
-  logic [63:6]        cmd_addr [CmdNum];
-  logic [BbsW-1:0]    cmd_bbs  [CmdNum];
-  logic [SlotAw-1:0]  cmd_slot [CmdNum];
-  logic               cmd_rq   [CmdNum];   // into the receive region
-  logic [7:0]         cmd_tag  [CmdNum];
+  logic [63:6]        cmd_addr [RingNum];
+  logic [BbsW-1:0]    cmd_bbs  [RingNum];
+  logic [SlotAw-1:0]  cmd_slot [RingNum];
+  logic [1:0]         cmd_reg  [RingNum];  // region: RegSq, RegRq, RegDb (doorbell-started)
+  logic [7:0]         cmd_tag  [RingNum];
+  logic [RecPw-1:0]   cmd_rec  [RingNum];  // RegDb: its record's number
   logic [31:0]        addr_lo_q, addr_hi_q;
-  logic [CmdAw:0]     queued;
-  logic               push, full;
-  assign queued = wp_q - cp_q;
-  assign full = queued == (CmdAw + 1)'(CmdNum);
+  logic [3:0]         fw_q;                // the firmware's commands stored and not completed
+  logic [3:0]         auto_q;              // the engine's commands likewise
+  logic               push, full, go_push;
+  assign full = fw_q == 4'(CmdNum);
   assign push = tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_WQF_CMD;
 
   // The command's count, kept to 1..BufBbs (the spec's range) so every command reads at least one
@@ -84,13 +114,121 @@ module wqe_fetch #(
                      : cmd_rq_in && cmd_bbs_in > 8'(RqBbs) ? BbsW'(RqBbs)
                      : cmd_bbs_in > 8'(BufBbs) ? BbsW'(BufBbs) : cmd_bbs_in[BbsW-1:0];
 
+  // ---- doorbell-started fetches: the SQ ring-state RAM (one entry per QP; no reset, so the
+  // firmware writes every entry before it sets wqf_db_ctl) and the fetch index RAM
+  localparam int unsigned EntW = 58 + 16 + 4 + 1;                       // base[63:6], page, log size, en
+  logic [EntW-1:0]   ring_mem [NumQps];
+  logic [15:0]       fidx_mem [NumQps];
+  logic [31:0]       sq_lo_q, sq_hi_q, sq_ring_q;
+  logic              db_en_q;
+  logic              cfg_st, fidx_st;      // the firmware's wqf_sq_cfg / wqf_sq_fidx stores
+  rnic_spec_pkg::wqf_sq_qidx_t st_qidx;
+  assign cfg_st  = tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_WQF_SQ_CFG;
+  assign fidx_st = tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_WQF_SQ_FIDX;
+  assign st_qidx = tc_wdata_i;
+  always_ff @(posedge clk_i) begin
+    if (cfg_st && 32'(st_qidx.qpn) < NumQps)
+      ring_mem[st_qidx.qpn[QpAw-1:0]] <= {sq_hi_q, sq_lo_q[31:6], sq_ring_q[15:0],
+                                          sq_ring_q[rnic_spec_pkg::WQF_SQ_RING_LOG_SIZE_LSB +: 4],
+                                          sq_ring_q[rnic_spec_pkg::WQF_SQ_RING_EN_LSB]};
+  end
+  // A fetch index the firmware stores waits in pend_q for the write port (the engine's own
+  // write in S_GO goes first); a wqf_sq_cfg stores its index the same way.
+  logic              pend_q;
+  logic [QpAw-1:0]   pend_qpn_q;
+  logic [15:0]       pend_idx_q;
+
+  // the doorbells of enabled SQs wait in a small FIFO (one more while it is full is not fetched
+  // for: the firmware finds no record and fetches itself)
+  localparam int unsigned TrigNum = 4;
+  logic [48:0]       trig_mem [TrigNum];  // {bf, page, value}
+  logic [2:0]        tw_q, tr_q;
+  logic              trig_full, trig_pop;
+  assign trig_full = tw_q - tr_q == 3'(TrigNum);
+  always_ff @(posedge clk_i) begin
+    if (db_valid_i && db_en_q && !trig_full) trig_mem[tw_q[1:0]] <= {db_bf_i, db_page_i, db_value_i};
+  end
+
+  // the evaluation of one doorbell: S_IDLE reads the QP's entries, S_EV the counts, S_K the
+  // WQEBBs to fetch, S_GO stores the command and the record
+  typedef enum logic [1:0] { S_IDLE, S_EV, S_K, S_GO } ev_state_e;
+  ev_state_e         ev_q;
+  logic [EntW-1:0]   ent_q;
+  logic [15:0]       fidx_q;
+  logic [48:0]       cur_q;
+  logic              cancel_q;
+  logic [15:0]       cur_qpn, cur_pi, n_q, left_q, k_q;
+  logic [3:0]        free_q;
+  logic              ok_q;
+  logic [63:6]       base_q;
+  logic [QpAw-1:0]   cur_a;
+  assign cur_qpn = cur_q[15:0];
+  assign cur_pi  = cur_q[31:16];
+  assign cur_a   = cur_qpn[QpAw-1:0];
+  logic [15:0]       size, fidx_m;             // the ring's WQEBBs; the fetch index inside it
+  assign size   = 16'd1 << ent_q[4:1];
+  assign fidx_m = fidx_q & (size - 16'd1);
+  logic [15:0]       trig_qpn;
+  assign trig_qpn = trig_mem[tr_q[1:0]][15:0];
+  assign trig_pop = ev_q == S_IDLE && tw_q != tr_q;
+  // a store for the QP under evaluation (or its index still pending) drops the evaluation
+  logic              st_hit;
+  assign st_hit = (cfg_st || fidx_st) && st_qidx.qpn == cur_qpn;
+
+  // records of doorbell-started fetches, oldest first
+  logic [15:0]       rec_qpn   [DbNum];
+  logic [15:0]       rec_first [DbNum];
+  logic [3:0]        rec_bbs   [DbNum];
+  logic [DbSlotAw-1:0] rec_slot [DbNum];
+  logic [DbNum-1:0]  rec_done_q, rec_err_q;
+  logic [RecPw-1:0]  rec_wp_q, rec_rp_q;
+  logic [RecPw-1:0]  rec_cnt;
+  logic [DbSlotAw-1:0] dslot_q;            // the doorbell region's next free slot
+  logic [4:0]        dused_q;              // its slots held by records
+  logic              rec_pop, go_write;
+  assign rec_cnt = rec_wp_q - rec_rp_q;
+  assign rec_pop = tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_WQF_DBR_POP && rec_cnt != '0;
+  // S_GO stores a command unless the firmware stores one in the same cycle, and writes the fetch
+  // index unless the firmware's is being written (then it waits a cycle); a bf_db only moves
+  // the index. A store for this QP in that cycle drops it (st_hit).
+  logic go_wait;
+  assign go_wait  = pend_q || (!cur_q[48] && push);
+  assign go_push  = ev_q == S_GO && ok_q && !st_hit && !cur_q[48] && k_q != 16'd0 && !go_wait;
+  assign go_write = ev_q == S_GO && ok_q && !st_hit && (cur_q[48] || k_q != 16'd0) && !go_wait;
+
+  always_ff @(posedge clk_i) begin
+    if (trig_pop) begin
+      ent_q  <= ring_mem[trig_qpn[QpAw-1:0]];
+      fidx_q <= fidx_mem[trig_qpn[QpAw-1:0]];
+    end
+    // the fetch index: what the firmware stored (the cycle after its store), else the engine's
+    if (pend_q)
+      fidx_mem[pend_qpn_q] <= pend_idx_q;
+    else if (go_write)
+      fidx_mem[cur_a] <= cur_q[48] ? cur_pi : fidx_q + k_q;
+  end
+
   always_ff @(posedge clk_i) begin
     if (push && !full) begin
       cmd_addr[wp_q[CmdAw-1:0]] <= {addr_hi_q, addr_lo_q[31:6]};
       cmd_bbs[wp_q[CmdAw-1:0]]  <= bbs_clamped;
       cmd_slot[wp_q[CmdAw-1:0]] <= tc_wdata_i[rnic_spec_pkg::WQF_CMD_SLOT_LSB +: SlotAw];
       cmd_tag[wp_q[CmdAw-1:0]]  <= tc_wdata_i[rnic_spec_pkg::WQF_CMD_TAG_LSB +: 8];
-      cmd_rq[wp_q[CmdAw-1:0]]   <= cmd_rq_in;
+      cmd_reg[wp_q[CmdAw-1:0]]  <= cmd_rq_in ? RegRq : RegSq;
+      cmd_rec[wp_q[CmdAw-1:0]]  <= '0;
+    end else if (go_push) begin
+      cmd_addr[wp_q[CmdAw-1:0]] <= base_q;
+      cmd_bbs[wp_q[CmdAw-1:0]]  <= BbsW'(k_q);
+      cmd_slot[wp_q[CmdAw-1:0]] <= SlotAw'(dslot_q);
+      cmd_tag[wp_q[CmdAw-1:0]]  <= '0;
+      cmd_reg[wp_q[CmdAw-1:0]]  <= RegDb;
+      cmd_rec[wp_q[CmdAw-1:0]]  <= rec_wp_q;
+    end
+    if (go_push) begin
+      rec_qpn[rec_wp_q[RecAw-1:0]]   <= cur_qpn;
+      rec_first[rec_wp_q[RecAw-1:0]] <= fidx_q;
+      rec_bbs[rec_wp_q[RecAw-1:0]]   <= 4'(k_q);
+      rec_slot[rec_wp_q[RecAw-1:0]]  <= dslot_q;
     end
   end
 
@@ -106,25 +244,31 @@ module wqe_fetch #(
   // row of the beat inside the command's region (wrapping there), then in the RAM
   logic [SqRowAw-1:0] beat_q, wrel;
   logic [RowAw-1:0]   wrow;
+  logic [1:0]         wreg;
   logic               beat;
   assign rd_data_ready_o = 1'b1;
   assign beat = rd_data_valid_i;
   assign wrel = (SqRowAw'(cmd_slot[dp_q[CmdAw-1:0]]) << BbBeatAw) + beat_q;
-  assign wrow = cmd_rq[dp_q[CmdAw-1:0]] ? RowAw'(SqRows) + RowAw'(wrel[RqRowAw-1:0]) : RowAw'(wrel);
+  assign wreg = cmd_reg[dp_q[CmdAw-1:0]];
+  assign wrow = wreg == RegRq ? RowAw'(SqRows) + RowAw'(wrel[RqRowAw-1:0])
+              : wreg == RegDb ? RowAw'(SqRows + RqRows) + RowAw'(wrel[DbRowAw-1:0]) : RowAw'(wrel);
 
   logic [31:0]        lane_rd [Lanes];
   // the buffer is aligned to its size in the window (spec fw_tc.wqf_buf_base): the low address
   // bits are the offset in it, the high ones select it
-  // (the receive region likewise, at its own base)
+  // (the receive and doorbell regions likewise, at their own bases)
   logic [BufAw-1:0]   boff;
   logic [LaneAw-1:0]  rlane;
   logic [RowAw-1:0]   rrow;
-  logic               in_buf, in_rq;
+  logic               in_buf, in_rq, in_db;
   assign boff  = tc_addr_i[BufAw-1:0];
   assign in_buf = tc_addr_i[11:BufAw] == BufBase[11:BufAw];
   assign in_rq = tc_addr_i[11:RqAw] == RqBase[11:RqAw];
+  assign in_db = tc_addr_i[11:DbAw] == DbBase[11:DbAw];
   assign rlane = boff[LaneAw+1:2];
-  assign rrow  = in_rq ? RowAw'(SqRows) + RowAw'(boff[RqAw-1:LaneAw+2]) : RowAw'(boff[BufAw-1:LaneAw+2]);
+  assign rrow  = in_rq ? RowAw'(SqRows) + RowAw'(boff[RqAw-1:LaneAw+2])
+               : in_db ? RowAw'(SqRows + RqRows) + RowAw'(boff[DbAw-1:LaneAw+2])
+               : RowAw'(boff[BufAw-1:LaneAw+2]);
   for (genvar l = 0; l < Lanes; l++) begin : g_lane
     logic [31:0] mem [Rows];
     always_ff @(posedge clk_i) begin
@@ -137,6 +281,14 @@ module wqe_fetch #(
   assign rd_cpl_ready_o = 1'b1;
   logic [7:0] done_q, errors_q, err_tag_q;
   logic       dropped_q;
+  logic       cpl_db;                      // the completing command is a doorbell-started one
+  logic [RecPw-1:0] cpl_rec;
+  logic       rec_live;                    // and its record was not dropped by the firmware
+  assign cpl_db  = cmd_reg[cp_q[CmdAw-1:0]] == RegDb;
+  assign cpl_rec = cmd_rec[cp_q[CmdAw-1:0]];
+  // a dropped record's number may be taken again only DbNum pushes later, and at most DbNum
+  // engine commands are outstanding: RecPw bits tell a live record from a dropped one
+  assign rec_live = RecPw'(cpl_rec - rec_rp_q) < rec_cnt;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -144,6 +296,8 @@ module wqe_fetch #(
       ip_q      <= '0;
       dp_q      <= '0;
       cp_q      <= '0;
+      fw_q      <= '0;
+      auto_q    <= '0;
       beat_q    <= '0;
       addr_lo_q <= '0;
       addr_hi_q <= '0;
@@ -151,13 +305,50 @@ module wqe_fetch #(
       errors_q  <= '0;
       err_tag_q <= '0;
       dropped_q <= 1'b0;
+      sq_lo_q   <= '0;
+      sq_hi_q   <= '0;
+      sq_ring_q <= '0;
+      db_en_q   <= 1'b0;
+      pend_q    <= 1'b0;
+      pend_qpn_q <= '0;
+      pend_idx_q <= '0;
+      tw_q      <= '0;
+      tr_q      <= '0;
+      ev_q      <= S_IDLE;
+      cur_q     <= '0;
+      cancel_q  <= 1'b0;
+      n_q       <= '0;
+      left_q    <= '0;
+      free_q    <= '0;
+      k_q       <= '0;
+      ok_q      <= 1'b0;
+      base_q    <= '0;
+      rec_wp_q  <= '0;
+      rec_rp_q  <= '0;
+      rec_done_q <= '0;
+      rec_err_q <= '0;
+      dslot_q   <= '0;
+      dused_q   <= '0;
     end else begin
       if (tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_WQF_ADDR_LO) addr_lo_q <= tc_wdata_i;
       if (tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_WQF_ADDR_HI) addr_hi_q <= tc_wdata_i;
+      if (tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_WQF_SQ_BASE_LO) sq_lo_q <= tc_wdata_i;
+      if (tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_WQF_SQ_BASE_HI) sq_hi_q <= tc_wdata_i;
+      if (tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_WQF_SQ_RING) sq_ring_q <= tc_wdata_i;
+      if (tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_WQF_DB_CTL) db_en_q <= tc_wdata_i[0];
+      // the firmware's fetch index (wqf_sq_cfg or wqf_sq_fidx) is written the next cycle
+      pend_q <= (cfg_st || fidx_st) && 32'(st_qidx.qpn) < NumQps;
+      if (cfg_st || fidx_st) begin
+        pend_qpn_q <= st_qidx.qpn[QpAw-1:0];
+        pend_idx_q <= st_qidx.index;
+      end
       if (push) begin
         if (full) dropped_q <= 1'b1;
-        else wp_q <= wp_q + 1'b1;
       end
+      // ring occupancy per kind: stored (firmware or engine) and completed
+      wp_q <= wp_q + CmdAw'(push && !full) + CmdAw'(go_push);
+      fw_q <= fw_q + 4'(push && !full) - 4'(rd_cpl_valid_i && !cpl_db);
+      auto_q <= auto_q + 4'(go_push) - 4'(rd_cpl_valid_i && cpl_db);
       if (rd_req_valid_o && rd_req_ready_i) ip_q <= ip_q + 1'b1;
       if (beat) begin
         if (rd_data_last_i) begin
@@ -169,24 +360,95 @@ module wqe_fetch #(
       end
       if (rd_cpl_valid_i) begin
         cp_q <= cp_q + 1'b1;
-        done_q <= done_q + 8'd1;
-        if (rd_cpl_status_i != 2'b00) begin
-          errors_q <= errors_q + 8'd1;
-          err_tag_q <= cmd_tag[cp_q[CmdAw-1:0]];
+        if (!cpl_db) begin
+          done_q <= done_q + 8'd1;
+          if (rd_cpl_status_i != 2'b00) begin
+            errors_q <= errors_q + 8'd1;
+            err_tag_q <= cmd_tag[cp_q[CmdAw-1:0]];
+          end
         end
       end
+
+      // ---- doorbells of enabled SQs
+      if (db_valid_i && db_en_q && !trig_full) tw_q <= tw_q + 3'd1;
+      unique case (ev_q)
+        S_IDLE: if (trig_pop) begin
+          tr_q <= tr_q + 3'd1;
+          cur_q <= trig_mem[tr_q[1:0]];
+          // an index stored for this QP and not yet written: the RAM's is stale
+          cancel_q <= ((cfg_st || fidx_st) && st_qidx.qpn == trig_qpn) ||
+                      (pend_q && 16'(pend_qpn_q) == trig_qpn);
+          ev_q <= 32'(trig_qpn) < NumQps ? S_EV : S_IDLE;
+        end
+        S_EV: begin
+          // the entry: enabled, this page, an index that moves forward by at most the ring
+          n_q    <= cur_pi - fidx_q;
+          left_q <= size - fidx_m;
+          free_q <= 4'(5'(DbBbs) - dused_q);
+          base_q <= ent_q[EntW-1:21] + 58'(fidx_m);
+          ok_q   <= ent_q[0] && ent_q[20:5] == cur_q[47:32] && !cancel_q && !st_hit;
+          ev_q   <= S_K;
+        end
+        S_K: begin
+          // WQEBBs to fetch: those announced, to the ring end, into the free slots, a region's
+          // worth at most; none when the records are all taken
+          k_q <= n_q > size || rec_cnt == RecPw'(DbNum) || auto_q == 4'(DbNum) ? 16'd0
+               : n_q < left_q && n_q < 16'(free_q) ? n_q
+               : left_q < 16'(free_q) ? left_q : 16'(free_q);
+          // a bf_db's index is taken only when it moves forward within the ring
+          ok_q <= ok_q && !st_hit && n_q != 16'd0 && n_q <= size;
+          ev_q <= S_GO;
+        end
+        S_GO: if (!(ok_q && !st_hit && (cur_q[48] || k_q != 16'd0) && go_wait)) ev_q <= S_IDLE;
+        default: ev_q <= S_IDLE;
+      endcase
+      if (st_hit && ev_q != S_IDLE) begin
+        cancel_q <= 1'b1;
+        ok_q <= 1'b0;
+      end
+
+      // ---- records: pushed with their command, done/err at its completion, popped by the firmware
+      if (go_push && !cur_q[48]) begin
+        rec_wp_q <= rec_wp_q + 1'b1;
+        rec_done_q[rec_wp_q[RecAw-1:0]] <= 1'b0;
+        rec_err_q[rec_wp_q[RecAw-1:0]] <= 1'b0;
+        dslot_q <= dslot_q + DbSlotAw'(k_q);
+      end
+      if (rd_cpl_valid_i && cpl_db && rec_live) begin
+        rec_done_q[cpl_rec[RecAw-1:0]] <= 1'b1;
+        rec_err_q[cpl_rec[RecAw-1:0]] <= rd_cpl_status_i != 2'b00;
+      end
+      if (rec_pop) rec_rp_q <= rec_rp_q + 1'b1;
+      dused_q <= dused_q + (go_push && !cur_q[48] ? 5'(k_q) : 5'd0)
+                         - (rec_pop ? 5'(rec_bbs[rec_rp_q[RecAw-1:0]]) : 5'd0);
     end
   end
 
   // ---- loads: the buffer's words and the status, from a register the cycle after the request
   rnic_spec_pkg::wqf_status_t status;
+  rnic_spec_pkg::wqf_sq_qidx_t dbr_qidx;
+  rnic_spec_pkg::wqf_dbr_info_t dbr_info;
+  logic [RecAw-1:0] rh;
+  assign rh = rec_rp_q[RecAw-1:0];
   always_comb begin
     status = '0;
     status.done = done_q;
     status.errors = errors_q;
     status.err_tag = err_tag_q;
-    status.queued = 4'(queued);
+    status.queued = 4'(fw_q);
     status.dropped = dropped_q;
+    dbr_qidx = '0;
+    dbr_info = '0;
+    if (rec_cnt != '0) begin
+      dbr_qidx.qpn = rec_qpn[rh];
+      dbr_qidx.index = rec_first[rh];
+      dbr_info.bbs = 8'(rec_bbs[rh]);
+      dbr_info.slot = 8'(rec_slot[rh]);
+      dbr_info.valid = 1'b1;
+      dbr_info.done = rec_done_q[rh];
+      dbr_info.err = rec_err_q[rh];
+      dbr_info.more = rec_cnt > RecPw'(1);
+    end
   end
   logic [31:0] tc_rdata_q;
   assign tc_rdata_o = tc_rdata_q;
@@ -194,12 +456,15 @@ module wqe_fetch #(
     if (!rst_ni) begin
       tc_rdata_q <= '0;
     end else if (tc_req_i && !tc_we_i) begin
-      if (in_buf || in_rq) tc_rdata_q <= lane_rd[rlane];
+      if (in_buf || in_rq || in_db) tc_rdata_q <= lane_rd[rlane];
       else if (tc_addr_i == rnic_spec_pkg::FW_TC_WQF_STATUS) tc_rdata_q <= status;
+      else if (tc_addr_i == rnic_spec_pkg::FW_TC_WQF_DBR_QIDX) tc_rdata_q <= dbr_qidx;
+      else if (tc_addr_i == rnic_spec_pkg::FW_TC_WQF_DBR_INFO) tc_rdata_q <= dbr_info;
       else tc_rdata_q <= '0;
     end
   end
 
   logic unused;
-  assign unused = ^{addr_lo_q[5:0], cmd_bbs_in, boff[1:0], BufBase[BufAw-1:0], RqBase[RqAw-1:0]};
+  assign unused = ^{addr_lo_q[5:0], cmd_bbs_in, boff[1:0], BufBase[BufAw-1:0], RqBase[RqAw-1:0],
+                    DbBase[DbAw-1:0], sq_lo_q[5:0], sq_ring_q[30:20], st_qidx.qpn};
 endmodule

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0x73AD519Bu
+#define RNIC_SPEC_HASH 0x06E7FFADu
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -266,6 +266,9 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_TC_WQF_CMD_NUM 4u
 #define RNIC_FW_TC_WQF_RQ_BUF_BASE 0x200u
 #define RNIC_FW_TC_WQF_RQ_BUF_BBS 8u
+#define RNIC_FW_TC_WQF_DB_BUF_BASE 0x600u
+#define RNIC_FW_TC_WQF_DB_BUF_BBS 8u
+#define RNIC_FW_TC_WQF_DB_NUM 8u
 #define RNIC_FW_TC_CQW_PROD 0x800u
 #define RNIC_FW_TC_CQW_CONS 0x804u
 #define RNIC_FW_TC_CQW_STATUS 0x808u
@@ -279,6 +282,15 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_TC_WQF_ADDR_HI 0x834u
 #define RNIC_FW_TC_WQF_CMD 0x838u
 #define RNIC_FW_TC_WQF_STATUS 0x83Cu
+#define RNIC_FW_TC_WQF_SQ_BASE_LO 0x860u
+#define RNIC_FW_TC_WQF_SQ_BASE_HI 0x864u
+#define RNIC_FW_TC_WQF_SQ_RING 0x868u
+#define RNIC_FW_TC_WQF_SQ_CFG 0x86Cu
+#define RNIC_FW_TC_WQF_SQ_FIDX 0x870u
+#define RNIC_FW_TC_WQF_DBR_QIDX 0x874u
+#define RNIC_FW_TC_WQF_DBR_INFO 0x878u
+#define RNIC_FW_TC_WQF_DBR_POP 0x87Cu
+#define RNIC_FW_TC_WQF_DB_CTL 0x880u
 
 /* Driver-to-firmware command opcodes. 0x04 and 0x14 are left free: REG_MR fetches an MR's whole page list by DMA itself (no separate MTT writes), and the port's addresses come with SET_GID (no port-attribute command); the firmware answers them as unknown opcodes. */
 #define RNIC_CMD_OP_NOP 0u
@@ -3780,6 +3792,123 @@ static inline void rnic_wqf_cmd_set_tag(void *p, uint32_t v)
 	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2, (uint8_t)v);
 }
 
+/* wqf_sq_ring (4 bytes): An SQ's ring state for doorbell-started fetches (the firmware's store to fw_tc wqf_sq_ring, taken by wqf_sq_cfg). */
+#define RNIC_WQF_SQ_RING_SIZE 4u
+#define RNIC_WQF_SQ_RING_ALIGN 4u
+#define RNIC_WQF_SQ_RING_PAGE_OFF 0u
+static inline uint32_t rnic_wqf_sq_ring_get_page(const void *p)
+{
+	return rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0);
+}
+static inline void rnic_wqf_sq_ring_set_page(void *p, uint32_t v)
+{
+	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0, (uint16_t)v);
+}
+#define RNIC_WQF_SQ_RING_LOG_SIZE_OFF 2u
+static inline uint32_t rnic_wqf_sq_ring_get_log_size(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2) & 0xFu) >> 0);
+}
+static inline void rnic_wqf_sq_ring_set_log_size(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0xFu) | (((uint8_t)v << 0) & 0xFu)));
+}
+#define RNIC_WQF_SQ_RING_EN_OFF 3u
+static inline uint32_t rnic_wqf_sq_ring_get_en(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3) & 0x80u) >> 7);
+}
+static inline void rnic_wqf_sq_ring_set_en(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x80u) | (((uint8_t)v << 7) & 0x80u)));
+}
+
+/* wqf_sq_qidx (4 bytes): A QP and an SQ index (WQEBBs, 16 bits): wqf_sq_cfg, wqf_sq_fidx, wqf_dbr_qidx. */
+#define RNIC_WQF_SQ_QIDX_SIZE 4u
+#define RNIC_WQF_SQ_QIDX_ALIGN 4u
+#define RNIC_WQF_SQ_QIDX_QPN_OFF 0u
+static inline uint32_t rnic_wqf_sq_qidx_get_qpn(const void *p)
+{
+	return rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0);
+}
+static inline void rnic_wqf_sq_qidx_set_qpn(void *p, uint32_t v)
+{
+	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0, (uint16_t)v);
+}
+#define RNIC_WQF_SQ_QIDX_INDEX_OFF 2u
+static inline uint32_t rnic_wqf_sq_qidx_get_index(const void *p)
+{
+	return rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2);
+}
+static inline void rnic_wqf_sq_qidx_set_index(void *p, uint32_t v)
+{
+	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2, (uint16_t)v);
+}
+
+/* wqf_dbr_info (4 bytes): The oldest doorbell-started fetch record (fw_tc wqf_dbr_info). */
+#define RNIC_WQF_DBR_INFO_SIZE 4u
+#define RNIC_WQF_DBR_INFO_ALIGN 4u
+#define RNIC_WQF_DBR_INFO_BBS_OFF 0u
+static inline uint32_t rnic_wqf_dbr_info_get_bbs(const void *p)
+{
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0);
+}
+static inline void rnic_wqf_dbr_info_set_bbs(void *p, uint32_t v)
+{
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0, (uint8_t)v);
+}
+#define RNIC_WQF_DBR_INFO_SLOT_OFF 1u
+static inline uint32_t rnic_wqf_dbr_info_get_slot(const void *p)
+{
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 1);
+}
+static inline void rnic_wqf_dbr_info_set_slot(void *p, uint32_t v)
+{
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 1, (uint8_t)v);
+}
+#define RNIC_WQF_DBR_INFO_MORE_OFF 3u
+static inline uint32_t rnic_wqf_dbr_info_get_more(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3) & 0x10u) >> 4);
+}
+static inline void rnic_wqf_dbr_info_set_more(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x10u) | (((uint8_t)v << 4) & 0x10u)));
+}
+#define RNIC_WQF_DBR_INFO_ERR_OFF 3u
+static inline uint32_t rnic_wqf_dbr_info_get_err(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3) & 0x20u) >> 5);
+}
+static inline void rnic_wqf_dbr_info_set_err(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x20u) | (((uint8_t)v << 5) & 0x20u)));
+}
+#define RNIC_WQF_DBR_INFO_DONE_OFF 3u
+static inline uint32_t rnic_wqf_dbr_info_get_done(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3) & 0x40u) >> 6);
+}
+static inline void rnic_wqf_dbr_info_set_done(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x40u) | (((uint8_t)v << 6) & 0x40u)));
+}
+#define RNIC_WQF_DBR_INFO_VALID_OFF 3u
+static inline uint32_t rnic_wqf_dbr_info_get_valid(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3) & 0x80u) >> 7);
+}
+static inline void rnic_wqf_dbr_info_set_valid(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x80u) | (((uint8_t)v << 7) & 0x80u)));
+}
+
 /* wqf_status (4 bytes): The WQE fetch engine's status (fw_tc wqf_status): one load tells the firmware what completed. */
 #define RNIC_WQF_STATUS_SIZE 4u
 #define RNIC_WQF_STATUS_ALIGN 4u
@@ -4227,6 +4356,17 @@ static inline void rnic_fw_image_hdr_set_imem_crc(void *p, uint32_t v)
 	X(wqf_cmd, slot, 1, 1, 0, 7) \
 	X(wqf_cmd, rq, 1, 1, 7, 1) \
 	X(wqf_cmd, tag, 2, 1, 0, 8) \
+	X(wqf_sq_ring, page, 0, 2, 0, 16) \
+	X(wqf_sq_ring, log_size, 2, 1, 0, 4) \
+	X(wqf_sq_ring, en, 3, 1, 7, 1) \
+	X(wqf_sq_qidx, qpn, 0, 2, 0, 16) \
+	X(wqf_sq_qidx, index, 2, 2, 0, 16) \
+	X(wqf_dbr_info, bbs, 0, 1, 0, 8) \
+	X(wqf_dbr_info, slot, 1, 1, 0, 8) \
+	X(wqf_dbr_info, more, 3, 1, 4, 1) \
+	X(wqf_dbr_info, err, 3, 1, 5, 1) \
+	X(wqf_dbr_info, done, 3, 1, 6, 1) \
+	X(wqf_dbr_info, valid, 3, 1, 7, 1) \
 	X(wqf_status, done, 0, 1, 0, 8) \
 	X(wqf_status, errors, 1, 1, 0, 8) \
 	X(wqf_status, err_tag, 2, 1, 0, 8) \

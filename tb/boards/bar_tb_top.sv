@@ -85,6 +85,10 @@ module bar_tb_top (
     .m_arburst_o(x_arburst), .m_arvalid_o(x_arvalid), .m_arready_i(x_arready), .m_rid_i(x_rid),
     .m_rdata_i(x_rdata), .m_rresp_i(x_rresp), .m_rlast_i(x_rlast), .m_rvalid_i(x_rvalid), .m_rready_o(x_rready)
   );
+  // (the WQE fetch engine's doorbell port: not part of this bench)
+  logic        sqdb_valid, sqdb_bf;
+  logic [15:0] sqdb_page;
+  logic [31:0] sqdb_value;
   doorbell_bar #(.DataWidth(512), .IdWidth(4)) u_db (
     .clk_i, .rst_ni,
     .s_axi_awid_i(x_awid), .s_axi_awaddr_i(x_awaddr[20:0]), .s_axi_awlen_i(x_awlen), .s_axi_awsize_i(x_awsize),
@@ -97,10 +101,12 @@ module bar_tb_top (
     .s_axi_rid_o(x_rid[7:4]), .s_axi_rdata_o(x_rdata[1023:512]), .s_axi_rresp_o(x_rresp[3:2]),
     .s_axi_rlast_o(x_rlast[1]), .s_axi_rvalid_o(x_rvalid[1]), .s_axi_rready_i(x_rready[1]),
     .out_valid_o(db_valid_o), .out_ready_i(db_ready_i), .out_data_o(db_data_o), .dropped_o(db_dropped_o),
-    .count_o(db_count_o), .tc_req_i, .tc_we_i(1'b0), .tc_addr_i, .tc_rdata_o
+    .count_o(db_count_o),
+    .sq_db_valid_o(sqdb_valid), .sq_db_bf_o(sqdb_bf), .sq_db_page_o(sqdb_page), .sq_db_value_o(sqdb_value),
+    .tc_req_i, .tc_we_i(1'b0), .tc_addr_i, .tc_rdata_o
   );
   logic unused;
-  assign unused = ^{x_awburst, x_arburst, x_awaddr[63:21], x_araddr[63:21]};
+  assign unused = ^{x_awburst, x_arburst, x_awaddr[63:21], x_araddr[63:21], sqdb_valid, sqdb_bf, sqdb_page, sqdb_value};
 
   logic [15:0] l_awaddr, l_araddr;
   logic l_awvalid, l_awready, l_wvalid, l_wready, l_bvalid, l_bready, l_arvalid, l_arready, l_rvalid, l_rready;

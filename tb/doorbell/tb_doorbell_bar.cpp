@@ -69,6 +69,7 @@ struct Model {
   unsigned next = 0, page = 0, seq = 0;
   uint32_t st_page = 0, st_seq = 0, st_bbs = 0, st_valid = 0;
   uint64_t accepted = 0;
+  std::vector<Ev> trig;  // the sq_db / bf_db words, as the WQE fetch engine's port must show them
   void beat(uint32_t addr, const uint8_t *data, uint64_t strb) {
     uint32_t pg = addr >> 12, row = (addr & 0xFFF) & ~(BPB - 1);
     for (unsigned k = 0; k < 5; k++) {
@@ -86,6 +87,7 @@ struct Model {
         open = false;
       }
       ev.push_back({pg, k, s, v});
+      if (k == 0 || k == 4) trig.push_back({pg, k, 0, v});
       accepted++;
     }
     if (row >= RNIC_DB_BF_DATA && row < RNIC_DB_BF_DATA + BF && strb) {
@@ -111,6 +113,7 @@ struct Tb {
   std::mt19937_64 rng;
   Model ref;
   std::vector<Ev> got;
+  std::vector<Ev> got_trig;  // sq_db_*_o: each sq_db / bf_db entering the FIFO
   unsigned ready_pct = 60;  // the firmware's out_ready
   bool drain = true;
   uint64_t cycle = 0;
@@ -137,6 +140,7 @@ struct Tb {
       uint32_t e = uint32_t(d);
       got.push_back({e & 0xFFFF, e >> 16 & 0xFF, e >> 24, uint32_t(d >> 32)});
     }
+    if (m.sq_db_valid_o) got_trig.push_back({m.sq_db_page_o, m.sq_db_bf_o ? 4u : 0u, 0, m.sq_db_value_o});
     m.clk_i = 1;
     m.eval();
     m.clk_i = 0;
@@ -475,6 +479,9 @@ int main(int argc, char **argv) {
     uint32_t drop0 = tb.m.dropped_o;
     std::string first;
     unsigned bad = 0, bfv = 0;
+    tb.settle();
+    tb.got_trig.clear();
+    tb.ref.trig.clear();
     for (unsigned op = 0; op < ops; op++) {
       uint32_t pg = rng() % 4 == 0 ? rng() % RNIC_DB_BAR_NUM_PAGES : rng() % 3;
       uint8_t buf[256];
@@ -525,6 +532,11 @@ int main(int argc, char **argv) {
     r.check(first.empty() && bad == 0 && tb.m.dropped_o == drop0, "random-traffic-matches-model",
             "%s bad %u dropped %u", first.c_str(), bad, tb.m.dropped_o - drop0);
     r.check(bfv > ops / 10, "random-traffic-valid-captures", "valid captures %u", bfv);
+    // the WQE fetch engine's port: every sq_db and bf_db accepted, in order, nothing else
+    unsigned nsq = 0, nbf = 0;
+    for (auto &e : tb.ref.trig) (e.which ? nbf : nsq)++;
+    r.check(tb.got_trig == tb.ref.trig && nsq > 50 && nbf > 50, "random-traffic-sq-db-port",
+            "port %zu words, model %zu (sq_db %u, bf_db %u)", tb.got_trig.size(), tb.ref.trig.size(), nsq, nbf);
     std::printf("INFO %llu doorbell events, %u valid BlueFlame captures, %llu cycles\n",
                 (unsigned long long)tb.ref.accepted, bfv, (unsigned long long)tb.cycle);
   }

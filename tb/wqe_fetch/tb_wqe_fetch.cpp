@@ -7,6 +7,11 @@
 // random request/data back-pressure, completion delays and bus errors (counted and tagged in
 // wqf_status). Also: count clamping (0 and above the buffer), a command dropped when the queue is
 // full, the request of each command one burst at the command's address.
+// Doorbell-started fetches (wqf_sq_*, wqf_dbr_*): SQ ring state programmed per QP, sq_db / bf_db
+// driven on the doorbell port; a reference model of the engine predicts every record (QP, first
+// index, count, doorbell-region slot) and the fetch index, the records' WQEBBs are checked byte
+// for byte, with the firmware's own commands interleaved; wrong page, disabled QP, bf_db, index
+// moves, ring end, region full, records full, bus errors, a record dropped in flight, bursts.
 // Built at -GDataWidth=512 (one beat per WQEBB) and 64 (eight). Options: --seed N, --doorbells N.
 #include <algorithm>
 #include <cstdint>
@@ -33,6 +38,9 @@ static constexpr unsigned BB = 64;
 static constexpr unsigned NBUF = RNIC_FW_TC_WQF_BUF_BBS;
 static constexpr unsigned NRQ = RNIC_FW_TC_WQF_RQ_BUF_BBS;  // the receive region (wqf_cmd.rq)
 static constexpr unsigned NCMD = RNIC_FW_TC_WQF_CMD_NUM;
+static constexpr unsigned NDB = RNIC_FW_TC_WQF_DB_BUF_BBS;  // the doorbell region
+static constexpr unsigned NREC = RNIC_FW_TC_WQF_DB_NUM;
+static constexpr unsigned TB_NUM_QPS = 128;                 // the engine's default NumQps
 
 template <typename T> static void setb(T &s, unsigned byte, uint8_t v) {
   if constexpr (std::is_integral_v<T>) {
@@ -69,6 +77,7 @@ struct Tb {
     m.clk_i = 0;
     m.rst_ni = 0;
     m.tc_req_i = 0;
+    m.db_valid_i = 0;
     m.rd_req_ready_i = 0;
     m.rd_data_valid_i = 0;
     m.rd_cpl_valid_i = 0;
@@ -132,6 +141,7 @@ struct Tb {
     m.rd_cpl_valid_i = !cpl_q.empty() && cpl_q.front().first <= cycle;
     m.rd_cpl_status_i = cpl_q.empty() ? 0 : cpl_q.front().second;
     m.tc_req_i = 0;
+    m.db_valid_i = 0;
   }
 
   void tc_wr(uint32_t off, uint32_t v) { tb_tc_store(m, [this] { tick(); }, off, v); }
@@ -155,6 +165,347 @@ struct Qp {
   uint32_t next = 0;  // next WQEBB index to fetch
   uint32_t gen = 1;
 };
+
+// ---- doorbell-started fetches ---------------------------------------------------------------
+struct DbQp {
+  unsigned qpn, page, log;
+  uint64_t base;
+  bool en;
+  uint32_t pi = 0;    // the host's producer index (16 bits)
+};
+struct DbRec { unsigned qpn, first, bbs, slot; };
+
+// The engine as the spec describes it: fetch index per QP, the doorbell region's slots, records.
+struct DbModel {
+  std::vector<uint32_t> fidx = std::vector<uint32_t>(TB_NUM_QPS, 0);
+  std::deque<DbRec> recs;
+  unsigned dslot = 0, dused = 0;
+  unsigned n_page = 0, n_dis = 0, n_bf = 0, n_ring_end = 0, n_free = 0, n_full = 0, n_none = 0;
+  void doorbell(const DbQp &q, unsigned page, bool bf) {
+    if (!q.en) { n_dis++; return; }
+    if (page != q.page) { n_page++; return; }
+    uint32_t size = 1u << q.log, f = fidx[q.qpn], n = (q.pi - f) & 0xFFFF;
+    if (n == 0 || n > size) { n_none++; return; }
+    if (bf) { fidx[q.qpn] = q.pi; n_bf++; return; }
+    if (recs.size() == NREC) { n_full++; return; }
+    uint32_t left = size - (f & (size - 1)), free = NDB - dused;
+    uint32_t k = std::min({n, left, free});
+    if (k < n && k == left) n_ring_end++;
+    if (k < n && k == free && k < left) n_free++;
+    if (k == 0) return;
+    recs.push_back({q.qpn, f, k, dslot});
+    dslot = (dslot + k) % NDB;
+    dused += k;
+    fidx[q.qpn] = (f + k) & 0xFFFF;
+  }
+  void pop() { dused -= recs.front().bbs; recs.pop_front(); }
+};
+
+static void db_ring(Tb &tb, unsigned qpn, unsigned page, uint32_t pi, bool bf) {
+  tb.m.db_valid_i = 1;
+  tb.m.db_bf_i = bf;
+  tb.m.db_page_i = page;
+  tb.m.db_value_i = (qpn & 0xFFFF) | (pi & 0xFFFF) << 16;
+  tb.tick();
+}
+static void db_program(Tb &tb, const DbQp &q, uint32_t fidx) {
+  uint8_t g[4] = {0, 0, 0, 0}, x[4] = {0, 0, 0, 0};
+  rnic_wqf_sq_ring_set_page(g, q.page);
+  rnic_wqf_sq_ring_set_log_size(g, q.log);
+  rnic_wqf_sq_ring_set_en(g, q.en);
+  rnic_wqf_sq_qidx_set_qpn(x, q.qpn);
+  rnic_wqf_sq_qidx_set_index(x, fidx);
+  tb.tc_wr(RNIC_FW_TC_WQF_SQ_BASE_LO, uint32_t(q.base));
+  tb.tc_wr(RNIC_FW_TC_WQF_SQ_BASE_HI, uint32_t(q.base >> 32));
+  tb.tc_wr(RNIC_FW_TC_WQF_SQ_RING, rnic_ld_le32(g));
+  tb.tc_wr(RNIC_FW_TC_WQF_SQ_CFG, rnic_ld_le32(x));
+}
+static void db_set_fidx(Tb &tb, unsigned qpn, uint32_t fidx) {
+  uint8_t x[4] = {0, 0, 0, 0};
+  rnic_wqf_sq_qidx_set_qpn(x, qpn);
+  rnic_wqf_sq_qidx_set_index(x, fidx);
+  tb.tc_wr(RNIC_FW_TC_WQF_SQ_FIDX, rnic_ld_le32(x));
+}
+
+static void db_tests(TbResults &r, Tb &tb, unsigned doorbells) {
+  std::mt19937_64 &rng = tb.rng;
+  tb.err_pct = 0;
+  tb.ready_pct = 90;
+  tb.data_pct = 90;
+  tb.cpl_delay = 20;
+  for (int i = 0; i < 3000; i++) tb.tick();
+  // QPs at the bottom, the middle and the top of the RAM; rings of 4..64 WQEBBs
+  std::vector<DbQp> qps;
+  const unsigned qpns[] = {2, 5, 77, TB_NUM_QPS - 1};
+  for (unsigned i = 0; i < 4; i++)
+    qps.push_back({qpns[i], 100 + qpns[i], i == 1 ? 5u : 2u + unsigned(rng() % 5),
+                   (uint64_t(0x2468A) << 36) + uint64_t(i) * 0x400000 + (rng() % 256) * 4096, true});
+  auto gen_db = [&](uint64_t a) -> uint32_t {
+    for (auto &q : qps)
+      if (a >= q.base && a < q.base + (uint64_t(BB) << q.log)) return 5;
+    return 7;  // the firmware's own commands below read another range
+  };
+  tb.gen_of = gen_db;
+  uint64_t fw_base = uint64_t(0x13579) << 36;
+
+  // Off after reset: doorbells make no request and no record.
+  size_t r0 = tb.reqs.size();
+  db_ring(tb, 5, 105, 3, false);
+  for (int i = 0; i < 50; i++) tb.tick();
+  uint8_t info[4];
+  rnic_st_le32(info, tb.tc_rd(RNIC_FW_TC_WQF_DBR_INFO));
+  r.check(tb.reqs.size() == r0 && !rnic_wqf_dbr_info_get_valid(info), "wqf-db-off-after-reset",
+          "requests %zu, info 0x%x", tb.reqs.size() - r0, rnic_ld_le32(info));
+
+  // every entry written (disabled), then the QPs, then enabled
+  DbModel md;
+  for (unsigned q = 0; q < TB_NUM_QPS; q++) db_program(tb, {q, 0, 0, 0, false}, 0);
+  for (auto &q : qps) {
+    q.pi = unsigned(rng() % 65536);  // indices anywhere, wrapping at 16 bits
+    md.fidx[q.qpn] = q.pi;
+    db_program(tb, q, q.pi);
+  }
+  DbQp off{9, 109, 3, uint64_t(0x999) << 36, false};  // a programmed but disabled QP
+  db_program(tb, off, 0);
+  tb.tc_wr(RNIC_FW_TC_WQF_DB_CTL, 1);
+
+  unsigned recs_seen = 0, bad_rec = 0, bad_bytes = 0, checked = 0, err_recs = 0, fw_cmds = 0, fw_bad = 0;
+  unsigned fw_done = 0, fw_issued = 0, fw_err_n = 0;
+  uint8_t s0[4];
+  rnic_st_le32(s0, tb.tc_rd(RNIC_FW_TC_WQF_STATUS));
+  fw_done = fw_issued = rnic_wqf_status_get_done(s0);
+  const unsigned fw_errs0 = rnic_wqf_status_get_errors(s0);
+  struct FwCmd { unsigned slot, bbs; uint64_t addr; size_t req; };
+  std::deque<FwCmd> fw_q;
+  size_t fw_req_next = tb.reqs.size();
+  unsigned fw_slot = 0;
+  // Takes the oldest record when it is done: compares it with the model's, checks its WQEBBs.
+  auto take = [&](bool wait) -> bool {
+    if (md.recs.empty()) return false;
+    for (int i = 0; i < 20000; i++) {
+      rnic_st_le32(info, tb.tc_rd(RNIC_FW_TC_WQF_DBR_INFO));
+      if (rnic_wqf_dbr_info_get_done(info) || !wait) break;
+      tb.tick();
+    }
+    if (!rnic_wqf_dbr_info_get_done(info)) return false;
+    uint8_t qx[4];
+    rnic_st_le32(qx, tb.tc_rd(RNIC_FW_TC_WQF_DBR_QIDX));
+    DbRec e = md.recs.front();
+    if (!rnic_wqf_dbr_info_get_valid(info) || rnic_wqf_sq_qidx_get_qpn(qx) != e.qpn ||
+        rnic_wqf_sq_qidx_get_index(qx) != (e.first & 0xFFFF) || rnic_wqf_dbr_info_get_bbs(info) != e.bbs ||
+        rnic_wqf_dbr_info_get_more(info) != (md.recs.size() > 1) ||
+        rnic_wqf_dbr_info_get_slot(info) != e.slot) {
+      if (!bad_rec)
+        std::printf("# record: qpn %u first %u bbs %u slot %u, expected %u %u %u %u\n", rnic_wqf_sq_qidx_get_qpn(qx),
+                    rnic_wqf_sq_qidx_get_index(qx), rnic_wqf_dbr_info_get_bbs(info), rnic_wqf_dbr_info_get_slot(info),
+                    e.qpn, e.first, e.bbs, e.slot);
+      bad_rec++;
+    } else if (rnic_wqf_dbr_info_get_err(info)) {
+      err_recs++;
+    } else {
+      const DbQp *q = nullptr;
+      for (auto &x : qps) if (x.qpn == e.qpn) q = &x;
+      for (unsigned k = 0; k < e.bbs; k++) {
+        uint64_t a = q->base + uint64_t((e.first + k) & ((1u << q->log) - 1)) * BB;
+        for (unsigned w = 0; w < BB; w += 4) {
+          uint32_t v = tb.tc_rd(RNIC_FW_TC_WQF_DB_BUF_BASE + ((e.slot + k) % NDB) * BB + w);
+          for (unsigned b = 0; b < 4; b++)
+            if (uint8_t(v >> (8 * b)) != host_byte(a + w + b, 5)) bad_bytes++;
+        }
+        checked++;
+      }
+    }
+    tb.tc_wr(RNIC_FW_TC_WQF_DBR_POP, 0);
+    md.pop();
+    recs_seen++;
+    return true;
+  };
+  // the firmware's own commands: counted in wqf_status alone, their WQEBBs exact
+  auto fw_retire = [&]() {
+    uint8_t s[4];
+    rnic_st_le32(s, tb.tc_rd(RNIC_FW_TC_WQF_STATUS));
+    while (!fw_q.empty() && ((rnic_wqf_status_get_done(s) - fw_done) & 0xFF)) {
+      FwCmd c = fw_q.front();
+      fw_q.pop_front();
+      fw_done++;
+      // its request: the first not yet matched at its address (requests go out in order)
+      size_t i = fw_req_next;
+      while (i < tb.reqs.size() && tb.reqs[i].addr != c.addr) i++;
+      fw_req_next = i + 1;
+      if (i < tb.err_of_req.size() && tb.err_of_req[i]) {
+        fw_err_n++;
+        continue;
+      }
+      for (unsigned k = 0; k < c.bbs; k++)
+        for (unsigned w = 0; w < BB; w += 4) {
+          uint32_t v = tb.tc_rd(RNIC_FW_TC_WQF_BUF_BASE + ((c.slot + k) % NBUF) * BB + w);
+          for (unsigned b = 0; b < 4; b++)
+            if (uint8_t(v >> (8 * b)) != host_byte(c.addr + k * BB + w + b, 7)) fw_bad++;
+        }
+    }
+  };
+
+  unsigned nd = std::max(200u, doorbells / 2);
+  for (unsigned d = 0; d < nd; d++) {
+    tb.err_pct = (d >= nd / 2 && d < nd / 2 + 40) ? 40 : 0;
+    tb.ready_pct = (d / 100) % 2 ? 30 : 90;
+    unsigned pick = unsigned(rng() % 100);
+    if (pick < 4) {  // a disabled QP
+      off.pi = (off.pi + 1) & 0xFFFF;
+      md.doorbell(off, off.page, false);
+      db_ring(tb, off.qpn, off.page, off.pi, false);
+    } else {
+      DbQp &q = qps[rng() % qps.size()];
+      unsigned size = 1u << q.log;
+      // the host posts up to a ring's worth (sometimes more: a doorbell the engine ignores)
+      unsigned n = pick < 8 ? size + 1 + unsigned(rng() % 5)
+                   : rng() % 3 == 0 ? 1u : unsigned(rng() % std::min(size + 1, 12u));
+      uint32_t pi = (q.pi + n) & 0xFFFF;
+      bool bf = pick >= 8 && pick < 14;
+      unsigned page = pick >= 14 && pick < 18 ? q.page + 1 : q.page;
+      if (pick < 8) {  // ignored: the model's index stays, the host's producer does not move
+        DbQp t = q;
+        t.pi = pi;
+        md.doorbell(t, page, false);
+        db_ring(tb, q.qpn, page, pi, false);
+      } else {
+        q.pi = pi;
+        md.doorbell(q, page, bf);
+        db_ring(tb, q.qpn, page, pi, bf);
+      }
+      if (pick >= 18 && pick < 22) {  // the firmware fetched up to the producer itself
+        for (int i = 0; i < 8; i++) tb.tick();
+        md.fidx[q.qpn] = q.pi;
+        db_set_fidx(tb, q.qpn, q.pi);
+      }
+    }
+    for (int i = 0; i < 8; i++) tb.tick();
+    if (rng() % 3 == 0 && fw_q.size() < NCMD) {  // one of the firmware's own
+      unsigned bbs = 1 + unsigned(rng() % 4);
+      uint64_t a = fw_base + (rng() % 64) * BB;
+      tb.cmd(a, bbs, fw_slot, 0);
+      fw_q.push_back({fw_slot, bbs, a, 0});
+      fw_slot = (fw_slot + bbs) % NBUF;
+      fw_issued++;
+      fw_cmds++;
+    }
+    // the firmware takes records at its pace: all, some, or none this time
+    unsigned take_n = rng() % 3 == 0 ? 0 : 1 + unsigned(rng() % NREC);
+    for (unsigned t = 0; t < take_n && take(true); t++) {
+    }
+    fw_retire();
+  }
+  tb.err_pct = 0;
+  while (take(true)) {
+  }
+  for (int i = 0; i < 3000 && !fw_q.empty(); i++) {
+    tb.tick();
+    fw_retire();
+  }
+  r.check(bad_rec == 0 && recs_seen > nd / 4 && md.recs.empty(), "wqf-db-records-as-modelled",
+          "%u records, %u differ from the model", recs_seen, bad_rec);
+  r.check(bad_bytes == 0 && checked > nd / 4, "wqf-db-wqebbs-byte-exact", "%u bad bytes in %u WQEBBs", bad_bytes,
+          checked);
+  r.check(md.n_page > 3 && md.n_dis > 3 && md.n_bf > 3 && md.n_none > 3, "wqf-db-page-disabled-bf-ignored",
+          "wrong page %u, disabled %u, bf_db %u, out of ring %u", md.n_page, md.n_dis, md.n_bf, md.n_none);
+  // records full: one-WQEBB doorbells take every record (and the region), a
+  // fifth gets nothing (the model says so too), and after one record is taken it is fetched
+  {
+    DbQp &f = qps[1];
+    md.fidx[f.qpn] = f.pi;  // the firmware caught up with the producer
+    db_set_fidx(tb, f.qpn, f.pi);
+    unsigned full0 = md.n_full, seen0 = recs_seen, br = bad_rec, bb = bad_bytes;
+    for (unsigned i = 0; i <= NREC; i++) {
+      f.pi = (f.pi + 1) & 0xFFFF;
+      md.doorbell(f, f.page, false);
+      db_ring(tb, f.qpn, f.page, f.pi, false);
+      for (int c = 0; c < 8; c++) tb.tick();
+    }
+    take(true);
+    f.pi = (f.pi + 1) & 0xFFFF;
+    md.doorbell(f, f.page, false);
+    db_ring(tb, f.qpn, f.page, f.pi, false);
+    while (take(true)) {
+    }
+    r.check(md.n_full == full0 + 1 && recs_seen == seen0 + NREC + 1 && bad_rec == br && bad_bytes == bb,
+            "wqf-db-records-full-then-room", "records %u, bad %u", recs_seen - seen0, bad_rec - br);
+  }
+  r.check(md.n_ring_end > 3 && md.n_free > 3, "wqf-db-ring-end-region-full", "ring end %u, region full %u",
+          md.n_ring_end, md.n_free);
+  uint8_t s[4];
+  rnic_st_le32(s, tb.tc_rd(RNIC_FW_TC_WQF_STATUS));
+  // (errors: the bus-error window fails some of the firmware's commands too; they count there)
+  r.check(fw_q.empty() && fw_bad == 0 && fw_cmds > 20 && rnic_wqf_status_get_done(s) == (fw_issued & 0xFF) &&
+              rnic_wqf_status_get_queued(s) == 0 && ((rnic_wqf_status_get_errors(s) - fw_errs0) & 0xFF) == fw_err_n,
+          "wqf-db-firmware-commands-apart", "%u commands (pending %zu), %u bad bytes, errors %u of %u, status 0x%x, issued %u",
+          fw_cmds, fw_q.size(), fw_bad, (rnic_wqf_status_get_errors(s) - fw_errs0) & 0xFF, fw_err_n, rnic_ld_le32(s), fw_issued);
+  r.check(err_recs > 0, "wqf-db-bus-error-in-record", "%u records with err", err_recs);
+
+  // A record dropped while its fetch is in flight: the next record reuses its slots and gets its
+  // own data; the dropped one's completion marks nothing.
+  tb.ready_pct = 0;  // the request waits: the record cannot complete before it is dropped
+  DbQp &q = qps[0];
+  md.fidx[q.qpn] = q.pi;  // the firmware caught up with the producer
+  db_set_fidx(tb, q.qpn, q.pi);
+  q.pi = (q.pi + 2) & 0xFFFF;
+  md.doorbell(q, q.page, false);
+  db_ring(tb, q.qpn, q.page, q.pi, false);
+  for (int i = 0; i < 10; i++) tb.tick();
+  rnic_st_le32(info, tb.tc_rd(RNIC_FW_TC_WQF_DBR_INFO));
+  bool early = rnic_wqf_dbr_info_get_valid(info) && !rnic_wqf_dbr_info_get_done(info);
+  tb.tc_wr(RNIC_FW_TC_WQF_DBR_POP, 0);
+  md.pop();
+  tb.ready_pct = 100;
+  q.pi = (q.pi + 1) & 0xFFFF;
+  md.doorbell(q, q.page, false);
+  db_ring(tb, q.qpn, q.page, q.pi, false);
+  unsigned before = recs_seen, bb0 = bad_bytes, br0 = bad_rec;
+  while (take(true)) {
+  }
+  r.check(early && recs_seen == before + 1 && bad_bytes == bb0 && bad_rec == br0, "wqf-db-record-dropped-in-flight",
+          "dropped before done %d, records %u, bad bytes %u", early, recs_seen - before, bad_bytes - bb0);
+
+  // A burst: doorbells of one QP on consecutive cycles (some find the doorbell FIFO full and are
+  // not fetched for): the records of the QP are contiguous, never overlap, and end at most at the
+  // producer; then the firmware catches up with wqf_sq_fidx and one doorbell fetches the rest.
+  DbQp &b = qps[1];
+  b.pi = md.fidx[b.qpn] = (b.pi + 3) & 0xFFFF;  // the firmware caught up with the producer
+  db_set_fidx(tb, b.qpn, b.pi);
+  uint32_t start = md.fidx[b.qpn];
+  std::vector<DbRec> got;
+  for (unsigned i = 0; i < 12; i++) {
+    b.pi = (b.pi + 1) & 0xFFFF;
+    db_ring(tb, b.qpn, b.page, b.pi, false);
+  }
+  for (int i = 0; i < 400; i++) tb.tick();
+  bool burst_ok = true;
+  uint32_t at = start;
+  for (;;) {
+    rnic_st_le32(info, tb.tc_rd(RNIC_FW_TC_WQF_DBR_INFO));
+    if (!rnic_wqf_dbr_info_get_valid(info)) break;
+    uint8_t qx[4];
+    rnic_st_le32(qx, tb.tc_rd(RNIC_FW_TC_WQF_DBR_QIDX));
+    burst_ok &= rnic_wqf_dbr_info_get_done(info) && rnic_wqf_sq_qidx_get_qpn(qx) == b.qpn &&
+                rnic_wqf_sq_qidx_get_index(qx) == (at & 0xFFFF);
+    at += rnic_wqf_dbr_info_get_bbs(info);
+    got.push_back({b.qpn, rnic_wqf_sq_qidx_get_index(qx), rnic_wqf_dbr_info_get_bbs(info), 0});
+    tb.tc_wr(RNIC_FW_TC_WQF_DBR_POP, 0);
+  }
+  md.recs.clear();
+  md.dused = 0;
+  md.dslot = (md.dslot + (at - start)) % NDB;
+  burst_ok &= ((b.pi - at) & 0xFFFF) <= 12 && !got.empty();
+  md.fidx[b.qpn] = at & 0xFFFF;
+  // a last doorbell fetches whatever is left after the burst (the model takes over)
+  b.pi = (b.pi + 1) & 0xFFFF;
+  md.doorbell(b, b.page, false);
+  db_ring(tb, b.qpn, b.page, b.pi, false);
+  unsigned bb1 = bad_bytes, br1 = bad_rec;
+  while (take(true)) {
+  }
+  r.check(burst_ok && got.size() >= 2 && bad_bytes == bb1 && bad_rec == br1, "wqf-db-burst-contiguous",
+          "%zu records up to %u of %u", got.size(), at & 0xFFFF, b.pi);
+}
 
 int main(int argc, char **argv) {
   Verilated::commandArgs(argc, argv);
@@ -362,5 +713,6 @@ int main(int argc, char **argv) {
              tb.reqs.size() == r1 + 1 + NCMD;
   r.check(drop_ok, "wqf-full-queue-drops-and-flags", "status 0x%x, requests %zu", rnic_ld_le32(s),
           tb.reqs.size() - r0);
+  db_tests(r, tb, doorbells);
   return r.exit_code();
 }

@@ -1,0 +1,232 @@
+/* Send queues, acknowledgements: ACKs, NAKs, RNR NAKs, READ responses and atomic ACKs retire the
+ * WQEs they cover in order or send again from a PSN (go-back-N from the packet). */
+#include "fw_sq_ack.h"
+#include "fw_sq_flush.h"
+#include "fw_sq_priv.h"
+#include "fw_sq_rec.h"
+#include "fw_sq_timer.h"
+
+/* RNR NAK timer codes (IBTA table; also min_rnr_timer) in units of 10 us. */
+static const uint32_t rnr_10us[32] = { 65536, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192,
+				       256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192,
+				       12288, 16384, 24576, 32768, 49152 };
+
+/* Go-back-N from psn: a SEND or WRITE holding psn resumes at psn itself, inside the message
+ * (a piece with CONT from there); a READ or atomic holding it is sent again (a READ asks only
+ * for the responses not yet placed, see read_progress); every later WQE is sent again. */
+void resend_from(uint32_t qpn, uint32_t psn)
+{
+	struct fw_qp_run *r = &fw_res.qp_run[qpn];
+	uint8_t *c = ctx(qpn);
+	int16_t i = r->head, prev = -1;
+
+	while (i >= 0 && !psn_le(psn, fw_res.swqe[i].last_psn))
+		prev = i, i = fw_res.swqe[i].next;
+	if (i < 0)
+		return;
+	/* PSNs below the highest one sent so far go out again: flagged RETRANSMIT */
+	uint32_t sent = r->part1 ? r->part_psn : rnic_qp_ctx_get_sq_psn(c);
+	if (!r->hi_ok || psn_lt(r->hi_psn, sent))
+		r->hi_psn = sent;
+	r->hi_ok = 1;
+	r->part1 = 0;
+	struct fw_swqe *w = &fw_res.swqe[i];
+	rnic_qp_ctx_set_sq_next(c, w->wqe_index);
+	rnic_qp_ctx_set_sq_psn(c, w->first_psn);
+	if (seg_op(w->opcode) && rnic_qp_ctx_get_qp_type(c) == RNIC_QP_TYPE_RC) {
+		/* the record stays: send_one continues it from psn; new WQEs follow its last PSN */
+		rnic_qp_ctx_set_sq_psn(c, (w->last_psn + 1) & PSN_MASK);
+		r->part1 = (int16_t)(i + 1);
+		r->part_psn = psn_lt(psn, w->first_psn) ? w->first_psn : psn;
+		prev = i;
+		i = w->next;
+	}
+	while (i >= 0) {
+		int16_t nx = fw_res.swqe[i].next;
+		swqe_put(qpn, i);
+		i = nx;
+	}
+	if (prev >= 0)
+		fw_res.swqe[prev].next = -1;
+	else
+		r->head = -1;
+	r->tail = prev;
+	fw_sq_service(qpn);
+}
+
+/* Retires qpn's WQEs that end at or before psn, oldest first, as acknowledged: a READ or atomic
+ * only once its own response came (resp), never on a later message's ACK or response alone
+ * (completing it then gave SUCCESS with its data never placed: the soak's READ defect, a lost
+ * READ response followed by the next READ's). One whose response failed (local key, length,
+ * DMA) completes with that status and the QP stops (returns 1). */
+static int retire_upto(uint32_t qpn, uint32_t psn)
+{
+	struct fw_qp_run *r = &fw_res.qp_run[qpn];
+	uint8_t *c = ctx(qpn);
+	uint32_t w7 = FW_CQ_REC_W7(rnic_qp_ctx_get_send_cqn(c), 0);
+	int16_t i;
+
+	while ((i = r->head) >= 0 && psn_le(fw_res.swqe[i].last_psn, psn)) {
+		struct fw_swqe *h = &fw_res.swqe[i];
+		if (is_rd_atomic(h->opcode)) {
+			if (!h->resp)
+				break;
+			uint32_t st = h->resp - 1u;
+			retire_head(qpn, st);
+			if (st != RNIC_WC_STATUS_SUCCESS) {
+				fw_qp_fatal(qpn, st, RNIC_EQ_QP_SIDE_REQUESTER);
+				return 1;
+			}
+			continue;
+		}
+		/* a SEND or WRITE: retire_head, complete and swqe_put in one, the CQ looked up once */
+		if (h->signaled)
+			fw_cqe_put(w7 | h->wqe_index, h->wr_id, h->len, 0, qpn, 0,
+				   RNIC_WC_STATUS_SUCCESS | wc_opcode(h->opcode) << 8);
+		rnic_qp_ctx_set_sq_ci(c, (uint16_t)(h->wqe_index + 1));
+		r->head = h->next;
+		h->next = fw_res.swqe_free;
+		fw_res.swqe_free = i;
+	}
+	if (r->head < 0)
+		r->tail = -1;
+	return 0;
+}
+
+/* ACK / NAK / RNR NAK / READ response / atomic ACK for the requester side of qpn; status is the
+ * receive engine's placement verdict of a READ_RESP_DONE / ATOMIC_ACK. */
+void fw_sq_ack(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome, uint32_t status)
+{
+	uint8_t *c = ctx(qpn);
+	struct fw_qp_run *r = &fw_res.qp_run[qpn];
+
+	if (kind == RNIC_RX_EVENT_KIND_ACK || kind == RNIC_RX_EVENT_KIND_READ_RESP_DONE ||
+	    kind == RNIC_RX_EVENT_KIND_ATOMIC_ACK) {
+		/* everything up to psn arrived (a piece's AckReq acknowledges inside a message) */
+		if (r->head >= 0 && psn_lt(r->una, (psn + 1) & PSN_MASK))
+			r->una = (psn + 1) & PSN_MASK;
+		/* A READ_RESP_DONE / ATOMIC_ACK belongs to the READ or atomic ending at psn; an older
+		 * one still waiting keeps it for later (its own responses were lost and are asked
+		 * again: READ_GAP, timeout), so it is noted on its record. */
+		if (kind != RNIC_RX_EVENT_KIND_ACK)
+			for (int16_t i = r->head; i >= 0; i = fw_res.swqe[i].next)
+				if (fw_res.swqe[i].last_psn == psn && is_rd_atomic(fw_res.swqe[i].opcode)) {
+					fw_res.swqe[i].resp = (uint8_t)(1 + status);
+					break;
+				}
+		/* up to everything acknowledged so far: a response that ends an older READ/atomic
+		 * also retires the later WQEs an earlier ACK covered (that ACK found them behind
+		 * the unanswered READ/atomic and will not come again) */
+		uint32_t upto = r->head >= 0 && psn_lt(psn, (r->una - 1) & PSN_MASK) ? (r->una - 1) & PSN_MASK : psn;
+		if (retire_upto(qpn, upto))
+			return;
+		uint32_t left = rnic_qp_ctx_get_retries_left(c);
+		if (r->head >= 0 && psn_lt(fw_res.swqe[r->head].last_psn, psn)) {
+			/* Implicit NAK (IBTA: a responder answers in PSN order, docs/conformance.md rows
+			 * 37, 54): an acknowledgement beyond the oldest WQE, a READ or atomic still without
+			 * its response (retire_upto stopped there), means that response was lost. A later
+			 * READ/atomic's response (the receive engine's READ_GAP does not see this when the
+			 * later READ has a context) or a plain, maybe coalesced, ACK of later requests:
+			 * asked again now, a retry, instead of after the ACK timeout. A plain ACK re-issues
+			 * a READ/atomic once (as rxe's started_retry): the ACKs of the requests sent again
+			 * behind it must not re-issue it again and again; the timer decides after that. */
+			uint32_t first = fw_res.swqe[r->head].first_psn;
+			int again = kind == RNIC_RX_EVENT_KIND_ACK && r->inak && r->inak_psn == first;
+			if (left && !again) {
+				rnic_qp_ctx_set_retries_left(c, left - 1);
+				if (kind == RNIC_RX_EVENT_KIND_ACK)
+					r->inak = 1, r->inak_psn = first;
+				resend_from(qpn, first);
+			}
+		} else {
+			rnic_qp_ctx_set_retries_left(c, rnic_qp_ctx_get_retry_cnt(c));
+		}
+		rnic_qp_ctx_set_rnr_retries_left(c, rnic_qp_ctx_get_rnr_retry(c));
+		if (!r->rnr_wait)
+			arm_ack_timer(qpn); /* progress: the timer restarts for what is still out */
+		/* what the ACK made room for (records, the window, READ contexts); with nothing posted
+		 * beyond what was sent the pass would do nothing (and empty the staged WQEBBs) */
+		if (rnic_qp_ctx_get_sq_next(c) != rnic_qp_ctx_get_sq_pi(c))
+			fw_sq_service(qpn);
+		if (rd_waiting && kind != RNIC_RX_EVENT_KIND_ACK) {
+			/* a response context is free again: QPs that held a READ back may go on */
+			rd_waiting = 0;
+			for (uint32_t q = FW_FIRST_QPN; q < FW_QP_SCAN_END; q++)
+				if (q != qpn && fw_res.qp_used[q] &&
+				    rnic_qp_ctx_get_sq_next(fw_res.qp_ctx[q]) != rnic_qp_ctx_get_sq_pi(fw_res.qp_ctx[q]))
+					fw_sq_service(q);
+		}
+		return;
+	}
+	if (kind == RNIC_RX_EVENT_KIND_READ_GAP) {
+		/* A READ response was lost (a later one arrived): the READ is asked again from the
+		 * missing PSN now, not after the ACK timeout; a retry like a PSN sequence NAK. */
+		uint32_t left = rnic_qp_ctx_get_retries_left(c);
+		if (left == 0 || r->head < 0)
+			return; /* the ACK timeout decides */
+		rnic_qp_ctx_set_retries_left(c, left - 1);
+		resend_from(qpn, psn);
+		arm_ack_timer(qpn);
+		return;
+	}
+	/* Every NAK acknowledges the messages wholly before its PSN (and the PSNs before it). */
+	int progress = r->head >= 0 && psn_lt(r->una, psn);
+	if (progress)
+		r->una = psn;
+	if (retire_upto(qpn, (psn - 1) & PSN_MASK))
+		return;
+	if (kind == RNIC_RX_EVENT_KIND_RNR_NAK) {
+		uint32_t left = rnic_qp_ctx_get_rnr_retries_left(c);
+		if (left == 0) {
+			if (r->head >= 0)
+				retire_head(qpn, RNIC_WC_STATUS_RNR_RETRY_EXC_ERR);
+			fw_qp_fatal(qpn, RNIC_WC_STATUS_RNR_RETRY_EXC_ERR, RNIC_EQ_QP_SIDE_REQUESTER);
+			return;
+		}
+		if (rnic_qp_ctx_get_rnr_retry(c) != 7) /* 7 means retry forever */
+			rnic_qp_ctx_set_rnr_retries_left(c, left - 1);
+		/* Resend after the responder's RNR timer (its code is in the syndrome). */
+		r->rnr_psn = psn;
+		sq_arm(qpn, (uint64_t)rnr_10us[syndrome & 0x1F] * 2500u, 1);
+		return;
+	}
+	/* NAK: a PSN sequence error is resent; the others end the WQE and the QP. */
+	uint32_t code = syndrome & 0x1Fu;
+	if (code == 0) {
+		/* A NAK that acknowledges new PSNs is progress, as an ACK is: the count starts over, so
+		 * a long message on a lossy link is not failed by losses spread over its packets. */
+		uint32_t left = progress ? rnic_qp_ctx_get_retry_cnt(c) : rnic_qp_ctx_get_retries_left(c);
+		if (left == 0) {
+			if (r->head >= 0)
+				retire_head(qpn, RNIC_WC_STATUS_RETRY_EXC_ERR);
+			fw_qp_fatal(qpn, RNIC_WC_STATUS_RETRY_EXC_ERR, RNIC_EQ_QP_SIDE_REQUESTER);
+			return;
+		}
+		rnic_qp_ctx_set_retries_left(c, left - 1);
+		resend_from(qpn, psn);
+		arm_ack_timer(qpn);
+		return;
+	}
+	uint32_t st = code == 1 ? RNIC_WC_STATUS_REM_INV_REQ_ERR
+		      : code == 2 ? RNIC_WC_STATUS_REM_ACCESS_ERR : RNIC_WC_STATUS_REM_OP_ERR;
+	if (r->head >= 0)
+		retire_head(qpn, st);
+	fw_qp_fatal(qpn, st, RNIC_EQ_QP_SIDE_REQUESTER);
+}
+
+/* The transmit engine could not send the QP's oldest message (a local key, length or DMA
+ * failure): that WQE completes with the engine's status and the QP goes to ERR. */
+/* TX_DONE: a UD message left the NIC; UD sends complete then (no ACK), in order. */
+void fw_sq_tx_done(uint32_t qpn)
+{
+	if (fw_res.qp_run[qpn].head >= 0)
+		retire_head(qpn, RNIC_WC_STATUS_SUCCESS);
+	fw_sq_service(qpn);
+}
+
+void fw_sq_tx_error(uint32_t qpn, uint32_t status)
+{
+	if (fw_res.qp_run[qpn].head >= 0)
+		retire_head(qpn, status);
+	fw_qp_fatal(qpn, status, RNIC_EQ_QP_SIDE_REQUESTER);
+}

@@ -1,0 +1,95 @@
+/* Send queues, timers: the local ACK timeout and RNR waits of each QP, one next deadline for all
+ * so that fw_timers_poll costs a comparison when none is due. */
+#include "fw_sq_ack.h"
+#include "fw_sq_desc.h"
+#include "fw_sq_priv.h"
+#include "fw_sq_rec.h"
+#include "fw_sq_timer.h"
+
+/* ---- timers: the local ACK timeout is 4.096 us * 2^timeout (1024 cycles at 250 MHz), 0 never */
+static uint64_t next_deadline = ~0ull; /* no QP's deadline is earlier */
+
+void sq_arm(uint32_t qpn, uint64_t cycles, int rnr)
+{
+	struct fw_qp_run *r = &fw_res.qp_run[qpn];
+	r->deadline = hal_cycles() + cycles;
+	r->rnr_wait = (uint8_t)rnr;
+	if (r->deadline < next_deadline)
+		next_deadline = r->deadline;
+}
+
+void arm_ack_timer(uint32_t qpn)
+{
+	uint32_t t = rnic_qp_ctx_get_timeout(ctx(qpn));
+	if (t == 0 || fw_res.qp_run[qpn].head < 0)
+		fw_res.qp_run[qpn].deadline = 0;
+	else
+		sq_arm(qpn, 1024ull << t, 0);
+}
+
+
+/* Did responses of qpn's oldest WQE, a READ, arrive since the last time this was asked? */
+static int read_flowing(uint32_t qpn)
+{
+	struct fw_qp_run *r = &fw_res.qp_run[qpn];
+	const struct fw_swqe *h = &fw_res.swqe[r->head];
+	if (h->opcode != RNIC_WQE_OP_RDMA_READ || !(fw_hw_caps & 2u))
+		return 0;
+	uint32_t k = read_progress(qpn, h->first_psn, ((h->last_psn - h->first_psn) & PSN_MASK) + 1);
+	uint32_t at = (h->first_psn + k) & PSN_MASK;
+	if (!k || at == r->rd_seen)
+		return 0;
+	r->rd_seen = at;
+	return 1;
+}
+
+void fw_timers_poll(void)
+{
+	uint64_t now = hal_cycles();
+
+	if (now < next_deadline)
+		return;
+	next_deadline = ~0ull;
+	for (uint32_t q = FW_FIRST_QPN; q < FW_QP_SCAN_END; q++) {
+		struct fw_qp_run *r = &fw_res.qp_run[q];
+		if (!fw_res.qp_used[q] || !r->deadline)
+			continue;
+		if (now < r->deadline) {
+			if (r->deadline < next_deadline)
+				next_deadline = r->deadline;
+			continue;
+		}
+		uint8_t *c = ctx(q);
+		r->deadline = 0;
+		r->inak = 0; /* after a timeout a plain ACK may re-issue a READ/atomic once more */
+		if (r->rnr_wait) {
+			r->rnr_wait = 0;
+			resend_from(q, r->rnr_psn);
+		} else if (r->head >= 0 && read_flowing(q)) {
+			/* the oldest READ's responses arrived since the last look: no re-issue (each
+			 * would cost the responder the whole rest of the READ again). Looked at again
+			 * after a sixteenth of the timeout (at least 16 us), not a whole timeout: progress
+			 * seen at the timeout may be long over, a stream whose tail was lost with nothing
+			 * after it (soak seed 8: the second of two 1 ms timeouts) */
+			rnic_qp_ctx_set_retries_left(c, rnic_qp_ctx_get_retry_cnt(c));
+			uint64_t per = 1024ull << rnic_qp_ctx_get_timeout(c), chk = per >> 4;
+			sq_arm(q, chk < 4000u ? (per < 4000u ? per : 4000u) : chk, 0);
+			continue;
+		} else if (r->head >= 0) {
+			/* Local ACK timeout: resend everything outstanding, or give up. */
+			uint32_t left = rnic_qp_ctx_get_retries_left(c);
+			if (left == 0) {
+				retire_head(q, RNIC_WC_STATUS_RETRY_EXC_ERR);
+				fw_qp_fatal(q, RNIC_WC_STATUS_RETRY_EXC_ERR, RNIC_EQ_QP_SIDE_REQUESTER);
+				continue;
+			}
+			rnic_qp_ctx_set_retries_left(c, left - 1);
+			/* from the oldest PSN not acknowledged (inside the oldest WQE) */
+			const struct fw_swqe *h = &fw_res.swqe[r->head];
+			resend_from(q, psn_lt(h->first_psn, r->una) && psn_le(r->una, h->last_psn) ? r->una : h->first_psn);
+		}
+		arm_ack_timer(q);
+		if (r->deadline && r->deadline < next_deadline)
+			next_deadline = r->deadline;
+	}
+}
