@@ -114,16 +114,18 @@ test-rdma-long: $(SIM_BIN)
 # same cycles: tb/sim/trace-compare.sh of the two binaries prints PASS. `make sim-pgo` builds it.
 SIM_PGO_DIR := $(BUILD)/sim-pgo
 SIM_PGO_BIN := $(SIM_PGO_DIR)/rnic_sim
+# the training runs, separated by |
 SIM_PGO_TRAIN ?= bench-rdma $(SIM_PGO_DIR)/train --quick
 SIM_PGO_NOCACHE := -MAKEFLAGS OBJCACHE=
 $(SIM_PGO_DIR)/obj/Vrnic_core: $(SIM_DEPS) bitstream-scripts/configs/$(SIM_CONFIG).cfg $(FW_IMAGE)
-	@rm -rf $(SIM_PGO_DIR)/obj $(SIM_PGO_DIR)/train
+	@rm -rf $(SIM_PGO_DIR)/obj $(SIM_PGO_DIR)/train $(SIM_PGO_DIR)/train.log
 	$(call verilate,$(SIM_PGO_DIR)/obj,rnic_core,,$(SIM_CPP),$(SIM_MODEL_FLAGS) $(SIM_PGO_NOCACHE) \
 	  -CFLAGS -fprofile-generate -CFLAGS -fprofile-update=single -LDFLAGS -fprofile-generate)
 	@mv $(SIM_PGO_DIR)/obj/build.cpu $(SIM_PGO_DIR)/build-generate.cpu
 	@mkdir -p $(SIM_PGO_DIR)/train/fw && cp $(FW_DIR)/imem.hex $(FW_DIR)/dmem.hex $(SIM_PGO_DIR)/train/fw/
 	@cp $@ $(SIM_PGO_DIR)/train/rnic_sim
-	$(SIM_PGO_DIR)/train/rnic_sim $(SIM_PGO_TRAIN) > $(SIM_PGO_DIR)/train.log 2>&1 || { tail -20 $(SIM_PGO_DIR)/train.log; exit 1; }
+	@echo '$(SIM_PGO_TRAIN)' | tr '|' '\n' | while read -r t; do echo "training: rnic_sim $$t"; \
+	  $(SIM_PGO_DIR)/train/rnic_sim $$t >> $(SIM_PGO_DIR)/train.log 2>&1 || { tail -20 $(SIM_PGO_DIR)/train.log; exit 1; }; done
 	@ls $(SIM_PGO_DIR)/obj/*.gcda > /dev/null  # the training wrote its profiles
 	@rm -f $(SIM_PGO_DIR)/obj/*.o $(SIM_PGO_DIR)/obj/*.a $@
 	$(call verilate,$(SIM_PGO_DIR)/obj,rnic_core,,$(SIM_CPP),$(SIM_MODEL_FLAGS) $(SIM_PGO_NOCACHE) \
