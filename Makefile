@@ -76,6 +76,7 @@ help:
 	@echo "make gen    regenerate SV/C/Markdown from spec/rnic.toml"
 	@echo "make bitstream BOARD=vcu118|u250   the Vivado flow (bitstream-scripts/vivado, docs/boards.md)"
 	@echo "make bench  cycle-accurate benchmarks; tables and plots in build/bench/"
+	@echo "make sim-pgo    the bench's simulator, profile-guided (build/sim-pgo/rnic_sim, docs/sim-speed.md)"
 	@echo "make rnic-sim   the simulator and the provider for sim/rnic-sim run -- COMMAND (verbs programs)"
 	@echo "make provider   build/provider/librnic-rdmav34.so; make install puts it where libibverbs looks"
 	@echo "make tools      build/tools/rnic-tool, the board tool"

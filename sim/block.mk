@@ -13,12 +13,13 @@ SIM_FW := $(BUILD)/sim/fw
 # 1024 QPs), the one the boards take.
 SIM_CONFIG := 100g
 $(BUILD)/sim/obj/Vrnic_core: $(SIM_DEPS) bitstream-scripts/configs/$(SIM_CONFIG).cfg
-	$(call verilate,$(BUILD)/sim/obj,rnic_core,,$(SIM_CPP),$(SYSTEMC_FLAGS) \
-	  $$(bitstream-scripts/configs/cfg.py $(SIM_CONFIG) verilator) \
-	  -CFLAGS -I$(CURDIR)/host-driver/core -CFLAGS -I$(CURDIR)/host-driver/provider -CFLAGS -I$(CURDIR)/tb \
-	  -LDFLAGS $(abspath $(HOST_CORE_LIB)) -LDFLAGS $(abspath $(HOST_PROV_LIB)) \
-	  -GFwImemInit='"imem.hex"' -GFwDmemInit='"dmem.hex"' $(SIM_OPT))
+	$(call verilate,$(BUILD)/sim/obj,rnic_core,,$(SIM_CPP),$(SIM_MODEL_FLAGS))
 	@touch $@  # Verilator's make leaves an unchanged binary old: do not verilate again next time
+
+SIM_MODEL_FLAGS = $(SYSTEMC_FLAGS) $$(bitstream-scripts/configs/cfg.py $(SIM_CONFIG) verilator) \
+  -CFLAGS -I$(CURDIR)/host-driver/core -CFLAGS -I$(CURDIR)/host-driver/provider -CFLAGS -I$(CURDIR)/tb \
+  -LDFLAGS $(abspath $(HOST_CORE_LIB)) -LDFLAGS $(abspath $(HOST_PROV_LIB)) \
+  -GFwImemInit='"imem.hex"' -GFwDmemInit='"dmem.hex"' $(SIM_OPT)
 
 # The model's per-cycle code at -O2 instead of Verilator's -Os: 13 % more NIC cycles per CPU
 # second under the WRITE stream, no longer to compile cold (docs/sim-speed.md, step 4).
@@ -102,11 +103,49 @@ test-rdma-long: $(SIM_BIN)
 	$(SIM_BIN) test-rdma-qps 3 --qps 64 --pace 0 || rc=1; \
 	$(SIM_BIN) test-rdma-qp-range 2 --range-all --range-sel 32 || rc=1; exit $$rc
 
+# The bench's simulator: the same model and harness compiled with GCC's profile-guided
+# optimisation (docs/sim-speed.md, step 9), in a tree of its own so the tests' build stays as it is.
+# One recipe, one object directory, so the profile files sit next to the objects they belong to
+# (found by name, no path mapping, nothing absolute kept in the result): an instrumented build
+# (-fprofile-generate, ccache bypassed: its objects must not be reused for the final build), a
+# training run of SIM_PGO_TRAIN, then every object compiled again with -fprofile-use (ccache
+# bypassed again: it would not key on the profile files). -fprofile-partial-training keeps code
+# the training did not reach optimized as usual instead of as cold. The same C++ semantics, so the
+# same cycles: tb/sim/trace-compare.sh of the two binaries prints PASS. `make sim-pgo` builds it.
+SIM_PGO_DIR := $(BUILD)/sim-pgo
+SIM_PGO_BIN := $(SIM_PGO_DIR)/rnic_sim
+# the training runs, separated by |
+SIM_PGO_TRAIN ?= bench-rdma $(SIM_PGO_DIR)/train --quick
+SIM_PGO_NOCACHE := -MAKEFLAGS OBJCACHE=
+$(SIM_PGO_DIR)/obj/Vrnic_core: $(SIM_DEPS) bitstream-scripts/configs/$(SIM_CONFIG).cfg $(FW_IMAGE)
+	@rm -rf $(SIM_PGO_DIR)/obj $(SIM_PGO_DIR)/train $(SIM_PGO_DIR)/train.log
+	$(call verilate,$(SIM_PGO_DIR)/obj,rnic_core,,$(SIM_CPP),$(SIM_MODEL_FLAGS) $(SIM_PGO_NOCACHE) \
+	  -CFLAGS -fprofile-generate -CFLAGS -fprofile-update=single -LDFLAGS -fprofile-generate)
+	@mv $(SIM_PGO_DIR)/obj/build.cpu $(SIM_PGO_DIR)/build-generate.cpu
+	@mkdir -p $(SIM_PGO_DIR)/train/fw && cp $(FW_DIR)/imem.hex $(FW_DIR)/dmem.hex $(SIM_PGO_DIR)/train/fw/
+	@cp $@ $(SIM_PGO_DIR)/train/rnic_sim
+	@echo '$(SIM_PGO_TRAIN)' | tr '|' '\n' | while read -r t; do echo "training: rnic_sim $$t"; \
+	  $(SIM_PGO_DIR)/train/rnic_sim $$t >> $(SIM_PGO_DIR)/train.log 2>&1 || { tail -20 $(SIM_PGO_DIR)/train.log; exit 1; }; done
+	@ls $(SIM_PGO_DIR)/obj/*.gcda > /dev/null  # the training wrote its profiles
+	@rm -f $(SIM_PGO_DIR)/obj/*.o $(SIM_PGO_DIR)/obj/*.a $@
+	$(call verilate,$(SIM_PGO_DIR)/obj,rnic_core,,$(SIM_CPP),$(SIM_MODEL_FLAGS) $(SIM_PGO_NOCACHE) \
+	  -CFLAGS -fprofile-use -CFLAGS -fprofile-partial-training -CFLAGS -Wno-missing-profile)
+	@touch $@
+$(SIM_PGO_BIN): $(SIM_PGO_DIR)/obj/Vrnic_core $(FW_IMAGE)
+	@mkdir -p $(SIM_PGO_DIR)/fw
+	@for f in imem.hex dmem.hex; do cp $(FW_DIR)/$$f $(SIM_PGO_DIR)/fw/$$f.tmp && mv -f $(SIM_PGO_DIR)/fw/$$f.tmp $(SIM_PGO_DIR)/fw/$$f; done
+	@cp $< $@.tmp && mv -f $@.tmp $@
+.PHONY: sim-pgo
+sim-pgo: $(SIM_PGO_BIN)
+
 BENCHES += rdma
 # BENCH_ARGS=--quick skips the goodput sweep (latency, message rates and firmware cycles only).
-bench-rdma: $(SIM_BIN)
+# BENCH_SIM: the simulator the bench runs (the profile-optimised build above; BENCH_SIM=$(SIM_BIN)
+# for the tests' build).
+BENCH_SIM ?= $(SIM_PGO_BIN)
+bench-rdma: $(BENCH_SIM)
 	@mkdir -p $(BUILD)/bench
-	@$(SIM_BIN) bench-rdma $(BUILD)/bench $(BENCH_ARGS) | tee $(BUILD)/bench/rdma.md
+	@$(BENCH_SIM) bench-rdma $(BUILD)/bench $(BENCH_ARGS) | tee $(BUILD)/bench/rdma.md
 	@if [ -f $(BUILD)/bench/goodput.dat ]; then gnuplot -e "set terminal png size 800,500; \
 	  set output '$(BUILD)/bench/goodput.png'; set datafile missing '?'; \
 	  set logscale x 2; set xlabel 'message bytes'; set ylabel 'Gb/s'; set key left top; set grid; \

@@ -287,40 +287,57 @@ module xport_rx #(
   logic [RrW-1:0]           w_rep_idx, w_free_idx, w_idx, m_idx, rr_slot_q, pend_slot_q;
   logic                     rr_settle_err, rr_gap_set;
   logic [MaxReads-1:0]      w_rep_m, w_rep_oh, w_free_oh, w_oh;
+  logic                     hdr_rrm, h_rrm;         // (assigned below, with the opcode classes)
 
+  // The searches run only when their result is used (simulation speed: Verilator evaluates an
+  // always_comb after every clock edge, docs/sim-speed.md step 9): the response matches while
+  // h_q holds a READ response or ATOMIC ACKNOWLEDGE (their only readers, m_hit_q/g_hit_q and the
+  // m_idx_q reads, act for those packets alone: SRrM/SRrA/SCls and the rr_* registers loaded in
+  // SCls are read only under p_rr_q/pl_rd_q), the re-post match and the one-hot choice while a
+  // READ descriptor is offered (rdd_ready_o is taken only with rdd_valid_i, in rnic_fw_mbox;
+  // w_idx and w_oh are used only with rdd_fire). The same values whenever they are read.
   always_comb begin
     w_rep = 1'b0; w_rep_idx = '0; w_free = 1'b0; w_free_idx = '0; m_hit = 1'b0; m_idx = '0;
     g_hit = 1'b0; g_idx = '0;
-    for (int i = MaxReads - 1; i >= 0; i--) begin
-      // a response of this QP beyond the next one a READ expects: one was lost (the responder
-      // answers in PSN order); reported once until the READ advances
-      if (rr_v_q[i] && !rr_atom_q[i] && !rr_gap_q[i] && rr_qpn_q[i] == h_q.dest_qp &&
-          h_q.psn != rr_nxt_q[i] && !(h_q.psn - rr_nxt_q[i] >= 24'h400000)) begin
-        g_hit = 1'b1; g_idx = RrW'(i);
+    if (h_rrm) begin
+      for (int i = MaxReads - 1; i >= 0; i--) begin
+        // a response of this QP beyond the next one a READ expects: one was lost (the responder
+        // answers in PSN order); reported once until the READ advances
+        if (rr_v_q[i] && !rr_atom_q[i] && !rr_gap_q[i] && rr_qpn_q[i] == h_q.dest_qp &&
+            h_q.psn != rr_nxt_q[i] && !(h_q.psn - rr_nxt_q[i] >= 24'h400000)) begin
+          g_hit = 1'b1; g_idx = RrW'(i);
+        end
+        if (rr_v_q[i] && rr_qpn_q[i] == h_q.dest_qp && rr_nxt_q[i] == h_q.psn &&
+            rr_atom_q[i] == (h_q.opcode == 8'h12)) begin
+          m_hit = 1'b1; m_idx = RrW'(i);
+        end
       end
-      if (rr_v_q[i] && rr_qpn_q[i] == rdd_i.qpn[23:0] && rr_first_q[i] == rdd_i.first_psn[23:0]) begin
-        w_rep = 1'b1; w_rep_idx = RrW'(i);
-      end
-      if (!rr_v_q[i]) begin
-        w_free = 1'b1; w_free_idx = RrW'(i);
-      end
-      if (rr_v_q[i] && rr_qpn_q[i] == h_q.dest_qp && rr_nxt_q[i] == h_q.psn &&
-          rr_atom_q[i] == (h_q.opcode == 8'h12)) begin
-        m_hit = 1'b1; m_idx = RrW'(i);
+    end
+    if (rdd_valid_i) begin
+      for (int i = MaxReads - 1; i >= 0; i--) begin
+        if (rr_v_q[i] && rr_qpn_q[i] == rdd_i.qpn[23:0] && rr_first_q[i] == rdd_i.first_psn[23:0]) begin
+          w_rep = 1'b1; w_rep_idx = RrW'(i);
+        end
+        if (!rr_v_q[i]) begin
+          w_free = 1'b1; w_free_idx = RrW'(i);
+        end
       end
     end
     w_idx = w_rep ? w_rep_idx : w_free_idx;
   end
   always_comb begin
     // the same choice one-hot (lowest index first), for the contexts' own write enables
-    for (int i = 0; i < MaxReads; i++)
-      w_rep_m[i] = rr_v_q[i] && rr_qpn_q[i] == rdd_i.qpn[23:0] && rr_first_q[i] == rdd_i.first_psn[23:0];
-    for (int i = 0; i < MaxReads; i++) begin
-      w_rep_oh[i] = w_rep_m[i];
-      w_free_oh[i] = !rr_v_q[i];
-      for (int j = 0; j < i; j++) begin
-        if (w_rep_m[j]) w_rep_oh[i] = 1'b0;
-        if (!rr_v_q[j]) w_free_oh[i] = 1'b0;
+    w_rep_m = '0; w_rep_oh = '0; w_free_oh = '0;
+    if (rdd_valid_i) begin
+      for (int i = 0; i < MaxReads; i++)
+        w_rep_m[i] = rr_v_q[i] && rr_qpn_q[i] == rdd_i.qpn[23:0] && rr_first_q[i] == rdd_i.first_psn[23:0];
+      for (int i = 0; i < MaxReads; i++) begin
+        w_rep_oh[i] = w_rep_m[i];
+        w_free_oh[i] = !rr_v_q[i];
+        for (int j = 0; j < i; j++) begin
+          if (w_rep_m[j]) w_rep_oh[i] = 1'b0;
+          if (!rr_v_q[j]) w_free_oh[i] = 1'b0;
+        end
       end
     end
   end
@@ -340,7 +357,6 @@ module xport_rx #(
   assign qpt_fire    = qpt_wr_valid_i && qpt_wr_ready_o;
   assign hdr_rr      = hdr_i.opcode >= 8'h0D && hdr_i.opcode <= 8'h10;
   // packets classified through a READ context (READ responses, ATOMIC ACKNOWLEDGE): SRrM first
-  logic hdr_rrm, h_rrm;
   assign hdr_rrm     = hdr_rr || hdr_i.opcode == 8'h12;
   assign h_rrm       = (h_q.opcode >= 8'h0D && h_q.opcode <= 8'h10) || h_q.opcode == 8'h12;
   // READ and atomic requests wait two cycles before SCls for the responder-resource count of
@@ -1175,12 +1191,17 @@ module xport_rx #(
     tot = xport_rx_pkg::sge_total(rdd_i.num_sge, (32*xport_rx_pkg::SgeTreeMax)'(sgl));
     rr_x_d[RxW-1:NPm*24] = {rdd_i.resume_psn - rdd_i.first_psn[23:0], tot, len == 32'd0, lm1[11:0]};
   end
+  // The per-context loop is entered only when one of its branches can act (each branch's
+  // condition implies this one): Verilator gives every context array its own copy of the loop,
+  // evaluated on every clock edge otherwise (docs/sim-speed.md, step 9).
+  logic rr_upd;
+  assign rr_upd = rdd_fire || rr_gap_set || (state_q == SFin && p_rr_q) || rr_settle_err;
   always_ff @(posedge clk_i) begin
     if (rdd_fire) begin
       rr_d_q[w_idx] <= rdd_i;
       rr_x_q[w_idx] <= rr_x_d;
     end
-    for (int i = 0; i < MaxReads; i++) begin
+    if (rr_upd) for (int i = 0; i < MaxReads; i++) begin
       if (w_oh[i]) begin
         rr_qpn_q[i] <= rdd_i.qpn[23:0];
         rr_first_q[i] <= rdd_i.first_psn[23:0];
