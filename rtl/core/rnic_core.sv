@@ -439,20 +439,42 @@ module rnic_core #(
     .cnt_xoff_o(cnt_pause_xoff), .cnt_tx_paused_o(cnt_tx_paused), .cnt_breaks_o(cnt_pause_brk)
   );
 
+  // ---- QP table: programmed by the firmware, read by both transport engines; the receive
+  // engine also keeps each QP's moving state and receive buffers in it (rtl/qp_table)
+  logic qpt_hold, qpt_init_done, qpt_rx_rd_en, qpt_rx_hit, qpt_rx_rqv, qpt_st_we, qpt_rqv_clr;
+  logic [23:0] qpt_rx_rd_qpn, qpt_st_qpn;
+  rnic_spec_pkg::qpt_entry_t qpt_rx_entry;
+  rnic_spec_pkg::rq_desc_t   qpt_rx_rqd;
+  xport_rx_pkg::qp_state_t   qpt_rx_state, qpt_st;
+  logic [33:0] qpt_rx_rqlen;
+  logic qp_stop;
+  logic [23:0] qp_stop_qpn;
+  qp_table #(.NumQps(NumQps), .RqSlots(XrxRqSlots)) u_qpt (
+    .clk_i, .rst_ni, .hold_i(qpt_hold), .init_done_o(qpt_init_done),
+    .qpt_wr_valid_i(qpt_valid), .qpt_wr_ready_o(qpt_ready), .qpt_wr_qpn_i(qpt_qpn), .qpt_wr_entry_i(qpt_data),
+    .rqd_valid_i(rqd_valid), .rqd_ready_o(rqd_ready), .rqd_i(rqd_data),
+    .tx_rd_en_i(tx_qpt_req_valid), .tx_rd_qpn_i(tx_qpt_req_qpn), .tx_rd_entry_o(tx_qpt_rsp),
+    .rx_rd_en_i(qpt_rx_rd_en), .rx_rd_qpn_i(qpt_rx_rd_qpn), .rx_hit_o(qpt_rx_hit),
+    .rx_entry_o(qpt_rx_entry), .rx_state_o(qpt_rx_state), .rx_rqd_o(qpt_rx_rqd), .rx_rqv_o(qpt_rx_rqv),
+    .rx_rqlen_o(qpt_rx_rqlen), .st_we_i(qpt_st_we), .st_qpn_i(qpt_st_qpn), .st_i(qpt_st),
+    .rqv_clr_i(qpt_rqv_clr), .stop_o(qp_stop), .stop_qpn_o(qp_stop_qpn)
+  );
+
   rnic_spec_pkg::rx_event_t rx_evt;
   logic rx_evt_valid, rx_evt_ready;
   logic [32*xport_rx_pkg::NumCnt-1:0] rx_cnt;
-  xport_rx #(.NumQps(NumQps), .DataWidth(DataWidth), .MaxReads(XrxMaxReads), .RqSlots(XrxRqSlots)) u_xport_rx (
+  xport_rx #(.DataWidth(DataWidth), .MaxReads(XrxMaxReads)) u_xport_rx (
     .clk_i, .rst_ni,
     .hdr_valid_i(rx_hdr_valid), .hdr_ready_o(rx_hdr_ready), .hdr_i(rx_hdr),
     .s_tdata_i(rx_pl_data), .s_tvalid_i(rx_pl_valid), .s_tready_o(rx_pl_ready),
-    .qpt_wr_valid_i(qpt_valid), .qpt_wr_ready_o(qpt_ready), .qpt_wr_qpn_i(qpt_qpn),
-    .qpt_wr_entry_i(qpt_data),
-    .rqd_valid_i(rqd_valid), .rqd_ready_o(rqd_ready), .rqd_i(rqd_data),
+    .qpt_wr_valid_i(qpt_valid), .qpt_wr_ready_i(qpt_ready), .qpt_wr_qpn_i(qpt_qpn), .rqd_valid_i(rqd_valid),
+    .qpt_hold_o(qpt_hold), .qpt_init_done_i(qpt_init_done), .qpt_rd_en_o(qpt_rx_rd_en),
+    .qpt_rd_qpn_o(qpt_rx_rd_qpn), .qpt_hit_i(qpt_rx_hit), .qpt_entry_i(qpt_rx_entry),
+    .qpt_state_i(qpt_rx_state), .qpt_rqd_i(qpt_rx_rqd), .qpt_rqv_i(qpt_rx_rqv), .qpt_rqlen_i(qpt_rx_rqlen),
+    .qpt_st_we_o(qpt_st_we), .qpt_st_qpn_o(qpt_st_qpn), .qpt_st_o(qpt_st), .qpt_rqv_clr_o(qpt_rqv_clr),
     .rdd_valid_i(rdd_valid), .rdd_ready_o(rdd_ready), .rdd_i(rdd_data),
     .rdq_qpn_i(rdq_qpn), .rdq_psn_i(rdq_psn), .rdq_hit_o(rdq_hit), .rdq_nxt_o(rdq_nxt),
     .evt_valid_o(rx_evt_valid), .evt_ready_i(rx_evt_ready), .evt_o(rx_evt),
-    .tx_rd_en_i(tx_qpt_req_valid), .tx_rd_qpn_i(tx_qpt_req_qpn), .tx_rd_entry_o(tx_qpt_rsp),
     .ack_valid_o(ack_valid), .ack_ready_i(ack_ready), .ack_qpn_o(ack_qpn), .ack_psn_o(ack_psn),
     .ack_syndrome_o(ack_syndrome), .ack_msn_o(ack_msn), .ack_hold_o(ack_hold),
     .rdrsp_valid_o(rdrsp_valid), .rdrsp_ready_i(rdrsp_ready), .rdrsp_qpn_o(rdrsp_qpn),
@@ -479,21 +501,12 @@ module rnic_core #(
   logic [DataWidth-1:0] xt_tdata;     // the transport engine's frames, before the firmware's merge in
   logic [DataWidth/8-1:0] xt_tkeep;
   logic xt_tlast, xt_tvalid, xt_tready;
-  // a QP-table write that (re)initialises the QP or stops it receiving: the transmit engine
-  // forgets the atomics of the QP that the firmware has not answered (it will not answer them)
-  rnic_spec_pkg::qpt_entry_t qpt_ent;
-  rnic_spec_pkg::qpt_cmd_t   qpt_c;
-  logic qp_stop, unused_qpt;
-  assign qpt_ent = qpt_data;
-  assign qpt_c   = qpt_qpn;
-  assign qp_stop = qpt_valid && qpt_ready && (!qpt_c.keep_state || !(qpt_ent.valid && qpt_ent.rx_enable));
-  assign unused_qpt = ^{qpt_ent, qpt_c};
   xport_tx #(.DataWidth(DataWidth)) u_xport_tx (
     .clk_i, .rst_ni,
     .desc_valid_i(txd_valid), .desc_ready_o(txd_ready), .desc_i(txd_data),
     .ack_valid_i(ack_valid), .ack_ready_o(ack_ready), .ack_qpn_i(ack_qpn), .ack_psn_i(ack_psn),
     .ack_syndrome_i(ack_syndrome), .ack_msn_i(ack_msn), .ack_hold_i(ack_hold),
-    .qp_stop_i(qp_stop), .qp_stop_qpn_i(qpt_qpn[23:0]),
+    .qp_stop_i(qp_stop), .qp_stop_qpn_i(qp_stop_qpn),
     .rdrsp_valid_i(rdrsp_valid), .rdrsp_ready_o(rdrsp_ready), .rdrsp_qpn_i(rdrsp_qpn),
     .rdrsp_psn_i(rdrsp_psn), .rdrsp_va_i(rdrsp_va), .rdrsp_rkey_i(rdrsp_rkey), .rdrsp_len_i(rdrsp_len),
     .rdrsp_msn_i(rdrsp_msn), .rdrsp_new_i(rdrsp_new), .rsc_qpn_i(rsc_qpn), .rsc_cnt_o(rsc_cnt),
