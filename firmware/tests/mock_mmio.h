@@ -49,7 +49,7 @@ extern unsigned mock_cqw_max_pending; /* most records ever handed over and not y
 /* The WQE fetch engine behind the window: commands done at once (each also counts in
  * mock_dma_reads); while mock_wqf_fail every fetch meets a bus error. */
 extern unsigned mock_wqf_cmds, mock_wqf_fail, mock_wqf_rq_cmds; /* rq: into the receive region */
-/* hw_caps[20:16], the configuration's QP count (default 128); read at fw_res_init */
+/* hw_caps.log2_qps, the configuration's QP count (default 128); read at fw_res_init */
 extern unsigned mock_qp_log2;
 
 #endif

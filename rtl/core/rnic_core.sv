@@ -12,7 +12,7 @@ module rnic_core #(
   // QP count (QPNs 2 .. NumQps-1): entries of the RTL QP table and of the firmware's QP-context
   // RAM (fw_tc.qpc_entry_bytes each); a power of two up to device.max_num_qps
   parameter int unsigned NumQps       = 128,
-  // receive buffers per QP in xport_rx (2, 4 or 8; told in hw_caps[7:4]): enough for
+  // receive buffers per QP in xport_rx (2, 4 or 8; told in hw_caps.rq_slots): enough for
   // back-to-back SENDs to find one while the firmware refills (a refill is an event, an RQ WQE
   // fetch and a mailbox post). Named sets of these parameters: bitstream-scripts/configs/.
   parameter int unsigned RxRqSlots    = 8,
@@ -149,7 +149,7 @@ module rnic_core #(
   assign tx_pause_all = &tx_pause_i;
   assign tx_pause_any = |tx_pause_i;
   localparam int unsigned DbAddrWidth = $clog2(rnic_spec_pkg::DB_BAR_SIZE);  // spec db_bar.size
-  localparam int XrxMaxReads = 16;  // READ response contexts in xport_rx (told in hw_caps[15:8])
+  localparam int XrxMaxReads = rnic_spec_pkg::READ_CONTEXTS;  // READ response contexts in xport_rx (hw_caps.read_ctx)
   localparam int XrxRqSlots = RxRqSlots;
 
   // ---- BAR0: AXI4-Lite to the register bus, decoded into regions --------------------------
@@ -253,11 +253,17 @@ module rnic_core #(
   logic [31:0] mkey_wr_index;
   logic [rnic_spec_pkg::MPT_ENTRY_BYTES*8-1:0] mkey_wr_data;
 
+  // what the firmware reads in hw_caps (spec layout hw_caps): engines attached, READ responses
+  // placed, receive slots per QP, the READ contexts, log2 of the QP count (the firmware sizes its
+  // tables and the QP-context RAM from it)
+  localparam logic [31:0] HwCaps = (32'(1) << rnic_spec_pkg::HW_CAPS_ENGINES_LSB) |
+      (32'(1) << rnic_spec_pkg::HW_CAPS_READ_RESP_LSB) |
+      (32'(XrxRqSlots) << rnic_spec_pkg::HW_CAPS_RQ_SLOTS_LSB) |
+      (32'(XrxMaxReads) << rnic_spec_pkg::HW_CAPS_READ_CTX_LSB) |
+      (32'($clog2(NumQps)) << rnic_spec_pkg::HW_CAPS_LOG2_QPS_LSB);
   rnic_fw_subsys #(.DataWidth(DataWidth), .NumQps(NumQps), .ImemInit(FwImemInit), .DmemInit(FwDmemInit)) u_fw (
-    .clk_i, .rst_ni, .hold_i(cpu_control[0]),
-    // engines attached; READ responses placed; receive slots per QP; the READ contexts; log2
-    // of the QP count (the firmware sizes its tables and the QP-context RAM from it)
-    .hw_caps_i({11'd0, 5'($clog2(NumQps)), 8'(XrxMaxReads), 4'(XrxRqSlots), 4'h3}),
+    .clk_i, .rst_ni, .hold_i(cpu_control[rnic_spec_pkg::CPU_CONTROL_HOLD_LSB]),
+    .hw_caps_i(HwCaps),
     .win_req_i(bus_req && sel_win), .win_we_i(bus_we),
     .win_addr_i(bus_addr[19:0]), .win_wdata_i(bus_wdata), .win_wstrb_i(bus_wstrb),
     .win_ack_o(win_ack), .win_err_o(win_err), .win_rdata_o(win_rdata),
@@ -678,7 +684,7 @@ module rnic_core #(
 
   // heartbeat watchdog: a core that runs without moving its heartbeat
   rnic_heartbeat_watchdog u_wdog (
-    .clk_i, .rst_ni, .running_i(cpu_status[0] && !fw_panicked), .heartbeat_i(heartbeat),
+    .clk_i, .rst_ni, .running_i(cpu_status[rnic_spec_pkg::CPU_STATUS_RUNNING_LSB] && !fw_panicked), .heartbeat_i(heartbeat),
     .timeout_i(wdog_timeout), .fire_o(wdog_fire)
   );
   rnic_dev_err u_dev_err (
@@ -694,7 +700,7 @@ module rnic_core #(
   logic unused_inputs;
   assign unused_inputs = ^{fd_rd_cpl_tag, wf_rd_cpl_tag, wf_rd_data_keep, fd_wr_cpl_tag, cw_wr_cpl_tag, mkey_init_done, rx_pl_keep, rx_pl_last, rx_good,
                            tx_rdrsp_err, tx_cnt_done, tx_cnt_lkey, tx_cnt_rkey, tx_cnt_dma, s_axis_rx_tdata_i, ctrl_scratch,
-                           ctrl_vlan[31:17], ctrl_vlan[15:12], vlan_rx_tagged, cpu_control[31:1],
+                           ctrl_vlan[31:17], ctrl_vlan[15:12], vlan_rx_tagged, cpu_control,
                            cmdq_prod_we,
                            eq_cons,
                            eq_msix_vector[31:5], dev_err_msix_vector[31:5], ctrl_control[31:1], bus_wdata, bus_wstrb};

@@ -132,11 +132,11 @@ module xport_rx #(
   localparam logic [4:0] SRsc1   = 5'd19;  // READ / atomic request: the transmit engine matches
   localparam logic [4:0] SRsc2   = 5'd20;  // ... and counts the QP's responder resources, then SCls
 
-  localparam logic [7:0] SynAck    = 8'h1F;  // ACK, no credit information
-  localparam logic [7:0] SynPsnSeq = 8'h60;
-  localparam logic [7:0] SynInvReq = 8'h61;
-  localparam logic [7:0] SynRemAcc = 8'h62;
-  localparam logic [7:0] SynRemOp  = 8'h63;
+  localparam logic [7:0] SynAck    = rnic_spec_pkg::AETH_SYNDROME_ACK;  // ACK, no credit information
+  localparam logic [7:0] SynPsnSeq = rnic_spec_pkg::AETH_SYNDROME_NAK_PSN_SEQ;
+  localparam logic [7:0] SynInvReq = rnic_spec_pkg::AETH_SYNDROME_NAK_INV_REQ;
+  localparam logic [7:0] SynRemAcc = rnic_spec_pkg::AETH_SYNDROME_NAK_REM_ACCESS;
+  localparam logic [7:0] SynRemOp  = rnic_spec_pkg::AETH_SYNDROME_NAK_REM_OP;
   localparam logic [31:0] UdGrhBytes = 32'd40;  // GRH area at the start of a UD receive buffer
   // mkey_table access bits (rnic_spec_pkg::ACCESS_* positions)
   localparam logic [3:0] AccLocWr = 4'(32'd1 << rnic_spec_pkg::ACCESS_LOCAL_WRITE);
