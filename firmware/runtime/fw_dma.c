@@ -16,8 +16,8 @@ static int dma_wait(void)
 {
 	for (uint32_t i = 0; i < DMA_POLL_LIMIT; i++) {
 		uint32_t st = hal_rd32(RNIC_FW_REG_DMA_STATUS);
-		if (!rnic_fw_dma_status_v_busy(st))
-			return rnic_fw_dma_status_v_error(st) ? -1 : 0;
+		if (!(st & RNIC_FW_DMA_STATUS_BUSY_MASK))
+			return (st & RNIC_FW_DMA_STATUS_ERROR_MASK) ? -1 : 0;
 	}
 	return -1;
 }
@@ -43,7 +43,8 @@ static void dma_start(uint64_t host, uint32_t buf_off, uint32_t len, int dir)
 		hal_wr32(RNIC_FW_REG_DMA_BUF_OFF, reg_off = buf_off);
 	if (reg_len != len)
 		hal_wr32(RNIC_FW_REG_DMA_LEN, reg_len = len);
-	hal_wr32(RNIC_FW_REG_DMA_CTRL, rnic_fw_dma_ctrl_mk_start(1) | rnic_fw_dma_ctrl_mk_to_host(dir == FW_DMA_TO_HOST));
+	hal_wr32(RNIC_FW_REG_DMA_CTRL,
+		 RNIC_FW_DMA_CTRL_START_MASK | (dir == FW_DMA_TO_HOST ? RNIC_FW_DMA_CTRL_TO_HOST_MASK : 0u));
 }
 
 int fw_dma_xfer(uint64_t host, uint32_t buf_off, uint32_t len, int dir)

@@ -169,18 +169,14 @@ module rnic_core #(
     .bus_wstrb_o(bus_wstrb), .bus_ack_i(bus_ack), .bus_rdata_i(bus_rdata), .bus_err_i(bus_err)
   );
 
-  logic sel_regs, sel_win;
-  assign sel_regs = bus_addr < BarAddrWidth'(1 << rnic_spec_pkg::REG_ADDR_W);
-  assign sel_win = bus_addr >= BarAddrWidth'(rnic_spec_pkg::BAR0_FW_WINDOW_BASE) &&
-                   bus_addr < BarAddrWidth'(rnic_spec_pkg::BAR0_FW_WINDOW_BASE +
-                                            rnic_spec_pkg::BAR0_FW_WINDOW_SIZE);
-  // Registers answer in the request cycle, the firmware window when its memory does; unmapped
-  // space (the doorbell pages are in their own BAR now) answers SLVERR rather than fake data.
-  logic win_ack, win_err;
+  // decoded into the register file and the firmware window; the rest answers SLVERR
+  logic regs_req, win_req, win_ack, win_err;
   logic [31:0] win_rdata;
-  assign bus_ack = sel_win ? win_ack : bus_req;
-  assign bus_err = sel_win ? win_err : !sel_regs;
-  assign bus_rdata = sel_regs ? regs_rdata : sel_win ? win_rdata : 32'h0;
+  rnic_bar0_decode #(.AddrWidth(BarAddrWidth)) u_bar0_dec (
+    .bus_req_i(bus_req), .bus_addr_i(bus_addr), .bus_ack_o(bus_ack), .bus_err_o(bus_err),
+    .bus_rdata_o(bus_rdata), .regs_req_o(regs_req), .regs_rdata_i(regs_rdata),
+    .win_req_o(win_req), .win_ack_i(win_ack), .win_err_i(win_err), .win_rdata_i(win_rdata)
+  );
 
   // ---- Firmware subsystem: soft core, image check, firmware registers, BAR0 window ---------
   logic [31:0] ctrl_control, ctrl_scratch, ctrl_vlan, cpu_control;
@@ -264,7 +260,7 @@ module rnic_core #(
   rnic_fw_subsys #(.DataWidth(DataWidth), .NumQps(NumQps), .ImemInit(FwImemInit), .DmemInit(FwDmemInit)) u_fw (
     .clk_i, .rst_ni, .hold_i(cpu_control[rnic_spec_pkg::CPU_CONTROL_HOLD_LSB]),
     .hw_caps_i(HwCaps),
-    .win_req_i(bus_req && sel_win), .win_we_i(bus_we),
+    .win_req_i(win_req), .win_we_i(bus_we),
     .win_addr_i(bus_addr[19:0]), .win_wdata_i(bus_wdata), .win_wstrb_i(bus_wstrb),
     .win_ack_o(win_ack), .win_err_o(win_err), .win_rdata_o(win_rdata),
     .irq_ext_i(1'b0),
@@ -629,7 +625,7 @@ module rnic_core #(
       (32'(1) << rnic_spec_pkg::ID_CAPS_FW_LOAD);
   rnic_regs u_regs (
     .clk_i, .rst_ni,
-    .req_i(bus_req && sel_regs), .we_i(bus_we), .addr_i(bus_addr[rnic_spec_pkg::REG_ADDR_W-1:0]),
+    .req_i(regs_req), .we_i(bus_we), .addr_i(bus_addr[rnic_spec_pkg::REG_ADDR_W-1:0]),
     .wdata_i(bus_wdata), .wstrb_i(bus_wstrb), .rdata_o(regs_rdata),
     .id_data_width_i(32'(DataWidth)), .id_num_cores_i(32'(NumCores)),
     .id_caps_i(IdCaps),
