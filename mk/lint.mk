@@ -1,5 +1,5 @@
 # RTL gates: Verilator -Wall lint of every top, a Yosys parse of every RTL file, synthesis.
-LINT_TOPS += rnic_core
+LINT_TOPS += rnic_core rnic_pause_breaker rnic_event_merge rnic_counters rnic_irq_src rnic_bar0_decode
 SYNTH_TOPS += rnic_core
 
 lint:

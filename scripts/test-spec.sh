@@ -26,4 +26,21 @@ grep -q "X(cqe, byte_len, 8, 4, 0, 24)" "$tmp/tree/spec/include/rnic_spec.h" && 
 sed 's/{ name = "imm_data", off = 12, bits = 32, doc = "network order, as ibv_wc.imm_data" }/{ name = "imm_data", off = 10, bits = 32 }/' spec/rnic.toml > "$tmp/bad.toml"
 python3 spec/gen/rnic_gen.py --spec "$tmp/bad.toml" --root "$tmp/tree" --check 2>"$tmp/err2"
 rc=$?; [ $rc -eq 2 ] && grep -q "overlaps" "$tmp/err2"; check $? "spec-overlap-refused"
+# The Python module (spec/py/rnic_spec.py, for mkimage.py) names every layout field where the
+# C header does, and get/put round-trip a field without touching its neighbours.
+python3 - <<'PY'; check $? "spec-python-module-matches-c-header"
+import re, sys
+sys.path.insert(0, "spec/py")
+import rnic_spec
+rows = re.findall(r"\tX\((\w+), (\w+), (\d+), \d+, (\d+), (\d+)\)", open("spec/include/rnic_spec.h").read())
+py = {(l, f): v for l, (size, fields) in rnic_spec.LAYOUTS.items() for f, v in fields.items()}
+c = {(l, f): (int(o), int(lsb), int(b)) for l, f, o, lsb, b in rows}
+if py != c or not c:
+    sys.exit(f"python/C layout fields differ: {sorted(set(py.items()) ^ set(c.items()))[:5]}")
+buf = bytearray(b"\xAA" * 32)
+rnic_spec.put("fw_image_hdr", "magic", buf, rnic_spec.FW_IMAGE_MAGIC)
+rnic_spec.put("bf_status", "valid", buf, 1, base=8)
+assert rnic_spec.get("fw_image_hdr", "magic", buf) == 0x57464E52 and buf[0:4] == b"RNFW"
+assert buf[11] == 0xAA | 0x80 and buf[4:11] == b"\xAA" * 7 and rnic_spec.get("bf_status", "seq", buf, base=8) == 0xAA
+PY
 exit $fail

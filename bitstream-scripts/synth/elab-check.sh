@@ -2,8 +2,8 @@
 # elab-check.sh "TOP..." FILES...: the CI-time check of standalone block tops (suite synth-blocks).
 # One Yosys run reads the RTL once (check yosys-parse-all-rtl: every file parses), then elaborates
 # each TOP with its default parameters (hierarchy -check, proc, flatten, check) and fails a top on
-# the same warnings synth.sh fails on: a wire used without a driver, an implicitly declared
-# identifier. Prints PASS/FAIL per top and its
+# the same warnings synth.sh fails on (yosys_warnings.py): a wire used without a driver, an
+# implicitly declared identifier, a port connected at another width. Prints PASS/FAIL per top and its
 # RTL-level cell counts as INFO lines.
 # Why not synth_xilinx: these tops are inside rnic_core (with the core's parameters), which suite
 # synth maps in full; mapping them again at their defaults cost ~220 CPU s of make test's 15
@@ -37,12 +37,12 @@ if [ $yrc -ne 0 ]; then
   exit 1
 fi
 rc=0
-pattern="Warning: (Identifier .* is implicitly declared|Wire .* is used but has no driver)"
+here=$(dirname "$0")
 for t in $tops; do
   awk -v t="$t" '/^=== elab / { cur = $3; next } cur == "" || cur == t' "$log" \
-    | grep -E "$pattern" > "$out/$t.elab.undriven.txt"
+    | python3 "$here/yosys_warnings.py" - > "$out/$t.elab.undriven.txt"
   if [ -s "$out/$t.elab.undriven.txt" ]; then
-    echo "FAIL elab-$t undriven or implicitly declared signals (Yosys warnings)"; echo "RERUN make synth-$t"
+    echo "FAIL elab-$t undriven, implicitly declared or resized signals (Yosys warnings)"; echo "RERUN make synth-$t"
     head -20 "$out/$t.elab.undriven.txt" | sed 's/^/INFO /'; rc=1
   else
     echo "PASS elab-$t"

@@ -3,8 +3,10 @@
 # SYNTH_CONFIG=NAME sets TOP's parameters from bitstream-scripts/configs/NAME.cfg (reports named
 # TOP-NAME); SYNTH_LIBS="FILES" are read as black boxes (only their ports: a board top is
 # synthesized around rnic_core without synthesizing the core again).
-# Fails below the flip-flop/RAM floor of floors.txt, and on the Yosys warnings that mean a wire the RTL uses has no driver or was never declared:
-# Yosys synthesizes those anyway (as undriven nets or 1-bit wires), so they would pass silently.
+# Fails below the flip-flop/RAM floor of floors.txt, and on the Yosys warnings that mean a wire
+# the RTL uses has no driver, was never declared or was connected at another width
+# (yosys_warnings.py, reviewed exceptions in warnings-allow.txt): Yosys synthesizes those anyway
+# (as undriven nets, 1-bit wires or truncated ports), so they would pass silently.
 # SYNTH_CACHE (synth_cache.py, docs/development.md "Synthesis cache"): `use` takes the figures of
 # the committed record cache/NAME.json when its key (hash of every input) is the current one and
 # gates them without running Yosys; `write` runs Yosys and writes the record; `refresh` writes
@@ -42,9 +44,11 @@ if ! yosys ${YOSYS_FLAGS:-} -q -l "$out/$name.log" -p "${reads} ${pre}; synth_xi
      tee -o $out/$name.stat.txt stat; write_json $out/$name.netlist.json" > /dev/null 2>&1; then
   echo "synth $name: FAILED (see $out/$name.log)"; tail -5 "$out/$name.log"; exit 1
 fi
-if grep -E "Warning: (Identifier .* is implicitly declared|Wire .* is used but has no driver)" "$out/$name.log" \
-     > "$out/$name.undriven.txt"; then
-  echo "synth $name: FAILED: undriven or implicitly declared signals (Yosys warnings):"
+# undriven, implicitly declared or resized signals (yosys_warnings.py; reviewed exceptions in
+# warnings-allow.txt, each with its reason)
+if ! python3 "$here/yosys_warnings.py" "$out/$name.log" > "$out/$name.undriven.txt"; then
+  echo "synth $name: FAILED: undriven, implicitly declared or resized signals (Yosys warnings;"\
+       "reviewed exceptions: bitstream-scripts/synth/warnings-allow.txt):"
   head -20 "$out/$name.undriven.txt"; exit 1
 fi
 python3 "$(dirname "$0")/synth_report.py" "$top" "$out/$name.netlist.json" "$out/$name.json" | \

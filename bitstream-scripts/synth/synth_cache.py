@@ -9,7 +9,8 @@ The key covers, by content (sha256), never by mtime:
   - every file the flow reads, in the order synth.sh is given them (the Makefile's RTL_SRCS,
     so a new or removed RTL file changes the key), and the black boxes of SYNTH_LIBS;
   - the flow's scripts: synth.sh (the Yosys command), synth_report.py (how figures are counted),
-    configs/cfg.py and the configuration file, and the parameter text cfg.py produced;
+    yosys_warnings.py and warnings-allow.txt (which warnings fail a run), configs/cfg.py and the
+    configuration file, and the parameter text cfg.py produced;
   - the top, the configuration name, `yosys -V`, and KEY_FORMAT below.
 
   synth_cache.py key NAME TOP CONFIG PARAMS LIBS -- FILES...   prints the key, writes
@@ -34,7 +35,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 KEY_FORMAT = 1  # raise when the key's composition changes, so older records stop matching
 OUT = os.environ.get("SYNTH_OUT", "build/synth")
 CACHE = os.environ.get("SYNTH_CACHE_DIR", os.path.join(HERE, "cache"))
-SCRIPTS = ["synth.sh", "synth_report.py", os.path.join("..", "configs", "cfg.py")]
+SCRIPTS = ["synth.sh", "synth_report.py", "yosys_warnings.py", "warnings-allow.txt",
+           os.path.join("..", "configs", "cfg.py")]
 
 
 def sha(path):

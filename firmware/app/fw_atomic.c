@@ -10,8 +10,6 @@
 
 #define BUF_ATOMIC 0xC80u
 #define HIST 4u
-#define OP_CMP_SWAP 0x13u
-#define OP_FETCH_ADD 0x14u
 
 struct atomic_hist {
 	uint32_t psn[HIST];
@@ -23,13 +21,13 @@ _Static_assert(sizeof(struct atomic_hist) <= FW_QPC_ATOMIC_BYTES, "atomic histor
 #define hist ((struct atomic_hist *)fw_res.qp_atomic)
 
 /* Every ATOMIC_REQ event gets one answer: the transmit engine holds the QP's later responses
- * until it leaves (responses in PSN order, rtl/xport_tx). syndrome 0x1F: the ATOMIC ACKNOWLEDGE
+ * until it leaves (responses in PSN order, rtl/xport_tx). syndrome AETH_SYNDROME_ACK: the ATOMIC ACKNOWLEDGE
  * (no credit information); else a NAK of that syndrome. */
 static int send_ack(uint32_t qpn, uint32_t psn, uint32_t msn, uint64_t orig, uint32_t syndrome)
 {
 	FW_LAYOUT_ALIGN uint8_t d[RNIC_TX_DESC_SIZE] = { 0 };
 	rnic_tx_desc_set_qpn(d, qpn);
-	rnic_tx_desc_set_kind(d, syndrome == 0x1F ? RNIC_MSG_KIND_ATOMIC_ACK : RNIC_MSG_KIND_ACK);
+	rnic_tx_desc_set_kind(d, syndrome == RNIC_AETH_SYNDROME_ACK ? RNIC_MSG_KIND_ATOMIC_ACK : RNIC_MSG_KIND_ACK);
 	rnic_tx_desc_set_psn(d, psn);
 	rnic_tx_desc_set_syndrome(d, syndrome);
 	rnic_tx_desc_set_imm_data(d, msn);
@@ -48,18 +46,18 @@ void fw_atomic_req(const uint8_t *ev)
 
 	for (uint32_t i = 0; i < HIST; i++)
 		if (h->valid[i] && h->psn[i] == psn) {
-			send_ack(qpn, psn, rnic_rx_event_get_msn(ev), h->orig[i], 0x1F);
+			send_ack(qpn, psn, rnic_rx_event_get_msn(ev), h->orig[i], RNIC_AETH_SYNDROME_ACK);
 			return;
 		}
-	if ((va & 7) || (op != OP_CMP_SWAP && op != OP_FETCH_ADD) ||
+	if ((va & 7) || (op != RNIC_BTH_OPCODE_RC_CMP_SWAP && op != RNIC_BTH_OPCODE_RC_FETCH_ADD) ||
 	    fw_dma_xfer(va, BUF_ATOMIC, 8, FW_DMA_TO_BUF)) {
 		fw_log("qp %u: atomic at %08x failed", (unsigned)qpn, (unsigned)va);
-		send_ack(qpn, psn, rnic_rx_event_get_msn(ev), 0, 0x63); /* NAK remote operational error */
+		send_ack(qpn, psn, rnic_rx_event_get_msn(ev), 0, RNIC_AETH_SYNDROME_NAK_REM_OP);
 		return;
 	}
 	fw_buf_read(BUF_ATOMIC, b, 8);
 	uint64_t orig = rnic_ld_le(b, 8), val = orig;
-	if (op == OP_FETCH_ADD)
+	if (op == RNIC_BTH_OPCODE_RC_FETCH_ADD)
 		val = orig + rnic_rx_event_get_swap_add(ev);
 	else if (orig == rnic_rx_event_get_compare(ev))
 		val = rnic_rx_event_get_swap_add(ev);
@@ -67,7 +65,7 @@ void fw_atomic_req(const uint8_t *ev)
 		rnic_st_le(b, 8, val);
 		fw_buf_write(BUF_ATOMIC, b, 8);
 		if (fw_dma_xfer(va, BUF_ATOMIC, 8, FW_DMA_TO_HOST)) {
-			send_ack(qpn, psn, rnic_rx_event_get_msn(ev), 0, 0x63);
+			send_ack(qpn, psn, rnic_rx_event_get_msn(ev), 0, RNIC_AETH_SYNDROME_NAK_REM_OP);
 			return;
 		}
 	}
@@ -75,7 +73,7 @@ void fw_atomic_req(const uint8_t *ev)
 	h->orig[h->next] = orig;
 	h->valid[h->next] = 1;
 	h->next = (uint8_t)((h->next + 1) % HIST);
-	send_ack(qpn, psn, rnic_rx_event_get_msn(ev), orig, 0x1F);
+	send_ack(qpn, psn, rnic_rx_event_get_msn(ev), orig, RNIC_AETH_SYNDROME_ACK);
 }
 
 void fw_atomic_reset(uint32_t qpn)

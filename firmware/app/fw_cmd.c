@@ -66,7 +66,7 @@ uint32_t fw_cmd_exec(uint8_t *e)
 		rnic_cmd_query_device_set_max_cqe(e, 1u << 16);
 		rnic_cmd_query_device_set_max_sge(e, RNIC_MAX_SGE);
 		rnic_cmd_query_device_set_max_inline(e, 128 / 4);
-		rnic_cmd_query_device_set_max_rd_atomic(e, 16);
+		rnic_cmd_query_device_set_max_rd_atomic(e, RNIC_MAX_RD_ATOMIC);
 		rnic_cmd_query_device_set_page_size_cap(e, (1u << 12) | (1u << 21));
 		rnic_cmd_query_device_set_max_mr_size_log2(e, 40);
 		rnic_cmd_query_device_set_num_uctx(e, FW_MAX_UCTX - 1);

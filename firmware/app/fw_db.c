@@ -32,7 +32,7 @@ static uint32_t sq_db_deferred;
 
 static int sq_db_follows(uint32_t ev, uint32_t value)
 {
-	if (sq_db_deferred >= SQ_DB_BATCH || !(hal_rd32(RNIC_FW_REG_DB_STATUS) & 1u))
+	if (sq_db_deferred >= SQ_DB_BATCH || !rnic_mbox_in_status_v_valid(hal_rd32(RNIC_FW_REG_DB_STATUS)))
 		return 0;
 	FW_LAYOUT_ALIGN uint8_t e[4], v[4], ne[4], nv[4];
 	rnic_st_le32(e, ev);
@@ -154,7 +154,7 @@ uint32_t fw_xport_poll(void)
 	FW_LAYOUT_ALIGN uint8_t ev[RNIC_RX_EVENT_SIZE];
 
 	fw_cqw_check();
-	while (hal_rd32(RNIC_FW_REG_DB_STATUS) & 1u) {
+	while (rnic_mbox_in_status_v_valid(hal_rd32(RNIC_FW_REG_DB_STATUS))) {
 		uint32_t t0 = hal_cycles32();
 		uint32_t e = hal_rd32(RNIC_FW_REG_DB_DATA), v = hal_rd32(RNIC_FW_REG_DB_DATA + 4);
 		hal_wr32(RNIC_FW_REG_DB_POP, 1);
@@ -163,7 +163,7 @@ uint32_t fw_xport_poll(void)
 		perf_add(t0, &fw_perf.db_cycles, &fw_perf.db_max);
 		n++;
 	}
-	while (hal_rd32(RNIC_FW_REG_EVT_STATUS) & 1u) {
+	while (rnic_mbox_in_status_v_valid(hal_rd32(RNIC_FW_REG_EVT_STATUS))) {
 		uint32_t t0 = hal_cycles32();
 		/* Requester-side events (ACK, NAKs, READ done, atomic ACK, TX error) use only the first
 		 * four words, receive completions nine: the others are not read (a load and a store each). */

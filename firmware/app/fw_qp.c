@@ -112,7 +112,8 @@ uint32_t fw_cmd_create_qp(uint8_t *e)
 		return RNIC_CMD_STATUS_BAD_HANDLE;
 	if ((type != RNIC_QP_TYPE_RC && type != RNIC_QP_TYPE_UD) || sq_log < 1 || sq_log > 15 || rq_log > 15 ||
 	    rq_stride < 5 || rq_stride > 10 || buf == 0 || (buf & 63) ||
-	    rnic_cmd_create_qp_get_rq_offset(e) < (64u << sq_log) || (rnic_cmd_create_qp_get_rq_offset(e) & 63) ||
+	    rnic_cmd_create_qp_get_rq_offset(e) < (RNIC_WQEBB_BYTES << sq_log) ||
+	    (rnic_cmd_create_qp_get_rq_offset(e) & (RNIC_WQEBB_BYTES - 1)) ||
 	    rnic_cmd_create_qp_get_max_inline(e) * 4u > 128u)
 		return RNIC_CMD_STATUS_BAD_PARAM;
 	if (rnic_cmd_create_qp_get_num_pages(e) != 0) /* page-listed queue buffers: not served yet */
@@ -174,9 +175,9 @@ static int attrs_valid(const uint8_t *e, uint32_t mask)
 		return 0;
 	if ((mask & A(SQ_PSN)) && rnic_cmd_modify_qp_get_sq_psn(e) > 0xFFFFFFu)
 		return 0;
-	if ((mask & A(MAX_QP_RD_ATOMIC)) && rnic_cmd_modify_qp_get_max_rd_atomic(e) > 16)
+	if ((mask & A(MAX_QP_RD_ATOMIC)) && rnic_cmd_modify_qp_get_max_rd_atomic(e) > RNIC_MAX_RD_ATOMIC)
 		return 0;
-	if ((mask & A(MAX_DEST_RD_ATOMIC)) && rnic_cmd_modify_qp_get_max_dest_rd_atomic(e) > 16)
+	if ((mask & A(MAX_DEST_RD_ATOMIC)) && rnic_cmd_modify_qp_get_max_dest_rd_atomic(e) > RNIC_MAX_RD_ATOMIC)
 		return 0;
 	if ((mask & A(AV)) && ((rnic_cmd_modify_qp_get_dmac(e) >> 48) || rnic_cmd_modify_qp_get_sgid_index(e) >= FW_NUM_GIDS ||
 			       !fw_res.gids[rnic_cmd_modify_qp_get_sgid_index(e)].valid))
@@ -223,7 +224,7 @@ static int qpt_send(uint32_t qpn, uint32_t keep)
 	FW_LAYOUT_ALIGN uint8_t t[RNIC_QPT_ENTRY_SIZE];
 	FW_LAYOUT_ALIGN uint8_t cmd[RNIC_QPT_CMD_SIZE] = {0};
 
-	if (!(fw_hw_caps & 1u))
+	if (!rnic_hw_caps_v_engines(fw_hw_caps))
 		return 0; /* no engines attached: nothing to program */
 	fw_qpt_build(qpn, t);
 	if (rnic_qp_ctx_get_state(fw_res.qp_ctx[qpn]) == RNIC_QP_STATE_RESET)

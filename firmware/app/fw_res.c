@@ -18,7 +18,7 @@ _Static_assert(RNIC_QP_CTX_SIZE + ((sizeof(struct fw_qp_run) + 7u) & ~7u) + FW_Q
  * the rest of a QP's state. */
 void fw_res_init(void)
 {
-	uint32_t lg = (hal_rd32(RNIC_FW_REG_HW_CAPS) >> 16) & 0x1Fu;
+	uint32_t lg = rnic_hw_caps_v_log2_qps(hal_rd32(RNIC_FW_REG_HW_CAPS));
 	uint8_t *p = hal_qpc_base();
 
 	fw_num_qp = 1u << lg;

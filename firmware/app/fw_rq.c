@@ -1,4 +1,4 @@
-/* Receive queues: up to hw_caps[7:4] receive buffers at a time are with the receive engine; each
+/* Receive queues: up to hw_caps.rq_slots receive buffers at a time are with the receive engine; each
  * completion event becomes the receive CQE (through the CQE writer) and the next RQ WQE is handed
  * over. RQ WQEs come through the WQE fetch engine's receive region (rtl/wqe_fetch, one-cycle
  * loads on the tightly coupled window): one fetch reads every posted WQE that fits, the ones the
@@ -12,7 +12,7 @@
 
 /* The most of a WQE that is read: a longer stride could only hold SGEs beyond the limit. */
 #define RQE_MAX_BYTES (RNIC_RQ_WQE_SIZE + RNIC_MAX_SGE * RNIC_WQE_SGE_SIZE)
-#define RQ_REGION_BYTES (FW_WQF_RQ_BBS * 64u)
+#define RQ_REGION_BYTES (FW_WQF_RQ_BBS * RNIC_WQEBB_BYTES)
 
 /* An rq_desc is the WQE's words with the QPN in front: wr_id, then the SGEs as they are. */
 _Static_assert(RNIC_RQ_WQE_WR_ID_OFF == 0 && RNIC_RQ_DESC_WR_ID_OFF == 8 && RNIC_RQ_DESC_SGE0_ADDR_OFF == RNIC_RQ_WQE_SIZE &&
@@ -78,7 +78,7 @@ static void rq_fetch(uint32_t qpn, const uint8_t *c, uint32_t k, uint32_t max)
 	if (n == 0)
 		n = 1;
 	uint32_t bytes = off + (n - 1) * stride + need;
-	rs.cmd = fw_wqf_issue_rq(a - off, (bytes + 63u) / 64u, 0);
+	rs.cmd = fw_wqf_issue_rq(a - off, (bytes + RNIC_WQEBB_BYTES - 1) / RNIC_WQEBB_BYTES, 0);
 	rs.qpn = qpn;
 	rs.first = first & 0xFFFFu;
 	rs.n = n;
@@ -154,7 +154,7 @@ static __attribute__((noinline)) void rq_fetch_failed(uint32_t qpn)
 	fw_qp_fatal(qpn, RNIC_WC_STATUS_LOC_QP_OP_ERR, RNIC_EQ_QP_SIDE_RESPONDER);
 }
 
-/* Hands posted RQ WQEs to the receive engine while it has free buffer slots (hw_caps[7:4] per
+/* Hands posted RQ WQEs to the receive engine while it has free buffer slots (hw_caps.rq_slots per
  * QP); the engine fills them in the order given, so completions stay in RQ order. Each one goes
  * from the receive region straight into the rq_desc mailbox (one-cycle loads, the stores
  * granted at once): no copy in between. */
@@ -164,13 +164,13 @@ void fw_rq_service(uint32_t qpn)
 {
 	uint8_t *c = ctx(qpn);
 	struct fw_qp_run *run = &fw_res.qp_run[qpn];
-	uint32_t slots = (fw_hw_caps >> 4) & 0xFu;
+	uint32_t slots = rnic_hw_caps_v_rq_slots(fw_hw_caps);
 
 	if (rnic_qp_ctx_get_state(c) == RNIC_QP_STATE_ERR) {
 		fw_rq_flush(qpn);
 		return;
 	}
-	if (!(fw_hw_caps & 1u))
+	if (!rnic_hw_caps_v_engines(fw_hw_caps))
 		return; /* no receive engine attached: the buffers wait */
 	if (slots == 0)
 		slots = 1;
@@ -212,7 +212,7 @@ static void rq_refill(uint32_t qpn, uint8_t *c, struct fw_qp_run *run, uint32_t 
 			rq_stage_pop();
 			continue;
 		}
-		if (hal_rd32(RNIC_FW_REG_RQD_STATUS) & 1u) { /* busy: retried after the events are taken */
+		if (rnic_mbox_status_v_busy(hal_rd32(RNIC_FW_REG_RQD_STATUS))) { /* busy: retried after the events are taken */
 			run->rq_stalled = 1;
 			fw_stalled_any = 1;
 			return;

@@ -8,7 +8,7 @@
 
 /* The image header: the loader fills sizes and the IMEM CRC after linking (firmware/tools). */
 __attribute__((section(".fw_header"), used)) static const uint32_t fw_header[RNIC_FW_IMAGE_HDR_SIZE / 4] = {
-	0x57464E52u, /* 'RNFW' */
+	RNIC_FW_IMAGE_MAGIC, /* 'RNFW' */
 	FW_VERSION,
 };
 

@@ -12,7 +12,7 @@
 #define FW_MAX_UCTX 512u
 #define FW_NUM_GIDS 16u
 #define FW_MAX_CQ 128u
-/* The QP count is the configuration's (rnic_core NumQps, hw_caps[20:16]), learnt at boot, so
+/* The QP count is the configuration's (rnic_core NumQps, hw_caps.log2_qps), learnt at boot, so
  * one image serves every configuration. QPNs FW_FIRST_QPN .. FW_MAX_QP-1 exist; their state
  * (context, requester bookkeeping, atomic history, in-use flag) lives in the QP-context RAM
  * (fw_tc), carved by fw_res_init, not in DMEM: 1024 QPs x 256 bytes would not fit its 64 KiB. */

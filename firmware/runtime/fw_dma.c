@@ -4,8 +4,6 @@
 #include "hal.h"
 
 #define BUF_OFF (RNIC_FW_DMA_BUF_BASE - RNIC_FW_MMIO_BASE)
-#define DMA_BUSY 1u
-#define DMA_ERR 2u
 #define DMA_POLL_LIMIT 1000000u /* ~ms of core time: a transfer that takes longer is an error */
 
 static uint8_t dma_posted; /* a transfer started by fw_dma_post may still run */
@@ -18,8 +16,8 @@ static int dma_wait(void)
 {
 	for (uint32_t i = 0; i < DMA_POLL_LIMIT; i++) {
 		uint32_t st = hal_rd32(RNIC_FW_REG_DMA_STATUS);
-		if (!(st & DMA_BUSY))
-			return (st & DMA_ERR) ? -1 : 0;
+		if (!(st & RNIC_FW_DMA_STATUS_BUSY_MASK))
+			return (st & RNIC_FW_DMA_STATUS_ERROR_MASK) ? -1 : 0;
 	}
 	return -1;
 }
@@ -45,7 +43,8 @@ static void dma_start(uint64_t host, uint32_t buf_off, uint32_t len, int dir)
 		hal_wr32(RNIC_FW_REG_DMA_BUF_OFF, reg_off = buf_off);
 	if (reg_len != len)
 		hal_wr32(RNIC_FW_REG_DMA_LEN, reg_len = len);
-	hal_wr32(RNIC_FW_REG_DMA_CTRL, 1u | (dir == FW_DMA_TO_HOST ? 2u : 0u));
+	hal_wr32(RNIC_FW_REG_DMA_CTRL,
+		 RNIC_FW_DMA_CTRL_START_MASK | (dir == FW_DMA_TO_HOST ? RNIC_FW_DMA_CTRL_TO_HOST_MASK : 0u));
 }
 
 int fw_dma_xfer(uint64_t host, uint32_t buf_off, uint32_t len, int dir)

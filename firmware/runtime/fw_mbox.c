@@ -9,7 +9,7 @@ int fw_mbox_send(uint32_t data_off, uint32_t commit_off, uint32_t status_off, co
 {
 	uint32_t i = 0;
 
-	while (hal_rd32(status_off) & 1u)
+	while (rnic_mbox_status_v_busy(hal_rd32(status_off)))
 		if (++i == MBOX_POLL_LIMIT)
 			return -1;
 	data = (const uint8_t *)RNIC_ASSUME_ALIGNED(data, 4); /* a layout buffer */

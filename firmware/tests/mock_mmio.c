@@ -30,7 +30,7 @@ uint32_t mock_mmio_rd32(uint32_t off)
 		return (uint32_t)rnic_ld_le(mock_buf + off - BUF_OFF, 4);
 	/* the QP count is the configuration's, a constant of the hardware, not a test's register */
 	if (off == RNIC_FW_REG_HW_CAPS)
-		return (regs[off / 4] & ~(0x1Fu << 16)) | mock_qp_log2 << 16;
+		return (regs[off / 4] & ~RNIC_HW_CAPS_LOG2_QPS_MASK) | rnic_hw_caps_mk_log2_qps(mock_qp_log2);
 	return regs[(off / 4) % 0x800];
 }
 

@@ -56,7 +56,7 @@ struct mock_sq { uint64_t base; uint32_t log, page, en, fidx; };
 extern struct mock_sq mock_sq[];
 extern unsigned mock_wqf_db_cmds, mock_wqf_db_on;
 void mock_wqf_db(uint32_t page, uint32_t value, int bf);
-/* hw_caps[20:16], the configuration's QP count (default 128); read at fw_res_init */
+/* hw_caps.log2_qps, the configuration's QP count (default 128); read at fw_res_init */
 extern unsigned mock_qp_log2;
 
 #endif

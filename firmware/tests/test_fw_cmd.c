@@ -255,7 +255,7 @@ static void qp_commands(void)
 	check(create_qp(pd, cq, RNIC_QP_TYPE_RC) == 0 && fw_cmd_exec(e) != RNIC_CMD_STATUS_OK, "fw-qp-exhausted-no-resources");
 }
 
-/* The QP count comes from hw_caps[20:16] (the configuration's NumQps): QUERY_DEVICE reports it,
+/* The QP count comes from hw_caps.log2_qps (the configuration's NumQps): QUERY_DEVICE reports it,
  * exactly that many QPs can be created, their state lies inside the QP-context RAM of that size,
  * and what an earlier image left there is cleared at boot. */
 static void qp_count_from_hw(void)

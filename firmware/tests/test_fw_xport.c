@@ -437,12 +437,12 @@ static void ring_rq(void)
 	fw_doorbell(db_ev(0, RNIC_DB_RQ_DB), (uint32_t)rnic_ld_le(v, 4));
 }
 
-/* With several receive slots in the engine (hw_caps[7:4]), the RQ WQEs a doorbell announces go
+/* With several receive slots in the engine (hw_caps.rq_slots), the RQ WQEs a doorbell announces go
  * over in one DMA (up to the free slots), in order; a later doorbell fills the remaining slots. */
 static void rq_batch(void)
 {
 	uint32_t caps = regs[RNIC_FW_REG_HW_CAPS / 4];
-	regs[RNIC_FW_REG_HW_CAPS / 4] = (caps & ~0xF0u) | (4u << 4);
+	regs[RNIC_FW_REG_HW_CAPS / 4] = (caps & ~RNIC_HW_CAPS_RQ_SLOTS_MASK) | rnic_hw_caps_mk_rq_slots(4);
 	fresh_qp(7); /* reads hw_caps again */
 	struct rnicp_sge sg = { H(DATA_OFF), 64, 0x101 };
 	for (uint64_t i = 0; i < 3; i++) {
@@ -487,7 +487,7 @@ static void recv_done(uint64_t wr_id)
 static void rq_ahead(void)
 {
 	uint32_t caps = regs[RNIC_FW_REG_HW_CAPS / 4];
-	regs[RNIC_FW_REG_HW_CAPS / 4] = (caps & ~0xF0u) | (4u << 4);
+	regs[RNIC_FW_REG_HW_CAPS / 4] = (caps & ~RNIC_HW_CAPS_RQ_SLOTS_MASK) | rnic_hw_caps_mk_rq_slots(4);
 	fresh_qp(7);
 	struct rnicp_sge sg[3] = { { H(DATA_OFF), 64, 0x101 }, { H(DATA_OFF + 4096), 100, 0x102 }, { H(DATA_OFF + 8192), 7, 0x103 } };
 	for (uint64_t i = 0; i < 10; i++) {

@@ -11,9 +11,13 @@ import os
 import struct
 import sys
 
-IMEM_BASE, DMEM_BASE = 0x00000000, 0x10000000
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "spec", "py"))
+import rnic_spec  # noqa: E402 (generated from spec/rnic.toml)
+
+IMEM_BASE, DMEM_BASE = rnic_spec.FW_IMEM_BASE, rnic_spec.FW_DMEM_BASE
 MEM_BYTES = 64 * 1024
-MAGIC = 0x57464E52
+MAGIC = rnic_spec.FW_IMAGE_MAGIC
+HDR_BYTES = rnic_spec.LAYOUTS["fw_image_hdr"][0]
 
 
 def load_segments(path):
@@ -49,19 +53,20 @@ def main():
             raise SystemExit(f"mkimage: segment at 0x{addr:x} is outside IMEM and DMEM")
     for mem in (imem, dmem):
         mem.extend(bytes(-len(mem) % 4))
-    if len(dmem) < 32 or struct.unpack_from("<I", dmem, 0)[0] != MAGIC:
+    if len(dmem) < HDR_BYTES or rnic_spec.get("fw_image_hdr", "magic", dmem) != MAGIC:
         raise SystemExit("mkimage: DMEM does not start with the image header (section .fw_header)")
     if entry != IMEM_BASE:
         raise SystemExit("mkimage: entry must be the start of IMEM")
     crc = binascii.crc32(bytes(imem)) & 0xFFFFFFFF
-    struct.pack_into("<IIII", dmem, 8, len(imem), len(dmem), entry, crc)
+    for field, value in (("imem_size", len(imem)), ("dmem_size", len(dmem)), ("entry", entry), ("imem_crc", crc)):
+        rnic_spec.put("fw_image_hdr", field, dmem, value)
     os.makedirs(out, exist_ok=True)
     for name, mem in (("imem.hex", imem), ("dmem.hex", dmem)):
         with open(os.path.join(out, name), "w") as fh:
             for i in range(0, len(mem), 4):
                 fh.write(f"{struct.unpack_from('<I', mem, i)[0]:08x}\n")
     with open(os.path.join(out, "fw.img"), "wb") as fh:
-        fh.write(bytes(dmem[:32]) + bytes(imem) + bytes(dmem))
+        fh.write(bytes(dmem[:HDR_BYTES]) + bytes(imem) + bytes(dmem))
     print(f"mkimage: IMEM {len(imem)} B, DMEM {len(dmem)} B, IMEM CRC 0x{crc:08x}")
 
 

@@ -8,11 +8,11 @@
 #include <errno.h>
 #endif
 
-#define CPU_HOLD 1u
-#define CPU_STATUS_RUNNING 1u
-#define CPU_STATUS_ACCEPTED 2u
-#define CPU_STATUS_REFUSED 4u
-#define FW_MAGIC 0x57464E52u
+#define CPU_HOLD RNIC_CPU_CONTROL_HOLD_MASK
+#define CPU_STATUS_RUNNING RNIC_CPU_STATUS_RUNNING_MASK
+#define CPU_STATUS_ACCEPTED RNIC_CPU_STATUS_ACCEPTED_MASK
+#define CPU_STATUS_REFUSED RNIC_CPU_STATUS_REFUSED_MASK
+#define FW_MAGIC RNIC_FW_IMAGE_MAGIC
 #define WIN_DMEM (RNIC_BAR0_FW_WINDOW_BASE + RNIC_BAR0_FW_WINDOW_SIZE / 2)
 
 int rnic_fw_image_parse(const void *img, size_t len, struct rnic_fw_image_info *info)

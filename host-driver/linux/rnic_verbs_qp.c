@@ -52,7 +52,7 @@ int rnic_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr, struct ib_u
 	if (!req.buf_len || !PAGE_ALIGNED(req.buf_addr) || req.sq_log_size > 15 || req.rq_log_size > 15 ||
 	    req.flags & ~RNIC_UREQ_KERNEL_BUF || req.reserved ||
 	    (req.flags & RNIC_UREQ_KERNEL_BUF && !PAGE_ALIGNED(req.buf_len)) ||
-	    req.rq_log_stride > 12 || (64ull << req.sq_log_size) > req.rq_offset ||
+	    req.rq_log_stride > 12 || ((u64)RNIC_WQEBB_BYTES << req.sq_log_size) > req.rq_offset ||
 	    req.rq_offset + ((u64)1 << (req.rq_log_size + req.rq_log_stride)) > req.buf_len ||
 	    req.buf_len > SZ_16M || req.sq_sig_all > 1 ||
 	    (1u << req.sq_log_size) < attr->cap.max_send_wr || (1u << req.rq_log_size) < attr->cap.max_recv_wr)

@@ -8,8 +8,8 @@
 
 #include "rnic_spec.h"
 
-#define RNICP_WQEBB 64u			/* send WQE basic block */
-#define RNICP_MAX_WQEBBS 4u
+#define RNICP_WQEBB RNIC_WQEBB_BYTES	/* send WQE basic block */
+#define RNICP_MAX_WQEBBS RNIC_MAX_WQEBBS
 #define RNICP_MAX_WQE_BYTES (RNICP_WQEBB * RNICP_MAX_WQEBBS)
 #define RNICP_SQ_MAX_LOG 15u		/* 16-bit indices stay unambiguous */
 #define RNICP_RQ_MAX_LOG 15u

@@ -10,7 +10,7 @@
 
 #include "rnic_spec.h"
 
-#define FW_MAGIC 0x57464E52u /* 'RNFW', spec fw_image_hdr.magic */
+#define FW_MAGIC RNIC_FW_IMAGE_MAGIC /* 'RNFW', spec device.fw_image_magic */
 
 uint32_t tool_crc32(const uint8_t *p, size_t len)
 {

@@ -2,13 +2,18 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'h06E7FFAD;
+  localparam logic [31:0] SPEC_HASH = 32'hC1C5383E;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
   localparam int unsigned CLOCK_MHZ = 32'hFA;
   localparam int unsigned MAX_SGE = 32'h4;
   localparam int unsigned MAX_NUM_QPS = 32'h1000;
+  localparam int unsigned WQEBB_BYTES = 32'h40;
+  localparam int unsigned MAX_WQEBBS = 32'h4;
+  localparam int unsigned MAX_RD_ATOMIC = 32'h10;
+  localparam int unsigned READ_CONTEXTS = 32'h10;
+  localparam int unsigned FW_IMAGE_MAGIC = 32'h57464E52;
   localparam int unsigned BAR0_SIZE = 32'h400000;
   localparam int unsigned BAR0_BLOCK_STRIDE = 32'h100;
   localparam int unsigned BAR0_FW_WINDOW_BASE = 32'h100000;
@@ -450,6 +455,25 @@ package rnic_spec_pkg;
   localparam logic [7:0] RX_EVENT_KIND_TX_ERROR = 8'd10;
   localparam logic [7:0] RX_EVENT_KIND_TX_DONE = 8'd11;
   localparam logic [7:0] RX_EVENT_KIND_READ_GAP = 8'd12;
+
+  // AETH syndromes (IBTA 9.7.5.1.1): the ACK without credit information, the RNR NAK (its low 5 bits the RNR timer code), the NAK codes.
+  localparam logic [7:0] AETH_SYNDROME_ACK = 8'd31;
+  localparam logic [7:0] AETH_SYNDROME_RNR_NAK = 8'd32;
+  localparam logic [7:0] AETH_SYNDROME_NAK_PSN_SEQ = 8'd96;
+  localparam logic [7:0] AETH_SYNDROME_NAK_INV_REQ = 8'd97;
+  localparam logic [7:0] AETH_SYNDROME_NAK_REM_ACCESS = 8'd98;
+  localparam logic [7:0] AETH_SYNDROME_NAK_REM_OP = 8'd99;
+  localparam logic [7:0] AETH_SYNDROME_NAK_INV_RD_REQ = 8'd100;
+
+  // AETH syndrome fields: the kind (bits 6:5: 0 ACK, 1 RNR NAK, 3 NAK) and the code (bits 4:0: credit count, RNR timer or NAK code) as masks.
+  localparam logic [7:0] AETH_CODE_KIND_MASK = 8'd96;
+  localparam logic [7:0] AETH_CODE_CODE_MASK = 8'd31;
+
+  // RC BTH opcodes of the atomics and the acknowledges (IBTA 9.2, table 38).
+  localparam logic [7:0] BTH_OPCODE_RC_ACK = 8'd17;
+  localparam logic [7:0] BTH_OPCODE_RC_ATOMIC_ACK = 8'd18;
+  localparam logic [7:0] BTH_OPCODE_RC_CMP_SWAP = 8'd19;
+  localparam logic [7:0] BTH_OPCODE_RC_FETCH_ADD = 8'd20;
 
   // Capability bits in id.caps.
   localparam logic [7:0] ID_CAPS_RC = 8'd0;
@@ -1812,5 +1836,102 @@ package rnic_spec_pkg;
     logic [31:0] version;
     logic [31:0] magic;
   } fw_image_hdr_t;
+
+  // hw_caps: 4 bytes. What the firmware reads in fw_mmio hw_caps: which engines are attached and their sizes (rnic_core's parameters).
+  localparam int unsigned HW_CAPS_BYTES = 4;
+  localparam int unsigned HW_CAPS_ENGINES_LSB = 0;
+  localparam int unsigned HW_CAPS_ENGINES_W = 1;
+  localparam int unsigned HW_CAPS_READ_RESP_LSB = 1;
+  localparam int unsigned HW_CAPS_READ_RESP_W = 1;
+  localparam int unsigned HW_CAPS_RQ_SLOTS_LSB = 4;
+  localparam int unsigned HW_CAPS_RQ_SLOTS_W = 4;
+  localparam int unsigned HW_CAPS_READ_CTX_LSB = 8;
+  localparam int unsigned HW_CAPS_READ_CTX_W = 8;
+  localparam int unsigned HW_CAPS_LOG2_QPS_LSB = 16;
+  localparam int unsigned HW_CAPS_LOG2_QPS_W = 5;
+  typedef struct packed {
+    logic [10:0] rsvd21;
+    logic [4:0] log2_qps;
+    logic [7:0] read_ctx;
+    logic [3:0] rq_slots;
+    logic [1:0] rsvd2;
+    logic [0:0] read_resp;
+    logic [0:0] engines;
+  } hw_caps_t;
+
+  // cpu_control: 4 bytes. BAR0 cpu.
+  localparam int unsigned CPU_CONTROL_BYTES = 4;
+  localparam int unsigned CPU_CONTROL_HOLD_LSB = 0;
+  localparam int unsigned CPU_CONTROL_HOLD_W = 1;
+  typedef struct packed {
+    logic [30:0] rsvd1;
+    logic [0:0] hold;
+  } cpu_control_t;
+
+  // cpu_status: 4 bytes. BAR0 cpu.
+  localparam int unsigned CPU_STATUS_BYTES = 4;
+  localparam int unsigned CPU_STATUS_RUNNING_LSB = 0;
+  localparam int unsigned CPU_STATUS_RUNNING_W = 1;
+  localparam int unsigned CPU_STATUS_ACCEPTED_LSB = 1;
+  localparam int unsigned CPU_STATUS_ACCEPTED_W = 1;
+  localparam int unsigned CPU_STATUS_REFUSED_LSB = 2;
+  localparam int unsigned CPU_STATUS_REFUSED_W = 1;
+  localparam int unsigned CPU_STATUS_PANICKED_LSB = 3;
+  localparam int unsigned CPU_STATUS_PANICKED_W = 1;
+  typedef struct packed {
+    logic [27:0] rsvd4;
+    logic [0:0] panicked;
+    logic [0:0] refused;
+    logic [0:0] accepted;
+    logic [0:0] running;
+  } cpu_status_t;
+
+  // fw_dma_ctrl: 4 bytes. fw_mmio dma_ctrl: the firmware DMA's start command.
+  localparam int unsigned FW_DMA_CTRL_BYTES = 4;
+  localparam int unsigned FW_DMA_CTRL_START_LSB = 0;
+  localparam int unsigned FW_DMA_CTRL_START_W = 1;
+  localparam int unsigned FW_DMA_CTRL_TO_HOST_LSB = 1;
+  localparam int unsigned FW_DMA_CTRL_TO_HOST_W = 1;
+  typedef struct packed {
+    logic [29:0] rsvd2;
+    logic [0:0] to_host;
+    logic [0:0] start;
+  } fw_dma_ctrl_t;
+
+  // fw_dma_status: 4 bytes. fw_mmio dma_status.
+  localparam int unsigned FW_DMA_STATUS_BYTES = 4;
+  localparam int unsigned FW_DMA_STATUS_BUSY_LSB = 0;
+  localparam int unsigned FW_DMA_STATUS_BUSY_W = 1;
+  localparam int unsigned FW_DMA_STATUS_ERROR_LSB = 1;
+  localparam int unsigned FW_DMA_STATUS_ERROR_W = 1;
+  localparam int unsigned FW_DMA_STATUS_RESP_LSB = 2;
+  localparam int unsigned FW_DMA_STATUS_RESP_W = 2;
+  typedef struct packed {
+    logic [27:0] rsvd4;
+    logic [1:0] resp;
+    logic [0:0] error;
+    logic [0:0] busy;
+  } fw_dma_status_t;
+
+  // mbox_status: 4 bytes. Status of a firmware-to-hardware mailbox (fw_mmio mkey_status, qpt_status, rqd_status, txd_status, rdd_status).
+  localparam int unsigned MBOX_STATUS_BYTES = 4;
+  localparam int unsigned MBOX_STATUS_BUSY_LSB = 0;
+  localparam int unsigned MBOX_STATUS_BUSY_W = 1;
+  localparam int unsigned MBOX_STATUS_DROPPED_LSB = 16;
+  localparam int unsigned MBOX_STATUS_DROPPED_W = 16;
+  typedef struct packed {
+    logic [15:0] dropped;
+    logic [14:0] rsvd1;
+    logic [0:0] busy;
+  } mbox_status_t;
+
+  // mbox_in_status: 4 bytes. Status of a hardware-to-firmware mailbox (fw_mmio db_status, evt_status).
+  localparam int unsigned MBOX_IN_STATUS_BYTES = 4;
+  localparam int unsigned MBOX_IN_STATUS_VALID_LSB = 0;
+  localparam int unsigned MBOX_IN_STATUS_VALID_W = 1;
+  typedef struct packed {
+    logic [30:0] rsvd1;
+    logic [0:0] valid;
+  } mbox_in_status_t;
 
 endpackage

@@ -12,7 +12,7 @@ module rnic_core #(
   // QP count (QPNs 2 .. NumQps-1): entries of the RTL QP table and of the firmware's QP-context
   // RAM (fw_tc.qpc_entry_bytes each); a power of two up to device.max_num_qps
   parameter int unsigned NumQps       = 128,
-  // receive buffers per QP in xport_rx (2, 4 or 8; told in hw_caps[7:4]): enough for
+  // receive buffers per QP in xport_rx (2, 4 or 8; told in hw_caps.rq_slots): enough for
   // back-to-back SENDs to find one while the firmware refills (a refill is an event, an RQ WQE
   // fetch and a mailbox post). Named sets of these parameters: bitstream-scripts/configs/.
   parameter int unsigned RxRqSlots    = 8,
@@ -149,7 +149,7 @@ module rnic_core #(
   assign tx_pause_all = &tx_pause_i;
   assign tx_pause_any = |tx_pause_i;
   localparam int unsigned DbAddrWidth = $clog2(rnic_spec_pkg::DB_BAR_SIZE);  // spec db_bar.size
-  localparam int XrxMaxReads = 16;  // READ response contexts in xport_rx (told in hw_caps[15:8])
+  localparam int XrxMaxReads = rnic_spec_pkg::READ_CONTEXTS;  // READ response contexts in xport_rx (hw_caps.read_ctx)
   localparam int XrxRqSlots = RxRqSlots;
 
   // ---- BAR0: AXI4-Lite to the register bus, decoded into regions --------------------------
@@ -169,18 +169,14 @@ module rnic_core #(
     .bus_wstrb_o(bus_wstrb), .bus_ack_i(bus_ack), .bus_rdata_i(bus_rdata), .bus_err_i(bus_err)
   );
 
-  logic sel_regs, sel_win;
-  assign sel_regs = bus_addr < BarAddrWidth'(1 << rnic_spec_pkg::REG_ADDR_W);
-  assign sel_win = bus_addr >= BarAddrWidth'(rnic_spec_pkg::BAR0_FW_WINDOW_BASE) &&
-                   bus_addr < BarAddrWidth'(rnic_spec_pkg::BAR0_FW_WINDOW_BASE +
-                                            rnic_spec_pkg::BAR0_FW_WINDOW_SIZE);
-  // Registers answer in the request cycle, the firmware window when its memory does; unmapped
-  // space (the doorbell pages are in their own BAR now) answers SLVERR rather than fake data.
-  logic win_ack, win_err;
+  // decoded into the register file and the firmware window; the rest answers SLVERR
+  logic regs_req, win_req, win_ack, win_err;
   logic [31:0] win_rdata;
-  assign bus_ack = sel_win ? win_ack : bus_req;
-  assign bus_err = sel_win ? win_err : !sel_regs;
-  assign bus_rdata = sel_regs ? regs_rdata : sel_win ? win_rdata : 32'h0;
+  rnic_bar0_decode #(.AddrWidth(BarAddrWidth)) u_bar0_dec (
+    .bus_req_i(bus_req), .bus_addr_i(bus_addr), .bus_ack_o(bus_ack), .bus_err_o(bus_err),
+    .bus_rdata_o(bus_rdata), .regs_req_o(regs_req), .regs_rdata_i(regs_rdata),
+    .win_req_o(win_req), .win_ack_i(win_ack), .win_err_i(win_err), .win_rdata_i(win_rdata)
+  );
 
   // ---- Firmware subsystem: soft core, image check, firmware registers, BAR0 window ---------
   logic [31:0] ctrl_control, ctrl_scratch, ctrl_vlan, cpu_control;
@@ -253,12 +249,18 @@ module rnic_core #(
   logic [31:0] mkey_wr_index;
   logic [rnic_spec_pkg::MPT_ENTRY_BYTES*8-1:0] mkey_wr_data;
 
+  // what the firmware reads in hw_caps (spec layout hw_caps): engines attached, READ responses
+  // placed, receive slots per QP, the READ contexts, log2 of the QP count (the firmware sizes its
+  // tables and the QP-context RAM from it)
+  localparam logic [31:0] HwCaps = (32'(1) << rnic_spec_pkg::HW_CAPS_ENGINES_LSB) |
+      (32'(1) << rnic_spec_pkg::HW_CAPS_READ_RESP_LSB) |
+      (32'(XrxRqSlots) << rnic_spec_pkg::HW_CAPS_RQ_SLOTS_LSB) |
+      (32'(XrxMaxReads) << rnic_spec_pkg::HW_CAPS_READ_CTX_LSB) |
+      (32'($clog2(NumQps)) << rnic_spec_pkg::HW_CAPS_LOG2_QPS_LSB);
   rnic_fw_subsys #(.DataWidth(DataWidth), .NumQps(NumQps), .ImemInit(FwImemInit), .DmemInit(FwDmemInit)) u_fw (
-    .clk_i, .rst_ni, .hold_i(cpu_control[0]),
-    // engines attached; READ responses placed; receive slots per QP; the READ contexts; log2
-    // of the QP count (the firmware sizes its tables and the QP-context RAM from it)
-    .hw_caps_i({11'd0, 5'($clog2(NumQps)), 8'(XrxMaxReads), 4'(XrxRqSlots), 4'h3}),
-    .win_req_i(bus_req && sel_win), .win_we_i(bus_we),
+    .clk_i, .rst_ni, .hold_i(cpu_control[rnic_spec_pkg::CPU_CONTROL_HOLD_LSB]),
+    .hw_caps_i(HwCaps),
+    .win_req_i(win_req), .win_we_i(bus_we),
     .win_addr_i(bus_addr[19:0]), .win_wdata_i(bus_wdata), .win_wstrb_i(bus_wstrb),
     .win_ack_o(win_ack), .win_err_o(win_err), .win_rdata_o(win_rdata),
     .irq_ext_i(1'b0),
@@ -437,51 +439,50 @@ module rnic_core #(
     .drop_count_o(rx_drops)
   );
 
-  // Deadlock breaker. The receive path waits for the transmitter (ACK lane, READ-response jobs),
-  // so two NICs that pause each other can stop for good: neither buffer drains while its own
-  // transmitter is paused (the PFC deadlock). When our transmitter is paused, we request XOFF
-  // and the receive path has taken no header for PauseStallCycles, the request is withdrawn
-  // until our transmitter runs again; frames that find no room meanwhile are dropped (counted
-  // as rx_drop_trunc) and resent by the transport, as without flow control.
-  logic pause_brk_q, pause_req_q;
-  logic [$clog2(PauseStallCycles+1)-1:0] pause_stall_q;
-  logic [31:0] cnt_pause_xoff_q, cnt_tx_paused_q, cnt_pause_brk_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      pause_brk_q      <= 1'b0;
-      pause_req_q      <= 1'b0;
-      pause_stall_q    <= '0;
-      cnt_pause_xoff_q <= '0;
-      cnt_tx_paused_q  <= '0;
-      cnt_pause_brk_q  <= '0;
-    end else begin
-      if (!tx_pause_any) pause_brk_q <= 1'b0;
-      else if (32'(pause_stall_q) == PauseStallCycles) pause_brk_q <= 1'b1;
-      if (!rx_pause_raw || !tx_pause_any || (rx_hdr_valid && rx_hdr_ready)) pause_stall_q <= '0;
-      else if (32'(pause_stall_q) != PauseStallCycles) pause_stall_q <= pause_stall_q + 1'b1;
-      pause_req_q      <= rx_pause_raw && !pause_brk_q;
-      cnt_pause_xoff_q <= cnt_pause_xoff_q + 32'(rx_pause_raw && !pause_brk_q && !pause_req_q);
-      cnt_tx_paused_q  <= cnt_tx_paused_q + 32'(tx_pause_any);
-      cnt_pause_brk_q  <= cnt_pause_brk_q + 32'(tx_pause_any && !pause_brk_q &&
-                                                32'(pause_stall_q) == PauseStallCycles);
-    end
-  end
-  assign rx_pause_req_o = pause_req_q;
+  // ---- Link-pause deadlock breaker: withdraws XOFF when both sides pause each other ----------
+  logic [31:0] cnt_pause_xoff, cnt_tx_paused, cnt_pause_brk;
+  rnic_pause_breaker #(.StallCycles(PauseStallCycles)) u_pause_brk (
+    .clk_i, .rst_ni, .rx_pause_i(rx_pause_raw), .tx_paused_i(tx_pause_any),
+    .hdr_taken_i(rx_hdr_valid && rx_hdr_ready), .pause_req_o(rx_pause_req_o),
+    .cnt_xoff_o(cnt_pause_xoff), .cnt_tx_paused_o(cnt_tx_paused), .cnt_breaks_o(cnt_pause_brk)
+  );
+
+  // ---- QP table: programmed by the firmware, read by both transport engines; the receive
+  // engine also keeps each QP's moving state and receive buffers in it (rtl/qp_table)
+  logic qpt_hold, qpt_init_done, qpt_rx_rd_en, qpt_rx_hit, qpt_rx_rqv, qpt_st_we, qpt_rqv_clr;
+  logic [23:0] qpt_rx_rd_qpn, qpt_st_qpn;
+  rnic_spec_pkg::qpt_entry_t qpt_rx_entry;
+  rnic_spec_pkg::rq_desc_t   qpt_rx_rqd;
+  xport_rx_pkg::qp_state_t   qpt_rx_state, qpt_st;
+  logic [33:0] qpt_rx_rqlen;
+  logic qp_stop;
+  logic [23:0] qp_stop_qpn;
+  qp_table #(.NumQps(NumQps), .RqSlots(XrxRqSlots)) u_qpt (
+    .clk_i, .rst_ni, .hold_i(qpt_hold), .init_done_o(qpt_init_done),
+    .qpt_wr_valid_i(qpt_valid), .qpt_wr_ready_o(qpt_ready), .qpt_wr_qpn_i(qpt_qpn), .qpt_wr_entry_i(qpt_data),
+    .rqd_valid_i(rqd_valid), .rqd_ready_o(rqd_ready), .rqd_i(rqd_data),
+    .tx_rd_en_i(tx_qpt_req_valid), .tx_rd_qpn_i(tx_qpt_req_qpn), .tx_rd_entry_o(tx_qpt_rsp),
+    .rx_rd_en_i(qpt_rx_rd_en), .rx_rd_qpn_i(qpt_rx_rd_qpn), .rx_hit_o(qpt_rx_hit),
+    .rx_entry_o(qpt_rx_entry), .rx_state_o(qpt_rx_state), .rx_rqd_o(qpt_rx_rqd), .rx_rqv_o(qpt_rx_rqv),
+    .rx_rqlen_o(qpt_rx_rqlen), .st_we_i(qpt_st_we), .st_qpn_i(qpt_st_qpn), .st_i(qpt_st),
+    .rqv_clr_i(qpt_rqv_clr), .stop_o(qp_stop), .stop_qpn_o(qp_stop_qpn)
+  );
 
   rnic_spec_pkg::rx_event_t rx_evt;
   logic rx_evt_valid, rx_evt_ready;
   logic [32*xport_rx_pkg::NumCnt-1:0] rx_cnt;
-  xport_rx #(.NumQps(NumQps), .DataWidth(DataWidth), .MaxReads(XrxMaxReads), .RqSlots(XrxRqSlots)) u_xport_rx (
+  xport_rx #(.DataWidth(DataWidth), .MaxReads(XrxMaxReads)) u_xport_rx (
     .clk_i, .rst_ni,
     .hdr_valid_i(rx_hdr_valid), .hdr_ready_o(rx_hdr_ready), .hdr_i(rx_hdr),
     .s_tdata_i(rx_pl_data), .s_tvalid_i(rx_pl_valid), .s_tready_o(rx_pl_ready),
-    .qpt_wr_valid_i(qpt_valid), .qpt_wr_ready_o(qpt_ready), .qpt_wr_qpn_i(qpt_qpn),
-    .qpt_wr_entry_i(qpt_data),
-    .rqd_valid_i(rqd_valid), .rqd_ready_o(rqd_ready), .rqd_i(rqd_data),
+    .qpt_wr_valid_i(qpt_valid), .qpt_wr_ready_i(qpt_ready), .qpt_wr_qpn_i(qpt_qpn), .rqd_valid_i(rqd_valid),
+    .qpt_hold_o(qpt_hold), .qpt_init_done_i(qpt_init_done), .qpt_rd_en_o(qpt_rx_rd_en),
+    .qpt_rd_qpn_o(qpt_rx_rd_qpn), .qpt_hit_i(qpt_rx_hit), .qpt_entry_i(qpt_rx_entry),
+    .qpt_state_i(qpt_rx_state), .qpt_rqd_i(qpt_rx_rqd), .qpt_rqv_i(qpt_rx_rqv), .qpt_rqlen_i(qpt_rx_rqlen),
+    .qpt_st_we_o(qpt_st_we), .qpt_st_qpn_o(qpt_st_qpn), .qpt_st_o(qpt_st), .qpt_rqv_clr_o(qpt_rqv_clr),
     .rdd_valid_i(rdd_valid), .rdd_ready_o(rdd_ready), .rdd_i(rdd_data),
     .rdq_qpn_i(rdq_qpn), .rdq_psn_i(rdq_psn), .rdq_hit_o(rdq_hit), .rdq_nxt_o(rdq_nxt),
     .evt_valid_o(rx_evt_valid), .evt_ready_i(rx_evt_ready), .evt_o(rx_evt),
-    .tx_rd_en_i(tx_qpt_req_valid), .tx_rd_qpn_i(tx_qpt_req_qpn), .tx_rd_entry_o(tx_qpt_rsp),
     .ack_valid_o(ack_valid), .ack_ready_i(ack_ready), .ack_qpn_o(ack_qpn), .ack_psn_o(ack_psn),
     .ack_syndrome_o(ack_syndrome), .ack_msn_o(ack_msn), .ack_hold_o(ack_hold),
     .rdrsp_valid_o(rdrsp_valid), .rdrsp_ready_i(rdrsp_ready), .rdrsp_qpn_o(rdrsp_qpn),
@@ -508,21 +509,12 @@ module rnic_core #(
   logic [DataWidth-1:0] xt_tdata;     // the transport engine's frames, before the firmware's merge in
   logic [DataWidth/8-1:0] xt_tkeep;
   logic xt_tlast, xt_tvalid, xt_tready;
-  // a QP-table write that (re)initialises the QP or stops it receiving: the transmit engine
-  // forgets the atomics of the QP that the firmware has not answered (it will not answer them)
-  rnic_spec_pkg::qpt_entry_t qpt_ent;
-  rnic_spec_pkg::qpt_cmd_t   qpt_c;
-  logic qp_stop, unused_qpt;
-  assign qpt_ent = qpt_data;
-  assign qpt_c   = qpt_qpn;
-  assign qp_stop = qpt_valid && qpt_ready && (!qpt_c.keep_state || !(qpt_ent.valid && qpt_ent.rx_enable));
-  assign unused_qpt = ^{qpt_ent, qpt_c};
   xport_tx #(.DataWidth(DataWidth)) u_xport_tx (
     .clk_i, .rst_ni,
     .desc_valid_i(txd_valid), .desc_ready_o(txd_ready), .desc_i(txd_data),
     .ack_valid_i(ack_valid), .ack_ready_o(ack_ready), .ack_qpn_i(ack_qpn), .ack_psn_i(ack_psn),
     .ack_syndrome_i(ack_syndrome), .ack_msn_i(ack_msn), .ack_hold_i(ack_hold),
-    .qp_stop_i(qp_stop), .qp_stop_qpn_i(qpt_qpn[23:0]),
+    .qp_stop_i(qp_stop), .qp_stop_qpn_i(qp_stop_qpn),
     .rdrsp_valid_i(rdrsp_valid), .rdrsp_ready_o(rdrsp_ready), .rdrsp_qpn_i(rdrsp_qpn),
     .rdrsp_psn_i(rdrsp_psn), .rdrsp_va_i(rdrsp_va), .rdrsp_rkey_i(rdrsp_rkey), .rdrsp_len_i(rdrsp_len),
     .rdrsp_msn_i(rdrsp_msn), .rdrsp_new_i(rdrsp_new), .rsc_qpn_i(rsc_qpn), .rsc_cnt_o(rsc_cnt),
@@ -561,38 +553,14 @@ module rnic_core #(
     .cnt_rx_o(eth_cnt_rx), .cnt_full_o(eth_cnt_full), .cnt_tx_o(eth_cnt_tx)
   );
 
-  // ---- Events to the firmware: the receive engine's, and the transmit engine's verdicts -------
-  // Failures (TX_ERROR) and UD sends that left (TX_DONE: no ACK will complete them); an RC
-  // message that left needs no firmware work, its completion follows the ACK.
-  logic tx_evt;
-  rnic_spec_pkg::rx_event_t tx_evt_data;
-  assign tx_evt = tx_done_valid && (tx_done_status != rnic_spec_pkg::WC_STATUS_SUCCESS || tx_done_ud);
-  always_comb begin
-    tx_evt_data = '0;
-    tx_evt_data.kind = (tx_done_status != rnic_spec_pkg::WC_STATUS_SUCCESS) ? rnic_spec_pkg::RX_EVENT_KIND_TX_ERROR
-                                                                             : rnic_spec_pkg::RX_EVENT_KIND_TX_DONE;
-    // a READ response whose payload read failed: a responder error (the QP goes to ERR)
-    if (tx_done_rsp) tx_evt_data.kind = rnic_spec_pkg::RX_EVENT_KIND_RESP_ERROR;
-    tx_evt_data.status = tx_done_status;
-    tx_evt_data.qpn = {8'h0, tx_done_qpn};
-  end
-  // Receive events first; a transmit verdict waits. Both queue for the firmware in a FIFO, so a
-  // burst of ACKs (many QPs, small messages) waits there instead of stalling the receive
-  // engine and overflowing the parser's frame buffer.
-  localparam int EvtQDepth = 64;
-  logic evq_full, evq_empty, evm_valid;
-  rnic_spec_pkg::rx_event_t evm_data;
-  assign evm_valid = rx_evt_valid || tx_evt;
-  assign evm_data = rx_evt_valid ? rx_evt : tx_evt_data;
-  assign rx_evt_ready = !evq_full;
-  assign tx_done_ready = !tx_done_valid || !tx_evt || (!evq_full && !rx_evt_valid);
-  logic [$clog2(EvtQDepth+1)-1:0] evq_cnt;
-  rnic_fifo #(.Width(rnic_spec_pkg::RX_EVENT_BYTES * 8), .Depth(EvtQDepth)) u_evq (
+  // ---- Events to the firmware: the receive engine's and the transmit engine's verdicts -------
+  rnic_event_merge #(.Depth(64)) u_evt_merge (
     .clk_i, .rst_ni,
-    .push_i(evm_valid), .data_i(evm_data), .full_o(evq_full),
-    .pop_i(evt_ready), .data_o(evt_data), .empty_o(evq_empty), .count_o(evq_cnt)
+    .rx_evt_valid_i(rx_evt_valid), .rx_evt_ready_o(rx_evt_ready), .rx_evt_i(rx_evt),
+    .tx_done_valid_i(tx_done_valid), .tx_done_ready_o(tx_done_ready), .tx_done_qpn_i(tx_done_qpn),
+    .tx_done_status_i(tx_done_status), .tx_done_ud_i(tx_done_ud), .tx_done_rsp_i(tx_done_rsp),
+    .evt_valid_o(evt_valid), .evt_ready_i(evt_ready), .evt_o(evt_data)
   );
-  assign evt_valid = !evq_empty;
 
 
   // ---- DMA engine: the AXI4 master toward host memory -------------------------------------
@@ -651,9 +619,9 @@ module rnic_core #(
   logic        cmdq_prod_we, eq_cons_we;
   logic [31:0] dev_err, dev_err_clear, dev_err_msix_vector, wdog_timeout;
   logic        dev_err_clear_we, dev_err_raise, wdog_fire;
-  logic [63:0] cycle_q;
+  logic [31:0] msix_pending;
+  logic [63:0] cycle_q;  // rnic_counters
   logic [NumCnt*32-1:0] counters;
-  logic [31:0] cnt_rx_frames_q, cnt_rx_bytes_q;
 
   // What the host may rely on (id.caps): RC and UD transports, atomics (xport_rx hands them to
   // the firmware), BlueFlame (doorbell_bar captures bf_data), MSI-X, firmware load over BAR0.
@@ -663,7 +631,7 @@ module rnic_core #(
       (32'(1) << rnic_spec_pkg::ID_CAPS_FW_LOAD);
   rnic_regs u_regs (
     .clk_i, .rst_ni,
-    .req_i(bus_req && sel_regs), .we_i(bus_we), .addr_i(bus_addr[rnic_spec_pkg::REG_ADDR_W-1:0]),
+    .req_i(regs_req), .we_i(bus_we), .addr_i(bus_addr[rnic_spec_pkg::REG_ADDR_W-1:0]),
     .wdata_i(bus_wdata), .wstrb_i(bus_wstrb), .rdata_o(regs_rdata),
     .id_data_width_i(32'(DataWidth)), .id_num_cores_i(32'(NumCores)),
     .id_caps_i(IdCaps),
@@ -685,116 +653,42 @@ module rnic_core #(
     .counters_i(counters)
   );
 
-  // ---- Counters ----------------------------------------------------------------------------
-  // Counted here until their owning blocks (RX parser, TX, command engine) take them over.
-  function automatic logic [31:0] keep_bytes(input logic [DataWidth/8-1:0] keep);
-    keep_bytes = '0;
-    for (int i = 0; i < DataWidth / 8; i++) keep_bytes = keep_bytes + 32'(keep[i]);
-  endfunction
+  // ---- Counters (BAR0 block counters) and the cycle counter -------------------------------
+  // DMA error counters: read clients firmware, transmit engine, WQE fetch; write clients
+  // firmware and receive engine (the CQE writer counts its own in fw_tc cqw_status)
+  rnic_counters #(.DataWidth(DataWidth), .NumRdClients(3), .NumWrClients(2)) u_counters (
+    .clk_i, .rst_ni,
+    .rx_tvalid_i(s_axis_rx_tvalid_i), .rx_tready_i(s_axis_rx_tready_o), .rx_tlast_i(s_axis_rx_tlast_i),
+    .rx_tkeep_i(s_axis_rx_tkeep_i),
+    .tx_tvalid_i(m_axis_tx_tvalid_o), .tx_tready_i(m_axis_tx_tready_i), .tx_tkeep_i(m_axis_tx_tkeep_o),
+    .rd_cpl_valid_i({fd_rd_cpl_valid, tx_rd_cpl_valid, wf_rd_cpl_valid}),
+    .rd_cpl_ready_i({fd_rd_cpl_ready, tx_rd_cpl_ready, wf_rd_cpl_ready}),
+    .rd_cpl_status_i({fd_rd_cpl_status, tx_rd_cpl_status, wf_rd_cpl_status}),
+    .wr_cpl_valid_i({fd_wr_cpl_valid, rx_wr_cpl_valid}),
+    .wr_cpl_ready_i({fd_wr_cpl_ready, rx_wr_cpl_ready}),
+    .wr_cpl_status_i({fd_wr_cpl_status, rx_wr_cpl_status}),
+    .rx_drops_i(rx_drops), .xrx_cnt_i(rx_cnt), .tx_frames_i(tx_cnt_frames), .tx_retx_i(tx_cnt_retx),
+    .doorbells_i(db_count), .commands_i(cmdq_cons),
+    .pause_xoff_i(cnt_pause_xoff), .tx_paused_i(cnt_tx_paused), .pause_breaks_i(cnt_pause_brk),
+    .fw_rx_frames_i(eth_cnt_rx), .fw_rx_drop_full_i(eth_cnt_full), .fw_tx_frames_i(eth_cnt_tx),
+    .cycle_o(cycle_q), .counters_o(counters)
+  );
 
-  logic [31:0] cnt_tx_bytes_q, cnt_dma_rd_err_q, cnt_dma_wr_err_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      cycle_q <= '0;
-      cnt_rx_frames_q <= '0;
-      cnt_rx_bytes_q <= '0;
-      cnt_tx_bytes_q <= '0;
-      cnt_dma_rd_err_q <= '0;
-      cnt_dma_wr_err_q <= '0;
-    end else begin
-      cycle_q <= cycle_q + 64'd1;
-      if (s_axis_rx_tvalid_i && s_axis_rx_tready_o) begin
-        cnt_rx_bytes_q <= cnt_rx_bytes_q + keep_bytes(s_axis_rx_tkeep_i);
-        if (s_axis_rx_tlast_i) cnt_rx_frames_q <= cnt_rx_frames_q + 32'd1;
-      end
-      if (m_axis_tx_tvalid_o && m_axis_tx_tready_i)
-        cnt_tx_bytes_q <= cnt_tx_bytes_q + keep_bytes(m_axis_tx_tkeep_o);
-      // DMA completions with an error response, from any client
-      cnt_dma_rd_err_q <= cnt_dma_rd_err_q +
-          32'(fd_rd_cpl_valid && fd_rd_cpl_ready && fd_rd_cpl_status != 2'b00) +
-          32'(tx_rd_cpl_valid && tx_rd_cpl_ready && tx_rd_cpl_status != 2'b00) +
-          32'(wf_rd_cpl_valid && wf_rd_cpl_ready && wf_rd_cpl_status != 2'b00);
-      cnt_dma_wr_err_q <= cnt_dma_wr_err_q +
-          32'(fd_wr_cpl_valid && fd_wr_cpl_ready && fd_wr_cpl_status != 2'b00) +
-          32'(rx_wr_cpl_valid && rx_wr_cpl_ready && rx_wr_cpl_status != 2'b00);
-    end
-  end
+  // ---- Interrupts and device errors: MSI-X vectors (event queue, device error) and the
+  // ctrl.dev_err bits (the firmware's reports, a panic, the heartbeat watchdog)
+  logic [31:0] msix_raise, dev_err_set;
+  rnic_irq_src u_irq_src (
+    .clk_i, .rst_ni, .fw_panicked_i(fw_panicked), .eq_arm_i(eq_cons_we && bus_wdata[31]),
+    .eq_notify_i(eq_notify), .eq_vector_i(eq_msix_vector[4:0]), .dev_err_vector_i(dev_err_msix_vector[4:0]),
+    .dev_err_raise_i(dev_err_raise), .fw_dev_err_set_i(fw_dev_err_set), .wdog_fire_i(wdog_fire),
+    .msix_raise_o(msix_raise), .dev_err_set_o(dev_err_set)
+  );
 
-  // roce_rx's drop reasons folded into the spec's counters
-  function automatic logic [31:0] drops(input int unsigned r);
-    drops = rx_drops[r*32 +: 32];
-  endfunction
-
-  always_comb begin
-    counters = '0;
-    counters[rnic_spec_pkg::CNT_RX_FRAMES*32 +: 32] = cnt_rx_frames_q;
-    counters[rnic_spec_pkg::CNT_RX_BYTES*32 +: 32] = cnt_rx_bytes_q;
-    counters[rnic_spec_pkg::CNT_DOORBELLS*32 +: 32] = db_count;
-    counters[rnic_spec_pkg::CNT_RX_DROP_ETH*32 +: 32] = drops(roce_pkg::DropEthertype);
-    counters[rnic_spec_pkg::CNT_RX_DROP_IPV4_HDR*32 +: 32] =
-        drops(roce_pkg::DropIpHdr) + drops(roce_pkg::DropProto) + drops(roce_pkg::DropLen);
-    counters[rnic_spec_pkg::CNT_RX_DROP_IPV4_CSUM*32 +: 32] = drops(roce_pkg::DropIpCsum);
-    counters[rnic_spec_pkg::CNT_RX_DROP_UDP*32 +: 32] = drops(roce_pkg::DropUdpPort);
-    counters[rnic_spec_pkg::CNT_RX_DROP_BTH*32 +: 32] =
-        drops(roce_pkg::DropTver) + drops(roce_pkg::DropOpcode) + drops(roce_pkg::DropPkey);
-    counters[rnic_spec_pkg::CNT_RX_DROP_QPN*32 +: 32] = drops(roce_pkg::DropQpn);
-    counters[rnic_spec_pkg::CNT_RX_DROP_ICRC*32 +: 32] = drops(roce_pkg::DropIcrc);
-    counters[rnic_spec_pkg::CNT_RX_DROP_TRUNC*32 +: 32] =
-        drops(roce_pkg::DropRunt) + drops(roce_pkg::DropOversize) + drops(roce_pkg::DropNoBuf);
-    counters[rnic_spec_pkg::CNT_TX_FRAMES*32 +: 32] = tx_cnt_frames;
-    counters[rnic_spec_pkg::CNT_TX_BYTES*32 +: 32] = cnt_tx_bytes_q;
-    counters[rnic_spec_pkg::CNT_COMMANDS*32 +: 32] = cmdq_cons;
-    counters[rnic_spec_pkg::CNT_DMA_RD_ERR*32 +: 32] = cnt_dma_rd_err_q;
-    counters[rnic_spec_pkg::CNT_DMA_WR_ERR*32 +: 32] = cnt_dma_wr_err_q;
-    counters[rnic_spec_pkg::CNT_RX_DROP_BAD_QP*32 +: 32] = rx_cnt[xport_rx_pkg::CntBadQp*32 +: 32];
-    counters[rnic_spec_pkg::CNT_RX_PSN_DUP*32 +: 32] = rx_cnt[xport_rx_pkg::CntDup*32 +: 32];
-    counters[rnic_spec_pkg::CNT_RX_PSN_OOO*32 +: 32] = rx_cnt[xport_rx_pkg::CntOoo*32 +: 32];
-    counters[rnic_spec_pkg::CNT_RX_NAK_ERR*32 +: 32] = rx_cnt[xport_rx_pkg::CntAccess*32 +: 32];
-    counters[rnic_spec_pkg::CNT_RX_RNR_SENT*32 +: 32] = rx_cnt[xport_rx_pkg::CntRnr*32 +: 32];
-    counters[rnic_spec_pkg::CNT_RX_DROP_UNSUP*32 +: 32] = rx_cnt[xport_rx_pkg::CntUnsup*32 +: 32];
-    counters[rnic_spec_pkg::CNT_RX_DROP_READ_RESP*32 +: 32] = rx_cnt[xport_rx_pkg::CntRdRsp*32 +: 32];
-    counters[rnic_spec_pkg::CNT_RX_DROP_UD*32 +: 32] = rx_cnt[xport_rx_pkg::CntUd*32 +: 32];
-    counters[rnic_spec_pkg::CNT_RX_PAUSE_XOFF*32 +: 32] = cnt_pause_xoff_q;
-    counters[rnic_spec_pkg::CNT_TX_PAUSED_CYCLES*32 +: 32] = cnt_tx_paused_q;
-    counters[rnic_spec_pkg::CNT_RX_PAUSE_BREAKS*32 +: 32] = cnt_pause_brk_q;
-    counters[rnic_spec_pkg::CNT_RX_FW_FRAMES*32 +: 32] = eth_cnt_rx;
-    counters[rnic_spec_pkg::CNT_RX_FW_DROP_FULL*32 +: 32] = eth_cnt_full;
-    counters[rnic_spec_pkg::CNT_TX_FW_FRAMES*32 +: 32] = eth_cnt_tx;
-    counters[rnic_spec_pkg::CNT_TX_RETX_PKTS*32 +: 32] = tx_cnt_retx;
-  end
-
-  // ---- MSI-X: the event-queue vector, raised by a firmware panic, or by the firmware's notify
-  // when the host has armed the EQ (writing eq_cons with bit 31); a notify disarms it.
-  logic panicked_q, eq_armed_q;
-  logic [31:0] msix_raise, msix_pending;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      panicked_q <= 1'b0;
-      eq_armed_q <= 1'b0;
-    end else begin
-      panicked_q <= fw_panicked;
-      if (eq_cons_we && bus_wdata[31]) eq_armed_q <= 1'b1;
-      else if (eq_notify) eq_armed_q <= 1'b0;
-    end
-  end
-  always_comb begin
-    msix_raise = '0;
-    msix_raise[eq_msix_vector[4:0]] = (fw_panicked && !panicked_q) || (eq_notify && eq_armed_q);
-    msix_raise[dev_err_msix_vector[4:0]] = msix_raise[dev_err_msix_vector[4:0]] | dev_err_raise;
-  end
-
-  // ---- Device errors (ctrl.dev_err): the firmware's reports (EQ write, command queue), a
-  // panic, and the heartbeat watchdog on a core that runs without moving its heartbeat.
+  // heartbeat watchdog: a core that runs without moving its heartbeat
   rnic_heartbeat_watchdog u_wdog (
-    .clk_i, .rst_ni, .running_i(cpu_status[0] && !fw_panicked), .heartbeat_i(heartbeat),
+    .clk_i, .rst_ni, .running_i(cpu_status[rnic_spec_pkg::CPU_STATUS_RUNNING_LSB] && !fw_panicked), .heartbeat_i(heartbeat),
     .timeout_i(wdog_timeout), .fire_o(wdog_fire)
   );
-  logic [31:0] dev_err_set;
-  always_comb begin
-    dev_err_set = fw_dev_err_set;
-    dev_err_set[rnic_spec_pkg::DEV_ERR_BIT_FW_PANIC[4:0]] = fw_panicked && !panicked_q;
-    dev_err_set[rnic_spec_pkg::DEV_ERR_BIT_WATCHDOG[4:0]] = wdog_fire;
-  end
   rnic_dev_err u_dev_err (
     .clk_i, .rst_ni, .set_i(dev_err_set), .clear_i(dev_err_clear), .clear_we_i(dev_err_clear_we),
     .status_o(dev_err), .raise_o(dev_err_raise)
@@ -806,9 +700,9 @@ module rnic_core #(
 
 
   logic unused_inputs;
-  assign unused_inputs = ^{evq_cnt, fd_rd_cpl_tag, wf_rd_cpl_tag, wf_rd_data_keep, fd_wr_cpl_tag, cw_wr_cpl_tag, mkey_init_done, rx_pl_keep, rx_pl_last, rx_good,
+  assign unused_inputs = ^{fd_rd_cpl_tag, wf_rd_cpl_tag, wf_rd_data_keep, fd_wr_cpl_tag, cw_wr_cpl_tag, mkey_init_done, rx_pl_keep, rx_pl_last, rx_good,
                            tx_rdrsp_err, tx_cnt_done, tx_cnt_lkey, tx_cnt_rkey, tx_cnt_dma, s_axis_rx_tdata_i, ctrl_scratch,
-                           ctrl_vlan[31:17], ctrl_vlan[15:12], vlan_rx_tagged, cpu_control[31:1],
+                           ctrl_vlan[31:17], ctrl_vlan[15:12], vlan_rx_tagged, cpu_control,
                            cmdq_prod_we,
                            eq_cons,
                            eq_msix_vector[31:5], dev_err_msix_vector[31:5], ctrl_control[31:1], bus_wdata, bus_wstrb};

@@ -65,9 +65,17 @@ module rnic_fw_dma #(
   assign is_reg = !is_buf;
   assign mmio_gnt_o = mmio_req_i && !(is_buf && busy);
 
+  rnic_spec_pkg::fw_dma_status_t dma_st;  // dma_status (spec layout fw_dma_status)
+  always_comb begin
+    dma_st = '0;
+    dma_st.busy  = busy;
+    dma_st.error = err_q;
+    dma_st.resp  = resp_q;
+  end
   logic start;
   assign start = mmio_req_i && mmio_gnt_o && mmio_we_i && is_reg &&
-                 mmio_addr_i[11:0] == rnic_spec_pkg::FW_REG_DMA_CTRL && mmio_wdata_i[0] && !busy;
+                 mmio_addr_i[11:0] == rnic_spec_pkg::FW_REG_DMA_CTRL &&
+                 mmio_wdata_i[rnic_spec_pkg::FW_DMA_CTRL_START_LSB] && !busy;
   logic args_ok;
   assign args_ok = len_q != 0 && buf_off_q[$clog2(Bpb)-1:0] == '0 && buf_off_q < BufBytes &&
                    len_q <= BufBytes - buf_off_q;
@@ -157,7 +165,7 @@ module rnic_fw_dma #(
           rnic_spec_pkg::FW_REG_DMA_HOST_HI: reg_rdata_q <= host_hi_q;
           rnic_spec_pkg::FW_REG_DMA_BUF_OFF: reg_rdata_q <= buf_off_q;
           rnic_spec_pkg::FW_REG_DMA_LEN: reg_rdata_q <= len_q;
-          rnic_spec_pkg::FW_REG_DMA_STATUS: reg_rdata_q <= {28'h0, resp_q, err_q, busy};
+          rnic_spec_pkg::FW_REG_DMA_STATUS: reg_rdata_q <= dma_st;
           default: reg_rdata_q <= '0;
         endcase
       end
@@ -173,7 +181,7 @@ module rnic_fw_dma #(
       unique case (state_q)
         Idle: if (start) begin
           beat_q <= '0;
-          dir_q <= mmio_wdata_i[1];
+          dir_q <= mmio_wdata_i[rnic_spec_pkg::FW_DMA_CTRL_TO_HOST_LSB];
           if (!args_ok) begin
             err_q <= 1'b1;
           end else begin

@@ -21,7 +21,7 @@ module rnic_fw_loader #(
   input  logic [31:0] ld_rdata_i,
   input  logic        ld_rvalid_i
 );
-  localparam logic [31:0] Magic = 32'h57464E52;  // 'RNFW'
+  localparam logic [31:0] Magic = rnic_spec_pkg::FW_IMAGE_MAGIC;  // 'RNFW'
   localparam logic [31:0] DmemBase = rnic_spec_pkg::FW_DMEM_BASE;
   localparam int unsigned HdrWords = rnic_spec_pkg::FW_IMAGE_HDR_BYTES / 4;
 

@@ -23,6 +23,12 @@ module rnic_fw_mbox #(
 );
   logic [Words*32-1:0] data_q;
   logic [15:0] dropped_q;
+  rnic_spec_pkg::mbox_status_t st;  // the status register (spec layout mbox_status)
+  always_comb begin
+    st = '0;
+    st.busy = out_valid_o;
+    st.dropped = dropped_q;
+  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -38,7 +44,7 @@ module rnic_fw_mbox #(
       mmio_rvalid_o <= mmio_req_i && !mmio_we_i;
       mmio_rdata_o <= '0;
       if (mmio_req_i && !mmio_we_i) begin
-        if (mmio_off_i == StatusOff) mmio_rdata_o <= {dropped_q, 15'h0, out_valid_o};
+        if (mmio_off_i == StatusOff) mmio_rdata_o <= st;
         for (int w = 0; w < Words; w++)
           if (mmio_off_i == DataOff + 12'(4 * w)) mmio_rdata_o <= data_q[w*32 +: 32];
       end

@@ -36,7 +36,7 @@ module rnic_fw_mbox_in #(
       mmio_rvalid_o <= mmio_req_i && !mmio_we_i;
       mmio_rdata_o <= '0;
       if (mmio_req_i && !mmio_we_i) begin
-        if (mmio_off_i == StatusOff) mmio_rdata_o <= {31'h0, full_q};
+        if (mmio_off_i == StatusOff) mmio_rdata_o <= 32'(full_q) << rnic_spec_pkg::MBOX_IN_STATUS_VALID_LSB;
         for (int w = 0; w < Words; w++)
           if (mmio_off_i == DataOff + 12'(4 * w)) mmio_rdata_o <= data_q[w*32 +: 32];
       end

@@ -384,8 +384,16 @@ module rnic_fw_subsys #(
   );
 
   assign fw_ready_o = core_run && fw_status_o == 32'(rnic_spec_pkg::FW_STATUS_READY);
-  // cpu_status: bit0 running, bit1 image accepted, bit2 image refused, bit3 panicked
-  assign cpu_status_o = {28'h0, panicked_o, refused, accepted, core_run};
+  // cpu_status (spec layout cpu_status)
+  rnic_spec_pkg::cpu_status_t cpu_st;
+  always_comb begin
+    cpu_st = '0;
+    cpu_st.running  = core_run;
+    cpu_st.accepted = accepted;
+    cpu_st.refused  = refused;
+    cpu_st.panicked = panicked_o;
+  end
+  assign cpu_status_o = cpu_st;
 
   logic unused_fw;
   assign unused_fw = ^{img_version, rqd_arg, txd_arg, rdd_arg, tr_valid, tr_rd_we, tr_trap, tr_pc, tr_insn, tr_rd_wdata, tr_rd};

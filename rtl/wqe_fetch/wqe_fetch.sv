@@ -46,7 +46,7 @@ module wqe_fetch #(
   output logic                   rd_cpl_ready_o,
   input  logic [1:0]             rd_cpl_status_i
 );
-  localparam int unsigned BbBytes  = 64;                                // one WQEBB
+  localparam int unsigned BbBytes  = rnic_spec_pkg::WQEBB_BYTES;      // one WQEBB
   localparam int unsigned Bpb      = DataWidth / 8;
   localparam int unsigned Lanes    = DataWidth / 32;                    // 32-bit words per beat
   localparam int unsigned LaneAw   = $clog2(Lanes);

@@ -1,16 +1,14 @@
 // xport_rx: receive-side transport engine (RC responder + requester-side ACK reception).
 // Consumes roce_rx's parsed headers (hdr_*) and packed payload stream (s_t*), one packet at a
-// time: QP lookup (xport_qpt), PSN classification, opcode-sequence/length/access checks, R_Key
+// time: QP lookup (rtl/qp_table), PSN classification, opcode-sequence/length/access checks, R_Key
 // and L_Key checks through one mkey_table lookup port, payload placement through one
 // dma_engine write client, then ACK/NAK jobs for the transmit engine (ack_*), READ response
 // jobs (rdrsp_*) and rx_event records for the firmware (evt_*). See rtl/xport_rx/README.md.
 module xport_rx #(
-  parameter int NumQps    = 1024,
   parameter int DataWidth = 512,
   parameter int MkTagW    = 8,
   parameter int DmaTagW   = 8,
-  parameter int MaxReads  = 16,  // outstanding RDMA READs (requester side), all QPs together
-  parameter int RqSlots   = 2    // receive buffers per QP handed over by the firmware (2..8)
+  parameter int MaxReads  = 16   // outstanding RDMA READs (requester side), all QPs together
 ) (
   input  logic                       clk_i,
   input  logic                       rst_ni,
@@ -21,14 +19,28 @@ module xport_rx #(
   input  logic [DataWidth-1:0]       s_tdata_i,
   input  logic                       s_tvalid_i,
   output logic                       s_tready_o,
-  // firmware: QP table entry writes and receive-buffer posts
+  // firmware: QP-table entry writes and receive-buffer posts as the QP table (rtl/qp_table)
+  // takes them: a pending one keeps the next header out, an entry write retires READ contexts
   input  logic                       qpt_wr_valid_i,
-  output logic                       qpt_wr_ready_o,
+  input  logic                       qpt_wr_ready_i,
   input  logic [31:0]                qpt_wr_qpn_i,
-  input  rnic_spec_pkg::qpt_entry_t  qpt_wr_entry_i,
   input  logic                       rqd_valid_i,
-  output logic                       rqd_ready_o,
-  input  rnic_spec_pkg::rq_desc_t    rqd_i,
+  // QP table (rtl/qp_table): the receive engine's read port (registered, 1-cycle latency) and
+  // write-back of the moving state; hold keeps firmware writes out while a packet is in flight
+  output logic                       qpt_hold_o,
+  input  logic                       qpt_init_done_i,
+  output logic                       qpt_rd_en_o,
+  output logic [23:0]                qpt_rd_qpn_o,
+  input  logic                       qpt_hit_i,
+  input  rnic_spec_pkg::qpt_entry_t  qpt_entry_i,
+  input  xport_rx_pkg::qp_state_t    qpt_state_i,
+  input  rnic_spec_pkg::rq_desc_t    qpt_rqd_i,
+  input  logic                       qpt_rqv_i,
+  input  logic [33:0]                qpt_rqlen_i,
+  output logic                       qpt_st_we_o,
+  output logic [23:0]                qpt_st_qpn_o,
+  output xport_rx_pkg::qp_state_t    qpt_st_o,
+  output logic                       qpt_rqv_clr_o,
   // firmware: where the responses of an RDMA READ go (one per READ request, before it is sent)
   input  logic                       rdd_valid_i,
   output logic                       rdd_ready_o,
@@ -43,10 +55,6 @@ module xport_rx #(
   output logic                       evt_valid_o,
   input  logic                       evt_ready_i,
   output rnic_spec_pkg::rx_event_t   evt_o,
-  // transmit engine: QP table read port (1-cycle latency)
-  input  logic                       tx_rd_en_i,
-  input  logic [23:0]                tx_rd_qpn_i,
-  output rnic_spec_pkg::qpt_entry_t  tx_rd_entry_o,
   // transmit engine: ACK / NAK jobs
   output logic                       ack_valid_o,
   input  logic                       ack_ready_i,
@@ -124,11 +132,11 @@ module xport_rx #(
   localparam logic [4:0] SRsc1   = 5'd19;  // READ / atomic request: the transmit engine matches
   localparam logic [4:0] SRsc2   = 5'd20;  // ... and counts the QP's responder resources, then SCls
 
-  localparam logic [7:0] SynAck    = 8'h1F;  // ACK, no credit information
-  localparam logic [7:0] SynPsnSeq = 8'h60;
-  localparam logic [7:0] SynInvReq = 8'h61;
-  localparam logic [7:0] SynRemAcc = 8'h62;
-  localparam logic [7:0] SynRemOp  = 8'h63;
+  localparam logic [7:0] SynAck    = rnic_spec_pkg::AETH_SYNDROME_ACK;  // ACK, no credit information
+  localparam logic [7:0] SynPsnSeq = rnic_spec_pkg::AETH_SYNDROME_NAK_PSN_SEQ;
+  localparam logic [7:0] SynInvReq = rnic_spec_pkg::AETH_SYNDROME_NAK_INV_REQ;
+  localparam logic [7:0] SynRemAcc = rnic_spec_pkg::AETH_SYNDROME_NAK_REM_ACCESS;
+  localparam logic [7:0] SynRemOp  = rnic_spec_pkg::AETH_SYNDROME_NAK_REM_OP;
   localparam logic [31:0] UdGrhBytes = 32'd40;  // GRH area at the start of a UD receive buffer
   // mkey_table access bits (rnic_spec_pkg::ACCESS_* positions)
   localparam logic [3:0] AccLocWr = 4'(32'd1 << rnic_spec_pkg::ACCESS_LOCAL_WRITE);
@@ -172,26 +180,21 @@ module xport_rx #(
   assign hdr_ready_o = state_q == SIdle && !qpt_wr_valid_i && !rqd_valid_i && qpt_init_done && !rdd_fire;
   assign hdr_fire    = hdr_valid_i && hdr_ready_o;
 
-  xport_qpt #(.NumQps(NumQps), .RqSlots(RqSlots)) u_qpt (
-    .clk_i, .rst_ni,
-    .hold_i         (state_q != SIdle || pend_v_q),  // no table change under unchecked writes
-    .init_done_o    (qpt_init_done),
-    .qpt_wr_valid_i, .qpt_wr_ready_o, .qpt_wr_qpn_i, .qpt_wr_entry_i,
-    .rqd_valid_i, .rqd_ready_o, .rqd_i,
-    .tx_rd_en_i, .tx_rd_qpn_i, .tx_rd_entry_o,
-    .rx_rd_en_i     (rx_rd_en),
-    .rx_rd_qpn_i    (rx_rd_qpn),
-    .rx_hit_o       (q_hit),
-    .rx_entry_o     (q_e),
-    .rx_state_o     (q_st),
-    .rx_rqd_o       (q_rqd),
-    .rx_rqv_o       (q_rqv),
-    .rx_rqlen_o     (buf_total),
-    .st_we_i        (st_we),
-    .st_qpn_i       (errfix_q ? pend_qp_q : h_q.dest_qp),
-    .st_i           (stn_q),
-    .rqv_clr_i      (rqv_clr)
-  );
+  // the table itself is rtl/qp_table (shared with the transmit engine), wired in rnic_core
+  assign qpt_hold_o    = state_q != SIdle || pend_v_q;  // no table change under unchecked writes
+  assign qpt_init_done = qpt_init_done_i;
+  assign qpt_rd_en_o   = rx_rd_en;
+  assign qpt_rd_qpn_o  = rx_rd_qpn;
+  assign q_hit         = qpt_hit_i;
+  assign q_e           = qpt_entry_i;
+  assign q_st          = qpt_state_i;
+  assign q_rqd         = qpt_rqd_i;
+  assign q_rqv         = qpt_rqv_i;
+  assign buf_total     = qpt_rqlen_i;
+  assign qpt_st_we_o   = st_we;
+  assign qpt_st_qpn_o  = errfix_q ? pend_qp_q : h_q.dest_qp;
+  assign qpt_st_o      = stn_q;
+  assign qpt_rqv_clr_o = rqv_clr;
 
   // ---- payload realigner ------------------------------------------------------------------------
   logic        feed_chunk, feed_busy, feed_drain, feed_idle, fd_valid;
@@ -354,7 +357,7 @@ module xport_rx #(
   assign rdd_ready_o = state_q == SIdle && qpt_init_done && !qpt_wr_valid_i && (w_rep || w_free) &&
                        !(pend_v_q && pend_rr_q);
   assign rdd_fire    = rdd_valid_i && rdd_ready_o;
-  assign qpt_fire    = qpt_wr_valid_i && qpt_wr_ready_o;
+  assign qpt_fire    = qpt_wr_valid_i && qpt_wr_ready_i;
   assign hdr_rr      = hdr_i.opcode >= 8'h0D && hdr_i.opcode <= 8'h10;
   // packets classified through a READ context (READ responses, ATOMIC ACKNOWLEDGE): SRrM first
   assign hdr_rrm     = hdr_rr || hdr_i.opcode == 8'h12;

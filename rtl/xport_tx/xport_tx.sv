@@ -285,7 +285,7 @@ module xport_tx #(
   assign t_se     = is_fw && d_q.flags[3'(rnic_spec_pkg::TX_FLAG_SOLICITED)] &&
                     (kind == rnic_spec_pkg::MSG_KIND_SEND || kind == rnic_spec_pkg::MSG_KIND_SEND_IMM ||
                      kind == rnic_spec_pkg::MSG_KIND_WRITE_IMM);
-  assign t_syn    = is_rd ? 8'h1F : d_q.syndrome;
+  assign t_syn    = is_rd ? rnic_spec_pkg::AETH_SYNDROME_ACK : d_q.syndrome;
   assign t_dqp    = (is_fw && ud) ? d_q.dest_qpn[23:0] : qp_q.dest_qpn[23:0];
   // controlled Q_Key: a descriptor Q_Key with bit 31 set means the QP's own Q_Key
   assign t_qkey   = d_q.qkey[31] ? qp_q.qkey : d_q.qkey;
@@ -431,7 +431,7 @@ module xport_tx #(
             a_qpn_q <= nak_qpn_q;
             a_psn_q <= nak_psn_q;
             a_msn_q <= nak_msn_q;
-            a_syn_q <= 8'h63;
+            a_syn_q <= rnic_spec_pkg::AETH_SYNDROME_NAK_REM_OP;
             a_st_q  <= AReq;
           end else if (ack_valid_i && ack_ready_o && !ack_park) begin
             a_qpn_q <= ack_qpn_i;
@@ -877,7 +877,7 @@ module xport_tx #(
               if (src_q == SrcRd) begin
                 // READ response with a bad rkey: a NAK remote access error instead
                 nak_q         <= 1'b1;
-                d_q.syndrome  <= 8'h62;
+                d_q.syndrome  <= rnic_spec_pkg::AETH_SYNDROME_NAK_REM_ACCESS;
                 err_pulse_q   <= 1'b1;
                 c_rkey_q      <= c_rkey_q + 32'd1;
                 st_q          <= SLaunch;

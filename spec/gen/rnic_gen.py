@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Renders spec/rnic.toml into the SV package, the BAR0 register file, the C header and the
-interface document. Python 3 standard library only.
+"""Renders spec/rnic.toml into the SV package, the BAR0 register file, the C headers, the Python
+module (spec/py/rnic_spec.py, for the build's Python tools) and the interface document. Python 3
+standard library only.
 
   rnic_gen.py                 write the generated files
   rnic_gen.py --check         exit 1 and name every generated file that differs from the spec
@@ -19,6 +20,7 @@ OUTPUTS = {
     "c_hdr": "spec/include/rnic_spec.h",
     "c_regs": "spec/include/rnic_spec_regs.h",
     "md": "docs/interface.md",
+    "py": "spec/py/rnic_spec.py",
 }
 REG_ADDR_W = 12  # register blocks live in BAR0 0x000-0xFFF
 # Names that cannot be SV identifiers or C members.
@@ -59,7 +61,8 @@ class Spec:
         self.consts["spec_hash"] = self.hash
         self.consts["num_counters"] = len(self.counters)
         self._check()
-        self.reg_fields = {(b["name"], r["name"]): reg_doc_fields(b["name"], r) for b in self.blocks for r in b["regs"]}
+        self.reg_fields = {(b["name"], r["name"]): reg_doc_fields(b["name"], r, self.layouts)
+                           for b in self.blocks for r in b["regs"]}
         self.reg_enum = {(b["name"], r["name"]): e for b in self.blocks for r in b["regs"]
                          for e in [reg_doc_enum(r, self.enums)] if e}
 
@@ -91,9 +94,18 @@ class Spec:
                     raise SpecError("counters do not fit their block")
         if len(self.blocks) * self.bar0["block_stride"] > (1 << REG_ADDR_W):
             raise SpecError("register blocks overflow the register window")
+        dv = self.device
+        if dv["read_contexts"] < dv["max_rd_atomic"]:
+            raise SpecError("device: read_contexts below max_rd_atomic (one QP could not use its limit)")
+        bf = next(r for r in self.db_page["regs"] if r["name"] == "bf_data")
+        if dv["wqebb_bytes"] * dv["max_wqebbs"] != bf.get("size", 4):
+            raise SpecError("device: wqebb_bytes * max_wqebbs is not the doorbell page's bf_data size")
         if self.db_bar["page_size"] * self.db_bar["num_pages"] != self.db_bar["size"] or \
                 self.db_bar["size"] & (self.db_bar["size"] - 1) or self.db_bar["page_size"] != 0x1000:
             raise SpecError("db_bar: size must be page_size (4 KiB) * num_pages, a power of two")
+        for r in [r for b in self.blocks for r in b["regs"]] + self.fw_mmio["regs"] + self.fw_tc["regs"]:
+            if "layout" in r and (r["layout"] not in self.layouts or self.layouts[r["layout"]]["size"] != 4):
+                raise SpecError(f"register {r['name']}: layout {r['layout']} is not a 4-byte layout")
         for ename, e in self.enums.items():
             seen = set()
             for n, v in e["values"]:
@@ -147,8 +159,24 @@ FIELD_FORMS = (
 )
 
 
-def reg_doc_fields(bname, r):
-    """[(lsb, bits, name)] when every ';'-separated part of the doc names a field, else []."""
+def device_keys(s):
+    """[device] integers in spec order: the first six as before, every later one after them."""
+    first = ["pci_vendor_id", "pci_device_id", "hw_version", "clock_mhz", "max_sge", "max_num_qps"]
+    return first + [k for k, v in s.device.items() if k not in first and isinstance(v, int)]
+
+
+def layout_reg_fields(l):
+    """A 4-byte layout as the bit fields of a 32-bit register value: [(lsb, bits, name)], the
+    name being the field's doc (its words up to any parenthesis are what tools print)."""
+    return [(f["off"] * 8 + f.get("lsb", 0), f["bits"], f.get("doc", f["name"])) for f in
+            sorted(l["fields"], key=lambda f: f["off"] * 8 + f.get("lsb", 0))]
+
+
+def reg_doc_fields(bname, r, layouts=None):
+    """[(lsb, bits, name)]: the fields of the register's layout (`layout = NAME`), else those its
+    doc names when every ';'-separated part of the doc names a field, else []."""
+    if layouts is not None and "layout" in r:
+        return layout_reg_fields(layouts[r["layout"]])
     out = []
     for part in (p.strip() for p in r["doc"].split(";")):
         for rx, conv in FIELD_FORMS:
@@ -195,7 +223,7 @@ def gen_sv_pkg(s):
          "package rnic_spec_pkg;\n\n"]
     P = o.append
     P(f"  localparam logic [31:0] SPEC_HASH = 32'h{s.hash:08X};\n")
-    for k in ("pci_vendor_id", "pci_device_id", "hw_version", "clock_mhz", "max_sge", "max_num_qps"):
+    for k in device_keys(s):
         P(f"  localparam int unsigned {k.upper()} = 32'h{s.device[k]:X};\n")
     for k, v in s.bar0.items():
         P(f"  localparam int unsigned BAR0_{k.upper()} = 32'h{v:X};\n")
@@ -469,7 +497,7 @@ def gen_c(s):
          "#ifdef __KERNEL__\n#include <linux/types.h>\n#else\n#include <stdint.h>\n#endif\n\n"]
     P = o.append
     P(f"#define RNIC_SPEC_HASH 0x{s.hash:08X}u\n")
-    for k in ("pci_vendor_id", "pci_device_id", "hw_version", "clock_mhz", "max_sge", "max_num_qps"):
+    for k in device_keys(s):
         P(f"#define RNIC_{k.upper()} 0x{s.device[k]:X}u\n")
     for k, v in s.bar0.items():
         P(f"#define RNIC_BAR0_{k.upper()} 0x{v:X}u\n")
@@ -555,6 +583,18 @@ def gen_c(s):
                 P(f"static inline void rnic_{lname}_set_{f['name']}(void *p, {t} v)\n"
                   f"{{\n\tuint8_t *q = {dst};\n"
                   f"\trnic_st_le{n}(q, ({ct})((rnic_ld_le{n}(q) & ~{mask}) | ((({ct})v << {lsb}) & {mask})));\n}}\n")
+        if l["size"] == 4:
+            # A 4-byte layout is also a register value (MMIO or tightly coupled): field of a value
+            # (rnic_L_v_F) and a field placed in a value (rnic_L_mk_F), for one load or store.
+            for f in l["fields"]:
+                F = f["name"].upper()
+                lsb = f["off"] * 8 + f.get("lsb", 0)
+                mask = ((1 << f["bits"]) - 1) << lsb
+                P(f"#define RNIC_{L}_{F}_LSB {lsb}u\n#define RNIC_{L}_{F}_MASK 0x{mask:08X}u\n")
+                P(f"static inline uint32_t rnic_{lname}_v_{f['name']}(uint32_t v)\n"
+                  f"{{\n\treturn (v & 0x{mask:08X}u) >> {lsb};\n}}\n")
+                P(f"static inline uint32_t rnic_{lname}_mk_{f['name']}(uint32_t x)\n"
+                  f"{{\n\treturn (x << {lsb}) & 0x{mask:08X}u;\n}}\n")
     P("\n/* Every layout field as X(layout, field, off, container bytes, lsb, bits): for tools and the\n"
       " * accessor self-test. */\n#define RNIC_FOR_EACH_FIELD(X) \\\n")
     rows = []
@@ -562,6 +602,12 @@ def gen_c(s):
         for f in l["fields"]:
             lsb = f.get("lsb", 0)
             rows.append(f"\tX({lname}, {f['name']}, {f['off']}, {container_bits(lsb, f['bits']) // 8}, {lsb}, {f['bits']})")
+    P(" \\\n".join(rows) + "\n")
+    P("\n/* Every field of a 4-byte layout (a register value) as X(layout, field, lsb, bits): the value\n"
+      " * accessors rnic_<layout>_v_<field> / _mk_<field> and their masks, for the self-test. */\n"
+      "#define RNIC_FOR_EACH_REG_FIELD(X) \\\n")
+    rows = [f"\tX({lname}, {f['name']}, {f['off'] * 8 + f.get('lsb', 0)}, {f['bits']})"
+            for lname, l in s.layouts.items() if l["size"] == 4 for f in l["fields"]]
     P(" \\\n".join(rows) + "\n")
     P("\n#endif /* RNIC_SPEC_H */\n")
     return "".join(o)
@@ -664,6 +710,10 @@ def gen_c_regs(s):
 
 
 # ---------------------------------------------------------------- Markdown ------------------
+def md_layout(r):
+    return f" (fields: layout `{r['layout']}`)" if "layout" in r else ""
+
+
 def gen_md(s):
     o = [hdr_comment("md"), "# Hardware/software interface\n\n",
          "Everything here is generated from `spec/rnic.toml`, the single source of the contract between\n",
@@ -685,7 +735,7 @@ def gen_md(s):
         P("| offset | register | kind | description |\n|---|---|---|---|\n")
         for r in b["regs"]:
             extra = f" (= 0x{s.const_value(r['value']):X})" if r["kind"] == "const" else ""
-            P(f"| 0x{base + r['off']:03X} | `{r['name']}` | {r['kind']} | {r['doc']}{extra} |\n")
+            P(f"| 0x{base + r['off']:03X} | `{r['name']}` | {r['kind']} | {r['doc']}{extra}{md_layout(r)} |\n")
         if b["name"] == "counters":
             for j, c in enumerate(s.counters):
                 P(f"| 0x{base + b['counter_base'] + 4 * j:03X} | `{c}` | ro | counter {j} |\n")
@@ -697,7 +747,7 @@ def gen_md(s):
         P(f"| 0x{r['off']:03X} | `{r['name']}` | {r['doc']} |\n")
     P(f"\n## Firmware MMIO registers\n\n{s.fw_mmio['doc']} Base 0x{s.fw_mmio['base']:08X}; the soft core's IMEM is at 0x{s.fw_mmio['imem_base']:08X} and its DMEM at 0x{s.fw_mmio['dmem_base']:08X}; the firmware DMA staging buffer ({s.fw_mmio['dma_buf_size']} bytes) at 0x{s.fw_mmio['dma_buf_base']:08X}.\n\n| offset | name | description |\n|---|---|---|\n")
     for r in s.fw_mmio["regs"]:
-        P(f"| 0x{r['off']:03X} | `{r['name']}` | {r['doc']} |\n")
+        P(f"| 0x{r['off']:03X} | `{r['name']}` | {r['doc']}{md_layout(r)} |\n")
     P(f"\n## Firmware tightly coupled window\n\n{s.fw_tc['doc']} Base 0x{s.fw_tc['base']:08X}; the completion-record ring ({s.fw_tc['cq_rec_num']} slots of `cq_rec`) at offset 0x{s.fw_tc['cq_rec_base']:03X}; the BlueFlame capture (the doorbell page's `bf_data`, {s.db_page['regs'][-1].get('size', 4)} bytes, read only) at offset 0x{s.fw_tc['bf_data_base']:03X}; the WQE fetch buffer ({s.fw_tc['wqf_buf_bbs']} WQEBBs the fetch engine DMA-reads, rtl/wqe_fetch; {s.fw_tc['wqf_cmd_num']} commands queued at most; read only) at offset 0x{s.fw_tc['wqf_buf_base']:03X}; its receive region ({s.fw_tc['wqf_rq_buf_bbs']} WQEBBs, RQ WQEs, `wqf_cmd.rq`; read only) at offset 0x{s.fw_tc['wqf_rq_buf_base']:03X}; its doorbell region ({s.fw_tc['wqf_db_buf_bbs']} WQEBBs the engine fetched on an sq_db by itself, `wqf_sq_*`, at most {s.fw_tc['wqf_db_num']} records; read only) at offset 0x{s.fw_tc['wqf_db_buf_base']:03X}; the QP-context RAM (firmware-owned per-QP state, {s.fw_tc['qpc_entry_bytes']} bytes per QP of the configuration, plain memory with byte enables) at offset 0x{s.fw_tc['qpc_base']:07X}.\n\n| offset | name | description |\n|---|---|---|\n")
     for r in s.fw_tc["regs"]:
         P(f"| 0x{r['off']:03X} | `{r['name']}` | {r['doc']} |\n")
@@ -719,6 +769,61 @@ def gen_md(s):
     return "".join(o)
 
 
+# ---------------------------------------------------------------- Python module -------------
+PY_ACCESS = '''
+
+def get(layout, field, buf, base=0):
+    """Field `field` of layout `layout` in the bytes buf (the layout starting at buf[base])."""
+    off, lsb, bits = LAYOUTS[layout][1][field]
+    c = _container(lsb, bits)
+    v = int.from_bytes(bytes(buf[base + off:base + off + c]), "little")
+    return (v >> lsb) & ((1 << bits) - 1)
+
+
+def put(layout, field, buf, value, base=0):
+    """Stores value into field `field` of layout `layout` in the bytearray buf."""
+    off, lsb, bits = LAYOUTS[layout][1][field]
+    c = _container(lsb, bits)
+    mask = ((1 << bits) - 1) << lsb
+    if value >> bits:
+        raise ValueError(f"{layout}.{field}: {value:#x} does not fit {bits} bits")
+    v = int.from_bytes(bytes(buf[base + off:base + off + c]), "little")
+    buf[base + off:base + off + c] = ((v & ~mask) | (value << lsb)).to_bytes(c, "little")
+
+
+def _container(lsb, bits):
+    for c in (1, 2, 4, 8):
+        if lsb + bits <= 8 * c:
+            return c
+    raise ValueError("no container")
+'''
+
+
+def gen_py(s):
+    o = ["# " + hdr_comment("c")[3:-4] + "\n",
+         '"""The hardware/software contract for the project\'s Python tools (mkimage.py, test scripts):\n',
+         "constants, enumerations and every layout as (size, {field: (byte offset, lsb, bits)}).\n",
+         'Import it with spec/py on sys.path; get()/put() read and write a field in bytes."""\n\n']
+    P = o.append
+    P(f"SPEC_HASH = 0x{s.hash:08X}\n")
+    for k in device_keys(s):
+        P(f"{k.upper()} = 0x{s.device[k]:X}\n")
+    for k in ("imem_base", "dmem_base"):
+        P(f"FW_{k.upper()} = 0x{s.fw_mmio[k]:08X}\n")
+    for ename, e in s.enums.items():
+        for n, v in e["values"]:
+            P(f"{ename.upper()}_{n} = {v}\n")
+    P("\nLAYOUTS = {\n")
+    for lname, l in s.layouts.items():
+        P(f"    \"{lname}\": ({l['size']}, {{\n")
+        for f in l["fields"]:
+            P(f"        \"{f['name']}\": ({f['off']}, {f.get('lsb', 0)}, {f['bits']}),\n")
+        P("    }),\n")
+    P("}\n")
+    P(PY_ACCESS)
+    return "".join(o)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     here = os.path.dirname(os.path.abspath(__file__))
@@ -733,7 +838,7 @@ def main():
         print(f"rnic_gen: error in {a.spec}: {e}", file=sys.stderr)
         return 2
     texts = {"sv_pkg": gen_sv_pkg(spec), "sv_regs": gen_sv_regs(spec), "c_hdr": gen_c(spec),
-             "c_regs": gen_c_regs(spec), "md": gen_md(spec)}
+             "c_regs": gen_c_regs(spec), "md": gen_md(spec), "py": gen_py(spec)}
     stale = []
     for key, rel in OUTPUTS.items():
         path = os.path.join(a.root, rel)

@@ -10,13 +10,18 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0x06E7FFADu
+#define RNIC_SPEC_HASH 0xC1C5383Eu
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
 #define RNIC_CLOCK_MHZ 0xFAu
 #define RNIC_MAX_SGE 0x4u
 #define RNIC_MAX_NUM_QPS 0x1000u
+#define RNIC_WQEBB_BYTES 0x40u
+#define RNIC_MAX_WQEBBS 0x4u
+#define RNIC_MAX_RD_ATOMIC 0x10u
+#define RNIC_READ_CONTEXTS 0x10u
+#define RNIC_FW_IMAGE_MAGIC 0x57464E52u
 #define RNIC_BAR0_SIZE 0x400000u
 #define RNIC_BAR0_BLOCK_STRIDE 0x100u
 #define RNIC_BAR0_FW_WINDOW_BASE 0x100000u
@@ -502,6 +507,25 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_RX_EVENT_KIND_TX_DONE 11u
 #define RNIC_RX_EVENT_KIND_READ_GAP 12u
 
+/* AETH syndromes (IBTA 9.7.5.1.1): the ACK without credit information, the RNR NAK (its low 5 bits the RNR timer code), the NAK codes. */
+#define RNIC_AETH_SYNDROME_ACK 31u
+#define RNIC_AETH_SYNDROME_RNR_NAK 32u
+#define RNIC_AETH_SYNDROME_NAK_PSN_SEQ 96u
+#define RNIC_AETH_SYNDROME_NAK_INV_REQ 97u
+#define RNIC_AETH_SYNDROME_NAK_REM_ACCESS 98u
+#define RNIC_AETH_SYNDROME_NAK_REM_OP 99u
+#define RNIC_AETH_SYNDROME_NAK_INV_RD_REQ 100u
+
+/* AETH syndrome fields: the kind (bits 6:5: 0 ACK, 1 RNR NAK, 3 NAK) and the code (bits 4:0: credit count, RNR timer or NAK code) as masks. */
+#define RNIC_AETH_CODE_KIND_MASK 96u
+#define RNIC_AETH_CODE_CODE_MASK 31u
+
+/* RC BTH opcodes of the atomics and the acknowledges (IBTA 9.2, table 38). */
+#define RNIC_BTH_OPCODE_RC_ACK 17u
+#define RNIC_BTH_OPCODE_RC_ATOMIC_ACK 18u
+#define RNIC_BTH_OPCODE_RC_CMP_SWAP 19u
+#define RNIC_BTH_OPCODE_RC_FETCH_ADD 20u
+
 /* Capability bits in id.caps. */
 #define RNIC_ID_CAPS_RC 0u
 #define RNIC_ID_CAPS_UD 1u
@@ -624,6 +648,26 @@ static inline void rnic_db_word_set_index(void *p, uint32_t v)
 {
 	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2, (uint16_t)v);
 }
+#define RNIC_DB_WORD_NUM_LSB 0u
+#define RNIC_DB_WORD_NUM_MASK 0x0000FFFFu
+static inline uint32_t rnic_db_word_v_num(uint32_t v)
+{
+	return (v & 0x0000FFFFu) >> 0;
+}
+static inline uint32_t rnic_db_word_mk_num(uint32_t x)
+{
+	return (x << 0) & 0x0000FFFFu;
+}
+#define RNIC_DB_WORD_INDEX_LSB 16u
+#define RNIC_DB_WORD_INDEX_MASK 0xFFFF0000u
+static inline uint32_t rnic_db_word_v_index(uint32_t v)
+{
+	return (v & 0xFFFF0000u) >> 16;
+}
+static inline uint32_t rnic_db_word_mk_index(uint32_t x)
+{
+	return (x << 16) & 0xFFFF0000u;
+}
 
 /* db_cq_arm (4 bytes): Value written to cq_arm. */
 #define RNIC_DB_CQ_ARM_SIZE 4u
@@ -655,6 +699,36 @@ static inline uint32_t rnic_db_cq_arm_get_sn(const void *p)
 static inline void rnic_db_cq_arm_set_sn(void *p, uint32_t v)
 {
 	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3, (uint8_t)v);
+}
+#define RNIC_DB_CQ_ARM_CQN_LSB 0u
+#define RNIC_DB_CQ_ARM_CQN_MASK 0x0000FFFFu
+static inline uint32_t rnic_db_cq_arm_v_cqn(uint32_t v)
+{
+	return (v & 0x0000FFFFu) >> 0;
+}
+static inline uint32_t rnic_db_cq_arm_mk_cqn(uint32_t x)
+{
+	return (x << 0) & 0x0000FFFFu;
+}
+#define RNIC_DB_CQ_ARM_SOLICITED_LSB 16u
+#define RNIC_DB_CQ_ARM_SOLICITED_MASK 0x00010000u
+static inline uint32_t rnic_db_cq_arm_v_solicited(uint32_t v)
+{
+	return (v & 0x00010000u) >> 16;
+}
+static inline uint32_t rnic_db_cq_arm_mk_solicited(uint32_t x)
+{
+	return (x << 16) & 0x00010000u;
+}
+#define RNIC_DB_CQ_ARM_SN_LSB 24u
+#define RNIC_DB_CQ_ARM_SN_MASK 0xFF000000u
+static inline uint32_t rnic_db_cq_arm_v_sn(uint32_t v)
+{
+	return (v & 0xFF000000u) >> 24;
+}
+static inline uint32_t rnic_db_cq_arm_mk_sn(uint32_t x)
+{
+	return (x << 24) & 0xFF000000u;
 }
 
 /* cmd_entry (64 bytes): One command-queue slot. The host fills opcode, token and the opcode's parameters (cmd_* layouts, bytes 8..63), then writes cmdq.cmdq_prod. The firmware executes it, writes outputs into the same slot's parameter bytes, then status, then sets done. */
@@ -2954,6 +3028,26 @@ static inline void rnic_qpt_cmd_set_keep_state(void *p, uint32_t v)
 	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3;
 	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x80u) | (((uint8_t)v << 7) & 0x80u)));
 }
+#define RNIC_QPT_CMD_QPN_LSB 0u
+#define RNIC_QPT_CMD_QPN_MASK 0x00FFFFFFu
+static inline uint32_t rnic_qpt_cmd_v_qpn(uint32_t v)
+{
+	return (v & 0x00FFFFFFu) >> 0;
+}
+static inline uint32_t rnic_qpt_cmd_mk_qpn(uint32_t x)
+{
+	return (x << 0) & 0x00FFFFFFu;
+}
+#define RNIC_QPT_CMD_KEEP_STATE_LSB 31u
+#define RNIC_QPT_CMD_KEEP_STATE_MASK 0x80000000u
+static inline uint32_t rnic_qpt_cmd_v_keep_state(uint32_t v)
+{
+	return (v & 0x80000000u) >> 31;
+}
+static inline uint32_t rnic_qpt_cmd_mk_keep_state(uint32_t x)
+{
+	return (x << 31) & 0x80000000u;
+}
 
 /* rq_desc (80 bytes): A receive buffer the firmware hands to the RTL for one QP (from an RQ WQE): the next SEND or WRITE_IMM on that QP consumes it. */
 #define RNIC_RQ_DESC_SIZE 80u
@@ -3707,6 +3801,36 @@ static inline void rnic_db_event_set_bf_seq(void *p, uint32_t v)
 {
 	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3, (uint8_t)v);
 }
+#define RNIC_DB_EVENT_PAGE_LSB 0u
+#define RNIC_DB_EVENT_PAGE_MASK 0x0000FFFFu
+static inline uint32_t rnic_db_event_v_page(uint32_t v)
+{
+	return (v & 0x0000FFFFu) >> 0;
+}
+static inline uint32_t rnic_db_event_mk_page(uint32_t x)
+{
+	return (x << 0) & 0x0000FFFFu;
+}
+#define RNIC_DB_EVENT_WHICH_LSB 16u
+#define RNIC_DB_EVENT_WHICH_MASK 0x00FF0000u
+static inline uint32_t rnic_db_event_v_which(uint32_t v)
+{
+	return (v & 0x00FF0000u) >> 16;
+}
+static inline uint32_t rnic_db_event_mk_which(uint32_t x)
+{
+	return (x << 16) & 0x00FF0000u;
+}
+#define RNIC_DB_EVENT_BF_SEQ_LSB 24u
+#define RNIC_DB_EVENT_BF_SEQ_MASK 0xFF000000u
+static inline uint32_t rnic_db_event_v_bf_seq(uint32_t v)
+{
+	return (v & 0xFF000000u) >> 24;
+}
+static inline uint32_t rnic_db_event_mk_bf_seq(uint32_t x)
+{
+	return (x << 24) & 0xFF000000u;
+}
 
 /* bf_status (4 bytes): What the BlueFlame capture holds (the firmware's tightly coupled register fw_tc bf_status). */
 #define RNIC_BF_STATUS_SIZE 4u
@@ -3748,6 +3872,46 @@ static inline void rnic_bf_status_set_valid(void *p, uint32_t v)
 {
 	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3;
 	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x80u) | (((uint8_t)v << 7) & 0x80u)));
+}
+#define RNIC_BF_STATUS_PAGE_LSB 0u
+#define RNIC_BF_STATUS_PAGE_MASK 0x0000FFFFu
+static inline uint32_t rnic_bf_status_v_page(uint32_t v)
+{
+	return (v & 0x0000FFFFu) >> 0;
+}
+static inline uint32_t rnic_bf_status_mk_page(uint32_t x)
+{
+	return (x << 0) & 0x0000FFFFu;
+}
+#define RNIC_BF_STATUS_SEQ_LSB 16u
+#define RNIC_BF_STATUS_SEQ_MASK 0x00FF0000u
+static inline uint32_t rnic_bf_status_v_seq(uint32_t v)
+{
+	return (v & 0x00FF0000u) >> 16;
+}
+static inline uint32_t rnic_bf_status_mk_seq(uint32_t x)
+{
+	return (x << 16) & 0x00FF0000u;
+}
+#define RNIC_BF_STATUS_WQEBBS_LSB 24u
+#define RNIC_BF_STATUS_WQEBBS_MASK 0x07000000u
+static inline uint32_t rnic_bf_status_v_wqebbs(uint32_t v)
+{
+	return (v & 0x07000000u) >> 24;
+}
+static inline uint32_t rnic_bf_status_mk_wqebbs(uint32_t x)
+{
+	return (x << 24) & 0x07000000u;
+}
+#define RNIC_BF_STATUS_VALID_LSB 31u
+#define RNIC_BF_STATUS_VALID_MASK 0x80000000u
+static inline uint32_t rnic_bf_status_v_valid(uint32_t v)
+{
+	return (v & 0x80000000u) >> 31;
+}
+static inline uint32_t rnic_bf_status_mk_valid(uint32_t x)
+{
+	return (x << 31) & 0x80000000u;
 }
 
 /* wqf_cmd (4 bytes): A WQE fetch command (the firmware's store to fw_tc wqf_cmd; the host address is in wqf_addr_lo/hi). */
@@ -3791,6 +3955,46 @@ static inline void rnic_wqf_cmd_set_tag(void *p, uint32_t v)
 {
 	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2, (uint8_t)v);
 }
+#define RNIC_WQF_CMD_BBS_LSB 0u
+#define RNIC_WQF_CMD_BBS_MASK 0x000000FFu
+static inline uint32_t rnic_wqf_cmd_v_bbs(uint32_t v)
+{
+	return (v & 0x000000FFu) >> 0;
+}
+static inline uint32_t rnic_wqf_cmd_mk_bbs(uint32_t x)
+{
+	return (x << 0) & 0x000000FFu;
+}
+#define RNIC_WQF_CMD_SLOT_LSB 8u
+#define RNIC_WQF_CMD_SLOT_MASK 0x00007F00u
+static inline uint32_t rnic_wqf_cmd_v_slot(uint32_t v)
+{
+	return (v & 0x00007F00u) >> 8;
+}
+static inline uint32_t rnic_wqf_cmd_mk_slot(uint32_t x)
+{
+	return (x << 8) & 0x00007F00u;
+}
+#define RNIC_WQF_CMD_RQ_LSB 15u
+#define RNIC_WQF_CMD_RQ_MASK 0x00008000u
+static inline uint32_t rnic_wqf_cmd_v_rq(uint32_t v)
+{
+	return (v & 0x00008000u) >> 15;
+}
+static inline uint32_t rnic_wqf_cmd_mk_rq(uint32_t x)
+{
+	return (x << 15) & 0x00008000u;
+}
+#define RNIC_WQF_CMD_TAG_LSB 16u
+#define RNIC_WQF_CMD_TAG_MASK 0x00FF0000u
+static inline uint32_t rnic_wqf_cmd_v_tag(uint32_t v)
+{
+	return (v & 0x00FF0000u) >> 16;
+}
+static inline uint32_t rnic_wqf_cmd_mk_tag(uint32_t x)
+{
+	return (x << 16) & 0x00FF0000u;
+}
 
 /* wqf_sq_ring (4 bytes): An SQ's ring state for doorbell-started fetches (the firmware's store to fw_tc wqf_sq_ring, taken by wqf_sq_cfg). */
 #define RNIC_WQF_SQ_RING_SIZE 4u
@@ -3824,6 +4028,36 @@ static inline void rnic_wqf_sq_ring_set_en(void *p, uint32_t v)
 	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3;
 	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x80u) | (((uint8_t)v << 7) & 0x80u)));
 }
+#define RNIC_WQF_SQ_RING_PAGE_LSB 0u
+#define RNIC_WQF_SQ_RING_PAGE_MASK 0x0000FFFFu
+static inline uint32_t rnic_wqf_sq_ring_v_page(uint32_t v)
+{
+	return (v & 0x0000FFFFu) >> 0;
+}
+static inline uint32_t rnic_wqf_sq_ring_mk_page(uint32_t x)
+{
+	return (x << 0) & 0x0000FFFFu;
+}
+#define RNIC_WQF_SQ_RING_LOG_SIZE_LSB 16u
+#define RNIC_WQF_SQ_RING_LOG_SIZE_MASK 0x000F0000u
+static inline uint32_t rnic_wqf_sq_ring_v_log_size(uint32_t v)
+{
+	return (v & 0x000F0000u) >> 16;
+}
+static inline uint32_t rnic_wqf_sq_ring_mk_log_size(uint32_t x)
+{
+	return (x << 16) & 0x000F0000u;
+}
+#define RNIC_WQF_SQ_RING_EN_LSB 31u
+#define RNIC_WQF_SQ_RING_EN_MASK 0x80000000u
+static inline uint32_t rnic_wqf_sq_ring_v_en(uint32_t v)
+{
+	return (v & 0x80000000u) >> 31;
+}
+static inline uint32_t rnic_wqf_sq_ring_mk_en(uint32_t x)
+{
+	return (x << 31) & 0x80000000u;
+}
 
 /* wqf_sq_qidx (4 bytes): A QP and an SQ index (WQEBBs, 16 bits): wqf_sq_cfg, wqf_sq_fidx, wqf_dbr_qidx. */
 #define RNIC_WQF_SQ_QIDX_SIZE 4u
@@ -3845,6 +4079,26 @@ static inline uint32_t rnic_wqf_sq_qidx_get_index(const void *p)
 static inline void rnic_wqf_sq_qidx_set_index(void *p, uint32_t v)
 {
 	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2, (uint16_t)v);
+}
+#define RNIC_WQF_SQ_QIDX_QPN_LSB 0u
+#define RNIC_WQF_SQ_QIDX_QPN_MASK 0x0000FFFFu
+static inline uint32_t rnic_wqf_sq_qidx_v_qpn(uint32_t v)
+{
+	return (v & 0x0000FFFFu) >> 0;
+}
+static inline uint32_t rnic_wqf_sq_qidx_mk_qpn(uint32_t x)
+{
+	return (x << 0) & 0x0000FFFFu;
+}
+#define RNIC_WQF_SQ_QIDX_INDEX_LSB 16u
+#define RNIC_WQF_SQ_QIDX_INDEX_MASK 0xFFFF0000u
+static inline uint32_t rnic_wqf_sq_qidx_v_index(uint32_t v)
+{
+	return (v & 0xFFFF0000u) >> 16;
+}
+static inline uint32_t rnic_wqf_sq_qidx_mk_index(uint32_t x)
+{
+	return (x << 16) & 0xFFFF0000u;
 }
 
 /* wqf_dbr_info (4 bytes): The oldest doorbell-started fetch record (fw_tc wqf_dbr_info). */
@@ -3908,6 +4162,66 @@ static inline void rnic_wqf_dbr_info_set_valid(void *p, uint32_t v)
 	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3;
 	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x80u) | (((uint8_t)v << 7) & 0x80u)));
 }
+#define RNIC_WQF_DBR_INFO_BBS_LSB 0u
+#define RNIC_WQF_DBR_INFO_BBS_MASK 0x000000FFu
+static inline uint32_t rnic_wqf_dbr_info_v_bbs(uint32_t v)
+{
+	return (v & 0x000000FFu) >> 0;
+}
+static inline uint32_t rnic_wqf_dbr_info_mk_bbs(uint32_t x)
+{
+	return (x << 0) & 0x000000FFu;
+}
+#define RNIC_WQF_DBR_INFO_SLOT_LSB 8u
+#define RNIC_WQF_DBR_INFO_SLOT_MASK 0x0000FF00u
+static inline uint32_t rnic_wqf_dbr_info_v_slot(uint32_t v)
+{
+	return (v & 0x0000FF00u) >> 8;
+}
+static inline uint32_t rnic_wqf_dbr_info_mk_slot(uint32_t x)
+{
+	return (x << 8) & 0x0000FF00u;
+}
+#define RNIC_WQF_DBR_INFO_MORE_LSB 28u
+#define RNIC_WQF_DBR_INFO_MORE_MASK 0x10000000u
+static inline uint32_t rnic_wqf_dbr_info_v_more(uint32_t v)
+{
+	return (v & 0x10000000u) >> 28;
+}
+static inline uint32_t rnic_wqf_dbr_info_mk_more(uint32_t x)
+{
+	return (x << 28) & 0x10000000u;
+}
+#define RNIC_WQF_DBR_INFO_ERR_LSB 29u
+#define RNIC_WQF_DBR_INFO_ERR_MASK 0x20000000u
+static inline uint32_t rnic_wqf_dbr_info_v_err(uint32_t v)
+{
+	return (v & 0x20000000u) >> 29;
+}
+static inline uint32_t rnic_wqf_dbr_info_mk_err(uint32_t x)
+{
+	return (x << 29) & 0x20000000u;
+}
+#define RNIC_WQF_DBR_INFO_DONE_LSB 30u
+#define RNIC_WQF_DBR_INFO_DONE_MASK 0x40000000u
+static inline uint32_t rnic_wqf_dbr_info_v_done(uint32_t v)
+{
+	return (v & 0x40000000u) >> 30;
+}
+static inline uint32_t rnic_wqf_dbr_info_mk_done(uint32_t x)
+{
+	return (x << 30) & 0x40000000u;
+}
+#define RNIC_WQF_DBR_INFO_VALID_LSB 31u
+#define RNIC_WQF_DBR_INFO_VALID_MASK 0x80000000u
+static inline uint32_t rnic_wqf_dbr_info_v_valid(uint32_t v)
+{
+	return (v & 0x80000000u) >> 31;
+}
+static inline uint32_t rnic_wqf_dbr_info_mk_valid(uint32_t x)
+{
+	return (x << 31) & 0x80000000u;
+}
 
 /* wqf_status (4 bytes): The WQE fetch engine's status (fw_tc wqf_status): one load tells the firmware what completed. */
 #define RNIC_WQF_STATUS_SIZE 4u
@@ -3958,6 +4272,56 @@ static inline void rnic_wqf_status_set_dropped(void *p, uint32_t v)
 {
 	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3;
 	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x80u) | (((uint8_t)v << 7) & 0x80u)));
+}
+#define RNIC_WQF_STATUS_DONE_LSB 0u
+#define RNIC_WQF_STATUS_DONE_MASK 0x000000FFu
+static inline uint32_t rnic_wqf_status_v_done(uint32_t v)
+{
+	return (v & 0x000000FFu) >> 0;
+}
+static inline uint32_t rnic_wqf_status_mk_done(uint32_t x)
+{
+	return (x << 0) & 0x000000FFu;
+}
+#define RNIC_WQF_STATUS_ERRORS_LSB 8u
+#define RNIC_WQF_STATUS_ERRORS_MASK 0x0000FF00u
+static inline uint32_t rnic_wqf_status_v_errors(uint32_t v)
+{
+	return (v & 0x0000FF00u) >> 8;
+}
+static inline uint32_t rnic_wqf_status_mk_errors(uint32_t x)
+{
+	return (x << 8) & 0x0000FF00u;
+}
+#define RNIC_WQF_STATUS_ERR_TAG_LSB 16u
+#define RNIC_WQF_STATUS_ERR_TAG_MASK 0x00FF0000u
+static inline uint32_t rnic_wqf_status_v_err_tag(uint32_t v)
+{
+	return (v & 0x00FF0000u) >> 16;
+}
+static inline uint32_t rnic_wqf_status_mk_err_tag(uint32_t x)
+{
+	return (x << 16) & 0x00FF0000u;
+}
+#define RNIC_WQF_STATUS_QUEUED_LSB 24u
+#define RNIC_WQF_STATUS_QUEUED_MASK 0x0F000000u
+static inline uint32_t rnic_wqf_status_v_queued(uint32_t v)
+{
+	return (v & 0x0F000000u) >> 24;
+}
+static inline uint32_t rnic_wqf_status_mk_queued(uint32_t x)
+{
+	return (x << 24) & 0x0F000000u;
+}
+#define RNIC_WQF_STATUS_DROPPED_LSB 31u
+#define RNIC_WQF_STATUS_DROPPED_MASK 0x80000000u
+static inline uint32_t rnic_wqf_status_v_dropped(uint32_t v)
+{
+	return (v & 0x80000000u) >> 31;
+}
+static inline uint32_t rnic_wqf_status_mk_dropped(uint32_t x)
+{
+	return (x << 31) & 0x80000000u;
 }
 
 /* fw_image_hdr (32 bytes): Firmware image header at DMEM offset 0 of a loadable image: checked by the boot ROM path before the core is released. */
@@ -4016,6 +4380,392 @@ static inline uint32_t rnic_fw_image_hdr_get_imem_crc(const void *p)
 static inline void rnic_fw_image_hdr_set_imem_crc(void *p, uint32_t v)
 {
 	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 20, (uint32_t)v);
+}
+
+/* hw_caps (4 bytes): What the firmware reads in fw_mmio hw_caps: which engines are attached and their sizes (rnic_core's parameters). */
+#define RNIC_HW_CAPS_SIZE 4u
+#define RNIC_HW_CAPS_ALIGN 4u
+#define RNIC_HW_CAPS_ENGINES_OFF 0u
+static inline uint32_t rnic_hw_caps_get_engines(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0) & 0x1u) >> 0);
+}
+static inline void rnic_hw_caps_set_engines(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x1u) | (((uint8_t)v << 0) & 0x1u)));
+}
+#define RNIC_HW_CAPS_READ_RESP_OFF 0u
+static inline uint32_t rnic_hw_caps_get_read_resp(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0) & 0x2u) >> 1);
+}
+static inline void rnic_hw_caps_set_read_resp(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x2u) | (((uint8_t)v << 1) & 0x2u)));
+}
+#define RNIC_HW_CAPS_RQ_SLOTS_OFF 0u
+static inline uint32_t rnic_hw_caps_get_rq_slots(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0) & 0xF0u) >> 4);
+}
+static inline void rnic_hw_caps_set_rq_slots(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0xF0u) | (((uint8_t)v << 4) & 0xF0u)));
+}
+#define RNIC_HW_CAPS_READ_CTX_OFF 1u
+static inline uint32_t rnic_hw_caps_get_read_ctx(const void *p)
+{
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 1);
+}
+static inline void rnic_hw_caps_set_read_ctx(void *p, uint32_t v)
+{
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 1, (uint8_t)v);
+}
+#define RNIC_HW_CAPS_LOG2_QPS_OFF 2u
+static inline uint32_t rnic_hw_caps_get_log2_qps(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2) & 0x1Fu) >> 0);
+}
+static inline void rnic_hw_caps_set_log2_qps(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x1Fu) | (((uint8_t)v << 0) & 0x1Fu)));
+}
+#define RNIC_HW_CAPS_ENGINES_LSB 0u
+#define RNIC_HW_CAPS_ENGINES_MASK 0x00000001u
+static inline uint32_t rnic_hw_caps_v_engines(uint32_t v)
+{
+	return (v & 0x00000001u) >> 0;
+}
+static inline uint32_t rnic_hw_caps_mk_engines(uint32_t x)
+{
+	return (x << 0) & 0x00000001u;
+}
+#define RNIC_HW_CAPS_READ_RESP_LSB 1u
+#define RNIC_HW_CAPS_READ_RESP_MASK 0x00000002u
+static inline uint32_t rnic_hw_caps_v_read_resp(uint32_t v)
+{
+	return (v & 0x00000002u) >> 1;
+}
+static inline uint32_t rnic_hw_caps_mk_read_resp(uint32_t x)
+{
+	return (x << 1) & 0x00000002u;
+}
+#define RNIC_HW_CAPS_RQ_SLOTS_LSB 4u
+#define RNIC_HW_CAPS_RQ_SLOTS_MASK 0x000000F0u
+static inline uint32_t rnic_hw_caps_v_rq_slots(uint32_t v)
+{
+	return (v & 0x000000F0u) >> 4;
+}
+static inline uint32_t rnic_hw_caps_mk_rq_slots(uint32_t x)
+{
+	return (x << 4) & 0x000000F0u;
+}
+#define RNIC_HW_CAPS_READ_CTX_LSB 8u
+#define RNIC_HW_CAPS_READ_CTX_MASK 0x0000FF00u
+static inline uint32_t rnic_hw_caps_v_read_ctx(uint32_t v)
+{
+	return (v & 0x0000FF00u) >> 8;
+}
+static inline uint32_t rnic_hw_caps_mk_read_ctx(uint32_t x)
+{
+	return (x << 8) & 0x0000FF00u;
+}
+#define RNIC_HW_CAPS_LOG2_QPS_LSB 16u
+#define RNIC_HW_CAPS_LOG2_QPS_MASK 0x001F0000u
+static inline uint32_t rnic_hw_caps_v_log2_qps(uint32_t v)
+{
+	return (v & 0x001F0000u) >> 16;
+}
+static inline uint32_t rnic_hw_caps_mk_log2_qps(uint32_t x)
+{
+	return (x << 16) & 0x001F0000u;
+}
+
+/* cpu_control (4 bytes): BAR0 cpu.cpu_control. */
+#define RNIC_CPU_CONTROL_SIZE 4u
+#define RNIC_CPU_CONTROL_ALIGN 4u
+#define RNIC_CPU_CONTROL_HOLD_OFF 0u
+static inline uint32_t rnic_cpu_control_get_hold(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0) & 0x1u) >> 0);
+}
+static inline void rnic_cpu_control_set_hold(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x1u) | (((uint8_t)v << 0) & 0x1u)));
+}
+#define RNIC_CPU_CONTROL_HOLD_LSB 0u
+#define RNIC_CPU_CONTROL_HOLD_MASK 0x00000001u
+static inline uint32_t rnic_cpu_control_v_hold(uint32_t v)
+{
+	return (v & 0x00000001u) >> 0;
+}
+static inline uint32_t rnic_cpu_control_mk_hold(uint32_t x)
+{
+	return (x << 0) & 0x00000001u;
+}
+
+/* cpu_status (4 bytes): BAR0 cpu.cpu_status. */
+#define RNIC_CPU_STATUS_SIZE 4u
+#define RNIC_CPU_STATUS_ALIGN 4u
+#define RNIC_CPU_STATUS_RUNNING_OFF 0u
+static inline uint32_t rnic_cpu_status_get_running(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0) & 0x1u) >> 0);
+}
+static inline void rnic_cpu_status_set_running(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x1u) | (((uint8_t)v << 0) & 0x1u)));
+}
+#define RNIC_CPU_STATUS_ACCEPTED_OFF 0u
+static inline uint32_t rnic_cpu_status_get_accepted(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0) & 0x2u) >> 1);
+}
+static inline void rnic_cpu_status_set_accepted(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x2u) | (((uint8_t)v << 1) & 0x2u)));
+}
+#define RNIC_CPU_STATUS_REFUSED_OFF 0u
+static inline uint32_t rnic_cpu_status_get_refused(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0) & 0x4u) >> 2);
+}
+static inline void rnic_cpu_status_set_refused(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x4u) | (((uint8_t)v << 2) & 0x4u)));
+}
+#define RNIC_CPU_STATUS_PANICKED_OFF 0u
+static inline uint32_t rnic_cpu_status_get_panicked(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0) & 0x8u) >> 3);
+}
+static inline void rnic_cpu_status_set_panicked(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x8u) | (((uint8_t)v << 3) & 0x8u)));
+}
+#define RNIC_CPU_STATUS_RUNNING_LSB 0u
+#define RNIC_CPU_STATUS_RUNNING_MASK 0x00000001u
+static inline uint32_t rnic_cpu_status_v_running(uint32_t v)
+{
+	return (v & 0x00000001u) >> 0;
+}
+static inline uint32_t rnic_cpu_status_mk_running(uint32_t x)
+{
+	return (x << 0) & 0x00000001u;
+}
+#define RNIC_CPU_STATUS_ACCEPTED_LSB 1u
+#define RNIC_CPU_STATUS_ACCEPTED_MASK 0x00000002u
+static inline uint32_t rnic_cpu_status_v_accepted(uint32_t v)
+{
+	return (v & 0x00000002u) >> 1;
+}
+static inline uint32_t rnic_cpu_status_mk_accepted(uint32_t x)
+{
+	return (x << 1) & 0x00000002u;
+}
+#define RNIC_CPU_STATUS_REFUSED_LSB 2u
+#define RNIC_CPU_STATUS_REFUSED_MASK 0x00000004u
+static inline uint32_t rnic_cpu_status_v_refused(uint32_t v)
+{
+	return (v & 0x00000004u) >> 2;
+}
+static inline uint32_t rnic_cpu_status_mk_refused(uint32_t x)
+{
+	return (x << 2) & 0x00000004u;
+}
+#define RNIC_CPU_STATUS_PANICKED_LSB 3u
+#define RNIC_CPU_STATUS_PANICKED_MASK 0x00000008u
+static inline uint32_t rnic_cpu_status_v_panicked(uint32_t v)
+{
+	return (v & 0x00000008u) >> 3;
+}
+static inline uint32_t rnic_cpu_status_mk_panicked(uint32_t x)
+{
+	return (x << 3) & 0x00000008u;
+}
+
+/* fw_dma_ctrl (4 bytes): fw_mmio dma_ctrl: the firmware DMA's start command. */
+#define RNIC_FW_DMA_CTRL_SIZE 4u
+#define RNIC_FW_DMA_CTRL_ALIGN 4u
+#define RNIC_FW_DMA_CTRL_START_OFF 0u
+static inline uint32_t rnic_fw_dma_ctrl_get_start(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0) & 0x1u) >> 0);
+}
+static inline void rnic_fw_dma_ctrl_set_start(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x1u) | (((uint8_t)v << 0) & 0x1u)));
+}
+#define RNIC_FW_DMA_CTRL_TO_HOST_OFF 0u
+static inline uint32_t rnic_fw_dma_ctrl_get_to_host(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0) & 0x2u) >> 1);
+}
+static inline void rnic_fw_dma_ctrl_set_to_host(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x2u) | (((uint8_t)v << 1) & 0x2u)));
+}
+#define RNIC_FW_DMA_CTRL_START_LSB 0u
+#define RNIC_FW_DMA_CTRL_START_MASK 0x00000001u
+static inline uint32_t rnic_fw_dma_ctrl_v_start(uint32_t v)
+{
+	return (v & 0x00000001u) >> 0;
+}
+static inline uint32_t rnic_fw_dma_ctrl_mk_start(uint32_t x)
+{
+	return (x << 0) & 0x00000001u;
+}
+#define RNIC_FW_DMA_CTRL_TO_HOST_LSB 1u
+#define RNIC_FW_DMA_CTRL_TO_HOST_MASK 0x00000002u
+static inline uint32_t rnic_fw_dma_ctrl_v_to_host(uint32_t v)
+{
+	return (v & 0x00000002u) >> 1;
+}
+static inline uint32_t rnic_fw_dma_ctrl_mk_to_host(uint32_t x)
+{
+	return (x << 1) & 0x00000002u;
+}
+
+/* fw_dma_status (4 bytes): fw_mmio dma_status. */
+#define RNIC_FW_DMA_STATUS_SIZE 4u
+#define RNIC_FW_DMA_STATUS_ALIGN 4u
+#define RNIC_FW_DMA_STATUS_BUSY_OFF 0u
+static inline uint32_t rnic_fw_dma_status_get_busy(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0) & 0x1u) >> 0);
+}
+static inline void rnic_fw_dma_status_set_busy(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x1u) | (((uint8_t)v << 0) & 0x1u)));
+}
+#define RNIC_FW_DMA_STATUS_ERROR_OFF 0u
+static inline uint32_t rnic_fw_dma_status_get_error(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0) & 0x2u) >> 1);
+}
+static inline void rnic_fw_dma_status_set_error(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x2u) | (((uint8_t)v << 1) & 0x2u)));
+}
+#define RNIC_FW_DMA_STATUS_RESP_OFF 0u
+static inline uint32_t rnic_fw_dma_status_get_resp(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0) & 0xCu) >> 2);
+}
+static inline void rnic_fw_dma_status_set_resp(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0xCu) | (((uint8_t)v << 2) & 0xCu)));
+}
+#define RNIC_FW_DMA_STATUS_BUSY_LSB 0u
+#define RNIC_FW_DMA_STATUS_BUSY_MASK 0x00000001u
+static inline uint32_t rnic_fw_dma_status_v_busy(uint32_t v)
+{
+	return (v & 0x00000001u) >> 0;
+}
+static inline uint32_t rnic_fw_dma_status_mk_busy(uint32_t x)
+{
+	return (x << 0) & 0x00000001u;
+}
+#define RNIC_FW_DMA_STATUS_ERROR_LSB 1u
+#define RNIC_FW_DMA_STATUS_ERROR_MASK 0x00000002u
+static inline uint32_t rnic_fw_dma_status_v_error(uint32_t v)
+{
+	return (v & 0x00000002u) >> 1;
+}
+static inline uint32_t rnic_fw_dma_status_mk_error(uint32_t x)
+{
+	return (x << 1) & 0x00000002u;
+}
+#define RNIC_FW_DMA_STATUS_RESP_LSB 2u
+#define RNIC_FW_DMA_STATUS_RESP_MASK 0x0000000Cu
+static inline uint32_t rnic_fw_dma_status_v_resp(uint32_t v)
+{
+	return (v & 0x0000000Cu) >> 2;
+}
+static inline uint32_t rnic_fw_dma_status_mk_resp(uint32_t x)
+{
+	return (x << 2) & 0x0000000Cu;
+}
+
+/* mbox_status (4 bytes): Status of a firmware-to-hardware mailbox (fw_mmio mkey_status, qpt_status, rqd_status, txd_status, rdd_status). */
+#define RNIC_MBOX_STATUS_SIZE 4u
+#define RNIC_MBOX_STATUS_ALIGN 4u
+#define RNIC_MBOX_STATUS_BUSY_OFF 0u
+static inline uint32_t rnic_mbox_status_get_busy(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0) & 0x1u) >> 0);
+}
+static inline void rnic_mbox_status_set_busy(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x1u) | (((uint8_t)v << 0) & 0x1u)));
+}
+#define RNIC_MBOX_STATUS_DROPPED_OFF 2u
+static inline uint32_t rnic_mbox_status_get_dropped(const void *p)
+{
+	return rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2);
+}
+static inline void rnic_mbox_status_set_dropped(void *p, uint32_t v)
+{
+	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2, (uint16_t)v);
+}
+#define RNIC_MBOX_STATUS_BUSY_LSB 0u
+#define RNIC_MBOX_STATUS_BUSY_MASK 0x00000001u
+static inline uint32_t rnic_mbox_status_v_busy(uint32_t v)
+{
+	return (v & 0x00000001u) >> 0;
+}
+static inline uint32_t rnic_mbox_status_mk_busy(uint32_t x)
+{
+	return (x << 0) & 0x00000001u;
+}
+#define RNIC_MBOX_STATUS_DROPPED_LSB 16u
+#define RNIC_MBOX_STATUS_DROPPED_MASK 0xFFFF0000u
+static inline uint32_t rnic_mbox_status_v_dropped(uint32_t v)
+{
+	return (v & 0xFFFF0000u) >> 16;
+}
+static inline uint32_t rnic_mbox_status_mk_dropped(uint32_t x)
+{
+	return (x << 16) & 0xFFFF0000u;
+}
+
+/* mbox_in_status (4 bytes): Status of a hardware-to-firmware mailbox (fw_mmio db_status, evt_status). */
+#define RNIC_MBOX_IN_STATUS_SIZE 4u
+#define RNIC_MBOX_IN_STATUS_ALIGN 4u
+#define RNIC_MBOX_IN_STATUS_VALID_OFF 0u
+static inline uint32_t rnic_mbox_in_status_get_valid(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0) & 0x1u) >> 0);
+}
+static inline void rnic_mbox_in_status_set_valid(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x1u) | (((uint8_t)v << 0) & 0x1u)));
+}
+#define RNIC_MBOX_IN_STATUS_VALID_LSB 0u
+#define RNIC_MBOX_IN_STATUS_VALID_MASK 0x00000001u
+static inline uint32_t rnic_mbox_in_status_v_valid(uint32_t v)
+{
+	return (v & 0x00000001u) >> 0;
+}
+static inline uint32_t rnic_mbox_in_status_mk_valid(uint32_t x)
+{
+	return (x << 0) & 0x00000001u;
 }
 
 /* Every layout field as X(layout, field, off, container bytes, lsb, bits): for tools and the
@@ -4377,6 +5127,80 @@ static inline void rnic_fw_image_hdr_set_imem_crc(void *p, uint32_t v)
 	X(fw_image_hdr, imem_size, 8, 4, 0, 32) \
 	X(fw_image_hdr, dmem_size, 12, 4, 0, 32) \
 	X(fw_image_hdr, entry, 16, 4, 0, 32) \
-	X(fw_image_hdr, imem_crc, 20, 4, 0, 32)
+	X(fw_image_hdr, imem_crc, 20, 4, 0, 32) \
+	X(hw_caps, engines, 0, 1, 0, 1) \
+	X(hw_caps, read_resp, 0, 1, 1, 1) \
+	X(hw_caps, rq_slots, 0, 1, 4, 4) \
+	X(hw_caps, read_ctx, 1, 1, 0, 8) \
+	X(hw_caps, log2_qps, 2, 1, 0, 5) \
+	X(cpu_control, hold, 0, 1, 0, 1) \
+	X(cpu_status, running, 0, 1, 0, 1) \
+	X(cpu_status, accepted, 0, 1, 1, 1) \
+	X(cpu_status, refused, 0, 1, 2, 1) \
+	X(cpu_status, panicked, 0, 1, 3, 1) \
+	X(fw_dma_ctrl, start, 0, 1, 0, 1) \
+	X(fw_dma_ctrl, to_host, 0, 1, 1, 1) \
+	X(fw_dma_status, busy, 0, 1, 0, 1) \
+	X(fw_dma_status, error, 0, 1, 1, 1) \
+	X(fw_dma_status, resp, 0, 1, 2, 2) \
+	X(mbox_status, busy, 0, 1, 0, 1) \
+	X(mbox_status, dropped, 2, 2, 0, 16) \
+	X(mbox_in_status, valid, 0, 1, 0, 1)
+
+/* Every field of a 4-byte layout (a register value) as X(layout, field, lsb, bits): the value
+ * accessors rnic_<layout>_v_<field> / _mk_<field> and their masks, for the self-test. */
+#define RNIC_FOR_EACH_REG_FIELD(X) \
+	X(db_word, num, 0, 16) \
+	X(db_word, index, 16, 16) \
+	X(db_cq_arm, cqn, 0, 16) \
+	X(db_cq_arm, solicited, 16, 1) \
+	X(db_cq_arm, sn, 24, 8) \
+	X(qpt_cmd, qpn, 0, 24) \
+	X(qpt_cmd, keep_state, 31, 1) \
+	X(db_event, page, 0, 16) \
+	X(db_event, which, 16, 8) \
+	X(db_event, bf_seq, 24, 8) \
+	X(bf_status, page, 0, 16) \
+	X(bf_status, seq, 16, 8) \
+	X(bf_status, wqebbs, 24, 3) \
+	X(bf_status, valid, 31, 1) \
+	X(wqf_cmd, bbs, 0, 8) \
+	X(wqf_cmd, slot, 8, 7) \
+	X(wqf_cmd, rq, 15, 1) \
+	X(wqf_cmd, tag, 16, 8) \
+	X(wqf_sq_ring, page, 0, 16) \
+	X(wqf_sq_ring, log_size, 16, 4) \
+	X(wqf_sq_ring, en, 31, 1) \
+	X(wqf_sq_qidx, qpn, 0, 16) \
+	X(wqf_sq_qidx, index, 16, 16) \
+	X(wqf_dbr_info, bbs, 0, 8) \
+	X(wqf_dbr_info, slot, 8, 8) \
+	X(wqf_dbr_info, more, 28, 1) \
+	X(wqf_dbr_info, err, 29, 1) \
+	X(wqf_dbr_info, done, 30, 1) \
+	X(wqf_dbr_info, valid, 31, 1) \
+	X(wqf_status, done, 0, 8) \
+	X(wqf_status, errors, 8, 8) \
+	X(wqf_status, err_tag, 16, 8) \
+	X(wqf_status, queued, 24, 4) \
+	X(wqf_status, dropped, 31, 1) \
+	X(hw_caps, engines, 0, 1) \
+	X(hw_caps, read_resp, 1, 1) \
+	X(hw_caps, rq_slots, 4, 4) \
+	X(hw_caps, read_ctx, 8, 8) \
+	X(hw_caps, log2_qps, 16, 5) \
+	X(cpu_control, hold, 0, 1) \
+	X(cpu_status, running, 0, 1) \
+	X(cpu_status, accepted, 1, 1) \
+	X(cpu_status, refused, 2, 1) \
+	X(cpu_status, panicked, 3, 1) \
+	X(fw_dma_ctrl, start, 0, 1) \
+	X(fw_dma_ctrl, to_host, 1, 1) \
+	X(fw_dma_status, busy, 0, 1) \
+	X(fw_dma_status, error, 1, 1) \
+	X(fw_dma_status, resp, 2, 2) \
+	X(mbox_status, busy, 0, 1) \
+	X(mbox_status, dropped, 16, 16) \
+	X(mbox_in_status, valid, 0, 1)
 
 #endif /* RNIC_SPEC_H */

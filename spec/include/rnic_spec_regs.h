@@ -123,7 +123,7 @@ static const struct rnic_spec_reg rnic_spec_regs_id[] RNIC_SPEC_UNUSED = {
 	  0, 0u, 0, 0, 0u, 0 },
 	{ "hw_version", "RTL version, major.minor in 16.16", 0x14u, RNIC_SPEC_CONST, 0x00010000u,
 	  0, 0u, 0, 0, 0u, 0 },
-	{ "spec_hash", "CRC-32 of spec/rnic.toml: host and hardware agree on the contract", 0x18u, RNIC_SPEC_CONST, 0x06E7FFADu,
+	{ "spec_hash", "CRC-32 of spec/rnic.toml: host and hardware agree on the contract", 0x18u, RNIC_SPEC_CONST, 0xC1C5383Eu,
 	  0, 0u, 0, 0, 0u, 0 },
 	{ "clock_mhz", "core clock in MHz", 0x1Cu, RNIC_SPEC_CONST, 0x000000FAu,
 	  0, 0u, 0, 0, 0u, 0 },
@@ -159,9 +159,9 @@ static const struct rnic_spec_reg rnic_spec_regs_ctrl[] RNIC_SPEC_UNUSED = {
 };
 
 static const struct rnic_spec_reg rnic_spec_regs_cpu[] RNIC_SPEC_UNUSED = {
-	{ "cpu_control", "bit0: hold all soft cores in reset (set before loading an image)", 0x10u, RNIC_SPEC_RW, 0x00000000u,
+	{ "cpu_control", "soft-core control", 0x10u, RNIC_SPEC_RW, 0x00000000u,
 	  rnic_spec_fields_cpu_cpu_control, 1u, 0, 0, 0u, 0 },
-	{ "cpu_status", "bit0: running; bit1: image accepted; bit2: image refused; bit3: panicked", 0x14u, RNIC_SPEC_RO, 0x00000000u,
+	{ "cpu_status", "soft-core and image-loader status", 0x14u, RNIC_SPEC_RO, 0x00000000u,
 	  rnic_spec_fields_cpu_cpu_status, 4u, 0, 0, 0u, 0 },
 	{ "window_base", "BAR0 offset of the IMEM/DMEM window", 0x18u, RNIC_SPEC_CONST, 0x00100000u,
 	  0, 0u, 0, 0, 0u, 0 },

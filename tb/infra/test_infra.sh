@@ -2,7 +2,8 @@
 # test_infra.sh SIM_BIN FW_DIR TRAP_DIR: checks of the test machinery itself: shards, JUnit XML,
 # rerun lines, the parallel suite runner, the CI workflow and SLURM script, the budget table,
 # that the simulator reads the firmware image next to itself (a moved build runs its own), and
-# the synthesis cache (tb/infra/test_synth_cache.sh).
+# the synthesis cache (tb/infra/test_synth_cache.sh) and the synthesis warning gate
+# (tb/infra/test_synth_warnings.sh).
 set -uo pipefail
 sim=$1; fwdir=$2; trapdir=$3
 root=$(pwd)
@@ -177,4 +178,6 @@ fi
 
 # ---- the synthesis cache: its key follows every input, a hit gates, a stale record re-runs --
 tb/infra/test_synth_cache.sh || rc=1
+# ---- the synthesis flow fails on the Yosys warnings that mean a wrong netlist -----------------
+tb/infra/test_synth_warnings.sh || rc=1
 exit $rc

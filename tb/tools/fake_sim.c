@@ -110,7 +110,7 @@ static int image_ok(const struct fake_nic *n)
 {
 	uint32_t imem = ld32(n->dmem + 8), dmem = ld32(n->dmem + 12);
 
-	return !cfg.refuse && ld32(n->dmem) == 0x57464E52u && imem && imem <= MEM_BYTES && dmem <= MEM_BYTES &&
+	return !cfg.refuse && ld32(n->dmem) == RNIC_FW_IMAGE_MAGIC && imem && imem <= MEM_BYTES && dmem <= MEM_BYTES &&
 	       ld32(n->dmem + 16) == 0 && crc32_ieee(n->imem, imem) == ld32(n->dmem + 20);
 }
 
@@ -139,7 +139,7 @@ static void nic_init(struct fake_nic *n, unsigned index)
 	/* A baked-in image: 64 bytes of code, the header at DMEM 0. */
 	for (unsigned i = 0; i < 64; i++)
 		n->imem[i] = (uint8_t)(i * 7 + 1);
-	st32(n->dmem, 0x57464E52u);
+	st32(n->dmem, RNIC_FW_IMAGE_MAGIC);
 	st32(n->dmem + 4, FAKE_FW_VERSION);
 	st32(n->dmem + 8, 64);
 	st32(n->dmem + 12, 0x400);

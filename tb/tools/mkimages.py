@@ -8,7 +8,10 @@ import os
 import struct
 import sys
 
-MAGIC = 0x57464E52
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "spec", "py"))
+import rnic_spec  # noqa: E402 (generated from spec/rnic.toml)
+
+MAGIC = rnic_spec.FW_IMAGE_MAGIC
 out = sys.argv[1]
 os.makedirs(out, exist_ok=True)
 
@@ -33,7 +36,7 @@ write("good", good)
 crc = binascii.crc32(bytes(good[32:32 + 256]))
 print(f"{crc:08X}")
 write("short", good[:10], "truncated: 10 bytes, shorter than the 32-byte header")
-write("bad_magic", image(magic=0x46464646), "bad magic 0x46464646 (a firmware image starts with 0x57464E52 'RNFW')")
+write("bad_magic", image(magic=0x46464646), f"bad magic 0x46464646 (a firmware image starts with 0x{MAGIC:08X} 'RNFW')")
 bad = bytearray(good)
 bad[32 + 10] ^= 0x01
 write("bad_crc", bad, f"bad CRC: IMEM CRC-32 is 0x{binascii.crc32(bytes(bad[32:288])):08X}, the header says "

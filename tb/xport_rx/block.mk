@@ -1,18 +1,18 @@
 # tb/xport_rx/block.mk: receive-side transport engine (rtl/xport_rx): tests, lint/synth tops.
 # Models at 512 and 64 bits plus a 128-bit line-coverage model of tb/xport_rx/xport_rx_tb_top.sv:
-# xport_rx + mkey_table + dma_engine, and a real roce_rx in front that the test switches in for
+# xport_rx with its QP table (rtl/qp_table) + mkey_table + dma_engine, and a real roce_rx in front that the test switches in for
 # its frame-level section (frames built by tb/roce/ref). Host memory = the AXI slave model of tb/dma.
 XRX_BUILD   := $(BUILD)/xport_rx
 XRX_TB_SV   := tb/xport_rx/xport_rx_tb_top.sv
 XRX_TB_CPP  := tb/xport_rx/tb_xport_rx.cpp tb/roce/ref/roce_ref.cpp
 XRX_TB_DEPS := $(XRX_TB_SV) $(XRX_TB_CPP) spec/include/rnic_spec.h tb/dma/axi_slave_model.h tb/dma/vl_bits.h tb/common/tb_check.h tb/roce/ref/roce_ref.h \
-               $(wildcard rtl/xport_rx/*.sv rtl/xport_rx/*.vlt rtl/mkey/*.sv rtl/dma/*.sv rtl/roce/*.sv) \
+               $(wildcard rtl/xport_rx/*.sv rtl/xport_rx/*.vlt rtl/qp_table/*.sv rtl/mkey/*.sv rtl/dma/*.sv rtl/roce/*.sv) \
                rtl/common/rnic_spec_pkg.sv rtl/common/rnic_fifo.sv
 XRX_SEED    ?= 1
 
 TEST_SUITES += xport_rx
-LINT_TOPS   += xport_rx xport_qpt
-SYNTH_TOPS  += xport_rx
+LINT_TOPS   += xport_rx qp_table
+SYNTH_TOPS  += xport_rx qp_table
 
 XRX_WIDTHS  := 512 64
 

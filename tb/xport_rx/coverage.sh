@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# coverage.sh DIR: annotate DIR/coverage.dat and report the line coverage of rtl/xport_rx only
+# coverage.sh DIR: annotate DIR/coverage.dat and report the line coverage of rtl/xport_rx and rtl/qp_table only
 # (the model also holds mkey_table and dma_engine). Prints INFO lines; PASS when >= 90 %.
 set -uo pipefail
 dir=$1
 verilator_coverage --annotate "$dir/annotated" --annotate-min 1 --annotate-all "$dir/coverage.dat" > "$dir/summary.txt" 2>&1 || {
   echo "FAIL xport_rx_line_coverage verilator_coverage failed"; cat "$dir/summary.txt"; exit 1; }
 tot=0; hit=0
-for f in "$dir"/annotated/*xport_rx*.sv "$dir"/annotated/*xport_qpt*.sv; do
+for f in "$dir"/annotated/*xport_rx*.sv "$dir"/annotated/*qp_table*.sv; do
   [ -f "$f" ] || continue
   t=$(grep -cE '^[ %][0-9]{6}' "$f"); m=$(grep -cE '^%[0-9]{6}' "$f")
   echo "INFO $(basename "$f"): $((t - m))/$t coverage points hit"

@@ -164,6 +164,7 @@ struct Tb {
                       rnic_rx_event_get_compare(e), rnic_rx_event_get_src_qpn(e)});
     }
     fire_qpt = top->qpt_wr_valid_i && top->qpt_wr_ready_o;
+    if (top->qp_stop_o) stops.push_back(top->qp_stop_qpn_o);
     fire_rqd = top->rqd_valid_i && top->rqd_ready_o;
     fire_rdd = top->rdd_valid_i && top->rdd_ready_o;
     fire_mk = top->mk_wr_valid_i && top->mk_wr_ready_o;
@@ -210,6 +211,7 @@ struct Tb {
     rnic_mpt_entry_set_first_page_offset(e, uint32_t(m.fpo));
     mk_write(RNIC_MKEY_WR_OP_WR_MPT, m.idx, e);
   }
+  std::vector<uint32_t> stops;  // the QP table's stop_o pulses (QPNs), for the transmit engine
   uint32_t qpt_cmd_bits = 0;  // qpt_cmd bits besides the QPN for the next qpt_write (keep_state)
   unsigned rd_res = 16;       // max_dest_rd_atomic of the next qpt_write
   // A QP-table entry: both directions enabled; the addresses are fixed test values.
@@ -699,7 +701,10 @@ int main(int argc, char** argv) {
   // timer apply at once; expected PSN, MSN and the posted receive buffer are kept -------------
   {
     uint32_t E = 0x5000;
+    t.stops.clear();
     t.qpt_write(QP, E, 10, A_RW, PD, 0, 12);
+    R.check(t.stops.size() == 1 && t.stops[0] == QP, "qpt-stop-on-init-write", "stops %zu", t.stops.size());
+    t.stops.clear();
     t.clear_out();
     auto d1 = t.rand_bytes(300);
     auto p1 = seg(true, QP, E, w.iova + 0x100, w.key(), d1, 1024);
@@ -711,6 +716,8 @@ int main(int argc, char** argv) {
     t.qpt_cmd_bits = 1u << (RNIC_QPT_CMD_KEEP_STATE_OFF * 8 + 7);
     t.qpt_write(QP, 0x123, 10, A_RR, PD, 0, 5);
     t.qpt_cmd_bits = 0;
+    // a kept, still receiving QP keeps its atomics in the transmit engine: no stop
+    R.check(t.stops.empty(), "qpt-no-stop-on-keep-state-write", "stops %zu", t.stops.size());
     auto d2 = t.rand_bytes(700);
     auto p2 = seg(false, QP, E + 1, 0, 0, d2, 1024);
     t.send_pkt(p2[0]);

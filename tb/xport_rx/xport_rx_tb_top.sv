@@ -1,4 +1,5 @@
-// Testbench top for xport_rx: the engine with a real mkey_table (1 lookup port) and dma_engine
+// Testbench top for xport_rx: the engine with its QP table (rtl/qp_table, wired as in rnic_core:
+// the firmware and transmit-engine ports of the table are this top's), a real mkey_table (1 lookup port) and dma_engine
 // (one write client; the read client is idle). The C++ testbench drives parsed headers and the
 // payload stream directly (the roce_rx output format), or, with use_parser_i = 1, whole frames
 // through a real roce_rx (f_t*); it plays host memory on the AXI port.
@@ -40,6 +41,8 @@ module xport_rx_tb_top #(
   input  logic                       tx_rd_en_i,
   input  logic [23:0]                tx_rd_qpn_i,
   output rnic_spec_pkg::qpt_entry_t  tx_rd_entry_o,
+  output logic                       qp_stop_o,      // the table's stop_o / stop_qpn_o
+  output logic [23:0]                qp_stop_qpn_o,
   output logic                       ack_valid_o,
   input  logic                       ack_ready_i,
   output logic [23:0]                ack_qpn_o,
@@ -127,16 +130,35 @@ module xport_rx_tb_top #(
   assign p_tready    = use_parser_i && x_tready;
   assign s_tready_o  = !use_parser_i && x_tready;
 
-  xport_rx #(.NumQps(NumQps), .DataWidth(DataWidth)) u_dut (
+  logic qpt_hold, qpt_init_done, qpt_rx_rd_en, qpt_rx_hit, qpt_rx_rqv, qpt_st_we, qpt_rqv_clr;
+  logic [23:0] qpt_rx_rd_qpn, qpt_st_qpn;
+  rnic_spec_pkg::qpt_entry_t qpt_rx_entry;
+  rnic_spec_pkg::rq_desc_t   qpt_rx_rqd;
+  xport_rx_pkg::qp_state_t   qpt_rx_state, qpt_st;
+  logic [33:0] qpt_rx_rqlen;
+  qp_table #(.NumQps(NumQps)) u_qpt (
+    .clk_i, .rst_ni, .hold_i(qpt_hold), .init_done_o(qpt_init_done),
+    .qpt_wr_valid_i, .qpt_wr_ready_o, .qpt_wr_qpn_i, .qpt_wr_entry_i,
+    .rqd_valid_i, .rqd_ready_o, .rqd_i,
+    .tx_rd_en_i, .tx_rd_qpn_i, .tx_rd_entry_o,
+    .rx_rd_en_i(qpt_rx_rd_en), .rx_rd_qpn_i(qpt_rx_rd_qpn), .rx_hit_o(qpt_rx_hit),
+    .rx_entry_o(qpt_rx_entry), .rx_state_o(qpt_rx_state), .rx_rqd_o(qpt_rx_rqd), .rx_rqv_o(qpt_rx_rqv),
+    .rx_rqlen_o(qpt_rx_rqlen), .st_we_i(qpt_st_we), .st_qpn_i(qpt_st_qpn), .st_i(qpt_st),
+    .rqv_clr_i(qpt_rqv_clr), .stop_o(qp_stop_o), .stop_qpn_o(qp_stop_qpn_o)
+  );
+
+  xport_rx #(.DataWidth(DataWidth)) u_dut (
     .clk_i, .rst_ni,
     .hdr_valid_i(x_hdr_valid), .hdr_ready_o(x_hdr_ready), .hdr_i(x_hdr),
     .s_tdata_i(x_tdata), .s_tvalid_i(x_tvalid), .s_tready_o(x_tready),
-    .qpt_wr_valid_i, .qpt_wr_ready_o, .qpt_wr_qpn_i, .qpt_wr_entry_i,
-    .rqd_valid_i, .rqd_ready_o, .rqd_i,
+    .qpt_wr_valid_i, .qpt_wr_ready_i(qpt_wr_ready_o), .qpt_wr_qpn_i, .rqd_valid_i,
+    .qpt_hold_o(qpt_hold), .qpt_init_done_i(qpt_init_done), .qpt_rd_en_o(qpt_rx_rd_en),
+    .qpt_rd_qpn_o(qpt_rx_rd_qpn), .qpt_hit_i(qpt_rx_hit), .qpt_entry_i(qpt_rx_entry),
+    .qpt_state_i(qpt_rx_state), .qpt_rqd_i(qpt_rx_rqd), .qpt_rqv_i(qpt_rx_rqv), .qpt_rqlen_i(qpt_rx_rqlen),
+    .qpt_st_we_o(qpt_st_we), .qpt_st_qpn_o(qpt_st_qpn), .qpt_st_o(qpt_st), .qpt_rqv_clr_o(qpt_rqv_clr),
     .rdd_valid_i, .rdd_ready_o, .rdd_i,
     .rdq_qpn_i, .rdq_psn_i, .rdq_hit_o, .rdq_nxt_o,
     .evt_valid_o, .evt_ready_i, .evt_o,
-    .tx_rd_en_i, .tx_rd_qpn_i, .tx_rd_entry_o,
     .ack_valid_o, .ack_ready_i, .ack_qpn_o, .ack_psn_o, .ack_syndrome_o, .ack_msn_o, .ack_hold_o,
     .rdrsp_valid_o, .rdrsp_ready_i, .rdrsp_qpn_o, .rdrsp_psn_o, .rdrsp_va_o, .rdrsp_rkey_o,
     .rdrsp_len_o, .rdrsp_msn_o, .rdrsp_new_o, .rsc_qpn_o, .rsc_cnt_i,

@@ -1,4 +1,6 @@
-// xport_qpt: fast-path QP table (QPN = index, QPNs >= NumQps are invalid).
+// qp_table: the fast-path QP table, shared by the receive engine (rtl/xport_rx) and the
+// transmit engine (rtl/xport_tx); the firmware programs it from the QP context it owns.
+// QPN = index, QPNs >= NumQps are invalid.
 // Four memories, each with one write and one registered read port (block-RAM friendly):
 //   tx copy   qpt_entry_t bits [399:0]            read by the transmit engine (tx_rd_*)
 //   rx copy   the fields the receive engine uses  read by xport_rx (with the Q_Key, for UD)
@@ -11,12 +13,15 @@
 // expected PSN := entry.epsn, MSN := 0, no message in progress, cursors 0, ACK counter 0,
 // NAK-sent and error flags clear, ring empty. With the command's keep_state bit (a modify of a
 // live QP: access flags, RNR timer, Q_Key, path) it writes only the two copies: the moving state
-// and the ring are left as they are, so the QP's PSN sequence and posted buffers carry on. A post (rqd_*) appends to the QP's ring (a post to
-// a full ring overwrites its newer buffer); the engine reads the older one (rx_rqd_o, rx_rqv_o =
-// ring not empty) and an engine clear (rqv_clr_i) consumes it. Both are accepted only while hold_i is low (the receive engine is
-// between packets); an entry write wins over a post. Writes to QPNs >= NumQps (or with reserved command bits set)
-// are accepted and dropped.
-module xport_qpt #(
+// and the ring are left as they are, so the QP's PSN sequence and posted buffers carry on. A post
+// (rqd_*) appends to the QP's ring (a post to a full ring overwrites its newer buffer); the
+// receive engine reads the older one (rx_rqd_o, rx_rqv_o = ring not empty) and an engine clear
+// (rqv_clr_i) consumes it. Both are accepted only while hold_i is low (the receive engine is
+// between packets); an entry write wins over a post. Writes to QPNs >= NumQps (or with reserved
+// command bits set) are accepted and dropped. stop_o tells the transmit engine that an entry
+// write (re)initialises a QP or stops it receiving, so it forgets the QP's atomics the firmware
+// has not answered (it will not answer them).
+module qp_table #(
   parameter int NumQps  = 1024,
   parameter int RqSlots = 2      // receive buffers per QP (a power of two, 2..8)
 ) (
@@ -50,7 +55,11 @@ module xport_qpt #(
   input  logic                       st_we_i,
   input  logic [23:0]                st_qpn_i,
   input  xport_rx_pkg::qp_state_t    st_i,
-  input  logic                       rqv_clr_i     // with st_we_i: empty the rq slot
+  input  logic                       rqv_clr_i,    // with st_we_i: empty the rq slot
+  // transmit engine: an entry write took effect that (re)initialises QP stop_qpn_o or stops it
+  // receiving (one-cycle pulse, with the write; whatever the QPN)
+  output logic                       stop_o,
+  output logic [23:0]                stop_qpn_o
 );
   localparam int QW = (NumQps > 1) ? $clog2(NumQps) : 1;
   localparam int TxW = 400;
@@ -226,5 +235,9 @@ module xport_qpt #(
   assign rx_hit_o   = rx_ok_q;
   assign rx_state_o = st_rd_q;
   assign rx_rqv_o   = rqv_rd_q && rx_ok_q;
+
+  assign stop_o     = qpt_wr_valid_i && qpt_wr_ready_o &&
+                      (!fw_cmd.keep_state || !(qpt_wr_entry_i.valid && qpt_wr_entry_i.rx_enable));
+  assign stop_qpn_o = qpt_wr_qpn_i[23:0];
 
 endmodule
