@@ -187,12 +187,12 @@ void fw_sq_ack(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome, uin
 			rnic_qp_ctx_set_rnr_retries_left(c, left - 1);
 		/* Resend after the responder's RNR timer (its code is in the syndrome). */
 		r->rnr_psn = psn;
-		sq_arm(qpn, (uint64_t)rnr_10us[syndrome & 0x1F] * 2500u, 1);
+		sq_arm(qpn, (uint64_t)rnr_10us[syndrome & RNIC_AETH_CODE_CODE_MASK] * 2500u, 1);
 		return;
 	}
 	/* NAK: a PSN sequence error is resent; the others end the WQE and the QP. */
-	uint32_t code = syndrome & 0x1Fu;
-	if (code == 0) {
+	uint32_t code = syndrome & RNIC_AETH_CODE_CODE_MASK;
+	if (code == (RNIC_AETH_SYNDROME_NAK_PSN_SEQ & RNIC_AETH_CODE_CODE_MASK)) {
 		/* A NAK that acknowledges new PSNs is progress, as an ACK is: the count starts over, so
 		 * a long message on a lossy link is not failed by losses spread over its packets. */
 		uint32_t left = progress ? rnic_qp_ctx_get_retry_cnt(c) : rnic_qp_ctx_get_retries_left(c);
@@ -207,8 +207,11 @@ void fw_sq_ack(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome, uin
 		arm_ack_timer(qpn);
 		return;
 	}
-	uint32_t st = code == 1 ? RNIC_WC_STATUS_REM_INV_REQ_ERR
-		      : code == 2 ? RNIC_WC_STATUS_REM_ACCESS_ERR : RNIC_WC_STATUS_REM_OP_ERR;
+	uint32_t st = code == (RNIC_AETH_SYNDROME_NAK_INV_REQ & RNIC_AETH_CODE_CODE_MASK)
+			      ? RNIC_WC_STATUS_REM_INV_REQ_ERR
+		      : code == (RNIC_AETH_SYNDROME_NAK_REM_ACCESS & RNIC_AETH_CODE_CODE_MASK)
+			      ? RNIC_WC_STATUS_REM_ACCESS_ERR
+			      : RNIC_WC_STATUS_REM_OP_ERR;
 	if (r->head >= 0)
 		retire_head(qpn, st);
 	fw_qp_fatal(qpn, st, RNIC_EQ_QP_SIDE_REQUESTER);

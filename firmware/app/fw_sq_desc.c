@@ -72,7 +72,7 @@ static int post_read_dest(uint32_t qpn, uint32_t psn, uint32_t len, const uint8_
 	FW_LAYOUT_ALIGN uint8_t r[RNIC_RD_DESC_SIZE];
 	uint32_t n = rnic_tx_desc_get_num_sge(d);
 
-	if (!(fw_hw_caps & 2u) || n > RNIC_MAX_SGE) {
+	if (!(fw_hw_caps & RNIC_HW_CAPS_READ_RESP_MASK) || n > RNIC_MAX_SGE) {
 		fw_log("qp %u: READ not served (engine or SGE count)", (unsigned)qpn);
 		return -1;
 	}
@@ -235,7 +235,7 @@ static uint32_t send_segs(uint32_t qpn, const uint8_t *d, uint32_t nbb, int16_t 
 static uint32_t send_one(uint32_t qpn, uint32_t idx)
 {
 	uint8_t *c = ctx(qpn);
-	FW_LAYOUT_ALIGN uint8_t w[4 * WQEBB], d[RNIC_TX_DESC_SIZE];
+	FW_LAYOUT_ALIGN uint8_t w[RNIC_MAX_WQEBBS * WQEBB], d[RNIC_TX_DESC_SIZE];
 	struct fw_qp_run *run = &fw_res.qp_run[qpn];
 	/* the WQE at sq_next may be part-sent (record part): its next pieces */
 	int16_t part = (run->part1 && fw_res.swqe[run->part1 - 1].wqe_index == (idx & 0xFFFFu)) ? run->part1 - 1 : -1;
@@ -378,10 +378,10 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 	rnic_tx_desc_set_flags(d, tflags);
 	if (op == RNIC_WQE_OP_RDMA_READ) {
 		/* a READ never sent before has nothing placed: no query */
-		uint32_t k = (fw_hw_caps & 2u) && was_sent(run, psn) ? read_progress(qpn, psn, npkts) : 0;
+		uint32_t k = (fw_hw_caps & RNIC_HW_CAPS_READ_RESP_MASK) && was_sent(run, psn) ? read_progress(qpn, psn, npkts) : 0;
 		if (post_read_dest(qpn, psn, len, d, k, 0)) {
 			swqe_put(qpn, ri);
-			return (fw_hw_caps & 2u) && rnic_tx_desc_get_num_sge(d) <= RNIC_MAX_SGE ? sq_stall(qpn) : 0;
+			return (fw_hw_caps & RNIC_HW_CAPS_READ_RESP_MASK) && rnic_tx_desc_get_num_sge(d) <= RNIC_MAX_SGE ? sq_stall(qpn) : 0;
 		}
 		if (k && ((psn + k) & PSN_MASK) != fw_res.qp_run[qpn].rd_resume) {
 			/* responses arrived since the last try: progress, as an ACK would be */
@@ -398,10 +398,10 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 	/* The ATOMIC ACKNOWLEDGE's original value goes to the local SGE (the engine writes it; the
 	 * firmware cannot translate an lkey). Without an SGE the value is not wanted. Posted on
 	 * every (re)transmission; a re-post replaces the context. */
-	if (is_atomic && rnic_tx_desc_get_num_sge(d) && (fw_hw_caps & 2u) &&
+	if (is_atomic && rnic_tx_desc_get_num_sge(d) && (fw_hw_caps & RNIC_HW_CAPS_READ_RESP_MASK) &&
 	    post_read_dest(qpn, psn, 8, d, 0, 1)) {
 		swqe_put(qpn, ri);
-		return (fw_hw_caps & 2u) && rnic_tx_desc_get_num_sge(d) <= RNIC_MAX_SGE ? sq_stall(qpn) : 0;
+		return (fw_hw_caps & RNIC_HW_CAPS_READ_RESP_MASK) && rnic_tx_desc_get_num_sge(d) <= RNIC_MAX_SGE ? sq_stall(qpn) : 0;
 	}
 	if (hal_rd32(RNIC_FW_REG_TXD_STATUS) & 1u) { /* busy: retried after the events are taken */
 		swqe_put(qpn, ri);
@@ -547,7 +547,7 @@ void fw_sq_service(uint32_t qpn)
 		flush_unsent(qpn);
 		return;
 	}
-	if (rnic_qp_ctx_get_state(c) != RNIC_QP_STATE_RTS || !(fw_hw_caps & 1u))
+	if (rnic_qp_ctx_get_state(c) != RNIC_QP_STATE_RTS || !(fw_hw_caps & RNIC_HW_CAPS_ENGINES_MASK))
 		return; /* not sending, or no transmit engine attached: the WQEs wait */
 	sq_paused = hal_rd32(RNIC_FW_REG_TX_PAUSE);
 	if (!cont || st_bf)

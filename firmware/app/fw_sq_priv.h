@@ -12,7 +12,7 @@
 #include "hal.h"
 #include "rnic_spec.h"
 
-#define WQEBB 64u
+#define WQEBB RNIC_WQEBB_BYTES
 #define PSN_MASK 0xFFFFFFu
 /* A SEND or WRITE longer than SEG_PKTS packets goes out in descriptors of SEG_PKTS packets (tx_flag
  * CONT / MORE), the last packet of each with AckReq, and at most WIN_PKTS packets beyond the

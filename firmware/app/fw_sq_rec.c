@@ -8,7 +8,7 @@
 
 uint32_t fw_hw_caps;
 
-/* READs and atomics with a context in the receive engine (hw_caps[15:8] of them, shared by all
+/* READs and atomics with a context in the receive engine (hw_caps.read_ctx of them, shared by all
  * QPs), and whether a QP had to hold one back for want of a context. */
 static uint32_t rd_out;
 uint32_t rd_waiting;
@@ -49,7 +49,7 @@ int rd_room(uint32_t qpn)
 		lim = 1;
 	if (fw_res.qp_run[qpn].rd_n >= lim)
 		return 0;
-	if (rd_out >= ((fw_hw_caps >> 8) & 0xFFu ? (fw_hw_caps >> 8) & 0xFFu : 1u)) {
+	if (rd_out >= (rnic_hw_caps_v_read_ctx(fw_hw_caps) ? rnic_hw_caps_v_read_ctx(fw_hw_caps) : 1u)) {
 		rd_waiting = 1;
 		return 0;
 	}

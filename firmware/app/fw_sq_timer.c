@@ -33,7 +33,7 @@ static int read_flowing(uint32_t qpn)
 {
 	struct fw_qp_run *r = &fw_res.qp_run[qpn];
 	const struct fw_swqe *h = &fw_res.swqe[r->head];
-	if (h->opcode != RNIC_WQE_OP_RDMA_READ || !(fw_hw_caps & 2u))
+	if (h->opcode != RNIC_WQE_OP_RDMA_READ || !(fw_hw_caps & RNIC_HW_CAPS_READ_RESP_MASK))
 		return 0;
 	uint32_t k = read_progress(qpn, h->first_psn, ((h->last_psn - h->first_psn) & PSN_MASK) + 1);
 	uint32_t at = (h->first_psn + k) & PSN_MASK;
