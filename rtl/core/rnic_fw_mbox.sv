@@ -10,9 +10,11 @@ module rnic_fw_mbox #(
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
-  input  logic                 mmio_req_i,     // already decoded to this mailbox's range
+  // already decoded to this mailbox's 256-byte page (every offset below lies in it), so the
+  // offsets are compared on [7:0] only: fewer LUT levels behind the core's address add
+  input  logic                 mmio_req_i,
   input  logic                 mmio_we_i,
-  input  logic [11:0]          mmio_off_i,
+  input  logic [7:0]           mmio_off_i,
   input  logic [31:0]          mmio_wdata_i,
   output logic                 mmio_rvalid_o,
   output logic [31:0]          mmio_rdata_o,
@@ -22,6 +24,20 @@ module rnic_fw_mbox #(
   output logic [Words*32-1:0]  out_data_o
 );
   logic [Words*32-1:0] data_q;
+
+  // A read picks its word with the offset's bits (a mux tree: LUT6 + MUXF7/F8 in the fabric)
+  // instead of one compare per word, so the load's address add is followed by few LUT levels.
+  // Data words start at DataOff; whole words only, as the per-word compares had it.
+  localparam int unsigned IW = Words > 1 ? $clog2(Words) : 1;
+  localparam int unsigned PadW = (1 << IW) * 32;
+  logic [7:0] rel;
+  logic [PadW-1:0] words;
+  logic [31:0] rd_word;
+  logic rd_data;
+  assign rel = mmio_off_i - DataOff[7:0];
+  assign words = PadW'(data_q);
+  assign rd_word = words[32 * rel[IW+1:2] +: 32];
+  assign rd_data = rel[1:0] == 2'b00 && 32'(rel[7:2]) < Words;
   logic [15:0] dropped_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -38,14 +54,13 @@ module rnic_fw_mbox #(
       mmio_rvalid_o <= mmio_req_i && !mmio_we_i;
       mmio_rdata_o <= '0;
       if (mmio_req_i && !mmio_we_i) begin
-        if (mmio_off_i == StatusOff) mmio_rdata_o <= {dropped_q, 15'h0, out_valid_o};
-        for (int w = 0; w < Words; w++)
-          if (mmio_off_i == DataOff + 12'(4 * w)) mmio_rdata_o <= data_q[w*32 +: 32];
+        if (rd_data) mmio_rdata_o <= rd_word;
+        else if (mmio_off_i == StatusOff[7:0]) mmio_rdata_o <= {dropped_q, 15'h0, out_valid_o};
       end
       if (mmio_req_i && mmio_we_i) begin
         for (int w = 0; w < Words; w++)
-          if (mmio_off_i == DataOff + 12'(4 * w)) data_q[w*32 +: 32] <= mmio_wdata_i;
-        if (mmio_off_i == CommitOff) begin
+          if (mmio_off_i == 8'(DataOff + 12'(4 * w))) data_q[w*32 +: 32] <= mmio_wdata_i;
+        if (mmio_off_i == CommitOff[7:0]) begin
           if (out_valid_o && !out_ready_i) begin
             dropped_q <= dropped_q + 16'd1;
           end else begin
