@@ -22,19 +22,11 @@ module rnic_fw_mbox_in #(
   logic full_q;
   logic [Words*32-1:0] data_q;
 
-  // A read picks its word with the offset's bits (a mux tree: LUT6 + MUXF7/F8 in the fabric)
-  // instead of one compare per word, so the load's address add is followed by few LUT levels.
-  // Data words start at DataOff; whole words only, as the per-word compares had it.
-  localparam int unsigned IW = Words > 1 ? $clog2(Words) : 1;
-  localparam int unsigned PadW = (1 << IW) * 32;
-  logic [7:0] rel;
-  logic [PadW-1:0] words;
   logic [31:0] rd_word;
   logic rd_data;
-  assign rel = mmio_off_i - DataOff[7:0];
-  assign words = PadW'(data_q);
-  assign rd_word = words[32 * rel[IW+1:2] +: 32];
-  assign rd_data = rel[1:0] == 2'b00 && 32'(rel[7:2]) < Words;
+  rnic_fw_mbox_word #(.Words(Words), .DataOff(DataOff)) u_word (
+    .off_i(mmio_off_i), .data_i(data_q), .hit_o(rd_data), .word_o(rd_word)
+  );
   assign in_ready_o = !full_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
