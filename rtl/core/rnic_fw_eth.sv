@@ -199,15 +199,18 @@ module rnic_fw_eth #(
 
   // ---- MMIO reads ------------------------------------------------------------------------------
   logic [SlotBits-1:0] head;
+  logic [31:0] head_word;
   assign head = slot_q[rd_q];
+  // the word by the offset's bits (a mux tree), not a compare per word: fewer LUT levels behind
+  // the soft core's address add
+  assign head_word = head[32 * mmio_off_i[5:2] +: 32];
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       mmio_rdata_o <= '0;
     end else if (mmio_req_i && !mmio_we_i) begin
       mmio_rdata_o <= '0;
       if (32'(mmio_off_i) - OffData < SlotBytes && count_q != '0) begin
-        for (int w = 0; w < SlotBytes / 4; w++)
-          if (32'(mmio_off_i[5:2]) == w) mmio_rdata_o <= head[w*32 +: 32];
+        mmio_rdata_o <= head_word;
       end else if (32'(mmio_off_i) == OffRxSt) begin
         mmio_rdata_o <= {count_q != '0 ? slen_q[rd_q] : 16'd0, 15'd0, count_q != '0};
       end else if (32'(mmio_off_i) == OffTxSt) begin
