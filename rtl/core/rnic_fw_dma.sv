@@ -61,7 +61,7 @@ module rnic_fw_dma #(
   assign busy = state_q != Idle;
 
   logic is_buf, is_reg;
-  assign is_buf = mmio_addr_i[31:12] == rnic_spec_pkg::FW_DMA_BUF_BASE[31:12];
+  assign is_buf = mmio_addr_i[12] == rnic_spec_pkg::FW_DMA_BUF_BASE[12];  // bit 12 alone: rnic_fw_subsys
   assign is_reg = !is_buf;
   assign mmio_gnt_o = mmio_req_i && !(is_buf && busy);
 
@@ -239,5 +239,5 @@ module rnic_fw_dma #(
   assign wr_cpl_ready_o = state_q == WrCpl;
 
   logic unused_fw_dma;
-  assign unused_fw_dma = ^{dir_q, mmio_addr_i[31:12]};
+  assign unused_fw_dma = ^{dir_q, mmio_addr_i[31:13]};
 endmodule

@@ -53,9 +53,18 @@ module rnic_fw_eth #(
   function automatic logic [DataWidth-1:0] keep_mask(input logic [NB-1:0] keep);
     for (int i = 0; i < NB; i++) keep_mask[i*8 +: 8] = {8{keep[i]}};
   endfunction
-  function automatic logic [15:0] popcount(input logic [NB-1:0] keep);
-    popcount = '0;
-    for (int i = 0; i < NB; i++) popcount = popcount + 16'(keep[i]);
+  // Bytes of a beat with a packed tkeep (n low bits set): bit k of n is set when n mod 2^(k+1)
+  // is at least 2^k, and "at least m bytes" is keep[m-1], so each bit is an OR of keep-bit pairs
+  // (no adder tree over the keep bits; the 16-bit frame length is one add behind it).
+  localparam int unsigned CW = $clog2(NB) + 1;
+  function automatic logic [CW-1:0] keep_bytes(input logic [NB-1:0] keep);
+    keep_bytes = '0;
+    for (int k = 0; k < CW; k++)
+      for (int j = 0; j * (2 << k) + (1 << k) <= NB; j++)
+        if ((j + 1) * (2 << k) <= NB)
+          keep_bytes[k] = keep_bytes[k] | (keep[j * (2 << k) + (1 << k) - 1] & !keep[(j + 1) * (2 << k) - 1]);
+        else
+          keep_bytes[k] = keep_bytes[k] | keep[j * (2 << k) + (1 << k) - 1];
   endfunction
 
   // ---- receive: capture the frame arriving, queue it at its last beat if it is ours -------------
@@ -67,14 +76,22 @@ module rnic_fw_eth #(
   logic [PW-1:0] wr_q, rd_q;
   logic [PW:0] count_q;
   logic [31:0] cnt_rx_q, cnt_full_q;
-  logic ours, pop;
+  logic ours, pop, ge14;
 
   always_comb begin
     cap_d = beat_q == 8'd0 ? '0 : cap_q;  // bytes past the frame read as zero
     for (int b = 0; b < Beats; b++)
       if (32'(beat_q) == b) cap_d[b*DataWidth +: DataWidth] = rx_tdata_i & keep_mask(rx_tkeep_i);
-    len_d = len_q + popcount(rx_tkeep_i);
-    ours = {cap_d[12*8 +: 8], cap_d[13*8 +: 8]} == 16'(rnic_spec_pkg::FW_ETH_RX_ETHERTYPE) && len_d >= 16'd14;
+    len_d = len_q + 16'(keep_bytes(rx_tkeep_i));
+    // len_d >= 14 without the length: the beats before this one were full (beat_q of them, or
+    // more once beat_q stops at Beats), so it is a keep bit of this beat or known from beat_q
+    ge14 = 1'b0;
+    for (int b = 0; b <= Beats; b++)
+      if (32'(beat_q) == b) begin
+        if (b * NB >= 14) ge14 = 1'b1;
+        else if (14 - b * NB <= NB) ge14 = rx_tkeep_i[13 - b * NB];
+      end
+    ours = {cap_d[12*8 +: 8], cap_d[13*8 +: 8]} == 16'(rnic_spec_pkg::FW_ETH_RX_ETHERTYPE) && ge14;
   end
   assign pop = mmio_req_i && mmio_we_i && 32'(mmio_off_i) == OffPop && count_q != '0;
 
@@ -182,15 +199,18 @@ module rnic_fw_eth #(
 
   // ---- MMIO reads ------------------------------------------------------------------------------
   logic [SlotBits-1:0] head;
+  logic [31:0] head_word;
   assign head = slot_q[rd_q];
+  // the word by the offset's bits (a mux tree), not a compare per word: fewer LUT levels behind
+  // the soft core's address add
+  assign head_word = head[32 * mmio_off_i[5:2] +: 32];
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       mmio_rdata_o <= '0;
     end else if (mmio_req_i && !mmio_we_i) begin
       mmio_rdata_o <= '0;
       if (32'(mmio_off_i) - OffData < SlotBytes && count_q != '0) begin
-        for (int w = 0; w < SlotBytes / 4; w++)
-          if (32'(mmio_off_i[5:2]) == w) mmio_rdata_o <= head[w*32 +: 32];
+        mmio_rdata_o <= head_word;
       end else if (32'(mmio_off_i) == OffRxSt) begin
         mmio_rdata_o <= {count_q != '0 ? slen_q[rd_q] : 16'd0, 15'd0, count_q != '0};
       end else if (32'(mmio_off_i) == OffTxSt) begin

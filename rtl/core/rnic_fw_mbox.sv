@@ -10,9 +10,11 @@ module rnic_fw_mbox #(
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
-  input  logic                 mmio_req_i,     // already decoded to this mailbox's range
+  // already decoded to this mailbox's 256-byte page (every offset below lies in it), so the
+  // offsets are compared on [7:0] only: fewer LUT levels behind the core's address add
+  input  logic                 mmio_req_i,
   input  logic                 mmio_we_i,
-  input  logic [11:0]          mmio_off_i,
+  input  logic [7:0]           mmio_off_i,
   input  logic [31:0]          mmio_wdata_i,
   output logic                 mmio_rvalid_o,
   output logic [31:0]          mmio_rdata_o,
@@ -22,6 +24,12 @@ module rnic_fw_mbox #(
   output logic [Words*32-1:0]  out_data_o
 );
   logic [Words*32-1:0] data_q;
+
+  logic [31:0] rd_word;
+  logic rd_data;
+  rnic_fw_mbox_word #(.Words(Words), .DataOff(DataOff)) u_word (
+    .off_i(mmio_off_i), .data_i(data_q), .hit_o(rd_data), .word_o(rd_word)
+  );
   logic [15:0] dropped_q;
   rnic_spec_pkg::mbox_status_t st;  // the status register (spec layout mbox_status)
   always_comb begin
@@ -44,14 +52,13 @@ module rnic_fw_mbox #(
       mmio_rvalid_o <= mmio_req_i && !mmio_we_i;
       mmio_rdata_o <= '0;
       if (mmio_req_i && !mmio_we_i) begin
-        if (mmio_off_i == StatusOff) mmio_rdata_o <= st;
-        for (int w = 0; w < Words; w++)
-          if (mmio_off_i == DataOff + 12'(4 * w)) mmio_rdata_o <= data_q[w*32 +: 32];
+        if (rd_data) mmio_rdata_o <= rd_word;
+        else if (mmio_off_i == StatusOff[7:0]) mmio_rdata_o <= st;
       end
       if (mmio_req_i && mmio_we_i) begin
         for (int w = 0; w < Words; w++)
-          if (mmio_off_i == DataOff + 12'(4 * w)) data_q[w*32 +: 32] <= mmio_wdata_i;
-        if (mmio_off_i == CommitOff) begin
+          if (mmio_off_i == 8'(DataOff + 12'(4 * w))) data_q[w*32 +: 32] <= mmio_wdata_i;
+        if (mmio_off_i == CommitOff[7:0]) begin
           if (out_valid_o && !out_ready_i) begin
             dropped_q <= dropped_q + 16'd1;
           end else begin

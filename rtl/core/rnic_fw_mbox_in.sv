@@ -8,9 +8,11 @@ module rnic_fw_mbox_in #(
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
-  input  logic                 mmio_req_i,     // already decoded to this mailbox's range
+  // already decoded to this mailbox's 256-byte page (every offset below lies in it), so the
+  // offsets are compared on [7:0] only: fewer LUT levels behind the core's address add
+  input  logic                 mmio_req_i,
   input  logic                 mmio_we_i,
-  input  logic [11:0]          mmio_off_i,
+  input  logic [7:0]           mmio_off_i,
   output logic                 mmio_rvalid_o,
   output logic [31:0]          mmio_rdata_o,
   input  logic                 in_valid_i,
@@ -19,6 +21,12 @@ module rnic_fw_mbox_in #(
 );
   logic full_q;
   logic [Words*32-1:0] data_q;
+
+  logic [31:0] rd_word;
+  logic rd_data;
+  rnic_fw_mbox_word #(.Words(Words), .DataOff(DataOff)) u_word (
+    .off_i(mmio_off_i), .data_i(data_q), .hit_o(rd_data), .word_o(rd_word)
+  );
   assign in_ready_o = !full_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -32,13 +40,12 @@ module rnic_fw_mbox_in #(
         full_q <= 1'b1;
         data_q <= in_data_i;
       end
-      if (mmio_req_i && mmio_we_i && mmio_off_i == PopOff) full_q <= 1'b0;
+      if (mmio_req_i && mmio_we_i && mmio_off_i == PopOff[7:0]) full_q <= 1'b0;
       mmio_rvalid_o <= mmio_req_i && !mmio_we_i;
       mmio_rdata_o <= '0;
       if (mmio_req_i && !mmio_we_i) begin
-        if (mmio_off_i == StatusOff) mmio_rdata_o <= 32'(full_q) << rnic_spec_pkg::MBOX_IN_STATUS_VALID_LSB;
-        for (int w = 0; w < Words; w++)
-          if (mmio_off_i == DataOff + 12'(4 * w)) mmio_rdata_o <= data_q[w*32 +: 32];
+        if (rd_data) mmio_rdata_o <= rd_word;
+        else if (mmio_off_i == StatusOff[7:0]) mmio_rdata_o <= 32'(full_q) << rnic_spec_pkg::MBOX_IN_STATUS_VALID_LSB;
       end
     end
   end

@@ -45,8 +45,10 @@ module rnic_fw_mmio #(
   logic [11:0] off;
   logic in_block;
   assign off = mmio_addr_i[11:0];
-  assign in_block = mmio_addr_i[31:12] == rnic_spec_pkg::FW_MMIO_BASE[31:12];
+  assign in_block = mmio_addr_i[12] == rnic_spec_pkg::FW_MMIO_BASE[12];  // bit 12 alone: rnic_fw_subsys
   assign mmio_gnt_o = mmio_req_i;
+  logic unused_addr;
+  assign unused_addr = ^mmio_addr_i[31:13];
 
   // What one firmware image has reported: cleared at reset and when a new image starts.
   typedef struct packed {

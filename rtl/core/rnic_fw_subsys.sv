@@ -233,8 +233,12 @@ module rnic_fw_subsys #(
   logic mkey_rvalid, db_rvalid, evt_rvalid, qpt_rvalid, rqd_rvalid, txd_rvalid, rdd_rvalid;
   logic [31:0] reg_rdata, dma_rdata, mkey_rdata, db_rdata, evt_rdata, qpt_rdata, rqd_rdata, txd_rdata;
   logic [31:0] rdd_rdata, mkey_arg, rqd_arg, txd_arg, rdd_arg;
-  assign in_fw_block = mmio_addr[31:12] == rnic_spec_pkg::FW_MMIO_BASE[31:12];
-  assign sel_dma = mmio_addr[31:12] == rnic_spec_pkg::FW_DMA_BUF_BASE[31:12] ||
+  // The MMIO space (0x4000_0000 and up, rv_cpu) holds two 4 KiB pages, the registers at
+  // FW_MMIO_BASE and the DMA staging buffer right above it: they are told apart by address bit 12
+  // alone and alias every 8 KiB above. A 20-bit compare of the upper bits here sat behind the
+  // core's address add on the longest path of the core (6 LUT levels of it).
+  assign in_fw_block = mmio_addr[12] == rnic_spec_pkg::FW_MMIO_BASE[12];
+  assign sel_dma = mmio_addr[12] == rnic_spec_pkg::FW_DMA_BUF_BASE[12] ||
                    (in_fw_block && mmio_addr[11:8] == 4'h1);
   assign sel_mkey = in_fw_block && mmio_addr[11:8] == 4'h2;
   assign sel_db = in_fw_block && mmio_addr[11:8] == 4'h3;
@@ -255,22 +259,16 @@ module rnic_fw_subsys #(
                      sel_eth);
   // Mailboxes answer at once; only the DMA buffer and the register block may hold a request.
   assign mmio_gnt = sel_dma ? dma_gnt : sel_reg ? reg_gnt : mmio_req;
-  // The core has at most one load outstanding, so the answers never collide.
+  // The core has at most one load outstanding, so the answers never collide. The register block,
+  // the mailboxes and the READ query hold zero except in the cycle they answer, so their data
+  // are ORed; only the DMA block and the Ethernet registers hold a value and are gated by their
+  // valid (an AND-OR, not a chain of 11 muxes, between the answering flops and the core's load
+  // bypass; the same data whenever a valid is high, and reg_rdata, as before, when none is).
   assign mmio_rvalid = reg_rvalid | dma_rvalid | mkey_rvalid | db_rvalid | evt_rvalid | qpt_rvalid |
                        rqd_rvalid | txd_rvalid | rdd_rvalid | rdq_rvalid | eth_rvalid;
-  always_comb begin
-    mmio_rdata = reg_rdata;
-    if (dma_rvalid) mmio_rdata = dma_rdata;
-    if (mkey_rvalid) mmio_rdata = mkey_rdata;
-    if (db_rvalid) mmio_rdata = db_rdata;
-    if (evt_rvalid) mmio_rdata = evt_rdata;
-    if (qpt_rvalid) mmio_rdata = qpt_rdata;
-    if (rqd_rvalid) mmio_rdata = rqd_rdata;
-    if (txd_rvalid) mmio_rdata = txd_rdata;
-    if (rdd_rvalid) mmio_rdata = rdd_rdata;
-    if (rdq_rvalid) mmio_rdata = rdq_rdata;
-    if (eth_rvalid) mmio_rdata = eth_rdata_i;
-  end
+  assign mmio_rdata = reg_rdata | (dma_rvalid ? dma_rdata : 32'd0) | mkey_rdata | db_rdata | evt_rdata |
+                      qpt_rdata | rqd_rdata | txd_rdata | rdd_rdata | rdq_rdata |
+                      (eth_rvalid ? eth_rdata_i : 32'd0);
 
   // the Ethernet registers answer a load from their register the next cycle
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -303,7 +301,7 @@ module rnic_fw_subsys #(
     .Words(rnic_spec_pkg::MPT_ENTRY_BYTES / 4), .DataOff(rnic_spec_pkg::FW_REG_MKEY_DATA),
     .CommitOff(rnic_spec_pkg::FW_REG_MKEY_COMMIT), .StatusOff(rnic_spec_pkg::FW_REG_MKEY_STATUS)
   ) u_mkey_mbox (
-    .clk_i, .rst_ni, .mmio_req_i(mmio_req && sel_mkey), .mmio_we_i(mmio_we), .mmio_off_i(mmio_addr[11:0]),
+    .clk_i, .rst_ni, .mmio_req_i(mmio_req && sel_mkey), .mmio_we_i(mmio_we), .mmio_off_i(mmio_addr[7:0]),
     .mmio_wdata_i(mmio_wdata), .mmio_rvalid_o(mkey_rvalid), .mmio_rdata_o(mkey_rdata),
     .out_valid_o(mkey_wr_valid_o), .out_ready_i(mkey_wr_ready_i), .out_arg_o(mkey_arg),
     .out_data_o(mkey_wr_data_o)
@@ -312,7 +310,7 @@ module rnic_fw_subsys #(
     .Words(rnic_spec_pkg::QPT_ENTRY_BYTES / 4), .DataOff(rnic_spec_pkg::FW_REG_QPT_DATA),
     .CommitOff(rnic_spec_pkg::FW_REG_QPT_COMMIT), .StatusOff(rnic_spec_pkg::FW_REG_QPT_STATUS)
   ) u_qpt_mbox (
-    .clk_i, .rst_ni, .mmio_req_i(mmio_req && sel_qpt), .mmio_we_i(mmio_we), .mmio_off_i(mmio_addr[11:0]),
+    .clk_i, .rst_ni, .mmio_req_i(mmio_req && sel_qpt), .mmio_we_i(mmio_we), .mmio_off_i(mmio_addr[7:0]),
     .mmio_wdata_i(mmio_wdata), .mmio_rvalid_o(qpt_rvalid), .mmio_rdata_o(qpt_rdata),
     .out_valid_o(qpt_valid_o), .out_ready_i(qpt_ready_i), .out_arg_o(qpt_qpn_o), .out_data_o(qpt_data_o)
   );
@@ -320,7 +318,7 @@ module rnic_fw_subsys #(
     .Words(rnic_spec_pkg::RQ_DESC_BYTES / 4), .DataOff(rnic_spec_pkg::FW_REG_RQD_DATA),
     .CommitOff(rnic_spec_pkg::FW_REG_RQD_COMMIT), .StatusOff(rnic_spec_pkg::FW_REG_RQD_STATUS)
   ) u_rqd_mbox (
-    .clk_i, .rst_ni, .mmio_req_i(mmio_req && sel_rqd), .mmio_we_i(mmio_we), .mmio_off_i(mmio_addr[11:0]),
+    .clk_i, .rst_ni, .mmio_req_i(mmio_req && sel_rqd), .mmio_we_i(mmio_we), .mmio_off_i(mmio_addr[7:0]),
     .mmio_wdata_i(mmio_wdata), .mmio_rvalid_o(rqd_rvalid), .mmio_rdata_o(rqd_rdata),
     .out_valid_o(rqd_valid_o), .out_ready_i(rqd_ready_i), .out_arg_o(rqd_arg), .out_data_o(rqd_data_o)
   );
@@ -328,7 +326,7 @@ module rnic_fw_subsys #(
     .Words(rnic_spec_pkg::TX_DESC_BYTES / 4), .DataOff(rnic_spec_pkg::FW_REG_TXD_DATA),
     .CommitOff(rnic_spec_pkg::FW_REG_TXD_COMMIT), .StatusOff(rnic_spec_pkg::FW_REG_TXD_STATUS)
   ) u_txd_mbox (
-    .clk_i, .rst_ni, .mmio_req_i(mmio_req && sel_txd), .mmio_we_i(mmio_we), .mmio_off_i(mmio_addr[11:0]),
+    .clk_i, .rst_ni, .mmio_req_i(mmio_req && sel_txd), .mmio_we_i(mmio_we), .mmio_off_i(mmio_addr[7:0]),
     .mmio_wdata_i(mmio_wdata), .mmio_rvalid_o(txd_rvalid), .mmio_rdata_o(txd_rdata),
     .out_valid_o(txd_valid_o), .out_ready_i(txd_ready_i), .out_arg_o(txd_arg), .out_data_o(txd_data_o)
   );
@@ -336,7 +334,7 @@ module rnic_fw_subsys #(
     .Words(rnic_spec_pkg::RD_DESC_BYTES / 4), .DataOff(rnic_spec_pkg::FW_REG_RDD_DATA),
     .CommitOff(rnic_spec_pkg::FW_REG_RDD_COMMIT), .StatusOff(rnic_spec_pkg::FW_REG_RDD_STATUS)
   ) u_rdd_mbox (
-    .clk_i, .rst_ni, .mmio_req_i(mmio_req && sel_rdd), .mmio_we_i(mmio_we), .mmio_off_i(mmio_addr[11:0]),
+    .clk_i, .rst_ni, .mmio_req_i(mmio_req && sel_rdd), .mmio_we_i(mmio_we), .mmio_off_i(mmio_addr[7:0]),
     .mmio_wdata_i(mmio_wdata), .mmio_rvalid_o(rdd_rvalid), .mmio_rdata_o(rdd_rdata),
     .out_valid_o(rdd_valid_o), .out_ready_i(rdd_ready_i), .out_arg_o(rdd_arg), .out_data_o(rdd_data_o)
   );
@@ -344,7 +342,7 @@ module rnic_fw_subsys #(
     .Words(2), .DataOff(rnic_spec_pkg::FW_REG_DB_DATA), .StatusOff(rnic_spec_pkg::FW_REG_DB_STATUS),
     .PopOff(rnic_spec_pkg::FW_REG_DB_POP)
   ) u_db_mbox (
-    .clk_i, .rst_ni, .mmio_req_i(mmio_req && sel_db), .mmio_we_i(mmio_we), .mmio_off_i(mmio_addr[11:0]),
+    .clk_i, .rst_ni, .mmio_req_i(mmio_req && sel_db), .mmio_we_i(mmio_we), .mmio_off_i(mmio_addr[7:0]),
     .mmio_rvalid_o(db_rvalid), .mmio_rdata_o(db_rdata),
     .in_valid_i(db_valid_i), .in_ready_o(db_ready_o), .in_data_i(db_data_i)
   );
@@ -352,7 +350,7 @@ module rnic_fw_subsys #(
     .Words(rnic_spec_pkg::RX_EVENT_BYTES / 4), .DataOff(rnic_spec_pkg::FW_REG_EVT_DATA),
     .StatusOff(rnic_spec_pkg::FW_REG_EVT_STATUS), .PopOff(rnic_spec_pkg::FW_REG_EVT_POP)
   ) u_evt_mbox (
-    .clk_i, .rst_ni, .mmio_req_i(mmio_req && sel_evt), .mmio_we_i(mmio_we), .mmio_off_i(mmio_addr[11:0]),
+    .clk_i, .rst_ni, .mmio_req_i(mmio_req && sel_evt), .mmio_we_i(mmio_we), .mmio_off_i(mmio_addr[7:0]),
     .mmio_rvalid_o(evt_rvalid), .mmio_rdata_o(evt_rdata),
     .in_valid_i(evt_valid_i), .in_ready_o(evt_ready_o), .in_data_i(evt_data_i)
   );

@@ -55,6 +55,7 @@ module dma_rd_engine #(
   localparam int MaxBurst  = 256 * Bpb;
   localparam int SMax      = (MaxReadReq < MaxBurst) ? MaxReadReq : MaxBurst;
   localparam int SMaxLog   = $clog2(SMax);
+  localparam int LogLo     = SMaxLog < 7 ? SMaxLog : 7;  // the smallest size cfg_log can name
   localparam int SlotBeats = SMax / Bpb;
   localparam int BeatW     = $clog2(SlotBeats);
   localparam int NSlots    = MaxRdOutstanding;
@@ -101,19 +102,31 @@ module dma_rd_engine #(
   logic [63:0]      ar_addr_q;
   logic [7:0]       ar_len_q;
 
-  logic [12:0] s_size, s_in, s_room, chunk;
+  // The room to the next MaxReadReq boundary and whether the rest fits in it are kept in
+  // registers, computed when the request is taken (per page size in parallel, picked by the
+  // setting) and after each chunk (the next one starts on a boundary), so the request handshake
+  // does not wait for the page arithmetic.
+  logic [13:0] sp_room_q, room_new;   // 1..SMax
+  logic        sp_last_q;             // sp_rem_q <= sp_room_q: the next chunk is the last
+  logic [12:0] chunk;
   logic [13:0] span;
   logic [8:0]  beats;
   always_comb begin
-    s_size = 13'd1 << sp_log_q;
-    s_in   = sp_addr_q[12:0] & (s_size - 13'd1);
-    s_room = s_size - s_in;
-    chunk  = (sp_rem_q < {19'b0, s_room}) ? sp_rem_q[12:0] : s_room;
+    chunk  = sp_last_q ? sp_rem_q[12:0] : sp_room_q[12:0];
     span   = 14'(sp_addr_q[OffW-1:0]) + 14'(chunk) + 14'(Bpb - 1);
     beats  = 9'(span >> OffW);
   end
+  logic [12:0] req_poff;
+  always_comb begin
+    room_new = '0;
+    req_poff = '0;
+    for (int l = LogLo; l <= SMaxLog; l++) begin
+      req_poff = req_addr_i[12:0] & 13'((1 << l) - 1);
+      if (cfg_log == 4'(l)) room_new = 14'(1 << l) - 14'(req_poff);
+    end
+  end
 
-  assign sp_last  = (sp_rem_q == 32'(chunk));
+  assign sp_last  = sp_last_q;
   assign ar_issue = sp_busy_q && (used_q != (SlotW+1)'(NSlots)) && (!ar_valid_q || ar_ready_i);
 
   // ---------------- slot state ----------------
@@ -146,6 +159,8 @@ module dma_rd_engine #(
       sp_addr_q     <= '0;
       sp_rem_q      <= '0;
       sp_log_q      <= 4'd7;
+      sp_room_q     <= '0;
+      sp_last_q     <= 1'b0;
       used_q        <= '0;
       tail_q        <= '0;
       head_q        <= '0;
@@ -164,6 +179,9 @@ module dma_rd_engine #(
         ar_len_q   <= 8'(beats - 9'd1);
         sp_addr_q  <= sp_addr_q + 64'(chunk);
         sp_rem_q   <= sp_rem_q - 32'(chunk);
+        // not the last: this chunk filled the page, the next starts on a boundary
+        sp_room_q  <= 14'd1 << sp_log_q;
+        sp_last_q  <= 33'(sp_rem_q) <= 33'(sp_room_q) + (33'd1 << sp_log_q);
         if (sp_last) sp_busy_q <= 1'b0;
         tail_q     <= tail_q + 1'b1;
       end else if (ar_ready_i) begin
@@ -175,6 +193,8 @@ module dma_rd_engine #(
         sp_addr_q <= req_addr_i;
         sp_rem_q  <= req_len_i;
         sp_log_q  <= cfg_log;
+        sp_room_q <= room_new;
+        sp_last_q <= 33'(req_len_i) <= 33'(room_new);
       end
       // drain, strictly in slot order
       rd_inflight_q <= rd_fire;

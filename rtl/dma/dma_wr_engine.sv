@@ -53,6 +53,7 @@ module dma_wr_engine #(
   localparam int MaxBurst = 256 * Bpb;
   localparam int PMax     = (MaxPayload < MaxBurst) ? MaxPayload : MaxBurst;
   localparam int PMaxLog  = $clog2(PMax);
+  localparam int LogLo    = PMaxLog < 7 ? PMaxLog : 7;  // the smallest page cfg_log can name
   localparam int CplW     = ClientW + TagWidth + 32;
   localparam int CplDepth = MaxWrOutstanding;
   localparam int WfDepth  = 4;
@@ -76,11 +77,27 @@ module dma_wr_engine #(
   assign req_ready_o = (!aw_busy_q || aw_done) && (!w_busy_q || w_done) && !cf_full;
   assign req_fire = req_valid_i && req_ready_o;
 
-  logic [63:0] req_end;
+  // bursts of the request: the MaxPayload pages from the start's offset in its page to the last
+  // byte (the offset and the length only, no 64-bit end address), and the room left in the first
+  // page, computed for each page size in parallel and picked by the setting: no variable shift
+  // behind the request mux
+  logic [12:0] req_poff;
+  logic [13:0] room_new;
+  logic [32:0] req_span;
   logic [31:0] req_nb;
   always_comb begin
-    req_end = req_addr_i + 64'(req_len_i) - 64'd1;
-    req_nb  = 32'((req_end >> cfg_log) - (req_addr_i >> cfg_log)) + 32'd1;
+    req_nb = '0;
+    room_new = '0;
+    req_span = '0;
+    req_poff = '0;
+    for (int l = LogLo; l <= PMaxLog; l++) begin
+      req_poff = req_addr_i[12:0] & 13'((1 << l) - 1);
+      req_span = 33'(req_poff) + 33'(req_len_i) - 33'd1;
+      if (cfg_log == 4'(l)) begin
+        req_nb = 32'(req_span >> l) + 32'd1;
+        room_new = 14'(1 << l) - 14'(req_poff);
+      end
+    end
     if (req_len_i == '0) req_nb = '0;
   end
 
@@ -102,20 +119,22 @@ module dma_wr_engine #(
   logic [63:0] aw_addr_q;
   logic [7:0]  aw_len_q;
 
-  logic [12:0] p_size, p_in, p_room, chunk;
+  // The room left in the current MaxPayload page and whether the rest fits in it are kept in
+  // registers, computed when the request is taken and after each burst (the next burst starts
+  // page-aligned), so the request handshake does not wait for the page arithmetic.
+  logic [13:0] aw_room_q;             // bytes to the next page boundary, 1..PMax (room_new: at intake)
+  logic        aw_last_q;             // aw_rem_q <= aw_room_q: the next burst is the last
+  logic [12:0] chunk;
   logic [13:0] span;
   logic [8:0]  beats;
   always_comb begin
-    p_size = 13'd1 << p_log_q;
-    p_in   = aw_a_q[12:0] & (p_size - 13'd1);
-    p_room = p_size - p_in;
-    chunk  = (aw_rem_q < {19'b0, p_room}) ? aw_rem_q[12:0] : p_room;
+    chunk  = aw_last_q ? aw_rem_q[12:0] : aw_room_q[12:0];
     span   = 14'(aw_a_q[OffW-1:0]) + 14'(chunk) + 14'(Bpb - 1);
     beats  = 9'(span >> OffW);
   end
   logic aw_issue;
   assign aw_issue = aw_busy_q && (!aw_valid_q || aw_ready_i);
-  assign aw_done  = aw_issue && (aw_rem_q == 32'(chunk));
+  assign aw_done  = aw_issue && aw_last_q;
 
   // ---------------- W realigner ----------------
   logic [OffW-1:0]   w_off_q;
@@ -128,11 +147,12 @@ module dma_wr_engine #(
   logic [DataWidth+Bpb:0] wf_rdata;
   logic need_in, w_push, w_is_last;
   logic [12:0] p_mask;
+  logic        w_need_q, w_last_q;  // w_k_q < w_nin_q, w_k_q == w_nout_q - 1: kept registered
   assign p_mask    = (13'd1 << p_log_q) - 13'd1;
-  assign need_in   = (w_k_q < w_nin_q);
+  assign need_in   = w_need_q;
   assign in_ready_o = w_busy_q && !wf_full && need_in;
   assign w_push    = w_busy_q && !wf_full && (!need_in || in_valid_i);
-  assign w_is_last = (w_k_q == w_nout_q - 1'b1);
+  assign w_is_last = w_last_q;
   assign w_done    = w_push && w_is_last;
 
   logic [DataWidth-1:0] w_d;
@@ -174,7 +194,10 @@ module dma_wr_engine #(
   end
 
   logic [OffW:0] req_off;
+  logic [BeatCW-1:0] w_nin_d, w_nout_d;
   assign req_off = (OffW+1)'(req_addr_i[OffW-1:0]);
+  assign w_nin_d  = BeatCW'((33'(req_len_i) + 33'(Bpb - 1)) >> OffW);
+  assign w_nout_d = BeatCW'((33'(req_len_i) + 33'(req_off) + 33'(Bpb - 1)) >> OffW);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -184,6 +207,8 @@ module dma_wr_engine #(
       p_log_q    <= 4'd7;
       aw_a_q     <= '0;
       aw_rem_q   <= '0;
+      aw_room_q  <= '0;
+      aw_last_q  <= 1'b0;
       aw_valid_q <= 1'b0;
       aw_addr_q  <= '0;
       aw_len_q   <= '0;
@@ -193,6 +218,8 @@ module dma_wr_engine #(
       w_nout_q   <= '0;
       w_endoff_q <= '0;
       w_baddr_q  <= '0;
+      w_need_q   <= 1'b0;
+      w_last_q   <= 1'b0;
     end else begin
       if (aw_issue) begin
         aw_valid_q <= 1'b1;
@@ -200,6 +227,9 @@ module dma_wr_engine #(
         aw_len_q   <= 8'(beats - 9'd1);
         aw_a_q     <= aw_a_q + 64'(chunk);
         aw_rem_q   <= aw_rem_q - 32'(chunk);
+        // not the last: this burst filled the page, the next starts on a boundary
+        aw_room_q  <= 14'd1 << p_log_q;
+        aw_last_q  <= 33'(aw_rem_q) <= 33'(aw_room_q) + (33'd1 << p_log_q);
         if (aw_done) aw_busy_q <= 1'b0;
       end else if (aw_ready_i) begin
         aw_valid_q <= 1'b0;
@@ -207,6 +237,8 @@ module dma_wr_engine #(
       if (w_push) begin
         w_k_q     <= w_k_q + 1'b1;
         w_baddr_q <= w_baddr_q + 13'(Bpb);
+        w_need_q  <= 33'(w_k_q) + 33'd1 < 33'(w_nin_q);
+        w_last_q  <= 33'(w_k_q) + 33'd2 == 33'(w_nout_q);
         if (w_is_last) w_busy_q <= 1'b0;
       end
       // last: a request taken while the previous one finishes overrides the updates above
@@ -217,12 +249,16 @@ module dma_wr_engine #(
         p_log_q    <= cfg_log;
         aw_a_q     <= req_addr_i;
         aw_rem_q   <= req_len_i;
+        aw_room_q  <= room_new;
+        aw_last_q  <= 33'(req_len_i) <= 33'(room_new);
         w_off_q    <= req_addr_i[OffW-1:0];
         w_k_q      <= '0;
-        w_nin_q    <= BeatCW'((33'(req_len_i) + 33'(Bpb - 1)) >> OffW);
-        w_nout_q   <= BeatCW'((33'(req_len_i) + 33'(req_off) + 33'(Bpb - 1)) >> OffW);
+        w_nin_q    <= w_nin_d;
+        w_nout_q   <= w_nout_d;
         w_endoff_q <= (OffW+1)'(((33'(req_len_i) + 33'(req_off) - 33'd1) & 33'(Bpb - 1)) + 33'd1);
         w_baddr_q  <= {req_addr_i[12:OffW], {OffW{1'b0}}};
+        w_need_q   <= w_nin_d != '0;
+        w_last_q   <= w_nout_d == BeatCW'(1);
       end
     end
   end
