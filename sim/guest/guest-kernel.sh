@@ -20,6 +20,10 @@ if [ -f "/boot/vmlinuz-$kv" ] && [ -d "/lib/modules/$kv/kernel/drivers/infiniban
   exit 0
 fi
 root=$dir/kimg-$kv
+# Suites guest and interop run in parallel and both call this on a fresh build: one at a time,
+# or one's `rm -rf deb` removes the other's download ("cannot find or fetch" in a fresh CI).
+exec 9> "$dir/.lock"
+flock 9
 if [ ! -f "$root/.done" ]; then
   rm -rf "$root" "$dir/deb"
   mkdir -p "$dir/deb"
