@@ -46,8 +46,10 @@ lint-board-%: | $(BUILD)
 	  $$($(CFG) $(BOARD_CONFIG) verilator)
 # Yosys synthesis of a board top around rnic_core and the vendor IP as black boxes (the core's
 # own figures come from suite synth): `make synth-board-vcu118`, reports build/synth/rnic_vcu118_top-100g.*
+# Suite boards runs it with SYNTH_CACHE=use: the committed record cache/rnic_BOARD_top-100g.json
+# when its key (every input, rnic_core.sv's ports included) is current, Yosys otherwise.
 synth-board-%: | $(BUILD)
-	SYNTH_CONFIG=$(BOARD_CONFIG) SYNTH_LIBS="rtl/core/rnic_core.sv" bitstream-scripts/synth/synth.sh \
+	SYNTH_CACHE=$(SYNTH_CACHE) SYNTH_CONFIG=$(BOARD_CONFIG) SYNTH_LIBS="rtl/core/rnic_core.sv" bitstream-scripts/synth/synth.sh \
 	  rnic_$*_top $(RTL_PKGS) $(BOARD_IP_BB) $(BOARD_COMMON) rtl/boards/$*/rnic_$*_top.sv
 
 # Suite boards: the frame FIFO testbench (with and without backpressure) and the BAR path
@@ -65,7 +67,7 @@ test-boards: $(CDC_TBS) | $(BUILD)
 	  if $(MAKE) --no-print-directory -s lint-board-$$b > $(BUILD)/lint-board-$$b.log 2>&1; \
 	  then echo "PASS lint-board-$$b"; else echo "FAIL lint-board-$$b see $(BUILD)/lint-board-$$b.log"; \
 	    echo "RERUN make lint-board-$$b"; head -20 $(BUILD)/lint-board-$$b.log; rc=1; fi; \
-	  if $(MAKE) --no-print-directory -s synth-board-$$b > $(BUILD)/synth-board-$$b.log 2>&1; \
+	  if $(MAKE) --no-print-directory -s synth-board-$$b SYNTH_CACHE=use > $(BUILD)/synth-board-$$b.log 2>&1; \
 	  then echo "PASS synth-board-$$b"; else echo "FAIL synth-board-$$b see $(BUILD)/synth-board-$$b.log"; \
 	    echo "RERUN make synth-board-$$b"; rc=1; fi; sed "s/^/INFO /" $(BUILD)/synth-board-$$b.log; \
 	done; exit $$rc
@@ -92,7 +94,7 @@ $(BOARDS_BUILD)/bar/Vbar_tb_top: $(BAR_TB_SV) tb/boards/bar_tb.cpp tb/common/tb_
 .PHONY: synth-extra resources
 synth-extra: | $(BUILD)
 	@fail=0; for c in $(CONFIGS); do $(MAKE) --no-print-directory -s synth-config-$$c || fail=1; done; \
-	for b in $(BOARDS); do $(MAKE) --no-print-directory -s synth-board-$$b || fail=1; done; \
+	for b in $(BOARDS); do $(MAKE) --no-print-directory -s synth-board-$$b SYNTH_CACHE=write || fail=1; done; \
 	$(PYTHON) bitstream-scripts/synth/resources.py table $(BUILD)/synth docs/resources.md; exit $$fail
 resources:
 	$(PYTHON) bitstream-scripts/synth/resources.py table $(BUILD)/synth docs/resources.md

@@ -9,13 +9,14 @@ test-spec:
 
 # The accessor test in three builds: default (single accesses through memcpy), with the
 # firmware's alignment promise, and forced byte by byte (the portable fallback).
+# -g0: the debug info of the one generated-check function took 29 of 30 CPU s per variant.
 SPEC_C_VARIANTS := default aligned bytes
 SPEC_C_FLAGS_default :=
 SPEC_C_FLAGS_aligned := -DRNIC_LAYOUT_ALIGNED
 SPEC_C_FLAGS_bytes := -DRNIC_NO_FAST_ACCESS
 $(BUILD)/spec/test_spec_c_%: tb/spec/test_spec_c.c spec/include/rnic_spec.h
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(HOST_CFLAGS) $(SPEC_C_FLAGS_$*) $< -o $@
+	$(HOST_CC) $(HOST_CFLAGS) -g0 $(SPEC_C_FLAGS_$*) $< -o $@
 
 # An aligned 32-bit field must be one lw on the soft core (the firmware's hot path relies on it).
 SPEC_C_RV := riscv64-unknown-elf-gcc -x c -std=c11 -Wall -Wextra -Werror -march=rv32im_zicsr -mabi=ilp32 \

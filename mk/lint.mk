@@ -56,11 +56,14 @@ synth_config_check = if SYNTH_CACHE=use SYNTH_CONFIG=$(1) bitstream-scripts/synt
 # running Yosys; otherwise they synthesize (bitstream-scripts/synth/synth_cache.py,
 # docs/development.md "Synthesis cache"). `make synth-cache` refreshes the records of
 # SYNTH_CACHED_CONFIGS (from the last run when its key is current) and docs/resources.md.
+# and of the board tops of SYNTH_CACHED_BOARDS (suite boards; mk/boards.mk).
 SYNTH_CACHED_CONFIGS := 100g 25g
+SYNTH_CACHED_BOARDS = $(BOARDS)
 .PHONY: synth-cache
 synth-cache: | $(BUILD)
 	@fail=0; for c in $(SYNTH_CACHED_CONFIGS); do SYNTH_CACHE=refresh SYNTH_CONFIG=$$c \
 	  bitstream-scripts/synth/synth.sh rnic_core $(RTL_SRCS) || fail=1; done; \
+	for b in $(SYNTH_CACHED_BOARDS); do $(MAKE) --no-print-directory -s synth-board-$$b SYNTH_CACHE=refresh || fail=1; done; \
 	$(PYTHON) bitstream-scripts/synth/resources.py table $(BUILD)/synth docs/resources.md; exit $$fail
 # The key of a configuration's synthesis, as synth.sh computes it: `make -s synth-key-100g`.
 synth-key-%: | $(BUILD)
