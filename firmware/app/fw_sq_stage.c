@@ -25,6 +25,11 @@ static uint32_t pf_first, pf_n, pf_slot, pf_cmd0, pf_cmd1;
  * stage moves on, which frees its slots for the engine's next fetch. */
 uint8_t st_db;
 static uint32_t st_db_qpn; /* the QP of that record */
+/* A used-up record shorter than this stays at the end of a pass (stage_db_used): the engine
+ * extends it with the next doorbell of its QP, and the next pass takes that from it with one load
+ * instead of a new record's search; a longer one is removed, so its slots are free for the next
+ * batch's fetch. */
+#define DB_KEEP_BELOW (FW_WQF_DB_BBS / 2u)
 
 static void stage_db_done(void)
 {
@@ -48,6 +53,8 @@ static uint32_t stage_db_holds(uint32_t idx, uint8_t *i)
 void stage_db_used(uint32_t idx)
 {
 	FW_LAYOUT_ALIGN uint8_t i[4];
+	if (st_n < DB_KEEP_BELOW)
+		return; /* kept: a short record holds few slots, and the next doorbell extends it */
 	if (st_db && ((idx - st_first) & 0xFFFFu) >= st_n && !stage_db_holds(idx, i)) {
 		st_n = 0;
 		stage_db_done();
