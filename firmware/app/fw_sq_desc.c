@@ -528,13 +528,6 @@ static int32_t send_fast(uint32_t qpn, uint8_t *c, uint32_t idx)
 	return 1;
 }
 
-/* A service pass hands at most SQ_PASS_MAX WQEs (one fetch batch, HALF_BBS) to the transmit
- * engine, then the QP is marked stalled and continues after the events and the other doorbells
- * were served (fw_sq_retry_stalled): a host that posts 16 or more at once no longer has the
- * firmware send them all while the ACKs, the receive completions and the other QPs wait. Without
- * it the faster send path let a 16-deep 4 KiB SEND stream outrun the responder's buffer refill
- * at its start (one RNR NAK, docs/firmware.md). */
-#define SQ_PASS_MAX HALF_BBS
 uint32_t fw_sq_fast_sent; /* WQEs send_fast handed over (the unit tests look) */
 void fw_sq_service(uint32_t qpn)
 {
@@ -551,7 +544,7 @@ void fw_sq_service(uint32_t qpn)
 		return; /* not sending, or no transmit engine attached: the WQEs wait */
 	sq_paused = hal_rd32(RNIC_FW_REG_TX_PAUSE);
 	if (!cont || st_bf)
-		stage_empty();
+		stage_pass_start();
 	for (uint32_t k = 0; rnic_qp_ctx_get_sq_next(c) != rnic_qp_ctx_get_sq_pi(c); k++) {
 		uint32_t idx = rnic_qp_ctx_get_sq_next(c);
 		if (k == SQ_PASS_MAX) {

@@ -24,6 +24,12 @@ static uint32_t pf_first, pf_n, pf_slot, pf_cmd0, pf_cmd1;
  * the engine's oldest record (st_db), in its doorbell region; the record is removed when the
  * stage moves on, which frees its slots for the engine's next fetch. */
 uint8_t st_db;
+static uint32_t st_db_qpn; /* the QP of that record */
+/* A used-up record shorter than this stays at the end of a pass (stage_db_used): the engine
+ * extends it with the next doorbell of its QP, and the next pass takes that from it with one load
+ * instead of a new record's search; a longer one is removed, so its slots are free for the next
+ * batch's fetch. */
+#define DB_KEEP_BELOW (FW_WQF_DB_BBS / 2u)
 
 static void stage_db_done(void)
 {
@@ -33,9 +39,23 @@ static void stage_db_done(void)
 	}
 }
 
+/* With st_db: does the staged record hold WQEBB idx now? Later doorbells of the QP extend the
+ * newest record (rtl/wqe_fetch), so it may have grown since it was read. While st_db it is the
+ * oldest record (only the firmware removes records, and it forgets st_db when it does), so one
+ * load of its info tells (i: that word). Its count then, or 0. */
+static uint32_t stage_db_holds(uint32_t idx, uint8_t *i)
+{
+	rnic_st_le32(i, hal_tc_rd32(RNIC_FW_TC_WQF_DBR_INFO));
+	uint32_t n = rnic_wqf_dbr_info_get_bbs(i);
+	return ((idx - st_first) & 0xFFFFu) < n ? n : 0;
+}
+
 void stage_db_used(uint32_t idx)
 {
-	if (st_db && ((idx - st_first) & 0xFFFFu) >= st_n) {
+	FW_LAYOUT_ALIGN uint8_t i[4];
+	if (st_n < DB_KEEP_BELOW)
+		return; /* kept: a short record holds few slots, and the next doorbell extends it */
+	if (st_db && ((idx - st_first) & 0xFFFFu) >= st_n && !stage_db_holds(idx, i)) {
 		st_n = 0;
 		stage_db_done();
 	}
@@ -46,6 +66,18 @@ void stage_empty(void)
 	st_n = 0;
 	pf_n = 0;
 	stage_db_done();
+}
+
+void stage_pass_start(void)
+{
+	pf_n = 0;
+	if (st_db) {
+		/* the record stays (it names its QP and first index, and a QP that left RTS dropped every
+		 * record): the next pass reads it again, and finds it grown by the doorbells since */
+		st_n = 0;
+		return;
+	}
+	stage_empty();
 }
 
 /* BlueFlame: the staged WQEBBs may instead be the doorbell BAR's capture (st_bf: on the tightly
@@ -155,6 +187,7 @@ static int32_t stage_db(uint32_t qpn, uint32_t idx, uint32_t *info)
 	st_first = idx & 0xFFFFu;
 	st_slot = rnic_wqf_dbr_info_get_slot(i);
 	st_db = 1;
+	st_db_qpn = qpn;
 	if (!rnic_wqf_dbr_info_get_done(i) && fw_wqf_dbr_wait())
 		return -1; /* (removed with the stage) */
 	if (rnic_wqf_dbr_info_get_err(i))
@@ -217,6 +250,20 @@ static __attribute__((noinline)) int32_t stage_fetch(const uint8_t *c, uint32_t 
  * and HALF_BBS); -1 on a DMA failure. */
 int32_t sq_stage_miss(const uint8_t *c, uint32_t idx)
 {
+	uint32_t qpn = (uint32_t)((const uint8_t (*)[RNIC_QP_CTX_SIZE])c - fw_res.qp_ctx);
+	if (st_db && fw_res.qp_run[qpn].wqf_en) {
+		/* the record staged, grown by later doorbells of this QP: no pop, no search */
+		FW_LAYOUT_ALIGN uint8_t i[4];
+		uint32_t n = st_db_qpn == qpn ? stage_db_holds(idx, i) : 0;
+		if (n) {
+			if (!rnic_wqf_dbr_info_get_done(i) && fw_wqf_dbr_wait())
+				return -1; /* (removed with the stage) */
+			if (rnic_wqf_dbr_info_get_err(i))
+				return -1;
+			st_n = n;
+			return (int32_t)FW_WQF_DB_SLOT(st_slot + ((idx - st_first) & 0xFFFFu));
+		}
+	}
 	st_n = 0;
 	stage_db_done();
 	st_bf = 0;
@@ -226,7 +273,6 @@ int32_t sq_stage_miss(const uint8_t *c, uint32_t idx)
 			return b;
 		fw_perf.bf_misses++;
 	}
-	uint32_t qpn = (uint32_t)((const uint8_t (*)[RNIC_QP_CTX_SIZE])c - fw_res.qp_ctx);
 	if (fw_res.qp_run[qpn].wqf_en && !(pf_n && pf_c == c && pf_first == (idx & 0xFFFFu))) {
 		/* the doorbell started this fetch (rtl/wqe_fetch): nothing to issue. What the host
 		 * announced beyond the record is prefetched unless more records follow. */

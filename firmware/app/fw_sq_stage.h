@@ -23,6 +23,9 @@ extern uint32_t st_first, st_slot;
 extern uint8_t st_db;
 
 void stage_empty(void);
+/* At the start of a service pass: the prefetch is forgotten and nothing stays staged, except
+ * the engine's record (st_db), which is read again (and may have grown) at the next miss. */
+void stage_pass_start(void);
 /* The staged WQEBBs are the engine's doorbell record and idx is past them: the record is removed
  * (its doorbell-region slots are free for the engine's next fetch). */
 void stage_db_used(uint32_t idx);

@@ -217,7 +217,8 @@ static void mock_wqf_cmd(uint32_t v)
 struct mock_sq mock_sq[MOCK_SQS];
 static struct { uint32_t qpn, first, bbs, slot, err; } mock_rec[RNIC_FW_TC_WQF_DB_NUM];
 static unsigned mock_rec_rd, mock_rec_n, mock_dslot, mock_dused;
-unsigned mock_wqf_db_cmds, mock_wqf_db_on;
+static uint32_t mock_last_qpn, mock_last_end; /* the newest record's QP and the index after it */
+unsigned mock_wqf_db_cmds, mock_wqf_db_on, mock_wqf_db_ext;
 
 void mock_wqf_db(uint32_t page, uint32_t value, int bf)
 {
@@ -235,7 +236,9 @@ void mock_wqf_db(uint32_t page, uint32_t value, int bf)
 	uint32_t left = size - (q->fidx & (size - 1)), free = RNIC_FW_TC_WQF_DB_BUF_BBS - mock_dused;
 	uint32_t k = n < left ? n : left;
 	k = k < free ? k : free;
-	if (mock_rec_n == RNIC_FW_TC_WQF_DB_NUM || k == 0)
+	/* a doorbell of the newest record's QP fetching from where it ends extends it */
+	int ext = mock_rec_n && mock_last_qpn == qpn && mock_last_end == q->fidx;
+	if ((!ext && mock_rec_n == RNIC_FW_TC_WQF_DB_NUM) || k == 0)
 		return;
 	uint64_t a = q->base + (uint64_t)(q->fidx & (size - 1)) * 64u;
 	int bad = mock_wqf_fail || a < MOCK_HOST_BASE || a + 64u * k > MOCK_HOST_BASE + MOCK_HOST_BYTES;
@@ -243,9 +246,18 @@ void mock_wqf_db(uint32_t page, uint32_t value, int bf)
 		for (uint32_t i = 0; i < 64; i += 4)
 			mock_tc[(RNIC_FW_TC_WQF_DB_BUF_BASE + ((mock_dslot + j) % RNIC_FW_TC_WQF_DB_BUF_BBS) * 64 + i) / 4] =
 				(uint32_t)rnic_ld_le(mock_host + (a - MOCK_HOST_BASE) + 64 * j + i, 4);
-	unsigned r = (mock_rec_rd + mock_rec_n++) % RNIC_FW_TC_WQF_DB_NUM;
-	mock_rec[r].qpn = qpn, mock_rec[r].first = q->fidx, mock_rec[r].bbs = k, mock_rec[r].slot = mock_dslot;
-	mock_rec[r].err = (uint32_t)bad;
+	if (ext) {
+		unsigned r = (mock_rec_rd + mock_rec_n - 1) % RNIC_FW_TC_WQF_DB_NUM;
+		mock_rec[r].bbs += k;
+		mock_rec[r].err |= (uint32_t)bad;
+		mock_wqf_db_ext++;
+	} else {
+		unsigned r = (mock_rec_rd + mock_rec_n++) % RNIC_FW_TC_WQF_DB_NUM;
+		mock_rec[r].qpn = qpn, mock_rec[r].first = q->fidx, mock_rec[r].bbs = k, mock_rec[r].slot = mock_dslot;
+		mock_rec[r].err = (uint32_t)bad;
+	}
+	mock_last_qpn = qpn;
+	mock_last_end = (q->fidx + k) & 0xFFFFu;
 	mock_dslot = (mock_dslot + k) % RNIC_FW_TC_WQF_DB_BUF_BBS;
 	mock_dused += k;
 	q->fidx = (q->fidx + k) & 0xFFFFu;

@@ -54,7 +54,7 @@ extern unsigned mock_wqf_cmds, mock_wqf_fail, mock_wqf_rq_cmds; /* rq: into the 
  * made as the spec says, complete at once; mock_wqf_db_cmds counts the engine's own fetches. */
 struct mock_sq { uint64_t base; uint32_t log, page, en, fidx; };
 extern struct mock_sq mock_sq[];
-extern unsigned mock_wqf_db_cmds, mock_wqf_db_on;
+extern unsigned mock_wqf_db_cmds, mock_wqf_db_on, mock_wqf_db_ext; /* ext: doorbells that extended the newest record */
 void mock_wqf_db(uint32_t page, uint32_t value, int bf);
 /* hw_caps.log2_qps, the configuration's QP count (default 128); read at fw_res_init */
 extern unsigned mock_qp_log2;

@@ -7,6 +7,8 @@
 #include "fw_cmd.h"
 #include "fw_res.h"
 #include "fw_wqf.h"
+#include "../app/fw_sq_desc.h"
+#include "../app/fw_sq_stage.h"
 #include "fw_xport.h"
 #include "hal.h"
 #include "mock_mmio.h"
@@ -148,6 +150,18 @@ static uint32_t post(uint32_t op, uint32_t flags, const struct rnicp_sge *sg, ui
 	return (uint32_t)rnicp_sq_post(&sq, &wr, 0);
 }
 
+/* The firmware's own fetch commands for n WQEBBs from SQ index first: batches of HALF_BBS (one
+ * command each, two where a batch crosses the ring end). */
+static unsigned own_fetch_cmds(uint32_t first, unsigned n)
+{
+	unsigned cmds = 0, ring = 1u << SQ_LOG;
+	for (unsigned at = 0; at < n; at += HALF_BBS) {
+		unsigned k = n - at < HALF_BBS ? n - at : HALF_BBS;
+		cmds += ((first + at) % ring) + k > ring ? 2u : 1u;
+	}
+	return cmds;
+}
+
 static void send_path(void)
 {
 	unsigned m0 = mock_nmbox;
@@ -162,10 +176,10 @@ static void send_path(void)
 	post(RNIC_WQE_OP_RDMA_READ, 0, &rd, 1, 0x1003);
 	post(RNIC_WQE_OP_SEND_WITH_IMM, RNICP_WR_SIGNALED, sg, 1, 0x1004);
 	ring_sq();
-	/* Five WQEBBs (the 2-SGE WRITE takes two) from one doorbell: one fetch, or two when they
-	 * cross the ring end. */
+	/* Five WQEBBs (the 2-SGE WRITE takes two) from one doorbell: one fetch per batch of HALF_BBS
+	 * (the next batch prefetched), two for a batch that crosses the ring end. */
 	uint32_t bbs = (uint16_t)(sq.pi - first_bb);
-	check(bbs == 5 && mock_dma_reads - dma0 == ((first_bb % (1u << SQ_LOG)) + bbs > (1u << SQ_LOG) ? 2u : 1u),
+	check(bbs == 5 && mock_dma_reads - dma0 == own_fetch_cmds(first_bb, bbs),
 	      "fw-xport-one-wqe-fetch-per-doorbell");
 
 	check(mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 4, "fw-xport-four-tx-descriptors");
@@ -1220,28 +1234,28 @@ static void modify_live_checks(void)
 /* One doorbell announcing 12 WQEs: a fetch of half the engine's buffer, the rest fetched into
  * the other half before the first WQE is sent (one command each, two for a range crossing the
  * ring end); the descriptors come out in order with each WQE's own length. */
-static int stream_of(unsigned n0, unsigned *cmds)
+static int stream_of(unsigned n0, unsigned cnt, unsigned *cmds)
 {
 	struct rnicp_sge sg = { H(DATA_OFF), 0, 0x101 };
 	unsigned m0 = mock_nmbox, c0 = mock_wqf_cmds;
-	for (unsigned k = 0; k < 12; k++) {
+	for (unsigned k = 0; k < cnt; k++) {
 		sg.length = n0 + k;
 		post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, &sg, 1, 0x7000 + k);
 	}
 	ring_sq();
-	/* a pass sends at most 8 (SQ_PASS_MAX), the rest goes when the main loop retries the QP
+	/* a pass sends at most SQ_PASS_MAX, the rest goes when the main loop retries the QP
 	 * after the events, from the WQEBBs already staged and prefetched (no fetch again) */
-	int ok = mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 8 && fw_res.qp_run[qpn].sq_stalled && fw_stalled_any;
+	int ok = mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == SQ_PASS_MAX && fw_res.qp_run[qpn].sq_stalled && fw_stalled_any;
 	fw_sq_retry_stalled();
 	*cmds = mock_wqf_cmds - c0;
-	ok = ok && mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 12 && !fw_res.qp_run[qpn].sq_stalled;
-	for (unsigned k = 0; ok && k < 12; k++)
+	ok = ok && mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == cnt && !fw_res.qp_run[qpn].sq_stalled;
+	for (unsigned k = 0; ok && k < cnt; k++)
 		ok = rnic_tx_desc_get_length(mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, k)->data) == n0 + k;
 	event(RNIC_RX_EVENT_KIND_ACK, rnic_qp_ctx_get_sq_psn(fw_res.qp_ctx[qpn]) - 1, 0x1F);
 	struct rnicp_wc wc[16];
 	int n = rnicp_cq_poll(&cq, 16, wc);
-	for (int k = 0; ok && k < 12; k++)
-		ok = n == 12 && wc[k].wr_id == 0x7000u + (unsigned)k && wc[k].status == RNIC_WC_STATUS_SUCCESS &&
+	for (int k = 0; ok && k < (int)cnt; k++)
+		ok = n == (int)cnt && wc[k].wr_id == 0x7000u + (unsigned)k && wc[k].status == RNIC_WC_STATUS_SUCCESS &&
 		     rnicp_sq_complete(&sq, wc[k].wqe_index) == 0; /* the ring space is the host's again */
 	return ok;
 }
@@ -1306,20 +1320,45 @@ static void doorbell_fetch(void)
 	fw_wqf_sq_program(qpn + 1, 0, 0, 0, 0, 0);
 	check(ok && ack_all_complete(1, 0x9200 - 0x100), "fw-sq-doorbell-record-of-another-qp-dropped");
 
-	/* 12 WQEBBs in one doorbell: the engine's region takes 8, the firmware fetches the other 4
-	 * (one command) and moves the engine's fetch index to the producer */
+	/* 14 WQEBBs in one doorbell (SQ indices 4..17 of a 16-WQEBB ring): the engine's fetch stops at
+	 * the ring end (12), the firmware fetches the other 2 (one command) and moves the engine's fetch
+	 * index to the producer */
 	m0 = mock_nmbox, c0 = mock_wqf_cmds, d0 = mock_wqf_db_cmds;
-	for (unsigned k = 0; k < 12; k++) {
+	for (unsigned k = 0; k < 14; k++) {
 		sg.length = 500 + k;
 		post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, &sg, 1, 0x9300 + k);
 	}
 	ring_sq_db();
-	fw_sq_retry_stalled();
-	ok = mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 12 && mock_wqf_db_cmds == d0 + 1 && mock_wqf_cmds == c0 + 1 &&
+	for (int r = 0; r < 4 && fw_stalled_any; r++)
+		fw_sq_retry_stalled();
+	ok = mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 14 && mock_wqf_db_cmds == d0 + 1 && mock_wqf_cmds == c0 + 1 &&
 	     m->fidx == sq.pi;
-	for (unsigned k = 0; ok && k < 12; k++)
+	for (unsigned k = 0; ok && k < 14; k++)
 		ok = rnic_tx_desc_get_length(mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, k)->data) == 500 + k;
-	check(ok && ack_all_complete(12, 0x9300), "fw-sq-doorbell-fetch-clamped-rest-by-firmware");
+	check(ok && ack_all_complete(14, 0x9300), "fw-sq-doorbell-fetch-clamped-rest-by-firmware");
+
+	/* a record that grows after the firmware staged it: 9 WQEs in one doorbell, the pass sends
+	 * SQ_PASS_MAX; 2 more posted, their doorbell extends the engine's record (no record of its
+	 * own) and the next pass takes them from it, read again: no fetch of the firmware's */
+	m0 = mock_nmbox, c0 = mock_wqf_cmds, d0 = mock_wqf_db_cmds;
+	unsigned e0 = mock_wqf_db_ext;
+	for (unsigned k = 0; k < 9; k++) {
+		sg.length = 600 + k;
+		post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, &sg, 1, 0x9500 + k);
+	}
+	ring_sq_db();
+	ok = mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == SQ_PASS_MAX;
+	for (unsigned k = 9; k < 11; k++) {
+		sg.length = 600 + k;
+		post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, &sg, 1, 0x9500 + k);
+	}
+	ring_sq_db();
+	fw_sq_retry_stalled();
+	ok = ok && mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 11 && mock_wqf_cmds == c0 && mock_wqf_db_cmds == d0 + 2 &&
+	     mock_wqf_db_ext == e0 + 1;
+	for (unsigned k = 0; ok && k < 11; k++)
+		ok = rnic_tx_desc_get_length(mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, k)->data) == 600 + k;
+	check(ok && ack_all_complete(11, 0x9500), "fw-sq-doorbell-record-extended-read-again");
 
 	/* a bus error on the engine's fetch */
 	mock_wqf_fail = 1;
@@ -1337,10 +1376,10 @@ static void wqe_fetch(void)
 {
 	unsigned cmds;
 	fresh_qp(7);
-	int ok = stream_of(100, &cmds);
-	check(ok && cmds == 2, "fw-xport-wqe-fetch-half-and-prefetch");
-	ok = stream_of(200, &cmds); /* WQEBBs 12..23 of a 16-WQEBB ring */
-	check(ok && cmds == 3, "fw-xport-wqe-fetch-ring-wrap");
+	int ok = stream_of(100, 10, &cmds); /* WQEBBs 0..9: three batches */
+	check(ok && cmds == own_fetch_cmds(0, 10) && cmds == 3, "fw-xport-wqe-fetch-half-and-prefetch");
+	ok = stream_of(200, 12, &cmds); /* WQEBBs 10..21 of a 16-WQEBB ring: the batch 14..17 is two commands */
+	check(ok && cmds == own_fetch_cmds(10, 12) && cmds == 4, "fw-xport-wqe-fetch-ring-wrap");
 	/* two sq_db of the QP, the second already waiting in the mailbox when the first is read:
 	 * served together, one fetch for both WQEs */
 	struct rnicp_sge sg1 = { H(DATA_OFF), 64, 0x101 };

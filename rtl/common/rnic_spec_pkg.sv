@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'hC1C5383E;
+  localparam logic [31:0] SPEC_HASH = 32'h89C23CCF;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -215,14 +215,14 @@ package rnic_spec_pkg;
   localparam logic [11:0] FW_TC_BF_DATA_BASE = 12'h400;
   localparam logic [31:0] FW_TC_QPC_BASE = 32'h01000000;
   localparam int unsigned FW_TC_QPC_ENTRY_BYTES = 256;
-  localparam logic [11:0] FW_TC_WQF_BUF_BASE = 12'hC00;
-  localparam int unsigned FW_TC_WQF_BUF_BBS = 16;
+  localparam logic [11:0] FW_TC_WQF_BUF_BASE = 12'h600;
+  localparam int unsigned FW_TC_WQF_BUF_BBS = 8;
   localparam int unsigned FW_TC_WQF_CMD_NUM = 4;
   localparam logic [11:0] FW_TC_WQF_RQ_BUF_BASE = 12'h200;
   localparam int unsigned FW_TC_WQF_RQ_BUF_BBS = 8;
-  localparam logic [11:0] FW_TC_WQF_DB_BUF_BASE = 12'h600;
-  localparam int unsigned FW_TC_WQF_DB_BUF_BBS = 8;
-  localparam int unsigned FW_TC_WQF_DB_NUM = 8;
+  localparam logic [11:0] FW_TC_WQF_DB_BUF_BASE = 12'hC00;
+  localparam int unsigned FW_TC_WQF_DB_BUF_BBS = 16;
+  localparam int unsigned FW_TC_WQF_DB_NUM = 16;
   localparam logic [11:0] FW_TC_CQW_PROD = 12'h800;
   localparam logic [11:0] FW_TC_CQW_CONS = 12'h804;
   localparam logic [11:0] FW_TC_CQW_STATUS = 12'h808;

@@ -51,7 +51,6 @@ module wqe_fetch #(
   localparam int unsigned Lanes    = DataWidth / 32;                    // 32-bit words per beat
   localparam int unsigned LaneAw   = $clog2(Lanes);
   localparam int unsigned BufBbs   = rnic_spec_pkg::FW_TC_WQF_BUF_BBS;
-  localparam int unsigned SlotAw   = $clog2(BufBbs);
   localparam int unsigned BufBytes = BufBbs * BbBytes;
   localparam int unsigned SqRows   = BufBytes / Bpb;                    // beats the send region holds
   localparam int unsigned RqBbs    = rnic_spec_pkg::FW_TC_WQF_RQ_BUF_BBS;
@@ -81,7 +80,14 @@ module wqe_fetch #(
   // (its pointers wrap at a power of two)
   localparam int unsigned RingNum  = 1 << $clog2(CmdNum + DbNum);
   localparam int unsigned CmdAw    = $clog2(RingNum);
-  localparam int unsigned BbsW     = $clog2(BufBbs + 1);
+  // the largest region: a command's count and slot fields and the row inside its region
+  localparam int unsigned MaxBbs   = BufBbs > DbBbs ? (BufBbs > RqBbs ? BufBbs : RqBbs)
+                                                    : (DbBbs > RqBbs ? DbBbs : RqBbs);
+  localparam int unsigned BbsW     = $clog2(MaxBbs + 1);
+  localparam int unsigned CslotAw  = $clog2(MaxBbs);
+  localparam int unsigned RelAw    = $clog2(MaxBbs * BbBytes / Bpb);
+  localparam int unsigned DbCntW   = $clog2(DbBbs + 1);               // WQEBBs of the doorbell region
+  localparam int unsigned RecCntW  = $clog2(DbNum + 1);
   localparam int unsigned QpAw     = NumQps > 1 ? $clog2(NumQps) : 1;
   localparam logic [11:0] BufBase  = rnic_spec_pkg::FW_TC_WQF_BUF_BASE;
   localparam logic [1:0]  RegSq = 2'd0, RegRq = 2'd1, RegDb = 2'd2;    // buffer regions
@@ -91,13 +97,13 @@ module wqe_fetch #(
   logic [CmdAw:0]     wp_q, ip_q, dp_q, cp_q;
   logic [63:6]        cmd_addr [RingNum];
   logic [BbsW-1:0]    cmd_bbs  [RingNum];
-  logic [SlotAw-1:0]  cmd_slot [RingNum];
+  logic [CslotAw-1:0] cmd_slot [RingNum];
   logic [1:0]         cmd_reg  [RingNum];  // region: RegSq, RegRq, RegDb (doorbell-started)
   logic [7:0]         cmd_tag  [RingNum];
   logic [RecPw-1:0]   cmd_rec  [RingNum];  // RegDb: its record's number
   logic [31:0]        addr_lo_q, addr_hi_q;
   logic [3:0]         fw_q;                // the firmware's commands stored and not completed
-  logic [3:0]         auto_q;              // the engine's commands likewise
+  logic [RecCntW-1:0] auto_q;              // the engine's commands likewise
   logic               push, full, go_push;
   assign full = fw_q == 4'(CmdNum);
   assign push = tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_WQF_CMD;
@@ -158,7 +164,7 @@ module wqe_fetch #(
   logic [48:0]       cur_q;
   logic              cancel_q;
   logic [15:0]       cur_qpn, cur_pi, n_q, left_q, k_q;
-  logic [3:0]        free_q;
+  logic [DbCntW-1:0] free_q;
   logic              ok_q;
   logic [63:6]       base_q;
   logic [QpAw-1:0]   cur_a;
@@ -178,13 +184,19 @@ module wqe_fetch #(
   // records of doorbell-started fetches, oldest first
   logic [15:0]       rec_qpn   [DbNum];
   logic [15:0]       rec_first [DbNum];
-  logic [3:0]        rec_bbs   [DbNum];
+  logic [DbCntW-1:0] rec_bbs   [DbNum];
   logic [DbSlotAw-1:0] rec_slot [DbNum];
-  logic [DbNum-1:0]  rec_done_q, rec_err_q;
+  logic [DbNum-1:0]  rec_err_q;
+  // a record's commands not yet completed (done: none). A doorbell of the QP of the newest record
+  // whose fetch index is where that record ends extends it (one more command, the same record):
+  // the firmware takes a host batch of doorbells as one record instead of one record each.
+  logic [RecCntW-1:0] rec_pend_q [DbNum];
+  logic [15:0]       last_qpn_q, last_end_q;   // the newest record's QP and the index after it
+  logic              ext_q, ext_go;
   logic [RecPw-1:0]  rec_wp_q, rec_rp_q;
   logic [RecPw-1:0]  rec_cnt;
   logic [DbSlotAw-1:0] dslot_q;            // the doorbell region's next free slot
-  logic [4:0]        dused_q;              // its slots held by records
+  logic [DbCntW-1:0] dused_q;              // its slots held by records
   logic              rec_pop, go_write;
   assign rec_cnt = rec_wp_q - rec_rp_q;
   assign rec_pop = tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_WQF_DBR_POP && rec_cnt != '0;
@@ -194,6 +206,10 @@ module wqe_fetch #(
   logic go_wait;
   assign go_wait  = pend_q || (!cur_q[48] && push);
   assign go_push  = ev_q == S_GO && ok_q && !st_hit && !cur_q[48] && k_q != 16'd0 && !go_wait;
+  // the newest record is still there (the firmware may pop it meanwhile: then a record of its own)
+  assign ext_go   = ext_q && rec_cnt != '0 && !(rec_pop && rec_cnt == RecPw'(1));
+  logic [RecPw-1:0]  go_rec;                // the record the command belongs to
+  assign go_rec   = ext_go ? rec_wp_q - 1'b1 : rec_wp_q;
   assign go_write = ev_q == S_GO && ok_q && !st_hit && (cur_q[48] || k_q != 16'd0) && !go_wait;
 
   always_ff @(posedge clk_i) begin
@@ -212,22 +228,24 @@ module wqe_fetch #(
     if (push && !full) begin
       cmd_addr[wp_q[CmdAw-1:0]] <= {addr_hi_q, addr_lo_q[31:6]};
       cmd_bbs[wp_q[CmdAw-1:0]]  <= bbs_clamped;
-      cmd_slot[wp_q[CmdAw-1:0]] <= tc_wdata_i[rnic_spec_pkg::WQF_CMD_SLOT_LSB +: SlotAw];
+      cmd_slot[wp_q[CmdAw-1:0]] <= tc_wdata_i[rnic_spec_pkg::WQF_CMD_SLOT_LSB +: CslotAw];
       cmd_tag[wp_q[CmdAw-1:0]]  <= tc_wdata_i[rnic_spec_pkg::WQF_CMD_TAG_LSB +: 8];
       cmd_reg[wp_q[CmdAw-1:0]]  <= cmd_rq_in ? RegRq : RegSq;
       cmd_rec[wp_q[CmdAw-1:0]]  <= '0;
     end else if (go_push) begin
       cmd_addr[wp_q[CmdAw-1:0]] <= base_q;
       cmd_bbs[wp_q[CmdAw-1:0]]  <= BbsW'(k_q);
-      cmd_slot[wp_q[CmdAw-1:0]] <= SlotAw'(dslot_q);
+      cmd_slot[wp_q[CmdAw-1:0]] <= CslotAw'(dslot_q);
       cmd_tag[wp_q[CmdAw-1:0]]  <= '0;
       cmd_reg[wp_q[CmdAw-1:0]]  <= RegDb;
-      cmd_rec[wp_q[CmdAw-1:0]]  <= rec_wp_q;
+      cmd_rec[wp_q[CmdAw-1:0]]  <= go_rec;
     end
-    if (go_push) begin
+    if (go_push && ext_go) begin
+      rec_bbs[go_rec[RecAw-1:0]]     <= rec_bbs[go_rec[RecAw-1:0]] + DbCntW'(k_q);
+    end else if (go_push) begin
       rec_qpn[rec_wp_q[RecAw-1:0]]   <= cur_qpn;
       rec_first[rec_wp_q[RecAw-1:0]] <= fidx_q;
-      rec_bbs[rec_wp_q[RecAw-1:0]]   <= 4'(k_q);
+      rec_bbs[rec_wp_q[RecAw-1:0]]   <= DbCntW'(k_q);
       rec_slot[rec_wp_q[RecAw-1:0]]  <= dslot_q;
     end
   end
@@ -242,26 +260,27 @@ module wqe_fetch #(
 
   // ---- data: beats into the buffer rows of the command at dp (slot-relative, wrapping)
   // row of the beat inside the command's region (wrapping there), then in the RAM
-  logic [SqRowAw-1:0] beat_q, wrel;
+  logic [RelAw-1:0]   beat_q, wrel;
   logic [RowAw-1:0]   wrow;
   logic [1:0]         wreg;
   logic               beat;
   assign rd_data_ready_o = 1'b1;
   assign beat = rd_data_valid_i;
-  assign wrel = (SqRowAw'(cmd_slot[dp_q[CmdAw-1:0]]) << BbBeatAw) + beat_q;
+  assign wrel = (RelAw'(cmd_slot[dp_q[CmdAw-1:0]]) << BbBeatAw) + beat_q;
   assign wreg = cmd_reg[dp_q[CmdAw-1:0]];
   assign wrow = wreg == RegRq ? RowAw'(SqRows) + RowAw'(wrel[RqRowAw-1:0])
-              : wreg == RegDb ? RowAw'(SqRows + RqRows) + RowAw'(wrel[DbRowAw-1:0]) : RowAw'(wrel);
+              : wreg == RegDb ? RowAw'(SqRows + RqRows) + RowAw'(wrel[DbRowAw-1:0])
+              : RowAw'(wrel[SqRowAw-1:0]);
 
   logic [31:0]        lane_rd [Lanes];
   // the buffer is aligned to its size in the window (spec fw_tc.wqf_buf_base): the low address
   // bits are the offset in it, the high ones select it
   // (the receive and doorbell regions likewise, at their own bases)
-  logic [BufAw-1:0]   boff;
+  logic [11:0]        boff;
   logic [LaneAw-1:0]  rlane;
   logic [RowAw-1:0]   rrow;
   logic               in_buf, in_rq, in_db;
-  assign boff  = tc_addr_i[BufAw-1:0];
+  assign boff  = tc_addr_i;
   assign in_buf = tc_addr_i[11:BufAw] == BufBase[11:BufAw];
   assign in_rq = tc_addr_i[11:RqAw] == RqBase[11:RqAw];
   assign in_db = tc_addr_i[11:DbAw] == DbBase[11:DbAw];
@@ -325,8 +344,11 @@ module wqe_fetch #(
       base_q    <= '0;
       rec_wp_q  <= '0;
       rec_rp_q  <= '0;
-      rec_done_q <= '0;
       rec_err_q <= '0;
+      for (int i = 0; i < DbNum; i++) rec_pend_q[i] <= '0;
+      last_qpn_q <= '0;
+      last_end_q <= '0;
+      ext_q     <= 1'b0;
       dslot_q   <= '0;
       dused_q   <= '0;
     end else begin
@@ -348,7 +370,7 @@ module wqe_fetch #(
       // ring occupancy per kind: stored (firmware or engine) and completed
       wp_q <= wp_q + CmdAw'(push && !full) + CmdAw'(go_push);
       fw_q <= fw_q + 4'(push && !full) - 4'(rd_cpl_valid_i && !cpl_db);
-      auto_q <= auto_q + 4'(go_push) - 4'(rd_cpl_valid_i && cpl_db);
+      auto_q <= auto_q + RecCntW'(go_push) - RecCntW'(rd_cpl_valid_i && cpl_db);
       if (rd_req_valid_o && rd_req_ready_i) ip_q <= ip_q + 1'b1;
       if (beat) begin
         if (rd_data_last_i) begin
@@ -384,15 +406,16 @@ module wqe_fetch #(
           // the entry: enabled, this page, an index that moves forward by at most the ring
           n_q    <= cur_pi - fidx_q;
           left_q <= size - fidx_m;
-          free_q <= 4'(5'(DbBbs) - dused_q);
+          free_q <= DbCntW'(DbBbs) - dused_q;
           base_q <= ent_q[EntW-1:21] + 58'(fidx_m);
           ok_q   <= ent_q[0] && ent_q[20:5] == cur_q[47:32] && !cancel_q && !st_hit;
+          ext_q  <= rec_cnt != '0 && last_qpn_q == cur_qpn && last_end_q == fidx_q;
           ev_q   <= S_K;
         end
         S_K: begin
           // WQEBBs to fetch: those announced, to the ring end, into the free slots, a region's
-          // worth at most; none when the records are all taken
-          k_q <= n_q > size || rec_cnt == RecPw'(DbNum) || auto_q == 4'(DbNum) ? 16'd0
+          // worth at most; none when the records are all taken (unless it extends the newest)
+          k_q <= n_q > size || (!ext_q && rec_cnt == RecPw'(DbNum)) || auto_q == RecCntW'(DbNum) ? 16'd0
                : n_q < left_q && n_q < 16'(free_q) ? n_q
                : left_q < 16'(free_q) ? left_q : 16'(free_q);
           // a bf_db's index is taken only when it moves forward within the ring
@@ -407,20 +430,28 @@ module wqe_fetch #(
         ok_q <= 1'b0;
       end
 
-      // ---- records: pushed with their command, done/err at its completion, popped by the firmware
-      if (go_push && !cur_q[48]) begin
-        rec_wp_q <= rec_wp_q + 1'b1;
-        rec_done_q[rec_wp_q[RecAw-1:0]] <= 1'b0;
-        rec_err_q[rec_wp_q[RecAw-1:0]] <= 1'b0;
+      // ---- records: pushed (or extended) with their command, a command's completion counted in
+      // its record, popped by the firmware. A bus error in any command marks the record.
+      if (go_push) begin
+        if (!ext_go) rec_wp_q <= rec_wp_q + 1'b1;
         dslot_q <= dslot_q + DbSlotAw'(k_q);
+        last_qpn_q <= cur_qpn;
+        last_end_q <= fidx_q + k_q;
       end
-      if (rd_cpl_valid_i && cpl_db && rec_live) begin
-        rec_done_q[cpl_rec[RecAw-1:0]] <= 1'b1;
-        rec_err_q[cpl_rec[RecAw-1:0]] <= rd_cpl_status_i != 2'b00;
+      for (int i = 0; i < DbNum; i++) begin
+        if (go_push && !ext_go && rec_wp_q[RecAw-1:0] == RecAw'(i)) begin
+          rec_pend_q[i] <= RecCntW'(1);   // (a dropped record's count is stale: restart it)
+          rec_err_q[i] <= 1'b0;
+        end else begin
+          rec_pend_q[i] <= rec_pend_q[i] + RecCntW'(go_push && go_rec[RecAw-1:0] == RecAw'(i))
+                         - RecCntW'(rd_cpl_valid_i && cpl_db && rec_live && cpl_rec[RecAw-1:0] == RecAw'(i));
+          if (rd_cpl_valid_i && cpl_db && rec_live && cpl_rec[RecAw-1:0] == RecAw'(i) && rd_cpl_status_i != 2'b00)
+            rec_err_q[i] <= 1'b1;
+        end
       end
       if (rec_pop) rec_rp_q <= rec_rp_q + 1'b1;
-      dused_q <= dused_q + (go_push && !cur_q[48] ? 5'(k_q) : 5'd0)
-                         - (rec_pop ? 5'(rec_bbs[rec_rp_q[RecAw-1:0]]) : 5'd0);
+      dused_q <= dused_q + (go_push ? DbCntW'(k_q) : '0)
+                         - (rec_pop ? rec_bbs[rec_rp_q[RecAw-1:0]] : '0);
     end
   end
 
@@ -445,7 +476,7 @@ module wqe_fetch #(
       dbr_info.bbs = 8'(rec_bbs[rh]);
       dbr_info.slot = 8'(rec_slot[rh]);
       dbr_info.valid = 1'b1;
-      dbr_info.done = rec_done_q[rh];
+      dbr_info.done = rec_pend_q[rh] == '0;
       dbr_info.err = rec_err_q[rh];
       dbr_info.more = rec_cnt > RecPw'(1);
     end
@@ -465,6 +496,6 @@ module wqe_fetch #(
   end
 
   logic unused;
-  assign unused = ^{addr_lo_q[5:0], cmd_bbs_in, boff[1:0], BufBase[BufAw-1:0], RqBase[RqAw-1:0],
+  assign unused = ^{addr_lo_q[5:0], cmd_bbs_in, boff[1:0], boff[11:10], BufBase[BufAw-1:0], RqBase[RqAw-1:0],
                     DbBase[DbAw-1:0], sq_lo_q[5:0], sq_ring_q[30:20], st_qidx.qpn};
 endmodule

@@ -149,3 +149,22 @@ class ReqAckMonitor : public MonitorBase {
   bool held_ = false;
   uint32_t p_ = 0;
 };
+
+// When the handshakes of a latency path happen, in simulated ns (the caller's clock at the
+// sampling point, the same for every port): the last W beat of each doorbell-BAR burst (the
+// host's write has reached the NIC), the first and the last beat of each frame leaving on the
+// MAC TX port, the last beat of each frame taken on the MAC RX port, each DMA write request
+// (AW). Kept only
+// while on, for measurements of single operations (make bench's 8 B WRITE latency split):
+// the caller switches it on, runs one operation, reads the times and clears them.
+struct HandshakeStamps {
+  bool on = false;
+  std::vector<double> db_write, tx_first, tx_last, rx_last, dma_aw;
+  void clear() { db_write.clear(), tx_first.clear(), tx_last.clear(), rx_last.clear(), dma_aw.clear(); }
+  // The first time in v at or after t (-1: none).
+  static double first_from(const std::vector<double> &v, double t) {
+    for (double x : v)
+      if (x >= t) return x;
+    return -1;
+  }
+};

@@ -68,6 +68,7 @@ RnicNode::RnicNode(sc_module_name name, sc_time period)
   waves_->open(core_.get(), basename());
   if (!std::getenv("RNIC_NO_MONITORS")) mon_.reset(new NodeMonitors(basename()));
   dbp_.reset(new AxiPorts(kDataBytes));
+  stamps_.reset(new HandshakeStamps);
   SC_THREAD(clock_thread);
 }
 
@@ -287,9 +288,12 @@ void RnicNode::drive_inputs() {
 void RnicNode::sample_handshakes() {
   Vrnic_core &c = *core_;
   if (mon_) monitor_cycle();
+  const bool st = stamps_->on;
+  const double now_ns = st ? sc_time_stamp().to_seconds() * 1e9 : 0;
   if (c.s_axis_rx_tvalid_i && c.s_axis_rx_tready_o) {
     rx_off_ += kDataBytes;
     if (c.s_axis_rx_tlast_i) {
+      if (st) stamps_->rx_last.push_back(now_ns);
       rx_bytes_ -= rx_queue_.front().size();
       rx_queue_.pop_front();
       rx_off_ = 0;
@@ -297,6 +301,7 @@ void RnicNode::sample_handshakes() {
   }
   // TX: collect the kept bytes of each beat; tlast hands the frame on.
   if (c.m_axis_tx_tvalid_o && c.m_axis_tx_tready_i) {
+    if (st && tx_cur_.empty()) stamps_->tx_first.push_back(now_ns);
     uint8_t lanes[kDataBytes];
     wide_to_bytes(c.m_axis_tx_tdata_o.data(), lanes);
     uint64_t keep = c.m_axis_tx_tkeep_o;
@@ -306,6 +311,7 @@ void RnicNode::sample_handshakes() {
       for (unsigned i = 0; i < kDataBytes; i++)
         if (keep >> i & 1) tx_cur_.push_back(lanes[i]);
     if (c.m_axis_tx_tlast_o) {
+      if (st) stamps_->tx_last.push_back(now_ns);
       if (eth_) eth_->tx_frame(std::move(tx_cur_));
       else tx_out_.push_back(std::move(tx_cur_));
       tx_cur_.clear();
@@ -344,6 +350,7 @@ void RnicNode::sample_handshakes() {
     }
     p.rready = c.m_axi_rready_o;
     if (mon_) mon_->dma.cycle(cycle_, p);
+    if (st && p.awvalid && c.m_axi_awready_i) stamps_->dma_aw.push_back(now_ns);
     pcie_->commit(p);
     unsigned v;
     while (pcie_->take_msix(&v)) deliver_msix(v);
@@ -352,6 +359,7 @@ void RnicNode::sample_handshakes() {
   if (db_cur_) {
     if (c.s_axi_db_awvalid_i && c.s_axi_db_awready_o) db_aw_done_ = true;
     if (c.s_axi_db_wvalid_i && c.s_axi_db_wready_o && ++db_wbeat_ == db_queue_.front().beats) {
+      if (st) stamps_->db_write.push_back(now_ns);
       db_queue_.pop_front();
       db_cur_ = false;
       db_taken_++;

@@ -31,6 +31,7 @@ class Waves;
 struct AxiPorts;
 struct NodeMonitors;
 struct AxiFigures;
+struct HandshakeStamps;
 
 // Protocol violations seen by every node's port monitors so far (sim/monitors), for the
 // program's exit status: sim_main fails a run that had any.
@@ -105,6 +106,8 @@ class RnicNode : public sc_module {
   // in the environment. Violations are printed as FAIL lines when the node is destroyed.
   uint64_t protocol_violations() const;
   const AxiFigures *dma_figures() const;  // the DMA master's measured bursts and outstanding counts
+  // Times of the doorbell, MAC and DMA-write handshakes while stamps().on (sim/monitors).
+  HandshakeStamps &stamps() { return *stamps_; }
 
  private:
   void clock_thread();
@@ -126,6 +129,7 @@ class RnicNode : public sc_module {
   std::string pc_prof_path_;
   uint64_t trace_hash_ = 1469598103934665603ull;  // FNV-1a offset basis
   std::unique_ptr<NodeMonitors> mon_;
+  std::unique_ptr<HandshakeStamps> stamps_;
 
   struct DbBurst {
     uint32_t addr;

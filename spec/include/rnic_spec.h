@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0xC1C5383Eu
+#define RNIC_SPEC_HASH 0x89C23CCFu
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -266,14 +266,14 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_TC_BF_DATA_BASE 0x400u
 #define RNIC_FW_TC_QPC_BASE 0x01000000u
 #define RNIC_FW_TC_QPC_ENTRY_BYTES 256u
-#define RNIC_FW_TC_WQF_BUF_BASE 0xC00u
-#define RNIC_FW_TC_WQF_BUF_BBS 16u
+#define RNIC_FW_TC_WQF_BUF_BASE 0x600u
+#define RNIC_FW_TC_WQF_BUF_BBS 8u
 #define RNIC_FW_TC_WQF_CMD_NUM 4u
 #define RNIC_FW_TC_WQF_RQ_BUF_BASE 0x200u
 #define RNIC_FW_TC_WQF_RQ_BUF_BBS 8u
-#define RNIC_FW_TC_WQF_DB_BUF_BASE 0x600u
-#define RNIC_FW_TC_WQF_DB_BUF_BBS 8u
-#define RNIC_FW_TC_WQF_DB_NUM 8u
+#define RNIC_FW_TC_WQF_DB_BUF_BASE 0xC00u
+#define RNIC_FW_TC_WQF_DB_BUF_BBS 16u
+#define RNIC_FW_TC_WQF_DB_NUM 16u
 #define RNIC_FW_TC_CQW_PROD 0x800u
 #define RNIC_FW_TC_CQW_CONS 0x804u
 #define RNIC_FW_TC_CQW_STATUS 0x808u
@@ -4101,7 +4101,7 @@ static inline uint32_t rnic_wqf_sq_qidx_mk_index(uint32_t x)
 	return (x << 16) & 0xFFFF0000u;
 }
 
-/* wqf_dbr_info (4 bytes): The oldest doorbell-started fetch record (fw_tc wqf_dbr_info). */
+/* wqf_dbr_info (4 bytes): The oldest doorbell-started fetch record (fw_tc wqf_dbr_info). The newest record grows: an sq_db of its QP whose fetch starts where the record ends is fetched into the slots after it and added to it (bbs grows, done clears until that fetch completed), so a host batch of doorbells is one record. */
 #define RNIC_WQF_DBR_INFO_SIZE 4u
 #define RNIC_WQF_DBR_INFO_ALIGN 4u
 #define RNIC_WQF_DBR_INFO_BBS_OFF 0u

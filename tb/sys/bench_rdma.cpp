@@ -22,6 +22,7 @@
 #include "host/pcie_model.h"
 #include "main/sim_program.h"
 #include "net/eth_link.h"
+#include "sys/lat_split.h"
 #include "sys/rdma_host.h"
 #include "sys/two_nics.h"
 
@@ -66,6 +67,9 @@ struct Bench : sc_module {
   double lat_issue_bf_ns = -1, lat_issue_db_ns = -1;  // host time of the doorbell writes
   double lat_oneway_db_ns = -1, lat_cqe_db_ns = -1;  // posted with sq_db instead of BlueFlame
   double lat_oneway_ns = -1, lat_cqe_ns = -1, rate_64b_mps = -1, rate_64b_8qp_mps = -1;
+  // The 8 B WRITE's doorbell-to-remote-memory latency cut at the ports (tb/sys/lat_split.h),
+  // means over the phases: [0] BlueFlame, [1] sq_db. ok when every phase had every stamp.
+  LatSplit split[2];
   double read_8k_gbps = -1, read_64k_gbps = -1, write_8qp_gbps = -1;
   // 64 KiB READs on a fresh QP pair whose max_rd_atomic allows them: 1 and kReadOut outstanding
   // (the device's max_qp_rd_atom and the receive engine's READ contexts are 16).
@@ -122,7 +126,10 @@ struct Bench : sc_module {
   static constexpr int kLatPhases = 8;
   void latency(bool blueflame, double *oneway_ns, double *cqe_ns) {
     double sum_one = 0, sum_cqe = 0, sum_issue = 0;
-    int n_one = 0, n_cqe = 0;
+    int n_one = 0, n_cqe = 0, n_split = 0;
+    LatSplit &sp = split[blueflame ? 0 : 1];
+    sp = LatSplit();
+    sp.host = sp.tx = sp.frame = sp.link = sp.rx = sp.pcie = 0;
     for (int ph = 0; ph < kLatPhases; ph++) {
       uint64_t dst = bbuf_ + kBuf - 64;
       b_->mem->fill(dst, 0, 8);
@@ -137,6 +144,7 @@ struct Bench : sc_module {
       wr.remote_addr = dst;
       wr.rkey = bkey_;
       wait(sc_time(20000 + 52 * ph, SC_NS));
+      LatSplit::start(a_->nic, b_->nic);
       sc_time t0 = sc_time_stamp();  // the ring write takes no simulated time; the doorbell does
       if (blueflame) a_->qp.post_send_bf(wr);
       else a_->qp.post_send(wr);
@@ -153,9 +161,18 @@ struct Bench : sc_module {
         wait(sc_time(4, SC_NS));
       }
       if (landed) sum_one += (t_land - t0).to_seconds() * 1e9, n_one++;
+      LatSplit p = LatSplit::take(a_->nic, b_->nic, t0.to_seconds() * 1e9, landed ? t_land.to_seconds() * 1e9 : -1);
+      if (landed && p.ok) {
+        sp.host += p.host, sp.tx += p.tx, sp.frame += p.frame, sp.link += p.link, sp.rx += p.rx, sp.pcie += p.pcie;
+        n_split++;
+      }
       if (cqe) rnicp_sq_complete(&a_->qp.sq, uint16_t(wc.wqe_index));
     }
     if (n_one == kLatPhases) *oneway_ns = sum_one / n_one;
+    sp.ok = n_split == kLatPhases;
+    if (sp.ok)
+      sp.host /= n_split, sp.tx /= n_split, sp.frame /= n_split, sp.link /= n_split, sp.rx /= n_split, sp.pcie /= n_split;
+    else sp = LatSplit();
     if (n_cqe == kLatPhases) *cqe_ns = sum_cqe / n_cqe;
     (blueflame ? lat_issue_bf_ns : lat_issue_db_ns) = sum_issue / kLatPhases;
   }
@@ -847,6 +864,18 @@ int bench_rdma(int argc, char **argv) {
   std::printf("| 8 B WRITE (sq_db, WQE read from the ring), doorbell to requester CQE | %.0f ns | |\n", bench.lat_cqe_db_ns);
   std::printf("| 8 B WRITE: host time of the doorbell writes, BlueFlame (bf_data + bf_db) / sq_db | %.0f / %.0f ns | |\n",
               bench.lat_issue_bf_ns, bench.lat_issue_db_ns);
+  for (int k = 0; k < 2; k++) {
+    const LatSplit &p = bench.split[k];
+    const char *how = k ? "sq_db" : "BlueFlame";
+    std::printf("| 8 B WRITE (%s) split: host doorbell write / doorbell at the NIC to first byte on the wire / first to"
+                " last byte sent (payload DMA read) / link (last byte sent to last byte received) / last byte received"
+                " to remote DMA write issued / PCIe write | %s / %s / %s / %s / %s / %s ns | |\n",
+                how, num(p.host, "%.0f").c_str(), num(p.tx, "%.0f").c_str(), num(p.frame, "%.0f").c_str(),
+                num(p.link, "%.0f").c_str(), num(p.rx, "%.0f").c_str(), num(p.pcie, "%.0f").c_str());
+    std::printf("| 8 B WRITE (%s): the NIC's own share (doorbell to first byte on the wire + last byte received to DMA"
+                " write issued) | %s ns | <= 300 |\n",
+                how, num(p.ok ? p.tx + p.rx : -1, "%.0f").c_str());
+  }
   std::printf("| 64 B WRITE message rate, 1 QP | %.3f M/s | >= 3 |\n", bench.rate_64b_mps);
   std::printf("| 64 B WRITE message rate, 8 QPs | %.3f M/s | >= 10 |\n", bench.rate_64b_8qp_mps);
   std::printf("| firmware cycles per WQE, 64 B WRITE stream, 1 QP (doorbell + completion) | %.0f (%.0f + %.0f) | <= 60 |\n",
@@ -876,8 +905,23 @@ int bench_rdma(int argc, char **argv) {
   std::string dir(out);
   FILE *j = std::fopen((dir + "/results.json").c_str(), "w");
   if (j) {
+    // the 8 B WRITE's latency split (tb/sys/lat_split.h): BlueFlame, then the _sq_db keys
+    std::fprintf(j, "{\n");
+    for (int k = 0; k < 2; k++) {
+      const LatSplit &p = bench.split[k];
+      const char *sfx = k ? "_sq_db" : "";
+      std::fprintf(j,
+                   "  \"write_latency_ns_8B_oneway_host%s\": %s,\n  \"write_latency_ns_8B_oneway_nic_tx%s\": %s,\n"
+                   "  \"write_latency_ns_8B_oneway_tx_frame%s\": %s,\n"
+                   "  \"write_latency_ns_8B_oneway_link%s\": %s,\n  \"write_latency_ns_8B_oneway_nic_rx%s\": %s,\n"
+                   "  \"write_latency_ns_8B_oneway_pcie_write%s\": %s,\n  \"write_latency_ns_8B_nic_share%s\": %s,\n",
+                   sfx, num(p.host, "%.1f").c_str(), sfx, num(p.tx, "%.1f").c_str(), sfx, num(p.frame, "%.1f").c_str(),
+                   sfx, num(p.link, "%.1f").c_str(),
+                   sfx, num(p.rx, "%.1f").c_str(), sfx, num(p.pcie, "%.1f").c_str(), sfx,
+                   num(p.ok ? p.tx + p.rx : -1, "%.1f").c_str());
+    }
     std::fprintf(j,
-                 "{\n  \"write_goodput_gbps_64KiB_1qp\": %s,\n  \"read_goodput_gbps_64KiB_1qp\": %s,\n"
+                 "  \"write_goodput_gbps_64KiB_1qp\": %s,\n  \"read_goodput_gbps_64KiB_1qp\": %s,\n"
                  "  \"read_goodput_gbps_8KiB_1qp\": %s,\n  \"write_goodput_gbps_64KiB_8qp\": %s,\n"
                  "  \"send_goodput_gbps_64KiB_1qp\": %s,\n"
                  "  \"read_goodput_gbps_64KiB_out1\": %s,\n  \"read_goodput_gbps_64KiB_out16\": %s,\n"
@@ -908,6 +952,12 @@ int bench_rdma(int argc, char **argv) {
                  " then bf_db, as a provider posts a single small WQE); the _sq_db figures post it with sq_db, the firmware"
                  " reading it from the ring. Clock from the host issuing the first doorbell write; mean of 8 WRITEs, each"
                  " from idle at a phase of the firmware's main loop 13 cycles after the last."
+                 " write_latency_ns_8B_oneway_{host,nic_tx,tx_frame,link,nic_rx,pcie_write}[_sq_db]: the same latency cut"
+                 " at the ports (means over the 8): the host's doorbell writes until the NIC took the doorbell burst; to"
+                 " the first beat of the request frame on the requester's MAC TX port; to its last beat there (the payload's"
+                 " DMA read); to the last beat of it into the responder's MAC RX port; to the responder's DMA write request"
+                 " (AW); to the bytes seen in host memory (the host polls every 4 ns). They add up to"
+                 " write_latency_ns_8B_oneway[_sq_db]; nic_share = nic_tx + nic_rx (the issue's definition)."
                  " fw_cycles_per_wqe: requester firmware mcycle per WQE over the 64 B WRITE stream (1 QP),"
                  " doorbell seen to tx_desc committed plus ACK event seen to CQE written, from QUERY_COUNTERS."
                  " fw_cycles_per_recv_send: responder firmware mcycle per received SEND over a 64 B SEND stream (1 QP):"

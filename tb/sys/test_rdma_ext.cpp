@@ -19,6 +19,7 @@
 #define SC_INCLUDE_DYNAMIC_PROCESSES  // sc_spawn: the two NICs' QPs created at once
 #include <systemc.h>
 
+#include <cmath>
 #include <cstring>
 #include <array>
 #include <algorithm>
@@ -30,6 +31,7 @@
 #include "host/pcie_model.h"
 #include "main/sim_program.h"
 #include "net/eth_link.h"
+#include "sys/lat_split.h"
 #include "sys/rdma_qp.h"
 #include "tb_check.h"
 #include "sys/two_nics.h"
@@ -439,6 +441,49 @@ void reads_outstanding(Ext &t) {
 
 // ---- programs ----------------------------------------------------------------------------------
 
+// make bench's latency split of an 8 B WRITE (tb/sys/lat_split.h), once with sq_db and once with
+// BlueFlame, from idle: every port stamp found and in order, the parts adding up to the latency
+// the host measures (doorbell write issued -> bytes in the remote memory, polled every 4 ns), the
+// link part at least the link's propagation delay and the PCIe part at least the model's posted
+// write latency less two cycles (the stamps are taken at the clock's sampling point, the host
+// polls every 4 ns), so a stamp taken at the wrong handshake shows.
+void lat_split_case(Ext &t, RdmaQp *x, RdmaQp *y, bool bf) {
+  std::string name = std::string("rdma-write-8-latency-split-") + (bf ? "blueflame" : "sq-db");
+  wait(sc_time(20, SC_US));
+  uint64_t dst = t.bbuf + 0x60000, src = t.abuf + 0x60000;
+  auto msg = t.rnd(8);
+  t.a->mem->write(src, msg.data(), 8);
+  y->h->mem->fill(dst, 0, 8);
+  rnicp_sge sge{src, 8, t.akey};
+  rnicp_send_wr wr{};
+  wr.wr_id = t.next();
+  wr.opcode = RNIC_WQE_OP_RDMA_WRITE;
+  wr.flags = RNICP_WR_SIGNALED;
+  wr.sg_list = &sge;
+  wr.num_sge = 1;
+  wr.remote_addr = dst;
+  wr.rkey = t.bkey;
+  LatSplit::start(x->h->nic, y->h->nic);
+  double t0 = LatSplit::now_ns();
+  int rc = bf ? x->post_send_bf(wr) : x->post_send(wr);
+  double land = -1;
+  while (LatSplit::now_ns() - t0 < 1e6) {
+    if (y->h->mem->read_vec(dst, 8) == msg) {
+      land = LatSplit::now_ns();
+      break;
+    }
+    wait(sc_time(4, SC_NS));
+  }
+  LatSplit p = LatSplit::take(x->h->nic, y->h->nic, t0, land);
+  rnicp_wc wc{};
+  int n = x->poll(&wc, 1, t.wait_t);
+  double total = land - t0;
+  bool ok = rc > 0 && land > 0 && p.ok && n == 1 && wc.status == 0 && std::fabs(p.sum() - total) < 1e-6 &&
+            p.link >= EthLinkCfg().prop_delay_ps / 1e3 && p.pcie >= PcieCfg().wr_latency_ps / 1e3 - 8 && p.tx > 0 && p.frame > 0 && p.rx > 0;
+  t.r.check(ok, name.c_str(), "post %d landed %d stamps %d cqe %d/%u: %.1f = %.1f + %.1f + %.1f + %.1f + %.1f + %.1f ns",
+            rc, land > 0, int(p.ok), n, wc.status, total, p.host, p.tx, p.frame, p.link, p.rx, p.pcie);
+}
+
 void ops(Ext &t) {
   RdmaQp *x, *y;
   if (!t.pair(x, y)) return;
@@ -493,6 +538,10 @@ void ops(Ext &t) {
   atomic_case(t, "rdma-faa", x, y, RNIC_WQE_OP_ATOMIC_FETCH_AND_ADD, 0xFFFFFFFF00000001ull, 0x1000000FFull, 0,
               0x0000000000000100ull);
   atomic_case(t, "rdma-faa-back", y, x, RNIC_WQE_OP_ATOMIC_FETCH_AND_ADD, 41, 1, 0, 42);
+  if (!g_faults) {  // a lost or reordered frame would cut the latency at another frame
+    lat_split_case(t, x, y, false);
+    lat_split_case(t, x, y, true);
+  }
   t.check(t.quiet({x, y}), "rdma-ops-no-extra-cqes", "");
   reads_outstanding(t);
 }

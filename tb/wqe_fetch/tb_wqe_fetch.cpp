@@ -180,20 +180,28 @@ struct DbModel {
   std::vector<uint32_t> fidx = std::vector<uint32_t>(TB_NUM_QPS, 0);
   std::deque<DbRec> recs;
   unsigned dslot = 0, dused = 0;
-  unsigned n_page = 0, n_dis = 0, n_bf = 0, n_ring_end = 0, n_free = 0, n_full = 0, n_none = 0;
+  unsigned n_page = 0, n_dis = 0, n_bf = 0, n_ring_end = 0, n_free = 0, n_full = 0, n_none = 0, n_ext = 0;
+  // the QP and end index of the newest record (valid while a record is held): a doorbell of
+  // that QP fetching from there extends it instead of taking a record
+  unsigned last_qpn = 0;
+  uint32_t last_end = 0;
   void doorbell(const DbQp &q, unsigned page, bool bf) {
     if (!q.en) { n_dis++; return; }
     if (page != q.page) { n_page++; return; }
     uint32_t size = 1u << q.log, f = fidx[q.qpn], n = (q.pi - f) & 0xFFFF;
     if (n == 0 || n > size) { n_none++; return; }
     if (bf) { fidx[q.qpn] = q.pi; n_bf++; return; }
-    if (recs.size() == NREC) { n_full++; return; }
+    bool ext = !recs.empty() && last_qpn == q.qpn && last_end == f;
+    if (!ext && recs.size() == NREC) { n_full++; return; }
     uint32_t left = size - (f & (size - 1)), free = NDB - dused;
     uint32_t k = std::min({n, left, free});
     if (k < n && k == left) n_ring_end++;
     if (k < n && k == free && k < left) n_free++;
     if (k == 0) return;
-    recs.push_back({q.qpn, f, k, dslot});
+    if (ext) recs.back().bbs += k, n_ext++;
+    else recs.push_back({q.qpn, f, k, dslot});
+    last_qpn = q.qpn;
+    last_end = (f + k) & 0xFFFF;
     dslot = (dslot + k) % NDB;
     dused += k;
     fidx[q.qpn] = (f + k) & 0xFFFF;
@@ -380,8 +388,11 @@ static void db_tests(TbResults &r, Tb &tb, unsigned doorbells) {
       }
     }
     for (int i = 0; i < 8; i++) tb.tick();
-    if (rng() % 3 == 0 && fw_q.size() < NCMD) {  // one of the firmware's own
-      unsigned bbs = 1 + unsigned(rng() % 4);
+    unsigned fw_inflight = 0;
+    for (auto &c : fw_q) fw_inflight += c.bbs;
+    unsigned bbs = 1 + unsigned(rng() % 4);
+    // one of the firmware's own (never more in flight than the buffer holds, as the firmware)
+    if (rng() % 3 == 0 && fw_q.size() < NCMD && fw_inflight + bbs <= NBUF) {
       uint64_t a = fw_base + (rng() % 64) * BB;
       tb.cmd(a, bbs, fw_slot, 0);
       fw_q.push_back({fw_slot, bbs, a, 0});
@@ -408,20 +419,25 @@ static void db_tests(TbResults &r, Tb &tb, unsigned doorbells) {
           checked);
   r.check(md.n_page > 3 && md.n_dis > 3 && md.n_bf > 3 && md.n_none > 3, "wqf-db-page-disabled-bf-ignored",
           "wrong page %u, disabled %u, bf_db %u, out of ring %u", md.n_page, md.n_dis, md.n_bf, md.n_none);
-  // records full: one-WQEBB doorbells take every record (and the region), a
-  // fifth gets nothing (the model says so too), and after one record is taken it is fetched
+  // records full: one-WQEBB doorbells of two QPs in turn (so none extends the record before it)
+  // take every record (and the region), one more gets nothing (the model says so too), and
+  // after one record is taken it is fetched
   {
-    DbQp &f = qps[1];
-    md.fidx[f.qpn] = f.pi;  // the firmware caught up with the producer
-    db_set_fidx(tb, f.qpn, f.pi);
+    DbQp *fq[2] = {&qps[1], &qps[2]};
+    for (DbQp *q : fq) {
+      md.fidx[q->qpn] = q->pi;  // the firmware caught up with the producer
+      db_set_fidx(tb, q->qpn, q->pi);
+    }
     unsigned full0 = md.n_full, seen0 = recs_seen, br = bad_rec, bb = bad_bytes;
     for (unsigned i = 0; i <= NREC; i++) {
+      DbQp &f = *fq[i % 2];
       f.pi = (f.pi + 1) & 0xFFFF;
       md.doorbell(f, f.page, false);
       db_ring(tb, f.qpn, f.page, f.pi, false);
       for (int c = 0; c < 8; c++) tb.tick();
     }
     take(true);
+    DbQp &f = *fq[NREC % 2];
     f.pi = (f.pi + 1) & 0xFFFF;
     md.doorbell(f, f.page, false);
     db_ring(tb, f.qpn, f.page, f.pi, false);
@@ -503,8 +519,42 @@ static void db_tests(TbResults &r, Tb &tb, unsigned doorbells) {
   unsigned bb1 = bad_bytes, br1 = bad_rec;
   while (take(true)) {
   }
-  r.check(burst_ok && got.size() >= 2 && bad_bytes == bb1 && bad_rec == br1, "wqf-db-burst-contiguous",
+  r.check(burst_ok && !got.empty() && bad_bytes == bb1 && bad_rec == br1, "wqf-db-burst-contiguous",
           "%zu records up to %u of %u", got.size(), at & 0xFFFF, b.pi);
+
+  // Doorbells of one QP while the first one's fetch waits (requests held): one record of 1 + 2 +
+  // 3 WQEBBs (three commands), not done until the last completed, its WQEBBs exact.
+  {
+    DbQp &e = qps[1];
+    md.fidx[e.qpn] = e.pi;
+    db_set_fidx(tb, e.qpn, e.pi);
+    for (int i = 0; i < 8; i++) tb.tick();
+    tb.ready_pct = 0;
+    size_t req0 = tb.reqs.size();
+    for (unsigned n = 1; n <= 3; n++) {
+      e.pi = (e.pi + n) & 0xFFFF;
+      md.doorbell(e, e.page, false);
+      db_ring(tb, e.qpn, e.page, e.pi, false);
+      for (int i = 0; i < 8; i++) tb.tick();
+    }
+    rnic_st_le32(info, tb.tc_rd(RNIC_FW_TC_WQF_DBR_INFO));
+    bool one = md.recs.size() == 1 && md.recs.front().bbs == 6 && rnic_wqf_dbr_info_get_valid(info) &&
+               rnic_wqf_dbr_info_get_bbs(info) == 6 && !rnic_wqf_dbr_info_get_done(info) &&
+               !rnic_wqf_dbr_info_get_more(info);
+    tb.ready_pct = 100;
+    // done only once the third command completed
+    for (int i = 0; i < 20000; i++) {
+      rnic_st_le32(info, tb.tc_rd(RNIC_FW_TC_WQF_DBR_INFO));
+      if (rnic_wqf_dbr_info_get_done(info)) break;
+      tb.tick();
+    }
+    bool not_three = tb.reqs.size() - req0 != 3;  // one request per command
+    unsigned before = recs_seen, bb0 = bad_bytes, br0 = bad_rec;
+    take(true);
+    r.check(one && !not_three && recs_seen == before + 1 && bad_bytes == bb0 && bad_rec == br0 && md.n_ext >= 2,
+            "wqf-db-record-extended", "one record of 6 %d, requests %zu, records %u, bad bytes %u, bad %u, extensions %u",
+            int(one), tb.reqs.size() - req0, recs_seen - before, bad_bytes - bb0, bad_rec - br0, md.n_ext);
+  }
 }
 
 int main(int argc, char **argv) {
