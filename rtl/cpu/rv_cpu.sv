@@ -174,7 +174,7 @@ module rv_cpu #(
       mq_be_q    <= d_be;
     end
   end
-  assign mmio_req_o   = mq_v_q;
+  assign mmio_req_o   = mq_v_q & rst_ni;   // none in the first cycle of a reset, as before
   assign mmio_we_o    = mq_we_q;
   assign mmio_addr_o  = mq_addr_q;
   assign mmio_wdata_o = mq_wdata_q;
