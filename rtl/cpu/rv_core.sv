@@ -177,8 +177,20 @@ module rv_core #(
     .clk_i, .ra_i(rs1), .rdata_a_o(rf_a), .rb_i(rs2), .rdata_b_o(rf_b),
     .we_i(rf_we), .wa_i(wb_rd_q), .wdata_i(wb_value)
   );
-  assign rs1_v = (rf_we && (wb_rd_q == rs1)) ? wb_value : rf_a;
-  assign rs2_v = (rf_we && (wb_rd_q == rs2)) ? wb_value : rf_b;
+  // Forwarding carries results computed in EX (wb_res_q) only, never load data: load data
+  // arriving in WB in the same cycle as its consumer's address add, compare or ALU op made the
+  // soft core's longest path (bus read mux -> align -> bypass -> adder -> next PC). An
+  // instruction that reads the register a load in WB writes waits one cycle instead (load-use
+  // interlock, lu_haz) and then reads it from the register file.
+  logic fwd_ok, lu_haz, use_rs1, use_rs2;
+  assign fwd_ok  = wb_valid_q & wb_we_q & (wb_rd_q != 5'd0);
+  assign rs1_v   = (fwd_ok && !wb_load_q && (wb_rd_q == rs1)) ? wb_res_q : rf_a;
+  assign rs2_v   = (fwd_ok && !wb_load_q && (wb_rd_q == rs2)) ? wb_res_q : rf_b;
+  // which source fields the instruction reads (a stall for a field it ignores costs a cycle)
+  assign use_rs1 = !(is_lui | is_auipc | is_jal | (is_csr & f3[2]));
+  assign use_rs2 = is_branch | is_store | (opcode == rv_pkg::OpReg);
+  assign lu_haz  = fwd_ok & wb_load_q &
+                   (((wb_rd_q == rs1) & use_rs1) | ((wb_rd_q == rs2) & use_rs2));
 
   // ------------------------------------------------------------------ execute
   logic [31:0] alu_res;
@@ -262,13 +274,17 @@ module rv_core #(
   // interrupts, stalls, commit
   logic        irq_pending, run, irq_take, exc_take, trap, md_done, md_req, stall, commit;
   logic [31:0] irq_cause, md_res;
+  // run: WB moves on; hold: the instruction in EX may not act yet (its load operand is not in
+  // the register file). A load-use hold leaves a bubble in WB.
+  logic hold;
   assign run      = !wb_wait;
-  assign irq_take = run & ex_valid & irq_pending & !dreq_pend_q;
-  assign exc_take = run & ex_valid & !irq_take & exc;
+  assign hold     = wb_wait | lu_haz;
+  assign irq_take = !hold & ex_valid & irq_pending & !dreq_pend_q;
+  assign exc_take = !hold & ex_valid & !irq_take & exc;
   assign trap     = irq_take | exc_take;
-  assign d_req_o  = run & ex_valid & !trap & (is_load | is_store);
-  assign md_req   = run & ex_valid & !trap & is_md;
-  assign stall    = wb_wait | (d_req_o & !d_gnt_i) | (md_req & !md_done);
+  assign d_req_o  = !hold & ex_valid & !trap & (is_load | is_store);
+  assign md_req   = !hold & ex_valid & !trap & is_md;
+  assign stall    = hold | (d_req_o & !d_gnt_i) | (md_req & !md_done);
   assign commit   = ex_valid & !stall & !trap;
 
   assign d_we_o    = is_store;

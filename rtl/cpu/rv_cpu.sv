@@ -153,14 +153,33 @@ module rv_cpu #(
   assign tc_wdata_o = d_wdata;
   assign tc_be_o    = d_be;
 
-  // ---- MMIO port
-  logic mmio_pend_q;   // an MMIO load was granted and waits for its data
-  assign mmio_req_o   = rst_ni & d_req & sel_mmio;
-  assign mmio_we_o    = d_we;
-  assign mmio_addr_o  = d_addr;
-  assign mmio_wdata_o = d_wdata;
-  assign mmio_be_o    = d_be;
-  assign d_gnt        = sel_mmio ? mmio_gnt_i : 1'b1;
+  // ---- MMIO port: the request leaves from registers. The core's request (address from its
+  // adder) is taken into mq_*_q in the cycle it appears and offered on the port from the next
+  // cycle; the core holds it, ungranted, until the port's grant, which it then sees in the same
+  // cycle. So an MMIO access costs one cycle more than the port's own latency, and no path runs
+  // from the core's address add through the MMIO decode into a block's registers (or from a
+  // block's grant back through the adder): docs/firmware.md, bitstream-scripts/synth/timing.md.
+  logic        mmio_pend_q;   // an MMIO load was granted and waits for its data
+  logic        mq_v_q, mq_we_q;
+  logic [31:0] mq_addr_q, mq_wdata_q;
+  logic [3:0]  mq_be_q;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni)                    mq_v_q <= 1'b0;
+    else if (mq_v_q)                mq_v_q <= !mmio_gnt_i;
+    else                            mq_v_q <= d_req & sel_mmio;
+    if (!mq_v_q && d_req) begin
+      mq_we_q    <= d_we;
+      mq_addr_q  <= d_addr;
+      mq_wdata_q <= d_wdata;
+      mq_be_q    <= d_be;
+    end
+  end
+  assign mmio_req_o   = mq_v_q & rst_ni;   // none in the first cycle of a reset, as before
+  assign mmio_we_o    = mq_we_q;
+  assign mmio_addr_o  = mq_addr_q;
+  assign mmio_wdata_o = mq_wdata_q;
+  assign mmio_be_o    = mq_be_q;
+  assign d_gnt        = sel_mmio ? (mq_v_q & mmio_gnt_i) : 1'b1;
 
   // ---- read data return
   logic       lrv_q;      // local (TCM/timer) read data valid this cycle
@@ -169,7 +188,7 @@ module rv_cpu #(
     lrv_q  <= a_req & !a_we & !sel_mmio;
     rsel_q <= sel_imem ? 2'd0 : sel_dmem ? 2'd1 : sel_tc ? 2'd3 : 2'd2;
     if (!rst_ni) mmio_pend_q <= 1'b0;
-    else if (mmio_req_o && mmio_gnt_i && !d_we) mmio_pend_q <= 1'b1;
+    else if (mmio_req_o && mmio_gnt_i && !mq_we_q) mmio_pend_q <= 1'b1;
     else if (mmio_rvalid_i) mmio_pend_q <= 1'b0;
   end
   logic [31:0] local_rdata;

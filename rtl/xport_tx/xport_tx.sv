@@ -759,13 +759,24 @@ module xport_tx #(
   end
 
   // ---- control FSM --------------------------------------------------------------------------
-  logic [33:0] sge_sum;
-  always_comb begin
-    sge_sum = 34'd0;
-    if (nsge > 3'd0) sge_sum = sge_sum + {2'b0, d_q.sge0_len};
-    if (nsge > 3'd1) sge_sum = sge_sum + {2'b0, d_q.sge1_len};
-    if (nsge > 3'd2) sge_sum = sge_sum + {2'b0, d_q.sge2_len};
-    if (nsge > 3'd3) sge_sum = sge_sum + {2'b0, d_q.sge3_len};
+  // SCheck's length checks come from registers: d_q is loaded in SIdle and holds through SQreq
+  // and SQrsp (the QP-table read), so the SGE lengths are summed there in two steps (pairs, then
+  // the total against the message length) and "longer than the PMTU" is compared for each of the
+  // five PMTUs, picked by the QP's in SCheck. The four adds chained into SCheck's decision in
+  // one cycle were rnic_core's longest path (bitstream-scripts/synth/timing.md). No added cycle.
+  logic [32:0] sge_p01_q, sge_p23_q;
+  logic        sge_bad_q;                // more than 4 SGEs, or their lengths do not sum to length
+  logic [4:0]  ud_long_q;                // [k]: length > 2^(8+k) bytes
+  always_ff @(posedge clk_i) begin
+    if (st_q == SQreq) begin
+      sge_p01_q <= ((nsge > 3'd0) ? {1'b0, d_q.sge0_len} : 33'd0) +
+                   ((nsge > 3'd1) ? {1'b0, d_q.sge1_len} : 33'd0);
+      sge_p23_q <= ((nsge > 3'd2) ? {1'b0, d_q.sge2_len} : 33'd0) +
+                   ((nsge > 3'd3) ? {1'b0, d_q.sge3_len} : 33'd0);
+      for (int k = 0; k < 5; k++) ud_long_q[k] <= d_q.length > (32'd1 << (8 + k));
+    end
+    if (st_q == SQrsp)
+      sge_bad_q <= d_q.num_sge > 8'd4 || {1'b0, sge_p01_q} + {1'b0, sge_p23_q} != {2'b0, d_q.length};
   end
 
   logic mk_fire;
@@ -856,8 +867,7 @@ module xport_tx #(
               (is_fw && !rc && kind >= rnic_spec_pkg::MSG_KIND_READ_REQ)) begin
             status_q <= rnic_spec_pkg::WC_STATUS_LOC_QP_OP_ERR;
             st_q     <= SRec;
-          end else if (pay && (d_q.num_sge > 8'd4 || sge_sum != {2'b0, d_q.length} ||
-                               (ud && d_q.length > mtu_m1 + 32'd1))) begin
+          end else if (pay && (sge_bad_q || (ud && ud_long_q[3'(mlog - 5'd8)]))) begin
             status_q <= rnic_spec_pkg::WC_STATUS_LOC_LEN_ERR;
             st_q     <= SRec;
           end else if (pay && !phys) begin
