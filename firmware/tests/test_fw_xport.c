@@ -7,6 +7,7 @@
 #include "fw_cmd.h"
 #include "fw_res.h"
 #include "fw_wqf.h"
+#include "fw_panic.h"
 #include "fw_xport.h"
 #include "hal.h"
 #include "mock_mmio.h"
@@ -1184,6 +1185,46 @@ static void cqe_records(void)
 	fw_cqw_drain();
 }
 
+/* The panic path through the CQE writer's event ring: FW_PANIC lands byte for byte; with the
+ * event ring full behind a record held on a full CQ (nobody to answer it), the trap handler's
+ * post gives up after its bounded wait without answering the hold; the main loop's look at the
+ * writer answers it later and everything drains in order. */
+static void eq_panic_path(void)
+{
+	struct rnicp_cq a;
+	regs[RNIC_FW_REG_EQ_LOG_SIZE / 4] = 2;
+	uint32_t prod = regs[RNIC_FW_REG_EQ_PROD / 4];
+	fw_panic_notify(2, 0x1234, 0xBEEF);
+	const uint8_t *ev = P(EQ_OFF + (prod & 3) * RNIC_EQ_ENTRY_SIZE);
+	check(regs[RNIC_FW_REG_EQ_PROD / 4] == prod + 1 && rnic_eq_entry_get_event_type(ev) == RNIC_EQ_TYPE_FW_PANIC &&
+		      rnic_eq_entry_get_subtype(ev) == 2 && rnic_eq_entry_get_handle(ev) == 0x1234 &&
+		      rnic_eq_entry_get_data(ev) == 0xBEEF && rnic_eq_entry_get_owner(ev) == (((prod >> 2) & 1) ^ 1),
+	      "fw-eq-panic-event-through-the-writer");
+
+	uint32_t n = cq_create(1, 0x37000u, 0x37800u, &a); /* two entries, nothing consumed */
+	rnic_st_le32(P(0x37800u), 0);
+	uint8_t c[RNIC_CQE_SIZE] = { 0 };
+	unsigned holds = mock_cqw_holds;
+	int ok = n && fw_cqe_write(n, c) == 0 && fw_cqe_write(n, c) == 0 && fw_cqe_write(n, c) == 0;
+	prod = regs[RNIC_FW_REG_EQ_PROD / 4];
+	for (uint32_t i = 0; i < RNIC_FW_TC_EV_REC_NUM; i++)
+		ok = ok && fw_eqw_post(RNIC_EQ_TYPE_PORT_CHANGE, 0, i, 0, 1) == 0;
+	ok = ok && fw_eqw_post(RNIC_EQ_TYPE_FW_PANIC, 1, 2, 3, 1) == -1; /* bounded, hold not answered */
+	check(ok && mock_cqw_holds == holds + 1 && regs[RNIC_FW_REG_EQ_PROD / 4] == prod &&
+		      mock_tc_rd32(RNIC_FW_TC_CQW_STATUS) >> 17 & 1,
+	      "fw-eq-panic-post-bounded-behind-a-held-record");
+	fw_cqw_check(); /* the record still finds no room: overrun, the CQ in error, CQ_ERROR last */
+	const uint8_t *last = P(EQ_OFF + ((prod + RNIC_FW_TC_EV_REC_NUM) & 3) * RNIC_EQ_ENTRY_SIZE);
+	check(!(mock_tc_rd32(RNIC_FW_TC_CQW_STATUS) >> 17 & 1) &&
+		      regs[RNIC_FW_REG_EQ_PROD / 4] == prod + RNIC_FW_TC_EV_REC_NUM + 1 &&
+		      rnic_eq_entry_get_event_type(last) == RNIC_EQ_TYPE_CQ_ERROR && rnic_eq_entry_get_handle(last) == n,
+	      "fw-cq-hold-answered-later-events-drain-in-order");
+	CMD(RNIC_CMD_OP_DESTROY_CQ);
+	rnic_cmd_destroy_set_handle(e, n);
+	check(fw_cmd_exec(e) == RNIC_CMD_STATUS_OK, "fw-cq-destroy-after-overrun");
+	regs[RNIC_FW_REG_EQ_LOG_SIZE / 4] = 0;
+}
+
 /* One MODIFY_QP of the test QP; its status. */
 static uint32_t modify(uint32_t mask, uint32_t state, uint32_t access, uint32_t rnr_timer)
 {
@@ -1505,6 +1546,7 @@ int main(void)
 	cq_overflow();
 	cq_bus_errors();
 	cqe_records();
+	eq_panic_path();
 	setup_qp(7); /* a fresh QP in RTS */
 	blueflame();
 	pieces();
