@@ -1,6 +1,8 @@
-/* Completion queues: the firmware decides each CQE (CQ, contents, overrun, arming) and hands it
- * as a cq_rec to the CQE writer (rtl/cqe_write) through the tightly coupled record ring; the
- * writer adds the owner bit of the pass and DMA-writes it at the CQ's producer slot. */
+/* Completion queues: the firmware decides each CQE (CQ, contents) and hands it as a cq_rec to the
+ * CQE writer (rtl/cqe_write) through the tightly coupled record ring; the writer keeps each CQ's
+ * producer, consumer, arming and error, writes the CQE with the owner bit of the pass, holds a
+ * record whose CQ looks full until the firmware answers, and writes the EQ entries (its own
+ * completion events and the firmware's event records). */
 #include "fw_dma.h"
 #include "fw_log.h"
 #include "fw_res.h"
@@ -9,68 +11,62 @@
 #include "hal.h"
 
 #define BUF_DBREC 0xCC0u /* staging-buffer slot for a CQ doorbell record */
+#define PI_MASK 0x1FFFFu /* the CQE writer keeps producer and consumer mod 2^17 */
 
-/* Takes a consumer index the host reported; one that is behind what we know or ahead of the
- * producer is stale or bogus and ignored (the window is the ring, far below 2^31). */
-static void cq_learn_ci(struct fw_cq *cq, uint32_t ci)
-{
-	if ((int32_t)(ci - cq->ci) > 0 && (int32_t)(cq->pi - ci) >= 0)
-		cq->ci = ci;
-}
+static void cqw_cmd(uint32_t cqn, uint32_t op, uint32_t arg);
 
+/* A consumer index from a cq_db doorbell (16 bits, extended from the last one) goes to the CQE
+ * writer, which takes it if it lies between its known consumer and the producer: a consumer
+ * that rings cq_db never costs a doorbell-record read. */
 void fw_cq_doorbell(uint32_t cqn, uint32_t index16)
 {
 	struct fw_cq *cq = &fw_res.cqs[cqn];
-	cq_learn_ci(cq, cq->ci + (uint16_t)(index16 - cq->ci));
+	cq->ci += (uint16_t)(index16 - cq->ci);
+	cqw_cmd(cqn, RNIC_CQW_OP_CI, cq->ci);
 }
 
-/* Is there room for one more CQE? The consumer index is read from the host's doorbell record
- * only when the ring looks full, so a consumer that keeps up costs no DMA. */
-static __attribute__((noinline)) int cq_room_reread(struct fw_cq *cq)
+/* The host's consumer index: its doorbell record, read by DMA (the doorbell's copy if that
+ * fails). */
+static __attribute__((noinline)) uint32_t cq_read_ci(struct fw_cq *cq)
 {
 	FW_LAYOUT_ALIGN uint8_t b[4];
 
 	if (fw_dma_xfer(cq->dbrec_addr, BUF_DBREC, 4, FW_DMA_TO_BUF))
-		return 0;
+		return cq->ci;
 	fw_buf_read(BUF_DBREC, b, 4);
-	cq_learn_ci(cq, rnic_ld_le32(b));
-	return cq->pi - cq->ci < (1u << cq->log_size);
-}
-
-static inline int cq_room(struct fw_cq *cq)
-{
-	return cq->pi - cq->ci < (1u << cq->log_size) || cq_room_reread(cq);
-}
-
-/* db_cq_arm: one event after the last consumer index. CQEs written after the host's last poll
- * but before its arm reached us (a doorbell is a posted write, and the guest transport's are
- * late) give the event at once: "arm, poll once, sleep" would otherwise sleep on them forever.
- * The consumer index is the doorbell record's, read when ours says CQEs are pending. A
- * solicited-only arm waits for the next CQE: whether the pending ones were solicited is not
- * kept. */
-void fw_cq_arm(uint32_t cqn, int solicited)
-{
-	struct fw_cq *cq = &fw_res.cqs[cqn];
-
-	if (!solicited && cq->pi != cq->ci) {
-		cq_room_reread(cq);
-		if (cq->pi != cq->ci) {
-			cq->armed = 0;
-			fw_cqw_drain(); /* the event must not overtake its CQEs */
-			fw_eq_post(RNIC_EQ_TYPE_COMPLETION, 0, cqn, 0);
-			return;
-		}
-	}
-	cq->armed = solicited ? FW_CQ_ARM_SOLICITED : FW_CQ_ARM_ANY;
+	return cq->ci = rnic_ld_le32(b);
 }
 
 /* The CQE writer's record ring: records handed over (free-running, 16 bits like the writer's
- * counters). */
-static uint32_t cqw_prod;
+ * counters), and its event-record ring. */
+static uint32_t cqw_prod, eqw_prod;
 #define CQW_MASK 0xFFFFu
 #define CQW_SPIN 200000u /* bounded waits: far longer than any CQE write (a PCIe posted write) */
+#define CQW_STATUS_HELD (1u << 17)
+#define CQW_STATUS_CMD (1u << 18)
 
 static uint32_t cqw_done(void) { return hal_tc_rd32(RNIC_FW_TC_CQW_CONS) & CQW_MASK; }
+
+/* One command to the writer (spec cqw_cmd): the previous one must have been taken (bounded). */
+static void cqw_cmd(uint32_t cqn, uint32_t op, uint32_t arg)
+{
+	for (uint32_t i = 0; i < CQW_SPIN && (hal_tc_rd32(RNIC_FW_TC_CQW_STATUS) & CQW_STATUS_CMD); i++)
+		;
+	hal_tc_wr32(RNIC_FW_TC_CQW_CMD_ARG, arg & PI_MASK);
+	hal_tc_wr32(RNIC_FW_TC_CQW_CMD, cqn | op << RNIC_CQW_CMD_OP_OFF * 8);
+}
+
+/* db_cq_arm: one event after the host's consumer index. The writer gives it at once when CQEs
+ * past that index were already written ("arm, poll once, sleep" must not sleep on CQEs written
+ * after the host's last poll but before its arm reached us), else at the next CQE (any) or the
+ * next solicited or failed one (solicited). The index is the doorbell record's: read for an
+ * any-arm (whether pending CQEs were solicited is not kept, so a solicited arm waits anyway). */
+void fw_cq_arm(uint32_t cqn, int solicited)
+{
+	struct fw_cq *cq = &fw_res.cqs[cqn];
+	uint32_t ci = solicited ? cq->ci : cq_read_ci(cq);
+	cqw_cmd(cqn, solicited ? RNIC_CQW_OP_ARM_SOLICITED : RNIC_CQW_OP_ARM_ANY, ci);
+}
 
 /* At boot: the CQE writer keeps its counts across a firmware reload (only a device reset
  * clears them), so a new image continues from them instead of from 0 (with 0 every drain after
@@ -79,14 +75,17 @@ static void cqw_errors_init(void);
 void fw_cqw_init(void)
 {
 	cqw_prod = hal_tc_rd32(RNIC_FW_TC_CQW_PROD) & CQW_MASK;
+	eqw_prod = hal_tc_rd32(RNIC_FW_TC_EQW_PROD) & CQW_MASK;
 	cqw_errors_init();
 }
 
 int fw_cqw_drain(void)
 {
-	for (uint32_t i = 0; i < CQW_SPIN; i++)
+	for (uint32_t i = 0; i < CQW_SPIN; i++) {
 		if (cqw_done() == cqw_prod)
 			return 0;
+		fw_cqw_check(); /* a record held on a full CQ waits for our answer */
+	}
 	fw_log("cqw: drain timed out");
 	return -1;
 }
@@ -94,18 +93,30 @@ int fw_cqw_drain(void)
 void fw_cqw_program(uint32_t n, uint64_t buf, uint32_t log_size)
 {
 	fw_cqw_drain();
+	/* the ring registers are shared by every command: the previous one must have been taken */
+	for (uint32_t i = 0; i < CQW_SPIN && (hal_tc_rd32(RNIC_FW_TC_CQW_STATUS) & CQW_STATUS_CMD); i++)
+		;
 	hal_tc_wr32(RNIC_FW_TC_CQW_CQ_BASE_LO, (uint32_t)buf);
 	hal_tc_wr32(RNIC_FW_TC_CQW_CQ_BASE_HI, (uint32_t)(buf >> 32));
 	hal_tc_wr32(RNIC_FW_TC_CQW_CQ_CFG, n | log_size << 16);
 }
 
-/* Hands one CQE (bytes 0-29 as the spec's cqe, i.e. cq_rec) to the writer: eight one-cycle
- * stores and the producer count. Waits (bounded) only when all slots are still in flight. */
+/* DESTROY_CQ: the writer drops whatever of this CQ is still queued (a record held on it too),
+ * then every earlier record lands before the host frees the ring. */
+void fw_cqw_retire(uint32_t n)
+{
+	cqw_cmd(n, RNIC_CQW_OP_ERR, 0);
+	fw_cqw_drain();
+}
+
+/* Waits (bounded) only when all slots are still in flight. */
 static __attribute__((noinline)) int cqw_wait_slot(void)
 {
-	for (uint32_t i = 0; i < CQW_SPIN; i++)
+	for (uint32_t i = 0; i < CQW_SPIN; i++) {
 		if (((cqw_prod - cqw_done()) & CQW_MASK) < RNIC_FW_TC_CQ_REC_NUM)
 			return 0;
+		fw_cqw_check();
+	}
 	fw_log("cqw: record ring stuck");
 	return -1;
 }
@@ -135,22 +146,41 @@ static inline void cqw_store(uint32_t w7, uint64_t wr_id, uint32_t byte_len, uin
 	hal_tc_wr32(RNIC_FW_TC_CQW_PROD, cqw_prod);
 }
 
-/* The CQ goes to error (later CQEs dropped) and the host hears of it once by CQ_ERROR. */
+/* The CQ goes to error in the writer (its later records dropped, a held one too) and the host
+ * hears of it once by CQ_ERROR, which the writer puts after every CQE handed before it. */
 static __attribute__((noinline)) void cq_to_error(struct fw_cq *cq, uint32_t cqn, const char *why)
 {
 	if (cq->overflow)
 		return;
 	cq->overflow = 1;
 	fw_log("cq %u: %s", (unsigned)cqn, why);
-	fw_cqw_drain(); /* the CQEs before it land first */
+	cqw_cmd(cqn, RNIC_CQW_OP_ERR, 0);
 	fw_eq_post(RNIC_EQ_TYPE_CQ_ERROR, 0, cqn, 0);
 }
 
-static __attribute__((noinline)) int cq_overrun(struct fw_cq *cq, uint32_t cqn)
+/* The writer holds a record whose CQ looks full (producer - consumer = size): the consumer is
+ * read from the host's doorbell record; room gives the writer that consumer (it checks again),
+ * none is an overrun (IBTA 10.10.2.3 / 11.6.3): the CQ goes to error, the completion is lost,
+ * nothing in the ring is overwritten. A consumer outside the ring's last size entries before
+ * the producer is bogus and counts as no room. */
+static __attribute__((noinline)) void cqw_hold(void)
 {
+	uint32_t full = hal_tc_rd32(RNIC_FW_TC_CQW_FULL), cqn = rnic_cqw_full_get_cqn((const uint8_t *)&full);
+	uint32_t pi = hal_tc_rd32(RNIC_FW_TC_CQW_FULL_PI) & PI_MASK;
+
+	if (!rnic_cqw_full_get_held((const uint8_t *)&full))
+		return;
+	if (cqn == 0 || cqn >= FW_MAX_CQ || !fw_res.cqs[cqn].used) {
+		cqw_cmd(cqn, RNIC_CQW_OP_ERR, 0); /* no CQ of ours: nothing to write it to */
+		return;
+	}
+	struct fw_cq *cq = &fw_res.cqs[cqn];
+	uint32_t ci = cq_read_ci(cq), used = (pi - ci) & PI_MASK;
+	if (used < (1u << cq->log_size)) {
+		cqw_cmd(cqn, RNIC_CQW_OP_CI, ci);
+		return;
+	}
 	cq_to_error(cq, cqn, "overflow");
-	cq->dropped++;
-	return -1;
 }
 
 /* CQE writes the bus answered with an error (cqw_status counts them; the writer's error FIFO,
@@ -194,58 +224,80 @@ static void cqw_errors_init(void)
 	cqw_named = cqw_errs_seen;
 }
 
-void fw_cqw_check(void)
+/* A held record, bus errors; not re-entered (answering a hold posts an event, whose wait calls
+ * fw_cqw_check). */
+static int cqw_in_check;
+static __attribute__((noinline)) void cqw_check_slow(uint32_t st)
 {
-	uint32_t errs = hal_tc_rd32(RNIC_FW_TC_CQW_STATUS) & CQW_MASK;
-	if (errs != cqw_errs_seen)
-		cqw_bus_error(errs);
+	if (cqw_in_check)
+		return;
+	cqw_in_check = 1;
+	if ((st & CQW_MASK) != cqw_errs_seen)
+		cqw_bus_error(st & CQW_MASK);
+	if (st & CQW_STATUS_HELD)
+		cqw_hold();
+	cqw_in_check = 0;
 }
 
-/* Every case but the common one: an unknown CQ, overrun, a ring that looks full (its consumer
- * index read again), no free record slot, an armed CQ (the event after the CQE). */
+/* From the main loop and every wait on the writer: one load and one compare when there is
+ * nothing (cqw_errs_seen never has the held bit, so a hold differs too); small enough to inline
+ * into the main loop. */
+void fw_cqw_check(void)
+{
+	uint32_t st = hal_tc_rd32(RNIC_FW_TC_CQW_STATUS);
+	if ((st & (CQW_MASK | CQW_STATUS_HELD)) != cqw_errs_seen)
+		cqw_check_slow(st);
+}
+
+/* Events: one eq_entry-shaped record into the writer's event ring; the writer puts it into the
+ * EQ after every CQE handed before it (and raises the MSI-X when the host armed the EQ). The
+ * wait for a free slot is bounded; from the trap handler (panicking) it answers no hold. */
+int fw_eqw_post(uint32_t type, uint32_t subtype, uint32_t handle, uint32_t data, int panicking)
+{
+	uint32_t i = 0;
+	for (; i < CQW_SPIN; i++) {
+		if (((eqw_prod - hal_tc_rd32(RNIC_FW_TC_EQW_CONS)) & CQW_MASK) < RNIC_FW_TC_EV_REC_NUM)
+			break;
+		if (!panicking)
+			fw_cqw_check();
+	}
+	if (i == CQW_SPIN)
+		return -1;
+	uint32_t slot = RNIC_FW_TC_EV_REC_BASE + (eqw_prod % RNIC_FW_TC_EV_REC_NUM) * RNIC_EQ_ENTRY_SIZE;
+	_Static_assert(RNIC_EQ_ENTRY_EVENT_TYPE_OFF == 0 && RNIC_EQ_ENTRY_SUBTYPE_OFF == 1 &&
+			       RNIC_EQ_ENTRY_HANDLE_OFF == 4 && RNIC_EQ_ENTRY_DATA_OFF == 8,
+		       "eq_entry words: type|subtype, handle, data");
+	hal_tc_wr32_at(slot, 0, (type & 0xFFu) | (subtype & 0xFFu) << 8);
+	hal_tc_wr32_at(slot, 1, handle);
+	hal_tc_wr32_at(slot, 2, data);
+	eqw_prod = (eqw_prod + 1) & CQW_MASK;
+	hal_tc_wr32(RNIC_FW_TC_EQW_PROD, eqw_prod);
+	return 0;
+}
+
 static __attribute__((noinline)) int cqe_put_slow(uint32_t w7, uint64_t wr_id, uint32_t byte_len, uint32_t imm,
 						  uint32_t qpn, uint32_t src_qp, uint32_t w6)
 {
 	uint32_t cqn = w7 >> 16;
-	struct fw_cq *cq;
 
-	if (cqn == 0 || cqn >= FW_MAX_CQ || !fw_res.cqs[cqn].used)
-		return -1;
-	cq = &fw_res.cqs[cqn];
-	/* Overrun (IBTA 10.10.2.3 / 11.6.3): the CQ goes to error and the host hears of it once
-	 * by a CQ_ERROR event; the completion is lost, nothing in the ring is overwritten. */
-	if (cq->overflow || !cq_room(cq))
-		return cq_overrun(cq, cqn);
-	if (((cqw_prod - cqw_done()) & CQW_MASK) >= RNIC_FW_TC_CQ_REC_NUM && cqw_wait_slot())
+	if (cqn == 0 || cqn >= FW_MAX_CQ || !fw_res.cqs[cqn].used || cqw_wait_slot())
 		return -1;
 	cqw_store(w7, wr_id, byte_len, imm, qpn, src_qp, w6);
-	cq->pi++;
 	fw_perf.cqes++;
-	/* An armed CQ gives one completion event: for any CQE, or (solicited arming) for a
-	 * solicited or failed one (status: w6 bits 7:0, flags: bits 23:16). */
-	if (cq->armed == FW_CQ_ARM_ANY ||
-	    (cq->armed == FW_CQ_ARM_SOLICITED && (((w6 >> 16) & (1u << RNIC_CQE_FLAG_SOLICITED)) ||
-						  (w6 & 0xFFu) != RNIC_WC_STATUS_SUCCESS))) {
-		cq->armed = 0;
-		fw_cqw_drain(); /* the event must not overtake its CQE */
-		fw_eq_post(RNIC_EQ_TYPE_COMPLETION, 0, cqn, 0);
-	}
 	return 0;
 }
 
-/* The common case calls nothing, so it saves no registers: a known CQ with room, not in error,
- * not armed, and a free record slot; everything else is cqe_put_slow. */
+/* The common case: a known CQ and a free record slot; the writer decides room, error and the
+ * armed CQ's event. */
 int fw_cqe_put(uint32_t w7, uint64_t wr_id, uint32_t byte_len, uint32_t imm, uint32_t qpn, uint32_t src_qp,
 	       uint32_t w6)
 {
 	uint32_t cqn = w7 >> 16;
-	struct fw_cq *cq = &fw_res.cqs[cqn < FW_MAX_CQ ? cqn : 0];
 
-	if (cqn == 0 || cqn >= FW_MAX_CQ || !cq->used || cq->overflow || cq->armed ||
-	    cq->pi - cq->ci >= (1u << cq->log_size) || ((cqw_prod - cqw_done()) & CQW_MASK) >= RNIC_FW_TC_CQ_REC_NUM)
+	if (cqn == 0 || cqn >= FW_MAX_CQ || !fw_res.cqs[cqn].used ||
+	    ((cqw_prod - cqw_done()) & CQW_MASK) >= RNIC_FW_TC_CQ_REC_NUM)
 		return cqe_put_slow(w7, wr_id, byte_len, imm, qpn, src_qp, w6);
 	cqw_store(w7, wr_id, byte_len, imm, qpn, src_qp, w6);
-	cq->pi++;
 	fw_perf.cqes++;
 	return 0;
 }

@@ -140,7 +140,7 @@ uint32_t fw_cmd_destroy_cq(uint8_t *e)
 		if (fw_res.qp_used[q] && (rnic_qp_ctx_get_send_cqn(fw_res.qp_ctx[q]) == n ||
 					  rnic_qp_ctx_get_recv_cqn(fw_res.qp_ctx[q]) == n))
 			return RNIC_CMD_STATUS_BUSY; /* a QP still completes into it */
-	fw_cqw_drain(); /* no CQE of it still on its way into the ring the host frees */
+	fw_cqw_retire(n); /* no CQE of it still on its way into the ring the host frees */
 	fw_res.cqs[n].used = 0;
 	return RNIC_CMD_STATUS_OK;
 }

@@ -37,19 +37,15 @@ struct fw_gid {
 struct fw_cq {
 	uint64_t buf_addr;
 	uint64_t dbrec_addr; /* the consumer's doorbell record (its consumer index) */
-	uint32_t pi; /* free-running count of CQEs written */
-	uint32_t ci; /* consumer index as last learnt (doorbell record or cq_db) */
+	uint32_t ci; /* consumer index as last read (doorbell record or cq_db); the CQE writer keeps
+		      * the producer, its own consumer, arming and error */
 	uint32_t uctx;
-	uint32_t dropped; /* CQEs dropped since the CQ overflowed */
 	uint8_t log_size;
 	uint8_t eqn;
 	uint8_t used;
-	uint8_t armed; /* 0, FW_CQ_ARM_ANY or FW_CQ_ARM_SOLICITED: one event at the next CQE */
-	uint8_t overflow; /* the ring overflowed: the CQ is in error, CQEs are dropped */
+	uint8_t overflow; /* the CQ is in error (overrun or a failed CQE write): CQ_ERROR was posted */
 };
 
-#define FW_CQ_ARM_ANY 1u
-#define FW_CQ_ARM_SOLICITED 2u
 
 struct fw_ah {
 	uint64_t dmac;

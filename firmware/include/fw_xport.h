@@ -31,8 +31,8 @@ extern uint8_t fw_stalled_any;
 extern uint8_t fw_sq_generic_only; /* tests: every WQE through the general path, not send_fast */
 extern uint32_t fw_sq_fast_sent;   /* WQEs the common-case path (send_fast) handed over */ /* some QP has sq_stalled or rq_stalled set */
 extern uint32_t fw_hw_caps; /* fw_mmio.hw_caps, read once by fw_xport_init */
-/* Writes one CQE to cq (spec layout cqe, owner bit from the pass). 0, or -1 (no such CQ, or
- * the CQ overflowed: then it is in error and the CQE is dropped). */
+/* Hands one CQE for cq to the CQE writer (spec layout cqe; the writer adds the owner bit, and
+ * drops it when the CQ is in error). 0, or -1 (no such CQ, or the record ring stuck). */
 int fw_cqe_write(uint32_t cqn, const uint8_t *cqe);
 /* The same from the record's words (spec cq_rec = the cqe's bytes 0-29 and the CQN, as
  * little-endian words: w6 = status | opcode << 8 | flags << 16, vendor_err 0; w7 = wqe_index |
@@ -42,22 +42,29 @@ int fw_cqe_write(uint32_t cqn, const uint8_t *cqe);
 #define FW_CQ_REC_W7(cqn, wqe_index) (((wqe_index) & 0xFFFFu) | (uint32_t)(cqn) << 16)
 int fw_cqe_put(uint32_t w7, uint64_t wr_id, uint32_t byte_len, uint32_t imm, uint32_t qpn, uint32_t src_qp,
 	       uint32_t w6);
-/* Waits (bounded) until the CQE writer has written every record handed to it: before an event
- * that must follow the CQEs, and before a CQ's ring state is programmed or dropped. 0 or -1. */
+/* Waits (bounded) until the CQE writer has written (or dropped) every record handed to it, answering
+ * its holds meanwhile: before a CQ's ring state is programmed or dropped. 0 or -1. */
 int fw_cqw_drain(void);
 /* Programs the CQE writer's ring state of CQ n (base, size, producer 0); drains first. */
 void fw_cqw_program(uint32_t n, uint64_t buf, uint32_t log_size);
-/* Looks for CQE writes the bus failed (cqw_status): their CQ goes to error with a CQ_ERROR
- * event. One tightly coupled load when there is none; called from fw_xport_poll. */
+/* Looks at the CQE writer (cqw_status): a record held on a CQ that looks full is answered (the
+ * doorbell record's consumer, or overrun: error and CQ_ERROR); CQE writes the bus failed put
+ * their CQ in error with a CQ_ERROR event. One tightly coupled load when there is nothing;
+ * called from fw_xport_poll and every wait on the writer. */
 void fw_cqw_check(void);
 /* A cq_db doorbell: the consumer index (low 16 bits) of an existing CQ. */
 void fw_cq_doorbell(uint32_t cqn, uint32_t index16);
 void fw_cq_arm(uint32_t cqn, int solicited);
-/* Event queue: posts one eq_entry and notifies (MSI-X if armed). 0 or -1 (no EQ, DMA error). */
+/* Event queue: one event record to the CQE writer, which writes the eq_entry after the CQEs
+ * handed before it and notifies (MSI-X if armed). 0 or -1 (no free record slot in time). */
 void fw_eq_init(void);
 /* The CQE writer's record count as the RTL holds it (called by fw_eq_init at boot). */
 void fw_cqw_init(void);
 int fw_eq_post(uint32_t type, uint32_t subtype, uint32_t handle, uint32_t data);
+/* An event record to the CQE writer's EQ path; panicking: from the trap handler (no hold answered). */
+int fw_eqw_post(uint32_t type, uint32_t subtype, uint32_t handle, uint32_t data, int panicking);
+/* DESTROY_CQ: drop what is queued for CQ n, then drain. */
+void fw_cqw_retire(uint32_t n);
 /* Expired ACK timers (resend or RETRY_EXC_ERR) and RNR waits; cheap when none is due. */
 void fw_timers_poll(void);
 /* Moves a QP to ERR (the RTL's QP-table entry too, which stops its traffic and empties its

@@ -115,14 +115,16 @@ const struct mock_mbox_rec *mock_mbox_nth(uint32_t commit_off, unsigned from, un
 	return 0;
 }
 
-/* The CQE writer (rtl/cqe_write) as the firmware sees it: records are written out at once. */
+/* The CQE writer (rtl/cqe_write) as the firmware sees it: records are written out at once, by
+ * the engine's rules (per-CQ producer, consumer, arming, error; a record whose CQ looks full is
+ * held until a cqw_cmd answers; EQ entries of armed CQs and of the firmware's event records). */
 uint32_t mock_tc[0x400];
-unsigned mock_cqw_records;
+unsigned mock_cqw_records, mock_cqw_holds, mock_eq_notifies, mock_eq_failed;
 static struct {
 	uint64_t base;
-	uint32_t log, pi;
+	uint32_t log, pi, ci, armed, err;
 } mock_cqw_cq[65536];
-static uint32_t mock_cqw_taken;
+static uint32_t mock_cqw_taken, mock_cqw_held, mock_cqw_dropped, mock_evc, mock_ev_mark[RNIC_FW_TC_EV_REC_NUM];
 unsigned mock_cqw_lag, mock_cqw_max_pending;
 static unsigned mock_cqw_reads;
 /* the writer's error FIFO (cqw_err_cqn / cqw_err_pop), RNIC_FW_TC_CQ_REC_NUM entries */
@@ -146,19 +148,85 @@ uint32_t mock_tc_rd32(uint32_t off)
 	}
 	if (off == RNIC_FW_TC_CQW_ERR_CQN)
 		return mock_ef_n ? 1u << 31 | mock_ef[mock_ef_rd] : 0;
+	if (off == RNIC_FW_TC_CQW_STATUS)
+		return (mock_tc[off / 4] & 0xFFFFu) | (uint32_t)mock_cqw_held << 17 |
+		       (uint32_t)(!mock_cqw_held && mock_cqw_taken == mock_tc[RNIC_FW_TC_CQW_PROD / 4]) << 16;
+	if (off == RNIC_FW_TC_CQW_FULL || off == RNIC_FW_TC_CQW_FULL_PI) {
+		uint32_t slot = RNIC_FW_TC_CQ_REC_BASE + (mock_cqw_taken % RNIC_FW_TC_CQ_REC_NUM) * RNIC_CQ_REC_SIZE;
+		uint32_t cqn = mock_tc[(slot + 28) / 4] >> 16;
+		if (off == RNIC_FW_TC_CQW_FULL)
+			return mock_cqw_held ? 1u << 31 | cqn : 0;
+		return mock_cqw_cq[cqn].pi & 0x1FFFFu;
+	}
+	if (off == RNIC_FW_TC_CQW_DROPPED)
+		return mock_cqw_dropped & 0xFFFFu;
+	if (off == RNIC_FW_TC_EQW_CONS)
+		return mock_evc;
 	if (off == RNIC_FW_TC_WQF_DBR_INFO || off == RNIC_FW_TC_WQF_DBR_QIDX)
 		return mock_dbr_load(off);
 	return mock_tc[(off / 4) % 0x400];
 }
 
+/* One EQ entry at the EQ producer (the host's eq registers as the firmware's mirror shows them),
+ * then the notify; a refused write sets dev_err EQ_WRITE and keeps the slot. */
+static void mock_eq_write(uint32_t type, uint32_t subtype, uint32_t handle, uint32_t data)
+{
+	uint32_t log = regs[RNIC_FW_REG_EQ_LOG_SIZE / 4], prod = regs[RNIC_FW_REG_EQ_PROD / 4];
+	uint8_t ev[RNIC_EQ_ENTRY_SIZE] = { 0 };
+	if (log == 0 || log > 16)
+		return;
+	uint64_t a = ((uint64_t)regs[RNIC_FW_REG_EQ_BASE_HI / 4] << 32 | regs[RNIC_FW_REG_EQ_BASE_LO / 4]) +
+		     (uint64_t)(prod & ((1u << log) - 1)) * RNIC_EQ_ENTRY_SIZE;
+	rnic_eq_entry_set_event_type(ev, type);
+	rnic_eq_entry_set_subtype(ev, subtype);
+	rnic_eq_entry_set_handle(ev, handle);
+	rnic_eq_entry_set_data(ev, data);
+	rnic_eq_entry_set_owner(ev, ((prod >> log) & 1u) ^ 1u);
+	if (a < MOCK_HOST_BASE || a + RNIC_EQ_ENTRY_SIZE > MOCK_HOST_BASE + MOCK_HOST_BYTES) {
+		regs[RNIC_FW_REG_DEV_ERR_SET / 4] |= 1u << RNIC_DEV_ERR_BIT_EQ_WRITE;
+		mock_eq_failed++;
+		return;
+	}
+	memcpy(mock_host + (a - MOCK_HOST_BASE), ev, RNIC_EQ_ENTRY_SIZE);
+	regs[RNIC_FW_REG_EQ_PROD / 4] = prod + 1;
+	mock_eq_notifies++;
+}
+
+/* The firmware's event record at mock_evc, once every CQE record before its mark is taken. */
+static int mock_fw_event(void)
+{
+	if (mock_evc == (mock_tc[RNIC_FW_TC_EQW_PROD / 4] & 0xFFFFu) ||
+	    ((mock_cqw_taken - mock_ev_mark[mock_evc % RNIC_FW_TC_EV_REC_NUM]) & 0x8000u))
+		return 0;
+	uint32_t slot = (RNIC_FW_TC_EV_REC_BASE + (mock_evc % RNIC_FW_TC_EV_REC_NUM) * RNIC_EQ_ENTRY_SIZE) / 4;
+	mock_eq_write(mock_tc[slot] & 0xFFu, (mock_tc[slot] >> 8) & 0xFFu, mock_tc[slot + 1], mock_tc[slot + 2]);
+	mock_evc = (mock_evc + 1) & 0xFFFFu;
+	return 1;
+}
+
 static void mock_cqw_run(void)
 {
-	while (mock_cqw_taken != mock_tc[RNIC_FW_TC_CQW_PROD / 4]) {
+	for (;;) {
+		if (mock_fw_event())
+			continue;
+		if (mock_cqw_held || mock_cqw_taken == mock_tc[RNIC_FW_TC_CQW_PROD / 4])
+			break;
 		uint8_t c[RNIC_CQE_SIZE];
 		uint32_t slot = RNIC_FW_TC_CQ_REC_BASE + (mock_cqw_taken % RNIC_FW_TC_CQ_REC_NUM) * RNIC_CQ_REC_SIZE;
 		for (uint32_t i = 0; i < RNIC_CQ_REC_SIZE; i += 4)
 			rnic_st_le(c + i, 4, mock_tc[(slot + i) / 4]);
 		uint32_t cqn = rnic_cq_rec_get_cqn(c);
+		if (mock_cqw_cq[cqn].err) { /* dropped */
+			mock_cqw_dropped++;
+			mock_cqw_taken = (mock_cqw_taken + 1) & 0xFFFFu;
+			continue;
+		}
+		if (((mock_cqw_cq[cqn].pi - mock_cqw_cq[cqn].ci) & 0x1FFFFu) >= (1u << mock_cqw_cq[cqn].log)) {
+			mock_cqw_held = 1; /* looks full: the firmware answers */
+			mock_cqw_holds++;
+			break;
+		}
+		int sol = (c[RNIC_CQE_FLAGS_OFF] >> RNIC_CQE_FLAG_SOLICITED) & 1, fail = c[RNIC_CQE_STATUS_OFF] != 0;
 		c[30] = 0;
 		c[31] = 0;
 		rnic_cqe_set_owner(c, ((mock_cqw_cq[cqn].pi >> mock_cqw_cq[cqn].log) & 1u) ^ 1u);
@@ -171,11 +239,36 @@ static void mock_cqw_run(void)
 			if (mock_ef_n < RNIC_FW_TC_CQ_REC_NUM)
 				mock_ef[(mock_ef_rd + mock_ef_n++) % RNIC_FW_TC_CQ_REC_NUM] = cqn;
 		}
-		mock_cqw_cq[cqn].pi++;
+		mock_cqw_cq[cqn].pi = (mock_cqw_cq[cqn].pi + 1) & 0x1FFFFu;
 		mock_cqw_taken = (mock_cqw_taken + 1) & 0xFFFFu;
 		mock_cqw_records++;
+		if (mock_cqw_cq[cqn].armed == RNIC_CQW_OP_ARM_ANY ||
+		    (mock_cqw_cq[cqn].armed == RNIC_CQW_OP_ARM_SOLICITED && (sol || fail))) {
+			mock_cqw_cq[cqn].armed = 0;
+			mock_eq_write(RNIC_EQ_TYPE_COMPLETION, 0, cqn, 0);
+		}
 	}
 	mock_tc[RNIC_FW_TC_CQW_CONS / 4] = mock_cqw_taken;
+}
+
+/* cqw_cmd: the engine's rules (spec layout cqw_cmd). */
+static void mock_cqw_cmd(uint32_t v)
+{
+	uint32_t n = v & 0xFFFFu, op = (v >> 16) & 0xFFu, arg = mock_tc[RNIC_FW_TC_CQW_CMD_ARG / 4] & 0x1FFFFu;
+	uint32_t slot = RNIC_FW_TC_CQ_REC_BASE + (mock_cqw_taken % RNIC_FW_TC_CQ_REC_NUM) * RNIC_CQ_REC_SIZE;
+	if (op == RNIC_CQW_OP_ERR) {
+		mock_cqw_cq[n].err = 1;
+	} else if (((arg - mock_cqw_cq[n].ci) & 0x1FFFFu) <= ((mock_cqw_cq[n].pi - mock_cqw_cq[n].ci) & 0x1FFFFu)) {
+		mock_cqw_cq[n].ci = arg; /* a consumer between the known one and the producer */
+	}
+	if (op == RNIC_CQW_OP_ARM_ANY && mock_cqw_cq[n].pi != mock_cqw_cq[n].ci)
+		mock_eq_write(RNIC_EQ_TYPE_COMPLETION, 0, n, 0); /* CQEs past the host's consumer: at once */
+	else if (op == RNIC_CQW_OP_ARM_ANY || op == RNIC_CQW_OP_ARM_SOLICITED)
+		mock_cqw_cq[n].armed = op;
+	if (mock_cqw_held && (mock_tc[(slot + 28) / 4] >> 16) == n)
+		mock_cqw_held = 0;
+	if (!mock_cqw_lag)
+		mock_cqw_run();
 }
 
 /* The WQE fetch engine (rtl/wqe_fetch): a command is done at once; WQEBBs outside the mock host
@@ -323,12 +416,20 @@ void mock_tc_wr32(uint32_t off, uint32_t v)
 		if (!mock_cqw_lag)
 			mock_cqw_run();
 	}
+	if (off == RNIC_FW_TC_CQW_CMD)
+		mock_cqw_cmd(v);
+	if (off == RNIC_FW_TC_EQW_PROD) {
+		for (uint32_t i = mock_evc; i != (v & 0xFFFFu); i = (i + 1) & 0xFFFFu)
+			mock_ev_mark[i % RNIC_FW_TC_EV_REC_NUM] = mock_tc[RNIC_FW_TC_CQW_PROD / 4];
+		if (!mock_cqw_lag)
+			mock_cqw_run();
+	}
 	if (off == RNIC_FW_TC_CQW_CQ_CFG) {
 		uint32_t n = v & 0xFFFFu;
 		mock_cqw_cq[n].base = (uint64_t)mock_tc[RNIC_FW_TC_CQW_CQ_BASE_HI / 4] << 32 |
 				      (mock_tc[RNIC_FW_TC_CQW_CQ_BASE_LO / 4] & ~31u);
 		mock_cqw_cq[n].log = (v >> 16) & 31u;
-		mock_cqw_cq[n].pi = 0;
+		mock_cqw_cq[n].pi = mock_cqw_cq[n].ci = mock_cqw_cq[n].armed = mock_cqw_cq[n].err = 0;
 	}
 }
 

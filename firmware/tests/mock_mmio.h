@@ -43,6 +43,9 @@ const struct mock_mbox_rec *mock_mbox_nth(uint32_t commit_off, unsigned from, un
 /* The tightly coupled window and the CQE writer behind it (records written out at once). */
 extern uint32_t mock_tc[0x400];
 extern unsigned mock_cqw_records; /* records turned into CQEs */
+extern unsigned mock_cqw_holds;   /* records held because their CQ looked full */
+extern unsigned mock_eq_notifies; /* EQ entries written (each notifies) */
+extern unsigned mock_eq_failed;   /* EQ entry writes the bus refused */
 /* 0: records go out at once; N: only at every Nth read of cqw_cons (a writer that lags) */
 extern unsigned mock_cqw_lag;
 extern unsigned mock_cqw_max_pending; /* most records ever handed over and not yet written */

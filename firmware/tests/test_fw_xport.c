@@ -9,6 +9,7 @@
 #include "fw_wqf.h"
 #include "../app/fw_sq_desc.h"
 #include "../app/fw_sq_stage.h"
+#include "fw_panic.h"
 #include "fw_xport.h"
 #include "hal.h"
 #include "mock_mmio.h"
@@ -341,13 +342,11 @@ static void eq_checks(void)
 	rnic_db_cq_arm_set_cqn(v, cqn);
 	fw_doorbell(db_ev(0, RNIC_DB_CQ_ARM), (uint32_t)rnic_ld_le(v, 4));
 	uint8_t cqe[RNIC_CQE_SIZE] = { 0 };
-	nwrites = 0;
+	unsigned notified0 = mock_eq_notifies;
 	fw_cqe_write(cqn, cqe);
 	fw_cqe_write(cqn, cqe); /* not armed any more: no second event */
 	const uint8_t *e0 = P(EQ_OFF), *e1 = P(EQ_OFF + RNIC_EQ_ENTRY_SIZE);
-	int notified = 0;
-	for (unsigned i = 0; i < nwrites && i < 64; i++)
-		notified += writes[i][0] == RNIC_FW_REG_EQ_NOTIFY;
+	unsigned notified = mock_eq_notifies - notified0; /* the CQE writer's notify, one per entry */
 	check(rnic_eq_entry_get_event_type(e0) == RNIC_EQ_TYPE_COMPLETION && rnic_eq_entry_get_handle(e0) == cqn &&
 		      rnic_eq_entry_get_owner(e0) == 1 && rnic_eq_entry_get_owner(e1) == 0 && notified == 1 &&
 		      regs[RNIC_FW_REG_EQ_PROD / 4] == 1,
@@ -394,9 +393,8 @@ static void doorbell_checks(void)
  * WQE is counted once; and every CQE written since boot. */
 static void counter_totals(unsigned m0, uint32_t wqes0)
 {
-	uint32_t cqes = 0;
-	for (uint32_t i = 1; i < FW_MAX_CQ; i++)
-		cqes += fw_res.cqs[i].pi;
+	fw_cqw_drain();
+	uint32_t cqes = mock_cqw_records; /* the writer's CQEs (none dropped here) */
 	CMD(RNIC_CMD_OP_QUERY_COUNTERS);
 	check(fw_cmd_exec(e) == RNIC_CMD_STATUS_OK && cqes > 0 &&
 		      rnic_cmd_query_counters_get_sq_wqes(e) - wqes0 == mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) &&
@@ -1025,11 +1023,14 @@ static uint32_t cq_create(uint32_t log, uint32_t ring_off, uint32_t dbrec_off, s
 	return n;
 }
 
+/* One CQE handed over, then the main loop's look at the writer (a hold answered, bus errors). */
 static int cqe_put(uint32_t n, uint64_t wr_id)
 {
 	uint8_t c[RNIC_CQE_SIZE] = { 0 };
 	rnic_cqe_set_wr_id(c, wr_id);
-	return fw_cqe_write(n, c);
+	int rc = fw_cqe_write(n, c);
+	fw_cqw_check();
+	return rc;
 }
 
 /* Polls at most max; are they exactly want entries, wr_id first, first + 1, ...? */
@@ -1070,7 +1071,9 @@ static void cq_bus_errors(void)
 		      fw_res.cqs[n[0]].overflow && fw_res.cqs[n[1]].overflow && !fw_res.cqs[cg].overflow,
 	      "fw-cqw-bus-errors-two-cqs-both-in-error");
 	fw_cqw_check();
-	check(regs[RNIC_FW_REG_EQ_PROD / 4] == prod + 2 && cqe_put(n[0], 4) == -1 && cqe_put(cg, 5) == 0 &&
+	uint32_t dropped = mock_tc_rd32(RNIC_FW_TC_CQW_DROPPED);
+	check(regs[RNIC_FW_REG_EQ_PROD / 4] == prod + 2 && cqe_put(n[0], 4) == 0 &&
+		      mock_tc_rd32(RNIC_FW_TC_CQW_DROPPED) == dropped + 1 && cqe_put(cg, 5) == 0 &&
 		      polled(&g, 1, 1, 2) && polled(&g, 1, 1, 5),
 	      "fw-cqw-bus-errors-reported-once");
 	regs[RNIC_FW_REG_EQ_LOG_SIZE / 4] = 0;
@@ -1096,14 +1099,16 @@ static void cq_overflow(void)
 	check(ok, "fw-cq-full-ring-rereads-doorbell-record-once");
 
 	regs[RNIC_FW_REG_EQ_LOG_SIZE / 4] = 2;
-	uint32_t prod = regs[RNIC_FW_REG_EQ_PROD / 4];
+	uint32_t prod = regs[RNIC_FW_REG_EQ_PROD / 4], dropped = mock_tc_rd32(RNIC_FW_TC_CQW_DROPPED);
 	ok = cqe_put(ca, 4) == 0 && cqe_put(ca, 5) == 0;
-	ok = ok && cqe_put(ca, 6) == -1 && cqe_put(ca, 7) == -1;
+	/* the writer holds 6 (ring full, the record says 3 consumed): overrun; 7 dropped */
+	ok = ok && cqe_put(ca, 6) == 0 && cqe_put(ca, 7) == 0;
 	const uint8_t *ev = P(EQ_OFF + (prod & 3) * RNIC_EQ_ENTRY_SIZE);
 	check(ok && regs[RNIC_FW_REG_EQ_PROD / 4] == prod + 1 && rnic_eq_entry_get_event_type(ev) == RNIC_EQ_TYPE_CQ_ERROR &&
 		      rnic_eq_entry_get_handle(ev) == ca,
 	      "fw-cq-overrun-one-cq-error-event");
-	check(polled(&a, 8, 2, 4) && polled(&a, 8, 0, 0) && cqe_put(ca, 8) == -1 && fw_res.cqs[ca].dropped == 3,
+	check(polled(&a, 8, 2, 4) && polled(&a, 8, 0, 0) && cqe_put(ca, 8) == 0 &&
+		      mock_tc_rd32(RNIC_FW_TC_CQW_DROPPED) == dropped + 3,
 	      "fw-cq-overrun-keeps-ring-and-drops-after");
 	regs[RNIC_FW_REG_EQ_LOG_SIZE / 4] = 0;
 
@@ -1160,7 +1165,7 @@ static void cqe_records(void)
 	}
 	check(bytes_ok, "fw-cqw-records-become-cqes-byte-exact");
 
-	/* armed: the event is written only after the CQE (the firmware drains the writer). The
+	/* armed: the writer posts the event itself, after the CQE. The
 	 * host consumed the 24 (its doorbell record says so) before it armed. */
 	regs[RNIC_FW_REG_EQ_LOG_SIZE / 4] = 2;
 	uint32_t prod = regs[RNIC_FW_REG_EQ_PROD / 4];
@@ -1172,6 +1177,9 @@ static void cqe_records(void)
 	uint8_t c[RNIC_CQE_SIZE] = { 0 };
 	rnic_cqe_set_wr_id(c, 0x7799);
 	int wrote = fw_cqe_write(n, c) == 0;
+	/* no drain before the event any more: the writer orders it; nothing yet while it lags */
+	wrote = wrote && regs[RNIC_FW_REG_EQ_PROD / 4] == prod;
+	fw_cqw_drain();
 	const uint8_t *q = P(0x36000u + 24 * RNIC_CQE_SIZE);
 	check(wrote && regs[RNIC_FW_REG_EQ_PROD / 4] == prod + 1 && rnic_cqe_get_wr_id(q) == 0x7799 &&
 		      rnic_cqe_get_owner(q) == 1,
@@ -1189,6 +1197,46 @@ static void cqe_records(void)
 	regs[RNIC_FW_REG_EQ_LOG_SIZE / 4] = 0;
 	mock_cqw_lag = 0;
 	fw_cqw_drain();
+}
+
+/* The panic path through the CQE writer's event ring: FW_PANIC lands byte for byte; with the
+ * event ring full behind a record held on a full CQ (nobody to answer it), the trap handler's
+ * post gives up after its bounded wait without answering the hold; the main loop's look at the
+ * writer answers it later and everything drains in order. */
+static void eq_panic_path(void)
+{
+	struct rnicp_cq a;
+	regs[RNIC_FW_REG_EQ_LOG_SIZE / 4] = 2;
+	uint32_t prod = regs[RNIC_FW_REG_EQ_PROD / 4];
+	fw_panic_notify(2, 0x1234, 0xBEEF);
+	const uint8_t *ev = P(EQ_OFF + (prod & 3) * RNIC_EQ_ENTRY_SIZE);
+	check(regs[RNIC_FW_REG_EQ_PROD / 4] == prod + 1 && rnic_eq_entry_get_event_type(ev) == RNIC_EQ_TYPE_FW_PANIC &&
+		      rnic_eq_entry_get_subtype(ev) == 2 && rnic_eq_entry_get_handle(ev) == 0x1234 &&
+		      rnic_eq_entry_get_data(ev) == 0xBEEF && rnic_eq_entry_get_owner(ev) == (((prod >> 2) & 1) ^ 1),
+	      "fw-eq-panic-event-through-the-writer");
+
+	uint32_t n = cq_create(1, 0x37000u, 0x37800u, &a); /* two entries, nothing consumed */
+	rnic_st_le32(P(0x37800u), 0);
+	uint8_t c[RNIC_CQE_SIZE] = { 0 };
+	unsigned holds = mock_cqw_holds;
+	int ok = n && fw_cqe_write(n, c) == 0 && fw_cqe_write(n, c) == 0 && fw_cqe_write(n, c) == 0;
+	prod = regs[RNIC_FW_REG_EQ_PROD / 4];
+	for (uint32_t i = 0; i < RNIC_FW_TC_EV_REC_NUM; i++)
+		ok = ok && fw_eqw_post(RNIC_EQ_TYPE_PORT_CHANGE, 0, i, 0, 1) == 0;
+	ok = ok && fw_eqw_post(RNIC_EQ_TYPE_FW_PANIC, 1, 2, 3, 1) == -1; /* bounded, hold not answered */
+	check(ok && mock_cqw_holds == holds + 1 && regs[RNIC_FW_REG_EQ_PROD / 4] == prod &&
+		      mock_tc_rd32(RNIC_FW_TC_CQW_STATUS) >> 17 & 1,
+	      "fw-eq-panic-post-bounded-behind-a-held-record");
+	fw_cqw_check(); /* the record still finds no room: overrun, the CQ in error, CQ_ERROR last */
+	const uint8_t *last = P(EQ_OFF + ((prod + RNIC_FW_TC_EV_REC_NUM) & 3) * RNIC_EQ_ENTRY_SIZE);
+	check(!(mock_tc_rd32(RNIC_FW_TC_CQW_STATUS) >> 17 & 1) &&
+		      regs[RNIC_FW_REG_EQ_PROD / 4] == prod + RNIC_FW_TC_EV_REC_NUM + 1 &&
+		      rnic_eq_entry_get_event_type(last) == RNIC_EQ_TYPE_CQ_ERROR && rnic_eq_entry_get_handle(last) == n,
+	      "fw-cq-hold-answered-later-events-drain-in-order");
+	CMD(RNIC_CMD_OP_DESTROY_CQ);
+	rnic_cmd_destroy_set_handle(e, n);
+	check(fw_cmd_exec(e) == RNIC_CMD_STATUS_OK, "fw-cq-destroy-after-overrun");
+	regs[RNIC_FW_REG_EQ_LOG_SIZE / 4] = 0;
 }
 
 /* One MODIFY_QP of the test QP; its status. */
@@ -1537,6 +1585,7 @@ int main(void)
 	cq_overflow();
 	cq_bus_errors();
 	cqe_records();
+	eq_panic_path();
 	setup_qp(7); /* a fresh QP in RTS */
 	blueflame();
 	pieces();

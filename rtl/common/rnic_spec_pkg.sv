@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'h89C23CCF;
+  localparam logic [31:0] SPEC_HASH = 32'hC3011B56;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -223,6 +223,8 @@ package rnic_spec_pkg;
   localparam logic [11:0] FW_TC_WQF_DB_BUF_BASE = 12'hC00;
   localparam int unsigned FW_TC_WQF_DB_BUF_BBS = 16;
   localparam int unsigned FW_TC_WQF_DB_NUM = 16;
+  localparam logic [11:0] FW_TC_EV_REC_BASE = 12'h980;
+  localparam int unsigned FW_TC_EV_REC_NUM = 8;
   localparam logic [11:0] FW_TC_CQW_PROD = 12'h800;
   localparam logic [11:0] FW_TC_CQW_CONS = 12'h804;
   localparam logic [11:0] FW_TC_CQW_STATUS = 12'h808;
@@ -245,6 +247,14 @@ package rnic_spec_pkg;
   localparam logic [11:0] FW_TC_WQF_DBR_INFO = 12'h878;
   localparam logic [11:0] FW_TC_WQF_DBR_POP = 12'h87C;
   localparam logic [11:0] FW_TC_WQF_DB_CTL = 12'h880;
+  localparam logic [11:0] FW_TC_CQW_CMD = 12'h900;
+  localparam logic [11:0] FW_TC_CQW_CMD_ARG = 12'h904;
+  localparam logic [11:0] FW_TC_CQW_FULL = 12'h908;
+  localparam logic [11:0] FW_TC_CQW_FULL_PI = 12'h90C;
+  localparam logic [11:0] FW_TC_CQW_DROPPED = 12'h910;
+  localparam logic [11:0] FW_TC_EQW_PROD = 12'h914;
+  localparam logic [11:0] FW_TC_EQW_CONS = 12'h918;
+  localparam logic [11:0] FW_TC_EQW_STATUS = 12'h91C;
 
   // Driver-to-firmware command opcodes. 0x04 and 0x14 are left free: REG_MR fetches an MR's whole page list by DMA itself (no separate MTT writes), and the port's addresses come with SET_GID (no port-attribute command); the firmware answers them as unknown opcodes.
   localparam logic [7:0] CMD_OP_NOP = 8'd0;
@@ -440,6 +450,12 @@ package rnic_spec_pkg;
   localparam logic [7:0] TX_FLAG_RETRANSMIT = 8'd2;
   localparam logic [7:0] TX_FLAG_CONT = 8'd3;
   localparam logic [7:0] TX_FLAG_MORE = 8'd4;
+
+  // cqw_cmd operations on a CQ's ring state in the CQE writer.
+  localparam logic [7:0] CQW_OP_CI = 8'd1;
+  localparam logic [7:0] CQW_OP_ERR = 8'd2;
+  localparam logic [7:0] CQW_OP_ARM_ANY = 8'd3;
+  localparam logic [7:0] CQW_OP_ARM_SOLICITED = 8'd4;
 
   // Receive events the RTL hands to the firmware (rx_event.kind). READ_GAP: a READ response arrived beyond the next one an outstanding READ expects (one was lost); psn is the PSN expected, reported once until that READ advances, so the requester re-issues the READ from there at once instead of after the ACK timeout.
   localparam logic [7:0] RX_EVENT_KIND_RECV_DONE = 8'd0;
@@ -1812,6 +1828,30 @@ package rnic_spec_pkg;
     logic [7:0] errors;
     logic [7:0] done;
   } wqf_status_t;
+
+  // cqw_cmd: 4 bytes. A command to the CQE writer (fw_tc cqw_cmd; the argument in cqw_cmd_arg).
+  localparam int unsigned CQW_CMD_BYTES = 4;
+  localparam int unsigned CQW_CMD_CQN_LSB = 0;
+  localparam int unsigned CQW_CMD_CQN_W = 16;
+  localparam int unsigned CQW_CMD_OP_LSB = 16;
+  localparam int unsigned CQW_CMD_OP_W = 8;
+  typedef struct packed {
+    logic [7:0] rsvd24;
+    logic [7:0] op;
+    logic [15:0] cqn;
+  } cqw_cmd_t;
+
+  // cqw_full: 4 bytes. The record the CQE writer holds (fw_tc cqw_full).
+  localparam int unsigned CQW_FULL_BYTES = 4;
+  localparam int unsigned CQW_FULL_CQN_LSB = 0;
+  localparam int unsigned CQW_FULL_CQN_W = 16;
+  localparam int unsigned CQW_FULL_HELD_LSB = 31;
+  localparam int unsigned CQW_FULL_HELD_W = 1;
+  typedef struct packed {
+    logic [0:0] held;
+    logic [14:0] rsvd16;
+    logic [15:0] cqn;
+  } cqw_full_t;
 
   // fw_image_hdr: 32 bytes. Firmware image header at DMEM offset 0 of a loadable image: checked by the boot ROM path before the core is released.
   localparam int unsigned FW_IMAGE_HDR_BYTES = 32;

@@ -188,8 +188,8 @@ module rnic_core #(
   logic                   fd_rd_req_valid, fd_rd_req_ready, fd_rd_data_valid, fd_rd_data_ready;
   logic                   fd_rd_data_last, fd_rd_cpl_valid, fd_rd_cpl_ready;
   logic [63:0]            fd_rd_req_addr, fd_wr_req_addr;
-  logic [31:0]            fd_rd_req_len, fd_wr_req_len, cmdq_cons, eq_prod;
-  logic                   eq_notify;
+  logic [31:0]            fd_rd_req_len, fd_wr_req_len, cmdq_cons, fw_eq_prod, eq_prod;
+  logic                   eq_notify, cqw_eq_notify, cqw_eq_err;
   logic [31:0]            fw_dev_err_set;
   logic [7:0]             fd_rd_req_tag, fd_wr_req_tag, fd_rd_cpl_tag, fd_wr_cpl_tag;
   logic [DataWidth-1:0]   fd_rd_data, fd_wr_data;
@@ -271,7 +271,7 @@ module rnic_core #(
     .cmdq_base_lo_i(cmdq_base_lo), .cmdq_base_hi_i(cmdq_base_hi), .cmdq_log_size_i(cmdq_log_size),
     .cmdq_prod_i(cmdq_prod), .cmdq_cons_o(cmdq_cons),
     .eq_base_lo_i(eq_base_lo), .eq_base_hi_i(eq_base_hi), .eq_log_size_i(eq_log_size),
-    .eq_prod_o(eq_prod), .eq_notify_o(eq_notify), .dev_err_set_o(fw_dev_err_set),
+    .eq_prod_o(fw_eq_prod), .eq_notify_o(eq_notify), .dev_err_set_o(fw_dev_err_set),
     .rd_req_valid_o(fd_rd_req_valid), .rd_req_ready_i(fd_rd_req_ready), .rd_req_addr_o(fd_rd_req_addr),
     .rd_req_len_o(fd_rd_req_len), .rd_req_tag_o(fd_rd_req_tag), .rd_data_valid_i(fd_rd_data_valid),
     .rd_data_ready_o(fd_rd_data_ready), .rd_data_i(fd_rd_data), .rd_data_keep_i(fd_rd_data_keep),
@@ -312,6 +312,8 @@ module rnic_core #(
   cqe_writer #(.DataWidth(DataWidth), .TagWidth(8)) u_cqe_writer (
     .clk_i, .rst_ni,
     .tc_req_i(tc_req), .tc_we_i(tc_we), .tc_addr_i(tc_addr), .tc_wdata_i(tc_wdata), .tc_rdata_o(cqw_tc_rdata),
+    .eq_base_lo_i(eq_base_lo), .eq_base_hi_i(eq_base_hi), .eq_log_size_i(eq_log_size),
+    .eq_prod_o(eq_prod), .eq_notify_o(cqw_eq_notify), .eq_wr_err_o(cqw_eq_err),
     .wr_req_valid_o(cw_wr_req_valid), .wr_req_ready_i(cw_wr_req_ready), .wr_req_addr_o(cw_wr_req_addr),
     .wr_req_len_o(cw_wr_req_len), .wr_req_tag_o(cw_wr_req_tag), .wr_data_valid_o(cw_wr_data_valid),
     .wr_data_ready_i(cw_wr_data_ready), .wr_data_o(cw_wr_data), .wr_cpl_valid_i(cw_wr_cpl_valid),
@@ -679,7 +681,7 @@ module rnic_core #(
   logic [31:0] msix_raise, dev_err_set;
   rnic_irq_src u_irq_src (
     .clk_i, .rst_ni, .fw_panicked_i(fw_panicked), .eq_arm_i(eq_cons_we && bus_wdata[31]),
-    .eq_notify_i(eq_notify), .eq_vector_i(eq_msix_vector[4:0]), .dev_err_vector_i(dev_err_msix_vector[4:0]),
+    .eq_notify_i(eq_notify), .cqw_notify_i(cqw_eq_notify), .cqw_eq_err_i(cqw_eq_err), .eq_vector_i(eq_msix_vector[4:0]), .dev_err_vector_i(dev_err_msix_vector[4:0]),
     .dev_err_raise_i(dev_err_raise), .fw_dev_err_set_i(fw_dev_err_set), .wdog_fire_i(wdog_fire),
     .msix_raise_o(msix_raise), .dev_err_set_o(dev_err_set)
   );
@@ -704,6 +706,6 @@ module rnic_core #(
                            tx_rdrsp_err, tx_cnt_done, tx_cnt_lkey, tx_cnt_rkey, tx_cnt_dma, s_axis_rx_tdata_i, ctrl_scratch,
                            ctrl_vlan[31:17], ctrl_vlan[15:12], vlan_rx_tagged, cpu_control,
                            cmdq_prod_we,
-                           eq_cons,
+                           eq_cons, fw_eq_prod,
                            eq_msix_vector[31:5], dev_err_msix_vector[31:5], ctrl_control[31:1], bus_wdata, bus_wstrb};
 endmodule

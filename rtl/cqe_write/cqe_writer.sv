@@ -1,8 +1,11 @@
-// cqe_writer: turns the firmware's completion records into CQEs in host memory. The firmware
-// decides each completion (which CQ, what status, overrun, arming) and stores a cq_rec into a
-// ring in its tightly coupled window; this engine keeps each CQ's ring state (base, size,
-// producer), adds the owner bit of the current pass, and DMA-writes the CQE at the producer
-// slot. Port rules and the record/register layout: spec fw_tc and layout cq_rec; README.md.
+// cqe_writer: turns the firmware's completion records into CQEs in host memory and writes the
+// event queue. The firmware decides each completion and stores a cq_rec into a ring in its
+// tightly coupled window; this engine keeps each CQ's ring state (base, size, producer, last
+// known consumer, arming, error), holds a record whose CQ looks full until the firmware answers
+// (a newer consumer, or error: dropped), adds the owner bit of the pass, DMA-writes the CQE, and
+// writes the EQ entries: its own completion events of armed CQs and the firmware's event records,
+// each only after the B response of every CQE it follows. Layouts and registers: spec fw_tc,
+// cq_rec, cqw_cmd, eq_entry; README.md.
 module cqe_writer #(
   parameter int unsigned DataWidth = 512,
   parameter int unsigned TagWidth  = 8,
@@ -17,6 +20,13 @@ module cqe_writer #(
   input  logic [11:0]            tc_addr_i,
   input  logic [31:0]            tc_wdata_i,
   output logic [31:0]            tc_rdata_o,
+  // the host's event queue (registers eq.*) and what the engine tells the interrupt logic
+  input  logic [31:0]            eq_base_lo_i,
+  input  logic [31:0]            eq_base_hi_i,
+  input  logic [31:0]            eq_log_size_i,
+  output logic [31:0]            eq_prod_o,       // eq.eq_prod
+  output logic                   eq_notify_o,     // an entry landed: MSI-X if the host armed the EQ
+  output logic                   eq_wr_err_o,     // an entry write failed: ctrl.dev_err EQ_WRITE
   // dma_engine write client
   output logic                   wr_req_valid_o,
   input  logic                   wr_req_ready_i,
@@ -34,14 +44,21 @@ module cqe_writer #(
   localparam int unsigned RecAw    = $clog2(RecNum);
   localparam int unsigned RecBytes = rnic_spec_pkg::CQ_REC_BYTES;   // = CQE_BYTES
   localparam int unsigned RecWords = RecBytes / 4;
+  localparam int unsigned EvNum    = rnic_spec_pkg::FW_TC_EV_REC_NUM;
+  localparam int unsigned EvAw     = $clog2(EvNum);
+  localparam int unsigned EvBytes  = rnic_spec_pkg::EQ_ENTRY_BYTES;
   localparam int unsigned Bpb      = DataWidth / 8;
   localparam int unsigned Beats    = (RecBytes + Bpb - 1) / Bpb;
+  localparam int unsigned EvBeats  = (EvBytes + Bpb - 1) / Bpb;
   localparam int unsigned BeatW    = (Beats > 1) ? $clog2(Beats) : 1;
   localparam int unsigned CqAw     = $clog2(NumCq);
-  // per-CQ state: ring base (bits 63:5, a CQE is 32 bytes), log2 size, producer mod 2^17
-  localparam int unsigned CqStW    = 59 + 5 + 17;
+  // per-CQ state: ring base (bits 63:5), log2 size, producer and consumer mod 2^17, armed, error
+  localparam int unsigned CqStW    = 59 + 5 + 17 + 17 + 2 + 1;
   localparam int unsigned CntW     = 16;                  // record counters (>> RecNum)
   localparam int unsigned CqnLsb   = rnic_spec_pkg::CQ_REC_CQN_LSB;
+  localparam int unsigned StLsb    = rnic_spec_pkg::CQE_STATUS_LSB;
+  localparam int unsigned SolBit   = rnic_spec_pkg::CQE_FLAGS_LSB + 32'(rnic_spec_pkg::CQE_FLAG_SOLICITED);
+  localparam logic [1:0]  ArmNone = 2'd0, ArmAny = 2'd1, ArmSol = 2'd2;
 
   // ---- the record ring: RecWords lanes of 32-bit words, written by the firmware, read as rows
   logic [RecAw-1:0]      rd_slot;
@@ -61,80 +78,192 @@ module cqe_writer #(
     end
   end
 
+  // ---- the firmware's event-record ring: words 0-2 of each eq_entry-shaped record
+  logic [11:0]      ev_off;
+  logic             ev_wr;
+  logic [95:0]      evr_q;                // the record being taken: type/subtype, handle, data
+  logic             ev_rd;
+  logic [EvAw-1:0]  ev_slot;
+  assign ev_off = tc_addr_i - rnic_spec_pkg::FW_TC_EV_REC_BASE;
+  assign ev_wr  = tc_req_i && tc_we_i && ev_off < 12'(EvNum * EvBytes);
+  for (genvar l = 0; l < 3; l++) begin : g_ev_lane
+    logic [31:0] mem [EvNum];
+    always_ff @(posedge clk_i) begin
+      if (ev_wr && ev_off[3:2] == 2'(l)) mem[ev_off[EvAw+3:4]] <= tc_wdata_i;
+      if (ev_rd) evr_q[32*l +: 32] <= mem[ev_slot];
+    end
+  end
+
   // ---- registers on the tightly coupled port
-  logic [CntW-1:0] prod_q, take_q, cons_q;   // written / taken into the engine / completed
-  logic [15:0]     err_q;
-  // error FIFO: the CQ of every write answered with an error, oldest first, until the firmware
-  // pops it (a single "latest CQ" register lost one of two CQs failing close together)
+  logic [CntW-1:0] prod_q, take_q;          // records written by the firmware / taken (written or dropped)
+  logic [RecAw:0]  infl_cnt_q;              // CQE writes issued, B response not yet in
+  logic [15:0]     err_q, drop_q;
+  logic [CntW-1:0] evp_q, evc_q;            // event records: written / taken
+  logic [15:0]     eq_err_q, eq_done_q;
+  logic [31:0]     eq_prod_q;
+  // the CQE-record count each event record waits for (cqw_prod when eqw_prod counted it)
+  logic [CntW-1:0] ev_mark [EvNum];
+  // error FIFO: the CQ of every CQE write answered with an error, oldest first
   logic [CqAw-1:0] ef_mem [RecNum];
   logic [RecAw-1:0] ef_rd_q, ef_wr_q;
   logic [RecAw:0]  ef_cnt_q;
   logic            ef_push, ef_pop;
-  // CQN of each record between take and cons (writes complete in order, slot = count mod RecNum)
+  // CQN of each CQE write in flight (issued in order, completed in order)
   logic [CqAw-1:0] infl_cqn [RecNum];
+  logic [RecAw-1:0] if_wr_q, if_rd_q;
   logic [31:0]     base_lo_q, base_hi_q;
   logic            cfg_pend_q;
   logic [CqAw-1:0] cfg_cqn_q;
   logic [4:0]      cfg_log_q;
+  // firmware commands (cqw_cmd) and the held record
+  logic            cmd_pend_q;
+  logic [CqAw-1:0] cmd_cqn_q;
+  logic [2:0]      cmd_op_q;
+  logic [16:0]     cmd_arg_q;
+  logic            held_q;
+  logic [CqAw-1:0] held_cqn_q;
+  logic [16:0]     held_pi_q;
+  // a completion event of the engine's own (an armed CQ), written before anything else
+  logic            ce_pend_q;
+  logic [CqAw-1:0] ce_cqn_q;
+  logic            ev_fw_q;                 // the event being written is the firmware's
+  logic            eq_infl_q;               // the EQ entry write awaits its B response
   logic [31:0]     tc_rdata_q;
   logic            idle;
   assign tc_rdata_o = tc_rdata_q;
 
+  logic [CntW-1:0] cons;
+  assign cons = take_q - CntW'(infl_cnt_q);
+  // a hold is shown only while no command is pending: the answer just given may release it
+  logic held_vis;
+  assign held_vis = held_q && !cmd_pend_q;
+
   always_ff @(posedge clk_i) begin
     if (tc_req_i && !tc_we_i) begin
       unique case (tc_addr_i)
-        rnic_spec_pkg::FW_TC_CQW_PROD:   tc_rdata_q <= 32'(prod_q);
-        rnic_spec_pkg::FW_TC_CQW_CONS:   tc_rdata_q <= 32'(cons_q);
-        rnic_spec_pkg::FW_TC_CQW_STATUS: tc_rdata_q <= {15'd0, idle, err_q};
+        rnic_spec_pkg::FW_TC_CQW_PROD:    tc_rdata_q <= 32'(prod_q);
+        rnic_spec_pkg::FW_TC_CQW_CONS:    tc_rdata_q <= 32'(cons);
+        rnic_spec_pkg::FW_TC_CQW_STATUS:  tc_rdata_q <= {13'd0, cmd_pend_q || cfg_pend_q, held_vis, idle, err_q};
         rnic_spec_pkg::FW_TC_CQW_ERR_CQN: tc_rdata_q <= {ef_cnt_q != '0, 15'd0, 16'(ef_mem[ef_rd_q])};
-        default:                         tc_rdata_q <= 32'd0;
+        rnic_spec_pkg::FW_TC_CQW_FULL:    tc_rdata_q <= {held_vis, 15'd0, 16'(held_cqn_q)};
+        rnic_spec_pkg::FW_TC_CQW_FULL_PI: tc_rdata_q <= 32'(held_pi_q);
+        rnic_spec_pkg::FW_TC_CQW_DROPPED: tc_rdata_q <= 32'(drop_q);
+        rnic_spec_pkg::FW_TC_EQW_PROD:    tc_rdata_q <= 32'(evp_q);
+        rnic_spec_pkg::FW_TC_EQW_CONS:    tc_rdata_q <= 32'(evc_q);
+        rnic_spec_pkg::FW_TC_EQW_STATUS:  tc_rdata_q <= {eq_done_q, eq_err_q};
+        default:                          tc_rdata_q <= 32'd0;
       endcase
     end
   end
 
-  // ---- per-CQ ring state (one write port: a pending configuration goes in while idle)
+  // ---- per-CQ ring state: one RAM, read and written by the sequencer only
   logic [CqStW-1:0] cq_mem [NumCq];
-  logic [CqStW-1:0] cq_q;             // state of the record's CQ, read with the record
+  logic [CqStW-1:0] cq_q;             // state of the record's (or command's) CQ
   logic             cq_we;
-  logic [CqAw-1:0]  cq_waddr;
+  logic [CqAw-1:0]  cq_waddr, cq_raddr;
+  logic             cq_re;
   logic [CqStW-1:0] cq_wdata;
   always_ff @(posedge clk_i) begin
     if (cq_we) cq_mem[cq_waddr] <= cq_wdata;
+    if (cq_re) cq_q <= cq_mem[cq_raddr];
   end
 
-  typedef enum logic [2:0] {Idle, RdRec, RdCq, Req, Data} state_e;
+  typedef enum logic [3:0] {Idle, RdRec, RdCq, Chk, Req, Data, CmdRd, CmdCq, CmdWr, EvWait, EvFmt,
+                            EvReq, EvData, EvCpl} state_e;
   state_e          state_q;
-  logic [BeatW-1:0] beat_q;
+  logic [BeatW-1:0] beat_q, last_beat_q;
   logic [CqAw-1:0] cqn_q;
   logic [Beats*DataWidth-1:0] cqe_q;
   logic [63:0]     addr_q;
-  logic [CqStW-1:0] nxt_q;           // the CQ's state after this CQE
+  logic [31:0]     len_q;
 
-  assign idle = state_q == Idle && take_q == prod_q && cons_q == take_q && !cfg_pend_q;
-  assign rd_slot = take_q[RecAw-1:0];
-  assign rd_en   = state_q == Idle && !cfg_pend_q && take_q != prod_q;
-
-  // the CQ's state as read: base, log2 size, producer
+  // the CQ's state as read
   logic [58:0] st_base;
   logic [4:0]  st_log;
-  logic [16:0] st_pi, st_mask;
+  logic [16:0] st_pi, st_ci, st_mask;
+  logic [1:0]  st_arm;
+  logic        st_err;
   assign st_base = cq_q[CqStW-1 -: 59];
-  assign st_log  = cq_q[21:17];
-  assign st_pi   = cq_q[16:0];
+  assign st_log  = cq_q[41:37];
+  assign st_pi   = cq_q[36:20];
+  assign st_ci   = cq_q[19:3];
+  assign st_arm  = cq_q[2:1];
+  assign st_err  = cq_q[0];
   assign st_mask = 17'((17'd1 << st_log) - 17'd1);
+
+  // registered between RdCq/CmdCq and the decision cycle: the ring's fill, the consumer's moves
+  logic [16:0] fill_q, size_q, d_arg_q, d_pi_q;
+  logic        ne_arg_q, ne_ci_q;            // producer != the argument / != the known consumer
+  logic        room, ci_ok, evt_now;
+  assign room  = fill_q < size_q;
+  assign ci_ok = d_arg_q <= d_pi_q;            // the new consumer lies between the old and the producer
+
+  // the firmware's event at evc_q may go once every CQE record before it was taken
+  // (registered: a cycle late is safe, except right after evc_q moved, when it is masked)
+  logic [CntW-1:0] mark_gap;
+  logic            fw_ev_rdy, fw_ev_rdy_q, evc_moved_q;
+  assign mark_gap  = take_q - ev_mark[evc_q[EvAw-1:0]];
+  assign fw_ev_rdy = fw_ev_rdy_q && !evc_moved_q;
+
+  assign idle = state_q == Idle && take_q == prod_q && infl_cnt_q == '0 && !cfg_pend_q && !cmd_pend_q &&
+                !ce_pend_q && evc_q == evp_q && !held_q;
+  assign rd_slot = take_q[RecAw-1:0];
+  assign rd_en   = state_q == Idle && !cfg_pend_q && !ce_pend_q && !cmd_pend_q && !fw_ev_rdy && !held_q &&
+                   take_q != prod_q;
+  assign ev_slot = evc_q[EvAw-1:0];
+  assign ev_rd   = state_q == Idle && !cfg_pend_q && !ce_pend_q && !cmd_pend_q && fw_ev_rdy;
+
+  // the record's event rule: an armed CQ's next CQE (any), or its next solicited or failed one
+  assign evt_now = st_arm == ArmAny ||
+                   (st_arm == ArmSol && (rec_q[SolBit] || rec_q[StLsb +: 8] != rnic_spec_pkg::WC_STATUS_SUCCESS));
+
+  // next-state values of the CQ at the decision cycles
+  logic [1:0]  cmd_arm;
+  logic [16:0] cmd_ci;
+  logic cmd_learn;
+  assign cmd_learn = ci_ok && cmd_op_q != 3'(rnic_spec_pkg::CQW_OP_ERR);
+  assign cmd_ci  = cmd_learn ? cmd_arg_q : st_ci;
+  assign cmd_arm = cmd_op_q == 3'(rnic_spec_pkg::CQW_OP_ARM_ANY) ? ArmAny :
+                   cmd_op_q == 3'(rnic_spec_pkg::CQW_OP_ARM_SOLICITED) ? ArmSol : st_arm;
+  logic cmd_is_arm, arm_now;
+  assign cmd_is_arm = cmd_op_q == 3'(rnic_spec_pkg::CQW_OP_ARM_ANY) ||
+                      cmd_op_q == 3'(rnic_spec_pkg::CQW_OP_ARM_SOLICITED);
+  // "arm, poll once, sleep": CQEs past the consumer the host armed at give the event at once
+  assign arm_now = cmd_op_q == 3'(rnic_spec_pkg::CQW_OP_ARM_ANY) && (cmd_learn ? ne_arg_q : ne_ci_q);
 
   always_comb begin
     cq_we    = 1'b0;
     cq_waddr = cfg_cqn_q;
-    cq_wdata = {base_hi_q, base_lo_q[31:5], cfg_log_q, 17'd0};
+    cq_wdata = {base_hi_q, base_lo_q[31:5], cfg_log_q, 17'd0, 17'd0, ArmNone, 1'b0};
+    cq_re    = 1'b0;
+    cq_raddr = rec_q[CqnLsb +: CqAw];
     if (state_q == Idle && cfg_pend_q) begin
       cq_we = 1'b1;
-    end else if (state_q == Data && wr_data_ready_i && beat_q == BeatW'(Beats - 1)) begin
+    end else if (state_q == Chk && !st_err && room) begin
       cq_we    = 1'b1;
       cq_waddr = cqn_q;
-      cq_wdata = nxt_q;
+      cq_wdata = {st_base, st_log, 17'(st_pi + 17'd1), st_ci, evt_now ? ArmNone : st_arm, 1'b0};
+    end else if (state_q == CmdWr) begin
+      cq_we    = 1'b1;
+      cq_waddr = cmd_cqn_q;
+      cq_wdata = {st_base, st_log, st_pi, cmd_ci, (cmd_is_arm && !arm_now) ? cmd_arm : (arm_now ? ArmNone : st_arm),
+                  st_err || cmd_op_q == 3'(rnic_spec_pkg::CQW_OP_ERR)};
+    end
+    if (state_q == RdRec) cq_re = 1'b1;
+    if (state_q == CmdRd) begin
+      cq_re    = 1'b1;
+      cq_raddr = cmd_cqn_q;
     end
   end
+
+  logic cqe_cpl;
+  assign cqe_cpl = wr_cpl_valid_i && !eq_infl_q;
+
+  // the EQ as the host set it up
+  logic [4:0]  eq_log;
+  logic        eq_on;
+  assign eq_log = eq_log_size_i[4:0];
+  assign eq_on  = eq_log_size_i != 32'd0 && eq_log_size_i <= 32'd16;
 
   // control (reset)
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -142,50 +271,169 @@ module cqe_writer #(
       state_q    <= Idle;
       prod_q     <= '0;
       take_q     <= '0;
-      cons_q     <= '0;
+      infl_cnt_q <= '0;
       err_q      <= '0;
+      drop_q     <= '0;
       ef_rd_q    <= '0;
       ef_wr_q    <= '0;
       ef_cnt_q   <= '0;
+      if_wr_q    <= '0;
+      if_rd_q    <= '0;
       cfg_pend_q <= 1'b0;
+      cmd_pend_q <= 1'b0;
+      held_q     <= 1'b0;
+      ce_pend_q  <= 1'b0;
+      eq_infl_q  <= 1'b0;
+      evp_q      <= '0;
+      evc_q      <= '0;
+      eq_err_q   <= '0;
+      eq_done_q  <= '0;
+      eq_prod_q  <= '0;
       beat_q     <= '0;
+      last_beat_q <= '0;
+      ev_fw_q    <= 1'b0;
+      fw_ev_rdy_q <= 1'b0;
+      evc_moved_q <= 1'b0;
     end else begin
+      fw_ev_rdy_q <= evc_q != evp_q && !mark_gap[CntW-1];
+      evc_moved_q <= (state_q == EvWait && infl_cnt_q == '0 && !eq_on && ev_fw_q) ||
+                     (state_q == EvCpl && wr_cpl_valid_i && ev_fw_q);
       if (tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_CQW_PROD) prod_q <= tc_wdata_i[CntW-1:0];
+      if (tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_EQW_PROD) evp_q <= tc_wdata_i[CntW-1:0];
       if (tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_CQW_CQ_CFG) cfg_pend_q <= 1'b1;
       else if (state_q == Idle) cfg_pend_q <= 1'b0;   // cq_mem written this cycle
-      if (wr_cpl_valid_i) begin
-        cons_q <= cons_q + 1'b1;
-        if (wr_cpl_status_i != 2'd0) err_q <= err_q + 1'b1;
-      end
+      if (tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_CQW_CMD) cmd_pend_q <= 1'b1;
+      else if (state_q == CmdWr) cmd_pend_q <= 1'b0;
+      if (cqe_cpl && wr_cpl_status_i != 2'd0) err_q <= err_q + 1'b1;
+      if (cqe_cpl) if_rd_q <= if_rd_q + 1'b1;
+      // writes issued at Chk, completed by cqe_cpl
+      if ((state_q == Chk && !st_err && room) && !cqe_cpl) infl_cnt_q <= infl_cnt_q + 1'b1;
+      else if (!(state_q == Chk && !st_err && room) && cqe_cpl) infl_cnt_q <= infl_cnt_q - 1'b1;
       if (ef_push) ef_wr_q <= ef_wr_q + 1'b1;
       if (ef_pop) ef_rd_q <= ef_rd_q + 1'b1;
       if (ef_push && !ef_pop) ef_cnt_q <= ef_cnt_q + 1'b1;
       else if (ef_pop && !ef_push) ef_cnt_q <= ef_cnt_q - 1'b1;
       unique case (state_q)
-        Idle:  if (!cfg_pend_q && take_q != prod_q) state_q <= RdRec;
+        Idle: begin
+          if (cfg_pend_q) state_q <= Idle;
+          else if (ce_pend_q) begin
+            ev_fw_q <= 1'b0;
+            state_q <= EvWait;
+          end else if (cmd_pend_q) state_q <= CmdRd;
+          else if (fw_ev_rdy) begin
+            ev_fw_q <= 1'b1;
+            state_q <= EvWait;
+          end else if (!held_q && take_q != prod_q) state_q <= RdRec;
+        end
         RdRec: state_q <= RdCq;                        // rec_q holds the record
-        RdCq: begin                                    // cq_q holds the CQ's state
-          take_q  <= take_q + 1'b1;
-          beat_q  <= '0;
-          state_q <= Req;
+        RdCq:  state_q <= Chk;                         // cq_q holds the CQ's state
+        Chk: begin                                     // fill_q: room or not
+          beat_q <= '0;
+          last_beat_q <= BeatW'(Beats - 1);
+          if (st_err) begin                            // the CQ is in error: dropped
+            take_q  <= take_q + 1'b1;
+            drop_q  <= drop_q + 1'b1;
+            held_q  <= 1'b0;
+            state_q <= Idle;
+          end else if (!room) begin                    // looks full: ask the firmware
+            held_q  <= 1'b1;
+            state_q <= Idle;
+          end else begin
+            take_q  <= take_q + 1'b1;
+            if_wr_q <= if_wr_q + 1'b1;
+            held_q  <= 1'b0;
+            if (evt_now) ce_pend_q <= 1'b1;
+            state_q <= Req;
+          end
         end
         Req: if (wr_req_ready_i) state_q <= Data;
         Data: if (wr_data_ready_i) begin
-          if (beat_q == BeatW'(Beats - 1)) state_q <= Idle;
+          if (beat_q == last_beat_q) state_q <= Idle;
           else beat_q <= beat_q + 1'b1;
+        end
+        CmdRd: state_q <= CmdCq;
+        CmdCq: state_q <= CmdWr;
+        CmdWr: begin
+          // the held record of this CQ is checked again (new consumer) or dropped (error)
+          if (held_q && held_cqn_q == cmd_cqn_q &&
+              (cmd_op_q == 3'(rnic_spec_pkg::CQW_OP_CI) || cmd_op_q == 3'(rnic_spec_pkg::CQW_OP_ERR) || cmd_is_arm))
+            held_q <= 1'b0;
+          if (cmd_is_arm && arm_now) ce_pend_q <= 1'b1;
+          state_q <= Idle;
+        end
+        EvWait: if (infl_cnt_q == '0) begin            // every CQE before it has its B response
+          if (!ev_fw_q) ce_pend_q <= 1'b0;
+          if (eq_on) state_q <= EvFmt;
+          else begin                                   // no EQ: the event is dropped, as before
+            if (ev_fw_q) evc_q <= evc_q + 1'b1;
+            state_q <= Idle;
+          end
+        end
+        EvFmt: begin
+          beat_q <= '0;
+          last_beat_q <= BeatW'(EvBeats - 1);
+          state_q <= EvReq;
+        end
+        EvReq: if (wr_req_ready_i) begin
+          eq_infl_q <= 1'b1;
+          state_q   <= EvData;
+        end
+        EvData: if (wr_data_ready_i) begin
+          if (beat_q == last_beat_q) state_q <= EvCpl;
+          else beat_q <= beat_q + 1'b1;
+        end
+        EvCpl: if (wr_cpl_valid_i) begin
+          eq_infl_q <= 1'b0;
+          if (wr_cpl_status_i == 2'd0) begin
+            eq_prod_q <= eq_prod_q + 1'b1;
+            eq_done_q <= eq_done_q + 1'b1;
+          end else begin
+            eq_err_q <= eq_err_q + 1'b1;               // the next event takes the same slot
+          end
+          if (ev_fw_q) evc_q <= evc_q + 1'b1;
+          state_q <= Idle;
         end
         default: state_q <= Idle;
       endcase
     end
   end
 
-  assign ef_push = wr_cpl_valid_i && wr_cpl_status_i != 2'd0 && ef_cnt_q != (RecAw+1)'(RecNum);
+  assign eq_notify_o = state_q == EvCpl && wr_cpl_valid_i && wr_cpl_status_i == 2'd0;
+  assign eq_wr_err_o = state_q == EvCpl && wr_cpl_valid_i && wr_cpl_status_i != 2'd0;
+  assign eq_prod_o   = eq_prod_q;
+
+  assign ef_push = cqe_cpl && wr_cpl_status_i != 2'd0 && ef_cnt_q != (RecAw+1)'(RecNum);
   assign ef_pop  = tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_CQW_ERR_POP && ef_cnt_q != '0;
   always_ff @(posedge clk_i) begin
-    if (ef_push) ef_mem[ef_wr_q] <= infl_cqn[cons_q[RecAw-1:0]];
+    if (ef_push) ef_mem[ef_wr_q] <= infl_cqn[if_rd_q];
+  end
+
+  // event marks: every record eqw_prod adds waits for the CQE records handed before the store
+  logic [CntW-1:0] ev_new;
+  assign ev_new = tc_wdata_i[CntW-1:0] - evp_q;
+  for (genvar i = 0; i < EvNum; i++) begin : g_mark
+    logic [EvAw-1:0] rel;
+    assign rel = EvAw'(i) - evp_q[EvAw-1:0];
+    always_ff @(posedge clk_i) begin
+      if (tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_EQW_PROD && CntW'(rel) < ev_new)
+        ev_mark[i] <= prod_q;
+    end
   end
 
   // data (no reset)
+  logic [127:0] ev_entry;
+  always_comb begin
+    ev_entry = '0;
+    if (ev_fw_q) begin
+      ev_entry[15:0]  = evr_q[15:0];                      // event_type, subtype
+      ev_entry[95:32] = evr_q[95:32];                     // handle, data
+    end else begin
+      ev_entry[7:0]   = rnic_spec_pkg::EQ_TYPE_COMPLETION;
+      ev_entry[63:32] = 32'(ce_cqn_q);
+    end
+    ev_entry[rnic_spec_pkg::EQ_ENTRY_OWNER_LSB] = ~eq_prod_q[eq_log];   // first pass writes 1
+  end
+
   always_ff @(posedge clk_i) begin
     if (tc_req_i && tc_we_i) begin
       if (tc_addr_i == rnic_spec_pkg::FW_TC_CQW_CQ_BASE_LO) base_lo_q <= tc_wdata_i;
@@ -194,31 +442,54 @@ module cqe_writer #(
         cfg_cqn_q <= tc_wdata_i[CqAw-1:0];
         cfg_log_q <= tc_wdata_i[20:16];
       end
+      if (tc_addr_i == rnic_spec_pkg::FW_TC_CQW_CMD) begin
+        cmd_cqn_q <= tc_wdata_i[rnic_spec_pkg::CQW_CMD_CQN_LSB +: CqAw];
+        cmd_op_q  <= tc_wdata_i[rnic_spec_pkg::CQW_CMD_OP_LSB +: 3];
+      end
+      if (tc_addr_i == rnic_spec_pkg::FW_TC_CQW_CMD_ARG) cmd_arg_q <= tc_wdata_i[16:0];
     end
     if (state_q == RdRec) cqn_q <= rec_q[CqnLsb +: CqAw];
-    if (state_q == RdCq) infl_cqn[take_q[RecAw-1:0]] <= cqn_q;
     if (state_q == RdCq) begin
+      fill_q <= st_pi - st_ci;
+      size_q <= 17'd1 << st_log;
+    end
+    if (state_q == CmdCq) begin
+      d_arg_q <= cmd_arg_q - st_ci;
+      d_pi_q  <= st_pi - st_ci;
+      ne_arg_q <= st_pi != cmd_arg_q;
+      ne_ci_q  <= st_pi != st_ci;
+    end
+    if (state_q == Chk) begin
+      held_cqn_q <= cqn_q;
+      held_pi_q  <= st_pi;
+      if (!st_err && room) infl_cqn[if_wr_q] <= cqn_q;
+      if (evt_now && !st_err && room) ce_cqn_q <= cqn_q;
       cqe_q <= '0;
       cqe_q[CqnLsb-1:0] <= rec_q[CqnLsb-1:0];
       // the first pass over the ring writes owner 1, the next 0, and so on
       cqe_q[rnic_spec_pkg::CQE_OWNER_LSB] <= ~|(st_pi & (17'd1 << st_log));
       addr_q <= {st_base, 5'd0} + {42'd0, st_pi & st_mask, 5'd0};
-      nxt_q  <= {st_base, st_log, 17'(st_pi + 17'd1)};
+      len_q  <= 32'(RecBytes);
+    end
+    if (state_q == CmdWr && cmd_is_arm && arm_now) ce_cqn_q <= cmd_cqn_q;
+    if (state_q == EvFmt) begin
+      cqe_q <= '0;
+      cqe_q[127:0] <= ev_entry;
+      addr_q <= {eq_base_hi_i, eq_base_lo_i} +
+                {28'd0, 32'(eq_prod_q & ((32'd1 << eq_log) - 32'd1)), 4'd0};
+      len_q  <= 32'(EvBytes);
     end
   end
 
-  always_ff @(posedge clk_i) begin
-    if (state_q == RdRec) cq_q <= cq_mem[rec_q[CqnLsb +: CqAw]];
-  end
-
-  assign wr_req_valid_o  = state_q == Req;
+  assign wr_req_valid_o  = state_q == Req || state_q == EvReq;
   assign wr_req_addr_o   = addr_q;
-  assign wr_req_len_o    = 32'(RecBytes);
+  assign wr_req_len_o    = len_q;
   assign wr_req_tag_o    = '0;
-  assign wr_data_valid_o = state_q == Data;
+  assign wr_data_valid_o = state_q == Data || state_q == EvData;
   assign wr_data_o       = cqe_q[32'(beat_q) * DataWidth +: DataWidth];
   assign wr_cpl_ready_o  = 1'b1;
 
   logic unused;
-  assign unused = ^{rec_off[1:0], rec_off[11:RecAw+5], base_lo_q[4:0], rec_q[RecBytes*8-1:CqnLsb+CqAw]};
+  assign unused = ^{rec_off[1:0], rec_off[11:RecAw+5], ev_off[1:0], ev_off[11:EvAw+4], base_lo_q[4:0],
+                    rec_q[RecBytes*8-1:CqnLsb+CqAw], eq_log_size_i[31:5], tc_wdata_i[31:CntW], evr_q[31:16]};
 endmodule

@@ -271,6 +271,8 @@ def gen_sv_pkg(s):
     P(f"  localparam logic [11:0] FW_TC_WQF_DB_BUF_BASE = 12'h{s.fw_tc['wqf_db_buf_base']:03X};\n")
     P(f"  localparam int unsigned FW_TC_WQF_DB_BUF_BBS = {s.fw_tc['wqf_db_buf_bbs']};\n")
     P(f"  localparam int unsigned FW_TC_WQF_DB_NUM = {s.fw_tc['wqf_db_num']};\n")
+    P(f"  localparam logic [11:0] FW_TC_EV_REC_BASE = 12'h{s.fw_tc['ev_rec_base']:03X};\n")
+    P(f"  localparam int unsigned FW_TC_EV_REC_NUM = {s.fw_tc['ev_rec_num']};\n")
     for r in s.fw_tc["regs"]:
         P(f"  localparam logic [11:0] FW_TC_{r['name'].upper()} = 12'h{r['off']:03X};\n")
     for ename, e in s.enums.items():
@@ -541,6 +543,7 @@ def gen_c(s):
     P(f"#define RNIC_FW_TC_WQF_RQ_BUF_BASE 0x{s.fw_tc['wqf_rq_buf_base']:03X}u\n#define RNIC_FW_TC_WQF_RQ_BUF_BBS {s.fw_tc['wqf_rq_buf_bbs']}u\n")
     P(f"#define RNIC_FW_TC_WQF_DB_BUF_BASE 0x{s.fw_tc['wqf_db_buf_base']:03X}u\n#define RNIC_FW_TC_WQF_DB_BUF_BBS {s.fw_tc['wqf_db_buf_bbs']}u\n")
     P(f"#define RNIC_FW_TC_WQF_DB_NUM {s.fw_tc['wqf_db_num']}u\n")
+    P(f"#define RNIC_FW_TC_EV_REC_BASE 0x{s.fw_tc['ev_rec_base']:03X}u\n#define RNIC_FW_TC_EV_REC_NUM {s.fw_tc['ev_rec_num']}u\n")
     for r in s.fw_tc["regs"]:
         P(f"#define RNIC_FW_TC_{r['name'].upper()} 0x{r['off']:03X}u\n")
     for ename, e in s.enums.items():

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0x89C23CCFu
+#define RNIC_SPEC_HASH 0xC3011B56u
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -274,6 +274,8 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_TC_WQF_DB_BUF_BASE 0xC00u
 #define RNIC_FW_TC_WQF_DB_BUF_BBS 16u
 #define RNIC_FW_TC_WQF_DB_NUM 16u
+#define RNIC_FW_TC_EV_REC_BASE 0x980u
+#define RNIC_FW_TC_EV_REC_NUM 8u
 #define RNIC_FW_TC_CQW_PROD 0x800u
 #define RNIC_FW_TC_CQW_CONS 0x804u
 #define RNIC_FW_TC_CQW_STATUS 0x808u
@@ -296,6 +298,14 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_TC_WQF_DBR_INFO 0x878u
 #define RNIC_FW_TC_WQF_DBR_POP 0x87Cu
 #define RNIC_FW_TC_WQF_DB_CTL 0x880u
+#define RNIC_FW_TC_CQW_CMD 0x900u
+#define RNIC_FW_TC_CQW_CMD_ARG 0x904u
+#define RNIC_FW_TC_CQW_FULL 0x908u
+#define RNIC_FW_TC_CQW_FULL_PI 0x90Cu
+#define RNIC_FW_TC_CQW_DROPPED 0x910u
+#define RNIC_FW_TC_EQW_PROD 0x914u
+#define RNIC_FW_TC_EQW_CONS 0x918u
+#define RNIC_FW_TC_EQW_STATUS 0x91Cu
 
 /* Driver-to-firmware command opcodes. 0x04 and 0x14 are left free: REG_MR fetches an MR's whole page list by DMA itself (no separate MTT writes), and the port's addresses come with SET_GID (no port-attribute command); the firmware answers them as unknown opcodes. */
 #define RNIC_CMD_OP_NOP 0u
@@ -491,6 +501,12 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_TX_FLAG_RETRANSMIT 2u
 #define RNIC_TX_FLAG_CONT 3u
 #define RNIC_TX_FLAG_MORE 4u
+
+/* cqw_cmd operations on a CQ's ring state in the CQE writer. */
+#define RNIC_CQW_OP_CI 1u
+#define RNIC_CQW_OP_ERR 2u
+#define RNIC_CQW_OP_ARM_ANY 3u
+#define RNIC_CQW_OP_ARM_SOLICITED 4u
 
 /* Receive events the RTL hands to the firmware (rx_event.kind). READ_GAP: a READ response arrived beyond the next one an outstanding READ expects (one was lost); psn is the PSN expected, reported once until that READ advances, so the requester re-issues the READ from there at once instead of after the ACK timeout. */
 #define RNIC_RX_EVENT_KIND_RECV_DONE 0u
@@ -4324,6 +4340,91 @@ static inline uint32_t rnic_wqf_status_mk_dropped(uint32_t x)
 	return (x << 31) & 0x80000000u;
 }
 
+/* cqw_cmd (4 bytes): A command to the CQE writer (fw_tc cqw_cmd; the argument in cqw_cmd_arg). CI: the consumer index becomes cqw_cmd_arg if it lies between the known one and the producer (else ignored as stale), and a held record of that CQ is checked again. ERR: the CQ is in error: every later record of it (and a held one) is dropped. ARM_ANY / ARM_SOLICITED: the consumer is learnt as for CI, then one COMPLETION event: at once if CQEs past it were written (ARM_ANY), else after the next CQE (ARM_ANY) or the next solicited or failed CQE (ARM_SOLICITED), after that CQE's write completed. */
+#define RNIC_CQW_CMD_SIZE 4u
+#define RNIC_CQW_CMD_ALIGN 4u
+#define RNIC_CQW_CMD_CQN_OFF 0u
+static inline uint32_t rnic_cqw_cmd_get_cqn(const void *p)
+{
+	return rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0);
+}
+static inline void rnic_cqw_cmd_set_cqn(void *p, uint32_t v)
+{
+	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0, (uint16_t)v);
+}
+#define RNIC_CQW_CMD_OP_OFF 2u
+static inline uint32_t rnic_cqw_cmd_get_op(const void *p)
+{
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2);
+}
+static inline void rnic_cqw_cmd_set_op(void *p, uint32_t v)
+{
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2, (uint8_t)v);
+}
+#define RNIC_CQW_CMD_CQN_LSB 0u
+#define RNIC_CQW_CMD_CQN_MASK 0x0000FFFFu
+static inline uint32_t rnic_cqw_cmd_v_cqn(uint32_t v)
+{
+	return (v & 0x0000FFFFu) >> 0;
+}
+static inline uint32_t rnic_cqw_cmd_mk_cqn(uint32_t x)
+{
+	return (x << 0) & 0x0000FFFFu;
+}
+#define RNIC_CQW_CMD_OP_LSB 16u
+#define RNIC_CQW_CMD_OP_MASK 0x00FF0000u
+static inline uint32_t rnic_cqw_cmd_v_op(uint32_t v)
+{
+	return (v & 0x00FF0000u) >> 16;
+}
+static inline uint32_t rnic_cqw_cmd_mk_op(uint32_t x)
+{
+	return (x << 16) & 0x00FF0000u;
+}
+
+/* cqw_full (4 bytes): The record the CQE writer holds (fw_tc cqw_full). */
+#define RNIC_CQW_FULL_SIZE 4u
+#define RNIC_CQW_FULL_ALIGN 4u
+#define RNIC_CQW_FULL_CQN_OFF 0u
+static inline uint32_t rnic_cqw_full_get_cqn(const void *p)
+{
+	return rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0);
+}
+static inline void rnic_cqw_full_set_cqn(void *p, uint32_t v)
+{
+	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0, (uint16_t)v);
+}
+#define RNIC_CQW_FULL_HELD_OFF 3u
+static inline uint32_t rnic_cqw_full_get_held(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3) & 0x80u) >> 7);
+}
+static inline void rnic_cqw_full_set_held(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x80u) | (((uint8_t)v << 7) & 0x80u)));
+}
+#define RNIC_CQW_FULL_CQN_LSB 0u
+#define RNIC_CQW_FULL_CQN_MASK 0x0000FFFFu
+static inline uint32_t rnic_cqw_full_v_cqn(uint32_t v)
+{
+	return (v & 0x0000FFFFu) >> 0;
+}
+static inline uint32_t rnic_cqw_full_mk_cqn(uint32_t x)
+{
+	return (x << 0) & 0x0000FFFFu;
+}
+#define RNIC_CQW_FULL_HELD_LSB 31u
+#define RNIC_CQW_FULL_HELD_MASK 0x80000000u
+static inline uint32_t rnic_cqw_full_v_held(uint32_t v)
+{
+	return (v & 0x80000000u) >> 31;
+}
+static inline uint32_t rnic_cqw_full_mk_held(uint32_t x)
+{
+	return (x << 31) & 0x80000000u;
+}
+
 /* fw_image_hdr (32 bytes): Firmware image header at DMEM offset 0 of a loadable image: checked by the boot ROM path before the core is released. */
 #define RNIC_FW_IMAGE_HDR_SIZE 32u
 #define RNIC_FW_IMAGE_HDR_ALIGN 8u
@@ -5122,6 +5223,10 @@ static inline uint32_t rnic_mbox_in_status_mk_valid(uint32_t x)
 	X(wqf_status, err_tag, 2, 1, 0, 8) \
 	X(wqf_status, queued, 3, 1, 0, 4) \
 	X(wqf_status, dropped, 3, 1, 7, 1) \
+	X(cqw_cmd, cqn, 0, 2, 0, 16) \
+	X(cqw_cmd, op, 2, 1, 0, 8) \
+	X(cqw_full, cqn, 0, 2, 0, 16) \
+	X(cqw_full, held, 3, 1, 7, 1) \
 	X(fw_image_hdr, magic, 0, 4, 0, 32) \
 	X(fw_image_hdr, version, 4, 4, 0, 32) \
 	X(fw_image_hdr, imem_size, 8, 4, 0, 32) \
@@ -5184,6 +5289,10 @@ static inline uint32_t rnic_mbox_in_status_mk_valid(uint32_t x)
 	X(wqf_status, err_tag, 16, 8) \
 	X(wqf_status, queued, 24, 4) \
 	X(wqf_status, dropped, 31, 1) \
+	X(cqw_cmd, cqn, 0, 16) \
+	X(cqw_cmd, op, 16, 8) \
+	X(cqw_full, cqn, 0, 16) \
+	X(cqw_full, held, 31, 1) \
 	X(hw_caps, engines, 0, 1) \
 	X(hw_caps, read_resp, 1, 1) \
 	X(hw_caps, rq_slots, 4, 4) \

@@ -3,7 +3,7 @@
 constants, enumerations and every layout as (size, {field: (byte offset, lsb, bits)}).
 Import it with spec/py on sys.path; get()/put() read and write a field in bytes."""
 
-SPEC_HASH = 0x89C23CCF
+SPEC_HASH = 0xC3011B56
 PCI_VENDOR_ID = 0x10EE
 PCI_DEVICE_ID = 0x5252
 HW_VERSION = 0x10000
@@ -170,6 +170,10 @@ TX_FLAG_PHYS_SGE = 1
 TX_FLAG_RETRANSMIT = 2
 TX_FLAG_CONT = 3
 TX_FLAG_MORE = 4
+CQW_OP_CI = 1
+CQW_OP_ERR = 2
+CQW_OP_ARM_ANY = 3
+CQW_OP_ARM_SOLICITED = 4
 RX_EVENT_KIND_RECV_DONE = 0
 RX_EVENT_KIND_WRITE_IMM_DONE = 1
 RX_EVENT_KIND_ACK = 2
@@ -640,6 +644,14 @@ LAYOUTS = {
         "err_tag": (2, 0, 8),
         "queued": (3, 0, 4),
         "dropped": (3, 7, 1),
+    }),
+    "cqw_cmd": (4, {
+        "cqn": (0, 0, 16),
+        "op": (2, 0, 8),
+    }),
+    "cqw_full": (4, {
+        "cqn": (0, 0, 16),
+        "held": (3, 7, 1),
     }),
     "fw_image_hdr": (32, {
         "magic": (0, 0, 32),

@@ -1,9 +1,12 @@
 // tb_cqe_writer: testbench of the CQE writer (rtl/cqe_write/cqe_writer.sv). A firmware model
-// stores random completion records (spec cq_rec) into the tightly coupled ring of the writer and
-// a host model takes its DMA writes with random back-pressure and completion delays (some with
-// bus errors); every CQE is checked byte for byte, with its slot and owner bit, against a
-// reference ring per CQ. Small rings wrap many times (owner flips), several CQs interleave, the
-// record ring runs full, a CQ is reprogrammed, loads return in exactly one cycle.
+// stores random completion records (spec cq_rec) and event records (eq_entry) into the writer's
+// tightly coupled rings, answers the writer's "CQ looks full" holds from a host consumer model
+// (a newer consumer, or error), arms CQs (any / solicited) and puts CQs whose CQE write failed in
+// error. A host model takes the DMA writes with random back-pressure and delayed B responses
+// (some with bus errors, on CQEs and on EQ entries). A reference model of the engine's rules
+// predicts every CQE (slot, owner bit, bytes), every drop, every hold and every EQ entry; the
+// host checks each CQE byte for byte, each EQ entry byte for byte in its slot with its owner
+// bit, and that no EQ entry write is issued while a CQE write waits for its B response.
 // Built at -GDataWidth=512 (one beat per CQE) and 64 (four). Options: --seed N, --records N.
 #include <algorithm>
 #include <cstdint>
@@ -11,6 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <map>
 #include <random>
 #include <string>
@@ -27,7 +31,8 @@
 #define TB_DATA_WIDTH 512
 #endif
 static constexpr unsigned BPB = TB_DATA_WIDTH / 8;
-static constexpr unsigned BEATS = (RNIC_CQE_SIZE + BPB - 1) / BPB;
+static constexpr uint64_t EQ_BASE = 0x2000000040ull;
+static constexpr unsigned EQ_LOG = 3;
 
 template <typename T> static uint64_t getb(const T &s, unsigned lsb, unsigned w) {
   uint64_t m = w >= 64 ? ~0ull : ((1ull << w) - 1);
@@ -40,12 +45,20 @@ template <typename T> static uint64_t getb(const T &s, unsigned lsb, unsigned w)
   }
 }
 
+// Reference state of one CQ, as the engine should keep it, plus the host's consumer.
 struct Cq {
   uint64_t base = 0;
   unsigned log = 0;
-  uint32_t pi = 0;            // reference producer
-  std::vector<uint8_t> ring;  // what the host should see
-  std::vector<bool> written;  // slots written since the CQ was programmed
+  uint32_t pi = 0, ci = 0;  // engine's producer and known consumer (mod 2^17)
+  uint32_t hci = 0;         // the host's consumer (its doorbell record)
+  unsigned armed = 0;       // 0, 1 any, 2 solicited
+  bool err = false;
+  uint32_t size() const { return 1u << log; }
+};
+
+struct Ev {  // an EQ entry as expected / as seen
+  uint8_t type, subtype;
+  uint32_t handle, data;
 };
 
 struct Tb {
@@ -53,15 +66,19 @@ struct Tb {
   std::mt19937_64 rng;
   uint64_t cycle = 0;
   // host side
-  std::map<uint64_t, uint8_t> host;  // every byte written
-  struct Wr { uint64_t addr; uint32_t len; std::vector<uint8_t> data; unsigned beats = 0; };
-  std::deque<Wr> wr_q;               // accepted requests waiting for data
-  std::deque<std::pair<uint64_t, unsigned>> cpl_q;  // (due cycle, status)
-  unsigned ready_pct = 70, errors_pct = 0, cpl_delay = 40;
-  unsigned bus_errors = 0, reqs = 0, bad_len = 0;
-  const std::map<uint32_t, Cq> *cqmap = nullptr;  // to name the CQ of a failed write
-  std::vector<uint32_t> err_cqns;  // CQ of every injected bus error, in completion order
-  bool cpl_valid_prev = false;
+  std::map<uint64_t, uint8_t> host;  // every byte written successfully
+  std::map<uint64_t, bool> failed;   // address of a CQE write: its latest attempt failed
+  struct Wr { uint64_t addr; uint32_t len; std::vector<uint8_t> data; unsigned beats = 0; bool eq; };
+  std::deque<Wr> wr_q;                                  // accepted requests waiting for data
+  struct Cpl { uint64_t due; unsigned st; bool eq; };
+  std::deque<Cpl> cpl_q;
+  unsigned ready_pct = 70, errors_pct = 0, eq_errors_pct = 0, cpl_delay = 40;
+  unsigned reqs = 0, bad_len = 0, cqe_out = 0, max_cqe_out = 0, eq_while_cqe_out = 0;
+  uint64_t cqe_cpl_ok = 0, cqe_cpl_all = 0;
+  std::vector<uint64_t> cqe_err_addr;  // addresses of failed CQE writes, in completion order
+  struct EqWr { uint64_t addr; std::vector<uint8_t> data; bool ok; uint64_t cqe_cpls_before; };
+  std::vector<EqWr> eq_writes;
+  unsigned notify = 0, eq_err_pulses = 0;
 
   explicit Tb(uint64_t seed) : rng(seed) {
     m.clk_i = 0;
@@ -70,6 +87,9 @@ struct Tb {
     m.wr_req_ready_i = 0;
     m.wr_data_ready_i = 0;
     m.wr_cpl_valid_i = 0;
+    m.eq_base_lo_i = uint32_t(EQ_BASE);
+    m.eq_base_hi_i = uint32_t(EQ_BASE >> 32);
+    m.eq_log_size_i = EQ_LOG;
     m.eval();
     for (int i = 0; i < 4; i++) tick();
     m.rst_ni = 1;
@@ -77,18 +97,30 @@ struct Tb {
   }
   bool coin(unsigned pct) { return rng() % 100 < pct; }
 
-  // One clock: inputs were set by the caller for this cycle; the host model samples the
-  // handshakes at the edge and drives its next inputs after it.
   void tick() {
     m.eval();
     bool req_fire = m.wr_req_valid_o && m.wr_req_ready_i;
     bool dat_fire = m.wr_data_valid_o && m.wr_data_ready_i;
     bool cpl_fire = m.wr_cpl_valid_i && m.wr_cpl_ready_o;
+    notify += m.eq_notify_o;
+    eq_err_pulses += m.eq_wr_err_o;
+    if (cpl_fire) {
+      Cpl c = cpl_q.front();
+      cpl_q.pop_front();
+      if (!c.eq) {
+        cqe_out--;
+        cqe_cpl_all++;
+        cqe_cpl_ok += c.st == 0;
+      }
+    }
     Wr nw;
     if (req_fire) {
       nw.addr = m.wr_req_addr_o;
       nw.len = m.wr_req_len_o;
-      if (nw.len != RNIC_CQE_SIZE) bad_len++;
+      nw.eq = nw.len == RNIC_EQ_ENTRY_SIZE;
+      if (nw.len != RNIC_CQE_SIZE && nw.len != RNIC_EQ_ENTRY_SIZE) bad_len++;
+      if (nw.eq && cqe_out) eq_while_cqe_out++;  // an event must follow its CQEs' B responses
+      if (!nw.eq) max_cqe_out = std::max(max_cqe_out, ++cqe_out);
       reqs++;
     }
     if (dat_fire) {
@@ -98,40 +130,48 @@ struct Tb {
         Wr &w = wr_q.front();
         for (unsigned b = 0; b < BPB && w.data.size() < w.len; b++)
           w.data.push_back(uint8_t(getb(m.wr_data_o, 8 * b, 8)));
-        if (++w.beats == BEATS) {
-          unsigned st = coin(errors_pct) ? 2 : 0;
+        if (++w.beats == (w.len + BPB - 1) / BPB) {
+          unsigned st = coin(w.eq ? eq_errors_pct : errors_pct) ? 2 : 0;
+          if (w.eq) {
+            eq_writes.push_back({w.addr, w.data, st == 0, cqe_cpl_all});
+          } else {
+            failed[w.addr] = st != 0;
+            if (st) cqe_err_addr.push_back(w.addr);
+          }
           if (st == 0)
             for (unsigned i = 0; i < w.len; i++) host[w.addr + i] = w.data[i];
-          else {
-            bus_errors++;
-            for (auto &kv : *cqmap)
-              if (w.addr >= kv.second.base && w.addr < kv.second.base + (uint64_t(RNIC_CQE_SIZE) << kv.second.log))
-                err_cqns.push_back(kv.first);
-          }
-          cpl_q.push_back({cycle + 1 + rng() % cpl_delay, st});
+          cpl_q.push_back({cycle + 1 + rng() % cpl_delay, st, w.eq});
           wr_q.pop_front();
         }
       }
     }
     if (req_fire) wr_q.push_back(nw);
-    if (cpl_fire) cpl_q.pop_front();
     m.clk_i = 1;
     m.eval();
     m.clk_i = 0;
     m.eval();
     cycle++;
-    // next inputs
     m.wr_req_ready_i = coin(ready_pct);
     m.wr_data_ready_i = coin(ready_pct);
-    m.wr_cpl_valid_i = !cpl_q.empty() && cpl_q.front().first <= cycle;
-    m.wr_cpl_status_i = cpl_q.empty() ? 0 : cpl_q.front().second;
+    m.wr_cpl_valid_i = !cpl_q.empty() && cpl_q.front().due <= cycle;
+    m.wr_cpl_status_i = cpl_q.empty() ? 0 : cpl_q.front().st;
     m.tc_req_i = 0;
   }
 
-  // firmware side: a store takes one cycle, a load returns the next cycle
   void tc_wr(uint32_t off, uint32_t v) { tb_tc_store(m, [this] { tick(); }, off, v); }
   uint32_t tc_rd(uint32_t off) { return tb_tc_load(m, [this] { tick(); }, off); }
 };
+
+// Every wait on the engine is bounded: a stuck engine fails the test instead of hanging it.
+static unsigned g_spin;
+static bool stuck(Tb &tb, const char *where) {
+  if (++g_spin < 200000) return false;
+  std::printf("FAIL cqw-engine-stuck in %s: status 0x%x full 0x%x cons %u eqw_cons %u\n", where,
+              tb.tc_rd(RNIC_FW_TC_CQW_STATUS), tb.tc_rd(RNIC_FW_TC_CQW_FULL), tb.tc_rd(RNIC_FW_TC_CQW_CONS),
+              tb.tc_rd(RNIC_FW_TC_EQW_CONS));
+  tb_print_rerun();
+  std::exit(1);
+}
 
 int main(int argc, char **argv) {
   Verilated::commandArgs(argc, argv);
@@ -147,148 +187,310 @@ int main(int argc, char **argv) {
   Tb tb(seed);
   std::mt19937_64 &rng = tb.rng;
 
+  uint32_t st0 = tb.tc_rd(RNIC_FW_TC_CQW_STATUS);
+  r.check(tb.tc_rd(RNIC_FW_TC_CQW_PROD) == 0 && tb.tc_rd(RNIC_FW_TC_CQW_CONS) == 0 && st0 == (1u << 16) &&
+              tb.tc_rd(RNIC_FW_TC_EQW_CONS) == 0 && tb.m.eq_prod_o == 0,
+          "cqw-reset-state-and-one-cycle-loads", "status 0x%x", st0);
+
   // CQ numbers of every width the writer decodes; ring sizes 2..16 CQEs wrap often.
   const uint32_t cqns[] = {1, 2, 5, 64, 127};
   std::map<uint32_t, Cq> cqs;
-  tb.cqmap = &cqs;
+  auto cq_of_addr = [&](uint64_t a) -> uint32_t {
+    for (auto &kv : cqs)
+      if (a >= kv.second.base && a < kv.second.base + (uint64_t(RNIC_CQE_SIZE) << kv.second.log)) return kv.first;
+    return 0;
+  };
   auto program = [&](uint32_t n, unsigned log) {
     Cq c;
     c.base = 0x1000000000ull + uint64_t(n) * 0x100000 + (rng() % 64) * 32;  // 32-byte aligned
     c.log = log;
-    c.ring.assign(RNIC_CQE_SIZE << log, 0);
-    c.written.assign(1u << log, false);
     cqs[n] = c;
+    for (g_spin = 0; tb.tc_rd(RNIC_FW_TC_CQW_STATUS) >> 18 & 1;) stuck(tb, "configuration");
     tb.tc_wr(RNIC_FW_TC_CQW_CQ_BASE_LO, uint32_t(c.base));
     tb.tc_wr(RNIC_FW_TC_CQW_CQ_BASE_HI, uint32_t(c.base >> 32));
     tb.tc_wr(RNIC_FW_TC_CQW_CQ_CFG, n | log << 16);
   };
   for (uint32_t n : cqns) program(n, 1 + rng() % 4);
 
-  // reset state and single-cycle loads
-  tb.tick();  // the last configuration goes in while the writer is idle
-  uint32_t st0 = tb.tc_rd(RNIC_FW_TC_CQW_STATUS);
-  r.check(tb.tc_rd(RNIC_FW_TC_CQW_PROD) == 0 && tb.tc_rd(RNIC_FW_TC_CQW_CONS) == 0 && st0 == (1u << 16),
-          "cqw-reset-state-and-one-cycle-loads", "status 0x%x", st0);
-
-  uint32_t prod = 0, full_waits = 0, owner_flips = 0, reprograms = 0;
+  // coverage
+  unsigned cov_full_wait = 0, cov_hold_ci = 0, cov_hold_err = 0, cov_drop = 0, cov_arm_now = 0, cov_arm_any = 0,
+           cov_arm_sol_hit = 0, cov_arm_sol_fail = 0, cov_arm_sol_skip = 0, cov_fw_ev = 0, cov_owner_flip = 0,
+           cov_reprog = 0, cov_cq_err = 0;
+  uint32_t prod = 0, evp = 0;
   std::vector<uint8_t> rec(RNIC_CQ_REC_SIZE);
-  auto cons = [&] { return tb.tc_rd(RNIC_FW_TC_CQW_CONS) & 0xFFFF; };
-  auto drain = [&] {
-    for (int i = 0; i < 100000 && cons() != prod; i++) {
-    }
-    return cons() == prod;
+  // what the reference expects, checked at each drain
+  struct Exp { uint64_t addr; std::vector<uint8_t> bytes; };
+  std::vector<Exp> exp_cqes;           // CQEs written since the last drain
+  std::vector<Ev> exp_ce, exp_fw;      // expected events of each source, in order
+  std::vector<uint64_t> fw_ev_need;    // CQE writes that must have completed before each fw event
+  uint64_t exp_written = 0;            // CQE writes the reference expects so far
+  struct Hold { uint32_t cqn, pi; bool err; };
+  std::deque<Hold> holds;              // holds the reference predicts, in order
+  bool ok_hold = true, ok_drain = true;
+  std::string hold_why;
+  unsigned drops_exp = 0;
+
+  std::function<void()> service_hold;
+  auto post_fw_event = [&](Ev e) {
+    for (g_spin = 0; ((evp - tb.tc_rd(RNIC_FW_TC_EQW_CONS)) & 0xFFFF) >= RNIC_FW_TC_EV_REC_NUM;)
+      if (!stuck(tb, "event slot")) service_hold();
+    uint32_t slot = RNIC_FW_TC_EV_REC_BASE + (evp % RNIC_FW_TC_EV_REC_NUM) * RNIC_EQ_ENTRY_SIZE;
+    tb.tc_wr(slot, e.type | uint32_t(e.subtype) << 8 | (rng() & 0xFFFF0000u));  // bytes 2-3 ignored
+    tb.tc_wr(slot + 4, e.handle);
+    tb.tc_wr(slot + 8, e.data);
+    tb.tc_wr(slot + 12, uint32_t(rng()));  // owner byte ignored
+    evp = (evp + 1) & 0xFFFF;
+    tb.tc_wr(RNIC_FW_TC_EQW_PROD, evp);
+    exp_fw.push_back(e);
+    fw_ev_need.push_back(exp_written);
+    cov_fw_ev++;
   };
-  bool ok_drain = true;
-  for (unsigned k = 0; k < records; k++) {
-    // phases: back-pressure heavy, bursts that fill the record ring, errors in a window
-    tb.ready_pct = (k / 500) % 2 ? 25 : 90;
-    tb.cpl_delay = (k / 300) % 3 == 2 ? 600 : 40;  // slow completions: the record ring runs full
-    tb.errors_pct = (k >= records / 2 && k < records / 2 + 200) ? 30 : 0;
-    if (k % 700 == 699) {  // reprogram one CQ (the firmware drains first, as at CREATE_CQ)
-      ok_drain &= drain();
-      program(cqns[rng() % 5], 1 + rng() % 4);
-      reprograms++;
+  // The firmware's answer to a hold: the host's consumer, or error (then CQ_ERROR) when even
+  // that leaves no room.
+  service_hold = [&]() {
+    uint32_t full = tb.tc_rd(RNIC_FW_TC_CQW_FULL);
+    if (!(full >> 31)) return;
+    uint32_t cqn = full & 0xFFFF, pi = tb.tc_rd(RNIC_FW_TC_CQW_FULL_PI);
+    if (holds.empty() || holds.front().cqn != cqn || holds.front().pi != pi) {
+      if (ok_hold) std::printf("# hold mismatch at record %u\n", prod), hold_why = "held cq " + std::to_string(cqn) + " pi " + std::to_string(pi) + ", expected " +
+                              (holds.empty() ? std::string("none")
+                                             : std::to_string(holds.front().cqn) + "/" + std::to_string(holds.front().pi));
+      if (ok_hold) {
+        Cq &c = cqs[cqn];
+        std::printf("# %s; reference: pi %u ci %u hci %u log %u err %d armed %u\n", hold_why.c_str(), c.pi, c.ci,
+                    c.hci, c.log, c.err, c.armed);
+      }
+      ok_hold = false;
+      holds.clear();
+      return;
     }
-    uint32_t n = cqns[rng() % 5];
-    for (auto &b : rec) b = uint8_t(rng());
-    rnic_cq_rec_set_cqn(rec.data(), n);
-    while (((prod - cons()) & 0xFFFF) >= RNIC_FW_TC_CQ_REC_NUM) full_waits++;
-    uint32_t slot = RNIC_FW_TC_CQ_REC_BASE + (prod % RNIC_FW_TC_CQ_REC_NUM) * RNIC_CQ_REC_SIZE;
-    for (unsigned i = 0; i < RNIC_CQ_REC_SIZE; i += 4) tb.tc_wr(slot + i, rnic_ld_le32(&rec[i]));
-    prod = (prod + 1) & 0xFFFF;
-    tb.tc_wr(RNIC_FW_TC_CQW_PROD, prod);
-    // reference
+    Hold h = holds.front();
+    holds.pop_front();
+    if (getenv("CQW_DEBUG")) std::printf("# hold cq %u pi %u -> %s (hci %u) at record %u\n", cqn, pi, h.err ? "ERR" : "CI", cqs[cqn].hci, prod);
+    for (g_spin = 0; tb.tc_rd(RNIC_FW_TC_CQW_STATUS) >> 18 & 1;) stuck(tb, "command");
+    if (!h.err) {
+      tb.tc_wr(RNIC_FW_TC_CQW_CMD_ARG, cqs[cqn].hci & 0x1FFFF);
+      tb.tc_wr(RNIC_FW_TC_CQW_CMD, cqn | RNIC_CQW_OP_CI << 16);
+      cov_hold_ci++;
+    } else {
+      tb.tc_wr(RNIC_FW_TC_CQW_CMD, cqn | RNIC_CQW_OP_ERR << 16);
+      post_fw_event({RNIC_EQ_TYPE_CQ_ERROR, 0, cqn, 0});
+      cov_hold_err++;
+    }
+  };
+  auto cons = [&] { return tb.tc_rd(RNIC_FW_TC_CQW_CONS) & 0xFFFF; };
+  auto cmd = [&](uint32_t cqn, uint32_t op, uint32_t arg) {
+    for (g_spin = 0; tb.tc_rd(RNIC_FW_TC_CQW_STATUS) >> 18 & 1;) stuck(tb, "command");
+    tb.tc_wr(RNIC_FW_TC_CQW_CMD_ARG, arg);
+    tb.tc_wr(RNIC_FW_TC_CQW_CMD, cqn | op << 16);
+  };
+  // drain: every record taken and written, every event out; then check every CQE byte for byte
+  auto drain = [&]() -> bool {
+    for (int i = 0; i < 200000; i++) {
+      service_hold();
+      uint32_t st = tb.tc_rd(RNIC_FW_TC_CQW_STATUS);
+      if (st >> 16 & 1) break;
+    }
+    bool idle = tb.tc_rd(RNIC_FW_TC_CQW_STATUS) >> 16 & 1;
+    bool ok = idle && cons() == prod && holds.empty();
+    for (auto &e : exp_cqes) {
+      auto f = tb.failed.find(e.addr);
+      if (f == tb.failed.end()) {
+        ok = false;
+        break;
+      }
+      if (f->second) continue;  // this write was refused by the bus: checked through the error FIFO
+      for (unsigned i = 0; i < RNIC_CQE_SIZE; i++) {
+        auto it = tb.host.find(e.addr + i);
+        if (it == tb.host.end() || it->second != e.bytes[i]) {
+          r.check(false, "cqw-cqe-bytes", "addr 0x%llx byte %u", (unsigned long long)e.addr, i);
+          ok = false;
+          break;
+        }
+      }
+      if (!ok) break;
+    }
+    exp_cqes.clear();
+    tb.failed.clear();
+    return ok;
+  };
+  // the reference for one record: hold(s), drop, or a CQE at the producer slot (+ event)
+  auto ref_record = [&](uint32_t n, const std::vector<uint8_t> &rc) {
     Cq &c = cqs[n];
-    uint8_t exp[RNIC_CQE_SIZE];
-    std::memcpy(exp, rec.data(), RNIC_CQE_SIZE);
-    exp[30] = exp[31] = 0;
-    unsigned owner = ((c.pi >> c.log) & 1) ^ 1;
-    rnic_cqe_set_owner(exp, owner);
-    if (c.pi && (c.pi & ((1u << c.log) - 1)) == 0) owner_flips++;
-    std::memcpy(&c.ring[(c.pi & ((1u << c.log) - 1)) * RNIC_CQE_SIZE], exp, RNIC_CQE_SIZE);
-    c.written[c.pi & ((1u << c.log) - 1)] = true;
-    c.pi++;
-    // a small random gap between records
-    for (unsigned g = rng() % 3; g; g--) tb.tick();
-    // every so often, drain and compare every ring byte for byte
-    if (k % 97 == 96 || k + 1 == records) {
+    if (!c.err && ((c.pi - c.ci) & 0x1FFFF) >= c.size()) {
+      bool room_after = ((c.pi - c.hci) & 0x1FFFF) < c.size();
+      holds.push_back({n, c.pi & 0x1FFFF, !room_after});
+      if (getenv("CQW_DEBUG")) std::printf("# ref hold cq %u pi %u ci %u hci %u err %d record %u\n", n, c.pi, c.ci, c.hci, !room_after, prod);
+      c.ci = c.hci;
+      if (!room_after) c.err = true;
+      else cov_full_wait++;
+    }
+    if (c.err) {
+      drops_exp++;
+      cov_drop++;
+      return;
+    }
+    Exp e;
+    e.addr = c.base + uint64_t(c.pi & (c.size() - 1)) * RNIC_CQE_SIZE;
+    e.bytes.assign(rc.begin(), rc.begin() + RNIC_CQE_SIZE);
+    e.bytes[30] = e.bytes[31] = 0;
+    rnic_cqe_set_owner(e.bytes.data(), ((c.pi >> c.log) & 1) ^ 1);
+    if (c.pi && (c.pi & (c.size() - 1)) == 0) cov_owner_flip++;
+    exp_cqes.push_back(e);
+    exp_written++;
+    c.pi = (c.pi + 1) & 0x1FFFF;
+    bool sol = rc[RNIC_CQE_FLAGS_OFF] >> RNIC_CQE_FLAG_SOLICITED & 1, fail = rc[RNIC_CQE_STATUS_OFF] != 0;
+    if (c.armed == 1 || (c.armed == 2 && (sol || fail))) {
+      if (c.armed == 2) (sol ? cov_arm_sol_hit : cov_arm_sol_fail)++;
+      exp_ce.push_back({RNIC_EQ_TYPE_COMPLETION, 0, n, 0});
+      c.armed = 0;
+    } else if (c.armed == 2) {
+      cov_arm_sol_skip++;
+    }
+  };
+
+  for (unsigned k = 0; k < records; k++) {
+    tb.ready_pct = (k / 500) % 2 ? 25 : 90;
+    tb.cpl_delay = (k / 300) % 3 == 2 ? 600 : 40;  // slow B responses: rings run full, events wait
+    tb.errors_pct = (k >= records / 2 && k < records / 2 + 150) ? 20 : 0;
+    tb.eq_errors_pct = (k >= records / 3 && k < records / 3 + 300) ? 30 : 0;
+    if (k % 17 == 16) {
+      // a drain point: the host consumes, bus errors are handled, CQs armed or reprogrammed
       ok_drain &= drain();
-      for (auto &[cn, cq] : cqs) {
-        for (size_t i = 0; i < cq.ring.size(); i++) {
-          if (!cq.written[i / RNIC_CQE_SIZE]) continue;
-          auto it = tb.host.find(cq.base + i);
-          if (it == tb.host.end() || it->second != cq.ring[i]) {
-            // a bus error leaves the old bytes: accept only if an error was injected
-            if (tb.bus_errors == 0) {
-              r.check(false, "cqw-cqe-bytes", "cq %u byte %zu after record %u", cn, i, k);
-              return r.exit_code();
-            }
+      // errors: pop the FIFO, each CQ to error (ERR), one CQ_ERROR each
+      for (unsigned i = 0; i <= RNIC_FW_TC_CQ_REC_NUM; i++) {
+        uint32_t v = tb.tc_rd(RNIC_FW_TC_CQW_ERR_CQN);
+        if (!(v >> 31)) break;
+        tb.tc_wr(RNIC_FW_TC_CQW_ERR_POP, 0);
+        uint32_t n = v & 0xFFFF;
+        if (!cqs[n].err) {
+          cqs[n].err = true;
+          cmd(n, RNIC_CQW_OP_ERR, 0);
+          post_fw_event({RNIC_EQ_TYPE_CQ_ERROR, 0, n, 0});
+          cov_cq_err++;
+        }
+      }
+      for (uint32_t n : cqns) {
+        Cq &c = cqs[n];
+        if (c.err && rng() % 2) {
+          program(n, 1 + rng() % 4);
+          cov_reprog++;
+          continue;
+        }
+        if (rng() % 3 != 0) c.hci = c.pi;  // the host polled everything
+        else if (rng() % 2) c.hci = (c.hci + uint32_t(rng() % (((c.pi - c.hci) & 0x1FFFF) + 1))) & 0x1FFFF;
+        if (!c.err && !c.armed && rng() % 3 == 0) {
+          bool sol = rng() % 3 == 0;
+          cmd(n, sol ? RNIC_CQW_OP_ARM_SOLICITED : RNIC_CQW_OP_ARM_ANY, c.hci);
+          if (getenv("CQW_DEBUG")) std::printf("# arm cq %u sol %d pi %u ci %u hci %u record %u\n", n, sol, c.pi, c.ci, c.hci, prod);
+          c.ci = c.hci;
+          if (!sol && c.pi != c.ci) {
+            exp_ce.push_back({RNIC_EQ_TYPE_COMPLETION, 0, n, 0});
+            cov_arm_now++;
+          } else {
+            c.armed = sol ? 2 : 1;
+            cov_arm_any += !sol;
           }
         }
       }
+      if (rng() % 2) post_fw_event({uint8_t(rng() % 2 ? RNIC_EQ_TYPE_QP_FATAL : RNIC_EQ_TYPE_CMD_DONE),
+                                    uint8_t(rng()), uint32_t(rng()), uint32_t(rng())});
     }
-  }
-  r.check(ok_drain, "cqw-drain-completes");
-  r.check(tb.reqs == records && tb.bad_len == 0, "cqw-one-32-byte-write-per-record", "reqs %u of %u, bad %u",
-          tb.reqs, records, tb.bad_len);
-  r.check(full_waits > 0, "cqw-record-ring-ran-full", "%u waits", full_waits);
-  r.check(owner_flips > 100 && reprograms >= 2, "cqw-rings-wrapped-and-reprogrammed", "flips %u reprograms %u",
-          owner_flips, reprograms);
-  uint32_t st = tb.tc_rd(RNIC_FW_TC_CQW_STATUS);
-  r.check(tb.bus_errors > 0 && (st & 0xFFFF) == (tb.bus_errors & 0xFFFF) && (st >> 16 & 1),
-          "cqw-bus-errors-counted-idle", "status 0x%x, injected %u", st, tb.bus_errors);
-  // The error FIFO holds the CQs of the first cq_rec_num failed writes (nobody popped), in order;
-  // popping it empty gives exactly those, then bit 31 clear.
-  {
-    size_t want = std::min<size_t>(tb.err_cqns.size(), RNIC_FW_TC_CQ_REC_NUM), got = 0;
-    bool in_order = true;
-    std::string seen;
-    for (unsigned i = 0; i <= RNIC_FW_TC_CQ_REC_NUM; i++) {
-      uint32_t v = tb.tc_rd(RNIC_FW_TC_CQW_ERR_CQN);
-      if (!(v >> 31)) break;
-      seen += " " + std::to_string(v & 0xFFFF);
-      in_order &= got < want && (v & 0xFFFF) == tb.err_cqns[got];
-      got++;
-      tb.tc_wr(RNIC_FW_TC_CQW_ERR_POP, 0);
-    }
-    r.check(want > 1 && got == want && in_order, "cqw-err-fifo-names-each-failed-cq-in-order",
-            "popped %zu of %zu:%s", got, want, seen.c_str());
-  }
-  r.check(tb.tc_rd(RNIC_FW_TC_CQW_PROD) == prod, "cqw-prod-reads-back");
-
-  // Byte-exact check without injected errors: a fresh run of the same writer over one CQ,
-  // every CQE compared after each wrap.
-  tb.errors_pct = 0;
-  tb.bus_errors = 0;
-  tb.host.clear();
-  program(3, 2);
-  Cq &c3 = cqs[3];
-  bool exact = true;
-  for (unsigned k = 0; k < 64 && exact; k++) {
+    uint32_t n = cqns[rng() % 5];
     for (auto &b : rec) b = uint8_t(rng());
-    rnic_cq_rec_set_cqn(rec.data(), 3);
-    while (((prod - cons()) & 0xFFFF) >= RNIC_FW_TC_CQ_REC_NUM) {
-    }
+    rec[RNIC_CQE_STATUS_OFF] = rng() % 8 ? 0 : uint8_t(rng() % 20);
+    rnic_cq_rec_set_cqn(rec.data(), n);
+    for (g_spin = 0; ((prod - cons()) & 0xFFFF) >= RNIC_FW_TC_CQ_REC_NUM;)
+      if (!stuck(tb, "record slot")) service_hold();
     uint32_t slot = RNIC_FW_TC_CQ_REC_BASE + (prod % RNIC_FW_TC_CQ_REC_NUM) * RNIC_CQ_REC_SIZE;
     for (unsigned i = 0; i < RNIC_CQ_REC_SIZE; i += 4) tb.tc_wr(slot + i, rnic_ld_le32(&rec[i]));
     prod = (prod + 1) & 0xFFFF;
     tb.tc_wr(RNIC_FW_TC_CQW_PROD, prod);
-    uint8_t exp[RNIC_CQE_SIZE];
-    std::memcpy(exp, rec.data(), RNIC_CQE_SIZE);
-    exp[30] = exp[31] = 0;
-    rnic_cqe_set_owner(exp, ((c3.pi >> c3.log) & 1) ^ 1);
-    uint64_t a = c3.base + (c3.pi & 3) * RNIC_CQE_SIZE;
-    c3.pi++;
-    exact &= drain();
-    for (unsigned i = 0; i < RNIC_CQE_SIZE; i++) {
-      auto it = tb.host.find(a + i);
-      if (it == tb.host.end() || it->second != exp[i]) {
-        exact = false;
-        r.check(false, "cqw-exact-slot-owner-bytes", "record %u byte %u", k, i);
+    ref_record(n, rec);
+    if (rng() % 50 == 0) post_fw_event({RNIC_EQ_TYPE_PORT_CHANGE, uint8_t(rng()), uint32_t(rng()), 0});
+    for (unsigned g = rng() % 3; g; g--) tb.tick();
+    service_hold();
+  }
+  ok_drain &= drain();
+  for (int i = 0; i < 5000; i++) tb.tick();  // the last EQ writes complete
+
+  r.check(ok_drain, "cqw-drain-completes-cqes-byte-exact");
+  r.check(ok_hold, "cqw-holds-as-reference", "%s", hold_why.c_str());
+  r.check(tb.bad_len == 0, "cqw-write-lengths", "bad %u", tb.bad_len);
+  r.check(tb.tc_rd(RNIC_FW_TC_CQW_DROPPED) == (drops_exp & 0xFFFF), "cqw-drops-counted", "dropped %u expected %u",
+          tb.tc_rd(RNIC_FW_TC_CQW_DROPPED), drops_exp);
+  r.check(tb.eq_while_cqe_out == 0, "cqw-eq-entry-never-before-cqe-b-response", "%u EQ writes issued early",
+          tb.eq_while_cqe_out);
+  // EQ entries: each write at the slot of the successes before it, owner of its pass, bytes
+  // exact; the engine's and the firmware's events each in their order; a failed one is lost
+  {
+    bool ok = true;
+    std::string why;
+    uint32_t succ = 0, fails = 0;
+    size_t ice = 0, ifw = 0;
+    for (auto &w : tb.eq_writes) {
+      uint8_t e[RNIC_EQ_ENTRY_SIZE];
+      std::memcpy(e, w.data.data(), RNIC_EQ_ENTRY_SIZE);
+      uint64_t want_addr = EQ_BASE + uint64_t(succ & ((1u << EQ_LOG) - 1)) * RNIC_EQ_ENTRY_SIZE;
+      unsigned owner = ((succ >> EQ_LOG) & 1) ^ 1;
+      Ev want{};
+      bool is_ce = e[0] == RNIC_EQ_TYPE_COMPLETION;
+      if (is_ce) {
+        if (ice >= exp_ce.size()) { ok = false; why = "unexpected completion event"; break; }
+        want = exp_ce[ice++];
+      } else {
+        if (ifw >= exp_fw.size()) { ok = false; why = "unexpected firmware event"; break; }
+        if (w.cqe_cpls_before < fw_ev_need[ifw]) {
+          ok = false;
+          why = "firmware event " + std::to_string(ifw) + " before the CQEs handed before it";
+          break;
+        }
+        want = exp_fw[ifw++];
+      }
+      uint8_t x[RNIC_EQ_ENTRY_SIZE] = {0};
+      rnic_eq_entry_set_event_type(x, want.type);
+      rnic_eq_entry_set_subtype(x, want.subtype);
+      rnic_eq_entry_set_handle(x, want.handle);
+      rnic_eq_entry_set_data(x, want.data);
+      rnic_eq_entry_set_owner(x, owner);
+      if (w.addr != want_addr || std::memcmp(x, e, RNIC_EQ_ENTRY_SIZE)) {
+        ok = false;
+        why = "entry " + std::to_string(succ + fails) + " type " + std::to_string(e[0]) + " handle " +
+              std::to_string(rnic_eq_entry_get_handle(e)) + " expected " + std::to_string(want.type) + "/" +
+              std::to_string(want.handle);
         break;
       }
+      (w.ok ? succ : fails)++;
     }
+    if (ok && (ice != exp_ce.size() || ifw != exp_fw.size())) {
+      ok = false;
+      why = "events missing: completion " + std::to_string(ice) + "/" + std::to_string(exp_ce.size()) +
+            " firmware " + std::to_string(ifw) + "/" + std::to_string(exp_fw.size());
+    }
+    r.check(ok, "cqw-eq-entries-both-sources-in-order-byte-exact", "%s", why.c_str());
+    uint32_t est = tb.tc_rd(RNIC_FW_TC_EQW_STATUS);
+    r.check(tb.m.eq_prod_o == succ && tb.notify == succ && tb.eq_err_pulses == fails && fails > 0 &&
+                (est & 0xFFFF) == fails && (est >> 16) == (succ & 0xFFFF) && tb.tc_rd(RNIC_FW_TC_EQW_CONS) == evp,
+            "cqw-eq-prod-notify-and-write-errors", "prod %u notify %u ok %u; err pulses %u fails %u status 0x%x",
+            tb.m.eq_prod_o, tb.notify, succ, tb.eq_err_pulses, fails, est);
+    r.check(succ > 2 * (1u << EQ_LOG), "cqw-eq-ring-wrapped", "%u entries", succ);
   }
-  if (exact) r.check(true, "cqw-exact-slot-owner-bytes");
+  {
+    // The error FIFO named each failed CQE write's CQ, in order (each popped at a drain point).
+    uint32_t st = tb.tc_rd(RNIC_FW_TC_CQW_STATUS);
+    r.check(!tb.cqe_err_addr.empty() && (st & 0xFFFF) == (tb.cqe_err_addr.size() & 0xFFFF) && cov_cq_err > 0,
+            "cqw-cqe-bus-errors-counted-cq-to-error", "status 0x%x injected %zu cqs to error %u", st,
+            tb.cqe_err_addr.size(), cov_cq_err);
+  }
+  std::printf("# coverage: full-then-room %u, holds answered CI %u, ERR %u, drops %u, arm-any-at-once %u, "
+              "arm-any %u, sol-hit %u, sol-fail %u, sol-skipped %u, fw events %u, owner flips %u, reprogrammed %u, "
+              "cq errors %u, max CQE writes awaiting B %u\n",
+              cov_full_wait, cov_hold_ci, cov_hold_err, cov_drop, cov_arm_now, cov_arm_any, cov_arm_sol_hit,
+              cov_arm_sol_fail, cov_arm_sol_skip, cov_fw_ev, cov_owner_flip, cov_reprog, cov_cq_err, tb.max_cqe_out);
+  r.check(cov_full_wait > 0 && cov_hold_ci > 0 && cov_hold_err > 0 && cov_drop > 0 && cov_arm_now > 0 &&
+              cov_arm_any > 0 && cov_arm_sol_hit > 0 && cov_arm_sol_fail > 0 && cov_arm_sol_skip > 0 &&
+              cov_owner_flip > 100 && cov_reprog > 0 && tb.max_cqe_out > 4,
+          "cqw-coverage");
+  r.check(tb.tc_rd(RNIC_FW_TC_CQW_PROD) == prod, "cqw-prod-reads-back");
   return r.exit_code();
 }
