@@ -20,7 +20,8 @@ module rnic_irq_src (
   output logic [31:0] msix_raise_o,
   output logic [31:0] dev_err_set_o
 );
-  logic panicked_q, eq_armed_q, panic;
+  logic panicked_q, eq_armed_q, panic, notify;
+  assign notify = eq_notify_i || cqw_notify_i;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       panicked_q <= 1'b0;
@@ -32,8 +33,6 @@ module rnic_irq_src (
     end
   end
   assign panic = fw_panicked_i && !panicked_q;
-  logic notify;
-  assign notify = eq_notify_i || cqw_notify_i;
   always_comb begin
     msix_raise_o = '0;
     msix_raise_o[eq_vector_i] = panic || (notify && eq_armed_q);
