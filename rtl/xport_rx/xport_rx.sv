@@ -264,13 +264,17 @@ module xport_rx #(
   // SGEs and a sticky status. Only the valid bits are reset; the rest is written at allocation.
   localparam int RrW = (MaxReads > 1) ? $clog2(MaxReads) : 1;
   logic [MaxReads-1:0]      rr_v_q;
-  logic [23:0]              rr_qpn_q   [MaxReads];
-  logic [23:0]              rr_first_q [MaxReads];
-  logic [23:0]              rr_nxt_q   [MaxReads];
+  // Context i's fields are slices [W*i +: W] of flat vectors, not unpacked arrays: each context
+  // has its own write enables, and Verilator gives every element write of an unpacked array a
+  // set flag cleared and tested on every clock edge (144 of them here), a vector none
+  // (docs/sim-speed.md, step 10). The same flip-flops either way.
+  logic [24*MaxReads-1:0]   rr_qpn_q;
+  logic [24*MaxReads-1:0]   rr_first_q;
+  logic [24*MaxReads-1:0]   rr_nxt_q;
   logic [MaxReads-1:0]      rr_atb_q;               // next PSN is the resume point (FIRST/ONLY expected)
   logic [MaxReads-1:0]      rr_rsm_q;               // offset to be recomputed from the PSN (resumed)
-  logic [31:0]              rr_off_q   [MaxReads];
-  logic [7:0]               rr_stat_q  [MaxReads];
+  logic [32*MaxReads-1:0]   rr_off_q;
+  logic [8*MaxReads-1:0]    rr_stat_q;
   // (plain vectors: Yosys 0.23 synthesizes an unpacked array of a struct type without storage)
   logic [rnic_spec_pkg::RD_DESC_BYTES*8-1:0] rr_d_q [MaxReads];
   // What the READ-response checks need of the descriptor, computed when it is posted (timing:
@@ -306,11 +310,11 @@ module xport_rx #(
       for (int i = MaxReads - 1; i >= 0; i--) begin
         // a response of this QP beyond the next one a READ expects: one was lost (the responder
         // answers in PSN order); reported once until the READ advances
-        if (rr_v_q[i] && !rr_atom_q[i] && !rr_gap_q[i] && rr_qpn_q[i] == h_q.dest_qp &&
-            h_q.psn != rr_nxt_q[i] && !(h_q.psn - rr_nxt_q[i] >= 24'h400000)) begin
+        if (rr_v_q[i] && !rr_atom_q[i] && !rr_gap_q[i] && rr_qpn_q[24*i +: 24] == h_q.dest_qp &&
+            h_q.psn != rr_nxt_q[24*i +: 24] && !(h_q.psn - rr_nxt_q[24*i +: 24] >= 24'h400000)) begin
           g_hit = 1'b1; g_idx = RrW'(i);
         end
-        if (rr_v_q[i] && rr_qpn_q[i] == h_q.dest_qp && rr_nxt_q[i] == h_q.psn &&
+        if (rr_v_q[i] && rr_qpn_q[24*i +: 24] == h_q.dest_qp && rr_nxt_q[24*i +: 24] == h_q.psn &&
             rr_atom_q[i] == (h_q.opcode == 8'h12)) begin
           m_hit = 1'b1; m_idx = RrW'(i);
         end
@@ -318,7 +322,7 @@ module xport_rx #(
     end
     if (rdd_valid_i) begin
       for (int i = MaxReads - 1; i >= 0; i--) begin
-        if (rr_v_q[i] && rr_qpn_q[i] == rdd_i.qpn[23:0] && rr_first_q[i] == rdd_i.first_psn[23:0]) begin
+        if (rr_v_q[i] && rr_qpn_q[24*i +: 24] == rdd_i.qpn[23:0] && rr_first_q[24*i +: 24] == rdd_i.first_psn[23:0]) begin
           w_rep = 1'b1; w_rep_idx = RrW'(i);
         end
         if (!rr_v_q[i]) begin
@@ -333,7 +337,7 @@ module xport_rx #(
     w_rep_m = '0; w_rep_oh = '0; w_free_oh = '0;
     if (rdd_valid_i) begin
       for (int i = 0; i < MaxReads; i++)
-        w_rep_m[i] = rr_v_q[i] && rr_qpn_q[i] == rdd_i.qpn[23:0] && rr_first_q[i] == rdd_i.first_psn[23:0];
+        w_rep_m[i] = rr_v_q[i] && rr_qpn_q[24*i +: 24] == rdd_i.qpn[23:0] && rr_first_q[24*i +: 24] == rdd_i.first_psn[23:0];
       for (int i = 0; i < MaxReads; i++) begin
         w_rep_oh[i] = w_rep_m[i];
         w_free_oh[i] = !rr_v_q[i];
@@ -348,8 +352,8 @@ module xport_rx #(
   always_comb begin
     rdq_hit_o = 1'b0; rdq_nxt_o = '0;
     for (int i = 0; i < MaxReads; i++)
-      if (rr_v_q[i] && rr_qpn_q[i] == rdq_qpn_i && rr_first_q[i] == rdq_psn_i) begin
-        rdq_hit_o = 1'b1; rdq_nxt_o = rr_nxt_q[i];
+      if (rr_v_q[i] && rr_qpn_q[24*i +: 24] == rdq_qpn_i && rr_first_q[24*i +: 24] == rdq_psn_i) begin
+        rdq_hit_o = 1'b1; rdq_nxt_o = rr_nxt_q[24*i +: 24];
       end
   end
   // served between packets like the other firmware ports (a QP-table write goes first)
@@ -371,7 +375,7 @@ module xport_rx #(
   // response of the same READ (then their writes need not be settled in between). An ATOMIC
   // ACKNOWLEDGE may place through a context: it settles them first.
   assign pend_same   = hdr_i.dest_qp == pend_qp_q && hdr_i.opcode != 8'h12 &&
-                       (pend_rr_q ? (hdr_rr && rr_nxt_q[pend_slot_q] == hdr_i.psn) : !hdr_rr);
+                       (pend_rr_q ? (hdr_rr && rr_nxt_q[24*32'(pend_slot_q) +: 24] == hdr_i.psn) : !hdr_rr);
 
   // ---- opcode classes: decoded from the arriving header, registered with it in h_q (timing) -----
   localparam int OpdW = 18;
@@ -541,7 +545,7 @@ module xport_rx #(
     rr_len_ok = rr_lastp ? rr_rest_ok : rr_peq_q;
     // all responses before this one carried a full PMTU: a resumed READ continues at k * PMTU
     // (a resumed context expects its resume PSN: k = resume_psn - first_psn)
-    rr_off = rr_rsm_q[m_idx_q] ? 32'(rr_krsm) << rr_pl2_q : rr_off_q[m_idx_q];
+    rr_off = rr_rsm_q[m_idx_q] ? 32'(rr_krsm) << rr_pl2_q : rr_off_q[32*32'(m_idx_q) +: 32];
     rr_avail = (34'(rr_off) < rr_tot) ? rr_tot - 34'(rr_off) : 34'd0;
     // an ATOMIC ACKNOWLEDGE places its 8-byte original value (its payload stream is empty);
     // more than the SGEs' bytes left: need > avail, i.e. need + off > total unless need is 0
@@ -590,11 +594,11 @@ module xport_rx #(
           // READ_GAP: the requester re-issues the READ from the missing PSN at once
           c_evt = 1'b1;
           c_ev.kind = rnic_spec_pkg::RX_EVENT_KIND_READ_GAP;
-          c_ev.psn = {8'd0, rr_nxt_q[g_idx_q]};
+          c_ev.psn = {8'd0, rr_nxt_q[24*32'(g_idx_q) +: 24]};
         end
       end else begin
         c_rr = 1'b1;
-        c_place = rr_stat_q[m_idx_q] == rnic_spec_pkg::WC_STATUS_SUCCESS && rr_plen_q != 16'd0;
+        c_place = rr_stat_q[8*32'(m_idx_q) +: 8] == rnic_spec_pkg::WC_STATUS_SUCCESS && rr_plen_q != 16'd0;
         c_evt = rr_lastp_q || aa;
         c_ev.kind = aa ? rnic_spec_pkg::RX_EVENT_KIND_ATOMIC_ACK : rnic_spec_pkg::RX_EVENT_KIND_READ_RESP_DONE;
         c_ev.swap_add = aa ? h_q.orig : 64'd0;
@@ -926,7 +930,7 @@ module xport_rx #(
 
       // READ contexts: allocation / replacement by the firmware, freed by a QP-table write
       for (int i = 0; i < MaxReads; i++)
-        if (qpt_fire && {8'd0, rr_qpn_q[i]} == qpt_wr_qpn_i) rr_v_q[i] <= 1'b0;
+        if (qpt_fire && {8'd0, rr_qpn_q[24*i +: 24]} == qpt_wr_qpn_i) rr_v_q[i] <= 1'b0;
       for (int i = 0; i < MaxReads; i++) if (w_oh[i]) rr_v_q[i] <= 1'b1;
 
       case (state_q)
@@ -1012,7 +1016,7 @@ module xport_rx #(
           p_rr_q <= c_rr;
           pl_rd_q <= c_rr;
           rr_slot_q <= m_idx_q;
-          rr_nst_q <= rr_stat_q[m_idx_q];
+          rr_nst_q <= rr_stat_q[8*32'(m_idx_q) +: 8];
           rr_lenerr_q <= rr_lenerr_v_q;
           if (c_rr) begin
             pl_rem_q <= rr_plen_q;
@@ -1206,13 +1210,13 @@ module xport_rx #(
     end
     if (rr_upd) for (int i = 0; i < MaxReads; i++) begin
       if (w_oh[i]) begin
-        rr_qpn_q[i] <= rdd_i.qpn[23:0];
-        rr_first_q[i] <= rdd_i.first_psn[23:0];
-        rr_nxt_q[i] <= rdd_i.resume[0] ? rdd_i.resume_psn : rdd_i.first_psn[23:0];
+        rr_qpn_q[24*i +: 24] <= rdd_i.qpn[23:0];
+        rr_first_q[24*i +: 24] <= rdd_i.first_psn[23:0];
+        rr_nxt_q[24*i +: 24] <= rdd_i.resume[0] ? rdd_i.resume_psn : rdd_i.first_psn[23:0];
         rr_atb_q[i] <= 1'b1;
-        rr_off_q[i] <= 32'd0;
+        rr_off_q[32*i +: 32] <= 32'd0;
         rr_rsm_q[i] <= rdd_i.resume[0];
-        rr_stat_q[i] <= rnic_spec_pkg::WC_STATUS_SUCCESS;
+        rr_stat_q[8*i +: 8] <= rnic_spec_pkg::WC_STATUS_SUCCESS;
         rr_atom_q[i] <= rdd_i.atomic[0];
         // a re-post keeps the mark: the rest of the old response stream must not report again
         rr_gap_q[i] <= w_rep && rr_gap_q[i];
@@ -1220,13 +1224,13 @@ module xport_rx #(
         rr_gap_q[i] <= 1'b1;
       end else if (state_q == SFin && p_rr_q && rr_slot_q == RrW'(i)) begin
         rr_gap_q[i] <= 1'b0;
-        rr_nxt_q[i] <= rr_nxt_q[i] + 24'd1;
+        rr_nxt_q[24*i +: 24] <= rr_nxt_q[24*i +: 24] + 24'd1;
         rr_atb_q[i] <= 1'b0;
-        rr_off_q[i] <= pl_off_q;
+        rr_off_q[32*i +: 32] <= pl_off_q;
         rr_rsm_q[i] <= 1'b0;
-        rr_stat_q[i] <= rr_fin;
-      end else if (rr_settle_err && pend_slot_q == RrW'(i) && rr_stat_q[i] == rnic_spec_pkg::WC_STATUS_SUCCESS) begin
-        rr_stat_q[i] <= rnic_spec_pkg::WC_STATUS_GENERAL_ERR;
+        rr_stat_q[8*i +: 8] <= rr_fin;
+      end else if (rr_settle_err && pend_slot_q == RrW'(i) && rr_stat_q[8*i +: 8] == rnic_spec_pkg::WC_STATUS_SUCCESS) begin
+        rr_stat_q[8*i +: 8] <= rnic_spec_pkg::WC_STATUS_GENERAL_ERR;
       end
     end
   end
