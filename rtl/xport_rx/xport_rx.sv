@@ -137,6 +137,18 @@ module xport_rx #(
   localparam logic [7:0] SynInvReq = rnic_spec_pkg::AETH_SYNDROME_NAK_INV_REQ;
   localparam logic [7:0] SynRemAcc = rnic_spec_pkg::AETH_SYNDROME_NAK_REM_ACCESS;
   localparam logic [7:0] SynRemOp  = rnic_spec_pkg::AETH_SYNDROME_NAK_REM_OP;
+  // BTH opcodes (spec enum bth_opcode) this block tells apart by name
+  localparam logic [7:0] OpRdReq     = rnic_spec_pkg::BTH_OPCODE_RC_READ_REQ;
+  localparam logic [7:0] OpRrFirst   = rnic_spec_pkg::BTH_OPCODE_RC_READ_RESP_FIRST;
+  localparam logic [7:0] OpRrMiddle  = rnic_spec_pkg::BTH_OPCODE_RC_READ_RESP_MIDDLE;
+  localparam logic [7:0] OpRrLast    = rnic_spec_pkg::BTH_OPCODE_RC_READ_RESP_LAST;
+  localparam logic [7:0] OpRrOnly    = rnic_spec_pkg::BTH_OPCODE_RC_READ_RESP_ONLY;
+  localparam logic [7:0] OpAck       = rnic_spec_pkg::BTH_OPCODE_RC_ACK;
+  localparam logic [7:0] OpAtomicAck = rnic_spec_pkg::BTH_OPCODE_RC_ATOMIC_ACK;
+  localparam logic [7:0] OpCmpSwap   = rnic_spec_pkg::BTH_OPCODE_RC_CMP_SWAP;
+  localparam logic [7:0] OpFetchAdd  = rnic_spec_pkg::BTH_OPCODE_RC_FETCH_ADD;
+  localparam logic [7:0] OpUdSend    = rnic_spec_pkg::BTH_OPCODE_UD_SEND_ONLY;
+  localparam logic [7:0] OpUdSendImm = rnic_spec_pkg::BTH_OPCODE_UD_SEND_ONLY_IMM;
   localparam logic [31:0] UdGrhBytes = 32'd40;  // GRH area at the start of a UD receive buffer
   // mkey_table access bits (rnic_spec_pkg::ACCESS_* positions)
   localparam logic [3:0] AccLocWr = 4'(32'd1 << rnic_spec_pkg::ACCESS_LOCAL_WRITE);
@@ -218,7 +230,7 @@ module xport_rx #(
   // cycles after h_q, when both registers hold this packet's values.
   always_comb begin
     // the datagram's IPv4 header as it came (no options, DF): what verbs read the source from
-    grh_ip_len = 16'd20 + 16'd8 + 16'd12 + 16'd8 + ((h_q.opcode == 8'h65) ? 16'd4 : 16'd0) + h_q.payload_len +
+    grh_ip_len = 16'd20 + 16'd8 + 16'd12 + 16'd8 + ((h_q.opcode == OpUdSendImm) ? 16'd4 : 16'd0) + h_q.payload_len +
                  {14'd0, h_q.pad_cnt} + 16'd4;
     grh_ip = {roce_pkg::be32(h_q.dst_ip), roce_pkg::be32(h_q.src_ip), 16'h0000, 8'h11, h_q.ttl,
               roce_pkg::be16(16'h4000), roce_pkg::be16(h_q.ip_id), roce_pkg::be16(grh_ip_len_q), h_q.tos, 8'h45};
@@ -315,7 +327,7 @@ module xport_rx #(
           g_hit = 1'b1; g_idx = RrW'(i);
         end
         if (rr_v_q[i] && rr_qpn_q[24*i +: 24] == h_q.dest_qp && rr_nxt_q[24*i +: 24] == h_q.psn &&
-            rr_atom_q[i] == (h_q.opcode == 8'h12)) begin
+            rr_atom_q[i] == (h_q.opcode == OpAtomicAck)) begin
           m_hit = 1'b1; m_idx = RrW'(i);
         end
       end
@@ -362,19 +374,19 @@ module xport_rx #(
                        !(pend_v_q && pend_rr_q);
   assign rdd_fire    = rdd_valid_i && rdd_ready_o;
   assign qpt_fire    = qpt_wr_valid_i && qpt_wr_ready_i;
-  assign hdr_rr      = hdr_i.opcode >= 8'h0D && hdr_i.opcode <= 8'h10;
+  assign hdr_rr      = hdr_i.opcode >= OpRrFirst && hdr_i.opcode <= OpRrOnly;
   // packets classified through a READ context (READ responses, ATOMIC ACKNOWLEDGE): SRrM first
-  assign hdr_rrm     = hdr_rr || hdr_i.opcode == 8'h12;
-  assign h_rrm       = (h_q.opcode >= 8'h0D && h_q.opcode <= 8'h10) || h_q.opcode == 8'h12;
+  assign hdr_rrm     = hdr_rr || hdr_i.opcode == OpAtomicAck;
+  assign h_rrm       = (h_q.opcode >= OpRrFirst && h_q.opcode <= OpRrOnly) || h_q.opcode == OpAtomicAck;
   // READ and atomic requests wait two cycles before SCls for the responder-resource count of
   // their QP (rsc_cnt_i: xport_tx matches rsc_qpn_o, then counts, each registered)
   logic hdr_rsc, h_rsc;
-  assign hdr_rsc     = hdr_i.opcode == 8'h0C || hdr_i.opcode == 8'h13 || hdr_i.opcode == 8'h14;
-  assign h_rsc       = h_q.opcode == 8'h0C || h_q.opcode == 8'h13 || h_q.opcode == 8'h14;
+  assign hdr_rsc     = hdr_i.opcode == OpRdReq || hdr_i.opcode == OpCmpSwap || hdr_i.opcode == OpFetchAdd;
+  assign h_rsc       = h_q.opcode == OpRdReq || h_q.opcode == OpCmpSwap || h_q.opcode == OpFetchAdd;
   // The next packet continues the owner of the pending writes: same QP's requests, or the next
   // response of the same READ (then their writes need not be settled in between). An ATOMIC
   // ACKNOWLEDGE may place through a context: it settles them first.
-  assign pend_same   = hdr_i.dest_qp == pend_qp_q && hdr_i.opcode != 8'h12 &&
+  assign pend_same   = hdr_i.dest_qp == pend_qp_q && hdr_i.opcode != OpAtomicAck &&
                        (pend_rr_q ? (hdr_rr && rr_nxt_q[24*32'(pend_slot_q) +: 24] == hdr_i.psn) : !hdr_rr);
 
   // ---- opcode classes: decoded from the arriving header, registered with it in h_q (timing) -----
@@ -384,14 +396,24 @@ module xport_rx #(
     logic [7:0] o;
     logic sf, sm, sl, sli, so, soi, wf, wm, wl, wli, wo, woi, rq, at;
     o = hdr_i.opcode;
-    sf = o == 8'h00; sm = o == 8'h01; sl = o == 8'h02; sli = o == 8'h03; so = o == 8'h04; soi = o == 8'h05;
-    wf = o == 8'h06; wm = o == 8'h07; wl = o == 8'h08; wli = o == 8'h09; wo = o == 8'h0A; woi = o == 8'h0B;
-    rq = o == 8'h0C;
-    at = o == 8'h13 || o == 8'h14;
-    opd_d = {o == 8'h11 || o == 8'h12,                       // is_ack
-             (o <= 8'h0C) || at,                             // is_rc_req
-             o >= 8'h0D && o <= 8'h10,                       // is_rr (READ response)
-             o == 8'h64 || o == 8'h65,                       // ud_op: UD SEND ONLY (with immediate)
+    sf  = o == rnic_spec_pkg::BTH_OPCODE_RC_SEND_FIRST;
+    sm  = o == rnic_spec_pkg::BTH_OPCODE_RC_SEND_MIDDLE;
+    sl  = o == rnic_spec_pkg::BTH_OPCODE_RC_SEND_LAST;
+    sli = o == rnic_spec_pkg::BTH_OPCODE_RC_SEND_LAST_IMM;
+    so  = o == rnic_spec_pkg::BTH_OPCODE_RC_SEND_ONLY;
+    soi = o == rnic_spec_pkg::BTH_OPCODE_RC_SEND_ONLY_IMM;
+    wf  = o == rnic_spec_pkg::BTH_OPCODE_RC_WRITE_FIRST;
+    wm  = o == rnic_spec_pkg::BTH_OPCODE_RC_WRITE_MIDDLE;
+    wl  = o == rnic_spec_pkg::BTH_OPCODE_RC_WRITE_LAST;
+    wli = o == rnic_spec_pkg::BTH_OPCODE_RC_WRITE_LAST_IMM;
+    wo  = o == rnic_spec_pkg::BTH_OPCODE_RC_WRITE_ONLY;
+    woi = o == rnic_spec_pkg::BTH_OPCODE_RC_WRITE_ONLY_IMM;
+    rq = o == OpRdReq;
+    at = o == OpCmpSwap || o == OpFetchAdd;
+    opd_d = {o == OpAck || o == OpAtomicAck,                 // is_ack
+             (o <= OpRdReq) || at,                           // is_rc_req
+             o >= OpRrFirst && o <= OpRrOnly,                // is_rr (READ response)
+             o == OpUdSend || o == OpUdSendImm,              // ud_op: UD SEND ONLY (with immediate)
              rq, at,                                         // rd_req, atomic
              wf || wm || wl || wli || wo || woi,             // is_write
              sf || sm || sl || sli || so || soi,             // is_send
@@ -500,7 +522,7 @@ module xport_rx #(
     ud_fits = 34'(plen) + 34'(UdGrhBytes) <= buf_total;
     rd_npk = '0;
     for (int j = 0; j < NPm; j++) if (pl_oh[j]) rd_npk = rd_npk | hnpk_q[24*j +: 24];
-    aa = op == 8'h12 && m_hit_q;   // ATOMIC ACKNOWLEDGE of an atomic's context (SRrM match)
+    aa = op == OpAtomicAck && m_hit_q;   // ATOMIC ACKNOWLEDGE of an atomic's context (SRrM match)
     ack_now = lastish || h_q.ack_req ||
               (q_e.ack_coalesce != 8'd0 && (9'(q_st.ack_cnt) + 9'd1) >= 9'(q_e.ack_coalesce));
   end
@@ -524,7 +546,7 @@ module xport_rx #(
     rr_lenerr_v_q <= rr_lenerr; rr_off_v_q <= rr_off; rr_plen_q <= rr_plen;
   end
   always_comb begin
-    aa_m = h_q.opcode == 8'h12 && m_hit_q;
+    aa_m = h_q.opcode == OpAtomicAck && m_hit_q;
     m_d = rr_d_q[m_idx_q];
     m_x = rr_x_q[m_idx_q];
     rr_lpsn = '0;
@@ -536,9 +558,9 @@ module xport_rx #(
     // A resumed READ (a retry from mid-message) may also be answered with a replay that goes on
     // with the original message's opcodes: Linux rxe answers such a duplicate READ with MIDDLE
     // or LAST at the resume PSN (docs/interop.md). PSN and length checks apply as for FIRST/ONLY.
-    rr_seq_ok = (h_q.opcode == 8'h0D && rr_firstp && !rr_lastp) || (h_q.opcode == 8'h0E && !rr_firstp && !rr_lastp) ||
-                (h_q.opcode == 8'h0F && !rr_firstp && rr_lastp) || (h_q.opcode == 8'h10 && rr_firstp && rr_lastp) ||
-                (rr_rsm_q[m_idx_q] && rr_firstp && ((h_q.opcode == 8'h0E && !rr_lastp) || (h_q.opcode == 8'h0F && rr_lastp)));
+    rr_seq_ok = (h_q.opcode == OpRrFirst && rr_firstp && !rr_lastp) || (h_q.opcode == OpRrMiddle && !rr_firstp && !rr_lastp) ||
+                (h_q.opcode == OpRrLast && !rr_firstp && rr_lastp) || (h_q.opcode == OpRrOnly && rr_firstp && rr_lastp) ||
+                (rr_rsm_q[m_idx_q] && rr_firstp && ((h_q.opcode == OpRrMiddle && !rr_lastp) || (h_q.opcode == OpRrLast && rr_lastp)));
     // the last response carries length - (packets - 1) * PMTU = ((length - 1) mod PMTU) + 1
     // bytes (0 for a zero-length READ)
     rr_rest_ok = rr_lz ? rr_pz_q : !rr_pz_q && rr_pfit_q && ((rr_pm1_q ^ rr_lm1) & rr_pmsk_q) == 12'd0;
@@ -579,7 +601,7 @@ module xport_rx #(
       c_evt = 1'b1;
       c_ev.syndrome = h_q.syndrome;
       c_ev.msn = {8'd0, h_q.msn};
-      if (op == 8'h12) begin
+      if (op == OpAtomicAck) begin
         c_ev.kind = rnic_spec_pkg::RX_EVENT_KIND_ATOMIC_ACK;
         c_ev.swap_add = h_q.orig;
       end else if (h_q.syndrome[6:5] == 2'b00) c_ev.kind = rnic_spec_pkg::RX_EVENT_KIND_ACK;
@@ -621,8 +643,8 @@ module xport_rx #(
         c_ev.status = ud_fits ? rnic_spec_pkg::WC_STATUS_SUCCESS : rnic_spec_pkg::WC_STATUS_LOC_LEN_ERR;
         c_ev.wr_id = q_rqd.wr_id;
         c_ev.byte_len = ud_fits ? 32'(plen) + UdGrhBytes : 32'd0;
-        c_ev.imm_data = op == 8'h65 ? roce_pkg::be32(h_q.imm) : 32'd0;
-        c_ev.flags = {5'd0, h_q.se, 1'b1, op == 8'h65};
+        c_ev.imm_data = op == OpUdSendImm ? roce_pkg::be32(h_q.imm) : 32'd0;
+        c_ev.flags = {5'd0, h_q.se, 1'b1, op == OpUdSendImm};
         c_ev.src_qpn = {8'd0, h_q.src_qp};
       end
     end else if (!is_rc_req || q_e.qp_type != rnic_spec_pkg::QP_TYPE_RC || q_st.err) begin
@@ -898,7 +920,7 @@ module xport_rx #(
   assign st_we          = state_q == SWb && p_wb_q;
   assign rqv_clr        = p_rqclr_q;
   assign dma_req_fire   = state_q == SDmaReq && dma_wr_req_ready_i;
-  assign pl_aa          = pl_rd_q && h_q.opcode == 8'h12;
+  assign pl_aa          = pl_rd_q && h_q.opcode == OpAtomicAck;
   assign hs_chunk       = (pl_ud_q && pl_off_q < UdGrhBytes) || pl_aa;
   assign feed_chunk     = dma_req_fire && !hs_chunk;
 
