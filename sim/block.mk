@@ -117,6 +117,8 @@ SIM_PGO_BIN := $(SIM_PGO_DIR)/rnic_sim
 # the training runs, separated by |
 SIM_PGO_TRAIN ?= bench-rdma $(SIM_PGO_DIR)/train --quick
 SIM_PGO_NOCACHE := -MAKEFLAGS OBJCACHE=
+# more flags for the final (profile-using) compile, for trying build options (docs/sim-speed.md)
+SIM_PGO_USE_EXTRA ?=
 $(SIM_PGO_DIR)/obj/Vrnic_core: $(SIM_DEPS) bitstream-scripts/configs/$(SIM_CONFIG).cfg $(FW_IMAGE)
 	@rm -rf $(SIM_PGO_DIR)/obj $(SIM_PGO_DIR)/train $(SIM_PGO_DIR)/train.log
 	$(call verilate,$(SIM_PGO_DIR)/obj,rnic_core,,$(SIM_CPP),$(SIM_MODEL_FLAGS) $(SIM_PGO_NOCACHE) \
@@ -129,7 +131,7 @@ $(SIM_PGO_DIR)/obj/Vrnic_core: $(SIM_DEPS) bitstream-scripts/configs/$(SIM_CONFI
 	@ls $(SIM_PGO_DIR)/obj/*.gcda > /dev/null  # the training wrote its profiles
 	@rm -f $(SIM_PGO_DIR)/obj/*.o $(SIM_PGO_DIR)/obj/*.a $@
 	$(call verilate,$(SIM_PGO_DIR)/obj,rnic_core,,$(SIM_CPP),$(SIM_MODEL_FLAGS) $(SIM_PGO_NOCACHE) \
-	  -CFLAGS -fprofile-use -CFLAGS -fprofile-partial-training -CFLAGS -Wno-missing-profile)
+	  -CFLAGS -fprofile-use -CFLAGS -fprofile-partial-training -CFLAGS -Wno-missing-profile $(SIM_PGO_USE_EXTRA))
 	@touch $@
 $(SIM_PGO_BIN): $(SIM_PGO_DIR)/obj/Vrnic_core $(FW_IMAGE)
 	@mkdir -p $(SIM_PGO_DIR)/fw

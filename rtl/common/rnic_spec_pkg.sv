@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'hC3011B56;
+  localparam logic [31:0] SPEC_HASH = 32'h75AAE8D8;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -485,11 +485,45 @@ package rnic_spec_pkg;
   localparam logic [7:0] AETH_CODE_KIND_MASK = 8'd96;
   localparam logic [7:0] AETH_CODE_CODE_MASK = 8'd31;
 
-  // RC BTH opcodes of the atomics and the acknowledges (IBTA 9.2, table 38).
+  // BTH opcodes (IBTA 9.2, table 38): bits 7:5 the transport (0 RC, 1 UC, 3 UD, 4 CNP), bits 4:0 the operation. The RC, UC and UD opcodes the NIC sends or parses, and the RoCEv2 CNP. IMM: with immediate; INV: with invalidate.
+  localparam logic [7:0] BTH_OPCODE_RC_SEND_FIRST = 8'd0;
+  localparam logic [7:0] BTH_OPCODE_RC_SEND_MIDDLE = 8'd1;
+  localparam logic [7:0] BTH_OPCODE_RC_SEND_LAST = 8'd2;
+  localparam logic [7:0] BTH_OPCODE_RC_SEND_LAST_IMM = 8'd3;
+  localparam logic [7:0] BTH_OPCODE_RC_SEND_ONLY = 8'd4;
+  localparam logic [7:0] BTH_OPCODE_RC_SEND_ONLY_IMM = 8'd5;
+  localparam logic [7:0] BTH_OPCODE_RC_WRITE_FIRST = 8'd6;
+  localparam logic [7:0] BTH_OPCODE_RC_WRITE_MIDDLE = 8'd7;
+  localparam logic [7:0] BTH_OPCODE_RC_WRITE_LAST = 8'd8;
+  localparam logic [7:0] BTH_OPCODE_RC_WRITE_LAST_IMM = 8'd9;
+  localparam logic [7:0] BTH_OPCODE_RC_WRITE_ONLY = 8'd10;
+  localparam logic [7:0] BTH_OPCODE_RC_WRITE_ONLY_IMM = 8'd11;
+  localparam logic [7:0] BTH_OPCODE_RC_READ_REQ = 8'd12;
+  localparam logic [7:0] BTH_OPCODE_RC_READ_RESP_FIRST = 8'd13;
+  localparam logic [7:0] BTH_OPCODE_RC_READ_RESP_MIDDLE = 8'd14;
+  localparam logic [7:0] BTH_OPCODE_RC_READ_RESP_LAST = 8'd15;
+  localparam logic [7:0] BTH_OPCODE_RC_READ_RESP_ONLY = 8'd16;
   localparam logic [7:0] BTH_OPCODE_RC_ACK = 8'd17;
   localparam logic [7:0] BTH_OPCODE_RC_ATOMIC_ACK = 8'd18;
   localparam logic [7:0] BTH_OPCODE_RC_CMP_SWAP = 8'd19;
   localparam logic [7:0] BTH_OPCODE_RC_FETCH_ADD = 8'd20;
+  localparam logic [7:0] BTH_OPCODE_RC_SEND_LAST_INV = 8'd22;
+  localparam logic [7:0] BTH_OPCODE_RC_SEND_ONLY_INV = 8'd23;
+  localparam logic [7:0] BTH_OPCODE_UC_SEND_FIRST = 8'd32;
+  localparam logic [7:0] BTH_OPCODE_UC_SEND_MIDDLE = 8'd33;
+  localparam logic [7:0] BTH_OPCODE_UC_SEND_LAST = 8'd34;
+  localparam logic [7:0] BTH_OPCODE_UC_SEND_LAST_IMM = 8'd35;
+  localparam logic [7:0] BTH_OPCODE_UC_SEND_ONLY = 8'd36;
+  localparam logic [7:0] BTH_OPCODE_UC_SEND_ONLY_IMM = 8'd37;
+  localparam logic [7:0] BTH_OPCODE_UC_WRITE_FIRST = 8'd38;
+  localparam logic [7:0] BTH_OPCODE_UC_WRITE_MIDDLE = 8'd39;
+  localparam logic [7:0] BTH_OPCODE_UC_WRITE_LAST = 8'd40;
+  localparam logic [7:0] BTH_OPCODE_UC_WRITE_LAST_IMM = 8'd41;
+  localparam logic [7:0] BTH_OPCODE_UC_WRITE_ONLY = 8'd42;
+  localparam logic [7:0] BTH_OPCODE_UC_WRITE_ONLY_IMM = 8'd43;
+  localparam logic [7:0] BTH_OPCODE_UD_SEND_ONLY = 8'd100;
+  localparam logic [7:0] BTH_OPCODE_UD_SEND_ONLY_IMM = 8'd101;
+  localparam logic [7:0] BTH_OPCODE_CNP = 8'd129;
 
   // Capability bits in id.caps.
   localparam logic [7:0] ID_CAPS_RC = 8'd0;

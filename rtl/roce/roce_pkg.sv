@@ -92,18 +92,29 @@ package roce_pkg;
   function automatic logic [7:0] op_hdrs(input logic [7:0] op);
     logic [7:0] f;
     case (op)
-      8'h00, 8'h01, 8'h02, 8'h04, 8'h07, 8'h08, 8'h0E,
-      8'h20, 8'h21, 8'h22, 8'h24, 8'h27, 8'h28: f = 8'h80;
-      8'h03, 8'h05, 8'h09, 8'h16, 8'h17,
-      8'h23, 8'h25, 8'h29: f = 8'h81;
-      8'h06, 8'h0A, 8'h0C, 8'h26, 8'h2A: f = 8'h90;
-      8'h0B, 8'h2B: f = 8'h91;
-      8'h0D, 8'h0F, 8'h10, 8'h11: f = 8'h84;
-      8'h12: f = 8'h86;
-      8'h13, 8'h14: f = 8'h88;
-      8'h64: f = 8'hA0;
-      8'h65: f = 8'hA1;
-      8'h81: f = 8'hC0;
+      rnic_spec_pkg::BTH_OPCODE_RC_SEND_FIRST, rnic_spec_pkg::BTH_OPCODE_RC_SEND_MIDDLE,
+      rnic_spec_pkg::BTH_OPCODE_RC_SEND_LAST, rnic_spec_pkg::BTH_OPCODE_RC_SEND_ONLY,
+      rnic_spec_pkg::BTH_OPCODE_RC_WRITE_MIDDLE, rnic_spec_pkg::BTH_OPCODE_RC_WRITE_LAST,
+      rnic_spec_pkg::BTH_OPCODE_RC_READ_RESP_MIDDLE,
+      rnic_spec_pkg::BTH_OPCODE_UC_SEND_FIRST, rnic_spec_pkg::BTH_OPCODE_UC_SEND_MIDDLE,
+      rnic_spec_pkg::BTH_OPCODE_UC_SEND_LAST, rnic_spec_pkg::BTH_OPCODE_UC_SEND_ONLY,
+      rnic_spec_pkg::BTH_OPCODE_UC_WRITE_MIDDLE, rnic_spec_pkg::BTH_OPCODE_UC_WRITE_LAST: f = 8'h80;
+      rnic_spec_pkg::BTH_OPCODE_RC_SEND_LAST_IMM, rnic_spec_pkg::BTH_OPCODE_RC_SEND_ONLY_IMM,
+      rnic_spec_pkg::BTH_OPCODE_RC_WRITE_LAST_IMM, rnic_spec_pkg::BTH_OPCODE_RC_SEND_LAST_INV,
+      rnic_spec_pkg::BTH_OPCODE_RC_SEND_ONLY_INV,
+      rnic_spec_pkg::BTH_OPCODE_UC_SEND_LAST_IMM, rnic_spec_pkg::BTH_OPCODE_UC_SEND_ONLY_IMM,
+      rnic_spec_pkg::BTH_OPCODE_UC_WRITE_LAST_IMM: f = 8'h81;
+      rnic_spec_pkg::BTH_OPCODE_RC_WRITE_FIRST, rnic_spec_pkg::BTH_OPCODE_RC_WRITE_ONLY,
+      rnic_spec_pkg::BTH_OPCODE_RC_READ_REQ,
+      rnic_spec_pkg::BTH_OPCODE_UC_WRITE_FIRST, rnic_spec_pkg::BTH_OPCODE_UC_WRITE_ONLY: f = 8'h90;
+      rnic_spec_pkg::BTH_OPCODE_RC_WRITE_ONLY_IMM, rnic_spec_pkg::BTH_OPCODE_UC_WRITE_ONLY_IMM: f = 8'h91;
+      rnic_spec_pkg::BTH_OPCODE_RC_READ_RESP_FIRST, rnic_spec_pkg::BTH_OPCODE_RC_READ_RESP_LAST,
+      rnic_spec_pkg::BTH_OPCODE_RC_READ_RESP_ONLY, rnic_spec_pkg::BTH_OPCODE_RC_ACK: f = 8'h84;
+      rnic_spec_pkg::BTH_OPCODE_RC_ATOMIC_ACK: f = 8'h86;
+      rnic_spec_pkg::BTH_OPCODE_RC_CMP_SWAP, rnic_spec_pkg::BTH_OPCODE_RC_FETCH_ADD: f = 8'h88;
+      rnic_spec_pkg::BTH_OPCODE_UD_SEND_ONLY: f = 8'hA0;
+      rnic_spec_pkg::BTH_OPCODE_UD_SEND_ONLY_IMM: f = 8'hA1;
+      rnic_spec_pkg::BTH_OPCODE_CNP: f = 8'hC0;
       default: f = 8'h00;
     endcase
     op_hdrs = f;

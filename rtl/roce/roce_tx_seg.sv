@@ -45,23 +45,34 @@ module roce_tx_seg (
     logic [7:0] o;
     logic [1:0] pos; // 0 first, 1 middle, 2 last, 3 only
     pos = (f && l) ? 2'd3 : f ? 2'd0 : l ? 2'd2 : 2'd1;
+    // FIRST, MIDDLE, LAST are consecutive opcodes (pos 0, 1, 2), and READ RESPONSE ONLY follows
+    // READ RESPONSE LAST (pos 3).
     case (kind)
-      roce_pkg::KindSend:      o = (pos == 2'd3) ? 8'h04 : {6'h0, pos};
-      roce_pkg::KindSendImm:   o = (pos == 2'd3) ? 8'h05 : (pos == 2'd2) ? 8'h03 : {6'h0, pos};
-      roce_pkg::KindSendInv:   o = (pos == 2'd3) ? 8'h17 : (pos == 2'd2) ? 8'h16 : {6'h0, pos};
-      roce_pkg::KindWrite:     o = (pos == 2'd3) ? 8'h0A : 8'h06 + {6'h0, pos};
-      roce_pkg::KindWriteImm:  o = (pos == 2'd3) ? 8'h0B : (pos == 2'd2) ? 8'h09 : 8'h06 + {6'h0, pos};
-      roce_pkg::KindReadResp:  o = 8'h0D + {6'h0, pos};
-      roce_pkg::KindReadReq:   o = 8'h0C;
-      roce_pkg::KindAck:       o = 8'h11;
-      roce_pkg::KindAtomicAck: o = 8'h12;
-      roce_pkg::KindCmpSwap:   o = 8'h13;
-      roce_pkg::KindFetchAdd:  o = 8'h14;
-      roce_pkg::KindUdSend:    o = 8'h64;
-      roce_pkg::KindUdSendImm: o = 8'h65;
-      default:                 o = 8'h81;
+      roce_pkg::KindSend:      o = (pos == 2'd3) ? rnic_spec_pkg::BTH_OPCODE_RC_SEND_ONLY :
+                                   rnic_spec_pkg::BTH_OPCODE_RC_SEND_FIRST + {6'h0, pos};
+      roce_pkg::KindSendImm:   o = (pos == 2'd3) ? rnic_spec_pkg::BTH_OPCODE_RC_SEND_ONLY_IMM :
+                                   (pos == 2'd2) ? rnic_spec_pkg::BTH_OPCODE_RC_SEND_LAST_IMM :
+                                   rnic_spec_pkg::BTH_OPCODE_RC_SEND_FIRST + {6'h0, pos};
+      roce_pkg::KindSendInv:   o = (pos == 2'd3) ? rnic_spec_pkg::BTH_OPCODE_RC_SEND_ONLY_INV :
+                                   (pos == 2'd2) ? rnic_spec_pkg::BTH_OPCODE_RC_SEND_LAST_INV :
+                                   rnic_spec_pkg::BTH_OPCODE_RC_SEND_FIRST + {6'h0, pos};
+      roce_pkg::KindWrite:     o = (pos == 2'd3) ? rnic_spec_pkg::BTH_OPCODE_RC_WRITE_ONLY :
+                                   rnic_spec_pkg::BTH_OPCODE_RC_WRITE_FIRST + {6'h0, pos};
+      roce_pkg::KindWriteImm:  o = (pos == 2'd3) ? rnic_spec_pkg::BTH_OPCODE_RC_WRITE_ONLY_IMM :
+                                   (pos == 2'd2) ? rnic_spec_pkg::BTH_OPCODE_RC_WRITE_LAST_IMM :
+                                   rnic_spec_pkg::BTH_OPCODE_RC_WRITE_FIRST + {6'h0, pos};
+      roce_pkg::KindReadResp:  o = rnic_spec_pkg::BTH_OPCODE_RC_READ_RESP_FIRST + {6'h0, pos};
+      roce_pkg::KindReadReq:   o = rnic_spec_pkg::BTH_OPCODE_RC_READ_REQ;
+      roce_pkg::KindAck:       o = rnic_spec_pkg::BTH_OPCODE_RC_ACK;
+      roce_pkg::KindAtomicAck: o = rnic_spec_pkg::BTH_OPCODE_RC_ATOMIC_ACK;
+      roce_pkg::KindCmpSwap:   o = rnic_spec_pkg::BTH_OPCODE_RC_CMP_SWAP;
+      roce_pkg::KindFetchAdd:  o = rnic_spec_pkg::BTH_OPCODE_RC_FETCH_ADD;
+      roce_pkg::KindUdSend:    o = rnic_spec_pkg::BTH_OPCODE_UD_SEND_ONLY;
+      roce_pkg::KindUdSendImm: o = rnic_spec_pkg::BTH_OPCODE_UD_SEND_ONLY_IMM;
+      default:                 o = rnic_spec_pkg::BTH_OPCODE_CNP;
     endcase
-    if (uc && kind <= roce_pkg::KindWriteImm && kind != roce_pkg::KindSendInv) o = o | 8'h20;
+    // UC: the RC operation under transport bits 001 (UC SEND FIRST is 0x20)
+    if (uc && kind <= roce_pkg::KindWriteImm && kind != roce_pkg::KindSendInv) o = o | rnic_spec_pkg::BTH_OPCODE_UC_SEND_FIRST;
     opc = o;
   endfunction
 

@@ -137,6 +137,18 @@ module xport_rx #(
   localparam logic [7:0] SynInvReq = rnic_spec_pkg::AETH_SYNDROME_NAK_INV_REQ;
   localparam logic [7:0] SynRemAcc = rnic_spec_pkg::AETH_SYNDROME_NAK_REM_ACCESS;
   localparam logic [7:0] SynRemOp  = rnic_spec_pkg::AETH_SYNDROME_NAK_REM_OP;
+  // BTH opcodes (spec enum bth_opcode) this block tells apart by name
+  localparam logic [7:0] OpRdReq     = rnic_spec_pkg::BTH_OPCODE_RC_READ_REQ;
+  localparam logic [7:0] OpRrFirst   = rnic_spec_pkg::BTH_OPCODE_RC_READ_RESP_FIRST;
+  localparam logic [7:0] OpRrMiddle  = rnic_spec_pkg::BTH_OPCODE_RC_READ_RESP_MIDDLE;
+  localparam logic [7:0] OpRrLast    = rnic_spec_pkg::BTH_OPCODE_RC_READ_RESP_LAST;
+  localparam logic [7:0] OpRrOnly    = rnic_spec_pkg::BTH_OPCODE_RC_READ_RESP_ONLY;
+  localparam logic [7:0] OpAck       = rnic_spec_pkg::BTH_OPCODE_RC_ACK;
+  localparam logic [7:0] OpAtomicAck = rnic_spec_pkg::BTH_OPCODE_RC_ATOMIC_ACK;
+  localparam logic [7:0] OpCmpSwap   = rnic_spec_pkg::BTH_OPCODE_RC_CMP_SWAP;
+  localparam logic [7:0] OpFetchAdd  = rnic_spec_pkg::BTH_OPCODE_RC_FETCH_ADD;
+  localparam logic [7:0] OpUdSend    = rnic_spec_pkg::BTH_OPCODE_UD_SEND_ONLY;
+  localparam logic [7:0] OpUdSendImm = rnic_spec_pkg::BTH_OPCODE_UD_SEND_ONLY_IMM;
   localparam logic [31:0] UdGrhBytes = 32'd40;  // GRH area at the start of a UD receive buffer
   // mkey_table access bits (rnic_spec_pkg::ACCESS_* positions)
   localparam logic [3:0] AccLocWr = 4'(32'd1 << rnic_spec_pkg::ACCESS_LOCAL_WRITE);
@@ -218,7 +230,7 @@ module xport_rx #(
   // cycles after h_q, when both registers hold this packet's values.
   always_comb begin
     // the datagram's IPv4 header as it came (no options, DF): what verbs read the source from
-    grh_ip_len = 16'd20 + 16'd8 + 16'd12 + 16'd8 + ((h_q.opcode == 8'h65) ? 16'd4 : 16'd0) + h_q.payload_len +
+    grh_ip_len = 16'd20 + 16'd8 + 16'd12 + 16'd8 + ((h_q.opcode == OpUdSendImm) ? 16'd4 : 16'd0) + h_q.payload_len +
                  {14'd0, h_q.pad_cnt} + 16'd4;
     grh_ip = {roce_pkg::be32(h_q.dst_ip), roce_pkg::be32(h_q.src_ip), 16'h0000, 8'h11, h_q.ttl,
               roce_pkg::be16(16'h4000), roce_pkg::be16(h_q.ip_id), roce_pkg::be16(grh_ip_len_q), h_q.tos, 8'h45};
@@ -264,13 +276,17 @@ module xport_rx #(
   // SGEs and a sticky status. Only the valid bits are reset; the rest is written at allocation.
   localparam int RrW = (MaxReads > 1) ? $clog2(MaxReads) : 1;
   logic [MaxReads-1:0]      rr_v_q;
-  logic [23:0]              rr_qpn_q   [MaxReads];
-  logic [23:0]              rr_first_q [MaxReads];
-  logic [23:0]              rr_nxt_q   [MaxReads];
+  // Context i's fields are slices [W*i +: W] of flat vectors, not unpacked arrays: each context
+  // has its own write enables, and Verilator gives every element write of an unpacked array a
+  // set flag cleared and tested on every clock edge (144 of them here), a vector none
+  // (docs/sim-speed.md, step 10). The same flip-flops either way.
+  logic [24*MaxReads-1:0]   rr_qpn_q;
+  logic [24*MaxReads-1:0]   rr_first_q;
+  logic [24*MaxReads-1:0]   rr_nxt_q;
   logic [MaxReads-1:0]      rr_atb_q;               // next PSN is the resume point (FIRST/ONLY expected)
   logic [MaxReads-1:0]      rr_rsm_q;               // offset to be recomputed from the PSN (resumed)
-  logic [31:0]              rr_off_q   [MaxReads];
-  logic [7:0]               rr_stat_q  [MaxReads];
+  logic [32*MaxReads-1:0]   rr_off_q;
+  logic [8*MaxReads-1:0]    rr_stat_q;
   // (plain vectors: Yosys 0.23 synthesizes an unpacked array of a struct type without storage)
   logic [rnic_spec_pkg::RD_DESC_BYTES*8-1:0] rr_d_q [MaxReads];
   // What the READ-response checks need of the descriptor, computed when it is posted (timing:
@@ -306,19 +322,19 @@ module xport_rx #(
       for (int i = MaxReads - 1; i >= 0; i--) begin
         // a response of this QP beyond the next one a READ expects: one was lost (the responder
         // answers in PSN order); reported once until the READ advances
-        if (rr_v_q[i] && !rr_atom_q[i] && !rr_gap_q[i] && rr_qpn_q[i] == h_q.dest_qp &&
-            h_q.psn != rr_nxt_q[i] && !(h_q.psn - rr_nxt_q[i] >= 24'h400000)) begin
+        if (rr_v_q[i] && !rr_atom_q[i] && !rr_gap_q[i] && rr_qpn_q[24*i +: 24] == h_q.dest_qp &&
+            h_q.psn != rr_nxt_q[24*i +: 24] && !(h_q.psn - rr_nxt_q[24*i +: 24] >= 24'h400000)) begin
           g_hit = 1'b1; g_idx = RrW'(i);
         end
-        if (rr_v_q[i] && rr_qpn_q[i] == h_q.dest_qp && rr_nxt_q[i] == h_q.psn &&
-            rr_atom_q[i] == (h_q.opcode == 8'h12)) begin
+        if (rr_v_q[i] && rr_qpn_q[24*i +: 24] == h_q.dest_qp && rr_nxt_q[24*i +: 24] == h_q.psn &&
+            rr_atom_q[i] == (h_q.opcode == OpAtomicAck)) begin
           m_hit = 1'b1; m_idx = RrW'(i);
         end
       end
     end
     if (rdd_valid_i) begin
       for (int i = MaxReads - 1; i >= 0; i--) begin
-        if (rr_v_q[i] && rr_qpn_q[i] == rdd_i.qpn[23:0] && rr_first_q[i] == rdd_i.first_psn[23:0]) begin
+        if (rr_v_q[i] && rr_qpn_q[24*i +: 24] == rdd_i.qpn[23:0] && rr_first_q[24*i +: 24] == rdd_i.first_psn[23:0]) begin
           w_rep = 1'b1; w_rep_idx = RrW'(i);
         end
         if (!rr_v_q[i]) begin
@@ -333,7 +349,7 @@ module xport_rx #(
     w_rep_m = '0; w_rep_oh = '0; w_free_oh = '0;
     if (rdd_valid_i) begin
       for (int i = 0; i < MaxReads; i++)
-        w_rep_m[i] = rr_v_q[i] && rr_qpn_q[i] == rdd_i.qpn[23:0] && rr_first_q[i] == rdd_i.first_psn[23:0];
+        w_rep_m[i] = rr_v_q[i] && rr_qpn_q[24*i +: 24] == rdd_i.qpn[23:0] && rr_first_q[24*i +: 24] == rdd_i.first_psn[23:0];
       for (int i = 0; i < MaxReads; i++) begin
         w_rep_oh[i] = w_rep_m[i];
         w_free_oh[i] = !rr_v_q[i];
@@ -348,8 +364,8 @@ module xport_rx #(
   always_comb begin
     rdq_hit_o = 1'b0; rdq_nxt_o = '0;
     for (int i = 0; i < MaxReads; i++)
-      if (rr_v_q[i] && rr_qpn_q[i] == rdq_qpn_i && rr_first_q[i] == rdq_psn_i) begin
-        rdq_hit_o = 1'b1; rdq_nxt_o = rr_nxt_q[i];
+      if (rr_v_q[i] && rr_qpn_q[24*i +: 24] == rdq_qpn_i && rr_first_q[24*i +: 24] == rdq_psn_i) begin
+        rdq_hit_o = 1'b1; rdq_nxt_o = rr_nxt_q[24*i +: 24];
       end
   end
   // served between packets like the other firmware ports (a QP-table write goes first)
@@ -358,20 +374,20 @@ module xport_rx #(
                        !(pend_v_q && pend_rr_q);
   assign rdd_fire    = rdd_valid_i && rdd_ready_o;
   assign qpt_fire    = qpt_wr_valid_i && qpt_wr_ready_i;
-  assign hdr_rr      = hdr_i.opcode >= 8'h0D && hdr_i.opcode <= 8'h10;
+  assign hdr_rr      = hdr_i.opcode >= OpRrFirst && hdr_i.opcode <= OpRrOnly;
   // packets classified through a READ context (READ responses, ATOMIC ACKNOWLEDGE): SRrM first
-  assign hdr_rrm     = hdr_rr || hdr_i.opcode == 8'h12;
-  assign h_rrm       = (h_q.opcode >= 8'h0D && h_q.opcode <= 8'h10) || h_q.opcode == 8'h12;
+  assign hdr_rrm     = hdr_rr || hdr_i.opcode == OpAtomicAck;
+  assign h_rrm       = (h_q.opcode >= OpRrFirst && h_q.opcode <= OpRrOnly) || h_q.opcode == OpAtomicAck;
   // READ and atomic requests wait two cycles before SCls for the responder-resource count of
   // their QP (rsc_cnt_i: xport_tx matches rsc_qpn_o, then counts, each registered)
   logic hdr_rsc, h_rsc;
-  assign hdr_rsc     = hdr_i.opcode == 8'h0C || hdr_i.opcode == 8'h13 || hdr_i.opcode == 8'h14;
-  assign h_rsc       = h_q.opcode == 8'h0C || h_q.opcode == 8'h13 || h_q.opcode == 8'h14;
+  assign hdr_rsc     = hdr_i.opcode == OpRdReq || hdr_i.opcode == OpCmpSwap || hdr_i.opcode == OpFetchAdd;
+  assign h_rsc       = h_q.opcode == OpRdReq || h_q.opcode == OpCmpSwap || h_q.opcode == OpFetchAdd;
   // The next packet continues the owner of the pending writes: same QP's requests, or the next
   // response of the same READ (then their writes need not be settled in between). An ATOMIC
   // ACKNOWLEDGE may place through a context: it settles them first.
-  assign pend_same   = hdr_i.dest_qp == pend_qp_q && hdr_i.opcode != 8'h12 &&
-                       (pend_rr_q ? (hdr_rr && rr_nxt_q[pend_slot_q] == hdr_i.psn) : !hdr_rr);
+  assign pend_same   = hdr_i.dest_qp == pend_qp_q && hdr_i.opcode != OpAtomicAck &&
+                       (pend_rr_q ? (hdr_rr && rr_nxt_q[24*32'(pend_slot_q) +: 24] == hdr_i.psn) : !hdr_rr);
 
   // ---- opcode classes: decoded from the arriving header, registered with it in h_q (timing) -----
   localparam int OpdW = 18;
@@ -380,14 +396,24 @@ module xport_rx #(
     logic [7:0] o;
     logic sf, sm, sl, sli, so, soi, wf, wm, wl, wli, wo, woi, rq, at;
     o = hdr_i.opcode;
-    sf = o == 8'h00; sm = o == 8'h01; sl = o == 8'h02; sli = o == 8'h03; so = o == 8'h04; soi = o == 8'h05;
-    wf = o == 8'h06; wm = o == 8'h07; wl = o == 8'h08; wli = o == 8'h09; wo = o == 8'h0A; woi = o == 8'h0B;
-    rq = o == 8'h0C;
-    at = o == 8'h13 || o == 8'h14;
-    opd_d = {o == 8'h11 || o == 8'h12,                       // is_ack
-             (o <= 8'h0C) || at,                             // is_rc_req
-             o >= 8'h0D && o <= 8'h10,                       // is_rr (READ response)
-             o == 8'h64 || o == 8'h65,                       // ud_op: UD SEND ONLY (with immediate)
+    sf  = o == rnic_spec_pkg::BTH_OPCODE_RC_SEND_FIRST;
+    sm  = o == rnic_spec_pkg::BTH_OPCODE_RC_SEND_MIDDLE;
+    sl  = o == rnic_spec_pkg::BTH_OPCODE_RC_SEND_LAST;
+    sli = o == rnic_spec_pkg::BTH_OPCODE_RC_SEND_LAST_IMM;
+    so  = o == rnic_spec_pkg::BTH_OPCODE_RC_SEND_ONLY;
+    soi = o == rnic_spec_pkg::BTH_OPCODE_RC_SEND_ONLY_IMM;
+    wf  = o == rnic_spec_pkg::BTH_OPCODE_RC_WRITE_FIRST;
+    wm  = o == rnic_spec_pkg::BTH_OPCODE_RC_WRITE_MIDDLE;
+    wl  = o == rnic_spec_pkg::BTH_OPCODE_RC_WRITE_LAST;
+    wli = o == rnic_spec_pkg::BTH_OPCODE_RC_WRITE_LAST_IMM;
+    wo  = o == rnic_spec_pkg::BTH_OPCODE_RC_WRITE_ONLY;
+    woi = o == rnic_spec_pkg::BTH_OPCODE_RC_WRITE_ONLY_IMM;
+    rq = o == OpRdReq;
+    at = o == OpCmpSwap || o == OpFetchAdd;
+    opd_d = {o == OpAck || o == OpAtomicAck,                 // is_ack
+             (o <= OpRdReq) || at,                           // is_rc_req
+             o >= OpRrFirst && o <= OpRrOnly,                // is_rr (READ response)
+             o == OpUdSend || o == OpUdSendImm,              // ud_op: UD SEND ONLY (with immediate)
              rq, at,                                         // rd_req, atomic
              wf || wm || wl || wli || wo || woi,             // is_write
              sf || sm || sl || sli || so || soi,             // is_send
@@ -496,7 +522,7 @@ module xport_rx #(
     ud_fits = 34'(plen) + 34'(UdGrhBytes) <= buf_total;
     rd_npk = '0;
     for (int j = 0; j < NPm; j++) if (pl_oh[j]) rd_npk = rd_npk | hnpk_q[24*j +: 24];
-    aa = op == 8'h12 && m_hit_q;   // ATOMIC ACKNOWLEDGE of an atomic's context (SRrM match)
+    aa = op == OpAtomicAck && m_hit_q;   // ATOMIC ACKNOWLEDGE of an atomic's context (SRrM match)
     ack_now = lastish || h_q.ack_req ||
               (q_e.ack_coalesce != 8'd0 && (9'(q_st.ack_cnt) + 9'd1) >= 9'(q_e.ack_coalesce));
   end
@@ -520,7 +546,7 @@ module xport_rx #(
     rr_lenerr_v_q <= rr_lenerr; rr_off_v_q <= rr_off; rr_plen_q <= rr_plen;
   end
   always_comb begin
-    aa_m = h_q.opcode == 8'h12 && m_hit_q;
+    aa_m = h_q.opcode == OpAtomicAck && m_hit_q;
     m_d = rr_d_q[m_idx_q];
     m_x = rr_x_q[m_idx_q];
     rr_lpsn = '0;
@@ -532,16 +558,16 @@ module xport_rx #(
     // A resumed READ (a retry from mid-message) may also be answered with a replay that goes on
     // with the original message's opcodes: Linux rxe answers such a duplicate READ with MIDDLE
     // or LAST at the resume PSN (docs/interop.md). PSN and length checks apply as for FIRST/ONLY.
-    rr_seq_ok = (h_q.opcode == 8'h0D && rr_firstp && !rr_lastp) || (h_q.opcode == 8'h0E && !rr_firstp && !rr_lastp) ||
-                (h_q.opcode == 8'h0F && !rr_firstp && rr_lastp) || (h_q.opcode == 8'h10 && rr_firstp && rr_lastp) ||
-                (rr_rsm_q[m_idx_q] && rr_firstp && ((h_q.opcode == 8'h0E && !rr_lastp) || (h_q.opcode == 8'h0F && rr_lastp)));
+    rr_seq_ok = (h_q.opcode == OpRrFirst && rr_firstp && !rr_lastp) || (h_q.opcode == OpRrMiddle && !rr_firstp && !rr_lastp) ||
+                (h_q.opcode == OpRrLast && !rr_firstp && rr_lastp) || (h_q.opcode == OpRrOnly && rr_firstp && rr_lastp) ||
+                (rr_rsm_q[m_idx_q] && rr_firstp && ((h_q.opcode == OpRrMiddle && !rr_lastp) || (h_q.opcode == OpRrLast && rr_lastp)));
     // the last response carries length - (packets - 1) * PMTU = ((length - 1) mod PMTU) + 1
     // bytes (0 for a zero-length READ)
     rr_rest_ok = rr_lz ? rr_pz_q : !rr_pz_q && rr_pfit_q && ((rr_pm1_q ^ rr_lm1) & rr_pmsk_q) == 12'd0;
     rr_len_ok = rr_lastp ? rr_rest_ok : rr_peq_q;
     // all responses before this one carried a full PMTU: a resumed READ continues at k * PMTU
     // (a resumed context expects its resume PSN: k = resume_psn - first_psn)
-    rr_off = rr_rsm_q[m_idx_q] ? 32'(rr_krsm) << rr_pl2_q : rr_off_q[m_idx_q];
+    rr_off = rr_rsm_q[m_idx_q] ? 32'(rr_krsm) << rr_pl2_q : rr_off_q[32*32'(m_idx_q) +: 32];
     rr_avail = (34'(rr_off) < rr_tot) ? rr_tot - 34'(rr_off) : 34'd0;
     // an ATOMIC ACKNOWLEDGE places its 8-byte original value (its payload stream is empty);
     // more than the SGEs' bytes left: need > avail, i.e. need + off > total unless need is 0
@@ -575,7 +601,7 @@ module xport_rx #(
       c_evt = 1'b1;
       c_ev.syndrome = h_q.syndrome;
       c_ev.msn = {8'd0, h_q.msn};
-      if (op == 8'h12) begin
+      if (op == OpAtomicAck) begin
         c_ev.kind = rnic_spec_pkg::RX_EVENT_KIND_ATOMIC_ACK;
         c_ev.swap_add = h_q.orig;
       end else if (h_q.syndrome[6:5] == 2'b00) c_ev.kind = rnic_spec_pkg::RX_EVENT_KIND_ACK;
@@ -590,11 +616,11 @@ module xport_rx #(
           // READ_GAP: the requester re-issues the READ from the missing PSN at once
           c_evt = 1'b1;
           c_ev.kind = rnic_spec_pkg::RX_EVENT_KIND_READ_GAP;
-          c_ev.psn = {8'd0, rr_nxt_q[g_idx_q]};
+          c_ev.psn = {8'd0, rr_nxt_q[24*32'(g_idx_q) +: 24]};
         end
       end else begin
         c_rr = 1'b1;
-        c_place = rr_stat_q[m_idx_q] == rnic_spec_pkg::WC_STATUS_SUCCESS && rr_plen_q != 16'd0;
+        c_place = rr_stat_q[8*32'(m_idx_q) +: 8] == rnic_spec_pkg::WC_STATUS_SUCCESS && rr_plen_q != 16'd0;
         c_evt = rr_lastp_q || aa;
         c_ev.kind = aa ? rnic_spec_pkg::RX_EVENT_KIND_ATOMIC_ACK : rnic_spec_pkg::RX_EVENT_KIND_READ_RESP_DONE;
         c_ev.swap_add = aa ? h_q.orig : 64'd0;
@@ -617,8 +643,8 @@ module xport_rx #(
         c_ev.status = ud_fits ? rnic_spec_pkg::WC_STATUS_SUCCESS : rnic_spec_pkg::WC_STATUS_LOC_LEN_ERR;
         c_ev.wr_id = q_rqd.wr_id;
         c_ev.byte_len = ud_fits ? 32'(plen) + UdGrhBytes : 32'd0;
-        c_ev.imm_data = op == 8'h65 ? roce_pkg::be32(h_q.imm) : 32'd0;
-        c_ev.flags = {5'd0, h_q.se, 1'b1, op == 8'h65};
+        c_ev.imm_data = op == OpUdSendImm ? roce_pkg::be32(h_q.imm) : 32'd0;
+        c_ev.flags = {5'd0, h_q.se, 1'b1, op == OpUdSendImm};
         c_ev.src_qpn = {8'd0, h_q.src_qp};
       end
     end else if (!is_rc_req || q_e.qp_type != rnic_spec_pkg::QP_TYPE_RC || q_st.err) begin
@@ -894,7 +920,7 @@ module xport_rx #(
   assign st_we          = state_q == SWb && p_wb_q;
   assign rqv_clr        = p_rqclr_q;
   assign dma_req_fire   = state_q == SDmaReq && dma_wr_req_ready_i;
-  assign pl_aa          = pl_rd_q && h_q.opcode == 8'h12;
+  assign pl_aa          = pl_rd_q && h_q.opcode == OpAtomicAck;
   assign hs_chunk       = (pl_ud_q && pl_off_q < UdGrhBytes) || pl_aa;
   assign feed_chunk     = dma_req_fire && !hs_chunk;
 
@@ -926,7 +952,7 @@ module xport_rx #(
 
       // READ contexts: allocation / replacement by the firmware, freed by a QP-table write
       for (int i = 0; i < MaxReads; i++)
-        if (qpt_fire && {8'd0, rr_qpn_q[i]} == qpt_wr_qpn_i) rr_v_q[i] <= 1'b0;
+        if (qpt_fire && {8'd0, rr_qpn_q[24*i +: 24]} == qpt_wr_qpn_i) rr_v_q[i] <= 1'b0;
       for (int i = 0; i < MaxReads; i++) if (w_oh[i]) rr_v_q[i] <= 1'b1;
 
       case (state_q)
@@ -1012,7 +1038,7 @@ module xport_rx #(
           p_rr_q <= c_rr;
           pl_rd_q <= c_rr;
           rr_slot_q <= m_idx_q;
-          rr_nst_q <= rr_stat_q[m_idx_q];
+          rr_nst_q <= rr_stat_q[8*32'(m_idx_q) +: 8];
           rr_lenerr_q <= rr_lenerr_v_q;
           if (c_rr) begin
             pl_rem_q <= rr_plen_q;
@@ -1206,13 +1232,13 @@ module xport_rx #(
     end
     if (rr_upd) for (int i = 0; i < MaxReads; i++) begin
       if (w_oh[i]) begin
-        rr_qpn_q[i] <= rdd_i.qpn[23:0];
-        rr_first_q[i] <= rdd_i.first_psn[23:0];
-        rr_nxt_q[i] <= rdd_i.resume[0] ? rdd_i.resume_psn : rdd_i.first_psn[23:0];
+        rr_qpn_q[24*i +: 24] <= rdd_i.qpn[23:0];
+        rr_first_q[24*i +: 24] <= rdd_i.first_psn[23:0];
+        rr_nxt_q[24*i +: 24] <= rdd_i.resume[0] ? rdd_i.resume_psn : rdd_i.first_psn[23:0];
         rr_atb_q[i] <= 1'b1;
-        rr_off_q[i] <= 32'd0;
+        rr_off_q[32*i +: 32] <= 32'd0;
         rr_rsm_q[i] <= rdd_i.resume[0];
-        rr_stat_q[i] <= rnic_spec_pkg::WC_STATUS_SUCCESS;
+        rr_stat_q[8*i +: 8] <= rnic_spec_pkg::WC_STATUS_SUCCESS;
         rr_atom_q[i] <= rdd_i.atomic[0];
         // a re-post keeps the mark: the rest of the old response stream must not report again
         rr_gap_q[i] <= w_rep && rr_gap_q[i];
@@ -1220,13 +1246,13 @@ module xport_rx #(
         rr_gap_q[i] <= 1'b1;
       end else if (state_q == SFin && p_rr_q && rr_slot_q == RrW'(i)) begin
         rr_gap_q[i] <= 1'b0;
-        rr_nxt_q[i] <= rr_nxt_q[i] + 24'd1;
+        rr_nxt_q[24*i +: 24] <= rr_nxt_q[24*i +: 24] + 24'd1;
         rr_atb_q[i] <= 1'b0;
-        rr_off_q[i] <= pl_off_q;
+        rr_off_q[32*i +: 32] <= pl_off_q;
         rr_rsm_q[i] <= 1'b0;
-        rr_stat_q[i] <= rr_fin;
-      end else if (rr_settle_err && pend_slot_q == RrW'(i) && rr_stat_q[i] == rnic_spec_pkg::WC_STATUS_SUCCESS) begin
-        rr_stat_q[i] <= rnic_spec_pkg::WC_STATUS_GENERAL_ERR;
+        rr_stat_q[8*i +: 8] <= rr_fin;
+      end else if (rr_settle_err && pend_slot_q == RrW'(i) && rr_stat_q[8*i +: 8] == rnic_spec_pkg::WC_STATUS_SUCCESS) begin
+        rr_stat_q[8*i +: 8] <= rnic_spec_pkg::WC_STATUS_GENERAL_ERR;
       end
     end
   end
