@@ -373,7 +373,7 @@ module xport_tx #(
   // must not end in a frame the requester accepts as the end of a good READ. Holding the last
   // beat cannot deadlock: the completions need no further frame, only the DMA data already
   // taken. The frame is then poisoned (ICRC broken: the requester drops it) and a NAK follows.
-  assign pkt_rr_last = !sel_ack && (pkt.opcode == 8'h0F || pkt.opcode == 8'h10);
+  assign pkt_rr_last = !sel_ack && (pkt.opcode == rnic_spec_pkg::BTH_OPCODE_RC_READ_RESP_LAST || pkt.opcode == rnic_spec_pkg::BTH_OPCODE_RC_READ_RESP_ONLY);
   assign rr_hold    = tx_valid && tx_last && lf_rr_last && !rr_ok;
   assign frame_fire = tx_valid && m_tready_i && tx_last && !rr_hold;
   roce_pkg::roce_hdr_t tx_desc;
