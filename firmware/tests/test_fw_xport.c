@@ -637,13 +637,13 @@ static void atomics(void)
 	rnic_rx_event_set_qpn(ev, qpn);
 	rnic_rx_event_set_psn(ev, 0x40);
 	rnic_rx_event_set_msn(ev, 9);
-	rnic_rx_event_set_opcode(ev, 0x14); /* fetch-add */
+	rnic_rx_event_set_opcode(ev, RNIC_BTH_OPCODE_RC_FETCH_ADD);
 	rnic_rx_event_set_va(ev, H(DATA_OFF + 64));
 	rnic_rx_event_set_swap_add(ev, 5);
 	fw_rx_event(ev);
 	fw_rx_event(ev); /* the same request again: answered, not executed twice */
 	rnic_rx_event_set_psn(ev, 0x41);
-	rnic_rx_event_set_opcode(ev, 0x13); /* compare-swap: 105 == 105 -> 7 */
+	rnic_rx_event_set_opcode(ev, RNIC_BTH_OPCODE_RC_CMP_SWAP); /* 105 == 105 -> 7 */
 	rnic_rx_event_set_compare(ev, 105);
 	rnic_rx_event_set_swap_add(ev, 7);
 	fw_rx_event(ev);
