@@ -47,11 +47,18 @@ static uint32_t cqw_prod, eqw_prod;
 
 static uint32_t cqw_done(void) { return hal_tc_rd32(RNIC_FW_TC_CQW_CONS) & CQW_MASK; }
 
-/* One command to the writer (spec cqw_cmd): the previous one must have been taken (bounded). */
-static void cqw_cmd(uint32_t cqn, uint32_t op, uint32_t arg)
+/* The writer's command and ring registers are shared: the previous command (cqw_cmd or
+ * cqw_cq_cfg) must have been taken before the next is written (bounded wait). */
+static void cqw_cmd_taken(void)
 {
 	for (uint32_t i = 0; i < CQW_SPIN && (hal_tc_rd32(RNIC_FW_TC_CQW_STATUS) & CQW_STATUS_CMD); i++)
 		;
+}
+
+/* One command to the writer (spec cqw_cmd). */
+static void cqw_cmd(uint32_t cqn, uint32_t op, uint32_t arg)
+{
+	cqw_cmd_taken();
 	hal_tc_wr32(RNIC_FW_TC_CQW_CMD_ARG, arg & PI_MASK);
 	hal_tc_wr32(RNIC_FW_TC_CQW_CMD, cqn | op << RNIC_CQW_CMD_OP_OFF * 8);
 }
@@ -93,9 +100,7 @@ int fw_cqw_drain(void)
 void fw_cqw_program(uint32_t n, uint64_t buf, uint32_t log_size)
 {
 	fw_cqw_drain();
-	/* the ring registers are shared by every command: the previous one must have been taken */
-	for (uint32_t i = 0; i < CQW_SPIN && (hal_tc_rd32(RNIC_FW_TC_CQW_STATUS) & CQW_STATUS_CMD); i++)
-		;
+	cqw_cmd_taken();
 	hal_tc_wr32(RNIC_FW_TC_CQW_CQ_BASE_LO, (uint32_t)buf);
 	hal_tc_wr32(RNIC_FW_TC_CQW_CQ_BASE_HI, (uint32_t)(buf >> 32));
 	hal_tc_wr32(RNIC_FW_TC_CQW_CQ_CFG, n | log_size << 16);
