@@ -202,10 +202,13 @@ test-rdma-25g: $(SIM25_BIN)
 # pfc: the gate's block testbench (tb/pfc), then priority flow control end to end
 # (tb/sys/test_rdma_ext.cpp, pfc): the far MAC pauses one
 # priority, the other QP's WRITE completes, the paused one after the release; the capture checked
-# by tb/sys/pcap_prio.py (tags, DSCP per QP, nothing of the paused priority between XOFF and XON).
+# by tb/sys/pcap_prio.py (tags, DSCP per QP, nothing of the paused priority between XOFF and XON);
+# then line-rate bursts of small UD frames into a NIC that pauses (tb/sys/test_pause_burst.cpp):
+# the headroom holds what arrives after XOFF, nothing is dropped for want of room.
 TEST_SUITES += pfc
 .PHONY: test-pfc
 test-pfc: $(SIM_BIN) $(PFC_GATE_BINS)
 	@mkdir -p $(BUILD)/sys
 	@rc=0; $(MAKE) --no-print-directory test-pfc-gate || rc=1; $(SIM_BIN) test-rdma-pfc 1 || rc=1; \
-	tb/sys/pcap_prio.py build/sys/test-rdma-pfc.pcap build/sys/test-rdma-pfc.expect || rc=1; exit $$rc
+	tb/sys/pcap_prio.py build/sys/test-rdma-pfc.pcap build/sys/test-rdma-pfc.expect || rc=1; \
+	$(SIM_BIN) test-pause-burst || rc=1; exit $$rc

@@ -12,6 +12,7 @@ in the form a tool takes, so each configuration is written once.
 Lines are `key = value` (integers), `#` starts a comment. Lower-case keys describe the
 configuration; UpperCamel keys are rnic_core parameters.
 """
+import math
 import os
 import re
 import sys
@@ -20,6 +21,15 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 CORE = os.path.join(ROOT, "rtl", "core", "rnic_core.sv")
 SPEC = os.path.join(ROOT, "spec", "rnic.toml")
+
+# Flow-control headroom assumptions (docs/decisions/link-pause.md): 100 m of fibre each way, a
+# maximum frame on the wire (MTU 4096 + headers + FCS + preamble/IFG, rounded up), a minimum frame
+# (60 bytes + FCS + 20 bytes of preamble and inter-frame gap) and what a frame adds on the wire
+# beyond the bytes the receive buffer keeps (FCS, preamble, gap).
+FIBRE_NS = 500
+MAX_WIRE_BYTES = 4400
+MIN_WIRE_BYTES = 84
+WIRE_EXTRA = 24
 
 
 def load(name):
@@ -92,6 +102,22 @@ def check(name, cfg):
     rule("pause-bytes", buf - hb - hyb >= 4352 and buf & (buf - 1) == 0,
          f"RxBufBytes {buf} - headroom {hb} - hysteresis {hyb} < one 4352-byte frame")
     rule("pause-frames", meta - hf - hyf >= 4, f"RxMetaDepth {meta} - {hf} - {hyf} < 4")
+    rule("meta-pow2", meta >= 8 and meta & (meta - 1) == 0, f"RxMetaDepth {meta} not a power of two >= 8")
+    # What may still arrive after XOFF (docs/decisions/link-pause.md, "Headroom"): the PAUSE waits
+    # behind one maximum frame of ours, crosses the fibre, the far end finishes its frame, the
+    # fibre back. In headers: that time filled with minimum frames, plus the far end's frame and
+    # one in flight. In buffer bytes: the buffer keeps each frame in whole datapath words, so
+    # small frames take more buffer than wire (up to 128 bytes for a 65-byte frame at 512 bits).
+    gbps, wb = cfg["line_gbps"], dw // 8
+    t_ns = MAX_WIRE_BYTES * 8 / gbps + 2 * FIBRE_NS
+    min_slot_ns = MIN_WIRE_BYTES * 8 / gbps
+    need_f = math.ceil(t_ns / min_slot_ns) + 2
+    ratio = max(1.0, max(-(-n // wb) * wb / (n + WIRE_EXTRA) for n in range(60, MAX_WIRE_BYTES)))
+    need_b = math.ceil(ratio * gbps / 8 * t_ns + MAX_WIRE_BYTES)
+    rule("pause-headroom-frames", hf >= need_f,
+         f"PauseHeadroomFrames {hf} < {need_f} minimum frames in {t_ns:.0f} ns at {gbps} Gb/s")
+    rule("pause-headroom-bytes", hb >= need_b,
+         f"PauseHeadroomBytes {hb} < {need_b} ({ratio:.2f} buffer bytes per wire byte at {dw} bits, {t_ns:.0f} ns)")
     return results
 
 

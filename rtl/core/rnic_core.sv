@@ -18,14 +18,15 @@ module rnic_core #(
   parameter int unsigned RxRqSlots    = 8,
   parameter              FwImemInit   = "",   // baked-in firmware image ($readmemh files)
   parameter              FwDmemInit   = "",
-  // Receive frame buffer and link-level flow control (docs/decisions/link-pause.md). 32 KiB
-  // takes as many BRAM18 at 512 bits as 16 KiB (512 x 36 per block). The headroom is what may
-  // still arrive after rx_pause_req_o rises: a PAUSE frame waiting behind one maximum frame,
-  // 2 x 500 ns of fibre (100 m) at 100 Gb/s, and the frame the far end is finishing.
-  parameter int unsigned RxBufBytes          = 32768,
-  parameter int unsigned RxMetaDepth         = 64,   // headers of frames waiting in the buffer
-  parameter int unsigned PauseHeadroomBytes  = 22528,
-  parameter int unsigned PauseHeadroomFrames = 48,
+  // Receive frame buffer and link-level flow control (docs/decisions/link-pause.md). The
+  // headroom is what may still arrive after rx_pause_req_o rises: a PAUSE frame waiting behind
+  // one maximum frame, 2 x 500 ns of fibre (100 m) at 100 Gb/s, and the frame the far end is
+  // finishing; in buffer bytes (whole 64-byte words per frame) and in headers (that time filled
+  // with minimum frames). bitstream-scripts/configs/cfg.py checks both rules per configuration.
+  parameter int unsigned RxBufBytes          = 65536,
+  parameter int unsigned RxMetaDepth         = 256,  // headers of frames waiting in the buffer
+  parameter int unsigned PauseHeadroomBytes  = 29696,
+  parameter int unsigned PauseHeadroomFrames = 208,
   parameter int unsigned PauseHystBytes      = 2048, // XON this far below XOFF
   parameter int unsigned PauseHystFrames     = 4,
   parameter int unsigned PauseStallCycles    = 4096  // deadlock breaker, see below
