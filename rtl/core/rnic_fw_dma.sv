@@ -121,15 +121,23 @@ module rnic_fw_dma #(
 
   // The buffer as DataWidth/64 RAMs of 8-byte words, each with its byte enables: the same storage
   // and ports as one row-wide RAM, but Yosys's proc/opt passes see 8 masked writes of 64 bits per
-  // process instead of 64 masked writes of the whole row (which dominated rnic_core's front end),
-  // and Verilator still runs one test per RAM per cycle, the byte loop only with the port enabled.
+  // process instead of 64 masked writes of the whole row (which dominated rnic_core's front end).
+  // Each RAM is written as one whole word whose bytes without enable are the word's own (read at
+  // the same address): one delayed write per RAM for Verilator (a byte write per lane is one
+  // each, whose flags it clears and tests on every clock edge), and Yosys's opt_mem_feedback
+  // turns the read-back muxes into the byte enables again (the same LUTRAM).
   localparam int unsigned Words = DataWidth / 64;
   for (genvar w = 0; w < Words; w++) begin : g_word
     logic [63:0] word_mem [Rows];
     always_ff @(posedge clk_i) begin
       if (port_en) begin
-        for (int b = 0; b < 8; b++)
-          if (port_we && port_be[w*8 + b]) word_mem[port_row][b*8 +: 8] <= port_wdata[w*64 + b*8 +: 8];
+        if (port_we) begin
+          logic [63:0] nw;
+          nw = word_mem[port_row];
+          for (int b = 0; b < 8; b++)
+            if (port_be[w*8 + b]) nw[b*8 +: 8] = port_wdata[w*64 + b*8 +: 8];
+          word_mem[port_row] <= nw;
+        end
         row_q[w*64 +: 64] <= word_mem[port_row];
       end
     end

@@ -257,11 +257,18 @@ module doorbell_bar #(
   assign bf_strb = s_axi_wstrb_i;
   assign bf_wr   = beat && !cur_ign && is_bf_row && bf_strb != '0;
 
-  // bf_wr outside the lane loop: Verilator tests it once per cycle instead of once per lane
+  // One write of the whole row, whose lanes without strobe are the row's own (read at the same
+  // address): Verilator keeps one delayed write instead of one per lane (each a flag it clears
+  // and tests on every clock edge), and Yosys's opt_mem_feedback turns the read-back muxes into
+  // the lanes' write enables again (the same LUTRAM).
   always_ff @(posedge clk_i) begin
-    if (bf_wr)
+    if (bf_wr) begin
+      logic [DataWidth-1:0] nr;
+      nr = bf_mem[bf_row];
       for (int b = 0; b < DataBytes; b++)
-        if (bf_strb[b]) bf_mem[bf_row][8 * b +: 8] <= s_axi_wdata_i[8 * b +: 8];
+        if (bf_strb[b]) nr[8 * b +: 8] = s_axi_wdata_i[8 * b +: 8];
+      bf_mem[bf_row] <= nr;
+    end
   end
 
   // where the beat's strobes start, how many there are, and whether they form one run
