@@ -1225,11 +1225,11 @@ static void eq_panic_path(void)
 		ok = ok && fw_eqw_post(RNIC_EQ_TYPE_PORT_CHANGE, 0, i, 0, 1) == 0;
 	ok = ok && fw_eqw_post(RNIC_EQ_TYPE_FW_PANIC, 1, 2, 3, 1) == -1; /* bounded, hold not answered */
 	check(ok && mock_cqw_holds == holds + 1 && regs[RNIC_FW_REG_EQ_PROD / 4] == prod &&
-		      mock_tc_rd32(RNIC_FW_TC_CQW_STATUS) >> 17 & 1,
+		      rnic_cqw_status_v_held(mock_tc_rd32(RNIC_FW_TC_CQW_STATUS)),
 	      "fw-eq-panic-post-bounded-behind-a-held-record");
 	fw_cqw_check(); /* the record still finds no room: overrun, the CQ in error, CQ_ERROR last */
 	const uint8_t *last = P(EQ_OFF + ((prod + RNIC_FW_TC_EV_REC_NUM) & 3) * RNIC_EQ_ENTRY_SIZE);
-	check(!(mock_tc_rd32(RNIC_FW_TC_CQW_STATUS) >> 17 & 1) &&
+	check(!(rnic_cqw_status_v_held(mock_tc_rd32(RNIC_FW_TC_CQW_STATUS))) &&
 		      regs[RNIC_FW_REG_EQ_PROD / 4] == prod + RNIC_FW_TC_EV_REC_NUM + 1 &&
 		      rnic_eq_entry_get_event_type(last) == RNIC_EQ_TYPE_CQ_ERROR && rnic_eq_entry_get_handle(last) == n,
 	      "fw-cq-hold-answered-later-events-drain-in-order");

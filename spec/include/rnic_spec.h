@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0x75AAE8D8u
+#define RNIC_SPEC_HASH 0x9CE84E59u
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -22,6 +22,8 @@
 #define RNIC_MAX_RD_ATOMIC 0x10u
 #define RNIC_READ_CONTEXTS 0x10u
 #define RNIC_FW_IMAGE_MAGIC 0x57464E52u
+#define RNIC_CQW_INDEX_BITS 0x11u
+#define RNIC_CQW_COUNT_BITS 0x10u
 #define RNIC_BAR0_SIZE 0x400000u
 #define RNIC_BAR0_BLOCK_STRIDE 0x100u
 #define RNIC_BAR0_FW_WINDOW_BASE 0x100000u
@@ -4416,6 +4418,217 @@ static inline uint32_t rnic_cqw_cmd_mk_op(uint32_t x)
 	return (x << 16) & 0x00FF0000u;
 }
 
+/* cqw_status (4 bytes): The CQE writer's status (fw_tc cqw_status). */
+#define RNIC_CQW_STATUS_SIZE 4u
+#define RNIC_CQW_STATUS_ALIGN 4u
+#define RNIC_CQW_STATUS_ERRORS_OFF 0u
+static inline uint32_t rnic_cqw_status_get_errors(const void *p)
+{
+	return rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0);
+}
+static inline void rnic_cqw_status_set_errors(void *p, uint32_t v)
+{
+	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0, (uint16_t)v);
+}
+#define RNIC_CQW_STATUS_IDLE_OFF 2u
+static inline uint32_t rnic_cqw_status_get_idle(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2) & 0x1u) >> 0);
+}
+static inline void rnic_cqw_status_set_idle(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x1u) | (((uint8_t)v << 0) & 0x1u)));
+}
+#define RNIC_CQW_STATUS_HELD_OFF 2u
+static inline uint32_t rnic_cqw_status_get_held(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2) & 0x2u) >> 1);
+}
+static inline void rnic_cqw_status_set_held(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x2u) | (((uint8_t)v << 1) & 0x2u)));
+}
+#define RNIC_CQW_STATUS_CMD_OFF 2u
+static inline uint32_t rnic_cqw_status_get_cmd(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2) & 0x4u) >> 2);
+}
+static inline void rnic_cqw_status_set_cmd(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x4u) | (((uint8_t)v << 2) & 0x4u)));
+}
+#define RNIC_CQW_STATUS_ERRORS_LSB 0u
+#define RNIC_CQW_STATUS_ERRORS_MASK 0x0000FFFFu
+static inline uint32_t rnic_cqw_status_v_errors(uint32_t v)
+{
+	return (v & 0x0000FFFFu) >> 0;
+}
+static inline uint32_t rnic_cqw_status_mk_errors(uint32_t x)
+{
+	return (x << 0) & 0x0000FFFFu;
+}
+#define RNIC_CQW_STATUS_IDLE_LSB 16u
+#define RNIC_CQW_STATUS_IDLE_MASK 0x00010000u
+static inline uint32_t rnic_cqw_status_v_idle(uint32_t v)
+{
+	return (v & 0x00010000u) >> 16;
+}
+static inline uint32_t rnic_cqw_status_mk_idle(uint32_t x)
+{
+	return (x << 16) & 0x00010000u;
+}
+#define RNIC_CQW_STATUS_HELD_LSB 17u
+#define RNIC_CQW_STATUS_HELD_MASK 0x00020000u
+static inline uint32_t rnic_cqw_status_v_held(uint32_t v)
+{
+	return (v & 0x00020000u) >> 17;
+}
+static inline uint32_t rnic_cqw_status_mk_held(uint32_t x)
+{
+	return (x << 17) & 0x00020000u;
+}
+#define RNIC_CQW_STATUS_CMD_LSB 18u
+#define RNIC_CQW_STATUS_CMD_MASK 0x00040000u
+static inline uint32_t rnic_cqw_status_v_cmd(uint32_t v)
+{
+	return (v & 0x00040000u) >> 18;
+}
+static inline uint32_t rnic_cqw_status_mk_cmd(uint32_t x)
+{
+	return (x << 18) & 0x00040000u;
+}
+
+/* cqw_err_cqn (4 bytes): The oldest entry of the CQE writer's error FIFO (fw_tc cqw_err_cqn). */
+#define RNIC_CQW_ERR_CQN_SIZE 4u
+#define RNIC_CQW_ERR_CQN_ALIGN 4u
+#define RNIC_CQW_ERR_CQN_CQN_OFF 0u
+static inline uint32_t rnic_cqw_err_cqn_get_cqn(const void *p)
+{
+	return rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0);
+}
+static inline void rnic_cqw_err_cqn_set_cqn(void *p, uint32_t v)
+{
+	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0, (uint16_t)v);
+}
+#define RNIC_CQW_ERR_CQN_VALID_OFF 3u
+static inline uint32_t rnic_cqw_err_cqn_get_valid(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3) & 0x80u) >> 7);
+}
+static inline void rnic_cqw_err_cqn_set_valid(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x80u) | (((uint8_t)v << 7) & 0x80u)));
+}
+#define RNIC_CQW_ERR_CQN_CQN_LSB 0u
+#define RNIC_CQW_ERR_CQN_CQN_MASK 0x0000FFFFu
+static inline uint32_t rnic_cqw_err_cqn_v_cqn(uint32_t v)
+{
+	return (v & 0x0000FFFFu) >> 0;
+}
+static inline uint32_t rnic_cqw_err_cqn_mk_cqn(uint32_t x)
+{
+	return (x << 0) & 0x0000FFFFu;
+}
+#define RNIC_CQW_ERR_CQN_VALID_LSB 31u
+#define RNIC_CQW_ERR_CQN_VALID_MASK 0x80000000u
+static inline uint32_t rnic_cqw_err_cqn_v_valid(uint32_t v)
+{
+	return (v & 0x80000000u) >> 31;
+}
+static inline uint32_t rnic_cqw_err_cqn_mk_valid(uint32_t x)
+{
+	return (x << 31) & 0x80000000u;
+}
+
+/* cqw_cq_cfg (4 bytes): A CQ's ring for the CQE writer (fw_tc cqw_cq_cfg, with cqw_cq_base_lo/hi). */
+#define RNIC_CQW_CQ_CFG_SIZE 4u
+#define RNIC_CQW_CQ_CFG_ALIGN 4u
+#define RNIC_CQW_CQ_CFG_CQN_OFF 0u
+static inline uint32_t rnic_cqw_cq_cfg_get_cqn(const void *p)
+{
+	return rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0);
+}
+static inline void rnic_cqw_cq_cfg_set_cqn(void *p, uint32_t v)
+{
+	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0, (uint16_t)v);
+}
+#define RNIC_CQW_CQ_CFG_LOG_SIZE_OFF 2u
+static inline uint32_t rnic_cqw_cq_cfg_get_log_size(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2) & 0x1Fu) >> 0);
+}
+static inline void rnic_cqw_cq_cfg_set_log_size(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x1Fu) | (((uint8_t)v << 0) & 0x1Fu)));
+}
+#define RNIC_CQW_CQ_CFG_CQN_LSB 0u
+#define RNIC_CQW_CQ_CFG_CQN_MASK 0x0000FFFFu
+static inline uint32_t rnic_cqw_cq_cfg_v_cqn(uint32_t v)
+{
+	return (v & 0x0000FFFFu) >> 0;
+}
+static inline uint32_t rnic_cqw_cq_cfg_mk_cqn(uint32_t x)
+{
+	return (x << 0) & 0x0000FFFFu;
+}
+#define RNIC_CQW_CQ_CFG_LOG_SIZE_LSB 16u
+#define RNIC_CQW_CQ_CFG_LOG_SIZE_MASK 0x001F0000u
+static inline uint32_t rnic_cqw_cq_cfg_v_log_size(uint32_t v)
+{
+	return (v & 0x001F0000u) >> 16;
+}
+static inline uint32_t rnic_cqw_cq_cfg_mk_log_size(uint32_t x)
+{
+	return (x << 16) & 0x001F0000u;
+}
+
+/* eqw_status (4 bytes): The EQ writer's status (fw_tc eqw_status). */
+#define RNIC_EQW_STATUS_SIZE 4u
+#define RNIC_EQW_STATUS_ALIGN 4u
+#define RNIC_EQW_STATUS_ERRORS_OFF 0u
+static inline uint32_t rnic_eqw_status_get_errors(const void *p)
+{
+	return rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0);
+}
+static inline void rnic_eqw_status_set_errors(void *p, uint32_t v)
+{
+	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0, (uint16_t)v);
+}
+#define RNIC_EQW_STATUS_WRITTEN_OFF 2u
+static inline uint32_t rnic_eqw_status_get_written(const void *p)
+{
+	return rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2);
+}
+static inline void rnic_eqw_status_set_written(void *p, uint32_t v)
+{
+	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2, (uint16_t)v);
+}
+#define RNIC_EQW_STATUS_ERRORS_LSB 0u
+#define RNIC_EQW_STATUS_ERRORS_MASK 0x0000FFFFu
+static inline uint32_t rnic_eqw_status_v_errors(uint32_t v)
+{
+	return (v & 0x0000FFFFu) >> 0;
+}
+static inline uint32_t rnic_eqw_status_mk_errors(uint32_t x)
+{
+	return (x << 0) & 0x0000FFFFu;
+}
+#define RNIC_EQW_STATUS_WRITTEN_LSB 16u
+#define RNIC_EQW_STATUS_WRITTEN_MASK 0xFFFF0000u
+static inline uint32_t rnic_eqw_status_v_written(uint32_t v)
+{
+	return (v & 0xFFFF0000u) >> 16;
+}
+static inline uint32_t rnic_eqw_status_mk_written(uint32_t x)
+{
+	return (x << 16) & 0xFFFF0000u;
+}
+
 /* cqw_full (4 bytes): The record the CQE writer holds (fw_tc cqw_full). */
 #define RNIC_CQW_FULL_SIZE 4u
 #define RNIC_CQW_FULL_ALIGN 4u
@@ -5259,6 +5472,16 @@ static inline uint32_t rnic_mbox_in_status_mk_valid(uint32_t x)
 	X(wqf_status, dropped, 3, 1, 7, 1) \
 	X(cqw_cmd, cqn, 0, 2, 0, 16) \
 	X(cqw_cmd, op, 2, 1, 0, 8) \
+	X(cqw_status, errors, 0, 2, 0, 16) \
+	X(cqw_status, idle, 2, 1, 0, 1) \
+	X(cqw_status, held, 2, 1, 1, 1) \
+	X(cqw_status, cmd, 2, 1, 2, 1) \
+	X(cqw_err_cqn, cqn, 0, 2, 0, 16) \
+	X(cqw_err_cqn, valid, 3, 1, 7, 1) \
+	X(cqw_cq_cfg, cqn, 0, 2, 0, 16) \
+	X(cqw_cq_cfg, log_size, 2, 1, 0, 5) \
+	X(eqw_status, errors, 0, 2, 0, 16) \
+	X(eqw_status, written, 2, 2, 0, 16) \
 	X(cqw_full, cqn, 0, 2, 0, 16) \
 	X(cqw_full, held, 3, 1, 7, 1) \
 	X(fw_image_hdr, magic, 0, 4, 0, 32) \
@@ -5325,6 +5548,16 @@ static inline uint32_t rnic_mbox_in_status_mk_valid(uint32_t x)
 	X(wqf_status, dropped, 31, 1) \
 	X(cqw_cmd, cqn, 0, 16) \
 	X(cqw_cmd, op, 16, 8) \
+	X(cqw_status, errors, 0, 16) \
+	X(cqw_status, idle, 16, 1) \
+	X(cqw_status, held, 17, 1) \
+	X(cqw_status, cmd, 18, 1) \
+	X(cqw_err_cqn, cqn, 0, 16) \
+	X(cqw_err_cqn, valid, 31, 1) \
+	X(cqw_cq_cfg, cqn, 0, 16) \
+	X(cqw_cq_cfg, log_size, 16, 5) \
+	X(eqw_status, errors, 0, 16) \
+	X(eqw_status, written, 16, 16) \
 	X(cqw_full, cqn, 0, 16) \
 	X(cqw_full, held, 31, 1) \
 	X(hw_caps, engines, 0, 1) \
