@@ -136,6 +136,7 @@ static uint32_t mock_ef[RNIC_FW_TC_CQ_REC_NUM], mock_ef_rd, mock_ef_n;
 static void mock_cqw_run(void);
 
 static uint32_t mock_dbr_load(uint32_t off);
+static uint32_t mock_rqr_load(uint32_t off);
 
 uint32_t mock_tc_rd32(uint32_t off)
 {
@@ -167,6 +168,8 @@ uint32_t mock_tc_rd32(uint32_t off)
 		return mock_evc;
 	if (off == RNIC_FW_TC_WQF_DBR_INFO || off == RNIC_FW_TC_WQF_DBR_QIDX)
 		return mock_dbr_load(off);
+	if (off == RNIC_FW_TC_WQF_RQR_INFO || off == RNIC_FW_TC_WQF_RQR_QIDX)
+		return mock_rqr_load(off);
 	return mock_tc[(off / 4) % 0x400];
 }
 
@@ -361,6 +364,84 @@ void mock_wqf_db(uint32_t page, uint32_t value, int bf)
 	mock_dma_reads++;
 }
 
+struct mock_rq mock_rq[MOCK_SQS];
+static struct { uint32_t qpn, first, bbs, slot, err; } mock_rrec[RNIC_FW_TC_WQF_RDB_NUM];
+static unsigned mock_rrec_rd, mock_rslot, mock_rused;
+unsigned mock_wqf_rdb_cmds, mock_wqf_rdb_on, mock_wqf_rrec_n;
+
+void mock_wqf_rdb(uint32_t page, uint32_t value)
+{
+	uint32_t qpn = value & 0xFFFFu, pi = value >> 16;
+	if (!mock_wqf_rdb_on || qpn >= MOCK_SQS)
+		return;
+	struct mock_rq *q = &mock_rq[qpn];
+	uint32_t size = 1u << q->log, n = (pi - q->fidx) & 0xFFFFu;
+	if (!q->en || q->page != page || n == 0 || n > size || mock_wqf_rrec_n == RNIC_FW_TC_WQF_RDB_NUM)
+		return;
+	uint32_t left = size - (q->fidx & (size - 1)), free = (RNIC_FW_TC_WQF_RDB_BUF_BBS - mock_rused) >> q->lb;
+	uint32_t k = n < left ? n : left;
+	k = k < free ? k : free;
+	if (k == 0)
+		return;
+	uint32_t bbs = k << q->lb;
+	uint64_t a = q->base + ((uint64_t)(q->fidx & (size - 1)) << (6 + q->lb));
+	int bad = mock_wqf_fail || a < MOCK_HOST_BASE || a + 64u * bbs > MOCK_HOST_BASE + MOCK_HOST_BYTES;
+	for (uint32_t j = 0; !bad && j < bbs; j++)
+		for (uint32_t i = 0; i < 64; i += 4)
+			mock_tc[(RNIC_FW_TC_WQF_RDB_BUF_BASE + ((mock_rslot + j) % RNIC_FW_TC_WQF_RDB_BUF_BBS) * 64 + i) / 4] =
+				(uint32_t)rnic_ld_le(mock_host + (a - MOCK_HOST_BASE) + 64 * j + i, 4);
+	unsigned r = (mock_rrec_rd + mock_wqf_rrec_n++) % RNIC_FW_TC_WQF_RDB_NUM;
+	mock_rrec[r].qpn = qpn, mock_rrec[r].first = q->fidx, mock_rrec[r].bbs = bbs, mock_rrec[r].slot = mock_rslot;
+	mock_rrec[r].err = (uint32_t)bad;
+	mock_rslot = (mock_rslot + bbs) % RNIC_FW_TC_WQF_RDB_BUF_BBS;
+	mock_rused += bbs;
+	q->fidx = (q->fidx + k) & 0xFFFFu;
+	mock_wqf_rdb_cmds++;
+	mock_dma_reads++;
+}
+
+static uint32_t mock_rqr_load(uint32_t off)
+{
+	if (!mock_wqf_rrec_n)
+		return 0;
+	unsigned r = mock_rrec_rd;
+	if (off == RNIC_FW_TC_WQF_RQR_QIDX)
+		return mock_rrec[r].qpn | mock_rrec[r].first << 16;
+	uint8_t i[4] = { 0 };
+	rnic_wqf_dbr_info_set_bbs(i, mock_rrec[r].bbs);
+	rnic_wqf_dbr_info_set_slot(i, mock_rrec[r].slot);
+	rnic_wqf_dbr_info_set_valid(i, 1);
+	rnic_wqf_dbr_info_set_done(i, 1);
+	rnic_wqf_dbr_info_set_err(i, mock_rrec[r].err);
+	rnic_wqf_dbr_info_set_more(i, mock_wqf_rrec_n > 1);
+	return (uint32_t)rnic_ld_le(i, 4);
+}
+
+static void mock_wqf_rq_store(uint32_t off, uint32_t v)
+{
+	uint32_t qpn = v & 0xFFFFu;
+	if (off == RNIC_FW_TC_WQF_DB_CTL)
+		mock_wqf_rdb_on = (v >> 1) & 1u;
+	if (off == RNIC_FW_TC_WQF_RQR_POP && mock_wqf_rrec_n) {
+		mock_rused -= mock_rrec[mock_rrec_rd].bbs;
+		mock_rrec_rd = (mock_rrec_rd + 1) % RNIC_FW_TC_WQF_RDB_NUM;
+		mock_wqf_rrec_n--;
+	}
+	if ((off == RNIC_FW_TC_WQF_RQ_CFG || off == RNIC_FW_TC_WQF_RQ_FIDX) && qpn < MOCK_SQS) {
+		mock_rq[qpn].fidx = v >> 16;
+		if (off == RNIC_FW_TC_WQF_RQ_CFG) {
+			uint8_t g[4];
+			rnic_st_le(g, 4, mock_tc[RNIC_FW_TC_WQF_RQ_RING / 4]);
+			mock_rq[qpn].base = (uint64_t)mock_tc[RNIC_FW_TC_WQF_RQ_BASE_HI / 4] << 32 |
+					    (mock_tc[RNIC_FW_TC_WQF_RQ_BASE_LO / 4] & ~63u);
+			mock_rq[qpn].log = rnic_wqf_rq_ring_get_log_size(g);
+			mock_rq[qpn].lb = rnic_wqf_rq_ring_get_log_bbs(g);
+			mock_rq[qpn].page = rnic_wqf_rq_ring_get_page(g);
+			mock_rq[qpn].en = rnic_wqf_rq_ring_get_en(g);
+		}
+	}
+}
+
 static uint32_t mock_dbr_load(uint32_t off)
 {
 	if (!mock_rec_n)
@@ -405,6 +486,7 @@ static void mock_wqf_sq_store(uint32_t off, uint32_t v)
 void mock_tc_wr32(uint32_t off, uint32_t v)
 {
 	mock_wqf_sq_store(off, v);
+	mock_wqf_rq_store(off, v);
 	if (off == RNIC_FW_TC_WQF_STATUS)
 		return; /* read only */
 	mock_tc[(off / 4) % 0x400] = v;

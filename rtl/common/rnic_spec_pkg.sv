@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'h9CE84E59;
+  localparam logic [31:0] SPEC_HASH = 32'h749D1CA9;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -225,6 +225,9 @@ package rnic_spec_pkg;
   localparam logic [11:0] FW_TC_WQF_DB_BUF_BASE = 12'hC00;
   localparam int unsigned FW_TC_WQF_DB_BUF_BBS = 16;
   localparam int unsigned FW_TC_WQF_DB_NUM = 16;
+  localparam logic [11:0] FW_TC_WQF_RDB_BUF_BASE = 12'hA00;
+  localparam int unsigned FW_TC_WQF_RDB_BUF_BBS = 8;
+  localparam int unsigned FW_TC_WQF_RDB_NUM = 8;
   localparam logic [11:0] FW_TC_EV_REC_BASE = 12'h980;
   localparam int unsigned FW_TC_EV_REC_NUM = 8;
   localparam logic [11:0] FW_TC_CQW_PROD = 12'h800;
@@ -249,6 +252,14 @@ package rnic_spec_pkg;
   localparam logic [11:0] FW_TC_WQF_DBR_INFO = 12'h878;
   localparam logic [11:0] FW_TC_WQF_DBR_POP = 12'h87C;
   localparam logic [11:0] FW_TC_WQF_DB_CTL = 12'h880;
+  localparam logic [11:0] FW_TC_WQF_RQ_BASE_LO = 12'h884;
+  localparam logic [11:0] FW_TC_WQF_RQ_BASE_HI = 12'h888;
+  localparam logic [11:0] FW_TC_WQF_RQ_RING = 12'h88C;
+  localparam logic [11:0] FW_TC_WQF_RQ_CFG = 12'h890;
+  localparam logic [11:0] FW_TC_WQF_RQ_FIDX = 12'h894;
+  localparam logic [11:0] FW_TC_WQF_RQR_QIDX = 12'h898;
+  localparam logic [11:0] FW_TC_WQF_RQR_INFO = 12'h89C;
+  localparam logic [11:0] FW_TC_WQF_RQR_POP = 12'h8A0;
   localparam logic [11:0] FW_TC_CQW_CMD = 12'h900;
   localparam logic [11:0] FW_TC_CQW_CMD_ARG = 12'h904;
   localparam logic [11:0] FW_TC_CQW_FULL = 12'h908;
@@ -1808,6 +1819,24 @@ package rnic_spec_pkg;
     logic [3:0] log_size;
     logic [15:0] page;
   } wqf_sq_ring_t;
+
+  // wqf_rq_ring: 4 bytes. An RQ's ring state for doorbell-started fetches (the firmware's store to fw_tc wqf_rq_ring, taken by wqf_rq_cfg).
+  localparam int unsigned WQF_RQ_RING_BYTES = 4;
+  localparam int unsigned WQF_RQ_RING_PAGE_LSB = 0;
+  localparam int unsigned WQF_RQ_RING_PAGE_W = 16;
+  localparam int unsigned WQF_RQ_RING_LOG_SIZE_LSB = 16;
+  localparam int unsigned WQF_RQ_RING_LOG_SIZE_W = 4;
+  localparam int unsigned WQF_RQ_RING_LOG_BBS_LSB = 20;
+  localparam int unsigned WQF_RQ_RING_LOG_BBS_W = 2;
+  localparam int unsigned WQF_RQ_RING_EN_LSB = 31;
+  localparam int unsigned WQF_RQ_RING_EN_W = 1;
+  typedef struct packed {
+    logic [0:0] en;
+    logic [8:0] rsvd22;
+    logic [1:0] log_bbs;
+    logic [3:0] log_size;
+    logic [15:0] page;
+  } wqf_rq_ring_t;
 
   // wqf_sq_qidx: 4 bytes. A QP and an SQ index (WQEBBs, 16 bits): wqf_sq_cfg, wqf_sq_fidx, wqf_dbr_qidx.
   localparam int unsigned WQF_SQ_QIDX_BYTES = 4;

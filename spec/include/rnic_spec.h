@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0x9CE84E59u
+#define RNIC_SPEC_HASH 0x749D1CA9u
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -276,6 +276,9 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_TC_WQF_DB_BUF_BASE 0xC00u
 #define RNIC_FW_TC_WQF_DB_BUF_BBS 16u
 #define RNIC_FW_TC_WQF_DB_NUM 16u
+#define RNIC_FW_TC_WQF_RDB_BUF_BASE 0xA00u
+#define RNIC_FW_TC_WQF_RDB_BUF_BBS 8u
+#define RNIC_FW_TC_WQF_RDB_NUM 8u
 #define RNIC_FW_TC_EV_REC_BASE 0x980u
 #define RNIC_FW_TC_EV_REC_NUM 8u
 #define RNIC_FW_TC_CQW_PROD 0x800u
@@ -300,6 +303,14 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_TC_WQF_DBR_INFO 0x878u
 #define RNIC_FW_TC_WQF_DBR_POP 0x87Cu
 #define RNIC_FW_TC_WQF_DB_CTL 0x880u
+#define RNIC_FW_TC_WQF_RQ_BASE_LO 0x884u
+#define RNIC_FW_TC_WQF_RQ_BASE_HI 0x888u
+#define RNIC_FW_TC_WQF_RQ_RING 0x88Cu
+#define RNIC_FW_TC_WQF_RQ_CFG 0x890u
+#define RNIC_FW_TC_WQF_RQ_FIDX 0x894u
+#define RNIC_FW_TC_WQF_RQR_QIDX 0x898u
+#define RNIC_FW_TC_WQF_RQR_INFO 0x89Cu
+#define RNIC_FW_TC_WQF_RQR_POP 0x8A0u
 #define RNIC_FW_TC_CQW_CMD 0x900u
 #define RNIC_FW_TC_CQW_CMD_ARG 0x904u
 #define RNIC_FW_TC_CQW_FULL 0x908u
@@ -4111,6 +4122,89 @@ static inline uint32_t rnic_wqf_sq_ring_mk_en(uint32_t x)
 	return (x << 31) & 0x80000000u;
 }
 
+/* wqf_rq_ring (4 bytes): An RQ's ring state for doorbell-started fetches (the firmware's store to fw_tc wqf_rq_ring, taken by wqf_rq_cfg). RQ WQEs of at least one WQEBB only: a ring of 32-byte WQEs is never enabled (the firmware fetches it itself). */
+#define RNIC_WQF_RQ_RING_SIZE 4u
+#define RNIC_WQF_RQ_RING_ALIGN 4u
+#define RNIC_WQF_RQ_RING_PAGE_OFF 0u
+static inline uint32_t rnic_wqf_rq_ring_get_page(const void *p)
+{
+	return rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0);
+}
+static inline void rnic_wqf_rq_ring_set_page(void *p, uint32_t v)
+{
+	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0, (uint16_t)v);
+}
+#define RNIC_WQF_RQ_RING_LOG_SIZE_OFF 2u
+static inline uint32_t rnic_wqf_rq_ring_get_log_size(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2) & 0xFu) >> 0);
+}
+static inline void rnic_wqf_rq_ring_set_log_size(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0xFu) | (((uint8_t)v << 0) & 0xFu)));
+}
+#define RNIC_WQF_RQ_RING_LOG_BBS_OFF 2u
+static inline uint32_t rnic_wqf_rq_ring_get_log_bbs(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2) & 0x30u) >> 4);
+}
+static inline void rnic_wqf_rq_ring_set_log_bbs(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x30u) | (((uint8_t)v << 4) & 0x30u)));
+}
+#define RNIC_WQF_RQ_RING_EN_OFF 3u
+static inline uint32_t rnic_wqf_rq_ring_get_en(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3) & 0x80u) >> 7);
+}
+static inline void rnic_wqf_rq_ring_set_en(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x80u) | (((uint8_t)v << 7) & 0x80u)));
+}
+#define RNIC_WQF_RQ_RING_PAGE_LSB 0u
+#define RNIC_WQF_RQ_RING_PAGE_MASK 0x0000FFFFu
+static inline uint32_t rnic_wqf_rq_ring_v_page(uint32_t v)
+{
+	return (v & 0x0000FFFFu) >> 0;
+}
+static inline uint32_t rnic_wqf_rq_ring_mk_page(uint32_t x)
+{
+	return (x << 0) & 0x0000FFFFu;
+}
+#define RNIC_WQF_RQ_RING_LOG_SIZE_LSB 16u
+#define RNIC_WQF_RQ_RING_LOG_SIZE_MASK 0x000F0000u
+static inline uint32_t rnic_wqf_rq_ring_v_log_size(uint32_t v)
+{
+	return (v & 0x000F0000u) >> 16;
+}
+static inline uint32_t rnic_wqf_rq_ring_mk_log_size(uint32_t x)
+{
+	return (x << 16) & 0x000F0000u;
+}
+#define RNIC_WQF_RQ_RING_LOG_BBS_LSB 20u
+#define RNIC_WQF_RQ_RING_LOG_BBS_MASK 0x00300000u
+static inline uint32_t rnic_wqf_rq_ring_v_log_bbs(uint32_t v)
+{
+	return (v & 0x00300000u) >> 20;
+}
+static inline uint32_t rnic_wqf_rq_ring_mk_log_bbs(uint32_t x)
+{
+	return (x << 20) & 0x00300000u;
+}
+#define RNIC_WQF_RQ_RING_EN_LSB 31u
+#define RNIC_WQF_RQ_RING_EN_MASK 0x80000000u
+static inline uint32_t rnic_wqf_rq_ring_v_en(uint32_t v)
+{
+	return (v & 0x80000000u) >> 31;
+}
+static inline uint32_t rnic_wqf_rq_ring_mk_en(uint32_t x)
+{
+	return (x << 31) & 0x80000000u;
+}
+
 /* wqf_sq_qidx (4 bytes): A QP and an SQ index (WQEBBs, 16 bits): wqf_sq_cfg, wqf_sq_fidx, wqf_dbr_qidx. */
 #define RNIC_WQF_SQ_QIDX_SIZE 4u
 #define RNIC_WQF_SQ_QIDX_ALIGN 4u
@@ -5457,6 +5551,10 @@ static inline uint32_t rnic_mbox_in_status_mk_valid(uint32_t x)
 	X(wqf_sq_ring, page, 0, 2, 0, 16) \
 	X(wqf_sq_ring, log_size, 2, 1, 0, 4) \
 	X(wqf_sq_ring, en, 3, 1, 7, 1) \
+	X(wqf_rq_ring, page, 0, 2, 0, 16) \
+	X(wqf_rq_ring, log_size, 2, 1, 0, 4) \
+	X(wqf_rq_ring, log_bbs, 2, 1, 4, 2) \
+	X(wqf_rq_ring, en, 3, 1, 7, 1) \
 	X(wqf_sq_qidx, qpn, 0, 2, 0, 16) \
 	X(wqf_sq_qidx, index, 2, 2, 0, 16) \
 	X(wqf_dbr_info, bbs, 0, 1, 0, 8) \
@@ -5533,6 +5631,10 @@ static inline uint32_t rnic_mbox_in_status_mk_valid(uint32_t x)
 	X(wqf_sq_ring, page, 0, 16) \
 	X(wqf_sq_ring, log_size, 16, 4) \
 	X(wqf_sq_ring, en, 31, 1) \
+	X(wqf_rq_ring, page, 0, 16) \
+	X(wqf_rq_ring, log_size, 16, 4) \
+	X(wqf_rq_ring, log_bbs, 20, 2) \
+	X(wqf_rq_ring, en, 31, 1) \
 	X(wqf_sq_qidx, qpn, 0, 16) \
 	X(wqf_sq_qidx, index, 16, 16) \
 	X(wqf_dbr_info, bbs, 0, 8) \

@@ -3,7 +3,7 @@
 constants, enumerations and every layout as (size, {field: (byte offset, lsb, bits)}).
 Import it with spec/py on sys.path; get()/put() read and write a field in bytes."""
 
-SPEC_HASH = 0x9CE84E59
+SPEC_HASH = 0x749D1CA9
 PCI_VENDOR_ID = 0x10EE
 PCI_DEVICE_ID = 0x5252
 HW_VERSION = 0x10000
@@ -660,6 +660,12 @@ LAYOUTS = {
     "wqf_sq_ring": (4, {
         "page": (0, 0, 16),
         "log_size": (2, 0, 4),
+        "en": (3, 7, 1),
+    }),
+    "wqf_rq_ring": (4, {
+        "page": (0, 0, 16),
+        "log_size": (2, 0, 4),
+        "log_bbs": (2, 4, 2),
         "en": (3, 7, 1),
     }),
     "wqf_sq_qidx": (4, {
