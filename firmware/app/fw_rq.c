@@ -118,8 +118,8 @@ static __attribute__((noinline)) uint32_t rq_rec_take(uint32_t qpn, uint32_t pos
 	uint32_t qx = 0, v, lb = rnic_qp_ctx_get_rq_log_stride(ctx(qpn)) - 6;
 	rr_drop();
 	while ((v = fw_wqf_rqr_head(&qx)) != 0) {
-		uint32_t first = qx >> 16, n = rnic_wqf_dbr_info_v_bbs(v) >> lb;
-		if ((qx & 0xFFFFu) == qpn) {
+		uint32_t first = rnic_wqf_sq_qidx_v_index(qx), n = rnic_wqf_dbr_info_v_bbs(v) >> lb;
+		if (rnic_wqf_sq_qidx_v_qpn(qx) == qpn) {
 			if (((pos - first) & 0xFFFFu) < n) {
 				rr.qpn = qpn, rr.first = first, rr.n = n, rr.lb = lb;
 				rr.slot = rnic_wqf_dbr_info_v_slot(v);
@@ -312,7 +312,7 @@ static int rq_rec_ahead(uint32_t qpn, uint32_t pos)
 		return 1;
 	if (rr.on || (v = fw_wqf_rqr_head(&qx)) == 0)
 		return 0;
-	return (qx & 0xFFFFu) == qpn && (qx >> 16) == pos;
+	return rnic_wqf_sq_qidx_v_qpn(qx) == qpn && rnic_wqf_sq_qidx_v_index(qx) == pos;
 }
 
 static void rq_refill(uint32_t qpn, uint8_t *c, struct fw_qp_run *run, uint32_t slots)

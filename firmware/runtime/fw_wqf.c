@@ -124,11 +124,15 @@ int fw_wqf_wait(uint32_t first, uint32_t last)
 
 /* ---- doorbell-started fetches */
 
-_Static_assert(RNIC_WQF_SQ_QIDX_QPN_OFF == 0 && RNIC_WQF_SQ_QIDX_INDEX_OFF == 2, "wqf_sq_qidx: qpn | index << 16");
+/* A QP and a ring index in layout wqf_sq_qidx (wqf_sq_cfg/fidx, wqf_rq_cfg/fidx). */
+static uint32_t qidx(uint32_t qpn, uint32_t idx)
+{
+	return rnic_wqf_sq_qidx_mk_qpn(qpn) | rnic_wqf_sq_qidx_mk_index(idx);
+}
 
 void fw_wqf_sq_fidx(uint32_t qpn, uint32_t fidx)
 {
-	hal_tc_wr32(RNIC_FW_TC_WQF_SQ_FIDX, (qpn & 0xFFFFu) | (fidx & 0xFFFFu) << 16);
+	hal_tc_wr32(RNIC_FW_TC_WQF_SQ_FIDX, qidx(qpn, fidx));
 }
 
 void fw_wqf_sq_program(uint32_t qpn, uint64_t base, uint32_t log_size, uint32_t page, int en, uint32_t fidx)
@@ -140,7 +144,7 @@ void fw_wqf_sq_program(uint32_t qpn, uint64_t base, uint32_t log_size, uint32_t 
 	hal_tc_wr32(RNIC_FW_TC_WQF_SQ_BASE_LO, (uint32_t)base);
 	hal_tc_wr32(RNIC_FW_TC_WQF_SQ_BASE_HI, (uint32_t)(base >> 32));
 	hal_tc_wr32(RNIC_FW_TC_WQF_SQ_RING, rnic_ld_le32(g));
-	hal_tc_wr32(RNIC_FW_TC_WQF_SQ_CFG, (qpn & 0xFFFFu) | (fidx & 0xFFFFu) << 16);
+	hal_tc_wr32(RNIC_FW_TC_WQF_SQ_CFG, qidx(qpn, fidx));
 }
 
 uint32_t fw_wqf_dbr_head(uint32_t *qidx)
@@ -181,7 +185,7 @@ void fw_wqf_dbr_drop_all(void)
 
 void fw_wqf_rq_fidx(uint32_t qpn, uint32_t fidx)
 {
-	hal_tc_wr32(RNIC_FW_TC_WQF_RQ_FIDX, (qpn & 0xFFFFu) | (fidx & 0xFFFFu) << 16);
+	hal_tc_wr32(RNIC_FW_TC_WQF_RQ_FIDX, qidx(qpn, fidx));
 }
 
 void fw_wqf_rq_program(uint32_t qpn, uint64_t base, uint32_t log_size, uint32_t log_bbs, uint32_t page, int en,
@@ -195,7 +199,7 @@ void fw_wqf_rq_program(uint32_t qpn, uint64_t base, uint32_t log_size, uint32_t 
 	hal_tc_wr32(RNIC_FW_TC_WQF_RQ_BASE_LO, (uint32_t)base);
 	hal_tc_wr32(RNIC_FW_TC_WQF_RQ_BASE_HI, (uint32_t)(base >> 32));
 	hal_tc_wr32(RNIC_FW_TC_WQF_RQ_RING, rnic_ld_le32(g));
-	hal_tc_wr32(RNIC_FW_TC_WQF_RQ_CFG, (qpn & 0xFFFFu) | (fidx & 0xFFFFu) << 16);
+	hal_tc_wr32(RNIC_FW_TC_WQF_RQ_CFG, qidx(qpn, fidx));
 }
 
 uint32_t fw_wqf_rqr_head(uint32_t *qidx)

@@ -244,6 +244,75 @@ static void db_set_fidx(Tb &tb, unsigned qpn, uint32_t fidx) {
   tb.tc_wr(RNIC_FW_TC_WQF_SQ_FIDX, rnic_ld_le32(x));
 }
 
+// The firmware's own commands beside the doorbell-started fetches (into the send buffer or the
+// receive region): counted in wqf_status alone, each one's WQEBBs checked byte for byte (host
+// generation 7) once the status counts it; one with a bus error (its request's) is only counted.
+struct FwCmds {
+  struct Cmd { unsigned slot, bbs; uint64_t addr; };
+  std::deque<Cmd> q;
+  size_t req_next;
+  unsigned done, issued, errs0, n = 0, bad = 0, err_n = 0, slot = 0;
+  bool rq;
+  FwCmds(Tb &tb, bool rq_) : req_next(tb.reqs.size()), rq(rq_) {
+    uint8_t s[4];
+    rnic_st_le32(s, tb.tc_rd(RNIC_FW_TC_WQF_STATUS));
+    done = issued = rnic_wqf_status_get_done(s);
+    errs0 = rnic_wqf_status_get_errors(s);
+  }
+  unsigned nb() const { return rq ? NRQ : NBUF; }
+  unsigned inflight() const {
+    unsigned k = 0;
+    for (auto &c : q) k += c.bbs;
+    return k;
+  }
+  // one more when the firmware would issue it (never more in flight than the region holds)
+  void maybe_issue(Tb &tb, uint64_t a, unsigned bbs) {
+    if (q.size() >= NCMD || inflight() + bbs > nb()) return;
+    tb.cmd(a, bbs, slot, 0, rq);
+    q.push_back({slot, bbs, a});
+    slot = (slot + bbs) % nb();
+    issued++;
+    n++;
+  }
+  void retire(Tb &tb) {
+    uint8_t s[4];
+    rnic_st_le32(s, tb.tc_rd(RNIC_FW_TC_WQF_STATUS));
+    while (!q.empty() && ((rnic_wqf_status_get_done(s) - done) & 0xFF)) {
+      Cmd c = q.front();
+      q.pop_front();
+      done++;
+      // its request: the first not yet matched at its address (requests go out in order)
+      size_t i = req_next;
+      while (i < tb.reqs.size() && tb.reqs[i].addr != c.addr) i++;
+      req_next = i + 1;
+      if (i < tb.err_of_req.size() && tb.err_of_req[i]) {
+        err_n++;
+        continue;
+      }
+      for (unsigned k = 0; k < c.bbs; k++)
+        for (unsigned w = 0; w < BB; w += 4) {
+          uint32_t v = tb.tc_rd((rq ? RNIC_FW_TC_WQF_RQ_BUF_BASE : RNIC_FW_TC_WQF_BUF_BASE) + ((c.slot + k) % nb()) * BB + w);
+          for (unsigned b = 0; b < 4; b++)
+            if (uint8_t(v >> (8 * b)) != host_byte(c.addr + k * BB + w + b, 7)) bad++;
+        }
+    }
+  }
+  void drain(Tb &tb) {
+    for (int i = 0; i < 3000 && !q.empty(); i++) {
+      tb.tick();
+      retire(tb);
+    }
+  }
+  // all done and exact, the status's counts the firmware's alone
+  bool apart(Tb &tb, unsigned at_least, unsigned *errs) {
+    uint8_t s[4];
+    rnic_st_le32(s, tb.tc_rd(RNIC_FW_TC_WQF_STATUS));
+    *errs = (rnic_wqf_status_get_errors(s) - errs0) & 0xFF;
+    return q.empty() && bad == 0 && n > at_least && rnic_wqf_status_get_done(s) == (issued & 0xFF) &&
+           rnic_wqf_status_get_queued(s) == 0 && *errs == err_n;
+  }
+};
+
 static void db_tests(TbResults &r, Tb &tb, unsigned doorbells) {
   std::mt19937_64 &rng = tb.rng;
   tb.err_pct = 0;
@@ -286,16 +355,8 @@ static void db_tests(TbResults &r, Tb &tb, unsigned doorbells) {
   db_program(tb, off, 0);
   tb.tc_wr(RNIC_FW_TC_WQF_DB_CTL, 1);
 
-  unsigned recs_seen = 0, bad_rec = 0, bad_bytes = 0, checked = 0, err_recs = 0, fw_cmds = 0, fw_bad = 0;
-  unsigned fw_done = 0, fw_issued = 0, fw_err_n = 0;
-  uint8_t s0[4];
-  rnic_st_le32(s0, tb.tc_rd(RNIC_FW_TC_WQF_STATUS));
-  fw_done = fw_issued = rnic_wqf_status_get_done(s0);
-  const unsigned fw_errs0 = rnic_wqf_status_get_errors(s0);
-  struct FwCmd { unsigned slot, bbs; uint64_t addr; size_t req; };
-  std::deque<FwCmd> fw_q;
-  size_t fw_req_next = tb.reqs.size();
-  unsigned fw_slot = 0;
+  unsigned recs_seen = 0, bad_rec = 0, bad_bytes = 0, checked = 0, err_recs = 0;
+  FwCmds fw(tb, false);
   // Takes the oldest record when it is done: compares it with the model's, checks its WQEBBs.
   auto take = [&](bool wait) -> bool {
     if (md.recs.empty()) return false;
@@ -337,30 +398,6 @@ static void db_tests(TbResults &r, Tb &tb, unsigned doorbells) {
     recs_seen++;
     return true;
   };
-  // the firmware's own commands: counted in wqf_status alone, their WQEBBs exact
-  auto fw_retire = [&]() {
-    uint8_t s[4];
-    rnic_st_le32(s, tb.tc_rd(RNIC_FW_TC_WQF_STATUS));
-    while (!fw_q.empty() && ((rnic_wqf_status_get_done(s) - fw_done) & 0xFF)) {
-      FwCmd c = fw_q.front();
-      fw_q.pop_front();
-      fw_done++;
-      // its request: the first not yet matched at its address (requests go out in order)
-      size_t i = fw_req_next;
-      while (i < tb.reqs.size() && tb.reqs[i].addr != c.addr) i++;
-      fw_req_next = i + 1;
-      if (i < tb.err_of_req.size() && tb.err_of_req[i]) {
-        fw_err_n++;
-        continue;
-      }
-      for (unsigned k = 0; k < c.bbs; k++)
-        for (unsigned w = 0; w < BB; w += 4) {
-          uint32_t v = tb.tc_rd(RNIC_FW_TC_WQF_BUF_BASE + ((c.slot + k) % NBUF) * BB + w);
-          for (unsigned b = 0; b < 4; b++)
-            if (uint8_t(v >> (8 * b)) != host_byte(c.addr + k * BB + w + b, 7)) fw_bad++;
-        }
-    }
-  };
 
   unsigned nd = std::max(200u, doorbells / 2);
   for (unsigned d = 0; d < nd; d++) {
@@ -397,31 +434,19 @@ static void db_tests(TbResults &r, Tb &tb, unsigned doorbells) {
       }
     }
     for (int i = 0; i < 8; i++) tb.tick();
-    unsigned fw_inflight = 0;
-    for (auto &c : fw_q) fw_inflight += c.bbs;
     unsigned bbs = 1 + unsigned(rng() % 4);
-    // one of the firmware's own (never more in flight than the buffer holds, as the firmware)
-    if (rng() % 3 == 0 && fw_q.size() < NCMD && fw_inflight + bbs <= NBUF) {
-      uint64_t a = fw_base + (rng() % 64) * BB;
-      tb.cmd(a, bbs, fw_slot, 0);
-      fw_q.push_back({fw_slot, bbs, a, 0});
-      fw_slot = (fw_slot + bbs) % NBUF;
-      fw_issued++;
-      fw_cmds++;
-    }
+    // one of the firmware's own
+    if (rng() % 3 == 0) fw.maybe_issue(tb, fw_base + (rng() % 64) * BB, bbs);
     // the firmware takes records at its pace: all, some, or none this time
     unsigned take_n = rng() % 3 == 0 ? 0 : 1 + unsigned(rng() % NREC);
     for (unsigned t = 0; t < take_n && take(true); t++) {
     }
-    fw_retire();
+    fw.retire(tb);
   }
   tb.err_pct = 0;
   while (take(true)) {
   }
-  for (int i = 0; i < 3000 && !fw_q.empty(); i++) {
-    tb.tick();
-    fw_retire();
-  }
+  fw.drain(tb);
   r.check(bad_rec == 0 && recs_seen > nd / 4 && md.recs.empty(), "wqf-db-records-as-modelled",
           "%u records, %u differ from the model", recs_seen, bad_rec);
   r.check(bad_bytes == 0 && checked > nd / 4, "wqf-db-wqebbs-byte-exact", "%u bad bytes in %u WQEBBs", bad_bytes,
@@ -457,13 +482,11 @@ static void db_tests(TbResults &r, Tb &tb, unsigned doorbells) {
   }
   r.check(md.n_ring_end > 3 && md.n_free > 3, "wqf-db-ring-end-region-full", "ring end %u, region full %u",
           md.n_ring_end, md.n_free);
-  uint8_t s[4];
-  rnic_st_le32(s, tb.tc_rd(RNIC_FW_TC_WQF_STATUS));
   // (errors: the bus-error window fails some of the firmware's commands too; they count there)
-  r.check(fw_q.empty() && fw_bad == 0 && fw_cmds > 20 && rnic_wqf_status_get_done(s) == (fw_issued & 0xFF) &&
-              rnic_wqf_status_get_queued(s) == 0 && ((rnic_wqf_status_get_errors(s) - fw_errs0) & 0xFF) == fw_err_n,
-          "wqf-db-firmware-commands-apart", "%u commands (pending %zu), %u bad bytes, errors %u of %u, status 0x%x, issued %u",
-          fw_cmds, fw_q.size(), fw_bad, (rnic_wqf_status_get_errors(s) - fw_errs0) & 0xFF, fw_err_n, rnic_ld_le32(s), fw_issued);
+  unsigned fw_errs = 0;
+  bool fw_ok = fw.apart(tb, 20, &fw_errs);
+  r.check(fw_ok, "wqf-db-firmware-commands-apart", "%u commands (pending %zu), %u bad bytes, errors %u of %u, issued %u",
+          fw.n, fw.q.size(), fw.bad, fw_errs, fw.err_n, fw.issued);
   r.check(err_recs > 0, "wqf-db-bus-error-in-record", "%u records with err", err_recs);
 
   // A record dropped while its fetch is in flight: the next record reuses its slots and gets its
@@ -688,15 +711,7 @@ static void rq_db_tests(TbResults &r, Tb &tb, unsigned doorbells) {
   tb.tc_wr(RNIC_FW_TC_WQF_DB_CTL, 3);
 
   unsigned rrecs = 0, rbad_rec = 0, rbad = 0, rchecked = 0, rerr = 0, srecs = 0, sbad_rec = 0, sbad = 0;
-  unsigned fw_bad = 0, fw_n = 0, fw_err_n = 0;
-  uint8_t s0[4];
-  rnic_st_le32(s0, tb.tc_rd(RNIC_FW_TC_WQF_STATUS));
-  unsigned fw_done = rnic_wqf_status_get_done(s0), fw_issued = fw_done;
-  const unsigned fw_errs0 = rnic_wqf_status_get_errors(s0);
-  struct FwCmd { unsigned slot, bbs; uint64_t addr; };
-  std::deque<FwCmd> fw_q;
-  size_t fw_req_next = tb.reqs.size();
-  unsigned fw_slot = 0;
+  FwCmds fw(tb, true);  // the firmware's own, into the receive region
   uint64_t fw_base = uint64_t(0x2468B) << 36;
 
   auto take_rq = [&](bool wait) -> bool {
@@ -778,29 +793,6 @@ static void rq_db_tests(TbResults &r, Tb &tb, unsigned doorbells) {
     srecs++;
     return true;
   };
-  // the firmware's own receive-region commands: counted in wqf_status alone, their WQEBBs exact
-  auto fw_retire = [&]() {
-    uint8_t s[4];
-    rnic_st_le32(s, tb.tc_rd(RNIC_FW_TC_WQF_STATUS));
-    while (!fw_q.empty() && ((rnic_wqf_status_get_done(s) - fw_done) & 0xFF)) {
-      FwCmd c = fw_q.front();
-      fw_q.pop_front();
-      fw_done++;
-      size_t i = fw_req_next;
-      while (i < tb.reqs.size() && tb.reqs[i].addr != c.addr) i++;
-      fw_req_next = i + 1;
-      if (i < tb.err_of_req.size() && tb.err_of_req[i]) {
-        fw_err_n++;
-        continue;
-      }
-      for (unsigned k = 0; k < c.bbs; k++)
-        for (unsigned w = 0; w < BB; w += 4) {
-          uint32_t v = tb.tc_rd(RNIC_FW_TC_WQF_RQ_BUF_BASE + ((c.slot + k) % NRQ) * BB + w);
-          for (unsigned b = 0; b < 4; b++)
-            if (uint8_t(v >> (8 * b)) != host_byte(c.addr + k * BB + w + b, 7)) fw_bad++;
-        }
-    }
-  };
 
   unsigned nd = std::max(300u, doorbells / 2);
   for (unsigned d = 0; d < nd; d++) {
@@ -838,34 +830,22 @@ static void rq_db_tests(TbResults &r, Tb &tb, unsigned doorbells) {
       }
     }
     for (int i = 0; i < 8; i++) tb.tick();
-    unsigned fw_inflight = 0;
-    for (auto &c : fw_q) fw_inflight += c.bbs;
     unsigned bbs = 1 + unsigned(rng() % 3);
-    if (rng() % 3 == 0 && fw_q.size() < NCMD && fw_inflight + bbs <= NRQ) {
-      uint64_t a = fw_base + (rng() % 64) * BB;
-      tb.cmd(a, bbs, fw_slot, 0, true);
-      fw_q.push_back({fw_slot, bbs, a});
-      fw_slot = (fw_slot + bbs) % NRQ;
-      fw_issued++;
-      fw_n++;
-    }
+    if (rng() % 3 == 0) fw.maybe_issue(tb, fw_base + (rng() % 64) * BB, bbs);
     // records at the firmware's pace; sometimes none for a while, so the RQ records fill up
     unsigned tn = (d / 40) % 4 == 3 ? 0 : rng() % 3 == 0 ? 0 : 1 + unsigned(rng() % NRREC);
     for (unsigned t = 0; t < tn && take_rq(true); t++) {
     }
     if (rng() % 2) while (take_sq()) {
     }
-    fw_retire();
+    fw.retire(tb);
   }
   tb.err_pct = 0;
   while (take_rq(true)) {
   }
   while (take_sq()) {
   }
-  for (int i = 0; i < 3000 && !fw_q.empty(); i++) {
-    tb.tick();
-    fw_retire();
-  }
+  fw.drain(tb);
   rnic_st_le32(info, tb.tc_rd(RNIC_FW_TC_WQF_RQR_INFO));
   r.check(rbad_rec == 0 && rrecs > nd / 8 && mr.recs.empty() && !rnic_wqf_dbr_info_get_valid(info),
           "wqf-rq-db-records-as-modelled", "%u records, %u differ from the model, %zu left, info 0x%x", rrecs, rbad_rec,
@@ -881,6 +861,7 @@ static void rq_db_tests(TbResults &r, Tb &tb, unsigned doorbells) {
   // WQEBB fill the region too); one more gets nothing, and after a record is taken it is fetched.
   {
     RqQp &q = rqs[1];
+    tb.ready_pct = 100;  // every request accepted at once: they are counted below
     mr.fidx[q.qpn] = q.pi;  // the firmware caught up with the producer
     rq_set_fidx(tb, q.qpn, q.pi);
     for (int i = 0; i < 8; i++) tb.tick();
@@ -892,6 +873,7 @@ static void rq_db_tests(TbResults &r, Tb &tb, unsigned doorbells) {
       rq_ring(tb, q.qpn, q.page, q.pi);
       for (int c = 0; c < 8; c++) tb.tick();
     }
+    for (int c = 0; c < 200; c++) tb.tick();
     bool nine_none = mr.recs.size() == NRREC && tb.reqs.size() == req0 + NRREC;
     take_rq(true);
     q.pi = (q.pi + 1) & 0xFFFF;  // the next doorbell fetches both WQEs since the full one
@@ -906,12 +888,10 @@ static void rq_db_tests(TbResults &r, Tb &tb, unsigned doorbells) {
             rrecs - seen0, mr.n_full - full0, tb.reqs.size() - req0, rbad_rec - br, int(two));
   }
   r.check(rerr > 0, "wqf-rq-db-bus-error-in-record", "%u records with err", rerr);
-  uint8_t s[4];
-  rnic_st_le32(s, tb.tc_rd(RNIC_FW_TC_WQF_STATUS));
-  r.check(fw_q.empty() && fw_bad == 0 && fw_n > 20 && rnic_wqf_status_get_done(s) == (fw_issued & 0xFF) &&
-              rnic_wqf_status_get_queued(s) == 0 && ((rnic_wqf_status_get_errors(s) - fw_errs0) & 0xFF) == fw_err_n,
-          "wqf-rq-db-firmware-commands-apart", "%u commands, %u bad bytes, errors %u of %u, status 0x%x", fw_n, fw_bad,
-          (rnic_wqf_status_get_errors(s) - fw_errs0) & 0xFF, fw_err_n, rnic_ld_le32(s));
+  unsigned fw_errs = 0;
+  bool fw_ok = fw.apart(tb, 20, &fw_errs);
+  r.check(fw_ok, "wqf-rq-db-firmware-commands-apart", "%u commands (pending %zu), %u bad bytes, errors %u of %u",
+          fw.n, fw.q.size(), fw.bad, fw_errs, fw.err_n);
 }
 
 int main(int argc, char **argv) {
