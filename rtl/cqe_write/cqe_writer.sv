@@ -54,7 +54,10 @@ module cqe_writer #(
   localparam int unsigned CqAw     = $clog2(NumCq);
   localparam int unsigned IdxW     = rnic_spec_pkg::CQW_INDEX_BITS;  // producer/consumer mod 2^IdxW
   // per-CQ state: ring base (bits 63:5), log2 size, producer and consumer mod 2^IdxW, armed, error
-  localparam int unsigned CqStW    = 59 + 5 + IdxW + IdxW + 2 + 1;
+  localparam int unsigned CqeSh    = $clog2(RecBytes);                  // a CQE's bytes: ring addresses
+  localparam int unsigned BaseW    = 64 - CqeSh;                        // ring base, CQE aligned
+  localparam int unsigned LogW     = rnic_spec_pkg::CQW_CQ_CFG_LOG_SIZE_W;
+  localparam int unsigned CqStW    = BaseW + LogW + IdxW + IdxW + 2 + 1;
   localparam int unsigned CntW     = rnic_spec_pkg::CQW_COUNT_BITS;  // record counters (>> RecNum)
   localparam int unsigned CqnLsb   = rnic_spec_pkg::CQ_REC_CQN_LSB;
   localparam int unsigned StLsb    = rnic_spec_pkg::CQE_STATUS_LSB;
@@ -115,7 +118,7 @@ module cqe_writer #(
   logic [31:0]     base_lo_q, base_hi_q;
   logic            cfg_pend_q;
   logic [CqAw-1:0] cfg_cqn_q;
-  logic [4:0]      cfg_log_q;
+  logic [LogW-1:0] cfg_log_q;
   // firmware commands (cqw_cmd) and the held record
   logic            cmd_pend_q;
   logic [CqAw-1:0] cmd_cqn_q;
@@ -200,8 +203,8 @@ module cqe_writer #(
   logic [31:0]     len_q;
 
   // the CQ's state as read
-  logic [58:0] st_base;
-  logic [4:0]  st_log;
+  logic [BaseW-1:0] st_base;
+  logic [LogW-1:0] st_log;
   logic [IdxW-1:0] st_pi, st_ci, st_mask;
   logic [1:0]  st_arm;
   logic        st_err;
@@ -251,7 +254,7 @@ module cqe_writer #(
   always_comb begin
     cq_we    = 1'b0;
     cq_waddr = cfg_cqn_q;
-    cq_wdata = {base_hi_q, base_lo_q[31:5], cfg_log_q, IdxW'(0), IdxW'(0), ArmNone, 1'b0};
+    cq_wdata = {base_hi_q, base_lo_q[31:CqeSh], cfg_log_q, IdxW'(0), IdxW'(0), ArmNone, 1'b0};
     cq_re    = 1'b0;
     cq_raddr = rec_q[CqnLsb +: CqAw];
     if (state_q == Idle && cfg_pend_q) begin
@@ -280,6 +283,11 @@ module cqe_writer #(
   logic [4:0]  eq_log;
   logic        eq_on;
   assign eq_log = eq_log_size_i[4:0];
+  // the entry slots the producers name
+  logic [IdxW-1:0] pi_slot;
+  logic [31:0]     eq_slot;
+  assign pi_slot = st_pi & st_mask;
+  assign eq_slot = eq_prod_q & ((32'd1 << eq_log) - 32'd1);
   assign eq_on  = eq_log_size_i != 32'd0 && eq_log_size_i <= 32'd16;
 
   // control (reset)
@@ -438,15 +446,22 @@ module cqe_writer #(
   end
 
   // data (no reset)
-  logic [127:0] ev_entry;
+  localparam int unsigned EvTyL = rnic_spec_pkg::EQ_ENTRY_EVENT_TYPE_LSB, EvTyW = rnic_spec_pkg::EQ_ENTRY_EVENT_TYPE_W;
+  localparam int unsigned EvSubL = rnic_spec_pkg::EQ_ENTRY_SUBTYPE_LSB, EvSubW = rnic_spec_pkg::EQ_ENTRY_SUBTYPE_W;
+  localparam int unsigned EvHL = rnic_spec_pkg::EQ_ENTRY_HANDLE_LSB, EvHW = rnic_spec_pkg::EQ_ENTRY_HANDLE_W;
+  localparam int unsigned EvDL = rnic_spec_pkg::EQ_ENTRY_DATA_LSB, EvDW = rnic_spec_pkg::EQ_ENTRY_DATA_W;
+  logic [EvBytes*8-1:0] ev_entry;
   always_comb begin
     ev_entry = '0;
     if (ev_fw_q) begin
-      ev_entry[15:0]  = evr_q[15:0];                      // event_type, subtype
-      ev_entry[95:32] = evr_q[95:32];                     // handle, data
+      // the firmware's record is eq_entry-shaped: its fields where the entry has them
+      ev_entry[EvTyL +: EvTyW]   = evr_q[EvTyL +: EvTyW];
+      ev_entry[EvSubL +: EvSubW] = evr_q[EvSubL +: EvSubW];
+      ev_entry[EvHL +: EvHW]     = evr_q[EvHL +: EvHW];
+      ev_entry[EvDL +: EvDW]     = evr_q[EvDL +: EvDW];
     end else begin
-      ev_entry[7:0]   = rnic_spec_pkg::EQ_TYPE_COMPLETION;
-      ev_entry[63:32] = 32'(ce_cqn_q);
+      ev_entry[EvTyL +: EvTyW] = rnic_spec_pkg::EQ_TYPE_COMPLETION;
+      ev_entry[EvHL +: EvHW]   = EvHW'(ce_cqn_q);
     end
     ev_entry[rnic_spec_pkg::EQ_ENTRY_OWNER_LSB] = ~eq_prod_q[eq_log];   // first pass writes 1
   end
@@ -485,15 +500,15 @@ module cqe_writer #(
       cqe_q[CqnLsb-1:0] <= rec_q[CqnLsb-1:0];
       // the first pass over the ring writes owner 1, the next 0, and so on
       cqe_q[rnic_spec_pkg::CQE_OWNER_LSB] <= ~|(st_pi & (IdxW'(1) << st_log));
-      addr_q <= {st_base, 5'd0} + {42'd0, st_pi & st_mask, 5'd0};
+      addr_q <= {st_base, CqeSh'(0)} + (64'(pi_slot) << CqeSh);
       len_q  <= 32'(RecBytes);
     end
     if (state_q == CmdWr && cmd_is_arm && arm_now) ce_cqn_q <= cmd_cqn_q;
     if (state_q == EvFmt) begin
       cqe_q <= '0;
-      cqe_q[127:0] <= ev_entry;
+      cqe_q[EvBytes*8-1:0] <= ev_entry;
       addr_q <= {eq_base_hi_i, eq_base_lo_i} +
-                {28'd0, 32'(eq_prod_q & ((32'd1 << eq_log) - 32'd1)), 4'd0};
+                (64'(eq_slot) << $clog2(EvBytes));
       len_q  <= 32'(EvBytes);
     end
   end
@@ -507,6 +522,6 @@ module cqe_writer #(
   assign wr_cpl_ready_o  = 1'b1;
 
   logic unused;
-  assign unused = ^{rec_off[1:0], rec_off[11:RecAw+5], ev_off[1:0], ev_off[11:EvAw+4], base_lo_q[4:0],
+  assign unused = ^{rec_off[1:0], rec_off[11:RecAw+5], ev_off[1:0], ev_off[11:EvAw+4], base_lo_q[CqeSh-1:0],
                     rec_q[RecBytes*8-1:CqnLsb+CqAw], eq_log_size_i[31:5], tc_wdata_i[31:CntW], evr_q[31:16]};
 endmodule
