@@ -244,6 +244,20 @@ static void db_set_fidx(Tb &tb, unsigned qpn, uint32_t fidx) {
   tb.tc_wr(RNIC_FW_TC_WQF_SQ_FIDX, rnic_ld_le32(x));
 }
 
+// A host posts no more than its ring holds past what the NIC took (else it runs a ring ahead and
+// the engine ignores the QP's doorbells from then on): when the ring is full to the fetch index
+// the firmware, whose records wait untaken, fetches what is posted itself first (moves the fetch
+// index, the model's and the engine's, to the producer). Returns the room for new ring entries.
+static unsigned host_room(Tb &tb, void (*set_fidx)(Tb &, unsigned, uint32_t), unsigned qpn, uint32_t pi,
+                          uint32_t &fidx, unsigned size) {
+  unsigned room = size - ((pi - fidx) & 0xFFFF);
+  if (room) return room;
+  fidx = pi;
+  set_fidx(tb, qpn, pi);
+  for (int i = 0; i < 8; i++) tb.tick();
+  return size;
+}
+
 // The firmware's own commands beside the doorbell-started fetches (into the send buffer or the
 // receive region): counted in wqf_status alone, each one's WQEBBs checked byte for byte (host
 // generation 7) once the status counts it; one with a bus error (its request's) is only counted.
@@ -322,6 +336,7 @@ static void db_tests(TbResults &r, Tb &tb, unsigned doorbells) {
   for (int i = 0; i < 3000; i++) tb.tick();
   // QPs at the bottom, the middle and the top of the RAM; rings of 4..64 WQEBBs
   std::vector<DbQp> qps;
+  qps.reserve(8);  // references into it stay valid when the region-full test adds a QP
   const unsigned qpns[] = {2, 5, 77, TB_NUM_QPS - 1};
   for (unsigned i = 0; i < 4; i++)
     qps.push_back({qpns[i], 100 + qpns[i], i == 1 ? 5u : 2u + unsigned(rng() % 5),
@@ -414,6 +429,7 @@ static void db_tests(TbResults &r, Tb &tb, unsigned doorbells) {
       // the host posts up to a ring's worth (sometimes more: a doorbell the engine ignores)
       unsigned n = pick < 8 ? size + 1 + unsigned(rng() % 5)
                    : rng() % 3 == 0 ? 1u : unsigned(rng() % std::min(size + 1, 12u));
+      if (pick >= 8) n = std::min(n, host_room(tb, db_set_fidx, q.qpn, q.pi, md.fidx[q.qpn], size));
       uint32_t pi = (q.pi + n) & 0xFFFF;
       bool bf = pick >= 8 && pick < 14;
       unsigned page = pick >= 14 && pick < 18 ? q.page + 1 : q.page;
@@ -438,7 +454,9 @@ static void db_tests(TbResults &r, Tb &tb, unsigned doorbells) {
     // one of the firmware's own
     if (rng() % 3 == 0) fw.maybe_issue(tb, fw_base + (rng() % 64) * BB, bbs);
     // the firmware takes records at its pace: all, some, or none this time
-    unsigned take_n = rng() % 3 == 0 ? 0 : 1 + unsigned(rng() % NREC);
+    // (none for 40 doorbells of every 160: the region fills, doorbells meet it full; a seed-dependent
+    // count of region-full events once failed its threshold at 2 seeds of 40)
+    unsigned take_n = (d / 40) % 4 == 3 ? 0 : rng() % 3 == 0 ? 0 : 1 + unsigned(rng() % NREC);
     for (unsigned t = 0; t < take_n && take(true); t++) {
     }
     fw.retire(tb);
@@ -480,6 +498,8 @@ static void db_tests(TbResults &r, Tb &tb, unsigned doorbells) {
     r.check(md.n_full == full0 + 1 && recs_seen == seen0 + NREC + 1 && bad_rec == br && bad_bytes == bb,
             "wqf-db-records-full-then-room", "records %u, bad %u", recs_seen - seen0, bad_rec - br);
   }
+  std::printf("# db coverage: ring end %u, region full %u, records full %u, extended %u, out of ring %u\n",
+              md.n_ring_end, md.n_free, md.n_full, md.n_ext, md.n_none);
   r.check(md.n_ring_end > 3 && md.n_free > 3, "wqf-db-ring-end-region-full", "ring end %u, region full %u",
           md.n_ring_end, md.n_free);
   // (errors: the bus-error window fails some of the firmware's commands too; they count there)
@@ -554,38 +574,112 @@ static void db_tests(TbResults &r, Tb &tb, unsigned doorbells) {
   r.check(burst_ok && !got.empty() && bad_bytes == bb1 && bad_rec == br1, "wqf-db-burst-contiguous",
           "%zu records up to %u of %u", got.size(), at & 0xFFFF, b.pi);
 
-  // Doorbells of one QP while the first one's fetch waits (requests held): one record of 1 + 2 +
-  // 3 WQEBBs (three commands), not done until the last completed, its WQEBBs exact.
-  {
-    DbQp &e = qps[1];
-    md.fidx[e.qpn] = e.pi;
+  // Doorbells of one QP while the first one's fetch waits (requests held) grow one record. Where
+  // the fetch index stands in the ring is set here, not left to the random stream (a start 5 or
+  // fewer WQEBBs before the ring end made the engine stop the third fetch there, as specified,
+  // and a check of "6" fail at some seeds). From a place where 1 + 2 + 3 WQEBBs fit: one record
+  // of 6, three requests, not done while they wait. From 4 before the ring end: the third stops
+  // at the ring end (1 of its 3), and a fourth doorbell's fetch from the ring's start extends the
+  // same record (its indices go on across the wrap): one record of 7, four requests.
+  // (want: the ring position and WQEBBs of each request, in order)
+  auto grow = [&](DbQp &e, unsigned pos, std::vector<unsigned> adds, std::vector<std::pair<unsigned, unsigned>> want,
+                  const char *name) {
+    unsigned size = 1u << e.log, total = 0;
+    for (auto &w : want) total += w.second;
+    e.pi = (e.pi + ((pos - e.pi) & (size - 1))) & 0xFFFF;  // the host's next WQEBB at ring position pos
+    md.fidx[e.qpn] = e.pi;                                // the firmware caught up with the producer
     db_set_fidx(tb, e.qpn, e.pi);
     for (int i = 0; i < 8; i++) tb.tick();
+    uint32_t first = e.pi;
     tb.ready_pct = 0;
     size_t req0 = tb.reqs.size();
-    for (unsigned n = 1; n <= 3; n++) {
+    for (unsigned n : adds) {
       e.pi = (e.pi + n) & 0xFFFF;
       md.doorbell(e, e.page, false);
       db_ring(tb, e.qpn, e.page, e.pi, false);
       for (int i = 0; i < 8; i++) tb.tick();
     }
     rnic_st_le32(info, tb.tc_rd(RNIC_FW_TC_WQF_DBR_INFO));
-    bool one = md.recs.size() == 1 && md.recs.front().bbs == 6 && rnic_wqf_dbr_info_get_valid(info) &&
-               rnic_wqf_dbr_info_get_bbs(info) == 6 && !rnic_wqf_dbr_info_get_done(info) &&
+    uint8_t qx[4];
+    rnic_st_le32(qx, tb.tc_rd(RNIC_FW_TC_WQF_DBR_QIDX));
+    unsigned model_bbs = md.recs.empty() ? 0 : md.recs.front().bbs;
+    bool one = md.recs.size() == 1 && md.recs.front().bbs == total && md.recs.front().first == first &&
+               rnic_wqf_dbr_info_get_valid(info) && rnic_wqf_dbr_info_get_bbs(info) == total &&
+               rnic_wqf_sq_qidx_get_index(qx) == first && !rnic_wqf_dbr_info_get_done(info) &&
                !rnic_wqf_dbr_info_get_more(info);
     tb.ready_pct = 100;
-    // done only once the third command completed
+    // done only once the last command completed
     for (int i = 0; i < 20000; i++) {
       rnic_st_le32(info, tb.tc_rd(RNIC_FW_TC_WQF_DBR_INFO));
       if (rnic_wqf_dbr_info_get_done(info)) break;
       tb.tick();
     }
-    bool not_three = tb.reqs.size() - req0 != 3;  // one request per command
+    bool reqs_ok = tb.reqs.size() - req0 == want.size();  // one request per command
+    for (size_t i = 0; reqs_ok && i < want.size(); i++)
+      reqs_ok = tb.reqs[req0 + i].addr == e.base + uint64_t(want[i].first) * BB && tb.reqs[req0 + i].len == want[i].second * BB;
     unsigned before = recs_seen, bb0 = bad_bytes, br0 = bad_rec;
     take(true);
-    r.check(one && !not_three && recs_seen == before + 1 && bad_bytes == bb0 && bad_rec == br0 && md.n_ext >= 2,
-            "wqf-db-record-extended", "one record of 6 %d, requests %zu, records %u, bad bytes %u, bad %u, extensions %u",
-            int(one), tb.reqs.size() - req0, recs_seen - before, bad_bytes - bb0, bad_rec - br0, md.n_ext);
+    r.check(one && reqs_ok && recs_seen == before + 1 && bad_bytes == bb0 && bad_rec == br0, name,
+            "ring position %u of %u: one record of %u %d (model %u), requests %zu as expected %d, records %u, bad bytes %u, "
+            "bad %u", pos, size, total, int(one), model_bbs, tb.reqs.size() - req0,
+            int(reqs_ok), recs_seen - before, bad_bytes - bb0, bad_rec - br0);
+  };
+  {
+    DbQp &e = qps[1];  // a ring of 32 WQEBBs
+    unsigned size = 1u << e.log, p = unsigned(rng() % (size - 5));
+    grow(e, p, {1, 2, 3}, {{p, 1}, {p + 1, 2}, {p + 3, 3}}, "wqf-db-record-extended");
+    grow(e, size - 4, {1, 2, 3, 1}, {{size - 4, 1}, {size - 3, 2}, {size - 1, 1}, {0, 3}},
+         "wqf-db-record-extended-across-ring-end");
+  }
+
+  // Region full, then the rest: QP A's doorbell of 10 WQEBBs takes 10 of the 16 slots, QP B's of
+  // 10 gets the 6 left (a record of 6), B's next doorbell gets nothing (no request, no record),
+  // and once A's record is taken B's next doorbell fetches the 6 after its record, extending it
+  // to 12. Fixed positions (both fetches fit before their ring ends), exact counts and requests.
+  {
+    qps.push_back({60, 160, 6, (uint64_t(0x2468A) << 36) + 4 * 0x400000 + (rng() % 256) * 4096, true});
+    DbQp &a = qps[1], &b = qps.back();  // rings of 32 and 64 WQEBBs
+    b.pi = unsigned(rng() % 65536);
+    md.fidx[b.qpn] = b.pi;
+    db_program(tb, b, b.pi);
+    unsigned pa = unsigned(rng() % 23), pb = unsigned(rng() % 49);
+    a.pi = (a.pi + ((pa - a.pi) & 31)) & 0xFFFF;
+    b.pi = (b.pi + ((pb - b.pi) & 63)) & 0xFFFF;
+    md.fidx[a.qpn] = a.pi;
+    md.fidx[b.qpn] = b.pi;
+    db_set_fidx(tb, a.qpn, a.pi);
+    db_set_fidx(tb, b.qpn, b.pi);
+    for (int i = 0; i < 8; i++) tb.tick();
+    tb.ready_pct = 100;
+    size_t req0 = tb.reqs.size();
+    unsigned free0 = md.n_free, before = recs_seen, bb0 = bad_bytes, br0 = bad_rec;
+    uint32_t b0 = b.pi;
+    auto ring = [&](DbQp &q, unsigned n) {
+      q.pi = (q.pi + n) & 0xFFFF;
+      md.doorbell(q, q.page, false);
+      db_ring(tb, q.qpn, q.page, q.pi, false);
+      for (int i = 0; i < 8; i++) tb.tick();
+    };
+    ring(a, 10);
+    ring(b, 10);
+    ring(b, 1);
+    for (int i = 0; i < 300; i++) tb.tick();
+    auto req_is = [&](size_t i, const DbQp &q, uint32_t idx, unsigned bbs) {
+      return tb.reqs.size() > req0 + i && tb.reqs[req0 + i].addr == q.base + uint64_t(idx & ((1u << q.log) - 1)) * BB &&
+             tb.reqs[req0 + i].len == bbs * BB;
+    };
+    bool full = md.recs.size() == 2 && md.recs[0].bbs == 10 && md.recs[1].bbs == 6 && md.n_free == free0 + 2 &&
+                tb.reqs.size() == req0 + 2 && req_is(0, a, a.pi - 10, 10) && req_is(1, b, b0, 6);
+    take(true);  // A's record: its slots are free again
+    ring(b, 1);
+    for (int i = 0; i < 300; i++) tb.tick();
+    bool rest = md.recs.size() == 1 && md.recs[0].first == b0 && md.recs[0].bbs == 12 && tb.reqs.size() == req0 + 3 &&
+                req_is(2, b, b0 + 6, 6);
+    take(true);
+    r.check(full && rest && recs_seen == before + 2 && bad_bytes == bb0 && bad_rec == br0 && md.recs.empty(),
+            "wqf-db-region-full-then-rest", "full %d, rest %d, region full %u, requests %zu, records %u, bad bytes %u, bad %u",
+            int(full), int(rest), md.n_free - free0, tb.reqs.size() - req0, recs_seen - before, bad_bytes - bb0,
+            bad_rec - br0);
   }
 }
 
@@ -818,16 +912,7 @@ static void rq_db_tests(TbResults &r, Tb &tb, unsigned doorbells) {
         rq_ring(tb, t.qpn, t.page, t.pi);
       } else {
         unsigned n = rng() % 3 == 0 ? 1u : 1u + unsigned(rng() % std::min(size, 10u));
-        // a host posts no more than its ring holds past what the NIC took: with the engine's
-        // records not taken for a while, the firmware fetches the posted WQEs itself first
-        unsigned room = size - ((q.pi - mr.fidx[q.qpn]) & 0xFFFF);
-        if (room == 0) {
-          mr.fidx[q.qpn] = q.pi;
-          rq_set_fidx(tb, q.qpn, q.pi);
-          for (int i = 0; i < 8; i++) tb.tick();
-          room = size;
-        }
-        n = std::min(n, room);
+        n = std::min(n, host_room(tb, rq_set_fidx, q.qpn, q.pi, mr.fidx[q.qpn], size));
         unsigned page = pick < 38 ? q.page + 1 : q.page;
         q.pi = (q.pi + n) & 0xFFFF;
         mr.doorbell(q, page);
