@@ -5,8 +5,9 @@ WQF_TB_CPP  := tb/wqe_fetch/tb_wqe_fetch.cpp
 WQF_TB_DEPS := $(WQF_TB_CPP) tb/common/tb_check.h tb/common/tb_tc_port.h spec/include/rnic_spec.h \
                $(wildcard rtl/wqe_fetch/*.sv) rtl/common/rnic_spec_pkg.sv
 # Several seeds at each width: a check's outcome that depends on where the random stream leaves
-# a ring (rtl/wqe_fetch/README.md, "Seeds") shows up here, not only under another seed by hand.
-WQF_SEEDS      ?= 1 2 3 4 5 6
+# a ring (rtl/wqe_fetch/README.md, "Seeds") shows up here, not only under another seed by hand
+# (WQF_SEED=N, as before, runs that one seed).
+WQF_SEEDS      ?= $(or $(WQF_SEED),1 2 3 4 5 6)
 WQF_DOORBELLS  ?= 1500
 WQF_LONG_SEEDS ?= 7 8 9 10 11 12 13 14
 
