@@ -11,7 +11,7 @@
 #include "hal.h"
 
 #define BUF_DBREC 0xCC0u /* staging-buffer slot for a CQ doorbell record */
-#define PI_MASK 0x1FFFFu /* the CQE writer keeps producer and consumer mod 2^17 */
+#define PI_MASK ((1u << RNIC_CQW_INDEX_BITS) - 1u) /* the CQE writer's producer and consumer */
 
 static void cqw_cmd(uint32_t cqn, uint32_t op, uint32_t arg);
 
@@ -40,10 +40,9 @@ static __attribute__((noinline)) uint32_t cq_read_ci(struct fw_cq *cq)
 /* The CQE writer's record ring: records handed over (free-running, 16 bits like the writer's
  * counters), and its event-record ring. */
 static uint32_t cqw_prod, eqw_prod;
-#define CQW_MASK 0xFFFFu
+#define CQW_MASK ((1u << RNIC_CQW_COUNT_BITS) - 1u) /* the writer's free-running counters */
 #define CQW_SPIN 200000u /* bounded waits: far longer than any CQE write (a PCIe posted write) */
-#define CQW_STATUS_HELD (1u << 17)
-#define CQW_STATUS_CMD (1u << 18)
+_Static_assert(RNIC_CQW_STATUS_ERRORS_MASK == CQW_MASK, "cqw_status.errors wraps as the other counters");
 
 static uint32_t cqw_done(void) { return hal_tc_rd32(RNIC_FW_TC_CQW_CONS) & CQW_MASK; }
 
@@ -51,7 +50,7 @@ static uint32_t cqw_done(void) { return hal_tc_rd32(RNIC_FW_TC_CQW_CONS) & CQW_M
  * cqw_cq_cfg) must have been taken before the next is written (bounded wait). */
 static void cqw_cmd_taken(void)
 {
-	for (uint32_t i = 0; i < CQW_SPIN && (hal_tc_rd32(RNIC_FW_TC_CQW_STATUS) & CQW_STATUS_CMD); i++)
+	for (uint32_t i = 0; i < CQW_SPIN && (rnic_cqw_status_v_cmd(hal_tc_rd32(RNIC_FW_TC_CQW_STATUS))); i++)
 		;
 }
 
@@ -60,7 +59,7 @@ static void cqw_cmd(uint32_t cqn, uint32_t op, uint32_t arg)
 {
 	cqw_cmd_taken();
 	hal_tc_wr32(RNIC_FW_TC_CQW_CMD_ARG, arg & PI_MASK);
-	hal_tc_wr32(RNIC_FW_TC_CQW_CMD, cqn | op << RNIC_CQW_CMD_OP_OFF * 8);
+	hal_tc_wr32(RNIC_FW_TC_CQW_CMD, rnic_cqw_cmd_mk_cqn(cqn) | rnic_cqw_cmd_mk_op(op));
 }
 
 /* db_cq_arm: one event after the host's consumer index. The writer gives it at once when CQEs
@@ -103,7 +102,7 @@ void fw_cqw_program(uint32_t n, uint64_t buf, uint32_t log_size)
 	cqw_cmd_taken();
 	hal_tc_wr32(RNIC_FW_TC_CQW_CQ_BASE_LO, (uint32_t)buf);
 	hal_tc_wr32(RNIC_FW_TC_CQW_CQ_BASE_HI, (uint32_t)(buf >> 32));
-	hal_tc_wr32(RNIC_FW_TC_CQW_CQ_CFG, n | log_size << 16);
+	hal_tc_wr32(RNIC_FW_TC_CQW_CQ_CFG, rnic_cqw_cq_cfg_mk_cqn(n) | rnic_cqw_cq_cfg_mk_log_size(log_size));
 }
 
 /* DESTROY_CQ: the writer drops whatever of this CQ is still queued (a record held on it too),
@@ -170,10 +169,10 @@ static __attribute__((noinline)) void cq_to_error(struct fw_cq *cq, uint32_t cqn
  * the producer is bogus and counts as no room. */
 static __attribute__((noinline)) void cqw_hold(void)
 {
-	uint32_t full = hal_tc_rd32(RNIC_FW_TC_CQW_FULL), cqn = rnic_cqw_full_get_cqn((const uint8_t *)&full);
+	uint32_t full = hal_tc_rd32(RNIC_FW_TC_CQW_FULL), cqn = rnic_cqw_full_v_cqn(full);
 	uint32_t pi = hal_tc_rd32(RNIC_FW_TC_CQW_FULL_PI) & PI_MASK;
 
-	if (!rnic_cqw_full_get_held((const uint8_t *)&full))
+	if (!rnic_cqw_full_v_held(full))
 		return;
 	if (cqn == 0 || cqn >= FW_MAX_CQ || !fw_res.cqs[cqn].used) {
 		cqw_cmd(cqn, RNIC_CQW_OP_ERR, 0); /* no CQ of ours: nothing to write it to */
@@ -199,8 +198,8 @@ static uint32_t cqw_errs_seen, cqw_named;
 static void cqw_pop_errors(int cq_err)
 {
 	for (uint32_t i = 0; i < RNIC_FW_TC_CQ_REC_NUM; i++) {
-		uint32_t v = hal_tc_rd32(RNIC_FW_TC_CQW_ERR_CQN), cqn = v & CQW_MASK;
-		if (!(v >> 31))
+		uint32_t v = hal_tc_rd32(RNIC_FW_TC_CQW_ERR_CQN), cqn = rnic_cqw_err_cqn_v_cqn(v);
+		if (!rnic_cqw_err_cqn_v_valid(v))
 			return;
 		hal_tc_wr32(RNIC_FW_TC_CQW_ERR_POP, 0);
 		cqw_named = (cqw_named + 1) & CQW_MASK;
@@ -224,7 +223,7 @@ static __attribute__((noinline)) void cqw_bus_error(uint32_t errs)
 /* At boot: errors from before a reload name CQs of the old image: forgotten. */
 static void cqw_errors_init(void)
 {
-	cqw_errs_seen = cqw_named = hal_tc_rd32(RNIC_FW_TC_CQW_STATUS) & CQW_MASK;
+	cqw_errs_seen = cqw_named = rnic_cqw_status_v_errors(hal_tc_rd32(RNIC_FW_TC_CQW_STATUS));
 	cqw_pop_errors(0);
 	cqw_named = cqw_errs_seen;
 }
@@ -237,9 +236,9 @@ static __attribute__((noinline)) void cqw_check_slow(uint32_t st)
 	if (cqw_in_check)
 		return;
 	cqw_in_check = 1;
-	if ((st & CQW_MASK) != cqw_errs_seen)
-		cqw_bus_error(st & CQW_MASK);
-	if (st & CQW_STATUS_HELD)
+	if (rnic_cqw_status_v_errors(st) != cqw_errs_seen)
+		cqw_bus_error(rnic_cqw_status_v_errors(st));
+	if (rnic_cqw_status_v_held(st))
 		cqw_hold();
 	cqw_in_check = 0;
 }
@@ -250,7 +249,7 @@ static __attribute__((noinline)) void cqw_check_slow(uint32_t st)
 void fw_cqw_check(void)
 {
 	uint32_t st = hal_tc_rd32(RNIC_FW_TC_CQW_STATUS);
-	if ((st & (CQW_MASK | CQW_STATUS_HELD)) != cqw_errs_seen)
+	if ((st & (RNIC_CQW_STATUS_ERRORS_MASK | RNIC_CQW_STATUS_HELD_MASK)) != cqw_errs_seen)
 		cqw_check_slow(st);
 }
 

@@ -235,6 +235,7 @@ static int qpt_send(uint32_t qpn, uint32_t keep)
 			 RNIC_QPT_ENTRY_SIZE / 4, rnic_ld_le32(cmd)))
 		return -1;
 	fw_sq_ring_program(qpn); /* doorbell-started fetches while in RTS */
+	fw_rq_ring_program(qpn); /* rq_db-started fetches while the RQ is live */
 	if (keep)
 		return 0;
 	/* An entry write empties the engine's receive-buffer slots: hand the posted WQEs over

@@ -3,7 +3,10 @@
  * over. RQ WQEs come through the WQE fetch engine's receive region (rtl/wqe_fetch, one-cycle
  * loads on the tightly coupled window): one fetch reads every posted WQE that fits, the ones the
  * engine has no slot for yet stay staged there and refill its slots on later completions without
- * a fetch, and once the stage is used up the next posted WQEs are fetched before they are needed. */
+ * a fetch, and once the stage is used up the next posted WQEs are fetched before they are needed.
+ * With the RQ's ring state in the engine (fw_rq_ring_program), an rq_db starts the fetch of the WQEs
+ * it announced as it arrives; the firmware takes them from the engine's RQ records (rq_rec_at) and
+ * fetches itself only what no record holds. */
 #include "fw_log.h"
 #include "fw_res.h"
 #include "fw_wqf.h"
@@ -43,6 +46,8 @@ static uint64_t rqe_addr(const uint8_t *c, uint32_t k)
 	       ((uint64_t)idx << rnic_qp_ctx_get_rq_log_stride(c));
 }
 
+static uint32_t rs_pos_taken; /* the position of the WQE rq_wqe_at returned from a record */
+
 /* The stage: posted RQ WQEs of one QP in the receive region, not handed to the engine yet: ring
  * positions [first, first + n), the first at region byte off, stride apart. They are posted, so
  * the host does not touch them until they complete; whatever else changes the ring (RESET,
@@ -53,10 +58,96 @@ static struct {
 	uint8_t pending;
 } rs;
 
+/* The engine's oldest RQ record while the firmware takes WQEs from it (rr.on): RQ positions
+ * [first, first + n) of qpn, 2^lb WQEBBs each, from receive-doorbell-region slot slot on. It is
+ * removed once the refill moved past it, which frees its slots for the engine's next fetch. */
+static struct {
+	uint32_t qpn, first, n, slot, lb;
+	uint8_t on;
+} rr;
+/* the WQE rq_wqe_at returned came from rr (else from the stage) */
+static uint8_t rq_from_rec;
+
+static void rr_drop(void)
+{
+	if (rr.on) {
+		rr.on = 0;
+		fw_wqf_rqr_pop();
+	}
+}
+
 void fw_rq_release(uint32_t qpn)
 {
 	if (rs.qpn == qpn)
 		rs.n = 0;
+}
+
+void fw_rq_ring_program(uint32_t qpn)
+{
+	uint8_t *c = ctx(qpn);
+	struct fw_qp_run *run = &fw_res.qp_run[qpn];
+	uint32_t st = rnic_qp_ctx_get_state(c), ls = rnic_qp_ctx_get_rq_log_stride(c);
+	uint32_t lg = rnic_qp_ctx_get_rq_log_size(c);
+	uint64_t base = rnic_qp_ctx_get_buf_addr(c) + rnic_qp_ctx_get_rq_offset(c);
+	/* whole WQEBBs per WQE (a ring of 32-byte WQEs is fetched by the firmware alone) */
+	int en = st != RNIC_QP_STATE_RESET && st != RNIC_QP_STATE_ERR && ls >= 6 &&
+		 ls - 6 <= (RNIC_WQF_RQ_RING_LOG_BBS_MASK >> RNIC_WQF_RQ_RING_LOG_BBS_LSB) &&
+		 lg <= (RNIC_WQF_RQ_RING_LOG_SIZE_MASK >> RNIC_WQF_RQ_RING_LOG_SIZE_LSB) && !(base & 63u) &&
+		 rnic_hw_caps_v_engines(fw_hw_caps);
+
+	if (en == run->rqf_en)
+		return; /* (the ring does not change while enabled: only RESET and DESTROY change it) */
+	/* the engine fetches from past what the receive engine holds and what is staged */
+	uint32_t fidx = rnic_qp_ctx_get_rq_ci(c) + run->rq_posted + (rs.qpn == qpn ? rs.n : 0);
+	fw_wqf_rq_program(qpn, base, lg, en ? ls - 6 : 0, rnic_qp_ctx_get_uctx(c), en, fidx);
+	run->rqf_en = (uint8_t)en;
+	if (!en) {
+		/* its records may name WQEs of a ring that is no more: every RQ record goes (the other
+		 * QPs fetch theirs themselves) */
+		rr.on = 0;
+		fw_wqf_rqr_drop_all();
+	}
+}
+
+/* The WQE at RQ position pos of qpn from the engine's records: its tightly coupled address, or 0
+ * when no record holds it (the caller fetches it itself). Records of other QPs, and of positions
+ * this QP has passed, are in the way and removed; a record of this QP further on stays. A record
+ * whose fetch failed is removed and its WQEs fetched by the firmware (which reports a real fault). */
+static __attribute__((noinline)) uint32_t rq_rec_take(uint32_t qpn, uint32_t pos)
+{
+	uint32_t qx = 0, v, lb = rnic_qp_ctx_get_rq_log_stride(ctx(qpn)) - 6;
+	rr_drop();
+	while ((v = fw_wqf_rqr_head(&qx)) != 0) {
+		uint32_t first = rnic_wqf_sq_qidx_v_index(qx), n = rnic_wqf_dbr_info_v_bbs(v) >> lb;
+		if (rnic_wqf_sq_qidx_v_qpn(qx) == qpn) {
+			if (((pos - first) & 0xFFFFu) < n) {
+				rr.qpn = qpn, rr.first = first, rr.n = n, rr.lb = lb;
+				rr.slot = rnic_wqf_dbr_info_v_slot(v);
+				rr.on = 1;
+				if (rnic_wqf_dbr_info_v_done(v) ? rnic_wqf_dbr_info_v_err(v) != 0 : fw_wqf_rqr_wait() != 0) {
+					rr_drop();
+					return 0;
+				}
+				return 1;
+			}
+			if (((first - pos) & 0xFFFFu) < 0x8000u)
+				return 0; /* further on: stays */
+		}
+		fw_wqf_rqr_pop();
+	}
+	return 0;
+}
+
+static inline __attribute__((always_inline)) uint32_t rq_rec_at(uint32_t qpn, uint32_t pos)
+{
+	if (!(rr.on && rr.qpn == qpn && ((pos - rr.first) & 0xFFFFu) < rr.n) && !rq_rec_take(qpn, pos))
+		return 0;
+	uint32_t s = rr.slot + ((pos - rr.first) << rr.lb);
+	/* a WQE across the region's end (RQs of different strides took turns in it): not read from
+	 * there, fetched by the firmware */
+	if ((s % FW_WQF_RDB_BBS) + (1u << rr.lb) > FW_WQF_RDB_BBS)
+		return 0;
+	return FW_WQF_RDB_SLOT(s);
 }
 
 /* Queues the fetch of the posted WQEs from k places after the consumer index on, at most max,
@@ -79,6 +170,8 @@ static void rq_fetch(uint32_t qpn, const uint8_t *c, uint32_t k, uint32_t max)
 		n = 1;
 	uint32_t bytes = off + (n - 1) * stride + need;
 	rs.cmd = fw_wqf_issue_rq(a - off, (bytes + RNIC_WQEBB_BYTES - 1) / RNIC_WQEBB_BYTES, 0);
+	if (fw_res.qp_run[qpn].rqf_en)
+		fw_wqf_rq_fidx(qpn, first + n); /* the engine's next rq_db fetches after these */
 	rs.qpn = qpn;
 	rs.first = first & 0xFFFFu;
 	rs.n = n;
@@ -100,23 +193,46 @@ static int rq_staged_ready(void)
 	return 0;
 }
 
-static void rq_stage_pop(void)
+static inline __attribute__((always_inline)) void rq_stage_pop(void)
 {
+	if (rq_from_rec) {
+		/* the record's last WQE: its slots go back to the engine at once */
+		if (((rr.first + rr.n - 1u - rs_pos_taken) & 0xFFFFu) == 0)
+			rr_drop();
+		return;
+	}
 	rs.n--;
 	rs.first = (rs.first + 1) & 0xFFFFu;
 	rs.off += rs.stride;
 }
 
-/* The WQE at ring position pos of qpn, staged (fetching what is posted from there on when it is
- * not): its tightly coupled address, or 0 when the fetch failed. */
-static uint32_t rq_wqe_at(uint32_t qpn, const uint8_t *c, uint32_t k)
+/* Not staged and no record: the firmware fetches what is posted from pos on itself. */
+static __attribute__((noinline)) uint32_t rq_wqe_fetch(uint32_t qpn, const uint8_t *c, uint32_t k, uint32_t pos)
 {
-	uint32_t pos = (rnic_qp_ctx_get_rq_ci(c) + k) & 0xFFFFu;
-	if (rs.n == 0 || rs.qpn != qpn || rs.first != pos)
-		rq_fetch(qpn, c, k, (uint16_t)(rnic_qp_ctx_get_rq_pi(c) - pos));
+	rq_fetch(qpn, c, k, (uint16_t)(rnic_qp_ctx_get_rq_pi(c) - pos));
 	if (rq_staged_ready())
 		return 0;
 	return RNIC_FW_TC_WQF_RQ_BUF_BASE + rs.off;
+}
+
+/* The WQE at ring position pos of qpn: staged, or in the engine's record, else fetched (what is
+ * posted from there on); its tightly coupled address, or 0 when the fetch failed. Inline: the
+ * refill's common case is a few compares, not a call with its register saves. */
+static inline __attribute__((always_inline)) uint32_t rq_wqe_at(uint32_t qpn, const uint8_t *c, uint32_t k)
+{
+	uint32_t pos = (rnic_qp_ctx_get_rq_ci(c) + k) & 0xFFFFu;
+	rq_from_rec = 0;
+	if (rs.n && rs.qpn == qpn && rs.first == pos)
+		return rq_staged_ready() ? 0 : RNIC_FW_TC_WQF_RQ_BUF_BASE + rs.off;
+	if (fw_res.qp_run[qpn].rqf_en) {
+		uint32_t w = rq_rec_at(qpn, pos);
+		if (w) {
+			rq_from_rec = 1;
+			rs_pos_taken = pos;
+			return w;
+		}
+	}
+	return rq_wqe_fetch(qpn, c, k, pos);
 }
 
 static uint64_t tc_rd64(uint32_t a)
@@ -186,6 +302,19 @@ void fw_rq_service(uint32_t qpn)
 	rq_refill(qpn, c, run, slots);
 }
 
+/* With the engine fetching this RQ: does a record (the one in use, or the oldest) hold pos already? */
+static int rq_rec_ahead(uint32_t qpn, uint32_t pos)
+{
+	uint32_t qx = 0, v;
+	if (!fw_res.qp_run[qpn].rqf_en)
+		return 0;
+	if (rr.on && rr.qpn == qpn && ((pos - rr.first) & 0xFFFFu) < rr.n)
+		return 1;
+	if (rr.on || (v = fw_wqf_rqr_head(&qx)) == 0)
+		return 0;
+	return rnic_wqf_sq_qidx_v_qpn(qx) == qpn && rnic_wqf_sq_qidx_v_index(qx) == pos;
+}
+
 static void rq_refill(uint32_t qpn, uint8_t *c, struct fw_qp_run *run, uint32_t slots)
 {
 	run->rq_stalled = 0;
@@ -237,7 +366,7 @@ static void rq_refill(uint32_t qpn, uint8_t *c, struct fw_qp_run *run, uint32_t 
 	/* Ahead of need: with the stage used up and WQEs posted beyond what the engine holds, fetch
 	 * them now; the next completion finds them staged instead of waiting for the PCIe read. */
 	uint32_t pos = (rnic_qp_ctx_get_rq_ci(c) + run->rq_posted) & 0xFFFFu;
-	if (rs.n == 0 && pos != rnic_qp_ctx_get_rq_pi(c))
+	if (rs.n == 0 && pos != rnic_qp_ctx_get_rq_pi(c) && !rq_rec_ahead(qpn, pos))
 		rq_fetch(qpn, c, run->rq_posted, (uint16_t)(rnic_qp_ctx_get_rq_pi(c) - pos));
 }
 

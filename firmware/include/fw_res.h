@@ -88,6 +88,7 @@ struct fw_qp_run {
 	uint8_t part_nbb;   /* WQEBBs of the part-sent WQE */
 	uint8_t inak;       /* a plain ACK's implicit NAK re-issued the oldest READ/atomic (inak_psn) */
 	uint8_t wqf_en;     /* the WQE fetch engine has this SQ's ring state enabled (doorbell-started fetch) */
+	uint8_t rqf_en;     /* ... and this RQ's (rq_db-started fetch) */
 	uint32_t rd_seen;   /* next response PSN of the oldest READ at the last ACK timeout */
 	uint32_t part_psn;
 	uint32_t una;       /* oldest PSN not acknowledged (valid while head >= 0) */

@@ -49,4 +49,25 @@ int fw_wqf_dbr_wait(void);
 /* Drops every record (a QP's ring state stopped being valid: its records may be stale). */
 void fw_wqf_dbr_drop_all(void);
 
+/* RQ doorbells the same way (spec fw_tc wqf_rq_*, wqf_rqr_*, wqf_db_ctl bit 1): given an RQ's ring
+ * state, an rq_db starts the fetch of the whole WQEs it announced into the receive doorbell region,
+ * with a record in a FIFO of its own (QP, first RQ index, WQEBBs, slot, done, error). */
+#define FW_WQF_RDB_BBS RNIC_FW_TC_WQF_RDB_BUF_BBS
+#define FW_WQF_RDB_SLOT(s) (RNIC_FW_TC_WQF_RDB_BUF_BASE + ((s) % FW_WQF_RDB_BBS) * RNIC_WQEBB_BYTES)
+/* The engine's ring state of RQ qpn: ring at base (64-byte aligned), 2^log_size WQEs of 2^log_bbs
+ * WQEBBs each, its doorbell page, enabled or not, fetch index fidx (the next WQE it may fetch). */
+void fw_wqf_rq_program(uint32_t qpn, uint64_t base, uint32_t log_size, uint32_t log_bbs, uint32_t page, int en,
+		       uint32_t fidx);
+/* Only the fetch index: the firmware fetched up to fidx (excluded) itself. */
+void fw_wqf_rq_fidx(uint32_t qpn, uint32_t fidx);
+/* The oldest RQ record: 0 when there is none, else its info word (layout wqf_dbr_info) with *qidx
+ * (layout wqf_sq_qidx) set. */
+uint32_t fw_wqf_rqr_head(uint32_t *qidx);
+/* Removes the oldest RQ record (its slots are free again). */
+void fw_wqf_rqr_pop(void);
+/* Waits until the oldest RQ record's fetch completed: 0, or -1 (a bus error, or never completed). */
+int fw_wqf_rqr_wait(void);
+/* Drops every RQ record. */
+void fw_wqf_rqr_drop_all(void);
+
 #endif /* FW_WQF_H */

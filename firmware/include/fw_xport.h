@@ -95,6 +95,10 @@ void fw_atomic_reset(uint32_t qpn);
 void fw_rq_flush(uint32_t qpn);
 /* The QP's ring starts over (RESET) or goes away (DESTROY): RQ WQEs staged ahead are forgotten. */
 void fw_rq_release(uint32_t qpn);
+/* The WQE fetch engine's ring state of qpn's RQ (rq_db-started fetches): enabled while the QP is
+ * between INIT and SQE with WQEs of 64 to 512 bytes on a 64-byte aligned ring, else off (its
+ * records then go). From every QP-table programming, as fw_sq_ring_program. */
+void fw_rq_ring_program(uint32_t qpn);
 /* Writes the RTL's QP-table entry from the context (invalid in RESET). 0 or -1. */
 int fw_qpt_program(uint32_t qpn);
 

@@ -124,11 +124,15 @@ int fw_wqf_wait(uint32_t first, uint32_t last)
 
 /* ---- doorbell-started fetches */
 
-_Static_assert(RNIC_WQF_SQ_QIDX_QPN_OFF == 0 && RNIC_WQF_SQ_QIDX_INDEX_OFF == 2, "wqf_sq_qidx: qpn | index << 16");
+/* A QP and a ring index in layout wqf_sq_qidx (wqf_sq_cfg/fidx, wqf_rq_cfg/fidx). */
+static uint32_t qidx(uint32_t qpn, uint32_t idx)
+{
+	return rnic_wqf_sq_qidx_mk_qpn(qpn) | rnic_wqf_sq_qidx_mk_index(idx);
+}
 
 void fw_wqf_sq_fidx(uint32_t qpn, uint32_t fidx)
 {
-	hal_tc_wr32(RNIC_FW_TC_WQF_SQ_FIDX, (qpn & 0xFFFFu) | (fidx & 0xFFFFu) << 16);
+	hal_tc_wr32(RNIC_FW_TC_WQF_SQ_FIDX, qidx(qpn, fidx));
 }
 
 void fw_wqf_sq_program(uint32_t qpn, uint64_t base, uint32_t log_size, uint32_t page, int en, uint32_t fidx)
@@ -140,7 +144,7 @@ void fw_wqf_sq_program(uint32_t qpn, uint64_t base, uint32_t log_size, uint32_t 
 	hal_tc_wr32(RNIC_FW_TC_WQF_SQ_BASE_LO, (uint32_t)base);
 	hal_tc_wr32(RNIC_FW_TC_WQF_SQ_BASE_HI, (uint32_t)(base >> 32));
 	hal_tc_wr32(RNIC_FW_TC_WQF_SQ_RING, rnic_ld_le32(g));
-	hal_tc_wr32(RNIC_FW_TC_WQF_SQ_CFG, (qpn & 0xFFFFu) | (fidx & 0xFFFFu) << 16);
+	hal_tc_wr32(RNIC_FW_TC_WQF_SQ_CFG, qidx(qpn, fidx));
 }
 
 uint32_t fw_wqf_dbr_head(uint32_t *qidx)
@@ -179,11 +183,65 @@ void fw_wqf_dbr_drop_all(void)
 	}
 }
 
+void fw_wqf_rq_fidx(uint32_t qpn, uint32_t fidx)
+{
+	hal_tc_wr32(RNIC_FW_TC_WQF_RQ_FIDX, qidx(qpn, fidx));
+}
+
+void fw_wqf_rq_program(uint32_t qpn, uint64_t base, uint32_t log_size, uint32_t log_bbs, uint32_t page, int en,
+		       uint32_t fidx)
+{
+	FW_LAYOUT_ALIGN uint8_t g[4] = { 0 };
+	rnic_wqf_rq_ring_set_page(g, page);
+	rnic_wqf_rq_ring_set_log_size(g, log_size);
+	rnic_wqf_rq_ring_set_log_bbs(g, log_bbs);
+	rnic_wqf_rq_ring_set_en(g, en ? 1u : 0u);
+	hal_tc_wr32(RNIC_FW_TC_WQF_RQ_BASE_LO, (uint32_t)base);
+	hal_tc_wr32(RNIC_FW_TC_WQF_RQ_BASE_HI, (uint32_t)(base >> 32));
+	hal_tc_wr32(RNIC_FW_TC_WQF_RQ_RING, rnic_ld_le32(g));
+	hal_tc_wr32(RNIC_FW_TC_WQF_RQ_CFG, qidx(qpn, fidx));
+}
+
+uint32_t fw_wqf_rqr_head(uint32_t *qidx)
+{
+	uint32_t v = hal_tc_rd32(RNIC_FW_TC_WQF_RQR_INFO);
+	if (!rnic_wqf_dbr_info_v_valid(v))
+		return 0;
+	*qidx = hal_tc_rd32(RNIC_FW_TC_WQF_RQR_QIDX);
+	return v;
+}
+
+void fw_wqf_rqr_pop(void) { hal_tc_wr32(RNIC_FW_TC_WQF_RQR_POP, 0); }
+
+int fw_wqf_rqr_wait(void)
+{
+	for (uint32_t n = 0; n < WQF_POLL_LIMIT; n++) {
+		uint32_t v = hal_tc_rd32(RNIC_FW_TC_WQF_RQR_INFO);
+		if (rnic_wqf_dbr_info_v_done(v))
+			return rnic_wqf_dbr_info_v_err(v) ? -1 : 0;
+	}
+	fw_log("wqf: rq doorbell fetch never completed");
+	return -1;
+}
+
+void fw_wqf_rqr_drop_all(void)
+{
+	for (uint32_t n = 0; n < RNIC_FW_TC_WQF_RDB_NUM; n++) {
+		if (!rnic_wqf_dbr_info_v_valid(hal_tc_rd32(RNIC_FW_TC_WQF_RQR_INFO)))
+			return;
+		fw_wqf_rqr_pop();
+	}
+}
+
 void fw_wqf_db_init(uint32_t nqps)
 {
 	hal_tc_wr32(RNIC_FW_TC_WQF_DB_CTL, 0);
-	for (uint32_t q = 0; q < nqps; q++)
+	for (uint32_t q = 0; q < nqps; q++) {
 		fw_wqf_sq_program(q, 0, 0, 0, 0, 0);
+		fw_wqf_rq_program(q, 0, 0, 0, 0, 0, 0);
+	}
 	fw_wqf_dbr_drop_all();
-	hal_tc_wr32(RNIC_FW_TC_WQF_DB_CTL, 1);
+	fw_wqf_rqr_drop_all();
+	/* bit 0: sq_db/bf_db-started fetches, bit 1: rq_db-started ones */
+	hal_tc_wr32(RNIC_FW_TC_WQF_DB_CTL, 3);
 }

@@ -127,12 +127,16 @@ static struct {
 static uint32_t mock_cqw_taken, mock_cqw_held, mock_cqw_dropped, mock_evc, mock_ev_mark[RNIC_FW_TC_EV_REC_NUM];
 unsigned mock_cqw_lag, mock_cqw_max_pending;
 static unsigned mock_cqw_reads;
+/* the writer's producer/consumer and free-running counter widths */
+#define MOCK_PI_MASK ((1u << RNIC_CQW_INDEX_BITS) - 1u)
+#define MOCK_CNT_MASK ((1u << RNIC_CQW_COUNT_BITS) - 1u)
 /* the writer's error FIFO (cqw_err_cqn / cqw_err_pop), RNIC_FW_TC_CQ_REC_NUM entries */
 static uint32_t mock_ef[RNIC_FW_TC_CQ_REC_NUM], mock_ef_rd, mock_ef_n;
 
 static void mock_cqw_run(void);
 
 static uint32_t mock_dbr_load(uint32_t off);
+static uint32_t mock_rqr_load(uint32_t off);
 
 uint32_t mock_tc_rd32(uint32_t off)
 {
@@ -147,23 +151,25 @@ uint32_t mock_tc_rd32(uint32_t off)
 		mock_cqw_run();
 	}
 	if (off == RNIC_FW_TC_CQW_ERR_CQN)
-		return mock_ef_n ? 1u << 31 | mock_ef[mock_ef_rd] : 0;
+		return mock_ef_n ? rnic_cqw_err_cqn_mk_valid(1) | rnic_cqw_err_cqn_mk_cqn(mock_ef[mock_ef_rd]) : 0;
 	if (off == RNIC_FW_TC_CQW_STATUS)
-		return (mock_tc[off / 4] & 0xFFFFu) | (uint32_t)mock_cqw_held << 17 |
-		       (uint32_t)(!mock_cqw_held && mock_cqw_taken == mock_tc[RNIC_FW_TC_CQW_PROD / 4]) << 16;
+		return rnic_cqw_status_mk_errors(mock_tc[off / 4]) | rnic_cqw_status_mk_held(mock_cqw_held) |
+		       rnic_cqw_status_mk_idle(!mock_cqw_held && mock_cqw_taken == mock_tc[RNIC_FW_TC_CQW_PROD / 4]);
 	if (off == RNIC_FW_TC_CQW_FULL || off == RNIC_FW_TC_CQW_FULL_PI) {
 		uint32_t slot = RNIC_FW_TC_CQ_REC_BASE + (mock_cqw_taken % RNIC_FW_TC_CQ_REC_NUM) * RNIC_CQ_REC_SIZE;
 		uint32_t cqn = mock_tc[(slot + 28) / 4] >> 16;
 		if (off == RNIC_FW_TC_CQW_FULL)
-			return mock_cqw_held ? 1u << 31 | cqn : 0;
-		return mock_cqw_cq[cqn].pi & 0x1FFFFu;
+			return mock_cqw_held ? rnic_cqw_full_mk_held(1) | rnic_cqw_full_mk_cqn(cqn) : 0;
+		return mock_cqw_cq[cqn].pi & MOCK_PI_MASK;
 	}
 	if (off == RNIC_FW_TC_CQW_DROPPED)
-		return mock_cqw_dropped & 0xFFFFu;
+		return mock_cqw_dropped & MOCK_CNT_MASK;
 	if (off == RNIC_FW_TC_EQW_CONS)
 		return mock_evc;
 	if (off == RNIC_FW_TC_WQF_DBR_INFO || off == RNIC_FW_TC_WQF_DBR_QIDX)
 		return mock_dbr_load(off);
+	if (off == RNIC_FW_TC_WQF_RQR_INFO || off == RNIC_FW_TC_WQF_RQR_QIDX)
+		return mock_rqr_load(off);
 	return mock_tc[(off / 4) % 0x400];
 }
 
@@ -195,12 +201,12 @@ static void mock_eq_write(uint32_t type, uint32_t subtype, uint32_t handle, uint
 /* The firmware's event record at mock_evc, once every CQE record before its mark is taken. */
 static int mock_fw_event(void)
 {
-	if (mock_evc == (mock_tc[RNIC_FW_TC_EQW_PROD / 4] & 0xFFFFu) ||
+	if (mock_evc == (mock_tc[RNIC_FW_TC_EQW_PROD / 4] & MOCK_CNT_MASK) ||
 	    ((mock_cqw_taken - mock_ev_mark[mock_evc % RNIC_FW_TC_EV_REC_NUM]) & 0x8000u))
 		return 0;
 	uint32_t slot = (RNIC_FW_TC_EV_REC_BASE + (mock_evc % RNIC_FW_TC_EV_REC_NUM) * RNIC_EQ_ENTRY_SIZE) / 4;
 	mock_eq_write(mock_tc[slot] & 0xFFu, (mock_tc[slot] >> 8) & 0xFFu, mock_tc[slot + 1], mock_tc[slot + 2]);
-	mock_evc = (mock_evc + 1) & 0xFFFFu;
+	mock_evc = (mock_evc + 1) & MOCK_CNT_MASK;
 	return 1;
 }
 
@@ -218,10 +224,10 @@ static void mock_cqw_run(void)
 		uint32_t cqn = rnic_cq_rec_get_cqn(c);
 		if (mock_cqw_cq[cqn].err) { /* dropped */
 			mock_cqw_dropped++;
-			mock_cqw_taken = (mock_cqw_taken + 1) & 0xFFFFu;
+			mock_cqw_taken = (mock_cqw_taken + 1) & MOCK_CNT_MASK;
 			continue;
 		}
-		if (((mock_cqw_cq[cqn].pi - mock_cqw_cq[cqn].ci) & 0x1FFFFu) >= (1u << mock_cqw_cq[cqn].log)) {
+		if (((mock_cqw_cq[cqn].pi - mock_cqw_cq[cqn].ci) & MOCK_PI_MASK) >= (1u << mock_cqw_cq[cqn].log)) {
 			mock_cqw_held = 1; /* looks full: the firmware answers */
 			mock_cqw_holds++;
 			break;
@@ -239,8 +245,8 @@ static void mock_cqw_run(void)
 			if (mock_ef_n < RNIC_FW_TC_CQ_REC_NUM)
 				mock_ef[(mock_ef_rd + mock_ef_n++) % RNIC_FW_TC_CQ_REC_NUM] = cqn;
 		}
-		mock_cqw_cq[cqn].pi = (mock_cqw_cq[cqn].pi + 1) & 0x1FFFFu;
-		mock_cqw_taken = (mock_cqw_taken + 1) & 0xFFFFu;
+		mock_cqw_cq[cqn].pi = (mock_cqw_cq[cqn].pi + 1) & MOCK_PI_MASK;
+		mock_cqw_taken = (mock_cqw_taken + 1) & MOCK_CNT_MASK;
 		mock_cqw_records++;
 		if (mock_cqw_cq[cqn].armed == RNIC_CQW_OP_ARM_ANY ||
 		    (mock_cqw_cq[cqn].armed == RNIC_CQW_OP_ARM_SOLICITED && (sol || fail))) {
@@ -254,11 +260,11 @@ static void mock_cqw_run(void)
 /* cqw_cmd: the engine's rules (spec layout cqw_cmd). */
 static void mock_cqw_cmd(uint32_t v)
 {
-	uint32_t n = v & 0xFFFFu, op = (v >> 16) & 0xFFu, arg = mock_tc[RNIC_FW_TC_CQW_CMD_ARG / 4] & 0x1FFFFu;
+	uint32_t n = rnic_cqw_cmd_v_cqn(v), op = rnic_cqw_cmd_v_op(v), arg = mock_tc[RNIC_FW_TC_CQW_CMD_ARG / 4] & MOCK_PI_MASK;
 	uint32_t slot = RNIC_FW_TC_CQ_REC_BASE + (mock_cqw_taken % RNIC_FW_TC_CQ_REC_NUM) * RNIC_CQ_REC_SIZE;
 	if (op == RNIC_CQW_OP_ERR) {
 		mock_cqw_cq[n].err = 1;
-	} else if (((arg - mock_cqw_cq[n].ci) & 0x1FFFFu) <= ((mock_cqw_cq[n].pi - mock_cqw_cq[n].ci) & 0x1FFFFu)) {
+	} else if (((arg - mock_cqw_cq[n].ci) & MOCK_PI_MASK) <= ((mock_cqw_cq[n].pi - mock_cqw_cq[n].ci) & MOCK_PI_MASK)) {
 		mock_cqw_cq[n].ci = arg; /* a consumer between the known one and the producer */
 	}
 	if (op == RNIC_CQW_OP_ARM_ANY && mock_cqw_cq[n].pi != mock_cqw_cq[n].ci)
@@ -358,6 +364,84 @@ void mock_wqf_db(uint32_t page, uint32_t value, int bf)
 	mock_dma_reads++;
 }
 
+struct mock_rq mock_rq[MOCK_SQS];
+static struct { uint32_t qpn, first, bbs, slot, err; } mock_rrec[RNIC_FW_TC_WQF_RDB_NUM];
+static unsigned mock_rrec_rd, mock_rslot, mock_rused;
+unsigned mock_wqf_rdb_cmds, mock_wqf_rdb_on, mock_wqf_rrec_n;
+
+void mock_wqf_rdb(uint32_t page, uint32_t value)
+{
+	uint32_t qpn = value & 0xFFFFu, pi = value >> 16;
+	if (!mock_wqf_rdb_on || qpn >= MOCK_SQS)
+		return;
+	struct mock_rq *q = &mock_rq[qpn];
+	uint32_t size = 1u << q->log, n = (pi - q->fidx) & 0xFFFFu;
+	if (!q->en || q->page != page || n == 0 || n > size || mock_wqf_rrec_n == RNIC_FW_TC_WQF_RDB_NUM)
+		return;
+	uint32_t left = size - (q->fidx & (size - 1)), free = (RNIC_FW_TC_WQF_RDB_BUF_BBS - mock_rused) >> q->lb;
+	uint32_t k = n < left ? n : left;
+	k = k < free ? k : free;
+	if (k == 0)
+		return;
+	uint32_t bbs = k << q->lb;
+	uint64_t a = q->base + ((uint64_t)(q->fidx & (size - 1)) << (6 + q->lb));
+	int bad = mock_wqf_fail || a < MOCK_HOST_BASE || a + 64u * bbs > MOCK_HOST_BASE + MOCK_HOST_BYTES;
+	for (uint32_t j = 0; !bad && j < bbs; j++)
+		for (uint32_t i = 0; i < 64; i += 4)
+			mock_tc[(RNIC_FW_TC_WQF_RDB_BUF_BASE + ((mock_rslot + j) % RNIC_FW_TC_WQF_RDB_BUF_BBS) * 64 + i) / 4] =
+				(uint32_t)rnic_ld_le(mock_host + (a - MOCK_HOST_BASE) + 64 * j + i, 4);
+	unsigned r = (mock_rrec_rd + mock_wqf_rrec_n++) % RNIC_FW_TC_WQF_RDB_NUM;
+	mock_rrec[r].qpn = qpn, mock_rrec[r].first = q->fidx, mock_rrec[r].bbs = bbs, mock_rrec[r].slot = mock_rslot;
+	mock_rrec[r].err = (uint32_t)bad;
+	mock_rslot = (mock_rslot + bbs) % RNIC_FW_TC_WQF_RDB_BUF_BBS;
+	mock_rused += bbs;
+	q->fidx = (q->fidx + k) & 0xFFFFu;
+	mock_wqf_rdb_cmds++;
+	mock_dma_reads++;
+}
+
+static uint32_t mock_rqr_load(uint32_t off)
+{
+	if (!mock_wqf_rrec_n)
+		return 0;
+	unsigned r = mock_rrec_rd;
+	if (off == RNIC_FW_TC_WQF_RQR_QIDX)
+		return mock_rrec[r].qpn | mock_rrec[r].first << 16;
+	uint8_t i[4] = { 0 };
+	rnic_wqf_dbr_info_set_bbs(i, mock_rrec[r].bbs);
+	rnic_wqf_dbr_info_set_slot(i, mock_rrec[r].slot);
+	rnic_wqf_dbr_info_set_valid(i, 1);
+	rnic_wqf_dbr_info_set_done(i, 1);
+	rnic_wqf_dbr_info_set_err(i, mock_rrec[r].err);
+	rnic_wqf_dbr_info_set_more(i, mock_wqf_rrec_n > 1);
+	return (uint32_t)rnic_ld_le(i, 4);
+}
+
+static void mock_wqf_rq_store(uint32_t off, uint32_t v)
+{
+	uint32_t qpn = v & 0xFFFFu;
+	if (off == RNIC_FW_TC_WQF_DB_CTL)
+		mock_wqf_rdb_on = (v >> 1) & 1u;
+	if (off == RNIC_FW_TC_WQF_RQR_POP && mock_wqf_rrec_n) {
+		mock_rused -= mock_rrec[mock_rrec_rd].bbs;
+		mock_rrec_rd = (mock_rrec_rd + 1) % RNIC_FW_TC_WQF_RDB_NUM;
+		mock_wqf_rrec_n--;
+	}
+	if ((off == RNIC_FW_TC_WQF_RQ_CFG || off == RNIC_FW_TC_WQF_RQ_FIDX) && qpn < MOCK_SQS) {
+		mock_rq[qpn].fidx = v >> 16;
+		if (off == RNIC_FW_TC_WQF_RQ_CFG) {
+			uint8_t g[4];
+			rnic_st_le(g, 4, mock_tc[RNIC_FW_TC_WQF_RQ_RING / 4]);
+			mock_rq[qpn].base = (uint64_t)mock_tc[RNIC_FW_TC_WQF_RQ_BASE_HI / 4] << 32 |
+					    (mock_tc[RNIC_FW_TC_WQF_RQ_BASE_LO / 4] & ~63u);
+			mock_rq[qpn].log = rnic_wqf_rq_ring_get_log_size(g);
+			mock_rq[qpn].lb = rnic_wqf_rq_ring_get_log_bbs(g);
+			mock_rq[qpn].page = rnic_wqf_rq_ring_get_page(g);
+			mock_rq[qpn].en = rnic_wqf_rq_ring_get_en(g);
+		}
+	}
+}
+
 static uint32_t mock_dbr_load(uint32_t off)
 {
 	if (!mock_rec_n)
@@ -402,6 +486,7 @@ static void mock_wqf_sq_store(uint32_t off, uint32_t v)
 void mock_tc_wr32(uint32_t off, uint32_t v)
 {
 	mock_wqf_sq_store(off, v);
+	mock_wqf_rq_store(off, v);
 	if (off == RNIC_FW_TC_WQF_STATUS)
 		return; /* read only */
 	mock_tc[(off / 4) % 0x400] = v;
@@ -410,7 +495,7 @@ void mock_tc_wr32(uint32_t off, uint32_t v)
 	if (off == RNIC_FW_TC_WQF_CMD)
 		mock_wqf_cmd(v);
 	if (off == RNIC_FW_TC_CQW_PROD) {
-		unsigned pending = (v - mock_cqw_taken) & 0xFFFFu;
+		unsigned pending = (v - mock_cqw_taken) & MOCK_CNT_MASK;
 		if (pending > mock_cqw_max_pending)
 			mock_cqw_max_pending = pending;
 		if (!mock_cqw_lag)
@@ -419,16 +504,16 @@ void mock_tc_wr32(uint32_t off, uint32_t v)
 	if (off == RNIC_FW_TC_CQW_CMD)
 		mock_cqw_cmd(v);
 	if (off == RNIC_FW_TC_EQW_PROD) {
-		for (uint32_t i = mock_evc; i != (v & 0xFFFFu); i = (i + 1) & 0xFFFFu)
+		for (uint32_t i = mock_evc; i != (v & MOCK_CNT_MASK); i = (i + 1) & MOCK_CNT_MASK)
 			mock_ev_mark[i % RNIC_FW_TC_EV_REC_NUM] = mock_tc[RNIC_FW_TC_CQW_PROD / 4];
 		if (!mock_cqw_lag)
 			mock_cqw_run();
 	}
 	if (off == RNIC_FW_TC_CQW_CQ_CFG) {
-		uint32_t n = v & 0xFFFFu;
+		uint32_t n = rnic_cqw_cq_cfg_v_cqn(v);
 		mock_cqw_cq[n].base = (uint64_t)mock_tc[RNIC_FW_TC_CQW_CQ_BASE_HI / 4] << 32 |
 				      (mock_tc[RNIC_FW_TC_CQW_CQ_BASE_LO / 4] & ~31u);
-		mock_cqw_cq[n].log = (v >> 16) & 31u;
+		mock_cqw_cq[n].log = rnic_cqw_cq_cfg_v_log_size(v);
 		mock_cqw_cq[n].pi = mock_cqw_cq[n].ci = mock_cqw_cq[n].armed = mock_cqw_cq[n].err = 0;
 	}
 }

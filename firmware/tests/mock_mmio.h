@@ -59,6 +59,14 @@ struct mock_sq { uint64_t base; uint32_t log, page, en, fidx; };
 extern struct mock_sq mock_sq[];
 extern unsigned mock_wqf_db_cmds, mock_wqf_db_on, mock_wqf_db_ext; /* ext: doorbells that extended the newest record */
 void mock_wqf_db(uint32_t page, uint32_t value, int bf);
+/* rq_db-started fetches likewise: each RQ's ring state (log: WQEs, lb: log2 WQEBBs per WQE),
+ * mock_wqf_rdb() the rq_db word the doorbell BAR hands the engine; whole WQEs into the receive
+ * doorbell region with a record (never extended); mock_wqf_rdb_cmds counts its fetches,
+ * mock_wqf_rrec_n the records held. */
+struct mock_rq { uint64_t base; uint32_t log, lb, page, en, fidx; };
+extern struct mock_rq mock_rq[];
+extern unsigned mock_wqf_rdb_cmds, mock_wqf_rdb_on, mock_wqf_rrec_n;
+void mock_wqf_rdb(uint32_t page, uint32_t value);
 /* hw_caps.log2_qps, the configuration's QP count (default 128); read at fw_res_init */
 extern unsigned mock_qp_log2;
 

@@ -534,6 +534,152 @@ static void rq_ahead(void)
 	fw_xport_init();
 }
 
+/* rq_db-started fetches (rtl/wqe_fetch wqf_rq_*): once the QP is live the engine has its RQ's ring
+ * state (128-byte WQEs on a 64-byte aligned ring), an rq_db's WQEs come from the engine's record
+ * (the mock engine fetches them as the doorbell BAR hands it the word) and the firmware fetches
+ * only what no record holds. */
+static void rq_db_wqe(uint32_t k, uint32_t *n_out, uint64_t *wr_out)
+{
+	*n_out = 1 + k % 3;
+	*wr_out = 0xB000 + k;
+}
+static void rq_db_post(uint32_t k)
+{
+	struct rnicp_sge sg[3] = { { H(DATA_OFF), 64, 0x101 }, { H(DATA_OFF + 4096), 100, 0x102 }, { H(DATA_OFF + 8192), 7, 0x103 } };
+	uint32_t n;
+	uint64_t wr;
+	rq_db_wqe(k, &n, &wr);
+	struct rnicp_recv_wr w = { wr, sg, n };
+	rnicp_rq_post(&rq, &w);
+}
+/* the engine's fetch as the doorbell arrives, then the firmware's doorbell pass */
+static void rq_db_ring(void)
+{
+	uint8_t v[4] = { 0 };
+	rnic_db_word_set_num(v, qpn);
+	rnic_db_word_set_index(v, rq.pi);
+	mock_wqf_rdb(rnic_qp_ctx_get_uctx(fw_res.qp_ctx[qpn]), (uint32_t)rnic_ld_le(v, 4));
+	ring_rq();
+}
+/* The rq_desc commits since m: WQEs from..from+cnt-1 in order, byte for byte. */
+static int rq_db_descs(unsigned m, uint32_t from, uint32_t cnt)
+{
+	int ok = mock_mbox_count(RNIC_FW_REG_RQD_COMMIT, m) == cnt;
+	for (uint32_t i = 0; ok && i < cnt; i++) {
+		const struct mock_mbox_rec *r = mock_mbox_nth(RNIC_FW_REG_RQD_COMMIT, m, i);
+		uint32_t k = from + i, n;
+		uint64_t wr;
+		rq_db_wqe(k, &n, &wr);
+		ok = r && rnic_rq_desc_get_qpn(r->data) == qpn && rnic_rq_desc_get_wr_id(r->data) == wr &&
+		     rnic_rq_desc_get_num_sge(r->data) == n;
+		for (uint32_t j = 0; ok && j < n; j++)
+			ok = memcmp(r->data + RNIC_RQ_DESC_SGE0_ADDR_OFF + 16 * j,
+				    rq.buf + (k % (1u << rq.log_size)) * (1u << rq.log_stride) + RNIC_RQ_WQE_SIZE + 16 * j, 16) == 0;
+	}
+	return ok;
+}
+
+static void rq_db_records(void)
+{
+	uint32_t caps = regs[RNIC_FW_REG_HW_CAPS / 4];
+	regs[RNIC_FW_REG_HW_CAPS / 4] = (caps & ~RNIC_HW_CAPS_RQ_SLOTS_MASK) | rnic_hw_caps_mk_rq_slots(4);
+	fresh_qp(7);
+	const uint8_t *c = fw_res.qp_ctx[qpn];
+	struct mock_rq *mq = &mock_rq[qpn];
+	check(mock_wqf_rdb_on && mq->en && mq->lb == RQ_STRIDE_LOG - 6u && mq->log == RQ_LOG && mq->fidx == 0 &&
+		      mq->base == rnic_qp_ctx_get_buf_addr(c) + rnic_qp_ctx_get_rq_offset(c) &&
+		      mq->page == rnic_qp_ctx_get_uctx(c) && fw_res.qp_run[qpn].rqf_en,
+	      "fw-rq-db-ring-state-programmed");
+
+	/* three WQEs: the record holds them, the firmware fetches nothing, the record goes */
+	for (uint32_t k = 0; k < 3; k++)
+		rq_db_post(k);
+	unsigned m0 = mock_nmbox, f0 = mock_wqf_cmds, e0 = mock_wqf_rdb_cmds;
+	rq_db_ring();
+	check(rq_db_descs(m0, 0, 3) && mock_wqf_cmds == f0 && mock_wqf_rdb_cmds == e0 + 1 && mock_wqf_rrec_n == 0,
+	      "fw-rq-db-record-used-no-own-fetch-desc-byte-exact");
+
+	/* more than the receive engine takes: the record's (4 of 128 bytes fill the region) go over
+	 * or wait in it for the completions; the ones past it are fetched by the firmware, which moves
+	 * the engine's fetch index past them; the next doorbell's record starts there */
+	for (uint32_t k = 3; k < 9; k++)
+		rq_db_post(k);
+	unsigned m1 = mock_nmbox, f1 = mock_wqf_cmds;
+	rq_db_ring(); /* record of 3..6, WQE 3 to the free slot */
+	int ok = rq_db_descs(m1, 3, 1) && mock_wqf_cmds == f1 && mock_wqf_rrec_n == 1;
+	unsigned m2 = mock_nmbox;
+	for (uint32_t k = 0; k < 6; k++) /* completions of 0..5 refill with 4..9 */
+		recv_done(0xB000 + k), ok &= k < 5 || mock_wqf_rrec_n == 0;
+	/* 4..6 from the record, 7..8 fetched by the firmware (one command, when the record was used up) */
+	ok &= rq_db_descs(m2, 4, 5) && mock_wqf_cmds == f1 + 1 && mq->fidx == 9;
+	rq_db_post(9);
+	unsigned m3 = mock_nmbox, e3 = mock_wqf_rdb_cmds;
+	rq_db_ring();
+	recv_done(0xB006);
+	ok &= mock_wqf_rdb_cmds == e3 + 1 && rq_db_descs(m3, 9, 1) && mock_wqf_cmds == f1 + 1 && mock_wqf_rrec_n == 0;
+	check(ok, "fw-rq-db-region-full-rest-by-firmware-fidx-moved");
+
+	/* a record of another QP and a stale one of this QP are in the way: removed, this one used */
+	fresh_qp(7);
+	c = fw_res.qp_ctx[qpn];
+	struct mock_rq *other = &mock_rq[qpn + 1];
+	other->base = rnic_qp_ctx_get_buf_addr(c), other->log = 4, other->lb = 0, other->page = 0, other->en = 1;
+	other->fidx = 0;
+	mock_wqf_rdb(0, (qpn + 1) | 1u << 16);
+	rq_db_post(0);
+	uint8_t v[4] = { 0 };
+	rnic_db_word_set_num(v, qpn);
+	rnic_db_word_set_index(v, rq.pi);
+	mock_wqf_rdb(rnic_qp_ctx_get_uctx(c), (uint32_t)rnic_ld_le(v, 4)); /* WQE 0: stale once handed */
+	mq->fidx = 0;
+	mock_wqf_rdb(rnic_qp_ctx_get_uctx(c), (uint32_t)rnic_ld_le(v, 4)); /* again: the one in use */
+	unsigned m4 = mock_nmbox, f4 = mock_wqf_cmds, n4 = mock_wqf_rrec_n;
+	ring_rq();
+	rq_db_post(1);
+	rnic_db_word_set_index(v, rq.pi);
+	mock_wqf_rdb(rnic_qp_ctx_get_uctx(c), (uint32_t)rnic_ld_le(v, 4));
+	ring_rq();
+	check(n4 == 3 && rq_db_descs(m4, 0, 2) && mock_wqf_cmds == f4 && mock_wqf_rrec_n == 0,
+	      "fw-rq-db-foreign-and-stale-records-removed");
+
+	/* a record whose fetch failed: the firmware fetches those WQEs itself */
+	fresh_qp(7);
+	rq_db_post(0);
+	unsigned m5 = mock_nmbox, f5 = mock_wqf_cmds;
+	mock_wqf_fail = 1;
+	rnic_db_word_set_num(v, qpn);
+	rnic_db_word_set_index(v, rq.pi);
+	mock_wqf_rdb(rnic_qp_ctx_get_uctx(fw_res.qp_ctx[qpn]), (uint32_t)rnic_ld_le(v, 4));
+	mock_wqf_fail = 0;
+	ring_rq();
+	check(rq_db_descs(m5, 0, 1) && mock_wqf_cmds == f5 + 1 && mock_wqf_rrec_n == 0 &&
+		      rnic_qp_ctx_get_state(fw_res.qp_ctx[qpn]) == RNIC_QP_STATE_RTS,
+	      "fw-rq-db-failed-record-fetched-by-firmware");
+
+	/* the QP to ERR while the engine holds a record of a doorbell the firmware has not read yet:
+	 * the engine's RQ off, its records gone; the doorbell then flushes the WQE, read from the host */
+	rq_db_post(1);
+	rnic_db_word_set_index(v, rq.pi);
+	mock_wqf_rdb(rnic_qp_ctx_get_uctx(fw_res.qp_ctx[qpn]), (uint32_t)rnic_ld_le(v, 4));
+	unsigned n6 = mock_wqf_rrec_n;
+	recv_done(0xB000);
+	int n0 = rnicp_cq_poll(&cq, 4, (struct rnicp_wc[4]){ 0 });
+	CMD(RNIC_CMD_OP_MODIFY_QP);
+	rnic_cmd_modify_qp_set_qpn(e, qpn);
+	rnic_cmd_modify_qp_set_attr_mask(e, A(STATE));
+	rnic_cmd_modify_qp_set_state(e, RNIC_QP_STATE_ERR);
+	uint32_t st = fw_cmd_exec(e);
+	unsigned n7 = mock_wqf_rrec_n;
+	ring_rq(); /* the doorbell reaches the firmware after the move */
+	struct rnicp_wc wc[4];
+	int n = rnicp_cq_poll(&cq, 4, wc);
+	check(n0 == 1 && n6 == 1 && n7 == 0 && st == RNIC_CMD_STATUS_OK && !mq->en && !fw_res.qp_run[qpn].rqf_en && mock_wqf_rrec_n == 0 &&
+		      n >= 1 && wc[n - 1].wr_id == 0xB001 && wc[n - 1].status == RNIC_WC_STATUS_WR_FLUSH_ERR,
+	      "fw-rq-db-off-in-err-records-dropped");
+	regs[RNIC_FW_REG_HW_CAPS / 4] = caps;
+	fw_xport_init();
+}
+
 /* Receive WQEs of a QP that goes to ERR (here by the host's MODIFY_QP) complete with
  * WR_FLUSH_ERR in order, the one with the receive engine included; later posts are flushed at
  * once, and a receive event that raced with the move produces no second completion. */
@@ -1225,11 +1371,11 @@ static void eq_panic_path(void)
 		ok = ok && fw_eqw_post(RNIC_EQ_TYPE_PORT_CHANGE, 0, i, 0, 1) == 0;
 	ok = ok && fw_eqw_post(RNIC_EQ_TYPE_FW_PANIC, 1, 2, 3, 1) == -1; /* bounded, hold not answered */
 	check(ok && mock_cqw_holds == holds + 1 && regs[RNIC_FW_REG_EQ_PROD / 4] == prod &&
-		      mock_tc_rd32(RNIC_FW_TC_CQW_STATUS) >> 17 & 1,
+		      rnic_cqw_status_v_held(mock_tc_rd32(RNIC_FW_TC_CQW_STATUS)),
 	      "fw-eq-panic-post-bounded-behind-a-held-record");
 	fw_cqw_check(); /* the record still finds no room: overrun, the CQ in error, CQ_ERROR last */
 	const uint8_t *last = P(EQ_OFF + ((prod + RNIC_FW_TC_EV_REC_NUM) & 3) * RNIC_EQ_ENTRY_SIZE);
-	check(!(mock_tc_rd32(RNIC_FW_TC_CQW_STATUS) >> 17 & 1) &&
+	check(!(rnic_cqw_status_v_held(mock_tc_rd32(RNIC_FW_TC_CQW_STATUS))) &&
 		      regs[RNIC_FW_REG_EQ_PROD / 4] == prod + RNIC_FW_TC_EV_REC_NUM + 1 &&
 		      rnic_eq_entry_get_event_type(last) == RNIC_EQ_TYPE_CQ_ERROR && rnic_eq_entry_get_handle(last) == n,
 	      "fw-cq-hold-answered-later-events-drain-in-order");
@@ -1578,6 +1724,7 @@ int main(void)
 	rq_flush();
 	rq_batch();
 	rq_ahead();
+	rq_db_records();
 	stalled_mailboxes();
 	resp_errors();
 	atomic_requester();

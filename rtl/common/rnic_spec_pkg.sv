@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'h75AAE8D8;
+  localparam logic [31:0] SPEC_HASH = 32'h749D1CA9;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -14,6 +14,8 @@ package rnic_spec_pkg;
   localparam int unsigned MAX_RD_ATOMIC = 32'h10;
   localparam int unsigned READ_CONTEXTS = 32'h10;
   localparam int unsigned FW_IMAGE_MAGIC = 32'h57464E52;
+  localparam int unsigned CQW_INDEX_BITS = 32'h11;
+  localparam int unsigned CQW_COUNT_BITS = 32'h10;
   localparam int unsigned BAR0_SIZE = 32'h400000;
   localparam int unsigned BAR0_BLOCK_STRIDE = 32'h100;
   localparam int unsigned BAR0_FW_WINDOW_BASE = 32'h100000;
@@ -223,6 +225,9 @@ package rnic_spec_pkg;
   localparam logic [11:0] FW_TC_WQF_DB_BUF_BASE = 12'hC00;
   localparam int unsigned FW_TC_WQF_DB_BUF_BBS = 16;
   localparam int unsigned FW_TC_WQF_DB_NUM = 16;
+  localparam logic [11:0] FW_TC_WQF_RDB_BUF_BASE = 12'hA00;
+  localparam int unsigned FW_TC_WQF_RDB_BUF_BBS = 8;
+  localparam int unsigned FW_TC_WQF_RDB_NUM = 8;
   localparam logic [11:0] FW_TC_EV_REC_BASE = 12'h980;
   localparam int unsigned FW_TC_EV_REC_NUM = 8;
   localparam logic [11:0] FW_TC_CQW_PROD = 12'h800;
@@ -247,6 +252,14 @@ package rnic_spec_pkg;
   localparam logic [11:0] FW_TC_WQF_DBR_INFO = 12'h878;
   localparam logic [11:0] FW_TC_WQF_DBR_POP = 12'h87C;
   localparam logic [11:0] FW_TC_WQF_DB_CTL = 12'h880;
+  localparam logic [11:0] FW_TC_WQF_RQ_BASE_LO = 12'h884;
+  localparam logic [11:0] FW_TC_WQF_RQ_BASE_HI = 12'h888;
+  localparam logic [11:0] FW_TC_WQF_RQ_RING = 12'h88C;
+  localparam logic [11:0] FW_TC_WQF_RQ_CFG = 12'h890;
+  localparam logic [11:0] FW_TC_WQF_RQ_FIDX = 12'h894;
+  localparam logic [11:0] FW_TC_WQF_RQR_QIDX = 12'h898;
+  localparam logic [11:0] FW_TC_WQF_RQR_INFO = 12'h89C;
+  localparam logic [11:0] FW_TC_WQF_RQR_POP = 12'h8A0;
   localparam logic [11:0] FW_TC_CQW_CMD = 12'h900;
   localparam logic [11:0] FW_TC_CQW_CMD_ARG = 12'h904;
   localparam logic [11:0] FW_TC_CQW_FULL = 12'h908;
@@ -1807,6 +1820,24 @@ package rnic_spec_pkg;
     logic [15:0] page;
   } wqf_sq_ring_t;
 
+  // wqf_rq_ring: 4 bytes. An RQ's ring state for doorbell-started fetches (the firmware's store to fw_tc wqf_rq_ring, taken by wqf_rq_cfg).
+  localparam int unsigned WQF_RQ_RING_BYTES = 4;
+  localparam int unsigned WQF_RQ_RING_PAGE_LSB = 0;
+  localparam int unsigned WQF_RQ_RING_PAGE_W = 16;
+  localparam int unsigned WQF_RQ_RING_LOG_SIZE_LSB = 16;
+  localparam int unsigned WQF_RQ_RING_LOG_SIZE_W = 4;
+  localparam int unsigned WQF_RQ_RING_LOG_BBS_LSB = 20;
+  localparam int unsigned WQF_RQ_RING_LOG_BBS_W = 2;
+  localparam int unsigned WQF_RQ_RING_EN_LSB = 31;
+  localparam int unsigned WQF_RQ_RING_EN_W = 1;
+  typedef struct packed {
+    logic [0:0] en;
+    logic [8:0] rsvd22;
+    logic [1:0] log_bbs;
+    logic [3:0] log_size;
+    logic [15:0] page;
+  } wqf_rq_ring_t;
+
   // wqf_sq_qidx: 4 bytes. A QP and an SQ index (WQEBBs, 16 bits): wqf_sq_cfg, wqf_sq_fidx, wqf_dbr_qidx.
   localparam int unsigned WQF_SQ_QIDX_BYTES = 4;
   localparam int unsigned WQF_SQ_QIDX_QPN_LSB = 0;
@@ -1874,6 +1905,59 @@ package rnic_spec_pkg;
     logic [7:0] op;
     logic [15:0] cqn;
   } cqw_cmd_t;
+
+  // cqw_status: 4 bytes. The CQE writer's status (fw_tc cqw_status).
+  localparam int unsigned CQW_STATUS_BYTES = 4;
+  localparam int unsigned CQW_STATUS_ERRORS_LSB = 0;
+  localparam int unsigned CQW_STATUS_ERRORS_W = 16;
+  localparam int unsigned CQW_STATUS_IDLE_LSB = 16;
+  localparam int unsigned CQW_STATUS_IDLE_W = 1;
+  localparam int unsigned CQW_STATUS_HELD_LSB = 17;
+  localparam int unsigned CQW_STATUS_HELD_W = 1;
+  localparam int unsigned CQW_STATUS_CMD_LSB = 18;
+  localparam int unsigned CQW_STATUS_CMD_W = 1;
+  typedef struct packed {
+    logic [12:0] rsvd19;
+    logic [0:0] cmd;
+    logic [0:0] held;
+    logic [0:0] idle;
+    logic [15:0] errors;
+  } cqw_status_t;
+
+  // cqw_err_cqn: 4 bytes. The oldest entry of the CQE writer's error FIFO (fw_tc cqw_err_cqn).
+  localparam int unsigned CQW_ERR_CQN_BYTES = 4;
+  localparam int unsigned CQW_ERR_CQN_CQN_LSB = 0;
+  localparam int unsigned CQW_ERR_CQN_CQN_W = 16;
+  localparam int unsigned CQW_ERR_CQN_VALID_LSB = 31;
+  localparam int unsigned CQW_ERR_CQN_VALID_W = 1;
+  typedef struct packed {
+    logic [0:0] valid;
+    logic [14:0] rsvd16;
+    logic [15:0] cqn;
+  } cqw_err_cqn_t;
+
+  // cqw_cq_cfg: 4 bytes. A CQ's ring for the CQE writer (fw_tc cqw_cq_cfg, with cqw_cq_base_lo/hi).
+  localparam int unsigned CQW_CQ_CFG_BYTES = 4;
+  localparam int unsigned CQW_CQ_CFG_CQN_LSB = 0;
+  localparam int unsigned CQW_CQ_CFG_CQN_W = 16;
+  localparam int unsigned CQW_CQ_CFG_LOG_SIZE_LSB = 16;
+  localparam int unsigned CQW_CQ_CFG_LOG_SIZE_W = 5;
+  typedef struct packed {
+    logic [10:0] rsvd21;
+    logic [4:0] log_size;
+    logic [15:0] cqn;
+  } cqw_cq_cfg_t;
+
+  // eqw_status: 4 bytes. The EQ writer's status (fw_tc eqw_status).
+  localparam int unsigned EQW_STATUS_BYTES = 4;
+  localparam int unsigned EQW_STATUS_ERRORS_LSB = 0;
+  localparam int unsigned EQW_STATUS_ERRORS_W = 16;
+  localparam int unsigned EQW_STATUS_WRITTEN_LSB = 16;
+  localparam int unsigned EQW_STATUS_WRITTEN_W = 16;
+  typedef struct packed {
+    logic [15:0] written;
+    logic [15:0] errors;
+  } eqw_status_t;
 
   // cqw_full: 4 bytes. The record the CQE writer holds (fw_tc cqw_full).
   localparam int unsigned CQW_FULL_BYTES = 4;

@@ -331,13 +331,13 @@ module rnic_core #(
   logic [DataWidth/8-1:0] wf_rd_data_keep;
   logic [1:0]             wf_rd_cpl_status;
   // each sq_db / bf_db the doorbell BAR accepts: the engine starts the fetch of the WQEBBs it announced
-  logic        sqdb_valid, sqdb_bf;
+  logic        sqdb_valid, sqdb_bf, rqdb_valid;   // (and each rq_db: the RQ's WQEs likewise)
   logic [15:0] sqdb_page;
   logic [31:0] sqdb_value;
   wqe_fetch #(.DataWidth(DataWidth), .TagWidth(8), .NumQps(NumQps)) u_wqe_fetch (
     .clk_i, .rst_ni,
     .tc_req_i(tc_req), .tc_we_i(tc_we), .tc_addr_i(tc_addr), .tc_wdata_i(tc_wdata), .tc_rdata_o(wf_tc_rdata),
-    .db_valid_i(sqdb_valid), .db_bf_i(sqdb_bf), .db_page_i(sqdb_page), .db_value_i(sqdb_value),
+    .db_valid_i(sqdb_valid || rqdb_valid), .db_bf_i(sqdb_bf), .db_rq_i(rqdb_valid), .db_page_i(sqdb_page), .db_value_i(sqdb_value),
     .rd_req_valid_o(wf_rd_req_valid), .rd_req_ready_i(wf_rd_req_ready), .rd_req_addr_o(wf_rd_req_addr),
     .rd_req_len_o(wf_rd_req_len), .rd_req_tag_o(wf_rd_req_tag), .rd_data_valid_i(wf_rd_data_valid),
     .rd_data_ready_o(wf_rd_data_ready), .rd_data_i(wf_rd_data), .rd_data_last_i(wf_rd_data_last),
@@ -363,6 +363,7 @@ module rnic_core #(
     .out_valid_o(db_valid), .out_ready_i(db_ready), .out_data_o(db_data),
     .dropped_o(db_dropped), .count_o(db_count),
     .sq_db_valid_o(sqdb_valid), .sq_db_bf_o(sqdb_bf), .sq_db_page_o(sqdb_page), .sq_db_value_o(sqdb_value),
+    .rq_db_valid_o(rqdb_valid),
     .tc_req_i(tc_req), .tc_we_i(tc_we), .tc_addr_i(tc_addr), .tc_rdata_o(db_tc_rdata)
   );
 

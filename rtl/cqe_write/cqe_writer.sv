@@ -52,9 +52,13 @@ module cqe_writer #(
   localparam int unsigned EvBeats  = (EvBytes + Bpb - 1) / Bpb;
   localparam int unsigned BeatW    = (Beats > 1) ? $clog2(Beats) : 1;
   localparam int unsigned CqAw     = $clog2(NumCq);
-  // per-CQ state: ring base (bits 63:5), log2 size, producer and consumer mod 2^17, armed, error
-  localparam int unsigned CqStW    = 59 + 5 + 17 + 17 + 2 + 1;
-  localparam int unsigned CntW     = 16;                  // record counters (>> RecNum)
+  localparam int unsigned IdxW     = rnic_spec_pkg::CQW_INDEX_BITS;  // producer/consumer mod 2^IdxW
+  // per-CQ state: ring base (bits 63:5), log2 size, producer and consumer mod 2^IdxW, armed, error
+  localparam int unsigned CqeSh    = $clog2(RecBytes);                  // a CQE's bytes: ring addresses
+  localparam int unsigned BaseW    = 64 - CqeSh;                        // ring base, CQE aligned
+  localparam int unsigned LogW     = rnic_spec_pkg::CQW_CQ_CFG_LOG_SIZE_W;
+  localparam int unsigned CqStW    = BaseW + LogW + IdxW + IdxW + 2 + 1;
+  localparam int unsigned CntW     = rnic_spec_pkg::CQW_COUNT_BITS;  // record counters (>> RecNum)
   localparam int unsigned CqnLsb   = rnic_spec_pkg::CQ_REC_CQN_LSB;
   localparam int unsigned StLsb    = rnic_spec_pkg::CQE_STATUS_LSB;
   localparam int unsigned SolBit   = rnic_spec_pkg::CQE_FLAGS_LSB + 32'(rnic_spec_pkg::CQE_FLAG_SOLICITED);
@@ -97,9 +101,9 @@ module cqe_writer #(
   // ---- registers on the tightly coupled port
   logic [CntW-1:0] prod_q, take_q;          // records written by the firmware / taken (written or dropped)
   logic [RecAw:0]  infl_cnt_q;              // CQE writes issued, B response not yet in
-  logic [15:0]     err_q, drop_q;
+  logic [CntW-1:0] err_q, drop_q;
   logic [CntW-1:0] evp_q, evc_q;            // event records: written / taken
-  logic [15:0]     eq_err_q, eq_done_q;
+  logic [CntW-1:0] eq_err_q, eq_done_q;
   logic [31:0]     eq_prod_q;
   // the CQE-record count each event record waits for (cqw_prod when eqw_prod counted it)
   logic [CntW-1:0] ev_mark [EvNum];
@@ -114,15 +118,15 @@ module cqe_writer #(
   logic [31:0]     base_lo_q, base_hi_q;
   logic            cfg_pend_q;
   logic [CqAw-1:0] cfg_cqn_q;
-  logic [4:0]      cfg_log_q;
+  logic [LogW-1:0] cfg_log_q;
   // firmware commands (cqw_cmd) and the held record
   logic            cmd_pend_q;
   logic [CqAw-1:0] cmd_cqn_q;
   logic [2:0]      cmd_op_q;
-  logic [16:0]     cmd_arg_q;
+  logic [IdxW-1:0] cmd_arg_q;
   logic            held_q;
   logic [CqAw-1:0] held_cqn_q;
-  logic [16:0]     held_pi_q;
+  logic [IdxW-1:0] held_pi_q;
   // a completion event of the engine's own (an armed CQ), written before anything else
   logic            ce_pend_q;
   logic [CqAw-1:0] ce_cqn_q;
@@ -138,19 +142,40 @@ module cqe_writer #(
   logic held_vis;
   assign held_vis = held_q && !cmd_pend_q;
 
+  // the loadable registers in their spec layouts
+  rnic_spec_pkg::cqw_status_t  status;
+  rnic_spec_pkg::cqw_err_cqn_t err_cqn;
+  rnic_spec_pkg::cqw_full_t    full;
+  rnic_spec_pkg::eqw_status_t  eq_status;
+  always_comb begin
+    status = '0;
+    status.errors = err_q;
+    status.idle = idle;
+    status.held = held_vis;
+    status.cmd = cmd_pend_q || cfg_pend_q;
+    err_cqn = '0;
+    err_cqn.cqn[CqAw-1:0] = ef_mem[ef_rd_q];
+    err_cqn.valid = ef_cnt_q != '0;
+    full = '0;
+    full.cqn[CqAw-1:0] = held_cqn_q;
+    full.held = held_vis;
+    eq_status = '0;
+    eq_status.errors = eq_err_q;
+    eq_status.written = eq_done_q;
+  end
   always_ff @(posedge clk_i) begin
     if (tc_req_i && !tc_we_i) begin
       unique case (tc_addr_i)
         rnic_spec_pkg::FW_TC_CQW_PROD:    tc_rdata_q <= 32'(prod_q);
         rnic_spec_pkg::FW_TC_CQW_CONS:    tc_rdata_q <= 32'(cons);
-        rnic_spec_pkg::FW_TC_CQW_STATUS:  tc_rdata_q <= {13'd0, cmd_pend_q || cfg_pend_q, held_vis, idle, err_q};
-        rnic_spec_pkg::FW_TC_CQW_ERR_CQN: tc_rdata_q <= {ef_cnt_q != '0, 15'd0, 16'(ef_mem[ef_rd_q])};
-        rnic_spec_pkg::FW_TC_CQW_FULL:    tc_rdata_q <= {held_vis, 15'd0, 16'(held_cqn_q)};
+        rnic_spec_pkg::FW_TC_CQW_STATUS:  tc_rdata_q <= status;
+        rnic_spec_pkg::FW_TC_CQW_ERR_CQN: tc_rdata_q <= err_cqn;
+        rnic_spec_pkg::FW_TC_CQW_FULL:    tc_rdata_q <= full;
         rnic_spec_pkg::FW_TC_CQW_FULL_PI: tc_rdata_q <= 32'(held_pi_q);
         rnic_spec_pkg::FW_TC_CQW_DROPPED: tc_rdata_q <= 32'(drop_q);
         rnic_spec_pkg::FW_TC_EQW_PROD:    tc_rdata_q <= 32'(evp_q);
         rnic_spec_pkg::FW_TC_EQW_CONS:    tc_rdata_q <= 32'(evc_q);
-        rnic_spec_pkg::FW_TC_EQW_STATUS:  tc_rdata_q <= {eq_done_q, eq_err_q};
+        rnic_spec_pkg::FW_TC_EQW_STATUS:  tc_rdata_q <= eq_status;
         default:                          tc_rdata_q <= 32'd0;
       endcase
     end
@@ -178,21 +203,16 @@ module cqe_writer #(
   logic [31:0]     len_q;
 
   // the CQ's state as read
-  logic [58:0] st_base;
-  logic [4:0]  st_log;
-  logic [16:0] st_pi, st_ci, st_mask;
+  logic [BaseW-1:0] st_base;
+  logic [LogW-1:0] st_log;
+  logic [IdxW-1:0] st_pi, st_ci, st_mask;
   logic [1:0]  st_arm;
   logic        st_err;
-  assign st_base = cq_q[CqStW-1 -: 59];
-  assign st_log  = cq_q[41:37];
-  assign st_pi   = cq_q[36:20];
-  assign st_ci   = cq_q[19:3];
-  assign st_arm  = cq_q[2:1];
-  assign st_err  = cq_q[0];
-  assign st_mask = 17'((17'd1 << st_log) - 17'd1);
+  assign {st_base, st_log, st_pi, st_ci, st_arm, st_err} = cq_q;
+  assign st_mask = IdxW'((IdxW'(1) << st_log) - IdxW'(1));
 
   // registered between RdCq/CmdCq and the decision cycle: the ring's fill, the consumer's moves
-  logic [16:0] fill_q, size_q, d_arg_q, d_pi_q;
+  logic [IdxW-1:0] fill_q, size_q, d_arg_q, d_pi_q;
   logic        ne_arg_q, ne_ci_q;            // producer != the argument / != the known consumer
   logic        room, ci_ok, evt_now;
   assign room  = fill_q < size_q;
@@ -219,7 +239,7 @@ module cqe_writer #(
 
   // next-state values of the CQ at the decision cycles
   logic [1:0]  cmd_arm;
-  logic [16:0] cmd_ci;
+  logic [IdxW-1:0] cmd_ci;
   logic cmd_learn;
   assign cmd_learn = ci_ok && cmd_op_q != 3'(rnic_spec_pkg::CQW_OP_ERR);
   assign cmd_ci  = cmd_learn ? cmd_arg_q : st_ci;
@@ -234,7 +254,7 @@ module cqe_writer #(
   always_comb begin
     cq_we    = 1'b0;
     cq_waddr = cfg_cqn_q;
-    cq_wdata = {base_hi_q, base_lo_q[31:5], cfg_log_q, 17'd0, 17'd0, ArmNone, 1'b0};
+    cq_wdata = {base_hi_q, base_lo_q[31:CqeSh], cfg_log_q, IdxW'(0), IdxW'(0), ArmNone, 1'b0};
     cq_re    = 1'b0;
     cq_raddr = rec_q[CqnLsb +: CqAw];
     if (state_q == Idle && cfg_pend_q) begin
@@ -242,7 +262,7 @@ module cqe_writer #(
     end else if (state_q == Chk && !st_err && room) begin
       cq_we    = 1'b1;
       cq_waddr = cqn_q;
-      cq_wdata = {st_base, st_log, 17'(st_pi + 17'd1), st_ci, evt_now ? ArmNone : st_arm, 1'b0};
+      cq_wdata = {st_base, st_log, IdxW'(st_pi + IdxW'(1)), st_ci, evt_now ? ArmNone : st_arm, 1'b0};
     end else if (state_q == CmdWr) begin
       cq_we    = 1'b1;
       cq_waddr = cmd_cqn_q;
@@ -263,6 +283,11 @@ module cqe_writer #(
   logic [4:0]  eq_log;
   logic        eq_on;
   assign eq_log = eq_log_size_i[4:0];
+  // the entry slots the producers name
+  logic [IdxW-1:0] pi_slot;
+  logic [31:0]     eq_slot;
+  assign pi_slot = st_pi & st_mask;
+  assign eq_slot = eq_prod_q & ((32'd1 << eq_log) - 32'd1);
   assign eq_on  = eq_log_size_i != 32'd0 && eq_log_size_i <= 32'd16;
 
   // control (reset)
@@ -421,15 +446,22 @@ module cqe_writer #(
   end
 
   // data (no reset)
-  logic [127:0] ev_entry;
+  localparam int unsigned EvTyL = rnic_spec_pkg::EQ_ENTRY_EVENT_TYPE_LSB, EvTyW = rnic_spec_pkg::EQ_ENTRY_EVENT_TYPE_W;
+  localparam int unsigned EvSubL = rnic_spec_pkg::EQ_ENTRY_SUBTYPE_LSB, EvSubW = rnic_spec_pkg::EQ_ENTRY_SUBTYPE_W;
+  localparam int unsigned EvHL = rnic_spec_pkg::EQ_ENTRY_HANDLE_LSB, EvHW = rnic_spec_pkg::EQ_ENTRY_HANDLE_W;
+  localparam int unsigned EvDL = rnic_spec_pkg::EQ_ENTRY_DATA_LSB, EvDW = rnic_spec_pkg::EQ_ENTRY_DATA_W;
+  logic [EvBytes*8-1:0] ev_entry;
   always_comb begin
     ev_entry = '0;
     if (ev_fw_q) begin
-      ev_entry[15:0]  = evr_q[15:0];                      // event_type, subtype
-      ev_entry[95:32] = evr_q[95:32];                     // handle, data
+      // the firmware's record is eq_entry-shaped: its fields where the entry has them
+      ev_entry[EvTyL +: EvTyW]   = evr_q[EvTyL +: EvTyW];
+      ev_entry[EvSubL +: EvSubW] = evr_q[EvSubL +: EvSubW];
+      ev_entry[EvHL +: EvHW]     = evr_q[EvHL +: EvHW];
+      ev_entry[EvDL +: EvDW]     = evr_q[EvDL +: EvDW];
     end else begin
-      ev_entry[7:0]   = rnic_spec_pkg::EQ_TYPE_COMPLETION;
-      ev_entry[63:32] = 32'(ce_cqn_q);
+      ev_entry[EvTyL +: EvTyW] = rnic_spec_pkg::EQ_TYPE_COMPLETION;
+      ev_entry[EvHL +: EvHW]   = EvHW'(ce_cqn_q);
     end
     ev_entry[rnic_spec_pkg::EQ_ENTRY_OWNER_LSB] = ~eq_prod_q[eq_log];   // first pass writes 1
   end
@@ -439,19 +471,19 @@ module cqe_writer #(
       if (tc_addr_i == rnic_spec_pkg::FW_TC_CQW_CQ_BASE_LO) base_lo_q <= tc_wdata_i;
       if (tc_addr_i == rnic_spec_pkg::FW_TC_CQW_CQ_BASE_HI) base_hi_q <= tc_wdata_i;
       if (tc_addr_i == rnic_spec_pkg::FW_TC_CQW_CQ_CFG) begin
-        cfg_cqn_q <= tc_wdata_i[CqAw-1:0];
-        cfg_log_q <= tc_wdata_i[20:16];
+        cfg_cqn_q <= tc_wdata_i[rnic_spec_pkg::CQW_CQ_CFG_CQN_LSB +: CqAw];
+        cfg_log_q <= tc_wdata_i[rnic_spec_pkg::CQW_CQ_CFG_LOG_SIZE_LSB +: rnic_spec_pkg::CQW_CQ_CFG_LOG_SIZE_W];
       end
       if (tc_addr_i == rnic_spec_pkg::FW_TC_CQW_CMD) begin
         cmd_cqn_q <= tc_wdata_i[rnic_spec_pkg::CQW_CMD_CQN_LSB +: CqAw];
         cmd_op_q  <= tc_wdata_i[rnic_spec_pkg::CQW_CMD_OP_LSB +: 3];
       end
-      if (tc_addr_i == rnic_spec_pkg::FW_TC_CQW_CMD_ARG) cmd_arg_q <= tc_wdata_i[16:0];
+      if (tc_addr_i == rnic_spec_pkg::FW_TC_CQW_CMD_ARG) cmd_arg_q <= tc_wdata_i[IdxW-1:0];
     end
     if (state_q == RdRec) cqn_q <= rec_q[CqnLsb +: CqAw];
     if (state_q == RdCq) begin
       fill_q <= st_pi - st_ci;
-      size_q <= 17'd1 << st_log;
+      size_q <= IdxW'(1) << st_log;
     end
     if (state_q == CmdCq) begin
       d_arg_q <= cmd_arg_q - st_ci;
@@ -467,16 +499,16 @@ module cqe_writer #(
       cqe_q <= '0;
       cqe_q[CqnLsb-1:0] <= rec_q[CqnLsb-1:0];
       // the first pass over the ring writes owner 1, the next 0, and so on
-      cqe_q[rnic_spec_pkg::CQE_OWNER_LSB] <= ~|(st_pi & (17'd1 << st_log));
-      addr_q <= {st_base, 5'd0} + {42'd0, st_pi & st_mask, 5'd0};
+      cqe_q[rnic_spec_pkg::CQE_OWNER_LSB] <= ~|(st_pi & (IdxW'(1) << st_log));
+      addr_q <= {st_base, CqeSh'(0)} + (64'(pi_slot) << CqeSh);
       len_q  <= 32'(RecBytes);
     end
     if (state_q == CmdWr && cmd_is_arm && arm_now) ce_cqn_q <= cmd_cqn_q;
     if (state_q == EvFmt) begin
       cqe_q <= '0;
-      cqe_q[127:0] <= ev_entry;
+      cqe_q[EvBytes*8-1:0] <= ev_entry;
       addr_q <= {eq_base_hi_i, eq_base_lo_i} +
-                {28'd0, 32'(eq_prod_q & ((32'd1 << eq_log) - 32'd1)), 4'd0};
+                (64'(eq_slot) << $clog2(EvBytes));
       len_q  <= 32'(EvBytes);
     end
   end
@@ -490,6 +522,6 @@ module cqe_writer #(
   assign wr_cpl_ready_o  = 1'b1;
 
   logic unused;
-  assign unused = ^{rec_off[1:0], rec_off[11:RecAw+5], ev_off[1:0], ev_off[11:EvAw+4], base_lo_q[4:0],
+  assign unused = ^{rec_off[1:0], rec_off[11:RecAw+5], ev_off[1:0], ev_off[11:EvAw+4], base_lo_q[CqeSh-1:0],
                     rec_q[RecBytes*8-1:CqnLsb+CqAw], eq_log_size_i[31:5], tc_wdata_i[31:CntW], evr_q[31:16]};
 endmodule

@@ -71,6 +71,7 @@ module doorbell_bar #(
   output logic                   sq_db_bf_o,     // a bf_db (else an sq_db)
   output logic [15:0]            sq_db_page_o,
   output logic [31:0]            sq_db_value_o,
+  output logic                   rq_db_valid_o,  // an rq_db entered the FIFO (page and value as above)
   // the soft core's tightly coupled window: loads of bf_data / bf_status answer from a register
   // the next cycle; any other offset reads 0 (so the core ORs this with the other engines)
   input  logic                   tc_req_i,
@@ -221,6 +222,10 @@ module doorbell_bar #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) sq_db_valid_o <= 1'b0;
     else sq_db_valid_o <= push && (pick == 3'd0 || pick == 3'd4);
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) rq_db_valid_o <= 1'b0;
+    else rq_db_valid_o <= push && pick == 3'd1;
   end
   always_ff @(posedge clk_i) begin
     if (push) begin

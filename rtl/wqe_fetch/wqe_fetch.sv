@@ -13,6 +13,12 @@
 // first index, count, slot, done, error) the firmware takes in order; a bf_db moves the fetch
 // index past its WQE. The firmware still decides: it enables QPs, may move a fetch index, drops
 // records it does not want, and its own commands go on as before (counted apart in wqf_status).
+//
+// RQ doorbells the same way (spec fw_tc wqf_rq_*, wqf_rqr_*, wqf_db_ctl bit 1): an RQ's ring state
+// (base, size in WQEs, WQEBBs per WQE, page, fetch index) sits in the same RAMs beside the SQs'; an
+// rq_db of an enabled RQ fetches the whole WQEs it announced into a receive doorbell region of its
+// own, with a record in a FIFO of its own, so the send and receive sides never take each other's
+// slots or records.
 module wqe_fetch #(
   parameter int unsigned DataWidth = 512,
   parameter int unsigned TagWidth  = 8,
@@ -29,7 +35,8 @@ module wqe_fetch #(
   output logic [31:0]            tc_rdata_o,
   // every sq_db / bf_db the doorbell BAR accepts into its FIFO (rtl/doorbell), one per cycle
   input  logic                   db_valid_i,
-  input  logic                   db_bf_i,       // a bf_db (else an sq_db)
+  input  logic                   db_bf_i,       // a bf_db (else an sq_db or rq_db)
+  input  logic                   db_rq_i,       // an rq_db
   input  logic [15:0]            db_page_i,
   input  logic [31:0]            db_value_i,    // layout db_word: QPN, producer index
   // dma_engine read client
@@ -62,23 +69,36 @@ module wqe_fetch #(
   localparam int unsigned DbRows   = DbBytes / Bpb;
   localparam int unsigned DbAw     = $clog2(DbBytes);                   // byte offset in the doorbell region
   localparam int unsigned DbSlotAw = $clog2(DbBbs);
-  // one RAM: the send region's rows, then the receive region's, then the doorbell region's
-  localparam int unsigned Rows     = SqRows + RqRows + DbRows;
+  localparam int unsigned RdbBbs   = rnic_spec_pkg::FW_TC_WQF_RDB_BUF_BBS;  // the receive doorbell region
+  localparam int unsigned RdbBytes = RdbBbs * BbBytes;
+  localparam int unsigned RdbRows  = RdbBytes / Bpb;
+  localparam int unsigned RdbAw    = $clog2(RdbBytes);
+  localparam int unsigned RdbSlotAw = $clog2(RdbBbs);
+  localparam int unsigned RdbCntW  = $clog2(RdbBbs + 1);
+  localparam int unsigned RdbNum   = rnic_spec_pkg::FW_TC_WQF_RDB_NUM;     // its records
+  localparam int unsigned RrAw     = $clog2(RdbNum);
+  localparam int unsigned RrPw     = RrAw + 2;                         // RQ record numbers (as RecPw)
+  localparam int unsigned RrCntW   = $clog2(RdbNum + 1);
+  // one RAM: the send region's rows, then the receive region's, the doorbell region's, the
+  // receive doorbell region's
+  localparam int unsigned Rows     = SqRows + RqRows + DbRows + RdbRows;
   localparam int unsigned RowAw    = $clog2(Rows);
   localparam int unsigned SqRowAw  = $clog2(SqRows);
   localparam int unsigned RqRowAw  = $clog2(RqRows);
   localparam int unsigned DbRowAw  = $clog2(DbRows);
+  localparam int unsigned RdbRowAw = $clog2(RdbRows);
   localparam int unsigned BbBeatAw = $clog2(BbBytes / Bpb);             // 0 at 512 bits
   localparam int unsigned BufAw    = $clog2(BufBytes);                  // byte offset in the buffer
   localparam logic [11:0] RqBase   = rnic_spec_pkg::FW_TC_WQF_RQ_BUF_BASE;
   localparam logic [11:0] DbBase   = rnic_spec_pkg::FW_TC_WQF_DB_BUF_BASE;
+  localparam logic [11:0] RdbBase  = rnic_spec_pkg::FW_TC_WQF_RDB_BUF_BASE;
   localparam int unsigned CmdNum   = rnic_spec_pkg::FW_TC_WQF_CMD_NUM;  // the firmware's commands
   localparam int unsigned DbNum    = rnic_spec_pkg::FW_TC_WQF_DB_NUM;   // doorbell-started ones (records)
   localparam int unsigned RecAw    = $clog2(DbNum);
   localparam int unsigned RecPw    = RecAw + 2;                         // record numbers (see rec_live)
   // the command ring holds both kinds: at most CmdNum of the firmware's and DbNum of the engine's
   // (its pointers wrap at a power of two)
-  localparam int unsigned RingNum  = 1 << $clog2(CmdNum + DbNum);
+  localparam int unsigned RingNum  = 1 << $clog2(CmdNum + DbNum + RdbNum);
   localparam int unsigned CmdAw    = $clog2(RingNum);
   // the largest region: a command's count and slot fields and the row inside its region
   localparam int unsigned MaxBbs   = BufBbs > DbBbs ? (BufBbs > RqBbs ? BufBbs : RqBbs)
@@ -90,7 +110,7 @@ module wqe_fetch #(
   localparam int unsigned RecCntW  = $clog2(DbNum + 1);
   localparam int unsigned QpAw     = NumQps > 1 ? $clog2(NumQps) : 1;
   localparam logic [11:0] BufBase  = rnic_spec_pkg::FW_TC_WQF_BUF_BASE;
-  localparam logic [1:0]  RegSq = 2'd0, RegRq = 2'd1, RegDb = 2'd2;    // buffer regions
+  localparam logic [1:0]  RegSq = 2'd0, RegRq = 2'd1, RegDb = 2'd2, RegRdb = 2'd3;  // buffer regions
 
   // ---- the command ring: one entry per command from its store until its DMA completion. Four
   // pointers walk it: wp (stored), ip (read requested), dp (data placed), cp (completed).
@@ -98,12 +118,13 @@ module wqe_fetch #(
   logic [63:6]        cmd_addr [RingNum];
   logic [BbsW-1:0]    cmd_bbs  [RingNum];
   logic [CslotAw-1:0] cmd_slot [RingNum];
-  logic [1:0]         cmd_reg  [RingNum];  // region: RegSq, RegRq, RegDb (doorbell-started)
+  logic [1:0]         cmd_reg  [RingNum];  // region: RegSq, RegRq, RegDb / RegRdb (doorbell-started)
   logic [7:0]         cmd_tag  [RingNum];
-  logic [RecPw-1:0]   cmd_rec  [RingNum];  // RegDb: its record's number
+  logic [RecPw-1:0]   cmd_rec  [RingNum];  // RegDb / RegRdb: its record's number
   logic [31:0]        addr_lo_q, addr_hi_q;
   logic [3:0]         fw_q;                // the firmware's commands stored and not completed
-  logic [RecCntW-1:0] auto_q;              // the engine's commands likewise
+  logic [RecCntW-1:0] auto_q;              // the engine's commands likewise (sq_db-started)
+  logic [RrCntW-1:0]  rauto_q;             // and rq_db-started
   logic               push, full, go_push;
   assign full = fw_q == 4'(CmdNum);
   assign push = tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_WQF_CMD;
@@ -120,39 +141,50 @@ module wqe_fetch #(
                      : cmd_rq_in && cmd_bbs_in > 8'(RqBbs) ? BbsW'(RqBbs)
                      : cmd_bbs_in > 8'(BufBbs) ? BbsW'(BufBbs) : cmd_bbs_in[BbsW-1:0];
 
-  // ---- doorbell-started fetches: the SQ ring-state RAM (one entry per QP; no reset, so the
-  // firmware writes every entry before it sets wqf_db_ctl) and the fetch index RAM
-  localparam int unsigned EntW = 58 + 16 + 4 + 1;                       // base[63:6], page, log size, en
-  logic [EntW-1:0]   ring_mem [NumQps];
-  logic [15:0]       fidx_mem [NumQps];
-  logic [31:0]       sq_lo_q, sq_hi_q, sq_ring_q;
-  logic              db_en_q;
-  logic              cfg_st, fidx_st;      // the firmware's wqf_sq_cfg / wqf_sq_fidx stores
+  // ---- doorbell-started fetches: the ring-state RAM (one entry per SQ, then one per RQ: address
+  // {rq, qpn}; no reset, so the firmware writes every entry of a kind before it enables that kind
+  // in wqf_db_ctl) and the fetch index RAM. An entry's unit is a ring entry: a WQEBB of an SQ, a
+  // WQE of an RQ (2^lb WQEBBs).
+  localparam int unsigned EntW = 58 + 16 + 4 + 2 + 1;                   // base[63:6], page, log size, lb, en
+  logic [EntW-1:0]   ring_mem [2*NumQps];
+  logic [15:0]       fidx_mem [2*NumQps];
+  logic [31:0]       sq_lo_q, sq_hi_q, sq_ring_q, rq_lo_q, rq_hi_q, rq_ring_q;
+  logic              db_en_q, rdb_en_q;
+  logic              cfg_st, fidx_st;      // the firmware's wqf_sq/rq_cfg / wqf_sq/rq_fidx stores
+  logic              st_rq;                // ... of an RQ
   rnic_spec_pkg::wqf_sq_qidx_t st_qidx;
-  assign cfg_st  = tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_WQF_SQ_CFG;
-  assign fidx_st = tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_WQF_SQ_FIDX;
+  assign st_rq   = tc_addr_i == rnic_spec_pkg::FW_TC_WQF_RQ_CFG || tc_addr_i == rnic_spec_pkg::FW_TC_WQF_RQ_FIDX;
+  assign cfg_st  = tc_req_i && tc_we_i && (tc_addr_i == rnic_spec_pkg::FW_TC_WQF_SQ_CFG ||
+                                           tc_addr_i == rnic_spec_pkg::FW_TC_WQF_RQ_CFG);
+  assign fidx_st = tc_req_i && tc_we_i && (tc_addr_i == rnic_spec_pkg::FW_TC_WQF_SQ_FIDX ||
+                                           tc_addr_i == rnic_spec_pkg::FW_TC_WQF_RQ_FIDX);
   assign st_qidx = tc_wdata_i;
   always_ff @(posedge clk_i) begin
     if (cfg_st && 32'(st_qidx.qpn) < NumQps)
-      ring_mem[st_qidx.qpn[QpAw-1:0]] <= {sq_hi_q, sq_lo_q[31:6], sq_ring_q[15:0],
-                                          sq_ring_q[rnic_spec_pkg::WQF_SQ_RING_LOG_SIZE_LSB +: 4],
-                                          sq_ring_q[rnic_spec_pkg::WQF_SQ_RING_EN_LSB]};
+      ring_mem[{st_rq, st_qidx.qpn[QpAw-1:0]}] <=
+        st_rq ? {rq_hi_q, rq_lo_q[31:6], rq_ring_q[rnic_spec_pkg::WQF_RQ_RING_PAGE_LSB +: 16],
+                 rq_ring_q[rnic_spec_pkg::WQF_RQ_RING_LOG_SIZE_LSB +: 4],
+                 rq_ring_q[rnic_spec_pkg::WQF_RQ_RING_LOG_BBS_LSB +: 2], rq_ring_q[rnic_spec_pkg::WQF_RQ_RING_EN_LSB]}
+              : {sq_hi_q, sq_lo_q[31:6], sq_ring_q[rnic_spec_pkg::WQF_SQ_RING_PAGE_LSB +: 16],
+                 sq_ring_q[rnic_spec_pkg::WQF_SQ_RING_LOG_SIZE_LSB +: 4], 2'd0,
+                 sq_ring_q[rnic_spec_pkg::WQF_SQ_RING_EN_LSB]};
   end
   // A fetch index the firmware stores waits in pend_q for the write port (the engine's own
   // write in S_GO goes first); a wqf_sq_cfg stores its index the same way.
   logic              pend_q;
-  logic [QpAw-1:0]   pend_qpn_q;
+  logic [QpAw:0]     pend_qpn_q;           // {rq, qpn}
   logic [15:0]       pend_idx_q;
 
   // the doorbells of enabled SQs wait in a small FIFO (one more while it is full is not fetched
   // for: the firmware finds no record and fetches itself)
   localparam int unsigned TrigNum = 4;
-  logic [48:0]       trig_mem [TrigNum];  // {bf, page, value}
+  logic [49:0]       trig_mem [TrigNum];  // {rq, bf, page, value}
   logic [2:0]        tw_q, tr_q;
-  logic              trig_full, trig_pop;
+  logic              trig_full, trig_pop, trig_push;
   assign trig_full = tw_q - tr_q == 3'(TrigNum);
+  assign trig_push = db_valid_i && (db_rq_i ? rdb_en_q : db_en_q) && !trig_full;
   always_ff @(posedge clk_i) begin
-    if (db_valid_i && db_en_q && !trig_full) trig_mem[tw_q[1:0]] <= {db_bf_i, db_page_i, db_value_i};
+    if (trig_push) trig_mem[tw_q[1:0]] <= {db_rq_i, db_bf_i, db_page_i, db_value_i};
   end
 
   // the evaluation of one doorbell: S_IDLE reads the QP's entries, S_EV the counts, S_K the
@@ -161,25 +193,32 @@ module wqe_fetch #(
   ev_state_e         ev_q;
   logic [EntW-1:0]   ent_q;
   logic [15:0]       fidx_q;
-  logic [48:0]       cur_q;
+  logic [49:0]       cur_q;                // cur_q[49]: an rq_db, cur_q[48]: a bf_db
   logic              cancel_q;
   logic [15:0]       cur_qpn, cur_pi, n_q, left_q, k_q;
   logic [DbCntW-1:0] free_q;
   logic              ok_q;
   logic [63:6]       base_q;
-  logic [QpAw-1:0]   cur_a;
+  logic [QpAw:0]     cur_a;                // {rq, qpn}: its RAM entries
+  logic              cur_rq;
+  logic [1:0]        lb_q;                 // log2 WQEBBs per ring entry (an RQ's WQE)
+  logic [BbsW-1:0]   kb;                   // WQEBBs to fetch (k_q ring entries)
   assign cur_qpn = cur_q[15:0];
   assign cur_pi  = cur_q[31:16];
-  assign cur_a   = cur_qpn[QpAw-1:0];
-  logic [15:0]       size, fidx_m;             // the ring's WQEBBs; the fetch index inside it
-  assign size   = 16'd1 << ent_q[4:1];
+  assign cur_rq  = cur_q[49];
+  assign cur_a   = {cur_rq, cur_qpn[QpAw-1:0]};
+  assign kb      = BbsW'(k_q << lb_q);
+  logic [15:0]       size, fidx_m;             // the ring's entries; the fetch index inside it
+  assign size   = 16'd1 << ent_q[6:3];
   assign fidx_m = fidx_q & (size - 16'd1);
   logic [15:0]       trig_qpn;
+  logic              trig_rq;
   assign trig_qpn = trig_mem[tr_q[1:0]][15:0];
+  assign trig_rq  = trig_mem[tr_q[1:0]][49];
   assign trig_pop = ev_q == S_IDLE && tw_q != tr_q;
-  // a store for the QP under evaluation (or its index still pending) drops the evaluation
+  // a store for the ring under evaluation (or its index still pending) drops the evaluation
   logic              st_hit;
-  assign st_hit = (cfg_st || fidx_st) && st_qidx.qpn == cur_qpn;
+  assign st_hit = (cfg_st || fidx_st) && st_qidx.qpn == cur_qpn && st_rq == cur_rq;
 
   // records of doorbell-started fetches, oldest first
   logic [15:0]       rec_qpn   [DbNum];
@@ -199,6 +238,19 @@ module wqe_fetch #(
   logic [DbCntW-1:0] dused_q;              // its slots held by records
   logic              rec_pop, go_write;
   assign rec_cnt = rec_wp_q - rec_rp_q;
+  // records of rq_db-started fetches, oldest first: one fetch each (they do not grow)
+  logic [15:0]        rrec_qpn   [RdbNum];
+  logic [15:0]        rrec_first [RdbNum];
+  logic [RdbCntW-1:0] rrec_bbs   [RdbNum];
+  logic [RdbSlotAw-1:0] rrec_slot [RdbNum];
+  logic [RdbNum-1:0]  rrec_pend_q, rrec_err_q;
+  logic [RrPw-1:0]    rrec_wp_q, rrec_rp_q, rrec_cnt;
+  logic [RdbSlotAw-1:0] rslot_q;           // the receive doorbell region's next free slot
+  logic [RdbCntW-1:0] rused_q;             // its slots held by records
+  logic               rrec_pop, rfull;
+  assign rrec_cnt = rrec_wp_q - rrec_rp_q;
+  assign rrec_pop = tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_WQF_RQR_POP && rrec_cnt != '0;
+  assign rfull    = rrec_cnt == RrPw'(RdbNum) || rauto_q == RrCntW'(RdbNum);
   assign rec_pop = tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_WQF_DBR_POP && rec_cnt != '0;
   // S_GO stores a command unless the firmware stores one in the same cycle, and writes the fetch
   // index unless the firmware's is being written (then it waits a cycle); a bf_db only moves
@@ -207,6 +259,7 @@ module wqe_fetch #(
   assign go_wait  = pend_q || (!cur_q[48] && push);
   assign go_push  = ev_q == S_GO && ok_q && !st_hit && !cur_q[48] && k_q != 16'd0 && !go_wait;
   // the newest record is still there (the firmware may pop it meanwhile: then a record of its own)
+  // (an RQ's fetch never extends a record: ext_q is 0)
   assign ext_go   = ext_q && rec_cnt != '0 && !(rec_pop && rec_cnt == RecPw'(1));
   logic [RecPw-1:0]  go_rec;                // the record the command belongs to
   assign go_rec   = ext_go ? rec_wp_q - 1'b1 : rec_wp_q;
@@ -214,14 +267,14 @@ module wqe_fetch #(
 
   always_ff @(posedge clk_i) begin
     if (trig_pop) begin
-      ent_q  <= ring_mem[trig_qpn[QpAw-1:0]];
-      fidx_q <= fidx_mem[trig_qpn[QpAw-1:0]];
+      ent_q  <= ring_mem[{trig_rq, trig_qpn[QpAw-1:0]}];
+      fidx_q <= fidx_mem[{trig_rq, trig_qpn[QpAw-1:0]}];
     end
     // the fetch index: what the firmware stored (the cycle after its store), else the engine's
     if (pend_q)
       fidx_mem[pend_qpn_q] <= pend_idx_q;
     else if (go_write)
-      fidx_mem[cur_a] <= cur_q[48] ? cur_pi : fidx_q + k_q;
+      fidx_mem[cur_a] <= cur_q[48] ? cur_pi : fidx_q + k_q;   // (k_q ring entries)
   end
 
   always_ff @(posedge clk_i) begin
@@ -234,13 +287,18 @@ module wqe_fetch #(
       cmd_rec[wp_q[CmdAw-1:0]]  <= '0;
     end else if (go_push) begin
       cmd_addr[wp_q[CmdAw-1:0]] <= base_q;
-      cmd_bbs[wp_q[CmdAw-1:0]]  <= BbsW'(k_q);
-      cmd_slot[wp_q[CmdAw-1:0]] <= CslotAw'(dslot_q);
+      cmd_bbs[wp_q[CmdAw-1:0]]  <= kb;
+      cmd_slot[wp_q[CmdAw-1:0]] <= cur_rq ? CslotAw'(rslot_q) : CslotAw'(dslot_q);
       cmd_tag[wp_q[CmdAw-1:0]]  <= '0;
-      cmd_reg[wp_q[CmdAw-1:0]]  <= RegDb;
-      cmd_rec[wp_q[CmdAw-1:0]]  <= go_rec;
+      cmd_reg[wp_q[CmdAw-1:0]]  <= cur_rq ? RegRdb : RegDb;
+      cmd_rec[wp_q[CmdAw-1:0]]  <= cur_rq ? RecPw'(rrec_wp_q) : go_rec;
     end
-    if (go_push && ext_go) begin
+    if (go_push && cur_rq) begin
+      rrec_qpn[rrec_wp_q[RrAw-1:0]]   <= cur_qpn;
+      rrec_first[rrec_wp_q[RrAw-1:0]] <= fidx_q;
+      rrec_bbs[rrec_wp_q[RrAw-1:0]]   <= RdbCntW'(kb);
+      rrec_slot[rrec_wp_q[RrAw-1:0]]  <= rslot_q;
+    end else if (go_push && ext_go) begin
       rec_bbs[go_rec[RecAw-1:0]]     <= rec_bbs[go_rec[RecAw-1:0]] + DbCntW'(k_q);
     end else if (go_push) begin
       rec_qpn[rec_wp_q[RecAw-1:0]]   <= cur_qpn;
@@ -270,6 +328,7 @@ module wqe_fetch #(
   assign wreg = cmd_reg[dp_q[CmdAw-1:0]];
   assign wrow = wreg == RegRq ? RowAw'(SqRows) + RowAw'(wrel[RqRowAw-1:0])
               : wreg == RegDb ? RowAw'(SqRows + RqRows) + RowAw'(wrel[DbRowAw-1:0])
+              : wreg == RegRdb ? RowAw'(SqRows + RqRows + DbRows) + RowAw'(wrel[RdbRowAw-1:0])
               : RowAw'(wrel[SqRowAw-1:0]);
 
   logic [31:0]        lane_rd [Lanes];
@@ -279,14 +338,16 @@ module wqe_fetch #(
   logic [11:0]        boff;
   logic [LaneAw-1:0]  rlane;
   logic [RowAw-1:0]   rrow;
-  logic               in_buf, in_rq, in_db;
+  logic               in_buf, in_rq, in_db, in_rdb;
   assign boff  = tc_addr_i;
   assign in_buf = tc_addr_i[11:BufAw] == BufBase[11:BufAw];
   assign in_rq = tc_addr_i[11:RqAw] == RqBase[11:RqAw];
   assign in_db = tc_addr_i[11:DbAw] == DbBase[11:DbAw];
+  assign in_rdb = tc_addr_i[11:RdbAw] == RdbBase[11:RdbAw];
   assign rlane = boff[LaneAw+1:2];
   assign rrow  = in_rq ? RowAw'(SqRows) + RowAw'(boff[RqAw-1:LaneAw+2])
                : in_db ? RowAw'(SqRows + RqRows) + RowAw'(boff[DbAw-1:LaneAw+2])
+               : in_rdb ? RowAw'(SqRows + RqRows + DbRows) + RowAw'(boff[RdbAw-1:LaneAw+2])
                : RowAw'(boff[BufAw-1:LaneAw+2]);
   for (genvar l = 0; l < Lanes; l++) begin : g_lane
     logic [31:0] mem [Rows];
@@ -300,14 +361,17 @@ module wqe_fetch #(
   assign rd_cpl_ready_o = 1'b1;
   logic [7:0] done_q, errors_q, err_tag_q;
   logic       dropped_q;
-  logic       cpl_db;                      // the completing command is a doorbell-started one
+  logic       cpl_db, cpl_rdb;             // the completing command is an sq_db- / rq_db-started one
   logic [RecPw-1:0] cpl_rec;
-  logic       rec_live;                    // and its record was not dropped by the firmware
+  logic       rec_live, rrec_live;         // and its record was not dropped by the firmware
   assign cpl_db  = cmd_reg[cp_q[CmdAw-1:0]] == RegDb;
+  assign cpl_rdb = cmd_reg[cp_q[CmdAw-1:0]] == RegRdb;
   assign cpl_rec = cmd_rec[cp_q[CmdAw-1:0]];
   // a dropped record's number may be taken again only DbNum pushes later, and at most DbNum
-  // engine commands are outstanding: RecPw bits tell a live record from a dropped one
+  // engine commands are outstanding: RecPw bits tell a live record from a dropped one (RQ: the same
+  // with RdbNum and RrPw)
   assign rec_live = RecPw'(cpl_rec - rec_rp_q) < rec_cnt;
+  assign rrec_live = RrPw'(RrPw'(cpl_rec) - rrec_rp_q) < rrec_cnt;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -317,6 +381,7 @@ module wqe_fetch #(
       cp_q      <= '0;
       fw_q      <= '0;
       auto_q    <= '0;
+      rauto_q   <= '0;
       beat_q    <= '0;
       addr_lo_q <= '0;
       addr_hi_q <= '0;
@@ -327,7 +392,18 @@ module wqe_fetch #(
       sq_lo_q   <= '0;
       sq_hi_q   <= '0;
       sq_ring_q <= '0;
+      rq_lo_q   <= '0;
+      rq_hi_q   <= '0;
+      rq_ring_q <= '0;
       db_en_q   <= 1'b0;
+      rdb_en_q  <= 1'b0;
+      lb_q      <= '0;
+      rrec_wp_q <= '0;
+      rrec_rp_q <= '0;
+      rrec_pend_q <= '0;
+      rrec_err_q <= '0;
+      rslot_q   <= '0;
+      rused_q   <= '0;
       pend_q    <= 1'b0;
       pend_qpn_q <= '0;
       pend_idx_q <= '0;
@@ -357,11 +433,17 @@ module wqe_fetch #(
       if (tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_WQF_SQ_BASE_LO) sq_lo_q <= tc_wdata_i;
       if (tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_WQF_SQ_BASE_HI) sq_hi_q <= tc_wdata_i;
       if (tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_WQF_SQ_RING) sq_ring_q <= tc_wdata_i;
-      if (tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_WQF_DB_CTL) db_en_q <= tc_wdata_i[0];
+      if (tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_WQF_RQ_BASE_LO) rq_lo_q <= tc_wdata_i;
+      if (tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_WQF_RQ_BASE_HI) rq_hi_q <= tc_wdata_i;
+      if (tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_WQF_RQ_RING) rq_ring_q <= tc_wdata_i;
+      if (tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_WQF_DB_CTL) begin
+        db_en_q  <= tc_wdata_i[0];
+        rdb_en_q <= tc_wdata_i[1];
+      end
       // the firmware's fetch index (wqf_sq_cfg or wqf_sq_fidx) is written the next cycle
       pend_q <= (cfg_st || fidx_st) && 32'(st_qidx.qpn) < NumQps;
       if (cfg_st || fidx_st) begin
-        pend_qpn_q <= st_qidx.qpn[QpAw-1:0];
+        pend_qpn_q <= {st_rq, st_qidx.qpn[QpAw-1:0]};
         pend_idx_q <= st_qidx.index;
       end
       if (push) begin
@@ -369,8 +451,9 @@ module wqe_fetch #(
       end
       // ring occupancy per kind: stored (firmware or engine) and completed
       wp_q <= wp_q + CmdAw'(push && !full) + CmdAw'(go_push);
-      fw_q <= fw_q + 4'(push && !full) - 4'(rd_cpl_valid_i && !cpl_db);
-      auto_q <= auto_q + RecCntW'(go_push) - RecCntW'(rd_cpl_valid_i && cpl_db);
+      fw_q <= fw_q + 4'(push && !full) - 4'(rd_cpl_valid_i && !cpl_db && !cpl_rdb);
+      auto_q <= auto_q + RecCntW'(go_push && !cur_rq) - RecCntW'(rd_cpl_valid_i && cpl_db);
+      rauto_q <= rauto_q + RrCntW'(go_push && cur_rq) - RrCntW'(rd_cpl_valid_i && cpl_rdb);
       if (rd_req_valid_o && rd_req_ready_i) ip_q <= ip_q + 1'b1;
       if (beat) begin
         if (rd_data_last_i) begin
@@ -382,7 +465,7 @@ module wqe_fetch #(
       end
       if (rd_cpl_valid_i) begin
         cp_q <= cp_q + 1'b1;
-        if (!cpl_db) begin
+        if (!cpl_db && !cpl_rdb) begin
           done_q <= done_q + 8'd1;
           if (rd_cpl_status_i != 2'b00) begin
             errors_q <= errors_q + 8'd1;
@@ -392,30 +475,33 @@ module wqe_fetch #(
       end
 
       // ---- doorbells of enabled SQs
-      if (db_valid_i && db_en_q && !trig_full) tw_q <= tw_q + 3'd1;
+      if (trig_push) tw_q <= tw_q + 3'd1;
       unique case (ev_q)
         S_IDLE: if (trig_pop) begin
           tr_q <= tr_q + 3'd1;
           cur_q <= trig_mem[tr_q[1:0]];
           // an index stored for this QP and not yet written: the RAM's is stale
-          cancel_q <= ((cfg_st || fidx_st) && st_qidx.qpn == trig_qpn) ||
-                      (pend_q && 16'(pend_qpn_q) == trig_qpn);
+          cancel_q <= ((cfg_st || fidx_st) && st_qidx.qpn == trig_qpn && st_rq == trig_rq) ||
+                      (pend_q && pend_qpn_q == {trig_rq, trig_qpn[QpAw-1:0]});
           ev_q <= 32'(trig_qpn) < NumQps ? S_EV : S_IDLE;
         end
         S_EV: begin
           // the entry: enabled, this page, an index that moves forward by at most the ring
           n_q    <= cur_pi - fidx_q;
           left_q <= size - fidx_m;
-          free_q <= DbCntW'(DbBbs) - dused_q;
-          base_q <= ent_q[EntW-1:21] + 58'(fidx_m);
-          ok_q   <= ent_q[0] && ent_q[20:5] == cur_q[47:32] && !cancel_q && !st_hit;
-          ext_q  <= rec_cnt != '0 && last_qpn_q == cur_qpn && last_end_q == fidx_q;
+          // an RQ: the free slots in whole WQEs, none while its records are all taken
+          free_q <= !cur_rq ? DbCntW'(DbBbs) - dused_q
+                  : rfull ? '0 : DbCntW'((RdbCntW'(RdbBbs) - rused_q) >> ent_q[2:1]);
+          lb_q   <= ent_q[2:1];
+          base_q <= ent_q[EntW-1:23] + (58'(fidx_m) << ent_q[2:1]);
+          ok_q   <= ent_q[0] && ent_q[22:7] == cur_q[47:32] && !cancel_q && !st_hit;
+          ext_q  <= !cur_rq && rec_cnt != '0 && last_qpn_q == cur_qpn && last_end_q == fidx_q;
           ev_q   <= S_K;
         end
         S_K: begin
           // WQEBBs to fetch: those announced, to the ring end, into the free slots, a region's
           // worth at most; none when the records are all taken (unless it extends the newest)
-          k_q <= n_q > size || (!ext_q && rec_cnt == RecPw'(DbNum)) || auto_q == RecCntW'(DbNum) ? 16'd0
+          k_q <= n_q > size || (!cur_rq && ((!ext_q && rec_cnt == RecPw'(DbNum)) || auto_q == RecCntW'(DbNum))) ? 16'd0
                : n_q < left_q && n_q < 16'(free_q) ? n_q
                : left_q < 16'(free_q) ? left_q : 16'(free_q);
           // a bf_db's index is taken only when it moves forward within the ring
@@ -432,25 +518,41 @@ module wqe_fetch #(
 
       // ---- records: pushed (or extended) with their command, a command's completion counted in
       // its record, popped by the firmware. A bus error in any command marks the record.
-      if (go_push) begin
+      if (go_push && !cur_rq) begin
         if (!ext_go) rec_wp_q <= rec_wp_q + 1'b1;
         dslot_q <= dslot_q + DbSlotAw'(k_q);
         last_qpn_q <= cur_qpn;
         last_end_q <= fidx_q + k_q;
       end
+      if (go_push && cur_rq) begin
+        rrec_wp_q <= rrec_wp_q + 1'b1;
+        rslot_q <= rslot_q + RdbSlotAw'(kb);
+      end
+      for (int i = 0; i < RdbNum; i++) begin
+        if (go_push && cur_rq && rrec_wp_q[RrAw-1:0] == RrAw'(i)) begin
+          rrec_pend_q[i] <= 1'b1;
+          rrec_err_q[i] <= 1'b0;
+        end else if (rd_cpl_valid_i && cpl_rdb && rrec_live && cpl_rec[RrAw-1:0] == RrAw'(i)) begin
+          rrec_pend_q[i] <= 1'b0;
+          if (rd_cpl_status_i != 2'b00) rrec_err_q[i] <= 1'b1;
+        end
+      end
+      if (rrec_pop) rrec_rp_q <= rrec_rp_q + 1'b1;
+      rused_q <= rused_q + (go_push && cur_rq ? RdbCntW'(kb) : '0)
+                         - (rrec_pop ? rrec_bbs[rrec_rp_q[RrAw-1:0]] : '0);
       for (int i = 0; i < DbNum; i++) begin
-        if (go_push && !ext_go && rec_wp_q[RecAw-1:0] == RecAw'(i)) begin
+        if (go_push && !cur_rq && !ext_go && rec_wp_q[RecAw-1:0] == RecAw'(i)) begin
           rec_pend_q[i] <= RecCntW'(1);   // (a dropped record's count is stale: restart it)
           rec_err_q[i] <= 1'b0;
         end else begin
-          rec_pend_q[i] <= rec_pend_q[i] + RecCntW'(go_push && go_rec[RecAw-1:0] == RecAw'(i))
+          rec_pend_q[i] <= rec_pend_q[i] + RecCntW'(go_push && !cur_rq && go_rec[RecAw-1:0] == RecAw'(i))
                          - RecCntW'(rd_cpl_valid_i && cpl_db && rec_live && cpl_rec[RecAw-1:0] == RecAw'(i));
           if (rd_cpl_valid_i && cpl_db && rec_live && cpl_rec[RecAw-1:0] == RecAw'(i) && rd_cpl_status_i != 2'b00)
             rec_err_q[i] <= 1'b1;
         end
       end
       if (rec_pop) rec_rp_q <= rec_rp_q + 1'b1;
-      dused_q <= dused_q + (go_push ? DbCntW'(k_q) : '0)
+      dused_q <= dused_q + (go_push && !cur_rq ? DbCntW'(k_q) : '0)
                          - (rec_pop ? rec_bbs[rec_rp_q[RecAw-1:0]] : '0);
     end
   end
@@ -459,6 +561,10 @@ module wqe_fetch #(
   rnic_spec_pkg::wqf_status_t status;
   rnic_spec_pkg::wqf_sq_qidx_t dbr_qidx;
   rnic_spec_pkg::wqf_dbr_info_t dbr_info;
+  rnic_spec_pkg::wqf_sq_qidx_t rqr_qidx;
+  rnic_spec_pkg::wqf_dbr_info_t rqr_info;
+  logic [RrAw-1:0] rrh;
+  assign rrh = rrec_rp_q[RrAw-1:0];
   logic [RecAw-1:0] rh;
   assign rh = rec_rp_q[RecAw-1:0];
   always_comb begin
@@ -480,6 +586,18 @@ module wqe_fetch #(
       dbr_info.err = rec_err_q[rh];
       dbr_info.more = rec_cnt > RecPw'(1);
     end
+    rqr_qidx = '0;
+    rqr_info = '0;
+    if (rrec_cnt != '0) begin
+      rqr_qidx.qpn = rrec_qpn[rrh];
+      rqr_qidx.index = rrec_first[rrh];
+      rqr_info.bbs = 8'(rrec_bbs[rrh]);
+      rqr_info.slot = 8'(rrec_slot[rrh]);
+      rqr_info.valid = 1'b1;
+      rqr_info.done = !rrec_pend_q[rrh];
+      rqr_info.err = rrec_err_q[rrh];
+      rqr_info.more = rrec_cnt > RrPw'(1);
+    end
   end
   logic [31:0] tc_rdata_q;
   assign tc_rdata_o = tc_rdata_q;
@@ -487,15 +605,18 @@ module wqe_fetch #(
     if (!rst_ni) begin
       tc_rdata_q <= '0;
     end else if (tc_req_i && !tc_we_i) begin
-      if (in_buf || in_rq || in_db) tc_rdata_q <= lane_rd[rlane];
+      if (in_buf || in_rq || in_db || in_rdb) tc_rdata_q <= lane_rd[rlane];
       else if (tc_addr_i == rnic_spec_pkg::FW_TC_WQF_STATUS) tc_rdata_q <= status;
       else if (tc_addr_i == rnic_spec_pkg::FW_TC_WQF_DBR_QIDX) tc_rdata_q <= dbr_qidx;
       else if (tc_addr_i == rnic_spec_pkg::FW_TC_WQF_DBR_INFO) tc_rdata_q <= dbr_info;
+      else if (tc_addr_i == rnic_spec_pkg::FW_TC_WQF_RQR_QIDX) tc_rdata_q <= rqr_qidx;
+      else if (tc_addr_i == rnic_spec_pkg::FW_TC_WQF_RQR_INFO) tc_rdata_q <= rqr_info;
       else tc_rdata_q <= '0;
     end
   end
 
   logic unused;
   assign unused = ^{addr_lo_q[5:0], cmd_bbs_in, boff[1:0], boff[11:10], BufBase[BufAw-1:0], RqBase[RqAw-1:0],
-                    DbBase[DbAw-1:0], sq_lo_q[5:0], sq_ring_q[30:20], st_qidx.qpn};
+                    DbBase[DbAw-1:0], RdbBase[RdbAw-1:0], sq_lo_q[5:0], sq_ring_q[30:20], st_qidx.qpn,
+                    rq_lo_q[5:0], rq_ring_q[30:22]};
 endmodule

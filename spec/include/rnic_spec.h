@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0x75AAE8D8u
+#define RNIC_SPEC_HASH 0x749D1CA9u
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -22,6 +22,8 @@
 #define RNIC_MAX_RD_ATOMIC 0x10u
 #define RNIC_READ_CONTEXTS 0x10u
 #define RNIC_FW_IMAGE_MAGIC 0x57464E52u
+#define RNIC_CQW_INDEX_BITS 0x11u
+#define RNIC_CQW_COUNT_BITS 0x10u
 #define RNIC_BAR0_SIZE 0x400000u
 #define RNIC_BAR0_BLOCK_STRIDE 0x100u
 #define RNIC_BAR0_FW_WINDOW_BASE 0x100000u
@@ -274,6 +276,9 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_TC_WQF_DB_BUF_BASE 0xC00u
 #define RNIC_FW_TC_WQF_DB_BUF_BBS 16u
 #define RNIC_FW_TC_WQF_DB_NUM 16u
+#define RNIC_FW_TC_WQF_RDB_BUF_BASE 0xA00u
+#define RNIC_FW_TC_WQF_RDB_BUF_BBS 8u
+#define RNIC_FW_TC_WQF_RDB_NUM 8u
 #define RNIC_FW_TC_EV_REC_BASE 0x980u
 #define RNIC_FW_TC_EV_REC_NUM 8u
 #define RNIC_FW_TC_CQW_PROD 0x800u
@@ -298,6 +303,14 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_TC_WQF_DBR_INFO 0x878u
 #define RNIC_FW_TC_WQF_DBR_POP 0x87Cu
 #define RNIC_FW_TC_WQF_DB_CTL 0x880u
+#define RNIC_FW_TC_WQF_RQ_BASE_LO 0x884u
+#define RNIC_FW_TC_WQF_RQ_BASE_HI 0x888u
+#define RNIC_FW_TC_WQF_RQ_RING 0x88Cu
+#define RNIC_FW_TC_WQF_RQ_CFG 0x890u
+#define RNIC_FW_TC_WQF_RQ_FIDX 0x894u
+#define RNIC_FW_TC_WQF_RQR_QIDX 0x898u
+#define RNIC_FW_TC_WQF_RQR_INFO 0x89Cu
+#define RNIC_FW_TC_WQF_RQR_POP 0x8A0u
 #define RNIC_FW_TC_CQW_CMD 0x900u
 #define RNIC_FW_TC_CQW_CMD_ARG 0x904u
 #define RNIC_FW_TC_CQW_FULL 0x908u
@@ -4109,6 +4122,89 @@ static inline uint32_t rnic_wqf_sq_ring_mk_en(uint32_t x)
 	return (x << 31) & 0x80000000u;
 }
 
+/* wqf_rq_ring (4 bytes): An RQ's ring state for doorbell-started fetches (the firmware's store to fw_tc wqf_rq_ring, taken by wqf_rq_cfg). RQ WQEs of at least one WQEBB only: a ring of 32-byte WQEs is never enabled (the firmware fetches it itself). */
+#define RNIC_WQF_RQ_RING_SIZE 4u
+#define RNIC_WQF_RQ_RING_ALIGN 4u
+#define RNIC_WQF_RQ_RING_PAGE_OFF 0u
+static inline uint32_t rnic_wqf_rq_ring_get_page(const void *p)
+{
+	return rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0);
+}
+static inline void rnic_wqf_rq_ring_set_page(void *p, uint32_t v)
+{
+	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0, (uint16_t)v);
+}
+#define RNIC_WQF_RQ_RING_LOG_SIZE_OFF 2u
+static inline uint32_t rnic_wqf_rq_ring_get_log_size(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2) & 0xFu) >> 0);
+}
+static inline void rnic_wqf_rq_ring_set_log_size(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0xFu) | (((uint8_t)v << 0) & 0xFu)));
+}
+#define RNIC_WQF_RQ_RING_LOG_BBS_OFF 2u
+static inline uint32_t rnic_wqf_rq_ring_get_log_bbs(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2) & 0x30u) >> 4);
+}
+static inline void rnic_wqf_rq_ring_set_log_bbs(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x30u) | (((uint8_t)v << 4) & 0x30u)));
+}
+#define RNIC_WQF_RQ_RING_EN_OFF 3u
+static inline uint32_t rnic_wqf_rq_ring_get_en(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3) & 0x80u) >> 7);
+}
+static inline void rnic_wqf_rq_ring_set_en(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x80u) | (((uint8_t)v << 7) & 0x80u)));
+}
+#define RNIC_WQF_RQ_RING_PAGE_LSB 0u
+#define RNIC_WQF_RQ_RING_PAGE_MASK 0x0000FFFFu
+static inline uint32_t rnic_wqf_rq_ring_v_page(uint32_t v)
+{
+	return (v & 0x0000FFFFu) >> 0;
+}
+static inline uint32_t rnic_wqf_rq_ring_mk_page(uint32_t x)
+{
+	return (x << 0) & 0x0000FFFFu;
+}
+#define RNIC_WQF_RQ_RING_LOG_SIZE_LSB 16u
+#define RNIC_WQF_RQ_RING_LOG_SIZE_MASK 0x000F0000u
+static inline uint32_t rnic_wqf_rq_ring_v_log_size(uint32_t v)
+{
+	return (v & 0x000F0000u) >> 16;
+}
+static inline uint32_t rnic_wqf_rq_ring_mk_log_size(uint32_t x)
+{
+	return (x << 16) & 0x000F0000u;
+}
+#define RNIC_WQF_RQ_RING_LOG_BBS_LSB 20u
+#define RNIC_WQF_RQ_RING_LOG_BBS_MASK 0x00300000u
+static inline uint32_t rnic_wqf_rq_ring_v_log_bbs(uint32_t v)
+{
+	return (v & 0x00300000u) >> 20;
+}
+static inline uint32_t rnic_wqf_rq_ring_mk_log_bbs(uint32_t x)
+{
+	return (x << 20) & 0x00300000u;
+}
+#define RNIC_WQF_RQ_RING_EN_LSB 31u
+#define RNIC_WQF_RQ_RING_EN_MASK 0x80000000u
+static inline uint32_t rnic_wqf_rq_ring_v_en(uint32_t v)
+{
+	return (v & 0x80000000u) >> 31;
+}
+static inline uint32_t rnic_wqf_rq_ring_mk_en(uint32_t x)
+{
+	return (x << 31) & 0x80000000u;
+}
+
 /* wqf_sq_qidx (4 bytes): A QP and an SQ index (WQEBBs, 16 bits): wqf_sq_cfg, wqf_sq_fidx, wqf_dbr_qidx. */
 #define RNIC_WQF_SQ_QIDX_SIZE 4u
 #define RNIC_WQF_SQ_QIDX_ALIGN 4u
@@ -4414,6 +4510,217 @@ static inline uint32_t rnic_cqw_cmd_v_op(uint32_t v)
 static inline uint32_t rnic_cqw_cmd_mk_op(uint32_t x)
 {
 	return (x << 16) & 0x00FF0000u;
+}
+
+/* cqw_status (4 bytes): The CQE writer's status (fw_tc cqw_status). */
+#define RNIC_CQW_STATUS_SIZE 4u
+#define RNIC_CQW_STATUS_ALIGN 4u
+#define RNIC_CQW_STATUS_ERRORS_OFF 0u
+static inline uint32_t rnic_cqw_status_get_errors(const void *p)
+{
+	return rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0);
+}
+static inline void rnic_cqw_status_set_errors(void *p, uint32_t v)
+{
+	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0, (uint16_t)v);
+}
+#define RNIC_CQW_STATUS_IDLE_OFF 2u
+static inline uint32_t rnic_cqw_status_get_idle(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2) & 0x1u) >> 0);
+}
+static inline void rnic_cqw_status_set_idle(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x1u) | (((uint8_t)v << 0) & 0x1u)));
+}
+#define RNIC_CQW_STATUS_HELD_OFF 2u
+static inline uint32_t rnic_cqw_status_get_held(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2) & 0x2u) >> 1);
+}
+static inline void rnic_cqw_status_set_held(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x2u) | (((uint8_t)v << 1) & 0x2u)));
+}
+#define RNIC_CQW_STATUS_CMD_OFF 2u
+static inline uint32_t rnic_cqw_status_get_cmd(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2) & 0x4u) >> 2);
+}
+static inline void rnic_cqw_status_set_cmd(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x4u) | (((uint8_t)v << 2) & 0x4u)));
+}
+#define RNIC_CQW_STATUS_ERRORS_LSB 0u
+#define RNIC_CQW_STATUS_ERRORS_MASK 0x0000FFFFu
+static inline uint32_t rnic_cqw_status_v_errors(uint32_t v)
+{
+	return (v & 0x0000FFFFu) >> 0;
+}
+static inline uint32_t rnic_cqw_status_mk_errors(uint32_t x)
+{
+	return (x << 0) & 0x0000FFFFu;
+}
+#define RNIC_CQW_STATUS_IDLE_LSB 16u
+#define RNIC_CQW_STATUS_IDLE_MASK 0x00010000u
+static inline uint32_t rnic_cqw_status_v_idle(uint32_t v)
+{
+	return (v & 0x00010000u) >> 16;
+}
+static inline uint32_t rnic_cqw_status_mk_idle(uint32_t x)
+{
+	return (x << 16) & 0x00010000u;
+}
+#define RNIC_CQW_STATUS_HELD_LSB 17u
+#define RNIC_CQW_STATUS_HELD_MASK 0x00020000u
+static inline uint32_t rnic_cqw_status_v_held(uint32_t v)
+{
+	return (v & 0x00020000u) >> 17;
+}
+static inline uint32_t rnic_cqw_status_mk_held(uint32_t x)
+{
+	return (x << 17) & 0x00020000u;
+}
+#define RNIC_CQW_STATUS_CMD_LSB 18u
+#define RNIC_CQW_STATUS_CMD_MASK 0x00040000u
+static inline uint32_t rnic_cqw_status_v_cmd(uint32_t v)
+{
+	return (v & 0x00040000u) >> 18;
+}
+static inline uint32_t rnic_cqw_status_mk_cmd(uint32_t x)
+{
+	return (x << 18) & 0x00040000u;
+}
+
+/* cqw_err_cqn (4 bytes): The oldest entry of the CQE writer's error FIFO (fw_tc cqw_err_cqn). */
+#define RNIC_CQW_ERR_CQN_SIZE 4u
+#define RNIC_CQW_ERR_CQN_ALIGN 4u
+#define RNIC_CQW_ERR_CQN_CQN_OFF 0u
+static inline uint32_t rnic_cqw_err_cqn_get_cqn(const void *p)
+{
+	return rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0);
+}
+static inline void rnic_cqw_err_cqn_set_cqn(void *p, uint32_t v)
+{
+	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0, (uint16_t)v);
+}
+#define RNIC_CQW_ERR_CQN_VALID_OFF 3u
+static inline uint32_t rnic_cqw_err_cqn_get_valid(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3) & 0x80u) >> 7);
+}
+static inline void rnic_cqw_err_cqn_set_valid(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x80u) | (((uint8_t)v << 7) & 0x80u)));
+}
+#define RNIC_CQW_ERR_CQN_CQN_LSB 0u
+#define RNIC_CQW_ERR_CQN_CQN_MASK 0x0000FFFFu
+static inline uint32_t rnic_cqw_err_cqn_v_cqn(uint32_t v)
+{
+	return (v & 0x0000FFFFu) >> 0;
+}
+static inline uint32_t rnic_cqw_err_cqn_mk_cqn(uint32_t x)
+{
+	return (x << 0) & 0x0000FFFFu;
+}
+#define RNIC_CQW_ERR_CQN_VALID_LSB 31u
+#define RNIC_CQW_ERR_CQN_VALID_MASK 0x80000000u
+static inline uint32_t rnic_cqw_err_cqn_v_valid(uint32_t v)
+{
+	return (v & 0x80000000u) >> 31;
+}
+static inline uint32_t rnic_cqw_err_cqn_mk_valid(uint32_t x)
+{
+	return (x << 31) & 0x80000000u;
+}
+
+/* cqw_cq_cfg (4 bytes): A CQ's ring for the CQE writer (fw_tc cqw_cq_cfg, with cqw_cq_base_lo/hi). */
+#define RNIC_CQW_CQ_CFG_SIZE 4u
+#define RNIC_CQW_CQ_CFG_ALIGN 4u
+#define RNIC_CQW_CQ_CFG_CQN_OFF 0u
+static inline uint32_t rnic_cqw_cq_cfg_get_cqn(const void *p)
+{
+	return rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0);
+}
+static inline void rnic_cqw_cq_cfg_set_cqn(void *p, uint32_t v)
+{
+	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0, (uint16_t)v);
+}
+#define RNIC_CQW_CQ_CFG_LOG_SIZE_OFF 2u
+static inline uint32_t rnic_cqw_cq_cfg_get_log_size(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2) & 0x1Fu) >> 0);
+}
+static inline void rnic_cqw_cq_cfg_set_log_size(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x1Fu) | (((uint8_t)v << 0) & 0x1Fu)));
+}
+#define RNIC_CQW_CQ_CFG_CQN_LSB 0u
+#define RNIC_CQW_CQ_CFG_CQN_MASK 0x0000FFFFu
+static inline uint32_t rnic_cqw_cq_cfg_v_cqn(uint32_t v)
+{
+	return (v & 0x0000FFFFu) >> 0;
+}
+static inline uint32_t rnic_cqw_cq_cfg_mk_cqn(uint32_t x)
+{
+	return (x << 0) & 0x0000FFFFu;
+}
+#define RNIC_CQW_CQ_CFG_LOG_SIZE_LSB 16u
+#define RNIC_CQW_CQ_CFG_LOG_SIZE_MASK 0x001F0000u
+static inline uint32_t rnic_cqw_cq_cfg_v_log_size(uint32_t v)
+{
+	return (v & 0x001F0000u) >> 16;
+}
+static inline uint32_t rnic_cqw_cq_cfg_mk_log_size(uint32_t x)
+{
+	return (x << 16) & 0x001F0000u;
+}
+
+/* eqw_status (4 bytes): The EQ writer's status (fw_tc eqw_status). */
+#define RNIC_EQW_STATUS_SIZE 4u
+#define RNIC_EQW_STATUS_ALIGN 4u
+#define RNIC_EQW_STATUS_ERRORS_OFF 0u
+static inline uint32_t rnic_eqw_status_get_errors(const void *p)
+{
+	return rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0);
+}
+static inline void rnic_eqw_status_set_errors(void *p, uint32_t v)
+{
+	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0, (uint16_t)v);
+}
+#define RNIC_EQW_STATUS_WRITTEN_OFF 2u
+static inline uint32_t rnic_eqw_status_get_written(const void *p)
+{
+	return rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2);
+}
+static inline void rnic_eqw_status_set_written(void *p, uint32_t v)
+{
+	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2, (uint16_t)v);
+}
+#define RNIC_EQW_STATUS_ERRORS_LSB 0u
+#define RNIC_EQW_STATUS_ERRORS_MASK 0x0000FFFFu
+static inline uint32_t rnic_eqw_status_v_errors(uint32_t v)
+{
+	return (v & 0x0000FFFFu) >> 0;
+}
+static inline uint32_t rnic_eqw_status_mk_errors(uint32_t x)
+{
+	return (x << 0) & 0x0000FFFFu;
+}
+#define RNIC_EQW_STATUS_WRITTEN_LSB 16u
+#define RNIC_EQW_STATUS_WRITTEN_MASK 0xFFFF0000u
+static inline uint32_t rnic_eqw_status_v_written(uint32_t v)
+{
+	return (v & 0xFFFF0000u) >> 16;
+}
+static inline uint32_t rnic_eqw_status_mk_written(uint32_t x)
+{
+	return (x << 16) & 0xFFFF0000u;
 }
 
 /* cqw_full (4 bytes): The record the CQE writer holds (fw_tc cqw_full). */
@@ -5244,6 +5551,10 @@ static inline uint32_t rnic_mbox_in_status_mk_valid(uint32_t x)
 	X(wqf_sq_ring, page, 0, 2, 0, 16) \
 	X(wqf_sq_ring, log_size, 2, 1, 0, 4) \
 	X(wqf_sq_ring, en, 3, 1, 7, 1) \
+	X(wqf_rq_ring, page, 0, 2, 0, 16) \
+	X(wqf_rq_ring, log_size, 2, 1, 0, 4) \
+	X(wqf_rq_ring, log_bbs, 2, 1, 4, 2) \
+	X(wqf_rq_ring, en, 3, 1, 7, 1) \
 	X(wqf_sq_qidx, qpn, 0, 2, 0, 16) \
 	X(wqf_sq_qidx, index, 2, 2, 0, 16) \
 	X(wqf_dbr_info, bbs, 0, 1, 0, 8) \
@@ -5259,6 +5570,16 @@ static inline uint32_t rnic_mbox_in_status_mk_valid(uint32_t x)
 	X(wqf_status, dropped, 3, 1, 7, 1) \
 	X(cqw_cmd, cqn, 0, 2, 0, 16) \
 	X(cqw_cmd, op, 2, 1, 0, 8) \
+	X(cqw_status, errors, 0, 2, 0, 16) \
+	X(cqw_status, idle, 2, 1, 0, 1) \
+	X(cqw_status, held, 2, 1, 1, 1) \
+	X(cqw_status, cmd, 2, 1, 2, 1) \
+	X(cqw_err_cqn, cqn, 0, 2, 0, 16) \
+	X(cqw_err_cqn, valid, 3, 1, 7, 1) \
+	X(cqw_cq_cfg, cqn, 0, 2, 0, 16) \
+	X(cqw_cq_cfg, log_size, 2, 1, 0, 5) \
+	X(eqw_status, errors, 0, 2, 0, 16) \
+	X(eqw_status, written, 2, 2, 0, 16) \
 	X(cqw_full, cqn, 0, 2, 0, 16) \
 	X(cqw_full, held, 3, 1, 7, 1) \
 	X(fw_image_hdr, magic, 0, 4, 0, 32) \
@@ -5310,6 +5631,10 @@ static inline uint32_t rnic_mbox_in_status_mk_valid(uint32_t x)
 	X(wqf_sq_ring, page, 0, 16) \
 	X(wqf_sq_ring, log_size, 16, 4) \
 	X(wqf_sq_ring, en, 31, 1) \
+	X(wqf_rq_ring, page, 0, 16) \
+	X(wqf_rq_ring, log_size, 16, 4) \
+	X(wqf_rq_ring, log_bbs, 20, 2) \
+	X(wqf_rq_ring, en, 31, 1) \
 	X(wqf_sq_qidx, qpn, 0, 16) \
 	X(wqf_sq_qidx, index, 16, 16) \
 	X(wqf_dbr_info, bbs, 0, 8) \
@@ -5325,6 +5650,16 @@ static inline uint32_t rnic_mbox_in_status_mk_valid(uint32_t x)
 	X(wqf_status, dropped, 31, 1) \
 	X(cqw_cmd, cqn, 0, 16) \
 	X(cqw_cmd, op, 16, 8) \
+	X(cqw_status, errors, 0, 16) \
+	X(cqw_status, idle, 16, 1) \
+	X(cqw_status, held, 17, 1) \
+	X(cqw_status, cmd, 18, 1) \
+	X(cqw_err_cqn, cqn, 0, 16) \
+	X(cqw_err_cqn, valid, 31, 1) \
+	X(cqw_cq_cfg, cqn, 0, 16) \
+	X(cqw_cq_cfg, log_size, 16, 5) \
+	X(eqw_status, errors, 0, 16) \
+	X(eqw_status, written, 16, 16) \
 	X(cqw_full, cqn, 0, 16) \
 	X(cqw_full, held, 31, 1) \
 	X(hw_caps, engines, 0, 1) \

@@ -3,7 +3,7 @@
 constants, enumerations and every layout as (size, {field: (byte offset, lsb, bits)}).
 Import it with spec/py on sys.path; get()/put() read and write a field in bytes."""
 
-SPEC_HASH = 0x75AAE8D8
+SPEC_HASH = 0x749D1CA9
 PCI_VENDOR_ID = 0x10EE
 PCI_DEVICE_ID = 0x5252
 HW_VERSION = 0x10000
@@ -15,6 +15,8 @@ MAX_WQEBBS = 0x4
 MAX_RD_ATOMIC = 0x10
 READ_CONTEXTS = 0x10
 FW_IMAGE_MAGIC = 0x57464E52
+CQW_INDEX_BITS = 0x11
+CQW_COUNT_BITS = 0x10
 FW_IMEM_BASE = 0x00000000
 FW_DMEM_BASE = 0x10000000
 CMD_OP_NOP = 0
@@ -660,6 +662,12 @@ LAYOUTS = {
         "log_size": (2, 0, 4),
         "en": (3, 7, 1),
     }),
+    "wqf_rq_ring": (4, {
+        "page": (0, 0, 16),
+        "log_size": (2, 0, 4),
+        "log_bbs": (2, 4, 2),
+        "en": (3, 7, 1),
+    }),
     "wqf_sq_qidx": (4, {
         "qpn": (0, 0, 16),
         "index": (2, 0, 16),
@@ -682,6 +690,24 @@ LAYOUTS = {
     "cqw_cmd": (4, {
         "cqn": (0, 0, 16),
         "op": (2, 0, 8),
+    }),
+    "cqw_status": (4, {
+        "errors": (0, 0, 16),
+        "idle": (2, 0, 1),
+        "held": (2, 1, 1),
+        "cmd": (2, 2, 1),
+    }),
+    "cqw_err_cqn": (4, {
+        "cqn": (0, 0, 16),
+        "valid": (3, 7, 1),
+    }),
+    "cqw_cq_cfg": (4, {
+        "cqn": (0, 0, 16),
+        "log_size": (2, 0, 5),
+    }),
+    "eqw_status": (4, {
+        "errors": (0, 0, 16),
+        "written": (2, 0, 16),
     }),
     "cqw_full": (4, {
         "cqn": (0, 0, 16),

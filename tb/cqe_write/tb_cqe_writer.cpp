@@ -162,6 +162,9 @@ struct Tb {
   uint32_t tc_rd(uint32_t off) { return tb_tc_load(m, [this] { tick(); }, off); }
 };
 
+// the writer's free-running record and event counters wrap here
+static const uint32_t kCntMask = (1u << RNIC_CQW_COUNT_BITS) - 1;
+
 // Every wait on the engine is bounded: a stuck engine fails the test instead of hanging it.
 static unsigned g_spin;
 static bool stuck(Tb &tb, const char *where) {
@@ -188,7 +191,7 @@ int main(int argc, char **argv) {
   std::mt19937_64 &rng = tb.rng;
 
   uint32_t st0 = tb.tc_rd(RNIC_FW_TC_CQW_STATUS);
-  r.check(tb.tc_rd(RNIC_FW_TC_CQW_PROD) == 0 && tb.tc_rd(RNIC_FW_TC_CQW_CONS) == 0 && st0 == (1u << 16) &&
+  r.check(tb.tc_rd(RNIC_FW_TC_CQW_PROD) == 0 && tb.tc_rd(RNIC_FW_TC_CQW_CONS) == 0 && st0 == RNIC_CQW_STATUS_IDLE_MASK &&
               tb.tc_rd(RNIC_FW_TC_EQW_CONS) == 0 && tb.m.eq_prod_o == 0,
           "cqw-reset-state-and-one-cycle-loads", "status 0x%x", st0);
 
@@ -205,10 +208,10 @@ int main(int argc, char **argv) {
     c.base = 0x1000000000ull + uint64_t(n) * 0x100000 + (rng() % 64) * 32;  // 32-byte aligned
     c.log = log;
     cqs[n] = c;
-    for (g_spin = 0; tb.tc_rd(RNIC_FW_TC_CQW_STATUS) >> 18 & 1;) stuck(tb, "configuration");
+    for (g_spin = 0; rnic_cqw_status_v_cmd(tb.tc_rd(RNIC_FW_TC_CQW_STATUS));) stuck(tb, "configuration");
     tb.tc_wr(RNIC_FW_TC_CQW_CQ_BASE_LO, uint32_t(c.base));
     tb.tc_wr(RNIC_FW_TC_CQW_CQ_BASE_HI, uint32_t(c.base >> 32));
-    tb.tc_wr(RNIC_FW_TC_CQW_CQ_CFG, n | log << 16);
+    tb.tc_wr(RNIC_FW_TC_CQW_CQ_CFG, rnic_cqw_cq_cfg_mk_cqn(n) | rnic_cqw_cq_cfg_mk_log_size(log));
   };
   for (uint32_t n : cqns) program(n, 1 + rng() % 4);
 
@@ -232,14 +235,14 @@ int main(int argc, char **argv) {
 
   std::function<void()> service_hold;
   auto post_fw_event = [&](Ev e) {
-    for (g_spin = 0; ((evp - tb.tc_rd(RNIC_FW_TC_EQW_CONS)) & 0xFFFF) >= RNIC_FW_TC_EV_REC_NUM;)
+    for (g_spin = 0; ((evp - tb.tc_rd(RNIC_FW_TC_EQW_CONS)) & kCntMask) >= RNIC_FW_TC_EV_REC_NUM;)
       if (!stuck(tb, "event slot")) service_hold();
     uint32_t slot = RNIC_FW_TC_EV_REC_BASE + (evp % RNIC_FW_TC_EV_REC_NUM) * RNIC_EQ_ENTRY_SIZE;
     tb.tc_wr(slot, e.type | uint32_t(e.subtype) << 8 | (rng() & 0xFFFF0000u));  // bytes 2-3 ignored
     tb.tc_wr(slot + 4, e.handle);
     tb.tc_wr(slot + 8, e.data);
     tb.tc_wr(slot + 12, uint32_t(rng()));  // owner byte ignored
-    evp = (evp + 1) & 0xFFFF;
+    evp = (evp + 1) & kCntMask;
     tb.tc_wr(RNIC_FW_TC_EQW_PROD, evp);
     exp_fw.push_back(e);
     fw_ev_need.push_back(exp_written);
@@ -249,8 +252,8 @@ int main(int argc, char **argv) {
   // that leaves no room.
   service_hold = [&]() {
     uint32_t full = tb.tc_rd(RNIC_FW_TC_CQW_FULL);
-    if (!(full >> 31)) return;
-    uint32_t cqn = full & 0xFFFF, pi = tb.tc_rd(RNIC_FW_TC_CQW_FULL_PI);
+    if (!rnic_cqw_full_v_held(full)) return;
+    uint32_t cqn = rnic_cqw_full_v_cqn(full), pi = tb.tc_rd(RNIC_FW_TC_CQW_FULL_PI);
     if (holds.empty() || holds.front().cqn != cqn || holds.front().pi != pi) {
       if (ok_hold) std::printf("# hold mismatch at record %u\n", prod), hold_why = "held cq " + std::to_string(cqn) + " pi " + std::to_string(pi) + ", expected " +
                               (holds.empty() ? std::string("none")
@@ -267,31 +270,31 @@ int main(int argc, char **argv) {
     Hold h = holds.front();
     holds.pop_front();
     if (getenv("CQW_DEBUG")) std::printf("# hold cq %u pi %u -> %s (hci %u) at record %u\n", cqn, pi, h.err ? "ERR" : "CI", cqs[cqn].hci, prod);
-    for (g_spin = 0; tb.tc_rd(RNIC_FW_TC_CQW_STATUS) >> 18 & 1;) stuck(tb, "command");
+    for (g_spin = 0; rnic_cqw_status_v_cmd(tb.tc_rd(RNIC_FW_TC_CQW_STATUS));) stuck(tb, "command");
     if (!h.err) {
-      tb.tc_wr(RNIC_FW_TC_CQW_CMD_ARG, cqs[cqn].hci & 0x1FFFF);
-      tb.tc_wr(RNIC_FW_TC_CQW_CMD, cqn | RNIC_CQW_OP_CI << 16);
+      tb.tc_wr(RNIC_FW_TC_CQW_CMD_ARG, cqs[cqn].hci & ((1u << RNIC_CQW_INDEX_BITS) - 1));
+      tb.tc_wr(RNIC_FW_TC_CQW_CMD, rnic_cqw_cmd_mk_cqn(cqn) | rnic_cqw_cmd_mk_op(RNIC_CQW_OP_CI));
       cov_hold_ci++;
     } else {
-      tb.tc_wr(RNIC_FW_TC_CQW_CMD, cqn | RNIC_CQW_OP_ERR << 16);
+      tb.tc_wr(RNIC_FW_TC_CQW_CMD, rnic_cqw_cmd_mk_cqn(cqn) | rnic_cqw_cmd_mk_op(RNIC_CQW_OP_ERR));
       post_fw_event({RNIC_EQ_TYPE_CQ_ERROR, 0, cqn, 0});
       cov_hold_err++;
     }
   };
-  auto cons = [&] { return tb.tc_rd(RNIC_FW_TC_CQW_CONS) & 0xFFFF; };
+  auto cons = [&] { return tb.tc_rd(RNIC_FW_TC_CQW_CONS) & kCntMask; };
   auto cmd = [&](uint32_t cqn, uint32_t op, uint32_t arg) {
-    for (g_spin = 0; tb.tc_rd(RNIC_FW_TC_CQW_STATUS) >> 18 & 1;) stuck(tb, "command");
+    for (g_spin = 0; rnic_cqw_status_v_cmd(tb.tc_rd(RNIC_FW_TC_CQW_STATUS));) stuck(tb, "command");
     tb.tc_wr(RNIC_FW_TC_CQW_CMD_ARG, arg);
-    tb.tc_wr(RNIC_FW_TC_CQW_CMD, cqn | op << 16);
+    tb.tc_wr(RNIC_FW_TC_CQW_CMD, rnic_cqw_cmd_mk_cqn(cqn) | rnic_cqw_cmd_mk_op(op));
   };
   // drain: every record taken and written, every event out; then check every CQE byte for byte
   auto drain = [&]() -> bool {
     for (int i = 0; i < 200000; i++) {
       service_hold();
       uint32_t st = tb.tc_rd(RNIC_FW_TC_CQW_STATUS);
-      if (st >> 16 & 1) break;
+      if (rnic_cqw_status_v_idle(st)) break;
     }
-    bool idle = tb.tc_rd(RNIC_FW_TC_CQW_STATUS) >> 16 & 1;
+    bool idle = rnic_cqw_status_v_idle(tb.tc_rd(RNIC_FW_TC_CQW_STATUS));
     bool ok = idle && cons() == prod && holds.empty();
     for (auto &e : exp_cqes) {
       auto f = tb.failed.find(e.addr);
@@ -360,9 +363,9 @@ int main(int argc, char **argv) {
       // errors: pop the FIFO, each CQ to error (ERR), one CQ_ERROR each
       for (unsigned i = 0; i <= RNIC_FW_TC_CQ_REC_NUM; i++) {
         uint32_t v = tb.tc_rd(RNIC_FW_TC_CQW_ERR_CQN);
-        if (!(v >> 31)) break;
+        if (!rnic_cqw_err_cqn_v_valid(v)) break;
         tb.tc_wr(RNIC_FW_TC_CQW_ERR_POP, 0);
-        uint32_t n = v & 0xFFFF;
+        uint32_t n = rnic_cqw_err_cqn_v_cqn(v);
         if (!cqs[n].err) {
           cqs[n].err = true;
           cmd(n, RNIC_CQW_OP_ERR, 0);
@@ -400,11 +403,11 @@ int main(int argc, char **argv) {
     for (auto &b : rec) b = uint8_t(rng());
     rec[RNIC_CQE_STATUS_OFF] = rng() % 8 ? 0 : uint8_t(rng() % 20);
     rnic_cq_rec_set_cqn(rec.data(), n);
-    for (g_spin = 0; ((prod - cons()) & 0xFFFF) >= RNIC_FW_TC_CQ_REC_NUM;)
+    for (g_spin = 0; ((prod - cons()) & kCntMask) >= RNIC_FW_TC_CQ_REC_NUM;)
       if (!stuck(tb, "record slot")) service_hold();
     uint32_t slot = RNIC_FW_TC_CQ_REC_BASE + (prod % RNIC_FW_TC_CQ_REC_NUM) * RNIC_CQ_REC_SIZE;
     for (unsigned i = 0; i < RNIC_CQ_REC_SIZE; i += 4) tb.tc_wr(slot + i, rnic_ld_le32(&rec[i]));
-    prod = (prod + 1) & 0xFFFF;
+    prod = (prod + 1) & kCntMask;
     tb.tc_wr(RNIC_FW_TC_CQW_PROD, prod);
     ref_record(n, rec);
     if (rng() % 50 == 0) post_fw_event({RNIC_EQ_TYPE_PORT_CHANGE, uint8_t(rng()), uint32_t(rng()), 0});
@@ -417,7 +420,7 @@ int main(int argc, char **argv) {
   r.check(ok_drain, "cqw-drain-completes-cqes-byte-exact");
   r.check(ok_hold, "cqw-holds-as-reference", "%s", hold_why.c_str());
   r.check(tb.bad_len == 0, "cqw-write-lengths", "bad %u", tb.bad_len);
-  r.check(tb.tc_rd(RNIC_FW_TC_CQW_DROPPED) == (drops_exp & 0xFFFF), "cqw-drops-counted", "dropped %u expected %u",
+  r.check(tb.tc_rd(RNIC_FW_TC_CQW_DROPPED) == (drops_exp & kCntMask), "cqw-drops-counted", "dropped %u expected %u",
           tb.tc_rd(RNIC_FW_TC_CQW_DROPPED), drops_exp);
   r.check(tb.eq_while_cqe_out == 0, "cqw-eq-entry-never-before-cqe-b-response", "%u EQ writes issued early",
           tb.eq_while_cqe_out);
@@ -470,7 +473,7 @@ int main(int argc, char **argv) {
     r.check(ok, "cqw-eq-entries-both-sources-in-order-byte-exact", "%s", why.c_str());
     uint32_t est = tb.tc_rd(RNIC_FW_TC_EQW_STATUS);
     r.check(tb.m.eq_prod_o == succ && tb.notify == succ && tb.eq_err_pulses == fails && fails > 0 &&
-                (est & 0xFFFF) == fails && (est >> 16) == (succ & 0xFFFF) && tb.tc_rd(RNIC_FW_TC_EQW_CONS) == evp,
+                rnic_eqw_status_v_errors(est) == fails && rnic_eqw_status_v_written(est) == (succ & RNIC_EQW_STATUS_WRITTEN_MASK >> RNIC_EQW_STATUS_WRITTEN_LSB) && tb.tc_rd(RNIC_FW_TC_EQW_CONS) == evp,
             "cqw-eq-prod-notify-and-write-errors", "prod %u notify %u ok %u; err pulses %u fails %u status 0x%x",
             tb.m.eq_prod_o, tb.notify, succ, tb.eq_err_pulses, fails, est);
     r.check(succ > 2 * (1u << EQ_LOG), "cqw-eq-ring-wrapped", "%u entries", succ);
@@ -478,7 +481,7 @@ int main(int argc, char **argv) {
   {
     // The error FIFO named each failed CQE write's CQ, in order (each popped at a drain point).
     uint32_t st = tb.tc_rd(RNIC_FW_TC_CQW_STATUS);
-    r.check(!tb.cqe_err_addr.empty() && (st & 0xFFFF) == (tb.cqe_err_addr.size() & 0xFFFF) && cov_cq_err > 0,
+    r.check(!tb.cqe_err_addr.empty() && rnic_cqw_status_v_errors(st) == (tb.cqe_err_addr.size() & RNIC_CQW_STATUS_ERRORS_MASK) && cov_cq_err > 0,
             "cqw-cqe-bus-errors-counted-cq-to-error", "status 0x%x injected %zu cqs to error %u", st,
             tb.cqe_err_addr.size(), cov_cq_err);
   }
