@@ -147,12 +147,23 @@ module rnic_fw_subsys #(
                      (in_dmem ? win_addr_i[18:0] >= 19'(DmemBytes) : win_addr_i[18:0] >= 19'(ImemBytes)) ||
                      busy || (core_run && (win_we_i || !in_dmem)) ||
                      (win_we_i && win_wstrb_i != 4'hF);
-  logic win_go;
-  assign win_go = win_req_i && !win_fault && !win_pend_q && !core_run;
-  assign ld_req = ldr_req || win_go;
-  assign ld_we = !ldr_req && win_we_i;
-  assign ld_addr = ldr_req ? ldr_addr
-                           : (in_dmem ? DmemBase + {13'h0, win_addr_i[18:0]} : {13'h0, win_addr_i[18:0]});
+  // A window access is taken into registers (wq_*) and offered on the load port the next cycle:
+  // no path from BAR0's address through the window checks and the core's load-port muxes into
+  // the memories' enables (issue 16). One cycle more per window access (a write is acknowledged
+  // when it is offered, a read when its data returns). The loader cannot start meanwhile: it
+  // starts on reset or on a cpu_control write, which BAR0 serializes after the window access.
+  logic win_take, wq_v_q, wq_we_q;
+  logic [31:0] wq_addr_q;
+  assign win_take = win_req_i && !win_fault && !win_pend_q && !wq_v_q && !core_run;
+  always_ff @(posedge clk_i) begin
+    if (win_take) begin
+      wq_we_q   <= win_we_i;
+      wq_addr_q <= in_dmem ? DmemBase + {13'h0, win_addr_i[18:0]} : {13'h0, win_addr_i[18:0]};
+    end
+  end
+  assign ld_req = ldr_req || wq_v_q;
+  assign ld_we = !ldr_req && wq_we_q;
+  assign ld_addr = ldr_req ? ldr_addr : wq_addr_q;
 
   // DMEM reads while the core runs use the memory's second port.
   logic dbg_req, dbg_rvalid, dbg_pend_q;
@@ -162,17 +173,19 @@ module rnic_fw_subsys #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       win_pend_q <= 1'b0;
+      wq_v_q <= 1'b0;
       dbg_pend_q <= 1'b0;
       run_q <= 1'b0;
     end else begin
       run_q <= core_run;
       // A write completes when issued; a read when its data returns (next cycle).
-      win_pend_q <= win_go && !win_we_i;
+      wq_v_q <= win_take;
+      win_pend_q <= wq_v_q && !wq_we_q;
       dbg_pend_q <= dbg_req;
     end
   end
   assign win_ack_o = win_fault ? win_req_i
-                   : (win_go && win_we_i) || (win_pend_q && ld_rvalid) || (dbg_pend_q && dbg_rvalid);
+                   : (wq_v_q && wq_we_q) || (win_pend_q && ld_rvalid) || (dbg_pend_q && dbg_rvalid);
   assign win_err_o = win_fault;
   assign win_rdata_o = dbg_pend_q ? dbg_rdata : ld_rdata;
 
