@@ -91,7 +91,8 @@ module mkey_check #(
   logic [2:0]          st2_q;
   logic [64:0]         rel2_q;   // va - iova + first_page_offset
   logic [4:0]          shift2_q;
-  logic [31:0]         base2_q;
+  logic [MttIdxW-1:0]  base2_q;  // mtt_base; only the index bits count once room2_q says it fits
+  logic [MttIdxW:0]    room2_q;  // MTT entries from mtt_base to the table's end (0: none)
   logic [TagW-1:0]     tag2_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -116,7 +117,8 @@ module mkey_check #(
       zero2_q  <= len1_q == 32'd0;
       rel2_q   <= {1'b0, va1_q - e1.iova} + {33'd0, e1.first_page_offset};
       shift2_q <= e1.page_shift[4:0];
-      base2_q  <= e1.mtt_base;
+      base2_q  <= e1.mtt_base[MttIdxW-1:0];
+      room2_q  <= e1.mtt_base < NumMtt ? (MttIdxW+1)'(NumMtt - e1.mtt_base) : '0;
       tag2_q   <= tag1_q;
     end
   end
@@ -127,8 +129,13 @@ module mkey_check #(
   logic [MttIdxW-1:0]  mtt_idx3_q;
   logic [31:0]         poff3_q, left3_q, mask3_q;
   logic [TagW-1:0]     tag3_q;
-  logic [64:0]         mtt_full2;  // MTT index of the page holding va (wide: range check)
-  assign mtt_full2 = (rel2_q >> shift2_q) + {33'd0, base2_q};
+  logic [64:0]         pg2;       // page of va in the region
+  logic [MttIdxW-1:0]  mtt_idx2;  // its MTT index
+  assign pg2      = rel2_q >> shift2_q;
+  assign mtt_idx2 = pg2[MttIdxW-1:0] + base2_q;
+  // The range check is pg2 >= room2_q (= mtt_base + pg2 >= NumMtt), from registers through the
+  // shift and one compare, not through the index add as well (issue 16: 9 LUT levels in the
+  // core). A valid page_shift is 12..30, so pg2 + mtt_base cannot overflow 65 bits when st2 is OK.
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) v3_q <= 1'b0;
@@ -136,12 +143,12 @@ module mkey_check #(
   end
   always_ff @(posedge clk_i) begin
     if (adv && v2_q) begin
-      if (st2_q == 3'(rnic_spec_pkg::MKEY_STATUS_OK) && !zero2_q && mtt_full2 >= 65'(NumMtt))
+      if (st2_q == 3'(rnic_spec_pkg::MKEY_STATUS_OK) && !zero2_q && pg2 >= 65'(room2_q))
         st3_q <= 3'(rnic_spec_pkg::MKEY_STATUS_BAD_XLATE);
       else
         st3_q <= st2_q;
       zero3_q    <= zero2_q;
-      mtt_idx3_q <= mtt_full2[MttIdxW-1:0];
+      mtt_idx3_q <= mtt_idx2;
       mask3_q    <= ~(32'hFFFF_FFFF << shift2_q);
       poff3_q    <= rel2_q[31:0] & ~(32'hFFFF_FFFF << shift2_q);
       left3_q    <= (32'd1 << shift2_q) - (rel2_q[31:0] & ~(32'hFFFF_FFFF << shift2_q));
