@@ -193,8 +193,9 @@ module rv_core #(
                    (((wb_rd_q == rs1) & use_rs1) | ((wb_rd_q == rs2) & use_rs2));
 
   // ------------------------------------------------------------------ execute
-  logic [31:0] alu_res;
-  rv_alu u_alu (.op_i(alu_op), .a_i(rs1_v), .b_i(b_imm ? imm_i : rs2_v), .res_o(alu_res));
+  // ex_res: the result of the instruction in EX; the ALU selects it, the adder's sum last
+  logic [31:0] ex_res, ex_other;
+  logic        ex_alu;
 
   // branch condition
   logic br_eq, br_lt, br_ltu, br_taken;
@@ -324,16 +325,19 @@ module rv_core #(
     .instret_i(commit), .time_i
   );
 
-  // result of the instruction in EX
-  logic [31:0] ex_res;
+  // result of an instruction that is no ALU op (loads and stores: not used)
+  assign ex_alu = !(is_lui | is_auipc | is_jal | is_jalr | is_csr | is_md);
   always_comb begin
-    if (is_lui)                 ex_res = imm_u;
-    else if (is_auipc)          ex_res = ex_pc_q + imm_u;
-    else if (is_jal || is_jalr) ex_res = pc_plus4;
-    else if (is_csr)            ex_res = csr_rdata;
-    else if (is_md)             ex_res = md_res;
-    else                        ex_res = alu_res;
+    if (is_lui)                 ex_other = imm_u;
+    else if (is_auipc)          ex_other = ex_pc_q + imm_u;
+    else if (is_jal || is_jalr) ex_other = pc_plus4;
+    else if (is_csr)            ex_other = csr_rdata;
+    else                        ex_other = md_res;
   end
+  rv_alu u_alu (
+    .op_i(alu_op), .a_i(rs1_v), .b_i(b_imm ? imm_i : rs2_v), .alu_i(ex_alu), .other_i(ex_other),
+    .res_o(ex_res)
+  );
 
   // ------------------------------------------------------------------ fetch
   // Only redir_q waits for the branch compare (issue 16): a branch redirects only when it was
