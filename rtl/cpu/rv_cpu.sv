@@ -89,11 +89,10 @@ module rv_cpu #(
   assign a_wdata = rst_ni ? d_wdata : ld_wdata_i;
   assign a_be    = rst_ni ? d_be    : 4'b1111;
 
-  logic sel_imem, sel_dmem, sel_timer, sel_tc, sel_mmio;
+  logic sel_imem, sel_dmem, sel_tc, sel_mmio;
   assign sel_mmio  = (a_addr[31:30] != 2'b00);
   assign sel_imem  = (a_addr[31:28] == rv_pkg::ImemBase[31:28]);
   assign sel_dmem  = (a_addr[31:28] == rv_pkg::DmemBase[31:28]);
-  assign sel_timer = (a_addr[31:28] == rv_pkg::TimerBase[31:28]);
   assign sel_tc    = (a_addr[31:28] == rv_pkg::TcBase[31:28]);
   // address bits the decode and the RAM sizes leave out (aliasing)
   logic        dbg_rvalid_q;
@@ -118,24 +117,29 @@ module rv_cpu #(
   );
 
   // ---- machine timer: mtime (+0 lo, +4 hi) counts clock cycles, mtimecmp (+8 lo, +C hi)
+  // Only the core reaches it (the host load port serves IMEM and DMEM, and the timer is in
+  // reset while the host owns the port): decoded from the core's request alone, not through
+  // the host/core muxes (issue 16: the loader's request reached the timer's 128 flops that way).
   logic [31:0] timer_rdata_q;
   logic [31:0] mtime_w, mtimecmp_w;
-  assign mtime_w    = a_addr[2] ? mtime_q[63:32]    : mtime_q[31:0];
-  assign mtimecmp_w = a_addr[2] ? mtimecmp_q[63:32] : mtimecmp_q[31:0];
+  logic        core_timer;
+  assign core_timer = (d_addr[31:28] == rv_pkg::TimerBase[31:28]);
+  assign mtime_w    = d_addr[2] ? mtime_q[63:32]    : mtime_q[31:0];
+  assign mtimecmp_w = d_addr[2] ? mtimecmp_q[63:32] : mtimecmp_q[31:0];
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       mtime_q    <= 64'd0;
       mtimecmp_q <= 64'hFFFF_FFFF_FFFF_FFFF;
     end else begin
       mtime_q <= mtime_q + 64'd1;
-      if (a_req && sel_timer && a_we) begin
+      if (d_go && core_timer && d_we) begin
         for (int i = 0; i < 4; i++) begin
-          if (a_be[i]) begin
-            unique case (a_addr[3:2])
-              2'd0: mtime_q[8*i +: 8]         <= a_wdata[8*i +: 8];
-              2'd1: mtime_q[32 + 8*i +: 8]    <= a_wdata[8*i +: 8];
-              2'd2: mtimecmp_q[8*i +: 8]      <= a_wdata[8*i +: 8];
-              default: mtimecmp_q[32 + 8*i +: 8] <= a_wdata[8*i +: 8];
+          if (d_be[i]) begin
+            unique case (d_addr[3:2])
+              2'd0: mtime_q[8*i +: 8]         <= d_wdata[8*i +: 8];
+              2'd1: mtime_q[32 + 8*i +: 8]    <= d_wdata[8*i +: 8];
+              2'd2: mtimecmp_q[8*i +: 8]      <= d_wdata[8*i +: 8];
+              default: mtimecmp_q[32 + 8*i +: 8] <= d_wdata[8*i +: 8];
             endcase
           end
         end
@@ -143,7 +147,7 @@ module rv_cpu #(
     end
   end
   always_ff @(posedge clk_i) begin
-    if (a_req && sel_timer) timer_rdata_q <= a_addr[3] ? mtimecmp_w : mtime_w;
+    if (d_go && core_timer) timer_rdata_q <= d_addr[3] ? mtimecmp_w : mtime_w;
   end
   assign irq_timer = (mtime_q >= mtimecmp_q);
 
