@@ -140,39 +140,66 @@ module rnic_fw_subsys #(
   );
 
   // ---- BAR0 window: a two-state handshake (issue, then data) on the load port ----------------
+  // The request is looked at from registers (wr_*_q, one cycle after BAR0 presents it; BAR0
+  // holds it until acknowledged, and wr_v_q drops in the cycle after the acknowledgement): no
+  // path from BAR0's address decode through the window checks into the window's registers or
+  // the memories' enables (issue 16). One cycle more per window access.
+  logic        wr_v_q, wr_we_q;
+  logic [19:0] wr_addr_q;
+  logic [3:0]  wr_strb_q;
+  always_ff @(posedge clk_i) begin
+    wr_we_q   <= win_we_i;
+    wr_addr_q <= win_addr_i;
+    wr_strb_q <= win_wstrb_i;
+  end
   logic in_dmem, win_fault, win_pend_q;
-  assign in_dmem = win_addr_i[19];
+  assign in_dmem = wr_addr_q[19];
   // Only whole-word accesses while the core is held; reads of DMEM while it runs.
-  assign win_fault = win_addr_i[1:0] != 2'b00 ||
-                     (in_dmem ? win_addr_i[18:0] >= 19'(DmemBytes) : win_addr_i[18:0] >= 19'(ImemBytes)) ||
-                     busy || (core_run && (win_we_i || !in_dmem)) ||
-                     (win_we_i && win_wstrb_i != 4'hF);
-  logic win_go;
-  assign win_go = win_req_i && !win_fault && !win_pend_q && !core_run;
-  assign ld_req = ldr_req || win_go;
-  assign ld_we = !ldr_req && win_we_i;
-  assign ld_addr = ldr_req ? ldr_addr
-                           : (in_dmem ? DmemBase + {13'h0, win_addr_i[18:0]} : {13'h0, win_addr_i[18:0]});
+  assign win_fault = wr_addr_q[1:0] != 2'b00 ||
+                     (in_dmem ? wr_addr_q[18:0] >= 19'(DmemBytes) : wr_addr_q[18:0] >= 19'(ImemBytes)) ||
+                     busy || (core_run && (wr_we_q || !in_dmem)) ||
+                     (wr_we_q && wr_strb_q != 4'hF);
+  // A window access is taken into registers (wq_*) and offered on the load port the next cycle:
+  // no path from BAR0's address through the window checks and the core's load-port muxes into
+  // the memories' enables (issue 16). One cycle more per window access (a write is acknowledged
+  // when it is offered, a read when its data returns). The loader cannot start meanwhile: it
+  // starts on reset or on a cpu_control write, which BAR0 serializes after the window access.
+  logic win_take, wq_v_q, wq_we_q;
+  logic [31:0] wq_addr_q;
+  assign win_take = wr_v_q && !win_fault && !win_pend_q && !wq_v_q && !core_run;
+  always_ff @(posedge clk_i) begin
+    if (win_take) begin
+      wq_we_q   <= wr_we_q;
+      wq_addr_q <= in_dmem ? DmemBase + {13'h0, wr_addr_q[18:0]} : {13'h0, wr_addr_q[18:0]};
+    end
+  end
+  assign ld_req = ldr_req || wq_v_q;
+  assign ld_we = !ldr_req && wq_we_q;
+  assign ld_addr = ldr_req ? ldr_addr : wq_addr_q;
 
   // DMEM reads while the core runs use the memory's second port.
   logic dbg_req, dbg_rvalid, dbg_pend_q;
   logic [31:0] dbg_rdata;
-  assign dbg_req = win_req_i && !win_fault && core_run && !dbg_pend_q;
+  assign dbg_req = wr_v_q && !win_fault && core_run && !dbg_pend_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       win_pend_q <= 1'b0;
+      wr_v_q <= 1'b0;
+      wq_v_q <= 1'b0;
       dbg_pend_q <= 1'b0;
       run_q <= 1'b0;
     end else begin
       run_q <= core_run;
       // A write completes when issued; a read when its data returns (next cycle).
-      win_pend_q <= win_go && !win_we_i;
+      wr_v_q <= win_req_i && !win_ack_o;
+      wq_v_q <= win_take;
+      win_pend_q <= wq_v_q && !wq_we_q;
       dbg_pend_q <= dbg_req;
     end
   end
-  assign win_ack_o = win_fault ? win_req_i
-                   : (win_go && win_we_i) || (win_pend_q && ld_rvalid) || (dbg_pend_q && dbg_rvalid);
+  assign win_ack_o = win_fault ? wr_v_q
+                   : (wq_v_q && wq_we_q) || (win_pend_q && ld_rvalid) || (dbg_pend_q && dbg_rvalid);
   assign win_err_o = win_fault;
   assign win_rdata_o = dbg_pend_q ? dbg_rdata : ld_rdata;
 
@@ -213,7 +240,7 @@ module rnic_fw_subsys #(
     .clk_i, .rst_ni(core_run),
     .ld_req_i(ld_req), .ld_we_i(ld_we), .ld_addr_i(ld_addr), .ld_wdata_i(win_wdata_i),
     .ld_rdata_o(ld_rdata), .ld_rvalid_o(ld_rvalid),
-    .dbg_req_i(dbg_req), .dbg_addr_i({13'h0, win_addr_i[18:0]}), .dbg_rdata_o(dbg_rdata),
+    .dbg_req_i(dbg_req), .dbg_addr_i({13'h0, wr_addr_q[18:0]}), .dbg_rdata_o(dbg_rdata),
     .dbg_rvalid_o(dbg_rvalid),
     .mmio_req_o(mmio_req), .mmio_we_o(mmio_we), .mmio_addr_o(mmio_addr), .mmio_wdata_o(mmio_wdata),
     .mmio_be_o(mmio_be), .mmio_gnt_i(mmio_gnt), .mmio_rvalid_i(mmio_rvalid), .mmio_rdata_i(mmio_rdata),

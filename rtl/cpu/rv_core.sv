@@ -193,8 +193,9 @@ module rv_core #(
                    (((wb_rd_q == rs1) & use_rs1) | ((wb_rd_q == rs2) & use_rs2));
 
   // ------------------------------------------------------------------ execute
-  logic [31:0] alu_res;
-  rv_alu u_alu (.op_i(alu_op), .a_i(rs1_v), .b_i(b_imm ? imm_i : rs2_v), .res_o(alu_res));
+  // ex_res: the result of the instruction in EX; the ALU selects it, the adder's sum last
+  logic [31:0] ex_res, ex_other;
+  logic        ex_alu;
 
   // branch condition
   logic br_eq, br_lt, br_ltu, br_taken;
@@ -215,24 +216,25 @@ module rv_core #(
   // static prediction (also drives the fetch address)
   logic        pred_taken;
   logic [31:0] pc_plus4, pred_npc, br_target, jalr_target, jump_target;
-  logic        jump;        // control transfer actually taken
   assign pc_plus4    = ex_pc_q + 32'd4;
   assign br_target   = ex_pc_q + (is_jal ? imm_j : imm_b);
   assign pred_taken  = is_jal | (is_branch & insn[31]);
   assign pred_npc    = pred_taken ? br_target : pc_plus4;
   assign jalr_target = (rs1_v + imm_i) & ~32'd1;
-  assign jump        = is_jal | is_jalr | (is_branch & br_taken);
   assign jump_target = is_jalr ? jalr_target : br_target;
 
   // data access
-  logic [31:0] mem_addr;
+  logic [31:0] mem_addr, mem_ofs;
+  logic [1:0]  alo;        // mem_addr[1:0], from the operands' two low bits (no carry chain)
   logic        mis_ldst;
-  assign mem_addr = rs1_v + (is_store ? imm_s : imm_i);
+  assign mem_ofs  = is_store ? imm_s : imm_i;
+  assign mem_addr = rs1_v + mem_ofs;
+  assign alo      = {rs1_v[1] ^ mem_ofs[1] ^ (rs1_v[0] & mem_ofs[0]), rs1_v[0] ^ mem_ofs[0]};
   always_comb begin
     unique case (f3[1:0])
       2'd0:    mis_ldst = 1'b0;
-      2'd1:    mis_ldst = mem_addr[0];
-      default: mis_ldst = (mem_addr[1:0] != 2'd0);
+      2'd1:    mis_ldst = alo[0];
+      default: mis_ldst = (alo != 2'd0);
     endcase
   end
 
@@ -249,6 +251,18 @@ module rv_core #(
     endcase
   end
 
+  // Misaligned jump targets without the adders and without the branch compare (issue 16: the
+  // exception made trap, and with it stall, every enable and the CSR writes, wait for the compare
+  // and the target add). PCs are always 4-aligned (IALIGN 32: the reset PC, mtvec and mepc are,
+  // and a misaligned target traps instead of being fetched), so the target's bit 1 is the
+  // immediate's for JAL and branches; for JALR it is bit 1 of rs1 + imm, from the two low bits.
+  // A branch whose offset has bit 1 set (never emitted by a compiler for RV32 without C) waits
+  // one cycle in EX (hold): the compare is registered (brt_q) and the exception taken from it.
+  logic jalr_t1, brw_q, brt_q, br_mis_cand, tgt_mis;
+  assign jalr_t1     = rs1_v[1] ^ imm_i[1] ^ (rs1_v[0] & imm_i[0]);
+  assign br_mis_cand = is_branch & imm_b[1];
+  assign tgt_mis     = (is_jal & imm_j[1]) | (is_jalr & jalr_t1) | (br_mis_cand & brw_q & brt_q);
+
   // exceptions
   logic        exc;
   logic [31:0] exc_cause, exc_tval;
@@ -260,7 +274,7 @@ module rv_core #(
       exc_cause = rv_pkg::ExcEcallM; exc_tval = 32'd0;
     end else if (is_ebreak) begin
       exc_cause = rv_pkg::ExcBreakpoint; exc_tval = 32'd0;
-    end else if (jump && jump_target[1]) begin
+    end else if (tgt_mis) begin
       exc_cause = rv_pkg::ExcInsnMisaligned; exc_tval = jump_target;
     end else if (is_load && mis_ldst) begin
       exc_cause = rv_pkg::ExcLoadMisaligned; exc_tval = mem_addr;
@@ -278,20 +292,22 @@ module rv_core #(
   // the register file). A load-use hold leaves a bubble in WB.
   logic hold;
   assign run      = !wb_wait;
-  assign hold     = wb_wait | lu_haz;
+  assign hold     = wb_wait | lu_haz | (br_mis_cand & !brw_q);
   assign irq_take = !hold & ex_valid & irq_pending & !dreq_pend_q;
   assign exc_take = !hold & ex_valid & !irq_take & exc;
   assign trap     = irq_take | exc_take;
-  assign d_req_o  = !hold & ex_valid & !trap & (is_load | is_store);
-  assign md_req   = !hold & ex_valid & !trap & is_md;
+  // a load or store traps only for its own decode or alignment, an M op only for an interrupt:
+  // written so, the requests do not wait for the other exceptions' logic
+  assign d_req_o  = !hold & ex_valid & !irq_take & (is_load | is_store) & !dec_ill & !mis_ldst;
+  assign md_req   = !hold & ex_valid & !irq_take & is_md;
   assign stall    = hold | (d_req_o & !d_gnt_i) | (md_req & !md_done);
   assign commit   = ex_valid & !stall & !trap;
 
   assign d_we_o    = is_store;
   assign d_addr_o  = mem_addr;
-  assign d_wdata_o = rs2_v << {mem_addr[1:0], 3'b000};
-  assign d_be_o    = (f3[1:0] == 2'd0) ? (4'b0001 << mem_addr[1:0]) :
-                     (f3[1:0] == 2'd1) ? (4'b0011 << mem_addr[1:0]) : 4'b1111;
+  assign d_wdata_o = rs2_v << {alo, 3'b000};
+  assign d_be_o    = (f3[1:0] == 2'd0) ? (4'b0001 << alo) :
+                     (f3[1:0] == 2'd1) ? (4'b0011 << alo) : 4'b1111;
 
   rv_muldiv u_md (
     .clk_i, .rst_ni, .req_i(md_req), .kill_i(irq_take), .op_i(f3), .a_i(rs1_v), .b_i(rs2_v),
@@ -309,26 +325,34 @@ module rv_core #(
     .instret_i(commit), .time_i
   );
 
-  // result of the instruction in EX
-  logic [31:0] ex_res;
+  // result of an instruction that is no ALU op (loads and stores: not used)
+  assign ex_alu = !(is_lui | is_auipc | is_jal | is_jalr | is_csr | is_md);
   always_comb begin
-    if (is_lui)                 ex_res = imm_u;
-    else if (is_auipc)          ex_res = ex_pc_q + imm_u;
-    else if (is_jal || is_jalr) ex_res = pc_plus4;
-    else if (is_csr)            ex_res = csr_rdata;
-    else if (is_md)             ex_res = md_res;
-    else                        ex_res = alu_res;
+    if (is_lui)                 ex_other = imm_u;
+    else if (is_auipc)          ex_other = ex_pc_q + imm_u;
+    else if (is_jal || is_jalr) ex_other = pc_plus4;
+    else if (is_csr)            ex_other = csr_rdata;
+    else                        ex_other = md_res;
   end
+  rv_alu u_alu (
+    .op_i(alu_op), .a_i(rs1_v), .b_i(b_imm ? imm_i : rs2_v), .alu_i(ex_alu), .other_i(ex_other),
+    .res_o(ex_res)
+  );
 
   // ------------------------------------------------------------------ fetch
-  logic redirect;
+  // Only redir_q waits for the branch compare (issue 16): a branch redirects only when it was
+  // mispredicted, so its redirect target is the address the prediction did not take, and
+  // ex_pc_q / redir_pc_q load on every advance (ex_pc_q is not used while redir_q marks EX empty,
+  // redir_pc_q only while redir_q is set).
+  logic redirect_ex;
   logic [31:0] redirect_pc;
-  assign redirect = trap | (commit & (is_mret | is_jalr | (is_branch & (br_taken != pred_taken))));
+  assign redirect_ex = is_mret | is_jalr | (is_branch & (br_taken != pred_taken));
   always_comb begin
     if (trap)               redirect_pc = mtvec;
     else if (is_mret)       redirect_pc = mepc;
-    else if (jump)          redirect_pc = jump_target;
-    else                    redirect_pc = pc_plus4;
+    else if (is_jalr)       redirect_pc = jalr_target;
+    else if (pred_taken)    redirect_pc = pc_plus4;     // a branch predicted taken fell through
+    else                    redirect_pc = br_target;    // one predicted not taken was taken
   end
 
   assign imem_en_o   = !stall;
@@ -340,21 +364,28 @@ module rv_core #(
       redir_pc_q <= ResetPc;
       ex_pc_q    <= ResetPc;
     end else if (!stall) begin
-      if (redir_q) begin
-        redir_q <= 1'b0;
-        ex_pc_q <= redir_pc_q;
-      end else if (redirect) begin
-        redir_q    <= 1'b1;
-        redir_pc_q <= redirect_pc;
-      end else begin
-        ex_pc_q <= pred_npc;
-      end
+      redir_q    <= !redir_q & (trap | (ex_valid & redirect_ex));
+      redir_pc_q <= redirect_pc;
+      ex_pc_q    <= redir_q ? redir_pc_q : pred_npc;
     end
   end
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) dreq_pend_q <= 1'b0;
     else         dreq_pend_q <= d_req_o & !d_gnt_i;
+  end
+
+  // a branch with a misaligned offset: its compare, taken in the cycle it waits with valid
+  // operands, decides the exception in the next (the instruction stays in EX until it leaves)
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      brw_q <= 1'b0;
+    end else if (brw_q) begin
+      brw_q <= stall & !trap;
+    end else if (ex_valid & br_mis_cand & !wb_wait & !lu_haz) begin
+      brw_q <= 1'b1;
+    end
+    if (!brw_q) brt_q <= br_taken;
   end
 
   // ------------------------------------------------------------------ write back
@@ -370,7 +401,7 @@ module rv_core #(
         wb_trap_q <= trap;
         wb_rd_q   <= rd;
         wb_f3_q   <= f3;
-        wb_alo_q  <= mem_addr[1:0];
+        wb_alo_q  <= alo;
         wb_pc_q   <= ex_pc_q;
         wb_insn_q <= insn;
         wb_res_q  <= ex_res;

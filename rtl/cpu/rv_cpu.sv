@@ -74,21 +74,25 @@ module rv_cpu #(
     .ret_valid_o, .ret_pc_o, .ret_insn_o, .ret_rd_o, .ret_rd_we_o, .ret_rd_wdata_o, .ret_trap_o
   );
 
+  // the core's data request is accepted unless a posted MMIO request waits for its grant (below)
+  logic        mq_v_q, mq_busy, d_go;
+  assign mq_busy = mq_v_q & !mmio_gnt_i;
+  assign d_go    = d_req & !mq_busy;
+
   // ---- address decode of the data side (core, or host while in reset)
   logic        a_req, a_we;
   logic [31:0] a_addr, a_wdata;
   logic [3:0]  a_be;
-  assign a_req   = rst_ni ? d_req   : ld_req_i;
+  assign a_req   = rst_ni ? d_go    : ld_req_i;
   assign a_we    = rst_ni ? d_we    : ld_we_i;
   assign a_addr  = rst_ni ? d_addr  : ld_addr_i;
   assign a_wdata = rst_ni ? d_wdata : ld_wdata_i;
   assign a_be    = rst_ni ? d_be    : 4'b1111;
 
-  logic sel_imem, sel_dmem, sel_timer, sel_tc, sel_mmio;
+  logic sel_imem, sel_dmem, sel_tc, sel_mmio;
   assign sel_mmio  = (a_addr[31:30] != 2'b00);
   assign sel_imem  = (a_addr[31:28] == rv_pkg::ImemBase[31:28]);
   assign sel_dmem  = (a_addr[31:28] == rv_pkg::DmemBase[31:28]);
-  assign sel_timer = (a_addr[31:28] == rv_pkg::TimerBase[31:28]);
   assign sel_tc    = (a_addr[31:28] == rv_pkg::TcBase[31:28]);
   // address bits the decode and the RAM sizes leave out (aliasing)
   logic        dbg_rvalid_q;
@@ -113,24 +117,29 @@ module rv_cpu #(
   );
 
   // ---- machine timer: mtime (+0 lo, +4 hi) counts clock cycles, mtimecmp (+8 lo, +C hi)
+  // Only the core reaches it (the host load port serves IMEM and DMEM, and the timer is in
+  // reset while the host owns the port): decoded from the core's request alone, not through
+  // the host/core muxes (issue 16: the loader's request reached the timer's 128 flops that way).
   logic [31:0] timer_rdata_q;
   logic [31:0] mtime_w, mtimecmp_w;
-  assign mtime_w    = a_addr[2] ? mtime_q[63:32]    : mtime_q[31:0];
-  assign mtimecmp_w = a_addr[2] ? mtimecmp_q[63:32] : mtimecmp_q[31:0];
+  logic        core_timer;
+  assign core_timer = (d_addr[31:28] == rv_pkg::TimerBase[31:28]);
+  assign mtime_w    = d_addr[2] ? mtime_q[63:32]    : mtime_q[31:0];
+  assign mtimecmp_w = d_addr[2] ? mtimecmp_q[63:32] : mtimecmp_q[31:0];
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       mtime_q    <= 64'd0;
       mtimecmp_q <= 64'hFFFF_FFFF_FFFF_FFFF;
     end else begin
       mtime_q <= mtime_q + 64'd1;
-      if (a_req && sel_timer && a_we) begin
+      if (d_go && core_timer && d_we) begin
         for (int i = 0; i < 4; i++) begin
-          if (a_be[i]) begin
-            unique case (a_addr[3:2])
-              2'd0: mtime_q[8*i +: 8]         <= a_wdata[8*i +: 8];
-              2'd1: mtime_q[32 + 8*i +: 8]    <= a_wdata[8*i +: 8];
-              2'd2: mtimecmp_q[8*i +: 8]      <= a_wdata[8*i +: 8];
-              default: mtimecmp_q[32 + 8*i +: 8] <= a_wdata[8*i +: 8];
+          if (d_be[i]) begin
+            unique case (d_addr[3:2])
+              2'd0: mtime_q[8*i +: 8]         <= d_wdata[8*i +: 8];
+              2'd1: mtime_q[32 + 8*i +: 8]    <= d_wdata[8*i +: 8];
+              2'd2: mtimecmp_q[8*i +: 8]      <= d_wdata[8*i +: 8];
+              default: mtimecmp_q[32 + 8*i +: 8] <= d_wdata[8*i +: 8];
             endcase
           end
         end
@@ -138,7 +147,7 @@ module rv_cpu #(
     end
   end
   always_ff @(posedge clk_i) begin
-    if (a_req && sel_timer) timer_rdata_q <= a_addr[3] ? mtimecmp_w : mtime_w;
+    if (d_go && core_timer) timer_rdata_q <= d_addr[3] ? mtimecmp_w : mtime_w;
   end
   assign irq_timer = (mtime_q >= mtimecmp_q);
 
@@ -147,27 +156,29 @@ module rv_cpu #(
   end
 
   // ---- tightly coupled port (the core's own requests only)
-  assign tc_req_o   = rst_ni & d_req & sel_tc;
+  assign tc_req_o   = rst_ni & d_go & sel_tc;
   assign tc_we_o    = d_we;
   assign tc_addr_o  = d_addr;
   assign tc_wdata_o = d_wdata;
   assign tc_be_o    = d_be;
 
-  // ---- MMIO port: the request leaves from registers. The core's request (address from its
-  // adder) is taken into mq_*_q in the cycle it appears and offered on the port from the next
-  // cycle; the core holds it, ungranted, until the port's grant, which it then sees in the same
-  // cycle. So an MMIO access costs one cycle more than the port's own latency, and no path runs
-  // from the core's address add through the MMIO decode into a block's registers (or from a
-  // block's grant back through the adder): docs/firmware.md, bitstream-scripts/synth/timing.md.
+  // ---- MMIO port: the request leaves from registers and is posted. The core's request (address
+  // from its adder) is accepted in the cycle it appears and taken into mq_*_q, offered on the
+  // port from the next cycle and held there until its grant. The core does not wait for that
+  // grant: a store retires at once, a load goes to WB and waits there for its data. Only a
+  // further data request waits, any request whatever its address, while mq holds one that is
+  // not granted (mq_busy): so no path runs from the core's address add through the MMIO decode
+  // into the core's stall (issue 16: it made stall, and with it every pipeline enable, the
+  // soft core's longest path), accesses of all targets stay in program order, and one MMIO
+  // load at most is outstanding (WB holds EX while it waits). docs/firmware.md.
   logic        mmio_pend_q;   // an MMIO load was granted and waits for its data
-  logic        mq_v_q, mq_we_q;
+  logic        mq_we_q;
   logic [31:0] mq_addr_q, mq_wdata_q;
   logic [3:0]  mq_be_q;
   always_ff @(posedge clk_i) begin
-    if (!rst_ni)                    mq_v_q <= 1'b0;
-    else if (mq_v_q)                mq_v_q <= !mmio_gnt_i;
-    else                            mq_v_q <= d_req & sel_mmio;
-    if (!mq_v_q && d_req) begin
+    if (!rst_ni)      mq_v_q <= 1'b0;
+    else if (!mq_busy) mq_v_q <= d_go & sel_mmio;
+    if (!mq_busy && d_req) begin
       mq_we_q    <= d_we;
       mq_addr_q  <= d_addr;
       mq_wdata_q <= d_wdata;
@@ -179,7 +190,7 @@ module rv_cpu #(
   assign mmio_addr_o  = mq_addr_q;
   assign mmio_wdata_o = mq_wdata_q;
   assign mmio_be_o    = mq_be_q;
-  assign d_gnt        = sel_mmio ? (mq_v_q & mmio_gnt_i) : 1'b1;
+  assign d_gnt        = !mq_busy;
 
   // ---- read data return
   logic       lrv_q;      // local (TCM/timer) read data valid this cycle

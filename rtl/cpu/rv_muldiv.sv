@@ -49,47 +49,50 @@ module rv_muldiv (
   assign done_o   = (state_q == Done);
   assign result_o = res_q;
 
+  // The state alone sees reset, kill and the request; the operand and result registers load in
+  // every idle cycle whatever the request, so their enables depend on state_q only and not on
+  // the pipeline's request or the interrupt (issue 16: that made the unit's flops 9 LUT levels
+  // behind the instruction RAM). A request in Idle uses what they load in that same cycle.
   always_ff @(posedge clk_i) begin
     if (!rst_ni || kill_i) begin
       state_q <= Idle;
     end else begin
       unique case (state_q)
-        Idle: if (req_i) begin
-          if (!op_i[2]) begin
-            res_q   <= mul_res(op_i[1:0], a_i, b_i);
-            state_q <= Done;
-          end else if (b_i == 32'd0) begin
-            res_q   <= op_i[1] ? a_i : 32'hFFFF_FFFF;
-            state_q <= Done;
-          end else begin
-            quo_q    <= sa ? -a_i : a_i;
-            dvs_q    <= sb ? -b_i : b_i;
-            rem_q    <= '0;
-            neg_q    <= op_i[1] ? sa : (sa ^ sb);
-            is_rem_q <= op_i[1];
-            cnt_q    <= 5'd31;
-            state_q  <= Div;
-          end
-        end
-        Div: begin
-          if (!diff[33]) begin
-            rem_q <= diff[31:0];
-            quo_q <= {quo_q[30:0], 1'b1};
-          end else begin
-            rem_q <= rem_sh[31:0];
-            quo_q <= {quo_q[30:0], 1'b0};
-          end
-          cnt_q <= cnt_q - 5'd1;
-          if (cnt_q == 5'd0) state_q <= Fin;
-        end
-        Fin: begin
-          if (is_rem_q) res_q <= neg_q ? -rem_q : rem_q;
-          else          res_q <= neg_q ? -quo_q : quo_q;
-          state_q <= Done;
-        end
-        Done: state_q <= Idle;
+        Idle:    if (req_i) state_q <= (!op_i[2] || b_i == 32'd0) ? Done : Div;
+        Div:     if (cnt_q == 5'd0) state_q <= Fin;
+        Fin:     state_q <= Done;
         default: state_q <= Idle;
       endcase
     end
+  end
+
+  always_ff @(posedge clk_i) begin
+    unique case (state_q)
+      Idle: begin
+        if (!op_i[2]) res_q <= mul_res(op_i[1:0], a_i, b_i);
+        else          res_q <= op_i[1] ? a_i : 32'hFFFF_FFFF;
+        quo_q    <= sa ? -a_i : a_i;
+        dvs_q    <= sb ? -b_i : b_i;
+        rem_q    <= '0;
+        neg_q    <= op_i[1] ? sa : (sa ^ sb);
+        is_rem_q <= op_i[1];
+        cnt_q    <= 5'd31;
+      end
+      Div: begin
+        if (!diff[33]) begin
+          rem_q <= diff[31:0];
+          quo_q <= {quo_q[30:0], 1'b1};
+        end else begin
+          rem_q <= rem_sh[31:0];
+          quo_q <= {quo_q[30:0], 1'b0};
+        end
+        cnt_q <= cnt_q - 5'd1;
+      end
+      Fin: begin
+        if (is_rem_q) res_q <= neg_q ? -rem_q : rem_q;
+        else          res_q <= neg_q ? -quo_q : quo_q;
+      end
+      default: ;
+    endcase
   end
 endmodule

@@ -1,7 +1,7 @@
 // mkey_check: one lookup port of the memory-key table: a 5-stage in-order pipeline that reads the
 // MPT entry of the key, checks it (key variant, PD, access rights, bounds) and translates the
-// virtual address through the MTT. One request per cycle; a full stall when the response is not
-// taken (every stage, and the RAM read registers, hold).
+// virtual address through the MTT. One request per cycle; when responses are not taken, one more
+// waits in a skid register, then every stage and the RAM read registers hold.
 //   accept (cycle 0): MPT read at the key index
 //   s1: MPT entry -> status of the key/PD/access/bounds checks, offset in the region
 //   s2: page index, MTT index, offset and bytes left in the page
@@ -43,9 +43,13 @@ module mkey_check #(
   output logic [31:0]                  rsp_page_left_o,
   output logic [TagW-1:0]              rsp_tag_o
 );
-  // the whole pipeline advances when the response register is empty or being taken
-  logic adv;
-  assign adv = !rsp_valid_o || rsp_ready_i;
+  // The whole pipeline advances while the skid register (sk_*) is empty: a response the output
+  // register cannot pass on waits there, so the stages' enables, the RAM reads and req_ready_o
+  // come from a flop instead of from the consumer's rsp_ready_i (issue 16: that chain ran from
+  // xport_rx's state through every stage enable). Without back-pressure nothing changes; under
+  // it the pipeline moves one step further before it stops.
+  logic adv, sk_v_q;
+  assign adv = !sk_v_q;
   assign req_ready_o = adv && en_i;
 
   // ---- accept: MPT read -----------------------------------------------------------------------
@@ -87,7 +91,8 @@ module mkey_check #(
   logic [2:0]          st2_q;
   logic [64:0]         rel2_q;   // va - iova + first_page_offset
   logic [4:0]          shift2_q;
-  logic [31:0]         base2_q;
+  logic [MttIdxW-1:0]  base2_q;  // mtt_base; only the index bits count once room2_q says it fits
+  logic [MttIdxW:0]    room2_q;  // MTT entries from mtt_base to the table's end (0: none)
   logic [TagW-1:0]     tag2_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -112,7 +117,8 @@ module mkey_check #(
       zero2_q  <= len1_q == 32'd0;
       rel2_q   <= {1'b0, va1_q - e1.iova} + {33'd0, e1.first_page_offset};
       shift2_q <= e1.page_shift[4:0];
-      base2_q  <= e1.mtt_base;
+      base2_q  <= e1.mtt_base[MttIdxW-1:0];
+      room2_q  <= e1.mtt_base < NumMtt ? (MttIdxW+1)'(NumMtt - e1.mtt_base) : '0;
       tag2_q   <= tag1_q;
     end
   end
@@ -123,8 +129,13 @@ module mkey_check #(
   logic [MttIdxW-1:0]  mtt_idx3_q;
   logic [31:0]         poff3_q, left3_q, mask3_q;
   logic [TagW-1:0]     tag3_q;
-  logic [64:0]         mtt_full2;  // MTT index of the page holding va (wide: range check)
-  assign mtt_full2 = (rel2_q >> shift2_q) + {33'd0, base2_q};
+  logic [64:0]         pg2;       // page of va in the region
+  logic [MttIdxW-1:0]  mtt_idx2;  // its MTT index
+  assign pg2      = rel2_q >> shift2_q;
+  assign mtt_idx2 = pg2[MttIdxW-1:0] + base2_q;
+  // The range check is pg2 >= room2_q (= mtt_base + pg2 >= NumMtt), from registers through the
+  // shift and one compare, not through the index add as well (issue 16: 9 LUT levels in the
+  // core). A valid page_shift is 12..30, so pg2 + mtt_base cannot overflow 65 bits when st2 is OK.
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) v3_q <= 1'b0;
@@ -132,12 +143,12 @@ module mkey_check #(
   end
   always_ff @(posedge clk_i) begin
     if (adv && v2_q) begin
-      if (st2_q == 3'(rnic_spec_pkg::MKEY_STATUS_OK) && !zero2_q && mtt_full2 >= 65'(NumMtt))
+      if (st2_q == 3'(rnic_spec_pkg::MKEY_STATUS_OK) && !zero2_q && pg2 >= 65'(room2_q))
         st3_q <= 3'(rnic_spec_pkg::MKEY_STATUS_BAD_XLATE);
       else
         st3_q <= st2_q;
       zero3_q    <= zero2_q;
-      mtt_idx3_q <= mtt_full2[MttIdxW-1:0];
+      mtt_idx3_q <= mtt_idx2;
       mask3_q    <= ~(32'hFFFF_FFFF << shift2_q);
       poff3_q    <= rel2_q[31:0] & ~(32'hFFFF_FFFF << shift2_q);
       left3_q    <= (32'd1 << shift2_q) - (rel2_q[31:0] & ~(32'hFFFF_FFFF << shift2_q));
@@ -170,20 +181,42 @@ module mkey_check #(
   end
 
   // ---- response -------------------------------------------------------------------------------
-  logic ok4;
-  assign ok4 = st4_q == 3'(rnic_spec_pkg::MKEY_STATUS_OK) && !zero4_q && mtt_rdata_i[0];
+  logic ok4, out_free, r4_v;
+  logic [2:0]      r4_status, sk_status_q;
+  logic [63:0]     r4_addr, sk_addr_q;
+  logic [31:0]     r4_left, sk_left_q;
+  logic [TagW-1:0] sk_tag_q;
+  assign ok4       = st4_q == 3'(rnic_spec_pkg::MKEY_STATUS_OK) && !zero4_q && mtt_rdata_i[0];
+  assign r4_status = (st4_q == 3'(rnic_spec_pkg::MKEY_STATUS_OK) && !zero4_q && !mtt_rdata_i[0])
+                     ? 3'(rnic_spec_pkg::MKEY_STATUS_BAD_XLATE) : st4_q;
+  assign r4_addr   = ok4 ? ((mtt_rdata_i & ~{32'd0, mask4_q}) | {32'd0, poff4_q}) : 64'd0;
+  assign r4_left   = ok4 ? left4_q : 32'd0;
+  assign r4_v      = adv && v4_q;                  // stage 4 hands over a response this cycle
+  assign out_free  = !rsp_valid_o || rsp_ready_i;  // the output register takes one this cycle
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) rsp_valid_o <= 1'b0;
-    else if (adv) rsp_valid_o <= v4_q;
+    if (!rst_ni) begin
+      rsp_valid_o <= 1'b0;
+      sk_v_q      <= 1'b0;
+    end else begin
+      if (out_free) rsp_valid_o <= sk_v_q || r4_v;
+      if (sk_v_q) sk_v_q <= !out_free;
+      else        sk_v_q <= r4_v && !out_free;
+    end
   end
   always_ff @(posedge clk_i) begin
-    if (adv && v4_q) begin
-      rsp_status_o    <= (st4_q == 3'(rnic_spec_pkg::MKEY_STATUS_OK) && !zero4_q && !mtt_rdata_i[0])
-                         ? 3'(rnic_spec_pkg::MKEY_STATUS_BAD_XLATE) : st4_q;
-      rsp_addr_o      <= ok4 ? ((mtt_rdata_i & ~{32'd0, mask4_q}) | {32'd0, poff4_q}) : 64'd0;
-      rsp_page_left_o <= ok4 ? left4_q : 32'd0;
-      rsp_tag_o       <= tag4_q;
+    if (out_free && (sk_v_q || r4_v)) begin
+      // the skid register first (stage 4 is stopped while it holds a response)
+      rsp_status_o    <= sk_v_q ? sk_status_q : r4_status;
+      rsp_addr_o      <= sk_v_q ? sk_addr_q   : r4_addr;
+      rsp_page_left_o <= sk_v_q ? sk_left_q   : r4_left;
+      rsp_tag_o       <= sk_v_q ? sk_tag_q    : tag4_q;
+    end
+    if (!sk_v_q) begin
+      sk_status_q <= r4_status;
+      sk_addr_q   <= r4_addr;
+      sk_left_q   <= r4_left;
+      sk_tag_q    <= tag4_q;
     end
   end
 endmodule
