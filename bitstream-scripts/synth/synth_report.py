@@ -40,10 +40,46 @@ def default_budget():
     return BUDGET_LEVELS
 
 
+# src parts that are instantiation statements (filled by instance_sites): a flattened cell's src
+# holds its own line and those of the instances it sits in, sorted by name, not by nesting
+SITES = set()
+
+
+def instance_sites(m):
+    """The src parts that name where an instance sits: for each instance path (the dotted prefix
+    of the flattened net names), the parts every net inside it shares, less its parent's."""
+    inter, kinds = {}, defaultdict(set)
+    for nname, n in m["netnames"].items():
+        if n.get("hide_name", 0) or "." not in nname:
+            continue
+        parts = frozenset(p for p in rtl_src(n.get("attributes", {}).get("src", "")).split("|") if p)
+        if not parts:
+            continue
+        segs = nname.rsplit(".", 1)[0].split(".")
+        for i in range(1, len(segs) + 1):
+            q = ".".join(segs[:i])
+            inter[q] = parts if q not in inter else inter[q] & parts
+            kinds[q].add(parts)
+    sites = set()
+    for q, common in inter.items():
+        if len(kinds[q]) < 2:  # one kind of net only: its own line would pass for the site
+            continue
+        parent = q.rsplit(".", 1)[0] if "." in q else None
+        sites |= common - inter.get(parent, frozenset()) if parent else common
+    return sites
+
+
+def own_parts(src):
+    """The parts of a src attribute that are the logic's own lines (not instance sites)."""
+    parts = [p for p in rtl_src(src).split("|") if p]
+    own = [p for p in parts if p not in SITES]
+    return own or parts
+
+
 def block_of(src):
     """The RTL file (without .sv) a src attribute points into, '' if none."""
-    first = rtl_src(src).split("|")[0]
-    return os.path.splitext(os.path.basename(first.split(":")[0]))[0] if first else ""
+    own = own_parts(src)
+    return os.path.splitext(os.path.basename(own[0].split(":")[0]))[0] if own else ""
 
 
 def main():
@@ -173,6 +209,7 @@ def main():
         lines.append(f"  {n:>4}  {s}")
     with open(path_out, "w") as f:
         f.write("\n".join(lines) + "\n")
+    SITES.update(instance_sites(m))
     over = over_budget(top, m, cells, depth, pred, inputs, is_seq, bitnames, budget)
     write_over(over_out, top, budget, levels, over)
 
@@ -218,7 +255,7 @@ def over_budget(top, m, cells, depth, pred, inputs, is_seq, bitnames, budget):
         d, drv = max((depth.get(x, 0), x) for x, _ in ins)
         if d <= budget:
             continue
-        src = rtl_src(c.get("attributes", {}).get("src", ""))
+        src = "|".join(own_parts(c.get("attributes", {}).get("src", "")))
         names = out_names(c, bitnames)
         vis = [lbl for hidden, lbl, _ in names if not hidden]
         reg = re.sub(r"\[\d+\]$", "", vis[0]) if vis else (src.split("|")[0] or name)
@@ -260,13 +297,13 @@ def over_budget(top, m, cells, depth, pred, inputs, is_seq, bitnames, budget):
             path.reverse()
             st = cells[path[0]]
             st_names = [lbl for hidden, lbl, _ in out_names(st, bitnames) if not hidden]
-            st_src = rtl_src(st.get("attributes", {}).get("src", ""))
+            st_src = "|".join(own_parts(st.get("attributes", {}).get("src", "")))
             start = (f"{st['type']} {st_names[0] if st_names else ''} "
                      f"[{block_of(st_src) or block_of(here_of(st, bitnames)) or '?'}] {st_src}").strip()
             svl, last = [], None
             for n in path:
                 h = here_of(cells[n], bitnames)
-                for part in h.split("|") if h else []:
+                for part in own_parts(h) if h else []:
                     # ":0.0-0.0" is Yosys's placeholder for logic without a source line
                     if part and not part.endswith(":0.0-0.0") and part != last and part not in svl:
                         svl.append(part)
