@@ -114,7 +114,7 @@ module roce_rx #(
   // The lane masks of the payload and flush words travel as their byte counts (18 bits each)
   // and are expanded behind the ICRC, where they meet the buffer's write register: the shift
   // of the mask is then not behind the count's subtract and compare.
-  localparam int SW = DataWidth + HBeats + (LNB + 1) + LNB + 2 + 18 + 2 + 18 + 1;
+  localparam int SW = DataWidth + HBeats + (LNB + 1) + LNB + 2 + 18 + 2 + 18 + 2;
 
   logic                 in_valid, in_last, in_ready, en;
   assign in_ready   = drop_when_full_i || (space_ok && (!post_q || meta_space));
@@ -148,6 +148,7 @@ module roce_rx #(
   logic [LNB-1:0]       p2_sh_q;
   logic [6:0]           p2_sb_q;    // s >> LNB (s = header bytes before the payload)
   logic [17:0]          p2_plen_q;
+  logic                 p2_lenne_q; // UDP length != IPv4 length - 20 (the length check's half)
   logic                 unused_raw;
   assign unused_raw = ^{p1_raw_q[47:46], p1_raw_q[43:40], p1_raw_q[31:16]};  // UDP csum, TVer...
 
@@ -175,6 +176,7 @@ module roce_rx #(
       p2_sh_q   <= '0;
       p2_sb_q   <= '0;
       p2_plen_q <= '0;
+      p2_lenne_q <= 1'b0;
     end else if (en) begin
       logic [47:0] raw;
       logic [159:0] iph;
@@ -220,6 +222,8 @@ module roce_rx #(
         p2_sh_q   <= LNB'(s);
         p2_sb_q   <= s >> LNB;
         p2_csum_q <= roce_pkg::csum_sum(fiph_q);
+        // (fiph_q holds the same beat's bytes as p1_raw_q: both load with the beat)
+        p2_lenne_q <= {p1_raw_q[7:0], p1_raw_q[15:8]} != {fiph_q[8*2 +: 8], fiph_q[8*3 +: 8]} - 16'd20;
         p2_plen_q <= {2'b0, p1_raw_q[7:0], p1_raw_q[15:8]} - 18'd24 - {12'h0, el}
                    - {16'h0, p1_raw_q[8*5+5 : 8*5+4]};
       end
@@ -231,7 +235,7 @@ module roce_rx #(
   logic [SW-1:0] side_in, side_out;
   always_comb begin
     logic [17:0]   k, k2, c, c2;
-    logic          wr, wl, fl, fwl, cbad;
+    logic          wr, wl, fl, fwl, cbad, lbad;
     k   = {2'b0, p2_b_q} - {11'h0, p2_sb_q} - ((p2_sh_q != '0) ? 18'd1 : 18'd0);
     k2  = {2'b0, p2_b_q} - {11'h0, p2_sb_q};
     wr  = !k[17] && !p2_plen_q[17] && (k << LNB) < p2_plen_q;
@@ -244,16 +248,20 @@ module roce_rx #(
     // reset in front of the ICRC delay line, which then no longer packs into SRLs)
     // the IPv4 checksum of the header bytes up to this beat (complete from byte 33 on)
     cbad = roce_pkg::csum_fold(p2_csum_q) != 16'h0;
-    side_in = {p2_d_q, p2_hb_q, p2_kc_q, p2_sh_q, wr, wl, c, fl, fwl, c2, cbad};
+    // the length check of the same bytes: UDP length against the IPv4 length - 20, or shorter
+    // than the headers (a negative payload length)
+    lbad = p2_lenne_q || p2_plen_q[17];
+    side_in = {p2_d_q, p2_hb_q, p2_kc_q, p2_sh_q, wr, wl, c, fl, fwl, c2, cbad, lbad};
   end
 
   logic [DataWidth-1:0] in_data;
   logic [HBeats-1:0]    in_hb;
   logic [LNB:0]         in_kc;
   logic [LNB-1:0]       in_sh;
-  logic                 in_wr, in_wl, in_fl, in_fwl, in_cbad;
+  logic                 in_wr, in_wl, in_fl, in_fwl, in_cbad, in_lbad;
   logic [17:0]          in_c, in_c2;   // bytes of the payload / flush word (NB or more: all)
-  assign {in_data, in_hb, in_kc, in_sh, in_wr, in_wl, in_c, in_fl, in_fwl, in_c2, in_cbad} = side_out;
+  assign {in_data, in_hb, in_kc, in_sh, in_wr, in_wl, in_c, in_fl, in_fwl, in_c2, in_cbad, in_lbad} =
+    side_out;
 
   logic [31:0] icrc_crc_unused;
   logic        icrc_done_unused, unused_icrc;
@@ -407,8 +415,7 @@ module roce_rx #(
       if (fire) begin
         logic [8*HB-1:0] hv;
         logic [7:0]      f;
-        logic [5:0]      el;
-        logic [15:0]     iplen, udplen;
+        logic [15:0]     iplen;
         logic [23:0]     flen;
         logic [DataWidth-1:0] w;
         logic            ovs_cur, nobuf_cur;
@@ -423,16 +430,13 @@ module roce_rx #(
         // Header checks of the frame as captured so far (complete after its last beat), so that
         // the verdict after the last beat only combines registered flags.
         f      = roce_pkg::op_hdrs(hv[8*42 +: 8]);
-        el     = roce_pkg::ext_len(f);
         iplen  = 16'(be_at(hv[8*16 +: 64], 2));
-        udplen = 16'(be_at(hv[8*38 +: 64], 2));
         chk_q[roce_pkg::DropEthertype] <= be_at(hv[8*12 +: 64], 2) != 64'h0800;
         chk_q[roce_pkg::DropIpHdr]     <= hv[8*14 +: 8] != 8'h45 || (hv[8*20 +: 8] & 8'hBF) != 8'h00 ||
                                           hv[8*21 +: 8] != 8'h00;
         chk_q[roce_pkg::DropIpCsum]    <= in_cbad;  // of the same bytes, computed in the front
         chk_q[roce_pkg::DropProto]     <= hv[8*23 +: 8] != 8'd17;
-        chk_q[roce_pkg::DropLen]       <= udplen != iplen - 16'd20 ||   // or a negative payload:
-                                          udplen < 16'd24 + {10'h0, el} + {14'h0, hv[8*43+5:8*43+4]};
+        chk_q[roce_pkg::DropLen]       <= in_lbad;  // of the same bytes, computed in the front
         chk_q[roce_pkg::DropUdpPort]   <= 16'(be_at(hv[8*36 +: 64], 2)) != roce_pkg::RoceUdpPort;
         chk_q[roce_pkg::DropTver]      <= hv[8*43+3:8*43+0] != 4'h0;
         chk_q[roce_pkg::DropOpcode]    <= !f[roce_pkg::HfKnown];
