@@ -15,8 +15,8 @@ The key covers, by content (sha256), never by mtime:
 
   synth_cache.py key NAME TOP CONFIG PARAMS LIBS -- FILES...   prints the key, writes
         build/synth/NAME.key.json (the inputs and their hashes)
-  synth_cache.py lookup NAME     exit 0 on a hit: writes build/synth/NAME.json and NAME.path.txt
-        from the record and prints the summary; exit 1 on a miss, saying what differs
+  synth_cache.py lookup NAME     exit 0 on a hit: writes build/synth/NAME.json, NAME.path.txt
+        (and NAME.over.txt if the record has the over-budget listing) from the record and prints the summary; exit 1 on a miss, saying what differs
   synth_cache.py record NAME REPORT.json   the record of this run: build/synth/NAME.record.json
   synth_cache.py install NAME    copies build/synth/NAME.record.json into the cache if its key is
         the current one (exit 1 otherwise: the run is of another tree)
@@ -120,6 +120,8 @@ def lookup(name):
     fig["cached"] = rec["hash"]
     json.dump(fig, open(os.path.join(OUT, name + ".json"), "w"), indent=1)
     open(fig["path_file"], "w").write(rec["path"])
+    if "over" in rec:  # the over-budget listing (records from before it have none)
+        open(os.path.join(OUT, name + ".over.txt"), "w").write(rec["over"])
     print(f"synth {name}: cached (hash {rec['hash'][:12]}, recorded {rec['recorded']} with "
           f"{rec['inputs']['yosys']}; {len(rec['inputs']['files'])} RTL files, scripts and "
           f"parameters unchanged): Yosys not run")
@@ -130,11 +132,15 @@ def lookup(name):
 def record(name, report):
     cur = load_key(name)
     fig = json.load(open(report))
-    path_text = open(fig.pop("path_file")).read()
+    path_file = fig.pop("path_file")
+    path_text = open(path_file).read()
+    over_file = path_file[:-len(".path.txt")] + ".over.txt" if path_file.endswith(".path.txt") else ""
     fig.pop("cached", None)
     rec = {"name": name, "hash": cur["hash"], "recorded": datetime.datetime.now(
         datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), "inputs": cur["inputs"],
         "figures": fig, "summary": summary(name, fig), "path": path_text}
+    if over_file and os.path.isfile(over_file):
+        rec["over"] = open(over_file).read()
     json.dump(rec, open(os.path.join(OUT, name + ".record.json"), "w"), indent=1, sort_keys=True)
     return 0
 

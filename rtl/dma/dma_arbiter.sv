@@ -14,16 +14,21 @@ module dma_arbiter #(
 );
   logic [IdxW-1:0] ptr_q;
 
+  // The pick for each pointer value with constant indices (the scan order (p + i) mod N is
+  // folded at elaboration), selected by the pointer: a function of the requests and ptr_q
+  // alone. (Scanning from the variable pointer with integer arithmetic left 32-bit adders and
+  // compares in the request -> grant -> ready path, where a LUT mapper cannot see past them.)
   always_comb begin : p_pick
-    int c;
-    valid_o = 1'b0;
+    logic found;
+    valid_o = |req_i;
     idx_o   = '0;
-    for (int i = 0; i < N; i++) begin
-      c = 32'(ptr_q) + i;
-      if (c >= N) c = c - N;
-      if (!valid_o && req_i[c]) begin
-        valid_o = 1'b1;
-        idx_o   = IdxW'(c);
+    for (int p = 0; p < N; p++) begin
+      found = 1'b0;
+      for (int i = 0; i < N; i++) begin
+        if (ptr_q == IdxW'(p) && !found && req_i[(p + i) % N]) begin
+          found = 1'b1;
+          idx_o = IdxW'((p + i) % N);
+        end
       end
     end
   end

@@ -257,8 +257,12 @@ module dma_wr_engine #(
         w_nout_q   <= w_nout_d;
         w_endoff_q <= (OffW+1)'(((33'(req_len_i) + 33'(req_off) - 33'd1) & 33'(Bpb - 1)) + 33'd1);
         w_baddr_q  <= {req_addr_i[12:OffW], {OffW{1'b0}}};
-        w_need_q   <= w_nin_d != '0;
-        w_last_q   <= w_nout_d == BeatCW'(1);
+        // (req_len_i != 0 here, so at least one input beat; one output beat when the request
+        // ends inside the first bus word: compared on the low bits beside the upper bits' OR,
+        // not through the beat-count adders)
+        w_need_q   <= 1'b1;
+        w_last_q   <= req_len_i[31:OffW+1] == '0 &&
+                      (OffW+2)'(req_len_i[OffW:0]) + (OffW+2)'(req_off) <= (OffW+2)'(Bpb);
       end
     end
   end

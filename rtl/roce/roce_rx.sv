@@ -69,7 +69,6 @@ module roce_rx #(
   // ---- receive side -------------------------------------------------------------------------
   logic               post_q, ovs_q, flush_q, nobuf_q;
   logic [15:0]        b_q;
-  logic [23:0]        flen_q;
   logic [8*HB-1:0]    hcap_q;
   logic [DataWidth-1:0] prev_q;
   logic [WW-1:0]      flush_word_q;
@@ -81,7 +80,7 @@ module roce_rx #(
   logic [WW-1:0]      mem [Depth];
   logic               icrc_ok;
   logic               fire;
-  logic               flen_big_q, flen_bad_q;
+  logic               flen_big_q, flen_bad_q, runt_q;
   logic [roce_pkg::DropPkey:roce_pkg::DropEthertype] chk_q;  // header checks, by drop reason
 
   // Header FIFO: plain vectors (Yosys 0.23 synthesizes an unpacked array of a struct type
@@ -108,8 +107,14 @@ module roce_rx #(
   // opcode, PadCnt), which are complete in the beat that holds byte 43; earlier beats never
   // write (the payload starts past byte 53) and a frame that ends before byte 43 is a runt.
   // All stages advance together (en), so the back end sees the stream as it arrived, later.
+  // The IPv4 header checksum is computed here too, in two registered steps (the 20 header bytes
+  // as captured so far, then their sum), and travels as one flag: the 12 LUT levels of the sum,
+  // its fold and the compare behind the header capture mux are then off the frame's judgement.
   localparam int HBeats = (HB + NB - 1) / NB;   // beats holding header bytes
-  localparam int SW = DataWidth + HBeats + (LNB + 1) + LNB + 2 + NB + 2 + NB;
+  // The lane masks of the payload and flush words travel as their byte counts (18 bits each)
+  // and are expanded behind the ICRC, where they meet the buffer's write register: the shift
+  // of the mask is then not behind the count's subtract and compare.
+  localparam int SW = DataWidth + HBeats + (LNB + 1) + LNB + 2 + 18 + 2 + 18 + 2;
 
   logic                 in_valid, in_last, in_ready, en;
   assign in_ready   = drop_when_full_i || (space_ok && (!post_q || meta_space));
@@ -131,6 +136,8 @@ module roce_rx #(
 
   logic [15:0]          fb_q;       // index of the next beat taken
   logic [47:0]          fraw_q;     // bytes 38..43 of the current frame so far
+  logic [159:0]         fiph_q;     // bytes 14..33 (the IPv4 header) of the current frame so far
+  logic [19:0]          p2_csum_q;  // their one's-complement sum before the fold (csum_sum)
   logic                 p1_v_q, p1_last_q, p2_v_q, p2_last_q;
   logic [DataWidth-1:0] p1_d_q, p2_d_q;
   logic [NB-1:0]        p1_k_q, p2_k_q;
@@ -141,6 +148,7 @@ module roce_rx #(
   logic [LNB-1:0]       p2_sh_q;
   logic [6:0]           p2_sb_q;    // s >> LNB (s = header bytes before the payload)
   logic [17:0]          p2_plen_q;
+  logic                 p2_lenne_q; // UDP length != IPv4 length - 20 (the length check's half)
   logic                 unused_raw;
   assign unused_raw = ^{p1_raw_q[47:46], p1_raw_q[43:40], p1_raw_q[31:16]};  // UDP csum, TVer...
 
@@ -148,6 +156,8 @@ module roce_rx #(
     if (!rst_ni) begin
       fb_q      <= '0;
       fraw_q    <= '0;
+      fiph_q    <= '0;
+      p2_csum_q <= '0;
       p1_v_q    <= 1'b0;
       p1_last_q <= 1'b0;
       p1_d_q    <= '0;
@@ -166,14 +176,20 @@ module roce_rx #(
       p2_sh_q   <= '0;
       p2_sb_q   <= '0;
       p2_plen_q <= '0;
+      p2_lenne_q <= 1'b0;
     end else if (en) begin
       logic [47:0] raw;
+      logic [159:0] iph;
       logic [7:0]  f;
       logic [5:0]  el;
       logic [6:0]  s;
       raw = fraw_q;
       for (int i = 0; i < 6; i++) begin
         if (fb_q == 16'((38 + i) / NB)) raw[8*i +: 8] = s_tdata_i[8*((38 + i) % NB) +: 8];
+      end
+      iph = fiph_q;
+      for (int i = 0; i < 20; i++) begin
+        if (fb_q == 16'((14 + i) / NB)) iph[8*i +: 8] = s_tdata_i[8*((14 + i) % NB) +: 8];
       end
       // A stage's data registers load only with a beat: they are read only with its valid bit
       // (idle cycles cost nothing wide in simulation).
@@ -187,6 +203,7 @@ module roce_rx #(
         p1_kc_q  <= lanes(s_tkeep_i);
         for (int i = 0; i < HBeats; i++) p1_hb_q[i] <= fb_q == 16'(i);
         fraw_q <= raw;
+        fiph_q <= iph;   // (p1's copy: it loads with the beat, as p1 does)
         if (s_tlast_i) fb_q <= '0;
         else if (fb_q != 16'hFFFF) fb_q <= fb_q + 16'd1;
       end
@@ -204,6 +221,9 @@ module roce_rx #(
         p2_hb_q   <= p1_hb_q;
         p2_sh_q   <= LNB'(s);
         p2_sb_q   <= s >> LNB;
+        p2_csum_q <= roce_pkg::csum_sum(fiph_q);
+        // (fiph_q holds the same beat's bytes as p1_raw_q: both load with the beat)
+        p2_lenne_q <= {p1_raw_q[7:0], p1_raw_q[15:8]} != {fiph_q[8*2 +: 8], fiph_q[8*3 +: 8]} - 16'd20;
         p2_plen_q <= {2'b0, p1_raw_q[7:0], p1_raw_q[15:8]} - 18'd24 - {12'h0, el}
                    - {16'h0, p1_raw_q[8*5+5 : 8*5+4]};
       end
@@ -215,8 +235,7 @@ module roce_rx #(
   logic [SW-1:0] side_in, side_out;
   always_comb begin
     logic [17:0]   k, k2, c, c2;
-    logic          wr, wl, fl, fwl;
-    logic [NB-1:0] wk, fk;
+    logic          wr, wl, fl, fwl, cbad, lbad;
     k   = {2'b0, p2_b_q} - {11'h0, p2_sb_q} - ((p2_sh_q != '0) ? 18'd1 : 18'd0);
     k2  = {2'b0, p2_b_q} - {11'h0, p2_sb_q};
     wr  = !k[17] && !p2_plen_q[17] && (k << LNB) < p2_plen_q;
@@ -227,21 +246,22 @@ module roce_rx #(
     c2  = fwl ? p2_plen_q - (k2 << LNB) : 18'(NB);
     // (not zeroed without a beat: a zeroed side band would become flops with a synchronous
     // reset in front of the ICRC delay line, which then no longer packs into SRLs)
-    // Lane j set when j < c: the ones shifted up by c, inverted (a shift of NB or more leaves
-    // none, so all lanes are set, as j < c is then for every j). One shift instead of NB
-    // compares per cycle in Verilator (docs/sim-speed.md, step 9).
-    wk = ~({NB{1'b1}} << c);
-    fk = ~({NB{1'b1}} << c2);
-    side_in = {p2_d_q, p2_hb_q, p2_kc_q, p2_sh_q, wr, wl, wk, fl, fwl, fk};
+    // the IPv4 checksum of the header bytes up to this beat (complete from byte 33 on)
+    cbad = roce_pkg::csum_fold(p2_csum_q) != 16'h0;
+    // the length check of the same bytes: UDP length against the IPv4 length - 20, or shorter
+    // than the headers (a negative payload length)
+    lbad = p2_lenne_q || p2_plen_q[17];
+    side_in = {p2_d_q, p2_hb_q, p2_kc_q, p2_sh_q, wr, wl, c, fl, fwl, c2, cbad, lbad};
   end
 
   logic [DataWidth-1:0] in_data;
   logic [HBeats-1:0]    in_hb;
   logic [LNB:0]         in_kc;
   logic [LNB-1:0]       in_sh;
-  logic                 in_wr, in_wl, in_fl, in_fwl;
-  logic [NB-1:0]        in_wk, in_fk;
-  assign {in_data, in_hb, in_kc, in_sh, in_wr, in_wl, in_wk, in_fl, in_fwl, in_fk} = side_out;
+  logic                 in_wr, in_wl, in_fl, in_fwl, in_cbad, in_lbad;
+  logic [17:0]          in_c, in_c2;   // bytes of the payload / flush word (NB or more: all)
+  assign {in_data, in_hb, in_kc, in_sh, in_wr, in_wl, in_c, in_fl, in_fwl, in_c2, in_cbad, in_lbad} =
+    side_out;
 
   logic [31:0] icrc_crc_unused;
   logic        icrc_done_unused, unused_icrc;
@@ -275,9 +295,9 @@ module roce_rx #(
       nobuf_q      <= 1'b0;
       flush_q      <= 1'b0;
       b_q          <= '0;
-      flen_q       <= '0;
       flen_big_q   <= 1'b0;
       flen_bad_q   <= 1'b0;
+      runt_q       <= 1'b0;
       chk_q        <= '0;
       hcap_q       <= '0;
       prev_q       <= '0;
@@ -318,7 +338,7 @@ module roce_rx #(
         bad = 1'b1;
         reason = 4'd0;
         if (ovs_q || flen_big_q) reason = 4'(roce_pkg::DropOversize);
-        else if (flen_q < 24'd58) reason = 4'(roce_pkg::DropRunt);
+        else if (runt_q) reason = 4'(roce_pkg::DropRunt);
         else if (chk_q[roce_pkg::DropEthertype]) reason = 4'(roce_pkg::DropEthertype);
         else if (chk_q[roce_pkg::DropIpHdr]) reason = 4'(roce_pkg::DropIpHdr);
         else if (chk_q[roce_pkg::DropIpCsum]) reason = 4'(roce_pkg::DropIpCsum);
@@ -395,11 +415,11 @@ module roce_rx #(
       if (fire) begin
         logic [8*HB-1:0] hv;
         logic [7:0]      f;
-        logic [5:0]      el;
-        logic [15:0]     iplen, udplen;
+        logic [15:0]     iplen;
         logic [23:0]     flen;
         logic [DataWidth-1:0] w;
         logic            ovs_cur, nobuf_cur;
+        logic [NB-1:0]   in_wk, in_fk;
         ovs_cur   = ovs_q && !post_q;    // a beat taken while judging starts a new frame
         nobuf_cur = nobuf_q && !post_q;
         hv = hcap_q;
@@ -410,20 +430,22 @@ module roce_rx #(
         // Header checks of the frame as captured so far (complete after its last beat), so that
         // the verdict after the last beat only combines registered flags.
         f      = roce_pkg::op_hdrs(hv[8*42 +: 8]);
-        el     = roce_pkg::ext_len(f);
         iplen  = 16'(be_at(hv[8*16 +: 64], 2));
-        udplen = 16'(be_at(hv[8*38 +: 64], 2));
         chk_q[roce_pkg::DropEthertype] <= be_at(hv[8*12 +: 64], 2) != 64'h0800;
         chk_q[roce_pkg::DropIpHdr]     <= hv[8*14 +: 8] != 8'h45 || (hv[8*20 +: 8] & 8'hBF) != 8'h00 ||
                                           hv[8*21 +: 8] != 8'h00;
-        chk_q[roce_pkg::DropIpCsum]    <= roce_pkg::ip_csum(hv[8*14 +: 160]) != 16'h0;
+        chk_q[roce_pkg::DropIpCsum]    <= in_cbad;  // of the same bytes, computed in the front
         chk_q[roce_pkg::DropProto]     <= hv[8*23 +: 8] != 8'd17;
-        chk_q[roce_pkg::DropLen]       <= udplen != iplen - 16'd20 ||   // or a negative payload:
-                                          udplen < 16'd24 + {10'h0, el} + {14'h0, hv[8*43+5:8*43+4]};
+        chk_q[roce_pkg::DropLen]       <= in_lbad;  // of the same bytes, computed in the front
         chk_q[roce_pkg::DropUdpPort]   <= 16'(be_at(hv[8*36 +: 64], 2)) != roce_pkg::RoceUdpPort;
         chk_q[roce_pkg::DropTver]      <= hv[8*43+3:8*43+0] != 4'h0;
         chk_q[roce_pkg::DropOpcode]    <= !f[roce_pkg::HfKnown];
         chk_q[roce_pkg::DropPkey]      <= (16'(be_at(hv[8*44 +: 64], 2)) & 16'h7FFF) != 16'h7FFF;
+        // Lane j set when j < c: the ones shifted up by c, inverted (a shift of NB or more leaves
+        // none, so all lanes are set, as j < c is then for every j). One shift instead of NB
+        // compares per cycle in Verilator (docs/sim-speed.md, step 9).
+        in_wk = ~({NB{1'b1}} << in_c);
+        in_fk = ~({NB{1'b1}} << in_c2);
         w = (in_sh == '0) ? in_data
                           : ((prev_q >> (8 * 32'(in_sh))) | (in_data << (8 * (NB - 32'(in_sh)))));
         if (!ovs_cur && !nobuf_cur && in_wr && !space_ok) begin
@@ -439,9 +461,9 @@ module roce_rx #(
         if (b_q != 16'hFFFF) b_q <= b_q + 16'd1;
         if (in_last) begin
           flen = 24'({b_q, LNB'(0)}) + 24'(in_kc);
-          flen_q     <= flen;
           flen_big_q <= flen > 24'(MaxFrameBytes);
           flen_bad_q <= flen != 24'd14 + {8'h0, iplen};
+          runt_q     <= flen < 24'd58;   // (registered with the length: the verdict reads flags)
           post_q     <= 1'b1;
           b_q        <= '0;
           flush_q    <= !ovs_cur && !nobuf_cur && in_fl;

@@ -35,6 +35,19 @@ module roce_tx_hdr (
 
   assign desc_ready_o = !valid_q || hdr_ready_i;
 
+  // Per opcode: the extension headers' length and the UDP / IPv4 lengths less the payload and
+  // its pad ({el + 24, el + 44, el}), as a table over the opcode's 256 values (folded at
+  // elaboration: a LUT function of the 8 bits). op_hdrs and ext_len's small adds ahead of the
+  // length adds cost 9 LUT levels from the packet descriptor to the header register.
+  function automatic logic [19:0] op_lens(input logic [7:0] op);
+    logic [5:0] e;
+    op_lens = '0;
+    for (int v = 0; v < 256; v++) begin
+      e = roce_pkg::ext_len(roce_pkg::op_hdrs(8'(v)));
+      if (op == 8'(v)) op_lens = {7'd24 + {1'b0, e}, 7'd44 + {1'b0, e}, e};
+    end
+  endfunction
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       valid_q <= 1'b0;
@@ -47,7 +60,7 @@ module roce_tx_hdr (
     end else begin
       if (hdr_ready_i) valid_q <= 1'b0;
       if (desc_valid_i && desc_ready_o) begin
-        logic [7:0]   f;
+        logic [6:0]   f;   // (bit 7, HfKnown, is not needed here)
         logic [5:0]   el;
         logic [1:0]   pad;
         logic [15:0]  udp_len;
@@ -60,11 +73,16 @@ module roce_tx_hdr (
         logic [31:0]  imm;
         logic [31:0]  aeth;
         logic [63:0]  deth;
-        f   = roce_pkg::op_hdrs(desc_i.opcode);
-        el  = roce_pkg::ext_len(f);
-        pad = 2'(-desc_i.payload_len[1:0]);
-        udp_len = 16'd8 + 16'd12 + {10'h0, el} + desc_i.payload_len + {14'h0, pad} + 16'd4;
-        ip_len  = udp_len + 16'd20;
+        logic [19:0] lens;
+        logic [15:0] rnd;
+        f    = 7'(roce_pkg::op_hdrs(desc_i.opcode));
+        lens = op_lens(desc_i.opcode);
+        el   = lens[5:0];
+        pad  = 2'(-desc_i.payload_len[1:0]);
+        // 8 (UDP) + 12 (BTH) + el + payload + pad + 4 (ICRC); the IPv4 length 20 more
+        rnd  = {desc_i.payload_len[15:2] + {13'h0, desc_i.payload_len[1:0] != 2'b00}, 2'b00};
+        udp_len = rnd + {9'h0, lens[19:13]};
+        ip_len  = rnd + {9'h0, lens[12:6]};
         ip = {roce_pkg::be32(desc_i.dst_ip), roce_pkg::be32(desc_i.src_ip), 16'h0000, 8'h11,
               desc_i.ttl, roce_pkg::be16(16'h4000), roce_pkg::be16(ip_id_q),
               roce_pkg::be16(ip_len), desc_i.tos, 8'h45};

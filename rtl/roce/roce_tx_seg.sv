@@ -31,6 +31,12 @@ module roce_tx_seg (
   logic [3:0]          kind_q, mlog_q;
   logic [31:0]         rem_q, len_q;
   logic [23:0]         psn_q, next_psn_q;
+  // The MTU, "a multi-packet kind" and "the next packet is the message's last" (rem_q <= MTU)
+  // kept in registers, set at intake and after each packet (a packet that is not the last
+  // leaves rem_q - MTU, which fits into one more packet when rem_q <= 2 MTU): the packet's
+  // opcode and header no longer wait for the PMTU shift and the length compare.
+  logic [16:0]         mtu_q;
+  logic                multi_q, last_q;
 
   assign msg_ready_o = !busy_q;
   logic multi_in;
@@ -91,6 +97,9 @@ module roce_tx_seg (
       len_q      <= '0;
       psn_q      <= '0;
       next_psn_q <= '0;
+      mtu_q      <= '0;
+      multi_q    <= 1'b0;
+      last_q     <= 1'b0;
     end else begin
       if (pkt_ready_i) pv_q <= 1'b0;
       if (busy_q && (!pv_q || pkt_ready_i)) begin
@@ -100,9 +109,9 @@ module roce_tx_seg (
         logic [7:0]  f;
         logic [roce_pkg::HdrBits-1:0] p;
         logic [7:0]  op;
-        mtu   = 32'd1 << mlog_q;
-        multi = kind_q <= roce_pkg::KindWriteImm || kind_q == roce_pkg::KindReadResp;
-        last  = !multi || rem_q <= mtu;
+        mtu   = 32'(mtu_q);
+        multi = multi_q;
+        last  = last_q;
         plen  = !multi ? ((kind_q == roce_pkg::KindUdSend || kind_q == roce_pkg::KindUdSendImm)
                           ? rem_q : 32'd0)
                        : (last ? rem_q : mtu);
@@ -122,6 +131,7 @@ module roce_tx_seg (
         first_q <= 1'b0;
         rem_q   <= rem_q - plen;
         psn_q   <= psn_q + 24'd1;
+        last_q  <= rem_q <= {mtu[30:0], 1'b0};  // (read only while busy: after the last, unused)
         if (last) begin
           busy_q <= 1'b0;
           if (kind_q == roce_pkg::KindReadReq) begin
@@ -140,6 +150,10 @@ module roce_tx_seg (
         kind_q  <= msg_kind_i;
         uc_q    <= msg_uc_i;
         mlog_q  <= msg_pmtu_log2_i;
+        mtu_q   <= 17'd1 << msg_pmtu_log2_i;
+        multi_q <= multi_in || msg_kind_i == roce_pkg::KindReadResp;
+        last_q  <= !(multi_in || msg_kind_i == roce_pkg::KindReadResp) ||
+                   msg_len_i <= (32'd1 << msg_pmtu_log2_i);
         rem_q   <= msg_len_i;
         len_q   <= msg_len_i;
         psn_q   <= msg_hdr_i.psn;

@@ -180,4 +180,6 @@ fi
 tb/infra/test_synth_cache.sh || rc=1
 # ---- the synthesis flow fails on the Yosys warnings that mean a wrong netlist -----------------
 tb/infra/test_synth_warnings.sh || rc=1
+# ---- synth_report.py: LUT levels and the over-budget listing, on a netlist made here ----------
+tb/infra/test_synth_report.sh || rc=1
 exit $rc
