@@ -86,7 +86,7 @@ module bar_tb_top (
     .m_rdata_i(x_rdata), .m_rresp_i(x_rresp), .m_rlast_i(x_rlast), .m_rvalid_i(x_rvalid), .m_rready_o(x_rready)
   );
   // (the WQE fetch engine's doorbell port: not part of this bench)
-  logic        sqdb_valid, sqdb_bf;
+  logic        sqdb_valid, sqdb_bf, rqdb_valid;
   logic [15:0] sqdb_page;
   logic [31:0] sqdb_value;
   doorbell_bar #(.DataWidth(512), .IdWidth(4)) u_db (
@@ -103,10 +103,11 @@ module bar_tb_top (
     .out_valid_o(db_valid_o), .out_ready_i(db_ready_i), .out_data_o(db_data_o), .dropped_o(db_dropped_o),
     .count_o(db_count_o),
     .sq_db_valid_o(sqdb_valid), .sq_db_bf_o(sqdb_bf), .sq_db_page_o(sqdb_page), .sq_db_value_o(sqdb_value),
+    .rq_db_valid_o(rqdb_valid),
     .tc_req_i, .tc_we_i(1'b0), .tc_addr_i, .tc_rdata_o
   );
   logic unused;
-  assign unused = ^{x_awburst, x_arburst, x_awaddr[63:21], x_araddr[63:21], sqdb_valid, sqdb_bf, sqdb_page, sqdb_value};
+  assign unused = ^{x_awburst, x_arburst, x_awaddr[63:21], x_araddr[63:21], sqdb_valid, sqdb_bf, sqdb_page, sqdb_value, rqdb_valid};
 
   logic [15:0] l_awaddr, l_araddr;
   logic l_awvalid, l_awready, l_wvalid, l_wready, l_bvalid, l_bready, l_arvalid, l_arready, l_rvalid, l_rready;
