@@ -218,31 +218,32 @@ struct DbModel {
   void pop() { dused -= recs.front().bbs; recs.pop_front(); }
 };
 
-static void db_ring(Tb &tb, unsigned qpn, unsigned page, uint32_t pi, bool bf) {
+static void db_ring(Tb &tb, unsigned qpn, unsigned page, uint32_t pi, bool bf, bool rq = false) {
   tb.m.db_valid_i = 1;
+  tb.m.db_rq_i = rq;
   tb.m.db_bf_i = bf;
   tb.m.db_page_i = page;
   tb.m.db_value_i = (qpn & 0xFFFF) | (pi & 0xFFFF) << 16;
   tb.tick();
 }
-static void db_program(Tb &tb, const DbQp &q, uint32_t fidx) {
-  uint8_t g[4] = {0, 0, 0, 0}, x[4] = {0, 0, 0, 0};
-  rnic_wqf_sq_ring_set_page(g, q.page);
-  rnic_wqf_sq_ring_set_log_size(g, q.log);
-  rnic_wqf_sq_ring_set_en(g, q.en);
-  rnic_wqf_sq_qidx_set_qpn(x, q.qpn);
-  rnic_wqf_sq_qidx_set_index(x, fidx);
-  tb.tc_wr(RNIC_FW_TC_WQF_SQ_BASE_LO, uint32_t(q.base));
-  tb.tc_wr(RNIC_FW_TC_WQF_SQ_BASE_HI, uint32_t(q.base >> 32));
-  tb.tc_wr(RNIC_FW_TC_WQF_SQ_RING, rnic_ld_le32(g));
-  tb.tc_wr(RNIC_FW_TC_WQF_SQ_CFG, rnic_ld_le32(x));
-}
-static void db_set_fidx(Tb &tb, unsigned qpn, uint32_t fidx) {
+// The QP/index word of wqf_sq_cfg, wqf_sq_fidx and their RQ twins (layout wqf_sq_qidx).
+static uint32_t qidx_word(unsigned qpn, uint32_t fidx) {
   uint8_t x[4] = {0, 0, 0, 0};
   rnic_wqf_sq_qidx_set_qpn(x, qpn);
   rnic_wqf_sq_qidx_set_index(x, fidx);
-  tb.tc_wr(RNIC_FW_TC_WQF_SQ_FIDX, rnic_ld_le32(x));
+  return rnic_ld_le32(x);
 }
+static void db_program(Tb &tb, const DbQp &q, uint32_t fidx) {
+  uint8_t g[4] = {0, 0, 0, 0};
+  rnic_wqf_sq_ring_set_page(g, q.page);
+  rnic_wqf_sq_ring_set_log_size(g, q.log);
+  rnic_wqf_sq_ring_set_en(g, q.en);
+  tb.tc_wr(RNIC_FW_TC_WQF_SQ_BASE_LO, uint32_t(q.base));
+  tb.tc_wr(RNIC_FW_TC_WQF_SQ_BASE_HI, uint32_t(q.base >> 32));
+  tb.tc_wr(RNIC_FW_TC_WQF_SQ_RING, rnic_ld_le32(g));
+  tb.tc_wr(RNIC_FW_TC_WQF_SQ_CFG, qidx_word(q.qpn, fidx));
+}
+static void db_set_fidx(Tb &tb, unsigned qpn, uint32_t fidx) { tb.tc_wr(RNIC_FW_TC_WQF_SQ_FIDX, qidx_word(qpn, fidx)); }
 
 // A host posts no more than its ring holds past what the NIC took (else it runs a ring ahead and
 // the engine ignores the QP's doorbells from then on): when the ring is full to the fetch index
@@ -719,33 +720,19 @@ struct RqModel {
   void pop() { rused -= recs.front().bbs; recs.pop_front(); }
 };
 
-static void rq_ring(Tb &tb, unsigned qpn, unsigned page, uint32_t pi) {
-  tb.m.db_valid_i = 1;
-  tb.m.db_rq_i = 1;
-  tb.m.db_bf_i = 0;
-  tb.m.db_page_i = page;
-  tb.m.db_value_i = (qpn & 0xFFFF) | (pi & 0xFFFF) << 16;
-  tb.tick();
-}
+static void rq_ring(Tb &tb, unsigned qpn, unsigned page, uint32_t pi) { db_ring(tb, qpn, page, pi, false, true); }
 static void rq_program(Tb &tb, const RqQp &q, uint32_t fidx) {
-  uint8_t g[4] = {0, 0, 0, 0}, x[4] = {0, 0, 0, 0};
+  uint8_t g[4] = {0, 0, 0, 0};
   rnic_wqf_rq_ring_set_page(g, q.page);
   rnic_wqf_rq_ring_set_log_size(g, q.log);
   rnic_wqf_rq_ring_set_log_bbs(g, q.lb);
   rnic_wqf_rq_ring_set_en(g, q.en);
-  rnic_wqf_sq_qidx_set_qpn(x, q.qpn);
-  rnic_wqf_sq_qidx_set_index(x, fidx);
   tb.tc_wr(RNIC_FW_TC_WQF_RQ_BASE_LO, uint32_t(q.base));
   tb.tc_wr(RNIC_FW_TC_WQF_RQ_BASE_HI, uint32_t(q.base >> 32));
   tb.tc_wr(RNIC_FW_TC_WQF_RQ_RING, rnic_ld_le32(g));
-  tb.tc_wr(RNIC_FW_TC_WQF_RQ_CFG, rnic_ld_le32(x));
+  tb.tc_wr(RNIC_FW_TC_WQF_RQ_CFG, qidx_word(q.qpn, fidx));
 }
-static void rq_set_fidx(Tb &tb, unsigned qpn, uint32_t fidx) {
-  uint8_t x[4] = {0, 0, 0, 0};
-  rnic_wqf_sq_qidx_set_qpn(x, qpn);
-  rnic_wqf_sq_qidx_set_index(x, fidx);
-  tb.tc_wr(RNIC_FW_TC_WQF_RQ_FIDX, rnic_ld_le32(x));
-}
+static void rq_set_fidx(Tb &tb, unsigned qpn, uint32_t fidx) { tb.tc_wr(RNIC_FW_TC_WQF_RQ_FIDX, qidx_word(qpn, fidx)); }
 
 static void rq_db_tests(TbResults &r, Tb &tb, unsigned doorbells) {
   std::mt19937_64 &rng = tb.rng;
