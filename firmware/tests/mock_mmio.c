@@ -314,7 +314,28 @@ static void mock_wqf_cmd(uint32_t v)
  * A fetch completes at once (a bus error outside the mock host memory or while mock_wqf_fail). */
 #define MOCK_SQS 4096u
 struct mock_sq mock_sq[MOCK_SQS];
-static struct { uint32_t qpn, first, bbs, slot, err; } mock_rec[RNIC_FW_TC_WQF_DB_NUM];
+/* a doorbell-started fetch's record, as the engine shows it (SQ and RQ records alike) */
+struct mock_wqf_rec {
+	uint32_t qpn, first, bbs, slot, err;
+};
+static struct mock_wqf_rec mock_rec[RNIC_FW_TC_WQF_DB_NUM];
+
+/* The engine's record loads: qidx (at qidx_off) or info of the oldest of n records, r. */
+static uint32_t mock_rec_load(const struct mock_wqf_rec *r, unsigned n, uint32_t off, uint32_t qidx_off)
+{
+	if (!n)
+		return 0;
+	if (off == qidx_off)
+		return r->qpn | r->first << 16;
+	uint8_t i[4] = { 0 };
+	rnic_wqf_dbr_info_set_bbs(i, r->bbs);
+	rnic_wqf_dbr_info_set_slot(i, r->slot);
+	rnic_wqf_dbr_info_set_valid(i, 1);
+	rnic_wqf_dbr_info_set_done(i, 1);
+	rnic_wqf_dbr_info_set_err(i, r->err);
+	rnic_wqf_dbr_info_set_more(i, n > 1);
+	return (uint32_t)rnic_ld_le(i, 4);
+}
 static unsigned mock_rec_rd, mock_rec_n, mock_dslot, mock_dused;
 static uint32_t mock_last_qpn, mock_last_end; /* the newest record's QP and the index after it */
 unsigned mock_wqf_db_cmds, mock_wqf_db_on, mock_wqf_db_ext;
@@ -365,7 +386,7 @@ void mock_wqf_db(uint32_t page, uint32_t value, int bf)
 }
 
 struct mock_rq mock_rq[MOCK_SQS];
-static struct { uint32_t qpn, first, bbs, slot, err; } mock_rrec[RNIC_FW_TC_WQF_RDB_NUM];
+static struct mock_wqf_rec mock_rrec[RNIC_FW_TC_WQF_RDB_NUM];
 static unsigned mock_rrec_rd, mock_rslot, mock_rused;
 unsigned mock_wqf_rdb_cmds, mock_wqf_rdb_on, mock_wqf_rrec_n;
 
@@ -402,19 +423,7 @@ void mock_wqf_rdb(uint32_t page, uint32_t value)
 
 static uint32_t mock_rqr_load(uint32_t off)
 {
-	if (!mock_wqf_rrec_n)
-		return 0;
-	unsigned r = mock_rrec_rd;
-	if (off == RNIC_FW_TC_WQF_RQR_QIDX)
-		return mock_rrec[r].qpn | mock_rrec[r].first << 16;
-	uint8_t i[4] = { 0 };
-	rnic_wqf_dbr_info_set_bbs(i, mock_rrec[r].bbs);
-	rnic_wqf_dbr_info_set_slot(i, mock_rrec[r].slot);
-	rnic_wqf_dbr_info_set_valid(i, 1);
-	rnic_wqf_dbr_info_set_done(i, 1);
-	rnic_wqf_dbr_info_set_err(i, mock_rrec[r].err);
-	rnic_wqf_dbr_info_set_more(i, mock_wqf_rrec_n > 1);
-	return (uint32_t)rnic_ld_le(i, 4);
+	return mock_rec_load(&mock_rrec[mock_rrec_rd], mock_wqf_rrec_n, off, RNIC_FW_TC_WQF_RQR_QIDX);
 }
 
 static void mock_wqf_rq_store(uint32_t off, uint32_t v)
@@ -444,19 +453,7 @@ static void mock_wqf_rq_store(uint32_t off, uint32_t v)
 
 static uint32_t mock_dbr_load(uint32_t off)
 {
-	if (!mock_rec_n)
-		return 0;
-	unsigned r = mock_rec_rd;
-	if (off == RNIC_FW_TC_WQF_DBR_QIDX)
-		return mock_rec[r].qpn | mock_rec[r].first << 16;
-	uint8_t i[4] = { 0 };
-	rnic_wqf_dbr_info_set_bbs(i, mock_rec[r].bbs);
-	rnic_wqf_dbr_info_set_slot(i, mock_rec[r].slot);
-	rnic_wqf_dbr_info_set_valid(i, 1);
-	rnic_wqf_dbr_info_set_done(i, 1);
-	rnic_wqf_dbr_info_set_err(i, mock_rec[r].err);
-	rnic_wqf_dbr_info_set_more(i, mock_rec_n > 1);
-	return (uint32_t)rnic_ld_le(i, 4);
+	return mock_rec_load(&mock_rec[mock_rec_rd], mock_rec_n, off, RNIC_FW_TC_WQF_DBR_QIDX);
 }
 
 static void mock_wqf_sq_store(uint32_t off, uint32_t v)
