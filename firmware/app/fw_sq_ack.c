@@ -131,11 +131,11 @@ void fw_sq_ack(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome, uin
 			 * a READ/atomic once (as rxe's started_retry): the ACKs of the requests sent again
 			 * behind it must not re-issue it again and again; the timer decides after that. */
 			uint32_t first = fw_res.swqe[r->head].first_psn;
-			int again = kind == RNIC_RX_EVENT_KIND_ACK && r->inak && r->inak_psn == first;
+			int again = kind == RNIC_RX_EVENT_KIND_ACK && r->inak_psn == (FW_INAK | first);
 			if (left && !again) {
 				rnic_qp_ctx_set_retries_left(c, left - 1);
 				if (kind == RNIC_RX_EVENT_KIND_ACK)
-					r->inak = 1, r->inak_psn = first;
+					r->inak_psn = FW_INAK | first;
 				resend_from(qpn, first);
 			}
 		} else {
@@ -143,7 +143,7 @@ void fw_sq_ack(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome, uin
 		}
 		rnic_qp_ctx_set_rnr_retries_left(c, rnic_qp_ctx_get_rnr_retry(c));
 		if (!r->rnr_wait)
-			arm_ack_timer(qpn); /* progress: the timer restarts for what is still out */
+			ack_progress(r); /* the timer restarts for what is still out (at its expiry) */
 		/* what the ACK made room for (records, the window, READ contexts); with nothing posted
 		 * beyond what was sent the pass would do nothing (and empty the staged WQEBBs) */
 		if (rnic_qp_ctx_get_sq_next(c) != rnic_qp_ctx_get_sq_pi(c))

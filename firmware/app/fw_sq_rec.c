@@ -121,6 +121,8 @@ static void rec_link(uint32_t qpn, int16_t ri)
 	} else {
 		run->head = ri;
 		run->una = r->first_psn;
+		/* the timer, still running after the last ACK emptied the list, counts from now */
+		ack_progress(run);
 	}
 	run->tail = ri;
 	rnic_qp_ctx_set_sq_psn(ctx(qpn), (r->last_psn + 1) & PSN_MASK);

@@ -14,6 +14,7 @@ void sq_arm(uint32_t qpn, uint64_t cycles, int rnr)
 	struct fw_qp_run *r = &fw_res.qp_run[qpn];
 	r->deadline = hal_cycles() + cycles;
 	r->rnr_wait = (uint8_t)rnr;
+	r->ack_at = 0;
 	if (r->deadline < next_deadline)
 		next_deadline = r->deadline;
 }
@@ -60,8 +61,26 @@ void fw_timers_poll(void)
 			continue;
 		}
 		uint8_t *c = ctx(q);
+		if (r->ack_at && !r->rnr_wait) {
+			/* progress since the timer was armed: the timeout counts from the last one.
+			 * The low 32 bits give the time since; when that is 2^32 cycles (17 s) or more
+			 * (timeout codes >= 22) the deadline comes a multiple of 2^32 cycles later,
+			 * still no earlier than the timeout after the progress (IBTA: a minimum). */
+			uint64_t d = now - (uint32_t)((uint32_t)now - r->ack_at) + (1024ull << rnic_qp_ctx_get_timeout(c));
+			r->ack_at = 0;
+			if (r->head < 0 || rnic_qp_ctx_get_timeout(c) == 0) {
+				r->deadline = 0; /* everything acknowledged: stopped */
+				continue;
+			}
+			if (now < d) {
+				r->deadline = d;
+				if (d < next_deadline)
+					next_deadline = d;
+				continue;
+			}
+		}
 		r->deadline = 0;
-		r->inak = 0; /* after a timeout a plain ACK may re-issue a READ/atomic once more */
+		r->inak_psn = 0; /* after a timeout a plain ACK may re-issue a READ/atomic once more */
 		if (r->rnr_wait) {
 			r->rnr_wait = 0;
 			resend_from(q, r->rnr_psn);

@@ -71,6 +71,9 @@ struct fw_swqe {
 
 #define FW_MAX_SWQE 256u
 
+/* inak_psn holds a PSN (24 bits) */
+#define FW_INAK 0x80000000u
+
 struct fw_qp_run {
 	uint64_t deadline;  /* cycle at which the ACK timer (or the RNR wait) expires; 0: none */
 	uint32_t rnr_psn;   /* with rnr_wait: where to resume */
@@ -86,14 +89,17 @@ struct fw_qp_run {
 			     * from its middle), 0: none; part_psn is the next of its PSNs to send */
 	uint8_t hi_ok;      /* hi_psn is valid: PSNs before it were sent before (RETRANSMIT) */
 	uint8_t part_nbb;   /* WQEBBs of the part-sent WQE */
-	uint8_t inak;       /* a plain ACK's implicit NAK re-issued the oldest READ/atomic (inak_psn) */
 	uint8_t wqf_en;     /* the WQE fetch engine has this SQ's ring state enabled (doorbell-started fetch) */
 	uint8_t rqf_en;     /* ... and this RQ's (rq_db-started fetch) */
+	uint32_t ack_at;    /* low mcycle word | 1 of the last progress (an ACK, or a WQE sent with none
+			     * outstanding) since the ACK timer was armed, 0: none; the timer's expiry
+			     * moves the deadline to it + the timeout (fw_sq_timer.c) */
 	uint32_t rd_seen;   /* next response PSN of the oldest READ at the last ACK timeout */
 	uint32_t part_psn;
 	uint32_t una;       /* oldest PSN not acknowledged (valid while head >= 0) */
 	uint32_t hi_psn;
-	uint32_t inak_psn;  /* with inak: first PSN of the READ/atomic re-issued */
+	uint32_t inak_psn;  /* FW_INAK | first PSN of the READ/atomic a plain ACK's implicit NAK
+			     * re-issued, 0: none */
 };
 
 struct fw_res {

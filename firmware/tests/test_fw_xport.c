@@ -1079,6 +1079,72 @@ static void timers(void)
 	check(before == 1 && mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 2 && n == 1 && wc[0].wr_id == 0x7101 &&
 		      wc[0].status == RNIC_WC_STATUS_SUCCESS,
 	      "fw-xport-rnr-wait-then-resend");
+
+}
+
+/* The ACK timer per ACK: only noted (ack_progress), the deadline moved at its expiry. */
+static void ack_timer_progress(void)
+{
+	struct rnicp_sge sg = { H(DATA_OFF), 64, 0x101 };
+	struct rnicp_wc wc[4];
+	int n;
+	unsigned m0;
+	/* An ACK only notes its time; the timer's expiry moves the deadline there + the timeout, so
+	 * the timeout still counts from the last progress, to the cycle. */
+	const uint64_t to = 1024ull << 14;
+	fresh_qp(7);
+	m0 = mock_nmbox;
+	mock_now = 100000;
+	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, &sg, 1, 0x7201);
+	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, &sg, 1, 0x7202);
+	ring_sq();
+	uint32_t p1 = txd_psn(m0, 0), p2 = txd_psn(m0, 1);
+	mock_now += to / 2;
+	event(RNIC_RX_EVENT_KIND_ACK, p1, 0x1F); /* the first acknowledged halfway */
+	mock_now += to / 2 + 1;
+	fw_timers_poll(); /* the first deadline is past: moved, nothing sent */
+	unsigned sent_at_first = mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0);
+	mock_now += to / 2 - 2;
+	fw_timers_poll(); /* one cycle before the timeout after the ACK */
+	unsigned sent_before = mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0);
+	mock_now += 2;
+	fw_timers_poll();
+	check(sent_at_first == 2 && sent_before == 2 && mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 3 &&
+		      txd_psn(m0, 2) == p2,
+	      "fw-xport-ack-timeout-counts-from-the-last-ack");
+	event(RNIC_RX_EVENT_KIND_ACK, p2, 0x1F);
+	n = rnicp_cq_poll(&cq, 4, wc);
+	check(n == 2 && wc[0].wr_id == 0x7201 && wc[1].wr_id == 0x7202 && wc[1].status == RNIC_WC_STATUS_SUCCESS,
+	      "fw-xport-ack-timeout-counts-from-the-last-ack-completes");
+
+	/* Everything acknowledged leaves the timer running to its deadline; a WQE sent before it
+	 * gets its whole timeout from its own send, and an idle QP's expiry sends nothing. */
+	fresh_qp(7);
+	m0 = mock_nmbox;
+	mock_now = 200000000;
+	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, &sg, 1, 0x7301);
+	ring_sq();
+	event(RNIC_RX_EVENT_KIND_ACK, txd_psn(m0, 0), 0x1F);
+	mock_now += to - 10;
+	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, &sg, 1, 0x7302);
+	ring_sq();
+	uint32_t p3 = txd_psn(m0, 1);
+	mock_now += 20;
+	fw_timers_poll(); /* the first WQE's deadline: 10 cycles after the second went out */
+	unsigned early = mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0);
+	mock_now += to - 20 - 1;
+	fw_timers_poll();
+	unsigned late = mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0);
+	mock_now += 2;
+	fw_timers_poll();
+	check(early == 2 && late == 2 && mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 3 && txd_psn(m0, 2) == p3,
+	      "fw-xport-ack-timeout-of-a-wqe-sent-behind-an-emptied-list");
+	event(RNIC_RX_EVENT_KIND_ACK, p3, 0x1F);
+	mock_now += 4 * to;
+	fw_timers_poll();
+	n = rnicp_cq_poll(&cq, 4, wc);
+	check(n == 2 && wc[1].wr_id == 0x7302 && mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 3,
+	      "fw-xport-ack-timer-idle-expiry-sends-nothing");
 }
 
 /* BlueFlame: a bf_db whose capture holds its WQE sends it without reading the ring; a capture
@@ -1750,5 +1816,6 @@ int main(void)
 				 "fw-xport-atomic-then-ack-then-send-completes");
 	wqe_fetch();
 	doorbell_fetch();
+	ack_timer_progress(); /* last: it adds CQEs to the shared test CQ (BlueFlame's checks count them) */
 	return mock_failed;
 }
