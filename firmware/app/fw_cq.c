@@ -3,6 +3,7 @@
  * producer, consumer, arming and error, writes the CQE with the owner bit of the pass, holds a
  * record whose CQ looks full until the firmware answers, and writes the EQ entries (its own
  * completion events and the firmware's event records). */
+#include "fw_cq_rec.h"
 #include "fw_dma.h"
 #include "fw_log.h"
 #include "fw_res.h"
@@ -39,12 +40,12 @@ static __attribute__((noinline)) uint32_t cq_read_ci(struct fw_cq *cq)
 
 /* The CQE writer's record ring: records handed over (free-running, 16 bits like the writer's
  * counters), and its event-record ring. */
-static uint32_t cqw_prod, eqw_prod;
-#define CQW_MASK ((1u << RNIC_CQW_COUNT_BITS) - 1u) /* the writer's free-running counters */
+uint32_t fw_cqw_prod;
+static uint32_t eqw_prod;
+#define CQW_MASK FW_CQW_MASK /* the writer's free-running counters */
 #define CQW_SPIN 200000u /* bounded waits: far longer than any CQE write (a PCIe posted write) */
 _Static_assert(RNIC_CQW_STATUS_ERRORS_MASK == CQW_MASK, "cqw_status.errors wraps as the other counters");
 
-static uint32_t cqw_done(void) { return hal_tc_rd32(RNIC_FW_TC_CQW_CONS) & CQW_MASK; }
 
 /* The writer's command and ring registers are shared: the previous command (cqw_cmd or
  * cqw_cq_cfg) must have been taken before the next is written (bounded wait). */
@@ -80,7 +81,7 @@ void fw_cq_arm(uint32_t cqn, int solicited)
 static void cqw_errors_init(void);
 void fw_cqw_init(void)
 {
-	cqw_prod = hal_tc_rd32(RNIC_FW_TC_CQW_PROD) & CQW_MASK;
+	fw_cqw_prod = hal_tc_rd32(RNIC_FW_TC_CQW_PROD) & CQW_MASK;
 	eqw_prod = hal_tc_rd32(RNIC_FW_TC_EQW_PROD) & CQW_MASK;
 	cqw_errors_init();
 }
@@ -88,7 +89,7 @@ void fw_cqw_init(void)
 int fw_cqw_drain(void)
 {
 	for (uint32_t i = 0; i < CQW_SPIN; i++) {
-		if (cqw_done() == cqw_prod)
+		if (fw_cqw_done() == fw_cqw_prod)
 			return 0;
 		fw_cqw_check(); /* a record held on a full CQ waits for our answer */
 	}
@@ -117,7 +118,7 @@ void fw_cqw_retire(uint32_t n)
 static __attribute__((noinline)) int cqw_wait_slot(void)
 {
 	for (uint32_t i = 0; i < CQW_SPIN; i++) {
-		if (((cqw_prod - cqw_done()) & CQW_MASK) < RNIC_FW_TC_CQ_REC_NUM)
+		if (((fw_cqw_prod - fw_cqw_done()) & CQW_MASK) < RNIC_FW_TC_CQ_REC_NUM)
 			return 0;
 		fw_cqw_check();
 	}
@@ -133,22 +134,6 @@ _Static_assert(RNIC_CQE_WR_ID_OFF == 0 && RNIC_CQE_BYTE_LEN_OFF == 8 && RNIC_CQE
 		       RNIC_CQ_REC_CQN_OFF == 30 && RNIC_CQ_REC_SIZE == 32,
 	       "cq_rec words: wr_id, byte_len, imm, qpn, src_qp, status|opcode|flags, wqe_index|cqn");
 
-static inline void cqw_store(uint32_t w7, uint64_t wr_id, uint32_t byte_len, uint32_t imm, uint32_t qpn,
-			     uint32_t src_qp, uint32_t w6)
-{
-	uint32_t slot = RNIC_FW_TC_CQ_REC_BASE + (cqw_prod % RNIC_FW_TC_CQ_REC_NUM) * RNIC_CQ_REC_SIZE;
-	/* eight one-cycle stores, no copy */
-	hal_tc_wr32_at(slot, 0, (uint32_t)wr_id);
-	hal_tc_wr32_at(slot, 1, (uint32_t)(wr_id >> 32));
-	hal_tc_wr32_at(slot, 2, byte_len);
-	hal_tc_wr32_at(slot, 3, imm);
-	hal_tc_wr32_at(slot, 4, qpn);
-	hal_tc_wr32_at(slot, 5, src_qp);
-	hal_tc_wr32_at(slot, 6, w6);
-	hal_tc_wr32_at(slot, 7, w7);
-	cqw_prod = (cqw_prod + 1) & CQW_MASK;
-	hal_tc_wr32(RNIC_FW_TC_CQW_PROD, cqw_prod);
-}
 
 /* The CQ goes to error in the writer (its later records dropped, a held one too) and the host
  * hears of it once by CQ_ERROR, which the writer puts after every CQE handed before it. */
@@ -286,8 +271,7 @@ static __attribute__((noinline)) int cqe_put_slow(uint32_t w7, uint64_t wr_id, u
 
 	if (cqn == 0 || cqn >= FW_MAX_CQ || !fw_res.cqs[cqn].used || cqw_wait_slot())
 		return -1;
-	cqw_store(w7, wr_id, byte_len, imm, qpn, src_qp, w6);
-	fw_perf.cqes++;
+	fw_cq_rec_store(w7, wr_id, byte_len, imm, qpn, src_qp, w6);
 	return 0;
 }
 
@@ -296,13 +280,9 @@ static __attribute__((noinline)) int cqe_put_slow(uint32_t w7, uint64_t wr_id, u
 int fw_cqe_put(uint32_t w7, uint64_t wr_id, uint32_t byte_len, uint32_t imm, uint32_t qpn, uint32_t src_qp,
 	       uint32_t w6)
 {
-	uint32_t cqn = w7 >> 16;
-
-	if (cqn == 0 || cqn >= FW_MAX_CQ || !fw_res.cqs[cqn].used ||
-	    ((cqw_prod - cqw_done()) & CQW_MASK) >= RNIC_FW_TC_CQ_REC_NUM)
+	if (!fw_cq_rec_room(w7 >> 16))
 		return cqe_put_slow(w7, wr_id, byte_len, imm, qpn, src_qp, w6);
-	cqw_store(w7, wr_id, byte_len, imm, qpn, src_qp, w6);
-	fw_perf.cqes++;
+	fw_cq_rec_store(w7, wr_id, byte_len, imm, qpn, src_qp, w6);
 	return 0;
 }
 

@@ -1147,6 +1147,51 @@ static void ack_timer_progress(void)
 	      "fw-xport-ack-timer-idle-expiry-sends-nothing");
 }
 
+/* Acknowledgements through the event mailbox (fw_xport_poll), which hands a known QP's straight to
+ * fw_sq_ack: the WQEs they cover complete; one for an unknown QP goes the general way and changes
+ * nothing; a NAK through the same path sends again. */
+static void mbox_event(uint32_t kind, uint32_t q, uint32_t psn, uint32_t syndrome)
+{
+	uint8_t ev[RNIC_RX_EVENT_SIZE] = { 0 };
+	rnic_rx_event_set_kind(ev, kind);
+	rnic_rx_event_set_qpn(ev, q);
+	rnic_rx_event_set_psn(ev, psn);
+	rnic_rx_event_set_syndrome(ev, syndrome);
+	for (unsigned w = 0; w < RNIC_RX_EVENT_SIZE / 4; w++)
+		regs[RNIC_FW_REG_EVT_DATA / 4 + w] = rnic_ld_le32(ev + 4 * w);
+	regs[RNIC_FW_REG_EVT_STATUS / 4] = 1;
+	fw_xport_poll();
+}
+
+static void ack_through_mailbox(void)
+{
+	struct rnicp_sge sg = { H(DATA_OFF), 64, 0x101 };
+	struct rnicp_wc wc[4];
+	fresh_qp(7);
+	unsigned m0 = mock_nmbox;
+	uint32_t ev0 = fw_perf.events;
+	for (uint64_t k = 0; k < 3; k++)
+		post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, &sg, 1, 0x7401 + k);
+	ring_sq();
+	uint32_t p0 = txd_psn(m0, 0), p1 = txd_psn(m0, 1), p2 = txd_psn(m0, 2);
+	mbox_event(RNIC_RX_EVENT_KIND_ACK, qpn + 1, p2, 0x1F); /* no such QP */
+	int n0 = rnicp_cq_poll(&cq, 4, wc);
+	mbox_event(RNIC_RX_EVENT_KIND_ACK, qpn, p1, 0x1F);
+	int n = rnicp_cq_poll(&cq, 4, wc);
+	check(n0 == 0 && n == 2 && wc[0].wr_id == 0x7401 && wc[1].wr_id == 0x7402 &&
+		      wc[1].status == RNIC_WC_STATUS_SUCCESS && wc[1].opcode == RNIC_WC_OPCODE_RDMA_WRITE &&
+		      regs[RNIC_FW_REG_EVT_STATUS / 4] == 0 && fw_perf.events == ev0 + 2,
+	      "fw-xport-mailbox-ack-completes-covered-wqes");
+	/* a PSN sequence NAK at the third WQE's PSN: it goes out again from there */
+	unsigned m1 = mock_nmbox;
+	mbox_event(RNIC_RX_EVENT_KIND_NAK, qpn, p2, RNIC_AETH_SYNDROME_NAK_PSN_SEQ);
+	mbox_event(RNIC_RX_EVENT_KIND_ACK, qpn, p2, 0x1F);
+	n = rnicp_cq_poll(&cq, 4, wc);
+	check(mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m1) == 1 && txd_psn(m1, 0) == p2 && p0 != p2 && n == 1 &&
+		      wc[0].wr_id == 0x7403,
+	      "fw-xport-mailbox-nak-resends");
+}
+
 /* BlueFlame: a bf_db whose capture holds its WQE sends it without reading the ring; a capture
  * of another doorbell, of another WQE, incomplete, or overtaken while read means a ring read,
  * and the WQE sent is the ring's. */
@@ -1816,6 +1861,7 @@ int main(void)
 				 "fw-xport-atomic-then-ack-then-send-completes");
 	wqe_fetch();
 	doorbell_fetch();
+	ack_through_mailbox();
 	ack_timer_progress(); /* last: it adds CQEs to the shared test CQ (BlueFlame's checks count them) */
 	return mock_failed;
 }
