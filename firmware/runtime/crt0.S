@@ -3,6 +3,12 @@
 	.section .text.start, "ax"
 	.globl _start
 _start:
+	/* gp for the linker's gp-relative accesses (link.ld); set without relaxation, which would
+	 * make it relative to itself */
+	.option push
+	.option norelax
+	la	gp, __global_pointer$
+	.option pop
 	la	sp, __stack_top
 	la	t0, __bss_start
 	la	t1, __bss_end
