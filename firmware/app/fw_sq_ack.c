@@ -63,8 +63,6 @@ void resend_from(uint32_t qpn, uint32_t psn)
 static int retire_upto(uint32_t qpn, uint32_t psn)
 {
 	struct fw_qp_run *r = &fw_res.qp_run[qpn];
-	uint8_t *c = ctx(qpn);
-	uint32_t w7 = FW_CQ_REC_W7(rnic_qp_ctx_get_send_cqn(c), 0);
 	int16_t i;
 
 	while ((i = r->head) >= 0 && psn_le(fw_res.swqe[i].last_psn, psn)) {
@@ -80,24 +78,16 @@ static int retire_upto(uint32_t qpn, uint32_t psn)
 			}
 			continue;
 		}
-		/* a SEND or WRITE: retire_head, complete and swqe_put in one, the CQ looked up once */
-		if (h->signaled)
-			fw_cqe_put(w7 | h->wqe_index, h->wr_id, h->len, 0, qpn, 0,
-				   RNIC_WC_STATUS_SUCCESS | wc_opcode(h->opcode) << 8);
-		rnic_qp_ctx_set_sq_ci(c, (uint16_t)(h->wqe_index + 1));
-		r->head = h->next;
-		h->next = fw_res.swqe_free;
-		fw_res.swqe_free = i;
+		/* a SEND or WRITE that retire_fast left: the record ring was full (fw_cqe_put waits
+		 * for a slot), or it follows a READ/atomic */
+		retire_head(qpn, RNIC_WC_STATUS_SUCCESS);
 	}
-	if (r->head < 0)
-		r->tail = -1;
 	return 0;
 }
 
-/* The common part of retire_upto: SENDs and WRITEs, their CQE records stored straight into the
- * writer's free slots (the CQ and the room looked at once). A leaf with no call, so no register
- * saves (retire_upto's loop calls fw_cqe_put: 12 saves per ACK). Returns 1 when it stopped
- * before psn for what retire_upto does: a READ or atomic, or no free slot. */
+/* The common part of retiring: SENDs and WRITEs, their CQE records stored straight into the
+ * writer's free slots (the CQ and the room looked at once per ACK), no call per WQE. Returns 1
+ * when it stopped before psn for what retire_upto does: a READ or atomic, or no free slot. */
 static __attribute__((noinline)) int retire_fast(uint32_t qpn, uint32_t psn)
 {
 	struct fw_qp_run *r = &fw_res.qp_run[qpn];

@@ -44,14 +44,21 @@ static uint32_t db_ev(uint32_t page, uint32_t reg)
 	return (uint32_t)rnic_ld_le(b, 4);
 }
 
-static void event_st(uint32_t kind, uint32_t psn, uint32_t syndrome, uint32_t status)
+/* An acknowledgement-shaped receive event (the words fw_sq_ack reads). */
+static void ev_make(uint8_t *ev, uint32_t kind, uint32_t q, uint32_t psn, uint32_t syndrome, uint32_t status)
 {
-	uint8_t ev[RNIC_RX_EVENT_SIZE] = { 0 };
+	memset(ev, 0, RNIC_RX_EVENT_SIZE);
 	rnic_rx_event_set_kind(ev, kind);
-	rnic_rx_event_set_qpn(ev, qpn);
+	rnic_rx_event_set_qpn(ev, q);
 	rnic_rx_event_set_psn(ev, psn);
 	rnic_rx_event_set_syndrome(ev, syndrome);
 	rnic_rx_event_set_status(ev, status);
+}
+
+static void event_st(uint32_t kind, uint32_t psn, uint32_t syndrome, uint32_t status)
+{
+	uint8_t ev[RNIC_RX_EVENT_SIZE];
+	ev_make(ev, kind, qpn, psn, syndrome, status);
 	fw_rx_event(ev);
 }
 
@@ -1152,11 +1159,8 @@ static void ack_timer_progress(void)
  * nothing; a NAK through the same path sends again. */
 static void mbox_event(uint32_t kind, uint32_t q, uint32_t psn, uint32_t syndrome)
 {
-	uint8_t ev[RNIC_RX_EVENT_SIZE] = { 0 };
-	rnic_rx_event_set_kind(ev, kind);
-	rnic_rx_event_set_qpn(ev, q);
-	rnic_rx_event_set_psn(ev, psn);
-	rnic_rx_event_set_syndrome(ev, syndrome);
+	uint8_t ev[RNIC_RX_EVENT_SIZE];
+	ev_make(ev, kind, q, psn, syndrome, RNIC_WC_STATUS_SUCCESS);
 	for (unsigned w = 0; w < RNIC_RX_EVENT_SIZE / 4; w++)
 		regs[RNIC_FW_REG_EVT_DATA / 4 + w] = rnic_ld_le32(ev + 4 * w);
 	regs[RNIC_FW_REG_EVT_STATUS / 4] = 1;
