@@ -34,13 +34,15 @@ module rv_cpu #(
   input  logic        mmio_gnt_i,
   input  logic        mmio_rvalid_i,
   input  logic [31:0] mmio_rdata_i,
-  // tightly coupled port (0x3000_0000..0x3FFF_FFFF): always granted, a store takes effect at
-  // its request, a load's data must come from a register the next cycle (no wait, no stall)
+  // tightly coupled port (0x3000_0000..0x3FFF_FFFF): always granted, a store is complete at its
+  // request; a load's data comes with tc_rvalid_i, one or more cycles later, from a register
+  // (tc_rvalid_i must be a register too: it reaches the core's stall). One load at a time.
   output logic        tc_req_o,
   output logic        tc_we_o,
   output logic [31:0] tc_addr_o,
   output logic [31:0] tc_wdata_o,
   output logic [3:0]  tc_be_o,
+  input  logic        tc_rvalid_i,
   input  logic [31:0] tc_rdata_i,
   // external interrupt (level, registered once here)
   input  logic        irq_ext_i,
@@ -193,21 +195,28 @@ module rv_cpu #(
   assign d_gnt        = !mq_busy;
 
   // ---- read data return
-  logic       lrv_q;      // local (TCM/timer) read data valid this cycle
+  // A tightly coupled load waits for tc_rvalid_i (tc_pend_q): the port's targets answer in one
+  // cycle (the QP-context RAM) or two (the engines, whose requests rnic_fw_subsys registers).
+  // The host's loads (in reset) of a tc address keep the fixed one-cycle answer.
+  logic       lrv_q;      // local (TCM/timer, or the host's) read data valid this cycle
+  logic       tc_pend_q;  // a tightly coupled load waits for tc_rvalid_i
   logic [1:0] rsel_q;     // 0 IMEM, 1 DMEM, 2 timer, 3 tightly coupled port
   always_ff @(posedge clk_i) begin
-    lrv_q  <= a_req & !a_we & !sel_mmio;
-    rsel_q <= sel_imem ? 2'd0 : sel_dmem ? 2'd1 : sel_tc ? 2'd3 : 2'd2;
+    lrv_q  <= a_req & !a_we & !sel_mmio & !(rst_ni & sel_tc);
+    if (a_req) rsel_q <= sel_imem ? 2'd0 : sel_dmem ? 2'd1 : sel_tc ? 2'd3 : 2'd2;
     if (!rst_ni) mmio_pend_q <= 1'b0;
     else if (mmio_req_o && mmio_gnt_i && !mq_we_q) mmio_pend_q <= 1'b1;
     else if (mmio_rvalid_i) mmio_pend_q <= 1'b0;
+    if (!rst_ni) tc_pend_q <= 1'b0;
+    else if (tc_req_o && !d_we) tc_pend_q <= 1'b1;
+    else if (tc_rvalid_i) tc_pend_q <= 1'b0;
   end
   logic [31:0] local_rdata;
   assign local_rdata = (rsel_q == 2'd0) ? imem_b_rdata :
                        (rsel_q == 2'd1) ? dmem_b_rdata :
                        (rsel_q == 2'd3) ? tc_rdata_i   : timer_rdata_q;
-  assign d_rvalid    = (lrv_q & rst_ni) | (mmio_pend_q & mmio_rvalid_i);
-  assign d_rdata     = lrv_q ? local_rdata : mmio_rdata_i;
+  assign d_rvalid    = (lrv_q & rst_ni) | (mmio_pend_q & mmio_rvalid_i) | (tc_pend_q & tc_rvalid_i);
+  assign d_rdata     = (lrv_q | tc_pend_q) ? local_rdata : mmio_rdata_i;
   assign ld_rdata_o  = local_rdata;
   assign ld_rvalid_o = lrv_q & !rst_ni;
 endmodule
