@@ -77,9 +77,11 @@ module rv_cpu #(
   );
 
   // the core's data request is accepted unless a posted MMIO request waits for its grant (below)
-  logic        mq_v_q, mq_busy, d_go;
+  // ... or a timer store waits to be written (tw_v_q, below)
+  logic        mq_v_q, mq_busy, d_go, d_wait, tw_v_q;
   assign mq_busy = mq_v_q & !mmio_gnt_i;
-  assign d_go    = d_req & !mq_busy;
+  assign d_wait  = mq_busy | tw_v_q;
+  assign d_go    = d_req & !d_wait;
 
   // ---- address decode of the data side (core, or host while in reset)
   logic        a_req, a_we;
@@ -122,26 +124,42 @@ module rv_cpu #(
   // Only the core reaches it (the host load port serves IMEM and DMEM, and the timer is in
   // reset while the host owns the port): decoded from the core's request alone, not through
   // the host/core muxes (issue 16: the loader's request reached the timer's 128 flops that way).
+  // A store is posted: taken into tw_*_q and written the next cycle (issue 16: the decode of the
+  // core's address add into the 128 timer flops' enables was 9 LUT levels). The core's next data
+  // request, whatever its address, waits that one cycle (tw_v_q: a register, like mq_busy), so a
+  // load that follows a timer store reads the stored value.
   logic [31:0] timer_rdata_q;
   logic [31:0] mtime_w, mtimecmp_w;
   logic        core_timer;
+  logic [1:0]  tw_sel_q;
+  logic [3:0]  tw_be_q;
+  logic [31:0] tw_wdata_q;
   assign core_timer = (d_addr[31:28] == rv_pkg::TimerBase[31:28]);
   assign mtime_w    = d_addr[2] ? mtime_q[63:32]    : mtime_q[31:0];
   assign mtimecmp_w = d_addr[2] ? mtimecmp_q[63:32] : mtimecmp_q[31:0];
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) tw_v_q <= 1'b0;
+    else         tw_v_q <= d_go & core_timer & d_we;
+    if (d_go) begin
+      tw_sel_q   <= d_addr[3:2];
+      tw_be_q    <= d_be;
+      tw_wdata_q <= d_wdata;
+    end
+  end
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       mtime_q    <= 64'd0;
       mtimecmp_q <= 64'hFFFF_FFFF_FFFF_FFFF;
     end else begin
       mtime_q <= mtime_q + 64'd1;
-      if (d_go && core_timer && d_we) begin
+      if (tw_v_q) begin
         for (int i = 0; i < 4; i++) begin
-          if (d_be[i]) begin
-            unique case (d_addr[3:2])
-              2'd0: mtime_q[8*i +: 8]         <= d_wdata[8*i +: 8];
-              2'd1: mtime_q[32 + 8*i +: 8]    <= d_wdata[8*i +: 8];
-              2'd2: mtimecmp_q[8*i +: 8]      <= d_wdata[8*i +: 8];
-              default: mtimecmp_q[32 + 8*i +: 8] <= d_wdata[8*i +: 8];
+          if (tw_be_q[i]) begin
+            unique case (tw_sel_q)
+              2'd0: mtime_q[8*i +: 8]         <= tw_wdata_q[8*i +: 8];
+              2'd1: mtime_q[32 + 8*i +: 8]    <= tw_wdata_q[8*i +: 8];
+              2'd2: mtimecmp_q[8*i +: 8]      <= tw_wdata_q[8*i +: 8];
+              default: mtimecmp_q[32 + 8*i +: 8] <= tw_wdata_q[8*i +: 8];
             endcase
           end
         end
@@ -192,7 +210,7 @@ module rv_cpu #(
   assign mmio_addr_o  = mq_addr_q;
   assign mmio_wdata_o = mq_wdata_q;
   assign mmio_be_o    = mq_be_q;
-  assign d_gnt        = !mq_busy;
+  assign d_gnt        = !d_wait;
 
   // ---- read data return
   // A tightly coupled load waits for tc_rvalid_i (tc_pend_q): the port's targets answer in one
