@@ -49,7 +49,8 @@ static inline void hal_wr32(uint32_t off, uint32_t v)
 	*(volatile uint32_t *)(uintptr_t)(RNIC_FW_MMIO_BASE + off) = v;
 }
 
-/* The tightly coupled window (spec fw_tc): one-cycle loads and stores, no wait. */
+/* The engines' tightly coupled window (spec fw_tc): posted one-cycle stores, two-cycle loads
+ * (the request is registered in rnic_fw_subsys before the engines decode it). */
 static inline uint32_t hal_tc_rd32(uint32_t off)
 {
 	return *(volatile uint32_t *)(uintptr_t)(RNIC_FW_TC_BASE + off);

@@ -21,26 +21,41 @@ module rnic_fifo #(
   logic [Width-1:0] mem_q [Depth];
   logic [PtrW-1:0]  wptr_q, rptr_q;
   logic [PtrW:0]    cnt_q;
+  // full and empty from their own registers, loaded with the next count's compare (issue 16:
+  // the compare after cnt_q sat on the paths from a FIFO's level through its users' handshakes
+  // back into its own push; the flags' values are the same in every cycle). Held as "not empty"
+  // so that both are 0, like the count, before the first reset edge (Verilator's zero initial
+  // values: a testbench that samples during reset sees an empty FIFO, as before)
+  logic             full_q, nempty_q;
 
   logic do_push, do_pop;
-  assign do_push = push_i && !full_o;
-  assign do_pop  = pop_i && !empty_o;
+  assign do_push = push_i && !full_q;
+  assign do_pop  = pop_i && nempty_q;
 
-  assign full_o  = (cnt_q == (PtrW+1)'(Depth));
-  assign empty_o = (cnt_q == '0);
+  assign full_o  = full_q;
+  assign empty_o = !nempty_q;
   assign data_o  = mem_q[rptr_q];
   assign count_o = cnt_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      wptr_q <= '0;
-      rptr_q <= '0;
-      cnt_q  <= '0;
+      wptr_q  <= '0;
+      rptr_q  <= '0;
+      cnt_q   <= '0;
+      full_q   <= 1'b0;
+      nempty_q <= 1'b0;
     end else begin
       if (do_push) wptr_q <= wptr_q + 1'b1;
       if (do_pop)  rptr_q <= rptr_q + 1'b1;
-      if (do_push && !do_pop) cnt_q <= cnt_q + 1'b1;
-      else if (!do_push && do_pop) cnt_q <= cnt_q - 1'b1;
+      if (do_push && !do_pop) begin
+        cnt_q   <= cnt_q + 1'b1;
+        full_q   <= (cnt_q == (PtrW+1)'(Depth - 1));
+        nempty_q <= 1'b1;
+      end else if (!do_push && do_pop) begin
+        cnt_q   <= cnt_q - 1'b1;
+        full_q   <= 1'b0;
+        nempty_q <= (cnt_q != (PtrW+1)'(1));
+      end
     end
   end
 

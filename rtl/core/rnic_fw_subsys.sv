@@ -210,17 +210,45 @@ module rnic_fw_subsys #(
 
   // The engines' window is 4 KiB (aliased up to fw_tc.qpc_base); the engines take whole words
   // (stores are 32-bit). From qpc_base on: the QP-context RAM, byte-enabled like DMEM.
+  // The engines' request leaves here from registers (eq_*_q, the cycle after the core presents
+  // it): no path runs from the core's address add through an engine's decode into its state
+  // (issue 16: that was the core's longest path, 10-12 LUT levels into wqe_fetch, cqe_writer,
+  // doorbell_bar and the DMA engine). A store is posted (the engine takes it one cycle later; a
+  // later access reaches the engine later still, so program order holds); a load's data comes
+  // from the engine's register the cycle after that, two cycles after the request
+  // (tc_rvalid). The QP-context RAM, a block RAM whose address port is its own register, keeps
+  // the one-cycle load.
   logic [31:0] tc_addr_full, tc_wdata, qpc_rdata;
   logic [3:0]  tc_be;
-  logic        tc_req, tc_we, sel_qpc, qpc_rsel_q;
+  logic        tc_req, tc_we, sel_qpc, qpc_rsel_q, tc_rvalid;
   logic [31:0] tc_rdata;
+  logic        eq_req_q, eq_we_q, qpc_rv_q, eng_rv_q;
+  logic [11:0] eq_addr_q;
+  logic [31:0] eq_wdata_q;
   // qpc_base is a power of two above the engines' window: its one bit selects the RAM
   localparam logic [31:0] QpcBase = rnic_spec_pkg::FW_TC_QPC_BASE;
   assign sel_qpc = |(tc_addr_full & QpcBase);
-  assign tc_req_o = tc_req && !sel_qpc;
-  assign tc_we_o = tc_we;
-  assign tc_wdata_o = tc_wdata;
-  assign tc_addr_o = tc_addr_full[11:0];
+  always_ff @(posedge clk_i) begin
+    if (!core_run) begin
+      eq_req_q <= 1'b0;
+      qpc_rv_q <= 1'b0;
+      eng_rv_q <= 1'b0;
+    end else begin
+      eq_req_q <= tc_req && !sel_qpc;
+      qpc_rv_q <= tc_req && sel_qpc && !tc_we;
+      eng_rv_q <= eq_req_q && !eq_we_q;
+    end
+    // gated by the request so an idle port does not toggle the engines' inputs
+    if (tc_req) begin
+      eq_we_q    <= tc_we;
+      eq_addr_q  <= tc_addr_full[11:0];
+      eq_wdata_q <= tc_wdata;
+    end
+  end
+  assign tc_req_o = eq_req_q;
+  assign tc_we_o = eq_we_q;
+  assign tc_wdata_o = eq_wdata_q;
+  assign tc_addr_o = eq_addr_q;
   logic unused_tc;
   assign unused_tc = ^{tc_addr_full[31:12]};
   rnic_qpc_ram #(.NumQps(NumQps), .EntryBytes(rnic_spec_pkg::FW_TC_QPC_ENTRY_BYTES)) u_qpc (
@@ -232,6 +260,7 @@ module rnic_fw_subsys #(
     if (tc_req) qpc_rsel_q <= sel_qpc;
   end
   assign tc_rdata = qpc_rsel_q ? qpc_rdata : tc_rdata_i;
+  assign tc_rvalid = qpc_rv_q | eng_rv_q;
   // The core's reset is core_run alone: the loader's state resets asynchronously with rst_ni, so
   // core_run is low whenever rst_ni is and `rst_ni && core_run` is the same signal. Without the
   // top-level input in it, the core's load muxes and stall logic leave Verilator's input region
@@ -245,7 +274,7 @@ module rnic_fw_subsys #(
     .mmio_req_o(mmio_req), .mmio_we_o(mmio_we), .mmio_addr_o(mmio_addr), .mmio_wdata_o(mmio_wdata),
     .mmio_be_o(mmio_be), .mmio_gnt_i(mmio_gnt), .mmio_rvalid_i(mmio_rvalid), .mmio_rdata_i(mmio_rdata),
     .tc_req_o(tc_req), .tc_we_o(tc_we), .tc_addr_o(tc_addr_full), .tc_wdata_o(tc_wdata),
-    .tc_be_o(tc_be), .tc_rdata_i(tc_rdata),
+    .tc_be_o(tc_be), .tc_rvalid_i(tc_rvalid), .tc_rdata_i(tc_rdata),
     .irq_ext_i,
     .ret_valid_o(tr_valid), .ret_pc_o(tr_pc), .ret_insn_o(tr_insn), .ret_rd_o(tr_rd),
     .ret_rd_we_o(tr_rd_we), .ret_rd_wdata_o(tr_rd_wdata), .ret_trap_o(tr_trap)

@@ -34,13 +34,15 @@ module rv_cpu #(
   input  logic        mmio_gnt_i,
   input  logic        mmio_rvalid_i,
   input  logic [31:0] mmio_rdata_i,
-  // tightly coupled port (0x3000_0000..0x3FFF_FFFF): always granted, a store takes effect at
-  // its request, a load's data must come from a register the next cycle (no wait, no stall)
+  // tightly coupled port (0x3000_0000..0x3FFF_FFFF): always granted, a store is complete at its
+  // request; a load's data comes with tc_rvalid_i, one or more cycles later, from a register
+  // (tc_rvalid_i must be a register too: it reaches the core's stall). One load at a time.
   output logic        tc_req_o,
   output logic        tc_we_o,
   output logic [31:0] tc_addr_o,
   output logic [31:0] tc_wdata_o,
   output logic [3:0]  tc_be_o,
+  input  logic        tc_rvalid_i,
   input  logic [31:0] tc_rdata_i,
   // external interrupt (level, registered once here)
   input  logic        irq_ext_i,
@@ -75,9 +77,11 @@ module rv_cpu #(
   );
 
   // the core's data request is accepted unless a posted MMIO request waits for its grant (below)
-  logic        mq_v_q, mq_busy, d_go;
+  // ... or a timer store waits to be written (tw_v_q, below)
+  logic        mq_v_q, mq_busy, d_go, d_wait, tw_v_q;
   assign mq_busy = mq_v_q & !mmio_gnt_i;
-  assign d_go    = d_req & !mq_busy;
+  assign d_wait  = mq_busy | tw_v_q;
+  assign d_go    = d_req & !d_wait;
 
   // ---- address decode of the data side (core, or host while in reset)
   logic        a_req, a_we;
@@ -120,26 +124,42 @@ module rv_cpu #(
   // Only the core reaches it (the host load port serves IMEM and DMEM, and the timer is in
   // reset while the host owns the port): decoded from the core's request alone, not through
   // the host/core muxes (issue 16: the loader's request reached the timer's 128 flops that way).
+  // A store is posted: taken into tw_*_q and written the next cycle (issue 16: the decode of the
+  // core's address add into the 128 timer flops' enables was 9 LUT levels). The core's next data
+  // request, whatever its address, waits that one cycle (tw_v_q: a register, like mq_busy), so a
+  // load that follows a timer store reads the stored value.
   logic [31:0] timer_rdata_q;
   logic [31:0] mtime_w, mtimecmp_w;
   logic        core_timer;
+  logic [1:0]  tw_sel_q;
+  logic [3:0]  tw_be_q;
+  logic [31:0] tw_wdata_q;
   assign core_timer = (d_addr[31:28] == rv_pkg::TimerBase[31:28]);
   assign mtime_w    = d_addr[2] ? mtime_q[63:32]    : mtime_q[31:0];
   assign mtimecmp_w = d_addr[2] ? mtimecmp_q[63:32] : mtimecmp_q[31:0];
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) tw_v_q <= 1'b0;
+    else         tw_v_q <= d_go & core_timer & d_we;
+    if (d_go) begin
+      tw_sel_q   <= d_addr[3:2];
+      tw_be_q    <= d_be;
+      tw_wdata_q <= d_wdata;
+    end
+  end
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       mtime_q    <= 64'd0;
       mtimecmp_q <= 64'hFFFF_FFFF_FFFF_FFFF;
     end else begin
       mtime_q <= mtime_q + 64'd1;
-      if (d_go && core_timer && d_we) begin
+      if (tw_v_q) begin
         for (int i = 0; i < 4; i++) begin
-          if (d_be[i]) begin
-            unique case (d_addr[3:2])
-              2'd0: mtime_q[8*i +: 8]         <= d_wdata[8*i +: 8];
-              2'd1: mtime_q[32 + 8*i +: 8]    <= d_wdata[8*i +: 8];
-              2'd2: mtimecmp_q[8*i +: 8]      <= d_wdata[8*i +: 8];
-              default: mtimecmp_q[32 + 8*i +: 8] <= d_wdata[8*i +: 8];
+          if (tw_be_q[i]) begin
+            unique case (tw_sel_q)
+              2'd0: mtime_q[8*i +: 8]         <= tw_wdata_q[8*i +: 8];
+              2'd1: mtime_q[32 + 8*i +: 8]    <= tw_wdata_q[8*i +: 8];
+              2'd2: mtimecmp_q[8*i +: 8]      <= tw_wdata_q[8*i +: 8];
+              default: mtimecmp_q[32 + 8*i +: 8] <= tw_wdata_q[8*i +: 8];
             endcase
           end
         end
@@ -190,24 +210,31 @@ module rv_cpu #(
   assign mmio_addr_o  = mq_addr_q;
   assign mmio_wdata_o = mq_wdata_q;
   assign mmio_be_o    = mq_be_q;
-  assign d_gnt        = !mq_busy;
+  assign d_gnt        = !d_wait;
 
   // ---- read data return
-  logic       lrv_q;      // local (TCM/timer) read data valid this cycle
+  // A tightly coupled load waits for tc_rvalid_i (tc_pend_q): the port's targets answer in one
+  // cycle (the QP-context RAM) or two (the engines, whose requests rnic_fw_subsys registers).
+  // The host's loads (in reset) of a tc address keep the fixed one-cycle answer.
+  logic       lrv_q;      // local (TCM/timer, or the host's) read data valid this cycle
+  logic       tc_pend_q;  // a tightly coupled load waits for tc_rvalid_i
   logic [1:0] rsel_q;     // 0 IMEM, 1 DMEM, 2 timer, 3 tightly coupled port
   always_ff @(posedge clk_i) begin
-    lrv_q  <= a_req & !a_we & !sel_mmio;
-    rsel_q <= sel_imem ? 2'd0 : sel_dmem ? 2'd1 : sel_tc ? 2'd3 : 2'd2;
+    lrv_q  <= a_req & !a_we & !sel_mmio & !(rst_ni & sel_tc);
+    if (a_req) rsel_q <= sel_imem ? 2'd0 : sel_dmem ? 2'd1 : sel_tc ? 2'd3 : 2'd2;
     if (!rst_ni) mmio_pend_q <= 1'b0;
     else if (mmio_req_o && mmio_gnt_i && !mq_we_q) mmio_pend_q <= 1'b1;
     else if (mmio_rvalid_i) mmio_pend_q <= 1'b0;
+    if (!rst_ni) tc_pend_q <= 1'b0;
+    else if (tc_req_o && !d_we) tc_pend_q <= 1'b1;
+    else if (tc_rvalid_i) tc_pend_q <= 1'b0;
   end
   logic [31:0] local_rdata;
   assign local_rdata = (rsel_q == 2'd0) ? imem_b_rdata :
                        (rsel_q == 2'd1) ? dmem_b_rdata :
                        (rsel_q == 2'd3) ? tc_rdata_i   : timer_rdata_q;
-  assign d_rvalid    = (lrv_q & rst_ni) | (mmio_pend_q & mmio_rvalid_i);
-  assign d_rdata     = lrv_q ? local_rdata : mmio_rdata_i;
+  assign d_rvalid    = (lrv_q & rst_ni) | (mmio_pend_q & mmio_rvalid_i) | (tc_pend_q & tc_rvalid_i);
+  assign d_rdata     = (lrv_q | tc_pend_q) ? local_rdata : mmio_rdata_i;
   assign ld_rdata_o  = local_rdata;
   assign ld_rvalid_o = lrv_q & !rst_ni;
 endmodule

@@ -106,7 +106,9 @@ module cqe_writer #(
   logic [CntW-1:0] eq_err_q, eq_done_q;
   logic [31:0]     eq_prod_q;
   // the CQE-record count each event record waits for (cqw_prod when eqw_prod counted it)
-  logic [CntW-1:0] ev_mark [EvNum];
+  // (one flat vector, CntW bits per entry, written under one condition: Verilator keeps one
+  // shadow copy instead of a delayed-write flag per element; docs/sim-speed.md)
+  logic [EvNum*CntW-1:0] ev_mark;
   // error FIFO: the CQ of every CQE write answered with an error, oldest first
   logic [CqAw-1:0] ef_mem [RecNum];
   logic [RecAw-1:0] ef_rd_q, ef_wr_q;
@@ -222,7 +224,7 @@ module cqe_writer #(
   // (registered: a cycle late is safe, except right after evc_q moved, when it is masked)
   logic [CntW-1:0] mark_gap;
   logic            fw_ev_rdy, fw_ev_rdy_q, evc_moved_q;
-  assign mark_gap  = take_q - ev_mark[evc_q[EvAw-1:0]];
+  assign mark_gap  = take_q - ev_mark[evc_q[EvAw-1:0]*CntW +: CntW];
   assign fw_ev_rdy = fw_ev_rdy_q && !evc_moved_q;
 
   assign idle = state_q == Idle && take_q == prod_q && infl_cnt_q == '0 && !cfg_pend_q && !cmd_pend_q &&
@@ -436,12 +438,15 @@ module cqe_writer #(
   // event marks: every record eqw_prod adds waits for the CQE records handed before the store
   logic [CntW-1:0] ev_new;
   assign ev_new = tc_wdata_i[CntW-1:0] - evp_q;
+  logic [EvNum*EvAw-1:0] ev_rel;   // each entry's place after the oldest (wraps at EvNum)
   for (genvar i = 0; i < EvNum; i++) begin : g_mark
-    logic [EvAw-1:0] rel;
-    assign rel = EvAw'(i) - evp_q[EvAw-1:0];
-    always_ff @(posedge clk_i) begin
-      if (tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_EQW_PROD && CntW'(rel) < ev_new)
-        ev_mark[i] <= prod_q;
+    assign ev_rel[i*EvAw +: EvAw] = EvAw'(i) - evp_q[EvAw-1:0];
+  end
+  always_ff @(posedge clk_i) begin
+    if (tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_EQW_PROD) begin
+      for (int i = 0; i < EvNum; i++) begin
+        if (CntW'(ev_rel[i*EvAw +: EvAw]) < ev_new) ev_mark[i*CntW +: CntW] <= prod_q;
+      end
     end
   end
 

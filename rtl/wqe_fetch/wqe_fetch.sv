@@ -229,7 +229,9 @@ module wqe_fetch #(
   // a record's commands not yet completed (done: none). A doorbell of the QP of the newest record
   // whose fetch index is where that record ends extends it (one more command, the same record):
   // the firmware takes a host batch of doorbells as one record instead of one record each.
-  logic [RecCntW-1:0] rec_pend_q [DbNum];
+  // (one flat vector, RecCntW bits per record: written whole every cycle, Verilator keeps one
+  // shadow copy instead of a delayed-write flag per element; docs/sim-speed.md)
+  logic [DbNum*RecCntW-1:0] rec_pend_q;
   logic [15:0]       last_qpn_q, last_end_q;   // the newest record's QP and the index after it
   logic              ext_q, ext_go;
   logic [RecPw-1:0]  rec_wp_q, rec_rp_q;
@@ -421,7 +423,7 @@ module wqe_fetch #(
       rec_wp_q  <= '0;
       rec_rp_q  <= '0;
       rec_err_q <= '0;
-      for (int i = 0; i < DbNum; i++) rec_pend_q[i] <= '0;
+      rec_pend_q <= '0;
       last_qpn_q <= '0;
       last_end_q <= '0;
       ext_q     <= 1'b0;
@@ -542,10 +544,11 @@ module wqe_fetch #(
                          - (rrec_pop ? rrec_bbs[rrec_rp_q[RrAw-1:0]] : '0);
       for (int i = 0; i < DbNum; i++) begin
         if (go_push && !cur_rq && !ext_go && rec_wp_q[RecAw-1:0] == RecAw'(i)) begin
-          rec_pend_q[i] <= RecCntW'(1);   // (a dropped record's count is stale: restart it)
+          rec_pend_q[i*RecCntW +: RecCntW] <= RecCntW'(1);   // (a dropped record's count is stale: restart it)
           rec_err_q[i] <= 1'b0;
         end else begin
-          rec_pend_q[i] <= rec_pend_q[i] + RecCntW'(go_push && !cur_rq && go_rec[RecAw-1:0] == RecAw'(i))
+          rec_pend_q[i*RecCntW +: RecCntW] <= rec_pend_q[i*RecCntW +: RecCntW]
+                         + RecCntW'(go_push && !cur_rq && go_rec[RecAw-1:0] == RecAw'(i))
                          - RecCntW'(rd_cpl_valid_i && cpl_db && rec_live && cpl_rec[RecAw-1:0] == RecAw'(i));
           if (rd_cpl_valid_i && cpl_db && rec_live && cpl_rec[RecAw-1:0] == RecAw'(i) && rd_cpl_status_i != 2'b00)
             rec_err_q[i] <= 1'b1;
@@ -582,7 +585,7 @@ module wqe_fetch #(
       dbr_info.bbs = 8'(rec_bbs[rh]);
       dbr_info.slot = 8'(rec_slot[rh]);
       dbr_info.valid = 1'b1;
-      dbr_info.done = rec_pend_q[rh] == '0;
+      dbr_info.done = rec_pend_q[rh*RecCntW +: RecCntW] == '0;
       dbr_info.err = rec_err_q[rh];
       dbr_info.more = rec_cnt > RecPw'(1);
     end

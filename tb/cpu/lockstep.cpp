@@ -2,8 +2,10 @@
 // (forward branches/jumps only, a final jump back to the top, loads/stores into a DMEM window,
 // mul/div with edge-case operands, mscratch CSR accesses) into IMEM through the host port; the
 // core runs it against the C reference model (ref/rv32_ref.c) and every retired instruction's
-// PC, instruction, rd and written value are compared.
-//   Vrv_cpu random [--seed S] [--count N] [--lat G,R] [--len SLOTS]
+// PC, instruction, rd and written value are compared. With --tc N the second window (x29) is
+// the RAM behind the tightly coupled port instead of the MMIO RAM, its loads answered 1..N
+// cycles after their request; its final contents are compared too.
+//   Vrv_cpu random [--seed S] [--count N] [--lat G,R] [--len SLOTS] [--tc N]
 #include <cstdlib>
 #include <cstring>
 #include <random>
@@ -18,6 +20,7 @@ namespace {
 constexpr uint32_t kImemBytes = 65536, kDmemBytes = 65536;
 constexpr uint32_t kWinBase = 0x10000100u;  // x31 points here; accesses in [-256, +1792)
 constexpr uint32_t kMmioWinBase = 0x40000100u;  // x29: same window in the testbench MMIO RAM
+constexpr uint32_t kTcWinBase = 0x30000100u;    // x29 with --tc: in the tightly coupled RAM
 constexpr uint32_t kInitLo = 0x10000000u, kInitHi = 0x10000900u;
 
 uint32_t r_type(uint32_t f7, uint32_t rs2, uint32_t rs1, uint32_t f3, uint32_t rd, uint32_t op) {
@@ -46,6 +49,7 @@ struct Gen {
   std::mt19937_64 rng;
   std::vector<uint32_t> prog;
   bool irq = false;   // interrupt mode: handler at 0x4, mscratch reserved for it
+  uint32_t win2 = kMmioWinBase;   // x29's window
   explicit Gen(uint64_t seed, bool with_irq) : rng(seed), irq(with_irq) {}
   uint32_t rnd(uint32_t n) { return (uint32_t)(rng() % n); }
   uint32_t special() {
@@ -79,7 +83,7 @@ struct Gen {
       prog.push_back(i_type(0x300, 8, 6, 0, 0x73));     // csrsi mstatus, 8
     }
     li(31, kWinBase);
-    li(29, kMmioWinBase);
+    li(29, win2);
     for (uint32_t r = 1; r < 29; r++) li(r, special());
     size_t body = prog.size();
     for (unsigned i = 0; i < slots; i++) {
@@ -143,15 +147,17 @@ struct Gen {
 
 int lockstep_main(int argc, char** argv) {
   uint64_t seed = 1, count = 200000;
-  unsigned lat_g = 0, lat_r = 1, len = 3000, irq = 0;
+  unsigned lat_g = 0, lat_r = 1, len = 3000, irq = 0, tc = 0;
   for (int i = 0; i < argc; i++) {
     if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], 0, 0);
     else if (!strcmp(argv[i], "--count") && i + 1 < argc) count = strtoull(argv[++i], 0, 0);
     else if (!strcmp(argv[i], "--len") && i + 1 < argc) len = (unsigned)atoi(argv[++i]);
     else if (!strcmp(argv[i], "--irq") && i + 1 < argc) irq = (unsigned)atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--tc") && i + 1 < argc) tc = (unsigned)atoi(argv[++i]);
     else if (!strcmp(argv[i], "--lat") && i + 1 < argc) sscanf(argv[++i], "%u,%u", &lat_g, &lat_r);
   }
   Gen g(seed, irq != 0);
+  if (tc) g.win2 = kTcWinBase;
   g.build(len);
   static uint8_t imem[kImemBytes], dmem[kDmemBytes], mram[4096];
   memset(imem, 0, sizeof imem);
@@ -160,6 +166,7 @@ int lockstep_main(int argc, char** argv) {
   CpuHarness h(seed);
   h.set_latency(lat_g, lat_r);
   h.set_auto_irq(irq);
+  h.set_tc_latency(tc);
   for (size_t i = 0; i < g.prog.size(); i++) {
     h.host_write((uint32_t)i * 4, g.prog[i]);
     memcpy(&imem[i * 4], &g.prog[i], 4);
@@ -172,7 +179,7 @@ int lockstep_main(int argc, char** argv) {
   rv32_ref_t ref;
   memset(&ref, 0, sizeof ref);
   ref.imem = imem; ref.imem_bytes = kImemBytes; ref.dmem = dmem; ref.dmem_bytes = kDmemBytes;
-  ref.mmio = mram; ref.mmio_bytes = sizeof mram;
+  ref.mmio = mram; ref.mmio_bytes = sizeof mram; ref.mmio_seg = tc ? 3 : 4;
 
   uint64_t n = 0, errors = 0, n_irq = 0;
   h.on_retire = [&](const Retire& r) {
@@ -225,9 +232,15 @@ int lockstep_main(int argc, char** argv) {
            (unsigned long long)seed, bad); tb_print_rerun();
     return 1;
   }
-  printf("PASS random-seed%llu%s %llu instructions in lock-step, DMEM window equal (%llu cycles, "
-         "prog %zu words, mmio-lat %u,%u, %llu interrupts)\n", (unsigned long long)seed,
-         irq ? "-irq" : "", (unsigned long long)n, (unsigned long long)cycles, g.prog.size(),
-         lat_g, lat_r, (unsigned long long)n_irq);
+  if (tc && memcmp(h.tc_ram(), mram, sizeof mram) != 0) {
+    printf("FAIL random-seed%llu final tightly coupled RAM differs from the reference's\n",
+           (unsigned long long)seed); tb_print_rerun();
+    return 1;
+  }
+  printf("PASS random-seed%llu%s%s %llu instructions in lock-step, DMEM window%s equal (%llu "
+         "cycles, prog %zu words, mmio-lat %u,%u, tc-lat 1..%u, %llu interrupts)\n",
+         (unsigned long long)seed, irq ? "-irq" : "", tc ? "-tc" : "", (unsigned long long)n,
+         tc ? " and tc RAM" : "", (unsigned long long)cycles, g.prog.size(), lat_g, lat_r,
+         tc ? tc : 1u, (unsigned long long)n_irq);
   return 0;
 }

@@ -24,6 +24,14 @@ for seed in 11 12 13 14 15; do
   n=$(echo "$out" | sed -n 's/^PASS random-seed[0-9]*-irq \([0-9]*\) instructions.*/\1/p')
   total=$((total + ${n:-0}))
 done
-echo "# random lock-step: $total instructions retired and compared (seeds 1-10: 500k each; seeds 11-15 with interrupts: 200k each)"
+for seed in 16 17 18 19; do
+  # the second window on the tightly coupled port: loads answered 1..N cycles later (N = 1, 2, 3, 4)
+  irqa=""; [ "$seed" -ge 18 ] && irqa="--irq 40"
+  out=$("$sim" random --seed "$seed" --count 200000 --tc $((seed - 15)) $irqa) || rc=1
+  echo "$out"
+  n=$(echo "$out" | sed -n 's/^PASS random-seed[0-9]*\(-irq\)\{0,1\}-tc \([0-9]*\) instructions.*/\2/p')
+  total=$((total + ${n:-0}))
+done
+echo "# random lock-step: $total instructions retired and compared (seeds 1-10: 500k each; seeds 11-15 with interrupts: 200k each; seeds 16-19 through the tightly coupled port: 200k each)"
 if [ "$total" -ge 1000000 ]; then echo "PASS random-total $total"; else echo "FAIL random-total only $total"; rc=1; fi
 exit $rc

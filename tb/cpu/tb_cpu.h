@@ -1,6 +1,6 @@
 // tb_cpu.h: harness around the verilated rv_cpu: clocking, host load port, an MMIO target with
-// random grant/response delays, simulation-only registers (exit, putchar, irq control), and the
-// retirement trace hook.
+// random grant/response delays, a RAM on the tightly coupled port answering loads 1..N cycles
+// later, simulation-only registers (exit, putchar, irq control), and the retirement trace hook.
 #pragma once
 #include <cstdint>
 #include <cstdio>
@@ -16,6 +16,8 @@
 enum : uint32_t {
   kMmioRamBase  = 0x40000000u,  // 4 KiB scratch RAM behind the (slow) MMIO port
   kMmioRamBytes = 0x1000u,
+  kTcRamBase    = 0x30000000u,  // 4 KiB RAM behind the tightly coupled port
+  kTcRamBytes   = 0x1000u,
   kSimIrqSet    = 0x4FFFFFE0u,  // write N: raise irq_ext_i N cycles later (stays up)
   kSimIrqClr    = 0x4FFFFFE4u,  // write: lower irq_ext_i
   kSimLatency   = 0x4FFFFFE8u,  // write (G<<16)|R: max grant delay G, max response delay R
@@ -42,6 +44,8 @@ class CpuHarness {
     m_->mmio_gnt_i = 0;
     m_->mmio_rvalid_i = 0;
     m_->mmio_rdata_i = 0;
+    m_->tc_rvalid_i = 0;
+    m_->tc_rdata_i = 0;
     for (int i = 0; i < 4; i++) cycle();
     gnt_wait_ = pick(max_gnt_);
   }
@@ -75,6 +79,9 @@ class CpuHarness {
   // raise irq_ext_i again 1..max cycles after each clear (0: only on request)
   void set_auto_irq(unsigned max) { auto_irq_ = max; }
   void set_latency(unsigned g, unsigned r) { max_gnt_ = g; max_rsp_ = r; gnt_wait_ = pick(g); }
+  // tightly coupled loads answered 1..n cycles after their request (rnic_fw_subsys: 1 or 2)
+  void set_tc_latency(unsigned n) { max_tc_ = n ? n : 1; }
+  const uint8_t* tc_ram() const { return reinterpret_cast<const uint8_t*>(tc_ram_); }
 
   // ---- one clock cycle
   void cycle() {
@@ -85,6 +92,8 @@ class CpuHarness {
     m_->mmio_rvalid_i = 0;
     if (pend_ && rsp_wait_ == 0) { m_->mmio_rvalid_i = 1; m_->mmio_rdata_i = pend_data_; }
     m_->mmio_gnt_i = 0;
+    m_->tc_rvalid_i = tc_pend_ && tc_wait_ == 0;
+    m_->tc_rdata_i = m_->tc_rvalid_i ? tc_data_ : 0xBADC0DE1u;
     m_->eval();
     bool gnt = false;
     if (m_->rst_ni && m_->mmio_req_o) {
@@ -95,6 +104,17 @@ class CpuHarness {
     waves_.sample(false);
     if (m_->mmio_rvalid_i) pend_ = false;
     else if (pend_) rsp_wait_--;
+    if (m_->tc_rvalid_i) tc_pend_ = false;
+    else if (tc_pend_) tc_wait_--;
+    if (m_->rst_ni && m_->tc_req_o) {   // a store takes effect at its request, a load is read there
+      uint32_t& w = tc_ram_[(m_->tc_addr_o - kTcRamBase) % kTcRamBytes / 4];
+      if (m_->tc_we_o) {
+        for (int i = 0; i < 4; i++)
+          if (m_->tc_be_o & (1u << i)) w = (w & ~(0xFFu << (8 * i))) | (m_->tc_wdata_o & (0xFFu << (8 * i)));
+      } else {
+        tc_pend_ = true; tc_data_ = w; tc_wait_ = pick(max_tc_ - 1);
+      }
+    }
     if (gnt) {
       uint32_t a = m_->mmio_addr_o;
       if (m_->mmio_we_o) mmio_write(a, m_->mmio_wdata_o, m_->mmio_be_o);
@@ -153,6 +173,10 @@ class CpuHarness {
   unsigned gnt_wait_ = 0, rsp_wait_ = 0;
   bool pend_ = false;
   uint32_t pend_data_ = 0;
+  unsigned max_tc_ = 1, tc_wait_ = 0;
+  bool tc_pend_ = false;
+  uint32_t tc_data_ = 0;
+  uint32_t tc_ram_[kTcRamBytes / 4] = {};
   bool irq_ = false;
   unsigned auto_irq_ = 0;
   uint64_t irq_at_ = 0;

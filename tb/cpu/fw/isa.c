@@ -245,6 +245,14 @@ static void test_csr(void) {
   uint32_t t0 = MTIME_LO;
   uint32_t t1 = CSR_READ(time);
   check("time_csr", (t1 - t0) < 20u, 1);
+  /* timer stores are posted (rv_cpu writes them a cycle later): a load right behind one reads
+   * the stored value */
+  uint32_t tv;
+  asm volatile("sw %1, 0(%2)\n\tlw %0, 0(%2)" : "=&r"(tv) : "r"(0x12345678u), "r"(0x2000000Cu) : "memory");
+  check("timer_store_then_load_mtimecmp", tv, 0x12345678u);
+  MTIMECMP_HI = 0xFFFFFFFFu;
+  asm volatile("sw %1, 0(%2)\n\tlw %0, 0(%2)" : "=&r"(tv) : "r"(0x40000000u), "r"(0x20000000u) : "memory");
+  check("timer_store_then_load_mtime", tv - 0x40000000u < 4u, 1);
 }
 
 /* Writes to one half of a 64-bit counter (csrw/csrs/csrc on mcycle, minstret and their h

@@ -4,7 +4,8 @@
 static uint8_t *ref_mem(rv32_ref_t *s, uint32_t a) {
   if ((a >> 28) == 0) return &s->imem[a % s->imem_bytes];
   if ((a >> 28) == 1) return &s->dmem[(a & 0x0FFFFFFFu) % s->dmem_bytes];
-  if ((a >> 28) == 4 && s->mmio && (a & 0x0FFFFFFFu) < s->mmio_bytes) return &s->mmio[a & 0x0FFFFFFFu];
+  if ((a >> 28) == (s->mmio_seg ? s->mmio_seg : 4u) && s->mmio && (a & 0x0FFFFFFFu) < s->mmio_bytes)
+    return &s->mmio[a & 0x0FFFFFFFu];
   return 0;
 }
 

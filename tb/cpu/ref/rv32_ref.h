@@ -2,7 +2,7 @@
  * mstatus, mie, mtvec, mscratch, mepc, mcause, and mret) for lock-step
  * comparison with rv_cpu. Plain C (also compiles as C++). Memory map as rv_cpu: IMEM at
  * 0x0000_0000, DMEM at 0x1000_0000 (both aliased by size),
- * optional RAM at 0x4000_0000. */
+ * optional RAM at 0x4000_0000 (or at 0x3000_0000, the tightly coupled window). */
 #ifndef RV32_REF_H
 #define RV32_REF_H
 #include <stdint.h>
@@ -17,6 +17,7 @@ typedef struct {
   uint8_t *imem; uint32_t imem_bytes;
   uint8_t *dmem; uint32_t dmem_bytes;
   uint8_t *mmio; uint32_t mmio_bytes;   /* RAM seen at 0x4000_0000 (testbench MMIO RAM), may be 0 */
+  uint32_t mmio_seg;   /* that RAM's address bits 31:28: 4 (also when 0), 3 for the tc window */
 } rv32_ref_t;
 
 typedef struct {
