@@ -10,8 +10,10 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 static constexpr size_t kPcProfWords = 65536 / 4;  // IMEM words (RNIC_PC_PROFILE)
@@ -224,14 +226,23 @@ void RnicNode::deliver_msix(unsigned v) {
 
 static constexpr uint64_t kKeepAll = RnicNode::kDataBytes == 64 ? ~0ull : (1ull << RnicNode::kDataBytes) - 1;
 
-// DataWidth-bit Verilator words <-> byte lanes, byte 0 in bits [7:0].
-static inline void wide_to_bytes(const uint32_t *w, uint8_t *b) {
-  for (unsigned i = 0; i < RnicNode::kDataBytes / 4; i++)
-    for (int k = 0; k < 4; k++) b[4 * i + k] = uint8_t(w[i] >> (8 * k));
-}
-static inline void bytes_to_wide(const uint8_t *b, uint32_t *w) {
-  for (unsigned i = 0; i < RnicNode::kDataBytes / 4; i++)
-    w[i] = uint32_t(b[4 * i]) | uint32_t(b[4 * i + 1]) << 8 | uint32_t(b[4 * i + 2]) << 16 | uint32_t(b[4 * i + 3]) << 24;
+// DataWidth-bit Verilator words <-> byte lanes, byte 0 in bits [7:0]: on a little-endian host the
+// words' bytes are already in lane order, so one copy.
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "wide_to_bytes/bytes_to_wide copy words as bytes");
+static inline void wide_to_bytes(const uint32_t *w, uint8_t *b) { std::memcpy(b, w, RnicNode::kDataBytes); }
+static inline void bytes_to_wide(const uint8_t *b, uint32_t *w) { std::memcpy(w, b, RnicNode::kDataBytes); }
+// A strobe word -> one byte (0/1) per lane, 8 lanes per table entry.
+static const std::array<uint64_t, 256> kStrbBytes = [] {
+  std::array<uint64_t, 256> t{};
+  for (unsigned v = 0; v < 256; v++)
+    for (unsigned i = 0; i < 8; i++) t[v] |= uint64_t(v >> i & 1) << (8 * i);
+  return t;
+}();
+static inline void strobe_to_bytes(uint64_t s, uint8_t *b) {
+  for (unsigned i = 0; i < RnicNode::kDataBytes; i += 8) {
+    uint64_t e = kStrbBytes[(s >> i) & 0xFF];
+    std::memcpy(b + i, &e, std::min<unsigned>(8, RnicNode::kDataBytes - i));
+  }
 }
 
 void RnicNode::drive_inputs() {
@@ -370,8 +381,7 @@ void RnicNode::sample_handshakes() {
     p.wvalid = c.m_axi_wvalid_o;
     if (p.wvalid) {
       wide_to_bytes(c.m_axi_wdata_o.data(), p.wdata.data());
-      uint64_t s = c.m_axi_wstrb_o;
-      for (unsigned i = 0; i < kDataBytes; i++) p.wstrb[i] = s >> i & 1;
+      strobe_to_bytes(c.m_axi_wstrb_o, p.wstrb.data());
       p.wlast = c.m_axi_wlast_o;
     }
     p.bready = c.m_axi_bready_o;
@@ -439,8 +449,7 @@ void RnicNode::monitor_cycle() {
   p.wvalid = c.s_axi_db_wvalid_i, p.wready = c.s_axi_db_wready_o;
   if (p.wvalid) {
     wide_to_bytes(c.s_axi_db_wdata_i.data(), p.wdata.data());
-    uint64_t s = c.s_axi_db_wstrb_i;
-    for (unsigned i = 0; i < kDataBytes; i++) p.wstrb[i] = s >> i & 1;
+    strobe_to_bytes(c.s_axi_db_wstrb_i, p.wstrb.data());
     p.wlast = c.s_axi_db_wlast_i;
   }
   p.bvalid = c.s_axi_db_bvalid_o, p.bready = c.s_axi_db_bready_i, p.bid = c.s_axi_db_bid_o, p.bresp = c.s_axi_db_bresp_o;
