@@ -24,8 +24,9 @@ static constexpr size_t kPcProfWords = 65536 / 4;  // IMEM words (RNIC_PC_PROFIL
 // low, and only clk_i changed since, which no input-region logic reads (the region's only
 // trigger is the first iteration): the second run would recompute the same values. So the edge
 // runs the generated active/NBA loop alone, the same calls in the same order as eval() makes
-// them (docs/sim-speed.md, step 12). Other Verilator versions keep plain eval().
-#if VERILATOR_VERSION_INTEGER == 5006000
+// them (docs/sim-speed.md, step 12). Other Verilator versions keep plain eval(), and so does the
+// trace build (WAVES=1), whose eval() also marks the activity its waveform dump looks for.
+#if VERILATOR_VERSION_INTEGER == 5006000 && !VM_TRACE
 void Vrnic_core___024root___eval_triggers__act(Vrnic_core___024root *vlSelf);
 void Vrnic_core___024root___eval_act(Vrnic_core___024root *vlSelf);
 void Vrnic_core___024root___eval_nba(Vrnic_core___024root *vlSelf);
