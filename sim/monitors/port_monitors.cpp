@@ -20,13 +20,9 @@ static std::string fmt(const char *f, unsigned long long a = 0, unsigned long lo
 
 // ---- AXI4 ---------------------------------------------------------------------------------------
 
-void MonitorBase::hold(uint64_t cyc, const char *ch, Held &s, bool valid, bool ready, uint64_t h) {
-  if (s.on) {
-    if (!valid) violate(cyc, std::string(ch) + "VALID dropped before " + ch + "READY");
-    else if (h != s.h) violate(cyc, std::string(ch) + " payload changed while waiting for " + ch + "READY");
-  }
-  s.on = valid && !ready;
-  s.h = h;
+void MonitorBase::held_check(uint64_t cyc, const char *ch, const Held &s, bool valid, uint64_t h) {
+  if (!valid) violate(cyc, std::string(ch) + "VALID dropped before " + ch + "READY");
+  else if (h != s.h) violate(cyc, std::string(ch) + " payload changed while waiting for " + ch + "READY");
 }
 
 void AxiMonitor::check_burst(uint64_t cyc, const char *ch, uint64_t addr, uint32_t len, uint32_t size, uint32_t burst) {

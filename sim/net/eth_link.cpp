@@ -52,9 +52,14 @@ void EthLink::pcap_drain(uint64_t up_to_ps) {
 }
 
 // Called several times per NIC cycle: the divisor (what sc_time / sc_time divides by) is
-// computed once instead of building an sc_time each call; same arithmetic, same result.
+// computed once instead of building an sc_time each call; same arithmetic, same result. At
+// SystemC's default resolution (1 ps, the simulator's) the divisor is 1 and the time stamp's
+// integer value is already the result (exact below 2^53 ps, ~2.5 hours of simulated time), so
+// the conversion to double and the rounding are skipped.
 uint64_t EthLink::now_ps() {
   static const double ps = sc_time(1, SC_PS).to_double();
+  static const bool ps_resolution = sc_time(1, SC_PS).value() == 1;
+  if (ps_resolution) return sc_time_stamp().value();
   return uint64_t(std::llround(sc_time_stamp().to_double() / ps));
 }
 
