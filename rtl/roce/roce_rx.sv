@@ -4,7 +4,8 @@
 // roce_pkg Drop* for the reasons, in priority order) and either committed (parsed header on
 // hdr_*, payload on m_* - pad and ICRC stripped, no beats for an empty payload) or rolled
 // back and counted under its drop reason. P_Key: 0xFFFF and the limited-member 0x7FFF are
-// accepted. DestQP must lie in [qpn_lo_i, qpn_hi_i]. With drop_when_full_i = 0 the MAC side
+// accepted. DestQP must lie in [qpn_lo_i, qpn_hi_i] (configuration: compared as the header
+// beats are taken, so change it only between frames). With drop_when_full_i = 0 the MAC side
 // is stalled (tready) while the buffer or the header queue is full; with 1, s_tready_o stays
 // high (for a MAC without backpressure) and a good frame that finds no room is dropped and
 // counted as DropNoBuf. Pipelined for timing: beats pass two front stages and roce_icrc
@@ -81,7 +82,7 @@ module roce_rx #(
   logic               icrc_ok;
   logic               fire;
   logic               flen_big_q, flen_bad_q, runt_q;
-  logic [roce_pkg::DropPkey:roce_pkg::DropEthertype] chk_q;  // header checks, by drop reason
+  logic [roce_pkg::DropQpn:roce_pkg::DropEthertype] chk_q;  // header checks, by drop reason
 
   // Header FIFO: plain vectors (Yosys 0.23 synthesizes an unpacked array of a struct type
   // without storage), written from its own process one cycle after the header is judged (a
@@ -348,7 +349,7 @@ module roce_rx #(
         else if (chk_q[roce_pkg::DropTver]) reason = 4'(roce_pkg::DropTver);
         else if (chk_q[roce_pkg::DropOpcode]) reason = 4'(roce_pkg::DropOpcode);
         else if (chk_q[roce_pkg::DropPkey]) reason = 4'(roce_pkg::DropPkey);
-        else if (qpn < qpn_lo_i || qpn > qpn_hi_i) reason = 4'(roce_pkg::DropQpn);
+        else if (chk_q[roce_pkg::DropQpn]) reason = 4'(roce_pkg::DropQpn);
         else if (!icrc_ok) reason = 4'(roce_pkg::DropIcrc);
         else if (drop_when_full_i && (nobuf_q || (flush_q && !space_ok) || !meta_space))
           reason = 4'(roce_pkg::DropNoBuf);
@@ -441,6 +442,9 @@ module roce_rx #(
         chk_q[roce_pkg::DropTver]      <= hv[8*43+3:8*43+0] != 4'h0;
         chk_q[roce_pkg::DropOpcode]    <= !f[roce_pkg::HfKnown];
         chk_q[roce_pkg::DropPkey]      <= (16'(be_at(hv[8*44 +: 64], 2)) & 16'h7FFF) != 16'h7FFF;
+        // (timing: the range compares behind the capture were the verdict's longest input)
+        chk_q[roce_pkg::DropQpn]       <= 24'(be_at(hv[8*47 +: 64], 3)) < qpn_lo_i ||
+                                          24'(be_at(hv[8*47 +: 64], 3)) > qpn_hi_i;
         // Lane j set when j < c: the ones shifted up by c, inverted (a shift of NB or more leaves
         // none, so all lanes are set, as j < c is then for every j). One shift instead of NB
         // compares per cycle in Verilator (docs/sim-speed.md, step 9).

@@ -428,9 +428,16 @@ module xport_rx #(
              wm || wl || wli,                                // cont_w: continues a WRITE
              sm || sl || sli};                               // cont_s: continues a SEND
   end
+  // ATOMIC ACKNOWLEDGE (the classification's first branches, aa), DMA length and payload length
+  // not zero (the next state's check and placement): registered with the header too
+  logic aack_q, hdnz_q, hpnz_q;
   always_ff @(posedge clk_i or negedge rst_ni)
-    if (!rst_ni) opd_q <= '0;
-    else if (state_q == SIdle && hdr_fire) opd_q <= opd_d;
+    if (!rst_ni) begin
+      opd_q <= '0; aack_q <= 1'b0; hdnz_q <= 1'b0; hpnz_q <= 1'b0;
+    end else if (state_q == SIdle && hdr_fire) begin
+      opd_q <= opd_d; aack_q <= hdr_i.opcode == OpAtomicAck;
+      hdnz_q <= hdr_i.dma_len != 32'd0; hpnz_q <= hdr_i.payload_len != 16'd0;
+    end
 
   // Per PMTU 2^(8+j), registered with the header (timing: the QP's PMTU comes out of the table RAM
   // in SCls itself, and a variable shift behind it made the length check and a READ request's
@@ -438,9 +445,11 @@ module xport_rx #(
   // class, and ceil(DMA length / PMTU) (1 for a zero-length READ). SCls picks one by the PMTU.
   logic [NPm-1:0]    hlen_ok_q, hlen_ok_d;
   logic [NPm*24-1:0] hnpk_q, hnpk_d;
+  logic              hwlen_ok_q, hwlen_ok_d;  // WRITE FIRST/ONLY: the payload fits the DMA length
   always_comb begin
     logic [15:0] pl;
     pl = hdr_i.payload_len;
+    hwlen_ok_d = {16'd0, pl} <= hdr_i.dma_len && (!opd_d[7] || {16'd0, pl} == hdr_i.dma_len);
     for (int j = 0; j < NPm; j++) begin
       if (opd_d[4]) hlen_ok_d[j] = 32'(pl) == (32'd1 << (8 + j));                    // len_full
       else if (opd_d[3]) hlen_ok_d[j] = pl != 16'd0 && 32'(pl) <= (32'd1 << (8 + j));  // len_last
@@ -454,6 +463,7 @@ module xport_rx #(
     if (state_q == SIdle && hdr_fire) begin
       hlen_ok_q <= hlen_ok_d;
       hnpk_q <= hnpk_d;
+      hwlen_ok_q <= hwlen_ok_d;
     end
 
   // ---- classification (combinational, from the registered header and the QP table read) --------
@@ -472,7 +482,7 @@ module xport_rx #(
   logic [NPm-1:0] pl_oh;   // the QP's PMTU one-hot (256 .. 4096), clamped as pl2
   // READ response of the matched context
   logic        is_rr, aa, rr_lastp, rr_firstp, rr_seq_ok, rr_len_ok, rr_lenerr, rr_rest_ok;
-  logic [31:0] rr_off;
+  logic [31:0] rr_off, rr_krs_sh;
   logic [33:0] rr_tot, rr_avail;
   logic [23:0] rr_lpsn, rr_krsm;
   logic [11:0] rr_lm1;
@@ -482,7 +492,6 @@ module xport_rx #(
   // registered by the two READ-response stages (SRrM, SRrA; below)
   logic           m_hit_q, g_hit_q, aa_m;
   logic [RrW-1:0] m_idx_q, g_idx_q;
-  logic [3:0]     rr_pl2_q;
   logic [NPm-1:0] rr_pl_oh_q;   // the QP's PMTU one-hot (256 .. 4096)
   logic [11:0]    rr_pmsk_q;    // PMTU - 1
   logic [11:0]    rr_pm1_q;     // payload length - 1
@@ -490,6 +499,7 @@ module xport_rx #(
   logic           rr_seq_ok_q, rr_len_ok_q, rr_lastp_q, rr_lenerr_v_q;
   logic [31:0]    rr_off_v_q;
   logic [15:0]    rr_plen_q;
+  logic           rr_stok_q;    // the matched context's status is SUCCESS (rr_stat_q at m_idx_q)
 
   always_comb begin
     op   = h_q.opcode;
@@ -500,7 +510,7 @@ module xport_rx #(
     qp_ok = q_hit && q_e.valid[0] && q_e.rx_enable[0];
     {is_ack, is_rc_req, is_rr, ud_op, rd_req, atomic, is_write, is_send, wstart, starts, lastish,
      needs_rq, has_imm, len_full, len_last, len_only, cont_w, cont_s} = opd_q;
-    inorder = psn_d == 24'd0;
+    inorder = h_q.psn == q_st.epsn;   // (psn_d == 0 without the subtraction in front)
     dup     = psn_d[23];
     ahead   = !inorder && !dup;
     ud_qp  = q_e.qp_type == rnic_spec_pkg::QP_TYPE_UD;
@@ -516,13 +526,16 @@ module xport_rx #(
     else if (atomic) acc_ok = q_e.access[3'(rnic_spec_pkg::ACCESS_REMOTE_ATOMIC)];
     else acc_ok = 1'b1;
     rem0 = wstart ? h_q.dma_len : q_st.rem;
-    wlen_ok = {16'd0, plen} <= rem0 && (!lastish || {16'd0, plen} == rem0);
+    // the length checks as compares in parallel, picked by the opcode class (timing: the class
+    // ahead of an adder and a compare, then the decision, was the block's longest path); a
+    // message's first packet against its own header, registered with it
+    wlen_ok = wstart ? hwlen_ok_q : {16'd0, plen} <= q_st.rem && (!lastish || {16'd0, plen} == q_st.rem);
     boff = starts ? 32'd0 : q_st.bcnt;
-    slen_ok = 34'(boff) + 34'(plen) <= buf_total;
+    slen_ok = starts ? 34'(plen) <= buf_total : 34'(q_st.bcnt) + 34'(plen) <= buf_total;
     ud_fits = 34'(plen) + 34'(UdGrhBytes) <= buf_total;
     rd_npk = '0;
     for (int j = 0; j < NPm; j++) if (pl_oh[j]) rd_npk = rd_npk | hnpk_q[24*j +: 24];
-    aa = op == OpAtomicAck && m_hit_q;   // ATOMIC ACKNOWLEDGE of an atomic's context (SRrM match)
+    aa = aack_q && m_hit_q;   // ATOMIC ACKNOWLEDGE of an atomic's context (SRrM match)
     ack_now = lastish || h_q.ack_req ||
               (q_e.ack_coalesce != 8'd0 && (9'(q_st.ack_cnt) + 9'd1) >= 9'(q_e.ack_coalesce));
   end
@@ -532,10 +545,10 @@ module xport_rx #(
   // straight to SCls and do not look at these registers). The registers load every cycle; their
   // inputs (h_q, the held QP-table read, the READ contexts) do not change from SRrM to SCls:
   // READ descriptors and QP-table writes are taken only in SIdle, contexts advance only in SFin,
-  // and rr_stat_q (changed by a settle in SSync, before SRrM) is read in SCls itself.
+  // and rr_stat_q changes by a settle in SSync or SIdle only, before SRrM (rr_stok_q: its status
+  // registered in SRrA; SCls also reads it itself for rr_nst_q).
   always_ff @(posedge clk_i) begin
     m_hit_q <= m_hit; m_idx_q <= m_idx; g_hit_q <= g_hit; g_idx_q <= g_idx;
-    rr_pl2_q <= pl2;
     for (int j = 0; j < NPm; j++) rr_pl_oh_q[j] <= 32'(pl2) == 8 + j;
     rr_pmsk_q <= 12'(pmtu - 17'd1);
     rr_pm1_q <= 12'(h_q.payload_len - 16'd1);
@@ -544,6 +557,7 @@ module xport_rx #(
     rr_peq_q <= {1'b0, h_q.payload_len} == pmtu;
     rr_seq_ok_q <= rr_seq_ok; rr_len_ok_q <= rr_len_ok; rr_lastp_q <= rr_lastp;
     rr_lenerr_v_q <= rr_lenerr; rr_off_v_q <= rr_off; rr_plen_q <= rr_plen;
+    rr_stok_q <= rr_stat_q[8*32'(m_idx_q) +: 8] == rnic_spec_pkg::WC_STATUS_SUCCESS;
   end
   always_comb begin
     aa_m = h_q.opcode == OpAtomicAck && m_hit_q;
@@ -567,7 +581,11 @@ module xport_rx #(
     rr_len_ok = rr_lastp ? rr_rest_ok : rr_peq_q;
     // all responses before this one carried a full PMTU: a resumed READ continues at k * PMTU
     // (a resumed context expects its resume PSN: k = resume_psn - first_psn)
-    rr_off = rr_rsm_q[m_idx_q] ? 32'(rr_krsm) << rr_pl2_q : rr_off_q[32*32'(m_idx_q) +: 32];
+    // (the shift by the PMTU as a one-hot select of five constant shifts: 4 LUT levels as a
+    // variable shift in front of rr_lenerr's add and compare)
+    rr_krs_sh = '0;
+    for (int j = 0; j < NPm; j++) if (rr_pl_oh_q[j]) rr_krs_sh = rr_krs_sh | (32'(rr_krsm) << (8 + j));
+    rr_off = rr_rsm_q[m_idx_q] ? rr_krs_sh : rr_off_q[32*32'(m_idx_q) +: 32];
     rr_avail = (34'(rr_off) < rr_tot) ? rr_tot - 34'(rr_off) : 34'd0;
     // an ATOMIC ACKNOWLEDGE places its 8-byte original value (its payload stream is empty);
     // more than the SGEs' bytes left: need > avail, i.e. need + off > total unless need is 0
@@ -620,7 +638,7 @@ module xport_rx #(
         end
       end else begin
         c_rr = 1'b1;
-        c_place = rr_stat_q[8*32'(m_idx_q) +: 8] == rnic_spec_pkg::WC_STATUS_SUCCESS && rr_plen_q != 16'd0;
+        c_place = rr_stok_q && rr_plen_q != 16'd0;
         c_evt = rr_lastp_q || aa;
         c_ev.kind = aa ? rnic_spec_pkg::RX_EVENT_KIND_ATOMIC_ACK : rnic_spec_pkg::RX_EVENT_KIND_READ_RESP_DONE;
         c_ev.swap_add = aa ? h_q.orig : 64'd0;
@@ -699,7 +717,7 @@ module xport_rx #(
       end else if (rd_req) begin
         // R_Key, bounds and REMOTE_READ before the PSN advances (IBTA: a zero-length READ is
         // not checked); a failure NAKs here and no READ job is issued
-        c_chk = h_q.dma_len != 32'd0;
+        c_chk = hdnz_q;   // (h_q.dma_len != 0)
         c_rd = 1'b1;
         c_st.epsn = q_st.epsn + rd_npk;
         c_st.msn = q_st.msn + 24'd1;
@@ -715,8 +733,8 @@ module xport_rx #(
       end else begin
         // WRITE / SEND packet: check (FIRST/ONLY WRITE), place, acknowledge. A zero-length
         // WRITE (ONLY; a FIRST is never empty) is not checked: C9-88, R_Key and VA are ignored
-        c_chk = wstart && h_q.dma_len != 32'd0;
-        c_place = plen != 16'd0;
+        c_chk = wstart && hdnz_q;   // (h_q.dma_len != 0)
+        c_place = hpnz_q;           // (plen != 0)
         c_st.epsn = q_st.epsn + 24'd1;
         c_st.va = (wstart ? h_q.va : q_st.va) + 64'(plen);
         c_st.rkey = wstart ? h_q.rkey : q_st.rkey;
@@ -750,6 +768,10 @@ module xport_rx #(
   logic [15:0] pl_rem_q;
   logic [63:0] pl_va_q;
   logic [31:0] pl_off_q;
+  // the packet's end in the buffer, pl_off_q + pl_rem_q (a piece moves both by its bytes), set
+  // with them (timing: "the SGE ends before the packet does" compares an SGE end with it instead
+  // of the SGE's bytes left, which waited for the SGE pick, with pl_rem_q)
+  logic [33:0] pl_end_q;
   logic [63:0] ch_va;
   logic [31:0] ch_key;
   logic [15:0] ch_len;
@@ -797,15 +819,18 @@ module xport_rx #(
   // one-hot pick of the first SGE ending beyond the cursor (the last one if none: the length
   // checks keep the cursor inside the buffer), then the smallest of that, the packet's rest and
   // (UD) the GRH area's rest, all compared in parallel.
-  logic [NSge-1:0]    sg_in, sg_oh;
+  logic [NSge-1:0]    sg_in, sg_oh, sg_lt;
   logic [NSge*34-1:0] sg_left;
   logic [63:0]        sg_base;
   logic               ud_cut, seg_lt_rem, seg_gt_cap, rem_gt_cap;
+  logic [NSge-1:0]    sg_gt;   // the SGE ends beyond the UD GRH area
   logic [15:0]        ud_cap, ch_len1;
   always_comb begin
     for (int i = 0; i < NSge; i++) begin
       sg_in[i] = 34'(pl_off_q) < sgt_end_q[34*i +: 34];
       sg_left[34*i +: 34] = sgt_end_q[34*i +: 34] - 34'(pl_off_q);
+      sg_lt[i] = sgt_end_q[34*i +: 34] < pl_end_q;
+      sg_gt[i] = sgt_end_q[34*i +: 34] > 34'(UdGrhBytes);
     end
     for (int i = 0; i < NSge; i++) begin
       sg_oh[i] = (i == NSge - 1) || sg_in[i];
@@ -821,9 +846,12 @@ module xport_rx #(
     // UD: the GRH area comes from the header, the payload from the stream: a chunk holds one
     ud_cut = pl_ud_q && pl_off_q < UdGrhBytes;
     ud_cap = 16'(UdGrhBytes - pl_off_q);
-    seg_lt_rem = segleft < 34'(pl_rem_q);
-    seg_gt_cap = segleft > 34'(ud_cap);
-    rem_gt_cap = pl_rem_q > ud_cap;
+    // Where they are used (a piece to place: the cursor inside the buffer, so the picked SGE ends
+    // beyond it; UD cut: the cursor below the GRH area's end) these are segleft < pl_rem_q,
+    // segleft > ud_cap and pl_rem_q > ud_cap, without the subtraction in front of the compare.
+    seg_lt_rem = |(sg_oh & sg_lt);
+    seg_gt_cap = |(sg_oh & sg_gt);
+    rem_gt_cap = pl_end_q > 34'(UdGrhBytes);
     ch_len1 = seg_lt_rem ? segleft[15:0] : pl_rem_q;
     if (pl_write_q) begin
       ch_va = pl_va_q; ch_key = stn_q.rkey; ch_len = pl_rem_q;
@@ -942,6 +970,7 @@ module xport_rx #(
       pend_rr_q <= 1'b0; pend_slot_q <= '0;
       fail_q <= 1'b0; dma_err_q <= 1'b0; fail_syn_q <= '0; fail_status_q <= '0; out_cnt_q <= '0;
       pl_write_q <= 1'b0; pl_send_q <= 1'b0; pl_ud_q <= 1'b0; pl_rem_q <= '0; pl_va_q <= '0; pl_off_q <= '0;
+      pl_end_q <= '0;
       ch_len_q <= '0; ch_addr_q <= '0; ch_n_q <= '0;
       la_q <= 1'b0; la_v_q <= 1'b0; la_st_q <= '0; la_addr_q <= '0; la_pl_q <= '0;
     end else begin
@@ -1035,6 +1064,7 @@ module xport_rx #(
           pl_rem_q <= c_ud ? plen + UdGrhBytes[15:0] : plen;
           pl_va_q <= wstart ? h_q.va : q_st.va;
           pl_off_q <= c_ud ? 32'd0 : boff;
+          pl_end_q <= c_ud ? {18'd0, plen + UdGrhBytes[15:0]} : 34'(boff) + 34'(plen);
           p_rr_q <= c_rr;
           pl_rd_q <= c_rr;
           rr_slot_q <= m_idx_q;
@@ -1043,6 +1073,7 @@ module xport_rx #(
           if (c_rr) begin
             pl_rem_q <= rr_plen_q;
             pl_off_q <= rr_off_v_q;
+            pl_end_q <= 34'(rr_off_v_q) + 34'(rr_plen_q);
           end
           if (c_chk) state_q <= SChk;
           else if (c_place) state_q <= SPlReq;
@@ -1258,7 +1289,7 @@ module xport_rx #(
   end
 
   logic unused_in;
-  assign unused_in = ^{mk_rsp_tag_i, dma_wr_cpl_tag_i, h_q, q_e, q_rqd, segleft, ch_n, len_full, len_last, len_only,
+  assign unused_in = ^{mk_rsp_tag_i, dma_wr_cpl_tag_i, h_q, q_e, q_rqd, segleft, ch_n, len_full, len_last, len_only, psn_d,
                        buf_total, rr_avail, m_d, sg_in, sg_left};
 
 endmodule

@@ -155,7 +155,9 @@ module xport_tx #(
   logic [7:0]           hs_syn_q [HoldSlots];
   logic [HoldSlots-1:0] hs_m_ack, hs_m_rd, hs_m_fw, hs_elig;
   logic                 hs_free, hs_hit, ak_valid, rd_block, ack_park;
-  logic [HsW-1:0]       hs_free_idx, hs_hit_idx, ak_idx;
+  logic [HsW-1:0]       ak_idx;
+  // the same picks one-hot (lowest index first), for the per-slot updates
+  logic [HoldSlots-1:0] hs_free_oh, hs_hit_oh, ak_oh;
   // ---- firmware messages wait in a queue in front of the control FSM: the FSM takes the next
   // one only once the previous one's payload DMA is issued (microseconds behind a long message),
   // and without the queue the firmware would find its mailbox full and have to come back
@@ -179,18 +181,26 @@ module xport_tx #(
   assign desc_ready_o = !dq_full;
 
   always_comb begin
-    hs_free = 1'b0; hs_free_idx = '0; hs_hit = 1'b0; hs_hit_idx = '0; ak_valid = 1'b0; ak_idx = '0;
+    hs_free = 1'b0; hs_hit = 1'b0; ak_valid = 1'b0; ak_idx = '0;
     for (int i = HoldSlots - 1; i >= 0; i--) begin
       hs_m_ack[i] = hs_v_q[i] && hs_qpn_q[i] == ack_qpn_i;
       hs_m_rd[i]  = hs_v_q[i] && hs_qpn_q[i] == rdrsp_qpn_i;
       hs_m_fw[i]  = hs_v_q[i] && hs_qpn_q[i] == dq_desc.qpn[23:0];
       // a parked ACK goes once no atomic before it waits for the firmware
       hs_elig[i]  = hs_v_q[i] && hs_ack_q[i] && hs_need_q[i] == 5'd0;
-      if (!hs_v_q[i]) begin hs_free = 1'b1; hs_free_idx = HsW'(i); end
-      if (hs_m_ack[i]) begin hs_hit = 1'b1; hs_hit_idx = HsW'(i); end
+      if (!hs_v_q[i]) hs_free = 1'b1;
+      if (hs_m_ack[i]) hs_hit = 1'b1;
       if (hs_elig[i]) begin ak_valid = 1'b1; ak_idx = HsW'(i); end
     end
     rd_block = |hs_m_rd;
+    for (int i = 0; i < HoldSlots; i++) begin
+      hs_free_oh[i] = !hs_v_q[i]; hs_hit_oh[i] = hs_m_ack[i]; ak_oh[i] = hs_elig[i];
+      for (int j = 0; j < i; j++) begin
+        if (!hs_v_q[j]) hs_free_oh[i] = 1'b0;
+        if (hs_m_ack[j]) hs_hit_oh[i] = 1'b0;
+        if (hs_elig[j]) ak_oh[i] = 1'b0;
+      end
+    end
   end
 
   // ---- job intake: parked ACKs first, then round robin between firmware messages and
@@ -319,7 +329,7 @@ module xport_tx #(
   assign t_cont = is_fw && multi && d_q.flags[3'(rnic_spec_pkg::TX_FLAG_CONT)];
   assign t_more = is_fw && multi && d_q.flags[3'(rnic_spec_pkg::TX_FLAG_MORE)];
   assign seg_ready = !mq_full;
-  // FIFO fill levels: not needed here (full/empty suffice)
+  // FIFO fill levels: not needed here (full/empty suffice), but for the chunk FIFO's registered full
   logic [$clog2(MsgDepth+1)-1:0]   mq_cnt;
   logic [3:0]                      lf_cnt;
   logic [$clog2(ChunkDepth+1)-1:0] cf_cnt;
@@ -490,7 +500,7 @@ module xport_tx #(
   );
   // the packer counts bytes from the chunk lengths; keep/last are implied
   logic unused_rd;
-  assign unused_rd = ^{lf_empty, mq_cnt, lf_cnt, cf_cnt, rec_cnt, rd_data_keep_i, rd_data_last_i, next_psn_unused, tx_pkts_unused,
+  assign unused_rd = ^{lf_empty, mq_cnt, lf_cnt, cf_full, rec_cnt, rd_data_keep_i, rd_data_last_i, next_psn_unused, tx_pkts_unused,
                        mk_rsp_tag_i, rd_cpl_tag_i, d_q.ahn, d_q.rsvd472, qp_q, d_q.psn[31:24]};
 
   // ---- mkey lookups -----------------------------------------------------------------------
@@ -507,7 +517,15 @@ module xport_tx #(
   assign mk_rsp_ready_o  = 1'b1;
 
   // ---- DMA requests -------------------------------------------------------------------------
-  assign rd_req_valid_o = st_q == SIssue && !cf_full;
+  // The chunk FIFO's full flag kept in a flop beside its count (timing: the count compare sat in
+  // front of the DMA read arbiter, whose ready comes back into off_q): the FIFO's own full_o one
+  // cycle ahead, from the same push and pop (a push never meets a full FIFO: the valid waits).
+  logic cf_full_q;
+  always_ff @(posedge clk_i or negedge rst_ni)
+    if (!rst_ni) cf_full_q <= 1'b0;
+    else if (cf_cnt == ($clog2(ChunkDepth+1))'(ChunkDepth)) cf_full_q <= !cf_pop;
+    else cf_full_q <= cf_cnt == ($clog2(ChunkDepth+1))'(ChunkDepth - 1) && cf_push && !cf_pop;
+  assign rd_req_valid_o = st_q == SIssue && !cf_full_q;
   assign rd_req_addr_o  = ch_addr_q;
   assign rd_req_len_o   = ch_fake_q ? 32'd0 : ch_len_q;
   assign rd_req_tag_o   = DmaTagW'(ch_fake_q);
@@ -601,13 +619,18 @@ module xport_tx #(
 
   // A parked NAK (PSN sequence, RNR, error) is not replaced by a plain ACK of an earlier PSN (a
   // duplicate's re-ACK after the NAK): the requester would never learn of the gap
+  // Per slot, then picked by the hit's one-hot (timing: the encoded hit index, a mux of the slots'
+  // PSNs and the subtraction behind the ACK lane's QPN compares made the slots' update 10 levels)
   logic        ack_acc, fw_ans, hs_keep_nak, unused_psn_d;
-  logic [23:0] psn_d_nak;   // bit 23: the ACK's PSN lies behind the parked job's (modulo 2^24)
-  assign psn_d_nak    = ack_psn_i - hs_psn_q[hs_hit_idx];
-  assign unused_psn_d = ^psn_d_nak[22:0];
-  assign hs_keep_nak  = hs_ack_q[hs_hit_idx] && !(grant[2] && ak_idx == hs_hit_idx) &&
-                        hs_syn_q[hs_hit_idx][6:5] != 2'b00 && ack_syndrome_i[6:5] == 2'b00 &&
-                        psn_d_nak[23];
+  logic [HoldSlots-1:0]    hs_kn;
+  logic [24*HoldSlots-1:0] psn_d_nak;   // bit 23 of each: the ACK's PSN lies behind the slot's (modulo 2^24)
+  always_comb
+    for (int i = 0; i < HoldSlots; i++) begin
+      psn_d_nak[24*i +: 24] = ack_psn_i - hs_psn_q[i];
+      hs_kn[i] = hs_ack_q[i] && !(grant[2] && ak_oh[i]) && hs_syn_q[i][6:5] != 2'b00 && psn_d_nak[24*i + 23];
+    end
+  assign unused_psn_d = ^psn_d_nak;
+  assign hs_keep_nak  = ack_syndrome_i[6:5] == 2'b00 && |(hs_hit_oh & hs_kn);
   assign ack_acc = ack_valid_i && ack_ready_o;
   assign fw_ans  = grant[0] && (dq_desc.kind == rnic_spec_pkg::MSG_KIND_ATOMIC_ACK ||
                                 dq_desc.kind == rnic_spec_pkg::MSG_KIND_ACK);
@@ -619,8 +642,8 @@ module xport_tx #(
     for (int i = 0; i < HoldSlots; i++) begin
       hs_v_d[i] = hs_v_q[i]; hs_ack_d[i] = hs_ack_q[i];
       hs_at_d[i] = hs_at_q[i]; hs_need_d[i] = hs_need_q[i];
-      hs_new[i] = ack_acc && ack_park && (hs_hit ? hs_hit_idx == HsW'(i) : hs_free_idx == HsW'(i));
-      if (grant[2] && ak_idx == HsW'(i)) hs_ack_d[i] = 1'b0;
+      hs_new[i] = ack_acc && ack_park && (hs_hit ? hs_hit_oh[i] : hs_free_oh[i]);
+      if (grant[2] && ak_oh[i]) hs_ack_d[i] = 1'b0;
       // the firmware answers a QP's atomics in order: the oldest one was answered
       if (fw_ans && hs_m_fw[i] && hs_at_d[i] != 5'd0) begin
         hs_at_d[i] = hs_at_d[i] - 5'd1;
@@ -946,7 +969,7 @@ module xport_tx #(
           end
         end
         SIssue: begin
-          if (rd_req_ready_i && !cf_full) begin
+          if (rd_req_ready_i && !cf_full_q) begin
             dma_seq_q <= dma_seq_q + 16'd1;
             msg_rem_q <= msg_rem_q - ch_len_q;
             if (off_q + ch_len_q == s_len) begin
