@@ -167,6 +167,18 @@ struct Tb {
   }
 };
 
+// Bytes of the WQEBB at offset off of the tightly coupled window that differ from host memory at
+// addr (generation gen, see host_byte).
+static unsigned wqebb_bad_bytes(Tb &tb, uint32_t off, uint64_t addr, uint32_t gen) {
+  unsigned bad = 0;
+  for (unsigned w = 0; w < BB; w += 4) {
+    uint32_t v = tb.tc_rd(off + w);
+    for (unsigned b = 0; b < 4; b++)
+      if (uint8_t(v >> (8 * b)) != host_byte(addr + w + b, gen)) bad++;
+  }
+  return bad;
+}
+
 struct Qp {
   uint64_t base;
   unsigned log;
@@ -305,11 +317,8 @@ struct FwCmds {
         continue;
       }
       for (unsigned k = 0; k < c.bbs; k++)
-        for (unsigned w = 0; w < BB; w += 4) {
-          uint32_t v = tb.tc_rd((rq ? RNIC_FW_TC_WQF_RQ_BUF_BASE : RNIC_FW_TC_WQF_BUF_BASE) + ((c.slot + k) % nb()) * BB + w);
-          for (unsigned b = 0; b < 4; b++)
-            if (uint8_t(v >> (8 * b)) != host_byte(c.addr + k * BB + w + b, 7)) bad++;
-        }
+        bad += wqebb_bad_bytes(tb, (rq ? RNIC_FW_TC_WQF_RQ_BUF_BASE : RNIC_FW_TC_WQF_BUF_BASE) + ((c.slot + k) % nb()) * BB,
+                               c.addr + k * BB, 7);
     }
   }
   void drain(Tb &tb) {
@@ -401,11 +410,7 @@ static void db_tests(TbResults &r, Tb &tb, unsigned doorbells) {
       for (auto &x : qps) if (x.qpn == e.qpn) q = &x;
       for (unsigned k = 0; k < e.bbs; k++) {
         uint64_t a = q->base + uint64_t((e.first + k) & ((1u << q->log) - 1)) * BB;
-        for (unsigned w = 0; w < BB; w += 4) {
-          uint32_t v = tb.tc_rd(RNIC_FW_TC_WQF_DB_BUF_BASE + ((e.slot + k) % NDB) * BB + w);
-          for (unsigned b = 0; b < 4; b++)
-            if (uint8_t(v >> (8 * b)) != host_byte(a + w + b, 5)) bad_bytes++;
-        }
+        bad_bytes += wqebb_bad_bytes(tb, RNIC_FW_TC_WQF_DB_BUF_BASE + ((e.slot + k) % NDB) * BB, a, 5);
         checked++;
       }
     }
@@ -823,11 +828,7 @@ static void rq_db_tests(TbResults &r, Tb &tb, unsigned doorbells) {
       for (unsigned k = 0; k < e.bbs; k++) {
         unsigned wqe = (e.first + k / per) & ((1u << q->log) - 1);
         uint64_t a = q->base + (uint64_t(wqe) << (6 + q->lb)) + uint64_t(k % per) * BB;
-        for (unsigned w = 0; w < BB; w += 4) {
-          uint32_t v = tb.tc_rd(RNIC_FW_TC_WQF_RDB_BUF_BASE + ((e.slot + k) % NRDB) * BB + w);
-          for (unsigned b = 0; b < 4; b++)
-            if (uint8_t(v >> (8 * b)) != host_byte(a + w + b, 6)) rbad++;
-        }
+        rbad += wqebb_bad_bytes(tb, RNIC_FW_TC_WQF_RDB_BUF_BASE + ((e.slot + k) % NRDB) * BB, a, 6);
         rchecked++;
       }
     }
@@ -862,11 +863,7 @@ static void rq_db_tests(TbResults &r, Tb &tb, unsigned doorbells) {
       for (auto &x : sqs) if (x.qpn == e.qpn) q = &x;
       for (unsigned k = 0; k < e.bbs; k++) {
         uint64_t a = q->base + uint64_t((e.first + k) & ((1u << q->log) - 1)) * BB;
-        for (unsigned w = 0; w < BB; w += 4) {
-          uint32_t v = tb.tc_rd(RNIC_FW_TC_WQF_DB_BUF_BASE + ((e.slot + k) % NDB) * BB + w);
-          for (unsigned b = 0; b < 4; b++)
-            if (uint8_t(v >> (8 * b)) != host_byte(a + w + b, 5)) sbad++;
-        }
+        sbad += wqebb_bad_bytes(tb, RNIC_FW_TC_WQF_DB_BUF_BASE + ((e.slot + k) % NDB) * BB, a, 5);
       }
     }
     tb.tc_wr(RNIC_FW_TC_WQF_DBR_POP, 0);
@@ -1042,11 +1039,8 @@ int main(int argc, char **argv) {
         uint32_t slot = (c.slot + k) % (c.rq ? NRQ : NBUF);
         uint64_t a = c.addr + uint64_t(k) * BB;
         rq_checked += c.rq;
-        for (unsigned w = 0; w < BB; w += 4) {
-          uint32_t v = tb.tc_rd((c.rq ? RNIC_FW_TC_WQF_RQ_BUF_BASE : RNIC_FW_TC_WQF_BUF_BASE) + slot * BB + w);
-          for (unsigned b = 0; b < 4; b++)
-            if (uint8_t(v >> (8 * b)) != host_byte(a + w + b, c.gen)) bad_bytes++;
-        }
+        bad_bytes +=
+            wqebb_bad_bytes(tb, (c.rq ? RNIC_FW_TC_WQF_RQ_BUF_BASE : RNIC_FW_TC_WQF_BUF_BASE) + slot * BB, a, c.gen);
         checked_bbs++;
       }
       (void)q;
@@ -1136,13 +1130,7 @@ int main(int argc, char **argv) {
   unsigned bad2 = 0;
   const uint32_t gen0 = tb.gen_of(q0.base + BB);
   for (unsigned k = 0; k < NBUF; k++)
-    for (unsigned w = 0; w < BB; w += 4) {
-      uint32_t v = tb.tc_rd(RNIC_FW_TC_WQF_BUF_BASE + k * BB + w);
-      uint64_t a = q0.base + uint64_t(k + 1) * BB;
-      uint32_t gen = gen0;
-      for (unsigned b = 0; b < 4; b++)
-        if (uint8_t(v >> (8 * b)) != host_byte(a + w + b, gen)) bad2++;
-    }
+    bad2 += wqebb_bad_bytes(tb, RNIC_FW_TC_WQF_BUF_BASE + k * BB, q0.base + uint64_t(k + 1) * BB, gen0);
   r.check(bad2 == 0, "wqf-whole-buffer-fetch-exact", "%u bad bytes", bad2);
 
   // The receive region: a count above it reads the region's size (a longer burst would wrap onto
@@ -1154,20 +1142,10 @@ int main(int argc, char **argv) {
   tb.cmd(q4.base, 200, 5, 9, true);
   for (int i = 0; i < 2000; i++) tb.tick();
   unsigned bad3 = 0;
-  for (unsigned k = 0; k < NRQ; k++)
-    for (unsigned w = 0; w < BB; w += 4) {
-      uint32_t v = tb.tc_rd(RNIC_FW_TC_WQF_RQ_BUF_BASE + ((5 + k) % NRQ) * BB + w);
-      uint64_t a = q4.base + uint64_t(k) * BB;  // (the host model: one generation per burst)
-      for (unsigned b = 0; b < 4; b++)
-        if (uint8_t(v >> (8 * b)) != host_byte(a + w + b, q4.gen)) bad3++;
-    }
+  for (unsigned k = 0; k < NRQ; k++)  // (the host model: one generation per burst)
+    bad3 += wqebb_bad_bytes(tb, RNIC_FW_TC_WQF_RQ_BUF_BASE + ((5 + k) % NRQ) * BB, q4.base + uint64_t(k) * BB, q4.gen);
   for (unsigned k = 0; k < NBUF; k++)
-    for (unsigned w = 0; w < BB; w += 4) {
-      uint32_t v = tb.tc_rd(RNIC_FW_TC_WQF_BUF_BASE + k * BB + w);
-      uint64_t a = q0.base + uint64_t(k + 1) * BB;
-      for (unsigned b = 0; b < 4; b++)
-        if (uint8_t(v >> (8 * b)) != host_byte(a + w + b, gen0)) bad3++;
-    }
+    bad3 += wqebb_bad_bytes(tb, RNIC_FW_TC_WQF_BUF_BASE + k * BB, q0.base + uint64_t(k + 1) * BB, gen0);
   bool rq_clamp = tb.reqs.size() == r1 + 1 && tb.reqs[r1].len == NRQ * BB && tb.reqs[r1].addr == q4.base;
   r.check(rq_clamp && bad3 == 0, "wqf-rq-region-clamped-wraps-exact", "len %u, %u bad bytes",
           tb.reqs.size() > r1 ? tb.reqs[r1].len : 0, bad3);
