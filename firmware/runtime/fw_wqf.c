@@ -135,16 +135,28 @@ void fw_wqf_sq_fidx(uint32_t qpn, uint32_t fidx)
 	hal_tc_wr32(RNIC_FW_TC_WQF_SQ_FIDX, qidx(qpn, fidx));
 }
 
+/* A ring's registers base_lo, base_hi, ring and cfg, one word apart for the SQ and the RQ alike,
+ * written in that order (cfg last). */
+#define WQF_RING_REGS_CONSECUTIVE(Q)                                                                   \
+	(RNIC_FW_TC_WQF_##Q##_BASE_HI == RNIC_FW_TC_WQF_##Q##_BASE_LO + 4 &&                           \
+	 RNIC_FW_TC_WQF_##Q##_RING == RNIC_FW_TC_WQF_##Q##_BASE_LO + 8 &&                              \
+	 RNIC_FW_TC_WQF_##Q##_CFG == RNIC_FW_TC_WQF_##Q##_BASE_LO + 12)
+_Static_assert(WQF_RING_REGS_CONSECUTIVE(SQ) && WQF_RING_REGS_CONSECUTIVE(RQ), "wqf ring registers consecutive");
+static void ring_program(uint32_t base_lo, uint64_t base, uint32_t ring, uint32_t cfg)
+{
+	hal_tc_wr32(base_lo, (uint32_t)base);
+	hal_tc_wr32(base_lo + 4, (uint32_t)(base >> 32));
+	hal_tc_wr32(base_lo + 8, ring);
+	hal_tc_wr32(base_lo + 12, cfg);
+}
+
 void fw_wqf_sq_program(uint32_t qpn, uint64_t base, uint32_t log_size, uint32_t page, int en, uint32_t fidx)
 {
 	FW_LAYOUT_ALIGN uint8_t g[4] = { 0 };
 	rnic_wqf_sq_ring_set_page(g, page);
 	rnic_wqf_sq_ring_set_log_size(g, log_size);
 	rnic_wqf_sq_ring_set_en(g, en ? 1u : 0u);
-	hal_tc_wr32(RNIC_FW_TC_WQF_SQ_BASE_LO, (uint32_t)base);
-	hal_tc_wr32(RNIC_FW_TC_WQF_SQ_BASE_HI, (uint32_t)(base >> 32));
-	hal_tc_wr32(RNIC_FW_TC_WQF_SQ_RING, rnic_ld_le32(g));
-	hal_tc_wr32(RNIC_FW_TC_WQF_SQ_CFG, qidx(qpn, fidx));
+	ring_program(RNIC_FW_TC_WQF_SQ_BASE_LO, base, rnic_ld_le32(g), qidx(qpn, fidx));
 }
 
 uint32_t fw_wqf_dbr_head(uint32_t *qidx)
@@ -196,10 +208,7 @@ void fw_wqf_rq_program(uint32_t qpn, uint64_t base, uint32_t log_size, uint32_t 
 	rnic_wqf_rq_ring_set_log_size(g, log_size);
 	rnic_wqf_rq_ring_set_log_bbs(g, log_bbs);
 	rnic_wqf_rq_ring_set_en(g, en ? 1u : 0u);
-	hal_tc_wr32(RNIC_FW_TC_WQF_RQ_BASE_LO, (uint32_t)base);
-	hal_tc_wr32(RNIC_FW_TC_WQF_RQ_BASE_HI, (uint32_t)(base >> 32));
-	hal_tc_wr32(RNIC_FW_TC_WQF_RQ_RING, rnic_ld_le32(g));
-	hal_tc_wr32(RNIC_FW_TC_WQF_RQ_CFG, qidx(qpn, fidx));
+	ring_program(RNIC_FW_TC_WQF_RQ_BASE_LO, base, rnic_ld_le32(g), qidx(qpn, fidx));
 }
 
 uint32_t fw_wqf_rqr_head(uint32_t *qidx)
