@@ -66,12 +66,11 @@ module xport_tx_pack #(
   assign nx_full = rem_q >= 32'(2 * NB);   // after a full beat: rem_q - NB >= NB
   assign ld_n    = ld_full ? (LNB+1)'(NB) : {1'b0, ch_len_i[LNB-1:0]};
   assign nx_n    = nx_full ? (LNB+1)'(NB) : {1'b0, rem_q[LNB-1:0]};
-  always_comb begin
-    for (int j = 0; j < NB; j++) begin
-      ld_k[j] = ld_full || 32'(ch_len_i[LNB-1:0]) > j;
-      nx_k[j] = nx_full || 32'(rem_q[LNB-1:0]) > j;
-    end
-  end
+  // lane j kept when j < n: the lanes below the low bits, as one shift (the simulator evaluates
+  // this every cycle; a per-lane compare loop was 64 compares and merges per mask there,
+  // docs/sim-speed.md step 13)
+  assign ld_k = ld_full ? '1 : ~({NB{1'b1}} << ch_len_i[LNB-1:0]);
+  assign nx_k = nx_full ? '1 : ~({NB{1'b1}} << rem_q[LNB-1:0]);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
