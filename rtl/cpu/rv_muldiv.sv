@@ -35,14 +35,17 @@ module rv_muldiv (
   assign sa = !op_i[0] & a_i[31];
   assign sb = !op_i[0] & b_i[31];
 
-  // 33x33 signed product; MULHU treats a unsigned, only MULH treats b signed.
+  // 33x33 signed product; MULHU treats a unsigned, only MULH treats b signed. Only its low 64
+  // bits are used, so it is computed at 64 bits (operands sign-extended, the same bits): the
+  // simulator multiplies natively instead of in wide words every idle cycle (docs/sim-speed.md,
+  // step 13); Yosys narrows the sign extensions again.
   function automatic logic [31:0] mul_res(input logic [1:0] f, input logic [31:0] a,
                                           input logic [31:0] b);
     logic signed [32:0] ma, mb;
-    logic signed [65:0] p;
+    logic signed [63:0] p;
     ma = {(f != 2'b11) & a[31], a};
     mb = {(f == 2'b01) & b[31], b};
-    p  = ma * mb;
+    p  = 64'(ma) * 64'(mb);
     mul_res = (f == 2'b00) ? p[31:0] : p[63:32];
   endfunction
 
