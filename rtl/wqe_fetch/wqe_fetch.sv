@@ -530,7 +530,10 @@ module wqe_fetch #(
         rrec_wp_q <= rrec_wp_q + 1'b1;
         rslot_q <= rslot_q + RdbSlotAw'(kb);
       end
-      for (int i = 0; i < RdbNum; i++) begin
+      // The record loops change a record only with a command stored (go_push) or completed
+      // (rd_cpl_valid_i): the simulator skips them on the other cycles (docs/sim-speed.md, step
+      // 13: the count loop was ~3 % of a NIC cycle's host instructions); the same enable in Yosys.
+      if (go_push || rd_cpl_valid_i) for (int i = 0; i < RdbNum; i++) begin
         if (go_push && cur_rq && rrec_wp_q[RrAw-1:0] == RrAw'(i)) begin
           rrec_pend_q[i] <= 1'b1;
           rrec_err_q[i] <= 1'b0;
@@ -542,7 +545,7 @@ module wqe_fetch #(
       if (rrec_pop) rrec_rp_q <= rrec_rp_q + 1'b1;
       rused_q <= rused_q + (go_push && cur_rq ? RdbCntW'(kb) : '0)
                          - (rrec_pop ? rrec_bbs[rrec_rp_q[RrAw-1:0]] : '0);
-      for (int i = 0; i < DbNum; i++) begin
+      if (go_push || rd_cpl_valid_i) for (int i = 0; i < DbNum; i++) begin
         if (go_push && !cur_rq && !ext_go && rec_wp_q[RecAw-1:0] == RecAw'(i)) begin
           rec_pend_q[i*RecCntW +: RecCntW] <= RecCntW'(1);   // (a dropped record's count is stale: restart it)
           rec_err_q[i] <= 1'b0;
