@@ -69,7 +69,7 @@ module rnic_fw_eth #(
 
   // ---- receive: capture the frame arriving, queue it at its last beat if it is ours -------------
   logic [SlotBits-1:0] cap_q, cap_d;
-  logic [15:0] len_q, len_d;
+  logic [15:0] len_q;
   logic [7:0] beat_q;
   logic [SlotBits-1:0] slot_q [NSlots];
   logic [15:0] slen_q [NSlots];
@@ -78,19 +78,27 @@ module rnic_fw_eth #(
   logic [31:0] cnt_rx_q, cnt_full_q;
   logic ours, pop, ge14;
 
+  // Everything here is used only with rx_tvalid_i (cap_q loads, the slot is written, ours is
+  // tested): without a beat it keeps cap_q, so the simulator skips the lane loops on idle cycles
+  // (docs/sim-speed.md, step 13) and the select merges with cap_q's own enable in Yosys. The
+  // frame length is added where it is loaded (a gated length here put one more LUT on its path:
+  // the select stayed in front of the slot's write data).
   always_comb begin
-    cap_d = beat_q == 8'd0 ? '0 : cap_q;  // bytes past the frame read as zero
-    for (int b = 0; b < Beats; b++)
-      if (32'(beat_q) == b) cap_d[b*DataWidth +: DataWidth] = rx_tdata_i & keep_mask(rx_tkeep_i);
-    len_d = len_q + 16'(keep_bytes(rx_tkeep_i));
-    // len_d >= 14 without the length: the beats before this one were full (beat_q of them, or
-    // more once beat_q stops at Beats), so it is a keep bit of this beat or known from beat_q
+    cap_d = cap_q;
     ge14 = 1'b0;
-    for (int b = 0; b <= Beats; b++)
-      if (32'(beat_q) == b) begin
-        if (b * NB >= 14) ge14 = 1'b1;
-        else if (14 - b * NB <= NB) ge14 = rx_tkeep_i[13 - b * NB];
-      end
+    if (rx_tvalid_i) begin
+      if (beat_q == 8'd0) cap_d = '0;  // bytes past the frame read as zero
+      for (int b = 0; b < Beats; b++)
+        if (32'(beat_q) == b) cap_d[b*DataWidth +: DataWidth] = rx_tdata_i & keep_mask(rx_tkeep_i);
+      // a frame length >= 14 told without the length: the beats before this one were full (beat_q
+      // of them, or more once beat_q stops at Beats), so it is a keep bit of this beat or known
+      // from beat_q
+      for (int b = 0; b <= Beats; b++)
+        if (32'(beat_q) == b) begin
+          if (b * NB >= 14) ge14 = 1'b1;
+          else if (14 - b * NB <= NB) ge14 = rx_tkeep_i[13 - b * NB];
+        end
+    end
     ours = {cap_d[12*8 +: 8], cap_d[13*8 +: 8]} == 16'(rnic_spec_pkg::FW_ETH_RX_ETHERTYPE) && ge14;
   end
   assign pop = mmio_req_i && mmio_we_i && 32'(mmio_off_i) == OffPop && count_q != '0;
@@ -106,7 +114,7 @@ module rnic_fw_eth #(
       cnt_full_q <= '0;
     end else begin
       if (rx_tvalid_i) begin
-        len_q <= rx_tlast_i ? '0 : len_d;
+        len_q <= rx_tlast_i ? '0 : len_q + 16'(keep_bytes(rx_tkeep_i));
         beat_q <= rx_tlast_i ? '0 : (32'(beat_q) >= Beats ? beat_q : beat_q + 8'd1);
       end
       if (rx_tvalid_i && rx_tlast_i && ours && 32'(count_q) == NSlots) cnt_full_q <= cnt_full_q + 32'd1;
@@ -125,7 +133,7 @@ module rnic_fw_eth #(
     if (rx_tvalid_i) cap_q <= cap_d;
     if (rx_tvalid_i && rx_tlast_i && ours && 32'(count_q) != NSlots) begin
       slot_q[wr_q] <= cap_d;
-      slen_q[wr_q] <= len_d;
+      slen_q[wr_q] <= len_q + 16'(keep_bytes(rx_tkeep_i));
     end
   end
 
@@ -140,14 +148,22 @@ module rnic_fw_eth #(
   logic raw_last;
   logic [7:0] remain;
 
+  // Read only while raw_act_q (the output muxes, the beat count): zero otherwise, so the simulator
+  // skips the lane loops while no firmware frame leaves; for Yosys the zero is a dead branch of
+  // the output muxes on the same select.
   always_comb begin
     raw_data = '0;
-    for (int b = 0; b < Beats; b++)
-      if (32'(raw_beat_q) == b) raw_data = txb_q[b*DataWidth +: DataWidth];
-    remain = 8'(tx_len_q) - 8'(32'(raw_beat_q) * NB);
-    raw_last = 32'(remain) <= NB;
-    for (int i = 0; i < NB; i++) raw_keep[i] = 32'(remain) > i;
-    raw_data = raw_data & keep_mask(raw_keep);
+    raw_keep = '0;
+    raw_last = 1'b0;
+    remain = '0;
+    if (raw_act_q) begin
+      for (int b = 0; b < Beats; b++)
+        if (32'(raw_beat_q) == b) raw_data = txb_q[b*DataWidth +: DataWidth];
+      remain = 8'(tx_len_q) - 8'(32'(raw_beat_q) * NB);
+      raw_last = 32'(remain) <= NB;
+      for (int i = 0; i < NB; i++) raw_keep[i] = 32'(remain) > i;
+      raw_data = raw_data & keep_mask(raw_keep);
+    end
   end
 
   // A frame starts only when the engine is between frames and has no beat on offer that the MAC
