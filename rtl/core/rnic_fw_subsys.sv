@@ -220,7 +220,7 @@ module rnic_fw_subsys #(
   // the one-cycle load.
   logic [31:0] tc_addr_full, tc_wdata, qpc_rdata;
   logic [3:0]  tc_be;
-  logic        tc_req, tc_we, sel_qpc, qpc_rsel_q, tc_rvalid;
+  logic        tc_req, tc_we, sel_qpc, tc_rvalid;
   logic [31:0] tc_rdata;
   logic        eq_req_q, eq_we_q, qpc_rv_q, eng_rv_q;
   logic [11:0] eq_addr_q;
@@ -255,11 +255,10 @@ module rnic_fw_subsys #(
     .clk_i, .req_i(tc_req && sel_qpc), .we_i(tc_we), .be_i(tc_be), .addr_i(tc_addr_full & (QpcBase - 32'd1)),
     .wdata_i(tc_wdata), .rdata_o(qpc_rdata)
   );
-  // a load's data: the RAM's or the engine's register, chosen by the request's address
-  always_ff @(posedge clk_i) begin
-    if (tc_req) qpc_rsel_q <= sel_qpc;
-  end
-  assign tc_rdata = qpc_rsel_q ? qpc_rdata : tc_rdata_i;
+  // a load's data: the RAM's in the cycle its valid (qpc_rv_q) says so, else the engine's
+  // register (the core has one load outstanding; no register loaded from the request's address
+  // and the request in one cone, issue 16)
+  assign tc_rdata = qpc_rv_q ? qpc_rdata : tc_rdata_i;
   assign tc_rvalid = qpc_rv_q | eng_rv_q;
   // The core's reset is core_run alone: the loader's state resets asynchronously with rst_ni, so
   // core_run is low whenever rst_ni is and `rst_ni && core_run` is the same signal. Without the
