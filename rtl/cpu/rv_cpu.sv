@@ -38,6 +38,10 @@ module rv_cpu #(
   // request; a load's data comes with tc_rvalid_i, one or more cycles later, from a register
   // (tc_rvalid_i must be a register too: it reaches the core's stall). One load at a time.
   output logic        tc_req_o,
+  // a data request of the core is accepted this cycle, whatever its address (tc_req_o is this
+  // and the address decode): a target registers it apart from the address it decodes, so no
+  // cone holds both (the address add's decode and the request logic, issue 16)
+  output logic        tc_go_o,
   output logic        tc_we_o,
   output logic [31:0] tc_addr_o,
   output logic [31:0] tc_wdata_o,
@@ -181,6 +185,7 @@ module rv_cpu #(
 
   // ---- tightly coupled port (the core's own requests only)
   assign tc_req_o   = rst_ni & d_go & sel_tc;
+  assign tc_go_o    = rst_ni & d_go;
   assign tc_we_o    = d_we;
   assign tc_addr_o  = d_addr;
   assign tc_wdata_o = d_wdata;
