@@ -224,8 +224,10 @@ module rnic_fw_subsys #(
   logic [31:0] tc_rdata;
   logic        eq_req_q, eq_we_q, eng_rv_q;
   // a QP-context RAM load's data is valid the cycle after its request: from a load accepted
-  // (qpc_ld_q) and an address in the RAM (qpc_at_q), registered apart (see tc_go_o in rv_cpu)
-  logic        qpc_ld_q, qpc_at_q, qpc_rv;
+  // (qpc_ld_q) and an address in the RAM (qpc_ra_q: its region bits and the RAM's bit, raw from
+  // the address add, decoded the cycle after), registered apart (see tc_go_o and ra_q in rv_cpu)
+  logic        qpc_ld_q, qpc_rv;
+  logic [4:0]  qpc_ra_q;
   logic [11:0] eq_addr_q;
   logic [31:0] eq_wdata_q;
   // qpc_base is a power of two above the engines' window: its one bit selects the RAM
@@ -241,7 +243,7 @@ module rnic_fw_subsys #(
       qpc_ld_q <= tc_go && !tc_we;
       eng_rv_q <= eq_req_q && !eq_we_q;
     end
-    qpc_at_q <= tc_addr_full[31:28] == rv_pkg::TcBase[31:28] && sel_qpc;
+    qpc_ra_q <= {tc_addr_full[31:28], sel_qpc};
     // loaded by a data request (any address) so an idle core does not toggle the engines'
     // inputs; not by tc_req, the request and the address decode in one cone
     if (tc_go) begin
@@ -263,7 +265,7 @@ module rnic_fw_subsys #(
   // a load's data: the RAM's in the cycle its valid (qpc_rv) says so, else the engine's
   // register (the core has one load outstanding; no register loaded from the request's address
   // and the request in one cone, issue 16)
-  assign qpc_rv = qpc_ld_q & qpc_at_q;
+  assign qpc_rv = qpc_ld_q && qpc_ra_q[4:1] == rv_pkg::TcBase[31:28] && qpc_ra_q[0];
   assign tc_rdata = qpc_rv ? qpc_rdata : tc_rdata_i;
   assign tc_rvalid = qpc_rv | eng_rv_q;
   // The core's reset is core_run alone: the loader's state resets asynchronously with rst_ni, so

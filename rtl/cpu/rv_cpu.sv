@@ -97,11 +97,27 @@ module rv_cpu #(
   assign a_wdata = rst_ni ? d_wdata : ld_wdata_i;
   assign a_be    = rst_ni ? d_be    : 4'b1111;
 
-  logic sel_imem, sel_dmem, sel_tc, sel_mmio;
-  assign sel_mmio  = (a_addr[31:30] != 2'b00);
+  logic sel_imem, sel_dmem, sel_tc;
   assign sel_imem  = (a_addr[31:28] == rv_pkg::ImemBase[31:28]);
   assign sel_dmem  = (a_addr[31:28] == rv_pkg::DmemBase[31:28]);
   assign sel_tc    = (a_addr[31:28] == rv_pkg::TcBase[31:28]);
+  // Last cycle's data address as it left the address add: its region bits registered raw
+  // (ra_q) and decoded the cycle after, for the flags that register a request and its address
+  // apart (below). Even a decode of the four bits between the carry chain and a flop was mapped
+  // up to 4 LUTs deep (ABC sees the chain's outputs arrive at time 0 and chains the shared
+  // compares), and the carry chain ends 3-4 levels after the IMEM.
+  logic [3:0] ra_q;
+  logic       ra_core_q;   // the core owned the data side (rst_ni) last cycle
+  logic       ra_mmio, ra_imem, ra_dmem, ra_timer, ra_tc;
+  always_ff @(posedge clk_i) begin
+    ra_q      <= a_addr[31:28];
+    ra_core_q <= rst_ni;
+  end
+  assign ra_mmio  = (ra_q[3:2] != 2'b00);
+  assign ra_imem  = (ra_q == rv_pkg::ImemBase[31:28]);
+  assign ra_dmem  = (ra_q == rv_pkg::DmemBase[31:28]);
+  assign ra_timer = (ra_q == rv_pkg::TimerBase[31:28]);
+  assign ra_tc    = (ra_q == rv_pkg::TcBase[31:28]);
   // address bits the decode and the RAM sizes leave out (aliasing)
   logic        dbg_rvalid_q;
   always_ff @(posedge clk_i) dbg_rvalid_q <= dbg_req_i;
@@ -132,21 +148,18 @@ module rv_cpu #(
   // core's address add into the 128 timer flops' enables was 9 LUT levels). The core's next data
   // request, whatever its address, waits that one cycle (tw_v, like mq_busy), so a load that
   // follows a timer store reads the stored value. tw_v and the timer's read register are loaded
-  // without the request and the address in one cone (tw_go_q, tw_at_q; timer_rdata_q every
+  // without the request and the address in one cone (tw_go_q, ra_q; timer_rdata_q every
   // cycle, read the cycle after): see the read data return below.
   logic [31:0] timer_rdata_q;
   logic [31:0] mtime_w, mtimecmp_w;
-  logic        core_timer;
   logic [1:0]  tw_sel_q;
   logic [3:0]  tw_be_q;
   logic [31:0] tw_wdata_q;
-  logic        tw_go_q, tw_at_q;   // a store was accepted last cycle; last cycle's address was the timer's
-  assign core_timer = (d_addr[31:28] == rv_pkg::TimerBase[31:28]);
+  logic        tw_go_q;   // a store was accepted last cycle (its address: ra_timer)
   assign mtime_w    = d_addr[2] ? mtime_q[63:32]    : mtime_q[31:0];
   assign mtimecmp_w = d_addr[2] ? mtimecmp_q[63:32] : mtimecmp_q[31:0];
   always_ff @(posedge clk_i) begin
     tw_go_q <= rst_ni & d_go & d_we;
-    tw_at_q <= core_timer;
     if (d_go) begin
       tw_sel_q   <= d_addr[3:2];
       tw_be_q    <= d_be;
@@ -176,7 +189,7 @@ module rv_cpu #(
   always_ff @(posedge clk_i) begin
     timer_rdata_q <= d_addr[3] ? mtimecmp_w : mtime_w;
   end
-  assign tw_v      = tw_go_q & tw_at_q;
+  assign tw_v      = tw_go_q & ra_timer;
   assign irq_timer = (mtime_q >= mtimecmp_q);
 
   always_ff @(posedge clk_i) begin
@@ -201,16 +214,15 @@ module rv_cpu #(
   // soft core's longest path), accesses of all targets stay in program order, and one MMIO
   // load at most is outstanding (WB holds EX while it waits). docs/firmware.md.
   // mq_v: a request is offered, from registers loaded without the request and the address in
-  // one cone (mq_go_q: a request was accepted last cycle, mq_at_q: last cycle's address was
+  // one cone (mq_go_q: a request was accepted last cycle, ra_mmio: last cycle's address was
   // MMIO, mq_hold_q: an offered one was not granted; see the read data return below)
-  logic        mq_go_q, mq_at_q, mq_hold_q;
+  logic        mq_go_q, mq_hold_q;
   logic        mmio_pend_q;   // an MMIO load was granted and waits for its data
   logic        mq_we_q;
   logic [31:0] mq_addr_q, mq_wdata_q;
   logic [3:0]  mq_be_q;
   always_ff @(posedge clk_i) begin
     mq_go_q   <= rst_ni & d_go;
-    mq_at_q   <= sel_mmio;
     mq_hold_q <= rst_ni & mq_busy;
     if (!mq_busy && d_req) begin
       mq_we_q    <= d_we;
@@ -219,7 +231,7 @@ module rv_cpu #(
       mq_be_q    <= d_be;
     end
   end
-  assign mq_v         = (mq_go_q & mq_at_q) | mq_hold_q;
+  assign mq_v         = (mq_go_q & ra_mmio) | mq_hold_q;
   assign mmio_req_o   = mq_v & rst_ni;   // none in the first cycle of a reset, as before
   assign mmio_we_o    = mq_we_q;
   assign mmio_addr_o  = mq_addr_q;
@@ -233,37 +245,37 @@ module rv_cpu #(
   // The host's loads (in reset) of a tc address keep the fixed one-cycle answer.
   // What the data return needs of the request is registered in two halves, combined the cycle
   // after: that a load was issued (ld_q, from the request alone) and where its address points
-  // (the loc_q/tca_q/rsel_q flags, from the address alone, loaded every cycle). A flag computed
+  // (ra_q, the address alone, loaded every cycle, decoded here: loc, tca, rsel). A flag computed
   // from both at once put the decode of the core's address add behind its request logic in one
   // cone, which ABC (the carry chain's outputs arrive at time 0 for it) mapped 10 LUT levels
   // deep in the core (issue 16).
   logic       ld_q;       // a load (core's or host's) was issued last cycle
-  logic       loc_q;      // last cycle's data address is local: TCM, timer, or the host's tc
-  logic       tca_q;      // last cycle's data address is the core's tightly coupled port
+  logic       loc;        // last cycle's data address is local: TCM, timer, or the host's tc
+  logic       tca;        // last cycle's data address is the core's tightly coupled port
   logic       lrv;        // local read data valid this cycle
   logic       tc_first;   // the first cycle of a tightly coupled load (its request last cycle)
   logic       tcw_q;      // a tightly coupled load still waits after its first cycle
   logic       tc_pend;    // a tightly coupled load waits for tc_rvalid_i
-  logic [1:0] rsel_q;     // last cycle's data address: 0 IMEM, 1 DMEM, 2 timer, 3 tc port
+  logic [1:0] rsel;       // last cycle's data address: 0 IMEM, 1 DMEM, 2 timer, 3 tc port
   always_ff @(posedge clk_i) begin
     ld_q   <= a_req & !a_we;
-    loc_q  <= !sel_mmio & !(rst_ni & sel_tc);
-    tca_q  <= rst_ni & sel_tc;
-    rsel_q <= sel_imem ? 2'd0 : sel_dmem ? 2'd1 : sel_tc ? 2'd3 : 2'd2;
     if (!rst_ni) mmio_pend_q <= 1'b0;
     else if (mmio_req_o && mmio_gnt_i && !mq_we_q) mmio_pend_q <= 1'b1;
     else if (mmio_rvalid_i) mmio_pend_q <= 1'b0;
     tcw_q <= rst_ni & tc_pend & !tc_rvalid_i;
   end
-  assign lrv      = ld_q & loc_q;
-  assign tc_first = ld_q & tca_q;
+  assign loc      = !ra_mmio & !(ra_core_q & ra_tc);
+  assign tca      = ra_core_q & ra_tc;
+  assign rsel     = ra_imem ? 2'd0 : ra_dmem ? 2'd1 : ra_tc ? 2'd3 : 2'd2;
+  assign lrv      = ld_q & loc;
+  assign tc_first = ld_q & tca;
   assign tc_pend  = tc_first | tcw_q;
-  // rsel_q is the last cycle's address, so a tightly coupled load that waits longer takes its
+  // rsel is the last cycle's address, so a tightly coupled load that waits longer takes its
   // data by tc_pend
   logic [31:0] local_rdata;
-  assign local_rdata = (rsel_q == 2'd0) ? imem_b_rdata :
-                       (rsel_q == 2'd1) ? dmem_b_rdata :
-                       (rsel_q == 2'd3) ? tc_rdata_i   : timer_rdata_q;
+  assign local_rdata = (rsel == 2'd0) ? imem_b_rdata :
+                       (rsel == 2'd1) ? dmem_b_rdata :
+                       (rsel == 2'd3) ? tc_rdata_i   : timer_rdata_q;
   assign d_rvalid    = (lrv & rst_ni) | (mmio_pend_q & mmio_rvalid_i) | (tc_pend & tc_rvalid_i);
   assign d_rdata     = tc_pend ? tc_rdata_i : lrv ? local_rdata : mmio_rdata_i;
   assign ld_rdata_o  = local_rdata;
