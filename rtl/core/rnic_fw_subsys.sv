@@ -220,9 +220,14 @@ module rnic_fw_subsys #(
   // the one-cycle load.
   logic [31:0] tc_addr_full, tc_wdata, qpc_rdata;
   logic [3:0]  tc_be;
-  logic        tc_req, tc_we, sel_qpc, qpc_rsel_q, tc_rvalid;
+  logic        tc_req, tc_go, tc_we, sel_qpc, tc_rvalid;
   logic [31:0] tc_rdata;
-  logic        eq_req_q, eq_we_q, qpc_rv_q, eng_rv_q;
+  logic        eq_req_q, eq_we_q, eng_rv_q;
+  // a QP-context RAM load's data is valid the cycle after its request: from a load accepted
+  // (qpc_ld_q) and an address in the RAM (qpc_ra_q: its region bits and the RAM's bit, raw from
+  // the address add, decoded the cycle after), registered apart (see tc_go_o and ra_q in rv_cpu)
+  logic        qpc_ld_q, qpc_rv;
+  logic [4:0]  qpc_ra_q;
   logic [11:0] eq_addr_q;
   logic [31:0] eq_wdata_q;
   // qpc_base is a power of two above the engines' window: its one bit selects the RAM
@@ -231,15 +236,17 @@ module rnic_fw_subsys #(
   always_ff @(posedge clk_i) begin
     if (!core_run) begin
       eq_req_q <= 1'b0;
-      qpc_rv_q <= 1'b0;
+      qpc_ld_q <= 1'b0;
       eng_rv_q <= 1'b0;
     end else begin
       eq_req_q <= tc_req && !sel_qpc;
-      qpc_rv_q <= tc_req && sel_qpc && !tc_we;
+      qpc_ld_q <= tc_go && !tc_we;
       eng_rv_q <= eq_req_q && !eq_we_q;
     end
-    // gated by the request so an idle port does not toggle the engines' inputs
-    if (tc_req) begin
+    qpc_ra_q <= {tc_addr_full[31:28], sel_qpc};
+    // loaded by a data request (any address) so an idle core does not toggle the engines'
+    // inputs; not by tc_req, the request and the address decode in one cone
+    if (tc_go) begin
       eq_we_q    <= tc_we;
       eq_addr_q  <= tc_addr_full[11:0];
       eq_wdata_q <= tc_wdata;
@@ -255,12 +262,12 @@ module rnic_fw_subsys #(
     .clk_i, .req_i(tc_req && sel_qpc), .we_i(tc_we), .be_i(tc_be), .addr_i(tc_addr_full & (QpcBase - 32'd1)),
     .wdata_i(tc_wdata), .rdata_o(qpc_rdata)
   );
-  // a load's data: the RAM's or the engine's register, chosen by the request's address
-  always_ff @(posedge clk_i) begin
-    if (tc_req) qpc_rsel_q <= sel_qpc;
-  end
-  assign tc_rdata = qpc_rsel_q ? qpc_rdata : tc_rdata_i;
-  assign tc_rvalid = qpc_rv_q | eng_rv_q;
+  // a load's data: the RAM's in the cycle its valid (qpc_rv) says so, else the engine's
+  // register (the core has one load outstanding; no register loaded from the request's address
+  // and the request in one cone, issue 16)
+  assign qpc_rv = qpc_ld_q && qpc_ra_q[4:1] == rv_pkg::TcBase[31:28] && qpc_ra_q[0];
+  assign tc_rdata = qpc_rv ? qpc_rdata : tc_rdata_i;
+  assign tc_rvalid = qpc_rv | eng_rv_q;
   // The core's reset is core_run alone: the loader's state resets asynchronously with rst_ni, so
   // core_run is low whenever rst_ni is and `rst_ni && core_run` is the same signal. Without the
   // top-level input in it, the core's load muxes and stall logic leave Verilator's input region
@@ -273,7 +280,7 @@ module rnic_fw_subsys #(
     .dbg_rvalid_o(dbg_rvalid),
     .mmio_req_o(mmio_req), .mmio_we_o(mmio_we), .mmio_addr_o(mmio_addr), .mmio_wdata_o(mmio_wdata),
     .mmio_be_o(mmio_be), .mmio_gnt_i(mmio_gnt), .mmio_rvalid_i(mmio_rvalid), .mmio_rdata_i(mmio_rdata),
-    .tc_req_o(tc_req), .tc_we_o(tc_we), .tc_addr_o(tc_addr_full), .tc_wdata_o(tc_wdata),
+    .tc_req_o(tc_req), .tc_go_o(tc_go), .tc_we_o(tc_we), .tc_addr_o(tc_addr_full), .tc_wdata_o(tc_wdata),
     .tc_be_o(tc_be), .tc_rvalid_i(tc_rvalid), .tc_rdata_i(tc_rdata),
     .irq_ext_i,
     .ret_valid_o(tr_valid), .ret_pc_o(tr_pc), .ret_insn_o(tr_insn), .ret_rd_o(tr_rd),

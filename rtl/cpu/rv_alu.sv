@@ -1,16 +1,23 @@
 // rv_alu: RV32I integer ALU (combinational), and the EX result select around it.
-// One adder serves ADD, SUB, SLT and SLTU (b inverted, carry in 1 for the last three), and it
-// comes last in the result select: everything else (logic ops, shifts, and other_i, the result
-// of an instruction that is no ALU op) is chosen first, so the carry chain's outputs pass one
-// LUT before the WB register (issue 16: two adders behind a 10-way op mux and the core's 6-way
-// result mux made the soft core's longest data path).
+// One adder serves ADD, SUB, SLT and SLTU (b inverted, carry in 1 for the last three). Its sum
+// and the SLT bit leave the ALU unselected: the core registers them beside the other results
+// (rest_o: logic ops, shifts, and other_i, the result of an instruction that is no ALU op) and
+// picks one in WB (use_sum_o, use_lt_o registered). No logic runs from the carry chain's outputs
+// into the WB register but the SLT bit's one LUT (issue 16: with the select behind the adder,
+// ABC, which sees a carry chain's outputs as inputs arriving at time 0, mapped the select and
+// the decode it meets behind the add, 10 LUT levels in the core; before that, two adders behind
+// a 10-way op mux and the core's 6-way result mux made the soft core's longest data path).
 module rv_alu (
   input  rv_pkg::alu_op_e op_i,
   input  logic [31:0]     a_i,
   input  logic [31:0]     b_i,
   input  logic            alu_i,     // the instruction is an ALU op (else res_o = other_i)
   input  logic [31:0]     other_i,
-  output logic [31:0]     res_o
+  output logic [31:0]     sum_o,     // a + b, or a - b (ADD, SUB)
+  output logic            lt_o,      // SLT/SLTU's bit
+  output logic [31:0]     rest_o,    // every other result (alu_i ? logic/shift : other_i)
+  output logic            use_sum_o, // the result is sum_o
+  output logic            use_lt_o   // the result is {31'd0, lt_o}
 );
   logic        inv, use_sum, use_lt;
   logic [33:0] t;
@@ -41,5 +48,9 @@ module rv_alu (
     endcase
   end
 
-  assign res_o = use_sum ? s[31:0] : use_lt ? {31'd0, lt_bit} : alu_i ? rest : other_i;
+  assign sum_o     = s[31:0];
+  assign lt_o      = lt_bit;
+  assign rest_o    = alu_i ? rest : other_i;
+  assign use_sum_o = use_sum;
+  assign use_lt_o  = use_lt;
 endmodule

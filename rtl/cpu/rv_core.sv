@@ -51,7 +51,11 @@ module rv_core #(
   logic [4:0]  wb_rd_q;
   logic [2:0]  wb_f3_q;
   logic [1:0]  wb_alo_q;
-  logic [31:0] wb_pc_q, wb_insn_q, wb_res_q;
+  logic [31:0] wb_pc_q, wb_insn_q;
+  // the EX result, registered unselected (rv_alu): the adder's sum, the SLT bit, every other
+  // result, and which of them it is; wb_res picks one
+  logic [31:0] wb_sum_q, wb_rest_q, wb_res;
+  logic        wb_lt_q, wb_use_sum_q, wb_use_lt_q;
   logic        dreq_pend_q;  // a data request was presented and not granted yet
 
   // ------------------------------------------------------------------ decode
@@ -171,21 +175,22 @@ module rv_core #(
       default: ld_ext = sh;
     endcase
   end
-  assign wb_value = wb_load_q ? ld_ext : wb_res_q;
+  assign wb_res   = wb_use_sum_q ? wb_sum_q : wb_use_lt_q ? {31'd0, wb_lt_q} : wb_rest_q;
+  assign wb_value = wb_load_q ? ld_ext : wb_res;
 
   rv_regfile u_rf (
     .clk_i, .ra_i(rs1), .rdata_a_o(rf_a), .rb_i(rs2), .rdata_b_o(rf_b),
     .we_i(rf_we), .wa_i(wb_rd_q), .wdata_i(wb_value)
   );
-  // Forwarding carries results computed in EX (wb_res_q) only, never load data: load data
+  // Forwarding carries results computed in EX (wb_res) only, never load data: load data
   // arriving in WB in the same cycle as its consumer's address add, compare or ALU op made the
   // soft core's longest path (bus read mux -> align -> bypass -> adder -> next PC). An
   // instruction that reads the register a load in WB writes waits one cycle instead (load-use
   // interlock, lu_haz) and then reads it from the register file.
   logic fwd_ok, lu_haz, use_rs1, use_rs2;
   assign fwd_ok  = wb_valid_q & wb_we_q & (wb_rd_q != 5'd0);
-  assign rs1_v   = (fwd_ok && !wb_load_q && (wb_rd_q == rs1)) ? wb_res_q : rf_a;
-  assign rs2_v   = (fwd_ok && !wb_load_q && (wb_rd_q == rs2)) ? wb_res_q : rf_b;
+  assign rs1_v   = (fwd_ok && !wb_load_q && (wb_rd_q == rs1)) ? wb_res : rf_a;
+  assign rs2_v   = (fwd_ok && !wb_load_q && (wb_rd_q == rs2)) ? wb_res : rf_b;
   // which source fields the instruction reads (a stall for a field it ignores costs a cycle)
   assign use_rs1 = !(is_lui | is_auipc | is_jal | (is_csr & f3[2]));
   assign use_rs2 = is_branch | is_store | (opcode == rv_pkg::OpReg);
@@ -193,9 +198,9 @@ module rv_core #(
                    (((wb_rd_q == rs1) & use_rs1) | ((wb_rd_q == rs2) & use_rs2));
 
   // ------------------------------------------------------------------ execute
-  // ex_res: the result of the instruction in EX; the ALU selects it, the adder's sum last
-  logic [31:0] ex_res, ex_other;
-  logic        ex_alu;
+  // the result of the instruction in EX, in the pieces rv_alu leaves unselected
+  logic [31:0] ex_sum, ex_rest, ex_other;
+  logic        ex_lt, ex_use_sum, ex_use_lt, ex_alu;
 
   // branch condition
   logic br_eq, br_lt, br_ltu, br_taken;
@@ -336,7 +341,7 @@ module rv_core #(
   end
   rv_alu u_alu (
     .op_i(alu_op), .a_i(rs1_v), .b_i(b_imm ? imm_i : rs2_v), .alu_i(ex_alu), .other_i(ex_other),
-    .res_o(ex_res)
+    .sum_o(ex_sum), .lt_o(ex_lt), .rest_o(ex_rest), .use_sum_o(ex_use_sum), .use_lt_o(ex_use_lt)
   );
 
   // ------------------------------------------------------------------ fetch
@@ -404,7 +409,11 @@ module rv_core #(
         wb_alo_q  <= alo;
         wb_pc_q   <= ex_pc_q;
         wb_insn_q <= insn;
-        wb_res_q  <= ex_res;
+        wb_sum_q     <= ex_sum;
+        wb_lt_q      <= ex_lt;
+        wb_rest_q    <= ex_rest;
+        wb_use_sum_q <= ex_use_sum;
+        wb_use_lt_q  <= ex_use_lt;
       end
     end
   end

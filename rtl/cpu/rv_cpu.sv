@@ -38,6 +38,10 @@ module rv_cpu #(
   // request; a load's data comes with tc_rvalid_i, one or more cycles later, from a register
   // (tc_rvalid_i must be a register too: it reaches the core's stall). One load at a time.
   output logic        tc_req_o,
+  // a data request of the core is accepted this cycle, whatever its address (tc_req_o is this
+  // and the address decode): a target registers it apart from the address it decodes, so no
+  // cone holds both (the address add's decode and the request logic, issue 16)
+  output logic        tc_go_o,
   output logic        tc_we_o,
   output logic [31:0] tc_addr_o,
   output logic [31:0] tc_wdata_o,
@@ -77,10 +81,10 @@ module rv_cpu #(
   );
 
   // the core's data request is accepted unless a posted MMIO request waits for its grant (below)
-  // ... or a timer store waits to be written (tw_v_q, below)
-  logic        mq_v_q, mq_busy, d_go, d_wait, tw_v_q;
-  assign mq_busy = mq_v_q & !mmio_gnt_i;
-  assign d_wait  = mq_busy | tw_v_q;
+  // ... or a timer store waits to be written (tw_v, below)
+  logic        mq_v, mq_busy, d_go, d_wait, tw_v;
+  assign mq_busy = mq_v & !mmio_gnt_i;
+  assign d_wait  = mq_busy | tw_v;
   assign d_go    = d_req & !d_wait;
 
   // ---- address decode of the data side (core, or host while in reset)
@@ -93,11 +97,27 @@ module rv_cpu #(
   assign a_wdata = rst_ni ? d_wdata : ld_wdata_i;
   assign a_be    = rst_ni ? d_be    : 4'b1111;
 
-  logic sel_imem, sel_dmem, sel_tc, sel_mmio;
-  assign sel_mmio  = (a_addr[31:30] != 2'b00);
+  logic sel_imem, sel_dmem, sel_tc;
   assign sel_imem  = (a_addr[31:28] == rv_pkg::ImemBase[31:28]);
   assign sel_dmem  = (a_addr[31:28] == rv_pkg::DmemBase[31:28]);
   assign sel_tc    = (a_addr[31:28] == rv_pkg::TcBase[31:28]);
+  // Last cycle's data address as it left the address add: its region bits registered raw
+  // (ra_q) and decoded the cycle after, for the flags that register a request and its address
+  // apart (below). Even a decode of the four bits between the carry chain and a flop was mapped
+  // up to 4 LUTs deep (ABC sees the chain's outputs arrive at time 0 and chains the shared
+  // compares), and the carry chain ends 3-4 levels after the IMEM.
+  logic [3:0] ra_q;
+  logic       ra_core_q;   // the core owned the data side (rst_ni) last cycle
+  logic       ra_mmio, ra_imem, ra_dmem, ra_timer, ra_tc;
+  always_ff @(posedge clk_i) begin
+    ra_q      <= a_addr[31:28];
+    ra_core_q <= rst_ni;
+  end
+  assign ra_mmio  = (ra_q[3:2] != 2'b00);
+  assign ra_imem  = (ra_q == rv_pkg::ImemBase[31:28]);
+  assign ra_dmem  = (ra_q == rv_pkg::DmemBase[31:28]);
+  assign ra_timer = (ra_q == rv_pkg::TimerBase[31:28]);
+  assign ra_tc    = (ra_q == rv_pkg::TcBase[31:28]);
   // address bits the decode and the RAM sizes leave out (aliasing)
   logic        dbg_rvalid_q;
   always_ff @(posedge clk_i) dbg_rvalid_q <= dbg_req_i;
@@ -126,20 +146,20 @@ module rv_cpu #(
   // the host/core muxes (issue 16: the loader's request reached the timer's 128 flops that way).
   // A store is posted: taken into tw_*_q and written the next cycle (issue 16: the decode of the
   // core's address add into the 128 timer flops' enables was 9 LUT levels). The core's next data
-  // request, whatever its address, waits that one cycle (tw_v_q: a register, like mq_busy), so a
-  // load that follows a timer store reads the stored value.
+  // request, whatever its address, waits that one cycle (tw_v, like mq_busy), so a load that
+  // follows a timer store reads the stored value. tw_v and the timer's read register are loaded
+  // without the request and the address in one cone (tw_go_q, ra_q; timer_rdata_q every
+  // cycle, read the cycle after): see the read data return below.
   logic [31:0] timer_rdata_q;
   logic [31:0] mtime_w, mtimecmp_w;
-  logic        core_timer;
   logic [1:0]  tw_sel_q;
   logic [3:0]  tw_be_q;
   logic [31:0] tw_wdata_q;
-  assign core_timer = (d_addr[31:28] == rv_pkg::TimerBase[31:28]);
+  logic        tw_go_q;   // a store was accepted last cycle (its address: ra_timer)
   assign mtime_w    = d_addr[2] ? mtime_q[63:32]    : mtime_q[31:0];
   assign mtimecmp_w = d_addr[2] ? mtimecmp_q[63:32] : mtimecmp_q[31:0];
   always_ff @(posedge clk_i) begin
-    if (!rst_ni) tw_v_q <= 1'b0;
-    else         tw_v_q <= d_go & core_timer & d_we;
+    tw_go_q <= rst_ni & d_go & d_we;
     if (d_go) begin
       tw_sel_q   <= d_addr[3:2];
       tw_be_q    <= d_be;
@@ -152,7 +172,7 @@ module rv_cpu #(
       mtimecmp_q <= 64'hFFFF_FFFF_FFFF_FFFF;
     end else begin
       mtime_q <= mtime_q + 64'd1;
-      if (tw_v_q) begin
+      if (tw_v) begin
         for (int i = 0; i < 4; i++) begin
           if (tw_be_q[i]) begin
             unique case (tw_sel_q)
@@ -167,8 +187,9 @@ module rv_cpu #(
     end
   end
   always_ff @(posedge clk_i) begin
-    if (d_go && core_timer) timer_rdata_q <= d_addr[3] ? mtimecmp_w : mtime_w;
+    timer_rdata_q <= d_addr[3] ? mtimecmp_w : mtime_w;
   end
+  assign tw_v      = tw_go_q & ra_timer;
   assign irq_timer = (mtime_q >= mtimecmp_q);
 
   always_ff @(posedge clk_i) begin
@@ -177,6 +198,7 @@ module rv_cpu #(
 
   // ---- tightly coupled port (the core's own requests only)
   assign tc_req_o   = rst_ni & d_go & sel_tc;
+  assign tc_go_o    = rst_ni & d_go;
   assign tc_we_o    = d_we;
   assign tc_addr_o  = d_addr;
   assign tc_wdata_o = d_wdata;
@@ -191,13 +213,17 @@ module rv_cpu #(
   // into the core's stall (issue 16: it made stall, and with it every pipeline enable, the
   // soft core's longest path), accesses of all targets stay in program order, and one MMIO
   // load at most is outstanding (WB holds EX while it waits). docs/firmware.md.
+  // mq_v: a request is offered, from registers loaded without the request and the address in
+  // one cone (mq_go_q: a request was accepted last cycle, ra_mmio: last cycle's address was
+  // MMIO, mq_hold_q: an offered one was not granted; see the read data return below)
+  logic        mq_go_q, mq_hold_q;
   logic        mmio_pend_q;   // an MMIO load was granted and waits for its data
   logic        mq_we_q;
   logic [31:0] mq_addr_q, mq_wdata_q;
   logic [3:0]  mq_be_q;
   always_ff @(posedge clk_i) begin
-    if (!rst_ni)      mq_v_q <= 1'b0;
-    else if (!mq_busy) mq_v_q <= d_go & sel_mmio;
+    mq_go_q   <= rst_ni & d_go;
+    mq_hold_q <= rst_ni & mq_busy;
     if (!mq_busy && d_req) begin
       mq_we_q    <= d_we;
       mq_addr_q  <= d_addr;
@@ -205,7 +231,8 @@ module rv_cpu #(
       mq_be_q    <= d_be;
     end
   end
-  assign mmio_req_o   = mq_v_q & rst_ni;   // none in the first cycle of a reset, as before
+  assign mq_v         = (mq_go_q & ra_mmio) | mq_hold_q;
+  assign mmio_req_o   = mq_v & rst_ni;   // none in the first cycle of a reset, as before
   assign mmio_we_o    = mq_we_q;
   assign mmio_addr_o  = mq_addr_q;
   assign mmio_wdata_o = mq_wdata_q;
@@ -213,28 +240,44 @@ module rv_cpu #(
   assign d_gnt        = !d_wait;
 
   // ---- read data return
-  // A tightly coupled load waits for tc_rvalid_i (tc_pend_q): the port's targets answer in one
+  // A tightly coupled load waits for tc_rvalid_i (tc_pend): the port's targets answer in one
   // cycle (the QP-context RAM) or two (the engines, whose requests rnic_fw_subsys registers).
   // The host's loads (in reset) of a tc address keep the fixed one-cycle answer.
-  logic       lrv_q;      // local (TCM/timer, or the host's) read data valid this cycle
-  logic       tc_pend_q;  // a tightly coupled load waits for tc_rvalid_i
-  logic [1:0] rsel_q;     // 0 IMEM, 1 DMEM, 2 timer, 3 tightly coupled port
+  // What the data return needs of the request is registered in two halves, combined the cycle
+  // after: that a load was issued (ld_q, from the request alone) and where its address points
+  // (ra_q, the address alone, loaded every cycle, decoded here: loc, tca, rsel). A flag computed
+  // from both at once put the decode of the core's address add behind its request logic in one
+  // cone, which ABC (the carry chain's outputs arrive at time 0 for it) mapped 10 LUT levels
+  // deep in the core (issue 16).
+  logic       ld_q;       // a load (core's or host's) was issued last cycle
+  logic       loc;        // last cycle's data address is local: TCM, timer, or the host's tc
+  logic       tca;        // last cycle's data address is the core's tightly coupled port
+  logic       lrv;        // local read data valid this cycle
+  logic       tc_first;   // the first cycle of a tightly coupled load (its request last cycle)
+  logic       tcw_q;      // a tightly coupled load still waits after its first cycle
+  logic       tc_pend;    // a tightly coupled load waits for tc_rvalid_i
+  logic [1:0] rsel;       // last cycle's data address: 0 IMEM, 1 DMEM, 2 timer, 3 tc port
   always_ff @(posedge clk_i) begin
-    lrv_q  <= a_req & !a_we & !sel_mmio & !(rst_ni & sel_tc);
-    if (a_req) rsel_q <= sel_imem ? 2'd0 : sel_dmem ? 2'd1 : sel_tc ? 2'd3 : 2'd2;
+    ld_q   <= a_req & !a_we;
     if (!rst_ni) mmio_pend_q <= 1'b0;
     else if (mmio_req_o && mmio_gnt_i && !mq_we_q) mmio_pend_q <= 1'b1;
     else if (mmio_rvalid_i) mmio_pend_q <= 1'b0;
-    if (!rst_ni) tc_pend_q <= 1'b0;
-    else if (tc_req_o && !d_we) tc_pend_q <= 1'b1;
-    else if (tc_rvalid_i) tc_pend_q <= 1'b0;
+    tcw_q <= rst_ni & tc_pend & !tc_rvalid_i;
   end
+  assign loc      = !ra_mmio & !(ra_core_q & ra_tc);
+  assign tca      = ra_core_q & ra_tc;
+  assign rsel     = ra_imem ? 2'd0 : ra_dmem ? 2'd1 : ra_tc ? 2'd3 : 2'd2;
+  assign lrv      = ld_q & loc;
+  assign tc_first = ld_q & tca;
+  assign tc_pend  = tc_first | tcw_q;
+  // rsel is the last cycle's address, so a tightly coupled load that waits longer takes its
+  // data by tc_pend
   logic [31:0] local_rdata;
-  assign local_rdata = (rsel_q == 2'd0) ? imem_b_rdata :
-                       (rsel_q == 2'd1) ? dmem_b_rdata :
-                       (rsel_q == 2'd3) ? tc_rdata_i   : timer_rdata_q;
-  assign d_rvalid    = (lrv_q & rst_ni) | (mmio_pend_q & mmio_rvalid_i) | (tc_pend_q & tc_rvalid_i);
-  assign d_rdata     = (lrv_q | tc_pend_q) ? local_rdata : mmio_rdata_i;
+  assign local_rdata = (rsel == 2'd0) ? imem_b_rdata :
+                       (rsel == 2'd1) ? dmem_b_rdata :
+                       (rsel == 2'd3) ? tc_rdata_i   : timer_rdata_q;
+  assign d_rvalid    = (lrv & rst_ni) | (mmio_pend_q & mmio_rvalid_i) | (tc_pend & tc_rvalid_i);
+  assign d_rdata     = tc_pend ? tc_rdata_i : lrv ? local_rdata : mmio_rdata_i;
   assign ld_rdata_o  = local_rdata;
-  assign ld_rvalid_o = lrv_q & !rst_ni;
+  assign ld_rvalid_o = lrv & !rst_ni;
 endmodule

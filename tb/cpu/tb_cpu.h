@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <map>
 #include <random>
@@ -106,6 +107,12 @@ class CpuHarness {
     else if (pend_) rsp_wait_--;
     if (m_->tc_rvalid_i) tc_pend_ = false;
     else if (tc_pend_) tc_wait_--;
+    // tc_go_o: every accepted data request (any address); tc_req_o is it with a tc address
+    if (m_->rst_ni && m_->tc_req_o != (m_->tc_go_o && (m_->tc_addr_o >> 28) == (kTcRamBase >> 28))) {
+      std::fprintf(stderr, "FAIL tc port: tc_req_o %d, tc_go_o %d, address %08x at cycle %llu\n",
+                   m_->tc_req_o, m_->tc_go_o, m_->tc_addr_o, (unsigned long long)cyc_);
+      std::exit(1);
+    }
     if (m_->rst_ni && m_->tc_req_o) {   // a store takes effect at its request, a load is read there
       uint32_t& w = tc_ram_[(m_->tc_addr_o - kTcRamBase) % kTcRamBytes / 4];
       if (m_->tc_we_o) {
