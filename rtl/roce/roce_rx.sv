@@ -99,7 +99,13 @@ module roce_rx #(
   assign space_ok   = (wr_q - rd_q) < (AW+1)'(Depth);
   // A new frame may start in the cycle its predecessor is judged (its first beat never writes
   // the buffer: the payload always starts past the first beat's lanes it could fill).
-  assign meta_space = (mw_q - mr_q) != (MAW+1)'(MetaDepth);
+  // The header FIFO's full flag in a flop (timing: the pointer subtract and compare ahead of the
+  // verdict and wr_q's update was a 9-level path in the core); the same value as
+  // mw_q - mr_q == MetaDepth in every cycle: set by the post that fills the last entry, cleared
+  // by every pop (a post and a pop together leave the count below MetaDepth, as a post needs room).
+  logic meta_full_q, hdr_pop;
+  assign hdr_pop    = hdr_valid_o && hdr_ready_i;
+  assign meta_space = !meta_full_q;
   // ---- front: framing values per beat, ahead of the ICRC -------------------------------------
   // Beats pass two stall-all stages (p1, p2) and then roce_icrc, whose side band carries them
   // with everything the back end needs precomputed per beat: which header beat it is, its lane
@@ -306,6 +312,7 @@ module roce_rx #(
       wr_q         <= '0;
       wr_commit_q  <= '0;
       mw_q         <= '0;
+      meta_full_q  <= 1'b0;
       meta_we      <= 1'b0;
       meta_waddr   <= '0;
       meta_wdata   <= '0;
@@ -317,6 +324,7 @@ module roce_rx #(
     end else begin
       mem_we <= 1'b0;
       meta_we <= 1'b0;
+      if (hdr_pop) meta_full_q <= 1'b0;
       if (post_q && (drop_when_full_i || !flush_q || space_ok)) begin
         logic [3:0]  reason;
         logic        bad;
@@ -410,6 +418,7 @@ module roce_rx #(
             meta_waddr <= mw_q[MAW-1:0];
             meta_wdata <= h;
             mw_q <= mw_q + 1'b1;
+            if (!hdr_pop && mw_q - mr_q == (MAW+1)'(MetaDepth - 1)) meta_full_q <= 1'b1;
           end
         end
       end
@@ -489,7 +498,7 @@ module roce_rx #(
       mw_vis_q <= '0;
     end else begin
       mw_vis_q <= mw_q;
-      if (hdr_valid_o && hdr_ready_i) mr_q <= mr_q + 1'b1;
+      if (hdr_pop) mr_q <= mr_q + 1'b1;
     end
   end
 

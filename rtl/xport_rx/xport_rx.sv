@@ -284,8 +284,11 @@ module xport_rx #(
   logic [24*MaxReads-1:0]   rr_first_q;
   logic [24*MaxReads-1:0]   rr_nxt_q;
   logic [MaxReads-1:0]      rr_atb_q;               // next PSN is the resume point (FIRST/ONLY expected)
-  logic [MaxReads-1:0]      rr_rsm_q;               // offset to be recomputed from the PSN (resumed)
-  logic [32*MaxReads-1:0]   rr_off_q;
+  // {resumed: offset to be recomputed from the PSN, running offset}: LUTRAM beside rr_d_q, read
+  // at m_idx_q (timing: a 16:1 mux of flops, 3 LUT levels, ahead of rr_lenerr's add and compare;
+  // written at allocation and in SFin, never in one cycle)
+  logic [32:0]              rr_or_q [MaxReads];
+  logic [32:0]              m_or;
   logic [8*MaxReads-1:0]    rr_stat_q;
   // (plain vectors: Yosys 0.23 synthesizes an unpacked array of a struct type without storage)
   logic [rnic_spec_pkg::RD_DESC_BYTES*8-1:0] rr_d_q [MaxReads];
@@ -478,6 +481,7 @@ module xport_rx #(
   logic        ud_op, ud_qp, ud_fits;
   logic        seq_ok, len_ok, acc_ok, wlen_ok, slen_ok, ack_now;
   logic [31:0] rem0, boff;
+  logic [33:0] sroom;   // a SEND's buffer bytes left after this packet (state va, see slen_ok)
   logic [23:0] rd_npk;
   logic [NPm-1:0] pl_oh;   // the QP's PMTU one-hot (256 .. 4096), clamped as pl2
   // READ response of the matched context
@@ -531,7 +535,15 @@ module xport_rx #(
     // message's first packet against its own header, registered with it
     wlen_ok = wstart ? hwlen_ok_q : {16'd0, plen} <= q_st.rem && (!lastish || {16'd0, plen} == q_st.rem);
     boff = starts ? 32'd0 : q_st.bcnt;
-    slen_ok = starts ? 34'(plen) <= buf_total : 34'(q_st.bcnt) + 34'(plen) <= buf_total;
+    // a SEND's continuing packet against the buffer's bytes left, kept in the state's va field
+    // (unused by a SEND; timing: bcnt + plen <= size put an adder's chain and a compare's chain in
+    // series behind the state and rq-slot RAMs, then the decision: 9 levels in the core). The rq
+    // slot does not change within a message (consumed at its end; a post to a full ring replaces
+    // the newest slot, never the head), so size - bcnt is the same value. The two compares are
+    // picked by AND/OR, not a mux: Yosys (opt_share) merges compares picked by a mux into one
+    // behind a mux of their operands, a LUT level ahead of the compare.
+    slen_ok = (starts && 34'(plen) <= buf_total) || (!starts && 34'(plen) <= q_st.va[33:0]);
+    sroom = (starts ? buf_total : q_st.va[33:0]) - 34'(plen);
     ud_fits = 34'(plen) + 34'(UdGrhBytes) <= buf_total;
     rd_npk = '0;
     for (int j = 0; j < NPm; j++) if (pl_oh[j]) rd_npk = rd_npk | hnpk_q[24*j +: 24];
@@ -560,9 +572,10 @@ module xport_rx #(
     rr_stok_q <= rr_stat_q[8*32'(m_idx_q) +: 8] == rnic_spec_pkg::WC_STATUS_SUCCESS;
   end
   always_comb begin
-    aa_m = h_q.opcode == OpAtomicAck && m_hit_q;
+    aa_m = aack_q && m_hit_q;   // (aack_q: h_q.opcode == OpAtomicAck, registered with it)
     m_d = rr_d_q[m_idx_q];
     m_x = rr_x_q[m_idx_q];
+    m_or = rr_or_q[m_idx_q];
     rr_lpsn = '0;
     for (int j = 0; j < NPm; j++) if (rr_pl_oh_q[j]) rr_lpsn = rr_lpsn | m_x[24*j +: 24];
     {rr_krsm, rr_tot, rr_lz, rr_lm1} = m_x[RxW-1:NPm*24];
@@ -574,7 +587,7 @@ module xport_rx #(
     // or LAST at the resume PSN (docs/interop.md). PSN and length checks apply as for FIRST/ONLY.
     rr_seq_ok = (h_q.opcode == OpRrFirst && rr_firstp && !rr_lastp) || (h_q.opcode == OpRrMiddle && !rr_firstp && !rr_lastp) ||
                 (h_q.opcode == OpRrLast && !rr_firstp && rr_lastp) || (h_q.opcode == OpRrOnly && rr_firstp && rr_lastp) ||
-                (rr_rsm_q[m_idx_q] && rr_firstp && ((h_q.opcode == OpRrMiddle && !rr_lastp) || (h_q.opcode == OpRrLast && rr_lastp)));
+                (m_or[32] && rr_firstp && ((h_q.opcode == OpRrMiddle && !rr_lastp) || (h_q.opcode == OpRrLast && rr_lastp)));
     // the last response carries length - (packets - 1) * PMTU = ((length - 1) mod PMTU) + 1
     // bytes (0 for a zero-length READ)
     rr_rest_ok = rr_lz ? rr_pz_q : !rr_pz_q && rr_pfit_q && ((rr_pm1_q ^ rr_lm1) & rr_pmsk_q) == 12'd0;
@@ -585,7 +598,7 @@ module xport_rx #(
     // variable shift in front of rr_lenerr's add and compare)
     rr_krs_sh = '0;
     for (int j = 0; j < NPm; j++) if (rr_pl_oh_q[j]) rr_krs_sh = rr_krs_sh | (32'(rr_krsm) << (8 + j));
-    rr_off = rr_rsm_q[m_idx_q] ? rr_krs_sh : rr_off_q[32*32'(m_idx_q) +: 32];
+    rr_off = m_or[32] ? rr_krs_sh : m_or[31:0];
     rr_avail = (34'(rr_off) < rr_tot) ? rr_tot - 34'(rr_off) : 34'd0;
     // an ATOMIC ACKNOWLEDGE places its 8-byte original value (its payload stream is empty);
     // more than the SGEs' bytes left: need > avail, i.e. need + off > total unless need is 0
@@ -597,6 +610,7 @@ module xport_rx #(
 
   // Decision for the packet (valid in state SCls).
   logic        c_ack, c_evt, c_rd, c_wb, c_rqclr, c_chk, c_place, c_rr, c_ud;
+  logic        c_atq;   // the event is an ATOMIC_REQ (c_ev.kind), set beside it, not compared after it
   logic [23:0] c_ack_psn, c_ack_msn;
   logic [7:0]  c_ack_syn;
   logic [xport_rx_pkg::NumCnt-1:0] c_cnt;  // the counter the packet increments, one-hot
@@ -605,7 +619,7 @@ module xport_rx #(
 
   always_comb begin
     c_ack = 1'b0; c_evt = 1'b0; c_rd = 1'b0; c_wb = 1'b0; c_rqclr = 1'b0; c_chk = 1'b0;
-    c_place = 1'b0; c_cnt = '0; c_rr = 1'b0; c_ud = 1'b0;
+    c_place = 1'b0; c_cnt = '0; c_rr = 1'b0; c_ud = 1'b0; c_atq = 1'b0;
     c_ack_psn = h_q.psn; c_ack_msn = q_st.msn; c_ack_syn = SynAck;
     c_st = q_st;
     c_ev = '0;
@@ -677,7 +691,7 @@ module xport_rx #(
       c_cnt[xport_rx_pkg::CntDup] = 1'b1;
       if (rd_req) c_rd = 1'b1;           // re-execute the READ
       else if (atomic) begin             // firmware replays the saved ATOMIC ACKNOWLEDGE
-        c_evt = 1'b1;
+        c_evt = 1'b1; c_atq = 1'b1;
         c_ev.kind = rnic_spec_pkg::RX_EVENT_KIND_ATOMIC_REQ;
         c_ev.va = h_q.va; c_ev.swap_add = h_q.swap_add; c_ev.compare = h_q.compare;
       end else begin
@@ -724,7 +738,7 @@ module xport_rx #(
         c_st.ack_cnt = 8'd0;
       end else if (atomic) begin
         c_chk = 1'b1;
-        c_evt = 1'b1; c_ev.kind = rnic_spec_pkg::RX_EVENT_KIND_ATOMIC_REQ;
+        c_evt = 1'b1; c_atq = 1'b1; c_ev.kind = rnic_spec_pkg::RX_EVENT_KIND_ATOMIC_REQ;
         c_ev.swap_add = h_q.swap_add; c_ev.compare = h_q.compare; c_ev.byte_len = 32'd8;
         c_ev.msn = {8'd0, q_st.msn + 24'd1};
         c_st.epsn = q_st.epsn + 24'd1;
@@ -736,7 +750,7 @@ module xport_rx #(
         c_chk = wstart && hdnz_q;   // (h_q.dma_len != 0)
         c_place = hpnz_q;           // (plen != 0)
         c_st.epsn = q_st.epsn + 24'd1;
-        c_st.va = (wstart ? h_q.va : q_st.va) + 64'(plen);
+        c_st.va = is_send ? 64'(sroom) : (wstart ? h_q.va : q_st.va) + 64'(plen);
         c_st.rkey = wstart ? h_q.rkey : q_st.rkey;
         c_st.rem = rem0 - {16'd0, plen};
         c_st.bcnt = boff + {16'd0, plen};
@@ -868,6 +882,10 @@ module xport_rx #(
   logic [15:0] ch_len_q;
   logic [63:0] ch_addr_q;
   logic        is_atomic_q;
+  // state_q == SDmaReq in a flop of its own, set and cleared with the state (timing: the DMA
+  // write request valid leaves the block from a flop, not through the state decode, on the
+  // path into the DMA arbiter and back through its ready)
+  logic        dwr_q;
   // Lookahead: while a piece's payload is fed, the lookup of the next piece of the same packet
   // (page or SGE split) is already issued; its response is kept until the feed ends.
   logic        la_q, la_v_q, la_issue;
@@ -903,7 +921,7 @@ module xport_rx #(
     end
   end
   assign mk_rsp_ready_o     = state_q == SChkW || (state_q == SPlRsp && !la_v_q) || (state_q == SFeed && la_q);
-  assign dma_wr_req_valid_o = state_q == SDmaReq;
+  assign dma_wr_req_valid_o = dwr_q;
   assign dma_wr_req_addr_o  = ch_addr_q;
   assign dma_wr_req_len_o   = {16'd0, ch_n_q};
   assign dma_wr_req_tag_o   = '0;
@@ -947,8 +965,8 @@ module xport_rx #(
   assign rsc_qpn_o      = h_q.dest_qp;
   assign st_we          = state_q == SWb && p_wb_q;
   assign rqv_clr        = p_rqclr_q;
-  assign dma_req_fire   = state_q == SDmaReq && dma_wr_req_ready_i;
-  assign pl_aa          = pl_rd_q && h_q.opcode == OpAtomicAck;
+  assign dma_req_fire   = dwr_q && dma_wr_req_ready_i;
+  assign pl_aa          = pl_rd_q && aack_q;
   assign hs_chunk       = (pl_ud_q && pl_off_q < UdGrhBytes) || pl_aa;
   assign feed_chunk     = dma_req_fire && !hs_chunk;
 
@@ -961,7 +979,7 @@ module xport_rx #(
       h_q <= '0; stn_q <= '0;
       ack_v_q <= 1'b0; evt_v_q <= 1'b0; rd_v_q <= 1'b0;
       p_ack_q <= 1'b0; p_evt_q <= 1'b0; p_rd_q <= 1'b0; p_wb_q <= 1'b0; p_rqclr_q <= 1'b0; rd_new_q <= 1'b0;
-      p_place_q <= 1'b0; is_atomic_q <= 1'b0;
+      p_place_q <= 1'b0; is_atomic_q <= 1'b0; dwr_q <= 1'b0;
       p_rr_q <= 1'b0; rr_lenerr_q <= 1'b0; rr_nst_q <= '0; rr_slot_q <= '0; pl_rd_q <= 1'b0;
       rr_v_q <= '0;
       ack_psn_q <= '0; ack_msn_q <= '0; ack_syn_q <= '0; ev_q <= '0; ack_qpn_q <= '0; fail_psn_q <= '0;
@@ -1049,8 +1067,8 @@ module xport_rx #(
           stn_q <= c_st;
           p_ack_q <= c_ack; ack_psn_q <= c_ack_psn; ack_msn_q <= c_ack_msn; ack_syn_q <= c_ack_syn;
           // an atomic for the firmware (new or repeated): a marker job at its PSN
-          ack_hold_q <= c_evt && c_ev.kind == rnic_spec_pkg::RX_EVENT_KIND_ATOMIC_REQ;
-          if (c_evt && c_ev.kind == rnic_spec_pkg::RX_EVENT_KIND_ATOMIC_REQ) p_ack_q <= 1'b1;
+          ack_hold_q <= c_atq;
+          if (c_atq) p_ack_q <= 1'b1;
           p_evt_q <= c_evt; ev_q <= c_ev;
           p_rd_q <= c_rd; p_wb_q <= c_wb; p_rqclr_q <= c_rqclr; p_place_q <= c_place;
           rd_new_q <= !dup;
@@ -1091,7 +1109,7 @@ module xport_rx #(
           end else if (p_place_q) begin
             ch_addr_q <= mk_rsp_addr_i;
             ch_n_q <= ch_n_first;
-            state_q <= SDmaReq;
+            state_q <= SDmaReq; dwr_q <= 1'b1;
           end else begin
             state_q <= SCpl;
           end
@@ -1114,14 +1132,14 @@ module xport_rx #(
           end else begin
             ch_addr_q <= rsp_addr;
             ch_n_q <= ch_n[15:0];
-            state_q <= SDmaReq;
+            state_q <= SDmaReq; dwr_q <= 1'b1;
           end
         end
         SDmaReq: if (dma_wr_req_ready_i) begin
           pl_rem_q <= pl_rem_q - ch_n_q;
           pl_va_q  <= pl_va_q + 64'(ch_n_q);
           pl_off_q <= pl_off_q + 32'(ch_n_q);
-          state_q <= SFeed;
+          state_q <= SFeed; dwr_q <= 1'b0;
         end
         SFeed: begin
           if (la_issue && mk_req_ready_i) begin
@@ -1261,14 +1279,14 @@ module xport_rx #(
       rr_d_q[w_idx] <= rdd_i;
       rr_x_q[w_idx] <= rr_x_d;
     end
+    if (rdd_fire || (state_q == SFin && p_rr_q))
+      rr_or_q[rdd_fire ? w_idx : rr_slot_q] <= rdd_fire ? {rdd_i.resume[0], 32'd0} : {1'b0, pl_off_q};
     if (rr_upd) for (int i = 0; i < MaxReads; i++) begin
       if (w_oh[i]) begin
         rr_qpn_q[24*i +: 24] <= rdd_i.qpn[23:0];
         rr_first_q[24*i +: 24] <= rdd_i.first_psn[23:0];
         rr_nxt_q[24*i +: 24] <= rdd_i.resume[0] ? rdd_i.resume_psn : rdd_i.first_psn[23:0];
         rr_atb_q[i] <= 1'b1;
-        rr_off_q[32*i +: 32] <= 32'd0;
-        rr_rsm_q[i] <= rdd_i.resume[0];
         rr_stat_q[8*i +: 8] <= rnic_spec_pkg::WC_STATUS_SUCCESS;
         rr_atom_q[i] <= rdd_i.atomic[0];
         // a re-post keeps the mark: the rest of the old response stream must not report again
@@ -1279,8 +1297,6 @@ module xport_rx #(
         rr_gap_q[i] <= 1'b0;
         rr_nxt_q[24*i +: 24] <= rr_nxt_q[24*i +: 24] + 24'd1;
         rr_atb_q[i] <= 1'b0;
-        rr_off_q[32*i +: 32] <= pl_off_q;
-        rr_rsm_q[i] <= 1'b0;
         rr_stat_q[8*i +: 8] <= rr_fin;
       end else if (rr_settle_err && pend_slot_q == RrW'(i) && rr_stat_q[8*i +: 8] == rnic_spec_pkg::WC_STATUS_SUCCESS) begin
         rr_stat_q[8*i +: 8] <= rnic_spec_pkg::WC_STATUS_GENERAL_ERR;

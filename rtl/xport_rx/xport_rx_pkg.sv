@@ -14,7 +14,7 @@ package xport_rx_pkg;
     logic        nak_sent;  // a PSN-sequence (or RNR) NAK was sent; silent until epsn arrives
     logic        err;       // a NAK error was sent: every request is dropped until rewritten
     logic [1:0]  msg;       // Msg*
-    logic [63:0] va;        // WRITE: next virtual address
+    logic [63:0] va;        // WRITE: next virtual address; SEND: buffer bytes left (34 bits)
     logic [31:0] rkey;      // WRITE: R_Key of the message
     logic [31:0] rem;       // WRITE: bytes still expected (RETH DMA length - placed)
     logic [31:0] bcnt;      // bytes placed in the current message (SEND: receive-buffer offset)

@@ -620,6 +620,25 @@ int main(int argc, char** argv) {
     ok = acks_eq(t.acks, {{QP, E, 0x61, msn}}, why) && t.evts.size() == 1 && t.evts[0].kind == EV_RESP_ERROR &&
          t.evts[0].status == WC_LOC_LEN_ERR && t.evts[0].wr_id == 0xBAD;
     R.check(ok && mem_eq(t, why), "send-too-long-loc-len-err", "%s", why.c_str()); why.clear();
+    // a continuing packet one byte past the buffer (bytes placed + payload = size + 1, the
+    // compare's boundary): FIRST placed, MIDDLE NAKed invalid request with LOC_LEN_ERR and the
+    // byte count so far, LAST dropped (QP in error); the exact fit is send-2sge-exact above
+    E = 0x40; msn = 0;
+    t.qpt_write(QP, E, 10, A_RW, PD, 0, 12);
+    t.clear_out();
+    {
+      uint32_t acc0 = t.cnt(C_ACCESS), uns0 = t.cnt(C_UNSUP);
+      t.post_rq(QP, 0xB1C, {{rb.iova + 0x100, 2047, rb.key()}});
+      auto d3 = t.rand_bytes(2500);
+      auto p3 = seg(false, QP, E, 0, 0, d3, 1024);
+      for (auto& p : p3) t.send_pkt(p);
+      for (size_t i = 0; i < 1024; i++) t.exp[rb.xlate(rb.iova + 0x100 + i)] = d3[i];
+      t.run_idle();
+      ok = acks_eq(t.acks, {{QP, E + 1, 0x61, msn}}, why) && t.evts.size() == 1 && t.evts[0].kind == EV_RESP_ERROR &&
+           t.evts[0].status == WC_LOC_LEN_ERR && t.evts[0].wr_id == 0xB1C && t.evts[0].byte_len == 2048 &&
+           t.evts[0].psn == E + 1 && t.cnt(C_ACCESS) == acc0 + 1 && t.cnt(C_UNSUP) == uns0 + 1;
+      R.check(ok && mem_eq(t, why), "send-middle-one-past-buffer-loc-len-err", "%s", why.c_str()); why.clear();
+    }
     // bad lkey -> NAK remote operational error, LOC_PROT_ERR
     E = 0x50; msn = 0;
     t.qpt_write(QP, E, 10, A_RW, PD, 0, 12);
