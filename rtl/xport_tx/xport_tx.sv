@@ -309,11 +309,27 @@ module xport_tx #(
                  d_q.imm_data[23:0], d_q.swap_add, d_q.compare, d_q.swap_add,
                  roce_pkg::be32(d_q.imm_data), t_qkey, d_q.qpn[23:0], 16'h0};
 
-  // packets of the message (for the done tracker)
+  // packets of the message (for the done tracker and the retransmit counter): the count at each
+  // of the five PMTUs from d_q.length (constant adds and shifts), the QP's picked and registered
+  // in SCheck (qp_q is loaded in SQrsp, d_q.length in SIdle; both hold until the next job), and
+  // npkts is read in SLaunch and SRec only, which come after SCheck (timing: the QP's PMTU ->
+  // mask -> add -> shift in front of the counter add and the record FIFO's LUTRAM was 9 levels).
+  // The count fits 24 bits: the PMTU is at least 2^8.
   logic [31:0] npkts;
-  logic [31:0] mtu_m1;
-  assign mtu_m1 = (32'd1 << mlog) - 32'd1;
-  assign npkts  = (!multi || d_q.length == 32'd0) ? 32'd1 : ((d_q.length + mtu_m1) >> mlog);
+  logic [23:0] np_q;
+  logic [23:0] np_k [5];
+  always_comb
+    for (int k = 0; k < 5; k++) np_k[k] = 24'((d_q.length + ((32'd1 << (8 + k)) - 32'd1)) >> (8 + k));
+  always_ff @(posedge clk_i)
+    if (st_q == SCheck)
+      case (mlog)
+        5'd8:    np_q <= np_k[0];
+        5'd9:    np_q <= np_k[1];
+        5'd10:   np_q <= np_k[2];
+        5'd11:   np_q <= np_k[3];
+        default: np_q <= np_k[4];
+      endcase
+  assign npkts  = (!multi || d_q.length == 32'd0) ? 32'd1 : {8'h0, np_q};
 
   // ---- segmenter and packet builder --------------------------------------------------------------
   // message queue in front of the segmenter, so that the next messages' keys and DMA reads
@@ -635,35 +651,57 @@ module xport_tx #(
   assign fw_ans  = grant[0] && (dq_desc.kind == rnic_spec_pkg::MSG_KIND_ATOMIC_ACK ||
                                 dq_desc.kind == rnic_spec_pkg::MSG_KIND_ACK);
   // next state of the hold slots
-  logic [HoldSlots-1:0] hs_v_d, hs_ack_d, hs_new;
+  logic [HoldSlots-1:0] hs_v_d, hs_ack_d, hs_new, hs_stop, hs_none, hs_dec;
   logic [4:0]           hs_at_d [HoldSlots];
+  logic [4:0]           hs_at_b [HoldSlots];   // the count before a marker's increment
   logic [4:0]           hs_need_d [HoldSlots];
   always_comb begin
     for (int i = 0; i < HoldSlots; i++) begin
-      hs_v_d[i] = hs_v_q[i]; hs_ack_d[i] = hs_ack_q[i];
-      hs_at_d[i] = hs_at_q[i]; hs_need_d[i] = hs_need_q[i];
+      hs_ack_d[i] = hs_ack_q[i];
+      hs_at_b[i] = hs_at_q[i]; hs_need_d[i] = hs_need_q[i];
       hs_new[i] = ack_acc && ack_park && (hs_hit ? hs_hit_oh[i] : hs_free_oh[i]);
       if (grant[2] && ak_oh[i]) hs_ack_d[i] = 1'b0;
       // the firmware answers a QP's atomics in order: the oldest one was answered
-      if (fw_ans && hs_m_fw[i] && hs_at_d[i] != 5'd0) begin
-        hs_at_d[i] = hs_at_d[i] - 5'd1;
+      hs_dec[i] = fw_ans && hs_m_fw[i] && hs_at_q[i] != 5'd0;
+      if (hs_dec[i]) begin
+        hs_at_b[i] = hs_at_b[i] - 5'd1;
         if (hs_need_d[i] != 5'd0) hs_need_d[i] = hs_need_d[i] - 5'd1;
       end
-      if (qp_stop_i && hs_v_q[i] && hs_qpn_q[i] == qp_stop_qpn_i) begin
-        hs_at_d[i] = 5'd0; hs_need_d[i] = 5'd0;
+      hs_stop[i] = qp_stop_i && hs_v_q[i] && hs_qpn_q[i] == qp_stop_qpn_i;
+      if (hs_stop[i]) begin
+        hs_at_b[i] = 5'd0; hs_need_d[i] = 5'd0;
       end
       if (hs_new[i]) begin
         if (!hs_hit) begin
-          hs_v_d[i] = 1'b1; hs_ack_d[i] = 1'b0; hs_at_d[i] = 5'd0; hs_need_d[i] = 5'd0;
+          hs_ack_d[i] = 1'b0; hs_at_b[i] = 5'd0; hs_need_d[i] = 5'd0;
         end
-        if (ack_hold_i) begin
-          if (hs_at_d[i] != 5'd31) hs_at_d[i] = hs_at_d[i] + 5'd1;
-        end else if (!(hs_hit && hs_keep_nak)) begin
+        // (an atomic's marker is counted in hs_at_d below)
+        if (!ack_hold_i && !(hs_hit && hs_keep_nak)) begin
           // a later ACK replaces the parked one and waits for the atomics before it
-          hs_ack_d[i] = 1'b1; hs_need_d[i] = hs_at_d[i];
+          hs_ack_d[i] = 1'b1; hs_need_d[i] = hs_at_b[i];
         end
       end
-      if (hs_at_d[i] == 5'd0 && !hs_ack_d[i]) hs_v_d[i] = 1'b0;
+      // The atomics count as the steps above give it (answered, stopped, a new slot, plus one
+      // for a marker, saturating), as a pick by the two late selects, hs_new and hs_dec, among
+      // values computed beside them (timing: the QPN compares -> fw_ans -> decrement -> the
+      // stop/new muxes -> increment -> hs_at_q was 8 levels alone). In a slot written this
+      // cycle, "hit" is the slot's own valid bit: a hit writes the valid slot, a miss a free one.
+      unique case ({hs_new[i], hs_dec[i]})
+        2'b00: hs_at_d[i] = hs_stop[i] ? 5'd0 : hs_at_q[i];
+        2'b01: hs_at_d[i] = hs_stop[i] ? 5'd0 : hs_at_q[i] - 5'd1;
+        2'b10: hs_at_d[i] = (!hs_v_q[i] || hs_stop[i]) ? 5'(ack_hold_i)
+                          : !ack_hold_i ? hs_at_q[i] : hs_at_q[i] + 5'(hs_at_q[i] != 5'd31);
+        default: hs_at_d[i] = (!hs_v_q[i] || hs_stop[i]) ? 5'(ack_hold_i)
+                            : ack_hold_i ? hs_at_q[i] : hs_at_q[i] - 5'd1;
+      endcase
+      // The slot is valid while an atomic is unanswered or an ACK parked (hs_at_d != 0 or
+      // hs_ack_d), written beside them rather than behind them (timing: the QPN compares ->
+      // hs_new -> hs_at_d's muxes and increment -> "== 0" -> hs_v_q was 9 levels). A slot
+      // written this cycle stays valid (a new atomic counts one, a new ACK parks, a kept NAK
+      // stays parked); otherwise it empties when no atomic is left (stopped, none, or the last
+      // one answered now) and no ACK stays parked (the one there not granted now).
+      hs_none[i] = hs_stop[i] || hs_at_q[i] == 5'd0 || (fw_ans && hs_m_fw[i] && hs_at_q[i] == 5'd1);
+      hs_v_d[i]  = hs_new[i] || (hs_v_q[i] && !(hs_none[i] && !(hs_ack_q[i] && !(grant[2] && ak_oh[i]))));
     end
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
