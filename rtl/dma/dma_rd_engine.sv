@@ -95,8 +95,14 @@ module dma_rd_engine #(
   );
 
   // ---------------- splitter / AR ----------------
-  logic [SlotW:0]   used_q;
+  // Ring occupancy from the two pointers and their wrap bits, not from a count: a count's
+  // add/subtract sat after the drain decision (rd_fire), 9 LUT levels in the 100g core (issue 16);
+  // the pointers only step under their enables.
   logic [SlotW-1:0] tail_q, head_q;
+  logic             tail_w_q, head_w_q;  // toggled when the pointer wraps
+  logic             ring_full, ring_nempty;
+  assign ring_full   = tail_q == head_q && tail_w_q != head_w_q;
+  assign ring_nempty = tail_q != head_q || tail_w_q != head_w_q;
   logic             ar_valid_q;
   logic [SlotW-1:0] ar_id_q;
   logic [63:0]      ar_addr_q;
@@ -127,7 +133,7 @@ module dma_rd_engine #(
   end
 
   assign sp_last  = sp_last_q;
-  assign ar_issue = sp_busy_q && (used_q != (SlotW+1)'(NSlots)) && (!ar_valid_q || ar_ready_i);
+  assign ar_issue = sp_busy_q && !ring_full && (!ar_valid_q || ar_ready_i);
 
   // ---------------- slot state ----------------
   logic [BeatW:0] wcnt_q  [NSlots];  // beats received
@@ -150,7 +156,7 @@ module dma_rd_engine #(
   logic [DataWidth+1:0] bf_rdata;
   logic rd_fire, head_last;
   assign head_last = (rbeat_q + 1'b1) == beats_q[head_q];
-  assign rd_fire = (used_q != '0) && (wcnt_q[head_q] > rbeat_q) &&
+  assign rd_fire = ring_nempty && (wcnt_q[head_q] > rbeat_q) &&
                    ((32'(bf_cnt) + 32'(rd_inflight_q)) < BfDepth);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -161,9 +167,10 @@ module dma_rd_engine #(
       sp_log_q      <= 4'd7;
       sp_room_q     <= '0;
       sp_last_q     <= 1'b0;
-      used_q        <= '0;
       tail_q        <= '0;
       head_q        <= '0;
+      tail_w_q      <= 1'b0;
+      head_w_q      <= 1'b0;
       ar_valid_q    <= 1'b0;
       ar_id_q       <= '0;
       ar_addr_q     <= '0;
@@ -184,6 +191,7 @@ module dma_rd_engine #(
         sp_last_q  <= 33'(sp_rem_q) <= 33'(sp_room_q) + (33'd1 << sp_log_q);
         if (sp_last) sp_busy_q <= 1'b0;
         tail_q     <= tail_q + 1'b1;
+        if (&tail_q) tail_w_q <= !tail_w_q;
       end else if (ar_ready_i) begin
         ar_valid_q <= 1'b0;
       end
@@ -203,12 +211,11 @@ module dma_rd_engine #(
         if (head_last) begin
           rbeat_q <= '0;
           head_q  <= head_q + 1'b1;
+          if (&head_q) head_w_q <= !head_w_q;
         end else begin
           rbeat_q <= rbeat_q + 1'b1;
         end
       end
-      if (ar_issue && !(rd_fire && head_last)) used_q <= used_q + 1'b1;
-      else if (!ar_issue && rd_fire && head_last) used_q <= used_q - 1'b1;
     end
   end
 

@@ -78,6 +78,14 @@ struct Tb {
   unsigned errs = 0; std::string first_err;
   uint64_t rd_done = 0, wr_done = 0, rd_err_cpl = 0, wr_err_cpl = 0, rd_bytes = 0, wr_bytes = 0;
   uint64_t done_per_rd_client[NR] = {};
+  // request-port checks (dma_req_skid): handshakes per client and the cycle of each; a client
+  // whose write data is withheld; and whether to prove every cycle that no request ready output
+  // depends on any request valid input in the same cycle (the readies must come from flops)
+  uint64_t rd_hs[NR] = {}, wr_hs[NW] = {};
+  std::vector<uint64_t> rd_hs_cyc[NR], wr_hs_cyc[NW];
+  bool hold_data[NW] = {};
+  bool check_ready_reg = false;
+  uint64_t ready_probes = 0;
 
   Tb(uint64_t seed) : ctx(new VerilatedContext), slave(B, MEM, seed ^ 0x5151), rng(seed) {
     top.reset(new Vdma_engine(ctx.get()));
@@ -150,7 +158,7 @@ struct Tb {
         vlb::set(t.wr_req_len_i, 32 * c, 32, w.len);
         vlb::set(t.wr_req_tag_i, TAGW * c, TAGW, w.tag);
       }
-      if (!wr_dat_on[c] && !wr_data[c].empty() && coin(ccfg.data_p)) {
+      if (!wr_dat_on[c] && !wr_data[c].empty() && !hold_data[c] && coin(ccfg.data_p)) {
         wr_dat_on[c] = true;
         const WrReq& w = wr_data[c].front();
         uint8_t buf[B];
@@ -170,6 +178,7 @@ struct Tb {
     t.m_axi_rvalid = ports.rvalid; t.m_axi_rid = ports.rid; t.m_axi_rresp = ports.rresp; t.m_axi_rlast = ports.rlast;
     if (ports.rvalid) vlb::set_bytes(t.m_axi_rdata, 0, B, ports.rdata.data());
     waves.eval(t);
+    if (check_ready_reg) probe_ready_regs();
     // ---- sample DUT outputs / handshakes ----
     ports.awvalid = t.m_axi_awvalid; ports.awid = t.m_axi_awid; ports.awaddr = t.m_axi_awaddr;
     ports.awlen = t.m_axi_awlen; ports.awsize = t.m_axi_awsize; ports.awburst = t.m_axi_awburst;
@@ -185,6 +194,7 @@ struct Tb {
     for (unsigned c = 0; c < NR; c++) {
       if (rd_req_on[c] && vlb::get(t.rd_req_ready_o, c, 1)) {
         rd_req_on[c] = false;
+        rd_hs[c]++; rd_hs_cyc[c].push_back(cyc);
         rd_pend[c].push_back(std::move(rd_issue[c].front()));
         rd_issue[c].pop_front();
       }
@@ -236,6 +246,7 @@ struct Tb {
     for (unsigned c = 0; c < NW; c++) {
       if (wr_req_on[c] && vlb::get(t.wr_req_ready_o, c, 1)) {
         wr_req_on[c] = false;
+        wr_hs[c]++; wr_hs_cyc[c].push_back(cyc);
         WrReq& w = wr_issue[c].front();
         if (w.len) wr_data[c].push_back(w);
         wr_pend[c].push_back(std::move(w));
@@ -279,6 +290,23 @@ struct Tb {
     cyc++;
   }
 
+  // Every request valid input flipped, the combinational logic evaluated again: the ready
+  // outputs must not move (they are flops), then the inputs are put back.
+  void probe_ready_regs() {
+    auto& t = *top;
+    uint64_t rr = vlb::get(t.rd_req_ready_o, 0, NR), wr = vlb::get(t.wr_req_ready_o, 0, NW);
+    uint64_t rv = vlb::get(t.rd_req_valid_i, 0, NR), wv = vlb::get(t.wr_req_valid_i, 0, NW);
+    for (uint64_t m : {uint64_t(0), ~uint64_t(0)}) {
+      vlb::set(t.rd_req_valid_i, 0, NR, m); vlb::set(t.wr_req_valid_i, 0, NW, m);
+      waves.eval(t);
+      if (vlb::get(t.rd_req_ready_o, 0, NR) != rr || vlb::get(t.wr_req_ready_o, 0, NW) != wr)
+        err("a request ready output follows the request valid inputs in the same cycle");
+    }
+    vlb::set(t.rd_req_valid_i, 0, NR, rv); vlb::set(t.wr_req_valid_i, 0, NW, wv);
+    waves.eval(t);
+    ready_probes++;
+  }
+
   // run until all requests completed and the slave is idle
   bool run(uint64_t limit) {
     uint64_t start = cyc;
@@ -294,6 +322,8 @@ struct Tb {
     errs = 0; first_err.clear(); slave.reset_stats();
     rd_done = wr_done = rd_err_cpl = wr_err_cpl = rd_bytes = wr_bytes = 0;
     for (auto& d : done_per_rd_client) d = 0;
+    for (unsigned c = 0; c < NR; c++) { rd_hs[c] = 0; rd_hs_cyc[c].clear(); }
+    for (unsigned c = 0; c < NW; c++) { wr_hs[c] = 0; wr_hs_cyc[c].clear(); hold_data[c] = false; }
   }
   // guard bytes and every successful write: memory must equal the expected image
   void check_image() {
@@ -391,6 +421,97 @@ static void random_mix(Tb& tb, const std::string& name, unsigned nreq, uint32_t 
   tb.end(name, " (" + std::to_string(nreq) + " transfers)");
 }
 
+// The request ports (dma_req_skid): two requests per client are taken while the engine is busy,
+// a third waits (ready low) until the engine frees a place; all clients are taken in the same
+// cycle; one client's requests are taken on consecutive cycles while the engine keeps up; the
+// readies never follow the valids combinationally; data and order byte for byte as always.
+static void req_port_tests(Tb& tb) {
+  // writes: client 0's first request occupies the write engine while its data is withheld
+  {
+    tb.begin(); tb.slave.cfg = AxiSlaveCfg::polite(20); tb.ccfg = ClientCfg{};
+    tb.check_ready_reg = true;
+    Alloc al(tb.rng);
+    tb.hold_data[0] = true;
+    // client 0 first, alone, so that its first request is the one the engine holds
+    for (unsigned c = 0; c < NW; c++) {
+      for (unsigned i = 0; i < 4; i++) {
+        uint32_t len = 1 + tb.rng() % (3 * B);
+        tb.add_write(c, al.take(len), len);
+      }
+      if (c == 0) for (int k = 0; k < 10; k++) tb.step();
+    }
+    for (int k = 0; k < 200; k++) tb.step();
+    std::string got;
+    for (unsigned c = 0; c < NW; c++) got += " " + std::to_string(tb.wr_hs[c]);
+    // client 0: one request in the engine + two in its port; the others: two in their ports
+    for (unsigned c = 0; c < NW; c++)
+      if (tb.wr_hs[c] != (c == 0 ? 3u : 2u) || vlb::get(tb.top->wr_req_ready_o, c, 1))
+        tb.err("write requests taken while the engine is held:" + got + " (want 3, then 2 each, ready low)");
+    tb.hold_data[0] = false;
+    tb.run(200000);
+    tb.check_ready_reg = false;
+    tb.end("req_port_wr_full_backpressure", " (taken while held:" + got + ")");
+  }
+  // reads: no AR accepted, the splitter holds client 0's first request
+  {
+    tb.begin(); tb.slave.cfg = AxiSlaveCfg::polite(20); tb.slave.cfg.ar_ready_p = 0.0; tb.ccfg = ClientCfg{};
+    tb.check_ready_reg = true;
+    // client 0 first, alone, with a first read of several bursts: its first burst waits in the
+    // AR register, the splitter holds the rest of the request
+    for (unsigned c = 0; c < NR; c++) {
+      for (unsigned i = 0; i < 4; i++)
+        tb.add_read(c, 0x10000 * (c + 1) + 0x3000 * i + c + i, (c == 0 && i == 0) ? 20000 : 1 + tb.rng() % 9000);
+      if (c == 0) for (int k = 0; k < 10; k++) tb.step();
+    }
+    for (int k = 0; k < 200; k++) tb.step();
+    std::string got;
+    for (unsigned c = 0; c < NR; c++) got += " " + std::to_string(tb.rd_hs[c]);
+    if (tb.slave.ar_count) tb.err("an AR went through while the slave held ARREADY low");
+    for (unsigned c = 0; c < NR; c++)
+      if (tb.rd_hs[c] != (c == 0 ? 3u : 2u) || vlb::get(tb.top->rd_req_ready_o, c, 1))
+        tb.err("read requests taken while the engine is held:" + got + " (want 3, then 2 each, ready low)");
+    tb.slave.cfg.ar_ready_p = 1.0;
+    tb.run(200000);
+    tb.check_ready_reg = false;
+    tb.end("req_port_rd_full_backpressure", " (taken while held:" + got + ")");
+  }
+  // every client presents on the same cycle: all are taken on that cycle
+  {
+    tb.begin(); tb.slave.cfg = AxiSlaveCfg::polite(30); tb.ccfg = ClientCfg{};
+    tb.check_ready_reg = true;
+    Alloc al(tb.rng);
+    for (unsigned c = 0; c < NR; c++) tb.add_read(c, 0x9001 + 0x1000 * c + 7 * c, 700 + 100 * c);
+    for (unsigned c = 0; c < NW; c++) tb.add_write(c, al.take(600 + 50 * c), 600 + 50 * c);
+    uint64_t c0 = tb.cyc;
+    tb.run(200000);
+    for (unsigned c = 0; c < NR; c++)
+      if (tb.rd_hs_cyc[c].size() != 1 || tb.rd_hs_cyc[c][0] != c0) tb.err("read client " + std::to_string(c) + " not taken on the first cycle");
+    for (unsigned c = 0; c < NW; c++)
+      if (tb.wr_hs_cyc[c].size() != 1 || tb.wr_hs_cyc[c][0] != c0) tb.err("write client " + std::to_string(c) + " not taken on the first cycle");
+    tb.check_ready_reg = false;
+    tb.end("req_port_all_clients_same_cycle");
+  }
+  // back to back: one client's requests on consecutive cycles while the engine takes one per
+  // cycle (zero-length reads: the splitter stays free; one-beat writes with the data ready)
+  {
+    tb.begin(); tb.slave.cfg = AxiSlaveCfg::polite(10); tb.ccfg = ClientCfg{};
+    const unsigned n = 12;
+    for (unsigned i = 0; i < n; i++) tb.add_read(1 % NR, 0x4000 + i, 0);
+    Alloc al(tb.rng);
+    for (unsigned i = 0; i < n; i++) tb.add_write(NW - 1, (al.take(2 * B) + B - 1) & ~uint64_t(B - 1), B);
+    tb.run(200000);
+    auto consecutive = [](const std::vector<uint64_t>& v) {
+      for (size_t i = 1; i < v.size(); i++) if (v[i] != v[i - 1] + 1) return false;
+      return true;
+    };
+    if (tb.rd_hs_cyc[1 % NR].size() != n || !consecutive(tb.rd_hs_cyc[1 % NR])) tb.err("back-to-back reads not taken on consecutive cycles");
+    if (tb.wr_hs_cyc[NW - 1].size() != n || !consecutive(tb.wr_hs_cyc[NW - 1])) tb.err("back-to-back writes not taken on consecutive cycles");
+    tb.end("req_port_back_to_back");
+  }
+  printf("INFO request ports: ready outputs probed against the valid inputs on %llu cycles\n",
+         (unsigned long long)tb.ready_probes);
+}
+
 static void run_tests(uint64_t seed, bool quick) {
   Tb tb(seed);
   auto t0 = std::chrono::steady_clock::now();
@@ -483,6 +604,8 @@ static void run_tests(uint64_t seed, bool quick) {
     tb.run(20000000);
     tb.end("large_1MiB_rd_wr");
   }
+
+  req_port_tests(tb);
 
   // fairness: every client keeps a queue of requests; all must progress
   {
