@@ -2,7 +2,7 @@
 LINT_TOPS += rnic_core rnic_pause_breaker rnic_event_merge rnic_counters rnic_irq_src rnic_bar0_decode
 SYNTH_TOPS += rnic_core
 
-lint:
+lint: | $(BUILD)
 	@fail=0; for t in $(LINT_TOPS); do \
 	  if $(VERILATOR) --lint-only -Wall $(RTL_VLT) $(RTL_PKGS) $(RTL_INCS) $$(ls rtl/*/$$t.sv) --top-module $$t > $(BUILD)/lint-$$t.log 2>&1; \
 	  then echo "PASS lint-$$t"; else echo "FAIL lint-$$t"; echo "RERUN make lint-$$t"; head -30 $(BUILD)/lint-$$t.log; fail=1; fi; \

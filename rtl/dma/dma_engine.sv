@@ -87,43 +87,24 @@ module dma_engine #(
 );
   localparam logic [2:0] Size = 3'($clog2(Bpb));
 
-  // Every client request first lands in its own two-entry register (dma_req_skid): the clients'
-  // ready outputs are flops and the arbiters and engines see registered requests only.
-  localparam int ReqW = 64 + 32 + TagWidth;
+  // Every client request first lands in its own two-entry register (dma_req_skid, in
+  // dma_req_ports): the clients' ready outputs are flops and the arbiters and engines see
+  // registered requests only.
 
   // ================= read side =================
   logic           rarb_valid;
   logic [RCW-1:0] rarb_idx;
   logic           rd_req_ready;
-  logic [NR-1:0]  rq_valid, rq_take;
-  logic [NR*ReqW-1:0] rq_data;  // flat, as the client ports (Yosys 0.23: no array elements on ports)
-  for (genvar i = 0; i < NR; i++) begin : g_rd_req
-    dma_req_skid #(.Width(ReqW)) u_skid (
-      .clk_i, .rst_ni,
-      .in_valid_i (rd_req_valid_i[i]),
-      .in_ready_o (rd_req_ready_o[i]),
-      .in_data_i  ({rd_req_tag_i[i*TagWidth +: TagWidth], rd_req_len_i[i*32 +: 32],
-                    rd_req_addr_i[i*64 +: 64]}),
-      .out_valid_o(rq_valid[i]),
-      .out_ready_i(rq_take[i]),
-      .out_data_o (rq_data[i*ReqW +: ReqW])
-    );
-    assign rq_take[i] = rd_req_ready && rarb_valid && rarb_idx == RCW'(i);
-  end
-  dma_arbiter #(.N(NR), .IdxW(RCW)) u_rd_arb (
+  logic [63:0]    rq_addr;
+  logic [31:0]    rq_len;
+  logic [TagWidth-1:0] rq_tag;
+  dma_req_ports #(.N(NR), .TagWidth(TagWidth), .IdxW(RCW)) u_rd_ports (
     .clk_i, .rst_ni,
-    .req_i  (rq_valid),
-    .ack_i  (rd_req_ready),
-    .valid_o(rarb_valid),
-    .idx_o  (rarb_idx)
+    .req_valid_i(rd_req_valid_i), .req_ready_o(rd_req_ready_o),
+    .req_addr_i (rd_req_addr_i),  .req_len_i  (rd_req_len_i), .req_tag_i(rd_req_tag_i),
+    .valid_o    (rarb_valid), .eng_ready_i(rd_req_ready), .idx_o(rarb_idx),
+    .addr_o     (rq_addr), .len_o(rq_len), .tag_o(rq_tag)
   );
-  // picked with constant part-selects: ReqW is no power of two, and an index times ReqW
-  // would be a multiplier and shifter in front of the engine
-  logic [ReqW-1:0] rq_sel;
-  always_comb begin
-    rq_sel = rq_data[0 +: ReqW];
-    for (int i = 1; i < NR; i++) if (rarb_idx == RCW'(i)) rq_sel = rq_data[i*ReqW +: ReqW];
-  end
 
   logic                 rd_out_valid, rd_out_last, rd_cpl_valid;
   logic [RCW-1:0]       rd_out_client, rd_cpl_client;
@@ -141,9 +122,9 @@ module dma_engine #(
     .cfg_max_read_req_i,
     .req_valid_i (rarb_valid),
     .req_ready_o (rd_req_ready),
-    .req_addr_i  (rq_sel[63:0]),
-    .req_len_i   (rq_sel[64 +: 32]),
-    .req_tag_i   (rq_sel[96 +: TagWidth]),
+    .req_addr_i  (rq_addr),
+    .req_len_i   (rq_len),
+    .req_tag_i   (rq_tag),
     .req_client_i(rarb_idx),
     .ar_valid_o  (m_axi_arvalid),
     .ar_ready_i  (m_axi_arready),
@@ -189,35 +170,16 @@ module dma_engine #(
   logic           warb_valid;
   logic [WCW-1:0] warb_idx;
   logic           wr_req_ready;
-  logic [NW-1:0]  wq_valid, wq_take;
-  logic [NW*ReqW-1:0] wq_data;  // flat, as the client ports (Yosys 0.23: no array elements on ports)
-  for (genvar i = 0; i < NW; i++) begin : g_wr_req
-    dma_req_skid #(.Width(ReqW)) u_skid (
-      .clk_i, .rst_ni,
-      .in_valid_i (wr_req_valid_i[i]),
-      .in_ready_o (wr_req_ready_o[i]),
-      .in_data_i  ({wr_req_tag_i[i*TagWidth +: TagWidth], wr_req_len_i[i*32 +: 32],
-                    wr_req_addr_i[i*64 +: 64]}),
-      .out_valid_o(wq_valid[i]),
-      .out_ready_i(wq_take[i]),
-      .out_data_o (wq_data[i*ReqW +: ReqW])
-    );
-    assign wq_take[i] = wr_req_ready && warb_valid && warb_idx == WCW'(i);
-  end
-  dma_arbiter #(.N(NW), .IdxW(WCW)) u_wr_arb (
+  logic [63:0]    wq_addr;
+  logic [31:0]    wq_len;
+  logic [TagWidth-1:0] wq_tag;
+  dma_req_ports #(.N(NW), .TagWidth(TagWidth), .IdxW(WCW)) u_wr_ports (
     .clk_i, .rst_ni,
-    .req_i  (wq_valid),
-    .ack_i  (wr_req_ready),
-    .valid_o(warb_valid),
-    .idx_o  (warb_idx)
+    .req_valid_i(wr_req_valid_i), .req_ready_o(wr_req_ready_o),
+    .req_addr_i (wr_req_addr_i),  .req_len_i  (wr_req_len_i), .req_tag_i(wr_req_tag_i),
+    .valid_o    (warb_valid), .eng_ready_i(wr_req_ready), .idx_o(warb_idx),
+    .addr_o     (wq_addr), .len_o(wq_len), .tag_o(wq_tag)
   );
-  // picked with constant part-selects: ReqW is no power of two, and an index times ReqW
-  // would be a multiplier and shifter in front of the engine
-  logic [ReqW-1:0] wq_sel;
-  always_comb begin
-    wq_sel = wq_data[0 +: ReqW];
-    for (int i = 1; i < NW; i++) if (warb_idx == WCW'(i)) wq_sel = wq_data[i*ReqW +: ReqW];
-  end
 
   logic [WCW-1:0]      wr_cur, wr_cpl_client;
   logic                wr_in_ready, wr_cpl_valid;
@@ -233,9 +195,9 @@ module dma_engine #(
     .cfg_max_payload_i,
     .req_valid_i (warb_valid),
     .req_ready_o (wr_req_ready),
-    .req_addr_i  (wq_sel[63:0]),
-    .req_len_i   (wq_sel[64 +: 32]),
-    .req_tag_i   (wq_sel[96 +: TagWidth]),
+    .req_addr_i  (wq_addr),
+    .req_len_i   (wq_len),
+    .req_tag_i   (wq_tag),
     .req_client_i(warb_idx),
     .cur_client_o(wr_cur),
     .in_valid_i  (wr_data_valid_i[wr_cur]),
