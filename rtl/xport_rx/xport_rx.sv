@@ -505,6 +505,20 @@ module xport_rx #(
   logic [15:0]    rr_plen_q;
   logic           rr_stok_q;    // the matched context's status is SUCCESS (rr_stat_q at m_idx_q)
 
+  // n <= room as gates, not as a compare (timing: Yosys maps a compare to a carry chain, whose
+  // output ABC takes as arriving at once, so it put slen_ok, behind the rq-slot RAM's output mux
+  // and the chain, at the start of the decision's LUTs: 9 levels into state_q; as gates ABC sees
+  // the whole path)
+  function automatic logic fits(input logic [15:0] n, input logic [33:0] room);
+    logic gt, eq;
+    gt = 1'b0; eq = 1'b1;
+    for (int i = 15; i >= 0; i--) begin
+      gt = gt | (eq & n[i] & !room[i]);
+      eq = eq & (n[i] == room[i]);
+    end
+    fits = room[33:16] != 18'd0 || !gt;
+  endfunction
+
   always_comb begin
     op   = h_q.opcode;
     plen = h_q.payload_len;
@@ -542,13 +556,14 @@ module xport_rx #(
     // the newest slot, never the head), so size - bcnt is the same value. The two compares are
     // picked by AND/OR, not a mux: Yosys (opt_share) merges compares picked by a mux into one
     // behind a mux of their operands, a LUT level ahead of the compare.
-    slen_ok = (starts && 34'(plen) <= buf_total) || (!starts && 34'(plen) <= q_st.va[33:0]);
+    slen_ok = (starts && fits(plen, buf_total)) || (!starts && fits(plen, q_st.va[33:0]));
     sroom = (starts ? buf_total : q_st.va[33:0]) - 34'(plen);
     ud_fits = 34'(plen) + 34'(UdGrhBytes) <= buf_total;
     rd_npk = '0;
     for (int j = 0; j < NPm; j++) if (pl_oh[j]) rd_npk = rd_npk | hnpk_q[24*j +: 24];
     aa = aack_q && m_hit_q;   // ATOMIC ACKNOWLEDGE of an atomic's context (SRrM match)
-    // a new READ or atomic beyond the QP's responder resources: NAK invalid request (IBTA)
+    // NAK invalid request (IBTA): opcode sequence, length, atomic alignment, or a new READ or
+    // atomic beyond the QP's responder resources
     e_inv = !seq_ok || !len_ok || (is_write && !wlen_ok) || (atomic && h_q.va[2:0] != 3'd0) ||
             ((rd_req || atomic) && {2'b0, rsc_cnt_i} >= q_e.max_dest_rd_atomic);
     ack_now = lastish || h_q.ack_req ||
