@@ -46,7 +46,9 @@ module qp_table #(
   input  logic                       rx_rd_en_i,
   input  logic [23:0]                rx_rd_qpn_i,
   output logic                       rx_hit_o,     // QPN < NumQps
-  output rnic_spec_pkg::qpt_entry_t  rx_entry_o,   // only the rx fields are filled
+  // only the rx fields are filled; on a miss valid reads 0 (and rx_rqv_o 0), the other fields,
+  // the state and the slot's descriptor and length are another QP's: readers test the hit first
+  output rnic_spec_pkg::qpt_entry_t  rx_entry_o,
   output xport_rx_pkg::qp_state_t    rx_state_o,
   output rnic_spec_pkg::rq_desc_t    rx_rqd_o,     // qpn field zero
   output logic                       rx_rqv_o,     // rq slot full
@@ -225,7 +227,10 @@ module qp_table #(
     rx_entry_o = '0;
     {rx_entry_o.max_dest_rd_atomic, rx_entry_o.qkey, rx_entry_o.min_rnr_timer, rx_entry_o.ack_coalesce, rx_entry_o.pdn, rx_entry_o.access,
      rx_entry_o.pmtu_log2, rx_entry_o.qp_type, rx_entry_o.rx_enable, rx_entry_o.valid} = rx_rd_q;
-    if (!rx_ok_q) rx_entry_o = '0;
+    // a miss reads invalid; the other fields are not gated by the hit (timing: an AND in front of
+    // every field put one LUT level between rx_ok_q and xport_rx's checks, 9 levels in the core;
+    // xport_rx reads no field of a missed QP, its classification tests the hit first)
+    rx_entry_o.valid = rx_rd_q[0] && rx_ok_q;
     rx_rqd_o = '0;
     rx_rqd_o[RqdW-1:32] = rq_rd_q[DW-1:0];
     rx_rqlen_o = rq_rd_q[DW +: LenW];

@@ -479,7 +479,7 @@ module xport_rx #(
   logic        len_full, len_last, len_only, cont_w, cont_s;
   logic        rd_req, atomic, is_write, is_send, wstart, starts, lastish, needs_rq, has_imm;
   logic        ud_op, ud_qp, ud_fits;
-  logic        seq_ok, len_ok, acc_ok, wlen_ok, slen_ok, ack_now;
+  logic        seq_ok, len_ok, acc_ok, wlen_ok, slen_ok, ack_now, e_inv;
   logic [31:0] rem0, boff;
   logic [33:0] sroom;   // a SEND's buffer bytes left after this packet (state va, see slen_ok)
   logic [23:0] rd_npk;
@@ -504,6 +504,20 @@ module xport_rx #(
   logic [31:0]    rr_off_v_q;
   logic [15:0]    rr_plen_q;
   logic           rr_stok_q;    // the matched context's status is SUCCESS (rr_stat_q at m_idx_q)
+
+  // n <= room as gates, not as a compare (timing: Yosys maps a compare to a carry chain, whose
+  // output ABC takes as arriving at once, so it put slen_ok, behind the rq-slot RAM's output mux
+  // and the chain, at the start of the decision's LUTs: 9 levels into state_q; as gates ABC sees
+  // the whole path)
+  function automatic logic fits(input logic [15:0] n, input logic [33:0] room);
+    logic gt, eq;
+    gt = 1'b0; eq = 1'b1;
+    for (int i = 15; i >= 0; i--) begin
+      gt = gt | (eq & n[i] & !room[i]);
+      eq = eq & (n[i] == room[i]);
+    end
+    fits = room[33:16] != 18'd0 || !gt;
+  endfunction
 
   always_comb begin
     op   = h_q.opcode;
@@ -542,12 +556,16 @@ module xport_rx #(
     // the newest slot, never the head), so size - bcnt is the same value. The two compares are
     // picked by AND/OR, not a mux: Yosys (opt_share) merges compares picked by a mux into one
     // behind a mux of their operands, a LUT level ahead of the compare.
-    slen_ok = (starts && 34'(plen) <= buf_total) || (!starts && 34'(plen) <= q_st.va[33:0]);
+    slen_ok = (starts && fits(plen, buf_total)) || (!starts && fits(plen, q_st.va[33:0]));
     sroom = (starts ? buf_total : q_st.va[33:0]) - 34'(plen);
     ud_fits = 34'(plen) + 34'(UdGrhBytes) <= buf_total;
     rd_npk = '0;
     for (int j = 0; j < NPm; j++) if (pl_oh[j]) rd_npk = rd_npk | hnpk_q[24*j +: 24];
     aa = aack_q && m_hit_q;   // ATOMIC ACKNOWLEDGE of an atomic's context (SRrM match)
+    // NAK invalid request (IBTA): opcode sequence, length, atomic alignment, or a new READ or
+    // atomic beyond the QP's responder resources
+    e_inv = !seq_ok || !len_ok || (is_write && !wlen_ok) || (atomic && h_q.va[2:0] != 3'd0) ||
+            ((rd_req || atomic) && {2'b0, rsc_cnt_i} >= q_e.max_dest_rd_atomic);
     ack_now = lastish || h_q.ack_req ||
               (q_e.ack_coalesce != 8'd0 && (9'(q_st.ack_cnt) + 9'd1) >= 9'(q_e.ack_coalesce));
   end
@@ -611,6 +629,7 @@ module xport_rx #(
   // Decision for the packet (valid in state SCls).
   logic        c_ack, c_evt, c_rd, c_wb, c_rqclr, c_chk, c_place, c_rr, c_ud;
   logic        c_atq;   // the event is an ATOMIC_REQ (c_ev.kind), set beside it, not compared after it
+  logic        c_slb, slb_q;   // a SEND past its buffer: its state is set the cycle after SCls
   logic [23:0] c_ack_psn, c_ack_msn;
   logic [7:0]  c_ack_syn;
   logic [xport_rx_pkg::NumCnt-1:0] c_cnt;  // the counter the packet increments, one-hot
@@ -700,9 +719,7 @@ module xport_rx #(
     end else begin
       c_wb = 1'b1;
       c_st.nak_sent = 1'b0;
-      // a new READ or atomic beyond the QP's responder resources: NAK invalid request (IBTA)
-      if (!seq_ok || !len_ok || (is_write && !wlen_ok) || (atomic && h_q.va[2:0] != 3'd0) ||
-          ((rd_req || atomic) && {2'b0, rsc_cnt_i} >= q_e.max_dest_rd_atomic)) begin
+      if (e_inv) begin
         c_ack = 1'b1; c_ack_syn = SynInvReq;
         c_evt = 1'b1; c_ev.kind = rnic_spec_pkg::RX_EVENT_KIND_RESP_ERROR;
         c_ev.status = rnic_spec_pkg::WC_STATUS_REM_INV_REQ_ERR;
@@ -719,15 +736,6 @@ module xport_rx #(
         c_evt = 1'b1; c_ev.kind = rnic_spec_pkg::RX_EVENT_KIND_RNR_SENT;
         c_st.nak_sent = 1'b1;
         c_cnt[xport_rx_pkg::CntRnr] = 1'b1;
-      end else if (is_send && !slen_ok) begin
-        c_ack = 1'b1; c_ack_syn = SynInvReq;
-        c_evt = 1'b1; c_ev.kind = rnic_spec_pkg::RX_EVENT_KIND_RESP_ERROR;
-        c_ev.status = rnic_spec_pkg::WC_STATUS_LOC_LEN_ERR;
-        c_ev.wr_id = q_rqd.wr_id;
-        c_ev.byte_len = boff + {16'd0, plen};
-        c_rqclr = 1'b1;
-        c_st.err = 1'b1;
-        c_cnt[xport_rx_pkg::CntAccess] = 1'b1;
       end else if (rd_req) begin
         // R_Key, bounds and REMOTE_READ before the PSN advances (IBTA: a zero-length READ is
         // not checked); a failure NAKs here and no READ job is issued
@@ -746,9 +754,8 @@ module xport_rx #(
         c_st.ack_cnt = 8'd0;
       end else begin
         // WRITE / SEND packet: check (FIRST/ONLY WRITE), place, acknowledge. A zero-length
-        // WRITE (ONLY; a FIRST is never empty) is not checked: C9-88, R_Key and VA are ignored
-        c_chk = wstart && hdnz_q;   // (h_q.dma_len != 0)
-        c_place = hpnz_q;           // (plen != 0)
+        // WRITE (ONLY; a FIRST is never empty) is not checked: C9-88, R_Key and VA are ignored.
+        // (a SEND past its buffer: c_slb below)
         c_st.epsn = q_st.epsn + 24'd1;
         c_st.va = is_send ? 64'(sroom) : (wstart ? h_q.va : q_st.va) + 64'(plen);
         c_st.rkey = wstart ? h_q.rkey : q_st.rkey;
@@ -756,6 +763,8 @@ module xport_rx #(
         c_st.bcnt = boff + {16'd0, plen};
         c_st.msg = lastish ? xport_rx_pkg::MsgIdle : (is_write ? xport_rx_pkg::MsgWrite : xport_rx_pkg::MsgSend);
         if (lastish) c_st.msn = q_st.msn + 24'd1;
+        c_chk = wstart && hdnz_q;   // (h_q.dma_len != 0)
+        c_place = hpnz_q;           // (plen != 0)
         if (ack_now) begin
           c_ack = 1'b1; c_ack_msn = lastish ? q_st.msn + 24'd1 : q_st.msn;
           c_st.ack_cnt = 8'd0;
@@ -774,6 +783,25 @@ module xport_rx #(
           c_rqclr = 1'b1;
         end
       end
+    end
+    // A SEND past its buffer: NAK invalid request, LOC_LEN_ERR, decided after the chain above
+    // (which takes the SEND as fitting) with its reach as one AND beside it (timing: slen_ok behind
+    // the rq-slot RAM, as a branch of the chain, was 9 levels into ev_q, state_q and stn_q in the
+    // core; a SEND is an RC request, not an ACK, READ response or UD datagram, and in order is
+    // neither ahead nor a duplicate). c_st stays the fitting packet's: stn_q takes the QP's state,
+    // in error, a cycle after SCls (slb_q; stn_q is read no earlier than SWb, two cycles later).
+    c_slb = is_send && qp_ok && q_e.qp_type == rnic_spec_pkg::QP_TYPE_RC && !q_st.err && inorder &&
+            !e_inv && acc_ok && !(needs_rq && !q_rqv) && !slen_ok;
+    if (c_slb) begin
+      c_place = 1'b0;
+      c_ack = 1'b1; c_ack_msn = q_st.msn; c_ack_syn = SynInvReq;
+      c_evt = 1'b1; c_ev.kind = rnic_spec_pkg::RX_EVENT_KIND_RESP_ERROR;
+      c_ev.status = rnic_spec_pkg::WC_STATUS_LOC_LEN_ERR;
+      c_ev.wr_id = q_rqd.wr_id;
+      c_ev.byte_len = boff + {16'd0, plen};
+      c_ev.imm_data = 32'd0; c_ev.flags = 8'd0; c_ev.msn = {8'd0, q_st.msn};
+      c_rqclr = 1'b1;
+      c_cnt[xport_rx_pkg::CntAccess] = 1'b1;
     end
   end
 
@@ -979,7 +1007,7 @@ module xport_rx #(
       h_q <= '0; stn_q <= '0;
       ack_v_q <= 1'b0; evt_v_q <= 1'b0; rd_v_q <= 1'b0;
       p_ack_q <= 1'b0; p_evt_q <= 1'b0; p_rd_q <= 1'b0; p_wb_q <= 1'b0; p_rqclr_q <= 1'b0; rd_new_q <= 1'b0;
-      p_place_q <= 1'b0; is_atomic_q <= 1'b0; dwr_q <= 1'b0;
+      p_place_q <= 1'b0; is_atomic_q <= 1'b0; dwr_q <= 1'b0; slb_q <= 1'b0;
       p_rr_q <= 1'b0; rr_lenerr_q <= 1'b0; rr_nst_q <= '0; rr_slot_q <= '0; pl_rd_q <= 1'b0;
       rr_v_q <= '0;
       ack_psn_q <= '0; ack_msn_q <= '0; ack_syn_q <= '0; ev_q <= '0; ack_qpn_q <= '0; fail_psn_q <= '0;
@@ -1001,6 +1029,15 @@ module xport_rx #(
       for (int i = 0; i < MaxReads; i++)
         if (qpt_fire && {8'd0, rr_qpn_q[24*i +: 24]} == qpt_wr_qpn_i) rr_v_q[i] <= 1'b0;
       for (int i = 0; i < MaxReads; i++) if (w_oh[i]) rr_v_q[i] <= 1'b1;
+
+      // a SEND past its buffer (c_slb, SCls): the QP's state, in error (no state after SCls
+      // writes stn_q)
+      slb_q <= state_q == SCls && c_slb;
+      if (slb_q) begin
+        stn_q <= q_st;
+        stn_q.err <= 1'b1;
+        stn_q.nak_sent <= 1'b0;
+      end
 
       case (state_q)
         SIdle: begin

@@ -260,7 +260,9 @@ struct Tb {
     if (nr.v) {
       Entry r{};
       from_port(r.data(), m.rx_entry_o, RNIC_QPT_ENTRY_SIZE);
-      if (bool(m.rx_hit_o) != nr.hit || r != nr.rx) bad_rx++;
+      // a miss reads invalid; its other fields are another QP's (not gated by the hit)
+      if (bool(m.rx_hit_o) != nr.hit || (nr.hit ? r != nr.rx : rnic_qpt_entry_get_valid(r.data()) != 0))
+        bad_rx++;
       if (nr.hit) {
         State s{};
         for (unsigned i = 0; i < SW; i++) s[i] = m.rx_state_o[i];

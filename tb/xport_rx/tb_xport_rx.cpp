@@ -639,6 +639,59 @@ int main(int argc, char** argv) {
            t.evts[0].psn == E + 1 && t.cnt(C_ACCESS) == acc0 + 1 && t.cnt(C_UNSUP) == uns0 + 1;
       R.check(ok && mem_eq(t, why), "send-middle-one-past-buffer-loc-len-err", "%s", why.c_str()); why.clear();
     }
+    // A SEND past its buffer is decided after the other checks (xport_rx: c_slb): every earlier
+    // verdict wins over LOC_LEN_ERR (ahead, duplicate, out of sequence, no buffer, QP in error, not
+    // an RC QP); the LOC_LEN_ERR itself leaves the QP's state as it was, in error.
+    {
+      const uint32_t Q = 9, Q2 = 10, Q3 = 11;
+      uint32_t e = 0x70;
+      auto only = [&](uint32_t qpn, uint32_t psn, uint8_t op, size_t n) {
+        Pkt p; p.h.opcode = op; p.h.dest_qp = qpn; p.h.psn = psn & 0xFFFFFF; p.h.ack_req = true;
+        p.pl = t.rand_bytes(n); p.h.payload_len = uint16_t(n);
+        t.send_pkt(p); t.run_idle();
+      };
+      uint32_t ooo0 = t.cnt(C_OOO), dup0 = t.cnt(C_DUP), acc0 = t.cnt(C_ACCESS), uns0 = t.cnt(C_UNSUP), rnr0 = t.cnt(C_RNR);
+      t.qpt_write(Q3, e, 8, A_RW, PD, 0, 12);
+      t.clear_out();
+      only(Q3, e, 0x04, 200);   // no buffer posted: RNR NAK
+      ok = acks_eq(t.acks, {{Q3, e, 0x20 | 12, 0}}, why) && t.evts.size() == 1 && t.evts[0].kind == EV_RNR_SENT &&
+           t.cnt(C_RNR) == rnr0 + 1 && t.cnt(C_ACCESS) == acc0;
+      R.check(ok, "send-past-buffer-no-buffer-rnr", "%s", why.c_str()); why.clear();
+      t.qpt_write(Q, e, 8, A_RW, PD, 0, 12);
+      t.post_rq(Q, 0xC01, {{rb.iova + 0x7000, 100, rb.key()}});
+      t.clear_out();
+      only(Q, e + 3, 0x04, 200);   // ahead: NAK PSN sequence error at the expected PSN
+      only(Q, e - 1, 0x04, 200);   // duplicate: ACK of the last PSN
+      ok = acks_eq(t.acks, {{Q, e, 0x60, 0}, {Q, e - 1, 0x1F, 0}}, why) && t.evts.empty() &&
+           t.cnt(C_OOO) == ooo0 + 1 && t.cnt(C_DUP) == dup0 + 1 && t.cnt(C_ACCESS) == acc0;
+      R.check(ok, "send-past-buffer-ahead-dup-no-len-err", "%s", why.c_str()); why.clear();
+      t.clear_out();
+      only(Q, e, 0x02, 200);       // SEND LAST with no message in progress: invalid request
+      ok = acks_eq(t.acks, {{Q, e, 0x61, 0}}, why) && t.evts.size() == 1 && t.evts[0].kind == EV_RESP_ERROR &&
+           t.evts[0].status == WC_REM_INV_REQ_ERR && t.evts[0].wr_id == 0 && t.cnt(C_ACCESS) == acc0 + 1;
+      R.check(ok, "send-past-buffer-out-of-sequence-inv-req", "%s", why.c_str()); why.clear();
+      t.clear_out();
+      only(Q, e, 0x04, 200);       // the QP is in error: dropped, counted, no answer
+      ok = t.acks.empty() && t.evts.empty() && t.cnt(C_UNSUP) == uns0 + 1 && t.cnt(C_ACCESS) == acc0 + 1;
+      R.check(ok && mem_eq(t, why), "send-past-buffer-qp-in-error-dropped", "%s", why.c_str()); why.clear();
+      // LOC_LEN_ERR: the state stays (expected PSN, MSN), in error: the same PSN is dropped next
+      t.qpt_write(Q, e, 8, A_RW, PD, 0, 12);
+      t.post_rq(Q, 0xC02, {{rb.iova + 0x7000, 100, rb.key()}});
+      t.clear_out();
+      only(Q, e, 0x04, 101);
+      only(Q, e, 0x04, 50);
+      ok = acks_eq(t.acks, {{Q, e, 0x61, 0}}, why) && t.evts.size() == 1 && t.evts[0].kind == EV_RESP_ERROR &&
+           t.evts[0].status == WC_LOC_LEN_ERR && t.evts[0].wr_id == 0xC02 && t.evts[0].byte_len == 101 &&
+           t.evts[0].psn == e && t.evts[0].msn == 0 && t.cnt(C_ACCESS) == acc0 + 2 && t.cnt(C_UNSUP) == uns0 + 2;
+      R.check(ok && mem_eq(t, why), "send-past-buffer-loc-len-err-state-kept", "%s", why.c_str()); why.clear();
+      // not an RC QP (UD; an RC SEND with a buffer too small): unsupported, no answer
+      t.qpt_write(Q2, e, 8, A_RW, PD, 0, 12, true, RNIC_QP_TYPE_UD);
+      t.post_rq(Q2, 0xC03, {{rb.iova + 0x7000, 100, rb.key()}});
+      t.clear_out();
+      only(Q2, e, 0x04, 200);
+      ok = t.acks.empty() && t.evts.empty() && t.cnt(C_UNSUP) == uns0 + 3 && t.cnt(C_ACCESS) == acc0 + 2;
+      R.check(ok && mem_eq(t, why), "send-past-buffer-ud-qp-unsupported", "%s", why.c_str()); why.clear();
+    }
     // bad lkey -> NAK remote operational error, LOC_PROT_ERR
     E = 0x50; msn = 0;
     t.qpt_write(QP, E, 10, A_RW, PD, 0, 12);
