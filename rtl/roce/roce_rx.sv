@@ -344,8 +344,12 @@ module roce_rx #(
         udplen = 16'(be_at(hcap_q[8*38 +: 64], 2));
         plen = udplen - 16'd24 - {10'h0, el} - {14'h0, hcap_q[8*43+5:8*43+4]};
         qpn  = 24'(be_at(hcap_q[8*47 +: 64], 3));
-        bad = 1'b1;
-        reason = 4'd0;
+        // The verdict as one OR of the registered flags, apart from the reason's priority chain
+        // (which only picks the drop counter): wr_q waits for bad alone (timing: through the
+        // chain and the add of wr_next it was 9 LUT levels in the core).
+        bad = ovs_q || flen_big_q || runt_q || flen_bad_q || (|chk_q) || !icrc_ok ||
+              (drop_when_full_i && (nobuf_q || (flush_q && !space_ok) || !meta_space));
+        reason = 4'(roce_pkg::DropNoBuf);
         if (ovs_q || flen_big_q) reason = 4'(roce_pkg::DropOversize);
         else if (runt_q) reason = 4'(roce_pkg::DropRunt);
         else if (chk_q[roce_pkg::DropEthertype]) reason = 4'(roce_pkg::DropEthertype);
@@ -359,11 +363,9 @@ module roce_rx #(
         else if (chk_q[roce_pkg::DropPkey]) reason = 4'(roce_pkg::DropPkey);
         else if (chk_q[roce_pkg::DropQpn]) reason = 4'(roce_pkg::DropQpn);
         else if (!icrc_ok) reason = 4'(roce_pkg::DropIcrc);
-        else if (drop_when_full_i && (nobuf_q || (flush_q && !space_ok) || !meta_space))
-          reason = 4'(roce_pkg::DropNoBuf);
-        else bad = 1'b0;
         if (bad || meta_space) begin
-          wr_next = wr_q + (AW+1)'(flush_q && !bad);
+          // (used only when !bad: the increment from wr_q alone, bad picks behind it)
+          wr_next = flush_q ? wr_q + 1'b1 : wr_q;
           if (flush_q && !bad) begin
             mem_we    <= 1'b1;
             mem_waddr <= wr_q[AW-1:0];

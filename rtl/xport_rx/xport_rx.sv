@@ -823,33 +823,55 @@ module xport_rx #(
   logic        pl_rd_q;
   // The SGE list of the buffer being placed, registered once per packet (timing: the prefix sums
   // behind the RAM read made the placement piece the block's longest path): SGE i holds message
-  // bytes [start(i), sgt_end(i)) (unused SGEs have length 0) and starts at host address
-  // sgt_base(i) + start(i). Loaded in SRrA from the matched READ context (READ responses,
-  // ATOMIC ACKNOWLEDGE) and in SCls from the rq slot (every other packet); neither source
-  // changes before the packet's placement ends (see the SRrM/SRrA note above).
+  // bytes [start(i), sgt_end(i)) and starts at host address sgt_base(i) + start(i). The SGEs
+  // past num_sge are summed too, their lengths as the descriptor holds them (timing: the
+  // num_sge compare in front of the adds was 8 LUT levels alone, 9 in the core): SGEs below
+  // num_sge get the same ends and bases as with those lengths zeroed, and a piece is placed
+  // only with the cursor inside the buffer (pl_rem_q != 0 and the length checks: cursor + rest
+  // <= the buffer's bytes, the sum of its num_sge SGE lengths), so the pick below, the first
+  // SGE ending beyond the cursor, is always below num_sge. Loaded in SRrA from the matched READ
+  // context (READ responses, ATOMIC ACKNOWLEDGE) and in SCls from the rq slot (every other
+  // packet); neither source changes before the packet's placement ends (see the SRrM/SRrA note
+  // above).
   logic [NSge*34-1:0] sgt_end_q, sgt_end_d;
   logic [NSge*64-1:0] sgt_base_q, sgt_base_d;
   logic [NSge*32-1:0] sgt_key_q, sgt_key_d;
-  logic [33:0]        sgt_acc, sgt_beg;
-  logic [31:0]        sgt_l;
-  logic               sgt_rd, sgt_load;
+  logic [NSge*34-1:0] sgt_l;
+  logic [NSge*64-1:0] sgt_a;
+  logic               sgt_rd, sgt_load, sgt_rd_q;
+  // state_q == SRrA a cycle early (SRrM always goes on to SRrA): the source select from a flop
+  // (timing: the state decode led the prefix sums, 9 LUT levels in the core)
+  always_ff @(posedge clk_i or negedge rst_ni)
+    if (!rst_ni) sgt_rd_q <= 1'b0;
+    else sgt_rd_q <= state_q == SRrM;
   always_comb begin
-    sgt_rd = state_q == SRrA;
+    sgt_rd = sgt_rd_q;
     sgt_load = sgt_rd || (state_q == SCls && !h_rrm);
-    sgt_acc = '0;
     for (int i = 0; i < NSge; i++) begin
-      sgt_beg = sgt_acc;
       if (sgt_rd) begin
-        sgt_l = (8'(i) < m_d.num_sge) ? m_d[RdL0 + SgeBits * i +: 32] : 32'd0;
-        sgt_base_d[64*i +: 64] = m_d[RdA0 + SgeBits * i +: 64] - 64'(sgt_beg);
+        sgt_l[34*i +: 34] = 34'(m_d[RdL0 + SgeBits * i +: 32]);
+        sgt_a[64*i +: 64] = m_d[RdA0 + SgeBits * i +: 64];
         sgt_key_d[32*i +: 32] = m_d[RdK0 + SgeBits * i +: 32];
       end else begin
-        sgt_l = (8'(i) < q_rqd.num_sge) ? q_rqd[RqL0 + SgeBits * i +: 32] : 32'd0;
-        sgt_base_d[64*i +: 64] = q_rqd[RqA0 + SgeBits * i +: 64] - 64'(sgt_beg);
+        sgt_l[34*i +: 34] = 34'(q_rqd[RqL0 + SgeBits * i +: 32]);
+        sgt_a[64*i +: 64] = q_rqd[RqA0 + SgeBits * i +: 64];
         sgt_key_d[32*i +: 32] = q_rqd[RqK0 + SgeBits * i +: 32];
       end
-      sgt_acc = sgt_acc + 34'(sgt_l);
-      sgt_end_d[34*i +: 34] = sgt_acc;
+    end
+    // The prefix sums as a tree (timing: chained, SGE 3's end was three adds behind the source
+    // select): end(i) = len(0) + ... + len(i) by Sklansky's parallel prefix (log2(NSge) adds
+    // deep); base(i) = addr(i) - end(i-1), taken as (addr(i) - len(i-1)) - end(i-2) so that
+    // it is no deeper than the ends.
+    sgt_end_d = sgt_l;
+    for (int k = 1; k < NSge; k = k * 2)
+      for (int i = 0; i < NSge; i++)
+        if ((i & k) != 0)
+          sgt_end_d[34*i +: 34] = sgt_end_d[34*i +: 34] + sgt_end_d[34*((i / k) * k - 1) +: 34];
+    for (int i = 0; i < NSge; i++) begin
+      if (i == 0) sgt_base_d[64*i +: 64] = sgt_a[64*i +: 64];
+      else if (i == 1) sgt_base_d[64*i +: 64] = sgt_a[64*i +: 64] - 64'(sgt_l[0 +: 34]);
+      else sgt_base_d[64*i +: 64] = (sgt_a[64*i +: 64] - 64'(sgt_l[34*(i-1) +: 34])) -
+                                    64'(sgt_end_d[34*(i-2) +: 34]);
     end
   end
   always_ff @(posedge clk_i)
@@ -857,16 +879,18 @@ module xport_rx #(
       sgt_end_q <= sgt_end_d; sgt_base_q <= sgt_base_d; sgt_key_q <= sgt_key_d;
     end
 
-  // The piece at the cursor, flat: every SGE's bytes left after the cursor in parallel, then a
-  // one-hot pick of the first SGE ending beyond the cursor (the last one if none: the length
-  // checks keep the cursor inside the buffer), then the smallest of that, the packet's rest and
-  // (UD) the GRH area's rest, all compared in parallel.
+  // The piece at the cursor, flat: every SGE's bytes left after the cursor and its piece length
+  // (the smallest of that, the packet's rest and (UD) the GRH area's rest) in parallel, then a
+  // pick of the first SGE ending beyond the cursor (the last one if none: the length checks keep
+  // the cursor inside the buffer).
   logic [NSge-1:0]    sg_in, sg_oh, sg_lt;
   logic [NSge*34-1:0] sg_left;
   logic [63:0]        sg_base;
-  logic               ud_cut, seg_lt_rem, seg_gt_cap, rem_gt_cap;
+  logic               ud_cut, rem_gt_cap;
   logic [NSge-1:0]    sg_gt;   // the SGE ends beyond the UD GRH area
-  logic [15:0]        ud_cap, ch_len1;
+  logic [15:0]        ud_cap;
+  logic [NSge*16-1:0] sg_len;  // the piece's length if SGE i is the one at the cursor
+  logic [NSge-1:0]    sg_ud;   // ... and it is cut at the UD GRH area's end
   always_comb begin
     for (int i = 0; i < NSge; i++) begin
       sg_in[i] = 34'(pl_off_q) < sgt_end_q[34*i +: 34];
@@ -888,18 +912,26 @@ module xport_rx #(
     // UD: the GRH area comes from the header, the payload from the stream: a chunk holds one
     ud_cut = pl_ud_q && pl_off_q < UdGrhBytes;
     ud_cap = 16'(UdGrhBytes - pl_off_q);
-    // Where they are used (a piece to place: the cursor inside the buffer, so the picked SGE ends
-    // beyond it; UD cut: the cursor below the GRH area's end) these are segleft < pl_rem_q,
-    // segleft > ud_cap and pl_rem_q > ud_cap, without the subtraction in front of the compare.
-    seg_lt_rem = |(sg_oh & sg_lt);
-    seg_gt_cap = |(sg_oh & sg_gt);
+    // Where they are used (a piece to place: the cursor inside the buffer, so SGE i, if picked,
+    // ends beyond it; UD cut: the cursor below the GRH area's end) sg_lt[i], sg_gt[i] and
+    // rem_gt_cap are SGE i's bytes left < pl_rem_q, its bytes left > ud_cap and
+    // pl_rem_q > ud_cap, without the subtraction in front of the compare. Every SGE's piece
+    // length is ready before the pick (timing: the pick, then the smallest and the UD cut behind
+    // it, was 9 LUT levels from pl_off_q into mkey_check's len1_q in the core); the pick by
+    // sg_in is sg_oh's SGE.
     rem_gt_cap = pl_end_q > 34'(UdGrhBytes);
-    ch_len1 = seg_lt_rem ? segleft[15:0] : pl_rem_q;
+    for (int i = 0; i < NSge; i++) begin
+      sg_ud[i] = ud_cut && (sg_lt[i] ? sg_gt[i] : rem_gt_cap);
+      // (a WRITE's piece is the packet's rest: its candidates all are, so the pick passes it)
+      sg_len[16*i +: 16] = (!pl_write_q && sg_ud[i]) ? ud_cap :
+                           (!pl_write_q && sg_lt[i]) ? sg_left[34*i +: 16] : pl_rem_q;
+    end
+    ch_len = sg_len[16*(NSge-1) +: 16];
+    for (int i = NSge - 2; i >= 0; i--) if (sg_in[i]) ch_len = sg_len[16*i +: 16];
     if (pl_write_q) begin
-      ch_va = pl_va_q; ch_key = stn_q.rkey; ch_len = pl_rem_q;
+      ch_va = pl_va_q; ch_key = stn_q.rkey;
     end else begin
       ch_va = sg_base + 64'(pl_off_q);
-      ch_len = (ud_cut && (seg_lt_rem ? seg_gt_cap : rem_gt_cap)) ? ud_cap : ch_len1;
     end
     ch_n = (rsp_page_left < {16'd0, ch_len_q}) ? rsp_page_left : {16'd0, ch_len_q};
     // first piece of a WRITE FIRST/ONLY straight from the message check (same va)
