@@ -108,9 +108,7 @@ module roce_tx #(
         end else begin
           cur = '0;
           if (min_q != 16'd0) begin
-            // only the payload's last beat is masked (a full beat's mask is all ones: the
-            // simulator ran the 64-lane mask on every beat, docs/sim-speed.md step 14)
-            cur = (min_q == 16'd1) ? s_tdata_i & byte_mask(inlast_q) : s_tdata_i;
+            cur = s_tdata_i & byte_mask((min_q == 16'd1) ? inlast_q : (LNB+1)'(NB));
             min_q <= min_q - 16'd1;
           end
           beat    = (cur << (8 * 32'(sh_q))) | carry_q;
@@ -159,10 +157,10 @@ module roce_tx #(
   logic [DataWidth-1:0] ic_data;
   logic [LNB:0]         ic_cnt;
 
-  // lanes below s1_cnt_q (0..NB; NB shifts all ones out): one shift, not a compare per lane,
-  // which the simulator evaluated every cycle (docs/sim-speed.md step 14)
   logic [NB-1:0] s1_keep;
-  assign s1_keep = ~({NB{1'b1}} << s1_cnt_q);
+  always_comb begin
+    for (int j = 0; j < NB; j++) s1_keep[j] = j < 32'(s1_cnt_q);
+  end
 
   assign s2_hold_ovf = s2_valid_q && s2_last_q && !s2_ovf_q && (32'(s2_cnt_q) > NB - 4);
   assign s2_accept   = !s2_valid_q || (out_ready && !s2_hold_ovf);
@@ -241,9 +239,7 @@ module roce_tx #(
       n = (32'(s2_cnt_q) + 4 > NB) ? NB : 32'(s2_cnt_q) + 4;
       m_tlast_o = 32'(s2_cnt_q) + 4 <= NB;
     end
-    // lanes below n, as one shift (a compare per lane ran on every cycle in the simulator,
-    // docs/sim-speed.md step 14); the same bits for every n, the unreachable n <= 0 included
-    m_tkeep_o = (n >= NB) ? {NB{1'b1}} : (n <= 0) ? {NB{1'b0}} : ~({NB{1'b1}} << n[LNB-1:0]);
+    for (int j = 0; j < NB; j++) m_tkeep_o[j] = j < n;
   end
 
   // mid_q: the current frame has been offered and its last beat not taken yet.
