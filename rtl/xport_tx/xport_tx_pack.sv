@@ -102,10 +102,7 @@ module xport_tx_pack #(
         logic [2*DataWidth-1:0] wide;
         logic [LNB-1:0]       nfill;
         n    = n_q;
-        // a full beat (km_q is lanes 0..n-1, so its top lane is set only when all are) skips
-        // the 64-lane mask: the same data, and the simulator's merges run only on a chunk's
-        // partial last beat (docs/sim-speed.md step 14)
-        d    = fake_q ? '0 : km_q[NB-1] ? rd_data_i : (rd_data_i & lane_mask(km_q));
+        d    = fake_q ? '0 : (rd_data_i & lane_mask(km_q));
         // one shift: the beat moved up by fill_q lanes, its low half joins acc_q, the high half
         // (the lanes past NB) is what stays for the next output beat
         wide = (2*DataWidth)'(d) << (8 * 32'(fill_q));
