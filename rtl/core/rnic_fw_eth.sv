@@ -55,16 +55,23 @@ module rnic_fw_eth #(
   endfunction
   // Bytes of a beat with a packed tkeep (n low bits set): bit k of n is set when n mod 2^(k+1)
   // is at least 2^k, and "at least m bytes" is keep[m-1], so each bit is an OR of keep-bit pairs
-  // (no adder tree over the keep bits; the 16-bit frame length is one add behind it).
+  // keep[a] & !keep[a + 2^k], a = j 2^(k+1) + 2^k - 1 (keep[a] alone where a + 2^k is past the
+  // beat): no adder tree over the keep bits; the 16-bit frame length is one add behind it.
+  // Word-wide, the pairs of bit k are keep & ~(keep >> 2^k) at the lanes of PairSel (the shift
+  // brings zeros past the beat): the same gates, and the simulator, which evaluates this on every
+  // cycle, runs a few word operations instead of a term per pair (docs/sim-speed.md step 14).
   localparam int unsigned CW = $clog2(NB) + 1;
-  function automatic logic [CW-1:0] keep_bytes(input logic [NB-1:0] keep);
-    keep_bytes = '0;
+  function automatic logic [CW*NB-1:0] pair_sel();
+    logic [CW*NB-1:0] m;
+    m = '0;
     for (int k = 0; k < CW; k++)
-      for (int j = 0; j * (2 << k) + (1 << k) <= NB; j++)
-        if ((j + 1) * (2 << k) <= NB)
-          keep_bytes[k] = keep_bytes[k] | (keep[j * (2 << k) + (1 << k) - 1] & !keep[(j + 1) * (2 << k) - 1]);
-        else
-          keep_bytes[k] = keep_bytes[k] | keep[j * (2 << k) + (1 << k) - 1];
+      for (int j = 0; j * (2 << k) + (1 << k) <= NB; j++) m[k*NB + j * (2 << k) + (1 << k) - 1] = 1'b1;
+    pair_sel = m;
+  endfunction
+  localparam logic [CW*NB-1:0] PairSel = pair_sel();
+  function automatic logic [CW-1:0] keep_bytes(input logic [NB-1:0] keep);
+    for (int k = 0; k < CW; k++)
+      keep_bytes[k] = |(keep & ~(keep >> (1 << k)) & PairSel[k*NB +: NB]);
   endfunction
 
   // ---- receive: capture the frame arriving, queue it at its last beat if it is ours -------------
