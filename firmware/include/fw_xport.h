@@ -8,6 +8,8 @@
 #include "rnic_spec.h"
 
 void fw_xport_init(void);
+/* Takes up the receive-event ring (fw_tc evr_*) where the hardware's consumer count stands. */
+void fw_events_init(void);
 /* One doorbell (db_event word and the value the host wrote). */
 void fw_doorbell(uint32_t ev, uint32_t value);
 /* One receive event (spec layout rx_event). */

@@ -1,0 +1,74 @@
+// The receive-event ring on the soft core's tightly coupled window (spec fw_tc evr_*): events
+// from the event merge's FIFO are copied, one 32-bit word per cycle, into a small RAM of
+// evr_num rx_event slots the firmware loads word by word in one engine load each (2 cycles)
+// instead of ~7-cycle MMIO reads of a one-entry mailbox. evr_prod counts the slots written
+// whole; the firmware frees slots with one store of its count to evr_cons. When the ring is
+// full the head event waits in the FIFO, so the engines stall behind it and nothing is dropped.
+module rnic_fw_evring #(
+  parameter int unsigned Num   = rnic_spec_pkg::FW_TC_EVR_NUM,
+  parameter int unsigned CntW  = rnic_spec_pkg::FW_TC_EVR_COUNT_BITS
+) (
+  input  logic                                       clk_i,
+  input  logic                                       rst_ni,
+  // the event merge's queue head (first-word fall-through): popped once the slot is written
+  input  logic                                       in_valid_i,
+  output logic                                       in_ready_o,
+  input  logic [rnic_spec_pkg::RX_EVENT_BYTES*8-1:0] in_data_i,
+  // the core's registered tightly coupled request (rnic_fw_subsys eq_*_q)
+  input  logic                                       tc_req_i,
+  input  logic                                       tc_we_i,
+  input  logic [11:0]                                tc_addr_i,
+  input  logic [31:0]                                tc_wdata_i,
+  output logic [31:0]                                tc_rdata_o
+);
+  localparam int unsigned Words = rnic_spec_pkg::RX_EVENT_BYTES / 4;
+  localparam int unsigned WW = $clog2(Words);
+  localparam int unsigned SW = $clog2(Num);
+  localparam int unsigned RingAw = SW + WW + 2;   // byte address bits inside the ring
+  localparam logic [11:0] Base = rnic_spec_pkg::FW_TC_EVR_BASE;
+
+  logic [CntW-1:0] prod_q, cons_q;
+  logic [WW-1:0]   word_q;                         // next word of the head event to copy
+  logic            full, copy, last;
+  assign full = CntW'(prod_q - cons_q) == CntW'(Num);
+  assign copy = in_valid_i && !full;
+  assign last = word_q == WW'(Words - 1);
+  assign in_ready_o = copy && last;
+
+  // one LUT RAM: write port the copy, read port the core's registered address, read data
+  // registered (the core sees no path from the ring's state or the merge's FIFO)
+  logic [31:0] mem [Num * Words];
+  logic [31:0] in_word;
+  assign in_word = in_data_i[32 * word_q +: 32];
+  always_ff @(posedge clk_i) begin
+    if (copy) mem[{prod_q[SW-1:0], word_q}] <= in_word;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      prod_q <= '0;
+      cons_q <= '0;
+      word_q <= '0;
+    end else begin
+      if (copy) word_q <= word_q + 1'b1;           // wraps to 0 after the last word
+      if (copy && last) prod_q <= prod_q + 1'b1;
+      if (tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_EVR_CONS) cons_q <= tc_wdata_i[CntW-1:0];
+    end
+  end
+
+  // a load's answer the next cycle; zero for every address that is not the ring's, so the
+  // engines' answers are ORed (rnic_core, rnic_fw_subsys)
+  logic in_ring;
+  assign in_ring = tc_addr_i[11:RingAw] == Base[11:RingAw];
+  always_ff @(posedge clk_i) begin
+    if (tc_req_i && !tc_we_i) begin
+      if (in_ring) tc_rdata_o <= mem[tc_addr_i[RingAw-1:2]];
+      else if (tc_addr_i == rnic_spec_pkg::FW_TC_EVR_PROD) tc_rdata_o <= 32'(prod_q);
+      else if (tc_addr_i == rnic_spec_pkg::FW_TC_EVR_CONS) tc_rdata_o <= 32'(cons_q);
+      else tc_rdata_o <= '0;
+    end
+  end
+
+  logic unused;
+  assign unused = ^{tc_wdata_i[31:CntW], tc_addr_i[1:0]};
+endmodule
