@@ -30,7 +30,9 @@ module rnic_fw_evring #(
   logic [CntW-1:0] prod_q, cons_q;
   logic [WW-1:0]   word_q;                         // next word of the head event to copy
   logic            full, copy, last;
-  assign full = CntW'(prod_q - cons_q) == CntW'(Num);
+  // occupancy never exceeds Num: SW+1 bits of the counts tell full from empty (few LUT levels
+  // from the firmware's count into the merge FIFO's pop)
+  assign full = (SW+1)'(prod_q[SW:0] - cons_q[SW:0]) == (SW+1)'(Num);
   assign copy = in_valid_i && !full;
   assign last = word_q == WW'(Words - 1);
   assign in_ready_o = copy && last;
