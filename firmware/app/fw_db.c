@@ -184,12 +184,13 @@ uint32_t fw_xport_poll(void)
 		perf_add(t0, &fw_perf.db_cycles, &fw_perf.db_max);
 		n++;
 	}
-	/* the receive-event ring on the tightly coupled window (fw_tc evr_*): each word one engine
-	 * load; evr_prod is loaded again only once the events it counted are done */
-	uint32_t prod = hal_tc_rd32(RNIC_FW_TC_EVR_PROD);
-	while (evr_cons != prod) {
+	/* the receive-event ring on the tightly coupled window (fw_tc evr_*): each word a one-cycle
+	 * load; evr_prod is loaded again only once the events it counted are done. The count lives
+	 * in a register here (the calls below could not change it, GCC cannot know) */
+	uint32_t prod = hal_tc_rd32(RNIC_FW_TC_EVR_PROD), cons = evr_cons;
+	while (cons != prod) {
 		uint32_t t0 = hal_cycles32();
-		uint32_t slot = RNIC_FW_TC_EVR_BASE + (evr_cons % RNIC_FW_TC_EVR_NUM) * RNIC_RX_EVENT_SIZE;
+		uint32_t slot = RNIC_FW_TC_EVR_BASE + (cons % RNIC_FW_TC_EVR_NUM) * RNIC_RX_EVENT_SIZE;
 		/* Requester-side events (ACK, NAKs, READ done, atomic ACK, TX error) use only the first
 		 * four words, receive completions nine: the others are not read (a load and a store each). */
 		uint8_t *e = (uint8_t *)RNIC_ASSUME_ALIGNED(ev, 8);
@@ -213,9 +214,9 @@ uint32_t fw_xport_poll(void)
 				rnic_st_le32(e + w, hal_tc_rd32_at(slot, w / 4));
 		}
 		/* the slot is free once copied (as the mailbox's pop was) */
-		evr_cons = (evr_cons + 1) & EVR_CNT_MASK;
-		hal_tc_wr32(RNIC_FW_TC_EVR_CONS, evr_cons);
-		if (evr_cons == prod)
+		cons = (cons + 1) & EVR_CNT_MASK;
+		hal_tc_wr32(RNIC_FW_TC_EVR_CONS, cons);
+		if (cons == prod)
 			prod = hal_tc_rd32(RNIC_FW_TC_EVR_PROD);
 		uint32_t qpn = rnic_rx_event_get_qpn(e);
 		if (ack_kind(kind) && rx_qp_ok(qpn))
@@ -229,6 +230,7 @@ uint32_t fw_xport_poll(void)
 		perf_add(t0, &fw_perf.ev_cycles, &fw_perf.ev_max);
 		n++;
 	}
+	evr_cons = cons;
 	if (fw_stalled_any) {
 		/* a pass cut short (SQ_PASS_MAX, a busy mailbox, no free record) goes on here: the
 		 * doorbell's work, so its cycles count on the doorbell side */

@@ -1,9 +1,11 @@
 // The receive-event ring on the soft core's tightly coupled window (spec fw_tc evr_*): events
 // from the event merge's FIFO are copied, one 32-bit word per cycle, into a small RAM of
-// evr_num rx_event slots the firmware loads word by word in one engine load each (2 cycles)
-// instead of ~7-cycle MMIO reads of a one-entry mailbox. evr_prod counts the slots written
-// whole; the firmware frees slots with one store of its count to evr_cons. When the ring is
-// full the head event waits in the FIFO, so the engines stall behind it and nothing is dropped.
+// evr_num rx_event slots the firmware loads word by word with one-cycle loads (the RAM's read
+// port takes the core's address the cycle of the request, like the QP-context RAM) instead of
+// MMIO reads of a one-entry mailbox. evr_prod counts the slots written whole; the firmware frees
+// slots with one store of its count to evr_cons (both registers on the engines' registered
+// request, 2-cycle loads). When the ring is full the head event waits in the FIFO, so the
+// engines stall behind it and nothing is dropped.
 module rnic_fw_evring #(
   parameter int unsigned Num   = rnic_spec_pkg::FW_TC_EVR_NUM,
   parameter int unsigned CntW  = rnic_spec_pkg::FW_TC_EVR_COUNT_BITS
@@ -14,7 +16,12 @@ module rnic_fw_evring #(
   input  logic                                       in_valid_i,
   output logic                                       in_ready_o,
   input  logic [rnic_spec_pkg::RX_EVENT_BYTES*8-1:0] in_data_i,
-  // the core's registered tightly coupled request (rnic_fw_subsys eq_*_q)
+  // the slots' read port: the word the core's data request names (raw, a word index inside the
+  // ring), read when rd_en_i; its data the next cycle
+  input  logic                                       rd_en_i,
+  input  logic [$clog2(Num * rnic_spec_pkg::RX_EVENT_BYTES / 4)-1:0] rd_addr_i,
+  output logic [31:0]                                rd_data_o,
+  // the core's registered tightly coupled request (rnic_fw_subsys eq_*_q): evr_prod, evr_cons
   input  logic                                       tc_req_i,
   input  logic                                       tc_we_i,
   input  logic [11:0]                                tc_addr_i,
@@ -24,8 +31,6 @@ module rnic_fw_evring #(
   localparam int unsigned Words = rnic_spec_pkg::RX_EVENT_BYTES / 4;
   localparam int unsigned WW = $clog2(Words);
   localparam int unsigned SW = $clog2(Num);
-  localparam int unsigned RingAw = SW + WW + 2;   // byte address bits inside the ring
-  localparam logic [11:0] Base = rnic_spec_pkg::FW_TC_EVR_BASE;
 
   logic [CntW-1:0] prod_q, cons_q;
   logic [WW-1:0]   word_q;                         // next word of the head event to copy
@@ -37,13 +42,14 @@ module rnic_fw_evring #(
   assign last = word_q == WW'(Words - 1);
   assign in_ready_o = copy && last;
 
-  // one LUT RAM: write port the copy, read port the core's registered address, read data
-  // registered (the core sees no path from the ring's state or the merge's FIFO)
+  // one LUT RAM: write port the copy, read port the core's address, read data registered (the
+  // core sees no path from the ring's state or the merge's FIFO)
   logic [31:0] mem [Num * Words];
   logic [31:0] in_word;
   assign in_word = in_data_i[32 * word_q +: 32];
   always_ff @(posedge clk_i) begin
     if (copy) mem[{prod_q[SW-1:0], word_q}] <= in_word;
+    if (rd_en_i) rd_data_o <= mem[rd_addr_i];
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -58,19 +64,16 @@ module rnic_fw_evring #(
     end
   end
 
-  // a load's answer the next cycle; zero for every address that is not the ring's, so the
-  // engines' answers are ORed (rnic_core, rnic_fw_subsys)
-  logic in_ring;
-  assign in_ring = tc_addr_i[11:RingAw] == Base[11:RingAw];
+  // a register load's answer the next cycle; zero for every other address, so the engines'
+  // answers are ORed (rnic_core, rnic_fw_subsys)
   always_ff @(posedge clk_i) begin
     if (tc_req_i && !tc_we_i) begin
-      if (in_ring) tc_rdata_o <= mem[tc_addr_i[RingAw-1:2]];
-      else if (tc_addr_i == rnic_spec_pkg::FW_TC_EVR_PROD) tc_rdata_o <= 32'(prod_q);
+      if (tc_addr_i == rnic_spec_pkg::FW_TC_EVR_PROD) tc_rdata_o <= 32'(prod_q);
       else if (tc_addr_i == rnic_spec_pkg::FW_TC_EVR_CONS) tc_rdata_o <= 32'(cons_q);
       else tc_rdata_o <= '0;
     end
   end
 
   logic unused;
-  assign unused = ^{tc_wdata_i[31:CntW], tc_addr_i[1:0]};
+  assign unused = ^{tc_wdata_i[31:CntW]};
 endmodule

@@ -228,22 +228,31 @@ module rnic_fw_subsys #(
   // the address add, decoded the cycle after), registered apart (see tc_go_o and ra_q in rv_cpu)
   logic        qpc_ld_q, qpc_rv;
   logic [4:0]  qpc_ra_q;
+  logic [11-$clog2(rnic_spec_pkg::FW_TC_EVR_NUM * rnic_spec_pkg::RX_EVENT_BYTES):0] evr_ra_q;
   logic [11:0] eq_addr_q;
   logic [31:0] eq_wdata_q;
   // qpc_base is a power of two above the engines' window: its one bit selects the RAM
   localparam logic [31:0] QpcBase = rnic_spec_pkg::FW_TC_QPC_BASE;
   assign sel_qpc = |(tc_addr_full & QpcBase);
+  // the receive-event ring's slots (fw_tc evr_base, 256-byte aligned, below qpc_base): read by
+  // their own port from the core's address, one-cycle loads like the QP-context RAM's; not
+  // passed to the engines (their answer would come a cycle after the ring's)
+  localparam int unsigned EvrAw = $clog2(rnic_spec_pkg::FW_TC_EVR_NUM * rnic_spec_pkg::RX_EVENT_BYTES);
+  localparam logic [11:0] EvrBase = rnic_spec_pkg::FW_TC_EVR_BASE;
+  logic sel_evr;
+  assign sel_evr = !sel_qpc && tc_addr_full[11:EvrAw] == EvrBase[11:EvrAw];
   always_ff @(posedge clk_i) begin
     if (!core_run) begin
       eq_req_q <= 1'b0;
       qpc_ld_q <= 1'b0;
       eng_rv_q <= 1'b0;
     end else begin
-      eq_req_q <= tc_req && !sel_qpc;
+      eq_req_q <= tc_req && !sel_qpc && !sel_evr;
       qpc_ld_q <= tc_go && !tc_we;
       eng_rv_q <= eq_req_q && !eq_we_q;
     end
     qpc_ra_q <= {tc_addr_full[31:28], sel_qpc};
+    evr_ra_q <= tc_addr_full[11:EvrAw];
     // loaded by a data request (any address) so an idle core does not toggle the engines'
     // inputs; not by tc_req, the request and the address decode in one cone
     if (tc_go) begin
@@ -258,12 +267,15 @@ module rnic_fw_subsys #(
   assign tc_addr_o = eq_addr_q;
   logic unused_tc;
   assign unused_tc = ^{tc_addr_full[31:12]};
-  // the receive-event ring: a target on the registered request like the engines'
-  logic [31:0] evr_rdata;
+  // the receive-event ring: its slots read from the core's address (loaded by any data
+  // request, like eq_*_q), its counts on the registered request like the engines' registers
+  logic [31:0] evr_rdata, evr_reg_rdata;
+  logic        evr_rv;
   rnic_fw_evring u_evring (
     .clk_i, .rst_ni, .in_valid_i(evt_valid_i), .in_ready_o(evt_ready_o), .in_data_i(evt_data_i),
+    .rd_en_i(tc_go), .rd_addr_i(tc_addr_full[EvrAw-1:2]), .rd_data_o(evr_rdata),
     .tc_req_i(eq_req_q), .tc_we_i(eq_we_q), .tc_addr_i(eq_addr_q), .tc_wdata_i(eq_wdata_q),
-    .tc_rdata_o(evr_rdata)
+    .tc_rdata_o(evr_reg_rdata)
   );
   rnic_qpc_ram #(.NumQps(NumQps), .EntryBytes(rnic_spec_pkg::FW_TC_QPC_ENTRY_BYTES)) u_qpc (
     .clk_i, .req_i(tc_req && sel_qpc), .we_i(tc_we), .be_i(tc_be), .addr_i(tc_addr_full & (QpcBase - 32'd1)),
@@ -273,8 +285,9 @@ module rnic_fw_subsys #(
   // register (the core has one load outstanding; no register loaded from the request's address
   // and the request in one cone, issue 16)
   assign qpc_rv = qpc_ld_q && qpc_ra_q[4:1] == rv_pkg::TcBase[31:28] && qpc_ra_q[0];
-  assign tc_rdata = qpc_rv ? qpc_rdata : tc_rdata_i | evr_rdata;
-  assign tc_rvalid = qpc_rv | eng_rv_q;
+  assign evr_rv = qpc_ld_q && qpc_ra_q[4:1] == rv_pkg::TcBase[31:28] && !qpc_ra_q[0] && evr_ra_q == EvrBase[11:EvrAw];
+  assign tc_rdata = qpc_rv ? qpc_rdata : evr_rv ? evr_rdata : tc_rdata_i | evr_reg_rdata;
+  assign tc_rvalid = qpc_rv | evr_rv | eng_rv_q;
   // The core's reset is core_run alone: the loader's state resets asynchronously with rst_ni, so
   // core_run is low whenever rst_ni is and `rst_ni && core_run` is the same signal. Without the
   // top-level input in it, the core's load muxes and stall logic leave Verilator's input region

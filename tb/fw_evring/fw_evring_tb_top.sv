@@ -15,6 +15,9 @@ module fw_evring_tb_top #(
   input  logic [7:0]               tx_done_status_i,
   input  logic                     tx_done_ud_i,
   input  logic                     tx_done_rsp_i,
+  input  logic                     rd_en_i,
+  input  logic [$clog2(rnic_spec_pkg::FW_TC_EVR_NUM * rnic_spec_pkg::RX_EVENT_BYTES / 4)-1:0] rd_addr_i,
+  output logic [31:0]              rd_data_o,
   input  logic                     tc_req_i,
   input  logic                     tc_we_i,
   input  logic [11:0]              tc_addr_i,
@@ -30,6 +33,7 @@ module fw_evring_tb_top #(
   );
   rnic_fw_evring u_ring (
     .clk_i, .rst_ni, .in_valid_i(evt_valid), .in_ready_o(evt_ready), .in_data_i(evt),
+    .rd_en_i, .rd_addr_i, .rd_data_o,
     .tc_req_i, .tc_we_i, .tc_addr_i, .tc_wdata_i, .tc_rdata_o
   );
 endmodule
