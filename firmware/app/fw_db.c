@@ -184,11 +184,11 @@ uint32_t fw_xport_poll(void)
 		perf_add(t0, &fw_perf.db_cycles, &fw_perf.db_max);
 		n++;
 	}
-	/* the receive-event ring on the tightly coupled window (fw_tc evr_*): each word a one-cycle
-	 * load; evr_prod is loaded again only once the events it counted are done. The count lives
-	 * in a register here (the calls below could not change it, GCC cannot know) */
-	uint32_t prod = hal_tc_rd32(RNIC_FW_TC_EVR_PROD), cons = evr_cons;
-	while (cons != prod) {
+	/* the receive-event ring on the tightly coupled window (fw_tc evr_*): evr_prod loaded before
+	 * each event as the mailbox's status was, each word a one-cycle load. The consumer count
+	 * lives in a register here (the calls below could not change it, GCC cannot know) */
+	uint32_t cons = evr_cons;
+	while (hal_tc_rd32(RNIC_FW_TC_EVR_PROD) != cons) {
 		uint32_t t0 = hal_cycles32();
 		uint32_t slot = RNIC_FW_TC_EVR_BASE + (cons % RNIC_FW_TC_EVR_NUM) * RNIC_RX_EVENT_SIZE;
 		/* Requester-side events (ACK, NAKs, READ done, atomic ACK, TX error) use only the first
@@ -216,8 +216,6 @@ uint32_t fw_xport_poll(void)
 		/* the slot is free once copied (as the mailbox's pop was) */
 		cons = (cons + 1) & EVR_CNT_MASK;
 		hal_tc_wr32(RNIC_FW_TC_EVR_CONS, cons);
-		if (cons == prod)
-			prod = hal_tc_rd32(RNIC_FW_TC_EVR_PROD);
 		uint32_t qpn = rnic_rx_event_get_qpn(e);
 		if (ack_kind(kind) && rx_qp_ok(qpn))
 			/* an acknowledgement of a known QP: straight to fw_sq_ack, fw_rx_event's checks
