@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0x1384DF3Cu
+#define RNIC_SPEC_HASH 0xF5E5C69Bu
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -1287,7 +1287,7 @@ static inline void rnic_cmd_create_cq_set_dbrec_addr(void *p, uint64_t v)
 	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 40, (uint64_t)v);
 }
 
-/* cmd_query_counters (64 bytes): QUERY_COUNTERS outputs: the firmware's data-path counters, free-running since boot (the host takes differences). Cycles are the soft core's mcycle (core clock). A doorbell's cycles run from reading it out of the doorbell mailbox until it is served (for an SQ doorbell: the last tx_desc it led to is committed); an event's from reading it out of the event mailbox until it is served (for an ACK: its CQEs are written). The packet counters of the RTL are in the BAR0 counters block. */
+/* cmd_query_counters (64 bytes): QUERY_COUNTERS outputs: the firmware's data-path counters, free-running since boot (the host takes differences). Cycles are the soft core's mcycle (core clock). A doorbell's cycles run from reading it out of the doorbell mailbox until it is served (for an SQ doorbell: the last tx_desc it led to is committed); an event's from reading its kind out of the event ring (fw_tc evr_*) until it is served (for an ACK: its CQEs are written). The packet counters of the RTL are in the BAR0 counters block. */
 #define RNIC_CMD_QUERY_COUNTERS_SIZE 64u
 #define RNIC_CMD_QUERY_COUNTERS_ALIGN 8u
 #define RNIC_CMD_QUERY_COUNTERS_SQ_WQES_OFF 8u
