@@ -149,6 +149,16 @@ void fw_rx_event(const uint8_t *ev)
 
 struct fw_perf fw_perf;
 
+#define EVR_CNT_MASK ((1u << RNIC_FW_TC_EVR_COUNT_BITS) - 1u)
+/* the firmware's copy of fw_tc evr_cons: the next event of the ring to read */
+static uint32_t evr_cons;
+
+void fw_events_init(void)
+{
+	/* the ring keeps its events across a firmware reload: go on from the hardware's count */
+	evr_cons = hal_tc_rd32(RNIC_FW_TC_EVR_CONS) & EVR_CNT_MASK;
+}
+
 /* Adds the cycles since t0 to a counter pair (sum, maximum). */
 static inline void perf_add(uint32_t t0, uint64_t *sum, uint32_t *max)
 {
@@ -161,8 +171,6 @@ static inline void perf_add(uint32_t t0, uint64_t *sum, uint32_t *max)
 uint32_t fw_xport_poll(void)
 {
 	uint32_t n = 0;
-	/* static: GCC (LTO) could not follow which words each kind reads and warned of uninitialized ones */
-	static FW_LAYOUT_ALIGN uint8_t ev[RNIC_RX_EVENT_SIZE];
 
 	fw_cqw_check();
 	while (rnic_mbox_in_status_v_valid(hal_rd32(RNIC_FW_REG_DB_STATUS))) {
@@ -174,31 +182,15 @@ uint32_t fw_xport_poll(void)
 		perf_add(t0, &fw_perf.db_cycles, &fw_perf.db_max);
 		n++;
 	}
-	while (rnic_mbox_in_status_v_valid(hal_rd32(RNIC_FW_REG_EVT_STATUS))) {
+	/* the receive-event ring on the tightly coupled window (fw_tc evr_*): evr_prod loaded before
+	 * each event as the mailbox's status was; the event is read where it lies (one-cycle loads,
+	 * only the fields its handler uses) and its slot freed after the dispatch. The consumer count
+	 * lives in a register here (the calls below could not change it, GCC cannot know) */
+	uint32_t cons = evr_cons;
+	while (hal_tc_rd32(RNIC_FW_TC_EVR_PROD) != cons) {
 		uint32_t t0 = hal_cycles32();
-		/* Requester-side events (ACK, NAKs, READ done, atomic ACK, TX error) use only the first
-		 * four words, receive completions nine: the others are not read (a load and a store each). */
-		uint8_t *e = (uint8_t *)RNIC_ASSUME_ALIGNED(ev, 8);
-		rnic_st_le32(e, hal_rd32(RNIC_FW_REG_EVT_DATA));
+		const uint8_t *e = hal_tc_ptr(RNIC_FW_TC_EVR_BASE + (cons % RNIC_FW_TC_EVR_NUM) * RNIC_RX_EVENT_SIZE);
 		uint32_t kind = rnic_rx_event_get_kind(e);
-		/* unrolled: a load and a store per word (the loop's counter and branch cost as much) */
-#pragma GCC unroll 4
-		for (uint32_t w = 4; w < 16; w += 4)
-			rnic_st_le32(e + w, hal_rd32(RNIC_FW_REG_EVT_DATA + w));
-		if (kind == RNIC_RX_EVENT_KIND_RECV_DONE || kind == RNIC_RX_EVENT_KIND_WRITE_IMM_DONE) {
-			/* a receive completion: byte_len, imm_data, wr_id and src_qpn, not the atomic words */
-#pragma GCC unroll 4
-			for (uint32_t w = RNIC_RX_EVENT_BYTE_LEN_OFF; w < RNIC_RX_EVENT_VA_OFF; w += 4)
-				rnic_st_le32(e + w, hal_rd32(RNIC_FW_REG_EVT_DATA + w));
-			rnic_st_le32(e + RNIC_RX_EVENT_SRC_QPN_OFF, hal_rd32(RNIC_FW_REG_EVT_DATA + RNIC_RX_EVENT_SRC_QPN_OFF));
-		} else if (!(kind == RNIC_RX_EVENT_KIND_ACK || kind == RNIC_RX_EVENT_KIND_NAK || kind == RNIC_RX_EVENT_KIND_RNR_NAK ||
-			     kind == RNIC_RX_EVENT_KIND_READ_RESP_DONE || kind == RNIC_RX_EVENT_KIND_ATOMIC_ACK ||
-			     kind == RNIC_RX_EVENT_KIND_TX_ERROR || kind == RNIC_RX_EVENT_KIND_READ_GAP)) {
-#pragma GCC unroll 16
-			for (uint32_t w = 16; w < RNIC_RX_EVENT_SIZE; w += 4)
-				rnic_st_le32(e + w, hal_rd32(RNIC_FW_REG_EVT_DATA + w));
-		}
-		hal_wr32(RNIC_FW_REG_EVT_POP, 1);
 		uint32_t qpn = rnic_rx_event_get_qpn(e);
 		if (ack_kind(kind) && rx_qp_ok(qpn))
 			/* an acknowledgement of a known QP: straight to fw_sq_ack, fw_rx_event's checks
@@ -206,11 +198,16 @@ uint32_t fw_xport_poll(void)
 			fw_sq_ack(qpn, kind, rnic_rx_event_get_psn(e), rnic_rx_event_get_syndrome(e),
 				  rnic_rx_event_get_status(e));
 		else
-			fw_rx_event(ev);
+			fw_rx_event(e);
+		/* every load from the slot before the store that frees it */
+		__asm__ volatile("" ::: "memory");
+		cons = (cons + 1) & EVR_CNT_MASK;
+		hal_tc_wr32(RNIC_FW_TC_EVR_CONS, cons);
 		fw_perf.events++;
 		perf_add(t0, &fw_perf.ev_cycles, &fw_perf.ev_max);
 		n++;
 	}
+	evr_cons = cons;
 	if (fw_stalled_any) {
 		/* a pass cut short (SQ_PASS_MAX, a busy mailbox, no free record) goes on here: the
 		 * doorbell's work, so its cycles count on the doorbell side */

@@ -69,6 +69,7 @@ void fw_xport_init(void)
 		fw_res.qp_run[q].wqf_en = 0;
 	}
 	fw_wqf_db_init(FW_MAX_QP); /* every SQ's entry off, the engine's doorbell port on */
+	fw_events_init();
 }
 
 uint32_t wc_opcode(uint32_t wqe_op)

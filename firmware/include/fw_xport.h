@@ -8,11 +8,13 @@
 #include "rnic_spec.h"
 
 void fw_xport_init(void);
+/* Takes up the receive-event ring (fw_tc evr_*) where the hardware's consumer count stands. */
+void fw_events_init(void);
 /* One doorbell (db_event word and the value the host wrote). */
 void fw_doorbell(uint32_t ev, uint32_t value);
 /* One receive event (spec layout rx_event). */
 void fw_rx_event(const uint8_t *ev);
-/* Drains the doorbell and event mailboxes; returns how much it did. */
+/* Drains the doorbell mailbox and the receive-event ring; returns how much it did. */
 uint32_t fw_xport_poll(void);
 /* Sends every WQE the host posted on qpn that is not yet with the transmit engine. When an
  * engine mailbox is busy or no send record is free it stops and marks the QP stalled. */
@@ -23,7 +25,7 @@ void fw_rq_service(uint32_t qpn);
 /* A bf_db doorbell (BlueFlame) of qpn with its bf_seq: served like an SQ doorbell, the first
  * WQE taken from the capture when it still holds this doorbell's WQE. */
 void fw_sq_bf_doorbell(uint32_t qpn, uint32_t seq);
-/* Services the stalled QPs again (from the main loop, after the event mailbox was drained:
+/* Services the stalled QPs again (from the main loop, after the event ring was drained:
  * the receive engine takes buffers and READ destinations only between packets, so never
  * while it waits for the firmware to take an event; busy-waiting there would deadlock). */
 void fw_sq_retry_stalled(void);

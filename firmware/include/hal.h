@@ -31,12 +31,21 @@ static inline void hal_tc_wr32_at(uint32_t off, uint32_t i, uint32_t v) { mock_t
 static inline uint32_t hal_cycles32(void) { return (uint32_t)mock_cycles(); }
 extern uint8_t mock_qpc[RNIC_MAX_NUM_QPS * RNIC_FW_TC_QPC_ENTRY_BYTES];
 static inline uint8_t *hal_qpc_base(void) { return mock_qpc; }
+extern uint32_t mock_tc[];
+static inline const uint8_t *hal_tc_ptr(uint32_t off) { return (const uint8_t *)mock_tc + off; }
 #else
 /* The QP-context RAM in the tightly coupled window: plain memory (byte stores, one-cycle loads),
  * NumQps x fw_tc.qpc_entry_bytes of it. */
 static inline uint8_t *hal_qpc_base(void)
 {
 	return (uint8_t *)(uintptr_t)(RNIC_FW_TC_BASE + RNIC_FW_TC_QPC_BASE);
+}
+
+/* A block of the tightly coupled window read as memory (the receive-event ring's slots: one-cycle
+ * loads of any width, no side effects). */
+static inline const uint8_t *hal_tc_ptr(uint32_t off)
+{
+	return (const uint8_t *)(uintptr_t)(RNIC_FW_TC_BASE + off);
 }
 
 static inline uint32_t hal_rd32(uint32_t off)

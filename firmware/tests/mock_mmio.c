@@ -87,7 +87,6 @@ void mock_mmio_wr32(uint32_t off, uint32_t v)
 		regs[RNIC_FW_REG_DB_STATUS / 4] = 0;
 		mock_now += MOCK_DB_POP_CYCLES;
 		break;
-	case RNIC_FW_REG_EVT_POP: regs[RNIC_FW_REG_EVT_STATUS / 4] = 0; break;
 	case RNIC_FW_REG_ETH_RX_POP: regs[RNIC_FW_REG_ETH_RX_STATUS / 4] = 0; break;
 	case RNIC_FW_REG_ETH_TX_SEND: /* the frame leaves at once: keep what the firmware wrote */
 		for (unsigned k = 0; k < sizeof(mock_eth_tx); k++)
@@ -137,6 +136,22 @@ static void mock_cqw_run(void);
 
 static uint32_t mock_dbr_load(uint32_t off);
 static uint32_t mock_rqr_load(uint32_t off);
+
+/* The receive-event ring (rtl/core/rnic_fw_evring) as the RTL fills it: the event's 16 words
+ * into slot evr_prod mod evr_num, then evr_prod counts it; refused (0) while the ring is full,
+ * where the RTL holds the event back. */
+int mock_evr_push(const uint8_t *ev)
+{
+	uint32_t mask = (1u << RNIC_FW_TC_EVR_COUNT_BITS) - 1u;
+	uint32_t prod = mock_tc[RNIC_FW_TC_EVR_PROD / 4], cons = mock_tc[RNIC_FW_TC_EVR_CONS / 4];
+	if (((prod - cons) & mask) == RNIC_FW_TC_EVR_NUM)
+		return 0;
+	uint32_t slot = (RNIC_FW_TC_EVR_BASE + (prod % RNIC_FW_TC_EVR_NUM) * RNIC_RX_EVENT_SIZE) / 4;
+	for (unsigned w = 0; w < RNIC_RX_EVENT_SIZE / 4; w++)
+		mock_tc[slot + w] = rnic_ld_le32(ev + 4 * w);
+	mock_tc[RNIC_FW_TC_EVR_PROD / 4] = (prod + 1) & mask;
+	return 1;
+}
 
 uint32_t mock_tc_rd32(uint32_t off)
 {

@@ -42,6 +42,8 @@ const struct mock_mbox_rec *mock_mbox_nth(uint32_t commit_off, unsigned from, un
 
 /* The tightly coupled window and the CQE writer behind it (records written out at once). */
 extern uint32_t mock_tc[0x400];
+/* Puts one rx_event into the receive-event ring as the RTL does; 0 when the ring is full. */
+int mock_evr_push(const uint8_t *ev);
 extern unsigned mock_cqw_records; /* records turned into CQEs */
 extern unsigned mock_cqw_holds;   /* records held because their CQ looked full */
 extern unsigned mock_eq_notifies; /* EQ entries written (each notifies) */

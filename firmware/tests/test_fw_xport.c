@@ -1154,16 +1154,14 @@ static void ack_timer_progress(void)
 	      "fw-xport-ack-timer-idle-expiry-sends-nothing");
 }
 
-/* Acknowledgements through the event mailbox (fw_xport_poll), which hands a known QP's straight to
+/* Acknowledgements through the receive-event ring (fw_xport_poll), which hands a known QP's straight to
  * fw_sq_ack: the WQEs they cover complete; one for an unknown QP goes the general way and changes
  * nothing; a NAK through the same path sends again. */
 static void mbox_event(uint32_t kind, uint32_t q, uint32_t psn, uint32_t syndrome)
 {
 	uint8_t ev[RNIC_RX_EVENT_SIZE];
 	ev_make(ev, kind, q, psn, syndrome, RNIC_WC_STATUS_SUCCESS);
-	for (unsigned w = 0; w < RNIC_RX_EVENT_SIZE / 4; w++)
-		regs[RNIC_FW_REG_EVT_DATA / 4 + w] = rnic_ld_le32(ev + 4 * w);
-	regs[RNIC_FW_REG_EVT_STATUS / 4] = 1;
+	check(mock_evr_push(ev), "fw-xport-event-ring-has-room");
 	fw_xport_poll();
 }
 
@@ -1184,7 +1182,7 @@ static void ack_through_mailbox(void)
 	int n = rnicp_cq_poll(&cq, 4, wc);
 	check(n0 == 0 && n == 2 && wc[0].wr_id == 0x7401 && wc[1].wr_id == 0x7402 &&
 		      wc[1].status == RNIC_WC_STATUS_SUCCESS && wc[1].opcode == RNIC_WC_OPCODE_RDMA_WRITE &&
-		      regs[RNIC_FW_REG_EVT_STATUS / 4] == 0 && fw_perf.events == ev0 + 2,
+		      mock_tc[RNIC_FW_TC_EVR_CONS / 4] == mock_tc[RNIC_FW_TC_EVR_PROD / 4] && fw_perf.events == ev0 + 2,
 	      "fw-xport-mailbox-ack-completes-covered-wqes");
 	/* a PSN sequence NAK at the third WQE's PSN: it goes out again from there */
 	unsigned m1 = mock_nmbox;
@@ -1194,6 +1192,45 @@ static void ack_through_mailbox(void)
 	check(mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m1) == 1 && txd_psn(m1, 0) == p2 && p0 != p2 && n == 1 &&
 		      wc[0].wr_id == 0x7403,
 	      "fw-xport-mailbox-nak-resends");
+}
+
+/* The receive-event ring across its counters' wrap, full: the firmware takes up the count the
+ * hardware holds (a reload), reads a full ring of ACKs in order, frees every slot (evr_cons past
+ * the wrap) and then takes the event that waited for room. */
+static void event_ring_wrap(void)
+{
+	struct rnicp_sge sg = { H(DATA_OFF), 64, 0x101 };
+	struct rnicp_wc wc[8];
+	uint8_t ev[RNIC_RX_EVENT_SIZE];
+	uint32_t top = (1u << RNIC_FW_TC_EVR_COUNT_BITS) - 2u, psn[RNIC_FW_TC_EVR_NUM + 1];
+	mock_tc[RNIC_FW_TC_EVR_PROD / 4] = mock_tc[RNIC_FW_TC_EVR_CONS / 4] = top;
+	fw_events_init();
+	fresh_qp(7);
+	unsigned m0 = mock_nmbox;
+	for (uint64_t k = 0; k <= RNIC_FW_TC_EVR_NUM; k++)
+		post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, &sg, 1, 0x7501 + k);
+	ring_sq();
+	int pushed = 1;
+	for (unsigned k = 0; k <= RNIC_FW_TC_EVR_NUM; k++) {
+		psn[k] = txd_psn(m0, k);
+		ev_make(ev, RNIC_RX_EVENT_KIND_ACK, qpn, psn[k], 0x1F, RNIC_WC_STATUS_SUCCESS);
+		if (k < RNIC_FW_TC_EVR_NUM)
+			pushed &= mock_evr_push(ev);
+	}
+	int refused = !mock_evr_push(ev); /* the ring is full: the RTL holds the last ACK back */
+	fw_xport_poll();
+	int n = rnicp_cq_poll(&cq, 8, wc), in_order = n == RNIC_FW_TC_EVR_NUM;
+	for (int k = 0; in_order && k < n; k++)
+		in_order = wc[k].wr_id == 0x7501u + (unsigned)k && wc[k].status == RNIC_WC_STATUS_SUCCESS;
+	uint32_t wrapped = (top + RNIC_FW_TC_EVR_NUM) & ((1u << RNIC_FW_TC_EVR_COUNT_BITS) - 1u);
+	check(pushed && refused && in_order && mock_tc[RNIC_FW_TC_EVR_CONS / 4] == wrapped && wrapped < top,
+	      "fw-xport-event-ring-full-in-order-across-wrap");
+	int again = mock_evr_push(ev);
+	fw_xport_poll();
+	n = rnicp_cq_poll(&cq, 8, wc);
+	check(again && n == 1 && wc[0].wr_id == 0x7501u + RNIC_FW_TC_EVR_NUM &&
+		      mock_tc[RNIC_FW_TC_EVR_CONS / 4] == ((wrapped + 1) & ((1u << RNIC_FW_TC_EVR_COUNT_BITS) - 1u)),
+	      "fw-xport-event-ring-takes-the-held-event");
 }
 
 /* BlueFlame: a bf_db whose capture holds its WQE sends it without reading the ring; a capture
@@ -1866,6 +1903,7 @@ int main(void)
 	wqe_fetch();
 	doorbell_fetch();
 	ack_through_mailbox();
+	event_ring_wrap();
 	ack_timer_progress(); /* last: it adds CQEs to the shared test CQ (BlueFlame's checks count them) */
 	return mock_failed;
 }

@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'h749D1CA9;
+  localparam logic [31:0] SPEC_HASH = 32'hF5E5C69B;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -184,9 +184,6 @@ package rnic_spec_pkg;
   localparam logic [11:0] FW_REG_DB_DATA = 12'h300;
   localparam logic [11:0] FW_REG_DB_STATUS = 12'h308;
   localparam logic [11:0] FW_REG_DB_POP = 12'h30C;
-  localparam logic [11:0] FW_REG_EVT_DATA = 12'h400;
-  localparam logic [11:0] FW_REG_EVT_STATUS = 12'h440;
-  localparam logic [11:0] FW_REG_EVT_POP = 12'h444;
   localparam logic [11:0] FW_REG_QPT_DATA = 12'h500;
   localparam logic [11:0] FW_REG_QPT_COMMIT = 12'h540;
   localparam logic [11:0] FW_REG_QPT_STATUS = 12'h544;
@@ -230,6 +227,9 @@ package rnic_spec_pkg;
   localparam int unsigned FW_TC_WQF_RDB_NUM = 8;
   localparam logic [11:0] FW_TC_EV_REC_BASE = 12'h980;
   localparam int unsigned FW_TC_EV_REC_NUM = 8;
+  localparam logic [11:0] FW_TC_EVR_BASE = 12'h500;
+  localparam int unsigned FW_TC_EVR_NUM = 4;
+  localparam int unsigned FW_TC_EVR_COUNT_BITS = 16;
   localparam logic [11:0] FW_TC_CQW_PROD = 12'h800;
   localparam logic [11:0] FW_TC_CQW_CONS = 12'h804;
   localparam logic [11:0] FW_TC_CQW_STATUS = 12'h808;
@@ -260,6 +260,8 @@ package rnic_spec_pkg;
   localparam logic [11:0] FW_TC_WQF_RQR_QIDX = 12'h898;
   localparam logic [11:0] FW_TC_WQF_RQR_INFO = 12'h89C;
   localparam logic [11:0] FW_TC_WQF_RQR_POP = 12'h8A0;
+  localparam logic [11:0] FW_TC_EVR_PROD = 12'h8A4;
+  localparam logic [11:0] FW_TC_EVR_CONS = 12'h8A8;
   localparam logic [11:0] FW_TC_CQW_CMD = 12'h900;
   localparam logic [11:0] FW_TC_CQW_CMD_ARG = 12'h904;
   localparam logic [11:0] FW_TC_CQW_FULL = 12'h908;
@@ -2083,7 +2085,7 @@ package rnic_spec_pkg;
     logic [0:0] busy;
   } mbox_status_t;
 
-  // mbox_in_status: 4 bytes. Status of a hardware-to-firmware mailbox (fw_mmio db_status, evt_status).
+  // mbox_in_status: 4 bytes. Status of a hardware-to-firmware mailbox (fw_mmio db_status).
   localparam int unsigned MBOX_IN_STATUS_BYTES = 4;
   localparam int unsigned MBOX_IN_STATUS_VALID_LSB = 0;
   localparam int unsigned MBOX_IN_STATUS_VALID_W = 1;

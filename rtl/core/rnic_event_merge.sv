@@ -1,5 +1,5 @@
 // Events to the firmware: the receive engine's events and the transmit engine's verdicts merged
-// into one queue (the firmware's evt mailbox reads its head). A transmit verdict becomes an
+// into one queue (the event ring, rnic_fw_evring, takes its head). A transmit verdict becomes an
 // event only when the firmware has work with it: a failure (TX_ERROR; RESP_ERROR for a READ
 // response whose payload read failed, the QP goes to ERR) or a UD send that left (TX_DONE: no
 // ACK will complete it); an RC message that left needs none, its completion follows the ACK.

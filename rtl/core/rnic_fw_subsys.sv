@@ -82,7 +82,7 @@ module rnic_fw_subsys #(
   output logic [1:0]              mkey_wr_op_o,
   output logic [31:0]             mkey_wr_index_o,
   output logic [rnic_spec_pkg::MPT_ENTRY_BYTES*8-1:0] mkey_wr_data_o,
-  // doorbells and receive events in; QP-table entries, receive buffers, transmit descriptors out
+  // doorbells in, receive events in (into the ring on the tightly coupled window); QP-table entries, receive buffers, transmit descriptors out
   input  logic                    db_valid_i,
   output logic                    db_ready_o,
   input  logic [63:0]             db_data_i,
@@ -228,22 +228,31 @@ module rnic_fw_subsys #(
   // the address add, decoded the cycle after), registered apart (see tc_go_o and ra_q in rv_cpu)
   logic        qpc_ld_q, qpc_rv;
   logic [4:0]  qpc_ra_q;
+  logic [11-$clog2(rnic_spec_pkg::FW_TC_EVR_NUM * rnic_spec_pkg::RX_EVENT_BYTES):0] evr_ra_q;
   logic [11:0] eq_addr_q;
   logic [31:0] eq_wdata_q;
   // qpc_base is a power of two above the engines' window: its one bit selects the RAM
   localparam logic [31:0] QpcBase = rnic_spec_pkg::FW_TC_QPC_BASE;
   assign sel_qpc = |(tc_addr_full & QpcBase);
+  // the receive-event ring's slots (fw_tc evr_base, 256-byte aligned, below qpc_base): read by
+  // their own port from the core's address, one-cycle loads like the QP-context RAM's; not
+  // passed to the engines (their answer would come a cycle after the ring's)
+  localparam int unsigned EvrAw = $clog2(rnic_spec_pkg::FW_TC_EVR_NUM * rnic_spec_pkg::RX_EVENT_BYTES);
+  localparam logic [11:0] EvrBase = rnic_spec_pkg::FW_TC_EVR_BASE;
+  logic sel_evr;
+  assign sel_evr = !sel_qpc && tc_addr_full[11:EvrAw] == EvrBase[11:EvrAw];
   always_ff @(posedge clk_i) begin
     if (!core_run) begin
       eq_req_q <= 1'b0;
       qpc_ld_q <= 1'b0;
       eng_rv_q <= 1'b0;
     end else begin
-      eq_req_q <= tc_req && !sel_qpc;
+      eq_req_q <= tc_req && !sel_qpc && !sel_evr;
       qpc_ld_q <= tc_go && !tc_we;
       eng_rv_q <= eq_req_q && !eq_we_q;
     end
     qpc_ra_q <= {tc_addr_full[31:28], sel_qpc};
+    evr_ra_q <= tc_addr_full[11:EvrAw];
     // loaded by a data request (any address) so an idle core does not toggle the engines'
     // inputs; not by tc_req, the request and the address decode in one cone
     if (tc_go) begin
@@ -258,6 +267,16 @@ module rnic_fw_subsys #(
   assign tc_addr_o = eq_addr_q;
   logic unused_tc;
   assign unused_tc = ^{tc_addr_full[31:12]};
+  // the receive-event ring: its slots read from the core's address (loaded by any data
+  // request, like eq_*_q), its counts on the registered request like the engines' registers
+  logic [31:0] evr_rdata, evr_reg_rdata;
+  logic        evr_rv;
+  rnic_fw_evring u_evring (
+    .clk_i, .rst_ni, .in_valid_i(evt_valid_i), .in_ready_o(evt_ready_o), .in_data_i(evt_data_i),
+    .rd_en_i(tc_go), .rd_addr_i(tc_addr_full[EvrAw-1:2]), .rd_data_o(evr_rdata),
+    .tc_req_i(eq_req_q), .tc_we_i(eq_we_q), .tc_addr_i(eq_addr_q), .tc_wdata_i(eq_wdata_q),
+    .tc_rdata_o(evr_reg_rdata)
+  );
   rnic_qpc_ram #(.NumQps(NumQps), .EntryBytes(rnic_spec_pkg::FW_TC_QPC_ENTRY_BYTES)) u_qpc (
     .clk_i, .req_i(tc_req && sel_qpc), .we_i(tc_we), .be_i(tc_be), .addr_i(tc_addr_full & (QpcBase - 32'd1)),
     .wdata_i(tc_wdata), .rdata_o(qpc_rdata)
@@ -266,8 +285,9 @@ module rnic_fw_subsys #(
   // register (the core has one load outstanding; no register loaded from the request's address
   // and the request in one cone, issue 16)
   assign qpc_rv = qpc_ld_q && qpc_ra_q[4:1] == rv_pkg::TcBase[31:28] && qpc_ra_q[0];
-  assign tc_rdata = qpc_rv ? qpc_rdata : tc_rdata_i;
-  assign tc_rvalid = qpc_rv | eng_rv_q;
+  assign evr_rv = qpc_ld_q && qpc_ra_q[4:1] == rv_pkg::TcBase[31:28] && !qpc_ra_q[0] && evr_ra_q == EvrBase[11:EvrAw];
+  assign tc_rdata = qpc_rv ? qpc_rdata : evr_rv ? evr_rdata : tc_rdata_i | evr_reg_rdata;
+  assign tc_rvalid = qpc_rv | evr_rv | eng_rv_q;
   // The core's reset is core_run alone: the loader's state resets asynchronously with rst_ni, so
   // core_run is low whenever rst_ni is and `rst_ni && core_run` is the same signal. Without the
   // top-level input in it, the core's load muxes and stall logic leave Verilator's input region
@@ -289,12 +309,12 @@ module rnic_fw_subsys #(
 
   // ---- the firmware's MMIO space: status/queue registers, and the DMA block and its buffer ----
   // Decode: 0x0xx registers, 0x1xx DMA (and its buffer page), 0x2xx-0x7xx mailboxes.
-  logic in_fw_block, sel_dma, sel_mkey, sel_db, sel_evt, sel_qpt, sel_rqd, sel_txd, sel_rdd, sel_rdq, sel_reg;
+  logic in_fw_block, sel_dma, sel_mkey, sel_db, sel_qpt, sel_rqd, sel_txd, sel_rdd, sel_rdq, sel_reg;
   logic rdq_rvalid;
   logic [31:0] rdq_rdata;
   logic reg_gnt, reg_rvalid, dma_gnt, dma_rvalid;
-  logic mkey_rvalid, db_rvalid, evt_rvalid, qpt_rvalid, rqd_rvalid, txd_rvalid, rdd_rvalid;
-  logic [31:0] reg_rdata, dma_rdata, mkey_rdata, db_rdata, evt_rdata, qpt_rdata, rqd_rdata, txd_rdata;
+  logic mkey_rvalid, db_rvalid, qpt_rvalid, rqd_rvalid, txd_rvalid, rdd_rvalid;
+  logic [31:0] reg_rdata, dma_rdata, mkey_rdata, db_rdata, qpt_rdata, rqd_rdata, txd_rdata;
   logic [31:0] rdd_rdata, mkey_arg, rqd_arg, txd_arg, rdd_arg;
   // The MMIO space (0x4000_0000 and up, rv_cpu) holds two 4 KiB pages, the registers at
   // FW_MMIO_BASE and the DMA staging buffer right above it: they are told apart by address bit 12
@@ -305,7 +325,6 @@ module rnic_fw_subsys #(
                    (in_fw_block && mmio_addr[11:8] == 4'h1);
   assign sel_mkey = in_fw_block && mmio_addr[11:8] == 4'h2;
   assign sel_db = in_fw_block && mmio_addr[11:8] == 4'h3;
-  assign sel_evt = in_fw_block && mmio_addr[11:8] == 4'h4;
   assign sel_qpt = in_fw_block && mmio_addr[11:8] == 4'h5;
   assign sel_rqd = in_fw_block && mmio_addr[11:8] == 4'h6;
   assign sel_txd = in_fw_block && mmio_addr[11:8] == 4'h7;
@@ -318,7 +337,7 @@ module rnic_fw_subsys #(
   assign eth_we_o = mmio_we;
   assign eth_off_o = mmio_addr[7:0];
   assign eth_wdata_o = mmio_wdata;
-  assign sel_reg = !(sel_dma || sel_mkey || sel_db || sel_evt || sel_qpt || sel_rqd || sel_txd || sel_rdd || sel_rdq ||
+  assign sel_reg = !(sel_dma || sel_mkey || sel_db || sel_qpt || sel_rqd || sel_txd || sel_rdd || sel_rdq ||
                      sel_eth);
   // Mailboxes answer at once; only the DMA buffer and the register block may hold a request.
   assign mmio_gnt = sel_dma ? dma_gnt : sel_reg ? reg_gnt : mmio_req;
@@ -327,9 +346,9 @@ module rnic_fw_subsys #(
   // are ORed; only the DMA block and the Ethernet registers hold a value and are gated by their
   // valid (an AND-OR, not a chain of 11 muxes, between the answering flops and the core's load
   // bypass; the same data whenever a valid is high, and reg_rdata, as before, when none is).
-  assign mmio_rvalid = reg_rvalid | dma_rvalid | mkey_rvalid | db_rvalid | evt_rvalid | qpt_rvalid |
+  assign mmio_rvalid = reg_rvalid | dma_rvalid | mkey_rvalid | db_rvalid | qpt_rvalid |
                        rqd_rvalid | txd_rvalid | rdd_rvalid | rdq_rvalid | eth_rvalid;
-  assign mmio_rdata = reg_rdata | (dma_rvalid ? dma_rdata : 32'd0) | mkey_rdata | db_rdata | evt_rdata |
+  assign mmio_rdata = reg_rdata | (dma_rvalid ? dma_rdata : 32'd0) | mkey_rdata | db_rdata |
                       qpt_rdata | rqd_rdata | txd_rdata | rdd_rdata | rdq_rdata |
                       (eth_rvalid ? eth_rdata_i : 32'd0);
 
@@ -408,14 +427,6 @@ module rnic_fw_subsys #(
     .clk_i, .rst_ni, .mmio_req_i(mmio_req && sel_db), .mmio_we_i(mmio_we), .mmio_off_i(mmio_addr[7:0]),
     .mmio_rvalid_o(db_rvalid), .mmio_rdata_o(db_rdata),
     .in_valid_i(db_valid_i), .in_ready_o(db_ready_o), .in_data_i(db_data_i)
-  );
-  rnic_fw_mbox_in #(
-    .Words(rnic_spec_pkg::RX_EVENT_BYTES / 4), .DataOff(rnic_spec_pkg::FW_REG_EVT_DATA),
-    .StatusOff(rnic_spec_pkg::FW_REG_EVT_STATUS), .PopOff(rnic_spec_pkg::FW_REG_EVT_POP)
-  ) u_evt_mbox (
-    .clk_i, .rst_ni, .mmio_req_i(mmio_req && sel_evt), .mmio_we_i(mmio_we), .mmio_off_i(mmio_addr[7:0]),
-    .mmio_rvalid_o(evt_rvalid), .mmio_rdata_o(evt_rdata),
-    .in_valid_i(evt_valid_i), .in_ready_o(evt_ready_o), .in_data_i(evt_data_i)
   );
   assign mkey_wr_op_o = mkey_arg[31:30];
   assign mkey_wr_index_o = {2'b00, mkey_arg[29:0]};

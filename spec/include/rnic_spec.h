@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0x749D1CA9u
+#define RNIC_SPEC_HASH 0xF5E5C69Bu
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -235,9 +235,6 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_REG_DB_DATA 0x300u
 #define RNIC_FW_REG_DB_STATUS 0x308u
 #define RNIC_FW_REG_DB_POP 0x30Cu
-#define RNIC_FW_REG_EVT_DATA 0x400u
-#define RNIC_FW_REG_EVT_STATUS 0x440u
-#define RNIC_FW_REG_EVT_POP 0x444u
 #define RNIC_FW_REG_QPT_DATA 0x500u
 #define RNIC_FW_REG_QPT_COMMIT 0x540u
 #define RNIC_FW_REG_QPT_STATUS 0x544u
@@ -281,6 +278,9 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_TC_WQF_RDB_NUM 8u
 #define RNIC_FW_TC_EV_REC_BASE 0x980u
 #define RNIC_FW_TC_EV_REC_NUM 8u
+#define RNIC_FW_TC_EVR_BASE 0x500u
+#define RNIC_FW_TC_EVR_NUM 4u
+#define RNIC_FW_TC_EVR_COUNT_BITS 16u
 #define RNIC_FW_TC_CQW_PROD 0x800u
 #define RNIC_FW_TC_CQW_CONS 0x804u
 #define RNIC_FW_TC_CQW_STATUS 0x808u
@@ -311,6 +311,8 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_TC_WQF_RQR_QIDX 0x898u
 #define RNIC_FW_TC_WQF_RQR_INFO 0x89Cu
 #define RNIC_FW_TC_WQF_RQR_POP 0x8A0u
+#define RNIC_FW_TC_EVR_PROD 0x8A4u
+#define RNIC_FW_TC_EVR_CONS 0x8A8u
 #define RNIC_FW_TC_CQW_CMD 0x900u
 #define RNIC_FW_TC_CQW_CMD_ARG 0x904u
 #define RNIC_FW_TC_CQW_FULL 0x908u
@@ -1285,7 +1287,7 @@ static inline void rnic_cmd_create_cq_set_dbrec_addr(void *p, uint64_t v)
 	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 40, (uint64_t)v);
 }
 
-/* cmd_query_counters (64 bytes): QUERY_COUNTERS outputs: the firmware's data-path counters, free-running since boot (the host takes differences). Cycles are the soft core's mcycle (core clock). A doorbell's cycles run from reading it out of the doorbell mailbox until it is served (for an SQ doorbell: the last tx_desc it led to is committed); an event's from reading it out of the event mailbox until it is served (for an ACK: its CQEs are written). The packet counters of the RTL are in the BAR0 counters block. */
+/* cmd_query_counters (64 bytes): QUERY_COUNTERS outputs: the firmware's data-path counters, free-running since boot (the host takes differences). Cycles are the soft core's mcycle (core clock). A doorbell's cycles run from reading it out of the doorbell mailbox until it is served (for an SQ doorbell: the last tx_desc it led to is committed); an event's from reading its kind out of the event ring (fw_tc evr_*) until it is served (for an ACK: its CQEs are written). The packet counters of the RTL are in the BAR0 counters block. */
 #define RNIC_CMD_QUERY_COUNTERS_SIZE 64u
 #define RNIC_CMD_QUERY_COUNTERS_ALIGN 8u
 #define RNIC_CMD_QUERY_COUNTERS_SQ_WQES_OFF 8u
@@ -5186,7 +5188,7 @@ static inline uint32_t rnic_mbox_status_mk_dropped(uint32_t x)
 	return (x << 16) & 0xFFFF0000u;
 }
 
-/* mbox_in_status (4 bytes): Status of a hardware-to-firmware mailbox (fw_mmio db_status, evt_status). */
+/* mbox_in_status (4 bytes): Status of a hardware-to-firmware mailbox (fw_mmio db_status). */
 #define RNIC_MBOX_IN_STATUS_SIZE 4u
 #define RNIC_MBOX_IN_STATUS_ALIGN 4u
 #define RNIC_MBOX_IN_STATUS_VALID_OFF 0u
