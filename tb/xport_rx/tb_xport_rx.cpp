@@ -249,12 +249,17 @@ struct Tb {
   template <typename T> static void load(T& port, const uint8_t* img, unsigned bytes) {
     for (unsigned i = 0; i < bytes / 4; i++) port[i] = rnic_ld_le32(img + 4 * i);
   }
+  // The entries past num_sge get junk (the firmware never writes them, so on the card they hold
+  // whatever an earlier descriptor left): the engine must not read them.
   static void put_sges(uint8_t* img, unsigned sge0_off, const std::vector<Sge>& sg) {
-    for (size_t i = 0; i < sg.size(); i++) {  // SGE i at sge0 + 16 i (spec: evenly spaced)
+    for (size_t i = 0; i < RNIC_MAX_SGE; i++) {  // SGE i at sge0 + 16 i (spec: evenly spaced)
       uint8_t* g = img + sge0_off + 16 * i;
-      rnic_st_le(g, 8, sg[i].addr);
-      rnic_st_le(g + RNIC_RQ_DESC_SGE0_LEN_OFF - RNIC_RQ_DESC_SGE0_ADDR_OFF, 4, sg[i].len);
-      rnic_st_le(g + RNIC_RQ_DESC_SGE0_LKEY_OFF - RNIC_RQ_DESC_SGE0_ADDR_OFF, 4, sg[i].lkey);
+      const Sge junk = {0xDEAD0000BEEF0000ull + 0x1111 * i, 0xFFFFF000u - 0x1234u * uint32_t(i),
+                        0xA5A5A500u | uint32_t(i)};
+      const Sge& e = i < sg.size() ? sg[i] : junk;
+      rnic_st_le(g, 8, e.addr);
+      rnic_st_le(g + RNIC_RQ_DESC_SGE0_LEN_OFF - RNIC_RQ_DESC_SGE0_ADDR_OFF, 4, e.len);
+      rnic_st_le(g + RNIC_RQ_DESC_SGE0_LKEY_OFF - RNIC_RQ_DESC_SGE0_ADDR_OFF, 4, e.lkey);
     }
   }
   void post_rq(uint32_t qpn, uint64_t wr_id, const std::vector<Sge>& sg) {
