@@ -40,21 +40,27 @@ module rnic_fw_loader #(
     crc32_word = c;
   endfunction
 
-  logic [31:0] imem_size, dmem_size, entry, imem_crc, imem_words;
-  assign imem_size = hdr_q[rnic_spec_pkg::FW_IMAGE_HDR_IMEM_SIZE_LSB / 32];
-  assign dmem_size = hdr_q[rnic_spec_pkg::FW_IMAGE_HDR_DMEM_SIZE_LSB / 32];
-  assign entry = hdr_q[rnic_spec_pkg::FW_IMAGE_HDR_ENTRY_LSB / 32];
+  // The header's checks are registered as each word arrives (the word is in ld_rdata_i), so
+  // no compare of a whole header word runs into the state machine and the load request
+  // (issue 16: imem_size -> the 32-bit words-done compare was 9 LUT levels). Every checked
+  // field lies in a word before the header's last, so all flags are valid in the first Crc cycle.
+  localparam int unsigned MagicW = rnic_spec_pkg::FW_IMAGE_HDR_MAGIC_LSB / 32;
+  localparam int unsigned ImemSizeW = rnic_spec_pkg::FW_IMAGE_HDR_IMEM_SIZE_LSB / 32;
+  localparam int unsigned DmemSizeW = rnic_spec_pkg::FW_IMAGE_HDR_DMEM_SIZE_LSB / 32;
+  localparam int unsigned EntryW = rnic_spec_pkg::FW_IMAGE_HDR_ENTRY_LSB / 32;
+  logic        magic_ok_q, isize_ok_q, dsize_ok_q, entry_ok_q;
+  logic [15:0] words_q, last_q;   // imem_size / 4 and one less, low 16 bits (checked by isize_ok_q)
+  logic [31:0] imem_crc;
   assign imem_crc = hdr_q[rnic_spec_pkg::FW_IMAGE_HDR_IMEM_CRC_LSB / 32];
-  assign imem_words = imem_size >> 2;
 
   logic hdr_ok;
-  assign hdr_ok = hdr_q[rnic_spec_pkg::FW_IMAGE_HDR_MAGIC_LSB / 32] == Magic &&
-                  imem_size != 0 && imem_size[1:0] == 2'b00 && imem_size <= ImemBytes &&
-                  dmem_size <= DmemBytes && entry == 32'h0;
+  assign hdr_ok = magic_ok_q && isize_ok_q && dsize_ok_q && entry_ok_q;
 
+  // In Crc the compares below matter only with hdr_ok (the request and the end test are gated by
+  // it), where imem_size / 4 is 1..ImemBytes / 4 and fits the 16-bit counts (as issue_q and
+  // recv_q, the IMEM is below 256 KiB).
   logic phase_words_done;
-  assign phase_words_done = (state_q == ReadHdr) ? issue_q == 16'(HdrWords)
-                                                 : {16'h0, issue_q} == imem_words;
+  assign phase_words_done = (state_q == ReadHdr) ? issue_q == 16'(HdrWords) : issue_q == words_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -68,6 +74,12 @@ module rnic_fw_loader #(
       refused_o <= 1'b0;
       version_o <= '0;
       for (int i = 0; i < HdrWords; i++) hdr_q[i] <= '0;
+      magic_ok_q <= 1'b0;
+      isize_ok_q <= 1'b0;
+      dsize_ok_q <= 1'b0;
+      entry_ok_q <= 1'b0;
+      words_q <= '0;
+      last_q <= '0;
     end else begin
       hold_q <= hold_i;
       if (ld_req_o) issue_q <= issue_q + 16'd1;
@@ -88,6 +100,17 @@ module rnic_fw_loader #(
         ReadHdr: begin
           if (ld_rvalid_i) begin
             hdr_q[recv_q[$clog2(HdrWords)-1:0]] <= ld_rdata_i;
+            unique case (32'(recv_q))
+              MagicW: magic_ok_q <= ld_rdata_i == Magic;
+              ImemSizeW: begin
+                isize_ok_q <= ld_rdata_i != 0 && ld_rdata_i[1:0] == 2'b00 && ld_rdata_i <= ImemBytes;
+                words_q <= ld_rdata_i[17:2];
+                last_q <= ld_rdata_i[17:2] - 16'd1;
+              end
+              DmemSizeW: dsize_ok_q <= ld_rdata_i <= DmemBytes;
+              EntryW: entry_ok_q <= ld_rdata_i == 32'h0;
+              default: ;
+            endcase
             recv_q <= recv_q + 16'd1;
             if (recv_q == 16'(HdrWords - 1)) begin
               state_q <= Crc;
@@ -102,7 +125,7 @@ module rnic_fw_loader #(
           else if (ld_rvalid_i) begin
             crc_q <= crc32_word(crc_q, ld_rdata_i);
             recv_q <= recv_q + 16'd1;
-            if ({16'h0, recv_q} == imem_words - 32'd1) state_q <= Decide;
+            if (recv_q == last_q) state_q <= Decide;
           end
         end
         Decide: begin

@@ -45,6 +45,35 @@ struct FwTest : sc_module {
     return false;
   }
 
+  // CRC-32 (IEEE, reflected), as mkimage.py writes imem_crc
+  static uint32_t crc32(const uint8_t *p, size_t n) {
+    uint32_t c = 0xFFFFFFFFu;
+    for (size_t i = 0; i < n; i++) {
+      c ^= p[i];
+      for (int k = 0; k < 8; k++) c = (c & 1) ? (c >> 1) ^ 0xEDB88320u : c >> 1;
+    }
+    return ~c;
+  }
+
+  // The loader's own check of a header written straight into DMEM (no IMEM download, no driver
+  // checks): hold, the header words at DMEM 0, release; the status once the check ends.
+  uint32_t check_header(const uint8_t *hdr) {
+    nic_->bar_write(RNIC_REG_CPU_CPU_CONTROL, 1);
+    wait(sc_time(100, SC_NS));
+    for (uint32_t i = 0; i < RNIC_FW_IMAGE_HDR_SIZE; i += 4)
+      nic_->bar_write(RNIC_BAR0_FW_WINDOW_BASE + RNIC_BAR0_FW_WINDOW_SIZE / 2 + i,
+                      uint32_t(hdr[i]) | uint32_t(hdr[i + 1]) << 8 | uint32_t(hdr[i + 2]) << 16 |
+                          uint32_t(hdr[i + 3]) << 24);
+    nic_->bar_write(RNIC_REG_CPU_CPU_CONTROL, 0);
+    uint32_t st = 0;
+    for (int t = 0; t < 200; t++) {
+      st = rd(RNIC_REG_CPU_CPU_STATUS);
+      if (st & (RNIC_CPU_STATUS_REFUSED_MASK | RNIC_CPU_STATUS_ACCEPTED_MASK)) break;
+      wait(sc_time(1, SC_US));
+    }
+    return st;
+  }
+
   std::string log_text(const rnic_os &os) {
     char buf[512];
     int n = rnic_fw_log_read(&os, buf, sizeof(buf));
@@ -110,11 +139,46 @@ struct FwTest : sc_module {
     rc = rnic_fw_load(&os, good_.data(), good_.size() - 4, 2000);
     r.check(rc == -EINVAL, "fw-truncated-file-rejected-by-driver", "rc %d", rc);
 
+    // 5b. IMEM sizes at the limits of the loader's check, headers written straight into DMEM
+    // (IMEM holds the good image now). A one-word IMEM with its CRC is accepted; one word over
+    // the 64 KiB IMEM is refused; a size whose word count is 2^16 + 1 is refused even with the
+    // CRC of that one word (a 16-bit words-done count alone would end after the first word).
+    const uint8_t *gi = good_.data() + RNIC_FW_IMAGE_HDR_SIZE;  // IMEM bytes of the good image
+    std::vector<uint8_t> h(good_.begin(), good_.begin() + RNIC_FW_IMAGE_HDR_SIZE);
+    rnic_fw_image_hdr_set_imem_size(h.data(), 4);
+    rnic_fw_image_hdr_set_imem_crc(h.data(), crc32(gi, 4));
+    st = check_header(h.data());
+    r.check(st == 0x3, "fw-loader-one-word-imem-accepted", "status 0x%x", st);
+    rnic_fw_image_hdr_set_imem_size(h.data(), 0x10000 + 4);
+    st = check_header(h.data());
+    r.check(st == 0x4, "fw-loader-imem-one-word-too-big-refused", "status 0x%x", st);
+    rnic_fw_image_hdr_set_imem_size(h.data(), 0x40000 + 4);
+    st = check_header(h.data());
+    r.check(st == 0x4, "fw-loader-imem-word-count-past-16-bits-refused", "status 0x%x", st);
+
     // 6. The good image loads and boots again from scratch.
     rc = rnic_fw_load(&os, good_.data(), good_.size(), 2000);
     ready = wait_ready(1000);
     log = log_text(os);
     r.check(rc == 0 && ready && log == "boot ok 1.0 core 0\n", "fw-reload-boots", "rc %d log '%s'", rc, log.c_str());
+
+    // 6b. An image whose IMEM fills the whole 64 KiB (the good code, zeros after it): every IMEM
+    // word is read and checked, the image boots.
+    {
+      uint32_t isz = rnic_fw_image_hdr_get_imem_size(good_.data());
+      std::vector<uint8_t> big(good_.begin(), good_.begin() + RNIC_FW_IMAGE_HDR_SIZE + isz);
+      big.resize(RNIC_FW_IMAGE_HDR_SIZE + 0x10000, 0);
+      big.insert(big.end(), good_.begin() + RNIC_FW_IMAGE_HDR_SIZE + isz, good_.end());
+      for (size_t off : {size_t(0), RNIC_FW_IMAGE_HDR_SIZE + size_t(0x10000)}) {  // file header, DMEM copy
+        rnic_fw_image_hdr_set_imem_size(big.data() + off, 0x10000);
+        rnic_fw_image_hdr_set_imem_crc(big.data() + off, crc32(big.data() + RNIC_FW_IMAGE_HDR_SIZE, 0x10000));
+      }
+      rc = rnic_fw_load(&os, big.data(), big.size(), 4000);
+      ready = wait_ready(1000);
+      log = log_text(os);
+      r.check(rc == 0 && ready && rd(RNIC_REG_CPU_CPU_STATUS) == 0x3 && log == "boot ok 1.0 core 0\n",
+              "fw-full-64k-imem-image-accepted-and-boots", "rc %d log '%s'", rc, log.c_str());
+    }
 
     // 7. A trapping image: mcause 2 (illegal instruction), mepc at the bad word, panic bits set.
     // The panic also raises the event-queue MSI-X vector: masked here, so it must stay pending.
