@@ -226,7 +226,7 @@ module rnic_fw_subsys #(
   // a QP-context RAM load's data is valid the cycle after its request: from a load accepted
   // (qpc_ld_q) and an address in the RAM (qpc_ra_q: its region bits and the RAM's bit, raw from
   // the address add, decoded the cycle after), registered apart (see tc_go_o and ra_q in rv_cpu)
-  logic        qpc_ld_q, qpc_rv;
+  logic        qpc_ld_q, qpc_rv, qpc_at;
   logic [4:0]  qpc_ra_q;
   logic [11-$clog2(rnic_spec_pkg::FW_TC_EVR_NUM * rnic_spec_pkg::RX_EVENT_BYTES):0] evr_ra_q;
   logic [11:0] eq_addr_q;
@@ -278,13 +278,14 @@ module rnic_fw_subsys #(
     .tc_rdata_o(evr_reg_rdata)
   );
   rnic_qpc_ram #(.NumQps(NumQps), .EntryBytes(rnic_spec_pkg::FW_TC_QPC_ENTRY_BYTES)) u_qpc (
-    .clk_i, .req_i(tc_req && sel_qpc), .we_i(tc_we), .be_i(tc_be), .addr_i(tc_addr_full & (QpcBase - 32'd1)),
-    .wdata_i(tc_wdata), .rdata_o(qpc_rdata)
+    .clk_i, .go_i(tc_go), .we_i(tc_we), .be_i(tc_be), .addr_i(tc_addr_full & (QpcBase - 32'd1)),
+    .wdata_i(tc_wdata), .sel_i(qpc_at), .rdata_o(qpc_rdata)
   );
   // a load's data: the RAM's in the cycle its valid (qpc_rv) says so, else the engine's
   // register (the core has one load outstanding; no register loaded from the request's address
   // and the request in one cone, issue 16)
-  assign qpc_rv = qpc_ld_q && qpc_ra_q[4:1] == rv_pkg::TcBase[31:28] && qpc_ra_q[0];
+  assign qpc_at = qpc_ra_q[4:1] == rv_pkg::TcBase[31:28] && qpc_ra_q[0];
+  assign qpc_rv = qpc_ld_q && qpc_at;
   assign evr_rv = qpc_ld_q && qpc_ra_q[4:1] == rv_pkg::TcBase[31:28] && !qpc_ra_q[0] && evr_ra_q == EvrBase[11:EvrAw];
   assign tc_rdata = qpc_rv ? qpc_rdata : evr_rv ? evr_rdata : tc_rdata_i | evr_reg_rdata;
   assign tc_rvalid = qpc_rv | evr_rv | eng_rv_q;
