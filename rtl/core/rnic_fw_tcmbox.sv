@@ -28,38 +28,26 @@ module rnic_fw_tcmbox #(
   output logic [Words*32-1:0] out_data_o
 );
   logic [Words*32-1:0] data_q;
-  logic [15:0] dropped_q;
-  logic commit;
-  assign commit = tc_req_i && tc_we_i && tc_addr_i == CommitOff[11:0];
-
-  rnic_spec_pkg::mbox_status_t st;  // the status register (spec layout mbox_status)
-  always_comb begin
-    st = '0;
-    st.busy = out_valid_o;
-    st.dropped = dropped_q;
-  end
+  logic [31:0] st;  // the status register (spec layout mbox_status)
+  logic        out_arg;
+  // the commit's value is not used (no argument): a 1-bit argument register, removed by synthesis
+  rnic_fw_mbox_out #(.Width(Words * 32), .ArgW(1)) u_out (
+    .clk_i, .rst_ni, .commit_i(tc_req_i && tc_we_i && tc_addr_i == CommitOff[11:0]), .arg_i(1'b0),
+    .data_i(data_q), .out_valid_o, .out_ready_i, .out_arg_o(out_arg), .out_data_o, .status_o(st)
+  );
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       data_q <= '0;
-      out_valid_o <= 1'b0;
-      out_data_o <= '0;
-      dropped_q <= '0;
       tc_rdata_o <= '0;
     end else begin
-      if (out_valid_o && out_ready_i) out_valid_o <= 1'b0;
-      if (tc_req_i && !tc_we_i) tc_rdata_o <= tc_addr_i == StatusOff[11:0] ? 32'(st) : 32'd0;
+      if (tc_req_i && !tc_we_i) tc_rdata_o <= tc_addr_i == StatusOff[11:0] ? st : 32'd0;
       if (tc_req_i && tc_we_i)
         for (int w = 0; w < Words; w++)
           if (tc_addr_i == 12'(DataOff + 13'(4 * w))) data_q[w*32 +: 32] <= tc_wdata_i;
-      if (commit) begin
-        if (out_valid_o && !out_ready_i) begin
-          dropped_q <= dropped_q + 16'd1;
-        end else begin
-          out_valid_o <= 1'b1;
-          out_data_o <= data_q;
-        end
-      end
     end
   end
+
+  logic unused;
+  assign unused = out_arg;
 endmodule

@@ -4,7 +4,7 @@ TCMB_BUILD := $(BUILD)/fw_tcmbox
 TCMB_SV    := tb/fw_tcmbox/fw_tcmbox_tb_top.sv
 TCMB_CPP   := tb/fw_tcmbox/tb_fw_tcmbox.cpp
 TCMB_DEPS  := $(TCMB_SV) $(TCMB_CPP) tb/common/tb_check.h tb/common/tb_tc_port.h spec/include/rnic_spec.h \
-              rtl/core/rnic_fw_tcmbox.sv rtl/common/rnic_spec_pkg.sv
+              rtl/core/rnic_fw_tcmbox.sv rtl/core/rnic_fw_mbox_out.sv rtl/common/rnic_spec_pkg.sv
 TCMB_SEED  ?= 1
 
 TEST_SUITES += fw_tcmbox
