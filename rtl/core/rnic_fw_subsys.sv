@@ -304,29 +304,11 @@ module rnic_fw_subsys #(
 
   // ---- the descriptor mailboxes on the tightly coupled window (spec fw_tc mbox_regs) ----------
   // posted one-cycle stores of the data words and the commit, two-cycle loads of the status
-  logic [31:0] txd_rdata, rqd_rdata, rdd_rdata;
-  rnic_fw_tcmbox #(
-    .Words(rnic_spec_pkg::TX_DESC_BYTES / 4), .DataOff(rnic_spec_pkg::FW_TC_TXD_DATA),
-    .CommitOff(rnic_spec_pkg::FW_TC_TXD_COMMIT), .StatusOff(rnic_spec_pkg::FW_TC_TXD_STATUS)
-  ) u_txd_mbox (
+  rnic_fw_desc_mbox u_desc_mbox (
     .clk_i, .rst_ni, .tc_req_i(mb_req_q), .tc_we_i(eq_we_q), .tc_addr_i(eq_addr_q), .tc_wdata_i(eq_wdata_q),
-    .tc_rdata_o(txd_rdata), .out_valid_o(txd_valid_o), .out_ready_i(txd_ready_i), .out_data_o(txd_data_o)
+    .tc_rdata_o(mb_rdata), .txd_valid_o, .txd_ready_i, .txd_data_o, .rqd_valid_o, .rqd_ready_i, .rqd_data_o,
+    .rdd_valid_o, .rdd_ready_i, .rdd_data_o
   );
-  rnic_fw_tcmbox #(
-    .Words(rnic_spec_pkg::RQ_DESC_BYTES / 4), .DataOff(rnic_spec_pkg::FW_TC_RQD_DATA),
-    .CommitOff(rnic_spec_pkg::FW_TC_RQD_COMMIT), .StatusOff(rnic_spec_pkg::FW_TC_RQD_STATUS)
-  ) u_rqd_mbox (
-    .clk_i, .rst_ni, .tc_req_i(mb_req_q), .tc_we_i(eq_we_q), .tc_addr_i(eq_addr_q), .tc_wdata_i(eq_wdata_q),
-    .tc_rdata_o(rqd_rdata), .out_valid_o(rqd_valid_o), .out_ready_i(rqd_ready_i), .out_data_o(rqd_data_o)
-  );
-  rnic_fw_tcmbox #(
-    .Words(rnic_spec_pkg::RD_DESC_BYTES / 4), .DataOff(rnic_spec_pkg::FW_TC_RDD_DATA),
-    .CommitOff(rnic_spec_pkg::FW_TC_RDD_COMMIT), .StatusOff(rnic_spec_pkg::FW_TC_RDD_STATUS)
-  ) u_rdd_mbox (
-    .clk_i, .rst_ni, .tc_req_i(mb_req_q), .tc_we_i(eq_we_q), .tc_addr_i(eq_addr_q), .tc_wdata_i(eq_wdata_q),
-    .tc_rdata_o(rdd_rdata), .out_valid_o(rdd_valid_o), .out_ready_i(rdd_ready_i), .out_data_o(rdd_data_o)
-  );
-  assign mb_rdata = txd_rdata | rqd_rdata | rdd_rdata;
   // The core's reset is core_run alone: the loader's state resets asynchronously with rst_ni, so
   // core_run is low whenever rst_ni is and `rst_ni && core_run` is the same signal. Without the
   // top-level input in it, the core's load muxes and stall logic leave Verilator's input region

@@ -1,6 +1,6 @@
 // tb_fw_tcmbox: testbench of the descriptor mailboxes on the soft core's tightly coupled window
-// (tb/fw_tcmbox/fw_tcmbox_tb_top.sv: the tx_desc, rq_desc and rd_desc instances of
-// rnic_fw_tcmbox on one request of the mailboxes' page, answers ORed, as in rnic_fw_subsys).
+// (rtl/core/rnic_fw_desc_mbox.sv, as rnic_fw_subsys instantiates it: the tx_desc, rq_desc and
+// rd_desc instances of rnic_fw_tcmbox on one request of the mailboxes' page, answers ORed).
 // A firmware model stores data words (random words of random mailboxes, some not written again
 // between two descriptors, so old words must stay), commits, loads the status and other offsets
 // of the page, and stores to offsets no register has; three engine models take the offered
@@ -18,7 +18,7 @@
 #include <random>
 #include <vector>
 
-#include "Vfw_tcmbox_tb_top.h"
+#include "Vrnic_fw_desc_mbox.h"
 #include "rnic_spec.h"
 #include "tb_check.h"
 #include "tb_tc_port.h"
@@ -46,7 +46,7 @@ struct Mbox {
 };
 
 struct Tb {
-  Vfw_tcmbox_tb_top m;
+  Vrnic_fw_desc_mbox m;
   std::mt19937_64 rng;
   Mbox mb[3] = {
       {"txd", RNIC_FW_TC_TXD_DATA, RNIC_FW_TC_TXD_COMMIT, RNIC_FW_TC_TXD_STATUS, RNIC_TX_DESC_SIZE},

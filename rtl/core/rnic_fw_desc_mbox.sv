@@ -1,7 +1,9 @@
-// Testbench top of the descriptor mailboxes on the soft core's tightly coupled window: the three
-// rnic_fw_tcmbox instances (tx_desc, rq_desc, rd_desc) with the spec's offsets, on one registered
-// request of the mailboxes' page and with their answers ORed, as rnic_fw_subsys wires them.
-module fw_tcmbox_tb_top (
+// The descriptor mailboxes on the soft core's tightly coupled window (spec fw_tc mbox_regs): the
+// three rnic_fw_tcmbox instances (tx_desc to the transmit engine, rq_desc and rd_desc to the
+// receive engine) with the spec's offsets, on rnic_fw_subsys's registered request of the
+// mailboxes' page (offset bit 12 decided before the register); their status answers ORed (each
+// answers zero to every other load of the page).
+module rnic_fw_desc_mbox (
   input  logic        clk_i,
   input  logic        rst_ni,
   input  logic        tc_req_i,
