@@ -32,8 +32,8 @@ static int send_ack(uint32_t qpn, uint32_t psn, uint32_t msn, uint64_t orig, uin
 	rnic_tx_desc_set_syndrome(d, syndrome);
 	rnic_tx_desc_set_imm_data(d, msn);
 	rnic_tx_desc_set_swap_add(d, orig);
-	return fw_mbox_send(RNIC_FW_REG_TXD_DATA, RNIC_FW_REG_TXD_COMMIT, RNIC_FW_REG_TXD_STATUS, d,
-			    RNIC_TX_DESC_SIZE / 4, 0);
+	return fw_tc_mbox_send(RNIC_FW_TC_TXD_DATA, RNIC_FW_TC_TXD_COMMIT, RNIC_FW_TC_TXD_STATUS, d,
+			       RNIC_TX_DESC_SIZE / 4, 0);
 }
 
 void fw_atomic_req(const uint8_t *ev)

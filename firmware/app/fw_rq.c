@@ -344,25 +344,25 @@ static void rq_refill(uint32_t qpn, uint8_t *c, struct fw_qp_run *run, uint32_t 
 			rq_stage_pop();
 			continue;
 		}
-		if (rnic_mbox_status_v_busy(hal_rd32(RNIC_FW_REG_RQD_STATUS))) { /* busy: retried after the events are taken */
+		if (rnic_mbox_status_v_busy(hal_tc_rd32(RNIC_FW_TC_RQD_STATUS))) { /* busy: retried after the events are taken */
 			run->rq_stalled = 1;
 			fw_stalled_any = 1;
 			return;
 		}
 		/* the engine ignores SGEs beyond num_sge: their words are not written */
-		hal_wr32(RNIC_FW_REG_RQD_DATA + RNIC_RQ_DESC_QPN_OFF, qpn);
-		hal_wr32(RNIC_FW_REG_RQD_DATA + RNIC_RQ_DESC_NUM_SGE_OFF, n);
-		hal_wr32(RNIC_FW_REG_RQD_DATA + RNIC_RQ_DESC_WR_ID_OFF, hal_tc_rd32(w));
-		hal_wr32(RNIC_FW_REG_RQD_DATA + RNIC_RQ_DESC_WR_ID_OFF + 4, hal_tc_rd32(w + 4));
+		hal_tc_wr32(RNIC_FW_TC_RQD_DATA + RNIC_RQ_DESC_QPN_OFF, qpn);
+		hal_tc_wr32(RNIC_FW_TC_RQD_DATA + RNIC_RQ_DESC_NUM_SGE_OFF, n);
+		hal_tc_wr32(RNIC_FW_TC_RQD_DATA + RNIC_RQ_DESC_WR_ID_OFF, hal_tc_rd32(w));
+		hal_tc_wr32(RNIC_FW_TC_RQD_DATA + RNIC_RQ_DESC_WR_ID_OFF + 4, hal_tc_rd32(w + 4));
 		for (uint32_t o = RNIC_RQ_WQE_SIZE; o < RNIC_RQ_WQE_SIZE + n * RNIC_WQE_SGE_SIZE; o += RNIC_WQE_SGE_SIZE) {
 			/* an SGE's four words unrolled: the loop's own instructions cost as much as the
 			 * one-cycle load and the store */
-			hal_wr32(RNIC_FW_REG_RQD_DATA + o, hal_tc_rd32(w + o));
-			hal_wr32(RNIC_FW_REG_RQD_DATA + o + 4, hal_tc_rd32(w + o + 4));
-			hal_wr32(RNIC_FW_REG_RQD_DATA + o + 8, hal_tc_rd32(w + o + 8));
-			hal_wr32(RNIC_FW_REG_RQD_DATA + o + 12, hal_tc_rd32(w + o + 12));
+			hal_tc_wr32(RNIC_FW_TC_RQD_DATA + o, hal_tc_rd32(w + o));
+			hal_tc_wr32(RNIC_FW_TC_RQD_DATA + o + 4, hal_tc_rd32(w + o + 4));
+			hal_tc_wr32(RNIC_FW_TC_RQD_DATA + o + 8, hal_tc_rd32(w + o + 8));
+			hal_tc_wr32(RNIC_FW_TC_RQD_DATA + o + 12, hal_tc_rd32(w + o + 12));
 		}
-		hal_wr32(RNIC_FW_REG_RQD_COMMIT, qpn);
+		hal_tc_wr32(RNIC_FW_TC_RQD_COMMIT, qpn);
 		run->rq_posted++;
 		rq_stage_pop();
 	}

@@ -64,6 +64,12 @@ static int tc_paused(uint32_t traffic_class)
 	return (int)((sq_paused >> (traffic_class >> 5)) & 1u);
 }
 
+/* the transmit mailbox has not handed its last descriptor to the engine (a two-cycle load) */
+static inline int txd_busy(void)
+{
+	return (int)rnic_mbox_status_v_busy(hal_tc_rd32(RNIC_FW_TC_TXD_STATUS));
+}
+
 /* Before a READ request (or an atomic: atomic 1, len 8) leaves, the receive engine learns where
  * its responses (the original value) go: the local SGEs of the descriptor. 0, or -1 when it
  * cannot take it. */
@@ -80,7 +86,7 @@ static int post_read_dest(uint32_t qpn, uint32_t psn, uint32_t len, const uint8_
 	 * is busy for up to one packet (~85 cycles at 4 KiB). Waiting that long is cheaper than a
 	 * stalled QP (its retry fetches the WQEs again) and keeps the next READ request close
 	 * behind the last; a longer wait means the engine may be waiting for us to take an event. */
-	for (uint32_t i = 0; hal_rd32(RNIC_FW_REG_RDD_STATUS) & 1u;)
+	for (uint32_t i = 0; rnic_mbox_status_v_busy(hal_tc_rd32(RNIC_FW_TC_RDD_STATUS));)
 		if (++i == RDD_WAIT_POLLS)
 			return -1;
 	/* only the header is cleared: SGEs beyond num_sge are not written (the engine ignores them) */
@@ -98,14 +104,14 @@ static int post_read_dest(uint32_t qpn, uint32_t psn, uint32_t len, const uint8_
 	for (uint32_t i = 0; i < n * 16; i += 4) /* same SGE layout from offset 16 / 64 */
 		rnic_st_le32(r + RNIC_RD_DESC_SGE0_ADDR_OFF + i,
 			     rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(d, 8) + RNIC_TX_DESC_SGE0_ADDR_OFF + i));
-	return fw_mbox_send(RNIC_FW_REG_RDD_DATA, RNIC_FW_REG_RDD_COMMIT, RNIC_FW_REG_RDD_STATUS, r,
-			    (RNIC_RD_DESC_SGE0_ADDR_OFF + 16 * n) / 4, qpn);
+	return fw_tc_mbox_send(RNIC_FW_TC_RDD_DATA, RNIC_FW_TC_RDD_COMMIT, RNIC_FW_TC_RDD_STATUS, r,
+			       (RNIC_RD_DESC_SGE0_ADDR_OFF + 16 * n) / 4, qpn);
 }
 
-/* Hands descriptor d to the transmit engine through its mailbox; 0, or -1 if the engine never
- * took the previous one. Every word is an MMIO store of several cycles, so only the words the
- * engine reads are written: bytes 32-63 (atomic operands, UD addressing) only for atomics and
- * UD (with_ext), and no SGE beyond num_sge; the mailbox keeps whatever the rest held. */
+/* Hands descriptor d to the transmit engine through its mailbox (tightly coupled window); 0, or
+ * -1 if the engine never took the previous one. Only the words the engine reads are stored (a
+ * load and a store each): bytes 32-63 (atomic operands, UD addressing) only for atomics and UD
+ * (with_ext), and no SGE beyond num_sge; the mailbox keeps whatever the rest held. */
 static int txd_send(const uint8_t *d, int with_ext)
 {
 	const uint8_t *p = (const uint8_t *)RNIC_ASSUME_ALIGNED(d, 8);
@@ -113,14 +119,14 @@ static int txd_send(const uint8_t *d, int with_ext)
 	uint32_t hdr_end = with_ext ? RNIC_TX_DESC_SGE0_ADDR_OFF : RNIC_TX_DESC_SWAP_ADD_OFF;
 	uint32_t end = RNIC_TX_DESC_SGE0_ADDR_OFF + 16u * (nsge < 4 ? nsge : 4);
 
-	while (hal_rd32(RNIC_FW_REG_TXD_STATUS) & 1u)
+	while (txd_busy())
 		if (++i == 100000u)
 			return -1;
 	for (i = 0; i < hdr_end; i += 4)
-		hal_wr32(RNIC_FW_REG_TXD_DATA + i, rnic_ld_le32(p + i));
+		hal_tc_wr32(RNIC_FW_TC_TXD_DATA + i, rnic_ld_le32(p + i));
 	for (i = RNIC_TX_DESC_SGE0_ADDR_OFF; i < end; i += 4)
-		hal_wr32(RNIC_FW_REG_TXD_DATA + i, rnic_ld_le32(p + i));
-	hal_wr32(RNIC_FW_REG_TXD_COMMIT, 0);
+		hal_tc_wr32(RNIC_FW_TC_TXD_DATA + i, rnic_ld_le32(p + i));
+	hal_tc_wr32(RNIC_FW_TC_TXD_COMMIT, 0);
 	return 0;
 }
 
@@ -190,7 +196,7 @@ static uint32_t send_segs(uint32_t qpn, const uint8_t *d, uint32_t nbb, int16_t 
 			run->part_psn = next; /* the next ACK goes on */
 			return 0;
 		}
-		if (hal_rd32(RNIC_FW_REG_TXD_STATUS) & 1u) {
+		if (txd_busy()) {
 			run->part_psn = next;
 			return sq_stall(qpn);
 		}
@@ -244,7 +250,7 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 	/* The transmit engine takes a descriptor once the one before has issued its payload DMA, so
 	 * behind a long message the mailbox stays full for microseconds. Stall before the WQE is
 	 * fetched: the retry would fetch it again (a PCIe round trip waited for each time). */
-	if (hal_rd32(RNIC_FW_REG_TXD_STATUS) & 1u)
+	if (txd_busy())
 		return sq_stall(qpn);
 	if (part >= 0 && pc_ok && pc_qpn == qpn && pc_idx == (idx & 0xFFFFu))
 		return send_segs(qpn, pc_d, pc_nbb, part);
@@ -403,7 +409,7 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 		swqe_put(qpn, ri);
 		return (fw_hw_caps & RNIC_HW_CAPS_READ_RESP_MASK) && rnic_tx_desc_get_num_sge(d) <= RNIC_MAX_SGE ? sq_stall(qpn) : 0;
 	}
-	if (hal_rd32(RNIC_FW_REG_TXD_STATUS) & 1u) { /* busy: retried after the events are taken */
+	if (txd_busy()) { /* busy: retried after the events are taken */
 		swqe_put(qpn, ri);
 		return sq_stall(qpn);
 	}
@@ -455,11 +461,11 @@ _Static_assert(RNIC_TX_DESC_KIND_OFF % 4 == 0 && RNIC_TX_DESC_FLAGS_OFF == RNIC_
 /* SGE k of the WQE (words from w) into the descriptor's SGE k */
 static inline void fast_sge(uint32_t b, uint32_t w, uint32_t k)
 {
-	uint32_t t = RNIC_FW_REG_TXD_DATA + RNIC_TX_DESC_SGE0_ADDR_OFF + 16u * k;
-	hal_wr32(t, hal_tc_rd32_at((uint32_t)b, w));
-	hal_wr32(t + 4, hal_tc_rd32_at((uint32_t)b, w + 1));
-	hal_wr32(t + 8, hal_tc_rd32_at((uint32_t)b, w + 2));
-	hal_wr32(t + 12, hal_tc_rd32_at((uint32_t)b, w + 3));
+	uint32_t t = RNIC_FW_TC_TXD_DATA + RNIC_TX_DESC_SGE0_ADDR_OFF + 16u * k;
+	hal_tc_wr32(t, hal_tc_rd32_at((uint32_t)b, w));
+	hal_tc_wr32(t + 4, hal_tc_rd32_at((uint32_t)b, w + 1));
+	hal_tc_wr32(t + 8, hal_tc_rd32_at((uint32_t)b, w + 2));
+	hal_tc_wr32(t + 12, hal_tc_rd32_at((uint32_t)b, w + 3));
 }
 
 static int32_t send_fast(uint32_t qpn, uint8_t *c, uint32_t idx)
@@ -498,28 +504,28 @@ static int32_t send_fast(uint32_t qpn, uint8_t *c, uint32_t idx)
 	}
 	/* a BlueFlame WQE must have stayed this doorbell's while it was read (as in send_one): checked
 	 * here and again after the SGE words, before the commit */
-	if ((st_bf && !stage_bf_held(c)) || (hal_rd32(RNIC_FW_REG_TXD_STATUS) & 1u))
+	if ((st_bf && !stage_bf_held(c)) || (txd_busy()))
 		return -1;
 	uint32_t psn = rnic_qp_ctx_get_sq_psn(c);
 	uint32_t tflags = (flags & (1u << RNIC_WQE_FLAG_SOLICITED)) ? 1u << RNIC_TX_FLAG_SOLICITED : 0;
 	if (was_sent(run, psn))
 		tflags |= 1u << RNIC_TX_FLAG_RETRANSMIT;
-	const uint32_t t = RNIC_FW_REG_TXD_DATA;
-	hal_wr32(t + RNIC_TX_DESC_QPN_OFF, qpn);
-	hal_wr32(t + RNIC_TX_DESC_KIND_OFF, msg_kind(op) | tflags << 8 | nsge << 16);
-	hal_wr32(t + RNIC_TX_DESC_PSN_OFF, psn);
-	hal_wr32(t + RNIC_TX_DESC_LENGTH_OFF, len);
-	hal_wr32(t + RNIC_TX_DESC_REMOTE_VA_OFF, va_lo);
-	hal_wr32(t + RNIC_TX_DESC_REMOTE_VA_OFF + 4, va_hi);
-	hal_wr32(t + RNIC_TX_DESC_RKEY_OFF, rkey);
-	hal_wr32(t + RNIC_TX_DESC_IMM_DATA_OFF, imm);
+	const uint32_t t = RNIC_FW_TC_TXD_DATA;
+	hal_tc_wr32(t + RNIC_TX_DESC_QPN_OFF, qpn);
+	hal_tc_wr32(t + RNIC_TX_DESC_KIND_OFF, msg_kind(op) | tflags << 8 | nsge << 16);
+	hal_tc_wr32(t + RNIC_TX_DESC_PSN_OFF, psn);
+	hal_tc_wr32(t + RNIC_TX_DESC_LENGTH_OFF, len);
+	hal_tc_wr32(t + RNIC_TX_DESC_REMOTE_VA_OFF, va_lo);
+	hal_tc_wr32(t + RNIC_TX_DESC_REMOTE_VA_OFF + 4, va_hi);
+	hal_tc_wr32(t + RNIC_TX_DESC_RKEY_OFF, rkey);
+	hal_tc_wr32(t + RNIC_TX_DESC_IMM_DATA_OFF, imm);
 	if (nsge)
 		fast_sge((uint32_t)b, g, 0);
 	if (nsge > 1)
 		fast_sge((uint32_t)b, g + 4, 1);
 	if (st_bf && !stage_bf_held(c))
 		return -1; /* overtaken while the SGEs were read: nothing committed, send_one reads the ring */
-	hal_wr32(RNIC_FW_REG_TXD_COMMIT, 0);
+	hal_tc_wr32(RNIC_FW_TC_TXD_COMMIT, 0);
 	if (st_bf)
 		fw_perf.bf_wqes++;
 	rec_set(qpn, swqe_get(), wr_id, c, psn, npkts, len, idx, op, flags);

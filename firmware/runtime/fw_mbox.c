@@ -19,6 +19,21 @@ int fw_mbox_send(uint32_t data_off, uint32_t commit_off, uint32_t status_off, co
 	return 0;
 }
 
+int fw_tc_mbox_send(uint32_t data_off, uint32_t commit_off, uint32_t status_off, const uint8_t *data,
+		    uint32_t words, uint32_t arg)
+{
+	uint32_t i = 0;
+
+	while (rnic_mbox_status_v_busy(hal_tc_rd32(status_off)))
+		if (++i == MBOX_POLL_LIMIT)
+			return -1;
+	data = (const uint8_t *)RNIC_ASSUME_ALIGNED(data, 4); /* a layout buffer */
+	for (uint32_t w = 0; w < words; w++)
+		hal_tc_wr32(data_off + 4 * w, rnic_ld_le32(data + 4 * w));
+	hal_tc_wr32(commit_off, arg);
+	return 0;
+}
+
 int fw_mkey_write(uint32_t op, uint32_t index, const uint8_t *data)
 {
 	uint32_t words = op == RNIC_MKEY_WR_OP_WR_MTT ? RNIC_MTT_ENTRY_SIZE / 4 : RNIC_MPT_ENTRY_SIZE / 4;

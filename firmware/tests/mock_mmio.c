@@ -52,7 +52,9 @@ static void mock_dma(uint32_t ctrl)
 	}
 }
 
-static void mock_commit(uint32_t commit_off, uint32_t data_off, uint32_t words, uint32_t arg)
+/* A commit of a mailbox whose data words are at data_off of src (the MMIO registers or the
+ * tightly coupled window). */
+static void mock_commit(uint32_t commit_off, const uint32_t *src, uint32_t data_off, uint32_t words, uint32_t arg)
 {
 	if (mock_nmbox == sizeof(mock_mbox) / sizeof(mock_mbox[0]))
 		return;
@@ -60,7 +62,7 @@ static void mock_commit(uint32_t commit_off, uint32_t data_off, uint32_t words, 
 	r->commit_off = commit_off;
 	r->arg = arg;
 	for (uint32_t w = 0; w < words; w++)
-		rnic_st_le(r->data + 4 * w, 4, regs[data_off / 4 + w]);
+		rnic_st_le(r->data + 4 * w, 4, src[data_off / 4 + w]);
 }
 
 void mock_mmio_wr32(uint32_t off, uint32_t v)
@@ -78,11 +80,8 @@ void mock_mmio_wr32(uint32_t off, uint32_t v)
 		if (v & 1)
 			mock_dma(v);
 		break;
-	case RNIC_FW_REG_MKEY_COMMIT: mock_commit(off, RNIC_FW_REG_MKEY_DATA, RNIC_MPT_ENTRY_SIZE / 4, v); break;
-	case RNIC_FW_REG_QPT_COMMIT: mock_commit(off, RNIC_FW_REG_QPT_DATA, RNIC_QPT_ENTRY_SIZE / 4, v); break;
-	case RNIC_FW_REG_RQD_COMMIT: mock_commit(off, RNIC_FW_REG_RQD_DATA, RNIC_RQ_DESC_SIZE / 4, v); break;
-	case RNIC_FW_REG_TXD_COMMIT: mock_commit(off, RNIC_FW_REG_TXD_DATA, RNIC_TX_DESC_SIZE / 4, v); break;
-	case RNIC_FW_REG_RDD_COMMIT: mock_commit(off, RNIC_FW_REG_RDD_DATA, RNIC_RD_DESC_SIZE / 4, v); break;
+	case RNIC_FW_REG_MKEY_COMMIT: mock_commit(off, regs, RNIC_FW_REG_MKEY_DATA, RNIC_MPT_ENTRY_SIZE / 4, v); break;
+	case RNIC_FW_REG_QPT_COMMIT: mock_commit(off, regs, RNIC_FW_REG_QPT_DATA, RNIC_QPT_ENTRY_SIZE / 4, v); break;
 	case RNIC_FW_REG_DB_POP: /* takes the mock's time forward, so the firmware's cycle counts see it */
 		regs[RNIC_FW_REG_DB_STATUS / 4] = 0;
 		mock_now += MOCK_DB_POP_CYCLES;
@@ -117,7 +116,7 @@ const struct mock_mbox_rec *mock_mbox_nth(uint32_t commit_off, unsigned from, un
 /* The CQE writer (rtl/cqe_write) as the firmware sees it: records are written out at once, by
  * the engine's rules (per-CQ producer, consumer, arming, error; a record whose CQ looks full is
  * held until a cqw_cmd answers; EQ entries of armed CQs and of the firmware's event records). */
-uint32_t mock_tc[0x400];
+uint32_t mock_tc[MOCK_TC_WORDS];
 unsigned mock_cqw_records, mock_cqw_holds, mock_eq_notifies, mock_eq_failed;
 static struct {
 	uint64_t base;
@@ -185,7 +184,10 @@ uint32_t mock_tc_rd32(uint32_t off)
 		return mock_dbr_load(off);
 	if (off == RNIC_FW_TC_WQF_RQR_INFO || off == RNIC_FW_TC_WQF_RQR_QIDX)
 		return mock_rqr_load(off);
-	return mock_tc[(off / 4) % 0x400];
+	if (off >= RNIC_FW_TC_MBOX_PAGE && off != RNIC_FW_TC_TXD_STATUS && off != RNIC_FW_TC_RQD_STATUS &&
+	    off != RNIC_FW_TC_RDD_STATUS)
+		return 0; /* the mailboxes' data words and commits are write only */
+	return mock_tc[(off / 4) % MOCK_TC_WORDS];
 }
 
 /* One EQ entry at the EQ producer (the host's eq registers as the firmware's mirror shows them),
@@ -501,7 +503,17 @@ void mock_tc_wr32(uint32_t off, uint32_t v)
 	mock_wqf_rq_store(off, v);
 	if (off == RNIC_FW_TC_WQF_STATUS)
 		return; /* read only */
-	mock_tc[(off / 4) % 0x400] = v;
+	/* the descriptor mailboxes (rnic_fw_tcmbox): every commit recorded with its data words; the
+	 * status is what the test put there (0: free) */
+	if (off == RNIC_FW_TC_TXD_STATUS || off == RNIC_FW_TC_RQD_STATUS || off == RNIC_FW_TC_RDD_STATUS)
+		return; /* read only */
+	mock_tc[(off / 4) % MOCK_TC_WORDS] = v;
+	if (off == RNIC_FW_TC_TXD_COMMIT)
+		mock_commit(off, mock_tc, RNIC_FW_TC_TXD_DATA, RNIC_TX_DESC_SIZE / 4, v);
+	if (off == RNIC_FW_TC_RQD_COMMIT)
+		mock_commit(off, mock_tc, RNIC_FW_TC_RQD_DATA, RNIC_RQ_DESC_SIZE / 4, v);
+	if (off == RNIC_FW_TC_RDD_COMMIT)
+		mock_commit(off, mock_tc, RNIC_FW_TC_RDD_DATA, RNIC_RD_DESC_SIZE / 4, v);
 	if (off == RNIC_FW_TC_CQW_ERR_POP && mock_ef_n)
 		mock_ef_rd = (mock_ef_rd + 1) % RNIC_FW_TC_CQ_REC_NUM, mock_ef_n--;
 	if (off == RNIC_FW_TC_WQF_CMD)

@@ -4,6 +4,8 @@
 
 #include <stdint.h>
 
+#include "rnic_spec.h"
+
 extern uint32_t regs[0x800];
 extern uint32_t writes[64][2];
 extern unsigned nwrites;
@@ -40,8 +42,10 @@ extern unsigned mock_nmbox;
 unsigned mock_mbox_count(uint32_t commit_off, unsigned from);
 const struct mock_mbox_rec *mock_mbox_nth(uint32_t commit_off, unsigned from, unsigned n);
 
-/* The tightly coupled window and the CQE writer behind it (records written out at once). */
-extern uint32_t mock_tc[0x400];
+/* The tightly coupled window (the engines' page, then the descriptor mailboxes' page) and the
+ * CQE writer behind it (records written out at once). */
+#define MOCK_TC_WORDS (2u * RNIC_FW_TC_MBOX_PAGE / 4u)
+extern uint32_t mock_tc[MOCK_TC_WORDS];
 /* Puts one rx_event into the receive-event ring as the RTL does; 0 when the ring is full. */
 int mock_evr_push(const uint8_t *ev);
 extern unsigned mock_cqw_records; /* records turned into CQEs */

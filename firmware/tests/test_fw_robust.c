@@ -272,7 +272,7 @@ static void hostile_wqes(void)
 	unsigned m0 = mock_nmbox;
 	put_wqe(ring_a, 0, RNIC_WQE_OP_SEND, 1u << RNIC_WQE_FLAG_INLINE | 1u << RNIC_WQE_FLAG_SIGNALED, 2, 65535, 65535);
 	sq_doorbell(qa, 2);
-	check(qa && mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 0 && query().swqe_free == FW_MAX_SWQE,
+	check(qa && mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0) == 0 && query().swqe_free == FW_MAX_SWQE,
 	      "fw-sq-inline-longer-than-wqe-not-sent");
 	/* inline data that does fit, wrapping at the ring end: two SGEs, as before */
 	put_wqe(ring_b, 15, RNIC_WQE_OP_SEND, 1u << RNIC_WQE_FLAG_INLINE | 1u << RNIC_WQE_FLAG_SIGNALED, 3, 40, 40);
@@ -280,8 +280,8 @@ static void hostile_wqes(void)
 	rnic_qp_ctx_set_sq_next(fw_res.qp_ctx[qb], 15);
 	rnic_qp_ctx_set_sq_ci(fw_res.qp_ctx[qb], 15);
 	sq_doorbell(qb, 16 + 1);
-	const struct mock_mbox_rec *t = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 0);
-	check(qb && mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 1 && t && rnic_tx_desc_get_qpn(t->data) == qb &&
+	const struct mock_mbox_rec *t = mock_mbox_nth(RNIC_FW_TC_TXD_COMMIT, m0, 0);
+	check(qb && mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0) == 1 && t && rnic_tx_desc_get_qpn(t->data) == qb &&
 		      rnic_tx_desc_get_num_sge(t->data) == 2 && rnic_tx_desc_get_sge0_len(t->data) == 32 &&
 		      rnic_tx_desc_get_sge1_len(t->data) == 8,
 	      "fw-sq-inline-wrapping-at-ring-end-two-sges");
@@ -332,8 +332,8 @@ static void ud_foreign_ah(void)
 		rnic_wqe_sge_set_length(w + RNIC_WQE_CTRL_SIZE + RNIC_WQE_UD_SIZE, 100);
 	}
 	sq_doorbell(q, 2);
-	const struct mock_mbox_rec *t0 = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 0);
-	const struct mock_mbox_rec *t1 = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 1);
+	const struct mock_mbox_rec *t0 = mock_mbox_nth(RNIC_FW_TC_TXD_COMMIT, m0, 0);
+	const struct mock_mbox_rec *t1 = mock_mbox_nth(RNIC_FW_TC_TXD_COMMIT, m0, 1);
 	check(st == RNIC_CMD_STATUS_OK && own && foreign && t0 && t1 && rnic_tx_desc_get_remote_va(t0->data) == 0 &&
 		      rnic_tx_desc_get_rkey(t0->data) == 0 && rnic_tx_desc_get_remote_va(t1->data) == 0x020000000022ull,
 	      "fw-sq-ud-ah-of-another-pd-not-used");

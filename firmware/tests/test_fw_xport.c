@@ -122,7 +122,7 @@ static void setup_qp(uint32_t retry_cnt)
 /* PSN of the nth transmit descriptor since mailbox record from; ~0 if there is none. */
 static uint32_t txd_psn(unsigned from, unsigned nth)
 {
-	const struct mock_mbox_rec *t = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, from, nth);
+	const struct mock_mbox_rec *t = mock_mbox_nth(RNIC_FW_TC_TXD_COMMIT, from, nth);
 	return t ? rnic_tx_desc_get_psn(t->data) : ~0u;
 }
 
@@ -190,11 +190,11 @@ static void send_path(void)
 	check(bbs == 5 && mock_dma_reads - dma0 == own_fetch_cmds(first_bb, bbs),
 	      "fw-xport-one-wqe-fetch-per-doorbell");
 
-	check(mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 4, "fw-xport-four-tx-descriptors");
-	const uint8_t *d0 = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 0)->data;
-	const uint8_t *d1 = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 1)->data;
-	const uint8_t *d2 = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 2)->data;
-	const uint8_t *d3 = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 3)->data;
+	check(mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0) == 4, "fw-xport-four-tx-descriptors");
+	const uint8_t *d0 = mock_mbox_nth(RNIC_FW_TC_TXD_COMMIT, m0, 0)->data;
+	const uint8_t *d1 = mock_mbox_nth(RNIC_FW_TC_TXD_COMMIT, m0, 1)->data;
+	const uint8_t *d2 = mock_mbox_nth(RNIC_FW_TC_TXD_COMMIT, m0, 2)->data;
+	const uint8_t *d3 = mock_mbox_nth(RNIC_FW_TC_TXD_COMMIT, m0, 3)->data;
 	check(rnic_tx_desc_get_kind(d0) == RNIC_MSG_KIND_WRITE && rnic_tx_desc_get_qpn(d0) == qpn &&
 		      rnic_tx_desc_get_psn(d0) == 0xFFFFFE && rnic_tx_desc_get_length(d0) == 3000 &&
 		      rnic_tx_desc_get_num_sge(d0) == 2 && rnic_tx_desc_get_sge1_addr(d0) == H(DATA_OFF + 4096) &&
@@ -210,11 +210,11 @@ static void send_path(void)
 	check(rnic_tx_desc_get_kind(d2) == RNIC_MSG_KIND_READ_REQ && rnic_tx_desc_get_psn(d2) == 2 &&
 		      rnic_tx_desc_get_length(d2) == 5000 && rnic_tx_desc_get_sge0_lkey(d2) == 0x103,
 	      "fw-xport-read-descriptor");
-	const struct mock_mbox_rec *rdp = mock_mbox_nth(RNIC_FW_REG_RDD_COMMIT, m0, 0);
-	check(mock_mbox_count(RNIC_FW_REG_RDD_COMMIT, m0) == 1 && rdp && rnic_rd_desc_get_qpn(rdp->data) == qpn &&
+	const struct mock_mbox_rec *rdp = mock_mbox_nth(RNIC_FW_TC_RDD_COMMIT, m0, 0);
+	check(mock_mbox_count(RNIC_FW_TC_RDD_COMMIT, m0) == 1 && rdp && rnic_rd_desc_get_qpn(rdp->data) == qpn &&
 		      rnic_rd_desc_get_first_psn(rdp->data) == 2 && rnic_rd_desc_get_length(rdp->data) == 5000 &&
 		      rnic_rd_desc_get_num_sge(rdp->data) == 1 && rnic_rd_desc_get_sge0_addr(rdp->data) == H(DATA_OFF + 8192) &&
-		      rnic_rd_desc_get_sge0_lkey(rdp->data) == 0x103 && rdp < mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 2),
+		      rnic_rd_desc_get_sge0_lkey(rdp->data) == 0x103 && rdp < mock_mbox_nth(RNIC_FW_TC_TXD_COMMIT, m0, 2),
 	      "fw-xport-read-destination-posted-before-request");
 	check(rnic_tx_desc_get_kind(d3) == RNIC_MSG_KIND_SEND_IMM && rnic_tx_desc_get_psn(d3) == 7 &&
 		      rnic_tx_desc_get_imm_data(d3) == 0xAABBCCDD,
@@ -242,11 +242,11 @@ static void send_path(void)
 	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, sg, 1, 0x2001);
 	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, sg, 1, 0x2002);
 	ring_sq();
-	uint32_t psn2 = rnic_tx_desc_get_psn(mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 1)->data);
+	uint32_t psn2 = rnic_tx_desc_get_psn(mock_mbox_nth(RNIC_FW_TC_TXD_COMMIT, m0, 1)->data);
 	event(RNIC_RX_EVENT_KIND_NAK, psn2, 0x60);
-	const struct mock_mbox_rec *re = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 2);
+	const struct mock_mbox_rec *re = mock_mbox_nth(RNIC_FW_TC_TXD_COMMIT, m0, 2);
 	n = rnicp_cq_poll(&cq, 8, wc);
-	check(re && rnic_tx_desc_get_psn(re->data) == psn2 && mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 3 &&
+	check(re && rnic_tx_desc_get_psn(re->data) == psn2 && mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0) == 3 &&
 		      n == 1 && wc[0].wr_id == 0x2001,
 	      "fw-xport-psn-nak-resends-from-that-message");
 	event(RNIC_RX_EVENT_KIND_ACK, psn2, 0x1F);
@@ -260,14 +260,14 @@ static void send_path(void)
 	struct rnicp_sge rd2 = { H(DATA_OFF + 16384), 5000, 0x104 };
 	post(RNIC_WQE_OP_RDMA_READ, RNICP_WR_SIGNALED, &rd2, 1, 0x3001);
 	ring_sq();
-	const struct mock_mbox_rec *r0 = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 0);
+	const struct mock_mbox_rec *r0 = mock_mbox_nth(RNIC_FW_TC_TXD_COMMIT, m0, 0);
 	uint32_t rpsn = r0 ? rnic_tx_desc_get_psn(r0->data) : 0;
 	uint64_t rva = r0 ? rnic_tx_desc_get_remote_va(r0->data) : 0;
 	regs[RNIC_FW_REG_RDQ_RESULT / 4] = 1u << 31 | ((rpsn + 3) & 0xFFFFFF);
 	event(RNIC_RX_EVENT_KIND_NAK, rpsn, 0x60);
 	regs[RNIC_FW_REG_RDQ_RESULT / 4] = 0;
-	const struct mock_mbox_rec *rr = mock_mbox_nth(RNIC_FW_REG_RDD_COMMIT, m0, 1);
-	const struct mock_mbox_rec *rt = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 1);
+	const struct mock_mbox_rec *rr = mock_mbox_nth(RNIC_FW_TC_RDD_COMMIT, m0, 1);
+	const struct mock_mbox_rec *rt = mock_mbox_nth(RNIC_FW_TC_TXD_COMMIT, m0, 1);
 	check(r0 && rr && rt && regs[RNIC_FW_REG_RDQ_QPN / 4] == qpn && regs[RNIC_FW_REG_RDQ_PSN / 4] == rpsn &&
 		      rnic_rd_desc_get_resume(rr->data) == 1 && rnic_rd_desc_get_resume_psn(rr->data) == ((rpsn + 3) & 0xFFFFFF) &&
 		      rnic_rd_desc_get_first_psn(rr->data) == rpsn && rnic_rd_desc_get_length(rr->data) == 5000 &&
@@ -313,8 +313,8 @@ static void recv_path(void)
 	rnic_db_word_set_num(v, qpn);
 	rnic_db_word_set_index(v, rq.pi);
 	fw_doorbell(db_ev(0, RNIC_DB_RQ_DB), (uint32_t)rnic_ld_le(v, 4));
-	const struct mock_mbox_rec *r = mock_mbox_nth(RNIC_FW_REG_RQD_COMMIT, m0, 0);
-	check(mock_mbox_count(RNIC_FW_REG_RQD_COMMIT, m0) == 1 && r && rnic_rq_desc_get_wr_id(r->data) == 0x5001 &&
+	const struct mock_mbox_rec *r = mock_mbox_nth(RNIC_FW_TC_RQD_COMMIT, m0, 0);
+	check(mock_mbox_count(RNIC_FW_TC_RQD_COMMIT, m0) == 1 && r && rnic_rq_desc_get_wr_id(r->data) == 0x5001 &&
 		      rnic_rq_desc_get_num_sge(r->data) == 4 && rnic_rq_desc_get_sge2_addr(r->data) == H(DATA_OFF + 512) &&
 		      rnic_rq_desc_get_sge2_len(r->data) == 300 && rnic_rq_desc_get_sge2_lkey(r->data) == 0x203 &&
 		      rnic_rq_desc_get_sge3_addr(r->data) == H(DATA_OFF + 1024) &&
@@ -331,7 +331,7 @@ static void recv_path(void)
 	fw_rx_event(ev);
 	struct rnicp_wc wc[4];
 	int n = rnicp_cq_poll(&cq, 4, wc);
-	r = mock_mbox_nth(RNIC_FW_REG_RQD_COMMIT, m0, 1);
+	r = mock_mbox_nth(RNIC_FW_TC_RQD_COMMIT, m0, 1);
 	check(n == 1 && wc[0].wr_id == 0x5001 && wc[0].opcode == RNIC_WC_OPCODE_RECV && wc[0].byte_len == 555 &&
 		      wc[0].imm_data == 0x01020304 && rnicp_wc_is_recv(&wc[0]) && r &&
 		      rnic_rq_desc_get_wr_id(r->data) == 0x5002,
@@ -404,7 +404,7 @@ static void counter_totals(unsigned m0, uint32_t wqes0)
 	uint32_t cqes = mock_cqw_records; /* the writer's CQEs (none dropped here) */
 	CMD(RNIC_CMD_OP_QUERY_COUNTERS);
 	check(fw_cmd_exec(e) == RNIC_CMD_STATUS_OK && cqes > 0 &&
-		      rnic_cmd_query_counters_get_sq_wqes(e) - wqes0 == mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) &&
+		      rnic_cmd_query_counters_get_sq_wqes(e) - wqes0 == mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0) &&
 		      rnic_cmd_query_counters_get_sq_wqes(e) > wqes0 && rnic_cmd_query_counters_get_cqes(e) == cqes,
 	      "fw-xport-query-counters-wqes-and-cqes");
 }
@@ -439,7 +439,7 @@ static void retry_progress(void)
 		event(RNIC_RX_EVENT_KIND_NAK, (p0 + k) & 0xFFFFFF, 0x60);
 	struct rnicp_wc wc[4];
 	check(rnicp_cq_poll(&cq, 4, wc) == 0 && rnic_qp_ctx_get_state(fw_res.qp_ctx[qpn]) == RNIC_QP_STATE_RTS &&
-		      txd_psn(m0, mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) - 2) == ((p0 + 40) & 0xFFFFFF),
+		      txd_psn(m0, mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0) - 2) == ((p0 + 40) & 0xFFFFFF),
 	      "fw-xport-nak-with-progress-restarts-retry-count");
 	event(RNIC_RX_EVENT_KIND_NAK, (p0 + 40) & 0xFFFFFF, 0x60); /* no progress: exhausted */
 	int n = rnicp_cq_poll(&cq, 4, wc);
@@ -470,9 +470,9 @@ static void rq_batch(void)
 	}
 	unsigned m0 = mock_nmbox, r0 = mock_dma_reads;
 	ring_rq();
-	int ok = mock_mbox_count(RNIC_FW_REG_RQD_COMMIT, m0) == 3 && mock_dma_reads == r0 + 1;
+	int ok = mock_mbox_count(RNIC_FW_TC_RQD_COMMIT, m0) == 3 && mock_dma_reads == r0 + 1;
 	for (unsigned i = 0; ok && i < 3; i++)
-		ok = rnic_rq_desc_get_wr_id(mock_mbox_nth(RNIC_FW_REG_RQD_COMMIT, m0, i)->data) == 0x8000 + i;
+		ok = rnic_rq_desc_get_wr_id(mock_mbox_nth(RNIC_FW_TC_RQD_COMMIT, m0, i)->data) == 0x8000 + i;
 	check(ok, "fw-rq-doorbell-batch-one-fetch");
 	for (uint64_t i = 3; i < 6; i++) {
 		struct rnicp_recv_wr w = { 0x8000 + i, &sg, 1 };
@@ -480,8 +480,8 @@ static void rq_batch(void)
 	}
 	m0 = mock_nmbox, r0 = mock_dma_reads;
 	ring_rq();
-	const struct mock_mbox_rec *r = mock_mbox_nth(RNIC_FW_REG_RQD_COMMIT, m0, 0);
-	check(mock_mbox_count(RNIC_FW_REG_RQD_COMMIT, m0) == 1 && mock_dma_reads == r0 + 1 && r &&
+	const struct mock_mbox_rec *r = mock_mbox_nth(RNIC_FW_TC_RQD_COMMIT, m0, 0);
+	check(mock_mbox_count(RNIC_FW_TC_RQD_COMMIT, m0) == 1 && mock_dma_reads == r0 + 1 && r &&
 		      rnic_rq_desc_get_wr_id(r->data) == 0x8003 && fw_res.qp_run[qpn].rq_posted == 4,
 	      "fw-rq-slots-full-rest-waits");
 	regs[RNIC_FW_REG_HW_CAPS / 4] = caps;
@@ -515,17 +515,17 @@ static void rq_ahead(void)
 	}
 	unsigned m0 = mock_nmbox, f0 = mock_wqf_rq_cmds, c0 = mock_wqf_cmds;
 	ring_rq();
-	check(mock_mbox_count(RNIC_FW_REG_RQD_COMMIT, m0) == 4 && mock_wqf_rq_cmds == f0 + 2 && mock_wqf_cmds == c0 + 2 &&
+	check(mock_mbox_count(RNIC_FW_TC_RQD_COMMIT, m0) == 4 && mock_wqf_rq_cmds == f0 + 2 && mock_wqf_cmds == c0 + 2 &&
 		      fw_res.qp_run[qpn].rq_posted == 4,
 	      "fw-rq-fetch-engine-batch-then-prefetch");
 	int ok = 1, fetch_free = 1;
 	for (uint64_t i = 0; i < 6; i++) {
 		unsigned m1 = mock_nmbox, f1 = mock_wqf_rq_cmds;
 		recv_done(0xA000 + i);
-		const struct mock_mbox_rec *r = mock_mbox_nth(RNIC_FW_REG_RQD_COMMIT, m1, 0);
+		const struct mock_mbox_rec *r = mock_mbox_nth(RNIC_FW_TC_RQD_COMMIT, m1, 0);
 		uint64_t k = i + 4; /* the WQE that refills the slot */
 		uint32_t n = 1 + (uint32_t)(k % 3);
-		ok &= mock_mbox_count(RNIC_FW_REG_RQD_COMMIT, m1) == 1 && r && rnic_rq_desc_get_qpn(r->data) == qpn &&
+		ok &= mock_mbox_count(RNIC_FW_TC_RQD_COMMIT, m1) == 1 && r && rnic_rq_desc_get_qpn(r->data) == qpn &&
 		      rnic_rq_desc_get_wr_id(r->data) == 0xA000 + k && rnic_rq_desc_get_num_sge(r->data) == n;
 		for (uint32_t j = 0; ok && j < n; j++)
 			ok &= memcmp(r->data + RNIC_RQ_DESC_SGE0_ADDR_OFF + 16 * j,
@@ -571,9 +571,9 @@ static void rq_db_ring(void)
 /* The rq_desc commits since m: WQEs from..from+cnt-1 in order, byte for byte. */
 static int rq_db_descs(unsigned m, uint32_t from, uint32_t cnt)
 {
-	int ok = mock_mbox_count(RNIC_FW_REG_RQD_COMMIT, m) == cnt;
+	int ok = mock_mbox_count(RNIC_FW_TC_RQD_COMMIT, m) == cnt;
 	for (uint32_t i = 0; ok && i < cnt; i++) {
-		const struct mock_mbox_rec *r = mock_mbox_nth(RNIC_FW_REG_RQD_COMMIT, m, i);
+		const struct mock_mbox_rec *r = mock_mbox_nth(RNIC_FW_TC_RQD_COMMIT, m, i);
 		uint32_t k = from + i, n;
 		uint64_t wr;
 		rq_db_wqe(k, &n, &wr);
@@ -733,20 +733,20 @@ static void stalled_mailboxes(void)
 	unsigned m0 = mock_nmbox;
 	struct rnicp_sge sg = { H(DATA_OFF), 64, 0x101 };
 	struct rnicp_recv_wr w1 = { 0x8001, &sg, 1 };
-	regs[RNIC_FW_REG_TXD_STATUS / 4] = 1;
-	regs[RNIC_FW_REG_RQD_STATUS / 4] = 1;
+	mock_tc[RNIC_FW_TC_TXD_STATUS / 4] = 1;
+	mock_tc[RNIC_FW_TC_RQD_STATUS / 4] = 1;
 	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, &sg, 1, 0x8002);
 	ring_sq();
 	rnicp_rq_post(&rq, &w1);
 	ring_rq();
 	fw_xport_poll();
-	unsigned t_busy = mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0), r_busy = mock_mbox_count(RNIC_FW_REG_RQD_COMMIT, m0);
-	regs[RNIC_FW_REG_TXD_STATUS / 4] = 0;
-	regs[RNIC_FW_REG_RQD_STATUS / 4] = 0;
+	unsigned t_busy = mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0), r_busy = mock_mbox_count(RNIC_FW_TC_RQD_COMMIT, m0);
+	mock_tc[RNIC_FW_TC_TXD_STATUS / 4] = 0;
+	mock_tc[RNIC_FW_TC_RQD_STATUS / 4] = 0;
 	fw_xport_poll();
-	const struct mock_mbox_rec *r = mock_mbox_nth(RNIC_FW_REG_RQD_COMMIT, m0, 0);
-	check(t_busy == 0 && r_busy == 0 && mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 1 &&
-		      mock_mbox_count(RNIC_FW_REG_RQD_COMMIT, m0) == 1 && r && rnic_rq_desc_get_wr_id(r->data) == 0x8001 &&
+	const struct mock_mbox_rec *r = mock_mbox_nth(RNIC_FW_TC_RQD_COMMIT, m0, 0);
+	check(t_busy == 0 && r_busy == 0 && mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0) == 1 &&
+		      mock_mbox_count(RNIC_FW_TC_RQD_COMMIT, m0) == 1 && r && rnic_rq_desc_get_wr_id(r->data) == 0x8001 &&
 		      !fw_res.qp_run[qpn].sq_stalled && !fw_res.qp_run[qpn].rq_stalled,
 	      "fw-xport-busy-mailboxes-retried-from-the-main-loop");
 }
@@ -800,9 +800,9 @@ static void atomics(void)
 	rnic_rx_event_set_compare(ev, 105);
 	rnic_rx_event_set_swap_add(ev, 7);
 	fw_rx_event(ev);
-	const struct mock_mbox_rec *a0 = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 0);
-	const struct mock_mbox_rec *a1 = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 1);
-	const struct mock_mbox_rec *a2 = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 2);
+	const struct mock_mbox_rec *a0 = mock_mbox_nth(RNIC_FW_TC_TXD_COMMIT, m0, 0);
+	const struct mock_mbox_rec *a1 = mock_mbox_nth(RNIC_FW_TC_TXD_COMMIT, m0, 1);
+	const struct mock_mbox_rec *a2 = mock_mbox_nth(RNIC_FW_TC_TXD_COMMIT, m0, 2);
 	check(a0 && a1 && a2 && rnic_tx_desc_get_kind(a0->data) == RNIC_MSG_KIND_ATOMIC_ACK &&
 		      rnic_tx_desc_get_swap_add(a0->data) == 100 && rnic_tx_desc_get_psn(a0->data) == 0x40 &&
 		      rnic_tx_desc_get_imm_data(a0->data) == 9 && rnic_tx_desc_get_swap_add(a1->data) == 100 &&
@@ -821,8 +821,8 @@ static void atomic_requester(void)
 	unsigned m0 = mock_nmbox;
 	post(RNIC_WQE_OP_ATOMIC_CMP_AND_SWP, RNICP_WR_SIGNALED, &sg, 1, 0xA001);
 	ring_sq();
-	const struct mock_mbox_rec *rd = mock_mbox_nth(RNIC_FW_REG_RDD_COMMIT, m0, 0);
-	const struct mock_mbox_rec *tx = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 0);
+	const struct mock_mbox_rec *rd = mock_mbox_nth(RNIC_FW_TC_RDD_COMMIT, m0, 0);
+	const struct mock_mbox_rec *tx = mock_mbox_nth(RNIC_FW_TC_TXD_COMMIT, m0, 0);
 	uint32_t psn = tx ? rnic_tx_desc_get_psn(tx->data) : 0;
 	check(rd && tx && rd < tx && rnic_rd_desc_get_atomic(rd->data) == 1 && rnic_rd_desc_get_qpn(rd->data) == qpn &&
 		      rnic_rd_desc_get_first_psn(rd->data) == psn && rnic_rd_desc_get_length(rd->data) == 8 &&
@@ -832,8 +832,8 @@ static void atomic_requester(void)
 	      "fw-xport-atomic-destination-posted-before-request");
 	/* lost: a PSN-sequence NAK resends it, and its context is posted again */
 	event(RNIC_RX_EVENT_KIND_NAK, psn, 0x60);
-	const struct mock_mbox_rec *rd2 = mock_mbox_nth(RNIC_FW_REG_RDD_COMMIT, m0, 1);
-	check(mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 2 && rd2 && rnic_rd_desc_get_atomic(rd2->data) == 1 &&
+	const struct mock_mbox_rec *rd2 = mock_mbox_nth(RNIC_FW_TC_RDD_COMMIT, m0, 1);
+	check(mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0) == 2 && rd2 && rnic_rd_desc_get_atomic(rd2->data) == 1 &&
 		      rnic_rd_desc_get_first_psn(rd2->data) == psn,
 	      "fw-xport-atomic-retransmission-reposts-destination");
 	event(RNIC_RX_EVENT_KIND_ATOMIC_ACK, psn, 0);
@@ -897,11 +897,11 @@ static void implicit_nak_plain_ack(uint32_t op, uint64_t id, const char *name_re
 	uint32_t p_rd = txd_psn(m0, 0), p_wr = txd_psn(m0, 1);
 	uint32_t left0 = rnic_qp_ctx_get_retries_left(fw_res.qp_ctx[qpn]);
 	event(RNIC_RX_EVENT_KIND_ACK, p_wr, 0x1F); /* the WRITE's ACK; the READ/atomic's response lost */
-	const struct mock_mbox_rec *r0 = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 2);
-	const struct mock_mbox_rec *r1 = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 3);
+	const struct mock_mbox_rec *r0 = mock_mbox_nth(RNIC_FW_TC_TXD_COMMIT, m0, 2);
+	const struct mock_mbox_rec *r1 = mock_mbox_nth(RNIC_FW_TC_TXD_COMMIT, m0, 3);
 	struct rnicp_wc wc[4];
 	int early = rnicp_cq_poll(&cq, 4, wc);
-	check(p_rd != ~0u && r0 && r1 && mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 4 &&
+	check(p_rd != ~0u && r0 && r1 && mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0) == 4 &&
 		      rnic_tx_desc_get_psn(r0->data) == p_rd && (rnic_tx_desc_get_flags(r0->data) & TXF(RETRANSMIT)) &&
 		      rnic_tx_desc_get_kind(r0->data) ==
 			      (op == RNIC_WQE_OP_RDMA_READ ? RNIC_MSG_KIND_READ_REQ : RNIC_MSG_KIND_FETCH_ADD) &&
@@ -910,15 +910,15 @@ static void implicit_nak_plain_ack(uint32_t op, uint64_t id, const char *name_re
 	      name_reissue);
 	/* the duplicate WRITE is acknowledged again: no second re-issue, no retry counted */
 	event(RNIC_RX_EVENT_KIND_ACK, p_wr, 0x1F);
-	int once = mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 4 &&
+	int once = mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0) == 4 &&
 		   rnic_qp_ctx_get_retries_left(fw_res.qp_ctx[qpn]) == left0 - 1;
 	/* the re-issued one's response lost as well: the ACK timeout sends it again; after that
 	 * a plain ACK may re-issue it once more */
 	mock_now += (1024ull << 14) + 1;
 	fw_timers_poll();
-	unsigned after_to = mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0);
+	unsigned after_to = mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0);
 	event(RNIC_RX_EVENT_KIND_ACK, p_wr, 0x1F);
-	check(once && after_to == 6 && mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 8, name_once);
+	check(once && after_to == 6 && mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0) == 8, name_once);
 	if (op == RNIC_WQE_OP_RDMA_READ)
 		event(RNIC_RX_EVENT_KIND_READ_RESP_DONE, (p_rd + 2) & 0xFFFFFF, 0x1F); /* 3000 B: 3 responses */
 	else
@@ -940,10 +940,10 @@ static void pieces(void)
 	mock_now = 1000;
 	post(RNIC_WQE_OP_RDMA_WRITE_WITH_IMM, RNICP_WR_SIGNALED, sg, 3, 0xB001);
 	ring_sq();
-	const struct mock_mbox_rec *t0 = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 0);
-	const struct mock_mbox_rec *t1 = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 1);
+	const struct mock_mbox_rec *t0 = mock_mbox_nth(RNIC_FW_TC_TXD_COMMIT, m0, 0);
+	const struct mock_mbox_rec *t1 = mock_mbox_nth(RNIC_FW_TC_TXD_COMMIT, m0, 1);
 	uint32_t p0 = txd_psn(m0, 0);
-	check(mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 2 && t0 && t1 && rnic_tx_desc_get_length(t0->data) == 32768 &&
+	check(mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0) == 2 && t0 && t1 && rnic_tx_desc_get_length(t0->data) == 32768 &&
 		      rnic_tx_desc_get_flags(t0->data) == TXF(MORE) && rnic_tx_desc_get_msg_len(t0->data) == 102400 &&
 		      rnic_tx_desc_get_num_sge(t0->data) == 2 && sge_len(t0->data, 0) == 10000 && sge_len(t0->data, 1) == 22768 &&
 		      rnic_tx_desc_get_remote_va(t0->data) == 0x7000000000ull,
@@ -958,13 +958,13 @@ static void pieces(void)
 	      "fw-xport-long-write-window-of-64-packets");
 	/* the first piece's AckReq ACK opens the window for packets 64..95 */
 	event(RNIC_RX_EVENT_KIND_ACK, (p0 + 31) & 0xFFFFFF, 0x1F);
-	check(mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 3 && txd_psn(m0, 2) == ((p0 + 64) & 0xFFFFFF),
+	check(mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0) == 3 && txd_psn(m0, 2) == ((p0 + 64) & 0xFFFFFF),
 	      "fw-xport-ack-of-a-piece-sends-the-next");
 	/* NAK at packet 40: resent from there, 40..71 and (window) 72..99, the last one LAST */
 	event(RNIC_RX_EVENT_KIND_NAK, (p0 + 40) & 0xFFFFFF, 0x60);
-	const struct mock_mbox_rec *r0 = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 3);
-	const struct mock_mbox_rec *r1 = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 4);
-	check(r0 && r1 && mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 5 && rnic_tx_desc_get_psn(r0->data) == ((p0 + 40) & 0xFFFFFF) &&
+	const struct mock_mbox_rec *r0 = mock_mbox_nth(RNIC_FW_TC_TXD_COMMIT, m0, 3);
+	const struct mock_mbox_rec *r1 = mock_mbox_nth(RNIC_FW_TC_TXD_COMMIT, m0, 4);
+	check(r0 && r1 && mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0) == 5 && rnic_tx_desc_get_psn(r0->data) == ((p0 + 40) & 0xFFFFFF) &&
 		      rnic_tx_desc_get_flags(r0->data) == (TXF(CONT) | TXF(MORE) | TXF(RETRANSMIT)) &&
 		      sge_addr(r0->data, 0) == H(DATA_OFF + 16384 + 30960) && sge_len(r0->data, 0) == 19040 &&
 		      sge_len(r0->data, 1) == 13728 && rnic_tx_desc_get_remote_va(r0->data) == 0x7000000000ull + 40960 &&
@@ -975,8 +975,8 @@ static void pieces(void)
 	event(RNIC_RX_EVENT_KIND_ACK, (p0 + 79) & 0xFFFFFF, 0x1F);
 	mock_now += (1024ull << 14) + 1;
 	fw_timers_poll();
-	const struct mock_mbox_rec *r2 = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 5);
-	check(r2 && mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 6 && rnic_tx_desc_get_psn(r2->data) == ((p0 + 80) & 0xFFFFFF) &&
+	const struct mock_mbox_rec *r2 = mock_mbox_nth(RNIC_FW_TC_TXD_COMMIT, m0, 5);
+	check(r2 && mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0) == 6 && rnic_tx_desc_get_psn(r2->data) == ((p0 + 80) & 0xFFFFFF) &&
 		      rnic_tx_desc_get_length(r2->data) == 20 * 1024 &&
 		      rnic_tx_desc_get_flags(r2->data) == (TXF(CONT) | TXF(RETRANSMIT)) &&
 		      sge_addr(r2->data, 0) == H(DATA_OFF + 0x20000 + 21920) && sge_len(r2->data, 0) == 20480,
@@ -997,7 +997,7 @@ static void pieces(void)
 	regs[RNIC_FW_REG_RDQ_RESULT / 4] = 1u << 31 | ((rp + 2) & 0xFFFFFF);
 	event(RNIC_RX_EVENT_KIND_READ_GAP, (rp + 2) & 0xFFFFFF, 0);
 	regs[RNIC_FW_REG_RDQ_RESULT / 4] = 0;
-	const struct mock_mbox_rec *g = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 1);
+	const struct mock_mbox_rec *g = mock_mbox_nth(RNIC_FW_TC_TXD_COMMIT, m0, 1);
 	check(g && rnic_tx_desc_get_kind(g->data) == RNIC_MSG_KIND_READ_REQ && rnic_tx_desc_get_psn(g->data) == ((rp + 2) & 0xFFFFFF) &&
 		      rnic_tx_desc_get_length(g->data) == 5000 - 2048 && rnic_tx_desc_get_remote_va(g->data) == 0x7000000000ull + 2048 &&
 		      (rnic_tx_desc_get_flags(g->data) & TXF(RETRANSMIT)),
@@ -1034,7 +1034,7 @@ static void response_after_later_ack(uint32_t op, uint64_t id, const char *name,
 		event(RNIC_RX_EVENT_KIND_ATOMIC_ACK, p_rd, 0);
 	int n = rnicp_cq_poll(&cq, 4, wc);
 	check(p_rd != ~0u && early == 0 && n == 1 && wc[0].wr_id == id && wc[0].status == RNIC_WC_STATUS_SUCCESS &&
-		      mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 6,
+		      mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0) == 6,
 	      name);
 	/* the WRITE and SEND sent again: the ACK of the SEND completes both */
 	event(RNIC_RX_EVENT_KIND_ACK, txd_psn(m0, 2), 0x1F);
@@ -1051,13 +1051,13 @@ static void timers(void)
 	mock_now = 1000;
 	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, &sg, 1, 0x7001);
 	ring_sq();
-	uint32_t psn = rnic_tx_desc_get_psn(mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 0)->data);
+	uint32_t psn = rnic_tx_desc_get_psn(mock_mbox_nth(RNIC_FW_TC_TXD_COMMIT, m0, 0)->data);
 	mock_now += (1024ull << 14) - 1;
 	fw_timers_poll();
-	check(mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 1, "fw-xport-no-resend-before-timeout");
+	check(mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0) == 1, "fw-xport-no-resend-before-timeout");
 	mock_now += 2;
 	fw_timers_poll();
-	const struct mock_mbox_rec *re = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 1);
+	const struct mock_mbox_rec *re = mock_mbox_nth(RNIC_FW_TC_TXD_COMMIT, m0, 1);
 	check(re && rnic_tx_desc_get_psn(re->data) == psn, "fw-xport-ack-timeout-resends");
 	mock_now += (1024ull << 14) + 1;
 	fw_timers_poll(); /* second retry */
@@ -1065,7 +1065,7 @@ static void timers(void)
 	fw_timers_poll(); /* retries exhausted */
 	struct rnicp_wc wc[4];
 	int n = rnicp_cq_poll(&cq, 4, wc);
-	check(mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 3 && n == 1 && wc[0].wr_id == 0x7001 &&
+	check(mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0) == 3 && n == 1 && wc[0].wr_id == 0x7001 &&
 		      wc[0].status == RNIC_WC_STATUS_RETRY_EXC_ERR,
 	      "fw-xport-timeout-retries-then-retry-exceeded");
 
@@ -1074,16 +1074,16 @@ static void timers(void)
 	m0 = mock_nmbox;
 	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, &sg, 1, 0x7101);
 	ring_sq();
-	psn = rnic_tx_desc_get_psn(mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 0)->data);
+	psn = rnic_tx_desc_get_psn(mock_mbox_nth(RNIC_FW_TC_TXD_COMMIT, m0, 0)->data);
 	event(RNIC_RX_EVENT_KIND_RNR_NAK, psn, 0x20 | 12);
 	mock_now += 64 * 2500 - 1;
 	fw_timers_poll();
-	unsigned before = mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0);
+	unsigned before = mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0);
 	mock_now += 2;
 	fw_timers_poll();
 	event(RNIC_RX_EVENT_KIND_ACK, psn, 0x1F);
 	n = rnicp_cq_poll(&cq, 4, wc);
-	check(before == 1 && mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 2 && n == 1 && wc[0].wr_id == 0x7101 &&
+	check(before == 1 && mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0) == 2 && n == 1 && wc[0].wr_id == 0x7101 &&
 		      wc[0].status == RNIC_WC_STATUS_SUCCESS,
 	      "fw-xport-rnr-wait-then-resend");
 
@@ -1110,13 +1110,13 @@ static void ack_timer_progress(void)
 	event(RNIC_RX_EVENT_KIND_ACK, p1, 0x1F); /* the first acknowledged halfway */
 	mock_now += to / 2 + 1;
 	fw_timers_poll(); /* the first deadline is past: moved, nothing sent */
-	unsigned sent_at_first = mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0);
+	unsigned sent_at_first = mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0);
 	mock_now += to / 2 - 2;
 	fw_timers_poll(); /* one cycle before the timeout after the ACK */
-	unsigned sent_before = mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0);
+	unsigned sent_before = mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0);
 	mock_now += 2;
 	fw_timers_poll();
-	check(sent_at_first == 2 && sent_before == 2 && mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 3 &&
+	check(sent_at_first == 2 && sent_before == 2 && mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0) == 3 &&
 		      txd_psn(m0, 2) == p2,
 	      "fw-xport-ack-timeout-counts-from-the-last-ack");
 	event(RNIC_RX_EVENT_KIND_ACK, p2, 0x1F);
@@ -1138,19 +1138,19 @@ static void ack_timer_progress(void)
 	uint32_t p3 = txd_psn(m0, 1);
 	mock_now += 20;
 	fw_timers_poll(); /* the first WQE's deadline: 10 cycles after the second went out */
-	unsigned early = mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0);
+	unsigned early = mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0);
 	mock_now += to - 20 - 1;
 	fw_timers_poll();
-	unsigned late = mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0);
+	unsigned late = mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0);
 	mock_now += 2;
 	fw_timers_poll();
-	check(early == 2 && late == 2 && mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 3 && txd_psn(m0, 2) == p3,
+	check(early == 2 && late == 2 && mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0) == 3 && txd_psn(m0, 2) == p3,
 	      "fw-xport-ack-timeout-of-a-wqe-sent-behind-an-emptied-list");
 	event(RNIC_RX_EVENT_KIND_ACK, p3, 0x1F);
 	mock_now += 4 * to;
 	fw_timers_poll();
 	n = rnicp_cq_poll(&cq, 4, wc);
-	check(n == 2 && wc[1].wr_id == 0x7302 && mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 3,
+	check(n == 2 && wc[1].wr_id == 0x7302 && mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0) == 3,
 	      "fw-xport-ack-timer-idle-expiry-sends-nothing");
 }
 
@@ -1189,7 +1189,7 @@ static void ack_through_mailbox(void)
 	mbox_event(RNIC_RX_EVENT_KIND_NAK, qpn, p2, RNIC_AETH_SYNDROME_NAK_PSN_SEQ);
 	mbox_event(RNIC_RX_EVENT_KIND_ACK, qpn, p2, 0x1F);
 	n = rnicp_cq_poll(&cq, 4, wc);
-	check(mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m1) == 1 && txd_psn(m1, 0) == p2 && p0 != p2 && n == 1 &&
+	check(mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m1) == 1 && txd_psn(m1, 0) == p2 && p0 != p2 && n == 1 &&
 		      wc[0].wr_id == 0x7403,
 	      "fw-xport-mailbox-nak-resends");
 }
@@ -1274,8 +1274,8 @@ static int bf_post(uint64_t wr_id, int capture, uint32_t status, uint32_t seq, u
 	rnic_db_event_set_bf_seq(ev, seq);
 	fw_doorbell(rnic_ld_le32(ev), (uint32_t)rnic_ld_le(v, 4));
 	*ring_reads = mock_dma_reads - r0;
-	const struct mock_mbox_rec *d = mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 0);
-	int ok = nbb == 1 && mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 1 && d &&
+	const struct mock_mbox_rec *d = mock_mbox_nth(RNIC_FW_TC_TXD_COMMIT, m0, 0);
+	int ok = nbb == 1 && mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0) == 1 && d &&
 		 rnic_tx_desc_get_kind(d->data) == RNIC_MSG_KIND_WRITE &&
 		 rnic_tx_desc_get_remote_va(d->data) == 0x7000000000ull + wr_id && rnic_tx_desc_get_length(d->data) == 1000;
 	/* acknowledged and completed, so the next case starts clean */
@@ -1561,7 +1561,7 @@ static void modify_live_checks(void)
 	check(st == RNIC_CMD_STATUS_OK && mock_mbox_count(RNIC_FW_REG_QPT_COMMIT, m0) == 1 && q && q->arg == keep &&
 		      rnic_qpt_entry_get_access(q->data) == 1u << RNIC_ACCESS_REMOTE_READ &&
 		      rnic_qpt_entry_get_min_rnr_timer(q->data) == 12 && rnic_qpt_entry_get_tx_enable(q->data) &&
-		      mock_mbox_count(RNIC_FW_REG_RQD_COMMIT, m0) == 0 &&
+		      mock_mbox_count(RNIC_FW_TC_RQD_COMMIT, m0) == 0 &&
 		      rnic_qp_ctx_get_state(fw_res.qp_ctx[qpn]) == RNIC_QP_STATE_RTS,
 	      "fw-qp-modify-rts-to-rts-keeps-rtl-state");
 	m0 = mock_nmbox;
@@ -1591,12 +1591,12 @@ static int stream_of(unsigned n0, unsigned cnt, unsigned *cmds)
 	ring_sq();
 	/* a pass sends at most SQ_PASS_MAX, the rest goes when the main loop retries the QP
 	 * after the events, from the WQEBBs already staged and prefetched (no fetch again) */
-	int ok = mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == SQ_PASS_MAX && fw_res.qp_run[qpn].sq_stalled && fw_stalled_any;
+	int ok = mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0) == SQ_PASS_MAX && fw_res.qp_run[qpn].sq_stalled && fw_stalled_any;
 	fw_sq_retry_stalled();
 	*cmds = mock_wqf_cmds - c0;
-	ok = ok && mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == cnt && !fw_res.qp_run[qpn].sq_stalled;
+	ok = ok && mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0) == cnt && !fw_res.qp_run[qpn].sq_stalled;
 	for (unsigned k = 0; ok && k < cnt; k++)
-		ok = rnic_tx_desc_get_length(mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, k)->data) == n0 + k;
+		ok = rnic_tx_desc_get_length(mock_mbox_nth(RNIC_FW_TC_TXD_COMMIT, m0, k)->data) == n0 + k;
 	event(RNIC_RX_EVENT_KIND_ACK, rnic_qp_ctx_get_sq_psn(fw_res.qp_ctx[qpn]) - 1, 0x1F);
 	struct rnicp_wc wc[16];
 	int n = rnicp_cq_poll(&cq, 16, wc);
@@ -1649,9 +1649,9 @@ static void doorbell_fetch(void)
 		post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, &sg, 1, 0x9000 + k);
 	}
 	ring_sq_db();
-	int ok = mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 3 && mock_wqf_cmds == c0 && mock_wqf_db_cmds == d0 + 1;
+	int ok = mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0) == 3 && mock_wqf_cmds == c0 && mock_wqf_db_cmds == d0 + 1;
 	for (unsigned k = 0; ok && k < 3; k++)
-		ok = rnic_tx_desc_get_length(mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, k)->data) == 300 + k;
+		ok = rnic_tx_desc_get_length(mock_mbox_nth(RNIC_FW_TC_TXD_COMMIT, m0, k)->data) == 300 + k;
 	check(ok && ack_all_complete(3, 0x9000), "fw-sq-doorbell-fetch-used-no-firmware-fetch");
 
 	/* another QP's record at the head of the engine's records (its doorbell came first) */
@@ -1661,8 +1661,8 @@ static void doorbell_fetch(void)
 	sg.length = 400;
 	post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, &sg, 1, 0x9100);
 	ring_sq_db();
-	ok = mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 1 && mock_wqf_cmds == c0 && mock_wqf_db_cmds == d0 + 1 &&
-	     rnic_tx_desc_get_length(mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, 0)->data) == 400;
+	ok = mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0) == 1 && mock_wqf_cmds == c0 && mock_wqf_db_cmds == d0 + 1 &&
+	     rnic_tx_desc_get_length(mock_mbox_nth(RNIC_FW_TC_TXD_COMMIT, m0, 0)->data) == 400;
 	fw_wqf_sq_program(qpn + 1, 0, 0, 0, 0, 0);
 	check(ok && ack_all_complete(1, 0x9200 - 0x100), "fw-sq-doorbell-record-of-another-qp-dropped");
 
@@ -1677,10 +1677,10 @@ static void doorbell_fetch(void)
 	ring_sq_db();
 	for (int r = 0; r < 4 && fw_stalled_any; r++)
 		fw_sq_retry_stalled();
-	ok = mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 14 && mock_wqf_db_cmds == d0 + 1 && mock_wqf_cmds == c0 + 1 &&
+	ok = mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0) == 14 && mock_wqf_db_cmds == d0 + 1 && mock_wqf_cmds == c0 + 1 &&
 	     m->fidx == sq.pi;
 	for (unsigned k = 0; ok && k < 14; k++)
-		ok = rnic_tx_desc_get_length(mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, k)->data) == 500 + k;
+		ok = rnic_tx_desc_get_length(mock_mbox_nth(RNIC_FW_TC_TXD_COMMIT, m0, k)->data) == 500 + k;
 	check(ok && ack_all_complete(14, 0x9300), "fw-sq-doorbell-fetch-clamped-rest-by-firmware");
 
 	/* a record that grows after the firmware staged it: 9 WQEs in one doorbell, the pass sends
@@ -1693,17 +1693,17 @@ static void doorbell_fetch(void)
 		post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, &sg, 1, 0x9500 + k);
 	}
 	ring_sq_db();
-	ok = mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == SQ_PASS_MAX;
+	ok = mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0) == SQ_PASS_MAX;
 	for (unsigned k = 9; k < 11; k++) {
 		sg.length = 600 + k;
 		post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, &sg, 1, 0x9500 + k);
 	}
 	ring_sq_db();
 	fw_sq_retry_stalled();
-	ok = ok && mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 11 && mock_wqf_cmds == c0 && mock_wqf_db_cmds == d0 + 2 &&
+	ok = ok && mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0) == 11 && mock_wqf_cmds == c0 && mock_wqf_db_cmds == d0 + 2 &&
 	     mock_wqf_db_ext == e0 + 1;
 	for (unsigned k = 0; ok && k < 11; k++)
-		ok = rnic_tx_desc_get_length(mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, k)->data) == 600 + k;
+		ok = rnic_tx_desc_get_length(mock_mbox_nth(RNIC_FW_TC_TXD_COMMIT, m0, k)->data) == 600 + k;
 	check(ok && ack_all_complete(11, 0x9500), "fw-sq-doorbell-record-extended-read-again");
 
 	/* a bus error on the engine's fetch */
@@ -1741,10 +1741,10 @@ static void wqe_fetch(void)
 	regs[RNIC_FW_REG_DB_DATA / 4] = db_ev(0, RNIC_DB_SQ_DB);
 	regs[RNIC_FW_REG_DB_DATA / 4 + 1] = rnic_ld_le32(v2);
 	fw_doorbell(db_ev(0, RNIC_DB_SQ_DB), rnic_ld_le32(v1));
-	ok = mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m1) == 0;
+	ok = mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m1) == 0;
 	regs[RNIC_FW_REG_DB_STATUS / 4] = 0;
 	fw_doorbell(db_ev(0, RNIC_DB_SQ_DB), rnic_ld_le32(v2));
-	check(ok && mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m1) == 2 && mock_wqf_cmds - c1 == 1,
+	check(ok && mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m1) == 2 && mock_wqf_cmds - c1 == 1,
 	      "fw-xport-sq-doorbells-of-one-qp-batched");
 	event(RNIC_RX_EVENT_KIND_ACK, rnic_qp_ctx_get_sq_psn(fw_res.qp_ctx[qpn]) - 1, 0x1F);
 	struct rnicp_wc wc2[4];
@@ -1760,7 +1760,7 @@ static void wqe_fetch(void)
 	mock_wqf_fail = 0;
 	struct rnicp_wc wc[4];
 	int n = rnicp_cq_poll(&cq, 4, wc);
-	check(n == 1 && wc[0].status == RNIC_WC_STATUS_LOC_QP_OP_ERR && mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0) == 0 &&
+	check(n == 1 && wc[0].status == RNIC_WC_STATUS_LOC_QP_OP_ERR && mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0) == 0 &&
 		      rnic_qp_ctx_get_state(fw_res.qp_ctx[qpn]) == RNIC_QP_STATE_ERR,
 	      "fw-xport-wqe-fetch-bus-error-qp-err");
 }
@@ -1786,7 +1786,7 @@ static void fast_run_once(int generic, struct fast_run *r)
 
 	fresh_qp(7);
 	for (uint32_t w = 0; w < RNIC_TX_DESC_SIZE / 4; w++)
-		regs[RNIC_FW_REG_TXD_DATA / 4 + w] = 0xDEAD0000u + w; /* what an earlier descriptor left */
+		mock_tc[RNIC_FW_TC_TXD_DATA / 4 + w] = 0xDEAD0000u + w; /* what an earlier descriptor left */
 	fw_sq_generic_only = (uint8_t)generic;
 	unsigned m0 = mock_nmbox;
 	uint32_t f0 = fw_sq_fast_sent;
@@ -1802,9 +1802,9 @@ static void fast_run_once(int generic, struct fast_run *r)
 	while (fw_res.qp_run[qpn].sq_stalled)
 		fw_sq_retry_stalled();
 	r->fast = fw_sq_fast_sent - f0;
-	r->ntx = mock_mbox_count(RNIC_FW_REG_TXD_COMMIT, m0);
+	r->ntx = mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0);
 	for (unsigned k = 0; k < r->ntx && k < 12; k++)
-		memcpy(r->d[k], mock_mbox_nth(RNIC_FW_REG_TXD_COMMIT, m0, k)->data, RNIC_TX_DESC_SIZE);
+		memcpy(r->d[k], mock_mbox_nth(RNIC_FW_TC_TXD_COMMIT, m0, k)->data, RNIC_TX_DESC_SIZE);
 	event(RNIC_RX_EVENT_KIND_ACK, rnic_qp_ctx_get_sq_psn(fw_res.qp_ctx[qpn]) - 1, 0x1F);
 	r->nwc = rnicp_cq_poll(&cq, 12, r->wc);
 	fw_sq_generic_only = 0;

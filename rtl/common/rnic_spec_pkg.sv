@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'hF5E5C69B;
+  localparam logic [31:0] SPEC_HASH = 32'hCD2D7EB6;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -187,15 +187,6 @@ package rnic_spec_pkg;
   localparam logic [11:0] FW_REG_QPT_DATA = 12'h500;
   localparam logic [11:0] FW_REG_QPT_COMMIT = 12'h540;
   localparam logic [11:0] FW_REG_QPT_STATUS = 12'h544;
-  localparam logic [11:0] FW_REG_RQD_DATA = 12'h600;
-  localparam logic [11:0] FW_REG_RQD_COMMIT = 12'h650;
-  localparam logic [11:0] FW_REG_RQD_STATUS = 12'h654;
-  localparam logic [11:0] FW_REG_TXD_DATA = 12'h700;
-  localparam logic [11:0] FW_REG_TXD_COMMIT = 12'h780;
-  localparam logic [11:0] FW_REG_TXD_STATUS = 12'h784;
-  localparam logic [11:0] FW_REG_RDD_DATA = 12'h800;
-  localparam logic [11:0] FW_REG_RDD_COMMIT = 12'h850;
-  localparam logic [11:0] FW_REG_RDD_STATUS = 12'h854;
   localparam logic [11:0] FW_REG_RDQ_QPN = 12'h858;
   localparam logic [11:0] FW_REG_RDQ_PSN = 12'h85C;
   localparam logic [11:0] FW_REG_RDQ_RESULT = 12'h860;
@@ -270,6 +261,17 @@ package rnic_spec_pkg;
   localparam logic [11:0] FW_TC_EQW_PROD = 12'h914;
   localparam logic [11:0] FW_TC_EQW_CONS = 12'h918;
   localparam logic [11:0] FW_TC_EQW_STATUS = 12'h91C;
+  // the descriptor mailboxes' page (offset bit 12) and their registers, offsets in the window
+  localparam logic [12:0] FW_TC_MBOX_PAGE = 13'h1000;
+  localparam logic [12:0] FW_TC_TXD_DATA = 13'h1000;
+  localparam logic [12:0] FW_TC_TXD_COMMIT = 13'h1080;
+  localparam logic [12:0] FW_TC_TXD_STATUS = 13'h1084;
+  localparam logic [12:0] FW_TC_RQD_DATA = 13'h1100;
+  localparam logic [12:0] FW_TC_RQD_COMMIT = 13'h1150;
+  localparam logic [12:0] FW_TC_RQD_STATUS = 13'h1154;
+  localparam logic [12:0] FW_TC_RDD_DATA = 13'h1200;
+  localparam logic [12:0] FW_TC_RDD_COMMIT = 13'h1250;
+  localparam logic [12:0] FW_TC_RDD_STATUS = 13'h1254;
 
   // Driver-to-firmware command opcodes. 0x04 and 0x14 are left free: REG_MR fetches an MR's whole page list by DMA itself (no separate MTT writes), and the port's addresses come with SET_GID (no port-attribute command); the firmware answers them as unknown opcodes.
   localparam logic [7:0] CMD_OP_NOP = 8'd0;
@@ -2073,7 +2075,7 @@ package rnic_spec_pkg;
     logic [0:0] busy;
   } fw_dma_status_t;
 
-  // mbox_status: 4 bytes. Status of a firmware-to-hardware mailbox (fw_mmio mkey_status, qpt_status, rqd_status, txd_status, rdd_status).
+  // mbox_status: 4 bytes. Status of a firmware-to-hardware mailbox (fw_mmio mkey_status, qpt_status; fw_tc txd_status, rqd_status, rdd_status).
   localparam int unsigned MBOX_STATUS_BYTES = 4;
   localparam int unsigned MBOX_STATUS_BUSY_LSB = 0;
   localparam int unsigned MBOX_STATUS_BUSY_W = 1;

@@ -30,44 +30,27 @@ module rnic_fw_mbox #(
   rnic_fw_mbox_word #(.Words(Words), .DataOff(DataOff)) u_word (
     .off_i(mmio_off_i), .data_i(data_q), .hit_o(rd_data), .word_o(rd_word)
   );
-  logic [15:0] dropped_q;
-  rnic_spec_pkg::mbox_status_t st;  // the status register (spec layout mbox_status)
-  always_comb begin
-    st = '0;
-    st.busy = out_valid_o;
-    st.dropped = dropped_q;
-  end
+  logic [31:0] st;  // the status register (spec layout mbox_status)
+  rnic_fw_mbox_out #(.Width(Words * 32)) u_out (
+    .clk_i, .rst_ni, .commit_i(mmio_req_i && mmio_we_i && mmio_off_i == CommitOff[7:0]), .arg_i(mmio_wdata_i),
+    .data_i(data_q), .out_valid_o, .out_ready_i, .out_arg_o, .out_data_o, .status_o(st)
+  );
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       data_q <= '0;
-      out_valid_o <= 1'b0;
-      out_arg_o <= '0;
-      out_data_o <= '0;
-      dropped_q <= '0;
       mmio_rvalid_o <= 1'b0;
       mmio_rdata_o <= '0;
     end else begin
-      if (out_valid_o && out_ready_i) out_valid_o <= 1'b0;
       mmio_rvalid_o <= mmio_req_i && !mmio_we_i;
       mmio_rdata_o <= '0;
       if (mmio_req_i && !mmio_we_i) begin
         if (rd_data) mmio_rdata_o <= rd_word;
         else if (mmio_off_i == StatusOff[7:0]) mmio_rdata_o <= st;
       end
-      if (mmio_req_i && mmio_we_i) begin
+      if (mmio_req_i && mmio_we_i)
         for (int w = 0; w < Words; w++)
           if (mmio_off_i == 8'(DataOff + 12'(4 * w))) data_q[w*32 +: 32] <= mmio_wdata_i;
-        if (mmio_off_i == CommitOff[7:0]) begin
-          if (out_valid_o && !out_ready_i) begin
-            dropped_q <= dropped_q + 16'd1;
-          end else begin
-            out_valid_o <= 1'b1;
-            out_arg_o <= mmio_wdata_i;
-            out_data_o <= data_q;
-          end
-        end
-      end
     end
   end
 endmodule

@@ -82,7 +82,9 @@ module rnic_fw_subsys #(
   output logic [1:0]              mkey_wr_op_o,
   output logic [31:0]             mkey_wr_index_o,
   output logic [rnic_spec_pkg::MPT_ENTRY_BYTES*8-1:0] mkey_wr_data_o,
-  // doorbells in, receive events in (into the ring on the tightly coupled window); QP-table entries, receive buffers, transmit descriptors out
+  // doorbells in, receive events in (into the ring on the tightly coupled window); QP-table
+  // entries out; receive buffers, transmit descriptors, READ destinations out (their mailboxes
+  // on the tightly coupled window)
   input  logic                    db_valid_i,
   output logic                    db_ready_o,
   input  logic [63:0]             db_data_i,
@@ -208,8 +210,9 @@ module rnic_fw_subsys #(
   logic [31:0] tr_pc, tr_insn, tr_rd_wdata;
   logic [4:0] tr_rd;
 
-  // The engines' window is 4 KiB (aliased up to fw_tc.qpc_base); the engines take whole words
-  // (stores are 32-bit). From qpc_base on: the QP-context RAM, byte-enabled like DMEM.
+  // The engines' window is 4 KiB, then the descriptor mailboxes' page (offset bit 12; both
+  // aliased up to fw_tc.qpc_base); the engines take whole words (stores are 32-bit). From
+  // qpc_base on: the QP-context RAM, byte-enabled like DMEM.
   // The engines' request leaves here from registers (eq_*_q, the cycle after the core presents
   // it): no path runs from the core's address add through an engine's decode into its state
   // (issue 16: that was the core's longest path, 10-12 LUT levels into wqe_fetch, cqe_writer,
@@ -222,7 +225,7 @@ module rnic_fw_subsys #(
   logic [3:0]  tc_be;
   logic        tc_req, tc_go, tc_we, sel_qpc, tc_rvalid;
   logic [31:0] tc_rdata;
-  logic        eq_req_q, eq_we_q, eng_rv_q;
+  logic        eq_req_q, eq_we_q, eng_rv_q, mb_req_q, mb_rv_q;
   // a QP-context RAM load's data is valid the cycle after its request: from a load accepted
   // (qpc_ld_q) and an address in the RAM (qpc_ra_q: its region bits and the RAM's bit, raw from
   // the address add, decoded the cycle after), registered apart (see tc_go_o and ra_q in rv_cpu)
@@ -239,17 +242,24 @@ module rnic_fw_subsys #(
   // passed to the engines (their answer would come a cycle after the ring's)
   localparam int unsigned EvrAw = $clog2(rnic_spec_pkg::FW_TC_EVR_NUM * rnic_spec_pkg::RX_EVENT_BYTES);
   localparam logic [11:0] EvrBase = rnic_spec_pkg::FW_TC_EVR_BASE;
-  logic sel_evr;
+  logic sel_evr, sel_mb;
   assign sel_evr = !sel_qpc && tc_addr_full[11:EvrAw] == EvrBase[11:EvrAw];
+  // the descriptor mailboxes' page: offset bit 12 (spec fw_tc mbox_page; the ring's slots alias
+  // into it, as into the rest of the window, so a load has exactly one answer)
+  assign sel_mb = !sel_qpc && !sel_evr && tc_addr_full[12] == rnic_spec_pkg::FW_TC_MBOX_PAGE[12];
   always_ff @(posedge clk_i) begin
     if (!core_run) begin
       eq_req_q <= 1'b0;
+      mb_req_q <= 1'b0;
       qpc_ld_q <= 1'b0;
       eng_rv_q <= 1'b0;
+      mb_rv_q <= 1'b0;
     end else begin
-      eq_req_q <= tc_req && !sel_qpc && !sel_evr;
+      eq_req_q <= tc_req && !sel_qpc && !sel_evr && tc_addr_full[12] != rnic_spec_pkg::FW_TC_MBOX_PAGE[12];
+      mb_req_q <= tc_req && sel_mb;
       qpc_ld_q <= tc_go && !tc_we;
       eng_rv_q <= eq_req_q && !eq_we_q;
+      mb_rv_q <= mb_req_q && !eq_we_q;
     end
     qpc_ra_q <= {tc_addr_full[31:28], sel_qpc};
     evr_ra_q <= tc_addr_full[11:EvrAw];
@@ -266,7 +276,7 @@ module rnic_fw_subsys #(
   assign tc_wdata_o = eq_wdata_q;
   assign tc_addr_o = eq_addr_q;
   logic unused_tc;
-  assign unused_tc = ^{tc_addr_full[31:12]};
+  assign unused_tc = ^{tc_addr_full[31:13]};
   // the receive-event ring: its slots read from the core's address (loaded by any data
   // request, like eq_*_q), its counts on the registered request like the engines' registers
   logic [31:0] evr_rdata, evr_reg_rdata;
@@ -287,8 +297,19 @@ module rnic_fw_subsys #(
   assign qpc_at = qpc_ra_q[4:1] == rv_pkg::TcBase[31:28] && qpc_ra_q[0];
   assign qpc_rv = qpc_ld_q && qpc_at;
   assign evr_rv = qpc_ld_q && qpc_ra_q[4:1] == rv_pkg::TcBase[31:28] && !qpc_ra_q[0] && evr_ra_q == EvrBase[11:EvrAw];
-  assign tc_rdata = qpc_rv ? qpc_rdata : evr_rv ? evr_rdata : tc_rdata_i | evr_reg_rdata;
-  assign tc_rvalid = qpc_rv | evr_rv | eng_rv_q;
+  // the mailboxes' status picked by its own valid: the engines' answer registers hold their
+  // last answer while the core loads from the mailboxes' page
+  logic [31:0] mb_rdata;
+  assign tc_rdata = qpc_rv ? qpc_rdata : evr_rv ? evr_rdata : mb_rv_q ? mb_rdata : tc_rdata_i | evr_reg_rdata;
+  assign tc_rvalid = qpc_rv | evr_rv | eng_rv_q | mb_rv_q;
+
+  // ---- the descriptor mailboxes on the tightly coupled window (spec fw_tc mbox_regs) ----------
+  // posted one-cycle stores of the data words and the commit, two-cycle loads of the status
+  rnic_fw_desc_mbox u_desc_mbox (
+    .clk_i, .rst_ni, .tc_req_i(mb_req_q), .tc_we_i(eq_we_q), .tc_addr_i(eq_addr_q), .tc_wdata_i(eq_wdata_q),
+    .tc_rdata_o(mb_rdata), .txd_valid_o, .txd_ready_i, .txd_data_o, .rqd_valid_o, .rqd_ready_i, .rqd_data_o,
+    .rdd_valid_o, .rdd_ready_i, .rdd_data_o
+  );
   // The core's reset is core_run alone: the loader's state resets asynchronously with rst_ni, so
   // core_run is low whenever rst_ni is and `rst_ni && core_run` is the same signal. Without the
   // top-level input in it, the core's load muxes and stall logic leave Verilator's input region
@@ -309,14 +330,13 @@ module rnic_fw_subsys #(
   );
 
   // ---- the firmware's MMIO space: status/queue registers, and the DMA block and its buffer ----
-  // Decode: 0x0xx registers, 0x1xx DMA (and its buffer page), 0x2xx-0x7xx mailboxes.
-  logic in_fw_block, sel_dma, sel_mkey, sel_db, sel_qpt, sel_rqd, sel_txd, sel_rdd, sel_rdq, sel_reg;
+  // Decode: 0x0xx registers, 0x1xx DMA (and its buffer page), 0x2xx-0x5xx mailboxes.
+  logic in_fw_block, sel_dma, sel_mkey, sel_db, sel_qpt, sel_rdq, sel_reg;
   logic rdq_rvalid;
   logic [31:0] rdq_rdata;
   logic reg_gnt, reg_rvalid, dma_gnt, dma_rvalid;
-  logic mkey_rvalid, db_rvalid, qpt_rvalid, rqd_rvalid, txd_rvalid, rdd_rvalid;
-  logic [31:0] reg_rdata, dma_rdata, mkey_rdata, db_rdata, qpt_rdata, rqd_rdata, txd_rdata;
-  logic [31:0] rdd_rdata, mkey_arg, rqd_arg, txd_arg, rdd_arg;
+  logic mkey_rvalid, db_rvalid, qpt_rvalid;
+  logic [31:0] reg_rdata, dma_rdata, mkey_rdata, db_rdata, qpt_rdata, mkey_arg;
   // The MMIO space (0x4000_0000 and up, rv_cpu) holds two 4 KiB pages, the registers at
   // FW_MMIO_BASE and the DMA staging buffer right above it: they are told apart by address bit 12
   // alone and alias every 8 KiB above. A 20-bit compare of the upper bits here sat behind the
@@ -327,19 +347,15 @@ module rnic_fw_subsys #(
   assign sel_mkey = in_fw_block && mmio_addr[11:8] == 4'h2;
   assign sel_db = in_fw_block && mmio_addr[11:8] == 4'h3;
   assign sel_qpt = in_fw_block && mmio_addr[11:8] == 4'h5;
-  assign sel_rqd = in_fw_block && mmio_addr[11:8] == 4'h6;
-  assign sel_txd = in_fw_block && mmio_addr[11:8] == 4'h7;
-  // page 0x800: the rd_desc mailbox, then (from rdq_qpn on) the READ progress query
-  assign sel_rdd = in_fw_block && mmio_addr[11:8] == 4'h8 && mmio_addr[7:0] < rnic_spec_pkg::FW_REG_RDQ_QPN[7:0];
-  assign sel_rdq = in_fw_block && mmio_addr[11:8] == 4'h8 && !sel_rdd;
+  // page 0x800: the READ progress query
+  assign sel_rdq = in_fw_block && mmio_addr[11:8] == 4'h8;
   logic sel_eth, eth_rvalid;
   assign sel_eth = in_fw_block && mmio_addr[11:8] == 4'hB;
   assign eth_req_o = mmio_req && sel_eth;
   assign eth_we_o = mmio_we;
   assign eth_off_o = mmio_addr[7:0];
   assign eth_wdata_o = mmio_wdata;
-  assign sel_reg = !(sel_dma || sel_mkey || sel_db || sel_qpt || sel_rqd || sel_txd || sel_rdd || sel_rdq ||
-                     sel_eth);
+  assign sel_reg = !(sel_dma || sel_mkey || sel_db || sel_qpt || sel_rdq || sel_eth);
   // Mailboxes answer at once; only the DMA buffer and the register block may hold a request.
   assign mmio_gnt = sel_dma ? dma_gnt : sel_reg ? reg_gnt : mmio_req;
   // The core has at most one load outstanding, so the answers never collide. The register block,
@@ -348,10 +364,9 @@ module rnic_fw_subsys #(
   // valid (an AND-OR, not a chain of 11 muxes, between the answering flops and the core's load
   // bypass; the same data whenever a valid is high, and reg_rdata, as before, when none is).
   assign mmio_rvalid = reg_rvalid | dma_rvalid | mkey_rvalid | db_rvalid | qpt_rvalid |
-                       rqd_rvalid | txd_rvalid | rdd_rvalid | rdq_rvalid | eth_rvalid;
+                       rdq_rvalid | eth_rvalid;
   assign mmio_rdata = reg_rdata | (dma_rvalid ? dma_rdata : 32'd0) | mkey_rdata | db_rdata |
-                      qpt_rdata | rqd_rdata | txd_rdata | rdd_rdata | rdq_rdata |
-                      (eth_rvalid ? eth_rdata_i : 32'd0);
+                      qpt_rdata | rdq_rdata | (eth_rvalid ? eth_rdata_i : 32'd0);
 
   // the Ethernet registers answer a load from their register the next cycle
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -396,30 +411,6 @@ module rnic_fw_subsys #(
     .clk_i, .rst_ni, .mmio_req_i(mmio_req && sel_qpt), .mmio_we_i(mmio_we), .mmio_off_i(mmio_addr[7:0]),
     .mmio_wdata_i(mmio_wdata), .mmio_rvalid_o(qpt_rvalid), .mmio_rdata_o(qpt_rdata),
     .out_valid_o(qpt_valid_o), .out_ready_i(qpt_ready_i), .out_arg_o(qpt_qpn_o), .out_data_o(qpt_data_o)
-  );
-  rnic_fw_mbox #(
-    .Words(rnic_spec_pkg::RQ_DESC_BYTES / 4), .DataOff(rnic_spec_pkg::FW_REG_RQD_DATA),
-    .CommitOff(rnic_spec_pkg::FW_REG_RQD_COMMIT), .StatusOff(rnic_spec_pkg::FW_REG_RQD_STATUS)
-  ) u_rqd_mbox (
-    .clk_i, .rst_ni, .mmio_req_i(mmio_req && sel_rqd), .mmio_we_i(mmio_we), .mmio_off_i(mmio_addr[7:0]),
-    .mmio_wdata_i(mmio_wdata), .mmio_rvalid_o(rqd_rvalid), .mmio_rdata_o(rqd_rdata),
-    .out_valid_o(rqd_valid_o), .out_ready_i(rqd_ready_i), .out_arg_o(rqd_arg), .out_data_o(rqd_data_o)
-  );
-  rnic_fw_mbox #(
-    .Words(rnic_spec_pkg::TX_DESC_BYTES / 4), .DataOff(rnic_spec_pkg::FW_REG_TXD_DATA),
-    .CommitOff(rnic_spec_pkg::FW_REG_TXD_COMMIT), .StatusOff(rnic_spec_pkg::FW_REG_TXD_STATUS)
-  ) u_txd_mbox (
-    .clk_i, .rst_ni, .mmio_req_i(mmio_req && sel_txd), .mmio_we_i(mmio_we), .mmio_off_i(mmio_addr[7:0]),
-    .mmio_wdata_i(mmio_wdata), .mmio_rvalid_o(txd_rvalid), .mmio_rdata_o(txd_rdata),
-    .out_valid_o(txd_valid_o), .out_ready_i(txd_ready_i), .out_arg_o(txd_arg), .out_data_o(txd_data_o)
-  );
-  rnic_fw_mbox #(
-    .Words(rnic_spec_pkg::RD_DESC_BYTES / 4), .DataOff(rnic_spec_pkg::FW_REG_RDD_DATA),
-    .CommitOff(rnic_spec_pkg::FW_REG_RDD_COMMIT), .StatusOff(rnic_spec_pkg::FW_REG_RDD_STATUS)
-  ) u_rdd_mbox (
-    .clk_i, .rst_ni, .mmio_req_i(mmio_req && sel_rdd), .mmio_we_i(mmio_we), .mmio_off_i(mmio_addr[7:0]),
-    .mmio_wdata_i(mmio_wdata), .mmio_rvalid_o(rdd_rvalid), .mmio_rdata_o(rdd_rdata),
-    .out_valid_o(rdd_valid_o), .out_ready_i(rdd_ready_i), .out_arg_o(rdd_arg), .out_data_o(rdd_data_o)
   );
   rnic_fw_mbox_in #(
     .Words(2), .DataOff(rnic_spec_pkg::FW_REG_DB_DATA), .StatusOff(rnic_spec_pkg::FW_REG_DB_STATUS),
@@ -469,5 +460,5 @@ module rnic_fw_subsys #(
   assign cpu_status_o = cpu_st;
 
   logic unused_fw;
-  assign unused_fw = ^{img_version, rqd_arg, txd_arg, rdd_arg, tr_valid, tr_rd_we, tr_trap, tr_pc, tr_insn, tr_rd_wdata, tr_rd};
+  assign unused_fw = ^{img_version, tr_valid, tr_rd_we, tr_trap, tr_pc, tr_insn, tr_rd_wdata, tr_rd};
 endmodule

@@ -103,7 +103,19 @@ class Spec:
         if self.db_bar["page_size"] * self.db_bar["num_pages"] != self.db_bar["size"] or \
                 self.db_bar["size"] & (self.db_bar["size"] - 1) or self.db_bar["page_size"] != 0x1000:
             raise SpecError("db_bar: size must be page_size (4 KiB) * num_pages, a power of two")
-        for r in [r for b in self.blocks for r in b["regs"]] + self.fw_mmio["regs"] + self.fw_tc["regs"]:
+        mp = self.fw_tc["mbox_page"]
+        if mp != 0x1000:
+            raise SpecError("fw_tc: mbox_page must be 0x1000 (told apart from the engines' page by offset bit 12)")
+        for r in self.fw_tc["regs"]:
+            if r["off"] >= mp:
+                raise SpecError(f"fw_tc register {r['name']}: beyond the engines' page")
+        for r in self.fw_tc["mbox_regs"]:
+            if not mp <= r["off"] < 2 * mp or r["off"] % 4:
+                raise SpecError(f"fw_tc mailbox register {r['name']}: not a word in mbox_page")
+            if "desc" in r and r["desc"] not in self.layouts:
+                raise SpecError(f"fw_tc mailbox register {r['name']}: unknown layout {r['desc']}")
+        for r in [r for b in self.blocks for r in b["regs"]] + self.fw_mmio["regs"] + self.fw_tc["regs"] + \
+                self.fw_tc["mbox_regs"]:
             if "layout" in r and (r["layout"] not in self.layouts or self.layouts[r["layout"]]["size"] != 4):
                 raise SpecError(f"register {r['name']}: layout {r['layout']} is not a 4-byte layout")
         for ename, e in self.enums.items():
@@ -281,6 +293,10 @@ def gen_sv_pkg(s):
     P(f"  localparam int unsigned FW_TC_EVR_COUNT_BITS = {s.fw_tc['evr_count_bits']};\n")
     for r in s.fw_tc["regs"]:
         P(f"  localparam logic [11:0] FW_TC_{r['name'].upper()} = 12'h{r['off']:03X};\n")
+    P(f"  // the descriptor mailboxes' page (offset bit 12) and their registers, offsets in the window\n")
+    P(f"  localparam logic [12:0] FW_TC_MBOX_PAGE = 13'h{s.fw_tc['mbox_page']:04X};\n")
+    for r in s.fw_tc["mbox_regs"]:
+        P(f"  localparam logic [12:0] FW_TC_{r['name'].upper()} = 13'h{r['off']:04X};\n")
     for ename, e in s.enums.items():
         P(f"\n  // {e['doc']}\n")
         for n, v in e["values"]:
@@ -556,6 +572,9 @@ def gen_c(s):
     P(f"#define RNIC_FW_TC_EVR_COUNT_BITS {s.fw_tc['evr_count_bits']}u\n")
     for r in s.fw_tc["regs"]:
         P(f"#define RNIC_FW_TC_{r['name'].upper()} 0x{r['off']:03X}u\n")
+    P(f"#define RNIC_FW_TC_MBOX_PAGE 0x{s.fw_tc['mbox_page']:04X}u\n")
+    for r in s.fw_tc["mbox_regs"]:
+        P(f"#define RNIC_FW_TC_{r['name'].upper()} 0x{r['off']:04X}u\n")
     for ename, e in s.enums.items():
         P(f"\n/* {e['doc']} */\n")
         for n, v in e["values"]:
@@ -764,6 +783,9 @@ def gen_md(s):
     P(f"\n## Firmware tightly coupled window\n\n{s.fw_tc['doc']} Base 0x{s.fw_tc['base']:08X}; the completion-record ring ({s.fw_tc['cq_rec_num']} slots of `cq_rec`) at offset 0x{s.fw_tc['cq_rec_base']:03X}; the BlueFlame capture (the doorbell page's `bf_data`, {s.db_page['regs'][-1].get('size', 4)} bytes, read only) at offset 0x{s.fw_tc['bf_data_base']:03X}; the WQE fetch buffer ({s.fw_tc['wqf_buf_bbs']} WQEBBs the fetch engine DMA-reads, rtl/wqe_fetch; {s.fw_tc['wqf_cmd_num']} commands queued at most; read only) at offset 0x{s.fw_tc['wqf_buf_base']:03X}; its receive region ({s.fw_tc['wqf_rq_buf_bbs']} WQEBBs, RQ WQEs, `wqf_cmd.rq`; read only) at offset 0x{s.fw_tc['wqf_rq_buf_base']:03X}; its doorbell region ({s.fw_tc['wqf_db_buf_bbs']} WQEBBs the engine fetched on an sq_db by itself, `wqf_sq_*`, at most {s.fw_tc['wqf_db_num']} records; read only) at offset 0x{s.fw_tc['wqf_db_buf_base']:03X}; its receive doorbell region ({s.fw_tc['wqf_rdb_buf_bbs']} WQEBBs the engine fetched on an rq_db by itself, `wqf_rq_*`, at most {s.fw_tc['wqf_rdb_num']} records; read only) at offset 0x{s.fw_tc['wqf_rdb_buf_base']:03X}; the receive-event ring ({s.fw_tc['evr_num']} slots of `rx_event` the RTL fills in order, `evr_prod` / `evr_cons`; read only) at offset 0x{s.fw_tc['evr_base']:03X}; the QP-context RAM (firmware-owned per-QP state, {s.fw_tc['qpc_entry_bytes']} bytes per QP of the configuration, plain memory with byte enables) at offset 0x{s.fw_tc['qpc_base']:07X}.\n\n| offset | name | description |\n|---|---|---|\n")
     for r in s.fw_tc["regs"]:
         P(f"| 0x{r['off']:03X} | `{r['name']}` | {r['doc']} |\n")
+    P(f"\nThe descriptor mailboxes, in the window's page at 0x{s.fw_tc['mbox_page']:04X}:\n\n| offset | name | description |\n|---|---|---|\n")
+    for r in s.fw_tc["mbox_regs"]:
+        P(f"| 0x{r['off']:04X} | `{r['name']}` | {r['doc']}{md_layout(r)} |\n")
     P("\n## Enumerations\n\n")
     for ename, e in s.enums.items():
         P(f"### `{ename}`\n\n{e['doc']}\n\n| name | value |\n|---|---|\n")

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0xF5E5C69Bu
+#define RNIC_SPEC_HASH 0xCD2D7EB6u
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -238,15 +238,6 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_REG_QPT_DATA 0x500u
 #define RNIC_FW_REG_QPT_COMMIT 0x540u
 #define RNIC_FW_REG_QPT_STATUS 0x544u
-#define RNIC_FW_REG_RQD_DATA 0x600u
-#define RNIC_FW_REG_RQD_COMMIT 0x650u
-#define RNIC_FW_REG_RQD_STATUS 0x654u
-#define RNIC_FW_REG_TXD_DATA 0x700u
-#define RNIC_FW_REG_TXD_COMMIT 0x780u
-#define RNIC_FW_REG_TXD_STATUS 0x784u
-#define RNIC_FW_REG_RDD_DATA 0x800u
-#define RNIC_FW_REG_RDD_COMMIT 0x850u
-#define RNIC_FW_REG_RDD_STATUS 0x854u
 #define RNIC_FW_REG_RDQ_QPN 0x858u
 #define RNIC_FW_REG_RDQ_PSN 0x85Cu
 #define RNIC_FW_REG_RDQ_RESULT 0x860u
@@ -321,6 +312,16 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_TC_EQW_PROD 0x914u
 #define RNIC_FW_TC_EQW_CONS 0x918u
 #define RNIC_FW_TC_EQW_STATUS 0x91Cu
+#define RNIC_FW_TC_MBOX_PAGE 0x1000u
+#define RNIC_FW_TC_TXD_DATA 0x1000u
+#define RNIC_FW_TC_TXD_COMMIT 0x1080u
+#define RNIC_FW_TC_TXD_STATUS 0x1084u
+#define RNIC_FW_TC_RQD_DATA 0x1100u
+#define RNIC_FW_TC_RQD_COMMIT 0x1150u
+#define RNIC_FW_TC_RQD_STATUS 0x1154u
+#define RNIC_FW_TC_RDD_DATA 0x1200u
+#define RNIC_FW_TC_RDD_COMMIT 0x1250u
+#define RNIC_FW_TC_RDD_STATUS 0x1254u
 
 /* Driver-to-firmware command opcodes. 0x04 and 0x14 are left free: REG_MR fetches an MR's whole page list by DMA itself (no separate MTT writes), and the port's addresses come with SET_GID (no port-attribute command); the firmware answers them as unknown opcodes. */
 #define RNIC_CMD_OP_NOP 0u
@@ -5145,7 +5146,7 @@ static inline uint32_t rnic_fw_dma_status_mk_resp(uint32_t x)
 	return (x << 2) & 0x0000000Cu;
 }
 
-/* mbox_status (4 bytes): Status of a firmware-to-hardware mailbox (fw_mmio mkey_status, qpt_status, rqd_status, txd_status, rdd_status). */
+/* mbox_status (4 bytes): Status of a firmware-to-hardware mailbox (fw_mmio mkey_status, qpt_status; fw_tc txd_status, rqd_status, rdd_status). */
 #define RNIC_MBOX_STATUS_SIZE 4u
 #define RNIC_MBOX_STATUS_ALIGN 4u
 #define RNIC_MBOX_STATUS_BUSY_OFF 0u
