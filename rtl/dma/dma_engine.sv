@@ -98,12 +98,14 @@ module dma_engine #(
   logic [63:0]    rq_addr;
   logic [31:0]    rq_len;
   logic [TagWidth-1:0] rq_tag;
-  dma_req_ports #(.N(NR), .TagWidth(TagWidth), .IdxW(RCW)) u_rd_ports (
+  logic rq_nz_unused, rq_one_unused;  // the read engine works them out itself
+  dma_req_ports #(.N(NR), .TagWidth(TagWidth), .IdxW(RCW), .OffW($clog2(Bpb))) u_rd_ports (
     .clk_i, .rst_ni,
     .req_valid_i(rd_req_valid_i), .req_ready_o(rd_req_ready_o),
     .req_addr_i (rd_req_addr_i),  .req_len_i  (rd_req_len_i), .req_tag_i(rd_req_tag_i),
     .valid_o    (rarb_valid), .eng_ready_i(rd_req_ready), .idx_o(rarb_idx),
-    .addr_o     (rq_addr), .len_o(rq_len), .tag_o(rq_tag)
+    .addr_o     (rq_addr), .len_o(rq_len), .tag_o(rq_tag),
+    .nz_o       (rq_nz_unused), .one_o(rq_one_unused)
   );
 
   logic                 rd_out_valid, rd_out_last, rd_cpl_valid;
@@ -173,12 +175,14 @@ module dma_engine #(
   logic [63:0]    wq_addr;
   logic [31:0]    wq_len;
   logic [TagWidth-1:0] wq_tag;
-  dma_req_ports #(.N(NW), .TagWidth(TagWidth), .IdxW(WCW)) u_wr_ports (
+  logic           wq_nz, wq_one;
+  dma_req_ports #(.N(NW), .TagWidth(TagWidth), .IdxW(WCW), .OffW($clog2(Bpb))) u_wr_ports (
     .clk_i, .rst_ni,
     .req_valid_i(wr_req_valid_i), .req_ready_o(wr_req_ready_o),
     .req_addr_i (wr_req_addr_i),  .req_len_i  (wr_req_len_i), .req_tag_i(wr_req_tag_i),
     .valid_o    (warb_valid), .eng_ready_i(wr_req_ready), .idx_o(warb_idx),
-    .addr_o     (wq_addr), .len_o(wq_len), .tag_o(wq_tag)
+    .addr_o     (wq_addr), .len_o(wq_len), .tag_o(wq_tag),
+    .nz_o       (wq_nz), .one_o(wq_one)
   );
 
   logic [WCW-1:0]      wr_cur, wr_cpl_client;
@@ -199,6 +203,8 @@ module dma_engine #(
     .req_len_i   (wq_len),
     .req_tag_i   (wq_tag),
     .req_client_i(warb_idx),
+    .req_nz_i    (wq_nz),
+    .req_one_i   (wq_one),
     .cur_client_o(wr_cur),
     .in_valid_i  (wr_data_valid_i[wr_cur]),
     .in_ready_o  (wr_in_ready),

@@ -5,7 +5,8 @@
 module dma_req_ports #(
   parameter int N        = 2,
   parameter int TagWidth = 8,
-  parameter int IdxW     = (N > 1) ? $clog2(N) : 1
+  parameter int IdxW     = (N > 1) ? $clog2(N) : 1,
+  parameter int OffW     = 6   // log2 of the engine's bus width in bytes (for one_o)
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
@@ -21,11 +22,16 @@ module dma_req_ports #(
   output logic [IdxW-1:0]      idx_o,
   output logic [63:0]          addr_o,
   output logic [31:0]          len_o,
-  output logic [TagWidth-1:0]  tag_o
+  output logic [TagWidth-1:0]  tag_o,
+  // of the picked request, worked out per head before the pick (issue 16: behind the pick the
+  // write engine's intake compare made a 10-LUT-level path): its length is not 0, and it ends
+  // inside its first bus word (length plus the address's offset in the word <= the word)
+  output logic                 nz_o,
+  output logic                 one_o
 );
   localparam int ReqW = 64 + 32 + TagWidth;
 
-  logic [N-1:0]      hd_valid, take;
+  logic [N-1:0]      hd_valid, take, hd_nz, hd_one;
   logic [N*ReqW-1:0] hd_data;  // flat, as the client ports (Yosys 0.23: no array elements on ports)
   for (genvar i = 0; i < N; i++) begin : g_port
     dma_req_skid #(.Width(ReqW)) u_skid (
@@ -38,6 +44,13 @@ module dma_req_ports #(
       .out_data_o (hd_data[i*ReqW +: ReqW])
     );
     assign take[i] = eng_ready_i && valid_o && idx_o == IdxW'(i);
+    logic [31:0] len;
+    logic [OffW-1:0] off;
+    assign len = hd_data[i*ReqW + 64 +: 32];
+    assign off = hd_data[i*ReqW +: OffW];
+    assign hd_nz[i]  = len != '0;
+    assign hd_one[i] = len[31:OffW+1] == '0 &&
+                       (OffW+2)'(len[OffW:0]) + (OffW+2)'(off) <= (OffW+2)'(1 << OffW);
   end
   dma_arbiter #(.N(N), .IdxW(IdxW)) u_arb (
     .clk_i, .rst_ni,
@@ -51,7 +64,14 @@ module dma_req_ports #(
   logic [ReqW-1:0] sel;
   always_comb begin
     sel = hd_data[0 +: ReqW];
-    for (int i = 1; i < N; i++) if (idx_o == IdxW'(i)) sel = hd_data[i*ReqW +: ReqW];
+    nz_o = hd_nz[0];
+    one_o = hd_one[0];
+    for (int i = 1; i < N; i++)
+      if (idx_o == IdxW'(i)) begin
+        sel = hd_data[i*ReqW +: ReqW];
+        nz_o = hd_nz[i];
+        one_o = hd_one[i];
+      end
   end
   assign addr_o = sel[63:0];
   assign len_o  = sel[64 +: 32];

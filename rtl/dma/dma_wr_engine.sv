@@ -25,6 +25,10 @@ module dma_wr_engine #(
   input  logic [31:0]          req_len_i,
   input  logic [TagWidth-1:0]  req_tag_i,
   input  logic [ClientW-1:0]   req_client_i,
+  // worked out by the request port from its head register, before the pick: req_len_i != 0,
+  // and the request ends inside its first bus word (req_len_i + req_addr_i's offset <= Bpb)
+  input  logic                 req_nz_i,
+  input  logic                 req_one_i,
   // data of the current request (muxed from client cur_client_o)
   output logic [ClientW-1:0]   cur_client_o,
   input  logic                 in_valid_i,
@@ -242,7 +246,7 @@ module dma_wr_engine #(
         if (w_is_last) w_busy_q <= 1'b0;
       end
       // last: a request taken while the previous one finishes overrides the updates above
-      if (req_fire && req_len_i != '0) begin
+      if (req_fire && req_nz_i) begin
         aw_busy_q  <= 1'b1;
         w_busy_q   <= 1'b1;
         client_q   <= req_client_i;
@@ -258,11 +262,9 @@ module dma_wr_engine #(
         w_endoff_q <= (OffW+1)'(((33'(req_len_i) + 33'(req_off) - 33'd1) & 33'(Bpb - 1)) + 33'd1);
         w_baddr_q  <= {req_addr_i[12:OffW], {OffW{1'b0}}};
         // (req_len_i != 0 here, so at least one input beat; one output beat when the request
-        // ends inside the first bus word: compared on the low bits beside the upper bits' OR,
-        // not through the beat-count adders)
+        // ends inside the first bus word: req_one_i, from the request port's head register)
         w_need_q   <= 1'b1;
-        w_last_q   <= req_len_i[31:OffW+1] == '0 &&
-                      (OffW+2)'(req_len_i[OffW:0]) + (OffW+2)'(req_off) <= (OffW+2)'(Bpb);
+        w_last_q   <= req_one_i;
       end
     end
   end

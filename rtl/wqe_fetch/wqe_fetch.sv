@@ -235,11 +235,13 @@ module wqe_fetch #(
   logic [15:0]       last_qpn_q, last_end_q;   // the newest record's QP and the index after it
   logic              ext_q, ext_go;
   logic [RecPw-1:0]  rec_wp_q, rec_rp_q;
-  logic [RecPw-1:0]  rec_cnt;
+  logic [RecPw-1:0]  rec_cnt, rec_cnt_q;
   logic [DbSlotAw-1:0] dslot_q;            // the doorbell region's next free slot
   logic [DbCntW-1:0] dused_q;              // its slots held by records
   logic              rec_pop, go_write;
-  assign rec_cnt = rec_wp_q - rec_rp_q;
+  // rec_wp_q - rec_rp_q, kept as its own counter: the subtract was the head of a 9-LUT-level
+  // path into rec_pend_q (issue 16; through ext_go, go_rec and rec_live)
+  assign rec_cnt = rec_cnt_q;
   // records of rq_db-started fetches, oldest first: one fetch each (they do not grow)
   logic [15:0]        rrec_qpn   [RdbNum];
   logic [15:0]        rrec_first [RdbNum];
@@ -422,6 +424,7 @@ module wqe_fetch #(
       base_q    <= '0;
       rec_wp_q  <= '0;
       rec_rp_q  <= '0;
+      rec_cnt_q <= '0;
       rec_err_q <= '0;
       rec_pend_q <= '0;
       last_qpn_q <= '0;
@@ -558,6 +561,7 @@ module wqe_fetch #(
         end
       end
       if (rec_pop) rec_rp_q <= rec_rp_q + 1'b1;
+      rec_cnt_q <= rec_cnt_q + RecPw'(go_push && !cur_rq && !ext_go) - RecPw'(rec_pop);
       dused_q <= dused_q + (go_push && !cur_rq ? DbCntW'(k_q) : '0)
                          - (rec_pop ? rec_bbs[rec_rp_q[RecAw-1:0]] : '0);
     end
