@@ -515,15 +515,19 @@ module xport_rx #(
   // n <= room as gates, not as a compare (timing: Yosys maps a compare to a carry chain, whose
   // output ABC takes as arriving at once, so it put slen_ok, behind the rq-slot RAM's output mux
   // and the chain, at the start of the decision's LUTs: 9 levels into state_q; as gates ABC sees
-  // the whole path)
+  // the whole path). n > room[15:0] where the highest differing bit is set in n: the bits
+  // differing above bit i are smeared down by ORs of shifted words (wiring and OR gates, no
+  // carry chain), so that Verilator evaluates a few word operations, not a 16-step bit loop, in
+  // this always_comb on every cycle (docs/sim-speed.md, step 15)
   function automatic logic fits(input logic [15:0] n, input logic [33:0] room);
-    logic gt, eq;
-    gt = 1'b0; eq = 1'b1;
-    for (int i = 15; i >= 0; i--) begin
-      gt = gt | (eq & n[i] & !room[i]);
-      eq = eq & (n[i] == room[i]);
-    end
-    fits = room[33:16] != 18'd0 || !gt;
+    logic [15:0] d, s;
+    d = n ^ room[15:0];
+    s = d | (d >> 1);
+    s = s | (s >> 2);
+    s = s | (s >> 4);
+    s = s | (s >> 8);
+    // s[i]: some bit at or above i differs; the first difference from the top has n set there
+    fits = room[33:16] != 18'd0 || (n & ~room[15:0] & ~(s >> 1)) == 16'd0;
   endfunction
 
   always_comb begin
