@@ -131,13 +131,7 @@ module roce_rx #(
   assign fire       = in_valid && in_ready;
 
   // LaneSel[b*NB +: NB]: the lanes whose index has bit b set
-  function automatic logic [LNB*NB-1:0] lane_sel();
-    logic [LNB*NB-1:0] m;
-    for (int b = 0; b < LNB; b++)
-      for (int j = 0; j < NB; j++) m[b*NB + j] = ((j >> b) & 1) != 0;
-    lane_sel = m;
-  endfunction
-  localparam logic [LNB*NB-1:0] LaneSel = lane_sel();
+  localparam logic [LNB*NB-1:0] LaneSel = (LNB*NB)'(roce_pkg::lane_sel(NB, LNB));
 
   // Lanes of a packed keep (the count of its set lanes), from the top set lane by OR encoding.
   // Word-wide, as roce_icrc's empty_lanes: the edge is k without the lanes whose next lane is
