@@ -204,7 +204,7 @@ module rnic_core #(
   logic txd_valid, txd_ready, rdd_valid, rdd_ready;
   logic [rnic_spec_pkg::RD_DESC_BYTES*8-1:0] rdd_data;
   logic [23:0] rdq_qpn, rdq_psn, rdq_nxt;
-  logic rdq_hit;
+  logic rdq_hit, rdq_rd;
   logic eth_req, eth_we;
   logic [7:0] eth_off;
   logic [31:0] eth_wdata, eth_rdata;
@@ -290,7 +290,7 @@ module rnic_core #(
     .rqd_valid_o(rqd_valid), .rqd_ready_i(rqd_ready), .rqd_data_o(rqd_data),
     .txd_valid_o(txd_valid), .txd_ready_i(txd_ready), .txd_data_o(txd_data),
     .rdd_valid_o(rdd_valid), .rdd_ready_i(rdd_ready), .rdd_data_o(rdd_data),
-    .rdq_qpn_o(rdq_qpn), .rdq_psn_o(rdq_psn), .rdq_hit_i(rdq_hit), .rdq_nxt_i(rdq_nxt),
+    .rdq_rd_o(rdq_rd), .rdq_qpn_o(rdq_qpn), .rdq_psn_o(rdq_psn), .rdq_hit_i(rdq_hit), .rdq_nxt_i(rdq_nxt),
     .tx_pause_i(tx_pause_i),
     .eth_req_o(eth_req), .eth_we_o(eth_we), .eth_off_o(eth_off), .eth_wdata_o(eth_wdata),
     .eth_rdata_i(eth_rdata),
@@ -485,7 +485,7 @@ module rnic_core #(
     .qpt_state_i(qpt_rx_state), .qpt_rqd_i(qpt_rx_rqd), .qpt_rqv_i(qpt_rx_rqv), .qpt_rqlen_i(qpt_rx_rqlen),
     .qpt_st_we_o(qpt_st_we), .qpt_st_qpn_o(qpt_st_qpn), .qpt_st_o(qpt_st), .qpt_rqv_clr_o(qpt_rqv_clr),
     .rdd_valid_i(rdd_valid), .rdd_ready_o(rdd_ready), .rdd_i(rdd_data),
-    .rdq_qpn_i(rdq_qpn), .rdq_psn_i(rdq_psn), .rdq_hit_o(rdq_hit), .rdq_nxt_o(rdq_nxt),
+    .rdq_rd_i(rdq_rd), .rdq_qpn_i(rdq_qpn), .rdq_psn_i(rdq_psn), .rdq_hit_o(rdq_hit), .rdq_nxt_o(rdq_nxt),
     .evt_valid_o(rx_evt_valid), .evt_ready_i(rx_evt_ready), .evt_o(rx_evt),
     .ack_valid_o(ack_valid), .ack_ready_i(ack_ready), .ack_qpn_o(ack_qpn), .ack_psn_o(ack_psn),
     .ack_syndrome_o(ack_syndrome), .ack_msn_o(ack_msn), .ack_hold_o(ack_hold),

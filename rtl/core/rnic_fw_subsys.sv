@@ -104,7 +104,8 @@ module rnic_fw_subsys #(
   output logic                    rdd_valid_o,
   input  logic                    rdd_ready_i,
   output logic [rnic_spec_pkg::RD_DESC_BYTES*8-1:0] rdd_data_o,
-  // READ progress query (rdq_* registers) into the receive engine
+  // READ progress query (rdq_* registers) into the receive engine; rdq_rd_o: the result is read
+  output logic                    rdq_rd_o,
   output logic [23:0]             rdq_qpn_o,
   output logic [23:0]             rdq_psn_o,
   input  logic                    rdq_hit_i,
@@ -375,6 +376,8 @@ module rnic_fw_subsys #(
   end
 
   // READ progress query: two written registers, the answer read combinationally from the engine
+  // in the cycle of the read (rdq_rd_o: the engine evaluates the query only then)
+  assign rdq_rd_o = mmio_req && sel_rdq && !mmio_we && mmio_addr[7:0] == rnic_spec_pkg::FW_REG_RDQ_RESULT[7:0];
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       rdq_qpn_o <= '0;
@@ -388,7 +391,7 @@ module rnic_fw_subsys #(
         rdq_qpn_o <= mmio_wdata[23:0];
       if (mmio_req && sel_rdq && mmio_we && mmio_addr[7:0] == rnic_spec_pkg::FW_REG_RDQ_PSN[7:0])
         rdq_psn_o <= mmio_wdata[23:0];
-      if (mmio_req && sel_rdq && !mmio_we && mmio_addr[7:0] == rnic_spec_pkg::FW_REG_RDQ_RESULT[7:0])
+      if (rdq_rd_o)
         rdq_rdata <= {rdq_hit_i, 7'd0, rdq_nxt_i};
       if (mmio_req && sel_rdq && !mmio_we && mmio_addr[7:0] == rnic_spec_pkg::FW_REG_TX_PAUSE[7:0])
         rdq_rdata <= {24'd0, tx_pause_i};

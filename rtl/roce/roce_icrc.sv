@@ -168,13 +168,7 @@ module roce_icrc #(
   logic                 a_e_q;
 
   // LaneSel[b*NB +: NB]: the lanes whose index has bit b set
-  function automatic logic [LNB*NB-1:0] lane_sel();
-    logic [LNB*NB-1:0] m;
-    for (int b = 0; b < LNB; b++)
-      for (int j = 0; j < NB; j++) m[b*NB + j] = ((j >> b) & 1) != 0;
-    lane_sel = m;
-  endfunction
-  localparam logic [LNB*NB-1:0] LaneSel = lane_sel();
+  localparam logic [LNB*NB-1:0] LaneSel = (LNB*NB)'(roce_pkg::lane_sel(NB, LNB));
 
   // Empty lanes of a packed keep: the top set lane, found as the one-hot edge, encoded by ORs.
   // Word-wide (the edge is k without the lanes whose next lane is set; bit b of the index is the

@@ -183,4 +183,15 @@ package roce_pkg;
     ip_csum = csum_fold(csum_sum(h));
   endfunction
 
+
+  // Lane index bits of an nb-lane beat (nb * lnb <= 1024): bit b * nb + j is set when lane j's
+  // index has bit b set. A constant function for the modules' localparams (roce_icrc, roce_rx:
+  // the top set lane of a packed keep, encoded by one OR per index bit).
+  function automatic logic [1023:0] lane_sel(input int nb, input int lnb);
+    logic [1023:0] m;
+    m = '0;
+    for (int b = 0; b < lnb; b++)
+      for (int j = 0; j < nb; j++) m[b*nb + j] = ((j >> b) & 1) != 0;
+    lane_sel = m;
+  endfunction
 endpackage

@@ -118,6 +118,7 @@ module roce_rx #(
   // as captured so far, then their sum), and travels as one flag: the 12 LUT levels of the sum,
   // its fold and the compare behind the header capture mux are then off the frame's judgement.
   localparam int HBeats = (HB + NB - 1) / NB;   // beats holding header bytes
+  localparam int HLast = HB - NB * (HBeats - 1); // header bytes in the last of them
   // The lane masks of the payload and flush words travel as their byte counts (18 bits each)
   // and are expanded behind the ICRC, where they meet the buffer's write register: the shift
   // of the mask is then not behind the count's subtract and compare.
@@ -129,15 +130,19 @@ module roce_rx #(
   assign s_tready_o = en;
   assign fire       = in_valid && in_ready;
 
+  // LaneSel[b*NB +: NB]: the lanes whose index has bit b set
+  localparam logic [LNB*NB-1:0] LaneSel = (LNB*NB)'(roce_pkg::lane_sel(NB, LNB));
+
   // Lanes of a packed keep (the count of its set lanes), from the top set lane by OR encoding.
+  // Word-wide, as roce_icrc's empty_lanes: the edge is k without the lanes whose next lane is
+  // set, bit b of the top lane's index the OR over the edge's lanes with bit b set (the same
+  // gates; a loop over 6 x 64 lanes per beat in simulation before, docs/sim-speed.md step 15).
   function automatic logic [LNB:0] lanes(input logic [NB-1:0] k);
-    logic [LNB:0] top;
+    logic [NB-1:0] e;
+    logic [LNB:0]  top;
+    e = k & ~(k >> 1);
     top = '0;
-    for (int b = 0; b < LNB; b++) begin
-      for (int j = 0; j < NB; j++) begin
-        if (((j >> b) & 1) != 0) top[b] = top[b] | (k[j] && (j == NB - 1 || !k[(j + 1) % NB]));
-      end
-    end
+    for (int b = 0; b < LNB; b++) top[b] = |(e & LaneSel[b*NB +: NB]);
     lanes = (k == '0) ? '0 : top + 1'b1;
   endfunction
 
@@ -435,9 +440,11 @@ module roce_rx #(
         ovs_cur   = ovs_q && !post_q;    // a beat taken while judging starts a new frame
         nobuf_cur = nobuf_q && !post_q;
         hv = hcap_q;
-        for (int p = 0; p < HB; p++) begin
-          if (in_hb[p / NB]) hv[8*p +: 8] = in_data[8*(p % NB) +: 8];
-        end
+        // header beat i's bytes as one part-select per beat, not a loop per byte (the same
+        // muxes; the last header beat holds HB - NB * (HBeats - 1) of them)
+        for (int i = 0; i < HBeats - 1; i++)
+          if (in_hb[i]) hv[8*NB*i +: 8*NB] = in_data;
+        if (in_hb[HBeats-1]) hv[8*NB*(HBeats-1) +: 8*HLast] = in_data[0 +: 8*HLast];
         hcap_q <= hv;
         // Header checks of the frame as captured so far (complete after its last beat), so that
         // the verdict after the last beat only combines registered flags.

@@ -108,7 +108,9 @@ module roce_tx #(
         end else begin
           cur = '0;
           if (min_q != 16'd0) begin
-            cur = s_tdata_i & byte_mask((min_q == 16'd1) ? inlast_q : (LNB+1)'(NB));
+            // masked on the payload's last beat only (simulation speed: the 64-lane mask of a
+            // full beat is all ones, and a wide loop per beat costs under a stream)
+            cur = (min_q == 16'd1) ? s_tdata_i & byte_mask(inlast_q) : s_tdata_i;
             min_q <= min_q - 16'd1;
           end
           beat    = (cur << (8 * 32'(sh_q))) | carry_q;
@@ -157,10 +159,10 @@ module roce_tx #(
   logic [DataWidth-1:0] ic_data;
   logic [LNB:0]         ic_cnt;
 
+  // Lane j kept when j < the lane count, as one shift (all ones from NB on), not a 64-lane
+  // compare loop that Verilator evaluates every cycle (docs/sim-speed.md, step 15).
   logic [NB-1:0] s1_keep;
-  always_comb begin
-    for (int j = 0; j < NB; j++) s1_keep[j] = j < 32'(s1_cnt_q);
-  end
+  assign s1_keep = ~({NB{1'b1}} << s1_cnt_q);
 
   assign s2_hold_ovf = s2_valid_q && s2_last_q && !s2_ovf_q && (32'(s2_cnt_q) > NB - 4);
   assign s2_accept   = !s2_valid_q || (out_ready && !s2_hold_ovf);
@@ -218,28 +220,36 @@ module roce_tx #(
     end
   end
 
+  // The output keep, lanes 0 .. n-1 for the slot's lane count n: a beat's cnt; a last beat's
+  // cnt + 4 (the ICRC appended), at most NB; the overflow beat's cnt + 4 - NB (the ICRC's rest,
+  // lanes 0..3). Each branch's mask from s2_cnt_q directly (the shift for cnt, the same moved up
+  // four lanes for cnt + 4, four compares for the overflow), not a compare loop against n every
+  // cycle (simulation speed) nor a shift by the computed n (two LUT levels more, step 14).
+  logic [NB-1:0] k_cnt;
+  logic [3:0]    k_ovf;
+  assign k_cnt = ~({NB{1'b1}} << s2_cnt_q);
+  always_comb
+    for (int j = 0; j < 4; j++) k_ovf[j] = 32'(s2_cnt_q) > NB - 4 + j;
+
   logic unused_wide;
   always_comb begin
     logic [DataWidth+31:0] wide;
-    int n;
     unused_wide = 1'b0;
     wide = '0;
-    m_tkeep_o = '0;
+    m_tkeep_o = k_cnt;
     m_tdata_o = s2_data_q;
     m_tlast_o = 1'b0;
-    n = 32'(s2_cnt_q);
     if (s2_ovf_q) begin
       m_tdata_o = {{(DataWidth-32){1'b0}}, icrc >> (8 * (NB - 32'(s2_cnt_q)))};
-      n = 4 - (NB - 32'(s2_cnt_q));
+      m_tkeep_o = {{(NB-4){1'b0}}, k_ovf};
       m_tlast_o = 1'b1;
     end else if (s2_last_q) begin
       wide = {32'h0, s2_data_q} | ({{DataWidth{1'b0}}, icrc} << (8 * 32'(s2_cnt_q)));
       m_tdata_o = wide[DataWidth-1:0];
       unused_wide = ^wide[DataWidth+31:DataWidth];
-      n = (32'(s2_cnt_q) + 4 > NB) ? NB : 32'(s2_cnt_q) + 4;
+      m_tkeep_o = {k_cnt[NB-5:0], 4'hF};
       m_tlast_o = 32'(s2_cnt_q) + 4 <= NB;
     end
-    for (int j = 0; j < NB; j++) m_tkeep_o[j] = j < n;
   end
 
   // mid_q: the current frame has been offered and its last beat not taken yet.

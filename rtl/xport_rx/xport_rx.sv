@@ -46,7 +46,9 @@ module xport_rx #(
   output logic                       rdd_ready_o,
   input  rnic_spec_pkg::rd_desc_t    rdd_i,
   // firmware: READ progress query (combinational): is READ (qpn, first PSN) outstanding, and
-  // which response PSN does it expect next
+  // which response PSN does it expect next; answered while rdq_rd_i (the firmware's read of the
+  // result), zero otherwise
+  input  logic                       rdq_rd_i,
   input  logic [23:0]                rdq_qpn_i,
   input  logic [23:0]                rdq_psn_i,
   output logic                       rdq_hit_o,
@@ -222,25 +224,28 @@ module xport_rx #(
   assign hs_act = hs_left_q != 16'd0;
   // little-endian: the host reads the numeric value h_q.orig
   assign hs_img = pl_aa ? 320'(h_q.orig) : grh_img;
-  logic [159:0] grh_ip, grh_ip_q;
-  logic [15:0]  grh_ip_len, grh_ip_len_q;
+  logic [159:0] grh_ip_q;
+  logic [15:0]  grh_ip_len_q;
+  logic         ud_op;
   // Registered in two steps (timing: length, checksum and the byte shift into hs_q made a
   // 14-level path). Both follow h_q, which loads in SIdle; the GRH chunk is the first piece of a
   // UD packet, its DMA request comes no earlier than SCls -> SPlReq -> SPlRsp -> SDmaReq, 3
-  // cycles after h_q, when both registers hold this packet's values.
-  always_comb begin
-    // the datagram's IPv4 header as it came (no options, DF): what verbs read the source from
-    grh_ip_len = 16'd20 + 16'd8 + 16'd12 + 16'd8 + ((h_q.opcode == OpUdSendImm) ? 16'd4 : 16'd0) + h_q.payload_len +
-                 {14'd0, h_q.pad_cnt} + 16'd4;
-    grh_ip = {roce_pkg::be32(h_q.dst_ip), roce_pkg::be32(h_q.src_ip), 16'h0000, 8'h11, h_q.ttl,
-              roce_pkg::be16(16'h4000), roce_pkg::be16(h_q.ip_id), roce_pkg::be16(grh_ip_len_q), h_q.tos, 8'h45};
-    grh_ip[95:80] = roce_pkg::be16(roce_pkg::ip_csum(grh_ip));
-    grh_img = {grh_ip_q, 160'd0};
-  end
-  always_ff @(posedge clk_i) begin
-    grh_ip_len_q <= grh_ip_len;
-    grh_ip_q <= grh_ip;
-  end
+  // cycles after h_q, when both registers hold this packet's values. They load only while h_q
+  // holds a UD datagram (ud_op, registered with h_q; a GRH chunk needs pl_ud_q, set in SCls for
+  // such a packet alone), so the checksum is not computed on every cycle (simulation speed,
+  // docs/sim-speed.md step 15).
+  always_ff @(posedge clk_i)
+    if (ud_op) begin
+      logic [159:0] ip;
+      // the datagram's IPv4 header as it came (no options, DF): what verbs read the source from
+      grh_ip_len_q <= 16'd20 + 16'd8 + 16'd12 + 16'd8 + ((h_q.opcode == OpUdSendImm) ? 16'd4 : 16'd0) +
+                      h_q.payload_len + {14'd0, h_q.pad_cnt} + 16'd4;
+      ip = {roce_pkg::be32(h_q.dst_ip), roce_pkg::be32(h_q.src_ip), 16'h0000, 8'h11, h_q.ttl,
+            roce_pkg::be16(16'h4000), roce_pkg::be16(h_q.ip_id), roce_pkg::be16(grh_ip_len_q), h_q.tos, 8'h45};
+      ip[95:80] = roce_pkg::be16(roce_pkg::ip_csum(ip));
+      grh_ip_q <= ip;
+    end
+  assign grh_img = {grh_ip_q, 160'd0};
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       hs_q <= '0;
@@ -365,11 +370,14 @@ module xport_rx #(
   end
   assign w_oh = {MaxReads{rdd_fire}} & (w_rep ? w_rep_oh : w_free_oh);
   always_comb begin
+    // only while the firmware reads the answer, its one reader (simulation speed: 16 x two
+    // 24-bit compares on every cycle otherwise)
     rdq_hit_o = 1'b0; rdq_nxt_o = '0;
-    for (int i = 0; i < MaxReads; i++)
-      if (rr_v_q[i] && rr_qpn_q[24*i +: 24] == rdq_qpn_i && rr_first_q[24*i +: 24] == rdq_psn_i) begin
-        rdq_hit_o = 1'b1; rdq_nxt_o = rr_nxt_q[24*i +: 24];
-      end
+    if (rdq_rd_i)
+      for (int i = 0; i < MaxReads; i++)
+        if (rr_v_q[i] && rr_qpn_q[24*i +: 24] == rdq_qpn_i && rr_first_q[24*i +: 24] == rdq_psn_i) begin
+          rdq_hit_o = 1'b1; rdq_nxt_o = rr_nxt_q[24*i +: 24];
+        end
   end
   // served between packets like the other firmware ports (a QP-table write goes first)
   // (not while a READ's writes are unsettled: a re-post may replace that very context)
@@ -394,11 +402,12 @@ module xport_rx #(
 
   // ---- opcode classes: decoded from the arriving header, registered with it in h_q (timing) -----
   localparam int OpdW = 18;
-  logic [OpdW-1:0] opd_q, opd_d;
-  always_comb begin
-    logic [7:0] o;
+  logic [OpdW-1:0] opd_q;
+  // Called where the classes are registered, inside the clocked processes under the header's
+  // load (simulation speed: as an always_comb it ran 18 opcode compares on every cycle; the
+  // same logic in front of the same flip-flops).
+  function automatic logic [OpdW-1:0] opd_of(input logic [7:0] o);
     logic sf, sm, sl, sli, so, soi, wf, wm, wl, wli, wo, woi, rq, at;
-    o = hdr_i.opcode;
     sf  = o == rnic_spec_pkg::BTH_OPCODE_RC_SEND_FIRST;
     sm  = o == rnic_spec_pkg::BTH_OPCODE_RC_SEND_MIDDLE;
     sl  = o == rnic_spec_pkg::BTH_OPCODE_RC_SEND_LAST;
@@ -413,7 +422,7 @@ module xport_rx #(
     woi = o == rnic_spec_pkg::BTH_OPCODE_RC_WRITE_ONLY_IMM;
     rq = o == OpRdReq;
     at = o == OpCmpSwap || o == OpFetchAdd;
-    opd_d = {o == OpAck || o == OpAtomicAck,                 // is_ack
+    opd_of = {o == OpAck || o == OpAtomicAck,                // is_ack
              (o <= OpRdReq) || at,                           // is_rc_req
              o >= OpRrFirst && o <= OpRrOnly,                // is_rr (READ response)
              o == OpUdSend || o == OpUdSendImm,              // ud_op: UD SEND ONLY (with immediate)
@@ -430,7 +439,7 @@ module xport_rx #(
              so || soi || wo || woi,                         // len_only: 0..PMTU
              wm || wl || wli,                                // cont_w: continues a WRITE
              sm || sl || sli};                               // cont_s: continues a SEND
-  end
+  endfunction
   // ATOMIC ACKNOWLEDGE (the classification's first branches, aa), DMA length and payload length
   // not zero (the next state's check and placement): registered with the header too
   logic aack_q, hdnz_q, hpnz_q;
@@ -438,7 +447,7 @@ module xport_rx #(
     if (!rst_ni) begin
       opd_q <= '0; aack_q <= 1'b0; hdnz_q <= 1'b0; hpnz_q <= 1'b0;
     end else if (state_q == SIdle && hdr_fire) begin
-      opd_q <= opd_d; aack_q <= hdr_i.opcode == OpAtomicAck;
+      opd_q <= opd_of(hdr_i.opcode); aack_q <= hdr_i.opcode == OpAtomicAck;
       hdnz_q <= hdr_i.dma_len != 32'd0; hpnz_q <= hdr_i.payload_len != 16'd0;
     end
 
@@ -446,27 +455,25 @@ module xport_rx #(
   // in SCls itself, and a variable shift behind it made the length check and a READ request's
   // packet count the classification's longest paths): the payload-length check of the opcode
   // class, and ceil(DMA length / PMTU) (1 for a zero-length READ). SCls picks one by the PMTU.
-  logic [NPm-1:0]    hlen_ok_q, hlen_ok_d;
-  logic [NPm*24-1:0] hnpk_q, hnpk_d;
-  logic              hwlen_ok_q, hwlen_ok_d;  // WRITE FIRST/ONLY: the payload fits the DMA length
-  always_comb begin
-    logic [15:0] pl;
-    pl = hdr_i.payload_len;
-    hwlen_ok_d = {16'd0, pl} <= hdr_i.dma_len && (!opd_d[7] || {16'd0, pl} == hdr_i.dma_len);
-    for (int j = 0; j < NPm; j++) begin
-      if (opd_d[4]) hlen_ok_d[j] = 32'(pl) == (32'd1 << (8 + j));                    // len_full
-      else if (opd_d[3]) hlen_ok_d[j] = pl != 16'd0 && 32'(pl) <= (32'd1 << (8 + j));  // len_last
-      else if (opd_d[2]) hlen_ok_d[j] = 32'(pl) <= (32'd1 << (8 + j));                 // len_only
-      else hlen_ok_d[j] = pl == 16'd0;
-      hnpk_d[24*j +: 24] = (hdr_i.dma_len == 32'd0) ? 24'd1 :
-                           24'((33'(hdr_i.dma_len) + (33'd1 << (8 + j)) - 33'd1) >> (8 + j));
-    end
-  end
+  // (computed under the load, as opd_q: not on every cycle)
+  logic [NPm-1:0]    hlen_ok_q;
+  logic [NPm*24-1:0] hnpk_q;
+  logic              hwlen_ok_q;  // WRITE FIRST/ONLY: the payload fits the DMA length
   always_ff @(posedge clk_i)
     if (state_q == SIdle && hdr_fire) begin
-      hlen_ok_q <= hlen_ok_d;
-      hnpk_q <= hnpk_d;
-      hwlen_ok_q <= hwlen_ok_d;
+      logic [15:0] pl;
+      logic [OpdW-1:0] od;
+      pl = hdr_i.payload_len;
+      od = opd_of(hdr_i.opcode);
+      hwlen_ok_q <= {16'd0, pl} <= hdr_i.dma_len && (!od[7] || {16'd0, pl} == hdr_i.dma_len);
+      for (int j = 0; j < NPm; j++) begin
+        if (od[4]) hlen_ok_q[j] <= 32'(pl) == (32'd1 << (8 + j));                    // len_full
+        else if (od[3]) hlen_ok_q[j] <= pl != 16'd0 && 32'(pl) <= (32'd1 << (8 + j));  // len_last
+        else if (od[2]) hlen_ok_q[j] <= 32'(pl) <= (32'd1 << (8 + j));                 // len_only
+        else hlen_ok_q[j] <= pl == 16'd0;
+        hnpk_q[24*j +: 24] <= (hdr_i.dma_len == 32'd0) ? 24'd1 :
+                              24'((33'(hdr_i.dma_len) + (33'd1 << (8 + j)) - 33'd1) >> (8 + j));
+      end
     end
 
   // ---- classification (combinational, from the registered header and the QP table read) --------
@@ -478,7 +485,7 @@ module xport_rx #(
   logic        qp_ok, is_ack, is_rc_req, inorder, dup, ahead;
   logic        len_full, len_last, len_only, cont_w, cont_s;
   logic        rd_req, atomic, is_write, is_send, wstart, starts, lastish, needs_rq, has_imm;
-  logic        ud_op, ud_qp, ud_fits;
+  logic        ud_qp, ud_fits;
   logic        seq_ok, len_ok, acc_ok, wlen_ok, slen_ok, ack_now, e_inv;
   logic [31:0] rem0, boff;
   logic [33:0] sroom;   // a SEND's buffer bytes left after this packet (state va, see slen_ok)
@@ -508,15 +515,19 @@ module xport_rx #(
   // n <= room as gates, not as a compare (timing: Yosys maps a compare to a carry chain, whose
   // output ABC takes as arriving at once, so it put slen_ok, behind the rq-slot RAM's output mux
   // and the chain, at the start of the decision's LUTs: 9 levels into state_q; as gates ABC sees
-  // the whole path)
+  // the whole path). n > room[15:0] where the highest differing bit is set in n: the bits
+  // differing above bit i are smeared down by ORs of shifted words (wiring and OR gates, no
+  // carry chain), so that Verilator evaluates a few word operations, not a 16-step bit loop, in
+  // this always_comb on every cycle (docs/sim-speed.md, step 15)
   function automatic logic fits(input logic [15:0] n, input logic [33:0] room);
-    logic gt, eq;
-    gt = 1'b0; eq = 1'b1;
-    for (int i = 15; i >= 0; i--) begin
-      gt = gt | (eq & n[i] & !room[i]);
-      eq = eq & (n[i] == room[i]);
-    end
-    fits = room[33:16] != 18'd0 || !gt;
+    logic [15:0] d, s;
+    d = n ^ room[15:0];
+    s = d | (d >> 1);
+    s = s | (s >> 2);
+    s = s | (s >> 4);
+    s = s | (s >> 8);
+    // s[i]: some bit at or above i differs; the first difference from the top has n set there
+    fits = room[33:16] != 18'd0 || (n & ~room[15:0] & ~(s >> 1)) == 16'd0;
   endfunction
 
   always_comb begin
@@ -817,7 +828,6 @@ module xport_rx #(
   logic [63:0] ch_va;
   logic [31:0] ch_key;
   logic [15:0] ch_len;
-  logic [33:0] segleft;
   logic [31:0] ch_n;
   logic [15:0] ch_n_first;
   logic        pl_rd_q;
@@ -902,11 +912,10 @@ module xport_rx #(
       sg_oh[i] = (i == NSge - 1) || sg_in[i];
       for (int j = 0; j < i; j++) if (sg_in[j]) sg_oh[i] = 1'b0;
     end
-    sg_base = '0; segleft = '0; ch_key = '0;
+    sg_base = '0; ch_key = '0;
     for (int i = 0; i < NSge; i++)
       if (sg_oh[i]) begin
         sg_base = sg_base | sgt_base_q[64*i +: 64];
-        segleft = segleft | sg_left[34*i +: 34];
         ch_key  = ch_key | sgt_key_q[32*i +: 32];
       end
     // UD: the GRH area comes from the header, the payload from the stream: a chunk holds one
@@ -1058,8 +1067,10 @@ module xport_rx #(
       else if (!dma_req_fire && dma_wr_cpl_valid_i) out_cnt_q <= out_cnt_q - 8'd1;
 
       // READ contexts: allocation / replacement by the firmware, freed by a QP-table write
-      for (int i = 0; i < MaxReads; i++)
-        if (qpt_fire && {8'd0, rr_qpn_q[24*i +: 24]} == qpt_wr_qpn_i) rr_v_q[i] <= 1'b0;
+      // (qpt_fire tested once, not inside the loop: 16 compares per edge otherwise)
+      if (qpt_fire)
+        for (int i = 0; i < MaxReads; i++)
+          if ({8'd0, rr_qpn_q[24*i +: 24]} == qpt_wr_qpn_i) rr_v_q[i] <= 1'b0;
       for (int i = 0; i < MaxReads; i++) if (w_oh[i]) rr_v_q[i] <= 1'b1;
 
       // a SEND past its buffer (c_slb, SCls): the QP's state, in error (no state after SCls
@@ -1374,7 +1385,7 @@ module xport_rx #(
   end
 
   logic unused_in;
-  assign unused_in = ^{mk_rsp_tag_i, dma_wr_cpl_tag_i, h_q, q_e, q_rqd, segleft, ch_n, len_full, len_last, len_only, psn_d,
+  assign unused_in = ^{mk_rsp_tag_i, dma_wr_cpl_tag_i, h_q, q_e, q_rqd, ch_n, len_full, len_last, len_only, psn_d,
                        buf_total, rr_avail, m_d, sg_in, sg_left};
 
 endmodule

@@ -299,10 +299,14 @@ struct Tb {
   }
   uint32_t cnt(int i) { return (uint32_t)vlb::get(top->cnt_o, 32 * i, 32); }
   // READ progress query: -1 when (qpn, first psn) is not outstanding, else the next PSN expected
+  // (asked as the firmware does: the read strobe high for the evaluation, low again after)
   int64_t rdq(uint32_t qpn, uint32_t psn) {
-    top->rdq_qpn_i = qpn; top->rdq_psn_i = psn;
+    top->rdq_qpn_i = qpn; top->rdq_psn_i = psn; top->rdq_rd_i = 1;
     waves.eval(*top);
-    return top->rdq_hit_o ? int64_t(top->rdq_nxt_o) : -1;
+    int64_t r = top->rdq_hit_o ? int64_t(top->rdq_nxt_o) : -1;
+    top->rdq_rd_i = 0;
+    waves.eval(*top);
+    return r;
   }
 
   void send_pkt(const Pkt& p) {
