@@ -1,5 +1,6 @@
-// The firmware subsystem: the RV32IM soft core with its memories, the image loader/checker,
-// the firmware's MMIO registers, and the BAR0 window onto IMEM and DMEM. While the core is held
+// The firmware subsystem: the soft core's tile (rnic_fw_tile: the RV32IM core, its memories and
+// its tightly coupled window), the image loader/checker, the firmware's MMIO registers, and the
+// BAR0 window onto IMEM and DMEM. One tile today; several cores: docs/decisions/multi-core.md. While the core is held
 // (or its image was refused) the host reads and writes both memories through the window; while
 // it runs, the host may read DMEM (log ring, contexts) through a second port and nothing else.
 module rnic_fw_subsys #(
@@ -206,128 +207,22 @@ module rnic_fw_subsys #(
   assign win_err_o = win_fault;
   assign win_rdata_o = dbg_pend_q ? dbg_rdata : ld_rdata;
 
-  // Retirement trace: used by the CPU testbenches, left for a debug probe here.
-  logic tr_valid, tr_rd_we, tr_trap;
-  logic [31:0] tr_pc, tr_insn, tr_rd_wdata;
-  logic [4:0] tr_rd;
-
-  // The engines' window is 4 KiB, then the descriptor mailboxes' page (offset bit 12; both
-  // aliased up to fw_tc.qpc_base); the engines take whole words (stores are 32-bit). From
-  // qpc_base on: the QP-context RAM, byte-enabled like DMEM.
-  // The engines' request leaves here from registers (eq_*_q, the cycle after the core presents
-  // it): no path runs from the core's address add through an engine's decode into its state
-  // (issue 16: that was the core's longest path, 10-12 LUT levels into wqe_fetch, cqe_writer,
-  // doorbell_bar and the DMA engine). A store is posted (the engine takes it one cycle later; a
-  // later access reaches the engine later still, so program order holds); a load's data comes
-  // from the engine's register the cycle after that, two cycles after the request
-  // (tc_rvalid). The QP-context RAM, a block RAM whose address port is its own register, keeps
-  // the one-cycle load.
-  logic [31:0] tc_addr_full, tc_wdata, qpc_rdata;
-  logic [3:0]  tc_be;
-  logic        tc_req, tc_go, tc_we, sel_qpc, tc_rvalid;
-  logic [31:0] tc_rdata;
-  logic        eq_req_q, eq_we_q, eng_rv_q, mb_req_q, mb_rv_q;
-  // a QP-context RAM load's data is valid the cycle after its request: from a load accepted
-  // (qpc_ld_q) and an address in the RAM (qpc_ra_q: its region bits and the RAM's bit, raw from
-  // the address add, decoded the cycle after), registered apart (see tc_go_o and ra_q in rv_cpu)
-  logic        qpc_ld_q, qpc_rv, qpc_at;
-  logic [4:0]  qpc_ra_q;
-  logic [11-$clog2(rnic_spec_pkg::FW_TC_EVR_NUM * rnic_spec_pkg::RX_EVENT_BYTES):0] evr_ra_q;
-  logic [11:0] eq_addr_q;
-  logic [31:0] eq_wdata_q;
-  // qpc_base is a power of two above the engines' window: its one bit selects the RAM
-  localparam logic [31:0] QpcBase = rnic_spec_pkg::FW_TC_QPC_BASE;
-  assign sel_qpc = |(tc_addr_full & QpcBase);
-  // the receive-event ring's slots (fw_tc evr_base, 256-byte aligned, below qpc_base): read by
-  // their own port from the core's address, one-cycle loads like the QP-context RAM's; not
-  // passed to the engines (their answer would come a cycle after the ring's)
-  localparam int unsigned EvrAw = $clog2(rnic_spec_pkg::FW_TC_EVR_NUM * rnic_spec_pkg::RX_EVENT_BYTES);
-  localparam logic [11:0] EvrBase = rnic_spec_pkg::FW_TC_EVR_BASE;
-  logic sel_evr, sel_mb;
-  assign sel_evr = !sel_qpc && tc_addr_full[11:EvrAw] == EvrBase[11:EvrAw];
-  // the descriptor mailboxes' page: offset bit 12 (spec fw_tc mbox_page; the ring's slots alias
-  // into it, as into the rest of the window, so a load has exactly one answer)
-  assign sel_mb = !sel_qpc && !sel_evr && tc_addr_full[12] == rnic_spec_pkg::FW_TC_MBOX_PAGE[12];
-  always_ff @(posedge clk_i) begin
-    if (!core_run) begin
-      eq_req_q <= 1'b0;
-      mb_req_q <= 1'b0;
-      qpc_ld_q <= 1'b0;
-      eng_rv_q <= 1'b0;
-      mb_rv_q <= 1'b0;
-    end else begin
-      eq_req_q <= tc_req && !sel_qpc && !sel_evr && tc_addr_full[12] != rnic_spec_pkg::FW_TC_MBOX_PAGE[12];
-      mb_req_q <= tc_req && sel_mb;
-      qpc_ld_q <= tc_go && !tc_we;
-      eng_rv_q <= eq_req_q && !eq_we_q;
-      mb_rv_q <= mb_req_q && !eq_we_q;
-    end
-    qpc_ra_q <= {tc_addr_full[31:28], sel_qpc};
-    evr_ra_q <= tc_addr_full[11:EvrAw];
-    // loaded by a data request (any address) so an idle core does not toggle the engines'
-    // inputs; not by tc_req, the request and the address decode in one cone
-    if (tc_go) begin
-      eq_we_q    <= tc_we;
-      eq_addr_q  <= tc_addr_full[11:0];
-      eq_wdata_q <= tc_wdata;
-    end
-  end
-  assign tc_req_o = eq_req_q;
-  assign tc_we_o = eq_we_q;
-  assign tc_wdata_o = eq_wdata_q;
-  assign tc_addr_o = eq_addr_q;
-  logic unused_tc;
-  assign unused_tc = ^{tc_addr_full[31:13]};
-  // the receive-event ring: its slots read from the core's address (loaded by any data
-  // request, like eq_*_q), its counts on the registered request like the engines' registers
-  logic [31:0] evr_rdata, evr_reg_rdata;
-  logic        evr_rv;
-  rnic_fw_evring u_evring (
-    .clk_i, .rst_ni, .in_valid_i(evt_valid_i), .in_ready_o(evt_ready_o), .in_data_i(evt_data_i),
-    .rd_en_i(tc_go), .rd_addr_i(tc_addr_full[EvrAw-1:2]), .rd_data_o(evr_rdata),
-    .tc_req_i(eq_req_q), .tc_we_i(eq_we_q), .tc_addr_i(eq_addr_q), .tc_wdata_i(eq_wdata_q),
-    .tc_rdata_o(evr_reg_rdata)
-  );
-  rnic_qpc_ram #(.NumQps(NumQps), .EntryBytes(rnic_spec_pkg::FW_TC_QPC_ENTRY_BYTES)) u_qpc (
-    .clk_i, .go_i(tc_go), .we_i(tc_we), .be_i(tc_be), .addr_i(tc_addr_full & (QpcBase - 32'd1)),
-    .wdata_i(tc_wdata), .sel_i(qpc_at), .rdata_o(qpc_rdata)
-  );
-  // a load's data: the RAM's in the cycle its valid (qpc_rv) says so, else the engine's
-  // register (the core has one load outstanding; no register loaded from the request's address
-  // and the request in one cone, issue 16)
-  assign qpc_at = qpc_ra_q[4:1] == rv_pkg::TcBase[31:28] && qpc_ra_q[0];
-  assign qpc_rv = qpc_ld_q && qpc_at;
-  assign evr_rv = qpc_ld_q && qpc_ra_q[4:1] == rv_pkg::TcBase[31:28] && !qpc_ra_q[0] && evr_ra_q == EvrBase[11:EvrAw];
-  // the mailboxes' status picked by its own valid: the engines' answer registers hold their
-  // last answer while the core loads from the mailboxes' page
-  logic [31:0] mb_rdata;
-  assign tc_rdata = qpc_rv ? qpc_rdata : evr_rv ? evr_rdata : mb_rv_q ? mb_rdata : tc_rdata_i | evr_reg_rdata;
-  assign tc_rvalid = qpc_rv | evr_rv | eng_rv_q | mb_rv_q;
-
-  // ---- the descriptor mailboxes on the tightly coupled window (spec fw_tc mbox_regs) ----------
-  // posted one-cycle stores of the data words and the commit, two-cycle loads of the status
-  rnic_fw_desc_mbox u_desc_mbox (
-    .clk_i, .rst_ni, .tc_req_i(mb_req_q), .tc_we_i(eq_we_q), .tc_addr_i(eq_addr_q), .tc_wdata_i(eq_wdata_q),
-    .tc_rdata_o(mb_rdata), .txd_valid_o, .txd_ready_i, .txd_data_o, .rqd_valid_o, .rqd_ready_i, .rqd_data_o,
-    .rdd_valid_o, .rdd_ready_i, .rdd_data_o
-  );
-  // The core's reset is core_run alone: the loader's state resets asynchronously with rst_ni, so
-  // core_run is low whenever rst_ni is and `rst_ni && core_run` is the same signal. Without the
-  // top-level input in it, the core's load muxes and stall logic leave Verilator's input region
-  // (evaluated twice per cycle) for the clocked one; no cycle changes (docs/sim-speed.md, step 7).
-  rv_cpu #(.ImemBytes(ImemBytes), .DmemBytes(DmemBytes), .ImemInit(ImemInit), .DmemInit(DmemInit)) u_cpu (
-    .clk_i, .rst_ni(core_run),
+  // ---- the core's tile: the soft core, its memories and its tightly coupled window ----------
+  rnic_fw_tile #(
+    .ImemBytes(ImemBytes), .DmemBytes(DmemBytes), .NumQps(NumQps), .ImemInit(ImemInit),
+    .DmemInit(DmemInit), .HartId(32'd0)
+  ) u_tile (
+    .clk_i, .rst_ni, .core_run_i(core_run),
     .ld_req_i(ld_req), .ld_we_i(ld_we), .ld_addr_i(ld_addr), .ld_wdata_i(win_wdata_i),
     .ld_rdata_o(ld_rdata), .ld_rvalid_o(ld_rvalid),
     .dbg_req_i(dbg_req), .dbg_addr_i({13'h0, wr_addr_q[18:0]}), .dbg_rdata_o(dbg_rdata),
     .dbg_rvalid_o(dbg_rvalid),
     .mmio_req_o(mmio_req), .mmio_we_o(mmio_we), .mmio_addr_o(mmio_addr), .mmio_wdata_o(mmio_wdata),
     .mmio_be_o(mmio_be), .mmio_gnt_i(mmio_gnt), .mmio_rvalid_i(mmio_rvalid), .mmio_rdata_i(mmio_rdata),
-    .tc_req_o(tc_req), .tc_go_o(tc_go), .tc_we_o(tc_we), .tc_addr_o(tc_addr_full), .tc_wdata_o(tc_wdata),
-    .tc_be_o(tc_be), .tc_rvalid_i(tc_rvalid), .tc_rdata_i(tc_rdata),
     .irq_ext_i,
-    .ret_valid_o(tr_valid), .ret_pc_o(tr_pc), .ret_insn_o(tr_insn), .ret_rd_o(tr_rd),
-    .ret_rd_we_o(tr_rd_we), .ret_rd_wdata_o(tr_rd_wdata), .ret_trap_o(tr_trap)
+    .evt_valid_i, .evt_ready_o, .evt_data_i, .rqd_valid_o, .rqd_ready_i, .rqd_data_o,
+    .txd_valid_o, .txd_ready_i, .txd_data_o, .rdd_valid_o, .rdd_ready_i, .rdd_data_o,
+    .tc_req_o, .tc_we_o, .tc_addr_o, .tc_wdata_o, .tc_rdata_i
   );
 
   // ---- the firmware's MMIO space: status/queue registers, and the DMA block and its buffer ----
@@ -463,5 +358,5 @@ module rnic_fw_subsys #(
   assign cpu_status_o = cpu_st;
 
   logic unused_fw;
-  assign unused_fw = ^{img_version, tr_valid, tr_rd_we, tr_trap, tr_pc, tr_insn, tr_rd_wdata, tr_rd};
+  assign unused_fw = ^img_version;
 endmodule

@@ -552,7 +552,7 @@ void RnicNode::clock_thread() {
     c.clk_i = 1;
     eval_edge(c);
     if (!pc_prof_.empty())
-      pc_prof_[(c.rootp->rnic_core__DOT__u_fw__DOT__u_cpu__DOT__u_core__DOT__ex_pc_q >> 2) % kPcProfWords]++;
+      pc_prof_[(c.rootp->rnic_core__DOT__u_fw__DOT__u_tile__DOT__u_cpu__DOT__u_core__DOT__ex_pc_q >> 2) % kPcProfWords]++;
     if (waves_->on()) waves_->dump(now_ps() + half_ps);
     ctx_->timeInc(1);
     cycle_++;
