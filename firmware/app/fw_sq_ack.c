@@ -186,7 +186,7 @@ void fw_sq_ack(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome, uin
 			/* a response context is free again: QPs that held a READ back may go on */
 			rd_waiting = 0;
 			for (uint32_t q = FW_FIRST_QPN; q < FW_QP_SCAN_END; q++)
-				if (q != qpn && fw_res.qp_used[q] &&
+				if (q != qpn && fw_qp_mine(q) &&
 				    rnic_qp_ctx_get_sq_next(fw_res.qp_ctx[q]) != rnic_qp_ctx_get_sq_pi(fw_res.qp_ctx[q]))
 					fw_sq_service(q);
 		}

@@ -582,7 +582,7 @@ void fw_sq_retry_stalled(void)
 		return;
 	fw_stalled_any = 0;
 	for (uint32_t q = FW_FIRST_QPN; q < FW_QP_SCAN_END; q++) {
-		if (!fw_res.qp_used[q])
+		if (!fw_qp_mine(q))
 			continue;
 		if (fw_res.qp_run[q].sq_stalled)
 			fw_sq_service(q);

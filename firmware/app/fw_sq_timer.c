@@ -53,7 +53,7 @@ void fw_timers_poll(void)
 	next_deadline = ~0ull;
 	for (uint32_t q = FW_FIRST_QPN; q < FW_QP_SCAN_END; q++) {
 		struct fw_qp_run *r = &fw_res.qp_run[q];
-		if (!fw_res.qp_used[q] || !r->deadline)
+		if (!fw_qp_mine(q) || !r->deadline)
 			continue;
 		if (now < r->deadline) {
 			if (r->deadline < next_deadline)

@@ -121,6 +121,11 @@ struct fw_res {
 };
 
 extern struct fw_res fw_res;
+/* A QP this core serves: in use, and so its own (docs/decisions/multi-core.md). Each core's
+ * in-use flags live in its own QP-context RAM and are set by the owner alone at CREATE_QP, so the
+ * data path's scans over QPs (stalled engines, timers, waiting READs) need no other ownership
+ * test (fw_owns_qp, fw_core.h, is the rule the command path applies). */
+static inline int fw_qp_mine(uint32_t qpn) { return fw_res.qp_used[qpn]; }
 
 /* Once at boot, on the zeroed tables: learns the QP count, carves and zeroes the QP-context
  * RAM. */

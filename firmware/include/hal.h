@@ -29,6 +29,8 @@ static inline void hal_tc_wr32(uint32_t off, uint32_t v) { mock_tc_wr32(off, v);
 static inline uint32_t hal_tc_rd32_at(uint32_t off, uint32_t i) { return mock_tc_rd32(off + 4 * i); }
 static inline void hal_tc_wr32_at(uint32_t off, uint32_t i, uint32_t v) { mock_tc_wr32(off + 4 * i, v); }
 static inline uint32_t hal_cycles32(void) { return (uint32_t)mock_cycles(); }
+extern uint32_t mock_hart_id; /* what hal_hart_id() returns */
+static inline uint32_t hal_hart_id(void) { return mock_hart_id; }
 extern uint8_t mock_qpc[RNIC_MAX_NUM_QPS * RNIC_FW_TC_QPC_ENTRY_BYTES];
 static inline uint8_t *hal_qpc_base(void) { return mock_qpc; }
 extern uint32_t mock_tc[];
@@ -93,6 +95,14 @@ static inline uint64_t hal_cycles(void)
 		__asm__ volatile("csrr %0, mcycleh" : "=r"(hi2));
 	} while (hi != hi2);
 	return ((uint64_t)hi << 32) | lo;
+}
+
+/* mhartid: which soft core this is (rnic_fw_tile HartId; docs/decisions/multi-core.md). */
+static inline uint32_t hal_hart_id(void)
+{
+	uint32_t v;
+	__asm__ volatile("csrr %0, mhartid" : "=r"(v));
+	return v;
 }
 
 /* mcycle's low word: one instruction, for measuring intervals shorter than 2^32 cycles. */

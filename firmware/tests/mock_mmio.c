@@ -544,6 +544,7 @@ void mock_tc_wr32(uint32_t off, uint32_t v)
 
 uint64_t mock_now;
 uint64_t mock_cycles(void) { return mock_now; }
+uint32_t mock_hart_id;
 unsigned mock_dma_reads;
 
 void check(int ok, const char *name)

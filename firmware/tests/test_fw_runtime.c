@@ -1,8 +1,10 @@
 /* Host unit tests of the firmware runtime (MOCK_MMIO build): log formatting, the log ring and
- * its registers, the panic record, WQE-fetch error attribution. */
+ * its registers, the panic record, WQE-fetch error attribution, the core's identity and QP owner
+ * rule. */
 #include <stdio.h>
 #include <string.h>
 
+#include "fw_core.h"
 #include "fw_log.h"
 #include "fw_panic.h"
 #include "fw_wqf.h"
@@ -73,6 +75,32 @@ int main(void)
 	wa = fw_wqf_wait(ka, ka);
 	check(wb == -1 && wa == -1 && fw_wqf_wait(kc, kc) == -1 && fw_wqf_wait(kc, kc) == 0,
 	      "fw-wqf-two-errors-fail-every-command-seen");
+
+	/* The core's identity from mhartid and hw_caps.log2_cores; every QPN has exactly one owner,
+	 * QPN mod the core count, at 1, 2 and 4 cores (docs/decisions/multi-core.md). */
+	uint32_t caps_saved = regs[RNIC_FW_REG_HW_CAPS / 4];
+	int id_ok = 1, owner_ok = 1;
+	for (uint32_t lg = 0; (1u << lg) <= RNIC_MAX_CORES; lg++) {
+		uint32_t n = 1u << lg, owned[RNIC_MAX_CORES] = {0};
+		regs[RNIC_FW_REG_HW_CAPS / 4] = (caps_saved & ~RNIC_HW_CAPS_LOG2_CORES_MASK) | rnic_hw_caps_mk_log2_cores(lg);
+		for (uint32_t qpn = 0; qpn < 1024; qpn++) {
+			uint32_t owners = 0;
+			for (uint32_t h = 0; h < n; h++) {
+				mock_hart_id = h;
+				fw_core_init();
+				id_ok &= fw_core_id == h && fw_core_mask == n - 1;
+				if (fw_owns_qp(qpn))
+					owners++, owned[h]++, owner_ok &= qpn % n == h;
+			}
+			owner_ok &= owners == 1;
+		}
+		for (uint32_t h = 0; h < n; h++)
+			owner_ok &= owned[h] == 1024 / n;
+	}
+	check(id_ok, "fw-core-id-from-mhartid-and-hw-caps");
+	check(owner_ok, "fw-core-owner-qpn-mod-cores");
+	regs[RNIC_FW_REG_HW_CAPS / 4] = caps_saved;
+	mock_hart_id = 0;
 
 	return mock_failed;
 }

@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'hCD2D7EB6;
+  localparam logic [31:0] SPEC_HASH = 32'h6845E830;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -13,6 +13,7 @@ package rnic_spec_pkg;
   localparam int unsigned MAX_WQEBBS = 32'h4;
   localparam int unsigned MAX_RD_ATOMIC = 32'h10;
   localparam int unsigned READ_CONTEXTS = 32'h10;
+  localparam int unsigned MAX_CORES = 32'h4;
   localparam int unsigned FW_IMAGE_MAGIC = 32'h57464E52;
   localparam int unsigned CQW_INDEX_BITS = 32'h11;
   localparam int unsigned CQW_COUNT_BITS = 32'h10;
@@ -2011,8 +2012,11 @@ package rnic_spec_pkg;
   localparam int unsigned HW_CAPS_READ_CTX_W = 8;
   localparam int unsigned HW_CAPS_LOG2_QPS_LSB = 16;
   localparam int unsigned HW_CAPS_LOG2_QPS_W = 5;
+  localparam int unsigned HW_CAPS_LOG2_CORES_LSB = 21;
+  localparam int unsigned HW_CAPS_LOG2_CORES_W = 2;
   typedef struct packed {
-    logic [10:0] rsvd21;
+    logic [8:0] rsvd23;
+    logic [1:0] log2_cores;
     logic [4:0] log2_qps;
     logic [7:0] read_ctx;
     logic [3:0] rq_slots;

@@ -8,6 +8,8 @@ module rnic_core #(
   parameter int unsigned AxiIdWidth   = 5,
   parameter int unsigned BarAddrWidth = 22,   // 4 MiB BAR0
   parameter int unsigned DbIdWidth    = 4,    // AXI ID width of the doorbell BAR port
+  // firmware soft cores (spec device.max_cores, hw_caps.log2_cores): 1 until the cores share the
+  // engines (docs/decisions/multi-core.md, phase 4); any other count stops the elaboration
   parameter int unsigned NumCores     = 1,
   // QP count (QPNs 2 .. NumQps-1): entries of the RTL QP table and of the firmware's QP-context
   // RAM (fw_tc.qpc_entry_bytes each); a power of two up to device.max_num_qps
@@ -252,12 +254,19 @@ module rnic_core #(
 
   // what the firmware reads in hw_caps (spec layout hw_caps): engines attached, READ responses
   // placed, receive slots per QP, the READ contexts, log2 of the QP count (the firmware sizes its
-  // tables and the QP-context RAM from it)
+  // tables and the QP-context RAM from it), log2 of the core count (which QPs are a core's own)
   localparam logic [31:0] HwCaps = (32'(1) << rnic_spec_pkg::HW_CAPS_ENGINES_LSB) |
       (32'(1) << rnic_spec_pkg::HW_CAPS_READ_RESP_LSB) |
       (32'(XrxRqSlots) << rnic_spec_pkg::HW_CAPS_RQ_SLOTS_LSB) |
       (32'(XrxMaxReads) << rnic_spec_pkg::HW_CAPS_READ_CTX_LSB) |
-      (32'($clog2(NumQps)) << rnic_spec_pkg::HW_CAPS_LOG2_QPS_LSB);
+      (32'($clog2(NumQps)) << rnic_spec_pkg::HW_CAPS_LOG2_QPS_LSB) |
+      (32'($clog2(NumCores)) << rnic_spec_pkg::HW_CAPS_LOG2_CORES_LSB);
+  // Several cores need the per-core fronts of the engines and the firmware's command forwarding
+  // (docs/decisions/multi-core.md, phases 2-4): until they exist no other count is built, rather
+  // than a second core that would look wired and share one core's queues.
+  if (NumCores != 1) begin : g_num_cores
+    $error("rnic_core: NumCores must be 1 until the multi-core phases land (docs/decisions/multi-core.md)");
+  end
   rnic_fw_subsys #(.DataWidth(DataWidth), .NumQps(NumQps), .ImemInit(FwImemInit), .DmemInit(FwDmemInit)) u_fw (
     .clk_i, .rst_ni, .hold_i(cpu_control[rnic_spec_pkg::CPU_CONTROL_HOLD_LSB]),
     .hw_caps_i(HwCaps),

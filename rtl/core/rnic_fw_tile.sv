@@ -3,7 +3,7 @@
 // ring, the descriptor mailboxes, and the registered request to the engines' page): everything
 // a core has of its own. rnic_fw_subsys puts the shared part around it (the loader, the BAR0
 // window, the firmware MMIO registers, the firmware DMA, the MMIO mailboxes). HartId is the
-// core's mhartid, from which the firmware learns which QPs are its own (spec [cores]).
+// core's mhartid, from which the firmware learns which QPs are its own (spec device.max_cores).
 module rnic_fw_tile #(
   parameter int unsigned ImemBytes = 65536,
   parameter int unsigned DmemBytes = 65536,

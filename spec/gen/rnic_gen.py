@@ -95,6 +95,9 @@ class Spec:
         if len(self.blocks) * self.bar0["block_stride"] > (1 << REG_ADDR_W):
             raise SpecError("register blocks overflow the register window")
         dv = self.device
+        if dv["max_cores"] not in (1, 2, 4) or \
+                next(f for f in self.layouts["hw_caps"]["fields"] if f["name"] == "log2_cores")["bits"] < 2:
+            raise SpecError("device: max_cores must be 1, 2 or 4 (QPN mod the core count), told in hw_caps.log2_cores")
         if dv["read_contexts"] < dv["max_rd_atomic"]:
             raise SpecError("device: read_contexts below max_rd_atomic (one QP could not use its limit)")
         bf = next(r for r in self.db_page["regs"] if r["name"] == "bf_data")

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0xCD2D7EB6u
+#define RNIC_SPEC_HASH 0x6845E830u
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -21,6 +21,7 @@
 #define RNIC_MAX_WQEBBS 0x4u
 #define RNIC_MAX_RD_ATOMIC 0x10u
 #define RNIC_READ_CONTEXTS 0x10u
+#define RNIC_MAX_CORES 0x4u
 #define RNIC_FW_IMAGE_MAGIC 0x57464E52u
 #define RNIC_CQW_INDEX_BITS 0x11u
 #define RNIC_CQW_COUNT_BITS 0x10u
@@ -4879,6 +4880,16 @@ static inline void rnic_hw_caps_set_log2_qps(void *p, uint32_t v)
 	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2;
 	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x1Fu) | (((uint8_t)v << 0) & 0x1Fu)));
 }
+#define RNIC_HW_CAPS_LOG2_CORES_OFF 2u
+static inline uint32_t rnic_hw_caps_get_log2_cores(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2) & 0x60u) >> 5);
+}
+static inline void rnic_hw_caps_set_log2_cores(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x60u) | (((uint8_t)v << 5) & 0x60u)));
+}
 #define RNIC_HW_CAPS_ENGINES_LSB 0u
 #define RNIC_HW_CAPS_ENGINES_MASK 0x00000001u
 static inline uint32_t rnic_hw_caps_v_engines(uint32_t v)
@@ -4928,6 +4939,16 @@ static inline uint32_t rnic_hw_caps_v_log2_qps(uint32_t v)
 static inline uint32_t rnic_hw_caps_mk_log2_qps(uint32_t x)
 {
 	return (x << 16) & 0x001F0000u;
+}
+#define RNIC_HW_CAPS_LOG2_CORES_LSB 21u
+#define RNIC_HW_CAPS_LOG2_CORES_MASK 0x00600000u
+static inline uint32_t rnic_hw_caps_v_log2_cores(uint32_t v)
+{
+	return (v & 0x00600000u) >> 21;
+}
+static inline uint32_t rnic_hw_caps_mk_log2_cores(uint32_t x)
+{
+	return (x << 21) & 0x00600000u;
 }
 
 /* cpu_control (4 bytes): BAR0 cpu.cpu_control. */
@@ -5596,6 +5617,7 @@ static inline uint32_t rnic_mbox_in_status_mk_valid(uint32_t x)
 	X(hw_caps, rq_slots, 0, 1, 4, 4) \
 	X(hw_caps, read_ctx, 1, 1, 0, 8) \
 	X(hw_caps, log2_qps, 2, 1, 0, 5) \
+	X(hw_caps, log2_cores, 2, 1, 5, 2) \
 	X(cpu_control, hold, 0, 1, 0, 1) \
 	X(cpu_status, running, 0, 1, 0, 1) \
 	X(cpu_status, accepted, 0, 1, 1, 1) \
@@ -5670,6 +5692,7 @@ static inline uint32_t rnic_mbox_in_status_mk_valid(uint32_t x)
 	X(hw_caps, rq_slots, 4, 4) \
 	X(hw_caps, read_ctx, 8, 8) \
 	X(hw_caps, log2_qps, 16, 5) \
+	X(hw_caps, log2_cores, 21, 2) \
 	X(cpu_control, hold, 0, 1) \
 	X(cpu_status, running, 0, 1) \
 	X(cpu_status, accepted, 1, 1) \

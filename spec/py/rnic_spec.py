@@ -3,7 +3,7 @@
 constants, enumerations and every layout as (size, {field: (byte offset, lsb, bits)}).
 Import it with spec/py on sys.path; get()/put() read and write a field in bytes."""
 
-SPEC_HASH = 0xCD2D7EB6
+SPEC_HASH = 0x6845E830
 PCI_VENDOR_ID = 0x10EE
 PCI_DEVICE_ID = 0x5252
 HW_VERSION = 0x10000
@@ -14,6 +14,7 @@ WQEBB_BYTES = 0x40
 MAX_WQEBBS = 0x4
 MAX_RD_ATOMIC = 0x10
 READ_CONTEXTS = 0x10
+MAX_CORES = 0x4
 FW_IMAGE_MAGIC = 0x57464E52
 CQW_INDEX_BITS = 0x11
 CQW_COUNT_BITS = 0x10
@@ -727,6 +728,7 @@ LAYOUTS = {
         "rq_slots": (0, 4, 4),
         "read_ctx": (1, 0, 8),
         "log2_qps": (2, 0, 5),
+        "log2_cores": (2, 5, 2),
     }),
     "cpu_control": (4, {
         "hold": (0, 0, 1),
