@@ -1,6 +1,7 @@
 /* NIC firmware entry: bring-up, then the service loop. */
 #include "fw_arp.h"
 #include "fw_cmd.h"
+#include "fw_core.h"
 #include "fw_log.h"
 #include "fw_panic.h"
 #include "fw_xport.h"
@@ -17,7 +18,8 @@ int main(void)
 	hal_wr32(RNIC_FW_REG_FW_STATUS, RNIC_FW_STATUS_BOOTING);
 	fw_log_init();
 	hal_wr32(RNIC_FW_REG_FW_VERSION, FW_VERSION);
-	fw_log("boot ok %u.%u core %u", FW_VERSION >> 16, FW_VERSION & 0xffffu, (unsigned)hal_rd32(RNIC_FW_REG_CORE_ID));
+	fw_core_init();
+	fw_log("boot ok %u.%u core %u", FW_VERSION >> 16, FW_VERSION & 0xffffu, (unsigned)fw_core_id);
 	fw_cmd_init();
 	fw_xport_init();
 	fw_eq_init();
