@@ -202,21 +202,15 @@ module rv_core #(
   logic [31:0] ex_sum, ex_rest, ex_other;
   logic        ex_lt, ex_use_sum, ex_use_lt, ex_alu;
 
-  // branch condition
-  logic br_eq, br_lt, br_ltu, br_taken;
-  assign br_eq  = (rs1_v == rs2_v);
-  assign br_lt  = ($signed(rs1_v) < $signed(rs2_v));
-  assign br_ltu = (rs1_v < rs2_v);
-  always_comb begin
-    unique case (f3)
-      3'd0:    br_taken = br_eq;
-      3'd1:    br_taken = !br_eq;
-      3'd4:    br_taken = br_lt;
-      3'd5:    br_taken = !br_lt;
-      3'd6:    br_taken = br_ltu;
-      default: br_taken = !br_ltu;
-    endcase
-  end
+  // branch condition: one magnitude compare serves BLT/BGE and BLTU/BGEU (a signed compare is
+  // the unsigned one with both sign bits flipped, f3[1] = 0), and the taken bit is a two-way
+  // pick of a compare and its inversion instead of a six-way case on f3: the case's mux tree
+  // put the soft core's redirect one LUT level over the core's budget (issue 16). f3 = 2, 3
+  // (illegal, trapped) keep "not below, unsigned" as before.
+  logic br_eq, br_lt_any, br_taken;
+  assign br_eq     = (rs1_v == rs2_v);
+  assign br_lt_any = ({rs1_v[31] ^ !f3[1], rs1_v[30:0]} < {rs2_v[31] ^ !f3[1], rs2_v[30:0]});
+  assign br_taken  = (f3[2] | f3[1]) ? (br_lt_any ^ (f3[0] | !f3[2])) : (br_eq ^ f3[0]);
 
   // static prediction (also drives the fetch address)
   logic        pred_taken;
