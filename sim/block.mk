@@ -5,22 +5,6 @@ SIM_DEPS := $(SIM_CPP) host-driver/linux/rnic_ivshmem_proto.h host-driver/linux/
 SIM_BIN := $(BUILD)/sim/rnic_sim
 SIM_FW := $(BUILD)/sim/fw
 
-# The firmware image is not baked in by path: the model reads "imem.hex"/"dmem.hex" from the
-# directory the node chooses at run time (RNIC_FW_DIR, else fw/ next to the binary; see
-# sim/nic/rnic_node.cpp), so a moved or copied build runs its own image, and a firmware change
-# copies two files instead of verilating again.
-# The simulator's core is the 100g configuration (bitstream-scripts/configs/100g.cfg: 512-bit,
-# 1024 QPs), the one the boards take.
-SIM_CONFIG := 100g
-$(BUILD)/sim/obj/Vrnic_core: $(SIM_DEPS) bitstream-scripts/configs/$(SIM_CONFIG).cfg
-	$(call verilate,$(BUILD)/sim/obj,rnic_core,,$(SIM_CPP),$(SIM_MODEL_FLAGS))
-	@touch $@  # Verilator's make leaves an unchanged binary old: do not verilate again next time
-
-SIM_MODEL_FLAGS = $(SYSTEMC_FLAGS) $$(bitstream-scripts/configs/cfg.py $(SIM_CONFIG) verilator) \
-  -CFLAGS -I$(CURDIR)/host-driver/core -CFLAGS -I$(CURDIR)/host-driver/provider -CFLAGS -I$(CURDIR)/tb \
-  -LDFLAGS $(abspath $(HOST_CORE_LIB)) -LDFLAGS $(abspath $(HOST_PROV_LIB)) \
-  -GFwImemInit='"imem.hex"' -GFwDmemInit='"dmem.hex"' $(SIM_OPT)
-
 # The model's per-cycle code at -O2 instead of Verilator's -Os: 13 % more NIC cycles per CPU
 # second under the WRITE stream, no longer to compile cold (docs/sim-speed.md, step 4).
 # The simulators (model and harness, 100g and 25g) are compiled and linked with clang 14 instead
@@ -31,6 +15,29 @@ SIM_MODEL_FLAGS = $(SYSTEMC_FLAGS) $$(bitstream-scripts/configs/cfg.py $(SIM_CON
 # and stays with GCC.
 SIM_CXX ?= clang++-14
 SIM_OPT ?= -MAKEFLAGS OPT_FAST=-O2 -MAKEFLAGS CXX=$(SIM_CXX) -MAKEFLAGS LINK=$(SIM_CXX)
+# Verilator's make rebuilds objects from changed sources only: a build tree records the compiler
+# by a stamp file, and another compiler empties its object directory (no GCC and clang objects
+# mixed in one binary; ccache makes the rebuild cheap when it has seen them).
+SIM_CXX_STAMP := .cxx-$(notdir $(SIM_CXX))
+$(BUILD)/sim/$(SIM_CXX_STAMP) $(BUILD)/sim25/$(SIM_CXX_STAMP):
+	@rm -rf $(@D)/obj $(@D)/.cxx-*
+	@mkdir -p $(@D) && touch $@
+
+# The firmware image is not baked in by path: the model reads "imem.hex"/"dmem.hex" from the
+# directory the node chooses at run time (RNIC_FW_DIR, else fw/ next to the binary; see
+# sim/nic/rnic_node.cpp), so a moved or copied build runs its own image, and a firmware change
+# copies two files instead of verilating again.
+# The simulator's core is the 100g configuration (bitstream-scripts/configs/100g.cfg: 512-bit,
+# 1024 QPs), the one the boards take.
+SIM_CONFIG := 100g
+$(BUILD)/sim/obj/Vrnic_core: $(SIM_DEPS) bitstream-scripts/configs/$(SIM_CONFIG).cfg $(BUILD)/sim/$(SIM_CXX_STAMP)
+	$(call verilate,$(BUILD)/sim/obj,rnic_core,,$(SIM_CPP),$(SIM_MODEL_FLAGS))
+	@touch $@  # Verilator's make leaves an unchanged binary old: do not verilate again next time
+
+SIM_MODEL_FLAGS = $(SYSTEMC_FLAGS) $$(bitstream-scripts/configs/cfg.py $(SIM_CONFIG) verilator) \
+  -CFLAGS -I$(CURDIR)/host-driver/core -CFLAGS -I$(CURDIR)/host-driver/provider -CFLAGS -I$(CURDIR)/tb \
+  -LDFLAGS $(abspath $(HOST_CORE_LIB)) -LDFLAGS $(abspath $(HOST_PROV_LIB)) \
+  -GFwImemInit='"imem.hex"' -GFwDmemInit='"dmem.hex"' $(SIM_OPT)
 
 # Renames, so running copies keep the files they opened.
 $(SIM_BIN): $(BUILD)/sim/obj/Vrnic_core $(FW_IMAGE)
@@ -185,7 +192,7 @@ SIM25_BIN := $(BUILD)/sim25/rnic_sim
 SIM25_CPP := sim/main/sim_main.cpp sim/nic/rnic_node.cpp $(sort $(wildcard sim/host/*.cpp sim/net/*.cpp sim/monitors/*.cpp)) \
   tb/sys/test_rdma.cpp tb/sys/test_rdma_ext.cpp
 $(BUILD)/sim25/obj/Vrnic_core: $(SIM25_CPP) $(wildcard sim/*/*.h tb/common/*.h tb/sys/*.h) $(RTL_SRCS) $(HOST_CORE_LIB) $(HOST_PROV_LIB) \
-  bitstream-scripts/configs/$(SIM25_CONFIG).cfg
+  bitstream-scripts/configs/$(SIM25_CONFIG).cfg $(BUILD)/sim25/$(SIM_CXX_STAMP)
 	$(call verilate,$(BUILD)/sim25/obj,rnic_core,,$(SIM25_CPP),$(SYSTEMC_FLAGS) \
 	  $$(bitstream-scripts/configs/cfg.py $(SIM25_CONFIG) verilator) -CFLAGS -DRNIC_SIM_DATA_BYTES=16 -CFLAGS -DRNIC_SIM_LINK_GBPS=$$(bitstream-scripts/configs/cfg.py $(SIM25_CONFIG) get line_gbps) \
 	  -CFLAGS -I$(CURDIR)/host-driver/core -CFLAGS -I$(CURDIR)/host-driver/provider -CFLAGS -I$(CURDIR)/tb \
