@@ -100,12 +100,15 @@ struct RdmaTest : sc_module {
       int rc = a_->post_send(wr);
       int n = a_->poll(wc, 1, wait_);
       std::string name = nm("rdma-read-" + std::to_string(len));
-      r.check(rc > 0 && n == 1 && wc[0].wr_id == wr.wr_id && wc[0].status == RNIC_WC_STATUS_SUCCESS &&
-                  wc[0].opcode == RNIC_WC_OPCODE_RDMA_READ && same(b_, bbuf + 0x40000 + so, a_, abuf + 0x40000 + dofs, len) &&
-                  a_->mem->read_vec(abuf + 0x40000 + dofs + len, 64) == guard,
-              name.c_str(), "rc %d cqes %d status %d (nic0 drops: read-resp %u trunc %u)", rc, n,
-              n ? int(wc[0].status) : -1, rnic_rd32(&a_->os, RNIC_COUNTER_BASE + 4 * RNIC_CNT_RX_DROP_READ_RESP),
-              rnic_rd32(&a_->os, RNIC_COUNTER_BASE + 4 * RNIC_CNT_RX_DROP_TRUNC));
+      // Each register read takes simulated cycles, so their order is sequenced here (as function
+      // arguments it was the compiler's choice: GCC's, kept, and clang's differed).
+      uint32_t trunc = rnic_rd32(&a_->os, RNIC_COUNTER_BASE + 4 * RNIC_CNT_RX_DROP_TRUNC);
+      uint32_t rresp = rnic_rd32(&a_->os, RNIC_COUNTER_BASE + 4 * RNIC_CNT_RX_DROP_READ_RESP);
+      bool ok = rc > 0 && n == 1 && wc[0].wr_id == wr.wr_id && wc[0].status == RNIC_WC_STATUS_SUCCESS &&
+                wc[0].opcode == RNIC_WC_OPCODE_RDMA_READ && same(b_, bbuf + 0x40000 + so, a_, abuf + 0x40000 + dofs, len) &&
+                a_->mem->read_vec(abuf + 0x40000 + dofs + len, 64) == guard;
+      r.check(ok, name.c_str(), "rc %d cqes %d status %d (nic0 drops: read-resp %u trunc %u)", rc, n,
+              n ? int(wc[0].status) : -1, rresp, trunc);
     }
 
     // SEND into a posted receive buffer, and WRITE_IMM consuming one: both sides complete.
