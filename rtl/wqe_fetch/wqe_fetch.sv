@@ -607,7 +607,7 @@ module wqe_fetch #(
   logic [RdbCntW-1:0]          h_n_q;
   logic [RdbSlotAw-1:0]        h_slot_q, fslot_q;
   logic [WqeRowW-1:0]          fj_q;
-  logic [WqeRows*DataWidth-1:0] wqe_q;
+  logic [8*DescBytes-1:0]      wqe_q;     // the WQE's first DescBytes bytes
   logic                        feed_st;
   rnic_spec_pkg::wqf_sq_qidx_t feed_cmd;
   logic [7:0]                  wqe_nsge;
@@ -652,7 +652,11 @@ module wqe_fetch #(
   end
 
   always_ff @(posedge clk_i) begin
-    if (fs_q == F_RD) wqe_q[DataWidth*fj_q +: DataWidth] <= feed_rd;
+    // byte by byte, constant part-selects (an indexed one on the left is a barrel shifter in
+    // Yosys), only the bytes a descriptor takes
+    for (int k = 0; k < WqeRows; k++)
+      for (int b = 0; b < Bpb; b++)
+        if (k * Bpb + b < DescBytes && fs_q == F_RD && 32'(fj_q) == k) wqe_q[8*(k*Bpb + b) +: 8] <= feed_rd[8*b +: 8];
     if (emit) out_q <= desc;
     if (fs_q == F_HEAD) begin
       h_d_q    <= fpos_q - rrec_first[rrec_rp_q[RrAw-1:0]];

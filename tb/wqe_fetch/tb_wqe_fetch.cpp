@@ -184,6 +184,14 @@ struct Tb {
     }
   }
 
+  // A phase's start: no bus errors, a busy but willing host, what the last phase left in flight done.
+  void settle() {
+    err_pct = 0;
+    ready_pct = 90;
+    data_pct = 90;
+    cpl_delay = 20;
+    for (int i = 0; i < 3000; i++) tick();
+  }
   void tc_wr(uint32_t off, uint32_t v) { tb_tc_store(m, [this] { tick(); }, off, v); }
   uint32_t tc_rd(uint32_t off) { return tb_tc_load(m, [this] { tick(); }, off); }
   void cmd(uint64_t addr, unsigned bbs, unsigned slot, unsigned tag, bool rq = false) {
@@ -370,11 +378,7 @@ struct FwCmds {
 
 static void db_tests(TbResults &r, Tb &tb, unsigned doorbells) {
   std::mt19937_64 &rng = tb.rng;
-  tb.err_pct = 0;
-  tb.ready_pct = 90;
-  tb.data_pct = 90;
-  tb.cpl_delay = 20;
-  for (int i = 0; i < 3000; i++) tb.tick();
+  tb.settle();
   // QPs at the bottom, the middle and the top of the RAM; rings of 4..64 WQEBBs
   std::vector<DbQp> qps;
   qps.reserve(8);  // references into it stay valid when the region-full test adds a QP
@@ -772,11 +776,7 @@ static void rq_set_fidx(Tb &tb, unsigned qpn, uint32_t fidx) { tb.tc_wr(RNIC_FW_
 
 static void rq_db_tests(TbResults &r, Tb &tb, unsigned doorbells) {
   std::mt19937_64 &rng = tb.rng;
-  tb.err_pct = 0;
-  tb.ready_pct = 90;
-  tb.data_pct = 90;
-  tb.cpl_delay = 20;
-  for (int i = 0; i < 3000; i++) tb.tick();
+  tb.settle();
   uint8_t info[4], qx[4];
   // whatever the SQ tests left: their records go
   for (unsigned i = 0; i < NREC; i++) tb.tc_wr(RNIC_FW_TC_WQF_DBR_POP, 0);
@@ -1025,11 +1025,7 @@ static int feed_nsge(uint64_t a) {
 
 static void feed_tests(TbResults &r, Tb &tb, unsigned steps) {
   std::mt19937_64 &rng = tb.rng;
-  tb.err_pct = 0;
-  tb.ready_pct = 90;
-  tb.data_pct = 90;
-  tb.cpl_delay = 20;
-  for (int i = 0; i < 3000; i++) tb.tick();
+  tb.settle();
   for (unsigned i = 0; i < NRREC; i++) tb.tc_wr(RNIC_FW_TC_WQF_RQR_POP, 0);  // what the RQ tests left
   std::vector<FeedQp> fq(3);
   fq[0].q = {7, 207, 4, 1, (uint64_t(0x2468A) << 36) + (rng() % 256) * 4096, true};
