@@ -295,10 +295,10 @@ void fw_rq_service(uint32_t qpn)
 		slots = 1;
 	/* The common passes that do nothing return here, before the refill's register saves:
 	 * nothing posted beyond what the engine holds (a completion in a stream whose receives are
-	 * posted one at a time), or the engine's slots full with WQEs staged (an RQ doorbell of a
-	 * host that keeps its RQ full). */
+	 * posted one at a time), or the engine's slots full with WQEs staged or the engine's feed
+	 * there to hand them later (an RQ doorbell of a host that keeps its RQ full). */
 	if ((uint16_t)(rnic_qp_ctx_get_rq_ci(c) + run->rq_posted) == rnic_qp_ctx_get_rq_pi(c) ||
-	    (run->rq_posted >= slots && rs.n)) {
+	    (run->rq_posted >= slots && (rs.n || (fw_wqf_rqf && run->rqf_en)))) {
 		run->rq_stalled = 0;
 		return;
 	}
