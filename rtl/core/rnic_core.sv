@@ -267,7 +267,9 @@ module rnic_core #(
   if (NumCores != 1) begin : g_num_cores
     $error("rnic_core: NumCores must be 1 until the multi-core phases land (docs/decisions/multi-core.md)");
   end
-  rnic_fw_subsys #(.DataWidth(DataWidth), .NumQps(NumQps), .ImemInit(FwImemInit), .DmemInit(FwDmemInit)) u_fw (
+  rnic_fw_subsys #(
+    .NumCores(NumCores), .DataWidth(DataWidth), .NumQps(NumQps), .ImemInit(FwImemInit), .DmemInit(FwDmemInit)
+  ) u_fw (
     .clk_i, .rst_ni, .hold_i(cpu_control[rnic_spec_pkg::CPU_CONTROL_HOLD_LSB]),
     .hw_caps_i(HwCaps),
     .win_req_i(win_req), .win_we_i(bus_we),

@@ -1,9 +1,13 @@
 // The firmware subsystem: the soft core's tile (rnic_fw_tile: the RV32IM core, its memories and
 // its tightly coupled window), the image loader/checker, the firmware's MMIO registers, and the
-// BAR0 window onto IMEM and DMEM. One tile today; several cores: docs/decisions/multi-core.md. While the core is held
-// (or its image was refused) the host reads and writes both memories through the window; while
-// it runs, the host may read DMEM (log ring, contexts) through a second port and nothing else.
+// BAR0 window onto IMEM and DMEM. NumCores tiles (docs/decisions/multi-core.md, phase 2): one
+// image loaded into every tile, receive events routed to the owner of their QP (rnic_qpn_route),
+// the tiles' descriptors arbitrated into the one engine port of each kind (rnic_rr_arb); with
+// one core all of that is wires. While the cores are held (or the image was refused) the host
+// reads and writes the memories through the window; while they run, the host may read each
+// core's DMEM (log ring, contexts) through a second port and nothing else.
 module rnic_fw_subsys #(
+  parameter int unsigned NumCores  = 1,     // 1, 2 or 4 (spec device.max_cores)
   parameter int unsigned DataWidth = 512,
   parameter int unsigned TagWidth  = 8,
   parameter int unsigned ImemBytes = 65536,
@@ -120,15 +124,42 @@ module rnic_fw_subsys #(
   output logic [7:0]              eth_off_o,
   output logic [31:0]             eth_wdata_o,
   input  logic [31:0]             eth_rdata_i,
-  // the core's tightly coupled window (spec fw_tc): byte offset in the 4 KiB window; a load's
-  // data comes from a register of the engine the next cycle
-  output logic                    tc_req_o,
-  output logic                    tc_we_o,
-  output logic [11:0]             tc_addr_o,
-  output logic [31:0]             tc_wdata_o,
-  input  logic [31:0]             tc_rdata_i
+  // each core's tightly coupled window (spec fw_tc), core k at bits k*W: byte offset in the
+  // 4 KiB window; a load's data comes from a register of the engine the next cycle. Per core
+  // until phase 3 gives the engines a bank per core.
+  output logic [NumCores-1:0]     tc_req_o,
+  output logic [NumCores-1:0]     tc_we_o,
+  output logic [NumCores*12-1:0]  tc_addr_o,
+  output logic [NumCores*32-1:0]  tc_wdata_o,
+  input  logic [NumCores*32-1:0]  tc_rdata_i
 );
   localparam logic [31:0] DmemBase = rnic_spec_pkg::FW_DMEM_BASE;
+  localparam int unsigned CoreW = NumCores > 1 ? $clog2(NumCores) : 1;
+  localparam int unsigned DmemAw = $clog2(DmemBytes);
+  // the window's DMEM part: core k's DMEM at k * DmemBytes (core 0 where the one DMEM was)
+  localparam logic [18:0] WinDmemEnd = 19'(NumCores * DmemBytes);
+  localparam logic [18:0] WinOffMask = NumCores == 1 ? 19'h7FFFF : 19'(DmemBytes - 1);
+  localparam int unsigned EvW = rnic_spec_pkg::RX_EVENT_BYTES * 8;
+  localparam int unsigned TxdW = rnic_spec_pkg::TX_DESC_BYTES * 8;
+  localparam int unsigned RqdW = rnic_spec_pkg::RQ_DESC_BYTES * 8;
+  localparam int unsigned RddW = rnic_spec_pkg::RD_DESC_BYTES * 8;
+  localparam int unsigned QptW = 32 + rnic_spec_pkg::QPT_ENTRY_BYTES * 8;   // QPN, then the entry
+
+  // the tiles' ports, core k at bits k*W (flat vectors: Yosys 0.23 leaves an unpacked array on a
+  // port undriven)
+  logic [NumCores-1:0]      t_ld_rvalid, t_dbg_rvalid;
+  logic [NumCores*32-1:0]   t_ld_rdata, t_dbg_rdata;
+  logic [NumCores-1:0]      t_mmio_req, t_mmio_we, t_mmio_gnt, t_mmio_rvalid;
+  logic [NumCores*32-1:0]   t_mmio_addr, t_mmio_wdata, t_mmio_rdata;
+  logic [NumCores*4-1:0]    t_mmio_be;
+  logic [NumCores-1:0]      t_evt_valid, t_evt_ready, t_txd_valid, t_txd_ready, t_rqd_valid, t_rqd_ready;
+  logic [NumCores-1:0]      t_rdd_valid, t_rdd_ready, t_db_valid, t_db_ready, t_qpt_valid, t_qpt_ready;
+  logic [NumCores*EvW-1:0]  t_evt_data;
+  logic [NumCores*TxdW-1:0] t_txd_data;
+  logic [NumCores*RqdW-1:0] t_rqd_data;
+  logic [NumCores*RddW-1:0] t_rdd_data;
+  logic [NumCores*64-1:0]   t_db_data;
+  logic [NumCores*QptW-1:0] t_qpt_data;
 
   logic core_run, run_q, busy, accepted, refused;
   logic ldr_req, ld_req, ld_we, ld_rvalid;
@@ -156,13 +187,22 @@ module rnic_fw_subsys #(
     wr_addr_q <= win_addr_i;
     wr_strb_q <= win_wstrb_i;
   end
-  logic in_dmem, win_fault, win_pend_q;
+  logic in_dmem, win_fault, win_pend_q, win_far_wr;
+  logic [CoreW-1:0] win_core;   // the core whose DMEM a window read names
   assign in_dmem = wr_addr_q[19];
+  // Writes (the image) go to every tile at once: IMEM and core 0's DMEM part only.
+  if (NumCores == 1) begin : g_win1
+    assign win_core = '0;
+    assign win_far_wr = 1'b0;
+  end else begin : g_winn
+    assign win_core = in_dmem ? wr_addr_q[DmemAw +: CoreW] : '0;
+    assign win_far_wr = wr_we_q && in_dmem && wr_addr_q[18:DmemAw] != '0;
+  end
   // Only whole-word accesses while the core is held; reads of DMEM while it runs.
   assign win_fault = wr_addr_q[1:0] != 2'b00 ||
-                     (in_dmem ? wr_addr_q[18:0] >= 19'(DmemBytes) : wr_addr_q[18:0] >= 19'(ImemBytes)) ||
+                     (in_dmem ? wr_addr_q[18:0] >= WinDmemEnd : wr_addr_q[18:0] >= 19'(ImemBytes)) ||
                      busy || (core_run && (wr_we_q || !in_dmem)) ||
-                     (wr_we_q && wr_strb_q != 4'hF);
+                     (wr_we_q && wr_strb_q != 4'hF) || win_far_wr;
   // A window access is taken into registers (wq_*) and offered on the load port the next cycle:
   // no path from BAR0's address through the window checks and the core's load-port muxes into
   // the memories' enables (issue 16). One cycle more per window access (a write is acknowledged
@@ -174,7 +214,7 @@ module rnic_fw_subsys #(
   always_ff @(posedge clk_i) begin
     if (win_take) begin
       wq_we_q   <= wr_we_q;
-      wq_addr_q <= in_dmem ? DmemBase + {13'h0, wr_addr_q[18:0]} : {13'h0, wr_addr_q[18:0]};
+      wq_addr_q <= in_dmem ? DmemBase + {13'h0, wr_addr_q[18:0] & WinOffMask} : {13'h0, wr_addr_q[18:0]};
     end
   end
   assign ld_req = ldr_req || wq_v_q;
@@ -205,26 +245,131 @@ module rnic_fw_subsys #(
   assign win_ack_o = win_fault ? wr_v_q
                    : (wq_v_q && wq_we_q) || (win_pend_q && ld_rvalid) || (dbg_pend_q && dbg_rvalid);
   assign win_err_o = win_fault;
-  assign win_rdata_o = dbg_pend_q ? dbg_rdata : ld_rdata;
+  // a read's data from the tile it names (BAR0 holds the address until the acknowledgement);
+  // the loader reads tile 0 (every tile holds the same image)
+  logic [31:0] win_ld_rdata;
+  assign win_ld_rdata = t_ld_rdata[32*win_core +: 32];
+  assign dbg_rdata = t_dbg_rdata[32*win_core +: 32];
+  assign ld_rdata = t_ld_rdata[31:0];
+  assign ld_rvalid = t_ld_rvalid[0];
+  assign dbg_rvalid = t_dbg_rvalid[0];
+  assign win_rdata_o = dbg_pend_q ? dbg_rdata : win_ld_rdata;
 
-  // ---- the core's tile: the soft core, its memories and its tightly coupled window ----------
+  // ---- the cores' tiles: each soft core, its memories and its tightly coupled window ----------
+  // Core 0's tile keeps its instance name (u_tile: the simulator's profile and the wave groups
+  // name it); cores 1.. are g_more[k].u_tile. The load port (loader, window) reaches every tile
+  // at once, so one image lands in every IMEM and DMEM; the window's DMEM reads (ld while held,
+  // dbg while running) go to every tile and the answer is taken from the one named (win_core).
   rnic_fw_tile #(
     .ImemBytes(ImemBytes), .DmemBytes(DmemBytes), .NumQps(NumQps), .ImemInit(ImemInit),
     .DmemInit(DmemInit), .HartId(32'd0)
   ) u_tile (
     .clk_i, .rst_ni, .core_run_i(core_run),
     .ld_req_i(ld_req), .ld_we_i(ld_we), .ld_addr_i(ld_addr), .ld_wdata_i(win_wdata_i),
-    .ld_rdata_o(ld_rdata), .ld_rvalid_o(ld_rvalid),
-    .dbg_req_i(dbg_req), .dbg_addr_i({13'h0, wr_addr_q[18:0]}), .dbg_rdata_o(dbg_rdata),
-    .dbg_rvalid_o(dbg_rvalid),
-    .mmio_req_o(mmio_req), .mmio_we_o(mmio_we), .mmio_addr_o(mmio_addr), .mmio_wdata_o(mmio_wdata),
-    .mmio_be_o(mmio_be), .mmio_gnt_i(mmio_gnt), .mmio_rvalid_i(mmio_rvalid), .mmio_rdata_i(mmio_rdata),
+    .ld_rdata_o(t_ld_rdata[31:0]), .ld_rvalid_o(t_ld_rvalid[0]),
+    .dbg_req_i(dbg_req), .dbg_addr_i({13'h0, wr_addr_q[18:0] & WinOffMask}), .dbg_rdata_o(t_dbg_rdata[31:0]),
+    .dbg_rvalid_o(t_dbg_rvalid[0]),
+    .mmio_req_o(t_mmio_req[0]), .mmio_we_o(t_mmio_we[0]), .mmio_addr_o(t_mmio_addr[31:0]),
+    .mmio_wdata_o(t_mmio_wdata[31:0]), .mmio_be_o(t_mmio_be[3:0]), .mmio_gnt_i(t_mmio_gnt[0]),
+    .mmio_rvalid_i(t_mmio_rvalid[0]), .mmio_rdata_i(t_mmio_rdata[31:0]),
     .irq_ext_i,
-    .evt_valid_i, .evt_ready_o, .evt_data_i, .rqd_valid_o, .rqd_ready_i, .rqd_data_o,
-    .txd_valid_o, .txd_ready_i, .txd_data_o, .rdd_valid_o, .rdd_ready_i, .rdd_data_o,
-    .tc_req_o, .tc_we_o, .tc_addr_o, .tc_wdata_o, .tc_rdata_i
+    .evt_valid_i(t_evt_valid[0]), .evt_ready_o(t_evt_ready[0]), .evt_data_i(t_evt_data[EvW-1:0]),
+    .rqd_valid_o(t_rqd_valid[0]), .rqd_ready_i(t_rqd_ready[0]), .rqd_data_o(t_rqd_data[RqdW-1:0]),
+    .txd_valid_o(t_txd_valid[0]), .txd_ready_i(t_txd_ready[0]), .txd_data_o(t_txd_data[TxdW-1:0]),
+    .rdd_valid_o(t_rdd_valid[0]), .rdd_ready_i(t_rdd_ready[0]), .rdd_data_o(t_rdd_data[RddW-1:0]),
+    .tc_req_o(tc_req_o[0]), .tc_we_o(tc_we_o[0]), .tc_addr_o(tc_addr_o[11:0]), .tc_wdata_o(tc_wdata_o[31:0]),
+    .tc_rdata_i(tc_rdata_i[31:0])
   );
+  assign mmio_req = t_mmio_req[0];
+  assign mmio_we = t_mmio_we[0];
+  assign mmio_addr = t_mmio_addr[31:0];
+  assign mmio_wdata = t_mmio_wdata[31:0];
+  assign mmio_be = t_mmio_be[3:0];
+  assign t_mmio_gnt[0] = mmio_gnt;
+  assign t_mmio_rvalid[0] = mmio_rvalid;
+  assign t_mmio_rdata[31:0] = mmio_rdata;
 
+  for (genvar k = 1; k < NumCores; k++) begin : g_more
+    rnic_fw_tile #(
+      .ImemBytes(ImemBytes), .DmemBytes(DmemBytes), .NumQps(NumQps), .ImemInit(ImemInit),
+      .DmemInit(DmemInit), .HartId(32'(k))
+    ) u_tile (
+      .clk_i, .rst_ni, .core_run_i(core_run),
+      .ld_req_i(ld_req), .ld_we_i(ld_we), .ld_addr_i(ld_addr), .ld_wdata_i(win_wdata_i),
+      .ld_rdata_o(t_ld_rdata[32*k +: 32]), .ld_rvalid_o(t_ld_rvalid[k]),
+      .dbg_req_i(dbg_req), .dbg_addr_i({13'h0, wr_addr_q[18:0] & WinOffMask}),
+      .dbg_rdata_o(t_dbg_rdata[32*k +: 32]), .dbg_rvalid_o(t_dbg_rvalid[k]),
+      .mmio_req_o(t_mmio_req[k]), .mmio_we_o(t_mmio_we[k]), .mmio_addr_o(t_mmio_addr[32*k +: 32]),
+      .mmio_wdata_o(t_mmio_wdata[32*k +: 32]), .mmio_be_o(t_mmio_be[4*k +: 4]), .mmio_gnt_i(t_mmio_gnt[k]),
+      .mmio_rvalid_i(t_mmio_rvalid[k]), .mmio_rdata_i(t_mmio_rdata[32*k +: 32]),
+      .irq_ext_i,
+      .evt_valid_i(t_evt_valid[k]), .evt_ready_o(t_evt_ready[k]), .evt_data_i(t_evt_data[EvW*k +: EvW]),
+      .rqd_valid_o(t_rqd_valid[k]), .rqd_ready_i(t_rqd_ready[k]), .rqd_data_o(t_rqd_data[RqdW*k +: RqdW]),
+      .txd_valid_o(t_txd_valid[k]), .txd_ready_i(t_txd_ready[k]), .txd_data_o(t_txd_data[TxdW*k +: TxdW]),
+      .rdd_valid_o(t_rdd_valid[k]), .rdd_ready_i(t_rdd_ready[k]), .rdd_data_o(t_rdd_data[RddW*k +: RddW]),
+      .tc_req_o(tc_req_o[k]), .tc_we_o(tc_we_o[k]), .tc_addr_o(tc_addr_o[12*k +: 12]),
+      .tc_wdata_o(tc_wdata_o[32*k +: 32]), .tc_rdata_i(tc_rdata_i[32*k +: 32])
+    );
+    // the per-core part of the MMIO space (doorbell and QP-table mailboxes, hw_caps, tx_pause)
+    // the byte enables: core k's registers take whole words; the valids: every tile answers the
+    // load port in the same cycle, tile 0's valid stands for all
+    logic unused_k;
+    assign unused_k = ^{t_mmio_be[4*k +: 4], t_ld_rvalid[k], t_dbg_rvalid[k]};
+    rnic_fw_core_mmio u_mmio (
+      .clk_i, .rst_ni, .hw_caps_i, .tx_pause_i,
+      .mmio_req_i(t_mmio_req[k]), .mmio_we_i(t_mmio_we[k]), .mmio_addr_i(t_mmio_addr[32*k +: 32]),
+      .mmio_wdata_i(t_mmio_wdata[32*k +: 32]), .mmio_gnt_o(t_mmio_gnt[k]), .mmio_rvalid_o(t_mmio_rvalid[k]),
+      .mmio_rdata_o(t_mmio_rdata[32*k +: 32]),
+      .db_valid_i(t_db_valid[k]), .db_ready_o(t_db_ready[k]), .db_data_i(t_db_data[64*k +: 64]),
+      .qpt_valid_o(t_qpt_valid[k]), .qpt_ready_i(t_qpt_ready[k]), .qpt_qpn_o(t_qpt_data[QptW*k +: 32]),
+      .qpt_data_o(t_qpt_data[QptW*k + 32 +: QptW - 32])
+    );
+  end
+
+  // ---- between the one engine port of each kind and the tiles --------------------------------
+  // Receive events to the owner of their QP (every rx_event kind names one), doorbells of a QP
+  // (sq_db, rq_db, bf_db) to its owner and the CQ doorbells to core 0; the tiles' descriptors
+  // and QP-table entries round-robin into the engines' ports, one per grant. Wires at one core.
+  rnic_qpn_route #(.NumOut(NumCores), .Width(EvW)) u_evt_route (
+    .clk_i, .rst_ni, .in_valid_i(evt_valid_i), .in_ready_o(evt_ready_o), .in_data_i(evt_data_i),
+    .in_qpn_i(evt_data_i[rnic_spec_pkg::RX_EVENT_QPN_LSB +: 24]), .in_any_i(1'b0),
+    .out_valid_o(t_evt_valid), .out_ready_i(t_evt_ready), .out_data_o(t_evt_data)
+  );
+  logic [7:0] db_which;
+  logic db_of_qp;
+  assign db_which = db_data_i[rnic_spec_pkg::DB_EVENT_WHICH_LSB +: 8];
+  assign db_of_qp = db_which == rnic_spec_pkg::DB_SQ_DB[9:2] || db_which == rnic_spec_pkg::DB_RQ_DB[9:2] ||
+                    db_which == rnic_spec_pkg::DB_BF_DB[9:2];
+  rnic_qpn_route #(.NumOut(NumCores), .Width(64)) u_db_route (
+    .clk_i, .rst_ni, .in_valid_i(db_valid_i), .in_ready_o(db_ready_o), .in_data_i(db_data_i),
+    .in_qpn_i({8'd0, db_data_i[32 + rnic_spec_pkg::DB_WORD_NUM_LSB +: 16]}), .in_any_i(!db_of_qp),
+    .out_valid_o(t_db_valid), .out_ready_i(t_db_ready), .out_data_o(t_db_data)
+  );
+  // one descriptor or entry per transfer (last always set); the engines need no source yet
+  logic [3:0] arb_last;
+  logic [4*CoreW-1:0] arb_src;
+  logic unused_arb;
+  assign unused_arb = ^{arb_last, arb_src};
+  rnic_rr_arb #(.NumIn(NumCores), .Width(TxdW)) u_txd_arb (
+    .clk_i, .rst_ni, .in_valid_i(t_txd_valid), .in_ready_o(t_txd_ready), .in_data_i(t_txd_data),
+    .in_last_i('1), .out_valid_o(txd_valid_o), .out_ready_i(txd_ready_i), .out_data_o(txd_data_o),
+    .out_last_o(arb_last[0]), .out_src_o(arb_src[CoreW*0 +: CoreW])
+  );
+  rnic_rr_arb #(.NumIn(NumCores), .Width(RqdW)) u_rqd_arb (
+    .clk_i, .rst_ni, .in_valid_i(t_rqd_valid), .in_ready_o(t_rqd_ready), .in_data_i(t_rqd_data),
+    .in_last_i('1), .out_valid_o(rqd_valid_o), .out_ready_i(rqd_ready_i), .out_data_o(rqd_data_o),
+    .out_last_o(arb_last[1]), .out_src_o(arb_src[CoreW*1 +: CoreW])
+  );
+  rnic_rr_arb #(.NumIn(NumCores), .Width(RddW)) u_rdd_arb (
+    .clk_i, .rst_ni, .in_valid_i(t_rdd_valid), .in_ready_o(t_rdd_ready), .in_data_i(t_rdd_data),
+    .in_last_i('1), .out_valid_o(rdd_valid_o), .out_ready_i(rdd_ready_i), .out_data_o(rdd_data_o),
+    .out_last_o(arb_last[2]), .out_src_o(arb_src[CoreW*2 +: CoreW])
+  );
+  rnic_rr_arb #(.NumIn(NumCores), .Width(QptW)) u_qpt_arb (
+    .clk_i, .rst_ni, .in_valid_i(t_qpt_valid), .in_ready_o(t_qpt_ready), .in_data_i(t_qpt_data),
+    .in_last_i('1), .out_valid_o(qpt_valid_o), .out_ready_i(qpt_ready_i), .out_data_o({qpt_data_o, qpt_qpn_o}),
+    .out_last_o(arb_last[3]), .out_src_o(arb_src[CoreW*3 +: CoreW])
+  );
   // ---- the firmware's MMIO space: status/queue registers, and the DMA block and its buffer ----
   // Decode: 0x0xx registers, 0x1xx DMA (and its buffer page), 0x2xx-0x5xx mailboxes.
   logic in_fw_block, sel_dma, sel_mkey, sel_db, sel_qpt, sel_rdq, sel_reg;
@@ -308,7 +453,8 @@ module rnic_fw_subsys #(
   ) u_qpt_mbox (
     .clk_i, .rst_ni, .mmio_req_i(mmio_req && sel_qpt), .mmio_we_i(mmio_we), .mmio_off_i(mmio_addr[7:0]),
     .mmio_wdata_i(mmio_wdata), .mmio_rvalid_o(qpt_rvalid), .mmio_rdata_o(qpt_rdata),
-    .out_valid_o(qpt_valid_o), .out_ready_i(qpt_ready_i), .out_arg_o(qpt_qpn_o), .out_data_o(qpt_data_o)
+    .out_valid_o(t_qpt_valid[0]), .out_ready_i(t_qpt_ready[0]), .out_arg_o(t_qpt_data[31:0]),
+    .out_data_o(t_qpt_data[QptW-1:32])
   );
   rnic_fw_mbox_in #(
     .Words(2), .DataOff(rnic_spec_pkg::FW_REG_DB_DATA), .StatusOff(rnic_spec_pkg::FW_REG_DB_STATUS),
@@ -316,7 +462,7 @@ module rnic_fw_subsys #(
   ) u_db_mbox (
     .clk_i, .rst_ni, .mmio_req_i(mmio_req && sel_db), .mmio_we_i(mmio_we), .mmio_off_i(mmio_addr[7:0]),
     .mmio_rvalid_o(db_rvalid), .mmio_rdata_o(db_rdata),
-    .in_valid_i(db_valid_i), .in_ready_o(db_ready_o), .in_data_i(db_data_i)
+    .in_valid_i(t_db_valid[0]), .in_ready_o(t_db_ready[0]), .in_data_i(t_db_data[63:0])
   );
   assign mkey_wr_op_o = mkey_arg[31:30];
   assign mkey_wr_index_o = {2'b00, mkey_arg[29:0]};

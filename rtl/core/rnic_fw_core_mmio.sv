@@ -1,0 +1,78 @@
+// The MMIO space of a soft core other than core 0 (docs/decisions/multi-core.md, phase 2): the
+// per-core mailboxes of the design's table, i.e. its own doorbell mailbox (the doorbells of its
+// QPs, routed to it by rnic_fw_subsys) and its own QP-table mailbox (arbitrated there into
+// qp_table's one write port), and the registers every core reads (hw_caps, tx_pause). Every
+// other register and the DMA buffer are core 0's: a load answers zero and a store is dropped,
+// granted at once, so a core never waits on a register it does not have. Core 0's MMIO space is
+// the full one, decoded in rnic_fw_subsys.
+module rnic_fw_core_mmio (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  input  logic [31:0] hw_caps_i,
+  input  logic [7:0]  tx_pause_i,
+  // the core's MMIO port (rnic_fw_tile): every request granted the cycle it is made, a load's
+  // data the next cycle
+  input  logic        mmio_req_i,
+  input  logic        mmio_we_i,
+  input  logic [31:0] mmio_addr_i,
+  input  logic [31:0] mmio_wdata_i,
+  output logic        mmio_gnt_o,
+  output logic        mmio_rvalid_o,
+  output logic [31:0] mmio_rdata_o,
+  // this core's doorbells in (db_* registers), its QP-table entries out (qpt_* registers)
+  input  logic        db_valid_i,
+  output logic        db_ready_o,
+  input  logic [63:0] db_data_i,
+  output logic        qpt_valid_o,
+  input  logic        qpt_ready_i,
+  output logic [31:0] qpt_qpn_o,
+  output logic [rnic_spec_pkg::QPT_ENTRY_BYTES*8-1:0] qpt_data_o
+);
+  // the same decode as core 0's (rnic_fw_subsys): the register page told apart by address bit
+  // 12, the mailboxes by bits 11:8
+  logic in_fw_block, sel_db, sel_qpt;
+  assign in_fw_block = mmio_addr_i[12] == rnic_spec_pkg::FW_MMIO_BASE[12];
+  assign sel_db = in_fw_block && mmio_addr_i[11:8] == 4'h3;
+  assign sel_qpt = in_fw_block && mmio_addr_i[11:8] == 4'h5;
+  assign mmio_gnt_o = mmio_req_i;
+
+  logic db_rvalid, qpt_rvalid, reg_rvalid;
+  logic [31:0] db_rdata, qpt_rdata, reg_rdata;
+  rnic_fw_mbox_in #(
+    .Words(2), .DataOff(rnic_spec_pkg::FW_REG_DB_DATA), .StatusOff(rnic_spec_pkg::FW_REG_DB_STATUS),
+    .PopOff(rnic_spec_pkg::FW_REG_DB_POP)
+  ) u_db_mbox (
+    .clk_i, .rst_ni, .mmio_req_i(mmio_req_i && sel_db), .mmio_we_i, .mmio_off_i(mmio_addr_i[7:0]),
+    .mmio_rvalid_o(db_rvalid), .mmio_rdata_o(db_rdata),
+    .in_valid_i(db_valid_i), .in_ready_o(db_ready_o), .in_data_i(db_data_i)
+  );
+  rnic_fw_mbox #(
+    .Words(rnic_spec_pkg::QPT_ENTRY_BYTES / 4), .DataOff(rnic_spec_pkg::FW_REG_QPT_DATA),
+    .CommitOff(rnic_spec_pkg::FW_REG_QPT_COMMIT), .StatusOff(rnic_spec_pkg::FW_REG_QPT_STATUS)
+  ) u_qpt_mbox (
+    .clk_i, .rst_ni, .mmio_req_i(mmio_req_i && sel_qpt), .mmio_we_i, .mmio_off_i(mmio_addr_i[7:0]),
+    .mmio_wdata_i, .mmio_rvalid_o(qpt_rvalid), .mmio_rdata_o(qpt_rdata),
+    .out_valid_o(qpt_valid_o), .out_ready_i(qpt_ready_i), .out_arg_o(qpt_qpn_o), .out_data_o(qpt_data_o)
+  );
+
+  // everything else: hw_caps and tx_pause read as on core 0, the rest reads zero; zero except
+  // in the cycle it answers, like the mailboxes, so the answers are ORed
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      reg_rvalid <= 1'b0;
+      reg_rdata <= '0;
+    end else begin
+      reg_rvalid <= mmio_req_i && !mmio_we_i && !sel_db && !sel_qpt;
+      reg_rdata <= '0;
+      if (mmio_req_i && !mmio_we_i && in_fw_block && mmio_addr_i[11:0] == rnic_spec_pkg::FW_REG_HW_CAPS)
+        reg_rdata <= hw_caps_i;
+      if (mmio_req_i && !mmio_we_i && in_fw_block && mmio_addr_i[11:0] == rnic_spec_pkg::FW_REG_TX_PAUSE)
+        reg_rdata <= {24'd0, tx_pause_i};
+    end
+  end
+  assign mmio_rvalid_o = db_rvalid | qpt_rvalid | reg_rvalid;
+  assign mmio_rdata_o = db_rdata | qpt_rdata | reg_rdata;
+
+  logic unused;
+  assign unused = ^{mmio_addr_i[31:13]};
+endmodule

@@ -1,0 +1,80 @@
+/* Test firmware of suite fw_subsys (tb/fw_subsys): one image that every core of rnic_fw_subsys
+ * runs. Each core reads its mhartid and hw_caps and hands a hello descriptor to the transmit
+ * mailbox; then it forwards every receive event of its ring (events are routed to it by QPN) as
+ * one descriptor on each of the transmit, receive-buffer and READ mailboxes, and every doorbell of
+ * its doorbell mailbox as one QP-table entry, each stamped with its hart id and a sequence number,
+ * so the testbench sees on the engine ports which core handled what, and in which order.
+ * Marker words at DMEM 0x8000 (per core: each core has its own DMEM) for the window's reads. */
+#include <stdint.h>
+
+#include "rnic_spec.h"
+
+__attribute__((section(".fw_header"), used)) static const uint32_t fw_header[RNIC_FW_IMAGE_HDR_SIZE / 4] = {
+	RNIC_FW_IMAGE_MAGIC,
+	0x00000001u,
+};
+
+#define MMIO(off) (*(volatile uint32_t *)(uintptr_t)(RNIC_FW_MMIO_BASE + (off)))
+#define TC(off) (*(volatile uint32_t *)(uintptr_t)(RNIC_FW_TC_BASE + (off)))
+#define MARK ((volatile uint32_t *)(uintptr_t)(RNIC_FW_DMEM_BASE + 0x8000u))
+
+int main(void);
+
+static uint32_t hart_id(void)
+{
+	uint32_t h;
+	__asm__ volatile("csrr %0, mhartid" : "=r"(h));
+	return h;
+}
+
+/* one descriptor: data words, then the commit once the previous one was taken (a commit while
+ * one is offered would be dropped) */
+static void put_desc(uint32_t data, uint32_t commit, uint32_t status, const uint32_t *w, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		TC(data + 4 * i) = w[i];
+	while (TC(status) & RNIC_MBOX_STATUS_BUSY_MASK)
+		;
+	TC(commit) = 0;
+}
+
+int main(void)
+{
+	uint32_t h = hart_id(), d[32], cons = 0, seq = 0, dbseq = 0;
+	d[0] = 0x48454C4Fu; /* 'HELO' */
+	d[1] = h;
+	d[2] = MMIO(RNIC_FW_REG_HW_CAPS);
+	for (unsigned i = 3; i < 32; i++)
+		d[i] = h << 24 | i;
+	MARK[0] = 0xC0DE0000u | h;
+	put_desc(RNIC_FW_TC_TXD_DATA, RNIC_FW_TC_TXD_COMMIT, RNIC_FW_TC_TXD_STATUS, d, 32);
+	for (;;) {
+		uint32_t prod = TC(RNIC_FW_TC_EVR_PROD) & ((1u << RNIC_FW_TC_EVR_COUNT_BITS) - 1u);
+		if (prod != cons) {
+			const volatile uint32_t *ev = (const volatile uint32_t *)(uintptr_t)(
+				RNIC_FW_TC_BASE + RNIC_FW_TC_EVR_BASE + (cons % RNIC_FW_TC_EVR_NUM) * RNIC_RX_EVENT_SIZE);
+			for (unsigned i = 0; i < RNIC_RX_EVENT_SIZE / 4; i++)
+				d[i] = ev[i];
+			cons = (cons + 1) & ((1u << RNIC_FW_TC_EVR_COUNT_BITS) - 1u);
+			TC(RNIC_FW_TC_EVR_CONS) = cons;
+			d[16] = h;
+			d[17] = seq++;
+			for (unsigned i = 18; i < 32; i++)
+				d[i] = ~d[i - 18];
+			put_desc(RNIC_FW_TC_TXD_DATA, RNIC_FW_TC_TXD_COMMIT, RNIC_FW_TC_TXD_STATUS, d, 32);
+			put_desc(RNIC_FW_TC_RQD_DATA, RNIC_FW_TC_RQD_COMMIT, RNIC_FW_TC_RQD_STATUS, d, 20);
+			put_desc(RNIC_FW_TC_RDD_DATA, RNIC_FW_TC_RDD_COMMIT, RNIC_FW_TC_RDD_STATUS, d, 20);
+			MARK[1] = seq;
+		}
+		if (MMIO(RNIC_FW_REG_DB_STATUS) & RNIC_MBOX_IN_STATUS_VALID_MASK) {
+			uint32_t e = MMIO(RNIC_FW_REG_DB_DATA), v = MMIO(RNIC_FW_REG_DB_DATA + 4);
+			MMIO(RNIC_FW_REG_DB_POP) = 0;
+			for (unsigned i = 0; i < 16; i++)
+				MMIO(RNIC_FW_REG_QPT_DATA + 4 * i) = i == 0 ? e : i == 1 ? v : i == 2 ? h : e ^ v ^ i;
+			while (MMIO(RNIC_FW_REG_QPT_STATUS) & RNIC_MBOX_STATUS_BUSY_MASK)
+				;
+			MMIO(RNIC_FW_REG_QPT_COMMIT) = h << 24 | dbseq++;
+			MARK[2] = dbseq;
+		}
+	}
+}
