@@ -33,6 +33,7 @@ SUITE_BUDGET_fw_evring   := 5
 SUITE_BUDGET_qpc_ram     := 5
 SUITE_BUDGET_fw_tcmbox   := 5
 SUITE_BUDGET_fw_cores    := 5
+SUITE_BUDGET_fw_subsys   := 30
 SUITE_BUDGET_firmware    := 5
 SUITE_BUDGET_core        := 5
 SUITE_BUDGET_rdma        := 25

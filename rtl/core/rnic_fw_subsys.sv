@@ -160,6 +160,8 @@ module rnic_fw_subsys #(
   logic [NumCores*RddW-1:0] t_rdd_data;
   logic [NumCores*64-1:0]   t_db_data;
   logic [NumCores*QptW-1:0] t_qpt_data;
+  logic [NumCores-1:0]      rdq_req, rdq_gnt;   // the READ query: core k's read of the result
+  logic [NumCores*48-1:0]   rdq_args;           // core k's {psn, qpn} at bits 48k
 
   logic core_run, run_q, busy, accepted, refused;
   logic ldr_req, ld_req, ld_we, ld_rvalid;
@@ -310,7 +312,8 @@ module rnic_fw_subsys #(
       .tc_req_o(tc_req_o[k]), .tc_we_o(tc_we_o[k]), .tc_addr_o(tc_addr_o[12*k +: 12]),
       .tc_wdata_o(tc_wdata_o[32*k +: 32]), .tc_rdata_i(tc_rdata_i[32*k +: 32])
     );
-    // the per-core part of the MMIO space (doorbell and QP-table mailboxes, hw_caps, tx_pause)
+    // the per-core part of the MMIO space (doorbell and QP-table mailboxes, the READ query,
+    // hw_caps, tx_pause)
     // the byte enables: core k's registers take whole words; the valids: every tile answers the
     // load port in the same cycle, tile 0's valid stands for all
     logic unused_k;
@@ -322,7 +325,9 @@ module rnic_fw_subsys #(
       .mmio_rdata_o(t_mmio_rdata[32*k +: 32]),
       .db_valid_i(t_db_valid[k]), .db_ready_o(t_db_ready[k]), .db_data_i(t_db_data[64*k +: 64]),
       .qpt_valid_o(t_qpt_valid[k]), .qpt_ready_i(t_qpt_ready[k]), .qpt_qpn_o(t_qpt_data[QptW*k +: 32]),
-      .qpt_data_o(t_qpt_data[QptW*k + 32 +: QptW - 32])
+      .qpt_data_o(t_qpt_data[QptW*k + 32 +: QptW - 32]),
+      .rdq_req_o(rdq_req[k]), .rdq_gnt_i(rdq_gnt[k]), .rdq_qpn_o(rdq_args[48*k +: 24]),
+      .rdq_psn_o(rdq_args[48*k + 24 +: 24]), .rdq_hit_i, .rdq_nxt_i
     );
   end
 
@@ -346,8 +351,8 @@ module rnic_fw_subsys #(
     .out_valid_o(t_db_valid), .out_ready_i(t_db_ready), .out_data_o(t_db_data)
   );
   // one descriptor or entry per transfer (last always set); the engines need no source yet
-  logic [3:0] arb_last;
-  logic [4*CoreW-1:0] arb_src;
+  logic [4:0] arb_last;
+  logic [5*CoreW-1:0] arb_src;
   logic unused_arb;
   assign unused_arb = ^{arb_last, arb_src};
   rnic_rr_arb #(.NumIn(NumCores), .Width(TxdW)) u_txd_arb (
@@ -373,7 +378,7 @@ module rnic_fw_subsys #(
   // ---- the firmware's MMIO space: status/queue registers, and the DMA block and its buffer ----
   // Decode: 0x0xx registers, 0x1xx DMA (and its buffer page), 0x2xx-0x5xx mailboxes.
   logic in_fw_block, sel_dma, sel_mkey, sel_db, sel_qpt, sel_rdq, sel_reg;
-  logic rdq_rvalid;
+  logic rdq_rvalid, rdq_rd0, rdq_wait0;
   logic [31:0] rdq_rdata;
   logic reg_gnt, reg_rvalid, dma_gnt, dma_rvalid;
   logic mkey_rvalid, db_rvalid, qpt_rvalid;
@@ -398,7 +403,8 @@ module rnic_fw_subsys #(
   assign eth_wdata_o = mmio_wdata;
   assign sel_reg = !(sel_dma || sel_mkey || sel_db || sel_qpt || sel_rdq || sel_eth);
   // Mailboxes answer at once; only the DMA buffer and the register block may hold a request.
-  assign mmio_gnt = sel_dma ? dma_gnt : sel_reg ? reg_gnt : mmio_req;
+  // (and the READ query, which waits while another core's query has the engine: rdq_wait0)
+  assign mmio_gnt = (sel_dma ? dma_gnt : sel_reg ? reg_gnt : mmio_req) && !rdq_wait0;
   // The core has at most one load outstanding, so the answers never collide. The register block,
   // the mailboxes and the READ query hold zero except in the cycle they answer, so their data
   // are ORed; only the DMA block and the Ethernet registers hold a value and are gated by their
@@ -415,23 +421,35 @@ module rnic_fw_subsys #(
     else eth_rvalid <= mmio_req && sel_eth && !mmio_we;
   end
 
-  // READ progress query: two written registers, the answer read combinationally from the engine
-  // in the cycle of the read (rdq_rd_o: the engine evaluates the query only then)
-  assign rdq_rd_o = mmio_req && sel_rdq && !mmio_we && mmio_addr[7:0] == rnic_spec_pkg::FW_REG_RDQ_RESULT[7:0];
+  // READ progress query: two written registers per core, the answer read combinationally from
+  // the engine in the cycle of the read (rdq_rd_o: the engine evaluates the query only then).
+  // One query per cycle: the cores' reads of the result go round-robin (rnic_rr_arb), a core
+  // whose read is not granted waits (its MMIO load is not granted: rdq_wait0, rnic_fw_core_mmio).
+  // One core: wires, its registers straight to the engine.
+  logic [23:0] rdq_qpn0_q, rdq_psn0_q;
+  assign rdq_rd0 = mmio_req && sel_rdq && !mmio_we && mmio_addr[7:0] == rnic_spec_pkg::FW_REG_RDQ_RESULT[7:0];
+  assign rdq_req[0] = rdq_rd0;
+  assign rdq_args[47:0] = {rdq_psn0_q, rdq_qpn0_q};
+  assign rdq_wait0 = rdq_rd0 && !rdq_gnt[0];
+  rnic_rr_arb #(.NumIn(NumCores), .Width(48)) u_rdq_arb (
+    .clk_i, .rst_ni, .in_valid_i(rdq_req), .in_ready_o(rdq_gnt), .in_data_i(rdq_args),
+    .in_last_i('1), .out_valid_o(rdq_rd_o), .out_ready_i(1'b1), .out_data_o({rdq_psn_o, rdq_qpn_o}),
+    .out_last_o(arb_last[4]), .out_src_o(arb_src[CoreW*4 +: CoreW])
+  );
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      rdq_qpn_o <= '0;
-      rdq_psn_o <= '0;
+      rdq_qpn0_q <= '0;
+      rdq_psn0_q <= '0;
       rdq_rvalid <= 1'b0;
       rdq_rdata <= '0;
     end else begin
-      rdq_rvalid <= mmio_req && sel_rdq && !mmio_we;
+      rdq_rvalid <= mmio_req && sel_rdq && !mmio_we && !rdq_wait0;
       rdq_rdata <= '0;
       if (mmio_req && sel_rdq && mmio_we && mmio_addr[7:0] == rnic_spec_pkg::FW_REG_RDQ_QPN[7:0])
-        rdq_qpn_o <= mmio_wdata[23:0];
+        rdq_qpn0_q <= mmio_wdata[23:0];
       if (mmio_req && sel_rdq && mmio_we && mmio_addr[7:0] == rnic_spec_pkg::FW_REG_RDQ_PSN[7:0])
-        rdq_psn_o <= mmio_wdata[23:0];
-      if (rdq_rd_o)
+        rdq_psn0_q <= mmio_wdata[23:0];
+      if (rdq_rd0 && rdq_gnt[0])
         rdq_rdata <= {rdq_hit_i, 7'd0, rdq_nxt_i};
       if (mmio_req && sel_rdq && !mmio_we && mmio_addr[7:0] == rnic_spec_pkg::FW_REG_TX_PAUSE[7:0])
         rdq_rdata <= {24'd0, tx_pause_i};

@@ -2,8 +2,8 @@
 # docs/decisions/multi-core.md phase 2). Suite fw_subsys: Verilator -Wall lint and a Yosys
 # elaboration (the synth-blocks check: undriven, implicit or resized signals fail) of
 # rnic_fw_subsys at NumCores 2 and 4 (suite lint covers the default, 1), then the block testbench
-# at NumCores 2 running the test firmware tb/fw_subsys/fw (built with the firmware's toolchain,
-# imaged by firmware/tools/mkimage.py).
+# at NumCores 2 and 4 running the test firmware tb/fw_subsys/fw (built with the firmware's
+# toolchain, imaged by firmware/tools/mkimage.py).
 FWS_BUILD := $(BUILD)/fw_subsys
 FWS_CPP   := tb/fw_subsys/tb_fw_subsys.cpp
 FWS_RTL   := rtl/common/rnic_spec_pkg.sv rtl/cpu/rv_pkg.sv $(filter-out rtl/cpu/rv_pkg.sv,$(wildcard rtl/cpu/*.sv)) \
@@ -15,8 +15,8 @@ FWS_SEED  ?= 1
 TEST_SUITES += fw_subsys
 LINT_TOPS   += rnic_fw_subsys rnic_fw_core_mmio
 
-$(FWS_BUILD)/c2/Vrnic_fw_subsys: $(FWS_DEPS)
-	$(call verilate,$(FWS_BUILD)/c2,rnic_fw_subsys,,$(FWS_CPP),-GNumCores=2)
+$(FWS_BUILD)/c%/Vrnic_fw_subsys: $(FWS_DEPS)
+	$(call verilate,$(FWS_BUILD)/c$*,rnic_fw_subsys,,$(FWS_CPP),-GNumCores=$* -CFLAGS -DTB_CORES=$*)
 
 $(FWS_FW)/fw.elf: tb/fw_subsys/fw/mc.c tb/fw_subsys/fw/crt0.S firmware/runtime/link.ld spec/include/rnic_spec.h
 	@mkdir -p $(@D)
@@ -38,6 +38,7 @@ fws_elab = yosys -q -l $(FWS_BUILD)/elab-c$(1).log -p "$(foreach f,$(FWS_RTL),re
 	  echo "RERUN make test-fw_subsys"; head -20 $(FWS_BUILD)/elab-c$(1).undriven.txt; rc=1; fi
 
 .PHONY: test-fw_subsys
-test-fw_subsys: $(FWS_BUILD)/c2/Vrnic_fw_subsys $(FWS_FW)/imem.hex
+test-fw_subsys: $(FWS_BUILD)/c2/Vrnic_fw_subsys $(FWS_BUILD)/c4/Vrnic_fw_subsys $(FWS_FW)/imem.hex
 	@rc=0; $(call fws_lint,2); $(call fws_lint,4); if $(call fws_elab,2); if $(call fws_elab,4); \
-	$(FWS_BUILD)/c2/Vrnic_fw_subsys --seed $(FWS_SEED) --fw $(FWS_FW) || rc=1; exit $$rc
+	$(FWS_BUILD)/c2/Vrnic_fw_subsys --seed $(FWS_SEED) --fw $(FWS_FW) || rc=1; \
+	$(FWS_BUILD)/c4/Vrnic_fw_subsys --seed $(FWS_SEED) --fw $(FWS_FW) || rc=1; exit $$rc

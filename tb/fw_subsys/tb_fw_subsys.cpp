@@ -1,6 +1,7 @@
-// tb_fw_subsys: block testbench of rnic_fw_subsys with NumCores = 2 (docs/decisions/multi-core.md,
-// phase 2). The test firmware (tb/fw_subsys/fw/mc.c, one image) is written through the BAR0
-// window while the cores are held, checked by the loader and run by both cores. Checks:
+// tb_fw_subsys: block testbench of rnic_fw_subsys with NumCores = TB_CORES (2 or 4; the model is
+// built with -GNumCores the same; docs/decisions/multi-core.md, phase 2). The test firmware
+// (tb/fw_subsys/fw/mc.c, one image) is written through the BAR0 window while the cores are held,
+// checked by the loader and run by every core. Checks:
 // - the window: writes reach every tile (core 1's DMEM reads back the image), writes into core
 //   1's DMEM part and accesses past the last core's fault; while running, each core's DMEM reads
 //   back that core's own marker words;
@@ -10,6 +11,9 @@
 //   order, every byte: each core copies each event into one transmit, one receive-buffer and one
 //   READ descriptor; the three arbiters deliver every one, in each core's order, under random
 //   back-pressure;
+// - the READ progress query: each core's registers reach the engine port in the cycle its read of
+//   the result is granted, one read per cycle (both cores read at once after boot), every answer
+//   the engine model's for that core's (QPN, PSN);
 // - doorbells reach the doorbell mailbox of the QP's owner (sq_db, rq_db, bf_db) or core 0 (cq_db,
 //   cq_arm); each core turns each into a QP-table entry, which the QP-table arbiter delivers.
 // Options: --seed N, --events N, --doorbells N, --fw DIR (imem.hex, dmem.hex of the test image).
@@ -28,7 +32,10 @@
 #include "tb_check.h"
 #include "verilated.h"
 
-static constexpr unsigned kCores = 2;
+#ifndef TB_CORES
+#define TB_CORES 2
+#endif
+static constexpr unsigned kCores = TB_CORES;
 static constexpr uint32_t kDmemBytes = 65536;  // rnic_fw_subsys's default
 static constexpr uint32_t kWinDmem = 0x80000;  // the window's DMEM half
 static constexpr uint32_t kMark = 0x8000;      // the firmware's marker words (DMEM offset)
@@ -65,7 +72,11 @@ struct Tb {
   std::vector<Words> txd, rqd, rdd, qpt;
   std::vector<uint32_t> qpt_qpn;
   unsigned txd_switches = 0, last_txd_core = 9;
-  uint64_t evt_stall = 0;
+  uint64_t evt_stall = 0, rdq_reads = 0;
+  // the receive engine's READ progress query, a function of (QPN, PSN)
+  static uint32_t rdq_answer(uint32_t qpn, uint32_t psn) {
+    return ((qpn ^ psn) & 1u) << 31 | ((qpn * 3u + psn) & 0xFFFFFFu);
+  }
 
   Tb(uint64_t seed, TbResults &res) : rng(seed), r(res) {
     m.clk_i = 0;
@@ -122,6 +133,10 @@ struct Tb {
     m.rdd_ready_i = pct() < ready_pct;
     m.qpt_ready_i = pct() < ready_pct;
     m.eval();
+    uint32_t a = rdq_answer(m.rdq_qpn_o, m.rdq_psn_o);
+    m.rdq_hit_i = a >> 31;
+    m.rdq_nxt_i = a & 0xFFFFFFu;
+    m.eval();
   }
   void commit() {
     if (m.txd_valid_o && m.txd_ready_i) {
@@ -138,6 +153,7 @@ struct Tb {
       qpt_qpn.push_back(m.qpt_qpn_o);
     }
     if (m.evt_valid_i && !m.evt_ready_o) evt_stall++;
+    rdq_reads += m.rdq_rd_o;
     bool evt_taken = m.evt_valid_i && m.evt_ready_o, db_taken = m.db_valid_i && m.db_ready_o;
     tick();
     if (evt_taken) m.evt_valid_i = 0;
@@ -219,7 +235,16 @@ int main(int argc, char **argv) {
     if (!tb.m.db_valid_i && db_sent < doorbells && tb.pct() < 20) { tb.offer_doorbell(); db_sent++; }
     tb.step();
   }
-  size_t exp_evs = tb.exp_ev[0].size() + tb.exp_ev[1].size(), exp_dbs = tb.exp_db[0].size() + tb.exp_db[1].size();
+  size_t exp_evs = 0, exp_dbs = 0;
+  bool all_cores = true;
+  std::string per_core;
+  for (unsigned c = 0; c < kCores; c++) {
+    exp_evs += tb.exp_ev[c].size();
+    exp_dbs += tb.exp_db[c].size();
+    all_cores = all_cores && tb.exp_ev[c].size() > 0 && tb.exp_db[c].size() > 0;
+    per_core += " core " + std::to_string(c) + ": " + std::to_string(tb.exp_ev[c].size()) + " events, " +
+                std::to_string(tb.exp_db[c].size()) + " doorbells;";
+  }
   tb.ready_pct = 60;
   uint64_t t2 = tb.cycle;
   while ((tb.txd.size() < exp_evs + kCores || tb.rqd.size() < exp_evs || tb.rdd.size() < exp_evs ||
@@ -228,10 +253,10 @@ int main(int argc, char **argv) {
   for (int i = 0; i < 2000; i++) tb.step();  // nothing more may come
   r.check(ev_sent == events && db_sent == doorbells, "traffic-offered", "%u events, %u doorbells", ev_sent, db_sent);
   r.check(tb.evt_stall > 0, "events-back-pressured", "the rings never filled");
-  r.check(tb.exp_ev[0].size() > 0 && tb.exp_ev[1].size() > 0, "events-for-both-cores");
+  r.check(all_cores, "traffic-for-every-core");
 
   // ---- hello descriptors: each core once, its own mhartid and hw_caps ----
-  unsigned hello[kCores] = {0, 0};
+  unsigned hello[kCores] = {};
   bool hello_ok = true;
   for (auto &w : tb.txd)
     if (w[0] == kHello) {
@@ -239,10 +264,13 @@ int main(int argc, char **argv) {
       if (h >= kCores) { hello_ok = false; continue; }
       hello[h]++;
       hello_ok = hello_ok && w[2] == tb.m.hw_caps_i;
-      for (unsigned i = 3; i < 32; i++) hello_ok = hello_ok && w[i] == (h << 24 | i);
+      for (unsigned i = 0; i < 16; i++) hello_ok = hello_ok && w[3 + i] == Tb::rdq_answer(h << 20 | i * 7u, i * 13u + h);
+      for (unsigned i = 19; i < 32; i++) hello_ok = hello_ok && w[i] == (h << 24 | i);
     }
-  r.check(hello_ok && hello[0] == 1 && hello[1] == 1, "mhartid-each-core",
-          "hello from core 0 x%u, core 1 x%u, words %s", hello[0], hello[1], hello_ok ? "ok" : "wrong");
+  bool once = true;
+  for (unsigned c = 0; c < kCores; c++) once = once && hello[c] == 1;
+  r.check(hello_ok && once, "mhartid-each-core", "hello from core 0 x%u, core 1 x%u, words %s", hello[0], hello[1],
+          hello_ok ? "ok" : "wrong");
 
   // ---- events: per core, in order, byte for byte, on all three descriptor ports ----
   auto check_desc = [&](const std::vector<Words> &got, unsigned words, const char *name) {
@@ -288,13 +316,17 @@ int main(int argc, char **argv) {
         const Words &w = tb.qpt[idx[c][k]];
         uint32_t e = tb.exp_db[c][k].first, v = tb.exp_db[c][k].second;
         bool s = (tb.qpt_qpn[idx[c][k]] & 0xFFFFFFu) == k && w[0] == e && w[1] == v;
-        for (unsigned i = 3; i < 16; i++) s = s && w[i] == (e ^ v ^ i);
+        s = s && w[3] == Tb::rdq_answer(v & 0xFFFFFFu, e & 0xFFFFFFu);
+        for (unsigned i = 4; i < 16; i++) s = s && w[i] == (e ^ v ^ i);
         bad += !s;
       }
     }
     r.check(ok2 && !bad, "doorbells-to-owner-qpt-exact", "core 0 %zu/%zu, core 1 %zu/%zu, %u differ",
             idx[0].size(), tb.exp_db[0].size(), idx[1].size(), tb.exp_db[1].size(), bad);
   }
+
+  r.check(tb.rdq_reads == 16 * kCores + exp_dbs, "rdq-one-read-per-query", "%llu reads for %zu queries",
+          (unsigned long long)tb.rdq_reads, 16 * kCores + exp_dbs);
 
   // ---- the window while running: each core's own DMEM ----
   bool marks = true;
@@ -309,8 +341,8 @@ int main(int argc, char **argv) {
   r.check(marks, "window-reads-each-core-dmem");
   bool run_wr = tb.win(true, kWinDmem + kMark, 0, rd, err) && err;
   r.check(run_wr, "window-write-while-running-faults");
-  std::printf("INFO %zu events (core 0 %zu, core 1 %zu), %zu doorbells, %llu cycles, %llu event stalls\n", exp_evs,
-              tb.exp_ev[0].size(), tb.exp_ev[1].size(), exp_dbs, (unsigned long long)tb.cycle,
+  std::printf("INFO %u cores, %zu events, %zu doorbells (%s), %llu cycles, %llu event stalls\n", kCores, exp_evs,
+              exp_dbs, per_core.c_str(), (unsigned long long)tb.cycle,
               (unsigned long long)tb.evt_stall);
   std::printf("%d passed, %d failed\n", r.passed, r.failed);
   return r.exit_code();

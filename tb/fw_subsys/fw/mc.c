@@ -1,8 +1,9 @@
 /* Test firmware of suite fw_subsys (tb/fw_subsys): one image that every core of rnic_fw_subsys
- * runs. Each core reads its mhartid and hw_caps and hands a hello descriptor to the transmit
- * mailbox; then it forwards every receive event of its ring (events are routed to it by QPN) as
+ * runs. Each core reads its mhartid and hw_caps, asks the READ progress query 16 times (both
+ * cores at once: their reads of the result meet at the query's arbiter) and hands all of it in a
+ * hello descriptor to the transmit mailbox; then it forwards every receive event of its ring (events are routed to it by QPN) as
  * one descriptor on each of the transmit, receive-buffer and READ mailboxes, and every doorbell of
- * its doorbell mailbox as one QP-table entry, each stamped with its hart id and a sequence number,
+ * its doorbell mailbox as one QP-table entry (with one READ query's answer), each stamped with its hart id and a sequence number,
  * so the testbench sees on the engine ports which core handled what, and in which order.
  * Marker words at DMEM 0x8000 (per core: each core has its own DMEM) for the window's reads. */
 #include <stdint.h>
@@ -29,6 +30,13 @@ static uint32_t hart_id(void)
 
 /* one descriptor: data words, then the commit once the previous one was taken (a commit while
  * one is offered would be dropped) */
+static uint32_t rdq(uint32_t qpn, uint32_t psn)
+{
+	MMIO(RNIC_FW_REG_RDQ_QPN) = qpn;
+	MMIO(RNIC_FW_REG_RDQ_PSN) = psn;
+	return MMIO(RNIC_FW_REG_RDQ_RESULT);
+}
+
 static void put_desc(uint32_t data, uint32_t commit, uint32_t status, const uint32_t *w, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++)
@@ -44,7 +52,9 @@ int main(void)
 	d[0] = 0x48454C4Fu; /* 'HELO' */
 	d[1] = h;
 	d[2] = MMIO(RNIC_FW_REG_HW_CAPS);
-	for (unsigned i = 3; i < 32; i++)
+	for (unsigned i = 0; i < 16; i++)
+		d[3 + i] = rdq(h << 20 | i * 7u, i * 13u + h);
+	for (unsigned i = 19; i < 32; i++)
 		d[i] = h << 24 | i;
 	MARK[0] = 0xC0DE0000u | h;
 	put_desc(RNIC_FW_TC_TXD_DATA, RNIC_FW_TC_TXD_COMMIT, RNIC_FW_TC_TXD_STATUS, d, 32);
@@ -71,6 +81,7 @@ int main(void)
 			MMIO(RNIC_FW_REG_DB_POP) = 0;
 			for (unsigned i = 0; i < 16; i++)
 				MMIO(RNIC_FW_REG_QPT_DATA + 4 * i) = i == 0 ? e : i == 1 ? v : i == 2 ? h : e ^ v ^ i;
+			MMIO(RNIC_FW_REG_QPT_DATA + 12) = rdq(v & 0xFFFFFFu, e & 0xFFFFFFu);
 			while (MMIO(RNIC_FW_REG_QPT_STATUS) & RNIC_MBOX_STATUS_BUSY_MASK)
 				;
 			MMIO(RNIC_FW_REG_QPT_COMMIT) = h << 24 | dbseq++;
