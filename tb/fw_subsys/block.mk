@@ -18,10 +18,10 @@ LINT_TOPS   += rnic_fw_subsys rnic_fw_core_mmio
 $(FWS_BUILD)/c%/Vrnic_fw_subsys: $(FWS_DEPS)
 	$(call verilate,$(FWS_BUILD)/c$*,rnic_fw_subsys,,$(FWS_CPP),-GNumCores=$* -CFLAGS -DTB_CORES=$*)
 
-$(FWS_FW)/fw.elf: tb/fw_subsys/fw/mc.c tb/fw_subsys/fw/crt0.S firmware/runtime/link.ld spec/include/rnic_spec.h
+$(FWS_FW)/fw.elf: tb/fw_subsys/fw/mc.c firmware/runtime/crt0.S firmware/runtime/link.ld spec/include/rnic_spec.h
 	@mkdir -p $(@D)
 	$(FW_CC) -march=rv32im_zicsr -mabi=ilp32 -std=c11 -O2 -Wall -Wextra -Werror -Wmissing-prototypes -ffreestanding \
-	  -nostdlib -Ispec/include -T firmware/runtime/link.ld tb/fw_subsys/fw/crt0.S tb/fw_subsys/fw/mc.c -o $@
+	  -nostdlib -Ispec/include -T firmware/runtime/link.ld firmware/runtime/crt0.S tb/fw_subsys/fw/mc.c -o $@
 $(FWS_FW)/imem.hex: $(FWS_FW)/fw.elf firmware/tools/mkimage.py
 	$(PYTHON) firmware/tools/mkimage.py $< $(FWS_FW) > /dev/null
 

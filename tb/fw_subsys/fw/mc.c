@@ -5,7 +5,8 @@
  * one descriptor on each of the transmit, receive-buffer and READ mailboxes, and every doorbell of
  * its doorbell mailbox as one QP-table entry (with one READ query's answer), each stamped with its hart id and a sequence number,
  * so the testbench sees on the engine ports which core handled what, and in which order.
- * Marker words at DMEM 0x8000 (per core: each core has its own DMEM) for the window's reads. */
+ * Marker words at DMEM 0x8000 (per core: each core has its own DMEM) for the window's reads.
+ * Reset entry: the product's firmware/runtime/crt0.S. */
 #include <stdint.h>
 
 #include "rnic_spec.h"
@@ -20,6 +21,18 @@ __attribute__((section(".fw_header"), used)) static const uint32_t fw_header[RNI
 #define MARK ((volatile uint32_t *)(uintptr_t)(RNIC_FW_DMEM_BASE + 0x8000u))
 
 int main(void);
+/* firmware/runtime/crt0.S (the product's reset entry: gp, stack, .bss, trap vector) calls it on
+ * any trap: the core parks with the cause in its first marker word */
+void fw_trap_handler(uint32_t mcause, uint32_t mepc, uint32_t mtval) __attribute__((noreturn));
+
+void fw_trap_handler(uint32_t mcause, uint32_t mepc, uint32_t mtval)
+{
+	(void)mepc;
+	(void)mtval;
+	MARK[0] = 0xDEAD0000u | (mcause & 0xFFFFu);
+	for (;;)
+		;
+}
 
 static uint32_t hart_id(void)
 {
