@@ -628,17 +628,17 @@ module wqe_fetch #(
   assign feed_pop = (fs_q == F_DEC && fleft_q != '0 && h_valid_q && !h_hit && !(h_mine_q && h_fwd_q)) ||
                     (emit && flast_q);
 
-  // the output register and the merge with the firmware's mailbox: the older descriptor first.
-  // A commit the firmware made before its feed command is older than the feed's descriptors; a
-  // descriptor the feed left in its register when the command ended is older than the firmware's
-  // next commit (it commits nothing while the feed is busy).
+  // The merge with the firmware's mailbox ends in one register, the QP table's port (its rq_ok
+  // compare and slot writes take the levels a mux in front would add). It loads only while empty,
+  // in the order the descriptors come: the mailbox's when both want it (the firmware commits
+  // nothing while a feed command runs, so a commit waiting as the feed emits was made before the
+  // command), the feed's WQE otherwise. Then the port's order is the order of the loads.
   rnic_spec_pkg::rq_desc_t out_q, desc;
-  logic out_valid_q, out_old_q, sel_feed;
-  assign sel_feed       = out_valid_q && (!fw_rqd_valid_i || out_old_q);
-  assign rqd_valid_o    = out_valid_q || fw_rqd_valid_i;
-  assign rqd_o          = sel_feed ? out_q : fw_rqd_i;
-  assign fw_rqd_ready_o = !sel_feed && rqd_ready_i;
-  assign emit = fs_q == F_EMIT && !out_valid_q && wqe_nsge <= farg_q.sge_max;
+  logic out_valid_q;
+  assign rqd_valid_o    = out_valid_q;
+  assign rqd_o          = out_q;
+  assign fw_rqd_ready_o = !out_valid_q;
+  assign emit = fs_q == F_EMIT && !out_valid_q && !fw_rqd_valid_i && wqe_nsge <= farg_q.sge_max;
   always_comb begin
     // qpn, num_sge, the WQE's wr_id, then its SGEs as they are (those beyond num_sge zero)
     desc = '0;
@@ -657,7 +657,8 @@ module wqe_fetch #(
     for (int k = 0; k < WqeRows; k++)
       for (int b = 0; b < Bpb; b++)
         if (k * Bpb + b < DescBytes && fs_q == F_RD && 32'(fj_q) == k) wqe_q[8*(k*Bpb + b) +: 8] <= feed_rd[8*b +: 8];
-    if (emit) out_q <= desc;
+    if (fw_rqd_valid_i && !out_valid_q) out_q <= fw_rqd_i;
+    else if (emit) out_q <= desc;
     if (fs_q == F_HEAD) begin
       h_d_q    <= fpos_q - rrec_first[rrec_rp_q[RrAw-1:0]];
       h_n_q    <= rrec_bbs[rrec_rp_q[RrAw-1:0]] >> farg_q.log_bbs;
@@ -683,18 +684,10 @@ module wqe_fetch #(
       fslot_q     <= '0;
       fj_q        <= '0;
       out_valid_q <= 1'b0;
-      out_old_q   <= 1'b0;
     end else begin
       if (tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_WQF_RQF_ARG) farg_q <= tc_wdata_i;
-      if (emit) begin
-        out_valid_q <= 1'b1;
-        out_old_q   <= !fw_rqd_valid_i;
-      end else if (sel_feed && rqd_ready_i) begin
-        out_valid_q <= 1'b0;
-        out_old_q   <= 1'b0;
-      end else if (out_valid_q && !fw_rqd_valid_i) begin
-        out_old_q   <= 1'b1;
-      end
+      if ((fw_rqd_valid_i || emit) && !out_valid_q) out_valid_q <= 1'b1;
+      else if (rqd_ready_i) out_valid_q <= 1'b0;
       unique case (fs_q)
         F_IDLE: if (feed_st) begin
           fqpn_q  <= feed_cmd.qpn;
