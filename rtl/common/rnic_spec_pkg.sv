@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'h6845E830;
+  localparam logic [31:0] SPEC_HASH = 32'hA8A38232;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -262,6 +262,9 @@ package rnic_spec_pkg;
   localparam logic [11:0] FW_TC_EQW_PROD = 12'h914;
   localparam logic [11:0] FW_TC_EQW_CONS = 12'h918;
   localparam logic [11:0] FW_TC_EQW_STATUS = 12'h91C;
+  localparam logic [11:0] FW_TC_WQF_RQF_ARG = 12'h920;
+  localparam logic [11:0] FW_TC_WQF_RQF_CMD = 12'h924;
+  localparam logic [11:0] FW_TC_WQF_RQF_STATUS = 12'h928;
   // the descriptor mailboxes' page (offset bit 12) and their registers, offsets in the window
   localparam logic [12:0] FW_TC_MBOX_PAGE = 13'h1000;
   localparam logic [12:0] FW_TC_TXD_DATA = 13'h1000;
@@ -1853,6 +1856,41 @@ package rnic_spec_pkg;
     logic [15:0] index;
     logic [15:0] qpn;
   } wqf_sq_qidx_t;
+
+  // wqf_rqf_arg: 4 bytes. The argument of the next receive-feed command (fw_tc wqf_rqf_arg).
+  localparam int unsigned WQF_RQF_ARG_BYTES = 4;
+  localparam int unsigned WQF_RQF_ARG_COUNT_LSB = 0;
+  localparam int unsigned WQF_RQF_ARG_COUNT_W = 8;
+  localparam int unsigned WQF_RQF_ARG_LOG_BBS_LSB = 8;
+  localparam int unsigned WQF_RQF_ARG_LOG_BBS_W = 2;
+  localparam int unsigned WQF_RQF_ARG_SGE_MAX_LSB = 16;
+  localparam int unsigned WQF_RQF_ARG_SGE_MAX_W = 8;
+  typedef struct packed {
+    logic [7:0] rsvd24;
+    logic [7:0] sge_max;
+    logic [5:0] rsvd10;
+    logic [1:0] log_bbs;
+    logic [7:0] count;
+  } wqf_rqf_arg_t;
+
+  // wqf_rqf_status: 4 bytes. The receive feed's status (fw_tc wqf_rqf_status): valid the cycle after the wqf_rqf_cmd store (busy then until it ends).
+  localparam int unsigned WQF_RQF_STATUS_BYTES = 4;
+  localparam int unsigned WQF_RQF_STATUS_HANDED_LSB = 0;
+  localparam int unsigned WQF_RQF_STATUS_HANDED_W = 8;
+  localparam int unsigned WQF_RQF_STATUS_STOP_LSB = 8;
+  localparam int unsigned WQF_RQF_STATUS_STOP_W = 2;
+  localparam int unsigned WQF_RQF_STATUS_BUSY_LSB = 16;
+  localparam int unsigned WQF_RQF_STATUS_BUSY_W = 1;
+  localparam int unsigned WQF_RQF_STATUS_PRESENT_LSB = 31;
+  localparam int unsigned WQF_RQF_STATUS_PRESENT_W = 1;
+  typedef struct packed {
+    logic [0:0] present;
+    logic [13:0] rsvd17;
+    logic [0:0] busy;
+    logic [5:0] rsvd10;
+    logic [1:0] stop;
+    logic [7:0] handed;
+  } wqf_rqf_status_t;
 
   // wqf_dbr_info: 4 bytes. The oldest doorbell-started fetch record (fw_tc wqf_dbr_info).
   localparam int unsigned WQF_DBR_INFO_BYTES = 4;

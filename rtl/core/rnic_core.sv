@@ -215,6 +215,9 @@ module rnic_core #(
   logic [rnic_spec_pkg::RX_EVENT_BYTES*8-1:0] evt_data;
   logic [rnic_spec_pkg::QPT_ENTRY_BYTES*8-1:0] qpt_data;
   logic [rnic_spec_pkg::RQ_DESC_BYTES*8-1:0] rqd_data;
+  // the firmware's rq_desc mailbox, merged with wqe_fetch's receive feed into rqd_* (the QP table's port)
+  logic fw_rqd_valid, fw_rqd_ready;
+  logic [rnic_spec_pkg::RQ_DESC_BYTES*8-1:0] fw_rqd_data;
   logic [rnic_spec_pkg::TX_DESC_BYTES*8-1:0] txd_data;
   // transport engine interconnect
   logic                   tx_rd_req_valid, tx_rd_req_ready, tx_rd_data_valid, tx_rd_data_ready;
@@ -298,7 +301,7 @@ module rnic_core #(
     .db_valid_i(db_valid), .db_ready_o(db_ready), .db_data_i(db_data),
     .evt_valid_i(evt_valid), .evt_ready_o(evt_ready), .evt_data_i(evt_data),
     .qpt_valid_o(qpt_valid), .qpt_ready_i(qpt_ready), .qpt_qpn_o(qpt_qpn), .qpt_data_o(qpt_data),
-    .rqd_valid_o(rqd_valid), .rqd_ready_i(rqd_ready), .rqd_data_o(rqd_data),
+    .rqd_valid_o(fw_rqd_valid), .rqd_ready_i(fw_rqd_ready), .rqd_data_o(fw_rqd_data),
     .txd_valid_o(txd_valid), .txd_ready_i(txd_ready), .txd_data_o(txd_data),
     .rdd_valid_o(rdd_valid), .rdd_ready_i(rdd_ready), .rdd_data_o(rdd_data),
     .rdq_rd_o(rdq_rd), .rdq_qpn_o(rdq_qpn), .rdq_psn_o(rdq_psn), .rdq_hit_i(rdq_hit), .rdq_nxt_i(rdq_nxt),
@@ -352,7 +355,9 @@ module rnic_core #(
     .rd_req_valid_o(wf_rd_req_valid), .rd_req_ready_i(wf_rd_req_ready), .rd_req_addr_o(wf_rd_req_addr),
     .rd_req_len_o(wf_rd_req_len), .rd_req_tag_o(wf_rd_req_tag), .rd_data_valid_i(wf_rd_data_valid),
     .rd_data_ready_o(wf_rd_data_ready), .rd_data_i(wf_rd_data), .rd_data_last_i(wf_rd_data_last),
-    .rd_cpl_valid_i(wf_rd_cpl_valid), .rd_cpl_ready_o(wf_rd_cpl_ready), .rd_cpl_status_i(wf_rd_cpl_status)
+    .rd_cpl_valid_i(wf_rd_cpl_valid), .rd_cpl_ready_o(wf_rd_cpl_ready), .rd_cpl_status_i(wf_rd_cpl_status),
+    .fw_rqd_valid_i(fw_rqd_valid), .fw_rqd_ready_o(fw_rqd_ready), .fw_rqd_i(fw_rqd_data),
+    .rqd_valid_o(rqd_valid), .rqd_ready_i(rqd_ready), .rqd_o(rqd_data)
   );
 
   // ---- Doorbell BAR: doorbells into a FIFO the firmware drains, BlueFlame onto its TC window --

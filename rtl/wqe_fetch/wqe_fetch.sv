@@ -19,6 +19,12 @@
 // rq_db of an enabled RQ fetches the whole WQEs it announced into a receive doorbell region of its
 // own, with a record in a FIFO of its own, so the send and receive sides never take each other's
 // slots or records.
+//
+// The receive feed (spec fw_tc wqf_rqf_*): on the firmware's command (QP, RQ index, count) the
+// engine hands RQ WQEs from those records straight to the receive engine's buffer slots as
+// rq_descs, the refill the firmware did word by word; it stops where a WQE needs the firmware
+// (no record, a failed fetch, too many SGEs). Its descriptors and the firmware's rq_desc mailbox
+// are merged here, the older first, into the QP table's receive-slot port.
 module wqe_fetch #(
   parameter int unsigned DataWidth = 512,
   parameter int unsigned TagWidth  = 8,
@@ -51,7 +57,15 @@ module wqe_fetch #(
   input  logic                   rd_data_last_i,
   input  logic                   rd_cpl_valid_i,
   output logic                   rd_cpl_ready_o,
-  input  logic [1:0]             rd_cpl_status_i
+  input  logic [1:0]             rd_cpl_status_i,
+  // the firmware's rq_desc mailbox in, merged with the receive feed's descriptors into the QP
+  // table's receive-buffer port (rtl/qp_table rqd_*)
+  input  logic                   fw_rqd_valid_i,
+  output logic                   fw_rqd_ready_o,
+  input  rnic_spec_pkg::rq_desc_t fw_rqd_i,
+  output logic                   rqd_valid_o,
+  input  logic                   rqd_ready_i,
+  output rnic_spec_pkg::rq_desc_t rqd_o
 );
   localparam int unsigned BbBytes  = rnic_spec_pkg::WQEBB_BYTES;      // one WQEBB
   localparam int unsigned Bpb      = DataWidth / 8;
@@ -253,7 +267,9 @@ module wqe_fetch #(
   logic [RdbCntW-1:0] rused_q;             // its slots held by records
   logic               rrec_pop, rfull;
   assign rrec_cnt = rrec_wp_q - rrec_rp_q;
-  assign rrec_pop = tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_WQF_RQR_POP && rrec_cnt != '0;
+  logic               feed_pop;            // the receive feed removes the head record
+  assign rrec_pop = ((tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_WQF_RQR_POP) || feed_pop) &&
+                    rrec_cnt != '0;
   assign rfull    = rrec_cnt == RrPw'(RdbNum) || rauto_q == RrCntW'(RdbNum);
   assign rec_pop = tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_WQF_DBR_POP && rec_cnt != '0;
   // S_GO stores a command unless the firmware stores one in the same cycle, and writes the fetch
@@ -353,12 +369,15 @@ module wqe_fetch #(
                : in_db ? RowAw'(SqRows + RqRows) + RowAw'(boff[DbAw-1:LaneAw+2])
                : in_rdb ? RowAw'(SqRows + RqRows + DbRows) + RowAw'(boff[RdbAw-1:LaneAw+2])
                : RowAw'(boff[BufAw-1:LaneAw+2]);
+  logic [RowAw-1:0]     frow;              // the receive feed's read row (a second read port)
+  logic [DataWidth-1:0] feed_rd;
   for (genvar l = 0; l < Lanes; l++) begin : g_lane
     logic [31:0] mem [Rows];
     always_ff @(posedge clk_i) begin
       if (beat) mem[wrow] <= rd_data_i[32*l +: 32];
     end
     assign lane_rd[l] = mem[rrow];
+    assign feed_rd[32*l +: 32] = mem[frow];
   end
 
   // ---- completions: in order, one per command
@@ -567,12 +586,174 @@ module wqe_fetch #(
     end
   end
 
+  // ---- the receive feed: one command at a time. F_HEAD samples the oldest RQ record, F_DEC
+  // decides on those registers (the firmware's rq_rec_take: this QP's record holding the position
+  // is used, records of other QPs and of passed positions are removed, one further on or none
+  // stops the command), F_RD reads the WQE's first RQ_DESC_BYTES from the receive doorbell region
+  // row by row (slots wrap inside the region), F_EMIT checks num_sge and puts the rq_desc into
+  // the output register.
+  localparam int unsigned DescBytes = rnic_spec_pkg::RQ_DESC_BYTES;
+  localparam int unsigned SgeBytes  = rnic_spec_pkg::WQE_SGE_BYTES;
+  localparam int unsigned WqeRows   = (DescBytes + Bpb - 1) / Bpb;   // region rows a WQE's first bytes span
+  localparam int unsigned WqeRowW   = WqeRows > 1 ? $clog2(WqeRows) : 1;
+  typedef enum logic [2:0] { F_IDLE, F_HEAD, F_DEC, F_RD, F_EMIT } feed_state_e;
+  feed_state_e                 fs_q;
+  rnic_spec_pkg::wqf_rqf_arg_t farg_q;
+  logic [15:0]                 fqpn_q, fpos_q;
+  logic [7:0]                  fleft_q, fhand_q;
+  logic [1:0]                  fstop_q;
+  logic                        h_valid_q, h_mine_q, h_fwd_q, h_pend_q, h_err_q, flast_q;
+  logic [15:0]                 h_d_q;
+  logic [RdbCntW-1:0]          h_n_q;
+  logic [RdbSlotAw-1:0]        h_slot_q, fslot_q;
+  logic [WqeRowW-1:0]          fj_q;
+  logic [8*DescBytes-1:0]      wqe_q;     // the WQE's first DescBytes bytes
+  logic                        feed_st;
+  rnic_spec_pkg::wqf_sq_qidx_t feed_cmd;
+  logic [7:0]                  wqe_nsge;
+  assign feed_st  = tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_WQF_RQF_CMD && fs_q == F_IDLE;
+  assign feed_cmd = tc_wdata_i;
+  assign wqe_nsge = wqe_q[rnic_spec_pkg::RQ_WQE_NUM_SGE_LSB +: 8];
+  logic [RdbRowAw-1:0] frel;                // the row inside the receive doorbell region (wrapping)
+  assign frel = (RdbRowAw'(fslot_q) << BbBeatAw) + RdbRowAw'(fj_q);
+  assign frow = RowAw'(SqRows + RqRows + DbRows) + RowAw'(frel);
+  logic [15:0] h_gap;                      // how far the head record starts past the position
+  assign h_gap = rrec_first[rrec_rp_q[RrAw-1:0]] - fpos_q;
+  // the record at the head holds the position (index d of its n WQEs)
+  logic h_hit;
+  assign h_hit    = h_valid_q && h_mine_q && h_d_q < 16'(h_n_q);
+  // removed: a record in the way (F_DEC), or the one whose last WQE went (F_EMIT), so its slots
+  // go back to the engine's next fetch at once
+  logic emit;
+  assign feed_pop = (fs_q == F_DEC && fleft_q != '0 && h_valid_q && !h_hit && !(h_mine_q && h_fwd_q)) ||
+                    (emit && flast_q);
+
+  // The merge with the firmware's mailbox ends in one register, the QP table's port (its rq_ok
+  // compare and slot writes take the levels a mux in front would add). It loads only while empty,
+  // in the order the descriptors come: the mailbox's when both want it (the firmware commits
+  // nothing while a feed command runs, so a commit waiting as the feed emits was made before the
+  // command), the feed's WQE otherwise. Then the port's order is the order of the loads.
+  rnic_spec_pkg::rq_desc_t out_q, desc;
+  logic out_valid_q;
+  assign rqd_valid_o    = out_valid_q;
+  assign rqd_o          = out_q;
+  assign fw_rqd_ready_o = !out_valid_q;
+  assign emit = fs_q == F_EMIT && !out_valid_q && !fw_rqd_valid_i && wqe_nsge <= farg_q.sge_max;
+  always_comb begin
+    // qpn, num_sge, the WQE's wr_id, then its SGEs as they are (those beyond num_sge zero)
+    desc = '0;
+    desc[rnic_spec_pkg::RQ_DESC_QPN_LSB +: 32] = 32'(fqpn_q);
+    desc[rnic_spec_pkg::RQ_DESC_NUM_SGE_LSB +: 8] = wqe_nsge;
+    desc[rnic_spec_pkg::RQ_DESC_WR_ID_LSB +: 64] = wqe_q[rnic_spec_pkg::RQ_WQE_WR_ID_LSB +: 64];
+    for (int i = 0; i < rnic_spec_pkg::MAX_SGE; i++)
+      if (8'(i) < wqe_nsge)
+        desc[rnic_spec_pkg::RQ_DESC_SGE0_ADDR_LSB + 8*SgeBytes*i +: 8*SgeBytes] =
+          wqe_q[8*(rnic_spec_pkg::RQ_WQE_BYTES + SgeBytes*i) +: 8*SgeBytes];
+  end
+
+  always_ff @(posedge clk_i) begin
+    // byte by byte, constant part-selects (an indexed one on the left is a barrel shifter in
+    // Yosys), only the bytes a descriptor takes
+    for (int k = 0; k < WqeRows; k++)
+      for (int b = 0; b < Bpb; b++)
+        if (k * Bpb + b < DescBytes && fs_q == F_RD && 32'(fj_q) == k) wqe_q[8*(k*Bpb + b) +: 8] <= feed_rd[8*b +: 8];
+    if (fw_rqd_valid_i && !out_valid_q) out_q <= fw_rqd_i;
+    else if (emit) out_q <= desc;
+    if (fs_q == F_HEAD) begin
+      h_d_q    <= fpos_q - rrec_first[rrec_rp_q[RrAw-1:0]];
+      h_n_q    <= rrec_bbs[rrec_rp_q[RrAw-1:0]] >> farg_q.log_bbs;
+      h_fwd_q  <= !h_gap[15];
+      h_mine_q <= rrec_qpn[rrec_rp_q[RrAw-1:0]] == fqpn_q;
+      h_slot_q <= rrec_slot[rrec_rp_q[RrAw-1:0]];
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      fs_q        <= F_IDLE;
+      farg_q      <= '0;
+      fqpn_q      <= '0;
+      fpos_q      <= '0;
+      fleft_q     <= '0;
+      fhand_q     <= '0;
+      fstop_q     <= '0;
+      h_valid_q   <= 1'b0;
+      h_pend_q    <= 1'b0;
+      h_err_q     <= 1'b0;
+      flast_q     <= 1'b0;
+      fslot_q     <= '0;
+      fj_q        <= '0;
+      out_valid_q <= 1'b0;
+    end else begin
+      if (tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_WQF_RQF_ARG) farg_q <= tc_wdata_i;
+      if ((fw_rqd_valid_i || emit) && !out_valid_q) out_valid_q <= 1'b1;
+      else if (rqd_ready_i) out_valid_q <= 1'b0;
+      unique case (fs_q)
+        F_IDLE: if (feed_st) begin
+          fqpn_q  <= feed_cmd.qpn;
+          fpos_q  <= feed_cmd.index;
+          fleft_q <= farg_q.count;
+          fhand_q <= '0;
+          fstop_q <= '0;
+          fs_q    <= F_HEAD;
+        end
+        F_HEAD: begin
+          h_valid_q <= rrec_cnt != '0;
+          h_pend_q  <= rrec_pend_q[rrec_rp_q[RrAw-1:0]];
+          h_err_q   <= rrec_err_q[rrec_rp_q[RrAw-1:0]];
+          fs_q      <= F_DEC;
+        end
+        F_DEC: begin
+          if (fleft_q == '0) begin
+            fs_q <= F_IDLE;                          // count reached
+          end else if (!h_valid_q || (!h_hit && h_mine_q && h_fwd_q)) begin
+            fstop_q <= 2'd1;                         // no record holds the position
+            fs_q    <= F_IDLE;
+          end else if (!h_hit) begin
+            fs_q <= F_HEAD;                          // removed (feed_pop): the next record
+          end else if (h_pend_q) begin
+            fs_q <= F_HEAD;                          // its fetch is still in flight
+          end else if (h_err_q) begin
+            fstop_q <= 2'd2;
+            fs_q    <= F_IDLE;
+          end else begin
+            fslot_q <= RdbSlotAw'(h_slot_q + RdbSlotAw'(h_d_q << farg_q.log_bbs));
+            flast_q <= h_d_q + 16'd1 == 16'(h_n_q);
+            fj_q    <= '0;
+            fs_q    <= F_RD;
+          end
+        end
+        F_RD: begin
+          fj_q <= fj_q + 1'b1;
+          if (32'(fj_q) == WqeRows - 1) fs_q <= F_EMIT;
+        end
+        F_EMIT: if (wqe_nsge > farg_q.sge_max) begin
+          fstop_q <= 2'd3;                           // the firmware completes it (LOC_LEN_ERR)
+          fs_q    <= F_IDLE;
+        end else if (emit) begin
+          fpos_q  <= fpos_q + 16'd1;
+          fleft_q <= fleft_q - 8'd1;
+          fhand_q <= fhand_q + 8'd1;
+          fs_q    <= F_HEAD;
+        end
+        default: fs_q <= F_IDLE;
+      endcase
+    end
+  end
   // ---- loads: the buffer's words and the status, from a register the cycle after the request
   rnic_spec_pkg::wqf_status_t status;
   rnic_spec_pkg::wqf_sq_qidx_t dbr_qidx;
   rnic_spec_pkg::wqf_dbr_info_t dbr_info;
   rnic_spec_pkg::wqf_sq_qidx_t rqr_qidx;
   rnic_spec_pkg::wqf_dbr_info_t rqr_info;
+  rnic_spec_pkg::wqf_rqf_status_t rqf_status;
+  always_comb begin
+    rqf_status = '0;
+    rqf_status.handed  = fhand_q;
+    rqf_status.stop    = fstop_q;
+    rqf_status.busy    = fs_q != F_IDLE;
+    rqf_status.present = 1'b1;
+  end
   logic [RrAw-1:0] rrh;
   assign rrh = rrec_rp_q[RrAw-1:0];
   logic [RecAw-1:0] rh;
@@ -621,6 +802,7 @@ module wqe_fetch #(
       else if (tc_addr_i == rnic_spec_pkg::FW_TC_WQF_DBR_INFO) tc_rdata_q <= dbr_info;
       else if (tc_addr_i == rnic_spec_pkg::FW_TC_WQF_RQR_QIDX) tc_rdata_q <= rqr_qidx;
       else if (tc_addr_i == rnic_spec_pkg::FW_TC_WQF_RQR_INFO) tc_rdata_q <= rqr_info;
+      else if (tc_addr_i == rnic_spec_pkg::FW_TC_WQF_RQF_STATUS) tc_rdata_q <= rqf_status;
       else tc_rdata_q <= '0;
     end
   end
@@ -628,5 +810,5 @@ module wqe_fetch #(
   logic unused;
   assign unused = ^{addr_lo_q[5:0], cmd_bbs_in, boff[1:0], boff[11:10], BufBase[BufAw-1:0], RqBase[RqAw-1:0],
                     DbBase[DbAw-1:0], RdbBase[RdbAw-1:0], sq_lo_q[5:0], sq_ring_q[30:20], st_qidx.qpn,
-                    rq_lo_q[5:0], rq_ring_q[30:22]};
+                    rq_lo_q[5:0], rq_ring_q[30:22], farg_q.rsvd24, farg_q.rsvd10, h_gap[14:0]};
 endmodule

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0x6845E830u
+#define RNIC_SPEC_HASH 0xA8A38232u
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -313,6 +313,9 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_TC_EQW_PROD 0x914u
 #define RNIC_FW_TC_EQW_CONS 0x918u
 #define RNIC_FW_TC_EQW_STATUS 0x91Cu
+#define RNIC_FW_TC_WQF_RQF_ARG 0x920u
+#define RNIC_FW_TC_WQF_RQF_CMD 0x924u
+#define RNIC_FW_TC_WQF_RQF_STATUS 0x928u
 #define RNIC_FW_TC_MBOX_PAGE 0x1000u
 #define RNIC_FW_TC_TXD_DATA 0x1000u
 #define RNIC_FW_TC_TXD_COMMIT 0x1080u
@@ -4251,6 +4254,151 @@ static inline uint32_t rnic_wqf_sq_qidx_mk_index(uint32_t x)
 	return (x << 16) & 0xFFFF0000u;
 }
 
+/* wqf_rqf_arg (4 bytes): The argument of the next receive-feed command (fw_tc wqf_rqf_arg). */
+#define RNIC_WQF_RQF_ARG_SIZE 4u
+#define RNIC_WQF_RQF_ARG_ALIGN 4u
+#define RNIC_WQF_RQF_ARG_COUNT_OFF 0u
+static inline uint32_t rnic_wqf_rqf_arg_get_count(const void *p)
+{
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0);
+}
+static inline void rnic_wqf_rqf_arg_set_count(void *p, uint32_t v)
+{
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0, (uint8_t)v);
+}
+#define RNIC_WQF_RQF_ARG_LOG_BBS_OFF 1u
+static inline uint32_t rnic_wqf_rqf_arg_get_log_bbs(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 1) & 0x3u) >> 0);
+}
+static inline void rnic_wqf_rqf_arg_set_log_bbs(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 1;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x3u) | (((uint8_t)v << 0) & 0x3u)));
+}
+#define RNIC_WQF_RQF_ARG_SGE_MAX_OFF 2u
+static inline uint32_t rnic_wqf_rqf_arg_get_sge_max(const void *p)
+{
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2);
+}
+static inline void rnic_wqf_rqf_arg_set_sge_max(void *p, uint32_t v)
+{
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2, (uint8_t)v);
+}
+#define RNIC_WQF_RQF_ARG_COUNT_LSB 0u
+#define RNIC_WQF_RQF_ARG_COUNT_MASK 0x000000FFu
+static inline uint32_t rnic_wqf_rqf_arg_v_count(uint32_t v)
+{
+	return (v & 0x000000FFu) >> 0;
+}
+static inline uint32_t rnic_wqf_rqf_arg_mk_count(uint32_t x)
+{
+	return (x << 0) & 0x000000FFu;
+}
+#define RNIC_WQF_RQF_ARG_LOG_BBS_LSB 8u
+#define RNIC_WQF_RQF_ARG_LOG_BBS_MASK 0x00000300u
+static inline uint32_t rnic_wqf_rqf_arg_v_log_bbs(uint32_t v)
+{
+	return (v & 0x00000300u) >> 8;
+}
+static inline uint32_t rnic_wqf_rqf_arg_mk_log_bbs(uint32_t x)
+{
+	return (x << 8) & 0x00000300u;
+}
+#define RNIC_WQF_RQF_ARG_SGE_MAX_LSB 16u
+#define RNIC_WQF_RQF_ARG_SGE_MAX_MASK 0x00FF0000u
+static inline uint32_t rnic_wqf_rqf_arg_v_sge_max(uint32_t v)
+{
+	return (v & 0x00FF0000u) >> 16;
+}
+static inline uint32_t rnic_wqf_rqf_arg_mk_sge_max(uint32_t x)
+{
+	return (x << 16) & 0x00FF0000u;
+}
+
+/* wqf_rqf_status (4 bytes): The receive feed's status (fw_tc wqf_rqf_status): valid the cycle after the wqf_rqf_cmd store (busy then until it ends). */
+#define RNIC_WQF_RQF_STATUS_SIZE 4u
+#define RNIC_WQF_RQF_STATUS_ALIGN 4u
+#define RNIC_WQF_RQF_STATUS_HANDED_OFF 0u
+static inline uint32_t rnic_wqf_rqf_status_get_handed(const void *p)
+{
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0);
+}
+static inline void rnic_wqf_rqf_status_set_handed(void *p, uint32_t v)
+{
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0, (uint8_t)v);
+}
+#define RNIC_WQF_RQF_STATUS_STOP_OFF 1u
+static inline uint32_t rnic_wqf_rqf_status_get_stop(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 1) & 0x3u) >> 0);
+}
+static inline void rnic_wqf_rqf_status_set_stop(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 1;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x3u) | (((uint8_t)v << 0) & 0x3u)));
+}
+#define RNIC_WQF_RQF_STATUS_BUSY_OFF 2u
+static inline uint32_t rnic_wqf_rqf_status_get_busy(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2) & 0x1u) >> 0);
+}
+static inline void rnic_wqf_rqf_status_set_busy(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x1u) | (((uint8_t)v << 0) & 0x1u)));
+}
+#define RNIC_WQF_RQF_STATUS_PRESENT_OFF 3u
+static inline uint32_t rnic_wqf_rqf_status_get_present(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3) & 0x80u) >> 7);
+}
+static inline void rnic_wqf_rqf_status_set_present(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x80u) | (((uint8_t)v << 7) & 0x80u)));
+}
+#define RNIC_WQF_RQF_STATUS_HANDED_LSB 0u
+#define RNIC_WQF_RQF_STATUS_HANDED_MASK 0x000000FFu
+static inline uint32_t rnic_wqf_rqf_status_v_handed(uint32_t v)
+{
+	return (v & 0x000000FFu) >> 0;
+}
+static inline uint32_t rnic_wqf_rqf_status_mk_handed(uint32_t x)
+{
+	return (x << 0) & 0x000000FFu;
+}
+#define RNIC_WQF_RQF_STATUS_STOP_LSB 8u
+#define RNIC_WQF_RQF_STATUS_STOP_MASK 0x00000300u
+static inline uint32_t rnic_wqf_rqf_status_v_stop(uint32_t v)
+{
+	return (v & 0x00000300u) >> 8;
+}
+static inline uint32_t rnic_wqf_rqf_status_mk_stop(uint32_t x)
+{
+	return (x << 8) & 0x00000300u;
+}
+#define RNIC_WQF_RQF_STATUS_BUSY_LSB 16u
+#define RNIC_WQF_RQF_STATUS_BUSY_MASK 0x00010000u
+static inline uint32_t rnic_wqf_rqf_status_v_busy(uint32_t v)
+{
+	return (v & 0x00010000u) >> 16;
+}
+static inline uint32_t rnic_wqf_rqf_status_mk_busy(uint32_t x)
+{
+	return (x << 16) & 0x00010000u;
+}
+#define RNIC_WQF_RQF_STATUS_PRESENT_LSB 31u
+#define RNIC_WQF_RQF_STATUS_PRESENT_MASK 0x80000000u
+static inline uint32_t rnic_wqf_rqf_status_v_present(uint32_t v)
+{
+	return (v & 0x80000000u) >> 31;
+}
+static inline uint32_t rnic_wqf_rqf_status_mk_present(uint32_t x)
+{
+	return (x << 31) & 0x80000000u;
+}
+
 /* wqf_dbr_info (4 bytes): The oldest doorbell-started fetch record (fw_tc wqf_dbr_info). The newest record grows: an sq_db of its QP whose fetch starts where the record ends is fetched into the slots after it and added to it (bbs grows, done clears until that fetch completed), so a host batch of doorbells is one record. */
 #define RNIC_WQF_DBR_INFO_SIZE 4u
 #define RNIC_WQF_DBR_INFO_ALIGN 4u
@@ -5581,6 +5729,13 @@ static inline uint32_t rnic_mbox_in_status_mk_valid(uint32_t x)
 	X(wqf_rq_ring, en, 3, 1, 7, 1) \
 	X(wqf_sq_qidx, qpn, 0, 2, 0, 16) \
 	X(wqf_sq_qidx, index, 2, 2, 0, 16) \
+	X(wqf_rqf_arg, count, 0, 1, 0, 8) \
+	X(wqf_rqf_arg, log_bbs, 1, 1, 0, 2) \
+	X(wqf_rqf_arg, sge_max, 2, 1, 0, 8) \
+	X(wqf_rqf_status, handed, 0, 1, 0, 8) \
+	X(wqf_rqf_status, stop, 1, 1, 0, 2) \
+	X(wqf_rqf_status, busy, 2, 1, 0, 1) \
+	X(wqf_rqf_status, present, 3, 1, 7, 1) \
 	X(wqf_dbr_info, bbs, 0, 1, 0, 8) \
 	X(wqf_dbr_info, slot, 1, 1, 0, 8) \
 	X(wqf_dbr_info, more, 3, 1, 4, 1) \
@@ -5662,6 +5817,13 @@ static inline uint32_t rnic_mbox_in_status_mk_valid(uint32_t x)
 	X(wqf_rq_ring, en, 31, 1) \
 	X(wqf_sq_qidx, qpn, 0, 16) \
 	X(wqf_sq_qidx, index, 16, 16) \
+	X(wqf_rqf_arg, count, 0, 8) \
+	X(wqf_rqf_arg, log_bbs, 8, 2) \
+	X(wqf_rqf_arg, sge_max, 16, 8) \
+	X(wqf_rqf_status, handed, 0, 8) \
+	X(wqf_rqf_status, stop, 8, 2) \
+	X(wqf_rqf_status, busy, 16, 1) \
+	X(wqf_rqf_status, present, 31, 1) \
 	X(wqf_dbr_info, bbs, 0, 8) \
 	X(wqf_dbr_info, slot, 8, 8) \
 	X(wqf_dbr_info, more, 28, 1) \

@@ -3,7 +3,7 @@
 constants, enumerations and every layout as (size, {field: (byte offset, lsb, bits)}).
 Import it with spec/py on sys.path; get()/put() read and write a field in bytes."""
 
-SPEC_HASH = 0x6845E830
+SPEC_HASH = 0xA8A38232
 PCI_VENDOR_ID = 0x10EE
 PCI_DEVICE_ID = 0x5252
 HW_VERSION = 0x10000
@@ -672,6 +672,17 @@ LAYOUTS = {
     "wqf_sq_qidx": (4, {
         "qpn": (0, 0, 16),
         "index": (2, 0, 16),
+    }),
+    "wqf_rqf_arg": (4, {
+        "count": (0, 0, 8),
+        "log_bbs": (1, 0, 2),
+        "sge_max": (2, 0, 8),
+    }),
+    "wqf_rqf_status": (4, {
+        "handed": (0, 0, 8),
+        "stop": (1, 0, 2),
+        "busy": (2, 0, 1),
+        "present": (3, 7, 1),
     }),
     "wqf_dbr_info": (4, {
         "bbs": (0, 0, 8),

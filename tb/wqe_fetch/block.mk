@@ -7,9 +7,9 @@ WQF_TB_DEPS := $(WQF_TB_CPP) tb/common/tb_check.h tb/common/tb_tc_port.h spec/in
 # Several seeds at each width: a check's outcome that depends on where the random stream leaves
 # a ring (rtl/wqe_fetch/README.md, "Seeds") shows up here, not only under another seed by hand
 # (WQF_SEED=N, as before, runs that one seed).
-WQF_SEEDS      ?= $(or $(WQF_SEED),1 2 3 4 5 6)
+WQF_SEEDS      ?= $(or $(WQF_SEED),1 2 3 4 5 6 7 8 9 10 11 12)
 WQF_DOORBELLS  ?= 1500
-WQF_LONG_SEEDS ?= 7 8 9 10 11 12 13 14
+WQF_LONG_SEEDS ?= 13 14 15 16 17 18 19 20
 
 TEST_SUITES += wqe_fetch
 TEST_LONG   += wqe_fetch-long
