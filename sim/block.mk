@@ -11,8 +11,8 @@ SIM_FW := $(BUILD)/sim/fw
 # of GCC 12: 6.5 % fewer host instructions per NIC cycle, more with the profile below
 # (docs/sim-speed.md, step 16). SystemC and the host libraries stay GCC-built; the link is against
 # the same libstdc++. LINK too: Verilator's makefile fixes it to the compiler it was configured
-# with. SIM_CXX=g++ builds them with GCC again; the trace build (WAVES=1) sets its own SIM_OPT
-# and stays with GCC.
+# with. SIM_CXX=g++ builds them with GCC again. The trace build (WAVES=1) uses the same flags, so
+# its harness objects are ccache hits of this build (Makefile, WAVES).
 SIM_CXX ?= clang++-14
 SIM_OPT ?= -MAKEFLAGS OPT_FAST=-O2 -MAKEFLAGS CXX=$(SIM_CXX) -MAKEFLAGS LINK=$(SIM_CXX)
 # Verilator's make rebuilds objects from changed sources only: a build tree records the compiler
