@@ -36,8 +36,8 @@ export CCACHE_BASEDIR ?= $(CURDIR)
 # once, so they are compiled unoptimized: a third of the compile time of -O2 for them
 # (docs/development.md, "Test time").
 # OPT_FAST=-O1 instead of Verilator's -Os for the per-cycle code and the testbench's own files:
-# xport_rx's w512 testbench compiles in 37 instead of 40 CPU s and runs its suite in 2.4 instead
-# of 3.7 (docs/development.md). The simulators set their own (sim/block.mk's SIM_OPT, later on
+# xport_rx's w512 testbench compiles in 37 instead of 40 CPU s and runs seed 1 in 2.4 instead of
+# 3.7 CPU s (docs/development.md). The simulators set their own (sim/block.mk's SIM_OPT, later on
 # the command line, so it wins).
 VERILATOR_FLAGS := --cc --exe --build -j 2 -O3 -Wall --x-assign unique --x-initial unique \
   -MAKEFLAGS OBJCACHE=ccache -MAKEFLAGS OPT_SLOW=-O0 -MAKEFLAGS OPT_FAST=-O1 -CFLAGS "-O2 -std=c++17 -Wno-unused-parameter" \
