@@ -11,8 +11,8 @@ SIM_FW := $(BUILD)/sim/fw
 # of GCC 12: 6.5 % fewer host instructions per NIC cycle, more with the profile below
 # (docs/sim-speed.md, step 16). SystemC and the host libraries stay GCC-built; the link is against
 # the same libstdc++. LINK too: Verilator's makefile fixes it to the compiler it was configured
-# with. SIM_CXX=g++ builds them with GCC again; the trace build (WAVES=1) sets its own SIM_OPT
-# and stays with GCC.
+# with. SIM_CXX=g++ builds them with GCC again. The trace build (WAVES=1) uses the same flags, so
+# its harness objects are ccache hits of this build (Makefile, WAVES).
 SIM_CXX ?= clang++-14
 SIM_OPT ?= -MAKEFLAGS OPT_FAST=-O2 -MAKEFLAGS CXX=$(SIM_CXX) -MAKEFLAGS LINK=$(SIM_CXX)
 # Verilator's make rebuilds objects from changed sources only: a build tree records the compiler
@@ -20,7 +20,7 @@ SIM_OPT ?= -MAKEFLAGS OPT_FAST=-O2 -MAKEFLAGS CXX=$(SIM_CXX) -MAKEFLAGS LINK=$(S
 # mixed in one binary; ccache makes the rebuild cheap when it has seen them).
 SIM_CXX_STAMP := .cxx-$(notdir $(SIM_CXX))
 $(BUILD)/sim/$(SIM_CXX_STAMP) $(BUILD)/sim25/$(SIM_CXX_STAMP):
-	@rm -rf $(@D)/obj $(@D)/.cxx-*
+	@rm -rf $(@D)/obj $(@D)-obj $(@D)/.cxx-*
 	@mkdir -p $(@D) && touch $@
 
 # The firmware image is not baked in by path: the model reads "imem.hex"/"dmem.hex" from the
@@ -30,8 +30,16 @@ $(BUILD)/sim/$(SIM_CXX_STAMP) $(BUILD)/sim25/$(SIM_CXX_STAMP):
 # The simulator's core is the 100g configuration (bitstream-scripts/configs/100g.cfg: 512-bit,
 # 1024 QPs), the one the boards take.
 SIM_CONFIG := 100g
-$(BUILD)/sim/obj/Vrnic_core: $(SIM_DEPS) bitstream-scripts/configs/$(SIM_CONFIG).cfg $(BUILD)/sim/$(SIM_CXX_STAMP)
-	$(call verilate,$(BUILD)/sim/obj,rnic_core,,$(SIM_CPP),$(SIM_MODEL_FLAGS))
+# The model's objects. The trace build's (WAVES=1) lie as deep below the checkout as the normal
+# build's (build/waves/sim-obj, not build/waves/sim/obj): with CCACHE_BASEDIR, ccache names every
+# source and include directory relative to the object directory, so only at the same depth are the
+# trace build's harness objects (36 of 38 files do not depend on tracing) hits of this build's.
+SIM_OBJ := $(BUILD)/sim/obj
+ifneq ($(filter-out 0,$(WAVES)),)
+SIM_OBJ := $(BUILD)/sim-obj
+endif
+$(SIM_OBJ)/Vrnic_core: $(SIM_DEPS) bitstream-scripts/configs/$(SIM_CONFIG).cfg $(BUILD)/sim/$(SIM_CXX_STAMP)
+	$(call verilate,$(SIM_OBJ),rnic_core,,$(SIM_CPP),$(SIM_MODEL_FLAGS))
 	@touch $@  # Verilator's make leaves an unchanged binary old: do not verilate again next time
 
 SIM_MODEL_FLAGS = $(SYSTEMC_FLAGS) $$(bitstream-scripts/configs/cfg.py $(SIM_CONFIG) verilator) \
@@ -40,7 +48,7 @@ SIM_MODEL_FLAGS = $(SYSTEMC_FLAGS) $$(bitstream-scripts/configs/cfg.py $(SIM_CON
   -GFwImemInit='"imem.hex"' -GFwDmemInit='"dmem.hex"' $(SIM_OPT)
 
 # Renames, so running copies keep the files they opened.
-$(SIM_BIN): $(BUILD)/sim/obj/Vrnic_core $(FW_IMAGE)
+$(SIM_BIN): $(SIM_OBJ)/Vrnic_core $(FW_IMAGE)
 	@mkdir -p $(SIM_FW)
 	@for f in imem.hex dmem.hex; do cp $(FW_DIR)/$$f $(SIM_FW)/$$f.tmp && mv -f $(SIM_FW)/$$f.tmp $(SIM_FW)/$$f; done
 	@cp $< $@.tmp && mv -f $@.tmp $@

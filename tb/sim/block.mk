@@ -29,7 +29,8 @@ TEST_LONG += waves-long
 WAVES_SIM_BIN := build/waves/sim/rnic_sim
 ifeq ($(filter-out 0,$(WAVES)),)
 .PHONY: $(WAVES_SIM_BIN)
-$(WAVES_SIM_BIN):
+# after the normal simulator: the trace build's harness objects are then its ccache hits
+$(WAVES_SIM_BIN): $(SIM_BIN)
 	@$(MAKE) -s --no-print-directory WAVES=1 $@
 endif
 .PHONY: test-waves test-waves-long
