@@ -118,7 +118,9 @@ void AxiMonitor::cycle(uint64_t cyc, const AxiPorts &p) {
       w_count_ = 0;
     }
   }
-  match_w(cyc);
+  // Only a new AW or WLAST can make a pair: with none this cycle both queues are as the last
+  // call left them, one of them empty (docs/sim-speed.md, step 17).
+  if ((p.awvalid && p.awready) || (p.wvalid && p.wready && p.wlast)) match_w(cyc);
   if (p.bvalid && p.bready) {
     auto it = wr_out_.find(p.bid);
     if (it == wr_out_.end() || it->second == 0) {
