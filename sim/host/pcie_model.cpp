@@ -113,6 +113,7 @@ void PcieModel::pair_w() {
     wq_.pop_front();
     bool last = wcur_.size() + 1 == a.beats;
     if (w.last != last) violate(last ? "WLAST missing" : "WLAST early");
+    if (wcur_.empty()) wcur_.reserve(a.beats);  // one allocation per write, not one per doubling
     wcur_.push_back(std::move(w));
     if (!last) continue;
     Commit c{false, 0, a.id, a.resp, a.addr, std::move(wcur_), 0};
@@ -163,6 +164,7 @@ void PcieModel::retire_commits() {
         }
       }
       bq_.push_back({c.id, c.resp});
+      for (WBeat &w : c.beats) spare_.push_back(std::move(w));
     }
     commits_.pop_front();
   }
@@ -181,7 +183,15 @@ void PcieModel::commit(const AxiPorts &p) {
     if (e) stats.err_writes++;
   }
   if (p.wvalid && p.wready) {
-    wq_.push_back({p.wdata, p.wstrb, p.wlast});
+    WBeat w;
+    if (!spare_.empty()) {
+      w = std::move(spare_.back());
+      spare_.pop_back();
+    }
+    w.data.assign(p.wdata.begin(), p.wdata.end());
+    w.strb.assign(p.wstrb.begin(), p.wstrb.end());
+    w.last = p.wlast;
+    wq_.push_back(std::move(w));
     stats.w_beats++;
     wr_credit_ -= B + (w_tlp_bytes_ == 0 ? cfg_.tlp_overhead : 0);
     w_tlp_bytes_ = p.wlast ? 0 : (w_tlp_bytes_ + B) % cfg_.max_payload;
