@@ -127,6 +127,9 @@ class PcieModel {
   std::deque<AwEnt> aw_;
   std::deque<WBeat> wq_;
   std::vector<WBeat> wcur_;  // beats of the write at aw_.front() gathered so far
+  // Retired W beats whose buffers commit() refills: no allocation per beat (docs/sim-speed.md,
+  // step 17). Bounded by the most beats ever in flight at once.
+  std::vector<WBeat> spare_;
   unsigned w_tlp_bytes_ = 0;
   std::deque<Commit> commits_;
   uint64_t last_commit_ps_ = 0;
