@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'hA8A38232;
+  localparam logic [31:0] SPEC_HASH = 32'h6ED40AB6;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -17,6 +17,7 @@ package rnic_spec_pkg;
   localparam int unsigned FW_IMAGE_MAGIC = 32'h57464E52;
   localparam int unsigned CQW_INDEX_BITS = 32'h11;
   localparam int unsigned CQW_COUNT_BITS = 32'h10;
+  localparam int unsigned SQ_RETIRE_RECS = 32'h100;
   localparam int unsigned BAR0_SIZE = 32'h400000;
   localparam int unsigned BAR0_BLOCK_STRIDE = 32'h100;
   localparam int unsigned BAR0_FW_WINDOW_BASE = 32'h100000;
@@ -477,6 +478,24 @@ package rnic_spec_pkg;
   localparam logic [7:0] CQW_OP_ERR = 8'd2;
   localparam logic [7:0] CQW_OP_ARM_ANY = 8'd3;
   localparam logic [7:0] CQW_OP_ARM_SOLICITED = 8'd4;
+
+  // Operations of the send-retirement engine (rtl/sq_retire, sr_cmd.op; docs/decisions/send-retire.md). ACK: PSNs up to psn are acknowledged: una advances, the QP's records ending at or before it retire in order (a barrier stops the walk). RESP: the same for a READ response's end or an atomic ACK at psn with the receive engine's verdict status: a barrier record ending exactly at psn retires with that status (a failure halts the QP: event RESP_ERR). POP: the oldest record retires with status whatever the PSNs (the firmware completes a barrier or fails the head), then the walk goes on unless halted. FLUSH: every record of the QP retires with status (a CQE each, signaled or not) and the QP is halted. HALT: no retirement by ACKs until RESUME (una still advances). RESUME: clears halt and the told barrier, then walks up to una - 1. INIT: the QP's list must be empty: una becomes psn, ci 0, halt and told clear. QUERY: the QP's state and oldest record into sr_query.
+  localparam logic [7:0] SR_OP_ACK = 8'd0;
+  localparam logic [7:0] SR_OP_RESP = 8'd1;
+  localparam logic [7:0] SR_OP_POP = 8'd2;
+  localparam logic [7:0] SR_OP_FLUSH = 8'd3;
+  localparam logic [7:0] SR_OP_HALT = 8'd4;
+  localparam logic [7:0] SR_OP_RESUME = 8'd5;
+  localparam logic [7:0] SR_OP_INIT = 8'd6;
+  localparam logic [7:0] SR_OP_QUERY = 8'd7;
+
+  // Events of the send-retirement engine to the firmware (sr_event.kind). BARRIER: the oldest record is a READ/atomic (flag BARRIER) that acknowledgements reach or pass without its own response: the firmware decides (an implicit NAK: resend; or POP with the status it knows); told once per oldest record. RESP_ERR: a barrier retired with a failed response status (its CQE is out): the QP is halted, the firmware moves it to ERR and flushes.
+  localparam logic [7:0] SR_EVENT_KIND_BARRIER = 8'd1;
+  localparam logic [7:0] SR_EVENT_KIND_RESP_ERR = 8'd2;
+
+  // sr_rec.flags bits (bit positions).
+  localparam logic [7:0] SR_FLAG_SIGNALED = 8'd0;
+  localparam logic [7:0] SR_FLAG_BARRIER = 8'd1;
 
   // Receive events the RTL hands to the firmware (rx_event.kind). READ_GAP: a READ response arrived beyond the next one an outstanding READ expects (one was lost); psn is the PSN expected, reported once until that READ advances, so the requester re-issues the READ from there at once instead of after the ACK timeout.
   localparam logic [7:0] RX_EVENT_KIND_RECV_DONE = 8'd0;
@@ -1249,6 +1268,106 @@ package rnic_spec_pkg;
     logic [31:0] byte_len;
     logic [63:0] wr_id;
   } cq_rec_t;
+
+  // sr_rec: 32 bytes. A send record: one message handed to the transmit engine, kept by the send-retirement engine (rtl/sq_retire) in its QP's list, oldest first, until acknowledged.
+  localparam int unsigned SR_REC_BYTES = 32;
+  localparam int unsigned SR_REC_WR_ID_LSB = 0;
+  localparam int unsigned SR_REC_WR_ID_W = 64;
+  localparam int unsigned SR_REC_BYTE_LEN_LSB = 64;
+  localparam int unsigned SR_REC_BYTE_LEN_W = 32;
+  localparam int unsigned SR_REC_FIRST_PSN_LSB = 96;
+  localparam int unsigned SR_REC_FIRST_PSN_W = 24;
+  localparam int unsigned SR_REC_FLAGS_LSB = 120;
+  localparam int unsigned SR_REC_FLAGS_W = 8;
+  localparam int unsigned SR_REC_LAST_PSN_LSB = 128;
+  localparam int unsigned SR_REC_LAST_PSN_W = 24;
+  localparam int unsigned SR_REC_OPCODE_LSB = 152;
+  localparam int unsigned SR_REC_OPCODE_W = 8;
+  localparam int unsigned SR_REC_WQE_INDEX_LSB = 160;
+  localparam int unsigned SR_REC_WQE_INDEX_W = 16;
+  localparam int unsigned SR_REC_CQN_LSB = 176;
+  localparam int unsigned SR_REC_CQN_W = 16;
+  localparam int unsigned SR_REC_QPN_LSB = 192;
+  localparam int unsigned SR_REC_QPN_W = 24;
+  typedef struct packed {
+    logic [39:0] rsvd216;
+    logic [23:0] qpn;
+    logic [15:0] cqn;
+    logic [15:0] wqe_index;
+    logic [7:0] opcode;
+    logic [23:0] last_psn;
+    logic [7:0] flags;
+    logic [23:0] first_psn;
+    logic [31:0] byte_len;
+    logic [63:0] wr_id;
+  } sr_rec_t;
+
+  // sr_cmd: 8 bytes. An operation of the send-retirement engine: from the receive engine (ACK, RESP) or from the firmware (all of sr_op).
+  localparam int unsigned SR_CMD_BYTES = 8;
+  localparam int unsigned SR_CMD_QPN_LSB = 0;
+  localparam int unsigned SR_CMD_QPN_W = 24;
+  localparam int unsigned SR_CMD_OP_LSB = 24;
+  localparam int unsigned SR_CMD_OP_W = 8;
+  localparam int unsigned SR_CMD_PSN_LSB = 32;
+  localparam int unsigned SR_CMD_PSN_W = 24;
+  localparam int unsigned SR_CMD_STATUS_LSB = 56;
+  localparam int unsigned SR_CMD_STATUS_W = 8;
+  typedef struct packed {
+    logic [7:0] status;
+    logic [23:0] psn;
+    logic [7:0] op;
+    logic [23:0] qpn;
+  } sr_cmd_t;
+
+  // sr_event: 8 bytes. An event of the send-retirement engine to the firmware.
+  localparam int unsigned SR_EVENT_BYTES = 8;
+  localparam int unsigned SR_EVENT_QPN_LSB = 0;
+  localparam int unsigned SR_EVENT_QPN_W = 24;
+  localparam int unsigned SR_EVENT_KIND_LSB = 24;
+  localparam int unsigned SR_EVENT_KIND_W = 8;
+  localparam int unsigned SR_EVENT_PSN_LSB = 32;
+  localparam int unsigned SR_EVENT_PSN_W = 24;
+  localparam int unsigned SR_EVENT_STATUS_LSB = 56;
+  localparam int unsigned SR_EVENT_STATUS_W = 8;
+  typedef struct packed {
+    logic [7:0] status;
+    logic [23:0] psn;
+    logic [7:0] kind;
+    logic [23:0] qpn;
+  } sr_event_t;
+
+  // sr_query: 16 bytes. A QP's state in the send-retirement engine (answer to QUERY): what the firmware's ACK timer, NAK and flush paths read instead of their own send records.
+  localparam int unsigned SR_QUERY_BYTES = 16;
+  localparam int unsigned SR_QUERY_UNA_LSB = 0;
+  localparam int unsigned SR_QUERY_UNA_W = 24;
+  localparam int unsigned SR_QUERY_NONEMPTY_LSB = 24;
+  localparam int unsigned SR_QUERY_NONEMPTY_W = 1;
+  localparam int unsigned SR_QUERY_HALTED_LSB = 25;
+  localparam int unsigned SR_QUERY_HALTED_W = 1;
+  localparam int unsigned SR_QUERY_TOLD_LSB = 26;
+  localparam int unsigned SR_QUERY_TOLD_W = 1;
+  localparam int unsigned SR_QUERY_HEAD_BARRIER_LSB = 27;
+  localparam int unsigned SR_QUERY_HEAD_BARRIER_W = 1;
+  localparam int unsigned SR_QUERY_HEAD_FIRST_PSN_LSB = 32;
+  localparam int unsigned SR_QUERY_HEAD_FIRST_PSN_W = 24;
+  localparam int unsigned SR_QUERY_HEAD_LAST_PSN_LSB = 64;
+  localparam int unsigned SR_QUERY_HEAD_LAST_PSN_W = 24;
+  localparam int unsigned SR_QUERY_CI_LSB = 96;
+  localparam int unsigned SR_QUERY_CI_W = 16;
+  typedef struct packed {
+    logic [15:0] rsvd112;
+    logic [15:0] ci;
+    logic [7:0] rsvd88;
+    logic [23:0] head_last_psn;
+    logic [7:0] rsvd56;
+    logic [23:0] head_first_psn;
+    logic [3:0] rsvd28;
+    logic [0:0] head_barrier;
+    logic [0:0] told;
+    logic [0:0] halted;
+    logic [0:0] nonempty;
+    logic [23:0] una;
+  } sr_query_t;
 
   // qp_ctx: 128 bytes. QP context owned by the firmware (DMEM); the fast-path part is programmed into the RTL QP table.
   localparam int unsigned QP_CTX_BYTES = 128;

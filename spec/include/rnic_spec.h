@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0xA8A38232u
+#define RNIC_SPEC_HASH 0x6ED40AB6u
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -25,6 +25,7 @@
 #define RNIC_FW_IMAGE_MAGIC 0x57464E52u
 #define RNIC_CQW_INDEX_BITS 0x11u
 #define RNIC_CQW_COUNT_BITS 0x10u
+#define RNIC_SQ_RETIRE_RECS 0x100u
 #define RNIC_BAR0_SIZE 0x400000u
 #define RNIC_BAR0_BLOCK_STRIDE 0x100u
 #define RNIC_BAR0_FW_WINDOW_BASE 0x100000u
@@ -527,6 +528,24 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_CQW_OP_ERR 2u
 #define RNIC_CQW_OP_ARM_ANY 3u
 #define RNIC_CQW_OP_ARM_SOLICITED 4u
+
+/* Operations of the send-retirement engine (rtl/sq_retire, sr_cmd.op; docs/decisions/send-retire.md). ACK: PSNs up to psn are acknowledged: una advances, the QP's records ending at or before it retire in order (a barrier stops the walk). RESP: the same for a READ response's end or an atomic ACK at psn with the receive engine's verdict status: a barrier record ending exactly at psn retires with that status (a failure halts the QP: event RESP_ERR). POP: the oldest record retires with status whatever the PSNs (the firmware completes a barrier or fails the head), then the walk goes on unless halted. FLUSH: every record of the QP retires with status (a CQE each, signaled or not) and the QP is halted. HALT: no retirement by ACKs until RESUME (una still advances). RESUME: clears halt and the told barrier, then walks up to una - 1. INIT: the QP's list must be empty: una becomes psn, ci 0, halt and told clear. QUERY: the QP's state and oldest record into sr_query. */
+#define RNIC_SR_OP_ACK 0u
+#define RNIC_SR_OP_RESP 1u
+#define RNIC_SR_OP_POP 2u
+#define RNIC_SR_OP_FLUSH 3u
+#define RNIC_SR_OP_HALT 4u
+#define RNIC_SR_OP_RESUME 5u
+#define RNIC_SR_OP_INIT 6u
+#define RNIC_SR_OP_QUERY 7u
+
+/* Events of the send-retirement engine to the firmware (sr_event.kind). BARRIER: the oldest record is a READ/atomic (flag BARRIER) that acknowledgements reach or pass without its own response: the firmware decides (an implicit NAK: resend; or POP with the status it knows); told once per oldest record. RESP_ERR: a barrier retired with a failed response status (its CQE is out): the QP is halted, the firmware moves it to ERR and flushes. */
+#define RNIC_SR_EVENT_KIND_BARRIER 1u
+#define RNIC_SR_EVENT_KIND_RESP_ERR 2u
+
+/* sr_rec.flags bits (bit positions). */
+#define RNIC_SR_FLAG_SIGNALED 0u
+#define RNIC_SR_FLAG_BARRIER 1u
 
 /* Receive events the RTL hands to the firmware (rx_event.kind). READ_GAP: a READ response arrived beyond the next one an outstanding READ expects (one was lost); psn is the PSN expected, reported once until that READ advances, so the requester re-issues the READ from there at once instead of after the ACK timeout. */
 #define RNIC_RX_EVENT_KIND_RECV_DONE 0u
@@ -2396,6 +2415,261 @@ static inline uint32_t rnic_cq_rec_get_cqn(const void *p)
 static inline void rnic_cq_rec_set_cqn(void *p, uint32_t v)
 {
 	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 30, (uint16_t)v);
+}
+
+/* sr_rec (32 bytes): A send record: one message handed to the transmit engine, kept by the send-retirement engine (rtl/sq_retire) in its QP's list, oldest first, until acknowledged. Written once per WQE when it is first sent (never for a retransmission: go-back-N resends the same PSNs and the record stays). Bytes 0-23 are stored; qpn selects the list. */
+#define RNIC_SR_REC_SIZE 32u
+#define RNIC_SR_REC_ALIGN 8u
+#define RNIC_SR_REC_WR_ID_OFF 0u
+static inline uint64_t rnic_sr_rec_get_wr_id(const void *p)
+{
+	return rnic_ld_le64((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0);
+}
+static inline void rnic_sr_rec_set_wr_id(void *p, uint64_t v)
+{
+	rnic_st_le64((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0, (uint64_t)v);
+}
+#define RNIC_SR_REC_BYTE_LEN_OFF 8u
+static inline uint32_t rnic_sr_rec_get_byte_len(const void *p)
+{
+	return rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8);
+}
+static inline void rnic_sr_rec_set_byte_len(void *p, uint32_t v)
+{
+	rnic_st_le32((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8, (uint32_t)v);
+}
+#define RNIC_SR_REC_FIRST_PSN_OFF 12u
+static inline uint32_t rnic_sr_rec_get_first_psn(const void *p)
+{
+	return (uint32_t)((rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12) & 0xFFFFFFu) >> 0);
+}
+static inline void rnic_sr_rec_set_first_psn(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12;
+	rnic_st_le32(q, (uint32_t)((rnic_ld_le32(q) & ~0xFFFFFFu) | (((uint32_t)v << 0) & 0xFFFFFFu)));
+}
+#define RNIC_SR_REC_FLAGS_OFF 15u
+static inline uint32_t rnic_sr_rec_get_flags(const void *p)
+{
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 15);
+}
+static inline void rnic_sr_rec_set_flags(void *p, uint32_t v)
+{
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 15, (uint8_t)v);
+}
+#define RNIC_SR_REC_LAST_PSN_OFF 16u
+static inline uint32_t rnic_sr_rec_get_last_psn(const void *p)
+{
+	return (uint32_t)((rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16) & 0xFFFFFFu) >> 0);
+}
+static inline void rnic_sr_rec_set_last_psn(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 16;
+	rnic_st_le32(q, (uint32_t)((rnic_ld_le32(q) & ~0xFFFFFFu) | (((uint32_t)v << 0) & 0xFFFFFFu)));
+}
+#define RNIC_SR_REC_OPCODE_OFF 19u
+static inline uint32_t rnic_sr_rec_get_opcode(const void *p)
+{
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 19);
+}
+static inline void rnic_sr_rec_set_opcode(void *p, uint32_t v)
+{
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 19, (uint8_t)v);
+}
+#define RNIC_SR_REC_WQE_INDEX_OFF 20u
+static inline uint32_t rnic_sr_rec_get_wqe_index(const void *p)
+{
+	return rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 20);
+}
+static inline void rnic_sr_rec_set_wqe_index(void *p, uint32_t v)
+{
+	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 20, (uint16_t)v);
+}
+#define RNIC_SR_REC_CQN_OFF 22u
+static inline uint32_t rnic_sr_rec_get_cqn(const void *p)
+{
+	return rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 22);
+}
+static inline void rnic_sr_rec_set_cqn(void *p, uint32_t v)
+{
+	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 22, (uint16_t)v);
+}
+#define RNIC_SR_REC_QPN_OFF 24u
+static inline uint32_t rnic_sr_rec_get_qpn(const void *p)
+{
+	return (uint32_t)((rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 24) & 0xFFFFFFu) >> 0);
+}
+static inline void rnic_sr_rec_set_qpn(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 24;
+	rnic_st_le32(q, (uint32_t)((rnic_ld_le32(q) & ~0xFFFFFFu) | (((uint32_t)v << 0) & 0xFFFFFFu)));
+}
+
+/* sr_cmd (8 bytes): An operation of the send-retirement engine: from the receive engine (ACK, RESP) or from the firmware (all of sr_op). */
+#define RNIC_SR_CMD_SIZE 8u
+#define RNIC_SR_CMD_ALIGN 8u
+#define RNIC_SR_CMD_QPN_OFF 0u
+static inline uint32_t rnic_sr_cmd_get_qpn(const void *p)
+{
+	return (uint32_t)((rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0) & 0xFFFFFFu) >> 0);
+}
+static inline void rnic_sr_cmd_set_qpn(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0;
+	rnic_st_le32(q, (uint32_t)((rnic_ld_le32(q) & ~0xFFFFFFu) | (((uint32_t)v << 0) & 0xFFFFFFu)));
+}
+#define RNIC_SR_CMD_OP_OFF 3u
+static inline uint32_t rnic_sr_cmd_get_op(const void *p)
+{
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 3);
+}
+static inline void rnic_sr_cmd_set_op(void *p, uint32_t v)
+{
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 3, (uint8_t)v);
+}
+#define RNIC_SR_CMD_PSN_OFF 4u
+static inline uint32_t rnic_sr_cmd_get_psn(const void *p)
+{
+	return (uint32_t)((rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 4) & 0xFFFFFFu) >> 0);
+}
+static inline void rnic_sr_cmd_set_psn(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 4;
+	rnic_st_le32(q, (uint32_t)((rnic_ld_le32(q) & ~0xFFFFFFu) | (((uint32_t)v << 0) & 0xFFFFFFu)));
+}
+#define RNIC_SR_CMD_STATUS_OFF 7u
+static inline uint32_t rnic_sr_cmd_get_status(const void *p)
+{
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 7);
+}
+static inline void rnic_sr_cmd_set_status(void *p, uint32_t v)
+{
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 7, (uint8_t)v);
+}
+
+/* sr_event (8 bytes): An event of the send-retirement engine to the firmware. */
+#define RNIC_SR_EVENT_SIZE 8u
+#define RNIC_SR_EVENT_ALIGN 8u
+#define RNIC_SR_EVENT_QPN_OFF 0u
+static inline uint32_t rnic_sr_event_get_qpn(const void *p)
+{
+	return (uint32_t)((rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0) & 0xFFFFFFu) >> 0);
+}
+static inline void rnic_sr_event_set_qpn(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0;
+	rnic_st_le32(q, (uint32_t)((rnic_ld_le32(q) & ~0xFFFFFFu) | (((uint32_t)v << 0) & 0xFFFFFFu)));
+}
+#define RNIC_SR_EVENT_KIND_OFF 3u
+static inline uint32_t rnic_sr_event_get_kind(const void *p)
+{
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 3);
+}
+static inline void rnic_sr_event_set_kind(void *p, uint32_t v)
+{
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 3, (uint8_t)v);
+}
+#define RNIC_SR_EVENT_PSN_OFF 4u
+static inline uint32_t rnic_sr_event_get_psn(const void *p)
+{
+	return (uint32_t)((rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 4) & 0xFFFFFFu) >> 0);
+}
+static inline void rnic_sr_event_set_psn(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 4;
+	rnic_st_le32(q, (uint32_t)((rnic_ld_le32(q) & ~0xFFFFFFu) | (((uint32_t)v << 0) & 0xFFFFFFu)));
+}
+#define RNIC_SR_EVENT_STATUS_OFF 7u
+static inline uint32_t rnic_sr_event_get_status(const void *p)
+{
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 7);
+}
+static inline void rnic_sr_event_set_status(void *p, uint32_t v)
+{
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 7, (uint8_t)v);
+}
+
+/* sr_query (16 bytes): A QP's state in the send-retirement engine (answer to QUERY): what the firmware's ACK timer, NAK and flush paths read instead of their own send records. */
+#define RNIC_SR_QUERY_SIZE 16u
+#define RNIC_SR_QUERY_ALIGN 8u
+#define RNIC_SR_QUERY_UNA_OFF 0u
+static inline uint32_t rnic_sr_query_get_una(const void *p)
+{
+	return (uint32_t)((rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0) & 0xFFFFFFu) >> 0);
+}
+static inline void rnic_sr_query_set_una(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0;
+	rnic_st_le32(q, (uint32_t)((rnic_ld_le32(q) & ~0xFFFFFFu) | (((uint32_t)v << 0) & 0xFFFFFFu)));
+}
+#define RNIC_SR_QUERY_NONEMPTY_OFF 3u
+static inline uint32_t rnic_sr_query_get_nonempty(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 3) & 0x1u) >> 0);
+}
+static inline void rnic_sr_query_set_nonempty(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 3;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x1u) | (((uint8_t)v << 0) & 0x1u)));
+}
+#define RNIC_SR_QUERY_HALTED_OFF 3u
+static inline uint32_t rnic_sr_query_get_halted(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 3) & 0x2u) >> 1);
+}
+static inline void rnic_sr_query_set_halted(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 3;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x2u) | (((uint8_t)v << 1) & 0x2u)));
+}
+#define RNIC_SR_QUERY_TOLD_OFF 3u
+static inline uint32_t rnic_sr_query_get_told(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 3) & 0x4u) >> 2);
+}
+static inline void rnic_sr_query_set_told(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 3;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x4u) | (((uint8_t)v << 2) & 0x4u)));
+}
+#define RNIC_SR_QUERY_HEAD_BARRIER_OFF 3u
+static inline uint32_t rnic_sr_query_get_head_barrier(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 3) & 0x8u) >> 3);
+}
+static inline void rnic_sr_query_set_head_barrier(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 3;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x8u) | (((uint8_t)v << 3) & 0x8u)));
+}
+#define RNIC_SR_QUERY_HEAD_FIRST_PSN_OFF 4u
+static inline uint32_t rnic_sr_query_get_head_first_psn(const void *p)
+{
+	return (uint32_t)((rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 4) & 0xFFFFFFu) >> 0);
+}
+static inline void rnic_sr_query_set_head_first_psn(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 4;
+	rnic_st_le32(q, (uint32_t)((rnic_ld_le32(q) & ~0xFFFFFFu) | (((uint32_t)v << 0) & 0xFFFFFFu)));
+}
+#define RNIC_SR_QUERY_HEAD_LAST_PSN_OFF 8u
+static inline uint32_t rnic_sr_query_get_head_last_psn(const void *p)
+{
+	return (uint32_t)((rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8) & 0xFFFFFFu) >> 0);
+}
+static inline void rnic_sr_query_set_head_last_psn(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8;
+	rnic_st_le32(q, (uint32_t)((rnic_ld_le32(q) & ~0xFFFFFFu) | (((uint32_t)v << 0) & 0xFFFFFFu)));
+}
+#define RNIC_SR_QUERY_CI_OFF 12u
+static inline uint32_t rnic_sr_query_get_ci(const void *p)
+{
+	return rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12);
+}
+static inline void rnic_sr_query_set_ci(void *p, uint32_t v)
+{
+	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12, (uint16_t)v);
 }
 
 /* qp_ctx (128 bytes): QP context owned by the firmware (DMEM); the fast-path part is programmed into the RTL QP table. */
@@ -5556,6 +5830,31 @@ static inline uint32_t rnic_mbox_in_status_mk_valid(uint32_t x)
 	X(cq_rec, vendor_err, 27, 1, 0, 8) \
 	X(cq_rec, wqe_index, 28, 2, 0, 16) \
 	X(cq_rec, cqn, 30, 2, 0, 16) \
+	X(sr_rec, wr_id, 0, 8, 0, 64) \
+	X(sr_rec, byte_len, 8, 4, 0, 32) \
+	X(sr_rec, first_psn, 12, 4, 0, 24) \
+	X(sr_rec, flags, 15, 1, 0, 8) \
+	X(sr_rec, last_psn, 16, 4, 0, 24) \
+	X(sr_rec, opcode, 19, 1, 0, 8) \
+	X(sr_rec, wqe_index, 20, 2, 0, 16) \
+	X(sr_rec, cqn, 22, 2, 0, 16) \
+	X(sr_rec, qpn, 24, 4, 0, 24) \
+	X(sr_cmd, qpn, 0, 4, 0, 24) \
+	X(sr_cmd, op, 3, 1, 0, 8) \
+	X(sr_cmd, psn, 4, 4, 0, 24) \
+	X(sr_cmd, status, 7, 1, 0, 8) \
+	X(sr_event, qpn, 0, 4, 0, 24) \
+	X(sr_event, kind, 3, 1, 0, 8) \
+	X(sr_event, psn, 4, 4, 0, 24) \
+	X(sr_event, status, 7, 1, 0, 8) \
+	X(sr_query, una, 0, 4, 0, 24) \
+	X(sr_query, nonempty, 3, 1, 0, 1) \
+	X(sr_query, halted, 3, 1, 1, 1) \
+	X(sr_query, told, 3, 1, 2, 1) \
+	X(sr_query, head_barrier, 3, 1, 3, 1) \
+	X(sr_query, head_first_psn, 4, 4, 0, 24) \
+	X(sr_query, head_last_psn, 8, 4, 0, 24) \
+	X(sr_query, ci, 12, 2, 0, 16) \
 	X(qp_ctx, state, 0, 1, 0, 8) \
 	X(qp_ctx, qp_type, 1, 1, 0, 8) \
 	X(qp_ctx, path_mtu, 2, 1, 0, 8) \

@@ -3,7 +3,7 @@
 constants, enumerations and every layout as (size, {field: (byte offset, lsb, bits)}).
 Import it with spec/py on sys.path; get()/put() read and write a field in bytes."""
 
-SPEC_HASH = 0xA8A38232
+SPEC_HASH = 0x6ED40AB6
 PCI_VENDOR_ID = 0x10EE
 PCI_DEVICE_ID = 0x5252
 HW_VERSION = 0x10000
@@ -18,6 +18,7 @@ MAX_CORES = 0x4
 FW_IMAGE_MAGIC = 0x57464E52
 CQW_INDEX_BITS = 0x11
 CQW_COUNT_BITS = 0x10
+SQ_RETIRE_RECS = 0x100
 FW_IMEM_BASE = 0x00000000
 FW_DMEM_BASE = 0x10000000
 CMD_OP_NOP = 0
@@ -177,6 +178,18 @@ CQW_OP_CI = 1
 CQW_OP_ERR = 2
 CQW_OP_ARM_ANY = 3
 CQW_OP_ARM_SOLICITED = 4
+SR_OP_ACK = 0
+SR_OP_RESP = 1
+SR_OP_POP = 2
+SR_OP_FLUSH = 3
+SR_OP_HALT = 4
+SR_OP_RESUME = 5
+SR_OP_INIT = 6
+SR_OP_QUERY = 7
+SR_EVENT_KIND_BARRIER = 1
+SR_EVENT_KIND_RESP_ERR = 2
+SR_FLAG_SIGNALED = 0
+SR_FLAG_BARRIER = 1
 RX_EVENT_KIND_RECV_DONE = 0
 RX_EVENT_KIND_WRITE_IMM_DONE = 1
 RX_EVENT_KIND_ACK = 2
@@ -469,6 +482,39 @@ LAYOUTS = {
         "vendor_err": (27, 0, 8),
         "wqe_index": (28, 0, 16),
         "cqn": (30, 0, 16),
+    }),
+    "sr_rec": (32, {
+        "wr_id": (0, 0, 64),
+        "byte_len": (8, 0, 32),
+        "first_psn": (12, 0, 24),
+        "flags": (15, 0, 8),
+        "last_psn": (16, 0, 24),
+        "opcode": (19, 0, 8),
+        "wqe_index": (20, 0, 16),
+        "cqn": (22, 0, 16),
+        "qpn": (24, 0, 24),
+    }),
+    "sr_cmd": (8, {
+        "qpn": (0, 0, 24),
+        "op": (3, 0, 8),
+        "psn": (4, 0, 24),
+        "status": (7, 0, 8),
+    }),
+    "sr_event": (8, {
+        "qpn": (0, 0, 24),
+        "kind": (3, 0, 8),
+        "psn": (4, 0, 24),
+        "status": (7, 0, 8),
+    }),
+    "sr_query": (16, {
+        "una": (0, 0, 24),
+        "nonempty": (3, 0, 1),
+        "halted": (3, 1, 1),
+        "told": (3, 2, 1),
+        "head_barrier": (3, 3, 1),
+        "head_first_psn": (4, 0, 24),
+        "head_last_psn": (8, 0, 24),
+        "ci": (12, 0, 16),
     }),
     "qp_ctx": (128, {
         "state": (0, 0, 8),

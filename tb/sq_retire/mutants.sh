@@ -1,0 +1,41 @@
+#!/bin/bash
+# tb/sq_retire/mutants.sh: the testbench must fail each of these one-line mutations of
+# rtl/sq_retire/sq_retire.sv (each built in its own directory under $BUILD/sq_retire/mut-N from a
+# copy of the RTL with the mutation applied; the real RTL is not touched). One PASS line per
+# mutation the testbench caught, FAIL for one it let through.
+# Usage: tb/sq_retire/mutants.sh BUILD_DIR VERILATOR_COMMAND_PREFIX...
+set -u
+build=$1
+seed=${SQR_MUT_SEED:-1}
+ops=${SQR_MUT_OPS:-20000}
+src=rtl/sq_retire/sq_retire.sv
+# name|sed expression (each must change the file: checked)
+muts=(
+  "covered-off-by-one|s/assign covered  = psn_le(r_last, upto_q);/assign covered  = psn_le(r_last, una_q);/"
+  "no-psn-wrap|s/psn_le = !d\[PsnW-1\];/psn_le = a <= b;/"
+  "stale-ack-moves-una|s/l_ne \&\& !psn_le(psn_q, l_una - 1'b1);/l_ne;/"
+  "unsignaled-failure-silent|s/assign emit     = r_sig || fail;/assign emit     = r_sig;/"
+  "barrier-without-response|s/assign retire   = force_q || (covered \&\& (!r_bar || resp_hit));/assign retire   = force_q || covered;/"
+  "told-every-time|s/assign stop_bar = !retire \&\& covered \&\& r_bar \&\& !told_q;/assign stop_bar = !retire \&\& covered \&\& r_bar;/"
+  "pop-not-forced|s/force_q <= op_q == rnic_spec_pkg::SR_OP_POP || op_q == rnic_spec_pkg::SR_OP_FLUSH;/force_q <= op_q == rnic_spec_pkg::SR_OP_FLUSH;/"
+  "ci-not-plus-one|s/ci_q   <= r_idx + 1'b1;/ci_q   <= r_idx;/"
+)
+rc=0; i=0
+for m in "${muts[@]}"; do
+  name=${m%%|*}; expr=${m#*|}; i=$((i + 1))
+  dir=$build/mut-$i; mkdir -p "$dir/rtl"
+  sed "$expr" "$src" > "$dir/rtl/sq_retire.sv"
+  if cmp -s "$src" "$dir/rtl/sq_retire.sv"; then
+    echo "FAIL mutant-$name the mutation did not apply (the RTL changed: update $0)"; rc=1; continue
+  fi
+  if ! make --no-print-directory -s "$dir/Vsq_retire" > "$dir/build.log" 2>&1; then
+    echo "FAIL mutant-$name did not build (see $dir/build.log)"; rc=1; continue
+  fi
+  if "$dir/Vsq_retire" --seed "$seed" --ops "$ops" > "$dir/run.log" 2>&1; then
+    echo "FAIL mutant-$name the testbench passed the mutated RTL (seed $seed, $ops operations)"; rc=1
+  else
+    echo "PASS mutant-$name caught: $(grep -m1 '^FAIL' "$dir/run.log" | cut -c1-150)"
+  fi
+done
+[ $rc -eq 0 ] || echo "RERUN make test-sq_retire-mutants"
+exit $rc
