@@ -153,13 +153,15 @@ module sq_retire #(
 
   // ---- the walk's decision on rec_q (S_WALK)
   logic covered, resp_hit, retire, fail, emit, last_one, out_free, stop_bar;
+  logic is_drop;                                  // DROP: FLUSH without completion records
+  assign is_drop  = op_q == rnic_spec_pkg::SR_OP_DROP;
   logic [7:0] w_stat;
   assign covered  = psn_le(r_last, upto_q);
   assign resp_hit = op_q == rnic_spec_pkg::SR_OP_RESP && r_last == psn_q;
   assign retire   = force_q || (covered && (!r_bar || resp_hit));
   assign w_stat   = (force_q || r_bar) ? stat_q : StSuccess;
   assign fail     = w_stat != StSuccess;
-  assign emit     = r_sig || fail;
+  assign emit     = (r_sig || fail) && !is_drop;
   assign out_free = !cqr_valid_o || cqr_ready_i;
   // a barrier the acknowledgements reach without its response: the firmware is told once
   assign stop_bar = !retire && covered && r_bar && !told_q;
@@ -192,14 +194,15 @@ module sq_retire #(
     if (state_q == S_LOAD && !push_q && l_ne)
       case (op_q)
         rnic_spec_pkg::SR_OP_ACK, rnic_spec_pkg::SR_OP_RESP: walk_go = !l_halt;
-        rnic_spec_pkg::SR_OP_POP, rnic_spec_pkg::SR_OP_FLUSH, rnic_spec_pkg::SR_OP_RESUME: walk_go = 1'b1;
+        rnic_spec_pkg::SR_OP_POP, rnic_spec_pkg::SR_OP_FLUSH, rnic_spec_pkg::SR_OP_DROP,
+        rnic_spec_pkg::SR_OP_RESUME: walk_go = 1'b1;
         default: walk_go = 1'b0;
       endcase
   end
   // S_WALK: retire rec_q and continue with the next record (still in the list, not halted)
   // a failed retirement halts the QP (the firmware flushes the rest); FLUSH goes to the end
   logic is_flush, halt_new;
-  assign is_flush  = op_q == rnic_spec_pkg::SR_OP_FLUSH;
+  assign is_flush  = op_q == rnic_spec_pkg::SR_OP_FLUSH || is_drop;
   assign halt_new  = halt_q || (retire && fail) || (is_flush && last_one);
   assign walk_more = state_q == S_WALK && step_ok && retire && !last_one && (is_flush || !halt_new);
 
@@ -259,7 +262,8 @@ module sq_retire #(
             else fresh_q <= fresh_q + 1'b1;
           end else if (walk_go) begin
             state_q <= S_WALK;
-            force_q <= op_q == rnic_spec_pkg::SR_OP_POP || op_q == rnic_spec_pkg::SR_OP_FLUSH;
+            force_q <= op_q == rnic_spec_pkg::SR_OP_POP || op_q == rnic_spec_pkg::SR_OP_FLUSH ||
+                       op_q == rnic_spec_pkg::SR_OP_DROP;
           end else if (op_q == rnic_spec_pkg::SR_OP_QUERY) begin
             state_q <= l_ne ? S_QRY : S_IDLE;
             qry_valid_o <= !l_ne;
@@ -272,8 +276,8 @@ module sq_retire #(
               fifo_wp_q <= fifo_wp_q + 1'b1;
               if (emit) cqr_valid_o <= 1'b1;
               if (!force_q && fail) ev_valid_o <= 1'b1;
-              // POP forces only its first record; FLUSH all of them
-              if (op_q != rnic_spec_pkg::SR_OP_FLUSH) force_q <= 1'b0;
+              // POP forces only its first record; FLUSH and DROP all of them
+              if (!is_flush) force_q <= 1'b0;
             end else if (stop_bar) begin
               ev_valid_o <= 1'b1;
             end
@@ -352,7 +356,7 @@ module sq_retire #(
             qs_we    = 1'b1;
             qs_wdata = {l_head, l_tail, l_ne, 1'b1, l_told, l_una, l_ci};
           end
-          rnic_spec_pkg::SR_OP_FLUSH: begin  // an empty list: halted all the same
+          rnic_spec_pkg::SR_OP_FLUSH, rnic_spec_pkg::SR_OP_DROP: begin  // an empty list: halted all the same
             qs_we    = 1'b1;
             qs_wdata = {l_head, l_tail, l_ne, 1'b1, l_told, l_una, l_ci};
           end
@@ -386,42 +390,41 @@ module sq_retire #(
     end
   end
 
-  // ---- outputs: the completion record, the event, the query's answer (registers)
+  // ---- outputs: the completion record, the event, the query's answer (registers). The structs
+  // are module-level signals: Yosys 0.23 does not resolve fields of a struct declared in a block.
+  rnic_spec_pkg::cq_rec_t   cqr_d;
+  rnic_spec_pkg::sr_event_t ev_d;
+  rnic_spec_pkg::sr_query_t qry_d;
+  logic                     qry_rec;             // S_QRY: the oldest record is in rec_q
+  assign qry_rec = state_q == S_QRY;
+  always_comb begin
+    cqr_d           = '0;
+    cqr_d.wr_id     = r_wrid;
+    cqr_d.byte_len  = r_len;
+    cqr_d.qpn       = 32'(qpn_q);
+    cqr_d.status    = w_stat;
+    cqr_d.opcode    = r_op;
+    cqr_d.wqe_index = r_idx;
+    cqr_d.cqn       = r_cqn;
+    ev_d            = '0;
+    ev_d.qpn        = qpn_q;
+    ev_d.kind       = stop_bar ? rnic_spec_pkg::SR_EVENT_KIND_BARRIER : rnic_spec_pkg::SR_EVENT_KIND_RESP_ERR;
+    ev_d.psn        = r_first;
+    ev_d.status     = stop_bar ? StSuccess : w_stat;
+    qry_d                = '0;
+    qry_d.una            = qry_rec ? una_q : l_una;
+    qry_d.nonempty       = qry_rec ? ne_q : l_ne;
+    qry_d.halted         = qry_rec ? halt_q : l_halt;
+    qry_d.told           = qry_rec ? told_q : l_told;
+    qry_d.head_barrier   = qry_rec && r_bar;
+    qry_d.head_first_psn = qry_rec ? r_first : '0;
+    qry_d.head_last_psn  = qry_rec ? r_last : '0;
+    qry_d.ci             = qry_rec ? ci_q : l_ci;
+  end
   always_ff @(posedge clk_i) begin
-    if (state_q == S_WALK && step_ok && retire && emit) begin
-      rnic_spec_pkg::cq_rec_t c;
-      c           = '0;
-      c.wr_id     = r_wrid;
-      c.byte_len  = r_len;
-      c.qpn       = 32'(qpn_q);
-      c.status    = w_stat;
-      c.opcode    = r_op;
-      c.wqe_index = r_idx;
-      c.cqn       = r_cqn;
-      cqr_o      <= c;
-    end
-    if (state_q == S_WALK && step_ok && ((retire && !force_q && fail) || stop_bar)) begin
-      rnic_spec_pkg::sr_event_t e;
-      e        = '0;
-      e.qpn    = qpn_q;
-      e.kind   = stop_bar ? rnic_spec_pkg::SR_EVENT_KIND_BARRIER : rnic_spec_pkg::SR_EVENT_KIND_RESP_ERR;
-      e.psn    = r_first;
-      e.status = stop_bar ? StSuccess : w_stat;
-      ev_o    <= e;
-    end
-    if ((state_q == S_LOAD && !push_q && op_q == rnic_spec_pkg::SR_OP_QUERY) || state_q == S_QRY) begin
-      rnic_spec_pkg::sr_query_t q;
-      q                = '0;
-      q.una            = state_q == S_QRY ? una_q : l_una;
-      q.nonempty       = state_q == S_QRY ? ne_q : l_ne;
-      q.halted         = state_q == S_QRY ? halt_q : l_halt;
-      q.told           = state_q == S_QRY ? told_q : l_told;
-      q.head_barrier   = state_q == S_QRY && r_bar;
-      q.head_first_psn = state_q == S_QRY ? r_first : '0;
-      q.head_last_psn  = state_q == S_QRY ? r_last : '0;
-      q.ci             = state_q == S_QRY ? ci_q : l_ci;
-      qry_o           <= q;
-    end
+    if (state_q == S_WALK && step_ok && retire && emit) cqr_o <= cqr_d;
+    if (state_q == S_WALK && step_ok && ((retire && !force_q && fail) || stop_bar)) ev_o <= ev_d;
+    if ((state_q == S_LOAD && !push_q && op_q == rnic_spec_pkg::SR_OP_QUERY) || qry_rec) qry_o <= qry_d;
   end
 
   assign free_o = free_q;

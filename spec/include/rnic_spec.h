@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0x6ED40AB6u
+#define RNIC_SPEC_HASH 0x1E079371u
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -529,7 +529,7 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_CQW_OP_ARM_ANY 3u
 #define RNIC_CQW_OP_ARM_SOLICITED 4u
 
-/* Operations of the send-retirement engine (rtl/sq_retire, sr_cmd.op; docs/decisions/send-retire.md). ACK: PSNs up to psn are acknowledged: una advances, the QP's records ending at or before it retire in order (a barrier stops the walk). RESP: the same for a READ response's end or an atomic ACK at psn with the receive engine's verdict status: a barrier record ending exactly at psn retires with that status (a failure halts the QP: event RESP_ERR). POP: the oldest record retires with status whatever the PSNs (the firmware completes a barrier or fails the head), then the walk goes on unless halted. FLUSH: every record of the QP retires with status (a CQE each, signaled or not) and the QP is halted. HALT: no retirement by ACKs until RESUME (una still advances). RESUME: clears halt and the told barrier, then walks up to una - 1. INIT: the QP's list must be empty: una becomes psn, ci 0, halt and told clear. QUERY: the QP's state and oldest record into sr_query. */
+/* Operations of the send-retirement engine (rtl/sq_retire, sr_cmd.op; docs/decisions/send-retire.md). ACK: PSNs up to psn are acknowledged: una advances, the QP's records ending at or before it retire in order (a barrier stops the walk). RESP: the same for a READ response's end or an atomic ACK at psn with the receive engine's verdict status: a barrier record ending exactly at psn retires with that status (a failure halts the QP: event RESP_ERR). POP: the oldest record retires with status whatever the PSNs (the firmware completes a barrier or fails the head), then the walk goes on unless halted. FLUSH: every record of the QP retires with status (a CQE each, signaled or not) and the QP is halted. HALT: no retirement by ACKs until RESUME (una still advances). RESUME: clears halt and the told barrier, then walks up to una - 1. INIT: the QP's list must be empty: una becomes psn, ci 0, halt and told clear. QUERY: the QP's state and oldest record into sr_query. DROP: every record of the QP is freed without a completion (a QP reset or destroyed: fw_sq_release), the QP halted. */
 #define RNIC_SR_OP_ACK 0u
 #define RNIC_SR_OP_RESP 1u
 #define RNIC_SR_OP_POP 2u
@@ -538,6 +538,7 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_SR_OP_RESUME 5u
 #define RNIC_SR_OP_INIT 6u
 #define RNIC_SR_OP_QUERY 7u
+#define RNIC_SR_OP_DROP 8u
 
 /* Events of the send-retirement engine to the firmware (sr_event.kind). BARRIER: the oldest record is a READ/atomic (flag BARRIER) that acknowledgements reach or pass without its own response: the firmware decides (an implicit NAK: resend; or POP with the status it knows); told once per oldest record. RESP_ERR: a barrier retired with a failed response status (its CQE is out): the QP is halted, the firmware moves it to ERR and flushes. */
 #define RNIC_SR_EVENT_KIND_BARRIER 1u

@@ -3,7 +3,7 @@
 constants, enumerations and every layout as (size, {field: (byte offset, lsb, bits)}).
 Import it with spec/py on sys.path; get()/put() read and write a field in bytes."""
 
-SPEC_HASH = 0x6ED40AB6
+SPEC_HASH = 0x1E079371
 PCI_VENDOR_ID = 0x10EE
 PCI_DEVICE_ID = 0x5252
 HW_VERSION = 0x10000
@@ -186,6 +186,7 @@ SR_OP_HALT = 4
 SR_OP_RESUME = 5
 SR_OP_INIT = 6
 SR_OP_QUERY = 7
+SR_OP_DROP = 8
 SR_EVENT_KIND_BARRIER = 1
 SR_EVENT_KIND_RESP_ERR = 2
 SR_FLAG_SIGNALED = 0

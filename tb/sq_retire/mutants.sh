@@ -14,10 +14,11 @@ muts=(
   "covered-off-by-one|s/assign covered  = psn_le(r_last, upto_q);/assign covered  = psn_le(r_last, una_q);/"
   "no-psn-wrap|s/psn_le = !d\[PsnW-1\];/psn_le = a <= b;/"
   "stale-ack-moves-una|s/l_ne \&\& !psn_le(psn_q, l_una - 1'b1);/l_ne;/"
-  "unsignaled-failure-silent|s/assign emit     = r_sig || fail;/assign emit     = r_sig;/"
+  "unsignaled-failure-silent|s/assign emit     = (r_sig || fail) \&\& !is_drop;/assign emit     = r_sig \&\& !is_drop;/"
+  "drop-writes-completions|s/assign emit     = (r_sig || fail) \&\& !is_drop;/assign emit     = r_sig || fail;/"
   "barrier-without-response|s/assign retire   = force_q || (covered \&\& (!r_bar || resp_hit));/assign retire   = force_q || covered;/"
   "told-every-time|s/assign stop_bar = !retire \&\& covered \&\& r_bar \&\& !told_q;/assign stop_bar = !retire \&\& covered \&\& r_bar;/"
-  "pop-not-forced|s/force_q <= op_q == rnic_spec_pkg::SR_OP_POP || op_q == rnic_spec_pkg::SR_OP_FLUSH;/force_q <= op_q == rnic_spec_pkg::SR_OP_FLUSH;/"
+  "pop-not-forced|s/force_q <= op_q == rnic_spec_pkg::SR_OP_POP || /force_q <= /"
   "ci-not-plus-one|s/ci_q   <= r_idx + 1'b1;/ci_q   <= r_idx;/"
 )
 rc=0; i=0

@@ -3,8 +3,8 @@
 // atomic barriers, PSNs that wrap at 2^24), the receive side (ACKs coalesced at random PSNs,
 // duplicate and stale ACKs, NAKs as the ACK of the PSN before them, READ responses / atomic ACKs
 // with their verdict, some failed) and the firmware (QUERY on a timeout, POP of a barrier it was
-// told about or of a failed head, HALT / RESUME, the error flush and INIT, refused INITs, POPs and
-// FLUSHes of empty QPs). A reference model written from the spec's rules (spec/rnic.toml sr_op,
+// told about or of a failed head, HALT / RESUME, the error flush and INIT, DROP (a QP reset),
+// refused INITs, POPs and FLUSHes of empty QPs). A reference model written from the spec's rules (spec/rnic.toml sr_op,
 // sr_event_kind) predicts every completion record byte for byte (cq_rec), every event and every
 // QUERY answer; the CQE writer and the firmware's event side take with random back-pressure.
 // Checks: the records and events of each QP in order and byte-exact, none missing or extra, each
@@ -74,7 +74,7 @@ struct Tb {
   std::deque<Bytes> qry_expect;
   unsigned cqr_pct = 70, ev_pct = 70;
   uint64_t n_cqe = 0, n_ev = 0, n_qry = 0, n_push = 0, n_ack = 0, n_cmd = 0, n_flush = 0;
-  uint64_t n_full = 0, n_stale = 0, n_wrap = 0, n_bar_told = 0, n_resp_err = 0, n_unsig = 0;
+  uint64_t n_dropped = 0, n_full = 0, n_stale = 0, n_wrap = 0, n_bar_told = 0, n_resp_err = 0, n_unsig = 0;
   int used = 0;  // records held by the model
   bool bad = false;
   std::string why;
@@ -188,6 +188,16 @@ struct Tb {
         return;
       case RNIC_SR_OP_FLUSH:
         while (!s.recs.empty()) retire(qpn, status);
+        s.halted = true;
+        return;
+      case RNIC_SR_OP_DROP:  // freed without completions
+        while (!s.recs.empty()) {
+          s.ci = (s.recs.front().idx + 1) & 0xFFFF;
+          s.recs.pop_front();
+          used--;
+          n_dropped++;
+        }
+        s.told = false;
         s.halted = true;
         return;
       case RNIC_SR_OP_HALT:
@@ -337,8 +347,11 @@ struct Tb {
       else
         give_cmd(qpn, RNIC_SR_OP_POP, 0, RNIC_WC_STATUS_SUCCESS, false);
     } else if (k < 95) {
-      // the move to ERR: flush, then (as a new QP) INIT
-      give_cmd(qpn, RNIC_SR_OP_FLUSH, 0, RNIC_WC_STATUS_WR_FLUSH_ERR, false);
+      // the move to ERR: flush, then (as a new QP) INIT; or the QP reset: its records dropped
+      if (pct(25))
+        give_cmd(qpn, RNIC_SR_OP_DROP, 0, 0, false);
+      else
+        give_cmd(qpn, RNIC_SR_OP_FLUSH, 0, RNIC_WC_STATUS_WR_FLUSH_ERR, false);
       n_flush++;
     } else if (k < 97) {
       // INIT: refused while records are held; starts the QP over on an empty list
@@ -522,33 +535,47 @@ struct Tb {
       }
     }
     // the end: everything acknowledged or flushed, every record back in the pool
-    for (int i = 0; i < TB_NUM_QPS && !bad; i++) {
-      while (inflight[i] && !bad && idle++ < 100000) step();
-      give_cmd(i, RNIC_SR_OP_FLUSH, 0, RNIC_WC_STATUS_WR_FLUSH_ERR, false);
-      n_flush++;
+    // (each QP as soon as it has nothing in flight: a record waiting for a free one gets it
+    // from the other QPs' flushes)
+    std::vector<bool> flushed(TB_NUM_QPS, false);
+    for (int left = TB_NUM_QPS; left && !bad && idle++ < 100000;) {
+      for (int i = 0; i < TB_NUM_QPS; i++)
+        if (!flushed[i] && !inflight[i]) {
+          give_cmd(i, RNIC_SR_OP_FLUSH, 0, RNIC_WC_STATUS_WR_FLUSH_ERR, false);
+          n_flush++;
+          flushed[i] = true;
+          left--;
+        }
+      step();
     }
     cqr_pct = ev_pct = 100;
     idle = 0;
     while (!all_quiet() && !bad && idle++ < 200000) step();
     for (int i = 0; i < 10; i++) step();
     res.check(!bad, "streams", "%s", why.c_str());
+    if (!all_quiet())
+      for (int i = 0; i < TB_NUM_QPS; i++)
+        if (inflight[i] || !q[i].cqes.empty() || !q[i].evs.empty())
+          std::printf("INFO QP %d: %d operations in flight, %zu records and %zu events expected\n", i, inflight[i],
+                      q[i].cqes.size(), q[i].evs.size());
     res.check(all_quiet(), "all-delivered", "records, events or operations left (cycle %llu)", (unsigned long long)cycle);
     res.check(m->free_o == TB_NUM_RECS && used == 0, "pool-whole", "free %d, model holds %d", (int)m->free_o, used);
     res.check(!m->cqr_valid_o && !m->ev_valid_o && !m->qry_valid_o, "no-extra-output");
     // the stimulus reached what it is meant to reach (so the checks above could fail)
     res.check(n_cqe > 100 && n_unsig > 50 && n_bar_told > 5 && n_resp_err > 0 && n_stale > 20 && n_wrap > 0 &&
-                  n_flush > 10 && n_qry > 50 && n_full > 0,
-              "coverage", "pool-full cycles %llu cqe %llu unsignaled %llu barrier-events %llu resp-errors %llu stale %llu wraps %llu flushes %llu queries %llu",
-              (unsigned long long)n_full, (unsigned long long)n_cqe, (unsigned long long)n_unsig,
+                  n_flush > 10 && n_qry > 50 && n_full > 0 && n_dropped > 0,
+              "coverage", "dropped %llu pool-full cycles %llu cqe %llu unsignaled %llu barrier-events %llu resp-errors %llu stale %llu wraps %llu flushes %llu queries %llu",
+              (unsigned long long)n_dropped, (unsigned long long)n_full, (unsigned long long)n_cqe,
+              (unsigned long long)n_unsig,
               (unsigned long long)n_bar_told, (unsigned long long)n_resp_err, (unsigned long long)n_stale, (unsigned long long)n_wrap,
               (unsigned long long)n_flush, (unsigned long long)n_qry);
     std::printf("INFO cycles %llu pool-full cycles %llu records %llu acks %llu commands %llu cqes %llu events %llu (unsignaled %llu, barrier events %llu, "
-                "resp errors %llu, stale acks %llu, wrapping records %llu, flushes %llu, queries %llu)\n",
+                "resp errors %llu, stale acks %llu, wrapping records %llu, flushes %llu, queries %llu, dropped %llu)\n",
                 (unsigned long long)cycle, (unsigned long long)n_full, (unsigned long long)n_push, (unsigned long long)n_ack,
                 (unsigned long long)n_cmd, (unsigned long long)n_cqe, (unsigned long long)n_ev,
                 (unsigned long long)n_unsig, (unsigned long long)n_bar_told, (unsigned long long)n_resp_err,
                 (unsigned long long)n_stale, (unsigned long long)n_wrap, (unsigned long long)n_flush,
-                (unsigned long long)n_qry);
+                (unsigned long long)n_qry, (unsigned long long)n_dropped);
     return res.exit_code();
   }
 };
