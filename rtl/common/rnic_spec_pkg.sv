@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'h1E079371;
+  localparam logic [31:0] SPEC_HASH = 32'hC7B87069;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -1355,8 +1355,10 @@ package rnic_spec_pkg;
   localparam int unsigned SR_QUERY_HEAD_LAST_PSN_W = 24;
   localparam int unsigned SR_QUERY_CI_LSB = 96;
   localparam int unsigned SR_QUERY_CI_W = 16;
+  localparam int unsigned SR_QUERY_HEAD_WQE_INDEX_LSB = 112;
+  localparam int unsigned SR_QUERY_HEAD_WQE_INDEX_W = 16;
   typedef struct packed {
-    logic [15:0] rsvd112;
+    logic [15:0] head_wqe_index;
     logic [15:0] ci;
     logic [7:0] rsvd88;
     logic [23:0] head_last_psn;

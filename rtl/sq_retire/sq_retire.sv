@@ -420,6 +420,7 @@ module sq_retire #(
     qry_d.head_first_psn = qry_rec ? r_first : '0;
     qry_d.head_last_psn  = qry_rec ? r_last : '0;
     qry_d.ci             = qry_rec ? ci_q : l_ci;
+    qry_d.head_wqe_index = qry_rec ? r_idx : '0;
   end
   always_ff @(posedge clk_i) begin
     if (state_q == S_WALK && step_ok && retire && emit) cqr_o <= cqr_d;

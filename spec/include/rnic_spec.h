@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0x1E079371u
+#define RNIC_SPEC_HASH 0xC7B87069u
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -2671,6 +2671,15 @@ static inline uint32_t rnic_sr_query_get_ci(const void *p)
 static inline void rnic_sr_query_set_ci(void *p, uint32_t v)
 {
 	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12, (uint16_t)v);
+}
+#define RNIC_SR_QUERY_HEAD_WQE_INDEX_OFF 14u
+static inline uint32_t rnic_sr_query_get_head_wqe_index(const void *p)
+{
+	return rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 14);
+}
+static inline void rnic_sr_query_set_head_wqe_index(void *p, uint32_t v)
+{
+	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 14, (uint16_t)v);
 }
 
 /* qp_ctx (128 bytes): QP context owned by the firmware (DMEM); the fast-path part is programmed into the RTL QP table. */
@@ -5856,6 +5865,7 @@ static inline uint32_t rnic_mbox_in_status_mk_valid(uint32_t x)
 	X(sr_query, head_first_psn, 4, 4, 0, 24) \
 	X(sr_query, head_last_psn, 8, 4, 0, 24) \
 	X(sr_query, ci, 12, 2, 0, 16) \
+	X(sr_query, head_wqe_index, 14, 2, 0, 16) \
 	X(qp_ctx, state, 0, 1, 0, 8) \
 	X(qp_ctx, qp_type, 1, 1, 0, 8) \
 	X(qp_ctx, path_mtu, 2, 1, 0, 8) \

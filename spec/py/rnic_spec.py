@@ -3,7 +3,7 @@
 constants, enumerations and every layout as (size, {field: (byte offset, lsb, bits)}).
 Import it with spec/py on sys.path; get()/put() read and write a field in bytes."""
 
-SPEC_HASH = 0x1E079371
+SPEC_HASH = 0xC7B87069
 PCI_VENDOR_ID = 0x10EE
 PCI_DEVICE_ID = 0x5252
 HW_VERSION = 0x10000
@@ -516,6 +516,7 @@ LAYOUTS = {
         "head_first_psn": (4, 0, 24),
         "head_last_psn": (8, 0, 24),
         "ci": (12, 0, 16),
+        "head_wqe_index": (14, 0, 16),
     }),
     "qp_ctx": (128, {
         "state": (0, 0, 8),

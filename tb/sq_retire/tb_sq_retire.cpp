@@ -225,6 +225,7 @@ struct Tb {
           rnic_sr_query_set_head_barrier(o.b, bar(s.recs.front()));
           rnic_sr_query_set_head_first_psn(o.b, s.recs.front().first);
           rnic_sr_query_set_head_last_psn(o.b, s.recs.front().last);
+          rnic_sr_query_set_head_wqe_index(o.b, s.recs.front().idx);
         }
         rnic_sr_query_set_ci(o.b, s.ci);
         qry_expect.push_back(o);
@@ -424,15 +425,16 @@ struct Tb {
         fail("unexpected QUERY answer");
       } else {
         if (std::memcmp(o.b, qry_expect.front().b, 16) != 0) {
-          char t[220];
+          char t[300];
           const uint8_t *e = qry_expect.front().b;
-          std::snprintf(t, sizeof t, "QUERY answer differs: una %06x ne %u halt %u told %u bar %u first %06x last %06x ci %u; want %06x %u %u %u %u %06x %06x %u",
+          std::snprintf(t, sizeof t, "QUERY answer differs: una %06x ne %u halt %u told %u bar %u first %06x last %06x ci %u head %u; want %06x %u %u %u %u %06x %06x %u %u",
                         rnic_sr_query_get_una(o.b), rnic_sr_query_get_nonempty(o.b), rnic_sr_query_get_halted(o.b),
                         rnic_sr_query_get_told(o.b), rnic_sr_query_get_head_barrier(o.b), rnic_sr_query_get_head_first_psn(o.b),
-                        rnic_sr_query_get_head_last_psn(o.b), rnic_sr_query_get_ci(o.b), rnic_sr_query_get_una(e),
+                        rnic_sr_query_get_head_last_psn(o.b), rnic_sr_query_get_ci(o.b),
+                        rnic_sr_query_get_head_wqe_index(o.b), rnic_sr_query_get_una(e),
                         rnic_sr_query_get_nonempty(e), rnic_sr_query_get_halted(e), rnic_sr_query_get_told(e),
                         rnic_sr_query_get_head_barrier(e), rnic_sr_query_get_head_first_psn(e),
-                        rnic_sr_query_get_head_last_psn(e), rnic_sr_query_get_ci(e));
+                        rnic_sr_query_get_head_last_psn(e), rnic_sr_query_get_ci(e), rnic_sr_query_get_head_wqe_index(e));
           fail(t);
         }
         qry_expect.pop_front();
