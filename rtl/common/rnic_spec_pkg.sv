@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'hC7B87069;
+  localparam logic [31:0] SPEC_HASH = 32'hB2E81B3B;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -479,7 +479,7 @@ package rnic_spec_pkg;
   localparam logic [7:0] CQW_OP_ARM_ANY = 8'd3;
   localparam logic [7:0] CQW_OP_ARM_SOLICITED = 8'd4;
 
-  // Operations of the send-retirement engine (rtl/sq_retire, sr_cmd.op; docs/decisions/send-retire.md). ACK: PSNs up to psn are acknowledged: una advances, the QP's records ending at or before it retire in order (a barrier stops the walk). RESP: the same for a READ response's end or an atomic ACK at psn with the receive engine's verdict status: a barrier record ending exactly at psn retires with that status (a failure halts the QP: event RESP_ERR). POP: the oldest record retires with status whatever the PSNs (the firmware completes a barrier or fails the head), then the walk goes on unless halted. FLUSH: every record of the QP retires with status (a CQE each, signaled or not) and the QP is halted. HALT: no retirement by ACKs until RESUME (una still advances). RESUME: clears halt and the told barrier, then walks up to una - 1. INIT: the QP's list must be empty: una becomes psn, ci 0, halt and told clear. QUERY: the QP's state and oldest record into sr_query. DROP: every record of the QP is freed without a completion (a QP reset or destroyed: fw_sq_release), the QP halted.
+  // Operations of the send-retirement engine (rtl/sq_retire, sr_cmd.op; docs/decisions/send-retire.md). ACK: PSNs up to psn are acknowledged: una advances, the QP's records ending at or before it retire in order (a barrier stops the walk). RESP: the same for a READ response's end or an atomic ACK at psn with the receive engine's verdict status: a barrier record ending exactly at psn retires with that status (a failure halts the QP: event RESP_ERR). POP: the oldest record retires with status whatever the PSNs (the firmware completes a barrier or fails the head), then the walk goes on unless halted. FLUSH: every record of the QP retires with status (a CQE each, signaled or not) and the QP is halted. HALT: no retirement by ACKs until RESUME (una still advances). RESUME: clears halt and the told barrier, then walks up to una - 1. INIT: the QP's list must be empty: una becomes psn, ci 0, halt and told clear. QUERY: the QP's state and oldest record into sr_query. DROP: every record of the QP is freed without a completion (a QP reset or destroyed: fw_sq_release), the QP halted. FIND: as QUERY, with the record holding psn (first_psn <= psn <= last_psn) in place of the oldest one (READ_GAP: the READ a lost response belongs to), found 0 when none does.
   localparam logic [7:0] SR_OP_ACK = 8'd0;
   localparam logic [7:0] SR_OP_RESP = 8'd1;
   localparam logic [7:0] SR_OP_POP = 8'd2;
@@ -489,6 +489,7 @@ package rnic_spec_pkg;
   localparam logic [7:0] SR_OP_INIT = 8'd6;
   localparam logic [7:0] SR_OP_QUERY = 8'd7;
   localparam logic [7:0] SR_OP_DROP = 8'd8;
+  localparam logic [7:0] SR_OP_FIND = 8'd9;
 
   // Events of the send-retirement engine to the firmware (sr_event.kind). BARRIER: the oldest record is a READ/atomic (flag BARRIER) that acknowledgements reach or pass without its own response: the firmware decides (an implicit NAK: resend; or POP with the status it knows); told once per oldest record. RESP_ERR: a barrier retired with a failed response status (its CQE is out): the QP is halted, the firmware moves it to ERR and flushes.
   localparam logic [7:0] SR_EVENT_KIND_BARRIER = 8'd1;
@@ -1337,7 +1338,7 @@ package rnic_spec_pkg;
     logic [23:0] qpn;
   } sr_event_t;
 
-  // sr_query: 16 bytes. A QP's state in the send-retirement engine (answer to QUERY): what the firmware's ACK timer, NAK and flush paths read instead of their own send records.
+  // sr_query: 16 bytes. A QP's state in the send-retirement engine (answer to QUERY and FIND): what the firmware's ACK timer, NAK and flush paths read instead of their own send records.
   localparam int unsigned SR_QUERY_BYTES = 16;
   localparam int unsigned SR_QUERY_UNA_LSB = 0;
   localparam int unsigned SR_QUERY_UNA_W = 24;
@@ -1349,6 +1350,8 @@ package rnic_spec_pkg;
   localparam int unsigned SR_QUERY_TOLD_W = 1;
   localparam int unsigned SR_QUERY_HEAD_BARRIER_LSB = 27;
   localparam int unsigned SR_QUERY_HEAD_BARRIER_W = 1;
+  localparam int unsigned SR_QUERY_FOUND_LSB = 28;
+  localparam int unsigned SR_QUERY_FOUND_W = 1;
   localparam int unsigned SR_QUERY_HEAD_FIRST_PSN_LSB = 32;
   localparam int unsigned SR_QUERY_HEAD_FIRST_PSN_W = 24;
   localparam int unsigned SR_QUERY_HEAD_LAST_PSN_LSB = 64;
@@ -1364,7 +1367,8 @@ package rnic_spec_pkg;
     logic [23:0] head_last_psn;
     logic [7:0] rsvd56;
     logic [23:0] head_first_psn;
-    logic [3:0] rsvd28;
+    logic [2:0] rsvd29;
+    logic [0:0] found;
     logic [0:0] head_barrier;
     logic [0:0] told;
     logic [0:0] halted;

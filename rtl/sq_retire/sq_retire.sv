@@ -5,8 +5,9 @@
 // the QP's records whose last PSN it covers, oldest first, one per cycle, and hands the CQE
 // writer a completion record (spec cq_rec) for every signaled one; a READ/atomic (a barrier)
 // retires only with its own response, else the walk stops and the firmware is told (BARRIER).
-// The firmware's operations (POP, FLUSH, HALT, RESUME, INIT, QUERY) cover the rest: errors,
-// flushes, retransmission decisions. Design: docs/decisions/send-retire.md; README.md.
+// The firmware's operations (POP, FLUSH, DROP, HALT, RESUME, INIT, QUERY, FIND) cover the rest:
+// errors, flushes, resets, retransmission decisions. Design: docs/decisions/send-retire.md;
+// README.md.
 module sq_retire #(
   parameter int unsigned NumQps  = 1024,
   parameter int unsigned NumRecs = rnic_spec_pkg::SQ_RETIRE_RECS
@@ -170,13 +171,21 @@ module sq_retire #(
   assign ev_free  = !ev_valid_o || ev_ready_i;
   assign step_ok  = (!(retire && emit) || out_free) &&
                     (!((retire && !force_q && fail) || stop_bar) || ev_free);
-  assign last_one = head_q == tail_q;
+  // head_q is the tail: kept in a flop beside head_q (the 8-bit compare off the walk's paths)
+  logic last_q;
+  assign last_one = last_q;
 
   // reads of the record memories: the head on entering the walk, the next one while walking
   logic walk_go;                                  // S_LOAD starts a walk
   logic walk_more;                                // S_WALK retires rec_q and goes on with nxt_q
-  assign rd_en   = walk_go || walk_more || (state_q == S_LOAD && !push_q && op_q == rnic_spec_pkg::SR_OP_QUERY);
-  assign rd_addr = state_q == S_WALK ? nxt_q : qs_q[QsW-1 -: RecAw];
+  // QUERY and FIND: the answer is the QP's state and one record, the head (QUERY) or the one
+  // holding psn (FIND: records are in PSN order, so the search stops at the first one past psn)
+  logic qry_op, q_hit, q_end;
+  assign qry_op  = !push_q && (op_q == rnic_spec_pkg::SR_OP_QUERY || op_q == rnic_spec_pkg::SR_OP_FIND);
+  assign q_hit   = op_q == rnic_spec_pkg::SR_OP_QUERY || (psn_le(r_first, psn_q) && psn_le(psn_q, r_last));
+  assign q_end   = q_hit || last_one || !psn_le(r_first, psn_q);
+  assign rd_en   = walk_go || walk_more || (state_q == S_LOAD && qry_op) || (state_q == S_QRY && !q_end);
+  assign rd_addr = (state_q == S_WALK || state_q == S_QRY) ? nxt_q : qs_q[QsW-1 -: RecAw];
 
   // S_LOAD: the QP's state as stored
   logic [RecAw-1:0] l_head, l_tail;
@@ -255,7 +264,7 @@ module sq_retire #(
         end
         S_LOAD: begin
           state_q <= S_IDLE;
-          done_o  <= !walk_go && !(!push_q && op_q == rnic_spec_pkg::SR_OP_QUERY && l_ne);
+          done_o  <= !walk_go && !(qry_op && l_ne);
           if (push_q) begin
             free_q <= free_q - 1'b1;
             if (fresh_q[RecAw]) fifo_rp_q <= fifo_rp_q + 1'b1;
@@ -264,7 +273,7 @@ module sq_retire #(
             state_q <= S_WALK;
             force_q <= op_q == rnic_spec_pkg::SR_OP_POP || op_q == rnic_spec_pkg::SR_OP_FLUSH ||
                        op_q == rnic_spec_pkg::SR_OP_DROP;
-          end else if (op_q == rnic_spec_pkg::SR_OP_QUERY) begin
+          end else if (qry_op) begin
             state_q <= l_ne ? S_QRY : S_IDLE;
             qry_valid_o <= !l_ne;
           end
@@ -287,10 +296,12 @@ module sq_retire #(
             end
           end
         end
-        S_QRY: begin
-          state_q     <= S_IDLE;
-          done_o      <= 1'b1;
-          qry_valid_o <= 1'b1;
+        S_QRY: begin                    // rec_q: the record at head_q (the search's cursor)
+          if (q_end) begin
+            state_q     <= S_IDLE;
+            done_o      <= 1'b1;
+            qry_valid_o <= 1'b1;
+          end
         end
         default: state_q <= S_IDLE;
       endcase
@@ -313,6 +324,7 @@ module sq_retire #(
     end
     if (state_q == S_LOAD) begin
       head_q <= l_head;
+      last_q <= l_head == l_tail;
       tail_q <= l_tail;
       ne_q   <= l_ne;
       told_q <= l_told && op_q != rnic_spec_pkg::SR_OP_RESUME;
@@ -321,9 +333,15 @@ module sq_retire #(
       upto_q <= l_una_n - 1'b1;
       ci_q   <= l_ci;
     end
+    // FIND moves head_q along the list as its cursor (the QP's state is not written back)
+    if (state_q == S_QRY && !q_end) begin
+      head_q <= nxt_q;
+      last_q <= nxt_q == tail_q;
+    end
     if (state_q == S_WALK && step_ok) begin
       if (retire) begin
         head_q <= nxt_q;
+        last_q <= nxt_q == tail_q;
         ne_q   <= !last_one;
         told_q <= 1'b0;
         ci_q   <= r_idx + 1'b1;
@@ -395,8 +413,9 @@ module sq_retire #(
   rnic_spec_pkg::cq_rec_t   cqr_d;
   rnic_spec_pkg::sr_event_t ev_d;
   rnic_spec_pkg::sr_query_t qry_d;
-  logic                     qry_rec;             // S_QRY: the oldest record is in rec_q
-  assign qry_rec = state_q == S_QRY;
+  logic                     qry_st, qry_rec;     // the answer from the working state; with a record
+  assign qry_st  = state_q == S_QRY;
+  assign qry_rec = qry_st && q_hit;
   always_comb begin
     cqr_d           = '0;
     cqr_d.wr_id     = r_wrid;
@@ -412,20 +431,24 @@ module sq_retire #(
     ev_d.psn        = r_first;
     ev_d.status     = stop_bar ? StSuccess : w_stat;
     qry_d                = '0;
-    qry_d.una            = qry_rec ? una_q : l_una;
-    qry_d.nonempty       = qry_rec ? ne_q : l_ne;
-    qry_d.halted         = qry_rec ? halt_q : l_halt;
-    qry_d.told           = qry_rec ? told_q : l_told;
+    qry_d.una            = qry_st ? una_q : l_una;
+    qry_d.nonempty       = qry_st ? ne_q : l_ne;
+    qry_d.halted         = qry_st ? halt_q : l_halt;
+    qry_d.told           = qry_st ? told_q : l_told;
+    qry_d.found          = qry_rec;
     qry_d.head_barrier   = qry_rec && r_bar;
     qry_d.head_first_psn = qry_rec ? r_first : '0;
     qry_d.head_last_psn  = qry_rec ? r_last : '0;
-    qry_d.ci             = qry_rec ? ci_q : l_ci;
+    qry_d.ci             = qry_st ? ci_q : l_ci;
     qry_d.head_wqe_index = qry_rec ? r_idx : '0;
   end
+  // The data registers load whenever their valid may rise or is free (a walk step with the output
+  // free, the query states), not on the exact condition: their valid says when they count, and
+  // the enables stay off the decision's LUT levels.
   always_ff @(posedge clk_i) begin
-    if (state_q == S_WALK && step_ok && retire && emit) cqr_o <= cqr_d;
-    if (state_q == S_WALK && step_ok && ((retire && !force_q && fail) || stop_bar)) ev_o <= ev_d;
-    if ((state_q == S_LOAD && !push_q && op_q == rnic_spec_pkg::SR_OP_QUERY) || qry_rec) qry_o <= qry_d;
+    if (state_q == S_WALK && out_free) cqr_o <= cqr_d;
+    if (state_q == S_WALK && ev_free) ev_o <= ev_d;
+    if ((state_q == S_LOAD && qry_op) || qry_st) qry_o <= qry_d;
   end
 
   assign free_o = free_q;

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0xC7B87069u
+#define RNIC_SPEC_HASH 0xB2E81B3Bu
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -529,7 +529,7 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_CQW_OP_ARM_ANY 3u
 #define RNIC_CQW_OP_ARM_SOLICITED 4u
 
-/* Operations of the send-retirement engine (rtl/sq_retire, sr_cmd.op; docs/decisions/send-retire.md). ACK: PSNs up to psn are acknowledged: una advances, the QP's records ending at or before it retire in order (a barrier stops the walk). RESP: the same for a READ response's end or an atomic ACK at psn with the receive engine's verdict status: a barrier record ending exactly at psn retires with that status (a failure halts the QP: event RESP_ERR). POP: the oldest record retires with status whatever the PSNs (the firmware completes a barrier or fails the head), then the walk goes on unless halted. FLUSH: every record of the QP retires with status (a CQE each, signaled or not) and the QP is halted. HALT: no retirement by ACKs until RESUME (una still advances). RESUME: clears halt and the told barrier, then walks up to una - 1. INIT: the QP's list must be empty: una becomes psn, ci 0, halt and told clear. QUERY: the QP's state and oldest record into sr_query. DROP: every record of the QP is freed without a completion (a QP reset or destroyed: fw_sq_release), the QP halted. */
+/* Operations of the send-retirement engine (rtl/sq_retire, sr_cmd.op; docs/decisions/send-retire.md). ACK: PSNs up to psn are acknowledged: una advances, the QP's records ending at or before it retire in order (a barrier stops the walk). RESP: the same for a READ response's end or an atomic ACK at psn with the receive engine's verdict status: a barrier record ending exactly at psn retires with that status (a failure halts the QP: event RESP_ERR). POP: the oldest record retires with status whatever the PSNs (the firmware completes a barrier or fails the head), then the walk goes on unless halted. FLUSH: every record of the QP retires with status (a CQE each, signaled or not) and the QP is halted. HALT: no retirement by ACKs until RESUME (una still advances). RESUME: clears halt and the told barrier, then walks up to una - 1. INIT: the QP's list must be empty: una becomes psn, ci 0, halt and told clear. QUERY: the QP's state and oldest record into sr_query. DROP: every record of the QP is freed without a completion (a QP reset or destroyed: fw_sq_release), the QP halted. FIND: as QUERY, with the record holding psn (first_psn <= psn <= last_psn) in place of the oldest one (READ_GAP: the READ a lost response belongs to), found 0 when none does. */
 #define RNIC_SR_OP_ACK 0u
 #define RNIC_SR_OP_RESP 1u
 #define RNIC_SR_OP_POP 2u
@@ -539,6 +539,7 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_SR_OP_INIT 6u
 #define RNIC_SR_OP_QUERY 7u
 #define RNIC_SR_OP_DROP 8u
+#define RNIC_SR_OP_FIND 9u
 
 /* Events of the send-retirement engine to the firmware (sr_event.kind). BARRIER: the oldest record is a READ/atomic (flag BARRIER) that acknowledgements reach or pass without its own response: the firmware decides (an implicit NAK: resend; or POP with the status it knows); told once per oldest record. RESP_ERR: a barrier retired with a failed response status (its CQE is out): the QP is halted, the firmware moves it to ERR and flushes. */
 #define RNIC_SR_EVENT_KIND_BARRIER 1u
@@ -2590,7 +2591,7 @@ static inline void rnic_sr_event_set_status(void *p, uint32_t v)
 	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 7, (uint8_t)v);
 }
 
-/* sr_query (16 bytes): A QP's state in the send-retirement engine (answer to QUERY): what the firmware's ACK timer, NAK and flush paths read instead of their own send records. */
+/* sr_query (16 bytes): A QP's state in the send-retirement engine (answer to QUERY and FIND): what the firmware's ACK timer, NAK and flush paths read instead of their own send records. The head_* fields describe the oldest record (QUERY) or the record holding the PSN (FIND), when found. */
 #define RNIC_SR_QUERY_SIZE 16u
 #define RNIC_SR_QUERY_ALIGN 8u
 #define RNIC_SR_QUERY_UNA_OFF 0u
@@ -2642,6 +2643,16 @@ static inline void rnic_sr_query_set_head_barrier(void *p, uint32_t v)
 {
 	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 3;
 	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x8u) | (((uint8_t)v << 3) & 0x8u)));
+}
+#define RNIC_SR_QUERY_FOUND_OFF 3u
+static inline uint32_t rnic_sr_query_get_found(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 3) & 0x10u) >> 4);
+}
+static inline void rnic_sr_query_set_found(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 3;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x10u) | (((uint8_t)v << 4) & 0x10u)));
 }
 #define RNIC_SR_QUERY_HEAD_FIRST_PSN_OFF 4u
 static inline uint32_t rnic_sr_query_get_head_first_psn(const void *p)
@@ -5862,6 +5873,7 @@ static inline uint32_t rnic_mbox_in_status_mk_valid(uint32_t x)
 	X(sr_query, halted, 3, 1, 1, 1) \
 	X(sr_query, told, 3, 1, 2, 1) \
 	X(sr_query, head_barrier, 3, 1, 3, 1) \
+	X(sr_query, found, 3, 1, 4, 1) \
 	X(sr_query, head_first_psn, 4, 4, 0, 24) \
 	X(sr_query, head_last_psn, 8, 4, 0, 24) \
 	X(sr_query, ci, 12, 2, 0, 16) \

@@ -3,7 +3,7 @@
 constants, enumerations and every layout as (size, {field: (byte offset, lsb, bits)}).
 Import it with spec/py on sys.path; get()/put() read and write a field in bytes."""
 
-SPEC_HASH = 0xC7B87069
+SPEC_HASH = 0xB2E81B3B
 PCI_VENDOR_ID = 0x10EE
 PCI_DEVICE_ID = 0x5252
 HW_VERSION = 0x10000
@@ -187,6 +187,7 @@ SR_OP_RESUME = 5
 SR_OP_INIT = 6
 SR_OP_QUERY = 7
 SR_OP_DROP = 8
+SR_OP_FIND = 9
 SR_EVENT_KIND_BARRIER = 1
 SR_EVENT_KIND_RESP_ERR = 2
 SR_FLAG_SIGNALED = 0
@@ -513,6 +514,7 @@ LAYOUTS = {
         "halted": (3, 1, 1),
         "told": (3, 2, 1),
         "head_barrier": (3, 3, 1),
+        "found": (3, 4, 1),
         "head_first_psn": (4, 0, 24),
         "head_last_psn": (8, 0, 24),
         "ci": (12, 0, 16),

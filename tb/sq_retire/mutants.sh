@@ -19,6 +19,8 @@ muts=(
   "barrier-without-response|s/assign retire   = force_q || (covered \&\& (!r_bar || resp_hit));/assign retire   = force_q || covered;/"
   "told-every-time|s/assign stop_bar = !retire \&\& covered \&\& r_bar \&\& !told_q;/assign stop_bar = !retire \&\& covered \&\& r_bar;/"
   "pop-not-forced|s/force_q <= op_q == rnic_spec_pkg::SR_OP_POP || /force_q <= /"
+  "find-answers-the-head|s/assign q_hit   = op_q == rnic_spec_pkg::SR_OP_QUERY || /assign q_hit   = 1'b1 || /"
+  "find-looks-at-the-head-only|s/assign q_end   = q_hit || last_one || !psn_le(r_first, psn_q);/assign q_end   = 1'b1;/"
   "ci-not-plus-one|s/ci_q   <= r_idx + 1'b1;/ci_q   <= r_idx;/"
 )
 rc=0; i=0

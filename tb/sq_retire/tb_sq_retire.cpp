@@ -4,7 +4,7 @@
 // duplicate and stale ACKs, NAKs as the ACK of the PSN before them, READ responses / atomic ACKs
 // with their verdict, some failed) and the firmware (QUERY on a timeout, POP of a barrier it was
 // told about or of a failed head, HALT / RESUME, the error flush and INIT, DROP (a QP reset),
-// refused INITs, POPs and FLUSHes of empty QPs). A reference model written from the spec's rules (spec/rnic.toml sr_op,
+// refused INITs, POPs and FLUSHes of empty QPs, QUERY and FIND). A reference model written from the spec's rules (spec/rnic.toml sr_op,
 // sr_event_kind) predicts every completion record byte for byte (cq_rec), every event and every
 // QUERY answer; the CQE writer and the firmware's event side take with random back-pressure.
 // Checks: the records and events of each QP in order and byte-exact, none missing or extra, each
@@ -74,7 +74,7 @@ struct Tb {
   std::deque<Bytes> qry_expect;
   unsigned cqr_pct = 70, ev_pct = 70;
   uint64_t n_cqe = 0, n_ev = 0, n_qry = 0, n_push = 0, n_ack = 0, n_cmd = 0, n_flush = 0;
-  uint64_t n_dropped = 0, n_full = 0, n_stale = 0, n_wrap = 0, n_bar_told = 0, n_resp_err = 0, n_unsig = 0;
+  uint64_t n_found = 0, n_dropped = 0, n_full = 0, n_stale = 0, n_wrap = 0, n_bar_told = 0, n_resp_err = 0, n_unsig = 0;
   int used = 0;  // records held by the model
   bool bad = false;
   std::string why;
@@ -214,18 +214,28 @@ struct Tb {
         s.ci = 0;
         s.halted = s.told = false;
         return;
-      case RNIC_SR_OP_QUERY: {
+      case RNIC_SR_OP_QUERY:
+      case RNIC_SR_OP_FIND: {
         Bytes o;
         std::memset(o.b, 0, sizeof o.b);
         rnic_sr_query_set_una(o.b, s.una);
         rnic_sr_query_set_nonempty(o.b, !s.recs.empty());
         rnic_sr_query_set_halted(o.b, s.halted);
         rnic_sr_query_set_told(o.b, s.told);
-        if (!s.recs.empty()) {
-          rnic_sr_query_set_head_barrier(o.b, bar(s.recs.front()));
-          rnic_sr_query_set_head_first_psn(o.b, s.recs.front().first);
-          rnic_sr_query_set_head_last_psn(o.b, s.recs.front().last);
-          rnic_sr_query_set_head_wqe_index(o.b, s.recs.front().idx);
+        // QUERY: the oldest record; FIND: the one whose PSN range holds psn
+        const Rec *f = nullptr;
+        for (const Rec &x : s.recs)
+          if (op == RNIC_SR_OP_QUERY || (psn_le(x.first, psn) && psn_le(psn, x.last))) {
+            f = &x;
+            break;
+          }
+        if (f) {
+          rnic_sr_query_set_found(o.b, 1);
+          rnic_sr_query_set_head_barrier(o.b, bar(*f));
+          rnic_sr_query_set_head_first_psn(o.b, f->first);
+          rnic_sr_query_set_head_last_psn(o.b, f->last);
+          rnic_sr_query_set_head_wqe_index(o.b, f->idx);
+          if (op == RNIC_SR_OP_FIND) n_found++;
         }
         rnic_sr_query_set_ci(o.b, s.ci);
         qry_expect.push_back(o);
@@ -335,7 +345,14 @@ struct Tb {
       uint32_t p = (s.una + (uint32_t)r(4)) & kPsnMask;
       give_cmd(qpn, RNIC_SR_OP_ACK, (p - 1) & kPsnMask, 0, true);
     } else if (k < 88) {
-      give_cmd(qpn, RNIC_SR_OP_QUERY, 0, 0, false);
+      if (pct(50)) {
+        give_cmd(qpn, RNIC_SR_OP_QUERY, 0, 0, false);
+      } else {
+        // FIND a PSN around the outstanding range (READ_GAP names one inside a READ)
+        uint32_t span = (next_psn[qpn] - s.una + 8) & kPsnMask;
+        if (span > 100000) span = 8;
+        give_cmd(qpn, RNIC_SR_OP_FIND, (s.una - 4 + (uint32_t)r(span + 1)) & kPsnMask, 0, false);
+      }
       n_qry++;
     } else if (k < 93) {
       // the firmware on a barrier it was told about (or on a halted QP): completes the head
@@ -427,13 +444,14 @@ struct Tb {
         if (std::memcmp(o.b, qry_expect.front().b, 16) != 0) {
           char t[300];
           const uint8_t *e = qry_expect.front().b;
-          std::snprintf(t, sizeof t, "QUERY answer differs: una %06x ne %u halt %u told %u bar %u first %06x last %06x ci %u head %u; want %06x %u %u %u %u %06x %06x %u %u",
+          std::snprintf(t, sizeof t, "QUERY/FIND answer differs: una %06x ne %u halt %u told %u bar %u found %u first %06x last %06x ci %u head %u; want %06x %u %u %u %u %u %06x %06x %u %u",
                         rnic_sr_query_get_una(o.b), rnic_sr_query_get_nonempty(o.b), rnic_sr_query_get_halted(o.b),
-                        rnic_sr_query_get_told(o.b), rnic_sr_query_get_head_barrier(o.b), rnic_sr_query_get_head_first_psn(o.b),
+                        rnic_sr_query_get_told(o.b), rnic_sr_query_get_head_barrier(o.b), rnic_sr_query_get_found(o.b),
+                        rnic_sr_query_get_head_first_psn(o.b),
                         rnic_sr_query_get_head_last_psn(o.b), rnic_sr_query_get_ci(o.b),
                         rnic_sr_query_get_head_wqe_index(o.b), rnic_sr_query_get_una(e),
                         rnic_sr_query_get_nonempty(e), rnic_sr_query_get_halted(e), rnic_sr_query_get_told(e),
-                        rnic_sr_query_get_head_barrier(e), rnic_sr_query_get_head_first_psn(e),
+                        rnic_sr_query_get_head_barrier(e), rnic_sr_query_get_found(e), rnic_sr_query_get_head_first_psn(e),
                         rnic_sr_query_get_head_last_psn(e), rnic_sr_query_get_ci(e), rnic_sr_query_get_head_wqe_index(e));
           fail(t);
         }
@@ -565,19 +583,20 @@ struct Tb {
     res.check(!m->cqr_valid_o && !m->ev_valid_o && !m->qry_valid_o, "no-extra-output");
     // the stimulus reached what it is meant to reach (so the checks above could fail)
     res.check(n_cqe > 100 && n_unsig > 50 && n_bar_told > 5 && n_resp_err > 0 && n_stale > 20 && n_wrap > 0 &&
-                  n_flush > 10 && n_qry > 50 && n_full > 0 && n_dropped > 0,
-              "coverage", "dropped %llu pool-full cycles %llu cqe %llu unsignaled %llu barrier-events %llu resp-errors %llu stale %llu wraps %llu flushes %llu queries %llu",
-              (unsigned long long)n_dropped, (unsigned long long)n_full, (unsigned long long)n_cqe,
+                  n_flush > 10 && n_qry > 50 && n_full > 0 && n_dropped > 0 && n_found > 20,
+              "coverage", "found %llu dropped %llu pool-full cycles %llu cqe %llu unsignaled %llu barrier-events %llu resp-errors %llu stale %llu wraps %llu flushes %llu queries %llu",
+              (unsigned long long)n_found, (unsigned long long)n_dropped, (unsigned long long)n_full,
+              (unsigned long long)n_cqe,
               (unsigned long long)n_unsig,
               (unsigned long long)n_bar_told, (unsigned long long)n_resp_err, (unsigned long long)n_stale, (unsigned long long)n_wrap,
               (unsigned long long)n_flush, (unsigned long long)n_qry);
     std::printf("INFO cycles %llu pool-full cycles %llu records %llu acks %llu commands %llu cqes %llu events %llu (unsignaled %llu, barrier events %llu, "
-                "resp errors %llu, stale acks %llu, wrapping records %llu, flushes %llu, queries %llu, dropped %llu)\n",
+                "resp errors %llu, stale acks %llu, wrapping records %llu, flushes %llu, queries %llu, found %llu, dropped %llu)\n",
                 (unsigned long long)cycle, (unsigned long long)n_full, (unsigned long long)n_push, (unsigned long long)n_ack,
                 (unsigned long long)n_cmd, (unsigned long long)n_cqe, (unsigned long long)n_ev,
                 (unsigned long long)n_unsig, (unsigned long long)n_bar_told, (unsigned long long)n_resp_err,
                 (unsigned long long)n_stale, (unsigned long long)n_wrap, (unsigned long long)n_flush,
-                (unsigned long long)n_qry, (unsigned long long)n_dropped);
+                (unsigned long long)n_qry, (unsigned long long)n_found, (unsigned long long)n_dropped);
     return res.exit_code();
   }
 };
