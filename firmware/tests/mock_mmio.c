@@ -137,6 +137,10 @@ static uint32_t mock_dbr_load(uint32_t off);
 static uint32_t mock_rqr_load(uint32_t off);
 /* the receive feed (mock_rqf_cmd below): on or not, its last status */
 unsigned mock_rqf_on, mock_rqf_cmds, mock_rqf_handed;
+/* the QP table's port held (the receive engine waiting for the event ring): a command hands at
+ * most mock_rqf_hold_after WQEs (0: no limit), then ends at wqf_rqf_yield with stop 0 and the
+ * WQE at its position not handed, its record left in place; mock_rqf_yields counts those ends */
+unsigned mock_rqf_hold_after, mock_rqf_yields;
 static uint32_t mock_rqf_status;
 
 /* The receive-event ring (rtl/core/rnic_fw_evring) as the RTL fills it: the event's 16 words
@@ -469,6 +473,10 @@ static void mock_rqf_cmd(uint32_t v)
 		if (h->qpn == qpn && d < n) {
 			if (h->err) {
 				stop = 2;
+				break;
+			}
+			if (mock_rqf_hold_after && hand == mock_rqf_hold_after) {
+				mock_rqf_yields++;
 				break;
 			}
 			uint8_t w[RNIC_RQ_DESC_SIZE];

@@ -1894,6 +1894,17 @@ int main(void)
 	unsigned h0 = mock_rqf_handed, c0 = mock_rqf_cmds;
 	rq_db_records("-feed");
 	check(mock_rqf_handed - h0 >= 8 && mock_rqf_cmds - c0 >= 6, "fw-rq-db-feed-hands-the-records");
+	/* and with the QP table's port held, so that each command ends after one WQE without
+	 * handing the next (session 23's test-fuzz stall: the firmware waited for a feed the
+	 * receive engine's port hold kept from ending, while that engine waited for the events the
+	 * firmware drains): the firmware hands the rest itself from the position the feed left,
+	 * every check holding (each WQE once, in ring order, byte for byte) */
+	mock_rqf_hold_after = 1;
+	unsigned y0 = mock_rqf_yields;
+	h0 = mock_rqf_handed;
+	rq_db_records("-feed-port-held");
+	check(mock_rqf_yields - y0 >= 1 && mock_rqf_handed - h0 >= 2, "fw-rq-db-feed-yield-rest-by-firmware");
+	mock_rqf_hold_after = 0;
 	mock_rqf_on = 0;
 	fw_xport_init();
 	stalled_mailboxes();
