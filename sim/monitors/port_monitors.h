@@ -90,6 +90,7 @@ class AxiMonitor : public MonitorBase {
  public:
   AxiMonitor(std::string port, const AxiLimits &lim = AxiLimits()) : MonitorBase(std::move(port)), lim_(lim) {}
   void cycle(uint64_t cyc, const AxiPorts &p);
+  bool stalled() const { return aw_.on || w_.on || ar_.on || r_.on || b_.on; }  // as AxilMonitor's
   const AxiFigures &figures() const { return fig_; }
 
  private:
@@ -119,6 +120,9 @@ class AxilMonitor : public MonitorBase {
  public:
   using MonitorBase::MonitorBase;
   void cycle(uint64_t cyc, const AxilSignals &s);
+  // A stall is going on (a channel's VALID was high without READY): cycle() then has to run even
+  // in a cycle without VALID; in any other such cycle it would check nothing.
+  bool stalled() const { return aw_.on || w_.on || b_.on || ar_.on || r_.on; }
 
  private:
   Held aw_, w_, b_, ar_, r_;
