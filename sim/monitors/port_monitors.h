@@ -142,6 +142,7 @@ class AxisMonitor : public MonitorBase {
   // Whether cycle() will read tdata this cycle (to hash it: a stall goes on or begins), so the
   // caller converts the beat to bytes only then.
   bool needs_data(bool tvalid, bool tready) const { return tvalid && (held_ || !tready); }
+  bool stalled() const { return held_; }  // as AxilMonitor's: without it and TVALID, nothing to check
   uint64_t frames() const { return frames_; }
 
  private:
@@ -155,6 +156,7 @@ class ReqAckMonitor : public MonitorBase {
  public:
   using MonitorBase::MonitorBase;
   void cycle(uint64_t cyc, bool req, bool ack, uint32_t payload);
+  bool stalled() const { return held_; }  // as AxilMonitor's: without it and REQ, nothing to check
 
  private:
   bool held_ = false;

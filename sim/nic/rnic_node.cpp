@@ -466,22 +466,23 @@ void RnicNode::monitor_cycle() {
   if (c.s_axi_db_awvalid_i || c.s_axi_db_wvalid_i || c.s_axi_db_bvalid_o || c.s_axi_db_arvalid_i ||
       c.s_axi_db_rvalid_o || mon_->db.stalled())
     monitor_db();
+  // A stream port likewise: its beat is gathered (and hashed) only when the monitor needs it.
   uint8_t lanes[kDataBytes];
-  AxisSignals t;
-  t.tvalid = c.m_axis_tx_tvalid_o, t.tready = c.m_axis_tx_tready_i;
-  if (t.tvalid) {
-    t.tkeep = c.m_axis_tx_tkeep_o, t.tlast = c.m_axis_tx_tlast_o;
-    if (mon_->tx.needs_data(t.tvalid, t.tready)) wide_to_bytes(c.m_axis_tx_tdata_o.data(), lanes), t.tdata = lanes;
-  }
-  mon_->tx.cycle(cycle_, t);
-  AxisSignals x;
-  x.tvalid = c.s_axis_rx_tvalid_i, x.tready = c.s_axis_rx_tready_o;
-  if (x.tvalid) {
-    x.tkeep = c.s_axis_rx_tkeep_i, x.tlast = c.s_axis_rx_tlast_i;
-    if (mon_->rx.needs_data(x.tvalid, x.tready)) wide_to_bytes(c.s_axis_rx_tdata_i.data(), lanes), x.tdata = lanes;
-  }
-  mon_->rx.cycle(cycle_, x);
-  mon_->msix.cycle(cycle_, c.msix_req_o, c.msix_ack_i, c.msix_vector_o);
+  auto stream = [&](AxisMonitor &m, bool valid, bool ready, uint64_t keep, bool last, const uint32_t *data) {
+    if (!valid && !m.stalled()) return;
+    AxisSignals s;
+    s.tvalid = valid, s.tready = ready;
+    if (valid) {
+      s.tkeep = keep, s.tlast = last;
+      if (m.needs_data(valid, ready)) wide_to_bytes(data, lanes), s.tdata = lanes;
+    }
+    m.cycle(cycle_, s);
+  };
+  stream(mon_->tx, c.m_axis_tx_tvalid_o, c.m_axis_tx_tready_i, c.m_axis_tx_tkeep_o, c.m_axis_tx_tlast_o,
+         c.m_axis_tx_tdata_o.data());
+  stream(mon_->rx, c.s_axis_rx_tvalid_i, c.s_axis_rx_tready_o, c.s_axis_rx_tkeep_i, c.s_axis_rx_tlast_i,
+         c.s_axis_rx_tdata_i.data());
+  if (c.msix_req_o || mon_->msix.stalled()) mon_->msix.cycle(cycle_, c.msix_req_o, c.msix_ack_i, c.msix_vector_o);
 }
 
 void RnicNode::monitor_bar0() {
