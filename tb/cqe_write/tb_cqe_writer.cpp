@@ -334,7 +334,7 @@ static void mc_test(uint64_t seed, unsigned records, TbResults &r) {
       if (rng() % 200 == 0) {
         ld(c, RNIC_FW_TC_EQW_CONS, [&, c](uint32_t cons) {
           if (((evp[c] - cons) & kCntMask) >= RNIC_FW_TC_EV_REC_NUM) return;
-          McEv e{c, uint32_t(evs[c].size()), prod[c], uint8_t(rng() % 2 ? RNIC_EQ_TYPE_QP_FATAL : RNIC_EQ_TYPE_PORT_CHANGE),
+          McEv e{c, uint32_t(evs[c].size()), uint32_t(recs[c].size()), uint8_t(rng() % 2 ? RNIC_EQ_TYPE_QP_FATAL : RNIC_EQ_TYPE_PORT_CHANGE),
                  uint32_t(rng())};
           evs[c].push_back(e);
           uint32_t slot = RNIC_FW_TC_EV_REC_BASE + (evp[c] % RNIC_FW_TC_EV_REC_NUM) * RNIC_EQ_ENTRY_SIZE;
@@ -441,7 +441,7 @@ static void mc_test(uint64_t seed, unsigned records, TbResults &r) {
       rnic_eq_entry_set_data(want, x.data);
       rnic_eq_entry_set_owner(want, ((k >> EQ_LOG) & 1) ^ 1);
       uint64_t addr = EQ_BASE + uint64_t(k & ((1u << EQ_LOG) - 1)) * RNIC_EQ_ENTRY_SIZE;
-      // x.need: the records core c had handed (its cqw_prod) when it posted the event
+      // x.need: the records core c had handed (its cqw_prod, not wrapped) when it posted the event
       if (w.addr != addr || std::memcmp(want, e, RNIC_EQ_ENTRY_SIZE) || !w.ok || done_c < x.need) {
         ok = false;
         why = "event of core " + std::to_string(c) + " number " + std::to_string(x.seq) +
