@@ -320,13 +320,14 @@ module rnic_core #(
   logic [NumCores*32-1:0] tc_wdata_v, tc_rdata_v, cqw_tc_rdata;
   logic        tc_req, tc_we;
   logic [11:0] tc_addr;
-  logic [31:0] tc_wdata, db_tc_rdata, wf_tc_rdata;
+  logic [31:0] tc_wdata, db_tc_rdata, wf_tc_rdata, c0_tc_rdata;
   assign tc_req   = tc_req_v[0];
   assign tc_we    = tc_we_v[0];
   assign tc_addr  = tc_addr_v[11:0];
   assign tc_wdata = tc_wdata_v[31:0];
   // each engine answers a load of an offset it does not own with 0, from its own register
-  assign tc_rdata_v = cqw_tc_rdata | (NumCores*32)'(db_tc_rdata | wf_tc_rdata);
+  assign c0_tc_rdata = db_tc_rdata | wf_tc_rdata;
+  assign tc_rdata_v  = cqw_tc_rdata | (NumCores*32)'(c0_tc_rdata);
   logic                   cw_wr_req_valid, cw_wr_req_ready, cw_wr_data_valid, cw_wr_data_ready;
   logic                   cw_wr_cpl_valid, cw_wr_cpl_ready;
   logic [63:0]            cw_wr_req_addr;
