@@ -295,10 +295,10 @@ void fw_rq_service(uint32_t qpn)
 		slots = 1;
 	/* The common passes that do nothing return here, before the refill's register saves:
 	 * nothing posted beyond what the engine holds (a completion in a stream whose receives are
-	 * posted one at a time), or the engine's slots full with WQEs staged (an RQ doorbell of a
-	 * host that keeps its RQ full). */
+	 * posted one at a time), or the engine's slots full with WQEs staged or the engine's feed
+	 * there to hand them later (an RQ doorbell of a host that keeps its RQ full). */
 	if ((uint16_t)(rnic_qp_ctx_get_rq_ci(c) + run->rq_posted) == rnic_qp_ctx_get_rq_pi(c) ||
-	    (run->rq_posted >= slots && rs.n)) {
+	    (run->rq_posted >= slots && (rs.n || (fw_wqf_rqf && run->rqf_en)))) {
 		run->rq_stalled = 0;
 		return;
 	}
@@ -315,7 +315,10 @@ static int rq_rec_ahead(uint32_t qpn, uint32_t pos)
 		return 1;
 	if (rr.on || (v = fw_wqf_rqr_head(&qx)) == 0)
 		return 0;
-	return rnic_wqf_sq_qidx_v_qpn(qx) == qpn && rnic_wqf_sq_qidx_v_index(qx) == pos;
+	/* (the receive feed leaves a record it took only the first WQEs of at the head) */
+	return rnic_wqf_sq_qidx_v_qpn(qx) == qpn &&
+	       ((pos - rnic_wqf_sq_qidx_v_index(qx)) & 0xFFFFu) <
+		       (rnic_wqf_dbr_info_v_bbs(v) >> (rnic_qp_ctx_get_rq_log_stride(ctx(qpn)) - 6));
 }
 
 static void rq_refill(uint32_t qpn, uint8_t *c, struct fw_qp_run *run, uint32_t slots)
@@ -325,6 +328,22 @@ static void rq_refill(uint32_t qpn, uint8_t *c, struct fw_qp_run *run, uint32_t 
 	uint32_t bytes = stride < RQE_MAX_BYTES ? stride : RQE_MAX_BYTES;
 	while (run->rq_posted < slots &&
 	       (uint16_t)(rnic_qp_ctx_get_rq_ci(c) + run->rq_posted) != rnic_qp_ctx_get_rq_pi(c)) {
+		uint32_t pos = (rnic_qp_ctx_get_rq_ci(c) + run->rq_posted) & 0xFFFFu;
+		if (fw_wqf_rqf && run->rqf_en && !(rs.n && rs.qpn == qpn && rs.first == pos)) {
+			/* The engine's receive feed hands what its records hold (the record rules below,
+			 * in RTL); the firmware goes on at the position it stopped at, if any. The record
+			 * in use may be removed by it: taken up again from the head. */
+			uint32_t want = slots - run->rq_posted, posted = (uint16_t)(rnic_qp_ctx_get_rq_pi(c) - pos);
+			if (want > posted)
+				want = posted;
+			rr.on = 0;
+			uint32_t k = rnic_wqf_rqf_status_v_handed(
+				fw_wqf_rq_feed(qpn, pos, want, rnic_qp_ctx_get_rq_log_stride(c) - 6,
+					       (bytes - RNIC_RQ_WQE_SIZE) / RNIC_WQE_SGE_SIZE));
+			run->rq_posted += k;
+			if (k == want)
+				continue;
+		}
 		uint32_t w = rq_wqe_at(qpn, c, run->rq_posted);
 		if (!w) {
 			rq_fetch_failed(qpn);
@@ -369,7 +388,7 @@ static void rq_refill(uint32_t qpn, uint8_t *c, struct fw_qp_run *run, uint32_t 
 	/* Ahead of need: with the stage used up and WQEs posted beyond what the engine holds, fetch
 	 * them now; the next completion finds them staged instead of waiting for the PCIe read. */
 	uint32_t pos = (rnic_qp_ctx_get_rq_ci(c) + run->rq_posted) & 0xFFFFu;
-	if (rs.n == 0 && pos != rnic_qp_ctx_get_rq_pi(c) && !rq_rec_ahead(qpn, pos))
+	if (rs.n == 0 && pos != rnic_qp_ctx_get_rq_pi(c) && !(fw_wqf_rqf && run->rqf_en) && !rq_rec_ahead(qpn, pos))
 		rq_fetch(qpn, c, run->rq_posted, (uint16_t)(rnic_qp_ctx_get_rq_pi(c) - pos));
 }
 

@@ -69,5 +69,12 @@ void fw_wqf_rqr_pop(void);
 int fw_wqf_rqr_wait(void);
 /* Drops every RQ record. */
 void fw_wqf_rqr_drop_all(void);
+/* The engine has the receive feed (fw_tc wqf_rqf_status.present; found by fw_wqf_db_init). */
+extern uint8_t fw_wqf_rqf;
+/* The receive feed: hands RQ qpn's WQEs from ring position pos on, at most count (2^log_bbs WQEBBs
+ * each, at most sge_max SGEs), from the engine's RQ records to the receive engine as rq_descs, in
+ * order, with the record rules of fw_rq.c's rq_rec_take; waits for it and returns its status word
+ * (layout wqf_rqf_status: handed, stop). No RQ record pop and no rq_desc commit meanwhile. */
+uint32_t fw_wqf_rq_feed(uint32_t qpn, uint32_t pos, uint32_t count, uint32_t log_bbs, uint32_t sge_max);
 
 #endif /* FW_WQF_H */

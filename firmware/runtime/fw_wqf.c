@@ -242,6 +242,24 @@ void fw_wqf_rqr_drop_all(void)
 	}
 }
 
+uint8_t fw_wqf_rqf;
+
+uint32_t fw_wqf_rq_feed(uint32_t qpn, uint32_t pos, uint32_t count, uint32_t log_bbs, uint32_t sge_max)
+{
+	hal_tc_wr32(RNIC_FW_TC_WQF_RQF_ARG, rnic_wqf_rqf_arg_mk_count(count) | rnic_wqf_rqf_arg_mk_log_bbs(log_bbs) |
+						    rnic_wqf_rqf_arg_mk_sge_max(sge_max));
+	hal_tc_wr32(RNIC_FW_TC_WQF_RQF_CMD, qidx(qpn, pos));
+	/* a WQE takes the engine ~5 cycles (its record checked, the WQE read, the rq_desc out) */
+	uint32_t v = 0;
+	for (uint32_t n = 0; n < WQF_POLL_LIMIT; n++) {
+		v = hal_tc_rd32(RNIC_FW_TC_WQF_RQF_STATUS);
+		if (!rnic_wqf_rqf_status_v_busy(v))
+			return v;
+	}
+	fw_log("wqf: receive feed never ended");
+	return v;
+}
+
 void fw_wqf_db_init(uint32_t nqps)
 {
 	hal_tc_wr32(RNIC_FW_TC_WQF_DB_CTL, 0);
@@ -253,4 +271,5 @@ void fw_wqf_db_init(uint32_t nqps)
 	fw_wqf_rqr_drop_all();
 	/* bit 0: sq_db/bf_db-started fetches, bit 1: rq_db-started ones */
 	hal_tc_wr32(RNIC_FW_TC_WQF_DB_CTL, 3);
+	fw_wqf_rqf = rnic_wqf_rqf_status_v_present(hal_tc_rd32(RNIC_FW_TC_WQF_RQF_STATUS)) != 0;
 }

@@ -135,6 +135,13 @@ static void mock_cqw_run(void);
 
 static uint32_t mock_dbr_load(uint32_t off);
 static uint32_t mock_rqr_load(uint32_t off);
+/* the receive feed (mock_rqf_cmd below): on or not, its last status */
+unsigned mock_rqf_on, mock_rqf_cmds, mock_rqf_handed;
+/* the QP table's port held (the receive engine waiting for the event ring): a command hands at
+ * most mock_rqf_hold_after WQEs (0: no limit), then ends at wqf_rqf_yield with stop 0 and the
+ * WQE at its position not handed, its record left in place; mock_rqf_yields counts those ends */
+unsigned mock_rqf_hold_after, mock_rqf_yields;
+static uint32_t mock_rqf_status;
 
 /* The receive-event ring (rtl/core/rnic_fw_evring) as the RTL fills it: the event's 16 words
  * into slot evr_prod mod evr_num, then evr_prod counts it; refused (0) while the ring is full,
@@ -184,6 +191,8 @@ uint32_t mock_tc_rd32(uint32_t off)
 		return mock_dbr_load(off);
 	if (off == RNIC_FW_TC_WQF_RQR_INFO || off == RNIC_FW_TC_WQF_RQR_QIDX)
 		return mock_rqr_load(off);
+	if (off == RNIC_FW_TC_WQF_RQF_STATUS)
+		return mock_rqf_on ? mock_rqf_status | rnic_wqf_rqf_status_mk_present(1) : 0;
 	if (off >= RNIC_FW_TC_MBOX_PAGE && off != RNIC_FW_TC_TXD_STATUS && off != RNIC_FW_TC_RQD_STATUS &&
 	    off != RNIC_FW_TC_RDD_STATUS)
 		return 0; /* the mailboxes' data words and commits are write only */
@@ -443,6 +452,72 @@ static uint32_t mock_rqr_load(uint32_t off)
 	return mock_rec_load(&mock_rrec[mock_rrec_rd], mock_wqf_rrec_n, off, RNIC_FW_TC_WQF_RQR_QIDX);
 }
 
+/* The receive feed (rtl/wqe_fetch wqf_rqf_*) when a test turns it on (mock_rqf_on): the record
+ * rules of the RTL on the mock's RQ records, each WQE it hands recorded as an rq_desc commit (as
+ * the RTL builds it: qpn, num_sge, the WQE's wr_id and SGEs, those beyond num_sge zero). */
+static void mock_wqf_rq_store(uint32_t off, uint32_t v);
+
+static void mock_rqf_cmd(uint32_t v)
+{
+	uint32_t qpn = v & 0xFFFFu, pos = v >> 16, arg = mock_tc[RNIC_FW_TC_WQF_RQF_ARG / 4];
+	uint32_t want = rnic_wqf_rqf_arg_v_count(arg), lb = rnic_wqf_rqf_arg_v_log_bbs(arg);
+	uint32_t smax = rnic_wqf_rqf_arg_v_sge_max(arg), hand = 0, stop = 0;
+	mock_rqf_cmds++;
+	while (hand < want) {
+		if (!mock_wqf_rrec_n) {
+			stop = 1;
+			break;
+		}
+		const struct mock_wqf_rec *h = &mock_rrec[mock_rrec_rd];
+		uint32_t n = h->bbs >> lb, d = (pos - h->first) & 0xFFFFu;
+		if (h->qpn == qpn && d < n) {
+			if (h->err) {
+				stop = 2;
+				break;
+			}
+			if (mock_rqf_hold_after && hand == mock_rqf_hold_after) {
+				mock_rqf_yields++;
+				break;
+			}
+			uint8_t w[RNIC_RQ_DESC_SIZE];
+			for (uint32_t i = 0; i < RNIC_RQ_DESC_SIZE; i++) {
+				uint32_t a = RNIC_FW_TC_WQF_RDB_BUF_BASE +
+					     ((h->slot + (d << lb) + i / 64) % RNIC_FW_TC_WQF_RDB_BUF_BBS) * 64 + i % 64;
+				w[i] = (uint8_t)(mock_tc[a / 4] >> (8 * (a % 4)));
+			}
+			uint32_t ns = w[8];
+			if (ns > smax) {
+				stop = 3;
+				break;
+			}
+			if (mock_nmbox < sizeof(mock_mbox) / sizeof(mock_mbox[0])) {
+				struct mock_mbox_rec *r = &mock_mbox[mock_nmbox++];
+				memset(r->data, 0, RNIC_RQ_DESC_SIZE);
+				r->commit_off = RNIC_FW_TC_RQD_COMMIT;
+				r->arg = qpn;
+				rnic_rq_desc_set_qpn(r->data, qpn);
+				rnic_rq_desc_set_num_sge(r->data, ns);
+				memcpy(r->data + RNIC_RQ_DESC_WR_ID_OFF, w, 8);
+				for (uint32_t j = 0; j < ns && j < RNIC_MAX_SGE; j++)
+					memcpy(r->data + RNIC_RQ_DESC_SGE0_ADDR_OFF + RNIC_WQE_SGE_SIZE * j,
+					       w + RNIC_RQ_WQE_SIZE + RNIC_WQE_SGE_SIZE * j, RNIC_WQE_SGE_SIZE);
+			}
+			pos = (pos + 1) & 0xFFFFu;
+			hand++;
+			if (d + 1 == n)
+				mock_wqf_rq_store(RNIC_FW_TC_WQF_RQR_POP, 0);
+		} else if (h->qpn == qpn && ((h->first - pos) & 0xFFFFu) < 0x8000u) {
+			stop = 1;
+			break;
+		} else {
+			mock_wqf_rq_store(RNIC_FW_TC_WQF_RQR_POP, 0);
+		}
+	}
+	mock_rqf_handed += hand;
+	mock_rqf_status = rnic_wqf_rqf_status_mk_handed(hand) | rnic_wqf_rqf_status_mk_stop(stop) |
+			  rnic_wqf_rqf_status_mk_present(1);
+}
+
 static void mock_wqf_rq_store(uint32_t off, uint32_t v)
 {
 	uint32_t qpn = v & 0xFFFFu;
@@ -518,6 +593,8 @@ void mock_tc_wr32(uint32_t off, uint32_t v)
 		mock_ef_rd = (mock_ef_rd + 1) % RNIC_FW_TC_CQ_REC_NUM, mock_ef_n--;
 	if (off == RNIC_FW_TC_WQF_CMD)
 		mock_wqf_cmd(v);
+	if (off == RNIC_FW_TC_WQF_RQF_CMD && mock_rqf_on)
+		mock_rqf_cmd(v);
 	if (off == RNIC_FW_TC_CQW_PROD) {
 		unsigned pending = (v - mock_cqw_taken) & MOCK_CNT_MASK;
 		if (pending > mock_cqw_max_pending)

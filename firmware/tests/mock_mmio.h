@@ -72,6 +72,10 @@ void mock_wqf_db(uint32_t page, uint32_t value, int bf);
 struct mock_rq { uint64_t base; uint32_t log, lb, page, en, fidx; };
 extern struct mock_rq mock_rq[];
 extern unsigned mock_wqf_rdb_cmds, mock_wqf_rdb_on, mock_wqf_rrec_n;
+/* the engine's receive feed (wqf_rqf_*): off unless a test turns it on (before fw_xport_init) */
+extern unsigned mock_rqf_on, mock_rqf_cmds, mock_rqf_handed;
+/* the QP table's port held: a feed command hands at most this many, then yields (0: off) */
+extern unsigned mock_rqf_hold_after, mock_rqf_yields;
 void mock_wqf_rdb(uint32_t page, uint32_t value);
 /* hw_caps.log2_qps, the configuration's QP count (default 128); read at fw_res_init */
 extern unsigned mock_qp_log2;

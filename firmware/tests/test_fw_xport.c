@@ -2,6 +2,7 @@
  * provider code in mock host memory, fetched by the firmware through the mock DMA, turned into
  * transmit descriptors; ACK/NAK events completing them in order into a CQ that the real
  * provider code polls; receive buffers and receive completions; go-back-N, errors, flushes. */
+#include <stdio.h>
 #include <string.h>
 
 #include "fw_cmd.h"
@@ -586,7 +587,17 @@ static int rq_db_descs(unsigned m, uint32_t from, uint32_t cnt)
 	return ok;
 }
 
-static void rq_db_records(void)
+/* A check's name with a suffix (the feed's run of the same scenario). */
+static const char *nm(const char *base, const char *sfx)
+{
+	static char buf[8][96];
+	static unsigned i;
+	char *b = buf[i++ % 8];
+	snprintf(b, sizeof(buf[0]), "%s%s", base, sfx);
+	return b;
+}
+
+static void rq_db_records(const char *sfx)
 {
 	uint32_t caps = regs[RNIC_FW_REG_HW_CAPS / 4];
 	regs[RNIC_FW_REG_HW_CAPS / 4] = (caps & ~RNIC_HW_CAPS_RQ_SLOTS_MASK) | rnic_hw_caps_mk_rq_slots(4);
@@ -596,7 +607,7 @@ static void rq_db_records(void)
 	check(mock_wqf_rdb_on && mq->en && mq->lb == RQ_STRIDE_LOG - 6u && mq->log == RQ_LOG && mq->fidx == 0 &&
 		      mq->base == rnic_qp_ctx_get_buf_addr(c) + rnic_qp_ctx_get_rq_offset(c) &&
 		      mq->page == rnic_qp_ctx_get_uctx(c) && fw_res.qp_run[qpn].rqf_en,
-	      "fw-rq-db-ring-state-programmed");
+	      nm("fw-rq-db-ring-state-programmed", sfx));
 
 	/* three WQEs: the record holds them, the firmware fetches nothing, the record goes */
 	for (uint32_t k = 0; k < 3; k++)
@@ -604,7 +615,7 @@ static void rq_db_records(void)
 	unsigned m0 = mock_nmbox, f0 = mock_wqf_cmds, e0 = mock_wqf_rdb_cmds;
 	rq_db_ring();
 	check(rq_db_descs(m0, 0, 3) && mock_wqf_cmds == f0 && mock_wqf_rdb_cmds == e0 + 1 && mock_wqf_rrec_n == 0,
-	      "fw-rq-db-record-used-no-own-fetch-desc-byte-exact");
+	      nm("fw-rq-db-record-used-no-own-fetch-desc-byte-exact", sfx));
 
 	/* more than the receive engine takes: the record's (4 of 128 bytes fill the region) go over
 	 * or wait in it for the completions; the ones past it are fetched by the firmware, which moves
@@ -624,7 +635,7 @@ static void rq_db_records(void)
 	rq_db_ring();
 	recv_done(0xB006);
 	ok &= mock_wqf_rdb_cmds == e3 + 1 && rq_db_descs(m3, 9, 1) && mock_wqf_cmds == f1 + 1 && mock_wqf_rrec_n == 0;
-	check(ok, "fw-rq-db-region-full-rest-by-firmware-fidx-moved");
+	check(ok, nm("fw-rq-db-region-full-rest-by-firmware-fidx-moved", sfx));
 
 	/* a record of another QP and a stale one of this QP are in the way: removed, this one used */
 	fresh_qp(7);
@@ -647,7 +658,7 @@ static void rq_db_records(void)
 	mock_wqf_rdb(rnic_qp_ctx_get_uctx(c), (uint32_t)rnic_ld_le(v, 4));
 	ring_rq();
 	check(n4 == 3 && rq_db_descs(m4, 0, 2) && mock_wqf_cmds == f4 && mock_wqf_rrec_n == 0,
-	      "fw-rq-db-foreign-and-stale-records-removed");
+	      nm("fw-rq-db-foreign-and-stale-records-removed", sfx));
 
 	/* a record whose fetch failed: the firmware fetches those WQEs itself */
 	fresh_qp(7);
@@ -661,7 +672,7 @@ static void rq_db_records(void)
 	ring_rq();
 	check(rq_db_descs(m5, 0, 1) && mock_wqf_cmds == f5 + 1 && mock_wqf_rrec_n == 0 &&
 		      rnic_qp_ctx_get_state(fw_res.qp_ctx[qpn]) == RNIC_QP_STATE_RTS,
-	      "fw-rq-db-failed-record-fetched-by-firmware");
+	      nm("fw-rq-db-failed-record-fetched-by-firmware", sfx));
 
 	/* the QP to ERR while the engine holds a record of a doorbell the firmware has not read yet:
 	 * the engine's RQ off, its records gone; the doorbell then flushes the WQE, read from the host */
@@ -682,7 +693,7 @@ static void rq_db_records(void)
 	int n = rnicp_cq_poll(&cq, 4, wc);
 	check(n0 == 1 && n6 == 1 && n7 == 0 && st == RNIC_CMD_STATUS_OK && !mq->en && !fw_res.qp_run[qpn].rqf_en && mock_wqf_rrec_n == 0 &&
 		      n >= 1 && wc[n - 1].wr_id == 0xB001 && wc[n - 1].status == RNIC_WC_STATUS_WR_FLUSH_ERR,
-	      "fw-rq-db-off-in-err-records-dropped");
+	      nm("fw-rq-db-off-in-err-records-dropped", sfx));
 	regs[RNIC_FW_REG_HW_CAPS / 4] = caps;
 	fw_xport_init();
 }
@@ -1876,7 +1887,26 @@ int main(void)
 	rq_flush();
 	rq_batch();
 	rq_ahead();
-	rq_db_records();
+	rq_db_records("");
+	/* the same with the engine's receive feed (rtl/wqe_fetch wqf_rqf_*): every check must hold
+	 * as it did with the firmware taking the records itself */
+	mock_rqf_on = 1;
+	unsigned h0 = mock_rqf_handed, c0 = mock_rqf_cmds;
+	rq_db_records("-feed");
+	check(mock_rqf_handed - h0 >= 8 && mock_rqf_cmds - c0 >= 6, "fw-rq-db-feed-hands-the-records");
+	/* and with the QP table's port held, so that each command ends after one WQE without
+	 * handing the next (session 23's test-fuzz stall: the firmware waited for a feed the
+	 * receive engine's port hold kept from ending, while that engine waited for the events the
+	 * firmware drains): the firmware hands the rest itself from the position the feed left,
+	 * every check holding (each WQE once, in ring order, byte for byte) */
+	mock_rqf_hold_after = 1;
+	unsigned y0 = mock_rqf_yields;
+	h0 = mock_rqf_handed;
+	rq_db_records("-feed-port-held");
+	check(mock_rqf_yields - y0 >= 1 && mock_rqf_handed - h0 >= 2, "fw-rq-db-feed-yield-rest-by-firmware");
+	mock_rqf_hold_after = 0;
+	mock_rqf_on = 0;
+	fw_xport_init();
 	stalled_mailboxes();
 	resp_errors();
 	atomic_requester();

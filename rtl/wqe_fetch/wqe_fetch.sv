@@ -611,6 +611,11 @@ module wqe_fetch #(
   logic                        feed_st;
   rnic_spec_pkg::wqf_sq_qidx_t feed_cmd;
   logic [7:0]                  wqe_nsge;
+  // cycles F_EMIT has waited to hand its descriptor over: the receive engine holds the QP table's
+  // port while it works on a packet and may wait there for the event ring the firmware drains,
+  // so a firmware waiting for the command would deadlock; after wqf_rqf_yield the command ends
+  localparam int unsigned YieldW = $clog2(rnic_spec_pkg::FW_TC_WQF_RQF_YIELD);
+  logic [YieldW-1:0]           fwait_q;
   assign feed_st  = tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_WQF_RQF_CMD && fs_q == F_IDLE;
   assign feed_cmd = tc_wdata_i;
   assign wqe_nsge = wqe_q[rnic_spec_pkg::RQ_WQE_NUM_SGE_LSB +: 8];
@@ -683,8 +688,10 @@ module wqe_fetch #(
       flast_q     <= 1'b0;
       fslot_q     <= '0;
       fj_q        <= '0;
+      fwait_q     <= '0;
       out_valid_q <= 1'b0;
     end else begin
+      fwait_q <= fs_q == F_EMIT && !emit ? fwait_q + 1'b1 : '0;
       if (tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_WQF_RQF_ARG) farg_q <= tc_wdata_i;
       if ((fw_rqd_valid_i || emit) && !out_valid_q) out_valid_q <= 1'b1;
       else if (rqd_ready_i) out_valid_q <= 1'b0;
@@ -735,6 +742,8 @@ module wqe_fetch #(
           fleft_q <= fleft_q - 8'd1;
           fhand_q <= fhand_q + 8'd1;
           fs_q    <= F_HEAD;
+        end else if (&fwait_q) begin
+          fs_q    <= F_IDLE;                         // the port held: the firmware goes on from here
         end
         default: fs_q <= F_IDLE;
       endcase

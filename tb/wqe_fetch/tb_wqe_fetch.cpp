@@ -1321,8 +1321,12 @@ static void feed_tests(TbResults &r, Tb &tb, unsigned steps) {
       if (rnic_wqf_dbr_info_get_done(ri)) break;
     }
     bool mb_waits = !tb.fw_rqd_q.empty() && tb.stall != 0;
+    tb.stall = RNIC_FW_TC_WQF_RQF_YIELD / 2;  // (held less long than the feed waits for the port)
     feed(f, 1, 0);
     n_mb_first += mb_waits && last_polls > 20;
+    // (the register empty first: the feed's WQE goes into it at once, however long the port is
+    // held, rather than waiting past the feed's yield behind one the port has not taken yet)
+    for (int c = 0; c < 1000 && tb.m.rqd_valid_o; c++) tb.tick();
     tb.stall = 300;
     f.q.pi = (f.q.pi + 1) & 0xFFFF;
     ring(f.q);
@@ -1333,6 +1337,46 @@ static void feed_tests(TbResults &r, Tb &tb, unsigned steps) {
     mr.fidx[f.q.qpn] = f.pos;
     rq_set_fidx(tb, f.q.qpn, f.pos);
     for (int c = 0; c < 400; c++) tb.tick();
+  }
+  // The QP table's port held past wqf_rqf_yield cycles with the register full (the receive engine
+  // holds it while it waits for the event ring the firmware drains: a firmware waiting for the
+  // command deadlocked, session 23's test-fuzz stall): the command ends without handing the WQE
+  // (stop 0, handed 0, the port still held), its record stays, and a later command hands it once
+  // (the byte-exact order check below tells a WQE handed twice or lost).
+  unsigned n_yield = 0, yield_cycles = 0;
+  for (int t = 0; t < 2; t++) {
+    FeedQp &f = fq[2 * t];
+    good_run(f, 2);
+    tb.stall = 8 * RNIC_FW_TC_WQF_RQF_YIELD;
+    f.q.pi = (f.q.pi + 1) & 0xFFFF;
+    fw_hand(f);  // into the register, which the held port keeps full
+    mr.fidx[f.q.qpn] = f.pos;
+    rq_set_fidx(tb, f.q.qpn, f.pos);
+    for (int c = 0; c < 8; c++) tb.tick();
+    f.q.pi = (f.q.pi + 1) & 0xFFFF;
+    ring(f.q);
+    for (int c = 0; c < 1000; c++) {
+      uint8_t ri[4];
+      rnic_st_le32(ri, tb.tc_rd(RNIC_FW_TC_WQF_RQR_INFO));
+      if (rnic_wqf_dbr_info_get_done(ri)) break;
+    }
+    uint8_t arg[4] = {0, 0, 0, 0}, st[4];
+    rnic_wqf_rqf_arg_set_count(arg, 1);
+    rnic_wqf_rqf_arg_set_log_bbs(arg, f.q.lb);
+    rnic_wqf_rqf_arg_set_sge_max(arg, f.q.lb == 0 ? 3 : RNIC_MAX_SGE);
+    tb.tc_wr(RNIC_FW_TC_WQF_RQF_ARG, rnic_ld_le32(arg));
+    uint64_t c0 = tb.cycle;
+    tb.tc_wr(RNIC_FW_TC_WQF_RQF_CMD, qidx_word(f.q.qpn, f.pos));
+    unsigned polls = 0;
+    do {
+      rnic_st_le32(st, tb.tc_rd(RNIC_FW_TC_WQF_RQF_STATUS));
+    } while (rnic_wqf_rqf_status_get_busy(st) && ++polls < 20000);
+    yield_cycles = unsigned(tb.cycle - c0);
+    n_yield += rnic_wqf_rqf_status_get_handed(st) == 0 && rnic_wqf_rqf_status_get_stop(st) == 0 &&
+               !rnic_wqf_rqf_status_get_busy(st) && tb.stall != 0 && yield_cycles >= RNIC_FW_TC_WQF_RQF_YIELD &&
+               yield_cycles < RNIC_FW_TC_WQF_RQF_YIELD + 64;
+    while (tb.stall) tb.tick();
+    feed(f, 1, 0);  // the record still holds it: handed now
   }
   // A record of positions the firmware handed itself is passed and removed: two WQEs rung, handed
   // by the firmware, then one more rung and fed (the head record is behind the position).
@@ -1403,6 +1447,9 @@ static void feed_tests(TbResults &r, Tb &tb, unsigned steps) {
   r.check(tb.feed_first > 0 && n_mb_first == 2 && n_handed > fed0, "wqf-rqf-merge-older-first",
           "mailbox held behind the feed's descriptor %u cycles, the feed's WQE behind the mailbox's %u of 2 times",
           tb.feed_first, n_mb_first);
+  r.check(n_yield == 2, "wqf-rqf-yields-to-a-held-port",
+          "%u of 2 commands ended unhanded while the port stayed held (the last after %u cycles, yield %u)", n_yield,
+          yield_cycles, RNIC_FW_TC_WQF_RQF_YIELD);
   tb.rqf_on = false;
   tb.byte_ovr = nullptr;
 }
