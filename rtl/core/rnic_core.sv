@@ -308,15 +308,26 @@ module rnic_core #(
     .tx_pause_i(tx_pause_i),
     .eth_req_o(eth_req), .eth_we_o(eth_we), .eth_off_o(eth_off), .eth_wdata_o(eth_wdata),
     .eth_rdata_i(eth_rdata),
-    .tc_req_o(tc_req), .tc_we_o(tc_we), .tc_addr_o(tc_addr), .tc_wdata_o(tc_wdata), .tc_rdata_i(tc_rdata)
+    .tc_req_o(tc_req_v), .tc_we_o(tc_we_v), .tc_addr_o(tc_addr_v), .tc_wdata_o(tc_wdata_v), .tc_rdata_i(tc_rdata_v)
   );
 
   // ---- CQE writer: completion records from the firmware's tightly coupled window -> CQEs ----
+  // The window's engine page per core (core k at bits k*W): the CQE writer takes every core's;
+  // the WQE fetch and the doorbell BAR's BlueFlame capture core 0's (their per-core banks are the
+  // next steps of docs/decisions/multi-core.md phase 3), the other cores' loads of them read 0.
+  logic [NumCores-1:0]    tc_req_v, tc_we_v;
+  logic [NumCores*12-1:0] tc_addr_v;
+  logic [NumCores*32-1:0] tc_wdata_v, tc_rdata_v, cqw_tc_rdata;
   logic        tc_req, tc_we;
   logic [11:0] tc_addr;
-  logic [31:0] tc_wdata, tc_rdata, cqw_tc_rdata, db_tc_rdata, wf_tc_rdata;
+  logic [31:0] tc_wdata, db_tc_rdata, wf_tc_rdata, c0_tc_rdata;
+  assign tc_req   = tc_req_v[0];
+  assign tc_we    = tc_we_v[0];
+  assign tc_addr  = tc_addr_v[11:0];
+  assign tc_wdata = tc_wdata_v[31:0];
   // each engine answers a load of an offset it does not own with 0, from its own register
-  assign tc_rdata = cqw_tc_rdata | db_tc_rdata | wf_tc_rdata;
+  assign c0_tc_rdata = db_tc_rdata | wf_tc_rdata;
+  assign tc_rdata_v  = cqw_tc_rdata | (NumCores*32)'(c0_tc_rdata);
   logic                   cw_wr_req_valid, cw_wr_req_ready, cw_wr_data_valid, cw_wr_data_ready;
   logic                   cw_wr_cpl_valid, cw_wr_cpl_ready;
   logic [63:0]            cw_wr_req_addr;
@@ -324,9 +335,10 @@ module rnic_core #(
   logic [7:0]             cw_wr_req_tag, cw_wr_cpl_tag;
   logic [DataWidth-1:0]   cw_wr_data;
   logic [1:0]             cw_wr_cpl_status;
-  cqe_writer #(.DataWidth(DataWidth), .TagWidth(8)) u_cqe_writer (
+  cqe_writer #(.DataWidth(DataWidth), .TagWidth(8), .NumCores(NumCores)) u_cqe_writer (
     .clk_i, .rst_ni,
-    .tc_req_i(tc_req), .tc_we_i(tc_we), .tc_addr_i(tc_addr), .tc_wdata_i(tc_wdata), .tc_rdata_o(cqw_tc_rdata),
+    .tc_req_i(tc_req_v), .tc_we_i(tc_we_v), .tc_addr_i(tc_addr_v), .tc_wdata_i(tc_wdata_v),
+    .tc_rdata_o(cqw_tc_rdata),
     .eq_base_lo_i(eq_base_lo), .eq_base_hi_i(eq_base_hi), .eq_log_size_i(eq_log_size),
     .eq_prod_o(eq_prod), .eq_notify_o(cqw_eq_notify), .eq_wr_err_o(cqw_eq_err),
     .wr_req_valid_o(cw_wr_req_valid), .wr_req_ready_i(cw_wr_req_ready), .wr_req_addr_o(cw_wr_req_addr),

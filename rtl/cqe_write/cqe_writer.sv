@@ -6,20 +6,25 @@
 // writes the EQ entries: its own completion events of armed CQs and the firmware's event records,
 // each only after the B response of every CQE it follows. Layouts and registers: spec fw_tc,
 // cq_rec, cqw_cmd, eq_entry; README.md.
+// Several soft cores (docs/decisions/multi-core.md, phase 3): each core has its own record ring,
+// event-record ring and their counts on its own tightly coupled page; a round-robin arbiter takes
+// one record (or one event record) per grant. The per-CQ state, the CQ configuration, the
+// commands, the hold and the error FIFO are one, core 0's. NumCores = 1 is the one-core engine.
 module cqe_writer #(
   parameter int unsigned DataWidth = 512,
   parameter int unsigned TagWidth  = 8,
-  parameter int unsigned NumCq     = 128
+  parameter int unsigned NumCq     = 128,
+  parameter int unsigned NumCores  = 1      // 1, 2 or 4
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
-  // tightly coupled slave (soft-core window fw_tc, byte offset): a store takes effect at its
-  // request; a load's data is valid the next cycle, from a register
-  input  logic                   tc_req_i,
-  input  logic                   tc_we_i,
-  input  logic [11:0]            tc_addr_i,
-  input  logic [31:0]            tc_wdata_i,
-  output logic [31:0]            tc_rdata_o,
+  // tightly coupled slave per core (soft-core window fw_tc, byte offset; core k at bits k*W): a
+  // store takes effect at its request; a load's data is valid the next cycle, from a register
+  input  logic [NumCores-1:0]    tc_req_i,
+  input  logic [NumCores-1:0]    tc_we_i,
+  input  logic [NumCores*12-1:0] tc_addr_i,
+  input  logic [NumCores*32-1:0] tc_wdata_i,
+  output logic [NumCores*32-1:0] tc_rdata_o,
   // the host's event queue (registers eq.*) and what the engine tells the interrupt logic
   input  logic [31:0]            eq_base_lo_i,
   input  logic [31:0]            eq_base_hi_i,
@@ -64,59 +69,49 @@ module cqe_writer #(
   localparam int unsigned SolBit   = rnic_spec_pkg::CQE_FLAGS_LSB + 32'(rnic_spec_pkg::CQE_FLAG_SOLICITED);
   localparam logic [1:0]  ArmNone = 2'd0, ArmAny = 2'd1, ArmSol = 2'd2;
 
-  // ---- the record ring: RecWords lanes of 32-bit words, written by the firmware, read as rows
-  logic [RecAw-1:0]      rd_slot;
+  localparam int unsigned SrcW     = NumCores > 1 ? $clog2(NumCores) : 1;
+  localparam int unsigned InflN    = RecNum * NumCores;             // CQE writes in flight: every ring's records
+  localparam int unsigned IfAw     = $clog2(InflN);
+
+  // core 0's port also carries the CQ configuration, the commands and the error FIFO
+  logic            t0_st, t0_ld;
+  logic [11:0]     t0_addr;
+  logic [31:0]     t0_wdata;
+  assign t0_st    = tc_req_i[0] && tc_we_i[0];
+  assign t0_ld    = tc_req_i[0] && !tc_we_i[0];
+  assign t0_addr  = tc_addr_i[11:0];
+  assign t0_wdata = tc_wdata_i[31:0];
+
+  // the sequencer's view of the cores' rings
+  logic [NumCores-1:0]            rec_pend, ev_pend, drained;
+  logic [NumCores*RecBytes*8-1:0] rec_rows;     // each core's record at its take count
+  logic [NumCores*96-1:0]         ev_rows;      // each core's event record at its take count
+  logic [RecBytes*8-1:0]          rec_row;
+  logic [95:0]                    ev_row;
+  logic [SrcW-1:0]                rec_src, ev_src, rec_src_q, ev_src_q, cpl_src;
+  logic                           rec_ok, ev_ok, rec_take, rec_issue, evc_inc;
+  logic [NumCores*32-1:0]         c_rdata;      // each core's own registers (counts)
+  logic [31:0]                    sh_rdata;     // core 0's registers of the shared state
+
   logic                  rd_en;
   logic [RecBytes*8-1:0] rec_q;
-  logic                  rec_wr;
-  logic [2:0]            rec_lane;
-  logic [11:0]           rec_off;
-  assign rec_off  = tc_addr_i - rnic_spec_pkg::FW_TC_CQ_REC_BASE;
-  assign rec_wr   = tc_req_i && tc_we_i && rec_off < 12'(RecNum * RecBytes);
-  assign rec_lane = rec_off[4:2];
-  for (genvar l = 0; l < RecWords; l++) begin : g_lane
-    logic [31:0] mem [RecNum];
-    always_ff @(posedge clk_i) begin
-      if (rec_wr && rec_lane == 3'(l)) mem[rec_off[RecAw+4:5]] <= tc_wdata_i;
-      if (rd_en) rec_q[32*l +: 32] <= mem[rd_slot];
-    end
-  end
+  logic [95:0]           evr_q;                // the record being taken: type/subtype, handle, data
+  logic                  ev_rd;
 
-  // ---- the firmware's event-record ring: words 0-2 of each eq_entry-shaped record
-  logic [11:0]      ev_off;
-  logic             ev_wr;
-  logic [95:0]      evr_q;                // the record being taken: type/subtype, handle, data
-  logic             ev_rd;
-  logic [EvAw-1:0]  ev_slot;
-  assign ev_off = tc_addr_i - rnic_spec_pkg::FW_TC_EV_REC_BASE;
-  assign ev_wr  = tc_req_i && tc_we_i && ev_off < 12'(EvNum * EvBytes);
-  for (genvar l = 0; l < 3; l++) begin : g_ev_lane
-    logic [31:0] mem [EvNum];
-    always_ff @(posedge clk_i) begin
-      if (ev_wr && ev_off[3:2] == 2'(l)) mem[ev_off[EvAw+3:4]] <= tc_wdata_i;
-      if (ev_rd) evr_q[32*l +: 32] <= mem[ev_slot];
-    end
-  end
-
-  // ---- registers on the tightly coupled port
-  logic [CntW-1:0] prod_q, take_q;          // records written by the firmware / taken (written or dropped)
-  logic [RecAw:0]  infl_cnt_q;              // CQE writes issued, B response not yet in
+  // ---- registers on core 0's tightly coupled port (the shared state)
+  logic [IfAw:0]   infl_cnt_q;              // CQE writes issued, B response not yet in
   logic [CntW-1:0] err_q, drop_q;
-  logic [CntW-1:0] evp_q, evc_q;            // event records: written / taken
   logic [CntW-1:0] eq_err_q, eq_done_q;
   logic [31:0]     eq_prod_q;
-  // the CQE-record count each event record waits for (cqw_prod when eqw_prod counted it)
-  // (one flat vector, CntW bits per entry, written under one condition: Verilator keeps one
-  // shadow copy instead of a delayed-write flag per element; docs/sim-speed.md)
-  logic [EvNum*CntW-1:0] ev_mark;
   // error FIFO: the CQ of every CQE write answered with an error, oldest first
   logic [CqAw-1:0] ef_mem [RecNum];
   logic [RecAw-1:0] ef_rd_q, ef_wr_q;
   logic [RecAw:0]  ef_cnt_q;
   logic            ef_push, ef_pop;
-  // CQN of each CQE write in flight (issued in order, completed in order)
-  logic [CqAw-1:0] infl_cqn [RecNum];
-  logic [RecAw-1:0] if_wr_q, if_rd_q;
+  // CQN and core of each CQE write in flight (issued in order, completed in order)
+  logic [CqAw-1:0] infl_cqn [InflN];
+  logic [SrcW-1:0] infl_src [InflN];
+  logic [IfAw-1:0] if_wr_q, if_rd_q;
   logic [31:0]     base_lo_q, base_hi_q;
   logic            cfg_pend_q;
   logic [CqAw-1:0] cfg_cqn_q;
@@ -134,12 +129,9 @@ module cqe_writer #(
   logic [CqAw-1:0] ce_cqn_q;
   logic            ev_fw_q;                 // the event being written is the firmware's
   logic            eq_infl_q;               // the EQ entry write awaits its B response
-  logic [31:0]     tc_rdata_q;
   logic            idle;
-  assign tc_rdata_o = tc_rdata_q;
+  logic            cqe_cpl;
 
-  logic [CntW-1:0] cons;
-  assign cons = take_q - CntW'(infl_cnt_q);
   // a hold is shown only while no command is pending: the answer just given may release it
   logic held_vis;
   assign held_vis = held_q && !cmd_pend_q;
@@ -165,21 +157,157 @@ module cqe_writer #(
     eq_status.errors = eq_err_q;
     eq_status.written = eq_done_q;
   end
+  always_comb begin
+    unique case (t0_addr)
+      rnic_spec_pkg::FW_TC_CQW_STATUS:  sh_rdata = status;
+      rnic_spec_pkg::FW_TC_CQW_ERR_CQN: sh_rdata = err_cqn;
+      rnic_spec_pkg::FW_TC_CQW_FULL:    sh_rdata = full;
+      rnic_spec_pkg::FW_TC_CQW_FULL_PI: sh_rdata = 32'(held_pi_q);
+      rnic_spec_pkg::FW_TC_CQW_DROPPED: sh_rdata = 32'(drop_q);
+      rnic_spec_pkg::FW_TC_EQW_STATUS:  sh_rdata = eq_status;
+      default:                          sh_rdata = 32'd0;
+    endcase
+  end
+  logic unused_t0;
+  assign unused_t0 = t0_ld;
+
+  // ---- per core: the record ring (RecWords lanes of 32-bit words, written by the core, read as
+  // rows), the event-record ring (words 0-2 of each eq_entry-shaped record) and their counts
+  for (genvar k = 0; k < NumCores; k++) begin : g_core
+    logic        st, ld;
+    logic [11:0] addr;
+    logic [31:0] wdata;
+    assign st    = tc_req_i[k] && tc_we_i[k];
+    assign ld    = tc_req_i[k] && !tc_we_i[k];
+    assign addr  = tc_addr_i[12*k +: 12];
+    assign wdata = tc_wdata_i[32*k +: 32];
+    logic [CntW-1:0] prod_q, take_q;        // records written by the firmware / taken (written or dropped)
+    logic [CntW-1:0] evp_q, evc_q;          // event records: written / taken
+    logic [IfAw:0]   infl_q;                // this core's CQE writes awaiting their B response
+    logic [11:0]     rec_off, ev_off;
+    logic            rec_wr, ev_wr;
+    assign rec_off = addr - rnic_spec_pkg::FW_TC_CQ_REC_BASE;
+    assign rec_wr  = st && rec_off < 12'(RecNum * RecBytes);
+    assign ev_off  = addr - rnic_spec_pkg::FW_TC_EV_REC_BASE;
+    assign ev_wr   = st && ev_off < 12'(EvNum * EvBytes);
+    for (genvar l = 0; l < RecWords; l++) begin : g_lane
+      logic [31:0] mem [RecNum];
+      always_ff @(posedge clk_i) begin
+        if (rec_wr && rec_off[4:2] == 3'(l)) mem[rec_off[RecAw+4:5]] <= wdata;
+      end
+      assign rec_rows[(k*RecWords + l)*32 +: 32] = mem[take_q[RecAw-1:0]];
+    end
+    for (genvar l = 0; l < 3; l++) begin : g_ev_lane
+      logic [31:0] mem [EvNum];
+      always_ff @(posedge clk_i) begin
+        if (ev_wr && ev_off[3:2] == 2'(l)) mem[ev_off[EvAw+3:4]] <= wdata;
+      end
+      assign ev_rows[(k*3 + l)*32 +: 32] = mem[evc_q[EvAw-1:0]];
+    end
+
+    // the CQE-record count each event record waits for (cqw_prod when eqw_prod counted it)
+    // (one flat vector, CntW bits per entry, written under one condition: Verilator keeps one
+    // shadow copy instead of a delayed-write flag per element; docs/sim-speed.md)
+    logic [EvNum*CntW-1:0] ev_mark;
+    // this core's event at evc_q may go once every CQE record of its ring before it was taken
+    // (registered: a cycle late is safe, except right after evc_q moved, when it is masked)
+    logic [CntW-1:0] mark_gap;
+    logic            fw_ev_rdy_q, evc_moved_q;
+    assign mark_gap   = take_q - ev_mark[evc_q[EvAw-1:0]*CntW +: CntW];
+    assign rec_pend[k] = take_q != prod_q;
+    assign ev_pend[k]  = fw_ev_rdy_q && !evc_moved_q;
+    assign drained[k]  = take_q == prod_q && evc_q == evp_q;
+
+    logic mine_rec, mine_ev, mine_cpl, inc, dec;
+    assign mine_rec = rec_src_q == SrcW'(k);
+    assign mine_ev  = ev_src_q == SrcW'(k);
+    assign mine_cpl = cpl_src == SrcW'(k);
+    assign inc = rec_issue && mine_rec;
+    assign dec = cqe_cpl && mine_cpl;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        prod_q      <= '0;
+        take_q      <= '0;
+        evp_q       <= '0;
+        evc_q       <= '0;
+        infl_q      <= '0;
+        fw_ev_rdy_q <= 1'b0;
+        evc_moved_q <= 1'b0;
+      end else begin
+        fw_ev_rdy_q <= evc_q != evp_q && !mark_gap[CntW-1];
+        evc_moved_q <= evc_inc && mine_ev;
+        if (st && addr == rnic_spec_pkg::FW_TC_CQW_PROD) prod_q <= wdata[CntW-1:0];
+        if (st && addr == rnic_spec_pkg::FW_TC_EQW_PROD) evp_q <= wdata[CntW-1:0];
+        if (rec_take && mine_rec) take_q <= take_q + 1'b1;
+        if (evc_inc && mine_ev) evc_q <= evc_q + 1'b1;
+        if (inc && !dec) infl_q <= infl_q + 1'b1;
+        else if (dec && !inc) infl_q <= infl_q - 1'b1;
+      end
+    end
+
+    // event marks: every record eqw_prod adds waits for the CQE records handed before the store
+    logic [CntW-1:0] ev_new;
+    assign ev_new = wdata[CntW-1:0] - evp_q;
+    logic [EvNum*EvAw-1:0] ev_rel;   // each entry's place after the oldest (wraps at EvNum)
+    for (genvar i = 0; i < EvNum; i++) begin : g_mark
+      assign ev_rel[i*EvAw +: EvAw] = EvAw'(i) - evp_q[EvAw-1:0];
+    end
+    always_ff @(posedge clk_i) begin
+      if (st && addr == rnic_spec_pkg::FW_TC_EQW_PROD) begin
+        for (int i = 0; i < EvNum; i++) begin
+          if (CntW'(ev_rel[i*EvAw +: EvAw]) < ev_new) ev_mark[i*CntW +: CntW] <= prod_q;
+        end
+      end
+    end
+
+    // loads: the counts are each core's own; the shared registers answer on core 0's page only
+    logic [CntW-1:0] cons;
+    assign cons = take_q - CntW'(infl_q);
+    logic [31:0] rdata_q;
+    always_ff @(posedge clk_i) begin
+      if (ld) begin
+        unique case (addr)
+          rnic_spec_pkg::FW_TC_CQW_PROD: rdata_q <= 32'(prod_q);
+          rnic_spec_pkg::FW_TC_CQW_CONS: rdata_q <= 32'(cons);
+          rnic_spec_pkg::FW_TC_EQW_PROD: rdata_q <= 32'(evp_q);
+          rnic_spec_pkg::FW_TC_EQW_CONS: rdata_q <= 32'(evc_q);
+          default:                       rdata_q <= k == 0 ? sh_rdata : 32'd0;
+        endcase
+      end
+    end
+    assign c_rdata[32*k +: 32] = rdata_q;
+    logic unused;
+    assign unused = ^{rec_off[1:0], rec_off[11:RecAw+5], ev_off[1:0], ev_off[11:EvAw+4], wdata[31:CntW]};
+  end
+  assign tc_rdata_o = c_rdata;
+
+  // ---- the arbiters: one record / one event record per grant, round-robin between the cores.
+  // Each offer is made only in a cycle the sequencer takes it (valid gated by rec_ok / ev_ok,
+  // ready high), so the arbiter never holds a grant on a ring whose offer is withdrawn.
+  logic [NumCores-1:0] rec_arb_rdy, ev_arb_rdy;   // always the grant: every offer is taken
+  logic                rec_arb_last, ev_arb_last;
+  logic                unused_arb;
+  assign unused_arb = ^{rec_arb_rdy, ev_arb_rdy, rec_arb_last, ev_arb_last};
+  rnic_rr_arb #(.NumIn(NumCores), .Width(RecBytes*8)) u_rec_arb (
+    .clk_i, .rst_ni,
+    .in_valid_i(rec_pend & {NumCores{rec_ok}}), .in_ready_o(rec_arb_rdy), .in_data_i(rec_rows),
+    .in_last_i({NumCores{1'b1}}),
+    .out_valid_o(rd_en), .out_ready_i(1'b1), .out_data_o(rec_row), .out_last_o(rec_arb_last), .out_src_o(rec_src)
+  );
+  rnic_rr_arb #(.NumIn(NumCores), .Width(96)) u_ev_arb (
+    .clk_i, .rst_ni,
+    .in_valid_i(ev_pend & {NumCores{ev_ok}}), .in_ready_o(ev_arb_rdy), .in_data_i(ev_rows),
+    .in_last_i({NumCores{1'b1}}),
+    .out_valid_o(ev_rd), .out_ready_i(1'b1), .out_data_o(ev_row), .out_last_o(ev_arb_last), .out_src_o(ev_src)
+  );
   always_ff @(posedge clk_i) begin
-    if (tc_req_i && !tc_we_i) begin
-      unique case (tc_addr_i)
-        rnic_spec_pkg::FW_TC_CQW_PROD:    tc_rdata_q <= 32'(prod_q);
-        rnic_spec_pkg::FW_TC_CQW_CONS:    tc_rdata_q <= 32'(cons);
-        rnic_spec_pkg::FW_TC_CQW_STATUS:  tc_rdata_q <= status;
-        rnic_spec_pkg::FW_TC_CQW_ERR_CQN: tc_rdata_q <= err_cqn;
-        rnic_spec_pkg::FW_TC_CQW_FULL:    tc_rdata_q <= full;
-        rnic_spec_pkg::FW_TC_CQW_FULL_PI: tc_rdata_q <= 32'(held_pi_q);
-        rnic_spec_pkg::FW_TC_CQW_DROPPED: tc_rdata_q <= 32'(drop_q);
-        rnic_spec_pkg::FW_TC_EQW_PROD:    tc_rdata_q <= 32'(evp_q);
-        rnic_spec_pkg::FW_TC_EQW_CONS:    tc_rdata_q <= 32'(evc_q);
-        rnic_spec_pkg::FW_TC_EQW_STATUS:  tc_rdata_q <= eq_status;
-        default:                          tc_rdata_q <= 32'd0;
-      endcase
+    if (rd_en) begin
+      rec_q     <= rec_row;
+      rec_src_q <= rec_src;
+    end
+    if (ev_rd) begin
+      evr_q    <= ev_row;
+      ev_src_q <= ev_src;
     end
   end
 
@@ -220,20 +348,17 @@ module cqe_writer #(
   assign room  = fill_q < size_q;
   assign ci_ok = d_arg_q <= d_pi_q;            // the new consumer lies between the old and the producer
 
-  // the firmware's event at evc_q may go once every CQE record before it was taken
-  // (registered: a cycle late is safe, except right after evc_q moved, when it is masked)
-  logic [CntW-1:0] mark_gap;
-  logic            fw_ev_rdy, fw_ev_rdy_q, evc_moved_q;
-  assign mark_gap  = take_q - ev_mark[evc_q[EvAw-1:0]*CntW +: CntW];
-  assign fw_ev_rdy = fw_ev_rdy_q && !evc_moved_q;
-
-  assign idle = state_q == Idle && take_q == prod_q && infl_cnt_q == '0 && !cfg_pend_q && !cmd_pend_q &&
-                !ce_pend_q && evc_q == evp_q && !held_q;
-  assign rd_slot = take_q[RecAw-1:0];
-  assign rd_en   = state_q == Idle && !cfg_pend_q && !ce_pend_q && !cmd_pend_q && !fw_ev_rdy && !held_q &&
-                   take_q != prod_q;
-  assign ev_slot = evc_q[EvAw-1:0];
-  assign ev_rd   = state_q == Idle && !cfg_pend_q && !ce_pend_q && !cmd_pend_q && fw_ev_rdy;
+  assign idle = state_q == Idle && &drained && infl_cnt_q == '0 && !cfg_pend_q && !cmd_pend_q &&
+                !ce_pend_q && !held_q;
+  // a core's event record goes before records (as its mark requires); the arbiters offer in Idle
+  assign ev_ok  = state_q == Idle && !cfg_pend_q && !ce_pend_q && !cmd_pend_q;
+  assign rec_ok = ev_ok && ev_pend == '0 && !held_q;
+  // the sequencer's moves on the cores' counts
+  assign rec_take  = state_q == Chk && (st_err || room);       // written or dropped
+  assign rec_issue = state_q == Chk && !st_err && room;
+  assign evc_inc   = (state_q == EvWait && infl_cnt_q == '0 && !eq_on && ev_fw_q) ||
+                     (state_q == EvCpl && wr_cpl_valid_i && ev_fw_q);
+  assign cpl_src   = infl_src[if_rd_q];
 
   // the record's event rule: an armed CQ's next CQE (any), or its next solicited or failed one
   assign evt_now = st_arm == ArmAny ||
@@ -278,7 +403,6 @@ module cqe_writer #(
     end
   end
 
-  logic cqe_cpl;
   assign cqe_cpl = wr_cpl_valid_i && !eq_infl_q;
 
   // the EQ as the host set it up
@@ -296,8 +420,6 @@ module cqe_writer #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       state_q    <= Idle;
-      prod_q     <= '0;
-      take_q     <= '0;
       infl_cnt_q <= '0;
       err_q      <= '0;
       drop_q     <= '0;
@@ -311,31 +433,22 @@ module cqe_writer #(
       held_q     <= 1'b0;
       ce_pend_q  <= 1'b0;
       eq_infl_q  <= 1'b0;
-      evp_q      <= '0;
-      evc_q      <= '0;
       eq_err_q   <= '0;
       eq_done_q  <= '0;
       eq_prod_q  <= '0;
       beat_q     <= '0;
       last_beat_q <= '0;
       ev_fw_q    <= 1'b0;
-      fw_ev_rdy_q <= 1'b0;
-      evc_moved_q <= 1'b0;
     end else begin
-      fw_ev_rdy_q <= evc_q != evp_q && !mark_gap[CntW-1];
-      evc_moved_q <= (state_q == EvWait && infl_cnt_q == '0 && !eq_on && ev_fw_q) ||
-                     (state_q == EvCpl && wr_cpl_valid_i && ev_fw_q);
-      if (tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_CQW_PROD) prod_q <= tc_wdata_i[CntW-1:0];
-      if (tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_EQW_PROD) evp_q <= tc_wdata_i[CntW-1:0];
-      if (tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_CQW_CQ_CFG) cfg_pend_q <= 1'b1;
+      if (t0_st && t0_addr == rnic_spec_pkg::FW_TC_CQW_CQ_CFG) cfg_pend_q <= 1'b1;
       else if (state_q == Idle) cfg_pend_q <= 1'b0;   // cq_mem written this cycle
-      if (tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_CQW_CMD) cmd_pend_q <= 1'b1;
+      if (t0_st && t0_addr == rnic_spec_pkg::FW_TC_CQW_CMD) cmd_pend_q <= 1'b1;
       else if (state_q == CmdWr) cmd_pend_q <= 1'b0;
       if (cqe_cpl && wr_cpl_status_i != 2'd0) err_q <= err_q + 1'b1;
       if (cqe_cpl) if_rd_q <= if_rd_q + 1'b1;
       // writes issued at Chk, completed by cqe_cpl
-      if ((state_q == Chk && !st_err && room) && !cqe_cpl) infl_cnt_q <= infl_cnt_q + 1'b1;
-      else if (!(state_q == Chk && !st_err && room) && cqe_cpl) infl_cnt_q <= infl_cnt_q - 1'b1;
+      if (rec_issue && !cqe_cpl) infl_cnt_q <= infl_cnt_q + 1'b1;
+      else if (!rec_issue && cqe_cpl) infl_cnt_q <= infl_cnt_q - 1'b1;
       if (ef_push) ef_wr_q <= ef_wr_q + 1'b1;
       if (ef_pop) ef_rd_q <= ef_rd_q + 1'b1;
       if (ef_push && !ef_pop) ef_cnt_q <= ef_cnt_q + 1'b1;
@@ -347,10 +460,10 @@ module cqe_writer #(
             ev_fw_q <= 1'b0;
             state_q <= EvWait;
           end else if (cmd_pend_q) state_q <= CmdRd;
-          else if (fw_ev_rdy) begin
+          else if (ev_rd) begin
             ev_fw_q <= 1'b1;
             state_q <= EvWait;
-          end else if (!held_q && take_q != prod_q) state_q <= RdRec;
+          end else if (rd_en) state_q <= RdRec;
         end
         RdRec: state_q <= RdCq;                        // rec_q holds the record
         RdCq:  state_q <= Chk;                         // cq_q holds the CQ's state
@@ -358,7 +471,6 @@ module cqe_writer #(
           beat_q <= '0;
           last_beat_q <= BeatW'(Beats - 1);
           if (st_err) begin                            // the CQ is in error: dropped
-            take_q  <= take_q + 1'b1;
             drop_q  <= drop_q + 1'b1;
             held_q  <= 1'b0;
             state_q <= Idle;
@@ -366,7 +478,6 @@ module cqe_writer #(
             held_q  <= 1'b1;
             state_q <= Idle;
           end else begin
-            take_q  <= take_q + 1'b1;
             if_wr_q <= if_wr_q + 1'b1;
             held_q  <= 1'b0;
             if (evt_now) ce_pend_q <= 1'b1;
@@ -392,7 +503,6 @@ module cqe_writer #(
           if (!ev_fw_q) ce_pend_q <= 1'b0;
           if (eq_on) state_q <= EvFmt;
           else begin                                   // no EQ: the event is dropped, as before
-            if (ev_fw_q) evc_q <= evc_q + 1'b1;
             state_q <= Idle;
           end
         end
@@ -417,7 +527,6 @@ module cqe_writer #(
           end else begin
             eq_err_q <= eq_err_q + 1'b1;               // the next event takes the same slot
           end
-          if (ev_fw_q) evc_q <= evc_q + 1'b1;
           state_q <= Idle;
         end
         default: state_q <= Idle;
@@ -430,25 +539,11 @@ module cqe_writer #(
   assign eq_prod_o   = eq_prod_q;
 
   assign ef_push = cqe_cpl && wr_cpl_status_i != 2'd0 && ef_cnt_q != (RecAw+1)'(RecNum);
-  assign ef_pop  = tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_CQW_ERR_POP && ef_cnt_q != '0;
+  assign ef_pop  = t0_st && t0_addr == rnic_spec_pkg::FW_TC_CQW_ERR_POP && ef_cnt_q != '0;
   always_ff @(posedge clk_i) begin
     if (ef_push) ef_mem[ef_wr_q] <= infl_cqn[if_rd_q];
   end
 
-  // event marks: every record eqw_prod adds waits for the CQE records handed before the store
-  logic [CntW-1:0] ev_new;
-  assign ev_new = tc_wdata_i[CntW-1:0] - evp_q;
-  logic [EvNum*EvAw-1:0] ev_rel;   // each entry's place after the oldest (wraps at EvNum)
-  for (genvar i = 0; i < EvNum; i++) begin : g_mark
-    assign ev_rel[i*EvAw +: EvAw] = EvAw'(i) - evp_q[EvAw-1:0];
-  end
-  always_ff @(posedge clk_i) begin
-    if (tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_EQW_PROD) begin
-      for (int i = 0; i < EvNum; i++) begin
-        if (CntW'(ev_rel[i*EvAw +: EvAw]) < ev_new) ev_mark[i*CntW +: CntW] <= prod_q;
-      end
-    end
-  end
 
   // data (no reset)
   localparam int unsigned EvTyL = rnic_spec_pkg::EQ_ENTRY_EVENT_TYPE_LSB, EvTyW = rnic_spec_pkg::EQ_ENTRY_EVENT_TYPE_W;
@@ -472,18 +567,18 @@ module cqe_writer #(
   end
 
   always_ff @(posedge clk_i) begin
-    if (tc_req_i && tc_we_i) begin
-      if (tc_addr_i == rnic_spec_pkg::FW_TC_CQW_CQ_BASE_LO) base_lo_q <= tc_wdata_i;
-      if (tc_addr_i == rnic_spec_pkg::FW_TC_CQW_CQ_BASE_HI) base_hi_q <= tc_wdata_i;
-      if (tc_addr_i == rnic_spec_pkg::FW_TC_CQW_CQ_CFG) begin
-        cfg_cqn_q <= tc_wdata_i[rnic_spec_pkg::CQW_CQ_CFG_CQN_LSB +: CqAw];
-        cfg_log_q <= tc_wdata_i[rnic_spec_pkg::CQW_CQ_CFG_LOG_SIZE_LSB +: rnic_spec_pkg::CQW_CQ_CFG_LOG_SIZE_W];
+    if (t0_st) begin
+      if (t0_addr == rnic_spec_pkg::FW_TC_CQW_CQ_BASE_LO) base_lo_q <= t0_wdata;
+      if (t0_addr == rnic_spec_pkg::FW_TC_CQW_CQ_BASE_HI) base_hi_q <= t0_wdata;
+      if (t0_addr == rnic_spec_pkg::FW_TC_CQW_CQ_CFG) begin
+        cfg_cqn_q <= t0_wdata[rnic_spec_pkg::CQW_CQ_CFG_CQN_LSB +: CqAw];
+        cfg_log_q <= t0_wdata[rnic_spec_pkg::CQW_CQ_CFG_LOG_SIZE_LSB +: rnic_spec_pkg::CQW_CQ_CFG_LOG_SIZE_W];
       end
-      if (tc_addr_i == rnic_spec_pkg::FW_TC_CQW_CMD) begin
-        cmd_cqn_q <= tc_wdata_i[rnic_spec_pkg::CQW_CMD_CQN_LSB +: CqAw];
-        cmd_op_q  <= tc_wdata_i[rnic_spec_pkg::CQW_CMD_OP_LSB +: 3];
+      if (t0_addr == rnic_spec_pkg::FW_TC_CQW_CMD) begin
+        cmd_cqn_q <= t0_wdata[rnic_spec_pkg::CQW_CMD_CQN_LSB +: CqAw];
+        cmd_op_q  <= t0_wdata[rnic_spec_pkg::CQW_CMD_OP_LSB +: 3];
       end
-      if (tc_addr_i == rnic_spec_pkg::FW_TC_CQW_CMD_ARG) cmd_arg_q <= tc_wdata_i[IdxW-1:0];
+      if (t0_addr == rnic_spec_pkg::FW_TC_CQW_CMD_ARG) cmd_arg_q <= t0_wdata[IdxW-1:0];
     end
     if (state_q == RdRec) cqn_q <= rec_q[CqnLsb +: CqAw];
     if (state_q == RdCq) begin
@@ -499,7 +594,10 @@ module cqe_writer #(
     if (state_q == Chk) begin
       held_cqn_q <= cqn_q;
       held_pi_q  <= st_pi;
-      if (!st_err && room) infl_cqn[if_wr_q] <= cqn_q;
+      if (!st_err && room) begin
+        infl_cqn[if_wr_q] <= cqn_q;
+        infl_src[if_wr_q] <= rec_src_q;
+      end
       if (evt_now && !st_err && room) ce_cqn_q <= cqn_q;
       cqe_q <= '0;
       cqe_q[CqnLsb-1:0] <= rec_q[CqnLsb-1:0];
@@ -527,6 +625,5 @@ module cqe_writer #(
   assign wr_cpl_ready_o  = 1'b1;
 
   logic unused;
-  assign unused = ^{rec_off[1:0], rec_off[11:RecAw+5], ev_off[1:0], ev_off[11:EvAw+4], base_lo_q[CqeSh-1:0],
-                    rec_q[RecBytes*8-1:CqnLsb+CqAw], eq_log_size_i[31:5], tc_wdata_i[31:CntW], evr_q[31:16]};
+  assign unused = ^{base_lo_q[CqeSh-1:0], rec_q[RecBytes*8-1:CqnLsb+CqAw], eq_log_size_i[31:5], evr_q[31:16]};
 endmodule

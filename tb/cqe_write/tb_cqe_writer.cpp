@@ -8,6 +8,11 @@
 // host checks each CQE byte for byte, each EQ entry byte for byte in its slot with its owner
 // bit, and that no EQ entry write is issued while a CQE write waits for its B response.
 // Built at -GDataWidth=512 (one beat per CQE) and 64 (four). Options: --seed N, --records N.
+// Built with -GNumCores=2 (TB_CORES=2) the same test runs on core 0's port (core 1 silent), then
+// a test of two firmware models storing into their own cores' rings in the same cycles (mc_test
+// below: every CQE byte for byte in its CQ's slot, each core's records in order with none lost or
+// doubled under back-pressure and slow B responses, round-robin between two full rings, a hold
+// of core 1's record answered by core 0, each core's event records in order after its CQEs).
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -29,6 +34,9 @@
 
 #ifndef TB_DATA_WIDTH
 #define TB_DATA_WIDTH 512
+#endif
+#ifndef TB_CORES
+#define TB_CORES 1
 #endif
 static constexpr unsigned BPB = TB_DATA_WIDTH / 8;
 static constexpr uint64_t EQ_BASE = 0x2000000040ull;
@@ -78,6 +86,8 @@ struct Tb {
   std::vector<uint64_t> cqe_err_addr;  // addresses of failed CQE writes, in completion order
   struct EqWr { uint64_t addr; std::vector<uint8_t> data; bool ok; uint64_t cqe_cpls_before; };
   std::vector<EqWr> eq_writes;
+  struct CqeWr { uint64_t addr; std::vector<uint8_t> data; };
+  std::vector<CqeWr> cqe_log;  // every CQE write, in issue (= completion) order
   unsigned notify = 0, eq_err_pulses = 0;
 
   explicit Tb(uint64_t seed) : rng(seed) {
@@ -136,6 +146,7 @@ struct Tb {
             eq_writes.push_back({w.addr, w.data, st == 0, cqe_cpl_all});
           } else {
             failed[w.addr] = st != 0;
+            cqe_log.push_back({w.addr, w.data});
             if (st) cqe_err_addr.push_back(w.addr);
           }
           if (st == 0)
@@ -175,6 +186,281 @@ static bool stuck(Tb &tb, const char *where) {
   tb_print_rerun();
   std::exit(1);
 }
+
+
+#if TB_CORES > 1
+static_assert(TB_CORES == 2, "mc_test drives two cores' ports");
+
+// A record's bytes from its core and number: byte 0 the core, bytes 1-3 the number, the rest a hash.
+static uint8_t mc_byte(unsigned core, uint32_t seq, unsigned i) {
+  if (i == 0) return uint8_t(core);
+  if (i < 4) return uint8_t(seq >> (8 * (i - 1)));
+  uint64_t x = (uint64_t(core) << 48 | uint64_t(seq) << 8 | i) * 0x9E3779B97F4A7C15ull;
+  return uint8_t(x >> 56);
+}
+
+// Two firmware models, one per core, each a queue of tightly coupled accesses (one per cycle); a
+// load's callback gets its data after the edge and may queue the next accesses.
+static void mc_test(uint64_t seed, unsigned records, TbResults &r) {
+  constexpr unsigned N = TB_CORES;
+  std::printf("# mc_test cores %u seed %llu records per core %u\n", N, (unsigned long long)seed, records);
+  Tb tb(seed);
+  std::mt19937_64 &rng = tb.rng;
+  struct Op { bool we; uint32_t off, val; std::function<void(uint32_t)> cb; };
+  std::deque<Op> ops[N];
+  auto cycle = [&] {
+    uint32_t req = 0, we = 0, addr = 0;
+    uint64_t wdata = 0;
+    bool drove[N];
+    for (unsigned c = 0; c < N; c++) {
+      drove[c] = !ops[c].empty();
+      if (!drove[c]) continue;
+      const Op &o = ops[c].front();
+      req |= 1u << c;
+      we |= uint32_t(o.we) << c;
+      addr |= o.off << (12 * c);
+      wdata |= uint64_t(o.val) << (32 * c);
+    }
+    tb.m.tc_req_i = req;
+    tb.m.tc_we_i = we;
+    tb.m.tc_addr_i = addr;
+    tb.m.tc_wdata_i = wdata;
+    tb.tick();
+    tb.m.eval();
+    for (unsigned c = 0; c < N; c++) {
+      if (!drove[c]) continue;
+      Op o = std::move(ops[c].front());
+      ops[c].pop_front();
+      if (!o.we && o.cb) o.cb(uint32_t(tb.m.tc_rdata_o >> (32 * c)));
+    }
+  };
+  auto st = [&](unsigned c, uint32_t off, uint32_t v) { ops[c].push_back({true, off, v, nullptr}); };
+  auto ld = [&](unsigned c, uint32_t off, std::function<void(uint32_t)> cb) {
+    ops[c].push_back({false, off, 0, std::move(cb)});
+  };
+  auto run_until_empty = [&] {
+    for (g_spin = 0; !ops[0].empty() || !ops[1].empty();) {
+      cycle();
+      if (++g_spin > 200000) {
+        r.check(false, "mc-firmware-models-stuck");
+        std::exit(1);
+      }
+    }
+  };
+
+  // CQs on core 0's page: two large ones and a small one that runs full (holds)
+  struct McCq { uint32_t n; unsigned log; uint64_t base; uint32_t writes = 0; };
+  std::vector<McCq> cqs = {{3, 12, 0x3000000000ull}, {70, 11, 0x3100000020ull}, {127, 2, 0x3200000040ull}};
+  for (auto &c : cqs) {
+    st(0, RNIC_FW_TC_CQW_CQ_BASE_LO, uint32_t(c.base));
+    st(0, RNIC_FW_TC_CQW_CQ_BASE_HI, uint32_t(c.base >> 32));
+    st(0, RNIC_FW_TC_CQW_CQ_CFG, rnic_cqw_cq_cfg_mk_cqn(c.n) | rnic_cqw_cq_cfg_mk_log_size(c.log));
+    run_until_empty();
+    for (int i = 0; i < 4; i++) cycle();  // the configuration is taken in Idle
+  }
+
+  std::vector<std::vector<uint8_t>> recs[N];  // each core's records, in its order
+  uint32_t prod[N] = {}, evp[N] = {};
+  auto queue_record = [&](unsigned c, unsigned cq) {
+    uint32_t seq = uint32_t(recs[c].size());
+    std::vector<uint8_t> b(RNIC_CQ_REC_SIZE);
+    for (unsigned i = 0; i < RNIC_CQ_REC_SIZE; i++) b[i] = mc_byte(c, seq, i);
+    rnic_cq_rec_set_cqn(b.data(), cqs[cq].n);
+    recs[c].push_back(b);
+    uint32_t slot = RNIC_FW_TC_CQ_REC_BASE + (prod[c] % RNIC_FW_TC_CQ_REC_NUM) * RNIC_CQ_REC_SIZE;
+    for (unsigned i = 0; i < RNIC_CQ_REC_SIZE; i += 4) st(c, slot + i, rnic_ld_le32(&b[i]));
+    prod[c] = (prod[c] + 1) & kCntMask;
+    st(c, RNIC_FW_TC_CQW_PROD, prod[c]);
+  };
+
+  // 1. round-robin: both rings filled while the DMA engine takes no request, then released
+  tb.ready_pct = 0;
+  for (unsigned k = 0; k < RNIC_FW_TC_CQ_REC_NUM; k++)
+    for (unsigned c = 0; c < N; c++) queue_record(c, k % 2);
+  run_until_empty();
+  for (int i = 0; i < 100; i++) cycle();
+  tb.ready_pct = 90;
+
+  // 2. both cores at once: records to all three CQs, event records, core 0 answering holds
+  struct McEv { unsigned core; uint32_t seq, need; uint8_t type; uint32_t data; };
+  std::vector<McEv> evs[N];
+  unsigned holds = 0, core1_shared_nonzero = 0, core1_shared_reads = 0;
+  bool hold_busy = false;
+  auto service_hold = [&] {
+    hold_busy = true;
+    ld(0, RNIC_FW_TC_CQW_FULL, [&](uint32_t full) {
+      if (!rnic_cqw_full_v_held(full)) {
+        hold_busy = false;
+        return;
+      }
+      uint32_t cqn = rnic_cqw_full_v_cqn(full);
+      ld(0, RNIC_FW_TC_CQW_FULL_PI, [&, cqn](uint32_t pi) {
+        ld(0, RNIC_FW_TC_CQW_STATUS, [&, cqn, pi](uint32_t s) {
+          hold_busy = false;
+          if (rnic_cqw_status_v_cmd(s)) return;
+          // the host polled every CQE of it: the consumer is the producer
+          st(0, RNIC_FW_TC_CQW_CMD_ARG, pi);
+          st(0, RNIC_FW_TC_CQW_CMD, rnic_cqw_cmd_mk_cqn(cqn) | rnic_cqw_cmd_mk_op(RNIC_CQW_OP_CI));
+          holds++;
+        });
+      });
+    });
+  };
+  for (g_spin = 0;; g_spin++) {
+    if (g_spin > 50u * records * N + 200000) {
+      r.check(false, "mc-records-stuck", "core 0 %zu core 1 %zu of %u", recs[0].size(), recs[1].size(), records);
+      return;
+    }
+    uint64_t ph = tb.cycle / 2000;
+    tb.ready_pct = ph % 2 ? 25 : 90;
+    tb.cpl_delay = ph % 3 == 2 ? 600 : 40;
+    bool more = false;
+    for (unsigned c = 0; c < N; c++) {
+      more |= recs[c].size() < records;
+      if (!ops[c].empty() || rng() % 4 == 0) continue;
+      if (c == 0 && rng() % 3 == 0) {
+        service_hold();
+        continue;
+      }
+      if (c == 1 && rng() % 50 == 0) {
+        // the shared registers are core 0's: core 1 reads 0 there
+        ld(1, RNIC_FW_TC_CQW_STATUS, [&](uint32_t v) {
+          core1_shared_reads++;
+          core1_shared_nonzero += v != 0;
+        });
+        continue;
+      }
+      // events are rare (each waits for every CQE write in flight): the rings fill between them
+      if (rng() % 200 == 0) {
+        ld(c, RNIC_FW_TC_EQW_CONS, [&, c](uint32_t cons) {
+          if (((evp[c] - cons) & kCntMask) >= RNIC_FW_TC_EV_REC_NUM) return;
+          McEv e{c, uint32_t(evs[c].size()), uint32_t(recs[c].size()), uint8_t(rng() % 2 ? RNIC_EQ_TYPE_QP_FATAL : RNIC_EQ_TYPE_PORT_CHANGE),
+                 uint32_t(rng())};
+          evs[c].push_back(e);
+          uint32_t slot = RNIC_FW_TC_EV_REC_BASE + (evp[c] % RNIC_FW_TC_EV_REC_NUM) * RNIC_EQ_ENTRY_SIZE;
+          st(c, slot, e.type);
+          st(c, slot + 4, c << 16 | e.seq);
+          st(c, slot + 8, e.data);
+          st(c, slot + 12, 0);
+          evp[c] = (evp[c] + 1) & kCntMask;
+          st(c, RNIC_FW_TC_EQW_PROD, evp[c]);
+        });
+        continue;
+      }
+      if (recs[c].size() >= records) continue;
+      ld(c, RNIC_FW_TC_CQW_CONS, [&, c](uint32_t cons) {
+        if (((prod[c] - cons) & kCntMask) < RNIC_FW_TC_CQ_REC_NUM) queue_record(c, unsigned(rng() % 8 == 0 ? 2 : rng() % 2));
+      });
+    }
+    cycle();
+    if (!more && ops[0].empty() && ops[1].empty()) break;
+  }
+  // drain: holds answered until the writer is idle and every record is taken
+  bool idle = false;
+  uint32_t cons_end[N] = {};
+  for (g_spin = 0; !idle && g_spin < 400000; g_spin++) {
+    if (ops[0].empty() && !hold_busy) {
+      service_hold();
+      ld(0, RNIC_FW_TC_CQW_STATUS, [&](uint32_t v) { idle = rnic_cqw_status_v_idle(v); });
+    }
+    cycle();
+  }
+  tb.ready_pct = 100;
+  for (int i = 0; i < 3000; i++) cycle();
+  for (unsigned c = 0; c < N; c++) ld(c, RNIC_FW_TC_CQW_CONS, [&, c](uint32_t v) { cons_end[c] = v; });
+  run_until_empty();
+  r.check(idle && cons_end[0] == prod[0] && cons_end[1] == prod[1], "mc-both-rings-drained",
+          "idle %d cons %u/%u prod %u/%u", idle, cons_end[0], cons_end[1], prod[0], prod[1]);
+
+  // every CQE write: its CQ's next slot and owner bit, the bytes of the record it names
+  bool bytes_ok = true, order_ok = true;
+  std::string why;
+  uint32_t next[N] = {};
+  std::vector<unsigned> src;  // core of each CQE write, in order
+  for (auto &w : tb.cqe_log) {
+    unsigned c = w.data[0];
+    uint32_t seq = uint32_t(w.data[1]) | uint32_t(w.data[2]) << 8 | uint32_t(w.data[3]) << 16;
+    if (c >= N || seq >= recs[c].size()) {
+      bytes_ok = false;
+      why = "a CQE names no record";
+      break;
+    }
+    src.push_back(c);
+    if (seq != next[c]) {
+      if (order_ok) why = "core " + std::to_string(c) + " record " + std::to_string(seq) + " where " + std::to_string(next[c]) + " was due";
+      order_ok = false;
+    }
+    next[c] = seq + 1;
+    const std::vector<uint8_t> &rc = recs[c][seq];
+    uint32_t n = rnic_cq_rec_get_cqn(rc.data());
+    McCq *q = nullptr;
+    for (auto &x : cqs)
+      if (x.n == n) q = &x;
+    std::vector<uint8_t> want(rc.begin(), rc.begin() + RNIC_CQE_SIZE);
+    want[30] = want[31] = 0;
+    rnic_cqe_set_owner(want.data(), ((q->writes >> q->log) & 1) ^ 1);
+    uint64_t addr = q->base + uint64_t(q->writes & ((1u << q->log) - 1)) * RNIC_CQE_SIZE;
+    if (w.addr != addr || w.data != want) {
+      if (bytes_ok) why = "core " + std::to_string(c) + " record " + std::to_string(seq) + " cq " + std::to_string(n) +
+                          (w.addr != addr ? " at the wrong slot" : " bytes differ");
+      bytes_ok = false;
+    }
+    q->writes++;
+  }
+  r.check(bytes_ok, "mc-cqes-in-their-cq-slot-byte-exact", "%s", why.c_str());
+  r.check(order_ok && next[0] == records && next[1] == records, "mc-each-core-in-order-none-lost-or-doubled",
+          "%s; core 0 %u core 1 %u of %u", why.c_str(), next[0], next[1], records);
+  // phase 1: with both rings full the grants alternate (the first record was taken before core 1's
+  // ring had one, so at most one pair from the same core)
+  unsigned same = 0;
+  for (size_t i = 1; i < 2 * RNIC_FW_TC_CQ_REC_NUM && i < src.size(); i++) same += src[i] == src[i - 1];
+  r.check(src.size() >= 2 * RNIC_FW_TC_CQ_REC_NUM && same <= 1, "mc-full-rings-round-robin", "%u repeats", same);
+  r.check(tb.eq_while_cqe_out == 0 && tb.bad_len == 0, "mc-eq-after-cqe-b-responses-lengths", "early %u bad %u",
+          tb.eq_while_cqe_out, tb.bad_len);
+  // event records: each core's in order, byte exact in successive EQ slots, after the CQEs its core
+  // handed before posting it
+  {
+    bool ok = true;
+    uint32_t k = 0, nev[N] = {};
+    for (auto &w : tb.eq_writes) {
+      uint8_t e[RNIC_EQ_ENTRY_SIZE];
+      std::memcpy(e, w.data.data(), RNIC_EQ_ENTRY_SIZE);
+      uint32_t h = rnic_eq_entry_get_handle(e);
+      unsigned c = h >> 16;
+      if (c >= N || nev[c] >= evs[c].size() || (h & 0xFFFF) != nev[c]) {
+        ok = false;
+        why = "event handle " + std::to_string(h) + " out of order";
+        break;
+      }
+      const McEv &x = evs[c][nev[c]++];
+      uint32_t done_c = 0;
+      for (uint64_t i = 0; i < w.cqe_cpls_before; i++) done_c += tb.cqe_log[i].data[0] == c;
+      uint8_t want[RNIC_EQ_ENTRY_SIZE] = {0};
+      rnic_eq_entry_set_event_type(want, x.type);
+      rnic_eq_entry_set_handle(want, h);
+      rnic_eq_entry_set_data(want, x.data);
+      rnic_eq_entry_set_owner(want, ((k >> EQ_LOG) & 1) ^ 1);
+      uint64_t addr = EQ_BASE + uint64_t(k & ((1u << EQ_LOG) - 1)) * RNIC_EQ_ENTRY_SIZE;
+      // x.need: the records core c had handed (its cqw_prod, not wrapped) when it posted the event
+      if (w.addr != addr || std::memcmp(want, e, RNIC_EQ_ENTRY_SIZE) || !w.ok || done_c < x.need) {
+        ok = false;
+        why = "event of core " + std::to_string(c) + " number " + std::to_string(x.seq) +
+              (done_c < x.need ? " before its CQEs" : " bytes or slot differ");
+        break;
+      }
+      k++;
+    }
+    r.check(ok && nev[0] == evs[0].size() && nev[1] == evs[1].size() && nev[0] > 5 && nev[1] > 5,
+            "mc-event-records-per-core-in-order-after-their-cqes", "%s; core 0 %u/%zu core 1 %u/%zu", why.c_str(), nev[0],
+            evs[0].size(), nev[1], evs[1].size());
+  }
+  std::printf("# mc coverage: holds answered %u, max CQE writes awaiting B %u, core-1 shared reads %u\n", holds,
+              tb.max_cqe_out, core1_shared_reads);
+  r.check(holds > 10 && tb.max_cqe_out > RNIC_FW_TC_CQ_REC_NUM && core1_shared_reads > 0 && core1_shared_nonzero == 0,
+          "mc-coverage-holds-both-rings-in-flight-core1-shared-reads-0", "holds %u max in flight %u core 1 nonzero %u",
+          holds, tb.max_cqe_out, core1_shared_nonzero);
+}
+#endif
 
 int main(int argc, char **argv) {
   Verilated::commandArgs(argc, argv);
@@ -495,5 +781,8 @@ int main(int argc, char **argv) {
               cov_owner_flip > 100 && cov_reprog > 0 && tb.max_cqe_out > 4,
           "cqw-coverage");
   r.check(tb.tc_rd(RNIC_FW_TC_CQW_PROD) == prod, "cqw-prod-reads-back");
+#if TB_CORES > 1
+  mc_test(seed + 1, records, r);
+#endif
   return r.exit_code();
 }
