@@ -49,9 +49,7 @@ void AxiMonitor::cycle(uint64_t cyc, const AxiPorts &p) {
   // A cycle without VALID and without a stall going on checks nothing: hold() would only clear
   // flags that are clear (a Held's hash is read only while its flag is set), and every other
   // check needs a handshake. The doorbell port is such a cycle nearly always (step 17).
-  if (!(p.awvalid || p.wvalid || p.arvalid || p.rvalid || p.bvalid) &&
-      !(aw_.on || w_.on || ar_.on || r_.on || b_.on))
-    return;
+  if (!(p.awvalid || p.wvalid || p.arvalid || p.rvalid || p.bvalid) && !stalled()) return;
   const unsigned nb = lim_.data_bytes;
   // handshake stability, master channels then slave channels
   hold(cyc, "AW", aw_, p.awvalid, p.awready,

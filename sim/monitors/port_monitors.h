@@ -90,6 +90,7 @@ class AxiMonitor : public MonitorBase {
  public:
   AxiMonitor(std::string port, const AxiLimits &lim = AxiLimits()) : MonitorBase(std::move(port)), lim_(lim) {}
   void cycle(uint64_t cyc, const AxiPorts &p);
+  bool stalled() const { return aw_.on || w_.on || ar_.on || r_.on || b_.on; }  // as AxilMonitor's
   const AxiFigures &figures() const { return fig_; }
 
  private:
@@ -119,6 +120,9 @@ class AxilMonitor : public MonitorBase {
  public:
   using MonitorBase::MonitorBase;
   void cycle(uint64_t cyc, const AxilSignals &s);
+  // A stall is going on (a channel's VALID was high without READY): cycle() then has to run even
+  // in a cycle without VALID; in any other such cycle it would check nothing.
+  bool stalled() const { return aw_.on || w_.on || b_.on || ar_.on || r_.on; }
 
  private:
   Held aw_, w_, b_, ar_, r_;
@@ -138,6 +142,7 @@ class AxisMonitor : public MonitorBase {
   // Whether cycle() will read tdata this cycle (to hash it: a stall goes on or begins), so the
   // caller converts the beat to bytes only then.
   bool needs_data(bool tvalid, bool tready) const { return tvalid && (held_ || !tready); }
+  bool stalled() const { return held_; }  // as AxilMonitor's: without it and TVALID, nothing to check
   uint64_t frames() const { return frames_; }
 
  private:
@@ -151,6 +156,7 @@ class ReqAckMonitor : public MonitorBase {
  public:
   using MonitorBase::MonitorBase;
   void cycle(uint64_t cyc, bool req, bool ack, uint32_t payload);
+  bool stalled() const { return held_; }  // as AxilMonitor's: without it and REQ, nothing to check
 
  private:
   bool held_ = false;

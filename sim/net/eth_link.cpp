@@ -5,6 +5,7 @@
 
 EthLink::EthLink(sc_module_name name, RnicNode *a, RnicNode *b, const EthLinkCfg &cfg)
     : sc_module(name), cfg_(cfg) {
+  fifo_ps_ = ser_ps(cfg_.tx_fifo_bytes);
   RnicNode *nodes[2] = {a, b};
   for (int s = 0; s < 2; s++) {
     port_[s].link = this;
@@ -71,13 +72,14 @@ bool EthLink::tx_ready(int side) const {
   const Dir &d = dir_[side];
   uint64_t now = now_ps();
   uint64_t backlog = (d.wire_free_ps > now ? d.wire_free_ps - now : 0) + d.txq_ps;
-  return backlog < ser_ps(cfg_.tx_fifo_bytes);
+  return backlog < fifo_ps_;
 }
 
 uint8_t EthLink::tx_paused(int side) const {
   const Dir &d = dir_[side];
   uint64_t now = now_ps();
   if (d.paused_until_ps > now) return 0xFF;
+  if (d.pfc_last_ps <= now) return 0;  // the common case (no PFC frame holds a priority): no loop
   uint8_t m = 0;
   for (int p = 0; p < 8; p++) m |= uint8_t((d.pfc_until_ps[p] > now) << p);
   return m;
@@ -242,6 +244,7 @@ void EthLink::pfc_arrived(int dir, const std::vector<uint8_t> &f, uint64_t now) 
     unsigned q = unsigned(f[18 + 2 * p]) << 8 | f[19 + 2 * p];
     t.pfc_until_ps[p] = now + uint64_t(q) * ser_ps(64);
   }
+  t.pfc_last_ps = *std::max_element(t.pfc_until_ps, t.pfc_until_ps + 8);
   for (int p = 0; p < 8; p++) paused |= uint8_t((t.pfc_until_ps[p] > now) << p);
   if (on_pfc) on_pfc(dir, paused, now);
 }

@@ -154,6 +154,7 @@ class EthLink : public sc_module {
     bool pfc_out = false;                  // a PFC frame is to be sent
     uint64_t pfc_refresh_ps = 0;
     uint64_t pfc_until_ps[8] = {};         // this side's transmitter: priority p paused until
+    uint64_t pfc_last_ps = 0;              // the latest of pfc_until_ps: none paused from then on
   };
 
   static uint64_t now_ps();
@@ -173,6 +174,7 @@ class EthLink : public sc_module {
   void pcap_record(uint64_t t_ps, const std::vector<uint8_t> &f);
 
   EthLinkCfg cfg_;
+  uint64_t fifo_ps_ = 0;  // ser_ps(cfg_.tx_fifo_bytes): tx_ready asks every cycle
   Port port_[2];
   Dir dir_[2];
   std::FILE *pcap_ = nullptr;

@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 static constexpr size_t kPcProfWords = 65536 / 4;  // IMEM words (RNIC_PC_PROFILE)
 
@@ -47,8 +48,20 @@ static void eval_edge(Vrnic_core &c) {
     Vrnic_core___024root___eval_nba(r);
   }
 }
+// The low phase (clk_i just set to 0) evaluates the input region and the active triggers. When
+// no input changed since the last evaluation, every value the input region would compute is the
+// one the model holds already: logic that reads inputs and state alone is evaluated in both the
+// input and the NBA region (Verilator replicates it), so the last edge's NBA region left it at
+// the current inputs, and logic that reads inputs alone has not changed. The triggers would find
+// no edge (clk_i fell, rst_ni is steady) and only record clk_i's new level, which the next
+// rising edge is detected against: that is what a skipped evaluation does instead.
+static void eval_low(Vrnic_core &c, bool inputs_changed) {
+  if (inputs_changed) c.eval();
+  else c.rootp->__Vtrigrprev__TOP__clk_i = c.clk_i;
+}
 #else
 static void eval_edge(Vrnic_core &c) { c.eval(); }
+static void eval_low(Vrnic_core &c, bool) { c.eval(); }
 #endif
 
 // The model bakes in only the names "imem.hex" and "dmem.hex" (sim/block.mk): $readmemh reads them
@@ -248,70 +261,80 @@ static inline void strobe_to_bytes(uint64_t s, uint8_t *b) {
 
 void RnicNode::drive_inputs() {
   Vrnic_core &c = *core_;
+  // Every input is written through put/put_wide, which note whether its value changed: the low
+  // phase's evaluation is skipped when none did (eval_low).
+  bool &dirty = in_dirty_;
+  auto put = [&dirty](auto &dst, auto v) {
+    auto t = static_cast<std::remove_reference_t<decltype(dst)>>(v);
+    if (dst != t) dst = t, dirty = true;
+  };
+  auto put_wide = [&dirty](const uint8_t *b, uint32_t *w) {
+    if (std::memcmp(w, b, kDataBytes) != 0) bytes_to_wide(b, w), dirty = true;
+  };
   if (!bar_cur_ && !bar_queue_.empty()) {
     bar_cur_ = bar_queue_.front();
     bar_queue_.pop_front();
     aw_done_ = w_done_ = ar_done_ = false;
   }
   BarAccess *b = bar_cur_;
-  c.s_axil_awvalid_i = b && b->write && !aw_done_;
-  c.s_axil_awaddr_i = b ? b->addr : 0;
-  c.s_axil_wvalid_i = b && b->write && !w_done_;
-  c.s_axil_wdata_i = b ? b->data : 0;
-  c.s_axil_wstrb_i = b ? b->strb : 0;
-  c.s_axil_bready_i = 1;
-  c.s_axil_arvalid_i = b && !b->write && !ar_done_;
-  c.s_axil_araddr_i = b ? b->addr : 0;
-  c.s_axil_rready_i = 1;
+  put(c.s_axil_awvalid_i, b && b->write && !aw_done_);
+  put(c.s_axil_awaddr_i, b ? b->addr : 0);
+  put(c.s_axil_wvalid_i, b && b->write && !w_done_);
+  put(c.s_axil_wdata_i, b ? b->data : 0);
+  put(c.s_axil_wstrb_i, b ? b->strb : 0);
+  put(c.s_axil_bready_i, 1);
+  put(c.s_axil_arvalid_i, b && !b->write && !ar_done_);
+  put(c.s_axil_araddr_i, b ? b->addr : 0);
+  put(c.s_axil_rready_i, 1);
 
   // Doorbell BAR: the oldest queued burst, AW then its W beats; B always taken; never a read.
   if (!db_cur_ && !db_queue_.empty()) db_cur_ = true, db_aw_done_ = false, db_wbeat_ = 0;
   const DbBurst *d = db_cur_ ? &db_queue_.front() : nullptr;
-  c.s_axi_db_awvalid_i = d && !db_aw_done_;
-  c.s_axi_db_awid_i = 0;
-  c.s_axi_db_awaddr_i = d ? d->addr : 0;
-  c.s_axi_db_awlen_i = d ? d->beats - 1 : 0;
-  c.s_axi_db_awsize_i = __builtin_ctz(kDataBytes);
-  c.s_axi_db_awburst_i = 1;
-  c.s_axi_db_wvalid_i = d != nullptr;
+  put(c.s_axi_db_awvalid_i, d && !db_aw_done_);
+  put(c.s_axi_db_awid_i, 0);
+  put(c.s_axi_db_awaddr_i, d ? d->addr : 0);
+  put(c.s_axi_db_awlen_i, d ? d->beats - 1 : 0);
+  put(c.s_axi_db_awsize_i, __builtin_ctz(kDataBytes));
+  put(c.s_axi_db_awburst_i, 1);
+  put(c.s_axi_db_wvalid_i, d != nullptr);
   if (d) {
-    bytes_to_wide(&d->data[db_wbeat_ * kDataBytes], c.s_axi_db_wdata_i.data());
+    put_wide(&d->data[db_wbeat_ * kDataBytes], c.s_axi_db_wdata_i.data());
     uint64_t s = 0;
     for (unsigned i = 0; i < kDataBytes; i++) s |= uint64_t(d->strb[db_wbeat_ * kDataBytes + i]) << i;
-    c.s_axi_db_wstrb_i = s;
-    c.s_axi_db_wlast_i = db_wbeat_ + 1 == d->beats;
+    put(c.s_axi_db_wstrb_i, s);
+    put(c.s_axi_db_wlast_i, db_wbeat_ + 1 == d->beats);
   }
-  c.s_axi_db_bready_i = 1;
-  c.s_axi_db_arvalid_i = 0;
-  c.s_axi_db_rready_i = 1;
+  put(c.s_axi_db_bready_i, 1);
+  put(c.s_axi_db_arvalid_i, 0);
+  put(c.s_axi_db_rready_i, 1);
 
   if (pcie_) {
     AxiPorts &p = *axi_;
     pcie_->drive(p);
-    c.m_axi_awready_i = p.awready;
-    c.m_axi_wready_i = p.wready;
-    c.m_axi_arready_i = p.arready;
-    c.m_axi_bvalid_i = p.bvalid;
-    c.m_axi_bid_i = p.bid;
-    c.m_axi_bresp_i = p.bresp;
-    c.m_axi_rvalid_i = p.rvalid;
+    put(c.m_axi_awready_i, p.awready);
+    put(c.m_axi_wready_i, p.wready);
+    put(c.m_axi_arready_i, p.arready);
+    put(c.m_axi_bvalid_i, p.bvalid);
+    put(c.m_axi_bid_i, p.bid);
+    put(c.m_axi_bresp_i, p.bresp);
+    put(c.m_axi_rvalid_i, p.rvalid);
     if (p.rvalid) {
-      c.m_axi_rid_i = p.rid;
-      c.m_axi_rresp_i = p.rresp;
-      c.m_axi_rlast_i = p.rlast;
-      bytes_to_wide(p.rdata.data(), c.m_axi_rdata_i.data());
+      put(c.m_axi_rid_i, p.rid);
+      put(c.m_axi_rresp_i, p.rresp);
+      put(c.m_axi_rlast_i, p.rlast);
+      put_wide(p.rdata.data(), c.m_axi_rdata_i.data());
     }
-    c.msix_ack_i = pcie_->msix_ack();
+    put(c.msix_ack_i, pcie_->msix_ack());
   } else {  // tied off: always ready, never a response
-    c.m_axi_awready_i = 1;
-    c.m_axi_wready_i = 1;
-    c.m_axi_arready_i = 1;
-    c.m_axi_bvalid_i = 0;
-    c.m_axi_rvalid_i = 0;
-    c.msix_ack_i = 1;
+    put(c.m_axi_awready_i, 1);
+    put(c.m_axi_wready_i, 1);
+    put(c.m_axi_arready_i, 1);
+    put(c.m_axi_bvalid_i, 0);
+    put(c.m_axi_rvalid_i, 0);
+    put(c.msix_ack_i, 1);
   }
-  c.m_axis_tx_tready_i = eth_ ? eth_->tx_ready() : 1;
-  c.tx_pause_i = eth_ ? eth_->tx_paused() : 0;
+  put(c.m_axis_tx_tready_i, eth_ ? eth_->tx_ready() : 1);
+  put(c.tx_pause_i, eth_ ? eth_->tx_paused() : 0);
 
   // RX: one beat of the current frame, byte 0 in the lowest lane.
   if (!rx_queue_.empty()) {
@@ -320,12 +343,12 @@ void RnicNode::drive_inputs() {
     uint64_t keep = n == 64 ? ~0ull : ((1ull << n) - 1);  // n <= kDataBytes
     uint8_t lanes[kDataBytes] = {};
     std::memcpy(lanes, f.data() + rx_off_, n);
-    bytes_to_wide(lanes, c.s_axis_rx_tdata_i.data());
-    c.s_axis_rx_tkeep_i = keep;
-    c.s_axis_rx_tlast_i = rx_off_ + n >= f.size();
-    c.s_axis_rx_tvalid_i = 1;
+    put_wide(lanes, c.s_axis_rx_tdata_i.data());
+    put(c.s_axis_rx_tkeep_i, keep);
+    put(c.s_axis_rx_tlast_i, rx_off_ + n >= f.size());
+    put(c.s_axis_rx_tvalid_i, 1);
   } else {
-    c.s_axis_rx_tvalid_i = 0;
+    put(c.s_axis_rx_tvalid_i, 0);
   }
 }
 
@@ -434,6 +457,36 @@ void RnicNode::sample_handshakes() {
 // The port checkers other than the DMA master's (which sees the AxiPorts the PCIe model sees).
 void RnicNode::monitor_cycle() {
   const Vrnic_core &c = *core_;
+  // The two BARs are quiet nearly always: a cycle without VALID on them and without a stall
+  // going on would check nothing (AxilMonitor/AxiMonitor::stalled), so their signals are not
+  // even gathered then.
+  if (c.s_axil_awvalid_i || c.s_axil_wvalid_i || c.s_axil_bvalid_o || c.s_axil_arvalid_i || c.s_axil_rvalid_o ||
+      mon_->bar0.stalled())
+    monitor_bar0();
+  if (c.s_axi_db_awvalid_i || c.s_axi_db_wvalid_i || c.s_axi_db_bvalid_o || c.s_axi_db_arvalid_i ||
+      c.s_axi_db_rvalid_o || mon_->db.stalled())
+    monitor_db();
+  // A stream port likewise: its beat is gathered (and hashed) only when the monitor needs it.
+  uint8_t lanes[kDataBytes];
+  auto stream = [&](AxisMonitor &m, bool valid, bool ready, uint64_t keep, bool last, const uint32_t *data) {
+    if (!valid && !m.stalled()) return;
+    AxisSignals s;
+    s.tvalid = valid, s.tready = ready;
+    if (valid) {
+      s.tkeep = keep, s.tlast = last;
+      if (m.needs_data(valid, ready)) wide_to_bytes(data, lanes), s.tdata = lanes;
+    }
+    m.cycle(cycle_, s);
+  };
+  stream(mon_->tx, c.m_axis_tx_tvalid_o, c.m_axis_tx_tready_i, c.m_axis_tx_tkeep_o, c.m_axis_tx_tlast_o,
+         c.m_axis_tx_tdata_o.data());
+  stream(mon_->rx, c.s_axis_rx_tvalid_i, c.s_axis_rx_tready_o, c.s_axis_rx_tkeep_i, c.s_axis_rx_tlast_i,
+         c.s_axis_rx_tdata_i.data());
+  if (c.msix_req_o || mon_->msix.stalled()) mon_->msix.cycle(cycle_, c.msix_req_o, c.msix_ack_i, c.msix_vector_o);
+}
+
+void RnicNode::monitor_bar0() {
+  const Vrnic_core &c = *core_;
   AxilSignals l;
   l.awvalid = c.s_axil_awvalid_i, l.awready = c.s_axil_awready_o, l.awaddr = c.s_axil_awaddr_i;
   l.wvalid = c.s_axil_wvalid_i, l.wready = c.s_axil_wready_o, l.wdata = c.s_axil_wdata_i, l.wstrb = c.s_axil_wstrb_i;
@@ -441,6 +494,10 @@ void RnicNode::monitor_cycle() {
   l.arvalid = c.s_axil_arvalid_i, l.arready = c.s_axil_arready_o, l.araddr = c.s_axil_araddr_i;
   l.rvalid = c.s_axil_rvalid_o, l.rready = c.s_axil_rready_i, l.rdata = c.s_axil_rdata_o, l.rresp = c.s_axil_rresp_o;
   mon_->bar0.cycle(cycle_, l);
+}
+
+void RnicNode::monitor_db() {
+  const Vrnic_core &c = *core_;
   AxiPorts &p = *dbp_;
   p.awvalid = c.s_axi_db_awvalid_i, p.awready = c.s_axi_db_awready_o;
   if (p.awvalid) {
@@ -458,22 +515,6 @@ void RnicNode::monitor_cycle() {
   p.rvalid = c.s_axi_db_rvalid_o, p.rready = c.s_axi_db_rready_i;
   if (p.rvalid) p.rid = c.s_axi_db_rid_o, p.rresp = c.s_axi_db_rresp_o, p.rlast = c.s_axi_db_rlast_o;
   mon_->db.cycle(cycle_, p);
-  uint8_t lanes[kDataBytes];
-  AxisSignals t;
-  t.tvalid = c.m_axis_tx_tvalid_o, t.tready = c.m_axis_tx_tready_i;
-  if (t.tvalid) {
-    t.tkeep = c.m_axis_tx_tkeep_o, t.tlast = c.m_axis_tx_tlast_o;
-    if (mon_->tx.needs_data(t.tvalid, t.tready)) wide_to_bytes(c.m_axis_tx_tdata_o.data(), lanes), t.tdata = lanes;
-  }
-  mon_->tx.cycle(cycle_, t);
-  AxisSignals x;
-  x.tvalid = c.s_axis_rx_tvalid_i, x.tready = c.s_axis_rx_tready_o;
-  if (x.tvalid) {
-    x.tkeep = c.s_axis_rx_tkeep_i, x.tlast = c.s_axis_rx_tlast_i;
-    if (mon_->rx.needs_data(x.tvalid, x.tready)) wide_to_bytes(c.s_axis_rx_tdata_i.data(), lanes), x.tdata = lanes;
-  }
-  mon_->rx.cycle(cycle_, x);
-  mon_->msix.cycle(cycle_, c.msix_req_o, c.msix_ack_i, c.msix_vector_o);
 }
 
 // Mixes what the transactors see this cycle (inputs as driven, outputs before the edge):
@@ -542,10 +583,12 @@ void RnicNode::clock_thread() {
     if (waves_->on()) waves_->dump(now_ps());
   }
   c.rst_ni = 1;
+  in_dirty_ = true;  // rst_ni rose
   for (;;) {
     drive_inputs();
     c.clk_i = 0;
-    c.eval();
+    eval_low(c, in_dirty_);
+    in_dirty_ = false;
     if (waves_->on()) waves_->dump(now_ps());
     if (trace_) trace_cycle();
     sample_handshakes();  // ready/valid as seen just before the rising edge

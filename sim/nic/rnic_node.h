@@ -116,6 +116,8 @@ class RnicNode : public sc_module {
   void deliver_msix(unsigned v);
   void trace_cycle();
   void monitor_cycle();
+  void monitor_bar0();
+  void monitor_db();
 
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<Vrnic_core> core_;
@@ -123,6 +125,7 @@ class RnicNode : public sc_module {
   sc_time period_;
   uint64_t cycle_ = 0;
   bool trace_ = false;
+  bool in_dirty_ = true;  // an input changed since the model's last evaluation (drive_inputs)
   // RNIC_PC_PROFILE=PREFIX: cycles per soft-core PC (the instruction in the execute stage, so a
   // stalled MMIO access counts at its own PC), written to PREFIX.<node> at the end
   std::vector<uint64_t> pc_prof_;
