@@ -297,21 +297,42 @@ module wqe_fetch #(
       fidx_mem[cur_a] <= cur_q[48] ? cur_pi : fidx_q + k_q;   // (k_q ring entries)
   end
 
+  // The completing command's region and record number come from registers that always hold
+  // cmd_reg/cmd_rec at cp_q (timing: the LUTRAM read at cp_q started the path through rec_live
+  // into rec_pend_q, the core's deepest at 8-9 LUT levels): loaded with the entry at cp_q + 1
+  // (cp1_q) when a command completes, with the ring's write when it stores into the entry cp_q
+  // points at next. The same values as the RAM reads in every cycle.
+  logic [CmdAw-1:0]  cp1_q;                // cp_q + 1 (the RAM's second read address)
+  logic [1:0]        cpl_reg_q, cmd_wreg;
+  logic [RecPw-1:0]  cpl_rec_q, cmd_wrec;
+  logic              cmd_we;
+  assign cmd_we   = (push && !full) || go_push;
+  assign cmd_wreg = (push && !full) ? (cmd_rq_in ? RegRq : RegSq) : (cur_rq ? RegRdb : RegDb);
+  assign cmd_wrec = (push && !full) ? '0 : cur_rq ? RecPw'(rrec_wp_q) : go_rec;
+  always_ff @(posedge clk_i) begin
+    if (cmd_we && wp_q[CmdAw-1:0] == (rd_cpl_valid_i ? cp1_q : cp_q[CmdAw-1:0])) begin
+      cpl_reg_q <= cmd_wreg;
+      cpl_rec_q <= cmd_wrec;
+    end else if (rd_cpl_valid_i) begin
+      cpl_reg_q <= cmd_reg[cp1_q];
+      cpl_rec_q <= cmd_rec[cp1_q];
+    end
+  end
   always_ff @(posedge clk_i) begin
     if (push && !full) begin
       cmd_addr[wp_q[CmdAw-1:0]] <= {addr_hi_q, addr_lo_q[31:6]};
       cmd_bbs[wp_q[CmdAw-1:0]]  <= bbs_clamped;
       cmd_slot[wp_q[CmdAw-1:0]] <= tc_wdata_i[rnic_spec_pkg::WQF_CMD_SLOT_LSB +: CslotAw];
       cmd_tag[wp_q[CmdAw-1:0]]  <= tc_wdata_i[rnic_spec_pkg::WQF_CMD_TAG_LSB +: 8];
-      cmd_reg[wp_q[CmdAw-1:0]]  <= cmd_rq_in ? RegRq : RegSq;
-      cmd_rec[wp_q[CmdAw-1:0]]  <= '0;
+      cmd_reg[wp_q[CmdAw-1:0]]  <= cmd_wreg;
+      cmd_rec[wp_q[CmdAw-1:0]]  <= cmd_wrec;
     end else if (go_push) begin
       cmd_addr[wp_q[CmdAw-1:0]] <= base_q;
       cmd_bbs[wp_q[CmdAw-1:0]]  <= kb;
       cmd_slot[wp_q[CmdAw-1:0]] <= cur_rq ? CslotAw'(rslot_q) : CslotAw'(dslot_q);
       cmd_tag[wp_q[CmdAw-1:0]]  <= '0;
-      cmd_reg[wp_q[CmdAw-1:0]]  <= cur_rq ? RegRdb : RegDb;
-      cmd_rec[wp_q[CmdAw-1:0]]  <= cur_rq ? RecPw'(rrec_wp_q) : go_rec;
+      cmd_reg[wp_q[CmdAw-1:0]]  <= cmd_wreg;
+      cmd_rec[wp_q[CmdAw-1:0]]  <= cmd_wrec;
     end
     if (go_push && cur_rq) begin
       rrec_qpn[rrec_wp_q[RrAw-1:0]]   <= cur_qpn;
@@ -387,9 +408,9 @@ module wqe_fetch #(
   logic       cpl_db, cpl_rdb;             // the completing command is an sq_db- / rq_db-started one
   logic [RecPw-1:0] cpl_rec;
   logic       rec_live, rrec_live;         // and its record was not dropped by the firmware
-  assign cpl_db  = cmd_reg[cp_q[CmdAw-1:0]] == RegDb;
-  assign cpl_rdb = cmd_reg[cp_q[CmdAw-1:0]] == RegRdb;
-  assign cpl_rec = cmd_rec[cp_q[CmdAw-1:0]];
+  assign cpl_db  = cpl_reg_q == RegDb;
+  assign cpl_rdb = cpl_reg_q == RegRdb;
+  assign cpl_rec = cpl_rec_q;
   // a dropped record's number may be taken again only DbNum pushes later, and at most DbNum
   // engine commands are outstanding: RecPw bits tell a live record from a dropped one (RQ: the same
   // with RdbNum and RrPw)
@@ -402,6 +423,7 @@ module wqe_fetch #(
       ip_q      <= '0;
       dp_q      <= '0;
       cp_q      <= '0;
+      cp1_q     <= CmdAw'(1);
       fw_q      <= '0;
       auto_q    <= '0;
       rauto_q   <= '0;
@@ -489,6 +511,7 @@ module wqe_fetch #(
       end
       if (rd_cpl_valid_i) begin
         cp_q <= cp_q + 1'b1;
+        cp1_q <= cp1_q + 1'b1;
         if (!cpl_db && !cpl_rdb) begin
           done_q <= done_q + 8'd1;
           if (rd_cpl_status_i != 2'b00) begin
