@@ -109,7 +109,7 @@ module wqe_fetch #(
   localparam int unsigned CmdNum   = rnic_spec_pkg::FW_TC_WQF_CMD_NUM;  // the firmware's commands
   localparam int unsigned DbNum    = rnic_spec_pkg::FW_TC_WQF_DB_NUM;   // doorbell-started ones (records)
   localparam int unsigned RecAw    = $clog2(DbNum);
-  localparam int unsigned RecPw    = RecAw + 2;                         // record numbers (see rec_live)
+  localparam int unsigned RecPw    = RecAw + 2;                         // record numbers (see rec_v_q)
   // the command ring holds both kinds: at most CmdNum of the firmware's and DbNum of the engine's
   // (its pointers wrap at a power of two)
   localparam int unsigned RingNum  = 1 << $clog2(CmdNum + DbNum + RdbNum);
@@ -297,21 +297,42 @@ module wqe_fetch #(
       fidx_mem[cur_a] <= cur_q[48] ? cur_pi : fidx_q + k_q;   // (k_q ring entries)
   end
 
+  // The completing command's region and record number come from registers that always hold
+  // cmd_reg/cmd_rec at cp_q (timing: the LUTRAM read at cp_q started the path through rec_hit
+  // into rec_pend_q, the core's deepest at 8-9 LUT levels): loaded with the entry at cp_q + 1
+  // (cp1_q) when a command completes, with the ring's write when it stores into the entry cp_q
+  // points at next. The same values as the RAM reads in every cycle.
+  logic [CmdAw-1:0]  cp1_q;                // cp_q + 1 (the RAM's second read address)
+  logic [1:0]        cpl_reg_q, cmd_wreg;
+  logic [RecPw-1:0]  cpl_rec_q, cmd_wrec;
+  logic              cmd_we;
+  assign cmd_we   = (push && !full) || go_push;
+  assign cmd_wreg = (push && !full) ? (cmd_rq_in ? RegRq : RegSq) : (cur_rq ? RegRdb : RegDb);
+  assign cmd_wrec = (push && !full) ? '0 : cur_rq ? RecPw'(rrec_wp_q) : go_rec;
+  always_ff @(posedge clk_i) begin
+    if (cmd_we && wp_q[CmdAw-1:0] == (rd_cpl_valid_i ? cp1_q : cp_q[CmdAw-1:0])) begin
+      cpl_reg_q <= cmd_wreg;
+      cpl_rec_q <= cmd_wrec;
+    end else if (rd_cpl_valid_i) begin
+      cpl_reg_q <= cmd_reg[cp1_q];
+      cpl_rec_q <= cmd_rec[cp1_q];
+    end
+  end
   always_ff @(posedge clk_i) begin
     if (push && !full) begin
       cmd_addr[wp_q[CmdAw-1:0]] <= {addr_hi_q, addr_lo_q[31:6]};
       cmd_bbs[wp_q[CmdAw-1:0]]  <= bbs_clamped;
       cmd_slot[wp_q[CmdAw-1:0]] <= tc_wdata_i[rnic_spec_pkg::WQF_CMD_SLOT_LSB +: CslotAw];
       cmd_tag[wp_q[CmdAw-1:0]]  <= tc_wdata_i[rnic_spec_pkg::WQF_CMD_TAG_LSB +: 8];
-      cmd_reg[wp_q[CmdAw-1:0]]  <= cmd_rq_in ? RegRq : RegSq;
-      cmd_rec[wp_q[CmdAw-1:0]]  <= '0;
+      cmd_reg[wp_q[CmdAw-1:0]]  <= cmd_wreg;
+      cmd_rec[wp_q[CmdAw-1:0]]  <= cmd_wrec;
     end else if (go_push) begin
       cmd_addr[wp_q[CmdAw-1:0]] <= base_q;
       cmd_bbs[wp_q[CmdAw-1:0]]  <= kb;
       cmd_slot[wp_q[CmdAw-1:0]] <= cur_rq ? CslotAw'(rslot_q) : CslotAw'(dslot_q);
       cmd_tag[wp_q[CmdAw-1:0]]  <= '0;
-      cmd_reg[wp_q[CmdAw-1:0]]  <= cur_rq ? RegRdb : RegDb;
-      cmd_rec[wp_q[CmdAw-1:0]]  <= cur_rq ? RecPw'(rrec_wp_q) : go_rec;
+      cmd_reg[wp_q[CmdAw-1:0]]  <= cmd_wreg;
+      cmd_rec[wp_q[CmdAw-1:0]]  <= cmd_wrec;
     end
     if (go_push && cur_rq) begin
       rrec_qpn[rrec_wp_q[RrAw-1:0]]   <= cur_qpn;
@@ -386,14 +407,28 @@ module wqe_fetch #(
   logic       dropped_q;
   logic       cpl_db, cpl_rdb;             // the completing command is an sq_db- / rq_db-started one
   logic [RecPw-1:0] cpl_rec;
-  logic       rec_live, rrec_live;         // and its record was not dropped by the firmware
-  assign cpl_db  = cmd_reg[cp_q[CmdAw-1:0]] == RegDb;
-  assign cpl_rdb = cmd_reg[cp_q[CmdAw-1:0]] == RegRdb;
-  assign cpl_rec = cmd_rec[cp_q[CmdAw-1:0]];
+  logic       rrec_live;                   // and its record was not dropped by the firmware
+  logic [DbNum-1:0] rec_hit;               // ... and it is record i (SQ records, below)
+  assign cpl_db  = cpl_reg_q == RegDb;
+  assign cpl_rdb = cpl_reg_q == RegRdb;
+  assign cpl_rec = cpl_rec_q;
   // a dropped record's number may be taken again only DbNum pushes later, and at most DbNum
   // engine commands are outstanding: RecPw bits tell a live record from a dropped one (RQ: the same
   // with RdbNum and RrPw)
-  assign rec_live = RecPw'(cpl_rec - rec_rp_q) < rec_cnt;
+  // An SQ record's liveness per FIFO slot instead of (cpl_rec - rec_rp_q) < rec_cnt (timing: the
+  // subtract and compare in front of the record loops made rec_pend_q the block's deepest
+  // endpoint, at the 100g core's ceiling): slot i holds a record (rec_v_q) whose number's upper
+  // bits are rec_hi_q. The live numbers rec_rp_q .. rec_rp_q + rec_cnt - 1 (at most DbNum) sit
+  // in distinct slots, so a number is live exactly when its slot holds a record with its upper
+  // bits. Set at a record's push, cleared at its pop (a push and a pop of one slot in one cycle
+  // would need 0 or DbNum + 1 records).
+  localparam int unsigned RecHiW = RecPw - RecAw;
+  logic [DbNum-1:0]        rec_v_q;
+  logic [RecHiW*DbNum-1:0] rec_hi_q;
+  always_comb
+    for (int i = 0; i < DbNum; i++)
+      rec_hit[i] = rec_v_q[i] && cpl_rec[RecAw-1:0] == RecAw'(i) &&
+                   rec_hi_q[RecHiW*i +: RecHiW] == cpl_rec[RecPw-1:RecAw];
   assign rrec_live = RrPw'(RrPw'(cpl_rec) - rrec_rp_q) < rrec_cnt;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -402,6 +437,7 @@ module wqe_fetch #(
       ip_q      <= '0;
       dp_q      <= '0;
       cp_q      <= '0;
+      cp1_q     <= CmdAw'(1);
       fw_q      <= '0;
       auto_q    <= '0;
       rauto_q   <= '0;
@@ -446,6 +482,8 @@ module wqe_fetch #(
       rec_cnt_q <= '0;
       rec_err_q <= '0;
       rec_pend_q <= '0;
+      rec_v_q   <= '0;
+      rec_hi_q  <= '0;
       last_qpn_q <= '0;
       last_end_q <= '0;
       ext_q     <= 1'b0;
@@ -489,6 +527,7 @@ module wqe_fetch #(
       end
       if (rd_cpl_valid_i) begin
         cp_q <= cp_q + 1'b1;
+        cp1_q <= cp1_q + 1'b1;
         if (!cpl_db && !cpl_rdb) begin
           done_q <= done_q + 8'd1;
           if (rd_cpl_status_i != 2'b00) begin
@@ -574,12 +613,20 @@ module wqe_fetch #(
         end else begin
           rec_pend_q[i*RecCntW +: RecCntW] <= rec_pend_q[i*RecCntW +: RecCntW]
                          + RecCntW'(go_push && !cur_rq && go_rec[RecAw-1:0] == RecAw'(i))
-                         - RecCntW'(rd_cpl_valid_i && cpl_db && rec_live && cpl_rec[RecAw-1:0] == RecAw'(i));
-          if (rd_cpl_valid_i && cpl_db && rec_live && cpl_rec[RecAw-1:0] == RecAw'(i) && rd_cpl_status_i != 2'b00)
+                         - RecCntW'(rd_cpl_valid_i && cpl_db && rec_hit[i]);
+          if (rd_cpl_valid_i && cpl_db && rec_hit[i] && rd_cpl_status_i != 2'b00)
             rec_err_q[i] <= 1'b1;
         end
       end
       if (rec_pop) rec_rp_q <= rec_rp_q + 1'b1;
+      if (go_push || rec_pop) for (int i = 0; i < DbNum; i++) begin
+        if (go_push && !cur_rq && !ext_go && rec_wp_q[RecAw-1:0] == RecAw'(i)) begin
+          rec_v_q[i] <= 1'b1;
+          rec_hi_q[RecHiW*i +: RecHiW] <= rec_wp_q[RecPw-1:RecAw];
+        end else if (rec_pop && rec_rp_q[RecAw-1:0] == RecAw'(i)) begin
+          rec_v_q[i] <= 1'b0;
+        end
+      end
       rec_cnt_q <= rec_cnt_q + RecPw'(go_push && !cur_rq && !ext_go) - RecPw'(rec_pop);
       dused_q <= dused_q + (go_push && !cur_rq ? DbCntW'(k_q) : '0)
                          - (rec_pop ? rec_bbs[rec_rp_q[RecAw-1:0]] : '0);

@@ -308,7 +308,10 @@ module xport_rx #(
   logic [RxW-1:0]           rr_x_d, m_x;
   logic [MaxReads-1:0]      rr_atom_q;              // the context is an atomic's (rd_desc.atomic)
   logic [MaxReads-1:0]      rr_gap_q;               // a gap was reported (READ_GAP) since it last advanced
-  logic                     g_hit;                  // the response is ahead of a READ's next PSN
+  // the response is ahead of a READ's next PSN: per context (g_vec), registered in SRrM
+  // (g_vec_q), then the pick (g_hit/g_idx) registered in SRrA for SCls (timing, below)
+  logic [MaxReads-1:0]      g_vec, g_vec_q;
+  logic                     g_hit;
   logic [RrW-1:0]           g_idx;
   logic                     w_rep, w_free, m_hit;
   logic [RrW-1:0]           w_rep_idx, w_free_idx, w_idx, m_idx, rr_slot_q, pend_slot_q;
@@ -325,15 +328,13 @@ module xport_rx #(
   // w_idx and w_oh are used only with rdd_fire). The same values whenever they are read.
   always_comb begin
     w_rep = 1'b0; w_rep_idx = '0; w_free = 1'b0; w_free_idx = '0; m_hit = 1'b0; m_idx = '0;
-    g_hit = 1'b0; g_idx = '0;
+    g_vec = '0;
     if (h_rrm) begin
       for (int i = MaxReads - 1; i >= 0; i--) begin
         // a response of this QP beyond the next one a READ expects: one was lost (the responder
         // answers in PSN order); reported once until the READ advances
-        if (rr_v_q[i] && !rr_atom_q[i] && !rr_gap_q[i] && rr_qpn_q[24*i +: 24] == h_q.dest_qp &&
-            h_q.psn != rr_nxt_q[24*i +: 24] && !(h_q.psn - rr_nxt_q[24*i +: 24] >= 24'h400000)) begin
-          g_hit = 1'b1; g_idx = RrW'(i);
-        end
+        g_vec[i] = rr_v_q[i] && !rr_atom_q[i] && !rr_gap_q[i] && rr_qpn_q[24*i +: 24] == h_q.dest_qp &&
+                   h_q.psn != rr_nxt_q[24*i +: 24] && !(h_q.psn - rr_nxt_q[24*i +: 24] >= 24'h400000);
         if (rr_v_q[i] && rr_qpn_q[24*i +: 24] == h_q.dest_qp && rr_nxt_q[24*i +: 24] == h_q.psn &&
             rr_atom_q[i] == (h_q.opcode == OpAtomicAck)) begin
           m_hit = 1'b1; m_idx = RrW'(i);
@@ -588,8 +589,20 @@ module xport_rx #(
   // READ descriptors and QP-table writes are taken only in SIdle, contexts advance only in SFin,
   // and rr_stat_q changes by a settle in SSync or SIdle only, before SRrM (rr_stok_q: its status
   // registered in SRrA; SCls also reads it itself for rr_nst_q).
+  // The READ-gap search in two of these stages (timing: the 24-bit QPN compare, the PSN
+  // difference's sign and the pick over the contexts in series were the core's deepest path,
+  // 8-9 LUT levels from rr_nxt_q into g_idx_q/g_hit_q): the per-context test registered from
+  // SRrM (g_vec_q), the lowest-index pick from that in SRrA. SCls, the only reader of
+  // g_hit_q/g_idx_q (rr_gap_set, the READ_GAP event), sees the same values as with one stage.
+  always_comb begin
+    g_hit = 1'b0; g_idx = '0;
+    for (int i = MaxReads - 1; i >= 0; i--)
+      if (g_vec_q[i]) begin
+        g_hit = 1'b1; g_idx = RrW'(i);
+      end
+  end
   always_ff @(posedge clk_i) begin
-    m_hit_q <= m_hit; m_idx_q <= m_idx; g_hit_q <= g_hit; g_idx_q <= g_idx;
+    m_hit_q <= m_hit; m_idx_q <= m_idx; g_vec_q <= g_vec; g_hit_q <= g_hit; g_idx_q <= g_idx;
     for (int j = 0; j < NPm; j++) rr_pl_oh_q[j] <= 32'(pl2) == 8 + j;
     rr_pmsk_q <= 12'(pmtu - 17'd1);
     rr_pm1_q <= 12'(h_q.payload_len - 16'd1);
