@@ -78,7 +78,8 @@ module rnic_fw_tile #(
   logic [3:0]  tc_be;
   logic        tc_req, tc_go, tc_we, sel_qpc, tc_rvalid;
   logic [31:0] tc_rdata;
-  logic        eq_req_q, eq_we_q, eng_rv_q, mb_req_q, mb_rv_q;
+  logic        eq_go_q, eq_we_q, eng_rv_q, mb_rv_q;
+  logic        eq_req, mb_req;
   // a QP-context RAM load's data is valid the cycle after its request: from a load accepted
   // (qpc_ld_q) and an address in the RAM (qpc_ra_q: its region bits and the RAM's bit, raw from
   // the address add, decoded the cycle after), registered apart (see tc_go_o and ra_q in rv_cpu)
@@ -95,41 +96,56 @@ module rnic_fw_tile #(
   // passed to the engines (their answer would come a cycle after the ring's)
   localparam int unsigned EvrAw = $clog2(rnic_spec_pkg::FW_TC_EVR_NUM * rnic_spec_pkg::RX_EVENT_BYTES);
   localparam logic [11:0] EvrBase = rnic_spec_pkg::FW_TC_EVR_BASE;
-  logic sel_evr, sel_mb;
-  assign sel_evr = !sel_qpc && tc_addr_full[11:EvrAw] == EvrBase[11:EvrAw];
-  // the descriptor mailboxes' page: offset bit 12 (spec fw_tc mbox_page; the ring's slots alias
-  // into it, as into the rest of the window, so a load has exactly one answer)
-  assign sel_mb = !sel_qpc && !sel_evr && tc_addr_full[12] == rnic_spec_pkg::FW_TC_MBOX_PAGE[12];
+  // Which target a request addresses is decoded the cycle after, from its address bits
+  // registered raw (eq_hi_q, eq_qpc_q, eq_mbp_q and eq_addr_q, loaded with the request, eq_go_q:
+  // any data request), as rv_cpu's mq_go_q/ra_q do: no logic between the core's address add and
+  // these flops. A request flag computed in the request's own cycle put the core's request logic
+  // and the window decode behind the add in one cone, which ABC mapped up to 10 LUT levels from
+  // the IMEM read (session 24: eq_req_q/mb_req_q). The engines get the decoded request (from
+  // flops: two LUT levels) in the same cycle as before.
+  logic [3:0] eq_hi_q;   // the region bits [31:28]
+  logic       eq_qpc_q;  // the QP-context RAM's bit
+  logic       eq_mbp_q;  // offset bit 12 (the mailboxes' page)
+  logic       sel_evr, sel_mb, eq_win;
+  // the receive-event ring's slots (the ring answers the load itself, a cycle earlier than the
+  // engines would), the mailboxes' page (offset bit 12; the ring's slots alias into it, as into
+  // the rest of the window, so a load has exactly one answer)
+  assign eq_win = eq_go_q && eq_hi_q == rv_pkg::TcBase[31:28] && !eq_qpc_q;
+  assign sel_evr = eq_addr_q[11:EvrAw] == EvrBase[11:EvrAw];
+  assign sel_mb  = eq_mbp_q == rnic_spec_pkg::FW_TC_MBOX_PAGE[12];
+  assign eq_req  = eq_win && !sel_evr && !sel_mb;
+  assign mb_req  = eq_win && !sel_evr && sel_mb;
   always_ff @(posedge clk_i) begin
     if (!core_run_i) begin
-      eq_req_q <= 1'b0;
-      mb_req_q <= 1'b0;
+      eq_go_q <= 1'b0;
       qpc_ld_q <= 1'b0;
       eng_rv_q <= 1'b0;
       mb_rv_q <= 1'b0;
     end else begin
-      eq_req_q <= tc_req && !sel_qpc && !sel_evr && tc_addr_full[12] != rnic_spec_pkg::FW_TC_MBOX_PAGE[12];
-      mb_req_q <= tc_req && sel_mb;
+      eq_go_q <= tc_go;
       qpc_ld_q <= tc_go && !tc_we;
-      eng_rv_q <= eq_req_q && !eq_we_q;
-      mb_rv_q <= mb_req_q && !eq_we_q;
+      eng_rv_q <= eq_req && !eq_we_q;
+      mb_rv_q <= mb_req && !eq_we_q;
     end
     qpc_ra_q <= {tc_addr_full[31:28], sel_qpc};
     evr_ra_q <= tc_addr_full[11:EvrAw];
     // loaded by a data request (any address) so an idle core does not toggle the engines'
-    // inputs; not by tc_req, the request and the address decode in one cone
+    // inputs
     if (tc_go) begin
       eq_we_q    <= tc_we;
       eq_addr_q  <= tc_addr_full[11:0];
       eq_wdata_q <= tc_wdata;
+      eq_hi_q    <= tc_addr_full[31:28];
+      eq_qpc_q   <= sel_qpc;
+      eq_mbp_q   <= tc_addr_full[12];
     end
   end
-  assign tc_req_o = eq_req_q;
+  assign tc_req_o = eq_req;
   assign tc_we_o = eq_we_q;
   assign tc_wdata_o = eq_wdata_q;
   assign tc_addr_o = eq_addr_q;
   logic unused_tc;
-  assign unused_tc = ^{tc_addr_full[31:13], tr_valid, tr_rd_we, tr_trap, tr_pc, tr_insn, tr_rd_wdata, tr_rd};
+  assign unused_tc = ^{tc_req, tc_addr_full[31:13], tr_valid, tr_rd_we, tr_trap, tr_pc, tr_insn, tr_rd_wdata, tr_rd};
   // the receive-event ring: its slots read from the core's address (loaded by any data
   // request, like eq_*_q), its counts on the registered request like the engines' registers
   logic [31:0] evr_rdata, evr_reg_rdata;
@@ -137,7 +153,7 @@ module rnic_fw_tile #(
   rnic_fw_evring u_evring (
     .clk_i, .rst_ni, .in_valid_i(evt_valid_i), .in_ready_o(evt_ready_o), .in_data_i(evt_data_i),
     .rd_en_i(tc_go), .rd_addr_i(tc_addr_full[EvrAw-1:2]), .rd_data_o(evr_rdata),
-    .tc_req_i(eq_req_q), .tc_we_i(eq_we_q), .tc_addr_i(eq_addr_q), .tc_wdata_i(eq_wdata_q),
+    .tc_req_i(eq_req), .tc_we_i(eq_we_q), .tc_addr_i(eq_addr_q), .tc_wdata_i(eq_wdata_q),
     .tc_rdata_o(evr_reg_rdata)
   );
   rnic_qpc_ram #(.NumQps(NumQps), .EntryBytes(rnic_spec_pkg::FW_TC_QPC_ENTRY_BYTES)) u_qpc (
@@ -159,7 +175,7 @@ module rnic_fw_tile #(
   // ---- the descriptor mailboxes on the tightly coupled window (spec fw_tc mbox_regs) ----------
   // posted one-cycle stores of the data words and the commit, two-cycle loads of the status
   rnic_fw_desc_mbox u_desc_mbox (
-    .clk_i, .rst_ni, .tc_req_i(mb_req_q), .tc_we_i(eq_we_q), .tc_addr_i(eq_addr_q), .tc_wdata_i(eq_wdata_q),
+    .clk_i, .rst_ni, .tc_req_i(mb_req), .tc_we_i(eq_we_q), .tc_addr_i(eq_addr_q), .tc_wdata_i(eq_wdata_q),
     .tc_rdata_o(mb_rdata), .txd_valid_o, .txd_ready_i, .txd_data_o, .rqd_valid_o, .rqd_ready_i, .rqd_data_o,
     .rdd_valid_o, .rdd_ready_i, .rdd_data_o
   );

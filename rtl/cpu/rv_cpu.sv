@@ -97,10 +97,22 @@ module rv_cpu #(
   assign a_wdata = rst_ni ? d_wdata : ld_wdata_i;
   assign a_be    = rst_ni ? d_be    : 4'b1111;
 
-  logic sel_imem, sel_dmem, sel_tc;
-  assign sel_imem  = (a_addr[31:28] == rv_pkg::ImemBase[31:28]);
-  assign sel_dmem  = (a_addr[31:28] == rv_pkg::DmemBase[31:28]);
-  assign sel_tc    = (a_addr[31:28] == rv_pkg::TcBase[31:28]);
+  // The memories' port B and the tightly coupled request decode the core's address and the
+  // loader's apart, not the a_addr mux's output: the core's region compares are kept as nets of
+  // their own (one LUT from the address add's carry chain each). Without that, ABC (the chain's
+  // outputs arrive at time 0 for it) mapped mux, compares and the request into a chain of five
+  // LUTs behind the chain, 9-10 LUT levels from the IMEM read in some netlists (session 24).
+  (* keep *) logic dsel_imem, dsel_dmem;
+  logic dsel_tc;
+  logic lsel_imem, lsel_dmem;
+  assign dsel_imem = (d_addr[31:28] == rv_pkg::ImemBase[31:28]);
+  assign dsel_dmem = (d_addr[31:28] == rv_pkg::DmemBase[31:28]);
+  assign dsel_tc   = (d_addr[31:28] == rv_pkg::TcBase[31:28]);
+  assign lsel_imem = (ld_addr_i[31:28] == rv_pkg::ImemBase[31:28]);
+  assign lsel_dmem = (ld_addr_i[31:28] == rv_pkg::DmemBase[31:28]);
+  logic imem_b_en, dmem_b_en;
+  assign imem_b_en = rst_ni ? (d_go & dsel_imem) : (ld_req_i & lsel_imem);
+  assign dmem_b_en = rst_ni ? (d_go & dsel_dmem) : (ld_req_i & lsel_dmem);
   // Last cycle's data address as it left the address add: its region bits registered raw
   // (ra_q) and decoded the cycle after, for the flags that register a request and its address
   // apart (below). Even a decode of the four bits between the carry chain and a flop was mapped
@@ -130,13 +142,13 @@ module rv_cpu #(
   rv_tcm #(.Bytes(ImemBytes), .InitFile(ImemInit)) u_imem (
     .clk_i,
     .a_en_i(rst_ni & imem_en), .a_addr_i(imem_addr[IAw+1:2]), .a_rdata_o(imem_rdata),
-    .b_en_i(a_req & sel_imem), .b_we_i(a_we ? a_be : 4'b0000), .b_addr_i(a_addr[IAw+1:2]),
+    .b_en_i(imem_b_en), .b_we_i(a_we ? a_be : 4'b0000), .b_addr_i(a_addr[IAw+1:2]),
     .b_wdata_i(a_wdata), .b_rdata_o(imem_b_rdata)
   );
   rv_tcm #(.Bytes(DmemBytes), .InitFile(DmemInit)) u_dmem (
     .clk_i,
     .a_en_i(dbg_req_i), .a_addr_i(dbg_addr_i[DAw+1:2]), .a_rdata_o(dbg_rdata_o),
-    .b_en_i(a_req & sel_dmem), .b_we_i(a_we ? a_be : 4'b0000), .b_addr_i(a_addr[DAw+1:2]),
+    .b_en_i(dmem_b_en), .b_we_i(a_we ? a_be : 4'b0000), .b_addr_i(a_addr[DAw+1:2]),
     .b_wdata_i(a_wdata), .b_rdata_o(dmem_b_rdata)
   );
 
@@ -197,7 +209,7 @@ module rv_cpu #(
   end
 
   // ---- tightly coupled port (the core's own requests only)
-  assign tc_req_o   = rst_ni & d_go & sel_tc;
+  assign tc_req_o   = rst_ni & d_go & dsel_tc;
   assign tc_go_o    = rst_ni & d_go;
   assign tc_we_o    = d_we;
   assign tc_addr_o  = d_addr;
