@@ -16,7 +16,7 @@ SIM_FW := $(BUILD)/sim/fw
 # They are compiled for the host's x86-64 microarchitecture level: x86-64-v3 (AVX2, BMI2, FMA,
 # POPCNT) where the host's dynamic loader reports it supported, else x86-64-v2 (POPCNT, SSE4.2;
 # every x86-64 CPU since ~2009), nothing on other architectures. The model's wide AND/XOR/copy
-# loops take 256-bit operations and its parities (the ICRC matrices) one POPCNT: 4.2 % fewer host
+# loops take 256-bit operations and its parities (the ICRC matrices) one POPCNT: 4.1 % fewer host
 # instructions per NIC cycle with v3, 1.3 % with v2 (docs/sim-speed.md, step 19). -ffp-contract=off
 # keeps FMA out of the harness's floating-point code, so its results are the same at every level.
 # A binary built here runs on hosts of the same level or above; SIM_MARCH= builds without it.
