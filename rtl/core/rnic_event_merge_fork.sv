@@ -52,7 +52,7 @@ module rnic_event_merge_fork #(
   // the stage: one event, its QP's enable, whether its ACK part went to the engine
   logic                     st_valid_q, st_en_q, st_acked_q;
   rnic_spec_pkg::rx_event_t st_q;
-  logic [1:0]               pend_q;     // ACK-port operations handed and not yet finished (at most 2: one in the engine, one in its input register)
+  logic [2:0]               pend_q;     // ACK-port operations handed and not yet finished (sq_retire: at most 2, one in progress, one in its input register)
   logic                     load;
   assign load = on_i && s_valid_i && !st_valid_q;
   always_ff @(posedge clk_i) begin
