@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'hFFA27BB2;
+  localparam logic [31:0] SPEC_HASH = 32'h6BA84CEC;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -255,6 +255,21 @@ package rnic_spec_pkg;
   localparam logic [11:0] FW_TC_WQF_RQR_INFO = 12'h89C;
   localparam logic [11:0] FW_TC_WQF_RQR_POP = 12'h8A0;
   localparam logic [11:0] FW_TC_EVR_PROD = 12'h8A4;
+  localparam logic [11:0] FW_TC_SRT_REC0 = 12'h8C0;
+  localparam logic [11:0] FW_TC_SRT_REC1 = 12'h8C4;
+  localparam logic [11:0] FW_TC_SRT_REC2 = 12'h8C8;
+  localparam logic [11:0] FW_TC_SRT_REC3 = 12'h8CC;
+  localparam logic [11:0] FW_TC_SRT_REC4 = 12'h8D0;
+  localparam logic [11:0] FW_TC_SRT_REC5 = 12'h8D4;
+  localparam logic [11:0] FW_TC_SRT_REC_QPN = 12'h8D8;
+  localparam logic [11:0] FW_TC_SRT_CMD_LO = 12'h8DC;
+  localparam logic [11:0] FW_TC_SRT_CMD_HI = 12'h8E0;
+  localparam logic [11:0] FW_TC_SRT_STATUS = 12'h8E4;
+  localparam logic [11:0] FW_TC_SRT_QRY0 = 12'h8E8;
+  localparam logic [11:0] FW_TC_SRT_QRY1 = 12'h8EC;
+  localparam logic [11:0] FW_TC_SRT_QRY2 = 12'h8F0;
+  localparam logic [11:0] FW_TC_SRT_QRY3 = 12'h8F4;
+  localparam logic [11:0] FW_TC_SRT_QP_EN = 12'h8F8;
   localparam logic [11:0] FW_TC_EVR_CONS = 12'h8A8;
   localparam logic [11:0] FW_TC_CQW_CMD = 12'h900;
   localparam logic [11:0] FW_TC_CQW_CMD_ARG = 12'h904;
@@ -500,7 +515,7 @@ package rnic_spec_pkg;
   localparam logic [7:0] SR_FLAG_SIGNALED = 8'd0;
   localparam logic [7:0] SR_FLAG_BARRIER = 8'd1;
 
-  // Receive events the RTL hands to the firmware (rx_event.kind). READ_GAP: a READ response arrived beyond the next one an outstanding READ expects (one was lost); psn is the PSN expected, reported once until that READ advances, so the requester re-issues the READ from there at once instead of after the ACK timeout.
+  // Receive events the RTL hands to the firmware (rx_event.kind). SR_BARRIER, SR_RESP_ERR: the send-retirement engine's events (sr_event_kind BARRIER, RESP_ERR) with their qpn, psn and status. READ_GAP: a READ response arrived beyond the next one an outstanding READ expects (one was lost); psn is the PSN expected, reported once until that READ advances, so the requester re-issues the READ from there at once instead of after the ACK timeout.
   localparam logic [7:0] RX_EVENT_KIND_RECV_DONE = 8'd0;
   localparam logic [7:0] RX_EVENT_KIND_WRITE_IMM_DONE = 8'd1;
   localparam logic [7:0] RX_EVENT_KIND_ACK = 8'd2;
@@ -514,6 +529,8 @@ package rnic_spec_pkg;
   localparam logic [7:0] RX_EVENT_KIND_TX_ERROR = 8'd10;
   localparam logic [7:0] RX_EVENT_KIND_TX_DONE = 8'd11;
   localparam logic [7:0] RX_EVENT_KIND_READ_GAP = 8'd12;
+  localparam logic [7:0] RX_EVENT_KIND_SR_BARRIER = 8'd13;
+  localparam logic [7:0] RX_EVENT_KIND_SR_RESP_ERR = 8'd14;
 
   // AETH syndromes (IBTA 9.7.5.1.1): the ACK without credit information, the RNR NAK (its low 5 bits the RNR timer code), the NAK codes.
   localparam logic [7:0] AETH_SYNDROME_ACK = 8'd31;
@@ -2093,6 +2110,42 @@ package rnic_spec_pkg;
     logic [0:0] idle;
     logic [15:0] errors;
   } cqw_status_t;
+
+  // srt_status: 4 bytes. The send-retirement engine's status (fw_tc srt_status).
+  localparam int unsigned SRT_STATUS_BYTES = 4;
+  localparam int unsigned SRT_STATUS_FW_DONE_LSB = 0;
+  localparam int unsigned SRT_STATUS_FW_DONE_W = 16;
+  localparam int unsigned SRT_STATUS_FREE_LSB = 16;
+  localparam int unsigned SRT_STATUS_FREE_W = 9;
+  localparam int unsigned SRT_STATUS_BUSY_LSB = 25;
+  localparam int unsigned SRT_STATUS_BUSY_W = 1;
+  localparam int unsigned SRT_STATUS_REC_BUSY_LSB = 26;
+  localparam int unsigned SRT_STATUS_REC_BUSY_W = 1;
+  localparam int unsigned SRT_STATUS_DROPPED_LSB = 27;
+  localparam int unsigned SRT_STATUS_DROPPED_W = 1;
+  localparam int unsigned SRT_STATUS_FORK_ON_LSB = 28;
+  localparam int unsigned SRT_STATUS_FORK_ON_W = 1;
+  typedef struct packed {
+    logic [2:0] rsvd29;
+    logic [0:0] fork_on;
+    logic [0:0] dropped;
+    logic [0:0] rec_busy;
+    logic [0:0] busy;
+    logic [8:0] free;
+    logic [15:0] fw_done;
+  } srt_status_t;
+
+  // srt_qp_en: 4 bytes. Per-QP switch of the send-retirement engine (fw_tc srt_qp_en).
+  localparam int unsigned SRT_QP_EN_BYTES = 4;
+  localparam int unsigned SRT_QP_EN_QPN_LSB = 0;
+  localparam int unsigned SRT_QP_EN_QPN_W = 24;
+  localparam int unsigned SRT_QP_EN_ENABLE_LSB = 24;
+  localparam int unsigned SRT_QP_EN_ENABLE_W = 1;
+  typedef struct packed {
+    logic [6:0] rsvd25;
+    logic [0:0] enable;
+    logic [23:0] qpn;
+  } srt_qp_en_t;
 
   // cqw_err_cqn: 4 bytes. The oldest entry of the CQE writer's error FIFO (fw_tc cqw_err_cqn).
   localparam int unsigned CQW_ERR_CQN_BYTES = 4;

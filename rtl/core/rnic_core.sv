@@ -320,13 +320,13 @@ module rnic_core #(
   logic [NumCores*32-1:0] tc_wdata_v, tc_rdata_v, cqw_tc_rdata;
   logic        tc_req, tc_we;
   logic [11:0] tc_addr;
-  logic [31:0] tc_wdata, db_tc_rdata, wf_tc_rdata, c0_tc_rdata;
+  logic [31:0] tc_wdata, db_tc_rdata, wf_tc_rdata, sr_tc_rdata, c0_tc_rdata;
   assign tc_req   = tc_req_v[0];
   assign tc_we    = tc_we_v[0];
   assign tc_addr  = tc_addr_v[11:0];
   assign tc_wdata = tc_wdata_v[31:0];
   // each engine answers a load of an offset it does not own with 0, from its own register
-  assign c0_tc_rdata = db_tc_rdata | wf_tc_rdata;
+  assign c0_tc_rdata = db_tc_rdata | wf_tc_rdata | sr_tc_rdata;
   assign tc_rdata_v  = cqw_tc_rdata | (NumCores*32)'(c0_tc_rdata);
   logic                   cw_wr_req_valid, cw_wr_req_ready, cw_wr_data_valid, cw_wr_data_ready;
   logic                   cw_wr_cpl_valid, cw_wr_cpl_ready;
@@ -344,7 +344,8 @@ module rnic_core #(
     .wr_req_valid_o(cw_wr_req_valid), .wr_req_ready_i(cw_wr_req_ready), .wr_req_addr_o(cw_wr_req_addr),
     .wr_req_len_o(cw_wr_req_len), .wr_req_tag_o(cw_wr_req_tag), .wr_data_valid_o(cw_wr_data_valid),
     .wr_data_ready_i(cw_wr_data_ready), .wr_data_o(cw_wr_data), .wr_cpl_valid_i(cw_wr_cpl_valid),
-    .wr_cpl_ready_o(cw_wr_cpl_ready), .wr_cpl_status_i(cw_wr_cpl_status)
+    .wr_cpl_ready_o(cw_wr_cpl_ready), .wr_cpl_status_i(cw_wr_cpl_status),
+    .cqr_valid_i(sr_cqr_valid), .cqr_ready_o(sr_cqr_ready), .cqr_i(sr_cqr)
   );
 
   // ---- WQE fetch: the firmware's fetch commands -> DMA reads of WQEBBs into its TC buffer ----
@@ -585,10 +586,55 @@ module rnic_core #(
     .cnt_rx_o(eth_cnt_rx), .cnt_full_o(eth_cnt_full), .cnt_tx_o(eth_cnt_tx)
   );
 
-  // ---- Events to the firmware: the receive engine's and the transmit engine's verdicts -------
+  // ---- Send retirement (rtl/sq_retire): the requester's send records and their in-order
+  // retirement. Records and operations from the firmware's tightly coupled registers, ACK and
+  // RESP operations from the receive-event fork (QPs the firmware enabled), completion records
+  // to the CQE writer, events to the firmware through the fork (docs/decisions/send-retire.md)
+  logic sr_rec_valid, sr_rec_ready, sr_cmd_valid, sr_cmd_ready, sr_ack_valid, sr_ack_ready;
+  logic sr_cqr_valid, sr_cqr_ready, sr_ev_valid, sr_ev_ready, sr_qry_valid, sr_done, sr_idle;
+  logic [1:0] sr_done_src;
+  logic [rnic_spec_pkg::SR_REC_BYTES*8-1:0] sr_rec;
+  logic [rnic_spec_pkg::SR_CMD_BYTES*8-1:0] sr_cmd, sr_ack;
+  logic [rnic_spec_pkg::CQ_REC_BYTES*8-1:0] sr_cqr;
+  logic [rnic_spec_pkg::SR_EVENT_BYTES*8-1:0] sr_ev;
+  logic [rnic_spec_pkg::SR_QUERY_BYTES*8-1:0] sr_qry;
+  logic [$clog2(rnic_spec_pkg::SQ_RETIRE_RECS):0] sr_free;
+  logic sr_en_we, sr_en, sr_fork_on;
+  logic [23:0] sr_en_qpn;
+  sq_retire #(.NumQps(NumQps)) u_sq_retire (
+    .clk_i, .rst_ni,
+    .rec_valid_i(sr_rec_valid), .rec_ready_o(sr_rec_ready), .rec_i(sr_rec),
+    .ack_valid_i(sr_ack_valid), .ack_ready_o(sr_ack_ready), .ack_i(sr_ack),
+    .cmd_valid_i(sr_cmd_valid), .cmd_ready_o(sr_cmd_ready), .cmd_i(sr_cmd),
+    .cqr_valid_o(sr_cqr_valid), .cqr_ready_i(sr_cqr_ready), .cqr_o(sr_cqr),
+    .ev_valid_o(sr_ev_valid), .ev_ready_i(sr_ev_ready), .ev_o(sr_ev),
+    .qry_valid_o(sr_qry_valid), .qry_o(sr_qry),
+    .done_o(sr_done), .done_src_o(sr_done_src), .free_o(sr_free), .idle_o(sr_idle)
+  );
+  sq_retire_tc u_sq_retire_tc (
+    .clk_i, .rst_ni,
+    .tc_req_i(tc_req), .tc_we_i(tc_we), .tc_addr_i(tc_addr), .tc_wdata_i(tc_wdata), .tc_rdata_o(sr_tc_rdata),
+    .rec_valid_o(sr_rec_valid), .rec_ready_i(sr_rec_ready), .rec_o(sr_rec),
+    .cmd_valid_o(sr_cmd_valid), .cmd_ready_i(sr_cmd_ready), .cmd_o(sr_cmd),
+    .done_i(sr_done), .done_src_i(sr_done_src), .free_i(sr_free), .qry_i(sr_qry),
+    .en_we_o(sr_en_we), .en_qpn_o(sr_en_qpn), .en_o(sr_en), .fork_on_o(sr_fork_on)
+  );
+
+  // ---- Events to the firmware: the receive engine's (through the send-retirement fork) and
+  // the transmit engine's verdicts -------------------------------------------------------------
+  logic fk_evt_valid, fk_evt_ready;
+  rnic_spec_pkg::rx_event_t fk_evt;
+  rnic_event_merge_fork #(.NumQps(NumQps)) u_evt_fork (
+    .clk_i, .rst_ni, .on_i(sr_fork_on), .en_we_i(sr_en_we), .en_qpn_i(sr_en_qpn), .en_i(sr_en),
+    .s_valid_i(rx_evt_valid), .s_ready_o(rx_evt_ready), .s_evt_i(rx_evt),
+    .m_valid_o(fk_evt_valid), .m_ready_i(fk_evt_ready), .m_evt_o(fk_evt),
+    .ack_valid_o(sr_ack_valid), .ack_ready_i(sr_ack_ready), .ack_o(sr_ack),
+    .ack_done_i(sr_done && sr_done_src == 2'd1),
+    .sev_valid_i(sr_ev_valid), .sev_ready_o(sr_ev_ready), .sev_i(sr_ev)
+  );
   rnic_event_merge #(.Depth(64)) u_evt_merge (
     .clk_i, .rst_ni,
-    .rx_evt_valid_i(rx_evt_valid), .rx_evt_ready_o(rx_evt_ready), .rx_evt_i(rx_evt),
+    .rx_evt_valid_i(fk_evt_valid), .rx_evt_ready_o(fk_evt_ready), .rx_evt_i(fk_evt),
     .tx_done_valid_i(tx_done_valid), .tx_done_ready_o(tx_done_ready), .tx_done_qpn_i(tx_done_qpn),
     .tx_done_status_i(tx_done_status), .tx_done_ud_i(tx_done_ud), .tx_done_rsp_i(tx_done_rsp),
     .evt_valid_o(evt_valid), .evt_ready_i(evt_ready), .evt_o(evt_data)
@@ -733,7 +779,7 @@ module rnic_core #(
 
   logic unused_inputs;
   assign unused_inputs = ^{fd_rd_cpl_tag, wf_rd_cpl_tag, wf_rd_data_keep, fd_wr_cpl_tag, cw_wr_cpl_tag, mkey_init_done, rx_pl_keep, rx_pl_last, rx_good,
-                           tx_rdrsp_err, tx_cnt_done, tx_cnt_lkey, tx_cnt_rkey, tx_cnt_dma, s_axis_rx_tdata_i, ctrl_scratch,
+                           tx_rdrsp_err, sr_qry_valid, sr_idle, tx_cnt_done, tx_cnt_lkey, tx_cnt_rkey, tx_cnt_dma, s_axis_rx_tdata_i, ctrl_scratch,
                            ctrl_vlan[31:17], ctrl_vlan[15:12], vlan_rx_tagged, cpu_control,
                            cmdq_prod_we,
                            eq_cons, fw_eq_prod,

@@ -90,29 +90,31 @@ module rv_cpu #(
   // ---- address decode of the data side (core, or host while in reset)
   logic        a_req, a_we;
   logic [31:0] a_addr, a_wdata;
-  logic [3:0]  a_be;
   assign a_req   = rst_ni ? d_go    : ld_req_i;
   assign a_we    = rst_ni ? d_we    : ld_we_i;
   assign a_addr  = rst_ni ? d_addr  : ld_addr_i;
   assign a_wdata = rst_ni ? d_wdata : ld_wdata_i;
-  assign a_be    = rst_ni ? d_be    : 4'b1111;
 
-  // The memories' port B and the tightly coupled request decode the core's address and the
-  // loader's apart, not the a_addr mux's output: the core's region compares are kept as nets of
-  // their own (one LUT from the address add's carry chain each). Without that, ABC (the chain's
-  // outputs arrive at time 0 for it) mapped mux, compares and the request into a chain of five
-  // LUTs behind the chain, 9-10 LUT levels from the IMEM read in some netlists (session 24).
-  (* keep *) logic dsel_imem, dsel_dmem;
-  logic dsel_tc;
-  logic lsel_imem, lsel_dmem;
+  // The memories' port B reads every cycle (its data is taken only the cycle after a load, by
+  // lrv and ld_rvalid_o) and writes by its byte enables alone, each byte's the whole decision:
+  // a core store of that byte accepted (dwe_go) in the region, or a loader store. Behind the
+  // address add's carry chain that is one LUT of six inputs per byte (the four region bits,
+  // dwe_go[i] and the loader's flag, both kept as nets so ABC does not fold the request logic in
+  // behind the chain). ABC sees the chain's outputs arrive at time 0, and an enable made of the
+  // a_addr mux, the compares and the request (port-B enable and byte enables, ANDed again at the
+  // RAM) was mapped 8-9 LUT levels from the register file's write address (sessions 24-25).
+  logic dsel_imem, dsel_dmem, dsel_tc;
+  (* keep *) logic [3:0] dwe_go;      // core store of byte i accepted this cycle
+  (* keep *) logic       lwe_imem, lwe_dmem;   // loader store into IMEM / DMEM (core in reset)
   assign dsel_imem = (d_addr[31:28] == rv_pkg::ImemBase[31:28]);
   assign dsel_dmem = (d_addr[31:28] == rv_pkg::DmemBase[31:28]);
   assign dsel_tc   = (d_addr[31:28] == rv_pkg::TcBase[31:28]);
-  assign lsel_imem = (ld_addr_i[31:28] == rv_pkg::ImemBase[31:28]);
-  assign lsel_dmem = (ld_addr_i[31:28] == rv_pkg::DmemBase[31:28]);
-  logic imem_b_en, dmem_b_en;
-  assign imem_b_en = rst_ni ? (d_go & dsel_imem) : (ld_req_i & lsel_imem);
-  assign dmem_b_en = rst_ni ? (d_go & dsel_dmem) : (ld_req_i & lsel_dmem);
+  assign dwe_go    = {4{rst_ni & d_go & d_we}} & d_be;
+  assign lwe_imem  = !rst_ni & ld_req_i & ld_we_i & (ld_addr_i[31:28] == rv_pkg::ImemBase[31:28]);
+  assign lwe_dmem  = !rst_ni & ld_req_i & ld_we_i & (ld_addr_i[31:28] == rv_pkg::DmemBase[31:28]);
+  logic [3:0] imem_b_we, dmem_b_we;
+  assign imem_b_we = (dwe_go & {4{dsel_imem}}) | {4{lwe_imem}};
+  assign dmem_b_we = (dwe_go & {4{dsel_dmem}}) | {4{lwe_dmem}};
   // Last cycle's data address as it left the address add: its region bits registered raw
   // (ra_q) and decoded the cycle after, for the flags that register a request and its address
   // apart (below). Even a decode of the four bits between the carry chain and a flop was mapped
@@ -142,13 +144,13 @@ module rv_cpu #(
   rv_tcm #(.Bytes(ImemBytes), .InitFile(ImemInit)) u_imem (
     .clk_i,
     .a_en_i(rst_ni & imem_en), .a_addr_i(imem_addr[IAw+1:2]), .a_rdata_o(imem_rdata),
-    .b_en_i(imem_b_en), .b_we_i(a_we ? a_be : 4'b0000), .b_addr_i(a_addr[IAw+1:2]),
+    .b_en_i(1'b1), .b_we_i(imem_b_we), .b_addr_i(a_addr[IAw+1:2]),
     .b_wdata_i(a_wdata), .b_rdata_o(imem_b_rdata)
   );
   rv_tcm #(.Bytes(DmemBytes), .InitFile(DmemInit)) u_dmem (
     .clk_i,
     .a_en_i(dbg_req_i), .a_addr_i(dbg_addr_i[DAw+1:2]), .a_rdata_o(dbg_rdata_o),
-    .b_en_i(dmem_b_en), .b_we_i(a_we ? a_be : 4'b0000), .b_addr_i(a_addr[DAw+1:2]),
+    .b_en_i(1'b1), .b_we_i(dmem_b_we), .b_addr_i(a_addr[DAw+1:2]),
     .b_wdata_i(a_wdata), .b_rdata_o(dmem_b_rdata)
   );
 

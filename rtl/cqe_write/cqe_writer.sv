@@ -10,6 +10,9 @@
 // event-record ring and their counts on its own tightly coupled page; a round-robin arbiter takes
 // one record (or one event record) per grant. The per-CQ state, the CQ configuration, the
 // commands, the hold and the error FIFO are one, core 0's. NumCores = 1 is the one-core engine.
+// The send-retirement engine (rtl/sq_retire) is one more record source (cqr_*): its records go
+// through the same sequencer, alternating with the rings' when both wait; cqw_cons counts the
+// rings' records only (docs/decisions/send-retire.md, decision 9).
 module cqe_writer #(
   parameter int unsigned DataWidth = 512,
   parameter int unsigned TagWidth  = 8,
@@ -43,7 +46,12 @@ module cqe_writer #(
   output logic [DataWidth-1:0]   wr_data_o,
   input  logic                   wr_cpl_valid_i,
   output logic                   wr_cpl_ready_o,
-  input  logic [1:0]             wr_cpl_status_i
+  input  logic [1:0]             wr_cpl_status_i,
+  // the send-retirement engine's completion records (cq_rec; taken when written or dropped,
+  // held like a ring's record while its CQ looks full)
+  input  logic                   cqr_valid_i,
+  output logic                   cqr_ready_o,
+  input  logic [rnic_spec_pkg::CQ_REC_BYTES*8-1:0] cqr_i
 );
   localparam int unsigned RecNum   = rnic_spec_pkg::FW_TC_CQ_REC_NUM;
   localparam int unsigned RecAw    = $clog2(RecNum);
@@ -69,8 +77,13 @@ module cqe_writer #(
   localparam int unsigned SolBit   = rnic_spec_pkg::CQE_FLAGS_LSB + 32'(rnic_spec_pkg::CQE_FLAG_SOLICITED);
   localparam logic [1:0]  ArmNone = 2'd0, ArmAny = 2'd1, ArmSol = 2'd2;
 
-  localparam int unsigned SrcW     = NumCores > 1 ? $clog2(NumCores) : 1;
-  localparam int unsigned InflN    = RecNum * NumCores;             // CQE writes in flight: every ring's records
+  // a record's source: core k's ring is k, the send-retirement engine NumCores
+  localparam int unsigned ArbW     = NumCores > 1 ? $clog2(NumCores) : 1;
+  localparam int unsigned SrcW     = $clog2(NumCores + 1);
+  localparam logic [SrcW-1:0] EngSrc = SrcW'(NumCores);
+  // CQE writes in flight: every ring's records, and as many of the engine's at most (a power of two)
+  localparam int unsigned EngMax   = RecNum * NumCores;
+  localparam int unsigned InflN    = 2 * EngMax;
   localparam int unsigned IfAw     = $clog2(InflN);
 
   // core 0's port also carries the CQ configuration, the commands and the error FIFO
@@ -88,7 +101,13 @@ module cqe_writer #(
   logic [NumCores*96-1:0]         ev_rows;      // each core's event record at its take count
   logic [RecBytes*8-1:0]          rec_row;
   logic [95:0]                    ev_row;
-  logic [SrcW-1:0]                rec_src, ev_src, rec_src_q, ev_src_q, cpl_src;
+  logic [SrcW-1:0]                rec_src, rec_src_q, cpl_src;
+  logic [ArbW-1:0]                arb_src, ev_src, ev_src_q;
+  logic                           arb_valid;
+  // the engine's record: taken in its turn (alternating with the rings when both wait) while
+  // fewer than EngMax of its CQE writes await their B response
+  logic                           eng_pick, eng_turn_q, eng_room;
+  logic [IfAw:0]                  eng_infl_q;
   logic                           rec_ok, ev_ok, rec_take, rec_issue, evc_inc;
   logic [NumCores*32-1:0]         c_rdata;      // each core's own registers (counts)
   logic [31:0]                    sh_rdata;     // core 0's registers of the shared state
@@ -220,7 +239,7 @@ module cqe_writer #(
 
     logic mine_rec, mine_ev, mine_cpl, inc, dec;
     assign mine_rec = rec_src_q == SrcW'(k);
-    assign mine_ev  = ev_src_q == SrcW'(k);
+    assign mine_ev  = ev_src_q == ArbW'(k);
     assign mine_cpl = cpl_src == SrcW'(k);
     assign inc = rec_issue && mine_rec;
     assign dec = cqe_cpl && mine_cpl;
@@ -290,9 +309,9 @@ module cqe_writer #(
   assign unused_arb = ^{rec_arb_rdy, ev_arb_rdy, rec_arb_last, ev_arb_last};
   rnic_rr_arb #(.NumIn(NumCores), .Width(RecBytes*8)) u_rec_arb (
     .clk_i, .rst_ni,
-    .in_valid_i(rec_pend & {NumCores{rec_ok}}), .in_ready_o(rec_arb_rdy), .in_data_i(rec_rows),
+    .in_valid_i(rec_pend & {NumCores{rec_ok && !eng_pick}}), .in_ready_o(rec_arb_rdy), .in_data_i(rec_rows),
     .in_last_i({NumCores{1'b1}}),
-    .out_valid_o(rd_en), .out_ready_i(1'b1), .out_data_o(rec_row), .out_last_o(rec_arb_last), .out_src_o(rec_src)
+    .out_valid_o(arb_valid), .out_ready_i(1'b1), .out_data_o(rec_row), .out_last_o(rec_arb_last), .out_src_o(arb_src)
   );
   rnic_rr_arb #(.NumIn(NumCores), .Width(96)) u_ev_arb (
     .clk_i, .rst_ni,
@@ -300,9 +319,14 @@ module cqe_writer #(
     .in_last_i({NumCores{1'b1}}),
     .out_valid_o(ev_rd), .out_ready_i(1'b1), .out_data_o(ev_row), .out_last_o(ev_arb_last), .out_src_o(ev_src)
   );
+  // the engine's record or the arbiter's: the multiplexer in front of rec_q
+  assign eng_room = eng_infl_q < (IfAw+1)'(EngMax);
+  assign eng_pick = rec_ok && cqr_valid_i && eng_room && (rec_pend == '0 || eng_turn_q);
+  assign rd_en    = arb_valid || eng_pick;
+  assign rec_src  = eng_pick ? EngSrc : SrcW'(arb_src);
   always_ff @(posedge clk_i) begin
     if (rd_en) begin
-      rec_q     <= rec_row;
+      rec_q     <= eng_pick ? cqr_i : rec_row;
       rec_src_q <= rec_src;
     end
     if (ev_rd) begin
@@ -348,7 +372,7 @@ module cqe_writer #(
   assign room  = fill_q < size_q;
   assign ci_ok = d_arg_q <= d_pi_q;            // the new consumer lies between the old and the producer
 
-  assign idle = state_q == Idle && &drained && infl_cnt_q == '0 && !cfg_pend_q && !cmd_pend_q &&
+  assign idle = state_q == Idle && &drained && !cqr_valid_i && infl_cnt_q == '0 && !cfg_pend_q && !cmd_pend_q &&
                 !ce_pend_q && !held_q;
   // a core's event record goes before records (as its mark requires); the arbiters offer in Idle
   assign ev_ok  = state_q == Idle && !cfg_pend_q && !ce_pend_q && !cmd_pend_q;
@@ -359,6 +383,8 @@ module cqe_writer #(
   assign evc_inc   = (state_q == EvWait && infl_cnt_q == '0 && !eq_on && ev_fw_q) ||
                      (state_q == EvCpl && wr_cpl_valid_i && ev_fw_q);
   assign cpl_src   = infl_src[if_rd_q];
+  // the engine's record is consumed when the ring's would be: written or dropped
+  assign cqr_ready_o = rec_take && rec_src_q == EngSrc;
 
   // the record's event rule: an armed CQ's next CQE (any), or its next solicited or failed one
   assign evt_now = st_arm == ArmAny ||
@@ -439,7 +465,13 @@ module cqe_writer #(
       beat_q     <= '0;
       last_beat_q <= '0;
       ev_fw_q    <= 1'b0;
+      eng_turn_q <= 1'b0;
+      eng_infl_q <= '0;
     end else begin
+      // after an engine record the rings' turn, after a ring's record the engine's
+      if (rd_en) eng_turn_q <= !eng_pick;
+      if (rec_issue && rec_src_q == EngSrc && !(cqe_cpl && cpl_src == EngSrc)) eng_infl_q <= eng_infl_q + 1'b1;
+      else if (cqe_cpl && cpl_src == EngSrc && !(rec_issue && rec_src_q == EngSrc)) eng_infl_q <= eng_infl_q - 1'b1;
       if (t0_st && t0_addr == rnic_spec_pkg::FW_TC_CQW_CQ_CFG) cfg_pend_q <= 1'b1;
       else if (state_q == Idle) cfg_pend_q <= 1'b0;   // cq_mem written this cycle
       if (t0_st && t0_addr == rnic_spec_pkg::FW_TC_CQW_CMD) cmd_pend_q <= 1'b1;

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0xFFA27BB2u
+#define RNIC_SPEC_HASH 0x6BA84CECu
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -306,6 +306,21 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_TC_WQF_RQR_INFO 0x89Cu
 #define RNIC_FW_TC_WQF_RQR_POP 0x8A0u
 #define RNIC_FW_TC_EVR_PROD 0x8A4u
+#define RNIC_FW_TC_SRT_REC0 0x8C0u
+#define RNIC_FW_TC_SRT_REC1 0x8C4u
+#define RNIC_FW_TC_SRT_REC2 0x8C8u
+#define RNIC_FW_TC_SRT_REC3 0x8CCu
+#define RNIC_FW_TC_SRT_REC4 0x8D0u
+#define RNIC_FW_TC_SRT_REC5 0x8D4u
+#define RNIC_FW_TC_SRT_REC_QPN 0x8D8u
+#define RNIC_FW_TC_SRT_CMD_LO 0x8DCu
+#define RNIC_FW_TC_SRT_CMD_HI 0x8E0u
+#define RNIC_FW_TC_SRT_STATUS 0x8E4u
+#define RNIC_FW_TC_SRT_QRY0 0x8E8u
+#define RNIC_FW_TC_SRT_QRY1 0x8ECu
+#define RNIC_FW_TC_SRT_QRY2 0x8F0u
+#define RNIC_FW_TC_SRT_QRY3 0x8F4u
+#define RNIC_FW_TC_SRT_QP_EN 0x8F8u
 #define RNIC_FW_TC_EVR_CONS 0x8A8u
 #define RNIC_FW_TC_CQW_CMD 0x900u
 #define RNIC_FW_TC_CQW_CMD_ARG 0x904u
@@ -550,7 +565,7 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_SR_FLAG_SIGNALED 0u
 #define RNIC_SR_FLAG_BARRIER 1u
 
-/* Receive events the RTL hands to the firmware (rx_event.kind). READ_GAP: a READ response arrived beyond the next one an outstanding READ expects (one was lost); psn is the PSN expected, reported once until that READ advances, so the requester re-issues the READ from there at once instead of after the ACK timeout. */
+/* Receive events the RTL hands to the firmware (rx_event.kind). SR_BARRIER, SR_RESP_ERR: the send-retirement engine's events (sr_event_kind BARRIER, RESP_ERR) with their qpn, psn and status. READ_GAP: a READ response arrived beyond the next one an outstanding READ expects (one was lost); psn is the PSN expected, reported once until that READ advances, so the requester re-issues the READ from there at once instead of after the ACK timeout. */
 #define RNIC_RX_EVENT_KIND_RECV_DONE 0u
 #define RNIC_RX_EVENT_KIND_WRITE_IMM_DONE 1u
 #define RNIC_RX_EVENT_KIND_ACK 2u
@@ -564,6 +579,8 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_RX_EVENT_KIND_TX_ERROR 10u
 #define RNIC_RX_EVENT_KIND_TX_DONE 11u
 #define RNIC_RX_EVENT_KIND_READ_GAP 12u
+#define RNIC_RX_EVENT_KIND_SR_BARRIER 13u
+#define RNIC_RX_EVENT_KIND_SR_RESP_ERR 14u
 
 /* AETH syndromes (IBTA 9.7.5.1.1): the ACK without credit information, the RNR NAK (its low 5 bits the RNR timer code), the NAK codes. */
 #define RNIC_AETH_SYNDROME_ACK 31u
@@ -5043,6 +5060,173 @@ static inline uint32_t rnic_cqw_status_mk_cmd(uint32_t x)
 	return (x << 18) & 0x00040000u;
 }
 
+/* srt_status (4 bytes): The send-retirement engine's status (fw_tc srt_status). */
+#define RNIC_SRT_STATUS_SIZE 4u
+#define RNIC_SRT_STATUS_ALIGN 4u
+#define RNIC_SRT_STATUS_FW_DONE_OFF 0u
+static inline uint32_t rnic_srt_status_get_fw_done(const void *p)
+{
+	return rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0);
+}
+static inline void rnic_srt_status_set_fw_done(void *p, uint32_t v)
+{
+	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0, (uint16_t)v);
+}
+#define RNIC_SRT_STATUS_FREE_OFF 2u
+static inline uint32_t rnic_srt_status_get_free(const void *p)
+{
+	return (uint32_t)((rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2) & 0x1FFu) >> 0);
+}
+static inline void rnic_srt_status_set_free(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2;
+	rnic_st_le16(q, (uint16_t)((rnic_ld_le16(q) & ~0x1FFu) | (((uint16_t)v << 0) & 0x1FFu)));
+}
+#define RNIC_SRT_STATUS_BUSY_OFF 3u
+static inline uint32_t rnic_srt_status_get_busy(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3) & 0x2u) >> 1);
+}
+static inline void rnic_srt_status_set_busy(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x2u) | (((uint8_t)v << 1) & 0x2u)));
+}
+#define RNIC_SRT_STATUS_REC_BUSY_OFF 3u
+static inline uint32_t rnic_srt_status_get_rec_busy(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3) & 0x4u) >> 2);
+}
+static inline void rnic_srt_status_set_rec_busy(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x4u) | (((uint8_t)v << 2) & 0x4u)));
+}
+#define RNIC_SRT_STATUS_DROPPED_OFF 3u
+static inline uint32_t rnic_srt_status_get_dropped(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3) & 0x8u) >> 3);
+}
+static inline void rnic_srt_status_set_dropped(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x8u) | (((uint8_t)v << 3) & 0x8u)));
+}
+#define RNIC_SRT_STATUS_FORK_ON_OFF 3u
+static inline uint32_t rnic_srt_status_get_fork_on(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3) & 0x10u) >> 4);
+}
+static inline void rnic_srt_status_set_fork_on(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x10u) | (((uint8_t)v << 4) & 0x10u)));
+}
+#define RNIC_SRT_STATUS_FW_DONE_LSB 0u
+#define RNIC_SRT_STATUS_FW_DONE_MASK 0x0000FFFFu
+static inline uint32_t rnic_srt_status_v_fw_done(uint32_t v)
+{
+	return (v & 0x0000FFFFu) >> 0;
+}
+static inline uint32_t rnic_srt_status_mk_fw_done(uint32_t x)
+{
+	return (x << 0) & 0x0000FFFFu;
+}
+#define RNIC_SRT_STATUS_FREE_LSB 16u
+#define RNIC_SRT_STATUS_FREE_MASK 0x01FF0000u
+static inline uint32_t rnic_srt_status_v_free(uint32_t v)
+{
+	return (v & 0x01FF0000u) >> 16;
+}
+static inline uint32_t rnic_srt_status_mk_free(uint32_t x)
+{
+	return (x << 16) & 0x01FF0000u;
+}
+#define RNIC_SRT_STATUS_BUSY_LSB 25u
+#define RNIC_SRT_STATUS_BUSY_MASK 0x02000000u
+static inline uint32_t rnic_srt_status_v_busy(uint32_t v)
+{
+	return (v & 0x02000000u) >> 25;
+}
+static inline uint32_t rnic_srt_status_mk_busy(uint32_t x)
+{
+	return (x << 25) & 0x02000000u;
+}
+#define RNIC_SRT_STATUS_REC_BUSY_LSB 26u
+#define RNIC_SRT_STATUS_REC_BUSY_MASK 0x04000000u
+static inline uint32_t rnic_srt_status_v_rec_busy(uint32_t v)
+{
+	return (v & 0x04000000u) >> 26;
+}
+static inline uint32_t rnic_srt_status_mk_rec_busy(uint32_t x)
+{
+	return (x << 26) & 0x04000000u;
+}
+#define RNIC_SRT_STATUS_DROPPED_LSB 27u
+#define RNIC_SRT_STATUS_DROPPED_MASK 0x08000000u
+static inline uint32_t rnic_srt_status_v_dropped(uint32_t v)
+{
+	return (v & 0x08000000u) >> 27;
+}
+static inline uint32_t rnic_srt_status_mk_dropped(uint32_t x)
+{
+	return (x << 27) & 0x08000000u;
+}
+#define RNIC_SRT_STATUS_FORK_ON_LSB 28u
+#define RNIC_SRT_STATUS_FORK_ON_MASK 0x10000000u
+static inline uint32_t rnic_srt_status_v_fork_on(uint32_t v)
+{
+	return (v & 0x10000000u) >> 28;
+}
+static inline uint32_t rnic_srt_status_mk_fork_on(uint32_t x)
+{
+	return (x << 28) & 0x10000000u;
+}
+
+/* srt_qp_en (4 bytes): Per-QP switch of the send-retirement engine (fw_tc srt_qp_en). */
+#define RNIC_SRT_QP_EN_SIZE 4u
+#define RNIC_SRT_QP_EN_ALIGN 4u
+#define RNIC_SRT_QP_EN_QPN_OFF 0u
+static inline uint32_t rnic_srt_qp_en_get_qpn(const void *p)
+{
+	return (uint32_t)((rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0) & 0xFFFFFFu) >> 0);
+}
+static inline void rnic_srt_qp_en_set_qpn(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0;
+	rnic_st_le32(q, (uint32_t)((rnic_ld_le32(q) & ~0xFFFFFFu) | (((uint32_t)v << 0) & 0xFFFFFFu)));
+}
+#define RNIC_SRT_QP_EN_ENABLE_OFF 3u
+static inline uint32_t rnic_srt_qp_en_get_enable(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3) & 0x1u) >> 0);
+}
+static inline void rnic_srt_qp_en_set_enable(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x1u) | (((uint8_t)v << 0) & 0x1u)));
+}
+#define RNIC_SRT_QP_EN_QPN_LSB 0u
+#define RNIC_SRT_QP_EN_QPN_MASK 0x00FFFFFFu
+static inline uint32_t rnic_srt_qp_en_v_qpn(uint32_t v)
+{
+	return (v & 0x00FFFFFFu) >> 0;
+}
+static inline uint32_t rnic_srt_qp_en_mk_qpn(uint32_t x)
+{
+	return (x << 0) & 0x00FFFFFFu;
+}
+#define RNIC_SRT_QP_EN_ENABLE_LSB 24u
+#define RNIC_SRT_QP_EN_ENABLE_MASK 0x01000000u
+static inline uint32_t rnic_srt_qp_en_v_enable(uint32_t v)
+{
+	return (v & 0x01000000u) >> 24;
+}
+static inline uint32_t rnic_srt_qp_en_mk_enable(uint32_t x)
+{
+	return (x << 24) & 0x01000000u;
+}
+
 /* cqw_err_cqn (4 bytes): The oldest entry of the CQE writer's error FIFO (fw_tc cqw_err_cqn). */
 #define RNIC_CQW_ERR_CQN_SIZE 4u
 #define RNIC_CQW_ERR_CQN_ALIGN 4u
@@ -6076,6 +6260,14 @@ static inline uint32_t rnic_mbox_in_status_mk_valid(uint32_t x)
 	X(cqw_status, idle, 2, 1, 0, 1) \
 	X(cqw_status, held, 2, 1, 1, 1) \
 	X(cqw_status, cmd, 2, 1, 2, 1) \
+	X(srt_status, fw_done, 0, 2, 0, 16) \
+	X(srt_status, free, 2, 2, 0, 9) \
+	X(srt_status, busy, 3, 1, 1, 1) \
+	X(srt_status, rec_busy, 3, 1, 2, 1) \
+	X(srt_status, dropped, 3, 1, 3, 1) \
+	X(srt_status, fork_on, 3, 1, 4, 1) \
+	X(srt_qp_en, qpn, 0, 4, 0, 24) \
+	X(srt_qp_en, enable, 3, 1, 0, 1) \
 	X(cqw_err_cqn, cqn, 0, 2, 0, 16) \
 	X(cqw_err_cqn, valid, 3, 1, 7, 1) \
 	X(cqw_cq_cfg, cqn, 0, 2, 0, 16) \
@@ -6164,6 +6356,14 @@ static inline uint32_t rnic_mbox_in_status_mk_valid(uint32_t x)
 	X(cqw_status, idle, 16, 1) \
 	X(cqw_status, held, 17, 1) \
 	X(cqw_status, cmd, 18, 1) \
+	X(srt_status, fw_done, 0, 16) \
+	X(srt_status, free, 16, 9) \
+	X(srt_status, busy, 25, 1) \
+	X(srt_status, rec_busy, 26, 1) \
+	X(srt_status, dropped, 27, 1) \
+	X(srt_status, fork_on, 28, 1) \
+	X(srt_qp_en, qpn, 0, 24) \
+	X(srt_qp_en, enable, 24, 1) \
 	X(cqw_err_cqn, cqn, 0, 16) \
 	X(cqw_err_cqn, valid, 31, 1) \
 	X(cqw_cq_cfg, cqn, 0, 16) \

@@ -3,7 +3,7 @@
 constants, enumerations and every layout as (size, {field: (byte offset, lsb, bits)}).
 Import it with spec/py on sys.path; get()/put() read and write a field in bytes."""
 
-SPEC_HASH = 0xFFA27BB2
+SPEC_HASH = 0x6BA84CEC
 PCI_VENDOR_ID = 0x10EE
 PCI_DEVICE_ID = 0x5252
 HW_VERSION = 0x10000
@@ -205,6 +205,8 @@ RX_EVENT_KIND_ATOMIC_ACK = 9
 RX_EVENT_KIND_TX_ERROR = 10
 RX_EVENT_KIND_TX_DONE = 11
 RX_EVENT_KIND_READ_GAP = 12
+RX_EVENT_KIND_SR_BARRIER = 13
+RX_EVENT_KIND_SR_RESP_ERR = 14
 AETH_SYNDROME_ACK = 31
 AETH_SYNDROME_RNR_NAK = 32
 AETH_SYNDROME_NAK_PSN_SEQ = 96
@@ -758,6 +760,18 @@ LAYOUTS = {
         "idle": (2, 0, 1),
         "held": (2, 1, 1),
         "cmd": (2, 2, 1),
+    }),
+    "srt_status": (4, {
+        "fw_done": (0, 0, 16),
+        "free": (2, 0, 9),
+        "busy": (3, 1, 1),
+        "rec_busy": (3, 2, 1),
+        "dropped": (3, 3, 1),
+        "fork_on": (3, 4, 1),
+    }),
+    "srt_qp_en": (4, {
+        "qpn": (0, 0, 24),
+        "enable": (3, 0, 1),
     }),
     "cqw_err_cqn": (4, {
         "cqn": (0, 0, 16),

@@ -13,6 +13,11 @@
 // below: every CQE byte for byte in its CQ's slot, each core's records in order with none lost or
 // doubled under back-pressure and slow B responses, round-robin between two full rings, a hold
 // of core 1's record answered by core 0, each core's event records in order after its CQEs).
+// Every build then runs eng_test: the send-retirement engine's records (cqr_* port, a model of
+// rtl/sq_retire's registered output) interleaved with the firmware ring's: each CQE byte for byte
+// in its CQ's slot, each source's records once and in order, cqw_cons counting ring records only,
+// and a CQ filled by engine records alone held (never overwritten, the engine's output kept)
+// until the firmware's CI answer.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -78,7 +83,7 @@ struct Tb {
   std::map<uint64_t, bool> failed;   // address of a CQE write: its latest attempt failed
   struct Wr { uint64_t addr; uint32_t len; std::vector<uint8_t> data; unsigned beats = 0; bool eq; };
   std::deque<Wr> wr_q;                                  // accepted requests waiting for data
-  struct Cpl { uint64_t due; unsigned st; bool eq; };
+  struct Cpl { uint64_t due; unsigned st; bool eq; bool ring = false; };
   std::deque<Cpl> cpl_q;
   unsigned ready_pct = 70, errors_pct = 0, eq_errors_pct = 0, cpl_delay = 40;
   unsigned reqs = 0, bad_len = 0, cqe_out = 0, max_cqe_out = 0, eq_while_cqe_out = 0;
@@ -89,6 +94,12 @@ struct Tb {
   struct CqeWr { uint64_t addr; std::vector<uint8_t> data; };
   std::vector<CqeWr> cqe_log;  // every CQE write, in issue (= completion) order
   unsigned notify = 0, eq_err_pulses = 0;
+  // the send-retirement engine's output (cqr_*): records queued here are offered in order; an
+  // offer stays (same data) until taken, as sq_retire's registered output does
+  std::deque<std::vector<uint8_t>> eng_q;
+  unsigned eng_pct = 0, eng_ready_idle = 0;
+  uint64_t eng_taken = 0, ring_cpls = 0;  // engine records taken; B responses of ring records (wr_id byte 0 != kEngTag)
+  static constexpr uint8_t kEngTag = 0xE5;
 
   explicit Tb(uint64_t seed) : rng(seed) {
     m.clk_i = 0;
@@ -100,6 +111,7 @@ struct Tb {
     m.eq_base_lo_i = uint32_t(EQ_BASE);
     m.eq_base_hi_i = uint32_t(EQ_BASE >> 32);
     m.eq_log_size_i = EQ_LOG;
+    m.cqr_valid_i = 0;
     m.eval();
     for (int i = 0; i < 4; i++) tick();
     m.rst_ni = 1;
@@ -113,11 +125,14 @@ struct Tb {
     bool dat_fire = m.wr_data_valid_o && m.wr_data_ready_i;
     bool cpl_fire = m.wr_cpl_valid_i && m.wr_cpl_ready_o;
     notify += m.eq_notify_o;
+    bool eng_fire = m.cqr_valid_i && m.cqr_ready_o;
+    eng_ready_idle += m.cqr_ready_o && !m.cqr_valid_i;
     eq_err_pulses += m.eq_wr_err_o;
     if (cpl_fire) {
       Cpl c = cpl_q.front();
       cpl_q.pop_front();
       if (!c.eq) {
+        ring_cpls += c.ring;
         cqe_out--;
         cqe_cpl_all++;
         cqe_cpl_ok += c.st == 0;
@@ -151,7 +166,7 @@ struct Tb {
           }
           if (st == 0)
             for (unsigned i = 0; i < w.len; i++) host[w.addr + i] = w.data[i];
-          cpl_q.push_back({cycle + 1 + rng() % cpl_delay, st, w.eq});
+          cpl_q.push_back({cycle + 1 + rng() % cpl_delay, st, w.eq, !w.eq && w.data[0] != kEngTag});
           wr_q.pop_front();
         }
       }
@@ -162,6 +177,13 @@ struct Tb {
     m.clk_i = 0;
     m.eval();
     cycle++;
+    if (eng_fire) {
+      eng_q.pop_front();
+      eng_taken++;
+    }
+    if (!(m.cqr_valid_i && !eng_fire)) m.cqr_valid_i = !eng_q.empty() && coin(eng_pct);
+    if (m.cqr_valid_i)
+      for (unsigned i = 0; i < RNIC_CQ_REC_SIZE / 4; i++) m.cqr_i[i] = rnic_ld_le32(&eng_q.front()[4 * i]);
     m.wr_req_ready_i = coin(ready_pct);
     m.wr_data_ready_i = coin(ready_pct);
     m.wr_cpl_valid_i = !cpl_q.empty() && cpl_q.front().due <= cycle;
@@ -461,6 +483,157 @@ static void mc_test(uint64_t seed, unsigned records, TbResults &r) {
           holds, tb.max_cqe_out, core1_shared_nonzero);
 }
 #endif
+
+// The engine as a second record source. CQs: A and C take ring and engine records, B (4 CQEs)
+// engine records only, so each of B's holds is an engine record's; the host consumes CQ B's
+// CQEs only through the firmware's CI answers. Records carry their source and number in wr_id.
+static void eng_test(uint64_t seed, unsigned records, TbResults &r) {
+  std::printf("# eng_test seed %llu records per source %u\n", (unsigned long long)seed, records);
+  Tb tb(seed);
+  std::mt19937_64 &rng = tb.rng;
+  struct ECq { uint32_t n; unsigned log; uint64_t base; uint32_t ci_given = 0; };
+  ECq cqs[3] = {{7, 9, 0x4000000000ull}, {33, 2, 0x4100000020ull}, {100, 6, 0x4200000060ull}};
+  for (auto &c : cqs) {
+    tb.tc_wr(RNIC_FW_TC_CQW_CQ_BASE_LO, uint32_t(c.base));
+    tb.tc_wr(RNIC_FW_TC_CQW_CQ_BASE_HI, uint32_t(c.base >> 32));
+    tb.tc_wr(RNIC_FW_TC_CQW_CQ_CFG, rnic_cqw_cq_cfg_mk_cqn(c.n) | rnic_cqw_cq_cfg_mk_log_size(c.log));
+    for (g_spin = 0; rnic_cqw_status_v_cmd(tb.tc_rd(RNIC_FW_TC_CQW_STATUS));) stuck(tb, "eng configuration");
+  }
+  // records of both sources: [source][seq]
+  std::vector<std::vector<uint8_t>> recs[2];
+  auto make = [&](unsigned src, unsigned cq) {
+    std::vector<uint8_t> b(RNIC_CQ_REC_SIZE);
+    for (auto &x : b) x = uint8_t(rng());
+    uint32_t seq = uint32_t(recs[src].size());
+    b[0] = src ? Tb::kEngTag : 0x51;
+    b[1] = uint8_t(seq), b[2] = uint8_t(seq >> 8), b[3] = uint8_t(seq >> 16);
+    b[RNIC_CQE_STATUS_OFF] = 0;
+    rnic_cq_rec_set_cqn(b.data(), cqs[cq].n);
+    recs[src].push_back(b);
+    return b;
+  };
+  uint32_t prod = 0;
+  unsigned cons_reads = 0, cons_ahead = 0, holds_b = 0, holds_other = 0;
+  // the firmware's answer to a hold: the host consumed everything written (its consumer is the
+  // producer the writer reports)
+  auto service = [&] {
+    uint32_t full = tb.tc_rd(RNIC_FW_TC_CQW_FULL);
+    if (!rnic_cqw_full_v_held(full)) return;
+    uint32_t cqn = rnic_cqw_full_v_cqn(full), pi = tb.tc_rd(RNIC_FW_TC_CQW_FULL_PI);
+    for (g_spin = 0; rnic_cqw_status_v_cmd(tb.tc_rd(RNIC_FW_TC_CQW_STATUS));) stuck(tb, "eng command");
+    for (auto &c : cqs)
+      if (c.n == cqn) c.ci_given = pi;
+    (cqn == cqs[1].n ? holds_b : holds_other)++;
+    tb.tc_wr(RNIC_FW_TC_CQW_CMD_ARG, pi);
+    tb.tc_wr(RNIC_FW_TC_CQW_CMD, rnic_cqw_cmd_mk_cqn(cqn) | rnic_cqw_cmd_mk_op(RNIC_CQW_OP_CI));
+  };
+  auto cons = [&] {
+    uint32_t v = tb.tc_rd(RNIC_FW_TC_CQW_CONS) & kCntMask;
+    cons_reads++;
+    cons_ahead += ((uint32_t(tb.ring_cpls) - v) & kCntMask) > (kCntMask >> 1);  // cons > ring B responses
+    return v;
+  };
+  // 1. both sources full while the DMA engine takes no request, then released: the writer
+  // alternates between them (the first 2 x cq_rec_num CQEs switch source every time)
+  tb.ready_pct = 0;
+  tb.eng_pct = 100;
+  for (unsigned i = 0; i < RNIC_FW_TC_CQ_REC_NUM; i++) tb.eng_q.push_back(make(1, (i % 2) * 2));
+  for (unsigned i = 0; i < RNIC_FW_TC_CQ_REC_NUM; i++) {
+    std::vector<uint8_t> b = make(0, (i % 2) * 2);
+    uint32_t slot = RNIC_FW_TC_CQ_REC_BASE + (prod % RNIC_FW_TC_CQ_REC_NUM) * RNIC_CQ_REC_SIZE;
+    for (unsigned j = 0; j < RNIC_CQ_REC_SIZE; j += 4) tb.tc_wr(slot + j, rnic_ld_le32(&b[j]));
+    prod = (prod + 1) & kCntMask;
+  }
+  tb.tc_wr(RNIC_FW_TC_CQW_PROD, prod);
+  for (int i = 0; i < 100; i++) tb.tick();
+  tb.ready_pct = 100;
+  for (int i = 0; i < 2000; i++) tb.tick();
+  unsigned alt = 0;
+  for (size_t i = 1; i < tb.cqe_log.size() && i < 2 * RNIC_FW_TC_CQ_REC_NUM; i++)
+    alt += (tb.cqe_log[i].data[0] == Tb::kEngTag) != (tb.cqe_log[i - 1].data[0] == Tb::kEngTag);
+  r.check(tb.cqe_log.size() == 2 * RNIC_FW_TC_CQ_REC_NUM && alt == 2 * RNIC_FW_TC_CQ_REC_NUM - 1,
+          "eng-both-waiting-alternate", "%zu CQEs, %u switches", tb.cqe_log.size(), alt);
+
+  // 2. random traffic of both sources
+  for (unsigned k = 0; recs[0].size() < records || recs[1].size() < records; k++) {
+    uint64_t ph = k / 400;
+    tb.ready_pct = ph % 2 ? 30 : 95;
+    tb.cpl_delay = ph % 3 == 2 ? 300 : 30;
+    tb.eng_pct = ph % 4 == 3 ? 20 : 90;
+    // the engine: a burst of records, a third of them to CQ B
+    if (recs[1].size() < records && tb.eng_q.size() < 8 && rng() % 3 == 0)
+      for (unsigned b = 1 + rng() % 4; b && recs[1].size() < records; b--)
+        tb.eng_q.push_back(make(1, rng() % 3 == 0 ? 1 : (rng() % 2) * 2));
+    // the firmware's ring: CQs A and C
+    if (recs[0].size() < records && ((prod - cons()) & kCntMask) < RNIC_FW_TC_CQ_REC_NUM) {
+      std::vector<uint8_t> b = make(0, (rng() % 2) * 2);
+      uint32_t slot = RNIC_FW_TC_CQ_REC_BASE + (prod % RNIC_FW_TC_CQ_REC_NUM) * RNIC_CQ_REC_SIZE;
+      for (unsigned i = 0; i < RNIC_CQ_REC_SIZE; i += 4) tb.tc_wr(slot + i, rnic_ld_le32(&b[i]));
+      prod = (prod + 1) & kCntMask;
+      tb.tc_wr(RNIC_FW_TC_CQW_PROD, prod);
+    }
+    if (rng() % 4 == 0) service();
+    if (++g_spin > 400000u + 200u * records) {
+      r.check(false, "eng-records-stuck", "ring %zu engine %zu queued %zu", recs[0].size(), recs[1].size(), tb.eng_q.size());
+      return;
+    }
+  }
+  bool idle = false;
+  for (g_spin = 0; !idle && g_spin < 200000; g_spin++) {
+    service();
+    idle = rnic_cqw_status_v_idle(tb.tc_rd(RNIC_FW_TC_CQW_STATUS)) && tb.eng_q.empty() && !tb.m.cqr_valid_i;
+  }
+  for (int i = 0; i < 2000; i++) tb.tick();
+  uint32_t cons_end = cons();
+  r.check(idle && tb.eng_taken == records && cons_end == prod, "eng-ring-and-engine-drained",
+          "idle %d engine taken %llu of %u cons %u prod %u", idle, (unsigned long long)tb.eng_taken, records, cons_end, prod);
+  r.check(cons_ahead == 0 && cons_reads > 100 && tb.ring_cpls == records, "eng-cqw-cons-counts-ring-records-only",
+          "%u of %u reads ahead of the ring's B responses; ring B responses %llu", cons_ahead, cons_reads,
+          (unsigned long long)tb.ring_cpls);
+  r.check(tb.eng_ready_idle == 0, "eng-ready-only-with-valid", "%u cycles", tb.eng_ready_idle);
+
+  // every CQE: a record of one source, in that source's order, at its CQ's next slot with the
+  // owner bit of the pass, bytes exact; CQ B never written past the consumer the firmware gave
+  bool ok = true, b_ok = true;
+  std::string why;
+  uint32_t next[2] = {}, written[3] = {};
+  unsigned switches = 0, prev_src = 2, shared_cq_both[2] = {};
+  for (auto &w : tb.cqe_log) {
+    unsigned src = w.data[0] == Tb::kEngTag ? 1 : 0;
+    uint32_t seq = uint32_t(w.data[1]) | uint32_t(w.data[2]) << 8 | uint32_t(w.data[3]) << 16;
+    if (seq >= recs[src].size()) { ok = false; why = "a CQE names no record"; break; }
+    if (seq != next[src]) { ok = false; why = std::string(src ? "engine" : "ring") + " record " + std::to_string(seq) + " where " + std::to_string(next[src]) + " was due"; break; }
+    next[src]++;
+    switches += prev_src != 2 && prev_src != src;
+    prev_src = src;
+    const std::vector<uint8_t> &rc = recs[src][seq];
+    uint32_t n = rnic_cq_rec_get_cqn(rc.data());
+    unsigned qi = n == cqs[0].n ? 0 : n == cqs[1].n ? 1 : 2;
+    const ECq &q = cqs[qi];
+    if (qi != 1) shared_cq_both[src]++;
+    uint32_t pi = written[qi]++;
+    std::vector<uint8_t> want(rc.begin(), rc.begin() + RNIC_CQE_SIZE);
+    want[30] = want[31] = 0;
+    rnic_cqe_set_owner(want.data(), ((pi >> q.log) & 1) ^ 1);
+    uint64_t addr = q.base + uint64_t(pi & ((1u << q.log) - 1)) * RNIC_CQE_SIZE;
+    if (w.addr != addr || w.data != want) {
+      ok = false;
+      why = std::string(src ? "engine" : "ring") + " record " + std::to_string(seq) + " CQ " + std::to_string(n) + " pi " + std::to_string(pi);
+      break;
+    }
+  }
+  // CQ B (4 CQEs, engine records only): every record written once (above) needed the firmware's
+  // CI answers to holds: at least one per 4 CQEs past the first 4
+  uint32_t b_recs = 0;
+  for (auto &rc : recs[1]) b_recs += rnic_cq_rec_get_cqn(rc.data()) == cqs[1].n;
+  b_ok = written[1] == b_recs && holds_b >= (b_recs > 4 ? (b_recs - 4) / 4 : 0) && holds_b > 10;
+  r.check(ok && next[0] == records && next[1] == records, "eng-cqes-both-sources-once-in-order-byte-exact", "%s; ring %u engine %u",
+          why.c_str(), next[0], next[1]);
+  r.check(b_ok, "eng-held-cq-holds-engine-output", "CQ B: %u writes of %u records, %u holds answered", written[1], b_recs, holds_b);
+  r.check(switches > records / 4 && shared_cq_both[0] > 0 && shared_cq_both[1] > 0, "eng-sources-interleaved",
+          "%u source switches", switches);
+  std::printf("# eng_test: %u source switches, CQ B holds %u (other CQs %u), cons reads %u\n", switches, holds_b, holds_other, cons_reads);
+}
 
 int main(int argc, char **argv) {
   Verilated::commandArgs(argc, argv);
@@ -784,5 +957,6 @@ int main(int argc, char **argv) {
 #if TB_CORES > 1
   mc_test(seed + 1, records, r);
 #endif
+  eng_test(seed + 2, records, r);
   return r.exit_code();
 }
