@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'h6BA84CEC;
+  localparam logic [31:0] SPEC_HASH = 32'h9CED3C50;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -282,6 +282,11 @@ package rnic_spec_pkg;
   localparam logic [11:0] FW_TC_WQF_RQF_ARG = 12'h920;
   localparam logic [11:0] FW_TC_WQF_RQF_CMD = 12'h924;
   localparam logic [11:0] FW_TC_WQF_RQF_STATUS = 12'h928;
+  localparam logic [11:0] FW_TC_RQF_GRANT = 12'h92C;
+  localparam logic [11:0] FW_TC_RQF_FEED = 12'h930;
+  localparam logic [11:0] FW_TC_RQF_POS = 12'h934;
+  localparam logic [11:0] FW_TC_RQF_STATUS = 12'h938;
+  localparam logic [11:0] FW_TC_RQF_STOP = 12'h93C;
   // the descriptor mailboxes' page (offset bit 12) and their registers, offsets in the window
   localparam logic [12:0] FW_TC_MBOX_PAGE = 13'h1000;
   localparam logic [12:0] FW_TC_TXD_DATA = 13'h1000;
@@ -2035,6 +2040,65 @@ package rnic_spec_pkg;
     logic [1:0] stop;
     logic [7:0] handed;
   } wqf_rqf_status_t;
+
+  // rqf_grant: 4 bytes. The firmware's grant of one RQ to the receive feed (fw_tc rqf_grant).
+  localparam int unsigned RQF_GRANT_BYTES = 4;
+  localparam int unsigned RQF_GRANT_LIMIT_LSB = 0;
+  localparam int unsigned RQF_GRANT_LIMIT_W = 16;
+  localparam int unsigned RQF_GRANT_QPN_LSB = 16;
+  localparam int unsigned RQF_GRANT_QPN_W = 15;
+  localparam int unsigned RQF_GRANT_EN_LSB = 31;
+  localparam int unsigned RQF_GRANT_EN_W = 1;
+  typedef struct packed {
+    logic [0:0] en;
+    logic [14:0] qpn;
+    logic [15:0] limit;
+  } rqf_grant_t;
+
+  // rqf_pos: 4 bytes. The selected QP's grant state (fw_tc rqf_pos).
+  localparam int unsigned RQF_POS_BYTES = 4;
+  localparam int unsigned RQF_POS_FEED_LSB = 0;
+  localparam int unsigned RQF_POS_FEED_W = 16;
+  localparam int unsigned RQF_POS_EN_LSB = 16;
+  localparam int unsigned RQF_POS_EN_W = 1;
+  localparam int unsigned RQF_POS_STOPPED_LSB = 17;
+  localparam int unsigned RQF_POS_STOPPED_W = 1;
+  localparam int unsigned RQF_POS_BUSY_LSB = 18;
+  localparam int unsigned RQF_POS_BUSY_W = 1;
+  localparam int unsigned RQF_POS_VALID_LSB = 19;
+  localparam int unsigned RQF_POS_VALID_W = 1;
+  typedef struct packed {
+    logic [11:0] rsvd20;
+    logic [0:0] valid;
+    logic [0:0] busy;
+    logic [0:0] stopped;
+    logic [0:0] en;
+    logic [15:0] feed;
+  } rqf_pos_t;
+
+  // rqf_status: 4 bytes. The grant engine's status (fw_tc rqf_status).
+  localparam int unsigned RQF_STATUS_BYTES = 4;
+  localparam int unsigned RQF_STATUS_STOP_VALID_LSB = 0;
+  localparam int unsigned RQF_STATUS_STOP_VALID_W = 1;
+  localparam int unsigned RQF_STATUS_REASON_LSB = 1;
+  localparam int unsigned RQF_STATUS_REASON_W = 2;
+  localparam int unsigned RQF_STATUS_LOST_LSB = 3;
+  localparam int unsigned RQF_STATUS_LOST_W = 1;
+  localparam int unsigned RQF_STATUS_BUSY_LSB = 4;
+  localparam int unsigned RQF_STATUS_BUSY_W = 1;
+  localparam int unsigned RQF_STATUS_WAITING_LSB = 16;
+  localparam int unsigned RQF_STATUS_WAITING_W = 16;
+  localparam int unsigned RQF_STATUS_PRESENT_LSB = 15;
+  localparam int unsigned RQF_STATUS_PRESENT_W = 1;
+  typedef struct packed {
+    logic [15:0] waiting;
+    logic [0:0] present;
+    logic [9:0] rsvd5;
+    logic [0:0] busy;
+    logic [0:0] lost;
+    logic [1:0] reason;
+    logic [0:0] stop_valid;
+  } rqf_status_t;
 
   // wqf_dbr_info: 4 bytes. The oldest doorbell-started fetch record (fw_tc wqf_dbr_info).
   localparam int unsigned WQF_DBR_INFO_BYTES = 4;

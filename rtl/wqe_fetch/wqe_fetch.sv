@@ -25,6 +25,15 @@
 // rq_descs, the refill the firmware did word by word; it stops where a WQE needs the firmware
 // (no record, a failed fetch, too many SGEs). Its descriptors and the firmware's rq_desc mailbox
 // are merged here, the older first, into the QP table's receive-slot port.
+//
+// Grant mode (spec fw_tc rqf_*, wqf_db_ctl bit 2): the engine refills by itself. Per QP the
+// firmware grants positions below a limit (rqf_grant, a store per RECV_DONE); the engine keeps
+// the QP's feed position and hands the head RQ record's WQEs while record.first + i == feed and
+// feed != limit. It never waits at the head for a QP: a record it cannot use now is removed and,
+// for an enabled QP, the fetch index moved back to feed; what was removed or never fetched is
+// fetched again by a re-evaluation (a synthetic rq_db with the last producer index accepted),
+// queued per QP and retried as the region frees. Failed fetches and num_sge exceptions stop the
+// QP (rqf_stop) for the firmware.
 module wqe_fetch #(
   parameter int unsigned DataWidth = 512,
   parameter int unsigned TagWidth  = 8,
@@ -192,13 +201,17 @@ module wqe_fetch #(
   // the doorbells of enabled SQs wait in a small FIFO (one more while it is full is not fetched
   // for: the firmware finds no record and fetches itself)
   localparam int unsigned TrigNum = 4;
-  logic [49:0]       trig_mem [TrigNum];  // {rq, bf, page, value}
+  // (bit 50: a re-evaluation of the grant mode, its page not checked; its producer index is
+  // the last one an rq_db of the QP brought)
+  logic [50:0]       trig_mem [TrigNum];  // {syn, rq, bf, page, value}
   logic [2:0]        tw_q, tr_q;
-  logic              trig_full, trig_pop, trig_push;
+  logic              trig_full, trig_pop, trig_push, syn_push;
+  logic [31:0]       syn_value;
   assign trig_full = tw_q - tr_q == 3'(TrigNum);
   assign trig_push = db_valid_i && (db_rq_i ? rdb_en_q : db_en_q) && !trig_full;
   always_ff @(posedge clk_i) begin
-    if (trig_push) trig_mem[tw_q[1:0]] <= {db_rq_i, db_bf_i, db_page_i, db_value_i};
+    if (trig_push) trig_mem[tw_q[1:0]] <= {1'b0, db_rq_i, db_bf_i, db_page_i, db_value_i};
+    else if (syn_push) trig_mem[tw_q[1:0]] <= {1'b1, 1'b1, 1'b0, 16'd0, syn_value};
   end
 
   // the evaluation of one doorbell: S_IDLE reads the QP's entries, S_EV the counts, S_K the
@@ -207,7 +220,7 @@ module wqe_fetch #(
   ev_state_e         ev_q;
   logic [EntW-1:0]   ent_q;
   logic [15:0]       fidx_q;
-  logic [49:0]       cur_q;                // cur_q[49]: an rq_db, cur_q[48]: a bf_db
+  logic [50:0]       cur_q;                // cur_q[50]: a re-evaluation, [49]: an rq_db, [48]: a bf_db
   logic              cancel_q;
   logic [15:0]       cur_qpn, cur_pi, n_q, left_q, k_q;
   logic [DbCntW-1:0] free_q;
@@ -229,10 +242,18 @@ module wqe_fetch #(
   logic              trig_rq;
   assign trig_qpn = trig_mem[tr_q[1:0]][15:0];
   assign trig_rq  = trig_mem[tr_q[1:0]][49];
-  assign trig_pop = ev_q == S_IDLE && tw_q != tr_q;
-  // a store for the ring under evaluation (or its index still pending) drops the evaluation
-  logic              st_hit;
-  assign st_hit = (cfg_st || fidx_st) && st_qidx.qpn == cur_qpn && st_rq == cur_rq;
+  logic              gmode_q, evq_v_q;     // grant mode; a QP to queue for a re-evaluation
+  assign trig_pop = ev_q == S_IDLE && tw_q != tr_q && !(gmode_q && evq_v_q);
+  // a store for the ring under evaluation (or its index still pending) drops the evaluation;
+  // the grant engine's own fetch-index rewind (eng_st) counts as such a store
+  logic              st_hit, any_st, eng_st, any_rq;
+  logic [15:0]       any_qpn, any_idx;
+  logic [15:0]       rwd_qpn_q, rwd_idx_q;     // the rewind: QP, fetch index
+  assign any_st  = cfg_st || fidx_st || eng_st;
+  assign any_rq  = cfg_st || fidx_st ? st_rq : 1'b1;
+  assign any_qpn = cfg_st || fidx_st ? st_qidx.qpn : rwd_qpn_q;
+  assign any_idx = cfg_st || fidx_st ? st_qidx.index : rwd_idx_q;
+  assign st_hit = any_st && any_qpn == cur_qpn && any_rq == cur_rq;
 
   // records of doorbell-started fetches, oldest first
   logic [15:0]       rec_qpn   [DbNum];
@@ -261,6 +282,7 @@ module wqe_fetch #(
   logic [15:0]        rrec_first [RdbNum];
   logic [RdbCntW-1:0] rrec_bbs   [RdbNum];
   logic [RdbSlotAw-1:0] rrec_slot [RdbNum];
+  logic [1:0]         rrec_lb    [RdbNum];  // its RQ's log2 WQEBBs per WQE (the grant mode's unit)
   logic [RdbNum-1:0]  rrec_pend_q, rrec_err_q;
   logic [RrPw-1:0]    rrec_wp_q, rrec_rp_q, rrec_cnt;
   logic [RdbSlotAw-1:0] rslot_q;           // the receive doorbell region's next free slot
@@ -339,6 +361,7 @@ module wqe_fetch #(
       rrec_first[rrec_wp_q[RrAw-1:0]] <= fidx_q;
       rrec_bbs[rrec_wp_q[RrAw-1:0]]   <= RdbCntW'(kb);
       rrec_slot[rrec_wp_q[RrAw-1:0]]  <= rslot_q;
+      rrec_lb[rrec_wp_q[RrAw-1:0]]    <= lb_q;
     end else if (go_push && ext_go) begin
       rec_bbs[go_rec[RecAw-1:0]]     <= rec_bbs[go_rec[RecAw-1:0]] + DbCntW'(k_q);
     end else if (go_push) begin
@@ -502,11 +525,12 @@ module wqe_fetch #(
         db_en_q  <= tc_wdata_i[0];
         rdb_en_q <= tc_wdata_i[1];
       end
-      // the firmware's fetch index (wqf_sq_cfg or wqf_sq_fidx) is written the next cycle
-      pend_q <= (cfg_st || fidx_st) && 32'(st_qidx.qpn) < NumQps;
-      if (cfg_st || fidx_st) begin
-        pend_qpn_q <= {st_rq, st_qidx.qpn[QpAw-1:0]};
-        pend_idx_q <= st_qidx.index;
+      // the firmware's fetch index (wqf_sq_cfg or wqf_sq_fidx) is written the next cycle, the
+      // grant engine's rewind likewise when the firmware stores none
+      pend_q <= any_st && 32'(any_qpn) < NumQps;
+      if (any_st) begin
+        pend_qpn_q <= {any_rq, any_qpn[QpAw-1:0]};
+        pend_idx_q <= any_idx;
       end
       if (push) begin
         if (full) dropped_q <= 1'b1;
@@ -538,13 +562,13 @@ module wqe_fetch #(
       end
 
       // ---- doorbells of enabled SQs
-      if (trig_push) tw_q <= tw_q + 3'd1;
+      if (trig_push || syn_push) tw_q <= tw_q + 3'd1;
       unique case (ev_q)
         S_IDLE: if (trig_pop) begin
           tr_q <= tr_q + 3'd1;
           cur_q <= trig_mem[tr_q[1:0]];
           // an index stored for this QP and not yet written: the RAM's is stale
-          cancel_q <= ((cfg_st || fidx_st) && st_qidx.qpn == trig_qpn && st_rq == trig_rq) ||
+          cancel_q <= (any_st && any_qpn == trig_qpn && any_rq == trig_rq) ||
                       (pend_q && pend_qpn_q == {trig_rq, trig_qpn[QpAw-1:0]});
           ev_q <= 32'(trig_qpn) < NumQps ? S_EV : S_IDLE;
         end
@@ -557,7 +581,7 @@ module wqe_fetch #(
                   : rfull ? '0 : DbCntW'((RdbCntW'(RdbBbs) - rused_q) >> ent_q[2:1]);
           lb_q   <= ent_q[2:1];
           base_q <= ent_q[EntW-1:23] + (58'(fidx_m) << ent_q[2:1]);
-          ok_q   <= ent_q[0] && ent_q[22:7] == cur_q[47:32] && !cancel_q && !st_hit;
+          ok_q   <= ent_q[0] && (ent_q[22:7] == cur_q[47:32] || cur_q[50]) && !cancel_q && !st_hit;
           ext_q  <= !cur_rq && rec_cnt != '0 && last_qpn_q == cur_qpn && last_end_q == fidx_q;
           ev_q   <= S_K;
         end
@@ -643,14 +667,27 @@ module wqe_fetch #(
   localparam int unsigned SgeBytes  = rnic_spec_pkg::WQE_SGE_BYTES;
   localparam int unsigned WqeRows   = (DescBytes + Bpb - 1) / Bpb;   // region rows a WQE's first bytes span
   localparam int unsigned WqeRowW   = WqeRows > 1 ? $clog2(WqeRows) : 1;
-  typedef enum logic [2:0] { F_IDLE, F_HEAD, F_DEC, F_RD, F_EMIT } feed_state_e;
+  typedef enum logic [3:0] { F_IDLE, F_HEAD, F_DEC, F_RD, F_EMIT,
+                             G_HEAD, G_CMP, G_DEC, G_WB, G_RW, G_PU } feed_state_e;
   feed_state_e                 fs_q;
   rnic_spec_pkg::wqf_rqf_arg_t farg_q;
   logic [15:0]                 fqpn_q, fpos_q;
   logic [7:0]                  fleft_q, fhand_q;
   logic [1:0]                  fstop_q;
   logic                        h_valid_q, h_mine_q, h_fwd_q, h_pend_q, h_err_q, flast_q;
-  logic [15:0]                 h_d_q;
+  logic [15:0]                 h_d_q, h_first_q;
+  logic [1:0]                  h_lb_q;
+  logic                        gdirty_q, gstp_q, gpu_q, c_off_q, c_pass_q, c_ahead_q, c_lim_q;
+  logic                        stop_v_q;
+  logic [15:0]                 stop_qpn_q, stop_pos_q;
+  logic [1:0]                  stop_rsn_q;
+  // grant mode (below): the QP's grant and feed as read, the stores that touch them
+  logic [16:0]                 glim_rd_q, gfeed_rd_q;
+  logic [15:0]                 gpi_rd_q;
+  logic                        gst, gst_ok, gfst_ok, gpst, gstop_st, gwb, gpi_we;
+  rnic_spec_pkg::rqf_grant_t   gst_w;
+  logic                        ghit, ghit_dis, gpu_need, gpu_go;
+  logic [15:0]                 gd;          // how far the QP's feed lies past the record's first WQE
   logic [RdbCntW-1:0]          h_n_q;
   logic [RdbSlotAw-1:0]        h_slot_q, fslot_q;
   logic [WqeRowW-1:0]          fj_q;
@@ -677,8 +714,9 @@ module wqe_fetch #(
   // removed: a record in the way (F_DEC), or the one whose last WQE went (F_EMIT), so its slots
   // go back to the engine's next fetch at once
   logic emit;
+  logic gdec_pop, gsge_stop;                // grant mode: a record removed in G_DEC; a WQE's num_sge stops its QP
   assign feed_pop = (fs_q == F_DEC && fleft_q != '0 && h_valid_q && !h_hit && !(h_mine_q && h_fwd_q)) ||
-                    (emit && flast_q);
+                    (emit && flast_q) || gdec_pop || gsge_stop;
 
   // The merge with the firmware's mailbox ends in one register, the QP table's port (its rq_ok
   // compare and slot writes take the levels a mux in front would add). It loads only while empty,
@@ -690,7 +728,9 @@ module wqe_fetch #(
   assign rqd_valid_o    = out_valid_q;
   assign rqd_o          = out_q;
   assign fw_rqd_ready_o = !out_valid_q;
-  assign emit = fs_q == F_EMIT && !out_valid_q && !fw_rqd_valid_i && wqe_nsge <= farg_q.sge_max;
+  logic [7:0] smax;                         // the most SGEs a WQE may name
+  logic gpass_q, gdis_q;                    // a grant-mode pass; its QP's grant disabled meanwhile
+  assign emit = fs_q == F_EMIT && !out_valid_q && !fw_rqd_valid_i && wqe_nsge <= smax && !(gpass_q && gdis_q);
   always_comb begin
     // qpn, num_sge, the WQE's wr_id, then its SGEs as they are (those beyond num_sge zero)
     desc = '0;
@@ -717,7 +757,13 @@ module wqe_fetch #(
       h_fwd_q  <= !h_gap[15];
       h_mine_q <= rrec_qpn[rrec_rp_q[RrAw-1:0]] == fqpn_q;
       h_slot_q <= rrec_slot[rrec_rp_q[RrAw-1:0]];
+    end else if (fs_q == G_HEAD) begin
+      h_first_q <= rrec_first[rrh];
+      h_n_q     <= rrec_bbs[rrh] >> rrec_lb[rrh];
+      h_lb_q    <= rrec_lb[rrh];
+      h_slot_q  <= rrec_slot[rrh];
     end
+    if (fs_q == G_CMP) h_d_q <= gd;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -737,7 +783,39 @@ module wqe_fetch #(
       fj_q        <= '0;
       fwait_q     <= '0;
       out_valid_q <= 1'b0;
+      gpass_q     <= 1'b0;
+      gdirty_q    <= 1'b0;
+      gdis_q      <= 1'b0;
+      gstp_q      <= 1'b0;
+      gpu_q       <= 1'b0;
+      c_off_q     <= 1'b0;
+      c_pass_q    <= 1'b0;
+      c_ahead_q   <= 1'b0;
+      c_lim_q     <= 1'b0;
+      rwd_qpn_q   <= '0;
+      rwd_idx_q   <= '0;
+      stop_v_q    <= 1'b0;
+      stop_qpn_q  <= '0;
+      stop_pos_q  <= '0;
+      stop_rsn_q  <= '0;
     end else begin
+      // grant mode: a store to the pass's QP since its state was read: read it again; a disable
+      // drops the WQE it holds
+      if (fs_q == G_HEAD) begin
+        gdirty_q <= ghit;
+        gdis_q   <= ghit_dis;
+      end else begin
+        if (ghit) gdirty_q <= 1'b1;
+        if (ghit_dis) gdis_q <= 1'b1;
+      end
+      if (gstop_st) stop_v_q <= 1'b0;
+      if (fs_q == G_CMP) begin
+        c_off_q   <= !glim_rd_q[16] || gfeed_rd_q[16];
+        c_ahead_q <= gd[15];
+        c_pass_q  <= !gd[15] && gd >= 16'(h_n_q);
+        c_lim_q   <= gfeed_rd_q[15:0] == glim_rd_q[15:0];
+        fpos_q    <= gfeed_rd_q[15:0];
+      end
       fwait_q <= fs_q == F_EMIT && !emit ? fwait_q + 1'b1 : '0;
       if (tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_WQF_RQF_ARG) farg_q <= tc_wdata_i;
       if ((fw_rqd_valid_i || emit) && !out_valid_q) out_valid_q <= 1'b1;
@@ -749,8 +827,53 @@ module wqe_fetch #(
           fleft_q <= farg_q.count;
           fhand_q <= '0;
           fstop_q <= '0;
+          gpass_q <= 1'b0;
           fs_q    <= F_HEAD;
+        end else if (gmode_q && rrec_cnt != '0) begin
+          fqpn_q  <= rrec_qpn[rrh];          // grant mode: a pass over the head record
+          gpass_q <= 1'b1;
+          gstp_q  <= 1'b0;
+          fs_q    <= G_HEAD;
         end
+        G_HEAD: begin                        // the QP's grant and feed are read (ga)
+          h_pend_q <= rrec_pend_q[rrh];
+          h_err_q  <= rrec_err_q[rrh];
+          fs_q     <= G_CMP;
+        end
+        G_CMP: fs_q <= G_DEC;
+        G_DEC: begin
+          if (gdirty_q || ghit) begin
+            fs_q <= G_HEAD;                  // its state changed since the read
+          end else if (c_off_q || c_pass_q) begin
+            fs_q <= F_IDLE;                  // removed (gdec_pop): not fed, or passed
+          end else if (c_ahead_q || c_lim_q) begin
+            rwd_qpn_q <= fqpn_q;             // removed: fetched again from feed later
+            rwd_idx_q <= fpos_q;
+            gpu_q     <= c_ahead_q;          // (at its limit: the next grant queues it)
+            fs_q      <= G_RW;
+          end else if (h_pend_q) begin
+            fs_q <= G_HEAD;                  // its fetch is still in flight
+          end else if (h_err_q) begin
+            if (!stop_v_q) begin             // the fetch failed: the QP stops (gdec_pop)
+              stop_v_q   <= 1'b1;
+              stop_qpn_q <= fqpn_q;
+              stop_pos_q <= fpos_q;
+              stop_rsn_q <= 2'd1;
+              gstp_q     <= 1'b1;
+              fs_q       <= G_WB;
+            end else begin
+              fs_q <= G_HEAD;                // the firmware has not taken the last stop yet
+            end
+          end else begin
+            fslot_q <= RdbSlotAw'(h_slot_q + RdbSlotAw'(h_d_q << h_lb_q));
+            flast_q <= h_d_q + 16'd1 == 16'(h_n_q);
+            fj_q    <= '0;
+            fs_q    <= F_RD;
+          end
+        end
+        G_WB: if (gwb) fs_q <= F_IDLE;
+        G_RW: if (eng_st) fs_q <= G_PU;
+        G_PU: if (!gpu_need || gpu_go) fs_q <= F_IDLE;
         F_HEAD: begin
           h_valid_q <= rrec_cnt != '0;
           h_pend_q  <= rrec_pend_q[rrec_rp_q[RrAw-1:0]];
@@ -781,7 +904,23 @@ module wqe_fetch #(
           fj_q <= fj_q + 1'b1;
           if (32'(fj_q) == WqeRows - 1) fs_q <= F_EMIT;
         end
-        F_EMIT: if (wqe_nsge > farg_q.sge_max) begin
+        F_EMIT: if (gpass_q) begin
+          if (gdis_q) begin
+            fs_q <= G_WB;                              // disabled: the WQE is not handed
+          end else if (wqe_nsge > smax) begin
+            if (!stop_v_q) begin                       // gsge_stop: the QP stops here
+              stop_v_q   <= 1'b1;
+              stop_qpn_q <= fqpn_q;
+              stop_pos_q <= fpos_q;
+              stop_rsn_q <= 2'd2;
+              gstp_q     <= 1'b1;
+              fs_q       <= G_WB;
+            end
+          end else if (emit) begin
+            fpos_q <= fpos_q + 16'd1;
+            fs_q   <= G_WB;
+          end
+        end else if (wqe_nsge > farg_q.sge_max) begin
           fstop_q <= 2'd3;                           // the firmware completes it (LOC_LEN_ERR)
           fs_q    <= F_IDLE;
         end else if (emit) begin
@@ -796,6 +935,156 @@ module wqe_fetch #(
       endcase
     end
   end
+  // ---- grant mode: per-QP state in RAMs (no reset: the firmware writes every QP's rqf_grant
+  // before it sets wqf_db_ctl bit 2, and a QP's rqf_feed before it enables it), the stop
+  // register, the read-back, and the queue of QPs waiting for a re-evaluation of their fetch
+  localparam int unsigned Smax0 = (BbBytes - rnic_spec_pkg::RQ_WQE_BYTES) / SgeBytes;
+  localparam int unsigned Smax1 = (2 * BbBytes - rnic_spec_pkg::RQ_WQE_BYTES) / SgeBytes;
+  localparam int unsigned Smax2 = (4 * BbBytes - rnic_spec_pkg::RQ_WQE_BYTES) / SgeBytes;
+  localparam int unsigned Smax3 = (8 * BbBytes - rnic_spec_pkg::RQ_WQE_BYTES) / SgeBytes;
+  localparam int unsigned Mx    = rnic_spec_pkg::MAX_SGE;
+  logic [7:0] gsmax;                        // min(MAX_SGE, what the record's stride holds)
+  always_comb begin
+    unique case (h_lb_q)
+      2'd0: gsmax = 8'(Smax0 < Mx ? Smax0 : Mx);
+      2'd1: gsmax = 8'(Smax1 < Mx ? Smax1 : Mx);
+      2'd2: gsmax = 8'(Smax2 < Mx ? Smax2 : Mx);
+      default: gsmax = 8'(Smax3 < Mx ? Smax3 : Mx);
+    endcase
+  end
+  assign smax = gpass_q ? gsmax : farg_q.sge_max;
+
+  logic [16:0]  glim_mem  [NumQps];         // {en, limit}
+  logic [16:0]  gfeed_mem [NumQps];         // {stopped, feed}
+  logic [15:0]  gpi_mem   [NumQps];         // producer index of the QP's last rq_db accepted
+  assign gst      = tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_RQF_GRANT;
+  assign gst_w    = tc_wdata_i;
+  assign gst_ok   = gst && 32'(gst_w.qpn) < NumQps;
+  assign gfst_ok  = tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_RQF_FEED && 32'(st_qidx.qpn) < NumQps;
+  assign gpst     = tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_RQF_POS;
+  assign gstop_st = tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_RQF_STOP;
+  assign gwb      = fs_q == G_WB && !gfst_ok;  // the firmware's rqf_feed store goes first
+  // an rq_db of an enabled RQ from its page: its producer index is the re-evaluations'
+  assign gpi_we   = ev_q == S_EV && cur_rq && !cur_q[50] && ent_q[0] && ent_q[22:7] == cur_q[47:32];
+  // a store to the grant pass's QP
+  assign ghit     = (gst_ok && 16'(gst_w.qpn) == fqpn_q) || (gfst_ok && st_qidx.qpn == fqpn_q);
+  assign ghit_dis = gst_ok && 16'(gst_w.qpn) == fqpn_q && !gst_w.en;
+  assign gd = gfeed_rd_q[15:0] - h_first_q;
+  assign gdec_pop  = fs_q == G_DEC && !(gdirty_q || ghit) &&
+                     (c_off_q || c_pass_q || c_ahead_q || c_lim_q || (!h_pend_q && h_err_q && !stop_v_q));
+  assign gsge_stop = fs_q == F_EMIT && gpass_q && !gdis_q && wqe_nsge > smax && !stop_v_q;
+  assign eng_st    = fs_q == G_RW && !(cfg_st || fidx_st);
+
+  logic [15:0]  pos_sel_q;                  // the QP rqf_pos reads
+  logic [QpAw-1:0] ga;                      // the grant RAMs' read address
+  assign ga = fs_q == G_HEAD ? fqpn_q[QpAw-1:0] : pos_sel_q[QpAw-1:0];
+  logic [QpAw-1:0] rwf_head;
+  always_ff @(posedge clk_i) begin
+    if (gst_ok) glim_mem[gst_w.qpn[QpAw-1:0]] <= {gst_w.en, gst_w.limit};
+    if (gfst_ok) gfeed_mem[st_qidx.qpn[QpAw-1:0]] <= {1'b0, st_qidx.index};
+    else if (gwb) gfeed_mem[fqpn_q[QpAw-1:0]] <= {gstp_q, fpos_q};
+    if (gpi_we) gpi_mem[cur_qpn[QpAw-1:0]] <= cur_pi;
+    glim_rd_q  <= glim_mem[ga];
+    gfeed_rd_q <= gfeed_mem[ga];
+    gpi_rd_q   <= gpi_mem[rwf_head];
+  end
+
+  // the re-evaluation queue: each QP at most once (rwf_pend_q), so NumQps entries never overflow.
+  // Pushed by a grant store (en 1), by a record removed ahead of the QP's feed (after the rewind;
+  // at the limit only when a grant came meanwhile), and by an rq_db evaluation in grant mode that
+  // fetched less than announced or was dropped by a store. Served into the doorbell FIFO as a
+  // synthetic rq_db while the evaluator is idle and the region has changed since a
+  // re-evaluation last found no room (room_q), so a QP that does not fit waits for a record to go.
+  logic [QpAw-1:0]   rwf_mem [NumQps];
+  logic [QpAw:0]     rwf_wp_q, rwf_rp_q;
+  logic [NumQps-1:0] rwf_pend_q;
+  logic              rs_q, room_q, lost_q;
+  logic [QpAw-1:0]   evq_qpn_q;
+  logic              src_a, src_b, src_c, rw_push;
+  logic [QpAw-1:0]   rw_qpn;
+  assign rwf_head = rwf_mem[rwf_rp_q[QpAw-1:0]];
+  logic [QpAw:0]     rwf_cnt;
+  assign rwf_cnt = rwf_wp_q - rwf_rp_q;
+  assign gpu_need = fs_q == G_PU && (gpu_q || gdirty_q);
+  assign src_a    = gst_ok && gst_w.en == 1'b1;
+  assign src_b    = gpu_need;
+  assign src_c    = evq_v_q;
+  assign gpu_go   = src_b && !src_a;
+  assign rw_qpn   = src_a ? gst_w.qpn[QpAw-1:0] : src_b ? fqpn_q[QpAw-1:0] : evq_qpn_q;
+  assign rw_push  = (src_a || src_b || src_c) && !rwf_pend_q[rw_qpn];
+  assign syn_push = rs_q && !trig_push && !trig_full;
+  assign syn_value = {gpi_rd_q, 16'(rwf_head)};
+  // the evaluator's end (S_GO leaving) and whether the evaluation fetched less than announced
+  logic go_exit;
+  assign go_exit = ev_q == S_GO && !(ok_q && !st_hit && (cur_q[48] || k_q != 16'd0) && go_wait);
+  always_ff @(posedge clk_i) begin
+    if (rw_push) rwf_mem[rwf_wp_q[QpAw-1:0]] <= rw_qpn;
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      gmode_q    <= 1'b0;
+      rwf_wp_q   <= '0;
+      rwf_rp_q   <= '0;
+      rwf_pend_q <= '0;
+      rs_q       <= 1'b0;
+      room_q     <= 1'b1;
+      lost_q     <= 1'b0;
+      evq_v_q    <= 1'b0;
+      evq_qpn_q  <= '0;
+      pos_sel_q  <= '0;
+    end else begin
+      if (tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_WQF_DB_CTL) begin
+        gmode_q <= tc_wdata_i[2];
+        lost_q  <= 1'b0;
+      end else if (gmode_q && db_valid_i && db_rq_i && rdb_en_q && trig_full) begin
+        lost_q  <= 1'b1;
+      end
+      if (gpst) pos_sel_q <= st_qidx.qpn;
+      if (rw_push) begin
+        rwf_wp_q <= rwf_wp_q + 1'b1;
+        rwf_pend_q[rw_qpn] <= 1'b1;
+      end
+      if (syn_push) begin
+        rwf_rp_q <= rwf_rp_q + 1'b1;
+        rwf_pend_q[rwf_head] <= 1'b0;
+      end
+      if (!rs_q) rs_q <= gmode_q && rwf_wp_q != rwf_rp_q && room_q && ev_q == S_IDLE && tw_q == tr_q;
+      else if (syn_push) rs_q <= 1'b0;
+      if (src_c && !src_a && !src_b) evq_v_q <= 1'b0;
+      else if (gmode_q && go_exit && cur_rq && (cancel_q || st_hit || (ok_q && k_q < n_q))) begin
+        evq_v_q   <= 1'b1;
+        evq_qpn_q <= cur_qpn[QpAw-1:0];
+      end
+      if (rrec_pop || (rd_cpl_valid_i && cpl_rdb)) room_q <= 1'b1;
+      else if (go_exit && cur_rq && ok_q && !st_hit && k_q < n_q && k_q < left_q) room_q <= 1'b0;
+    end
+  end
+  // the read-back of rqf_pos: valid once a read of the selected QP was not overtaken by a write
+  logic        pos_rd_q, pos_valid_q, pos_wr;
+  logic        pos_en_q;
+  logic [16:0] pos_feed_q;
+  assign pos_wr = (gst_ok && 16'(gst_w.qpn) == pos_sel_q) || (gfst_ok && st_qidx.qpn == pos_sel_q) ||
+                  (gwb && fqpn_q == pos_sel_q);
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      pos_rd_q    <= 1'b0;
+      pos_valid_q <= 1'b0;
+      pos_en_q    <= 1'b0;
+      pos_feed_q  <= '0;
+    end else if (gpst) begin
+      pos_rd_q    <= 1'b0;
+      pos_valid_q <= 1'b0;
+    end else begin
+      pos_rd_q <= fs_q != G_HEAD && !pos_wr;
+      if (pos_wr) pos_valid_q <= 1'b0;
+      else if (pos_rd_q) begin
+        pos_valid_q <= 1'b1;
+        pos_en_q    <= glim_rd_q[16];
+        pos_feed_q  <= gfeed_rd_q;
+      end
+    end
+  end
+
   // ---- loads: the buffer's words and the status, from a register the cycle after the request
   rnic_spec_pkg::wqf_status_t status;
   rnic_spec_pkg::wqf_sq_qidx_t dbr_qidx;
@@ -803,6 +1092,27 @@ module wqe_fetch #(
   rnic_spec_pkg::wqf_sq_qidx_t rqr_qidx;
   rnic_spec_pkg::wqf_dbr_info_t rqr_info;
   rnic_spec_pkg::wqf_rqf_status_t rqf_status;
+  rnic_spec_pkg::rqf_status_t g_status;
+  rnic_spec_pkg::rqf_pos_t g_pos;
+  rnic_spec_pkg::wqf_sq_qidx_t g_stop;
+  always_comb begin
+    g_status = '0;
+    g_status.stop_valid = stop_v_q;
+    g_status.reason     = stop_v_q ? stop_rsn_q : 2'd0;
+    g_status.lost       = lost_q;
+    g_status.busy       = gpass_q && fs_q != F_IDLE;
+    g_status.waiting    = 16'(rwf_cnt);
+    g_status.present    = 1'b1;
+    g_pos = '0;
+    g_pos.feed    = pos_feed_q[15:0];
+    g_pos.en      = pos_en_q;
+    g_pos.stopped = pos_feed_q[16];
+    g_pos.busy    = gpass_q && fs_q != F_IDLE && fqpn_q == pos_sel_q;
+    g_pos.valid   = pos_valid_q;
+    g_stop = '0;
+    g_stop.qpn   = stop_qpn_q;
+    g_stop.index = stop_pos_q;
+  end
   always_comb begin
     rqf_status = '0;
     rqf_status.handed  = fhand_q;
@@ -859,6 +1169,9 @@ module wqe_fetch #(
       else if (tc_addr_i == rnic_spec_pkg::FW_TC_WQF_RQR_QIDX) tc_rdata_q <= rqr_qidx;
       else if (tc_addr_i == rnic_spec_pkg::FW_TC_WQF_RQR_INFO) tc_rdata_q <= rqr_info;
       else if (tc_addr_i == rnic_spec_pkg::FW_TC_WQF_RQF_STATUS) tc_rdata_q <= rqf_status;
+      else if (tc_addr_i == rnic_spec_pkg::FW_TC_RQF_STATUS) tc_rdata_q <= g_status;
+      else if (tc_addr_i == rnic_spec_pkg::FW_TC_RQF_POS) tc_rdata_q <= g_pos;
+      else if (tc_addr_i == rnic_spec_pkg::FW_TC_RQF_STOP) tc_rdata_q <= g_stop;
       else tc_rdata_q <= '0;
     end
   end

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0x6BA84CECu
+#define RNIC_SPEC_HASH 0x9CED3C50u
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -333,6 +333,11 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_TC_WQF_RQF_ARG 0x920u
 #define RNIC_FW_TC_WQF_RQF_CMD 0x924u
 #define RNIC_FW_TC_WQF_RQF_STATUS 0x928u
+#define RNIC_FW_TC_RQF_GRANT 0x92Cu
+#define RNIC_FW_TC_RQF_FEED 0x930u
+#define RNIC_FW_TC_RQF_POS 0x934u
+#define RNIC_FW_TC_RQF_STATUS 0x938u
+#define RNIC_FW_TC_RQF_STOP 0x93Cu
 #define RNIC_FW_TC_MBOX_PAGE 0x1000u
 #define RNIC_FW_TC_TXD_DATA 0x1000u
 #define RNIC_FW_TC_TXD_COMMIT 0x1080u
@@ -4712,6 +4717,295 @@ static inline uint32_t rnic_wqf_rqf_status_mk_present(uint32_t x)
 	return (x << 31) & 0x80000000u;
 }
 
+/* rqf_grant (4 bytes): The firmware's grant of one RQ to the receive feed (fw_tc rqf_grant). */
+#define RNIC_RQF_GRANT_SIZE 4u
+#define RNIC_RQF_GRANT_ALIGN 4u
+#define RNIC_RQF_GRANT_LIMIT_OFF 0u
+static inline uint32_t rnic_rqf_grant_get_limit(const void *p)
+{
+	return rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0);
+}
+static inline void rnic_rqf_grant_set_limit(void *p, uint32_t v)
+{
+	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0, (uint16_t)v);
+}
+#define RNIC_RQF_GRANT_QPN_OFF 2u
+static inline uint32_t rnic_rqf_grant_get_qpn(const void *p)
+{
+	return (uint32_t)((rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2) & 0x7FFFu) >> 0);
+}
+static inline void rnic_rqf_grant_set_qpn(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2;
+	rnic_st_le16(q, (uint16_t)((rnic_ld_le16(q) & ~0x7FFFu) | (((uint16_t)v << 0) & 0x7FFFu)));
+}
+#define RNIC_RQF_GRANT_EN_OFF 3u
+static inline uint32_t rnic_rqf_grant_get_en(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3) & 0x80u) >> 7);
+}
+static inline void rnic_rqf_grant_set_en(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x80u) | (((uint8_t)v << 7) & 0x80u)));
+}
+#define RNIC_RQF_GRANT_LIMIT_LSB 0u
+#define RNIC_RQF_GRANT_LIMIT_MASK 0x0000FFFFu
+static inline uint32_t rnic_rqf_grant_v_limit(uint32_t v)
+{
+	return (v & 0x0000FFFFu) >> 0;
+}
+static inline uint32_t rnic_rqf_grant_mk_limit(uint32_t x)
+{
+	return (x << 0) & 0x0000FFFFu;
+}
+#define RNIC_RQF_GRANT_QPN_LSB 16u
+#define RNIC_RQF_GRANT_QPN_MASK 0x7FFF0000u
+static inline uint32_t rnic_rqf_grant_v_qpn(uint32_t v)
+{
+	return (v & 0x7FFF0000u) >> 16;
+}
+static inline uint32_t rnic_rqf_grant_mk_qpn(uint32_t x)
+{
+	return (x << 16) & 0x7FFF0000u;
+}
+#define RNIC_RQF_GRANT_EN_LSB 31u
+#define RNIC_RQF_GRANT_EN_MASK 0x80000000u
+static inline uint32_t rnic_rqf_grant_v_en(uint32_t v)
+{
+	return (v & 0x80000000u) >> 31;
+}
+static inline uint32_t rnic_rqf_grant_mk_en(uint32_t x)
+{
+	return (x << 31) & 0x80000000u;
+}
+
+/* rqf_pos (4 bytes): The selected QP's grant state (fw_tc rqf_pos). */
+#define RNIC_RQF_POS_SIZE 4u
+#define RNIC_RQF_POS_ALIGN 4u
+#define RNIC_RQF_POS_FEED_OFF 0u
+static inline uint32_t rnic_rqf_pos_get_feed(const void *p)
+{
+	return rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0);
+}
+static inline void rnic_rqf_pos_set_feed(void *p, uint32_t v)
+{
+	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0, (uint16_t)v);
+}
+#define RNIC_RQF_POS_EN_OFF 2u
+static inline uint32_t rnic_rqf_pos_get_en(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2) & 0x1u) >> 0);
+}
+static inline void rnic_rqf_pos_set_en(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x1u) | (((uint8_t)v << 0) & 0x1u)));
+}
+#define RNIC_RQF_POS_STOPPED_OFF 2u
+static inline uint32_t rnic_rqf_pos_get_stopped(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2) & 0x2u) >> 1);
+}
+static inline void rnic_rqf_pos_set_stopped(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x2u) | (((uint8_t)v << 1) & 0x2u)));
+}
+#define RNIC_RQF_POS_BUSY_OFF 2u
+static inline uint32_t rnic_rqf_pos_get_busy(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2) & 0x4u) >> 2);
+}
+static inline void rnic_rqf_pos_set_busy(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x4u) | (((uint8_t)v << 2) & 0x4u)));
+}
+#define RNIC_RQF_POS_VALID_OFF 2u
+static inline uint32_t rnic_rqf_pos_get_valid(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2) & 0x8u) >> 3);
+}
+static inline void rnic_rqf_pos_set_valid(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x8u) | (((uint8_t)v << 3) & 0x8u)));
+}
+#define RNIC_RQF_POS_FEED_LSB 0u
+#define RNIC_RQF_POS_FEED_MASK 0x0000FFFFu
+static inline uint32_t rnic_rqf_pos_v_feed(uint32_t v)
+{
+	return (v & 0x0000FFFFu) >> 0;
+}
+static inline uint32_t rnic_rqf_pos_mk_feed(uint32_t x)
+{
+	return (x << 0) & 0x0000FFFFu;
+}
+#define RNIC_RQF_POS_EN_LSB 16u
+#define RNIC_RQF_POS_EN_MASK 0x00010000u
+static inline uint32_t rnic_rqf_pos_v_en(uint32_t v)
+{
+	return (v & 0x00010000u) >> 16;
+}
+static inline uint32_t rnic_rqf_pos_mk_en(uint32_t x)
+{
+	return (x << 16) & 0x00010000u;
+}
+#define RNIC_RQF_POS_STOPPED_LSB 17u
+#define RNIC_RQF_POS_STOPPED_MASK 0x00020000u
+static inline uint32_t rnic_rqf_pos_v_stopped(uint32_t v)
+{
+	return (v & 0x00020000u) >> 17;
+}
+static inline uint32_t rnic_rqf_pos_mk_stopped(uint32_t x)
+{
+	return (x << 17) & 0x00020000u;
+}
+#define RNIC_RQF_POS_BUSY_LSB 18u
+#define RNIC_RQF_POS_BUSY_MASK 0x00040000u
+static inline uint32_t rnic_rqf_pos_v_busy(uint32_t v)
+{
+	return (v & 0x00040000u) >> 18;
+}
+static inline uint32_t rnic_rqf_pos_mk_busy(uint32_t x)
+{
+	return (x << 18) & 0x00040000u;
+}
+#define RNIC_RQF_POS_VALID_LSB 19u
+#define RNIC_RQF_POS_VALID_MASK 0x00080000u
+static inline uint32_t rnic_rqf_pos_v_valid(uint32_t v)
+{
+	return (v & 0x00080000u) >> 19;
+}
+static inline uint32_t rnic_rqf_pos_mk_valid(uint32_t x)
+{
+	return (x << 19) & 0x00080000u;
+}
+
+/* rqf_status (4 bytes): The grant engine's status (fw_tc rqf_status). */
+#define RNIC_RQF_STATUS_SIZE 4u
+#define RNIC_RQF_STATUS_ALIGN 4u
+#define RNIC_RQF_STATUS_STOP_VALID_OFF 0u
+static inline uint32_t rnic_rqf_status_get_stop_valid(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0) & 0x1u) >> 0);
+}
+static inline void rnic_rqf_status_set_stop_valid(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x1u) | (((uint8_t)v << 0) & 0x1u)));
+}
+#define RNIC_RQF_STATUS_REASON_OFF 0u
+static inline uint32_t rnic_rqf_status_get_reason(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0) & 0x6u) >> 1);
+}
+static inline void rnic_rqf_status_set_reason(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x6u) | (((uint8_t)v << 1) & 0x6u)));
+}
+#define RNIC_RQF_STATUS_LOST_OFF 0u
+static inline uint32_t rnic_rqf_status_get_lost(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0) & 0x8u) >> 3);
+}
+static inline void rnic_rqf_status_set_lost(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x8u) | (((uint8_t)v << 3) & 0x8u)));
+}
+#define RNIC_RQF_STATUS_BUSY_OFF 0u
+static inline uint32_t rnic_rqf_status_get_busy(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0) & 0x10u) >> 4);
+}
+static inline void rnic_rqf_status_set_busy(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x10u) | (((uint8_t)v << 4) & 0x10u)));
+}
+#define RNIC_RQF_STATUS_WAITING_OFF 2u
+static inline uint32_t rnic_rqf_status_get_waiting(const void *p)
+{
+	return rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2);
+}
+static inline void rnic_rqf_status_set_waiting(void *p, uint32_t v)
+{
+	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 2, (uint16_t)v);
+}
+#define RNIC_RQF_STATUS_PRESENT_OFF 1u
+static inline uint32_t rnic_rqf_status_get_present(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 1) & 0x80u) >> 7);
+}
+static inline void rnic_rqf_status_set_present(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 1;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x80u) | (((uint8_t)v << 7) & 0x80u)));
+}
+#define RNIC_RQF_STATUS_STOP_VALID_LSB 0u
+#define RNIC_RQF_STATUS_STOP_VALID_MASK 0x00000001u
+static inline uint32_t rnic_rqf_status_v_stop_valid(uint32_t v)
+{
+	return (v & 0x00000001u) >> 0;
+}
+static inline uint32_t rnic_rqf_status_mk_stop_valid(uint32_t x)
+{
+	return (x << 0) & 0x00000001u;
+}
+#define RNIC_RQF_STATUS_REASON_LSB 1u
+#define RNIC_RQF_STATUS_REASON_MASK 0x00000006u
+static inline uint32_t rnic_rqf_status_v_reason(uint32_t v)
+{
+	return (v & 0x00000006u) >> 1;
+}
+static inline uint32_t rnic_rqf_status_mk_reason(uint32_t x)
+{
+	return (x << 1) & 0x00000006u;
+}
+#define RNIC_RQF_STATUS_LOST_LSB 3u
+#define RNIC_RQF_STATUS_LOST_MASK 0x00000008u
+static inline uint32_t rnic_rqf_status_v_lost(uint32_t v)
+{
+	return (v & 0x00000008u) >> 3;
+}
+static inline uint32_t rnic_rqf_status_mk_lost(uint32_t x)
+{
+	return (x << 3) & 0x00000008u;
+}
+#define RNIC_RQF_STATUS_BUSY_LSB 4u
+#define RNIC_RQF_STATUS_BUSY_MASK 0x00000010u
+static inline uint32_t rnic_rqf_status_v_busy(uint32_t v)
+{
+	return (v & 0x00000010u) >> 4;
+}
+static inline uint32_t rnic_rqf_status_mk_busy(uint32_t x)
+{
+	return (x << 4) & 0x00000010u;
+}
+#define RNIC_RQF_STATUS_WAITING_LSB 16u
+#define RNIC_RQF_STATUS_WAITING_MASK 0xFFFF0000u
+static inline uint32_t rnic_rqf_status_v_waiting(uint32_t v)
+{
+	return (v & 0xFFFF0000u) >> 16;
+}
+static inline uint32_t rnic_rqf_status_mk_waiting(uint32_t x)
+{
+	return (x << 16) & 0xFFFF0000u;
+}
+#define RNIC_RQF_STATUS_PRESENT_LSB 15u
+#define RNIC_RQF_STATUS_PRESENT_MASK 0x00008000u
+static inline uint32_t rnic_rqf_status_v_present(uint32_t v)
+{
+	return (v & 0x00008000u) >> 15;
+}
+static inline uint32_t rnic_rqf_status_mk_present(uint32_t x)
+{
+	return (x << 15) & 0x00008000u;
+}
+
 /* wqf_dbr_info (4 bytes): The oldest doorbell-started fetch record (fw_tc wqf_dbr_info). The newest record grows: an sq_db of its QP whose fetch starts where the record ends is fetched into the slots after it and added to it (bbs grows, done clears until that fetch completed), so a host batch of doorbells is one record. */
 #define RNIC_WQF_DBR_INFO_SIZE 4u
 #define RNIC_WQF_DBR_INFO_ALIGN 4u
@@ -6243,6 +6537,20 @@ static inline uint32_t rnic_mbox_in_status_mk_valid(uint32_t x)
 	X(wqf_rqf_status, stop, 1, 1, 0, 2) \
 	X(wqf_rqf_status, busy, 2, 1, 0, 1) \
 	X(wqf_rqf_status, present, 3, 1, 7, 1) \
+	X(rqf_grant, limit, 0, 2, 0, 16) \
+	X(rqf_grant, qpn, 2, 2, 0, 15) \
+	X(rqf_grant, en, 3, 1, 7, 1) \
+	X(rqf_pos, feed, 0, 2, 0, 16) \
+	X(rqf_pos, en, 2, 1, 0, 1) \
+	X(rqf_pos, stopped, 2, 1, 1, 1) \
+	X(rqf_pos, busy, 2, 1, 2, 1) \
+	X(rqf_pos, valid, 2, 1, 3, 1) \
+	X(rqf_status, stop_valid, 0, 1, 0, 1) \
+	X(rqf_status, reason, 0, 1, 1, 2) \
+	X(rqf_status, lost, 0, 1, 3, 1) \
+	X(rqf_status, busy, 0, 1, 4, 1) \
+	X(rqf_status, waiting, 2, 2, 0, 16) \
+	X(rqf_status, present, 1, 1, 7, 1) \
 	X(wqf_dbr_info, bbs, 0, 1, 0, 8) \
 	X(wqf_dbr_info, slot, 1, 1, 0, 8) \
 	X(wqf_dbr_info, more, 3, 1, 4, 1) \
@@ -6339,6 +6647,20 @@ static inline uint32_t rnic_mbox_in_status_mk_valid(uint32_t x)
 	X(wqf_rqf_status, stop, 8, 2) \
 	X(wqf_rqf_status, busy, 16, 1) \
 	X(wqf_rqf_status, present, 31, 1) \
+	X(rqf_grant, limit, 0, 16) \
+	X(rqf_grant, qpn, 16, 15) \
+	X(rqf_grant, en, 31, 1) \
+	X(rqf_pos, feed, 0, 16) \
+	X(rqf_pos, en, 16, 1) \
+	X(rqf_pos, stopped, 17, 1) \
+	X(rqf_pos, busy, 18, 1) \
+	X(rqf_pos, valid, 19, 1) \
+	X(rqf_status, stop_valid, 0, 1) \
+	X(rqf_status, reason, 1, 2) \
+	X(rqf_status, lost, 3, 1) \
+	X(rqf_status, busy, 4, 1) \
+	X(rqf_status, waiting, 16, 16) \
+	X(rqf_status, present, 15, 1) \
 	X(wqf_dbr_info, bbs, 0, 8) \
 	X(wqf_dbr_info, slot, 8, 8) \
 	X(wqf_dbr_info, more, 28, 1) \

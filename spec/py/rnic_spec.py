@@ -3,7 +3,7 @@
 constants, enumerations and every layout as (size, {field: (byte offset, lsb, bits)}).
 Import it with spec/py on sys.path; get()/put() read and write a field in bytes."""
 
-SPEC_HASH = 0x6BA84CEC
+SPEC_HASH = 0x9CED3C50
 PCI_VENDOR_ID = 0x10EE
 PCI_DEVICE_ID = 0x5252
 HW_VERSION = 0x10000
@@ -735,6 +735,26 @@ LAYOUTS = {
         "stop": (1, 0, 2),
         "busy": (2, 0, 1),
         "present": (3, 7, 1),
+    }),
+    "rqf_grant": (4, {
+        "limit": (0, 0, 16),
+        "qpn": (2, 0, 15),
+        "en": (3, 7, 1),
+    }),
+    "rqf_pos": (4, {
+        "feed": (0, 0, 16),
+        "en": (2, 0, 1),
+        "stopped": (2, 1, 1),
+        "busy": (2, 2, 1),
+        "valid": (2, 3, 1),
+    }),
+    "rqf_status": (4, {
+        "stop_valid": (0, 0, 1),
+        "reason": (0, 1, 2),
+        "lost": (0, 3, 1),
+        "busy": (0, 4, 1),
+        "waiting": (2, 0, 16),
+        "present": (1, 7, 1),
     }),
     "wqf_dbr_info": (4, {
         "bbs": (0, 0, 8),
