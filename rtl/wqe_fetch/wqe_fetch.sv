@@ -216,7 +216,13 @@ module wqe_fetch #(
 
   // the evaluation of one doorbell: S_IDLE reads the QP's entries, S_EV the counts, S_K the
   // WQEBBs to fetch, S_GO stores the command and the record
-  typedef enum logic [1:0] { S_IDLE, S_EV, S_K, S_GO } ev_state_e;
+  // (S_LM, grant mode only: an RQ's count is cut to its grant, so a QP at its limit fetches
+  // nothing; the next grant store queues it again)
+  typedef enum logic [2:0] { S_IDLE, S_EV, S_K, S_GO, S_LM } ev_state_e;
+  logic [16:0]       glim_ev_q;            // the QP's grant {en, limit} as the evaluation read it
+  logic [16:0]       glim2_mem [NumQps];   // a copy of glim_mem (below) for the evaluator's read
+  logic [15:0]       gleft;                // RQ entries the grant leaves from the fetch index on
+  assign gleft = glim_ev_q[15:0] - fidx_q;
   ev_state_e         ev_q;
   logic [EntW-1:0]   ent_q;
   logic [15:0]       fidx_q;
@@ -311,6 +317,7 @@ module wqe_fetch #(
     if (trig_pop) begin
       ent_q  <= ring_mem[{trig_rq, trig_qpn[QpAw-1:0]}];
       fidx_q <= fidx_mem[{trig_rq, trig_qpn[QpAw-1:0]}];
+      glim_ev_q <= glim2_mem[trig_qpn[QpAw-1:0]];
     end
     // the fetch index: what the firmware stored (the cycle after its store), else the engine's
     if (pend_q)
@@ -583,7 +590,12 @@ module wqe_fetch #(
           base_q <= ent_q[EntW-1:23] + (58'(fidx_m) << ent_q[2:1]);
           ok_q   <= ent_q[0] && (ent_q[22:7] == cur_q[47:32] || cur_q[50]) && !cancel_q && !st_hit;
           ext_q  <= !cur_rq && rec_cnt != '0 && last_qpn_q == cur_qpn && last_end_q == fidx_q;
-          ev_q   <= S_K;
+          ev_q   <= gmode_q && cur_rq ? S_LM : S_K;
+        end
+        S_LM: begin
+          ok_q <= ok_q && !st_hit && n_q != 16'd0 && n_q <= size;
+          n_q  <= !glim_ev_q[16] || gleft[15] ? 16'd0 : gleft < n_q ? gleft : n_q;
+          ev_q <= S_K;
         end
         S_K: begin
           // WQEBBs to fetch: those announced, to the ring end, into the free slots, a region's
@@ -688,6 +700,7 @@ module wqe_fetch #(
   rnic_spec_pkg::rqf_grant_t   gst_w;
   logic                        ghit, ghit_dis, gpu_need, gpu_go;
   logic [15:0]                 gd;          // how far the QP's feed lies past the record's first WQE
+  logic [15:0]                 gl;          // the positions the grant leaves from the feed on
   logic [RdbCntW-1:0]          h_n_q;
   logic [RdbSlotAw-1:0]        h_slot_q, fslot_q;
   logic [WqeRowW-1:0]          fj_q;
@@ -813,7 +826,7 @@ module wqe_fetch #(
         c_off_q   <= !glim_rd_q[16] || gfeed_rd_q[16];
         c_ahead_q <= gd[15];
         c_pass_q  <= !gd[15] && gd >= 16'(h_n_q);
-        c_lim_q   <= gfeed_rd_q[15:0] == glim_rd_q[15:0];
+        c_lim_q   <= gl[15] || gl == 16'd0;     // at the limit (or past it: a limit moved back)
         fpos_q    <= gfeed_rd_q[15:0];
       end
       fwait_q <= fs_q == F_EMIT && !emit ? fwait_q + 1'b1 : '0;
@@ -970,6 +983,7 @@ module wqe_fetch #(
   assign ghit     = (gst_ok && 16'(gst_w.qpn) == fqpn_q) || (gfst_ok && st_qidx.qpn == fqpn_q);
   assign ghit_dis = gst_ok && 16'(gst_w.qpn) == fqpn_q && !gst_w.en;
   assign gd = gfeed_rd_q[15:0] - h_first_q;
+  assign gl = glim_rd_q[15:0] - gfeed_rd_q[15:0];
   assign gdec_pop  = fs_q == G_DEC && !(gdirty_q || ghit) &&
                      (c_off_q || c_pass_q || c_ahead_q || c_lim_q || (!h_pend_q && h_err_q && !stop_v_q));
   assign gsge_stop = fs_q == F_EMIT && gpass_q && !gdis_q && wqe_nsge > smax && !stop_v_q;
@@ -981,6 +995,7 @@ module wqe_fetch #(
   logic [QpAw-1:0] rwf_head;
   always_ff @(posedge clk_i) begin
     if (gst_ok) glim_mem[gst_w.qpn[QpAw-1:0]] <= {gst_w.en, gst_w.limit};
+    if (gst_ok) glim2_mem[gst_w.qpn[QpAw-1:0]] <= {gst_w.en, gst_w.limit};  // the evaluator's copy
     if (gfst_ok) gfeed_mem[st_qidx.qpn[QpAw-1:0]] <= {1'b0, st_qidx.index};
     else if (gwb) gfeed_mem[fqpn_q[QpAw-1:0]] <= {gstp_q, fpos_q};
     if (gpi_we) gpi_mem[cur_qpn[QpAw-1:0]] <= cur_pi;
@@ -998,7 +1013,7 @@ module wqe_fetch #(
   logic [QpAw-1:0]   rwf_mem [NumQps];
   logic [QpAw:0]     rwf_wp_q, rwf_rp_q;
   logic [NumQps-1:0] rwf_pend_q;
-  logic              rs_q, room_q, lost_q;
+  logic              rs_q, room_q, ev_room_q, lost_q;
   logic [QpAw-1:0]   evq_qpn_q;
   logic              src_a, src_b, src_c, rw_push;
   logic [QpAw-1:0]   rw_qpn;
@@ -1028,6 +1043,7 @@ module wqe_fetch #(
       rwf_pend_q <= '0;
       rs_q       <= 1'b0;
       room_q     <= 1'b1;
+      ev_room_q  <= 1'b0;
       lost_q     <= 1'b0;
       evq_v_q    <= 1'b0;
       evq_qpn_q  <= '0;
@@ -1055,8 +1071,12 @@ module wqe_fetch #(
         evq_v_q   <= 1'b1;
         evq_qpn_q <= cur_qpn[QpAw-1:0];
       end
+      // (the evaluation's free room was counted in S_EV: a record that left since then makes
+      // room it did not see)
       if (rrec_pop || (rd_cpl_valid_i && cpl_rdb)) room_q <= 1'b1;
-      else if (go_exit && cur_rq && ok_q && !st_hit && k_q < n_q && k_q < left_q) room_q <= 1'b0;
+      else if (go_exit && cur_rq && ok_q && !st_hit && k_q < n_q && k_q < left_q && !ev_room_q) room_q <= 1'b0;
+      if (trig_pop) ev_room_q <= 1'b0;
+      else if (rrec_pop || (rd_cpl_valid_i && cpl_rdb)) ev_room_q <= 1'b1;
     end
   end
   // the read-back of rqf_pos: valid once a read of the selected QP was not overtaken by a write
