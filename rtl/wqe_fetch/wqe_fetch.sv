@@ -741,9 +741,11 @@ module wqe_fetch #(
   assign rqd_valid_o    = out_valid_q;
   assign rqd_o          = out_q;
   assign fw_rqd_ready_o = !out_valid_q;
-  logic [7:0] smax;                         // the most SGEs a WQE may name
   logic gpass_q, gdis_q;                    // a grant-mode pass; its QP's grant disabled meanwhile
-  assign emit = fs_q == F_EMIT && !out_valid_q && !fw_rqd_valid_i && wqe_nsge <= smax && !(gpass_q && gdis_q);
+  logic sge_over_q;                         // grant mode: the WQE names more SGEs than gsmax (set in F_RD)
+  logic [7:0] gsmax;                        // min(MAX_SGE, what the record's stride holds)
+  assign emit = fs_q == F_EMIT && !out_valid_q && !fw_rqd_valid_i &&
+                (gpass_q ? !sge_over_q && !gdis_q : wqe_nsge <= farg_q.sge_max);
   always_comb begin
     // qpn, num_sge, the WQE's wr_id, then its SGEs as they are (those beyond num_sge zero)
     desc = '0;
@@ -797,6 +799,7 @@ module wqe_fetch #(
       fwait_q     <= '0;
       out_valid_q <= 1'b0;
       gpass_q     <= 1'b0;
+      sge_over_q  <= 1'b0;
       gdirty_q    <= 1'b0;
       gdis_q      <= 1'b0;
       gstp_q      <= 1'b0;
@@ -915,12 +918,14 @@ module wqe_fetch #(
         end
         F_RD: begin
           fj_q <= fj_q + 1'b1;
+          // (num_sge, byte 8, is in the rows read before the last: WqeRows >= 2)
+          sge_over_q <= wqe_nsge > gsmax;
           if (32'(fj_q) == WqeRows - 1) fs_q <= F_EMIT;
         end
         F_EMIT: if (gpass_q) begin
           if (gdis_q) begin
             fs_q <= G_WB;                              // disabled: the WQE is not handed
-          end else if (wqe_nsge > smax) begin
+          end else if (sge_over_q) begin
             if (!stop_v_q) begin                       // gsge_stop: the QP stops here
               stop_v_q   <= 1'b1;
               stop_qpn_q <= fqpn_q;
@@ -956,7 +961,6 @@ module wqe_fetch #(
   localparam int unsigned Smax2 = (4 * BbBytes - rnic_spec_pkg::RQ_WQE_BYTES) / SgeBytes;
   localparam int unsigned Smax3 = (8 * BbBytes - rnic_spec_pkg::RQ_WQE_BYTES) / SgeBytes;
   localparam int unsigned Mx    = rnic_spec_pkg::MAX_SGE;
-  logic [7:0] gsmax;                        // min(MAX_SGE, what the record's stride holds)
   always_comb begin
     unique case (h_lb_q)
       2'd0: gsmax = 8'(Smax0 < Mx ? Smax0 : Mx);
@@ -965,7 +969,6 @@ module wqe_fetch #(
       default: gsmax = 8'(Smax3 < Mx ? Smax3 : Mx);
     endcase
   end
-  assign smax = gpass_q ? gsmax : farg_q.sge_max;
 
   logic [16:0]  glim_mem  [NumQps];         // {en, limit}
   logic [16:0]  gfeed_mem [NumQps];         // {stopped, feed}
@@ -986,7 +989,7 @@ module wqe_fetch #(
   assign gl = glim_rd_q[15:0] - gfeed_rd_q[15:0];
   assign gdec_pop  = fs_q == G_DEC && !(gdirty_q || ghit) &&
                      (c_off_q || c_pass_q || c_ahead_q || c_lim_q || (!h_pend_q && h_err_q && !stop_v_q));
-  assign gsge_stop = fs_q == F_EMIT && gpass_q && !gdis_q && wqe_nsge > smax && !stop_v_q;
+  assign gsge_stop = fs_q == F_EMIT && gpass_q && !gdis_q && sge_over_q && !stop_v_q;
   assign eng_st    = fs_q == G_RW && !(cfg_st || fidx_st);
 
   logic [15:0]  pos_sel_q;                  // the QP rqf_pos reads
@@ -1021,11 +1024,15 @@ module wqe_fetch #(
   logic [QpAw:0]     rwf_cnt;
   assign rwf_cnt = rwf_wp_q - rwf_rp_q;
   assign gpu_need = fs_q == G_PU && (gpu_q || gdirty_q);
-  assign src_a    = gst_ok && gst_w.en == 1'b1;
+  // (the grant store's push a cycle later, from registers: the store's QP compare and the
+  // pending-bit lookup in one cycle were 10 LUT levels)
+  logic              gpush_q;
+  logic [QpAw-1:0]   gpush_qpn_q;
+  assign src_a    = gpush_q;
   assign src_b    = gpu_need;
   assign src_c    = evq_v_q;
   assign gpu_go   = src_b && !src_a;
-  assign rw_qpn   = src_a ? gst_w.qpn[QpAw-1:0] : src_b ? fqpn_q[QpAw-1:0] : evq_qpn_q;
+  assign rw_qpn   = src_a ? gpush_qpn_q : src_b ? fqpn_q[QpAw-1:0] : evq_qpn_q;
   assign rw_push  = (src_a || src_b || src_c) && !rwf_pend_q[rw_qpn];
   assign syn_push = rs_q && !trig_push && !trig_full;
   assign syn_value = {gpi_rd_q, 16'(rwf_head)};
@@ -1048,6 +1055,8 @@ module wqe_fetch #(
       evq_v_q    <= 1'b0;
       evq_qpn_q  <= '0;
       pos_sel_q  <= '0;
+      gpush_q    <= 1'b0;
+      gpush_qpn_q <= '0;
     end else begin
       if (tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_WQF_DB_CTL) begin
         gmode_q <= tc_wdata_i[2];
@@ -1056,6 +1065,8 @@ module wqe_fetch #(
         lost_q  <= 1'b1;
       end
       if (gpst) pos_sel_q <= st_qidx.qpn;
+      gpush_q <= gst_ok && gst_w.en == 1'b1;
+      if (gst) gpush_qpn_q <= gst_w.qpn[QpAw-1:0];
       if (rw_push) begin
         rwf_wp_q <= rwf_wp_q + 1'b1;
         rwf_pend_q[rw_qpn] <= 1'b1;

@@ -1779,6 +1779,60 @@ static void grant_tests(TbResults &r, Tb &tb, unsigned steps) {
   }
   std::printf("# grant directed removals: passed %u, ahead %u, at the limit %u\n", n_pass - pass0, n_ahead - ahead0,
               n_lim - lim0);
+  // The takeover never waits for the QP table's port (session 24: xport_rx holds it while it
+  // waits for the event ring the firmware drains): the port held, the engine's first WQE in the
+  // register and its second waiting, the grant disabled: the read-back is valid and not busy
+  // within a few cycles with the port still held, the second WQE not handed.
+  unsigned n_quick = 0, quick_cycles = 0;
+  auto good_ahead = [&](GrantQp &f, unsigned n) {
+    for (unsigned g = 0; g < (1u << f.q.log); g++) {
+      bool ok = true;
+      for (unsigned k = 0; k < n; k++) ok &= !sge_bad(f.q, (f.q.pi + k) & 0xFFFF);
+      if (ok) return;
+      f.q.pi = (f.q.pi + 1) & 0xFFFF;
+      settle_qp(f);
+    }
+  };
+  for (int t = 0; t < 2; t++) {
+    GrantQp &f = gq[1 + 2 * t];
+    settle_qp(f);
+    good_ahead(f, 2);
+    uint32_t e0 = f.exp;
+    tb.stall = 6000;
+    f.q.pi = (f.q.pi + 2) & 0xFFFF;
+    rq_ring(tb, f.q.qpn, f.q.page, f.q.pi);
+    for (int c = 0; c < 800; c++) tb.tick();
+    uint64_t c0 = tb.cycle;
+    grant_store(tb, f.q.qpn, limit_of(f), false);
+    tb.tc_wr(RNIC_FW_TC_RQF_POS, qidx_word(f.q.qpn, 0));
+    uint8_t ps[4];
+    do {
+      rnic_st_le32(ps, tb.tc_rd(RNIC_FW_TC_RQF_POS));
+    } while ((!rnic_rqf_pos_get_valid(ps) || rnic_rqf_pos_get_busy(ps)) && tb.cycle - c0 < 20000);
+    quick_cycles = unsigned(tb.cycle - c0);
+    bool held = tb.stall > 0 && tb.m.rqd_valid_o;
+    while (tb.stall) tb.tick();
+    run(200);
+    n_quick += held && quick_cycles < 64 && rnic_rqf_pos_get_feed(ps) == ((e0 + 1) & 0xFFFF) &&
+               f.exp == ((e0 + 1) & 0xFFFF);
+    fw_take(f, 0, f.exp);  // given back from the read-back position: the second WQE is fetched again
+    run(1500);
+  }
+  // An evaluation that fetches less than it may (the receive doorbell region holds 4 WQEs of
+  // 128 bytes) queues its QP again: 8 posted and rung once, no buffer consumed, all 8 handed (the
+  // first QP's 16-entry ring has a run of 8 the engine hands; the other's 8 entries may not).
+  unsigned n_requeue = 0;
+  for (int t = 0; t < 2; t++) {
+    GrantQp &f = gq[3 - 2 * t];
+    settle_qp(f);
+    good_ahead(f, 8);
+    uint32_t e0 = f.exp;
+    f.q.pi = (f.q.pi + 8) & 0xFFFF;
+    rq_ring(tb, f.q.qpn, f.q.page, f.q.pi);
+    run(4000);
+    // (a WQE naming too many SGEs among them is completed by the firmware: 7 buffers then)
+    n_requeue += f.exp == ((e0 + 8) & 0xFFFF);
+  }
   // a record whose fetch failed holding a QP's feed, made on purpose: one WQE posted and fetched
   // with a bus error
   for (int t = 0; t < 2; t++) {
@@ -1846,6 +1900,10 @@ static void grant_tests(TbResults &r, Tb &tb, unsigned steps) {
           n_stop_err, n_stop_in_takeover);
   r.check(n_pos_bad == 0 && n_takeover > 3 && n_fw > 3, "wqf-grant-takeover-reads-feed-back",
           "%u read-backs wrong, %u takeovers, %u handed by the firmware", n_pos_bad, n_takeover, n_fw);
+  r.check(n_quick == 2, "wqf-grant-disable-never-waits-on-the-port",
+          "%u of 2 read-backs valid with the port held (the last after %u cycles)", n_quick, quick_cycles);
+  r.check(n_requeue == 2, "wqf-grant-short-fetch-queued-again", "%u of 2 QPs got all 8 WQEs from one doorbell",
+          n_requeue);
   r.check(n_off > 0 && n_pass > 0 && n_ahead > 0 && n_lim > 0 && n_reeval > 0 && rnic_rqf_status_get_present(st),
           "wqf-grant-every-removal", "not fed %u, passed %u, ahead %u, at the limit %u, re-evaluations %u", n_off,
           n_pass, n_ahead, n_lim, n_reeval);
