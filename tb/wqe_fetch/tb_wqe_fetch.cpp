@@ -1024,6 +1024,24 @@ static void rq_db_tests(TbResults &r, Tb &tb, unsigned doorbells) {
 // ---- the receive feed ------------------------------------------------------------------------
 // An RQ as the feed test's firmware model keeps it: the host's producer, the next position to hand
 // to the receive engine, the buffers the engine holds (positions, oldest first).
+// The host address of RQ q's WQE at position p, and the rq_desc the firmware builds of it (host
+// bytes from hbyte).
+static uint64_t rq_wqe_addr(const RqQp &q, uint32_t p) {
+  return q.base + (uint64_t(p & ((1u << q.log) - 1)) << (6 + q.lb));
+}
+static std::vector<uint8_t> rq_desc_of(const RqQp &q, uint32_t p, const std::function<uint8_t(uint64_t)> &hbyte) {
+  std::vector<uint8_t> d(RNIC_RQ_DESC_SIZE, 0);
+  uint64_t a = rq_wqe_addr(q, p);
+  unsigned n = hbyte(a + 8);
+  rnic_st_le32(d.data() + RNIC_RQ_DESC_QPN_OFF, q.qpn);
+  d[RNIC_RQ_DESC_NUM_SGE_OFF] = uint8_t(n);
+  for (unsigned b = 0; b < 8; b++) d[RNIC_RQ_DESC_WR_ID_OFF + b] = hbyte(a + b);
+  for (unsigned i = 0; i < std::min(n, unsigned(RNIC_MAX_SGE)); i++)
+    for (unsigned b = 0; b < RNIC_WQE_SGE_SIZE; b++)
+      d[RNIC_RQ_DESC_SGE0_ADDR_OFF + i * RNIC_WQE_SGE_SIZE + b] = hbyte(a + RNIC_RQ_WQE_SIZE + i * RNIC_WQE_SGE_SIZE + b);
+  return d;
+}
+
 struct FeedQp {
   RqQp q;
   uint32_t pos = 0;
@@ -1080,27 +1098,12 @@ static void feed_tests(TbResults &r, Tb &tb, unsigned steps) {
   tb.rqf_on = true;
   tb.rqd_out.clear();
 
-  auto wqe_addr = [](const RqQp &q, uint32_t p) {
-    return q.base + (uint64_t(p & ((1u << q.log) - 1)) << (6 + q.lb));
-  };
+  auto wqe_addr = rq_wqe_addr;
   auto hbyte = [&](uint64_t a) {
     int o = tb.byte_ovr(a);
     return o >= 0 ? uint8_t(o) : host_byte(a, 6);
   };
-  // the rq_desc of RQ q's WQE at position p, as the firmware builds it
-  auto desc_of = [&](const RqQp &q, uint32_t p) {
-    std::vector<uint8_t> d(Tb::DESC, 0);
-    uint64_t a = wqe_addr(q, p);
-    unsigned n = hbyte(a + 8);
-    rnic_st_le32(d.data() + RNIC_RQ_DESC_QPN_OFF, q.qpn);
-    d[RNIC_RQ_DESC_NUM_SGE_OFF] = uint8_t(n);
-    for (unsigned b = 0; b < 8; b++) d[RNIC_RQ_DESC_WR_ID_OFF + b] = hbyte(a + b);
-    for (unsigned i = 0; i < std::min(n, unsigned(RNIC_MAX_SGE)); i++)
-      for (unsigned b = 0; b < RNIC_WQE_SGE_SIZE; b++)
-        d[RNIC_RQ_DESC_SGE0_ADDR_OFF + i * RNIC_WQE_SGE_SIZE + b] =
-            hbyte(a + RNIC_RQ_WQE_SIZE + i * RNIC_WQE_SGE_SIZE + b);
-    return d;
-  };
+  auto desc_of = [&](const RqQp &q, uint32_t p) { return rq_desc_of(q, p, hbyte); };
   std::vector<std::vector<uint8_t>> expect;
   unsigned bad_cmd = 0, n_cmd = 0, n_stop[4] = {0, 0, 0, 0}, n_other = 0, n_passed = 0, n_wrap = 0, n_fw = 0;
   unsigned n_handed = 0, n_pend = 0, max_held = 0, n_rec_bad = 0;
@@ -1507,25 +1510,11 @@ static void grant_tests(TbResults &r, Tb &tb, unsigned steps) {
     int o = tb.byte_ovr(a);
     return o >= 0 ? uint8_t(o) : host_byte(a, 8);
   };
-  auto wqe_addr = [](const RqQp &q, uint32_t p) {
-    return q.base + (uint64_t(p & ((1u << q.log) - 1)) << (6 + q.lb));
-  };
+  auto wqe_addr = rq_wqe_addr;
   auto sge_bad = [&](const RqQp &q, uint32_t p) {
     return unsigned(hbyte(wqe_addr(q, p) + 8)) > (q.lb == 0 ? 3u : unsigned(RNIC_MAX_SGE));
   };
-  auto desc_of = [&](const RqQp &q, uint32_t p) {
-    std::vector<uint8_t> d(Tb::DESC, 0);
-    uint64_t a = wqe_addr(q, p);
-    unsigned n = hbyte(a + 8);
-    rnic_st_le32(d.data() + RNIC_RQ_DESC_QPN_OFF, q.qpn);
-    d[RNIC_RQ_DESC_NUM_SGE_OFF] = uint8_t(n);
-    for (unsigned b = 0; b < 8; b++) d[RNIC_RQ_DESC_WR_ID_OFF + b] = hbyte(a + b);
-    for (unsigned i = 0; i < std::min(n, unsigned(RNIC_MAX_SGE)); i++)
-      for (unsigned b = 0; b < RNIC_WQE_SGE_SIZE; b++)
-        d[RNIC_RQ_DESC_SGE0_ADDR_OFF + i * RNIC_WQE_SGE_SIZE + b] =
-            hbyte(a + RNIC_RQ_WQE_SIZE + i * RNIC_WQE_SGE_SIZE + b);
-    return d;
-  };
+  auto desc_of = [&](const RqQp &q, uint32_t p) { return rq_desc_of(q, p, hbyte); };
   // what the engine decided on a head record (coverage; the engine's own registers)
   unsigned n_off = 0, n_pass = 0, n_ahead = 0, n_lim = 0, n_reeval = 0, max_wait = 0;
   auto *root = tb.m.rootp;
