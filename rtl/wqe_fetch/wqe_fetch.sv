@@ -1016,6 +1016,8 @@ module wqe_fetch #(
   logic [QpAw-1:0]   rwf_mem [NumQps];
   logic [QpAw:0]     rwf_wp_q, rwf_rp_q;
   logic [NumQps-1:0] rwf_pend_q;
+  logic              rwf_clr_q;
+  logic [QpAw-1:0]   rwf_clr_qpn_q;
   logic              rs_q, room_q, ev_room_q, lost_q;
   logic [QpAw-1:0]   evq_qpn_q;
   logic              src_a, src_b, src_c, rw_push;
@@ -1048,6 +1050,8 @@ module wqe_fetch #(
       rwf_wp_q   <= '0;
       rwf_rp_q   <= '0;
       rwf_pend_q <= '0;
+      rwf_clr_q  <= 1'b0;
+      rwf_clr_qpn_q <= '0;
       rs_q       <= 1'b0;
       room_q     <= 1'b1;
       ev_room_q  <= 1'b0;
@@ -1071,10 +1075,17 @@ module wqe_fetch #(
         rwf_wp_q <= rwf_wp_q + 1'b1;
         rwf_pend_q[rw_qpn] <= 1'b1;
       end
+      // (the served QP's pending bit clears a cycle later, from a register: the LUTRAM read of
+      // the queue's head and the 1024-way clear in one cycle were 9 LUT levels in the 100g core.
+      // A push of that QP in between is dropped as a duplicate; the evaluation just queued for
+      // it runs after whatever made the push: a grant store is in the limit it reads, a rewind
+      // drops or precedes it, an evaluation's own push came from before it.)
+      rwf_clr_q <= syn_push;
       if (syn_push) begin
         rwf_rp_q <= rwf_rp_q + 1'b1;
-        rwf_pend_q[rwf_head] <= 1'b0;
+        rwf_clr_qpn_q <= rwf_head;
       end
+      if (rwf_clr_q) rwf_pend_q[rwf_clr_qpn_q] <= 1'b0;
       if (!rs_q) rs_q <= gmode_q && rwf_wp_q != rwf_rp_q && room_q && ev_q == S_IDLE && tw_q == tr_q;
       else if (syn_push) rs_q <= 1'b0;
       if (src_c && !src_a && !src_b) evq_v_q <= 1'b0;
