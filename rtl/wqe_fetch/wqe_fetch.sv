@@ -1035,14 +1035,18 @@ module wqe_fetch #(
   assign src_c    = evq_v_q;
   assign gpu_go   = src_b && !src_a;
   assign rw_qpn   = src_a ? gpush_qpn_q : src_b ? fqpn_q[QpAw-1:0] : evq_qpn_q;
-  assign rw_push  = (src_a || src_b || src_c) && !rwf_pend_q[rw_qpn];
+  // (the chosen QP is registered and its pending bit looked up the next cycle: the choice, the
+  // 1024-way lookup and the set in one cycle were 8 LUT levels at NumQps 1024)
+  logic              rq_v_q;
+  logic [QpAw-1:0]   rq_qpn_q;
+  assign rw_push  = rq_v_q && !rwf_pend_q[rq_qpn_q];
   assign syn_push = rs_q && !trig_push && !trig_full;
   assign syn_value = {gpi_rd_q, 16'(rwf_head)};
   // the evaluator's end (S_GO leaving) and whether the evaluation fetched less than announced
   logic go_exit;
   assign go_exit = ev_q == S_GO && !(ok_q && !st_hit && (cur_q[48] || k_q != 16'd0) && go_wait);
   always_ff @(posedge clk_i) begin
-    if (rw_push) rwf_mem[rwf_wp_q[QpAw-1:0]] <= rw_qpn;
+    if (rw_push) rwf_mem[rwf_wp_q[QpAw-1:0]] <= rq_qpn_q;
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -1051,6 +1055,8 @@ module wqe_fetch #(
       rwf_rp_q   <= '0;
       rwf_pend_q <= '0;
       rwf_clr_q  <= 1'b0;
+      rq_v_q     <= 1'b0;
+      rq_qpn_q   <= '0;
       rwf_clr_qpn_q <= '0;
       rs_q       <= 1'b0;
       room_q     <= 1'b1;
@@ -1071,9 +1077,11 @@ module wqe_fetch #(
       if (gpst) pos_sel_q <= st_qidx.qpn;
       gpush_q <= gst_ok && gst_w.en == 1'b1;
       if (gst) gpush_qpn_q <= gst_w.qpn[QpAw-1:0];
+      rq_v_q <= src_a || src_b || src_c;
+      rq_qpn_q <= rw_qpn;
       if (rw_push) begin
         rwf_wp_q <= rwf_wp_q + 1'b1;
-        rwf_pend_q[rw_qpn] <= 1'b1;
+        rwf_pend_q[rq_qpn_q] <= 1'b1;
       end
       // (the served QP's pending bit clears a cycle later, from a register: the LUTRAM read of
       // the queue's head and the 1024-way clear in one cycle were 9 LUT levels in the 100g core.
