@@ -490,7 +490,7 @@ module xport_rx #(
   logic        seq_ok, len_ok, acc_ok, wlen_ok, slen_ok, ack_now, e_inv;
   logic [31:0] rem0, boff;
   logic [33:0] sroom;   // a SEND's buffer bytes left after this packet (state va, see slen_ok)
-  logic [23:0] rd_npk;
+  logic [23:0] rd_epsn;   // the PSN after a READ request: epsn + its response packets at the QP's PMTU
   logic [NPm-1:0] pl_oh;   // the QP's PMTU one-hot (256 .. 4096), clamped as pl2
   // READ response of the matched context
   logic        is_rr, aa, rr_lastp, rr_firstp, rr_seq_ok, rr_len_ok, rr_lenerr, rr_rest_ok;
@@ -571,8 +571,11 @@ module xport_rx #(
     slen_ok = (starts && fits(plen, buf_total)) || (!starts && fits(plen, q_st.va[33:0]));
     sroom = (starts ? buf_total : q_st.va[33:0]) - 34'(plen);
     ud_fits = 34'(plen) + 34'(UdGrhBytes) <= buf_total;
-    rd_npk = '0;
-    for (int j = 0; j < NPm; j++) if (pl_oh[j]) rd_npk = rd_npk | hnpk_q[24*j +: 24];
+    // one sum per PMTU, picked after the carry chains by AND/OR (timing: the PMTU decode from the
+    // QP-table RAM ahead of the adder, then the state's multiplexer, mapped at 9 LUT levels in a
+    // larger core; a mux would let opt_share fold the sums back into one behind it)
+    rd_epsn = '0;
+    for (int j = 0; j < NPm; j++) if (pl_oh[j]) rd_epsn = rd_epsn | 24'(q_st.epsn + hnpk_q[24*j +: 24]);
     aa = aack_q && m_hit_q;   // ATOMIC ACKNOWLEDGE of an atomic's context (SRrM match)
     // NAK invalid request (IBTA): opcode sequence, length, atomic alignment, or a new READ or
     // atomic beyond the QP's responder resources
@@ -765,7 +768,7 @@ module xport_rx #(
         // not checked); a failure NAKs here and no READ job is issued
         c_chk = hdnz_q;   // (h_q.dma_len != 0)
         c_rd = 1'b1;
-        c_st.epsn = q_st.epsn + rd_npk;
+        c_st.epsn = rd_epsn;
         c_st.msn = q_st.msn + 24'd1;
         c_st.ack_cnt = 8'd0;
       end else if (atomic) begin
