@@ -117,6 +117,13 @@ __attribute__((noinline)) uint32_t sq_fetch_failed(uint32_t qpn, uint32_t idx)
 	fw_log("qp %u: SQ WQE %u fetch failed", (unsigned)qpn, (unsigned)idx);
 	stage_empty();
 	qp_enter_err(qpn, RNIC_WC_STATUS_LOC_QP_OP_ERR, RNIC_EQ_QP_SIDE_REQUESTER);
+	if (srt_ctx(c) && (uint16_t)(rnic_qp_ctx_get_sq_next(c) - idx - 1u) < 0x8000u) {
+		/* a resend's fetch: the engine held that WQE's record and flushed it (srt_flush moved
+		 * sq_next past it), so it has its completion; the rest as any move to ERR */
+		flush_unsent(qpn);
+		fw_rq_flush(qpn);
+		return 0;
+	}
 	f.wqe_index = (uint16_t)idx;
 	f.opcode = RNIC_WQE_OP_SEND;
 	sq_complete(qpn, &f, RNIC_WC_STATUS_LOC_QP_OP_ERR);

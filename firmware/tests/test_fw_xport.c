@@ -2047,22 +2047,26 @@ static void srt_paths(void)
 
 	/* a remote access NAK: that WQE fails (POP), the unsignaled one behind it flushes in the
 	 * engine (FLUSH), the one posted after the error in the firmware's flush, in order */
+	fresh_srt_qp(7); /* (a ring with room for the WQEs below) */
+	c = fw_res.qp_ctx[qpn];
+	r = &fw_res.qp_run[qpn];
 	cqr0 = mock_srt_ncqr;
 	m0 = mock_nmbox;
 	uint32_t k0 = sq.pi;
 	post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, sg, 1, 0x5001);
 	uint32_t k1 = sq.pi;
-	post(RNIC_WQE_OP_SEND, 0, sg, 1, 0x5002);
+	post(RNIC_WQE_OP_RDMA_WRITE, 0, sg, 2, 0x5002); /* two WQEBBs: the unsent flush starts behind it */
 	ring_sq();
 	sev(RNIC_RX_EVENT_KIND_NAK, txd_psn(m0, 0), 0x62, 0);
+	n = rnicp_cq_poll(&cq, 8, wc); /* (the 16-entry SQ has room again) */
 	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, sg, 1, 0x5003);
 	ring_sq();
-	n = rnicp_cq_poll(&cq, 8, wc);
-	check(n >= 3 && wc[0].wr_id == 0x5001 && wc[0].status == RNIC_WC_STATUS_REM_ACCESS_ERR &&
+	n += rnicp_cq_poll(&cq, 8 - n, wc + n);
+	check(n == 3 && wc[0].wr_id == 0x5001 && wc[0].status == RNIC_WC_STATUS_REM_ACCESS_ERR &&
 		      wc[1].wr_id == 0x5002 && wc[1].status == RNIC_WC_STATUS_WR_FLUSH_ERR &&
-		      wc[n - 1].wr_id == 0x5003 && wc[n - 1].status == RNIC_WC_STATUS_WR_FLUSH_ERR &&
+		      wc[2].wr_id == 0x5003 && wc[2].status == RNIC_WC_STATUS_WR_FLUSH_ERR &&
 		      cqr_is(cqr0, 0x5001, 1000, RNIC_WC_STATUS_REM_ACCESS_ERR, RNIC_WC_OPCODE_RDMA_WRITE, k0) &&
-		      cqr_is(cqr0 + 1, 0x5002, 1000, RNIC_WC_STATUS_WR_FLUSH_ERR, RNIC_WC_OPCODE_SEND, k1) &&
+		      cqr_is(cqr0 + 1, 0x5002, 3000, RNIC_WC_STATUS_WR_FLUSH_ERR, RNIC_WC_OPCODE_RDMA_WRITE, k1) &&
 		      mock_srt_ncqr == cqr0 + 2 && mock_srt_records(qpn) == 0 && r->head < 0 &&
 		      rnic_qp_ctx_get_state(c) == RNIC_QP_STATE_ERR,
 	      "fw-srt-remote-error-pop-then-flush-in-order");
@@ -2117,6 +2121,24 @@ static void srt_paths(void)
 	check(n == 1 && wc[0].wr_id == 0x8001 && wc[0].status == RNIC_WC_STATUS_RETRY_EXC_ERR &&
 		      mock_srt_ncqr == cqr0 + 1 && rnic_qp_ctx_get_state(c) == RNIC_QP_STATE_ERR,
 	      "fw-srt-retry-exceeded");
+	/* a resend whose WQE fetch fails: the engine's FLUSH completes the WQEs it held, once each
+	 * (the failed fetch adds no completion of its own for a WQE the engine had) */
+	fresh_srt_qp(7);
+	c = fw_res.qp_ctx[qpn];
+	cqr0 = mock_srt_ncqr;
+	m0 = mock_nmbox;
+	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, sg, 1, 0x9001);
+	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, sg, 1, 0x9002);
+	ring_sq();
+	stage_empty();
+	mock_wqf_fail = 1;
+	sev(RNIC_RX_EVENT_KIND_NAK, txd_psn(m0, 0), 0x60, 0);
+	mock_wqf_fail = 0;
+	n = rnicp_cq_poll(&cq, 8, wc);
+	check(n == 2 && wc[0].wr_id == 0x9001 && wc[0].status == RNIC_WC_STATUS_WR_FLUSH_ERR && wc[1].wr_id == 0x9002 &&
+		      wc[1].status == RNIC_WC_STATUS_WR_FLUSH_ERR && mock_srt_ncqr == cqr0 + 2 &&
+		      rnic_qp_ctx_get_state(c) == RNIC_QP_STATE_ERR,
+	      "fw-srt-resend-fetch-failure-completes-once");
 	check(!mock_srt_dropped(), "fw-srt-no-store-dropped");
 	fw_srt_off = 1;
 	mock_srt_reset();
