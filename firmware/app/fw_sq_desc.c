@@ -496,8 +496,6 @@ static int32_t send_fast(uint32_t qpn, uint8_t *c, uint32_t idx)
 	struct fw_qp_run *run = &fw_res.qp_run[qpn];
 	uint32_t type = rnic_qp_ctx_get_qp_type(c);
 
-	if (fw_res.swqe_free < 0 && fw_srt_ok)
-		srt_sweep(); /* the engine QPs' records it retired */
 	if (fw_sq_generic_only || sq_paused || run->part1 || fw_res.swqe_free < 0 ||
 	    (type != RNIC_QP_TYPE_RC && type != RNIC_QP_TYPE_UC))
 		return -1;
@@ -559,6 +557,10 @@ static int32_t send_fast(uint32_t qpn, uint8_t *c, uint32_t idx)
 	rec_set(qpn, swqe_get(), wr_id, c, psn, npkts, len, idx, op, flags);
 	fw_perf.sq_wqes++;
 	fw_sq_fast_sent++;
+	/* the last free record taken: the engine QPs' records it retired freed now, after this
+	 * WQE went (not before the next one, on its way to the wire) */
+	if (fw_res.swqe_free < 0 && fw_srt_ok)
+		srt_sweep();
 	return 1;
 }
 
