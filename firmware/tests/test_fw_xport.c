@@ -1897,6 +1897,16 @@ static void fresh_srt_qp(uint32_t retry_cnt)
 	fresh_qp(retry_cnt);
 }
 
+/* A fresh engine QP for one case: its context; *cqr0 and *m0 the engine's completion records
+ * and the mailbox commits so far. */
+static uint8_t *srt_case(uint32_t retry_cnt, unsigned *cqr0, unsigned *m0)
+{
+	fresh_srt_qp(retry_cnt);
+	*cqr0 = mock_srt_ncqr;
+	*m0 = mock_nmbox;
+	return fw_res.qp_ctx[qpn];
+}
+
 static void srt_paths(void)
 {
 	struct rnicp_sge sg[2] = { { H(DATA_OFF), 1000, 0x101 }, { H(DATA_OFF + 4096), 2000, 0x102 } };
@@ -2047,11 +2057,8 @@ static void srt_paths(void)
 
 	/* a remote access NAK: that WQE fails (POP), the unsignaled one behind it flushes in the
 	 * engine (FLUSH), the one posted after the error in the firmware's flush, in order */
-	fresh_srt_qp(7); /* (a ring with room for the WQEs below) */
-	c = fw_res.qp_ctx[qpn];
+	c = srt_case(7, &cqr0, &m0); /* (a ring with room for the WQEs below) */
 	r = &fw_res.qp_run[qpn];
-	cqr0 = mock_srt_ncqr;
-	m0 = mock_nmbox;
 	uint32_t k0 = sq.pi;
 	post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, sg, 1, 0x5001);
 	uint32_t k1 = sq.pi;
@@ -2072,10 +2079,8 @@ static void srt_paths(void)
 	      "fw-srt-remote-error-pop-then-flush-in-order");
 
 	/* RESET: the engine's records dropped without completions, the QP no longer forked */
-	fresh_srt_qp(7);
-	c = fw_res.qp_ctx[qpn];
+	c = srt_case(7, &cqr0, &m0);
 	r = &fw_res.qp_run[qpn];
-	cqr0 = mock_srt_ncqr;
 	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, sg, 1, 0x6001);
 	ring_sq();
 	unsigned d0 = mock_srt_ops[RNIC_SR_OP_DROP];
@@ -2092,10 +2097,7 @@ static void srt_paths(void)
 
 	/* a READ whose response failed: its CQE from the engine with that status, the QP to ERR,
 	 * the WQE behind it flushed */
-	fresh_srt_qp(7);
-	c = fw_res.qp_ctx[qpn];
-	cqr0 = mock_srt_ncqr;
-	m0 = mock_nmbox;
+	c = srt_case(7, &cqr0, &m0);
 	uint32_t x0 = sq.pi;
 	post(RNIC_WQE_OP_RDMA_READ, RNICP_WR_SIGNALED, &rd, 1, 0x7001);
 	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, sg, 1, 0x7002);
@@ -2109,10 +2111,7 @@ static void srt_paths(void)
 	      "fw-srt-read-response-error");
 
 	/* retries exhausted (NAKs without progress): RETRY_EXC_ERR through the engine's POP */
-	fresh_srt_qp(1);
-	c = fw_res.qp_ctx[qpn];
-	cqr0 = mock_srt_ncqr;
-	m0 = mock_nmbox;
+	c = srt_case(1, &cqr0, &m0);
 	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, sg, 1, 0x8001);
 	ring_sq();
 	sev(RNIC_RX_EVENT_KIND_NAK, txd_psn(m0, 0), 0x60, 0);
@@ -2123,10 +2122,7 @@ static void srt_paths(void)
 	      "fw-srt-retry-exceeded");
 	/* a resend whose WQE fetch fails: the engine's FLUSH completes the WQEs it held, once each
 	 * (the failed fetch adds no completion of its own for a WQE the engine had) */
-	fresh_srt_qp(7);
-	c = fw_res.qp_ctx[qpn];
-	cqr0 = mock_srt_ncqr;
-	m0 = mock_nmbox;
+	c = srt_case(7, &cqr0, &m0);
 	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, sg, 1, 0x9001);
 	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, sg, 1, 0x9002);
 	ring_sq();
