@@ -5,6 +5,7 @@
 #include "hal.h"
 
 #include "fw_sq_ack.h"
+#include "fw_sq_srt.h"
 
 /* The QP a doorbell names, if it exists and belongs to the user context whose page rang. */
 static uint8_t *db_qp(uint32_t qpn, uint32_t page)
@@ -125,6 +126,10 @@ void fw_rx_event(const uint8_t *ev)
 	case RNIC_RX_EVENT_KIND_READ_GAP:
 		fw_sq_ack(qpn, kind, rnic_rx_event_get_psn(ev), rnic_rx_event_get_syndrome(ev),
 			  rnic_rx_event_get_status(ev));
+		return;
+	case RNIC_RX_EVENT_KIND_SR_BARRIER:
+	case RNIC_RX_EVENT_KIND_SR_RESP_ERR:
+		fw_sq_srt_event(qpn, kind, rnic_rx_event_get_psn(ev), rnic_rx_event_get_status(ev));
 		return;
 	case RNIC_RX_EVENT_KIND_TX_ERROR:
 		fw_sq_tx_error(qpn, rnic_rx_event_get_status(ev));

@@ -3,6 +3,7 @@
 #include "fw_log.h"
 #include "fw_mbox.h"
 #include "fw_res.h"
+#include "fw_sq_srt.h"
 #include "fw_xport.h"
 #include "hal.h"
 
@@ -350,6 +351,8 @@ uint32_t fw_cmd_modify_qp(uint8_t *e)
 		fw_log("qp %u: QP table did not take the entry", (unsigned)rnic_cmd_modify_qp_get_qpn(e));
 		return RNIC_CMD_STATUS_INTERNAL;
 	}
+	if (cur == RNIC_QP_STATE_RTR && next == RNIC_QP_STATE_RTS && srt_ctx(c))
+		srt_qp_start(rnic_cmd_modify_qp_get_qpn(e), rnic_qp_ctx_get_sq_psn(c));
 	if (next == RNIC_QP_STATE_ERR && cur != RNIC_QP_STATE_ERR)
 		fw_qp_to_err(rnic_cmd_modify_qp_get_qpn(e)); /* the host's move to ERR flushes too */
 	return RNIC_CMD_STATUS_OK;

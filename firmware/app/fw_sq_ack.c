@@ -5,6 +5,7 @@
 #include "fw_sq_flush.h"
 #include "fw_sq_priv.h"
 #include "fw_sq_rec.h"
+#include "fw_sq_srt.h"
 #include "fw_sq_timer.h"
 
 /* RNR NAK timer codes (IBTA table; also min_rnr_timer) in units of 10 us. */
@@ -127,12 +128,70 @@ static inline int retire_acked(uint32_t qpn, uint32_t psn)
 	return retire_fast(qpn, psn) && retire_upto(qpn, psn);
 }
 
+static void nak(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome, int progress);
+
+/* What an acknowledgement made room for: the QP's posted WQEs (records, the window, a READ
+ * context); with nothing posted beyond what was sent the pass would do nothing (and empty the
+ * staged WQEBBs). After a READ response or atomic ACK (not_ack), the QPs that held a READ back
+ * for want of a response context. */
+static void ack_room(uint32_t qpn, int not_ack)
+{
+	uint8_t *c = ctx(qpn);
+
+	if (rnic_qp_ctx_get_sq_next(c) != rnic_qp_ctx_get_sq_pi(c))
+		fw_sq_service(qpn);
+	if (rd_waiting && not_ack) {
+		rd_waiting = 0;
+		for (uint32_t q = FW_FIRST_QPN; q < FW_QP_SCAN_END; q++)
+			if (q != qpn && fw_qp_mine(q) &&
+			    rnic_qp_ctx_get_sq_next(fw_res.qp_ctx[q]) != rnic_qp_ctx_get_sq_pi(fw_res.qp_ctx[q]))
+				fw_sq_service(q);
+	}
+}
+
+/* The same events of a QP whose records the send-retirement engine retires: the engine took
+ * the acknowledgement first (ACK itself, psn - 1 of a NAK, RESP of a READ response / atomic
+ * ACK) and wrote the completions; plain ACKs do not come here. What the firmware still decides
+ * starts from the engine's state (srt_sync: una, its records freed). */
+static void srt_ack(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome)
+{
+	struct fw_qp_run *r = &fw_res.qp_run[qpn];
+	uint32_t una = r->una;
+	int ne = srt_sync(qpn);
+
+	if (ne < 0)
+		return;
+	if (kind == RNIC_RX_EVENT_KIND_ACK || kind == RNIC_RX_EVENT_KIND_READ_RESP_DONE ||
+	    kind == RNIC_RX_EVENT_KIND_ATOMIC_ACK) {
+		/* a failed response: the engine's SR_RESP_ERR event follows (fw_sq_srt_event) */
+		ack_room(qpn, kind != RNIC_RX_EVENT_KIND_ACK);
+		return;
+	}
+	if (kind == RNIC_RX_EVENT_KIND_READ_GAP) {
+		uint8_t *c = ctx(qpn);
+		uint32_t left = rnic_qp_ctx_get_retries_left(c);
+		if (left == 0 || !ne)
+			return; /* the ACK timer decides */
+		rnic_qp_ctx_set_retries_left(c, left - 1);
+		resend_from(qpn, psn);
+		arm_ack_timer(qpn);
+		return;
+	}
+	/* srt_sync restarted the retry counts if the NAK acknowledged new PSNs */
+	nak(qpn, kind, psn, syndrome, r->una != una);
+}
+
 /* ACK / NAK / RNR NAK / READ response / atomic ACK for the requester side of qpn; status is the
  * receive engine's placement verdict of a READ_RESP_DONE / ATOMIC_ACK. */
 void fw_sq_ack(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome, uint32_t status)
 {
 	uint8_t *c = ctx(qpn);
 	struct fw_qp_run *r = &fw_res.qp_run[qpn];
+
+	if (srt_ctx(c)) {
+		srt_ack(qpn, kind, psn, syndrome);
+		return;
+	}
 
 	if (kind == RNIC_RX_EVENT_KIND_ACK || kind == RNIC_RX_EVENT_KIND_READ_RESP_DONE ||
 	    kind == RNIC_RX_EVENT_KIND_ATOMIC_ACK) {
@@ -178,18 +237,7 @@ void fw_sq_ack(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome, uin
 		rnic_qp_ctx_set_rnr_retries_left(c, rnic_qp_ctx_get_rnr_retry(c));
 		if (!r->rnr_wait)
 			ack_progress(r); /* the timer restarts for what is still out (at its expiry) */
-		/* what the ACK made room for (records, the window, READ contexts); with nothing posted
-		 * beyond what was sent the pass would do nothing (and empty the staged WQEBBs) */
-		if (rnic_qp_ctx_get_sq_next(c) != rnic_qp_ctx_get_sq_pi(c))
-			fw_sq_service(qpn);
-		if (rd_waiting && kind != RNIC_RX_EVENT_KIND_ACK) {
-			/* a response context is free again: QPs that held a READ back may go on */
-			rd_waiting = 0;
-			for (uint32_t q = FW_FIRST_QPN; q < FW_QP_SCAN_END; q++)
-				if (q != qpn && fw_qp_mine(q) &&
-				    rnic_qp_ctx_get_sq_next(fw_res.qp_ctx[q]) != rnic_qp_ctx_get_sq_pi(fw_res.qp_ctx[q]))
-					fw_sq_service(q);
-		}
+		ack_room(qpn, kind != RNIC_RX_EVENT_KIND_ACK);
 		return;
 	}
 	if (kind == RNIC_RX_EVENT_KIND_READ_GAP) {
@@ -209,11 +257,20 @@ void fw_sq_ack(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome, uin
 		r->una = psn;
 	if (retire_acked(qpn, (psn - 1) & PSN_MASK))
 		return;
+	nak(qpn, kind, psn, syndrome, progress);
+}
+
+/* A NAK or RNR NAK at psn once what it acknowledges retired (progress: it acknowledged new PSNs):
+ * wait and resend, resend now, or fail the oldest WQE and the QP. */
+static void nak(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome, int progress)
+{
+	uint8_t *c = ctx(qpn);
+	struct fw_qp_run *r = &fw_res.qp_run[qpn];
+
 	if (kind == RNIC_RX_EVENT_KIND_RNR_NAK) {
 		uint32_t left = rnic_qp_ctx_get_rnr_retries_left(c);
 		if (left == 0) {
-			if (r->head >= 0)
-				retire_head(qpn, RNIC_WC_STATUS_RNR_RETRY_EXC_ERR);
+			sq_fail_head(qpn, RNIC_WC_STATUS_RNR_RETRY_EXC_ERR);
 			fw_qp_fatal(qpn, RNIC_WC_STATUS_RNR_RETRY_EXC_ERR, RNIC_EQ_QP_SIDE_REQUESTER);
 			return;
 		}
@@ -231,8 +288,7 @@ void fw_sq_ack(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome, uin
 		 * a long message on a lossy link is not failed by losses spread over its packets. */
 		uint32_t left = progress ? rnic_qp_ctx_get_retry_cnt(c) : rnic_qp_ctx_get_retries_left(c);
 		if (left == 0) {
-			if (r->head >= 0)
-				retire_head(qpn, RNIC_WC_STATUS_RETRY_EXC_ERR);
+			sq_fail_head(qpn, RNIC_WC_STATUS_RETRY_EXC_ERR);
 			fw_qp_fatal(qpn, RNIC_WC_STATUS_RETRY_EXC_ERR, RNIC_EQ_QP_SIDE_REQUESTER);
 			return;
 		}
@@ -246,8 +302,7 @@ void fw_sq_ack(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t syndrome, uin
 		      : code == (RNIC_AETH_SYNDROME_NAK_REM_ACCESS & RNIC_AETH_CODE_CODE_MASK)
 			      ? RNIC_WC_STATUS_REM_ACCESS_ERR
 			      : RNIC_WC_STATUS_REM_OP_ERR;
-	if (r->head >= 0)
-		retire_head(qpn, st);
+	sq_fail_head(qpn, st);
 	fw_qp_fatal(qpn, st, RNIC_EQ_QP_SIDE_REQUESTER);
 }
 
@@ -263,7 +318,6 @@ void fw_sq_tx_done(uint32_t qpn)
 
 void fw_sq_tx_error(uint32_t qpn, uint32_t status)
 {
-	if (fw_res.qp_run[qpn].head >= 0)
-		retire_head(qpn, status);
+	sq_fail_head(qpn, status);
 	fw_qp_fatal(qpn, status, RNIC_EQ_QP_SIDE_REQUESTER);
 }

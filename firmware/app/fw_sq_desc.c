@@ -8,6 +8,7 @@
 #include "fw_sq_flush.h"
 #include "fw_sq_priv.h"
 #include "fw_sq_rec.h"
+#include "fw_sq_srt.h"
 #include "fw_sq_stage.h"
 
 /* MMIO polls of the rd_desc mailbox's status before a READ gives up and stalls (~7 cycles each) */
@@ -51,6 +52,25 @@ uint32_t sq_stall(uint32_t qpn)
 	fw_res.qp_run[qpn].sq_stalled = 1;
 	fw_stalled_any = 1;
 	return 0;
+}
+
+/* An engine QP waits for what only the engine's ACKs free (the window, records): stalled with
+ * 2, so that the retry asks the engine first (srt_sync). Polled from the service loop only while
+ * some QP waits so: the engine has no event for it. */
+static uint32_t sq_stall_srt(uint32_t qpn)
+{
+	sq_stall(qpn);
+	fw_res.qp_run[qpn].sq_stalled = 2;
+	return 0;
+}
+
+/* A free firmware record; an engine QP's records are freed lazily (srt_sync), so when none is
+ * left they are looked for first. */
+static int16_t swqe_get_srt(void)
+{
+	if (fw_res.swqe_free < 0 && fw_srt_ok)
+		srt_sweep();
+	return swqe_get();
 }
 
 /* Priority flow control: the priorities the MAC holds (tx_pause register, bit p = priority p),
@@ -193,8 +213,8 @@ static uint32_t send_segs(uint32_t qpn, const uint8_t *d, uint32_t nbb, int16_t 
 		}
 		uint32_t ahead = (next - run->una) & PSN_MASK;
 		if (ahead >= WIN_PKTS && ahead < 0x800000u) {
-			run->part_psn = next; /* the next ACK goes on */
-			return 0;
+			run->part_psn = next; /* the next ACK goes on (an engine QP's: polled) */
+			return srt_ctx(ctx(qpn)) ? sq_stall_srt(qpn) : 0;
 		}
 		if (txd_busy()) {
 			run->part_psn = next;
@@ -252,6 +272,9 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 	 * fetched: the retry would fetch it again (a PCIe round trip waited for each time). */
 	if (txd_busy())
 		return sq_stall(qpn);
+	/* an engine QP's first send of a WQE needs a record there */
+	if (part < 0 && srt_ctx(c) && !was_sent(run, rnic_qp_ctx_get_sq_psn(c)) && !srt_room())
+		return sq_stall_srt(qpn);
 	if (part >= 0 && pc_ok && pc_qpn == qpn && pc_idx == (idx & 0xFFFFu))
 		return send_segs(qpn, pc_d, pc_nbb, part);
 
@@ -284,7 +307,7 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 	}
 	if (st_bf)
 		fw_perf.bf_wqes++;
-	int16_t ri = part >= 0 ? part : swqe_get();
+	int16_t ri = part >= 0 ? part : swqe_get_srt();
 	if (ri < 0)
 		return sq_stall(qpn); /* every record in use: resume when completions free some */
 	/* Only the descriptor's first 64 bytes are cleared: txd_send sends no SGE beyond num_sge.
@@ -476,6 +499,9 @@ static int32_t send_fast(uint32_t qpn, uint8_t *c, uint32_t idx)
 	if (fw_sq_generic_only || sq_paused || run->part1 || fw_res.swqe_free < 0 ||
 	    (type != RNIC_QP_TYPE_RC && type != RNIC_QP_TYPE_UC))
 		return -1;
+	/* an engine QP's first send needs a record there (send_one stalls the QP without) */
+	if (type == RNIC_QP_TYPE_RC && fw_srt_ok && !was_sent(run, rnic_qp_ctx_get_sq_psn(c)) && !srt_room())
+		return -1;
 	int32_t b = sq_stage(c, idx);
 	if (b < 0)
 		return (int32_t)sq_fetch_failed(qpn, idx);
@@ -531,6 +557,10 @@ static int32_t send_fast(uint32_t qpn, uint8_t *c, uint32_t idx)
 	rec_set(qpn, swqe_get(), wr_id, c, psn, npkts, len, idx, op, flags);
 	fw_perf.sq_wqes++;
 	fw_sq_fast_sent++;
+	/* the last free record taken: the engine QPs' records it retired freed now, after this
+	 * WQE went (not before the next one, on its way to the wire) */
+	if (fw_res.swqe_free < 0 && fw_srt_ok)
+		srt_sweep();
 	return 1;
 }
 
@@ -584,8 +614,11 @@ void fw_sq_retry_stalled(void)
 	for (uint32_t q = FW_FIRST_QPN; q < FW_QP_SCAN_END; q++) {
 		if (!fw_qp_mine(q))
 			continue;
-		if (fw_res.qp_run[q].sq_stalled)
+		if (fw_res.qp_run[q].sq_stalled) {
+			if (fw_res.qp_run[q].sq_stalled == 2)
+				srt_sync(q); /* what the engine retired since */
 			fw_sq_service(q);
+		}
 		if (fw_res.qp_run[q].rq_stalled)
 			fw_rq_service(q);
 	}

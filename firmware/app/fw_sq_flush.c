@@ -5,6 +5,7 @@
 #include "fw_sq_flush.h"
 #include "fw_sq_priv.h"
 #include "fw_sq_rec.h"
+#include "fw_sq_srt.h"
 #include "fw_sq_stage.h"
 
 /* WQEs the host posted that were never sent complete with WR_FLUSH_ERR, in order. */
@@ -55,6 +56,8 @@ void fw_sq_release(uint32_t qpn)
 		swqe_put(qpn, i);
 	}
 	r->tail = -1;
+	if (fw_srt_ok)
+		srt_qp_stop(qpn); /* the engine's records go too, without completions */
 	r->deadline = 0;
 	r->rnr_wait = 0;
 	r->rq_posted = 0;
@@ -86,6 +89,8 @@ static void qp_enter_err(uint32_t qpn, uint32_t status, uint32_t side)
 		if (status != RNIC_WC_STATUS_SUCCESS)
 			fw_eq_post(RNIC_EQ_TYPE_QP_FATAL, status, qpn, side);
 	}
+	if (srt_ctx(ctx(qpn)))
+		srt_flush(qpn);
 	while (fw_res.qp_run[qpn].head >= 0)
 		retire_head(qpn, RNIC_WC_STATUS_WR_FLUSH_ERR);
 }
@@ -112,6 +117,13 @@ __attribute__((noinline)) uint32_t sq_fetch_failed(uint32_t qpn, uint32_t idx)
 	fw_log("qp %u: SQ WQE %u fetch failed", (unsigned)qpn, (unsigned)idx);
 	stage_empty();
 	qp_enter_err(qpn, RNIC_WC_STATUS_LOC_QP_OP_ERR, RNIC_EQ_QP_SIDE_REQUESTER);
+	if (srt_ctx(c) && (uint16_t)(rnic_qp_ctx_get_sq_next(c) - idx - 1u) < 0x8000u) {
+		/* a resend's fetch: the engine held that WQE's record and flushed it (srt_flush moved
+		 * sq_next past it), so it has its completion; the rest as any move to ERR */
+		flush_unsent(qpn);
+		fw_rq_flush(qpn);
+		return 0;
+	}
 	f.wqe_index = (uint16_t)idx;
 	f.opcode = RNIC_WQE_OP_SEND;
 	sq_complete(qpn, &f, RNIC_WC_STATUS_LOC_QP_OP_ERR);

@@ -3,6 +3,7 @@
 #include "fw_sq_desc.h"
 #include "fw_sq_priv.h"
 #include "fw_sq_rec.h"
+#include "fw_sq_srt.h"
 #include "fw_sq_timer.h"
 #include "fw_wqf.h"
 
@@ -69,6 +70,7 @@ void fw_xport_init(void)
 		fw_res.qp_run[q].wqf_en = 0;
 	}
 	fw_wqf_db_init(FW_MAX_QP); /* every SQ's entry off, the engine's doorbell port on */
+	srt_init();
 	fw_events_init();
 }
 
@@ -106,6 +108,14 @@ void retire_head(uint32_t qpn, uint32_t status)
 	swqe_put(qpn, i);
 }
 
+void sq_fail_head(uint32_t qpn, uint32_t status)
+{
+	if (srt_ctx(ctx(qpn)))
+		srt_fail_head(qpn, status);
+	else if (fw_res.qp_run[qpn].head >= 0)
+		retire_head(qpn, status);
+}
+
 /* Record ri (fields filled) becomes the QP's newest outstanding WQE. */
 static void rec_link(uint32_t qpn, int16_t ri)
 {
@@ -122,8 +132,10 @@ static void rec_link(uint32_t qpn, int16_t ri)
 	} else {
 		run->head = ri;
 		run->una = r->first_psn;
-		/* the timer, still running after the last ACK emptied the list, counts from now */
-		ack_progress(run);
+		/* the timer, still running after the last ACK emptied the list, counts from now (an
+		 * engine QP's timer compares una instead: tmr_una) */
+		if (!srt_ctx(ctx(qpn)))
+			ack_progress(run);
 	}
 	run->tail = ri;
 	rnic_qp_ctx_set_sq_psn(ctx(qpn), (r->last_psn + 1) & PSN_MASK);
@@ -144,6 +156,17 @@ void rec_set(uint32_t qpn, int16_t ri, uint64_t wr_id, const uint8_t *c, uint32_
 	r->wqe_index = (uint16_t)idx;
 	r->opcode = (uint8_t)op;
 	r->signaled = (flags & (1u << RNIC_WQE_FLAG_SIGNALED)) || rnic_qp_ctx_get_sq_sig_all(c);
+	struct fw_qp_run *run = &fw_res.qp_run[qpn];
+	if (srt_ctx(c) && !was_sent(run, psn)) {
+		/* the WQE's first send: its record in the engine (never again for a resend; the
+		 * caller checked srt_room). After the descriptor's commit: its ACK needs the packet's
+		 * round trip, and the engine takes records before ACKs. PSNs from here on are new, so
+		 * was_sent is off (hi_psn would look ahead again after 2^23 more PSNs). */
+		srt_rec(qpn, wr_id, len, psn, r->last_psn,
+			(uint32_t)r->signaled << RNIC_SR_FLAG_SIGNALED | (uint32_t)is_rd_atomic(op) << RNIC_SR_FLAG_BARRIER,
+			wc_opcode(op), idx, rnic_qp_ctx_get_send_cqn(c));
+		run->hi_ok = 0;
+	}
 	rec_link(qpn, ri);
 }
 

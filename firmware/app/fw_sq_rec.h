@@ -21,6 +21,9 @@ uint32_t wc_opcode(uint32_t wqe_op);
 void sq_complete(uint32_t qpn, const struct fw_swqe *w, uint32_t status);
 /* Removes the oldest outstanding WQE of qpn and completes it with status. */
 void retire_head(uint32_t qpn, uint32_t status);
+/* The oldest outstanding WQE of qpn, if any, fails with status (retire_head, or the send-retirement
+ * engine's POP for its QPs). */
+void sq_fail_head(uint32_t qpn, uint32_t status);
 /* Fills record ri (wr_id, npkts packets from psn) and links it as the QP's newest. */
 void rec_set(uint32_t qpn, int16_t ri, uint64_t wr_id, const uint8_t *c, uint32_t psn, uint32_t npkts,
 	     uint32_t len, uint32_t idx, uint32_t op, uint32_t flags);

@@ -4,6 +4,7 @@
 #include "fw_sq_desc.h"
 #include "fw_sq_priv.h"
 #include "fw_sq_rec.h"
+#include "fw_sq_srt.h"
 #include "fw_sq_timer.h"
 
 /* ---- timers: the local ACK timeout is 4.096 us * 2^timeout (1024 cycles at 250 MHz), 0 never */
@@ -15,6 +16,8 @@ void sq_arm(uint32_t qpn, uint64_t cycles, int rnr)
 	r->deadline = hal_cycles() + cycles;
 	r->rnr_wait = (uint8_t)rnr;
 	r->ack_at = 0;
+	if (srt_ctx(ctx(qpn)))
+		r->tmr_una = r->una; /* the last una the firmware saw (srt_sync) */
 	if (r->deadline < next_deadline)
 		next_deadline = r->deadline;
 }
@@ -61,7 +64,24 @@ void fw_timers_poll(void)
 			continue;
 		}
 		uint8_t *c = ctx(q);
-		if (r->ack_at && !r->rnr_wait) {
+		if (srt_ctx(c) && !r->rnr_wait) {
+			/* An engine QP: no ACK reaches the firmware, so the expiry asks the engine. una
+			 * moved since the timer was armed: progress, the timeout counts again from now
+			 * (at most twice the timeout before a real one; IBTA asks for a minimum). */
+			uint32_t armed = r->tmr_una;
+			int ne = srt_sync(q);
+			if (!ne || rnic_qp_ctx_get_timeout(c) == 0) {
+				r->deadline = 0; /* everything acknowledged: stopped */
+				continue;
+			}
+			if (ne < 0 || r->una != armed || r->head < 0) {
+				/* (no answer, or the records to resend not the firmware's: looked at again) */
+				arm_ack_timer(q);
+				if (r->deadline && r->deadline < next_deadline)
+					next_deadline = r->deadline;
+				continue;
+			}
+		} else if (r->ack_at && !r->rnr_wait) {
 			/* progress since the timer was armed: the timeout counts from the last one.
 			 * The low 32 bits give the time since; when that is 2^32 cycles (17 s) or more
 			 * (timeout codes >= 22) the deadline comes a multiple of 2^32 cycles later,
@@ -98,7 +118,7 @@ void fw_timers_poll(void)
 			/* Local ACK timeout: resend everything outstanding, or give up. */
 			uint32_t left = rnic_qp_ctx_get_retries_left(c);
 			if (left == 0) {
-				retire_head(q, RNIC_WC_STATUS_RETRY_EXC_ERR);
+				sq_fail_head(q, RNIC_WC_STATUS_RETRY_EXC_ERR);
 				fw_qp_fatal(q, RNIC_WC_STATUS_RETRY_EXC_ERR, RNIC_EQ_QP_SIDE_REQUESTER);
 				continue;
 			}

@@ -91,9 +91,13 @@ struct fw_qp_run {
 	uint8_t part_nbb;   /* WQEBBs of the part-sent WQE */
 	uint8_t wqf_en;     /* the WQE fetch engine has this SQ's ring state enabled (doorbell-started fetch) */
 	uint8_t rqf_en;     /* ... and this RQ's (rq_db-started fetch) */
-	uint32_t ack_at;    /* low mcycle word | 1 of the last progress (an ACK, or a WQE sent with none
-			     * outstanding) since the ACK timer was armed, 0: none; the timer's expiry
-			     * moves the deadline to it + the timeout (fw_sq_timer.c) */
+	union {
+		uint32_t ack_at;  /* low mcycle word | 1 of the last progress (an ACK, or a WQE sent with none
+				   * outstanding) since the ACK timer was armed, 0: none; the timer's expiry
+				   * moves the deadline to it + the timeout (fw_sq_timer.c) */
+		uint32_t tmr_una; /* a QP of the send-retirement engine (its ACKs do not reach the
+				   * firmware): una when the timer was armed; moved at expiry is progress */
+	};
 	uint32_t rd_seen;   /* next response PSN of the oldest READ at the last ACK timeout */
 	uint32_t part_psn;
 	uint32_t una;       /* oldest PSN not acknowledged (valid while head >= 0) */

@@ -80,4 +80,18 @@ void mock_wqf_rdb(uint32_t page, uint32_t value);
 /* hw_caps.log2_qps, the configuration's QP count (default 128); read at fw_res_init */
 extern unsigned mock_qp_log2;
 
+/* The send-retirement engine (fw_tc srt_*; off for the firmware unless a test clears fw_srt_off
+ * before fw_xport_init): the completion records it handed the CQE writer (also written into their
+ * CQs), the events it raised (for the test to deliver as SR_BARRIER / SR_RESP_ERR), operations
+ * done per sr_op; mock_srt_rec_busy: its record port busy (no free record). */
+extern uint8_t mock_srt_cqr[256][RNIC_CQ_REC_SIZE];
+extern uint8_t mock_srt_ev[64][RNIC_SR_EVENT_SIZE];
+extern unsigned mock_srt_ncqr, mock_srt_nev, mock_srt_ops[16], mock_srt_rec_busy;
+unsigned mock_srt_records(uint32_t qpn); /* records the engine holds for qpn */
+int mock_srt_dropped(void);             /* a record or operation store was dropped */
+void mock_srt_reset(void);
+/* The receive-event fork: an enabled QP's ACK / NAK / RNR_NAK / READ_RESP_DONE / ATOMIC_ACK
+ * into the engine as the RTL does; 1 when the event still goes to the firmware. */
+int mock_srt_fork(const uint8_t *ev);
+
 #endif

@@ -10,6 +10,7 @@
 #include "fw_cmd.h"
 #include "fw_res.h"
 #include "fw_xport.h"
+#include "../app/fw_sq_srt.h"
 #include "hal.h"
 #include "mock_mmio.h"
 
@@ -20,6 +21,10 @@ static uint8_t e[RNIC_CMD_ENTRY_SIZE];
 
 static void boot(void)
 {
+	/* the command paths with RC QPs on the send-retirement engine (DROP, INIT, enable at RTS;
+	 * disable, DROP at RESET/DESTROY; FLUSH at ERR), the mock's model behind them */
+	fw_srt_off = 0;
+	mock_srt_reset();
 	memset(&fw_res, 0, sizeof(fw_res));
 	fw_cmd_init();
 	fw_xport_init();
@@ -598,6 +603,10 @@ static void random_commands(uint64_t seed, unsigned count)
 			bad++;
 	check(bad == 0, "fw-random-commands-teardown-in-driver-order");
 	check(res_empty(query()), "fw-random-commands-counts-back-to-zero");
+	/* RC QPs went through the engine: enabled at RTS, dropped at RESET/DESTROY, no store lost */
+	check(mock_srt_ops[RNIC_SR_OP_INIT] > 0 && mock_srt_ops[RNIC_SR_OP_DROP] > mock_srt_ops[RNIC_SR_OP_INIT] &&
+		      !mock_srt_dropped(),
+	      "fw-random-commands-engine-qps");
 }
 
 int main(int argc, char **argv)

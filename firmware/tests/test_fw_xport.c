@@ -10,6 +10,8 @@
 #include "fw_wqf.h"
 #include "../app/fw_sq_desc.h"
 #include "../app/fw_sq_stage.h"
+#include "../app/fw_sq_srt.h"
+#include "../app/fw_sq_timer.h"
 #include "fw_panic.h"
 #include "fw_xport.h"
 #include "hal.h"
@@ -1850,6 +1852,294 @@ static void fast_path(void)
 	      "fw-sq-fast-desc-equals-send-one");
 }
 
+
+/* ---- The send-retirement engine (fw_sq_srt.c; the mock's model of rtl/sq_retire): an RC QP's
+ * records go to the engine, its ACKs never reach the firmware, the completions are the engine's
+ * (mock_srt_cqr: the cq_rec it hands the CQE writer, byte for byte), and the firmware still
+ * decides the resends, timeouts and errors. */
+
+/* An acknowledgement through the receive-event fork as the RTL delivers it (the engine's part
+ * first, then the event if it goes on), then the engine's own events. */
+static void sev(uint32_t kind, uint32_t psn, uint32_t syndrome, uint32_t status)
+{
+	uint8_t ev[RNIC_RX_EVENT_SIZE];
+	unsigned e0 = mock_srt_nev;
+	ev_make(ev, kind, qpn, psn, syndrome, status);
+	if (mock_srt_fork(ev))
+		fw_rx_event(ev);
+	for (unsigned i = e0; i < mock_srt_nev; i++) {
+		const uint8_t *s = mock_srt_ev[i];
+		uint32_t k = rnic_sr_event_get_kind(s) == RNIC_SR_EVENT_KIND_BARRIER ? RNIC_RX_EVENT_KIND_SR_BARRIER
+										  : RNIC_RX_EVENT_KIND_SR_RESP_ERR;
+		ev_make(ev, k, rnic_sr_event_get_qpn(s), rnic_sr_event_get_psn(s), 0, rnic_sr_event_get_status(s));
+		fw_rx_event(ev);
+	}
+}
+
+/* Completion record n of the engine is exactly this one. */
+static int cqr_is(unsigned n, uint64_t wr_id, uint32_t len, uint32_t status, uint32_t wc_op, uint32_t idx)
+{
+	uint8_t x[RNIC_CQ_REC_SIZE] = { 0 };
+	rnic_cq_rec_set_wr_id(x, wr_id);
+	rnic_cq_rec_set_byte_len(x, len);
+	rnic_cq_rec_set_qpn(x, qpn);
+	rnic_cq_rec_set_status(x, status);
+	rnic_cq_rec_set_opcode(x, wc_op);
+	rnic_cq_rec_set_wqe_index(x, idx);
+	rnic_cq_rec_set_cqn(x, cqn);
+	return n < mock_srt_ncqr && !memcmp(x, mock_srt_cqr[n], RNIC_CQ_REC_SIZE);
+}
+
+static void fresh_srt_qp(uint32_t retry_cnt)
+{
+	mock_srt_reset();
+	fw_srt_off = 0;
+	fresh_qp(retry_cnt);
+}
+
+/* A fresh engine QP for one case: its context; *cqr0 and *m0 the engine's completion records
+ * and the mailbox commits so far. */
+static uint8_t *srt_case(uint32_t retry_cnt, unsigned *cqr0, unsigned *m0)
+{
+	fresh_srt_qp(retry_cnt);
+	*cqr0 = mock_srt_ncqr;
+	*m0 = mock_nmbox;
+	return fw_res.qp_ctx[qpn];
+}
+
+static void srt_paths(void)
+{
+	struct rnicp_sge sg[2] = { { H(DATA_OFF), 1000, 0x101 }, { H(DATA_OFF + 4096), 2000, 0x102 } };
+	struct rnicp_sge rd = { H(DATA_OFF + 8192), 5000, 0x103 };
+	struct rnicp_wc wc[8];
+	unsigned init0 = mock_srt_ops[RNIC_SR_OP_INIT];
+
+	fresh_srt_qp(7);
+	uint8_t *c = fw_res.qp_ctx[qpn];
+	struct fw_qp_run *r = &fw_res.qp_run[qpn];
+	check(fw_srt_ok && mock_srt_ops[RNIC_SR_OP_INIT] == init0 + 1 && rnic_srt_status_v_fork_on(hal_tc_rd32(RNIC_FW_TC_SRT_STATUS)),
+	      "fw-srt-rts-inits-and-enables");
+
+	/* WRITE (3 packets from 0xFFFFFE, wrapping), an unsignaled SEND, a READ (5), a SEND_IMM */
+	unsigned m0 = mock_nmbox, cqr0 = mock_srt_ncqr;
+	uint32_t prod0 = mock_tc[RNIC_FW_TC_CQW_PROD / 4], i0 = sq.pi;
+	post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, sg, 2, 0x1001);
+	uint32_t i1 = sq.pi;
+	post(RNIC_WQE_OP_SEND, 0, sg, 1, 0x1002);
+	uint32_t i2 = sq.pi;
+	post(RNIC_WQE_OP_RDMA_READ, RNICP_WR_SIGNALED, &rd, 1, 0x1003);
+	uint32_t i3 = sq.pi;
+	post(RNIC_WQE_OP_SEND_WITH_IMM, RNICP_WR_SIGNALED, sg, 1, 0x1004);
+	ring_sq();
+	check(mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0) == 4 && mock_srt_records(qpn) == 4 && !mock_srt_dropped(),
+	      "fw-srt-one-record-per-wqe");
+	/* an ACK of the WRITE: retired by the engine, no event for the firmware */
+	sev(RNIC_RX_EVENT_KIND_ACK, 0, 0x1F, 0);
+	int n = rnicp_cq_poll(&cq, 8, wc);
+	check(n == 1 && wc[0].wr_id == 0x1001 && cqr_is(cqr0, 0x1001, 3000, 0, RNIC_WC_OPCODE_RDMA_WRITE, i0) &&
+		      mock_srt_ncqr == cqr0 + 1 && mock_tc[RNIC_FW_TC_CQW_PROD / 4] == prod0,
+	      "fw-srt-ack-completes-in-engine-byte-exact");
+	/* an ACK past the READ: the unsignaled SEND retires without a CQE, the READ stops the walk
+	 * and the firmware, told (SR_BARRIER), asks it again (and the SEND_IMM after it) with no
+	 * new record */
+	uint32_t left = rnic_qp_ctx_get_retries_left(c);
+	m0 = mock_nmbox;
+	sev(RNIC_RX_EVENT_KIND_ACK, 7, 0x1F, 0);
+	const uint8_t *re = mock_mbox_nth(RNIC_FW_TC_TXD_COMMIT, m0, 0) ? mock_mbox_nth(RNIC_FW_TC_TXD_COMMIT, m0, 0)->data : 0;
+	check(rnicp_cq_poll(&cq, 8, wc) == 0 && mock_srt_ncqr == cqr0 + 1 && re && rnic_tx_desc_get_psn(re) == 2 &&
+		      rnic_tx_desc_get_kind(re) == RNIC_MSG_KIND_READ_REQ &&
+		      (rnic_tx_desc_get_flags(re) & (1u << RNIC_TX_FLAG_RETRANSMIT)) &&
+		      mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0) == 2 && mock_srt_records(qpn) == 2 &&
+		      rnic_qp_ctx_get_retries_left(c) == left - 1 && fw_sq_rd_outstanding() == 1,
+	      "fw-srt-barrier-reissues-read-without-new-record");
+	/* its response: the READ and the SEND_IMM complete, the context and records freed */
+	sev(RNIC_RX_EVENT_KIND_READ_RESP_DONE, 6, 0x1F, 0);
+	n = rnicp_cq_poll(&cq, 8, wc);
+	check(n == 2 && wc[0].wr_id == 0x1003 && wc[1].wr_id == 0x1004 &&
+		      cqr_is(cqr0 + 1, 0x1003, 5000, 0, RNIC_WC_OPCODE_RDMA_READ, i2) &&
+		      cqr_is(cqr0 + 2, 0x1004, 1000, 0, RNIC_WC_OPCODE_SEND, i3) && mock_srt_records(qpn) == 0 &&
+		      fw_sq_rd_outstanding() == 0 && r->head < 0 && rnic_qp_ctx_get_sq_ci(c) == ((i3 + 1) & 0xFFFF),
+	      "fw-srt-read-response-completes-and-frees");
+	(void)i1;
+
+	/* PSN sequence NAK: the engine retires what it acknowledges, the firmware resends from it */
+	m0 = mock_nmbox;
+	cqr0 = mock_srt_ncqr;
+	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, sg, 1, 0x2001);
+	uint32_t j1 = sq.pi;
+	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, sg, 1, 0x2002);
+	ring_sq();
+	uint32_t psn2 = txd_psn(m0, 1);
+	sev(RNIC_RX_EVENT_KIND_NAK, psn2, 0x60, 0);
+	const struct mock_mbox_rec *rs = mock_mbox_nth(RNIC_FW_TC_TXD_COMMIT, m0, 2);
+	n = rnicp_cq_poll(&cq, 8, wc);
+	check(rs && rnic_tx_desc_get_psn(rs->data) == psn2 && mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0) == 3 && n == 1 &&
+		      wc[0].wr_id == 0x2001 && mock_srt_records(qpn) == 1 && mock_srt_ncqr == cqr0 + 1,
+	      "fw-srt-psn-nak-resends-from-there");
+	sev(RNIC_RX_EVENT_KIND_ACK, psn2, 0x1F, 0);
+	n = rnicp_cq_poll(&cq, 8, wc);
+	check(n == 1 && wc[0].wr_id == 0x2002 && cqr_is(cqr0 + 1, 0x2002, 1000, 0, RNIC_WC_OPCODE_SEND, j1),
+	      "fw-srt-resent-message-completes-once");
+	/* the resend's mark (hi_psn) goes at the first new PSN: 2^23 PSNs later (the context's PSN
+	 * moved there) a first send still gets its record instead of passing for a resend */
+	m0 = mock_nmbox;
+	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, sg, 1, 0x2101);
+	ring_sq();
+	sev(RNIC_RX_EVENT_KIND_ACK, txd_psn(m0, 0), 0x1F, 0);
+	uint32_t far = (txd_psn(m0, 0) + 0x800002u) & 0xFFFFFF;
+	rnic_qp_ctx_set_sq_psn(c, far);
+	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, sg, 1, 0x2102);
+	ring_sq();
+	check(txd_psn(m0, 1) == far && mock_srt_records(qpn) == 1 &&
+		      !(rnic_tx_desc_get_flags(mock_mbox_nth(RNIC_FW_TC_TXD_COMMIT, m0, 1)->data) & (1u << RNIC_TX_FLAG_RETRANSMIT)),
+	      "fw-srt-first-send-after-psn-half-circle-recorded");
+	sev(RNIC_RX_EVENT_KIND_ACK, far, 0x1F, 0);
+	n = rnicp_cq_poll(&cq, 8, wc);
+	check(n == 2 && wc[0].wr_id == 0x2101 && wc[1].wr_id == 0x2102, "fw-srt-far-psn-completes");
+
+	/* the ACK timer: at its expiry the firmware asks the engine; una moved is progress (no
+	 * resend, re-armed), not moved a timeout (resent from una) */
+	m0 = mock_nmbox;
+	mock_now = 1000;
+	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, sg, 1, 0x3001);
+	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, sg, 1, 0x3002);
+	ring_sq();
+	uint32_t t0 = txd_psn(m0, 0), t1 = txd_psn(m0, 1);
+	r->deadline = 0; /* armed afresh now (the earlier WQEs' timer still ran) */
+	arm_ack_timer(qpn);
+	sev(RNIC_RX_EVENT_KIND_ACK, t0, 0x1F, 0); /* the first one: progress the firmware does not see */
+	mock_now += (1024ull << 14) + 1;
+	fw_timers_poll();
+	check(mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0) == 2 && r->deadline > mock_now && r->una == t1,
+	      "fw-srt-timer-progress-rearms");
+	mock_now += (1024ull << 14) + 1;
+	left = rnic_qp_ctx_get_retries_left(c);
+	fw_timers_poll();
+	check(mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0) == 3 && txd_psn(m0, 2) == t1 &&
+		      rnic_qp_ctx_get_retries_left(c) == left - 1 && mock_srt_records(qpn) == 1,
+	      "fw-srt-timer-no-progress-resends");
+	sev(RNIC_RX_EVENT_KIND_ACK, t1, 0x1F, 0);
+	check(rnicp_cq_poll(&cq, 8, wc) == 2 && wc[0].wr_id == 0x3001 && wc[1].wr_id == 0x3002, "fw-srt-timer-case-completes");
+
+	/* the record port full: the QP waits (polled: no event wakes it), then goes on */
+	m0 = mock_nmbox;
+	mock_srt_rec_busy = 1;
+	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, sg, 1, 0x4001);
+	ring_sq();
+	check(mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0) == 0 && r->sq_stalled == 2 && fw_stalled_any,
+	      "fw-srt-pool-full-stalls");
+	mock_srt_rec_busy = 0;
+	fw_sq_retry_stalled();
+	check(mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0) == 1 && mock_srt_records(qpn) == 1 && !mock_srt_dropped(),
+	      "fw-srt-pool-free-resumes");
+	sev(RNIC_RX_EVENT_KIND_ACK, txd_psn(m0, 0), 0x1F, 0);
+	check(rnicp_cq_poll(&cq, 8, wc) == 1 && wc[0].wr_id == 0x4001, "fw-srt-stalled-wqe-completes");
+
+	/* a long WRITE under the window: the QP stalls at WIN_PKTS beyond una, the ACKs go to the
+	 * engine only, and the poll of the stalled QP sends on */
+	m0 = mock_nmbox;
+	struct rnicp_sge big = { H(DATA_OFF), 100 * 1024, 0x101 };
+	post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, &big, 1, 0x4101);
+	ring_sq();
+	uint32_t b0 = txd_psn(m0, 0);
+	unsigned pieces = mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0);
+	check(pieces == 2 && r->sq_stalled == 2 && mock_srt_records(qpn) == 1, "fw-srt-window-stalls-polled");
+	sev(RNIC_RX_EVENT_KIND_ACK, (b0 + 31) & 0xFFFFFF, 0x1F, 0);
+	fw_sq_retry_stalled();
+	check(mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0) == 3 && txd_psn(m0, 2) == ((b0 + 64) & 0xFFFFFF),
+	      "fw-srt-window-moves-on-engine-una");
+	sev(RNIC_RX_EVENT_KIND_ACK, (b0 + 63) & 0xFFFFFF, 0x1F, 0);
+	fw_sq_retry_stalled();
+	sev(RNIC_RX_EVENT_KIND_ACK, (b0 + 99) & 0xFFFFFF, 0x1F, 0);
+	check(mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0) == 4 && rnicp_cq_poll(&cq, 8, wc) == 1 && wc[0].wr_id == 0x4101 &&
+		      wc[0].byte_len == 100 * 1024 && mock_srt_records(qpn) == 0,
+	      "fw-srt-long-write-completes");
+
+	/* a remote access NAK: that WQE fails (POP), the unsignaled one behind it flushes in the
+	 * engine (FLUSH), the one posted after the error in the firmware's flush, in order */
+	c = srt_case(7, &cqr0, &m0); /* (a ring with room for the WQEs below) */
+	r = &fw_res.qp_run[qpn];
+	uint32_t k0 = sq.pi;
+	post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, sg, 1, 0x5001);
+	uint32_t k1 = sq.pi;
+	post(RNIC_WQE_OP_RDMA_WRITE, 0, sg, 2, 0x5002); /* two WQEBBs: the unsent flush starts behind it */
+	ring_sq();
+	sev(RNIC_RX_EVENT_KIND_NAK, txd_psn(m0, 0), 0x62, 0);
+	n = rnicp_cq_poll(&cq, 8, wc); /* (the 16-entry SQ has room again) */
+	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, sg, 1, 0x5003);
+	ring_sq();
+	n += rnicp_cq_poll(&cq, 8 - n, wc + n);
+	check(n == 3 && wc[0].wr_id == 0x5001 && wc[0].status == RNIC_WC_STATUS_REM_ACCESS_ERR &&
+		      wc[1].wr_id == 0x5002 && wc[1].status == RNIC_WC_STATUS_WR_FLUSH_ERR &&
+		      wc[2].wr_id == 0x5003 && wc[2].status == RNIC_WC_STATUS_WR_FLUSH_ERR &&
+		      cqr_is(cqr0, 0x5001, 1000, RNIC_WC_STATUS_REM_ACCESS_ERR, RNIC_WC_OPCODE_RDMA_WRITE, k0) &&
+		      cqr_is(cqr0 + 1, 0x5002, 3000, RNIC_WC_STATUS_WR_FLUSH_ERR, RNIC_WC_OPCODE_RDMA_WRITE, k1) &&
+		      mock_srt_ncqr == cqr0 + 2 && mock_srt_records(qpn) == 0 && r->head < 0 &&
+		      rnic_qp_ctx_get_state(c) == RNIC_QP_STATE_ERR,
+	      "fw-srt-remote-error-pop-then-flush-in-order");
+
+	/* RESET: the engine's records dropped without completions, the QP no longer forked */
+	c = srt_case(7, &cqr0, &m0);
+	r = &fw_res.qp_run[qpn];
+	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, sg, 1, 0x6001);
+	ring_sq();
+	unsigned d0 = mock_srt_ops[RNIC_SR_OP_DROP];
+	CMD(RNIC_CMD_OP_MODIFY_QP);
+	rnic_cmd_modify_qp_set_qpn(e, qpn);
+	rnic_cmd_modify_qp_set_attr_mask(e, A(STATE));
+	rnic_cmd_modify_qp_set_state(e, RNIC_QP_STATE_RESET);
+	fw_cmd_exec(e);
+	uint8_t ev[RNIC_RX_EVENT_SIZE];
+	ev_make(ev, RNIC_RX_EVENT_KIND_ACK, qpn, 0, 0x1F, 0);
+	check(mock_srt_ops[RNIC_SR_OP_DROP] == d0 + 1 && mock_srt_records(qpn) == 0 && mock_srt_ncqr == cqr0 &&
+		      rnicp_cq_poll(&cq, 8, wc) == 0 && mock_srt_fork(ev) == 1 && r->head < 0,
+	      "fw-srt-reset-drops-without-completions");
+
+	/* a READ whose response failed: its CQE from the engine with that status, the QP to ERR,
+	 * the WQE behind it flushed */
+	c = srt_case(7, &cqr0, &m0);
+	uint32_t x0 = sq.pi;
+	post(RNIC_WQE_OP_RDMA_READ, RNICP_WR_SIGNALED, &rd, 1, 0x7001);
+	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, sg, 1, 0x7002);
+	ring_sq();
+	sev(RNIC_RX_EVENT_KIND_READ_RESP_DONE, (txd_psn(m0, 0) + 4) & 0xFFFFFF, 0x1F, RNIC_WC_STATUS_LOC_PROT_ERR);
+	n = rnicp_cq_poll(&cq, 8, wc);
+	check(n == 2 && wc[0].wr_id == 0x7001 && wc[0].status == RNIC_WC_STATUS_LOC_PROT_ERR && wc[1].wr_id == 0x7002 &&
+		      wc[1].status == RNIC_WC_STATUS_WR_FLUSH_ERR &&
+		      cqr_is(cqr0, 0x7001, 5000, RNIC_WC_STATUS_LOC_PROT_ERR, RNIC_WC_OPCODE_RDMA_READ, x0) &&
+		      rnic_qp_ctx_get_state(c) == RNIC_QP_STATE_ERR && fw_sq_rd_outstanding() == 0,
+	      "fw-srt-read-response-error");
+
+	/* retries exhausted (NAKs without progress): RETRY_EXC_ERR through the engine's POP */
+	c = srt_case(1, &cqr0, &m0);
+	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, sg, 1, 0x8001);
+	ring_sq();
+	sev(RNIC_RX_EVENT_KIND_NAK, txd_psn(m0, 0), 0x60, 0);
+	sev(RNIC_RX_EVENT_KIND_NAK, txd_psn(m0, 0), 0x60, 0);
+	n = rnicp_cq_poll(&cq, 8, wc);
+	check(n == 1 && wc[0].wr_id == 0x8001 && wc[0].status == RNIC_WC_STATUS_RETRY_EXC_ERR &&
+		      mock_srt_ncqr == cqr0 + 1 && rnic_qp_ctx_get_state(c) == RNIC_QP_STATE_ERR,
+	      "fw-srt-retry-exceeded");
+	/* a resend whose WQE fetch fails: the engine's FLUSH completes the WQEs it held, once each
+	 * (the failed fetch adds no completion of its own for a WQE the engine had) */
+	c = srt_case(7, &cqr0, &m0);
+	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, sg, 1, 0x9001);
+	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, sg, 1, 0x9002);
+	ring_sq();
+	stage_empty();
+	mock_wqf_fail = 1;
+	sev(RNIC_RX_EVENT_KIND_NAK, txd_psn(m0, 0), 0x60, 0);
+	mock_wqf_fail = 0;
+	n = rnicp_cq_poll(&cq, 8, wc);
+	check(n == 2 && wc[0].wr_id == 0x9001 && wc[0].status == RNIC_WC_STATUS_WR_FLUSH_ERR && wc[1].wr_id == 0x9002 &&
+		      wc[1].status == RNIC_WC_STATUS_WR_FLUSH_ERR && mock_srt_ncqr == cqr0 + 2 &&
+		      rnic_qp_ctx_get_state(c) == RNIC_QP_STATE_ERR,
+	      "fw-srt-resend-fetch-failure-completes-once");
+	check(!mock_srt_dropped(), "fw-srt-no-store-dropped");
+	fw_srt_off = 1;
+	mock_srt_reset();
+}
+
 int main(void)
 {
 	regs[RNIC_FW_REG_HW_CAPS / 4] = 3; /* transport engines present, READ responses placed */
@@ -1935,5 +2225,6 @@ int main(void)
 	ack_through_mailbox();
 	event_ring_wrap();
 	ack_timer_progress(); /* last: it adds CQEs to the shared test CQ (BlueFlame's checks count them) */
+	srt_paths(); /* on fresh QPs and CQs of its own */
 	return mock_failed;
 }

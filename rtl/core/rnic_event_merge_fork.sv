@@ -71,13 +71,17 @@ module rnic_event_merge_fork #(
                    st_q.kind == rnic_spec_pkg::RX_EVENT_KIND_ATOMIC_ACK;
   assign eng     = st_en_q && (is_ack || is_nak || is_resp);
   assign to_fw   = !(st_en_q && is_ack);
+  // the engine's operation: built only while the stage holds an event (ack_o counts only with
+  // ack_valid_o, which needs st_valid_q), not on every clock edge in simulation
   rnic_spec_pkg::sr_cmd_t cmd;
   always_comb begin
-    cmd        = '0;
-    cmd.qpn    = st_q.qpn[23:0];
-    cmd.op     = is_resp ? rnic_spec_pkg::SR_OP_RESP : rnic_spec_pkg::SR_OP_ACK;
-    cmd.psn    = is_nak ? st_q.psn[23:0] - 24'd1 : st_q.psn[23:0];
-    cmd.status = st_q.status;
+    cmd = '0;
+    if (st_valid_q) begin
+      cmd.qpn    = st_q.qpn[23:0];
+      cmd.op     = is_resp ? rnic_spec_pkg::SR_OP_RESP : rnic_spec_pkg::SR_OP_ACK;
+      cmd.psn    = is_nak ? st_q.psn[23:0] - 24'd1 : st_q.psn[23:0];
+      cmd.status = st_q.status;
+    end
   end
   assign ack_o       = cmd;
   assign ack_valid_o = st_valid_q && eng && !st_acked_q;
@@ -88,21 +92,32 @@ module rnic_event_merge_fork #(
   assign ack_fire = ack_valid_o && ack_ready_i;
   assign st_fire  = st_out && m_ready_i;
 
+  // The engine's event as an rx_event: only its low fields are set, so it is built as a vector
+  // that ends at the highest of them and zero-extended (a whole 512-bit struct would be cleared
+  // on every clock edge in simulation)
+  localparam int unsigned EndKind = rnic_spec_pkg::RX_EVENT_KIND_LSB + rnic_spec_pkg::RX_EVENT_KIND_W;
+  localparam int unsigned EndStat = rnic_spec_pkg::RX_EVENT_STATUS_LSB + rnic_spec_pkg::RX_EVENT_STATUS_W;
+  localparam int unsigned EndQpn  = rnic_spec_pkg::RX_EVENT_QPN_LSB + rnic_spec_pkg::RX_EVENT_QPN_W;
+  localparam int unsigned EndPsn  = rnic_spec_pkg::RX_EVENT_PSN_LSB + rnic_spec_pkg::RX_EVENT_PSN_W;
+  localparam int unsigned End2a   = EndKind > EndStat ? EndKind : EndStat;
+  localparam int unsigned End2b   = EndQpn > EndPsn ? EndQpn : EndPsn;
+  localparam int unsigned SevW    = End2a > End2b ? End2a : End2b;
   rnic_spec_pkg::sr_event_t sev;
-  rnic_spec_pkg::rx_event_t sev_evt;
+  logic [SevW-1:0]          sev_lo;
   assign sev = sev_i;
   always_comb begin
-    sev_evt        = '0;
-    sev_evt.kind   = sev.kind == rnic_spec_pkg::SR_EVENT_KIND_BARRIER ? rnic_spec_pkg::RX_EVENT_KIND_SR_BARRIER
-                                                                     : rnic_spec_pkg::RX_EVENT_KIND_SR_RESP_ERR;
-    sev_evt.status = sev.status;
-    sev_evt.qpn    = {8'd0, sev.qpn};
-    sev_evt.psn    = {8'd0, sev.psn};
+    sev_lo = '0;
+    sev_lo[rnic_spec_pkg::RX_EVENT_KIND_LSB +: rnic_spec_pkg::RX_EVENT_KIND_W] =
+      sev.kind == rnic_spec_pkg::SR_EVENT_KIND_BARRIER ? rnic_spec_pkg::RX_EVENT_KIND_SR_BARRIER
+                                                       : rnic_spec_pkg::RX_EVENT_KIND_SR_RESP_ERR;
+    sev_lo[rnic_spec_pkg::RX_EVENT_STATUS_LSB +: rnic_spec_pkg::RX_EVENT_STATUS_W] = sev.status;
+    sev_lo[rnic_spec_pkg::RX_EVENT_QPN_LSB +: rnic_spec_pkg::RX_EVENT_QPN_W]       = 32'(sev.qpn);
+    sev_lo[rnic_spec_pkg::RX_EVENT_PSN_LSB +: rnic_spec_pkg::RX_EVENT_PSN_W]       = 32'(sev.psn);
   end
 
   assign s_ready_o   = on_i ? !st_valid_q : m_ready_i;
   assign m_valid_o   = on_i ? (st_out || sev_valid_i) : s_valid_i;
-  assign m_evt_o     = !on_i ? s_evt_i : st_out ? st_q : sev_evt;
+  assign m_evt_o     = !on_i ? s_evt_i : st_out ? st_q : (rnic_spec_pkg::RX_EVENT_BYTES*8)'(sev_lo);
   assign sev_ready_o = m_ready_i && !st_out;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -155,36 +155,36 @@ module cqe_writer #(
   logic held_vis;
   assign held_vis = held_q && !cmd_pend_q;
 
-  // the loadable registers in their spec layouts
-  rnic_spec_pkg::cqw_status_t  status;
-  rnic_spec_pkg::cqw_err_cqn_t err_cqn;
-  rnic_spec_pkg::cqw_full_t    full;
-  rnic_spec_pkg::eqw_status_t  eq_status;
+  // the loadable registers in their spec layouts, each built in its own case arm: in simulation
+  // only the addressed one is assembled, not all four on every clock edge (docs/sim-speed.md,
+  // step 20); Yosys maps the same function
   always_comb begin
-    status = '0;
-    status.errors = err_q;
-    status.idle = idle;
-    status.held = held_vis;
-    status.cmd = cmd_pend_q || cfg_pend_q;
-    err_cqn = '0;
-    err_cqn.cqn[CqAw-1:0] = ef_mem[ef_rd_q];
-    err_cqn.valid = ef_cnt_q != '0;
-    full = '0;
-    full.cqn[CqAw-1:0] = held_cqn_q;
-    full.held = held_vis;
-    eq_status = '0;
-    eq_status.errors = eq_err_q;
-    eq_status.written = eq_done_q;
-  end
-  always_comb begin
+    sh_rdata = 32'd0;
     unique case (t0_addr)
-      rnic_spec_pkg::FW_TC_CQW_STATUS:  sh_rdata = status;
-      rnic_spec_pkg::FW_TC_CQW_ERR_CQN: sh_rdata = err_cqn;
-      rnic_spec_pkg::FW_TC_CQW_FULL:    sh_rdata = full;
+      rnic_spec_pkg::FW_TC_CQW_STATUS: begin
+        sh_rdata[rnic_spec_pkg::CQW_STATUS_ERRORS_LSB +: rnic_spec_pkg::CQW_STATUS_ERRORS_W] =
+          rnic_spec_pkg::CQW_STATUS_ERRORS_W'(err_q);
+        sh_rdata[rnic_spec_pkg::CQW_STATUS_IDLE_LSB] = idle;
+        sh_rdata[rnic_spec_pkg::CQW_STATUS_HELD_LSB] = held_vis;
+        sh_rdata[rnic_spec_pkg::CQW_STATUS_CMD_LSB]  = cmd_pend_q || cfg_pend_q;
+      end
+      rnic_spec_pkg::FW_TC_CQW_ERR_CQN: begin
+        sh_rdata[rnic_spec_pkg::CQW_ERR_CQN_CQN_LSB +: CqAw] = ef_mem[ef_rd_q];
+        sh_rdata[rnic_spec_pkg::CQW_ERR_CQN_VALID_LSB]      = ef_cnt_q != '0;
+      end
+      rnic_spec_pkg::FW_TC_CQW_FULL: begin
+        sh_rdata[rnic_spec_pkg::CQW_FULL_CQN_LSB +: CqAw] = held_cqn_q;
+        sh_rdata[rnic_spec_pkg::CQW_FULL_HELD_LSB]       = held_vis;
+      end
       rnic_spec_pkg::FW_TC_CQW_FULL_PI: sh_rdata = 32'(held_pi_q);
       rnic_spec_pkg::FW_TC_CQW_DROPPED: sh_rdata = 32'(drop_q);
-      rnic_spec_pkg::FW_TC_EQW_STATUS:  sh_rdata = eq_status;
-      default:                          sh_rdata = 32'd0;
+      rnic_spec_pkg::FW_TC_EQW_STATUS: begin
+        sh_rdata[rnic_spec_pkg::EQW_STATUS_ERRORS_LSB +: rnic_spec_pkg::EQW_STATUS_ERRORS_W] =
+          rnic_spec_pkg::EQW_STATUS_ERRORS_W'(eq_err_q);
+        sh_rdata[rnic_spec_pkg::EQW_STATUS_WRITTEN_LSB +: rnic_spec_pkg::EQW_STATUS_WRITTEN_W] =
+          rnic_spec_pkg::EQW_STATUS_WRITTEN_W'(eq_done_q);
+      end
+      default: sh_rdata = 32'd0;
     endcase
   end
   logic unused_t0;
@@ -264,17 +264,17 @@ module cqe_writer #(
       end
     end
 
-    // event marks: every record eqw_prod adds waits for the CQE records handed before the store
-    logic [CntW-1:0] ev_new;
-    assign ev_new = wdata[CntW-1:0] - evp_q;
-    logic [EvNum*EvAw-1:0] ev_rel;   // each entry's place after the oldest (wraps at EvNum)
-    for (genvar i = 0; i < EvNum; i++) begin : g_mark
-      assign ev_rel[i*EvAw +: EvAw] = EvAw'(i) - evp_q[EvAw-1:0];
-    end
+    // event marks: every record eqw_prod adds waits for the CQE records handed before the store.
+    // The differences are computed under the store's enable (locals of the process), so they are
+    // not evaluated on every clock edge in simulation (docs/sim-speed.md, step 20).
     always_ff @(posedge clk_i) begin
+      logic [CntW-1:0] ev_new;           // records the store adds
+      logic [EvAw-1:0] ev_rel;           // an entry's place after the oldest (wraps at EvNum)
       if (st && addr == rnic_spec_pkg::FW_TC_EQW_PROD) begin
+        ev_new = wdata[CntW-1:0] - evp_q;
         for (int i = 0; i < EvNum; i++) begin
-          if (CntW'(ev_rel[i*EvAw +: EvAw]) < ev_new) ev_mark[i*CntW +: CntW] <= prod_q;
+          ev_rel = EvAw'(i) - evp_q[EvAw-1:0];
+          if (CntW'(ev_rel) < ev_new) ev_mark[i*CntW +: CntW] <= prod_q;
         end
       end
     end
@@ -321,7 +321,12 @@ module cqe_writer #(
   );
   // the engine's record or the arbiter's: the multiplexer in front of rec_q
   assign eng_room = eng_infl_q < (IfAw+1)'(EngMax);
-  assign eng_pick = rec_ok && cqr_valid_i && eng_room && (rec_pend == '0 || eng_turn_q);
+  // decided only with a record offered (the same function: cqr_valid_i is one of its terms), so
+  // an idle engine costs one test per clock edge in simulation (docs/sim-speed.md, step 20)
+  always_comb begin
+    eng_pick = 1'b0;
+    if (cqr_valid_i) eng_pick = rec_ok && eng_room && (rec_pend == '0 || eng_turn_q);
+  end
   assign rd_en    = arb_valid || eng_pick;
   assign rec_src  = eng_pick ? EngSrc : SrcW'(arb_src);
   always_ff @(posedge clk_i) begin

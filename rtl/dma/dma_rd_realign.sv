@@ -53,6 +53,11 @@ module dma_rd_realign #(
   logic                 o_valid_q, o_last_q;
   logic [DataWidth-1:0] o_data_q;
   logic [Bpb-1:0]       o_keep_q;
+  // the last beat's keep, set when the request is taken: every beat before the last carries Bpb
+  // bytes, so the last one's count is the length's low bits (0 meaning a full beat). A register
+  // keeps the per-lane compare off the emit path (o_keep_q is one select behind last_beat) and
+  // makes the keep one word operation per beat in simulation (docs/sim-speed.md, step 20).
+  logic [Bpb-1:0]       lk_q;
   logic [ClientW-1:0]   o_client_q;
   logic [TagWidth-1:0]  o_tag_q;
   logic [1:0]           o_status_q;
@@ -143,7 +148,7 @@ module dma_rd_realign #(
         o_client_q <= client_q;
         o_tag_q    <= tag_q;
         o_status_q <= status_d;
-        for (int i = 0; i < Bpb; i++) o_keep_q[i] <= (i < 32'(cnt));
+        o_keep_q   <= last_beat ? lk_q : '1;
         rem_q <= rem_q - 32'(cnt);
         if (last_beat) st_q <= StIdle;
       end else if (out_ready_i && !o_hold_last) begin
@@ -165,6 +170,8 @@ module dma_rd_realign #(
 
   // wide datapath: only evaluated when something moves
   always_ff @(posedge clk_i) begin
+    if (info_pop_o)
+      lk_q <= (info_len_i[OffW-1:0] == '0) ? '1 : ~({Bpb{1'b1}} << info_len_i[OffW-1:0]);
     if (load_hold) hold_q <= beat_data_i;
     if (emit) begin
       if (pass) o_data_q <= beat_data_i;

@@ -157,33 +157,62 @@ module sq_retire #(
   logic is_drop;                                  // DROP: FLUSH without completion records
   assign is_drop  = op_q == rnic_spec_pkg::SR_OP_DROP;
   logic [7:0] w_stat;
-  assign covered  = psn_le(r_last, upto_q);
-  assign resp_hit = op_q == rnic_spec_pkg::SR_OP_RESP && r_last == psn_q;
-  assign retire   = force_q || (covered && (!r_bar || resp_hit));
-  assign w_stat   = (force_q || r_bar) ? stat_q : StSuccess;
-  assign fail     = w_stat != StSuccess;
-  assign emit     = (r_sig || fail) && !is_drop;
   assign out_free = !cqr_valid_o || cqr_ready_i;
-  // a barrier the acknowledgements reach without its response: the firmware is told once
-  assign stop_bar = !retire && covered && r_bar && !told_q;
-  // this step can go ahead: room for its CQE record and for its event (RESP_ERR, BARRIER)
-  logic ev_free, step_ok;
-  assign ev_free  = !ev_valid_o || ev_ready_i;
-  assign step_ok  = (!(retire && emit) || out_free) &&
-                    (!((retire && !force_q && fail) || stop_bar) || ev_free);
   // head_q is the tail: kept in a flop beside head_q (the 8-bit compare off the walk's paths)
   logic last_q;
   assign last_one = last_q;
+  logic ev_free, step_ok;
+  assign ev_free  = !ev_valid_o || ev_ready_i;
+  logic is_flush, halt_new, walk_more;
+  assign is_flush = op_q == rnic_spec_pkg::SR_OP_FLUSH || is_drop;
+  // Computed in S_WALK only: every use of these signals is qualified by S_WALK (the register
+  // enables, the memory writes, rd_en), so the zeros of the other states change no function,
+  // and an idle engine does not evaluate the walk on every clock edge (docs/sim-speed.md, step 20).
+  always_comb begin
+    covered   = 1'b0;
+    resp_hit  = 1'b0;
+    retire    = 1'b0;
+    w_stat    = StSuccess;
+    fail      = 1'b0;
+    emit      = 1'b0;
+    stop_bar  = 1'b0;
+    step_ok   = 1'b0;
+    halt_new  = 1'b0;
+    walk_more = 1'b0;
+    if (state_q == S_WALK) begin
+      covered  = psn_le(r_last, upto_q);
+      resp_hit = op_q == rnic_spec_pkg::SR_OP_RESP && r_last == psn_q;
+      retire   = force_q || (covered && (!r_bar || resp_hit));
+      w_stat   = (force_q || r_bar) ? stat_q : StSuccess;
+      fail     = w_stat != StSuccess;
+      emit     = (r_sig || fail) && !is_drop;
+      // a barrier the acknowledgements reach without its response: the firmware is told once
+      stop_bar = !retire && covered && r_bar && !told_q;
+      // this step can go ahead: room for its CQE record and for its event (RESP_ERR, BARRIER)
+      step_ok  = (!(retire && emit) || out_free) &&
+                 (!((retire && !force_q && fail) || stop_bar) || ev_free);
+      // a failed retirement halts the QP (the firmware flushes the rest); FLUSH goes to the end
+      halt_new  = halt_q || (retire && fail) || (is_flush && last_one);
+      // retire rec_q and continue with the next record (still in the list, not halted)
+      walk_more = step_ok && retire && !last_one && (is_flush || !halt_new);
+    end
+  end
 
   // reads of the record memories: the head on entering the walk, the next one while walking
   logic walk_go;                                  // S_LOAD starts a walk
-  logic walk_more;                                // S_WALK retires rec_q and goes on with nxt_q
   // QUERY and FIND: the answer is the QP's state and one record, the head (QUERY) or the one
   // holding psn (FIND: records are in PSN order, so the search stops at the first one past psn)
   logic qry_op, q_hit, q_end;
   assign qry_op  = !push_q && (op_q == rnic_spec_pkg::SR_OP_QUERY || op_q == rnic_spec_pkg::SR_OP_FIND);
-  assign q_hit   = op_q == rnic_spec_pkg::SR_OP_QUERY || (psn_le(r_first, psn_q) && psn_le(psn_q, r_last));
-  assign q_end   = q_hit || last_one || !psn_le(r_first, psn_q);
+  // in S_QRY only, as the walk's decision above (every use is qualified by S_QRY)
+  always_comb begin
+    q_hit = 1'b0;
+    q_end = 1'b0;
+    if (state_q == S_QRY) begin
+      q_hit = op_q == rnic_spec_pkg::SR_OP_QUERY || (psn_le(r_first, psn_q) && psn_le(psn_q, r_last));
+      q_end = q_hit || last_one || !psn_le(r_first, psn_q);
+    end
+  end
   assign rd_en   = walk_go || walk_more || (state_q == S_LOAD && qry_op) || (state_q == S_QRY && !q_end);
   assign rd_addr = (state_q == S_WALK || state_q == S_QRY) ? nxt_q : qs_q[QsW-1 -: RecAw];
 
@@ -208,12 +237,6 @@ module sq_retire #(
         default: walk_go = 1'b0;
       endcase
   end
-  // S_WALK: retire rec_q and continue with the next record (still in the list, not halted)
-  // a failed retirement halts the QP (the firmware flushes the rest); FLUSH goes to the end
-  logic is_flush, halt_new;
-  assign is_flush  = op_q == rnic_spec_pkg::SR_OP_FLUSH || is_drop;
-  assign halt_new  = halt_q || (retire && fail) || (is_flush && last_one);
-  assign walk_more = state_q == S_WALK && step_ok && retire && !last_one && (is_flush || !halt_new);
 
   // the record being pushed (rin_q)
   logic [PsnW-1:0] p_first;
@@ -308,11 +331,16 @@ module sq_retire #(
     end
   end
 
-  // ---- the operation's fields and the QP's working state (no reset: qualified by state_q)
+  // ---- the input registers: a process of their own, apart from their readers below (in one
+  // process with them Verilator keeps a shadow copy of rin_q, copied on every clock edge)
   always_ff @(posedge clk_i) begin
     if (rec_valid_i && rec_ready_o) rin_q <= {rec_i[RecW +: PsnW], rec_i[RecW-1:0]};
     if (ack_valid_i && ack_ready_o) ain_q <= ack_i;
     if (cmd_valid_i && cmd_ready_o) cin_q <= cmd_i;
+  end
+
+  // ---- the operation's fields and the QP's working state (no reset: qualified by state_q)
+  always_ff @(posedge clk_i) begin
     if (take_rec) begin
       qpn_q <= rin_q[RecW +: PsnW];
       op_q  <= 8'hFF;
@@ -408,47 +436,57 @@ module sq_retire #(
     end
   end
 
-  // ---- outputs: the completion record, the event, the query's answer (registers). The structs
-  // are module-level signals: Yosys 0.23 does not resolve fields of a struct declared in a block.
-  rnic_spec_pkg::cq_rec_t   cqr_d;
-  rnic_spec_pkg::sr_event_t ev_d;
-  rnic_spec_pkg::sr_query_t qry_d;
-  logic                     qry_st, qry_rec;     // the answer from the working state; with a record
+  // ---- outputs: the completion record, the event, the query's answer (registers), each built
+  // under its register's enable, so an idle engine does not assemble them on every clock edge
+  // (docs/sim-speed.md, step 20). Vectors written through the spec's field offsets: Yosys 0.23
+  // does not resolve fields of a struct declared in a block.
+  logic qry_st, qry_rec;                         // the answer from the working state; with a record
   assign qry_st  = state_q == S_QRY;
   assign qry_rec = qry_st && q_hit;
-  always_comb begin
-    cqr_d           = '0;
-    cqr_d.wr_id     = r_wrid;
-    cqr_d.byte_len  = r_len;
-    cqr_d.qpn       = 32'(qpn_q);
-    cqr_d.status    = w_stat;
-    cqr_d.opcode    = r_op;
-    cqr_d.wqe_index = r_idx;
-    cqr_d.cqn       = r_cqn;
-    ev_d            = '0;
-    ev_d.qpn        = qpn_q;
-    ev_d.kind       = stop_bar ? rnic_spec_pkg::SR_EVENT_KIND_BARRIER : rnic_spec_pkg::SR_EVENT_KIND_RESP_ERR;
-    ev_d.psn        = r_first;
-    ev_d.status     = stop_bar ? StSuccess : w_stat;
-    qry_d                = '0;
-    qry_d.una            = qry_st ? una_q : l_una;
-    qry_d.nonempty       = qry_st ? ne_q : l_ne;
-    qry_d.halted         = qry_st ? halt_q : l_halt;
-    qry_d.told           = qry_st ? told_q : l_told;
-    qry_d.found          = qry_rec;
-    qry_d.head_barrier   = qry_rec && r_bar;
-    qry_d.head_first_psn = qry_rec ? r_first : '0;
-    qry_d.head_last_psn  = qry_rec ? r_last : '0;
-    qry_d.ci             = qry_st ? ci_q : l_ci;
-    qry_d.head_wqe_index = qry_rec ? r_idx : '0;
-  end
   // The data registers load whenever their valid may rise or is free (a walk step with the output
   // free, the query states), not on the exact condition: their valid says when they count, and
   // the enables stay off the decision's LUT levels.
   always_ff @(posedge clk_i) begin
-    if (state_q == S_WALK && out_free) cqr_o <= cqr_d;
-    if (state_q == S_WALK && ev_free) ev_o <= ev_d;
-    if ((state_q == S_LOAD && qry_op) || qry_st) qry_o <= qry_d;
+    logic [rnic_spec_pkg::CQ_REC_BYTES*8-1:0]   c;
+    logic [rnic_spec_pkg::SR_EVENT_BYTES*8-1:0] e;
+    logic [rnic_spec_pkg::SR_QUERY_BYTES*8-1:0] q;
+    if (state_q == S_WALK && out_free) begin
+      c = '0;
+      c[rnic_spec_pkg::CQ_REC_WR_ID_LSB +: rnic_spec_pkg::CQ_REC_WR_ID_W]         = r_wrid;
+      c[rnic_spec_pkg::CQ_REC_BYTE_LEN_LSB +: rnic_spec_pkg::CQ_REC_BYTE_LEN_W]   = r_len;
+      c[rnic_spec_pkg::CQ_REC_QPN_LSB +: rnic_spec_pkg::CQ_REC_QPN_W]             = 32'(qpn_q);
+      c[rnic_spec_pkg::CQ_REC_STATUS_LSB +: rnic_spec_pkg::CQ_REC_STATUS_W]       = w_stat;
+      c[rnic_spec_pkg::CQ_REC_OPCODE_LSB +: rnic_spec_pkg::CQ_REC_OPCODE_W]       = r_op;
+      c[rnic_spec_pkg::CQ_REC_WQE_INDEX_LSB +: rnic_spec_pkg::CQ_REC_WQE_INDEX_W] = r_idx;
+      c[rnic_spec_pkg::CQ_REC_CQN_LSB +: rnic_spec_pkg::CQ_REC_CQN_W]             = r_cqn;
+      cqr_o <= c;
+    end
+    if (state_q == S_WALK && ev_free) begin
+      e = '0;
+      e[rnic_spec_pkg::SR_EVENT_QPN_LSB +: rnic_spec_pkg::SR_EVENT_QPN_W]       = qpn_q;
+      e[rnic_spec_pkg::SR_EVENT_KIND_LSB +: rnic_spec_pkg::SR_EVENT_KIND_W]     =
+        stop_bar ? rnic_spec_pkg::SR_EVENT_KIND_BARRIER : rnic_spec_pkg::SR_EVENT_KIND_RESP_ERR;
+      e[rnic_spec_pkg::SR_EVENT_PSN_LSB +: rnic_spec_pkg::SR_EVENT_PSN_W]       = r_first;
+      e[rnic_spec_pkg::SR_EVENT_STATUS_LSB +: rnic_spec_pkg::SR_EVENT_STATUS_W] = stop_bar ? StSuccess : w_stat;
+      ev_o <= e;
+    end
+    if ((state_q == S_LOAD && qry_op) || qry_st) begin
+      q = '0;
+      q[rnic_spec_pkg::SR_QUERY_UNA_LSB +: rnic_spec_pkg::SR_QUERY_UNA_W]             = qry_st ? una_q : l_una;
+      q[rnic_spec_pkg::SR_QUERY_NONEMPTY_LSB]                                         = qry_st ? ne_q : l_ne;
+      q[rnic_spec_pkg::SR_QUERY_HALTED_LSB]                                           = qry_st ? halt_q : l_halt;
+      q[rnic_spec_pkg::SR_QUERY_TOLD_LSB]                                             = qry_st ? told_q : l_told;
+      q[rnic_spec_pkg::SR_QUERY_FOUND_LSB]                                            = qry_rec;
+      q[rnic_spec_pkg::SR_QUERY_HEAD_BARRIER_LSB]                                     = qry_rec && r_bar;
+      q[rnic_spec_pkg::SR_QUERY_HEAD_FIRST_PSN_LSB +: rnic_spec_pkg::SR_QUERY_HEAD_FIRST_PSN_W] =
+        qry_rec ? r_first : '0;
+      q[rnic_spec_pkg::SR_QUERY_HEAD_LAST_PSN_LSB +: rnic_spec_pkg::SR_QUERY_HEAD_LAST_PSN_W] =
+        qry_rec ? r_last : '0;
+      q[rnic_spec_pkg::SR_QUERY_CI_LSB +: rnic_spec_pkg::SR_QUERY_CI_W]               = qry_st ? ci_q : l_ci;
+      q[rnic_spec_pkg::SR_QUERY_HEAD_WQE_INDEX_LSB +: rnic_spec_pkg::SR_QUERY_HEAD_WQE_INDEX_W] =
+        qry_rec ? r_idx : '0;
+      qry_o <= q;
+    end
   end
 
   assign free_o = free_q;

@@ -104,7 +104,10 @@ dmesg -c > $O/dmesg.txt
 # device dead, the process holding a context must get the fatal async event, later calls must
 # fail at once, and rmmod must work.
 up() { cut -d' ' -f1 /proc/uptime; }
-insmod /mnt/host/rnic.ko netdev=dummy0 cmd_timeout_ms=3000 mbox_timeout_ms=10000 fw_image=rnic/fw-hooks.img; echo $? > $O/panic-insmod.rc
+# No command waits out its timeout here when the module works, so a long one costs nothing and
+# sets a later call that wrongly issues a command far apart from one that fails at once (the
+# check's bound is half of it, so a guest slowed by a loaded host does not fail it).
+insmod /mnt/host/rnic.ko netdev=dummy0 cmd_timeout_ms=20000 mbox_timeout_ms=10000 fw_image=rnic/fw-hooks.img; echo $? > $O/panic-insmod.rc
 (RDMAV_DRIVERS=/mnt/host/librnic /mnt/host/kmod_async > $O/panic-async.txt 2>&1; echo $? > $O/panic-async.rc) &
 for i in $(seq 1 100); do grep -qs READY $O/panic-async.txt && break; sleep 0.1; done
 touch $O/panic-request
@@ -123,7 +126,7 @@ dmesg -c > $O/dmesg-panic.txt
 # commands never complete. The module must time the command out, mark the device dead, fail
 # later calls at once, report the port down, and still unload. It loads the production image
 # again: phase 1b left the firmware panicked.
-insmod /mnt/host/rnic.ko netdev=dummy0 cmd_timeout_ms=3000 mbox_timeout_ms=10000 fw_image=rnic/fw.img; echo $? > $O/hang-insmod.rc
+insmod /mnt/host/rnic.ko netdev=dummy0 cmd_timeout_ms=6000 mbox_timeout_ms=10000 fw_image=rnic/fw.img; echo $? > $O/hang-insmod.rc
 # A process holding a context: it must get the fatal async event.
 (RDMAV_DRIVERS=/mnt/host/librnic /mnt/host/kmod_async > $O/hang-async.txt 2>&1; echo $? > $O/hang-async.rc) &
 for i in $(seq 1 100); do grep -qs READY $O/hang-async.txt && break; sleep 0.1; done

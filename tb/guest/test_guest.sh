@@ -300,7 +300,7 @@ check guest-panic-insmod '[ "$(rd panic-insmod.rc)" = 0 ] && grep -q "firmware r
 check guest-panic-sim 'grep -q "firmware was made to panic" "$out/sim.log"' "the simulator did not put the TEST_FAULT PANIC in"
 check guest-panic-marked-dead 'grep -q "device marked dead: firmware panic" "$dp"' "$(grep -m3 'rnic' "$dp" | tail -2 | tr '\n' ' ')"
 check guest-panic-fatal-event '[ "$(rd panic-async.rc)" = 0 ] && grep -qx "EVENT local catastrophic error" "$o/panic-async.txt" && grep -qx READY "$o/panic-async.txt"' "the process holding a context got: $(rd panic-async.txt | tr '\n' ' ') (exit $(rd panic-async.rc))"
-check guest-panic-later-call-fast '[ "$(rd panic-devinfo.rc)" != 0 ] && awk "BEGIN{exit !($(rd panic-devinfo-time || echo 99) < 2.5)}"' "ibv_devinfo after the panic exit $(rd panic-devinfo.rc) in $(rd panic-devinfo-time) s"
+check guest-panic-later-call-fast '[ "$(rd panic-devinfo.rc)" != 0 ] && awk "BEGIN{exit !($(rd panic-devinfo-time || echo 99) < 10)}"' "ibv_devinfo after the panic exit $(rd panic-devinfo.rc) in $(rd panic-devinfo-time) s (the command timeout is 20 s: a call that waits it out fails the 10 s bound)"
 check guest-panic-port-down '[ "$(rd panic-port-state)" = "1: DOWN" ]' "port state '$(rd panic-port-state)' after the panic"
 check guest-panic-rmmod '[ "$(rd panic-rmmod.rc)" = 0 ] && [ -z "$(rd panic-ibdevs-after.txt)" ]' "rmmod after the panic exit $(rd panic-rmmod.rc), devices left '$(rd panic-ibdevs-after.txt)'"
 check guest-panic-dmesg-clean '! grep -Eq "WARNING:|BUG:|Oops|Call Trace|lockdep|general protection" "$dp"' "$(grep -Em3 "WARNING:|BUG:|Oops|Call Trace|lockdep|general protection" "$dp" | tr '\n' ' ')"
@@ -312,9 +312,11 @@ dh=$o/dmesg-hang.txt
 check guest-hang-first-call-fails '[ "$(rd hang-devinfo1.rc)" != 0 ] && [ -s "$o/hang-devinfo1.rc" ]' "ibv_devinfo on a removed device exit '$(rd hang-devinfo1.rc)'"
 check guest-hang-timeout-logged 'grep -q "command timed out (spec hash reads 0xffffffff" "$dh"' "no command timeout with all-ones registers in dmesg"
 check guest-hang-marked-dead 'grep -q "device marked dead: registers read all-ones" "$dh"' "device not marked dead"
-# A dead device fails at once: well under the command timeout (3 s) the first call waited out.
+# A dead device fails at once: at least 3 s sooner than the first call, which waited out the
+# command timeout (6 s), under the same load on the host (wall-clock bounds alone failed at load 7).
+t1=$(awk '{print $1}' "$o/hang-times" 2>/dev/null)
 t2=$(awk '{print $2}' "$o/hang-times" 2>/dev/null)
-check guest-hang-later-call-fast '[ "$(rd hang-devinfo2.rc)" != 0 ] && awk "BEGIN{exit !(${t2:-99} < 2.5)}"' "second ibv_devinfo exit $(rd hang-devinfo2.rc), took ${t2:-?} s (a dead device must fail at once)"
+check guest-hang-later-call-fast '[ "$(rd hang-devinfo2.rc)" != 0 ] && awk "BEGIN{exit !(${t2:-99} < ${t1:-0} - 3)}"' "second ibv_devinfo exit $(rd hang-devinfo2.rc), took ${t2:-?} s against the first call's ${t1:-?} s (a dead device must fail at once)"
 check guest-hang-fatal-event '[ "$(rd hang-async.rc)" = 0 ] && grep -qx "EVENT local catastrophic error" "$o/hang-async.txt" && grep -qx READY "$o/hang-async.txt"' "the process holding a context got: $(rd hang-async.txt | tr '\n' ' ') (exit $(rd hang-async.rc))"
 check guest-hang-port-down '[ "$(rd hang-port-state)" = "1: DOWN" ]' "port state '$(rd hang-port-state)' on a dead device"
 check guest-hang-rmmod '[ "$(rd hang-rmmod.rc)" = 0 ] && [ -z "$(rd hang-ibdevs-after.txt)" ]' "rmmod of a dead device exit $(rd hang-rmmod.rc), devices left '$(rd hang-ibdevs-after.txt)'"
