@@ -2,6 +2,7 @@
  * WQEs they cover in order or send again from a PSN (go-back-N from the packet). */
 #include "fw_cq_rec.h"
 #include "fw_sq_ack.h"
+#include "fw_sq_desc.h"
 #include "fw_sq_flush.h"
 #include "fw_sq_priv.h"
 #include "fw_sq_rec.h"
@@ -16,22 +17,81 @@ static const uint32_t rnr_10us[32] = { 65536, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 
 /* Go-back-N from psn: a SEND or WRITE holding psn resumes at psn itself, inside the message
  * (a piece with CONT from there); a READ or atomic holding it is sent again (a READ asks only
  * for the responses not yet placed, see read_progress); every later WQE is sent again. */
+/* Marks PSNs below the highest one sent so far as going out again (flagged RETRANSMIT, no new
+ * engine record). */
+static void resend_mark(struct fw_qp_run *r, const uint8_t *c)
+{
+	uint32_t sent = r->part1 ? r->part_psn : rnic_qp_ctx_get_sq_psn(c);
+	if (!r->hi_ok || psn_lt(r->hi_psn, sent))
+		r->hi_psn = sent;
+	r->hi_ok = 1;
+	r->part1 = 0;
+}
+
+/* resend_from for an engine QP: the WQE to start at is the engine's (srt_find), since the WQEs
+ * send_fast sent have no firmware record. The firmware's records from that WQE on go (send_one
+ * writes them again when it sends those WQEs again); a SEND/WRITE resumed inside gets a record for
+ * its pieces (send_one fills in its length from the WQE), or, with none free, goes again whole. */
+static void resend_srt(uint32_t qpn, uint32_t psn)
+{
+	struct fw_qp_run *r = &fw_res.qp_run[qpn];
+	uint8_t *c = ctx(qpn);
+
+	if (srt_find(qpn, psn) <= 0)
+		return;
+	resend_mark(r, c);
+	int16_t i = r->head, prev = -1;
+	while (i >= 0 && (uint16_t)(srt_hd.idx - fw_res.swqe[i].wqe_index - 1u) < 0x7FFFu) /* before it */
+		prev = i, i = fw_res.swqe[i].next;
+	while (i >= 0) {
+		int16_t nx = fw_res.swqe[i].next;
+		swqe_put(qpn, i);
+		i = nx;
+	}
+	if (prev >= 0)
+		fw_res.swqe[prev].next = -1;
+	else
+		r->head = -1;
+	r->tail = prev;
+	rnic_qp_ctx_set_sq_next(c, (uint16_t)srt_hd.idx);
+	rnic_qp_ctx_set_sq_psn(c, srt_hd.first);
+	if (!srt_hd.barrier && psn_lt(srt_hd.first, psn) && (i = swqe_get()) >= 0) {
+		struct fw_swqe *w = &fw_res.swqe[i];
+		w->first_psn = srt_hd.first;
+		w->last_psn = srt_hd.last;
+		w->wqe_index = (uint16_t)srt_hd.idx;
+		w->opcode = RNIC_WQE_OP_SEND; /* a SEND or WRITE: sent in pieces; the engine completes it */
+		w->len = 0;
+		w->next = -1;
+		if (prev >= 0)
+			fw_res.swqe[prev].next = i;
+		else
+			r->head = i;
+		r->tail = i;
+		rnic_qp_ctx_set_sq_psn(c, (srt_hd.last + 1) & PSN_MASK);
+		r->part1 = (int16_t)(i + 1);
+		r->part_psn = psn;
+		pc_ok = 0; /* a cached descriptor of this index may be an older WQE's */
+	}
+	fw_sq_service(qpn);
+}
+
 void resend_from(uint32_t qpn, uint32_t psn)
 {
 	struct fw_qp_run *r = &fw_res.qp_run[qpn];
 	uint8_t *c = ctx(qpn);
 	int16_t i = r->head, prev = -1;
 
+	if (srt_ctx(c)) {
+		resend_srt(qpn, psn);
+		return;
+	}
+
 	while (i >= 0 && !psn_le(psn, fw_res.swqe[i].last_psn))
 		prev = i, i = fw_res.swqe[i].next;
 	if (i < 0)
 		return;
-	/* PSNs below the highest one sent so far go out again: flagged RETRANSMIT */
-	uint32_t sent = r->part1 ? r->part_psn : rnic_qp_ctx_get_sq_psn(c);
-	if (!r->hi_ok || psn_lt(r->hi_psn, sent))
-		r->hi_psn = sent;
-	r->hi_ok = 1;
-	r->part1 = 0;
+	resend_mark(r, c);
 	struct fw_swqe *w = &fw_res.swqe[i];
 	rnic_qp_ctx_set_sq_next(c, w->wqe_index);
 	rnic_qp_ctx_set_sq_psn(c, w->first_psn);

@@ -211,7 +211,13 @@ static uint32_t send_segs(uint32_t qpn, const uint8_t *d, uint32_t nbb, int16_t 
 			run->part1 = 0;
 			return nbb;
 		}
-		uint32_t ahead = (next - run->una) & PSN_MASK;
+		/* An engine QP's una is the last one synced, maybe older than this message (its
+		 * firmware records do not say what is outstanding): the window counts from the message's
+		 * first PSN at least, as the list's una did when the message was the oldest record. */
+		uint32_t una = run->una;
+		if (srt_ctx(ctx(qpn)) && psn_lt(una, w->first_psn))
+			una = w->first_psn;
+		uint32_t ahead = (next - una) & PSN_MASK;
 		if (ahead >= WIN_PKTS && ahead < 0x800000u) {
 			run->part_psn = next; /* the next ACK goes on (an engine QP's: polled) */
 			return srt_ctx(ctx(qpn)) ? sq_stall_srt(qpn) : 0;
@@ -324,6 +330,8 @@ static uint32_t send_one(uint32_t qpn, uint32_t idx)
 	uint32_t len = rnic_wqe_ctrl_get_total_len(w), off = RNIC_WQE_CTRL_SIZE;
 	uint32_t psn = part >= 0 ? fw_res.swqe[part].first_psn : rnic_qp_ctx_get_sq_psn(c);
 	uint32_t mtu_log = 7u + rnic_qp_ctx_get_path_mtu(c);
+	if (part >= 0)
+		fw_res.swqe[part].len = len; /* a resend's record inside a WQE send_fast sent has none yet */
 	rnic_tx_desc_set_qpn(d, qpn);
 	rnic_tx_desc_set_kind(d, msg_kind(op));
 	rnic_tx_desc_set_psn(d, psn);
@@ -496,11 +504,12 @@ static int32_t send_fast(uint32_t qpn, uint8_t *c, uint32_t idx)
 	struct fw_qp_run *run = &fw_res.qp_run[qpn];
 	uint32_t type = rnic_qp_ctx_get_qp_type(c);
 
-	if (fw_sq_generic_only || sq_paused || run->part1 || fw_res.swqe_free < 0 ||
-	    (type != RNIC_QP_TYPE_RC && type != RNIC_QP_TYPE_UC))
+	if (fw_sq_generic_only || sq_paused || run->part1 || (type != RNIC_QP_TYPE_RC && type != RNIC_QP_TYPE_UC))
 		return -1;
-	/* an engine QP's first send needs a record there (send_one stalls the QP without) */
-	if (type == RNIC_QP_TYPE_RC && fw_srt_ok && !was_sent(run, rnic_qp_ctx_get_sq_psn(c)) && !srt_room())
+	/* an engine QP's first send needs a record there (send_one stalls the QP without); the
+	 * others a firmware record */
+	int srt = type == RNIC_QP_TYPE_RC && fw_srt_ok;
+	if (srt ? !was_sent(run, rnic_qp_ctx_get_sq_psn(c)) && !srt_room() : fw_res.swqe_free < 0)
 		return -1;
 	int32_t b = sq_stage(c, idx);
 	if (b < 0)
@@ -554,13 +563,17 @@ static int32_t send_fast(uint32_t qpn, uint8_t *c, uint32_t idx)
 	hal_tc_wr32(RNIC_FW_TC_TXD_COMMIT, 0);
 	if (st_bf)
 		fw_perf.bf_wqes++;
-	rec_set(qpn, swqe_get(), wr_id, c, psn, npkts, len, idx, op, flags);
+	if (srt) {
+		rec_srt(qpn, wr_id, c, psn, npkts, len, idx, op, flags);
+	} else {
+		rec_set(qpn, swqe_get(), wr_id, c, psn, npkts, len, idx, op, flags);
+		/* the last free record taken: the engine QPs' records it retired freed now, after
+		 * this WQE went (not before the next one, on its way to the wire) */
+		if (fw_res.swqe_free < 0 && fw_srt_ok)
+			srt_sweep();
+	}
 	fw_perf.sq_wqes++;
 	fw_sq_fast_sent++;
-	/* the last free record taken: the engine QPs' records it retired freed now, after this
-	 * WQE went (not before the next one, on its way to the wire) */
-	if (fw_res.swqe_free < 0 && fw_srt_ok)
-		srt_sweep();
 	return 1;
 }
 

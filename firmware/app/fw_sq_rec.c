@@ -131,11 +131,13 @@ static void rec_link(uint32_t qpn, int16_t ri)
 		fw_res.swqe[run->tail].next = ri;
 	} else {
 		run->head = ri;
-		run->una = r->first_psn;
-		/* the timer, still running after the last ACK emptied the list, counts from now (an
-		 * engine QP's timer compares una instead: tmr_una) */
-		if (!srt_ctx(ctx(qpn)))
+		/* the timer, still running after the last ACK emptied the list, counts from now. An
+		 * engine QP's una is the engine's (srt_sync): its firmware records are a subset of the
+		 * outstanding WQEs, so an empty list says nothing, and its timer compares una (tmr_una). */
+		if (!srt_ctx(ctx(qpn))) {
+			run->una = r->first_psn;
 			ack_progress(run);
+		}
 	}
 	run->tail = ri;
 	rnic_qp_ctx_set_sq_psn(ctx(qpn), (r->last_psn + 1) & PSN_MASK);
@@ -168,6 +170,31 @@ void rec_set(uint32_t qpn, int16_t ri, uint64_t wr_id, const uint8_t *c, uint32_
 		run->hi_ok = 0;
 	}
 	rec_link(qpn, ri);
+}
+
+_Static_assert(RNIC_WQE_OP_RDMA_WRITE == 0 && RNIC_WQE_OP_RDMA_WRITE_WITH_IMM == 1 && RNIC_WQE_OP_SEND == 2 &&
+		       RNIC_WQE_OP_SEND_WITH_IMM == 3,
+	       "rec_srt: the WRITEs are the SEND/WRITE opcodes below 2");
+
+/* A WQE of an engine QP that send_fast sent whole: no firmware record (a resend finds it in the
+ * engine, srt_find), only the engine's record on its first send (as rec_set), the next PSN and the
+ * ACK timer. */
+void rec_srt(uint32_t qpn, uint64_t wr_id, uint8_t *c, uint32_t psn, uint32_t npkts, uint32_t len, uint32_t idx,
+	     uint32_t op, uint32_t flags)
+{
+	struct fw_qp_run *run = &fw_res.qp_run[qpn];
+	uint32_t last = (psn + npkts - 1) & PSN_MASK;
+
+	if (!was_sent(run, psn)) {
+		uint32_t sig = (flags >> RNIC_WQE_FLAG_SIGNALED & 1u) | rnic_qp_ctx_get_sq_sig_all(c);
+		srt_rec(qpn, wr_id, len, psn, last, sig << RNIC_SR_FLAG_SIGNALED,
+			op <= RNIC_WQE_OP_RDMA_WRITE_WITH_IMM ? RNIC_WC_OPCODE_RDMA_WRITE : RNIC_WC_OPCODE_SEND, idx,
+			rnic_qp_ctx_get_send_cqn(c));
+		run->hi_ok = 0;
+	}
+	rnic_qp_ctx_set_sq_psn(c, (last + 1) & PSN_MASK);
+	if (!run->deadline)
+		arm_ack_timer(qpn);
 }
 
 /* The same from WQE w. */

@@ -27,6 +27,9 @@ void sq_fail_head(uint32_t qpn, uint32_t status);
 /* Fills record ri (wr_id, npkts packets from psn) and links it as the QP's newest. */
 void rec_set(uint32_t qpn, int16_t ri, uint64_t wr_id, const uint8_t *c, uint32_t psn, uint32_t npkts,
 	     uint32_t len, uint32_t idx, uint32_t op, uint32_t flags);
+/* An engine QP's WQE sent whole by send_fast: the engine's record only (on its first send). */
+void rec_srt(uint32_t qpn, uint64_t wr_id, uint8_t *c, uint32_t psn, uint32_t npkts, uint32_t len, uint32_t idx,
+	     uint32_t op, uint32_t flags);
 /* The same from WQE w. */
 void rec_fill(uint32_t qpn, int16_t ri, const uint8_t *w, const uint8_t *c, uint32_t psn, uint32_t npkts,
 	      uint32_t len, uint32_t idx, uint32_t op, uint32_t flags);

@@ -8,6 +8,7 @@
 #include "fw_sq_srt.h"
 
 uint8_t fw_srt_ok, fw_srt_off;
+struct srt_head srt_hd;
 
 /* the firmware operations handed to the engine, mod 2^16 (srt_status.fw_done counts them done) */
 static uint16_t srt_issued;
@@ -111,8 +112,15 @@ static int srt_query(uint32_t qpn, uint8_t *q)
 		return -1;
 	for (uint32_t i = 0; i < RNIC_SR_QUERY_SIZE; i += 4)
 		rnic_st_le32(q + i, hal_tc_rd32(RNIC_FW_TC_SRT_QRY0 + i));
+	srt_hd.first = rnic_sr_query_get_head_first_psn(q);
+	srt_hd.last = rnic_sr_query_get_head_last_psn(q);
+	srt_hd.idx = rnic_sr_query_get_head_wqe_index(q);
+	srt_hd.barrier = rnic_sr_query_get_head_barrier(q);
 	return 0;
 }
+
+/* Is WQE index a before b in the SQ (16-bit ring counters, fewer than 2^15 outstanding)? */
+static inline int idx_before(uint32_t a, uint32_t b) { return (uint16_t)(b - a - 1u) < 0x7FFFu; }
 
 int srt_sync(uint32_t qpn)
 {
@@ -122,10 +130,10 @@ int srt_sync(uint32_t qpn)
 
 	if (srt_query(qpn, q))
 		return -1;
-	uint32_t ne = rnic_sr_query_get_nonempty(q), hidx = rnic_sr_query_get_head_wqe_index(q);
-	/* The firmware's list is the engine's with the retired records still in front (and, after
-	 * a resend, maybe cut short behind its resend point): those before the engine's oldest go. */
-	while (r->head >= 0 && (!ne || fw_res.swqe[r->head].wqe_index != hidx)) {
+	uint32_t ne = rnic_sr_query_get_nonempty(q), hidx = srt_hd.idx;
+	/* The firmware's records are a subset of the engine's (send_fast's WQEs have none), in SQ
+	 * order, with the retired ones still in front: those of WQEs before the engine's oldest go. */
+	while (r->head >= 0 && (!ne || idx_before(fw_res.swqe[r->head].wqe_index, hidx))) {
 		int16_t i = r->head;
 		r->head = fw_res.swqe[i].next;
 		swqe_put(qpn, i);
@@ -148,6 +156,28 @@ void srt_sweep(void)
 	for (uint32_t q = FW_FIRST_QPN; q < FW_QP_SCAN_END; q++)
 		if (fw_qp_mine(q) && fw_res.qp_run[q].head >= 0 && srt_ctx(ctx(q)))
 			srt_sync(q);
+}
+
+int srt_find(uint32_t qpn, uint32_t psn)
+{
+	FW_LAYOUT_ALIGN uint8_t q[RNIC_SR_QUERY_SIZE];
+
+	if (srt_cmd(qpn, RNIC_SR_OP_FIND, psn, 0) || srt_wait())
+		return -1;
+	for (uint32_t i = 0; i < RNIC_SR_QUERY_SIZE; i += 4)
+		rnic_st_le32(q + i, hal_tc_rd32(RNIC_FW_TC_SRT_QRY0 + i));
+	if (rnic_sr_query_get_found(q)) {
+		srt_hd.first = rnic_sr_query_get_head_first_psn(q);
+		srt_hd.last = rnic_sr_query_get_head_last_psn(q);
+		srt_hd.idx = rnic_sr_query_get_head_wqe_index(q);
+		srt_hd.barrier = rnic_sr_query_get_head_barrier(q);
+		return 1;
+	}
+	/* no record holds psn: the oldest if psn is before it (a stale NAK), none if past them all */
+	int ne = srt_sync(qpn);
+	if (ne <= 0)
+		return ne;
+	return psn_lt(psn, srt_hd.first);
 }
 
 void srt_fail_head(uint32_t qpn, uint32_t status)
@@ -187,10 +217,10 @@ void srt_flush(uint32_t qpn)
 void fw_sq_srt_event(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t status)
 {
 	uint8_t *c = ctx(qpn);
-	struct fw_qp_run *r = &fw_res.qp_run[qpn];
+	int ne;
 
 	(void)psn;
-	if (!srt_ctx(c) || srt_sync(qpn) < 0)
+	if (!srt_ctx(c) || (ne = srt_sync(qpn)) < 0)
 		return;
 	if (kind == RNIC_RX_EVENT_KIND_SR_RESP_ERR) {
 		/* the READ/atomic's CQE is out with status and the QP halted: the rest flushed */
@@ -201,8 +231,8 @@ void fw_sq_srt_event(uint32_t qpn, uint32_t kind, uint32_t psn, uint32_t status)
 	 * atomic without its response, so the response was lost: asked again now, a retry. The
 	 * engine tells once per oldest record; after that the ACK timer decides. */
 	uint32_t left = rnic_qp_ctx_get_retries_left(c);
-	if (r->head >= 0 && left && rnic_qp_ctx_get_state(c) == RNIC_QP_STATE_RTS) {
+	if (ne > 0 && left && rnic_qp_ctx_get_state(c) == RNIC_QP_STATE_RTS) {
 		rnic_qp_ctx_set_retries_left(c, left - 1);
-		resend_from(qpn, fw_res.swqe[r->head].first_psn);
+		resend_from(qpn, srt_hd.first);
 	}
 }

@@ -34,12 +34,23 @@ int srt_room(void);
 /* The record of a WQE's first send (7 stores; the last one appends it). */
 void srt_rec(uint32_t qpn, uint64_t wr_id, uint32_t len, uint32_t first_psn, uint32_t last_psn, uint32_t flags,
 	     uint32_t wc_op, uint32_t idx, uint32_t cqn);
-/* QUERY: run->una from the engine, the firmware's records the engine retired freed (their
- * completions are the engine's), the retry counts restarted when una moved (progress). 1: the
+/* The last QUERY / FIND answer's record (srt_sync, srt_find): the QP's oldest outstanding WQE,
+ * or the one holding a PSN. */
+struct srt_head {
+	uint32_t first, last, idx, barrier;
+};
+extern struct srt_head srt_hd;
+
+/* QUERY: run->una from the engine, srt_hd its oldest record, the firmware's records of WQEs the
+ * engine retired freed (their completions are the engine's), the retry counts restarted when una moved (progress). 1: the
  * engine holds records of the QP, 0: none, -1: the engine did not answer. */
 int srt_sync(uint32_t qpn);
 /* srt_sync of every engine QP holding firmware records (the firmware's record pool ran out). */
 void srt_sweep(void);
+/* Where a go-back-N resend from psn starts, into srt_hd: the engine's record holding psn (FIND),
+ * or the oldest when psn is before it. 1 found, 0 none (psn past everything outstanding), -1 the
+ * engine did not answer. */
+int srt_find(uint32_t qpn, uint32_t psn);
 /* The QP's oldest WQE fails with status (HALT, QUERY, POP): its CQE is the engine's. */
 void srt_fail_head(uint32_t qpn, uint32_t status);
 /* The move to ERR: every record completes with WR_FLUSH_ERR through the engine (FLUSH, waited

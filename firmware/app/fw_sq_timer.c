@@ -24,23 +24,25 @@ void sq_arm(uint32_t qpn, uint64_t cycles, int rnr)
 
 void arm_ack_timer(uint32_t qpn)
 {
-	uint32_t t = rnic_qp_ctx_get_timeout(ctx(qpn));
-	if (t == 0 || fw_res.qp_run[qpn].head < 0)
+	uint8_t *c = ctx(qpn);
+	uint32_t t = rnic_qp_ctx_get_timeout(c);
+	/* (an engine QP's WQEs may have no firmware record: its expiry asks the engine) */
+	if (t == 0 || (fw_res.qp_run[qpn].head < 0 && !srt_ctx(c)))
 		fw_res.qp_run[qpn].deadline = 0;
 	else
 		sq_arm(qpn, 1024ull << t, 0);
 }
 
 
-/* Did responses of qpn's oldest WQE, a READ, arrive since the last time this was asked? */
-static int read_flowing(uint32_t qpn)
+/* Did responses of qpn's oldest WQE (PSNs first..last), if a READ, arrive since the last time
+ * this was asked? */
+static int read_flowing(uint32_t qpn, int is_read, uint32_t first, uint32_t last)
 {
 	struct fw_qp_run *r = &fw_res.qp_run[qpn];
-	const struct fw_swqe *h = &fw_res.swqe[r->head];
-	if (h->opcode != RNIC_WQE_OP_RDMA_READ || !(fw_hw_caps & RNIC_HW_CAPS_READ_RESP_MASK))
+	if (!is_read || !(fw_hw_caps & RNIC_HW_CAPS_READ_RESP_MASK))
 		return 0;
-	uint32_t k = read_progress(qpn, h->first_psn, ((h->last_psn - h->first_psn) & PSN_MASK) + 1);
-	uint32_t at = (h->first_psn + k) & PSN_MASK;
+	uint32_t k = read_progress(qpn, first, ((last - first) & PSN_MASK) + 1);
+	uint32_t at = (first + k) & PSN_MASK;
 	if (!k || at == r->rd_seen)
 		return 0;
 	r->rd_seen = at;
@@ -64,18 +66,19 @@ void fw_timers_poll(void)
 			continue;
 		}
 		uint8_t *c = ctx(q);
-		if (srt_ctx(c) && !r->rnr_wait) {
+		int srt = srt_ctx(c), ne = 0;
+		if (srt && !r->rnr_wait) {
 			/* An engine QP: no ACK reaches the firmware, so the expiry asks the engine. una
 			 * moved since the timer was armed: progress, the timeout counts again from now
 			 * (at most twice the timeout before a real one; IBTA asks for a minimum). */
 			uint32_t armed = r->tmr_una;
-			int ne = srt_sync(q);
+			ne = srt_sync(q);
 			if (!ne || rnic_qp_ctx_get_timeout(c) == 0) {
 				r->deadline = 0; /* everything acknowledged: stopped */
 				continue;
 			}
-			if (ne < 0 || r->una != armed || r->head < 0) {
-				/* (no answer, or the records to resend not the firmware's: looked at again) */
+			if (ne < 0 || r->una != armed) {
+				/* (no answer: looked at again) */
 				arm_ack_timer(q);
 				if (r->deadline && r->deadline < next_deadline)
 					next_deadline = r->deadline;
@@ -101,10 +104,24 @@ void fw_timers_poll(void)
 		}
 		r->deadline = 0;
 		r->inak_psn = 0; /* after a timeout a plain ACK may re-issue a READ/atomic once more */
+		/* the oldest outstanding WQE: the engine's (srt_sync above; a READ has a firmware record
+		 * too, send_one's, which srt_sync left at the head), or the firmware's */
+		int has = srt ? ne > 0 : r->head >= 0, is_read = 0;
+		uint32_t hf = 0, hl = 0;
+		if (srt && has) {
+			hf = srt_hd.first;
+			hl = srt_hd.last;
+			is_read = srt_hd.barrier && r->head >= 0 && fw_res.swqe[r->head].wqe_index == srt_hd.idx &&
+				  fw_res.swqe[r->head].opcode == RNIC_WQE_OP_RDMA_READ;
+		} else if (has) {
+			hf = fw_res.swqe[r->head].first_psn;
+			hl = fw_res.swqe[r->head].last_psn;
+			is_read = fw_res.swqe[r->head].opcode == RNIC_WQE_OP_RDMA_READ;
+		}
 		if (r->rnr_wait) {
 			r->rnr_wait = 0;
 			resend_from(q, r->rnr_psn);
-		} else if (r->head >= 0 && read_flowing(q)) {
+		} else if (has && read_flowing(q, is_read, hf, hl)) {
 			/* the oldest READ's responses arrived since the last look: no re-issue (each
 			 * would cost the responder the whole rest of the READ again). Looked at again
 			 * after a sixteenth of the timeout (at least 16 us), not a whole timeout: progress
@@ -114,7 +131,7 @@ void fw_timers_poll(void)
 			uint64_t per = 1024ull << rnic_qp_ctx_get_timeout(c), chk = per >> 4;
 			sq_arm(q, chk < 4000u ? (per < 4000u ? per : 4000u) : chk, 0);
 			continue;
-		} else if (r->head >= 0) {
+		} else if (has) {
 			/* Local ACK timeout: resend everything outstanding, or give up. */
 			uint32_t left = rnic_qp_ctx_get_retries_left(c);
 			if (left == 0) {
@@ -124,8 +141,7 @@ void fw_timers_poll(void)
 			}
 			rnic_qp_ctx_set_retries_left(c, left - 1);
 			/* from the oldest PSN not acknowledged (inside the oldest WQE) */
-			const struct fw_swqe *h = &fw_res.swqe[r->head];
-			resend_from(q, psn_lt(h->first_psn, r->una) && psn_le(r->una, h->last_psn) ? r->una : h->first_psn);
+			resend_from(q, psn_lt(hf, r->una) && psn_le(r->una, hl) ? r->una : hf);
 		}
 		arm_ack_timer(q);
 		if (r->deadline && r->deadline < next_deadline)
