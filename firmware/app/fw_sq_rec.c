@@ -159,7 +159,8 @@ void rec_set(uint32_t qpn, int16_t ri, uint64_t wr_id, const uint8_t *c, uint32_
 	r->opcode = (uint8_t)op;
 	r->signaled = (flags & (1u << RNIC_WQE_FLAG_SIGNALED)) || rnic_qp_ctx_get_sq_sig_all(c);
 	struct fw_qp_run *run = &fw_res.qp_run[qpn];
-	if (srt_ctx(c) && !was_sent(run, psn)) {
+	int srt_first = srt_ctx(c) && !was_sent(run, psn), idle = !run->deadline;
+	if (srt_first) {
 		/* the WQE's first send: its record in the engine (never again for a resend; the
 		 * caller checked srt_room). After the descriptor's commit: its ACK needs the packet's
 		 * round trip, and the engine takes records before ACKs. PSNs from here on are new, so
@@ -170,6 +171,8 @@ void rec_set(uint32_t qpn, int16_t ri, uint64_t wr_id, const uint8_t *c, uint32_
 		run->hi_ok = 0;
 	}
 	rec_link(qpn, ri);
+	if (srt_first && idle)
+		run->tmr_una = psn; /* see rec_srt */
 }
 
 _Static_assert(RNIC_WQE_OP_RDMA_WRITE == 0 && RNIC_WQE_OP_RDMA_WRITE_WITH_IMM == 1 && RNIC_WQE_OP_SEND == 2 &&
@@ -185,7 +188,8 @@ void rec_srt(uint32_t qpn, uint64_t wr_id, uint8_t *c, uint32_t psn, uint32_t np
 	struct fw_qp_run *run = &fw_res.qp_run[qpn];
 	uint32_t last = (psn + npkts - 1) & PSN_MASK;
 
-	if (!was_sent(run, psn)) {
+	int first = !was_sent(run, psn);
+	if (first) {
 		uint32_t sig = (flags >> RNIC_WQE_FLAG_SIGNALED & 1u) | rnic_qp_ctx_get_sq_sig_all(c);
 		srt_rec(qpn, wr_id, len, psn, last, sig << RNIC_SR_FLAG_SIGNALED,
 			op <= RNIC_WQE_OP_RDMA_WRITE_WITH_IMM ? RNIC_WC_OPCODE_RDMA_WRITE : RNIC_WC_OPCODE_SEND, idx,
@@ -193,8 +197,16 @@ void rec_srt(uint32_t qpn, uint64_t wr_id, uint8_t *c, uint32_t psn, uint32_t np
 		run->hi_ok = 0;
 	}
 	rnic_qp_ctx_set_sq_psn(c, (last + 1) & PSN_MASK);
-	if (!run->deadline)
+	if (!run->deadline) {
 		arm_ack_timer(qpn);
+		/* The timer was stopped: the engine held nothing (a stop finds it empty, and every send
+		 * arms it), so this first send's PSN is the engine's una now. The expiry compares with
+		 * it: the firmware's una, from its last sync, may be older and would pass for progress,
+		 * a second whole timeout (retx-lost-last-read-response-one-timeout). A resend's own arm
+		 * (arm_ack_timer after resend_from) follows this and takes the una it just synced. */
+		if (first)
+			run->tmr_una = psn;
+	}
 }
 
 /* The same from WQE w. */

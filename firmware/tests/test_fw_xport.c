@@ -1907,6 +1907,244 @@ static uint8_t *srt_case(uint32_t retry_cnt, unsigned *cqr0, unsigned *m0)
 	return fw_res.qp_ctx[qpn];
 }
 
+/* Free firmware send records (fw_res.swqe's free list). */
+static unsigned swqe_free_n(void)
+{
+	unsigned n = 0;
+	for (int16_t i = fw_res.swqe_free; i >= 0 && n <= FW_MAX_SWQE; i = fw_res.swqe[i].next)
+		n++;
+	return n;
+}
+
+/* Transmit descriptor nth since mailbox record from is psn, length bytes, remote_va 0x7000000000 +
+ * va_off, first SGE at host DATA_OFF + sge_off, flags exactly f. */
+static int txd_is(unsigned from, unsigned nth, uint32_t psn, uint32_t len, uint32_t va_off, uint32_t sge_off, uint32_t f)
+{
+	const struct mock_mbox_rec *t = mock_mbox_nth(RNIC_FW_TC_TXD_COMMIT, from, nth);
+	return t && rnic_tx_desc_get_psn(t->data) == (psn & 0xFFFFFF) && rnic_tx_desc_get_length(t->data) == len &&
+	       (rnic_tx_desc_get_kind(t->data) == RNIC_MSG_KIND_SEND ||
+		rnic_tx_desc_get_remote_va(t->data) == 0x7000000000ull + va_off) &&
+	       sge_addr(t->data, 0) == H(DATA_OFF + sge_off) && rnic_tx_desc_get_flags(t->data) == f;
+}
+
+/* Stage 3 (session 27): an engine QP's WQEs that send_fast sends keep no firmware record; every
+ * resend starts from the engine's records (FIND / QUERY): a NAK, an RNR NAK and a timeout inside
+ * or at such a WQE, a stale NAK before the oldest, READ resume after a lost response behind them,
+ * the window, and the move to ERR. Each with the descriptors sent again and the completions byte
+ * for byte. */
+static void srt_no_swqe(void)
+{
+	struct rnicp_sge w8 = { H(DATA_OFF), 8000, 0x101 }, s1 = { H(DATA_OFF), 1000, 0x101 };
+	struct rnicp_sge rd = { H(DATA_OFF + 8192), 5000, 0x103 };
+	struct rnicp_wc wc[8];
+	unsigned cqr0, m0;
+	const uint32_t RT = TXF(RETRANSMIT);
+
+	/* three WQEs send_fast sends (an 8-packet WRITE, two SENDs): the engine's records only */
+	uint8_t *c = srt_case(7, &cqr0, &m0);
+	struct fw_qp_run *r = &fw_res.qp_run[qpn];
+	unsigned free0 = swqe_free_n(), fast0 = fw_sq_fast_sent;
+	uint32_t ia = sq.pi;
+	post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, &w8, 1, 0xA001);
+	uint32_t ib = sq.pi;
+	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, &s1, 1, 0xA002);
+	uint32_t ic = sq.pi;
+	post(RNIC_WQE_OP_SEND, 0, &s1, 1, 0xA003);
+	ring_sq();
+	uint32_t pa = txd_psn(m0, 0);
+	check(fw_sq_fast_sent == fast0 + 3 && mock_srt_records(qpn) == 3 && r->head < 0 && swqe_free_n() == free0 &&
+		      txd_psn(m0, 1) == ((pa + 8) & 0xFFFFFF) && txd_psn(m0, 2) == ((pa + 9) & 0xFFFFFF) && r->deadline,
+	      "fw-srt3-fast-wqes-no-firmware-record");
+	/* PSN sequence NAK at the WRITE's 4th packet: the engine acknowledged 3 (nothing retires),
+	 * the firmware resends the WRITE from packet 3 (a piece: CONT, from byte 3072) and the two
+	 * SENDs whole, with no new engine record */
+	unsigned m1 = mock_nmbox, f0 = mock_srt_ops[RNIC_SR_OP_FIND];
+	uint32_t left = rnic_qp_ctx_get_retries_left(c);
+	sev(RNIC_RX_EVENT_KIND_NAK, (pa + 3) & 0xFFFFFF, 0x60, 0);
+	check(mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m1) == 3 && txd_is(m1, 0, pa + 3, 8000 - 3072, 3072, 3072, TXF(CONT) | RT) &&
+		      txd_is(m1, 1, pa + 8, 1000, 0, 0, RT) && txd_is(m1, 2, pa + 9, 1000, 0, 0, RT) &&
+		      mock_srt_records(qpn) == 3 && mock_srt_ncqr == cqr0 && mock_srt_ops[RNIC_SR_OP_FIND] == f0 + 1 &&
+		      rnic_qp_ctx_get_retries_left(c) == left - 1 && rnic_qp_ctx_get_sq_psn(c) == ((pa + 10) & 0xFFFFFF),
+	      "fw-srt3-psn-nak-inside-fast-write-resumes-there");
+	/* an RNR NAK at the first SEND: after the RNR time, the SENDs again from there (whole) */
+	m1 = mock_nmbox;
+	sev(RNIC_RX_EVENT_KIND_RNR_NAK, (pa + 8) & 0xFFFFFF, 0x20 | 1, 0); /* code 1: 10 us */
+	unsigned before = mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m1);
+	unsigned ncqr_rnr = mock_srt_ncqr;
+	mock_now += 2 * 2500 + 1;
+	fw_timers_poll();
+	check(before == 0 && ncqr_rnr == cqr0 + 1 && cqr_is(cqr0, 0xA001, 8000, 0, RNIC_WC_OPCODE_RDMA_WRITE, ia) &&
+		      mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m1) == 2 && txd_is(m1, 0, pa + 8, 1000, 0, 0, RT) &&
+		      txd_is(m1, 1, pa + 9, 1000, 0, 0, RT) && mock_srt_records(qpn) == 2,
+	      "fw-srt3-rnr-nak-resends-fast-sends-from-the-engine");
+	sev(RNIC_RX_EVENT_KIND_ACK, (pa + 9) & 0xFFFFFF, 0x1F, 0);
+	int n = rnicp_cq_poll(&cq, 8, wc);
+	check(n == 2 && wc[0].wr_id == 0xA001 && wc[1].wr_id == 0xA002 && mock_srt_ncqr == cqr0 + 2 &&
+		      cqr_is(cqr0 + 1, 0xA002, 1000, 0, RNIC_WC_OPCODE_SEND, ib) && mock_srt_records(qpn) == 0,
+	      "fw-srt3-resent-fast-wqes-complete-once");
+	(void)ic;
+
+	/* the ACK timer inside a fast WRITE: packets 0-4 acknowledged (progress: re-armed), then no
+	 * progress: resent from una, packet 5, as a piece */
+	m1 = mock_nmbox;
+	mock_now = 1000;
+	uint32_t id = sq.pi;
+	post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, &w8, 1, 0xA101);
+	ring_sq();
+	uint32_t pd = txd_psn(m1, 0);
+	r->deadline = 0;
+	arm_ack_timer(qpn);
+	sev(RNIC_RX_EVENT_KIND_ACK, (pd + 4) & 0xFFFFFF, 0x1F, 0);
+	mock_now += (1024ull << 14) + 1;
+	fw_timers_poll();
+	unsigned after1 = mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m1);
+	mock_now += (1024ull << 14) + 1;
+	fw_timers_poll();
+	check(r->head < 0 || fw_res.swqe[r->head].wqe_index == (id & 0xFFFF), "fw-srt3-timer-part-record-only-for-the-resent-wqe");
+	check(after1 == 1 && mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m1) == 2 &&
+		      txd_is(m1, 1, pd + 5, 8000 - 5120, 5120, 5120, TXF(CONT) | RT) && mock_srt_records(qpn) == 1,
+	      "fw-srt3-timeout-resends-fast-write-from-una");
+	sev(RNIC_RX_EVENT_KIND_ACK, (pd + 7) & 0xFFFFFF, 0x1F, 0);
+	n = rnicp_cq_poll(&cq, 8, wc);
+	check(n == 1 && wc[0].wr_id == 0xA101 && cqr_is(mock_srt_ncqr - 1, 0xA101, 8000, 0, RNIC_WC_OPCODE_RDMA_WRITE, id),
+	      "fw-srt3-timeout-resent-write-completes");
+
+	/* a stale NAK (its PSN before the oldest WQE's): the engine's oldest WQE is sent again whole */
+	m1 = mock_nmbox;
+	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, &s1, 1, 0xA201);
+	ring_sq();
+	uint32_t pe = txd_psn(m1, 0);
+	sev(RNIC_RX_EVENT_KIND_NAK, (pe - 3) & 0xFFFFFF, 0x60, 0);
+	check(mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m1) == 2 && txd_is(m1, 1, pe, 1000, 0, 0, RT) && mock_srt_records(qpn) == 1,
+	      "fw-srt3-stale-nak-resends-the-oldest");
+	/* no free firmware record for the piece: the fast WRITE goes again whole from its first PSN */
+	sev(RNIC_RX_EVENT_KIND_ACK, pe, 0x1F, 0);
+	rnicp_cq_poll(&cq, 8, wc);
+	m1 = mock_nmbox;
+	post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, &w8, 1, 0xA301);
+	ring_sq();
+	uint32_t pf = txd_psn(m1, 0);
+	int16_t keep = fw_res.swqe_free;
+	fw_res.swqe_free = -1;
+	sev(RNIC_RX_EVENT_KIND_NAK, (pf + 2) & 0xFFFFFF, 0x60, 0);
+	fw_res.swqe_free = keep;
+	check(mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m1) == 2 && txd_is(m1, 1, pf, 8000, 0, 0, RT) && r->head < 0,
+	      "fw-srt3-no-free-record-resends-whole");
+	sev(RNIC_RX_EVENT_KIND_ACK, (pf + 7) & 0xFFFFFF, 0x1F, 0);
+	check(rnicp_cq_poll(&cq, 8, wc) == 1 && wc[0].wr_id == 0xA301 && swqe_free_n() == free0, "fw-srt3-records-all-free");
+
+	/* READ resume after a lost response, behind a fast SEND and before another: the READ keeps
+	 * its firmware record (its context); READ_GAP at its 3rd response asks for the rest, the SEND
+	 * behind it goes again, then the response and the ACK complete all three in order */
+	c = srt_case(7, &cqr0, &m0);
+	r = &fw_res.qp_run[qpn];
+	uint32_t ja = sq.pi;
+	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, &s1, 1, 0xA401);
+	uint32_t jb = sq.pi;
+	post(RNIC_WQE_OP_RDMA_READ, RNICP_WR_SIGNALED, &rd, 1, 0xA402);
+	uint32_t jc = sq.pi;
+	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, &s1, 1, 0xA403);
+	ring_sq();
+	uint32_t qa = txd_psn(m0, 0), qr = (qa + 1) & 0xFFFFFF;
+	check(mock_srt_records(qpn) == 3 && r->head >= 0 && fw_res.swqe[r->head].wqe_index == (jb & 0xFFFF) &&
+		      fw_res.swqe[r->head].next < 0 && fw_sq_rd_outstanding() == 1,
+	      "fw-srt3-read-keeps-its-record-alone");
+	sev(RNIC_RX_EVENT_KIND_ACK, qa, 0x1F, 0);
+	m1 = mock_nmbox;
+	regs[RNIC_FW_REG_RDQ_RESULT / 4] = 1u << 31 | ((qr + 2) & 0xFFFFFF);
+	sev(RNIC_RX_EVENT_KIND_READ_GAP, (qr + 2) & 0xFFFFFF, 0, 0);
+	regs[RNIC_FW_REG_RDQ_RESULT / 4] = 0;
+	const struct mock_mbox_rec *g = mock_mbox_nth(RNIC_FW_TC_TXD_COMMIT, m1, 0);
+	check(g && rnic_tx_desc_get_kind(g->data) == RNIC_MSG_KIND_READ_REQ && rnic_tx_desc_get_psn(g->data) == ((qr + 2) & 0xFFFFFF) &&
+		      rnic_tx_desc_get_length(g->data) == 5000 - 2048 && rnic_tx_desc_get_remote_va(g->data) == 0x7000000000ull + 2048 &&
+		      (rnic_tx_desc_get_flags(g->data) & RT) && txd_is(m1, 1, qr + 5, 1000, 0, 0, RT) &&
+		      mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m1) == 2 && mock_srt_records(qpn) == 2 && fw_sq_rd_outstanding() == 1,
+	      "fw-srt3-read-gap-resumes-the-read-behind-fast-wqes");
+	sev(RNIC_RX_EVENT_KIND_READ_RESP_DONE, (qr + 4) & 0xFFFFFF, 0x1F, 0);
+	sev(RNIC_RX_EVENT_KIND_ACK, (qr + 5) & 0xFFFFFF, 0x1F, 0);
+	n = rnicp_cq_poll(&cq, 8, wc);
+	check(n == 3 && cqr_is(cqr0, 0xA401, 1000, 0, RNIC_WC_OPCODE_SEND, ja) &&
+		      cqr_is(cqr0 + 1, 0xA402, 5000, 0, RNIC_WC_OPCODE_RDMA_READ, jb) &&
+		      cqr_is(cqr0 + 2, 0xA403, 1000, 0, RNIC_WC_OPCODE_SEND, jc) && mock_srt_ncqr == cqr0 + 3 &&
+		      fw_sq_rd_outstanding() == 0 && mock_srt_records(qpn) == 0,
+	      "fw-srt3-read-resumed-completes-in-order");
+
+	/* the window after fast WQEs the engine acknowledged (no event: the firmware's una, from
+	 * its last sync, is 64 PSNs older than the long WRITE): 64 packets from the WRITE's first
+	 * PSN at once, then on as una moves, empty at the end */
+	c = srt_case(7, &cqr0, &m0);
+	r = &fw_res.qp_run[qpn];
+	struct rnicp_sge w32 = { H(DATA_OFF), 32 * 1024, 0x101 };
+	post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, &w32, 1, 0xA501);
+	post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, &w32, 1, 0xA502);
+	ring_sq();
+	uint32_t w0 = txd_psn(m0, 0);
+	sev(RNIC_RX_EVENT_KIND_ACK, (w0 + 63) & 0xFFFFFF, 0x1F, 0);
+	struct rnicp_sge big = { H(DATA_OFF), 100 * 1024, 0x101 };
+	uint32_t ibig = sq.pi;
+	post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, &big, 1, 0xA503);
+	ring_sq();
+	uint32_t b0 = txd_psn(m0, 2);
+	check(b0 == ((w0 + 64) & 0xFFFFFF) && mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0) == 4 &&
+		      txd_psn(m0, 3) == ((b0 + 32) & 0xFFFFFF) && r->sq_stalled == 2 && mock_srt_records(qpn) == 1,
+	      "fw-srt3-window-full-after-fast-wqes");
+	sev(RNIC_RX_EVENT_KIND_ACK, (b0 + 31) & 0xFFFFFF, 0x1F, 0);
+	fw_sq_retry_stalled();
+	check(mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0) == 5 && txd_is(m0, 4, b0 + 64, 32 * 1024, 65536, 65536, TXF(CONT) | TXF(MORE)),
+	      "fw-srt3-window-moves-on");
+	sev(RNIC_RX_EVENT_KIND_ACK, (b0 + 63) & 0xFFFFFF, 0x1F, 0);
+	fw_sq_retry_stalled();
+	sev(RNIC_RX_EVENT_KIND_ACK, (b0 + 99) & 0xFFFFFF, 0x1F, 0);
+	fw_sq_retry_stalled();
+	n = rnicp_cq_poll(&cq, 8, wc);
+	check(mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0) == 6 && txd_is(m0, 5, b0 + 96, 4 * 1024, 98304, 98304, TXF(CONT)) &&
+		      n == 3 && wc[2].wr_id == 0xA503 && cqr_is(cqr0 + 2, 0xA503, 100 * 1024, 0, RNIC_WC_OPCODE_RDMA_WRITE, ibig) &&
+		      mock_srt_records(qpn) == 0 && r->sq_stalled == 0 && !fw_stalled_any,
+	      "fw-srt3-window-empty-all-complete");
+
+	/* the ACK timer started by a fast WQE on an idle QP (the firmware's una, from no sync at
+	 * all, is not the engine's): the response never comes, so the first expiry is a timeout and
+	 * resends, not a progress re-arm (one timeout, not two) */
+	c = srt_case(7, &cqr0, &m0);
+	r = &fw_res.qp_run[qpn];
+	mock_now = 5000;
+	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, &s1, 1, 0xA701);
+	ring_sq();
+	uint32_t ph = txd_psn(m0, 0);
+	left = rnic_qp_ctx_get_retries_left(c);
+	uint32_t una_before = r->una;
+	mock_now += (1024ull << 14) + 8;
+	fw_timers_poll();
+	check(una_before != ph && mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0) == 2 && txd_is(m0, 1, ph, 1000, 0, 0, RT) &&
+		      rnic_qp_ctx_get_retries_left(c) == left - 1,
+	      "fw-srt3-timer-from-idle-first-expiry-resends");
+	sev(RNIC_RX_EVENT_KIND_ACK, ph, 0x1F, 0);
+	check(rnicp_cq_poll(&cq, 8, wc) == 1 && wc[0].wr_id == 0xA701 && cqr_is(cqr0, 0xA701, 1000, 0, RNIC_WC_OPCODE_SEND, sq.pi - 1),
+	      "fw-srt3-timer-from-idle-completes");
+
+	/* the move to ERR with only fast WQEs out: each flushed by the engine, in order, then the
+	 * WQE posted after it by the firmware's flush */
+	c = srt_case(7, &cqr0, &m0);
+	r = &fw_res.qp_run[qpn];
+	uint32_t ka = sq.pi;
+	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, &s1, 1, 0xA601);
+	uint32_t kb = sq.pi;
+	post(RNIC_WQE_OP_RDMA_WRITE, 0, &w8, 1, 0xA602);
+	ring_sq();
+	check(r->head < 0 && mock_srt_records(qpn) == 2, "fw-srt3-err-case-fast-only");
+	fw_qp_to_err(qpn);
+	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, &s1, 1, 0xA603);
+	ring_sq();
+	n = rnicp_cq_poll(&cq, 8, wc);
+	check(n == 3 && wc[0].wr_id == 0xA601 && wc[1].wr_id == 0xA602 && wc[2].wr_id == 0xA603 &&
+		      wc[0].status == RNIC_WC_STATUS_WR_FLUSH_ERR && wc[1].status == RNIC_WC_STATUS_WR_FLUSH_ERR &&
+		      wc[2].status == RNIC_WC_STATUS_WR_FLUSH_ERR &&
+		      cqr_is(cqr0, 0xA601, 1000, RNIC_WC_STATUS_WR_FLUSH_ERR, RNIC_WC_OPCODE_SEND, ka) &&
+		      cqr_is(cqr0 + 1, 0xA602, 8000, RNIC_WC_STATUS_WR_FLUSH_ERR, RNIC_WC_OPCODE_RDMA_WRITE, kb) &&
+		      mock_srt_ncqr == cqr0 + 2 && mock_srt_records(qpn) == 0 && rnic_qp_ctx_get_state(c) == RNIC_QP_STATE_ERR,
+	      "fw-srt3-err-flushes-fast-wqes-in-engine-order");
+}
+
 static void srt_paths(void)
 {
 	struct rnicp_sge sg[2] = { { H(DATA_OFF), 1000, 0x101 }, { H(DATA_OFF + 4096), 2000, 0x102 } };
@@ -2135,6 +2373,7 @@ static void srt_paths(void)
 		      wc[1].status == RNIC_WC_STATUS_WR_FLUSH_ERR && mock_srt_ncqr == cqr0 + 2 &&
 		      rnic_qp_ctx_get_state(c) == RNIC_QP_STATE_ERR,
 	      "fw-srt-resend-fetch-failure-completes-once");
+	srt_no_swqe();
 	check(!mock_srt_dropped(), "fw-srt-no-store-dropped");
 	fw_srt_off = 1;
 	mock_srt_reset();
