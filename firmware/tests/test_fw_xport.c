@@ -1975,7 +1975,7 @@ static void srt_no_swqe(void)
 	fw_timers_poll();
 	check(before == 0 && ncqr_rnr == cqr0 + 1 && cqr_is(cqr0, 0xA001, 8000, 0, RNIC_WC_OPCODE_RDMA_WRITE, ia) &&
 		      mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m1) == 2 && txd_is(m1, 0, pa + 8, 1000, 0, 0, RT) &&
-		      txd_is(m1, 1, pa + 9, 1000, 0, 0, RT) && mock_srt_records(qpn) == 2,
+		      txd_is(m1, 1, pa + 9, 1000, 0, 0, RT) && mock_srt_records(qpn) == 2 && r->head < 0,
 	      "fw-srt3-rnr-nak-resends-fast-sends-from-the-engine");
 	sev(RNIC_RX_EVENT_KIND_ACK, (pa + 9) & 0xFFFFFF, 0x1F, 0);
 	int n = rnicp_cq_poll(&cq, 8, wc);
@@ -2049,6 +2049,10 @@ static void srt_no_swqe(void)
 	check(mock_srt_records(qpn) == 3 && r->head >= 0 && fw_res.swqe[r->head].wqe_index == (jb & 0xFFFF) &&
 		      fw_res.swqe[r->head].next < 0 && fw_sq_rd_outstanding() == 1,
 	      "fw-srt3-read-keeps-its-record-alone");
+	/* a sync while the engine's oldest is the SEND before it keeps it (and its context) */
+	check(srt_sync(qpn) == 1 && r->head >= 0 && fw_res.swqe[r->head].wqe_index == (jb & 0xFFFF) &&
+		      fw_sq_rd_outstanding() == 1,
+	      "fw-srt3-sync-keeps-records-behind-the-engines-oldest");
 	sev(RNIC_RX_EVENT_KIND_ACK, qa, 0x1F, 0);
 	m1 = mock_nmbox;
 	regs[RNIC_FW_REG_RDQ_RESULT / 4] = 1u << 31 | ((qr + 2) & 0xFFFFFF);
