@@ -77,8 +77,13 @@ void fw_timers_poll(void)
 				r->deadline = 0; /* everything acknowledged: stopped */
 				continue;
 			}
-			if (ne < 0 || r->una != armed) {
-				/* (no answer: looked at again) */
+			/* a READ/atomic at the engine's head without its firmware record: its resend is
+			 * pending (send_one stalled on a busy mailbox, or held for a response context),
+			 * so it is not asked again: looked at again later, as stage 2 did (without this,
+			 * each expiry during the wait cost a retry: 1 MiB READs under 5 % loss ran out) */
+			int pending = srt_hd.barrier && !(r->head >= 0 && fw_res.swqe[r->head].wqe_index == srt_hd.idx);
+			if (ne < 0 || r->una != armed || (ne > 0 && pending)) {
+				/* (no answer, progress or a pending resend: looked at again) */
 				arm_ack_timer(q);
 				if (r->deadline && r->deadline < next_deadline)
 					next_deadline = r->deadline;

@@ -2126,6 +2126,39 @@ static void srt_no_swqe(void)
 	check(rnicp_cq_poll(&cq, 8, wc) == 1 && wc[0].wr_id == 0xA701 && cqr_is(cqr0, 0xA701, 1000, 0, RNIC_WC_OPCODE_SEND, sq.pi - 1),
 	      "fw-srt3-timer-from-idle-completes");
 
+	/* a READ whose resend waits (READ_GAP while the rd_desc mailbox is busy: its firmware record
+	 * freed, send_one stalled): the ACK timer's expiry meanwhile neither asks it again nor
+	 * counts a retry; once the mailbox is free the stalled QP resends it for the rest, and its
+	 * response completes it */
+	c = srt_case(7, &cqr0, &m0);
+	r = &fw_res.qp_run[qpn];
+	mock_now = 9000;
+	uint32_t jr = sq.pi;
+	post(RNIC_WQE_OP_RDMA_READ, RNICP_WR_SIGNALED, &rd, 1, 0xA801);
+	ring_sq();
+	uint32_t pr = txd_psn(m0, 0);
+	mock_tc[RNIC_FW_TC_RDD_STATUS / 4] = 1;
+	regs[RNIC_FW_REG_RDQ_RESULT / 4] = 1u << 31 | ((pr + 3) & 0xFFFFFF);
+	sev(RNIC_RX_EVENT_KIND_READ_GAP, (pr + 3) & 0xFFFFFF, 0, 0);
+	left = rnic_qp_ctx_get_retries_left(c);
+	m1 = mock_nmbox;
+	mock_now += (1024ull << 14) + 8;
+	fw_timers_poll();
+	check(r->head < 0 && r->sq_stalled && mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m1) == 0 &&
+		      rnic_qp_ctx_get_retries_left(c) == left && r->deadline > mock_now,
+	      "fw-srt3-timer-waits-for-a-pending-read-resend");
+	mock_tc[RNIC_FW_TC_RDD_STATUS / 4] = 0;
+	fw_sq_retry_stalled();
+	regs[RNIC_FW_REG_RDQ_RESULT / 4] = 0;
+	g = mock_mbox_nth(RNIC_FW_TC_TXD_COMMIT, m1, 0);
+	check(g && rnic_tx_desc_get_kind(g->data) == RNIC_MSG_KIND_READ_REQ && rnic_tx_desc_get_psn(g->data) == ((pr + 3) & 0xFFFFFF) &&
+		      rnic_tx_desc_get_length(g->data) == 5000 - 3072 && mock_srt_records(qpn) == 1 && fw_sq_rd_outstanding() == 1,
+	      "fw-srt3-pending-read-resent-when-the-mailbox-frees");
+	sev(RNIC_RX_EVENT_KIND_READ_RESP_DONE, (pr + 4) & 0xFFFFFF, 0x1F, 0);
+	check(rnicp_cq_poll(&cq, 8, wc) == 1 && wc[0].wr_id == 0xA801 && cqr_is(cqr0, 0xA801, 5000, 0, RNIC_WC_OPCODE_RDMA_READ, jr) &&
+		      fw_sq_rd_outstanding() == 0,
+	      "fw-srt3-pending-read-completes");
+
 	/* the move to ERR with only fast WQEs out: each flushed by the engine, in order, then the
 	 * WQE posted after it by the firmware's flush */
 	c = srt_case(7, &cqr0, &m0);
