@@ -1,5 +1,7 @@
 /* Send queues, send records (fw_sq_rec.c): struct fw_swqe per WQE handed to the transmit
- * engine, the per-QP in-order list, READ/atomic response contexts, completions of a record. */
+ * engine (for a QP on the send-retirement engine only the WQEs send_one sends: rec_srt writes the
+ * engine's record alone for send_fast's), the per-QP in-order list, READ/atomic response
+ * contexts, completions of a record. */
 #ifndef FW_SQ_REC_H
 #define FW_SQ_REC_H
 
