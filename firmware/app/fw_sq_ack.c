@@ -14,9 +14,6 @@ static const uint32_t rnr_10us[32] = { 65536, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 
 				       256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192,
 				       12288, 16384, 24576, 32768, 49152 };
 
-/* Go-back-N from psn: a SEND or WRITE holding psn resumes at psn itself, inside the message
- * (a piece with CONT from there); a READ or atomic holding it is sent again (a READ asks only
- * for the responses not yet placed, see read_progress); every later WQE is sent again. */
 /* Marks PSNs below the highest one sent so far as going out again (flagged RETRANSMIT, no new
  * engine record). */
 static void resend_mark(struct fw_qp_run *r, const uint8_t *c)
@@ -41,7 +38,7 @@ static void resend_srt(uint32_t qpn, uint32_t psn)
 		return;
 	resend_mark(r, c);
 	int16_t i = r->head, prev = -1;
-	while (i >= 0 && (uint16_t)(srt_hd.idx - fw_res.swqe[i].wqe_index - 1u) < 0x7FFFu) /* before it */
+	while (i >= 0 && idx_before(fw_res.swqe[i].wqe_index, srt_hd.idx))
 		prev = i, i = fw_res.swqe[i].next;
 	while (i >= 0) {
 		int16_t nx = fw_res.swqe[i].next;
@@ -76,6 +73,9 @@ static void resend_srt(uint32_t qpn, uint32_t psn)
 	fw_sq_service(qpn);
 }
 
+/* Go-back-N from psn: a SEND or WRITE holding psn resumes at psn itself, inside the message
+ * (a piece with CONT from there); a READ or atomic holding it is sent again (a READ asks only
+ * for the responses not yet placed, see read_progress); every later WQE is sent again. */
 void resend_from(uint32_t qpn, uint32_t psn)
 {
 	struct fw_qp_run *r = &fw_res.qp_run[qpn];

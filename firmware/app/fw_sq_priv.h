@@ -25,6 +25,8 @@
 /* a <= b in 24-bit PSN arithmetic */
 static inline int psn_le(uint32_t a, uint32_t b) { return ((b - a) & PSN_MASK) < 0x800000u; }
 static inline int psn_lt(uint32_t a, uint32_t b) { return a != b && psn_le(a, b); }
+/* Is WQE index a before b in the SQ (16-bit ring counters, fewer than 2^15 WQEs apart)? */
+static inline int idx_before(uint32_t a, uint32_t b) { return (uint16_t)(b - a - 1u) < 0x7FFFu; }
 
 static inline uint8_t *ctx(uint32_t qpn) { return fw_res.qp_ctx[qpn]; }
 

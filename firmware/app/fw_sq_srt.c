@@ -105,22 +105,25 @@ void srt_rec(uint32_t qpn, uint64_t wr_id, uint32_t len, uint32_t first_psn, uin
 	hal_tc_wr32(RNIC_FW_TC_SRT_REC_QPN, qpn);
 }
 
-/* QUERY into q (the layout sr_query); 0, or -1 when the engine did not answer. */
-static int srt_query(uint32_t qpn, uint8_t *q)
+/* The last QUERY/FIND answer into q (the layout sr_query), its record into srt_hd. */
+static void srt_answer(uint8_t *q)
 {
-	if (srt_cmd(qpn, RNIC_SR_OP_QUERY, 0, 0) || srt_wait())
-		return -1;
 	for (uint32_t i = 0; i < RNIC_SR_QUERY_SIZE; i += 4)
 		rnic_st_le32(q + i, hal_tc_rd32(RNIC_FW_TC_SRT_QRY0 + i));
 	srt_hd.first = rnic_sr_query_get_head_first_psn(q);
 	srt_hd.last = rnic_sr_query_get_head_last_psn(q);
 	srt_hd.idx = rnic_sr_query_get_head_wqe_index(q);
 	srt_hd.barrier = rnic_sr_query_get_head_barrier(q);
-	return 0;
 }
 
-/* Is WQE index a before b in the SQ (16-bit ring counters, fewer than 2^15 outstanding)? */
-static inline int idx_before(uint32_t a, uint32_t b) { return (uint16_t)(b - a - 1u) < 0x7FFFu; }
+/* QUERY into q (the layout sr_query); 0, or -1 when the engine did not answer. */
+static int srt_query(uint32_t qpn, uint8_t *q)
+{
+	if (srt_cmd(qpn, RNIC_SR_OP_QUERY, 0, 0) || srt_wait())
+		return -1;
+	srt_answer(q);
+	return 0;
+}
 
 int srt_sync(uint32_t qpn)
 {
@@ -164,15 +167,9 @@ int srt_find(uint32_t qpn, uint32_t psn)
 
 	if (srt_cmd(qpn, RNIC_SR_OP_FIND, psn, 0) || srt_wait())
 		return -1;
-	for (uint32_t i = 0; i < RNIC_SR_QUERY_SIZE; i += 4)
-		rnic_st_le32(q + i, hal_tc_rd32(RNIC_FW_TC_SRT_QRY0 + i));
-	if (rnic_sr_query_get_found(q)) {
-		srt_hd.first = rnic_sr_query_get_head_first_psn(q);
-		srt_hd.last = rnic_sr_query_get_head_last_psn(q);
-		srt_hd.idx = rnic_sr_query_get_head_wqe_index(q);
-		srt_hd.barrier = rnic_sr_query_get_head_barrier(q);
+	srt_answer(q);
+	if (rnic_sr_query_get_found(q))
 		return 1;
-	}
 	/* no record holds psn: the oldest if psn is before it (a stale NAK), none if past them all */
 	int ne = srt_sync(qpn);
 	if (ne <= 0)

@@ -42,8 +42,9 @@ struct srt_head {
 extern struct srt_head srt_hd;
 
 /* QUERY: run->una from the engine, srt_hd its oldest record, the firmware's records of WQEs the
- * engine retired freed (their completions are the engine's), the retry counts restarted when una moved (progress). 1: the
- * engine holds records of the QP, 0: none, -1: the engine did not answer. */
+ * engine retired freed (their completions are the engine's), the retry counts restarted when
+ * una moved (progress). 1: the engine holds records of the QP, 0: none, -1: the engine did not
+ * answer. */
 int srt_sync(uint32_t qpn);
 /* srt_sync of every engine QP holding firmware records (the firmware's record pool ran out). */
 void srt_sweep(void);
