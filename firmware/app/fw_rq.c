@@ -320,6 +320,8 @@ void fw_rq_service(uint32_t qpn)
 		return;
 	}
 	rq_refill(qpn, c, run, slots);
+	if (fw_wqf_rqg && run->rqf_en)
+		fw_rqg_give(qpn, c, run); /* (the refill may have handed what kept it) */
 }
 
 /* With the engine fetching this RQ: does a record (the one in use, or the oldest) hold pos already? */

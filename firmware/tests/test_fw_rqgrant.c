@@ -373,11 +373,13 @@ static void lost_db(void)
 	int ok = mock_rqg_lost == 1 && mock_nmbox == m && rnic_rqf_status_v_lost(hal_tc_rd32(RNIC_FW_TC_RQF_STATUS));
 	pass(); /* flag cleared, resynchronisation next pass */
 	ok &= !rnic_rqf_status_v_lost(hal_tc_rd32(RNIC_FW_TC_RQF_STATUS)) && fw_res.qp_run[a.qpn].rqg;
-	pass(); /* A taken over, its two WQEs handed by the firmware; B (nothing waiting) given back at once */
-	ok &= !fw_res.qp_run[a.qpn].rqg && fw_res.qp_run[b.qpn].rqg && !fw_res.qp_run[a.qpn].rqg_ok &&
-	      fw_res.qp_run[a.qpn].rq_posted == 3 && mock_rqg_qp[b.qpn].en;
-	recv_done(&a); /* every posted WQE handed: A goes back (the engine needs no index it lacks) */
+	pass(); /* A taken over, its two WQEs handed by the firmware, then every posted WQE handed: A
+		 * goes back (the engine needs no index it lacks); B (nothing waiting) given back at once */
+	ok &= fw_res.qp_run[a.qpn].rqg && fw_res.qp_run[b.qpn].rqg && !fw_res.qp_run[a.qpn].rqg_ok &&
+	      mock_rqg_qp[a.qpn].feed == 3 && mock_mbox_count(RNIC_FW_TC_RQD_COMMIT, m) == 2 && mock_rqg_qp[b.qpn].en;
+	recv_done(&a);
 	ok &= cqe(wr_of(&a, 0), RNIC_WC_STATUS_SUCCESS) && fw_res.qp_run[a.qpn].rqg && !fw_res.qp_run[a.qpn].rqg_ok;
+	pass();
 	post(&a, 0);
 	ring(&a); /* taken by the engine, which hands it: the index is the engine's again */
 	pass();
