@@ -522,6 +522,30 @@ static void lost_in_stream(void)
 	      "fw-rqg-lost-in-stream-slots-full-none-lost-none-twice");
 }
 
+/* RESP_ERROR for a SEND that consumed a buffer the engine handed (LOC_LEN_ERR): the firmware takes
+ * the QP over (its count of handed buffers is the engine's feed), completes that buffer with the
+ * error and flushes the rest in order. */
+static void resp_error(void)
+{
+	boot();
+	struct qp q;
+	create(&q, 0, RNIC_QP_STATE_RTS);
+	for (int i = 0; i < 3; i++)
+		post(&q, 0);
+	ring(&q);
+	uint8_t ev[RNIC_RX_EVENT_SIZE] = { 0 };
+	rnic_rx_event_set_kind(ev, RNIC_RX_EVENT_KIND_RESP_ERROR);
+	rnic_rx_event_set_qpn(ev, q.qpn);
+	rnic_rx_event_set_wr_id(ev, wr_of(&q, 0));
+	rnic_rx_event_set_status(ev, RNIC_WC_STATUS_LOC_LEN_ERR);
+	fw_rx_event(ev);
+	int ok = cqe(wr_of(&q, 0), RNIC_WC_STATUS_LOC_LEN_ERR) && cqe(wr_of(&q, 1), RNIC_WC_STATUS_WR_FLUSH_ERR) &&
+		 cqe(wr_of(&q, 2), RNIC_WC_STATUS_WR_FLUSH_ERR);
+	check(ok && !fw_res.qp_run[q.qpn].rqg && !mock_rqg_qp[q.qpn].en && mock_rqg_violations == 0 &&
+		      rnic_qp_ctx_get_state(fw_res.qp_ctx[q.qpn]) == RNIC_QP_STATE_ERR,
+	      "fw-rqg-resp-error-takeover-consumed-buffer-then-flush");
+}
+
 int main(void)
 {
 	bring_up();
@@ -532,6 +556,7 @@ int main(void)
 	lost_in_stream();
 	modify_rewrite();
 	to_err();
+	resp_error();
 	two_qps();
 	return mock_failed;
 }
