@@ -302,7 +302,7 @@ void fw_rq_service(uint32_t qpn)
 		/* grant mode: the engine refills a QP it feeds by itself (a limit that stopped at
 		 * rq_pi moves with it); one the firmware took over goes back when it may */
 		if (run->rqg) {
-			fw_rqg_grant(qpn, c, run);
+			fw_rqg_grant(qpn, c, run, 0);
 			return;
 		}
 		if (fw_rqg_give(qpn, c, run))
@@ -424,12 +424,13 @@ void fw_rq_done(const uint8_t *ev)
 	if (rnic_qp_ctx_get_state(ctx(qpn)) == RNIC_QP_STATE_ERR)
 		return; /* consumed just before the move to ERR: its WQE was flushed already */
 	if (run->rqg) {
-		/* grant mode: the CQE, then one store is the whole refill (rq_ci moved the limit) */
+		/* grant mode: one store is the whole refill (the limit one past the consumed buffer),
+		 * before the CQE so that the engine's fetch starts earlier */
+		fw_rqg_grant(qpn, ctx(qpn), run, 1);
 		recv_cqe(qpn, rnic_rx_event_get_wr_id(ev), rnic_rx_event_get_status(ev),
 			 kind == RNIC_RX_EVENT_KIND_WRITE_IMM_DONE ? RNIC_WC_OPCODE_RECV_RDMA_WITH_IMM : RNIC_WC_OPCODE_RECV,
 			 rnic_rx_event_get_byte_len(ev), rnic_rx_event_get_imm_data(ev), rnic_rx_event_get_flags(ev),
 			 rnic_rx_event_get_src_qpn(ev));
-		fw_rqg_grant(qpn, ctx(qpn), run);
 		return;
 	}
 	if (run->rq_posted)

@@ -62,7 +62,7 @@ int fw_rqg_give(uint32_t qpn, uint8_t *c, struct fw_qp_run *run)
 	hal_tc_wr32(RNIC_FW_TC_RQF_FEED, rnic_wqf_sq_qidx_mk_qpn(qpn) | rnic_wqf_sq_qidx_mk_index(pos));
 	run->rqg = 1;
 	run->rq_stalled = 0;
-	fw_rqg_grant(qpn, c, run);
+	fw_rqg_grant(qpn, c, run, 0);
 	fw_wqf_rq_fidx(qpn, pos);
 	return 1;
 }

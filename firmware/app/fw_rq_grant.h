@@ -17,9 +17,11 @@
  * (rqg_ok) the limit is also rq_pi: an index it kept from an earlier life of the QPN, or none,
  * must not make it hand what was never posted. */
 static inline __attribute__((always_inline)) void fw_rqg_grant(uint32_t qpn, const uint8_t *c,
-							       const struct fw_qp_run *run)
+							       const struct fw_qp_run *run, uint32_t consumed)
 {
-	uint32_t ci = rnic_qp_ctx_get_rq_ci(c), slots = rnic_hw_caps_v_rq_slots(fw_hw_caps);
+	/* consumed: the buffer at rq_ci was used up and its CQE is still to be written (the grant
+	 * goes first, so that the engine's fetch of the refill starts that much earlier) */
+	uint32_t ci = rnic_qp_ctx_get_rq_ci(c) + consumed, slots = rnic_hw_caps_v_rq_slots(fw_hw_caps);
 	uint32_t lim = ci + (slots ? slots : 1u);
 	if (!run->rqg_ok && (uint16_t)(lim - rnic_qp_ctx_get_rq_pi(c)) < 0x8000u)
 		lim = rnic_qp_ctx_get_rq_pi(c);
