@@ -43,8 +43,8 @@ firmware: $(FW_IMAGE) $(FW_TRAP_DIR)/imem.hex $(FW_HOOKS_DIR)/imem.hex
 # Host unit tests: the firmware sources (all but main and crt0) built with MOCK_MMIO, and the
 # provider's data path (WQE and CQ code; not its libibverbs glue, which needs libibverbs).
 FW_HOST_SRCS := $(filter-out firmware/runtime/fw_libc.c,$(sort $(wildcard firmware/runtime/*.c))) $(filter-out firmware/app/main.c,$(sort $(wildcard firmware/app/*.c))) \
-  firmware/tests/mock_mmio.c
-FW_TESTS := test_fw_runtime test_fw_cmd test_fw_xport test_fw_robust test_fw_arp
+  firmware/tests/mock_mmio.c firmware/tests/mock_rqf.c
+FW_TESTS := test_fw_runtime test_fw_cmd test_fw_xport test_fw_robust test_fw_arp test_fw_rqgrant
 $(FW_DIR)/test_%: firmware/tests/test_%.c $(FW_HOST_SRCS) $(wildcard firmware/include/*.h firmware/app/*.h firmware/tests/*.h host-driver/provider/*) spec/include/rnic_spec.h
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(HOST_CFLAGS) -DMOCK_MMIO -Ifirmware/include -Ifirmware/tests -Ihost-driver/provider $< \

@@ -75,7 +75,7 @@ void fw_doorbell(uint32_t ev, uint32_t value)
 		    !db_in_ring(index, rnic_qp_ctx_get_rq_ci(c), rnic_qp_ctx_get_rq_log_size(c)))
 			break;
 		rnic_qp_ctx_set_rq_pi(c, (uint16_t)index);
-		fw_rq_service(num);
+		fw_rq_doorbell(num);
 		return;
 	case RNIC_DB_CQ_DB:
 		if (num == 0 || num >= FW_MAX_CQ || !fw_res.cqs[num].used || fw_res.cqs[num].uctx != page)

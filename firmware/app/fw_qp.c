@@ -3,6 +3,7 @@
 #include "fw_log.h"
 #include "fw_mbox.h"
 #include "fw_res.h"
+#include "fw_rq_grant.h"
 #include "fw_sq_srt.h"
 #include "fw_xport.h"
 #include "hal.h"
@@ -232,6 +233,8 @@ static int qpt_send(uint32_t qpn, uint32_t keep)
 		rnic_qpt_entry_set_valid(t, 0);
 	rnic_qpt_cmd_set_qpn(cmd, qpn);
 	rnic_qpt_cmd_set_keep_state(cmd, keep);
+	if (!keep)
+		fw_rqg_take(qpn); /* the entry write empties the slots: the engine feeds none meanwhile */
 	if (fw_mbox_send(RNIC_FW_REG_QPT_DATA, RNIC_FW_REG_QPT_COMMIT, RNIC_FW_REG_QPT_STATUS, t,
 			 RNIC_QPT_ENTRY_SIZE / 4, rnic_ld_le32(cmd)))
 		return -1;

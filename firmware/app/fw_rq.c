@@ -6,9 +6,12 @@
  * a fetch, and once the stage is used up the next posted WQEs are fetched before they are needed.
  * With the RQ's ring state in the engine (fw_rq_ring_program), an rq_db starts the fetch of the WQEs
  * it announced as it arrives; the firmware takes them from the engine's RQ records (rq_rec_at) and
- * fetches itself only what no record holds. */
+ * fetches itself only what no record holds. With the engine's grant mode (fw_rq_grant.c) the
+ * engine hands the WQEs of its records to the receive engine by itself: a receive event's refill
+ * is one grant store, and the firmware's refill below serves only the QPs it took over. */
 #include "fw_log.h"
 #include "fw_res.h"
+#include "fw_rq_grant.h"
 #include "fw_wqf.h"
 #include "fw_xport.h"
 #include "hal.h"
@@ -100,13 +103,16 @@ void fw_rq_ring_program(uint32_t qpn)
 
 	if (en == run->rqf_en)
 		return; /* (the ring does not change while enabled: only RESET and DESTROY change it) */
+	fw_rqg_take(qpn); /* (taken already before the QP-table write that led here) */
+	fw_rqg_ring(run);
 	/* the engine fetches from past what the receive engine holds and what is staged */
 	uint32_t fidx = rnic_qp_ctx_get_rq_ci(c) + run->rq_posted + (rs.qpn == qpn ? rs.n : 0);
 	fw_wqf_rq_program(qpn, base, lg, en ? ls - 6 : 0, rnic_qp_ctx_get_uctx(c), en, fidx);
 	run->rqf_en = (uint8_t)en;
-	if (!en) {
+	if (!en && !fw_wqf_rqg) {
 		/* its records may name WQEs of a ring that is no more: every RQ record goes (the other
-		 * QPs fetch theirs themselves) */
+		 * QPs fetch theirs themselves). In grant mode the engine removes a disabled QP's
+		 * records itself, and the firmware pops none. */
 		rr.on = 0;
 		fw_wqf_rqr_drop_all();
 	}
@@ -227,7 +233,7 @@ static inline __attribute__((always_inline)) uint32_t rq_wqe_at(uint32_t qpn, co
 	rq_from_rec = 0;
 	if (rs.n && rs.qpn == qpn && rs.first == pos)
 		return rq_staged_ready() ? 0 : RNIC_FW_TC_WQF_RQ_BUF_BASE + rs.off;
-	if (fw_res.qp_run[qpn].rqf_en) {
+	if (fw_res.qp_run[qpn].rqf_en && !fw_wqf_rqg) {
 		uint32_t w = rq_rec_at(qpn, pos);
 		if (w) {
 			rq_from_rec = 1;
@@ -247,6 +253,7 @@ void fw_rq_flush(uint32_t qpn)
 {
 	uint8_t *c = ctx(qpn);
 
+	fw_rqg_take(qpn); /* (the move to ERR took it already) */
 	/* The slot's buffer was emptied by the QP-table write that moved the QP to ERR, so every
 	 * WQE from rq_ci on is the host's again and completes flushed. */
 	fw_res.qp_run[qpn].rq_posted = 0;
@@ -291,6 +298,16 @@ void fw_rq_service(uint32_t qpn)
 	}
 	if (!rnic_hw_caps_v_engines(fw_hw_caps))
 		return; /* no receive engine attached: the buffers wait */
+	if (fw_wqf_rqg && run->rqf_en) {
+		/* grant mode: the engine refills a QP it feeds by itself (a limit that stopped at
+		 * rq_pi moves with it); one the firmware took over goes back when it may */
+		if (run->rqg) {
+			fw_rqg_grant(qpn, c, run, 0);
+			return;
+		}
+		if (fw_rqg_give(qpn, c, run))
+			return;
+	}
 	if (slots == 0)
 		slots = 1;
 	/* The common passes that do nothing return here, before the refill's register saves:
@@ -303,6 +320,8 @@ void fw_rq_service(uint32_t qpn)
 		return;
 	}
 	rq_refill(qpn, c, run, slots);
+	if (fw_wqf_rqg && run->rqf_en)
+		fw_rqg_give(qpn, c, run); /* (the refill may have handed what kept it) */
 }
 
 /* With the engine fetching this RQ: does a record (the one in use, or the oldest) hold pos already? */
@@ -329,7 +348,7 @@ static void rq_refill(uint32_t qpn, uint8_t *c, struct fw_qp_run *run, uint32_t 
 	while (run->rq_posted < slots &&
 	       (uint16_t)(rnic_qp_ctx_get_rq_ci(c) + run->rq_posted) != rnic_qp_ctx_get_rq_pi(c)) {
 		uint32_t pos = (rnic_qp_ctx_get_rq_ci(c) + run->rq_posted) & 0xFFFFu;
-		if (fw_wqf_rqf && run->rqf_en && !(rs.n && rs.qpn == qpn && rs.first == pos)) {
+		if (fw_wqf_rqf && !fw_wqf_rqg && run->rqf_en && !(rs.n && rs.qpn == qpn && rs.first == pos)) {
 			/* The engine's receive feed hands what its records hold (the record rules below,
 			 * in RTL); the firmware goes on at the position it stopped at, if any. The record
 			 * in use may be removed by it: taken up again from the head. */
@@ -361,6 +380,7 @@ static void rq_refill(uint32_t qpn, uint8_t *c, struct fw_qp_run *run, uint32_t 
 			recv_cqe(qpn, tc_rd64(w + RNIC_RQ_WQE_WR_ID_OFF), RNIC_WC_STATUS_LOC_LEN_ERR, RNIC_WC_OPCODE_RECV, 0, 0, 0,
 				 0);
 			rq_stage_pop();
+			run->rqg_hold = 0; /* past the WQE a grant-mode stop left to the firmware */
 			continue;
 		}
 		if (rnic_mbox_status_v_busy(hal_tc_rd32(RNIC_FW_TC_RQD_STATUS))) { /* busy: retried after the events are taken */
@@ -383,6 +403,7 @@ static void rq_refill(uint32_t qpn, uint8_t *c, struct fw_qp_run *run, uint32_t 
 		}
 		hal_tc_wr32(RNIC_FW_TC_RQD_COMMIT, qpn);
 		run->rq_posted++;
+		run->rqg_hold = 0;
 		rq_stage_pop();
 	}
 	/* Ahead of need: with the stage used up and WQEs posted beyond what the engine holds, fetch
@@ -398,10 +419,22 @@ void fw_rq_done(const uint8_t *ev)
 	uint32_t qpn = rnic_rx_event_get_qpn(ev);
 	uint32_t kind = rnic_rx_event_get_kind(ev);
 
+	struct fw_qp_run *run = &fw_res.qp_run[qpn];
+
 	if (rnic_qp_ctx_get_state(ctx(qpn)) == RNIC_QP_STATE_ERR)
 		return; /* consumed just before the move to ERR: its WQE was flushed already */
-	if (fw_res.qp_run[qpn].rq_posted)
-		fw_res.qp_run[qpn].rq_posted--;
+	if (run->rqg) {
+		/* grant mode: one store is the whole refill (the limit one past the consumed buffer),
+		 * before the CQE so that the engine's fetch starts earlier */
+		fw_rqg_grant(qpn, ctx(qpn), run, 1);
+		recv_cqe(qpn, rnic_rx_event_get_wr_id(ev), rnic_rx_event_get_status(ev),
+			 kind == RNIC_RX_EVENT_KIND_WRITE_IMM_DONE ? RNIC_WC_OPCODE_RECV_RDMA_WITH_IMM : RNIC_WC_OPCODE_RECV,
+			 rnic_rx_event_get_byte_len(ev), rnic_rx_event_get_imm_data(ev), rnic_rx_event_get_flags(ev),
+			 rnic_rx_event_get_src_qpn(ev));
+		return;
+	}
+	if (run->rq_posted)
+		run->rq_posted--;
 	recv_cqe(qpn, rnic_rx_event_get_wr_id(ev), rnic_rx_event_get_status(ev),
 		 kind == RNIC_RX_EVENT_KIND_WRITE_IMM_DONE ? RNIC_WC_OPCODE_RECV_RDMA_WITH_IMM : RNIC_WC_OPCODE_RECV,
 		 rnic_rx_event_get_byte_len(ev), rnic_rx_event_get_imm_data(ev), rnic_rx_event_get_flags(ev),
@@ -420,6 +453,7 @@ void fw_rq_resp_error(const uint8_t *ev)
 
 	if (rnic_qp_ctx_get_state(c) == RNIC_QP_STATE_ERR)
 		return;
+	fw_rqg_take(qpn); /* rq_posted from the engine's feed */
 	if ((st == RNIC_WC_STATUS_LOC_LEN_ERR || st == RNIC_WC_STATUS_LOC_PROT_ERR) && fw_res.qp_run[qpn].rq_posted &&
 	    rnic_qp_ctx_get_rq_ci(c) != rnic_qp_ctx_get_rq_pi(c)) {
 		fw_res.qp_run[qpn].rq_posted = 0;
@@ -427,4 +461,16 @@ void fw_rq_resp_error(const uint8_t *ev)
 			 0);
 	}
 	fw_qp_fatal(qpn, st, RNIC_EQ_QP_SIDE_RESPONDER);
+}
+
+/* The RQ doorbell's pass (rq_pi just set): a QP the engine feeds and knows the producer index of
+ * needs nothing (the engine fetched on the doorbell itself); otherwise the refill as before. */
+void fw_rq_doorbell(uint32_t qpn)
+{
+	struct fw_qp_run *run = &fw_res.qp_run[qpn];
+	if (run->rqg && run->rqg_ok)
+		return;
+	if (fw_wqf_rqg && run->rqf_en && !run->rqg_ok)
+		fw_rqg_doorbell(run); /* then the limit moves with rq_pi, or to the slots */
+	fw_rq_service(qpn);
 }

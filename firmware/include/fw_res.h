@@ -90,7 +90,13 @@ struct fw_qp_run {
 	uint8_t hi_ok;      /* hi_psn is valid: PSNs before it were sent before (RETRANSMIT) */
 	uint8_t part_nbb;   /* WQEBBs of the part-sent WQE */
 	uint8_t wqf_en;     /* the WQE fetch engine has this SQ's ring state enabled (doorbell-started fetch) */
-	uint8_t rqf_en;     /* ... and this RQ's (rq_db-started fetch) */
+	uint8_t rqf_en : 1; /* ... and this RQ's (rq_db-started fetch) */
+	/* the receive feed's grant mode (fw_rq_grant.c; bits of rqf_en's byte: the struct has no
+	 * byte to spare in the QP-context RAM's entry) */
+	uint8_t rqg : 1;      /* the engine feeds this RQ (its grant enabled); rq_posted is then its own */
+	uint8_t rqg_ok : 1;   /* the engine has seen the last rq_db the firmware took: it knows rq_pi */
+	uint8_t rqg_hold : 1; /* the firmware feeds the QP until it handed or completed the WQE the
+			       * engine stopped at (the first its refill meets) */
 	union {
 		uint32_t ack_at;  /* low mcycle word | 1 of the last progress (an ACK, or a WQE sent with none
 				   * outstanding) since the ACK timer was armed, 0: none; the timer's expiry

@@ -76,5 +76,11 @@ extern uint8_t fw_wqf_rqf;
  * order, with the record rules of fw_rq.c's rq_rec_take; waits for it and returns its status word
  * (layout wqf_rqf_status: handed, stop). No RQ record pop and no rq_desc commit meanwhile. */
 uint32_t fw_wqf_rq_feed(uint32_t qpn, uint32_t pos, uint32_t count, uint32_t log_bbs, uint32_t sge_max);
+/* The engine has the grant mode (fw_tc rqf_status.present; found and turned on by fw_wqf_db_init):
+ * it hands RQ WQEs from its records to the receive engine by itself, below a limit per QP the
+ * firmware grants (fw_rq_grant.c). It owns the RQ records then: no wqf_rqr_pop, no wqf_rqf_cmd. */
+extern uint8_t fw_wqf_rqg;
+/* wqf_db_ctl as fw_wqf_db_init leaves it (a store of it also clears rqf_status.lost) */
+#define FW_WQF_DB_CTL_ON (fw_wqf_rqg ? 7u : 3u)
 
 #endif /* FW_WQF_H */

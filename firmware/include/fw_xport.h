@@ -22,6 +22,8 @@ void fw_sq_service(uint32_t qpn);
 /* Hands posted receive WQEs of qpn to the receive engine while it has free slots (marks the QP
  * stalled while the mailbox is busy). */
 void fw_rq_service(uint32_t qpn);
+/* An RQ doorbell of qpn was taken (rq_pi set): fw_rq_service, or nothing when the engine feeds it. */
+void fw_rq_doorbell(uint32_t qpn);
 /* A bf_db doorbell (BlueFlame) of qpn with its bf_seq: served like an SQ doorbell, the first
  * WQE taken from the capture when it still holds this doorbell's WQE. */
 void fw_sq_bf_doorbell(uint32_t qpn, uint32_t seq);

@@ -260,16 +260,23 @@ uint32_t fw_wqf_rq_feed(uint32_t qpn, uint32_t pos, uint32_t count, uint32_t log
 	return v;
 }
 
+uint8_t fw_wqf_rqg;
+
 void fw_wqf_db_init(uint32_t nqps)
 {
 	hal_tc_wr32(RNIC_FW_TC_WQF_DB_CTL, 0);
+	/* an engine without the grant mode reads 0 there (an older core: the firmware feeds) */
+	fw_wqf_rqg = rnic_rqf_status_v_present(hal_tc_rd32(RNIC_FW_TC_RQF_STATUS)) != 0;
 	for (uint32_t q = 0; q < nqps; q++) {
 		fw_wqf_sq_program(q, 0, 0, 0, 0, 0);
 		fw_wqf_rq_program(q, 0, 0, 0, 0, 0, 0);
+		/* the grant RAM has no reset: every QP's grant off before the mode goes on */
+		if (fw_wqf_rqg)
+			hal_tc_wr32(RNIC_FW_TC_RQF_GRANT, rnic_rqf_grant_mk_qpn(q));
 	}
 	fw_wqf_dbr_drop_all();
 	fw_wqf_rqr_drop_all();
-	/* bit 0: sq_db/bf_db-started fetches, bit 1: rq_db-started ones */
-	hal_tc_wr32(RNIC_FW_TC_WQF_DB_CTL, 3);
+	/* bit 0: sq_db/bf_db-started fetches, bit 1: rq_db-started ones, bit 2: the grant mode */
+	hal_tc_wr32(RNIC_FW_TC_WQF_DB_CTL, FW_WQF_DB_CTL_ON);
 	fw_wqf_rqf = rnic_wqf_rqf_status_v_present(hal_tc_rd32(RNIC_FW_TC_WQF_RQF_STATUS)) != 0;
 }

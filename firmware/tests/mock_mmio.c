@@ -1,4 +1,5 @@
 #include "mock_mmio.h"
+#include "mock_rqf.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -199,6 +200,8 @@ uint32_t mock_tc_rd32(uint32_t off)
 		return mock_rqr_load(off);
 	if (off == RNIC_FW_TC_WQF_RQF_STATUS)
 		return mock_rqf_on ? mock_rqf_status | rnic_wqf_rqf_status_mk_present(1) : 0;
+	if (mock_rqg_load(off, &sv)) /* the grant mode (mock_rqf.c) */
+		return sv;
 	if (off >= RNIC_FW_TC_MBOX_PAGE && off != RNIC_FW_TC_TXD_STATUS && off != RNIC_FW_TC_RQD_STATUS &&
 	    off != RNIC_FW_TC_RDD_STATUS)
 		return 0; /* the mailboxes' data words and commits are write only */
@@ -427,13 +430,15 @@ void mock_wqf_db(uint32_t page, uint32_t value, int bf)
 }
 
 struct mock_rq mock_rq[MOCK_SQS];
-static struct mock_wqf_rec mock_rrec[RNIC_FW_TC_WQF_RDB_NUM];
-static unsigned mock_rrec_rd, mock_rslot, mock_rused;
+struct mock_wqf_rec mock_rrec[RNIC_FW_TC_WQF_RDB_NUM]; /* (the grant mode's model, mock_rqf.c, works on them too) */
+unsigned mock_rrec_rd, mock_rslot, mock_rused;
 unsigned mock_wqf_rdb_cmds, mock_wqf_rdb_on, mock_wqf_rrec_n;
 
 void mock_wqf_rdb(uint32_t page, uint32_t value)
 {
 	uint32_t qpn = value & 0xFFFFu, pi = value >> 16;
+	if (mock_rqg_rdb(page, value)) /* grant mode: mock_rqf.c */
+		return;
 	if (!mock_wqf_rdb_on || qpn >= MOCK_SQS)
 		return;
 	struct mock_rq *q = &mock_rq[qpn];
@@ -589,6 +594,7 @@ static void mock_wqf_sq_store(uint32_t off, uint32_t v)
 
 void mock_tc_wr32(uint32_t off, uint32_t v)
 {
+	mock_rqg_store(off, v); /* the grant mode (mock_rqf.c) */
 	mock_wqf_sq_store(off, v);
 	mock_wqf_rq_store(off, v);
 	if (off == RNIC_FW_TC_WQF_STATUS)
