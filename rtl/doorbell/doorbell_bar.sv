@@ -147,9 +147,7 @@ module doorbell_bar #(
   always_comb begin
     pick = 3'd0;
     pick_val = 32'd0;
-    // only with a doorbell pending: with none the loop leaves both at 0 (the same function),
-    // and Verilator would run it on every cycle (docs/sim-speed.md, step 21)
-    if (pend != '0) for (int k = NumDb - 1; k >= 0; k--) begin
+    for (int k = NumDb - 1; k >= 0; k--) begin
       if (pend[k]) begin
         pick = 3'(k);
         pick_val = s_axi_wdata_i[8 * ((4 * k) % DataBytes) +: 32];
