@@ -22,17 +22,14 @@ module dma_arbiter #(
     logic found;
     valid_o = |req_i;
     idx_o   = '0;
-    // the pointer's compare outside the scan (the same conditions): the model scans the one
-    // pointer value's order, not all N (docs/sim-speed.md, step 21)
     for (int p = 0; p < N; p++) begin
       found = 1'b0;
-      if (ptr_q == IdxW'(p))
-        for (int i = 0; i < N; i++) begin
-          if (!found && req_i[(p + i) % N]) begin
-            found = 1'b1;
-            idx_o = IdxW'((p + i) % N);
-          end
+      for (int i = 0; i < N; i++) begin
+        if (ptr_q == IdxW'(p) && !found && req_i[(p + i) % N]) begin
+          found = 1'b1;
+          idx_o = IdxW'((p + i) % N);
         end
+      end
     end
   end
 

@@ -520,21 +520,17 @@ module wqe_fetch #(
       dslot_q   <= '0;
       dused_q   <= '0;
     end else begin
-      // the registers' stores under one test of the store (the same enables; Verilator otherwise
-      // tests each address on every cycle, docs/sim-speed.md, step 21)
-      if (tc_req_i && tc_we_i) begin
-        if (tc_addr_i == rnic_spec_pkg::FW_TC_WQF_ADDR_LO) addr_lo_q <= tc_wdata_i;
-        if (tc_addr_i == rnic_spec_pkg::FW_TC_WQF_ADDR_HI) addr_hi_q <= tc_wdata_i;
-        if (tc_addr_i == rnic_spec_pkg::FW_TC_WQF_SQ_BASE_LO) sq_lo_q <= tc_wdata_i;
-        if (tc_addr_i == rnic_spec_pkg::FW_TC_WQF_SQ_BASE_HI) sq_hi_q <= tc_wdata_i;
-        if (tc_addr_i == rnic_spec_pkg::FW_TC_WQF_SQ_RING) sq_ring_q <= tc_wdata_i;
-        if (tc_addr_i == rnic_spec_pkg::FW_TC_WQF_RQ_BASE_LO) rq_lo_q <= tc_wdata_i;
-        if (tc_addr_i == rnic_spec_pkg::FW_TC_WQF_RQ_BASE_HI) rq_hi_q <= tc_wdata_i;
-        if (tc_addr_i == rnic_spec_pkg::FW_TC_WQF_RQ_RING) rq_ring_q <= tc_wdata_i;
-        if (tc_addr_i == rnic_spec_pkg::FW_TC_WQF_DB_CTL) begin
-          db_en_q  <= tc_wdata_i[0];
-          rdb_en_q <= tc_wdata_i[1];
-        end
+      if (tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_WQF_ADDR_LO) addr_lo_q <= tc_wdata_i;
+      if (tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_WQF_ADDR_HI) addr_hi_q <= tc_wdata_i;
+      if (tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_WQF_SQ_BASE_LO) sq_lo_q <= tc_wdata_i;
+      if (tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_WQF_SQ_BASE_HI) sq_hi_q <= tc_wdata_i;
+      if (tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_WQF_SQ_RING) sq_ring_q <= tc_wdata_i;
+      if (tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_WQF_RQ_BASE_LO) rq_lo_q <= tc_wdata_i;
+      if (tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_WQF_RQ_BASE_HI) rq_hi_q <= tc_wdata_i;
+      if (tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_WQF_RQ_RING) rq_ring_q <= tc_wdata_i;
+      if (tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_WQF_DB_CTL) begin
+        db_en_q  <= tc_wdata_i[0];
+        rdb_en_q <= tc_wdata_i[1];
       end
       // the firmware's fetch index (wqf_sq_cfg or wqf_sq_fidx) is written the next cycle, the
       // grant engine's rewind likewise when the firmware stores none
