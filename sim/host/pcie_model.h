@@ -71,7 +71,7 @@ class PcieModel {
   // An MSI-X message from the device: a posted write ordered behind every write already
   // accepted. Its vector appears in take_msix() when it reaches the host.
   void post_msix(unsigned vector);
-  bool msix_ack();  // ready for an MSI-X request this cycle (random under hostile)
+  bool msix_ack() { return coin(); }  // ready for an MSI-X request this cycle (random under hostile)
   bool take_msix(unsigned *vector);
 
   bool idle() const { return rd_.empty() && aw_.empty() && wq_.empty() && commits_.empty() && bq_.empty(); }
