@@ -17,9 +17,12 @@ module rnic_msix #(
   logic [$clog2(NumVectors)-1:0] pick;
   assign ready = pending_q & ~mask_i;
 
+  // The loop only when a vector is ready (with none it leaves pick at 0 anyway, so the function
+  // is the same): Verilator runs it on every cycle otherwise (docs/sim-speed.md, step 21).
   always_comb begin
     pick = '0;
-    for (int i = NumVectors - 1; i >= 0; i--) if (ready[i]) pick = i[$clog2(NumVectors)-1:0];
+    if (|ready)
+      for (int i = NumVectors - 1; i >= 0; i--) if (ready[i]) pick = i[$clog2(NumVectors)-1:0];
   end
 
   // The vector on the interface is held while a request is outstanding.

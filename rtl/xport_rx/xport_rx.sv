@@ -599,7 +599,9 @@ module xport_rx #(
   // g_hit_q/g_idx_q (rr_gap_set, the READ_GAP event), sees the same values as with one stage.
   always_comb begin
     g_hit = 1'b0; g_idx = '0;
-    for (int i = MaxReads - 1; i >= 0; i--)
+    // the loop only with a context flagged (with none it leaves both at 0: the same function;
+    // the model would run it on every cycle, docs/sim-speed.md, step 21)
+    if (g_vec_q != '0) for (int i = MaxReads - 1; i >= 0; i--)
       if (g_vec_q[i]) begin
         g_hit = 1'b1; g_idx = RrW'(i);
       end

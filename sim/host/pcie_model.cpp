@@ -130,8 +130,6 @@ void PcieModel::post_msix(unsigned vector) {
   commits_.push_back(std::move(c));
 }
 
-bool PcieModel::msix_ack() { return coin(); }
-
 bool PcieModel::take_msix(unsigned *vector) {
   if (msix_out_.empty()) return false;
   *vector = msix_out_.front();

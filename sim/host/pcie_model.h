@@ -71,7 +71,7 @@ class PcieModel {
   // An MSI-X message from the device: a posted write ordered behind every write already
   // accepted. Its vector appears in take_msix() when it reaches the host.
   void post_msix(unsigned vector);
-  bool msix_ack();  // ready for an MSI-X request this cycle (random under hostile)
+  bool msix_ack() { return coin(); }  // ready for an MSI-X request this cycle (random under hostile)
   bool take_msix(unsigned *vector);
 
   bool idle() const { return rd_.empty() && aw_.empty() && wq_.empty() && commits_.empty() && bq_.empty(); }
@@ -100,7 +100,12 @@ class PcieModel {
   };
   struct BEnt { uint32_t id, resp; };
 
-  bool coin() { return !cfg_.hostile || std::uniform_real_distribution<double>(0, 1)(rng_) < cfg_.ready_p; }
+  // Called ~6 times per NIC cycle: the polite model's answer inline, the hostile draw out of line
+  // (as one function clang did not inline it, a call each: docs/sim-speed.md, step 21)
+  bool coin() { return !cfg_.hostile || coin_draw(); }
+  [[gnu::noinline]] bool coin_draw() {
+    return std::uniform_real_distribution<double>(0, 1)(rng_) < cfg_.ready_p;
+  }
   uint64_t extra_ps() { return cfg_.hostile && cfg_.extra_lat_max_ps ? rng_() % (cfg_.extra_lat_max_ps + 1) : 0; }
   uint32_t err_for(uint64_t a, uint64_t n, bool write) const;
   void violate(const std::string &s);

@@ -68,21 +68,28 @@ uint64_t EthLink::ser_ps(size_t bytes) const { return uint64_t(std::llround(doub
 
 uint64_t EthLink::slot_ps(size_t len) const { return ser_ps(8 + std::max<size_t>(len, 60) + 4 + 12); }
 
-bool EthLink::tx_ready(int side) const {
-  const Dir &d = dir_[side];
-  uint64_t now = now_ps();
+// tx_ready and tx_paused at a given time (tx_state reads the time once for both)
+bool EthLink::dir_ready(const Dir &d, uint64_t now, uint64_t fifo_ps) {
   uint64_t backlog = (d.wire_free_ps > now ? d.wire_free_ps - now : 0) + d.txq_ps;
-  return backlog < fifo_ps_;
+  return backlog < fifo_ps;
 }
 
-uint8_t EthLink::tx_paused(int side) const {
-  const Dir &d = dir_[side];
-  uint64_t now = now_ps();
+uint8_t EthLink::dir_paused(const Dir &d, uint64_t now) {
   if (d.paused_until_ps > now) return 0xFF;
   if (d.pfc_last_ps <= now) return 0;  // the common case (no PFC frame holds a priority): no loop
   uint8_t m = 0;
   for (int p = 0; p < 8; p++) m |= uint8_t((d.pfc_until_ps[p] > now) << p);
   return m;
+}
+
+bool EthLink::tx_ready(int side) const { return dir_ready(dir_[side], now_ps(), fifo_ps_); }
+
+uint8_t EthLink::tx_paused(int side) const { return dir_paused(dir_[side], now_ps()); }
+
+void EthLink::tx_state(int side, bool *ready, uint8_t *paused) const {
+  uint64_t now = now_ps();
+  *ready = dir_ready(dir_[side], now, fifo_ps_);
+  *paused = dir_paused(dir_[side], now);
 }
 
 void EthLink::force_pfc(int side, uint8_t mask) {

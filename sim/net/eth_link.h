@@ -88,6 +88,7 @@ class EthLink : public sc_module {
   void rx_pause(int side, bool xoff);
   // side's transmitter: bit p priority p held by the far end's PFC, all eight by its PAUSE
   uint8_t tx_paused(int side) const;
+  void tx_state(int side, bool *ready, uint8_t *paused) const;  // both at one time read
   void force_pfc(int side, uint8_t mask);  // side's MAC pauses these priorities of the far side
   uint64_t paused_ps(int dir) const;       // stats(dir).paused_ps including a pause still running
   std::string pause_info() const;          // one line: PAUSE frames and paused time per direction
@@ -117,6 +118,7 @@ class EthLink : public sc_module {
     void tx_frame(std::vector<uint8_t> &&f) override { link->send(side, std::move(f)); }
     void rx_pause(bool xoff) override { link->rx_pause(side, xoff); }
     uint8_t tx_paused() override { return link->tx_paused(side); }
+    void tx_state(bool *ready, uint8_t *paused) override { link->tx_state(side, ready, paused); }
   };
   // A frame in the TX FIFO with its fault draws (made when it was queued, five per frame).
   struct TxItem {
@@ -156,6 +158,8 @@ class EthLink : public sc_module {
     uint64_t pfc_until_ps[8] = {};         // this side's transmitter: priority p paused until
     uint64_t pfc_last_ps = 0;              // the latest of pfc_until_ps: none paused from then on
   };
+  static bool dir_ready(const Dir &d, uint64_t now, uint64_t fifo_ps);  // tx_ready at `now`
+  static uint8_t dir_paused(const Dir &d, uint64_t now);                // tx_paused at `now`
 
   static uint64_t now_ps();
   void schedule(Dir &d, uint64_t at_ps, std::vector<uint8_t> f, bool ctrl = false);

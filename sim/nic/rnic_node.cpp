@@ -347,8 +347,11 @@ void RnicNode::drive_inputs() {
     put(c.m_axi_rvalid_i, 0);
     put(c.msix_ack_i, 1);
   }
-  put(c.m_axis_tx_tready_i, eth_ ? eth_->tx_ready() : 1);
-  put(c.tx_pause_i, eth_ ? eth_->tx_paused() : 0);
+  bool tx_ready = true;
+  uint8_t tx_paused = 0;
+  if (eth_) eth_->tx_state(&tx_ready, &tx_paused);
+  put(c.m_axis_tx_tready_i, tx_ready);
+  put(c.tx_pause_i, tx_paused);
 
   // RX: one beat of the current frame, byte 0 in the lowest lane.
   if (!rx_queue_.empty()) {

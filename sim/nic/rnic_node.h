@@ -54,6 +54,12 @@ struct EthTxSink {
   virtual void rx_pause(bool xoff) { (void)xoff; }  // the core's rx_pause_req_o changed
   // drives the core's tx_pause_i: bit p the priority p is paused (all eight: a link-level PAUSE)
   virtual uint8_t tx_paused() { return 0; }
+  // Both of the above for this cycle (what drive_inputs asks every cycle): a link answers them
+  // from one read of the time (docs/sim-speed.md, step 21).
+  virtual void tx_state(bool *ready, uint8_t *paused) {
+    *ready = tx_ready();
+    *paused = tx_paused();
+  }
 };
 
 class RnicNode : public sc_module {
