@@ -25,6 +25,21 @@ static void resend_mark(struct fw_qp_run *r, const uint8_t *c)
 	r->part1 = 0;
 }
 
+/* Frees the QP's records from i on (to be sent again) and ends its list at prev (-1: empty). */
+static void swqe_cut(uint32_t qpn, struct fw_qp_run *r, int16_t prev, int16_t i)
+{
+	while (i >= 0) {
+		int16_t nx = fw_res.swqe[i].next;
+		swqe_put(qpn, i);
+		i = nx;
+	}
+	if (prev >= 0)
+		fw_res.swqe[prev].next = -1;
+	else
+		r->head = -1;
+	r->tail = prev;
+}
+
 /* resend_from for an engine QP: the WQE to start at is the engine's (srt_find), since the WQEs
  * send_fast sent have no firmware record. The firmware's records from that WQE on go (send_one
  * writes them again when it sends those WQEs again); a SEND/WRITE resumed inside gets a record for
@@ -40,16 +55,7 @@ static void resend_srt(uint32_t qpn, uint32_t psn)
 	int16_t i = r->head, prev = -1;
 	while (i >= 0 && idx_before(fw_res.swqe[i].wqe_index, srt_hd.idx))
 		prev = i, i = fw_res.swqe[i].next;
-	while (i >= 0) {
-		int16_t nx = fw_res.swqe[i].next;
-		swqe_put(qpn, i);
-		i = nx;
-	}
-	if (prev >= 0)
-		fw_res.swqe[prev].next = -1;
-	else
-		r->head = -1;
-	r->tail = prev;
+	swqe_cut(qpn, r, prev, i);
 	rnic_qp_ctx_set_sq_next(c, (uint16_t)srt_hd.idx);
 	rnic_qp_ctx_set_sq_psn(c, srt_hd.first);
 	if (!srt_hd.barrier && psn_lt(srt_hd.first, psn) && (i = swqe_get()) >= 0) {
@@ -103,16 +109,7 @@ void resend_from(uint32_t qpn, uint32_t psn)
 		prev = i;
 		i = w->next;
 	}
-	while (i >= 0) {
-		int16_t nx = fw_res.swqe[i].next;
-		swqe_put(qpn, i);
-		i = nx;
-	}
-	if (prev >= 0)
-		fw_res.swqe[prev].next = -1;
-	else
-		r->head = -1;
-	r->tail = prev;
+	swqe_cut(qpn, r, prev, i);
 	fw_sq_service(qpn);
 }
 

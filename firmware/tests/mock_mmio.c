@@ -450,6 +450,15 @@ void mock_wqf_rdb(uint32_t page, uint32_t value)
 	k = k < free ? k : free;
 	if (k == 0)
 		return;
+	mock_wqf_rq_fetch(qpn, k);
+}
+
+/* k WQEs of an RQ from its fetch index into the receive doorbell region, with their record (the
+ * rq_db path above and the grant mode's evaluation, mock_rqf.c) */
+void mock_wqf_rq_fetch(uint32_t qpn, uint32_t k)
+{
+	struct mock_rq *q = &mock_rq[qpn];
+	uint32_t size = 1u << q->log;
 	uint32_t bbs = k << q->lb;
 	uint64_t a = q->base + ((uint64_t)(q->fidx & (size - 1)) << (6 + q->lb));
 	int bad = mock_wqf_fail || a < MOCK_HOST_BASE || a + 64u * bbs > MOCK_HOST_BASE + MOCK_HOST_BYTES;

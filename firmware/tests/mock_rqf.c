@@ -88,21 +88,7 @@ static void eval(uint32_t qpn, uint32_t pi, int syn, uint32_t page)
 	}
 	if (k == 0)
 		return;
-	uint32_t bbs = k << q->lb;
-	uint64_t a = q->base + ((uint64_t)(q->fidx & (size - 1)) << (6 + q->lb));
-	int bad = mock_wqf_fail || a < MOCK_HOST_BASE || a + 64u * bbs > MOCK_HOST_BASE + MOCK_HOST_BYTES;
-	for (uint32_t j = 0; !bad && j < bbs; j++)
-		for (uint32_t i = 0; i < 64; i += 4)
-			mock_tc[(RNIC_FW_TC_WQF_RDB_BUF_BASE + ((mock_rslot + j) % RNIC_FW_TC_WQF_RDB_BUF_BBS) * 64 + i) / 4] =
-				(uint32_t)rnic_ld_le(mock_host + (a - MOCK_HOST_BASE) + 64 * j + i, 4);
-	unsigned r = (mock_rrec_rd + mock_wqf_rrec_n++) % RNIC_FW_TC_WQF_RDB_NUM;
-	mock_rrec[r].qpn = qpn, mock_rrec[r].first = q->fidx, mock_rrec[r].bbs = bbs, mock_rrec[r].slot = mock_rslot;
-	mock_rrec[r].err = (uint32_t)bad;
-	mock_rslot = (mock_rslot + bbs) % RNIC_FW_TC_WQF_RDB_BUF_BBS;
-	mock_rused += bbs;
-	q->fidx = (q->fidx + k) & 0xFFFFu;
-	mock_wqf_rdb_cmds++;
-	mock_dma_reads++;
+	mock_wqf_rq_fetch(qpn, k);
 }
 
 static void stop(uint32_t qpn, uint32_t pos, uint32_t rsn)

@@ -44,5 +44,7 @@ void mock_rqg_reset(void);
 int mock_rqg_load(uint32_t off, uint32_t *v);
 void mock_rqg_store(uint32_t off, uint32_t v);
 int mock_rqg_rdb(uint32_t page, uint32_t value);
+/* mock_mmio.c's fetch of k WQEs of an RQ into the receive doorbell region, with their record */
+void mock_wqf_rq_fetch(uint32_t qpn, uint32_t k);
 
 #endif
