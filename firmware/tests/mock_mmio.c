@@ -429,6 +429,24 @@ void mock_wqf_db(uint32_t page, uint32_t value, int bf)
 	mock_dma_reads++;
 }
 
+/* The rq_desc the engine builds from an RQ WQE w with ns SGEs (ns <= RNIC_MAX_SGE), into the
+ * mailbox model: the receive feed's and the grant mode's (mock_rqf.c) hand-over. */
+void mock_rq_desc_post(uint32_t qpn, const uint8_t *w, uint32_t ns)
+{
+	if (mock_nmbox >= sizeof(mock_mbox) / sizeof(mock_mbox[0]))
+		return;
+	struct mock_mbox_rec *r = &mock_mbox[mock_nmbox++];
+	memset(r->data, 0, RNIC_RQ_DESC_SIZE);
+	r->commit_off = RNIC_FW_TC_RQD_COMMIT;
+	r->arg = qpn;
+	rnic_rq_desc_set_qpn(r->data, qpn);
+	rnic_rq_desc_set_num_sge(r->data, ns);
+	memcpy(r->data + RNIC_RQ_DESC_WR_ID_OFF, w + RNIC_RQ_WQE_WR_ID_OFF, 8);
+	for (uint32_t j = 0; j < ns && j < RNIC_MAX_SGE; j++)
+		memcpy(r->data + RNIC_RQ_DESC_SGE0_ADDR_OFF + RNIC_WQE_SGE_SIZE * j, w + RNIC_RQ_WQE_SIZE + RNIC_WQE_SGE_SIZE * j,
+		       RNIC_WQE_SGE_SIZE);
+}
+
 struct mock_rq mock_rq[MOCK_SQS];
 struct mock_wqf_rec mock_rrec[RNIC_FW_TC_WQF_RDB_NUM]; /* (the grant mode's model, mock_rqf.c, works on them too) */
 unsigned mock_rrec_rd, mock_rslot, mock_rused;
@@ -519,18 +537,7 @@ static void mock_rqf_cmd(uint32_t v)
 				stop = 3;
 				break;
 			}
-			if (mock_nmbox < sizeof(mock_mbox) / sizeof(mock_mbox[0])) {
-				struct mock_mbox_rec *r = &mock_mbox[mock_nmbox++];
-				memset(r->data, 0, RNIC_RQ_DESC_SIZE);
-				r->commit_off = RNIC_FW_TC_RQD_COMMIT;
-				r->arg = qpn;
-				rnic_rq_desc_set_qpn(r->data, qpn);
-				rnic_rq_desc_set_num_sge(r->data, ns);
-				memcpy(r->data + RNIC_RQ_DESC_WR_ID_OFF, w, 8);
-				for (uint32_t j = 0; j < ns && j < RNIC_MAX_SGE; j++)
-					memcpy(r->data + RNIC_RQ_DESC_SGE0_ADDR_OFF + RNIC_WQE_SGE_SIZE * j,
-					       w + RNIC_RQ_WQE_SIZE + RNIC_WQE_SGE_SIZE * j, RNIC_WQE_SGE_SIZE);
-			}
+			mock_rq_desc_post(qpn, w, ns);
 			pos = (pos + 1) & 0xFFFFu;
 			hand++;
 			if (d + 1 == n)

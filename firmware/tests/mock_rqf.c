@@ -142,18 +142,7 @@ static int head(void)
 		stop(qpn, g->feed, 2);
 		return 1;
 	}
-	if (mock_nmbox < sizeof(mock_mbox) / sizeof(mock_mbox[0])) {
-		struct mock_mbox_rec *r = &mock_mbox[mock_nmbox++];
-		memset(r->data, 0, RNIC_RQ_DESC_SIZE);
-		r->commit_off = RNIC_FW_TC_RQD_COMMIT;
-		r->arg = qpn;
-		rnic_rq_desc_set_qpn(r->data, qpn);
-		rnic_rq_desc_set_num_sge(r->data, ns);
-		memcpy(r->data + RNIC_RQ_DESC_WR_ID_OFF, w + RNIC_RQ_WQE_WR_ID_OFF, 8);
-		for (uint32_t j = 0; j < ns; j++)
-			memcpy(r->data + RNIC_RQ_DESC_SGE0_ADDR_OFF + RNIC_WQE_SGE_SIZE * j, w + RNIC_RQ_WQE_SIZE + RNIC_WQE_SGE_SIZE * j,
-			       RNIC_WQE_SGE_SIZE);
-	}
+	mock_rq_desc_post(qpn, w, ns);
 	g->feed = (g->feed + 1) & 0xFFFFu;
 	mock_rqg_handed++;
 	if (d + 1 == n)

@@ -46,5 +46,7 @@ void mock_rqg_store(uint32_t off, uint32_t v);
 int mock_rqg_rdb(uint32_t page, uint32_t value);
 /* mock_mmio.c's fetch of k WQEs of an RQ into the receive doorbell region, with their record */
 void mock_wqf_rq_fetch(uint32_t qpn, uint32_t k);
+/* mock_mmio.c's rq_desc built from an RQ WQE into the mailbox model */
+void mock_rq_desc_post(uint32_t qpn, const uint8_t *w, uint32_t ns);
 
 #endif
