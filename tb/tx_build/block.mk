@@ -25,3 +25,16 @@ test-tx_build: $(TXB_BUILD)/w512/Vtx_build $(TXB_BUILD)/w64/Vtx_build
 	  test $${PIPESTATUS[0]} -eq 0 || rc=1; done; done; exit $$rc
 test-tx_build-long:
 	@$(MAKE) --no-print-directory test-tx_build TXB_OPS=50000 TXB_SEEDS="$(or $(SEED),11 12 13 14)"
+
+# The mutation check: each mutant of mutants.sh built from a copy of the RTL with one line changed
+# must fail the testbench (make test-long).
+TEST_LONG += tx_build-mutants
+# (the verilate macro would add rtl/tx_build/tx_build.sv itself: the mutant replaces it here;
+# -Wno-fatal: a mutant may leave a signal unused)
+$(TXB_BUILD)/mut-%/Vtx_build: $(TXB_TB_DEPS) $(TXB_BUILD)/mut-%/rtl/tx_build.sv
+	$(VERILATOR) $(VERILATOR_FLAGS) -Mdir $(@D) --top-module tx_build $(RTL_VLT) $(RTL_PKGS) $(@D)/rtl/tx_build.sv \
+	  $(RTL_INCS) $(abspath $(TXB_TB_CPP)) -Wno-fatal -GDataWidth=512 -CFLAGS -DTB_DW=512 -CFLAGS -I$(abspath tb/tx_build) \
+	  -o Vtx_build > $(@D)/verilator.log 2>&1 || { tail -40 $(@D)/verilator.log; exit 1; }
+.PHONY: test-tx_build-mutants
+test-tx_build-mutants:
+	@tb/tx_build/mutants.sh $(TXB_BUILD)
