@@ -150,7 +150,7 @@ module tx_build #(
   always_ff @(posedge clk_i) begin
     if (take) cmd_q <= cmd_i;
     // a row lands as it comes (constant part-selects under their own enable: no shifter)
-    for (int k = 0; k < int'(Rows); k++)
+    for (int k = 0; k < Rows; k++)
       if (st_q == S_RD && rd_rvalid_i && rs_n_q == RowW'(k)) wqe_q[k*DataWidth +: DataWidth] <= rd_rdata_i;
     if (st_q == S_DEC) begin
       // sampled a cycle after the last row was read: a bf_data write in or before that read's

@@ -56,6 +56,7 @@ struct Tb {
   bool pend_prev = false;  // a firmware commit was pending in the previous cycle
   unsigned txd_pct = 70, rec_pct = 70, rd_pct = 70;
   unsigned pend_left = 0;
+  bool directed = false;  // every port ready, answers one cycle late, nothing pending
   bool bad = false;
   std::string why;
   // coverage
@@ -83,14 +84,14 @@ struct Tb {
   // one clock: the read port's answers and requests, the outputs' handshakes, then the edge
   void tick() {
     // the firmware's commits pending (in stretches), the outputs' and read port's readiness
-    if (pend_left == 0 && pct(3)) pend_left = 1 + unsigned(r(12));
+    if (pend_left == 0 && !directed && pct(3)) pend_left = 1 + unsigned(r(12));
     bool pend = pend_left > 0;
     if (pend_left) pend_left--;
     m->fw_txd_pend_i = pend && pct(70);
     m->fw_rec_pend_i = pend && !m->fw_txd_pend_i;
-    m->txd_ready_i = pct(txd_pct);
-    m->rec_ready_i = pct(rec_pct);
-    m->rd_ready_i = pct(rd_pct);
+    m->txd_ready_i = directed || pct(txd_pct);
+    m->rec_ready_i = directed || pct(rec_pct);
+    m->rd_ready_i = directed || pct(rd_pct);
     m->rd_rvalid_i = !rows.empty() && rows.front().due <= cycle;
     if (m->rd_rvalid_i) {
 #if TB_DW <= 64
@@ -112,7 +113,7 @@ struct Tb {
     if (m->rd_valid_o && m->rd_ready_i) {
       // the row as it is at this edge (a write in this cycle lands after it, as in a LUTRAM)
       Row rw;
-      uint64_t lat = 1 + r(3);
+      uint64_t lat = directed ? 1 : 1 + r(3);
       n_lat[lat]++;
       rw.due = std::max(cycle + lat, last_due + 1);
       last_due = rw.due;
@@ -214,7 +215,10 @@ struct Tb {
     bool first_status_idle = m->status_o == 0 && m->cmd_ready_o && !m->txd_valid_o && !m->rec_valid_o && !m->rd_valid_o;
     res.check(first_status_idle, "txb-reset-idle", "status 0x%x", unsigned(m->status_o));
 
-    for (unsigned k = 0; k < ops && !bad; k++) {
+    uint64_t lat_cycles[2] = {0, 0};
+    for (unsigned k = 0; k < ops + 2 && !bad; k++) {
+      // the last two: a SENT and a "not mine" WQE with every port ready (the latency figure)
+      directed = k >= ops;
       if (k % 500 == 0) {
         // a new back-pressure mix: stretches of a stalled output now and then
         txd_pct = pct(20) ? 5 : 30 + unsigned(r(71));
@@ -249,6 +253,18 @@ struct Tb {
       alignas(8) uint8_t w[RNIC_WQEBB_BYTES];
       uint32_t len_class;
       make_wqe(cmd, w, len_class);
+      if (directed) {
+        bf = false;
+        rnic_txb_cmd_set_bf(cmd, 0);
+        rnic_txb_cmd_set_src_bb(cmd, src = RNIC_FW_TC_WQF_DB_BUF_BASE / 64);
+        rnic_txb_cmd_set_path_mtu(cmd, pm = 5);
+        rnic_wqe_ctrl_set_opcode(w, RNIC_WQE_OP_RDMA_WRITE);
+        rnic_wqe_ctrl_set_flags(w, 1u << RNIC_WQE_FLAG_SIGNALED);
+        rnic_wqe_ctrl_set_wqe_index(w, rnic_txb_cmd_get_wqe_index(cmd) + (k == ops ? 0 : 1));  // the second: INDEX
+        rnic_wqe_ctrl_set_num_ds(w, 2);
+        rnic_wqe_ctrl_set_num_sge(w, 1);
+        rnic_wqe_ctrl_set_total_len(w, 64);
+      }
       std::memcpy(win + src * 64, w, RNIC_WQEBB_BYTES);
       // the capture's status: names this doorbell, or not (valid, seq or page off)
       alignas(4) uint8_t bs[4] = {};
@@ -269,10 +285,10 @@ struct Tb {
       m->bf_status_i = bsv;
       // an overwrite of the capture by the host at some cycle of the command (bf only)
       int64_t over_at = bf && named && pct(25) ? int64_t(r(kRows + 8)) : -1;
-      uint32_t fr = pct(70) ? 256 : uint32_t(r(4));
+      uint32_t fr = directed || pct(70) ? 256 : uint32_t(r(4));
       m->free_i = fr;
       // the command, after a few idle cycles
-      for (unsigned i = unsigned(r(3)); i; i--) tick();
+      for (unsigned i = directed ? 2 : unsigned(r(3)); i; i--) tick();
       for (unsigned i = 0; i < 4; i++) {
         uint32_t v;
         std::memcpy(&v, cmd + 4 * i, 4);
@@ -315,6 +331,7 @@ struct Tb {
       }
       // busy was seen in the first cycle after the command (t0): the loop ran at least once
       if (cycle == t0) n_bad_status++;
+      if (directed) lat_cycles[k - ops] = cycle - t0 + 1;  // counted from the cycle the command is taken
       // the rows read: the WQEBB's, in order, each once
       bool rows_ok = rd_offs.size() == kRows;
       for (unsigned i = 0; rows_ok && i < kRows; i++) rows_ok = rd_offs[i] == src * 64 + i * kRowBytes;
@@ -370,6 +387,10 @@ struct Tb {
       }
       // the outputs are idle once the status says done
       if (m->txd_valid_o || m->rec_valid_o || m->rd_valid_o || !rows.empty()) n_bad_emit++;
+      if (directed) {
+        if (o.result != (k == ops ? RNIC_TXB_RESULT_SENT : RNIC_TXB_RESULT_INDEX)) n_bad_res++;
+        continue;
+      }
       n_res[o.result & 15]++;
       if (sent) {
         uint32_t nsge = rnic_wqe_ctrl_get_num_sge(w), op = rnic_wqe_ctrl_get_opcode(w);
@@ -415,6 +436,8 @@ struct Tb {
               "txd %llu rec %llu rd %llu pend-waits %llu overwrite early %llu late %llu", (unsigned long long)n_txd_bp,
               (unsigned long long)n_rec_bp, (unsigned long long)n_rd_bp, (unsigned long long)n_pend_wait,
               (unsigned long long)n_bf_over_early, (unsigned long long)n_bf_over_late);
+    std::printf("INFO latency with every port ready, rows answered a cycle late: %llu cycles from the command to busy 0 (SENT),"
+                " %llu (not mine)\n", (unsigned long long)lat_cycles[0], (unsigned long long)lat_cycles[1]);
     std::printf("INFO cycles %llu commands %u; results", (unsigned long long)cycle, ops);
     for (unsigned i = 0; i <= RNIC_TXB_RESULT_NO_RECORD; i++) std::printf(" %llu", (unsigned long long)n_res[i]);
     std::printf("; sent: sge %llu/%llu/%llu write %llu send %llu retx %llu bf %llu zero-len %llu at-bound %llu psn-wrap %llu;"
