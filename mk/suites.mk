@@ -18,6 +18,7 @@ SUITE_BUDGET_mkey        := 5
 SUITE_BUDGET_cqe_write   := 5
 SUITE_BUDGET_wqe_fetch   := 10
 SUITE_BUDGET_sq_retire   := 15
+SUITE_BUDGET_tx_build    := 5
 SUITE_BUDGET_qp_table    := 5
 SUITE_BUDGET_doorbell    := 5
 SUITE_BUDGET_provider    := 5

@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'h9CED3C50;
+  localparam logic [31:0] SPEC_HASH = 32'h8BF3363B;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -18,6 +18,7 @@ package rnic_spec_pkg;
   localparam int unsigned CQW_INDEX_BITS = 32'h11;
   localparam int unsigned CQW_COUNT_BITS = 32'h10;
   localparam int unsigned SQ_RETIRE_RECS = 32'h100;
+  localparam int unsigned TX_SEG_PKTS = 32'h20;
   localparam int unsigned BAR0_SIZE = 32'h400000;
   localparam int unsigned BAR0_BLOCK_STRIDE = 32'h100;
   localparam int unsigned BAR0_FW_WINDOW_BASE = 32'h100000;
@@ -519,6 +520,17 @@ package rnic_spec_pkg;
   // sr_rec.flags bits (bit positions).
   localparam logic [7:0] SR_FLAG_SIGNALED = 8'd0;
   localparam logic [7:0] SR_FLAG_BARRIER = 8'd1;
+
+  // What the transmit builder (rtl/tx_build, docs/decisions/tx-build.md) did with a command (txb_status.result). SENT: the tx_desc went to the transmit engine and, unless txb_cmd.retx, the sr_rec to the send-retirement engine. Every other value: nothing was sent or recorded (not mine): the firmware sends the WQE its own way (send_one). The first that applies, in this order: BF_LOST (the BlueFlame capture no longer names the doorbell: its bytes mean nothing), OPCODE (not RDMA_WRITE(_WITH_IMM) or SEND(_WITH_IMM)), INDEX (the control segment's wqe_index is not the command's), SIZE (num_ds > 2: more than one WQEBB), INLINE (flag INLINE), SGE (num_sge plus the remote-address segment of a WRITE do not fit in num_ds), PACKETS (more than device.tx_seg_pkts packets at the path MTU), NO_RECORD (a first send and the send-retirement engine has no free record).
+  localparam logic [7:0] TXB_RESULT_SENT = 8'd0;
+  localparam logic [7:0] TXB_RESULT_BF_LOST = 8'd1;
+  localparam logic [7:0] TXB_RESULT_OPCODE = 8'd2;
+  localparam logic [7:0] TXB_RESULT_INDEX = 8'd3;
+  localparam logic [7:0] TXB_RESULT_SIZE = 8'd4;
+  localparam logic [7:0] TXB_RESULT_INLINE = 8'd5;
+  localparam logic [7:0] TXB_RESULT_SGE = 8'd6;
+  localparam logic [7:0] TXB_RESULT_PACKETS = 8'd7;
+  localparam logic [7:0] TXB_RESULT_NO_RECORD = 8'd8;
 
   // Receive events the RTL hands to the firmware (rx_event.kind). SR_BARRIER, SR_RESP_ERR: the send-retirement engine's events (sr_event_kind BARRIER, RESP_ERR) with their qpn, psn and status. READ_GAP: a READ response arrived beyond the next one an outstanding READ expects (one was lost); psn is the PSN expected, reported once until that READ advances, so the requester re-issues the READ from there at once instead of after the ACK timeout.
   localparam logic [7:0] RX_EVENT_KIND_RECV_DONE = 8'd0;
@@ -2210,6 +2222,62 @@ package rnic_spec_pkg;
     logic [0:0] enable;
     logic [23:0] qpn;
   } srt_qp_en_t;
+
+  // txb_cmd: 16 bytes. A command to the transmit builder (rtl/tx_build, docs/decisions/tx-build.
+  localparam int unsigned TXB_CMD_BYTES = 16;
+  localparam int unsigned TXB_CMD_QPN_LSB = 0;
+  localparam int unsigned TXB_CMD_QPN_W = 24;
+  localparam int unsigned TXB_CMD_PATH_MTU_LSB = 24;
+  localparam int unsigned TXB_CMD_PATH_MTU_W = 3;
+  localparam int unsigned TXB_CMD_SIG_ALL_LSB = 27;
+  localparam int unsigned TXB_CMD_SIG_ALL_W = 1;
+  localparam int unsigned TXB_CMD_SEND_CQN_LSB = 32;
+  localparam int unsigned TXB_CMD_SEND_CQN_W = 16;
+  localparam int unsigned TXB_CMD_PAGE_LSB = 48;
+  localparam int unsigned TXB_CMD_PAGE_W = 16;
+  localparam int unsigned TXB_CMD_SRC_BB_LSB = 64;
+  localparam int unsigned TXB_CMD_SRC_BB_W = 6;
+  localparam int unsigned TXB_CMD_BF_SEQ_LSB = 72;
+  localparam int unsigned TXB_CMD_BF_SEQ_W = 8;
+  localparam int unsigned TXB_CMD_WQE_INDEX_LSB = 80;
+  localparam int unsigned TXB_CMD_WQE_INDEX_W = 16;
+  localparam int unsigned TXB_CMD_PSN_LSB = 96;
+  localparam int unsigned TXB_CMD_PSN_W = 24;
+  localparam int unsigned TXB_CMD_RETX_LSB = 120;
+  localparam int unsigned TXB_CMD_RETX_W = 1;
+  localparam int unsigned TXB_CMD_BF_LSB = 121;
+  localparam int unsigned TXB_CMD_BF_W = 1;
+  typedef struct packed {
+    logic [5:0] rsvd122;
+    logic [0:0] bf;
+    logic [0:0] retx;
+    logic [23:0] psn;
+    logic [15:0] wqe_index;
+    logic [7:0] bf_seq;
+    logic [1:0] rsvd70;
+    logic [5:0] src_bb;
+    logic [15:0] page;
+    logic [15:0] send_cqn;
+    logic [3:0] rsvd28;
+    logic [0:0] sig_all;
+    logic [2:0] path_mtu;
+    logic [23:0] qpn;
+  } txb_cmd_t;
+
+  // txb_status: 4 bytes. The transmit builder's answer to the last command (rtl/tx_build).
+  localparam int unsigned TXB_STATUS_BYTES = 4;
+  localparam int unsigned TXB_STATUS_NEXT_PSN_LSB = 0;
+  localparam int unsigned TXB_STATUS_NEXT_PSN_W = 24;
+  localparam int unsigned TXB_STATUS_RESULT_LSB = 24;
+  localparam int unsigned TXB_STATUS_RESULT_W = 4;
+  localparam int unsigned TXB_STATUS_BUSY_LSB = 31;
+  localparam int unsigned TXB_STATUS_BUSY_W = 1;
+  typedef struct packed {
+    logic [0:0] busy;
+    logic [2:0] rsvd28;
+    logic [3:0] result;
+    logic [23:0] next_psn;
+  } txb_status_t;
 
   // cqw_err_cqn: 4 bytes. The oldest entry of the CQE writer's error FIFO (fw_tc cqw_err_cqn).
   localparam int unsigned CQW_ERR_CQN_BYTES = 4;

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0x9CED3C50u
+#define RNIC_SPEC_HASH 0x8BF3363Bu
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -26,6 +26,7 @@
 #define RNIC_CQW_INDEX_BITS 0x11u
 #define RNIC_CQW_COUNT_BITS 0x10u
 #define RNIC_SQ_RETIRE_RECS 0x100u
+#define RNIC_TX_SEG_PKTS 0x20u
 #define RNIC_BAR0_SIZE 0x400000u
 #define RNIC_BAR0_BLOCK_STRIDE 0x100u
 #define RNIC_BAR0_FW_WINDOW_BASE 0x100000u
@@ -569,6 +570,17 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 /* sr_rec.flags bits (bit positions). */
 #define RNIC_SR_FLAG_SIGNALED 0u
 #define RNIC_SR_FLAG_BARRIER 1u
+
+/* What the transmit builder (rtl/tx_build, docs/decisions/tx-build.md) did with a command (txb_status.result). SENT: the tx_desc went to the transmit engine and, unless txb_cmd.retx, the sr_rec to the send-retirement engine. Every other value: nothing was sent or recorded (not mine): the firmware sends the WQE its own way (send_one). The first that applies, in this order: BF_LOST (the BlueFlame capture no longer names the doorbell: its bytes mean nothing), OPCODE (not RDMA_WRITE(_WITH_IMM) or SEND(_WITH_IMM)), INDEX (the control segment's wqe_index is not the command's), SIZE (num_ds > 2: more than one WQEBB), INLINE (flag INLINE), SGE (num_sge plus the remote-address segment of a WRITE do not fit in num_ds), PACKETS (more than device.tx_seg_pkts packets at the path MTU), NO_RECORD (a first send and the send-retirement engine has no free record). */
+#define RNIC_TXB_RESULT_SENT 0u
+#define RNIC_TXB_RESULT_BF_LOST 1u
+#define RNIC_TXB_RESULT_OPCODE 2u
+#define RNIC_TXB_RESULT_INDEX 3u
+#define RNIC_TXB_RESULT_SIZE 4u
+#define RNIC_TXB_RESULT_INLINE 5u
+#define RNIC_TXB_RESULT_SGE 6u
+#define RNIC_TXB_RESULT_PACKETS 7u
+#define RNIC_TXB_RESULT_NO_RECORD 8u
 
 /* Receive events the RTL hands to the firmware (rx_event.kind). SR_BARRIER, SR_RESP_ERR: the send-retirement engine's events (sr_event_kind BARRIER, RESP_ERR) with their qpn, psn and status. READ_GAP: a READ response arrived beyond the next one an outstanding READ expects (one was lost); psn is the PSN expected, reported once until that READ advances, so the requester re-issues the READ from there at once instead of after the ACK timeout. */
 #define RNIC_RX_EVENT_KIND_RECV_DONE 0u
@@ -5521,6 +5533,180 @@ static inline uint32_t rnic_srt_qp_en_mk_enable(uint32_t x)
 	return (x << 24) & 0x01000000u;
 }
 
+/* txb_cmd (16 bytes): A command to the transmit builder (rtl/tx_build, docs/decisions/tx-build.md): send the staged WQEBB of an RC QP whose sends the send-retirement engine retires. Words 0-1 are the QP's (written once per service pass), words 2-3 the WQE's. */
+#define RNIC_TXB_CMD_SIZE 16u
+#define RNIC_TXB_CMD_ALIGN 8u
+#define RNIC_TXB_CMD_QPN_OFF 0u
+static inline uint32_t rnic_txb_cmd_get_qpn(const void *p)
+{
+	return (uint32_t)((rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0) & 0xFFFFFFu) >> 0);
+}
+static inline void rnic_txb_cmd_set_qpn(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 0;
+	rnic_st_le32(q, (uint32_t)((rnic_ld_le32(q) & ~0xFFFFFFu) | (((uint32_t)v << 0) & 0xFFFFFFu)));
+}
+#define RNIC_TXB_CMD_PATH_MTU_OFF 3u
+static inline uint32_t rnic_txb_cmd_get_path_mtu(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 3) & 0x7u) >> 0);
+}
+static inline void rnic_txb_cmd_set_path_mtu(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 3;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x7u) | (((uint8_t)v << 0) & 0x7u)));
+}
+#define RNIC_TXB_CMD_SIG_ALL_OFF 3u
+static inline uint32_t rnic_txb_cmd_get_sig_all(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 3) & 0x8u) >> 3);
+}
+static inline void rnic_txb_cmd_set_sig_all(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 3;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x8u) | (((uint8_t)v << 3) & 0x8u)));
+}
+#define RNIC_TXB_CMD_SEND_CQN_OFF 4u
+static inline uint32_t rnic_txb_cmd_get_send_cqn(const void *p)
+{
+	return rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 4);
+}
+static inline void rnic_txb_cmd_set_send_cqn(void *p, uint32_t v)
+{
+	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 4, (uint16_t)v);
+}
+#define RNIC_TXB_CMD_PAGE_OFF 6u
+static inline uint32_t rnic_txb_cmd_get_page(const void *p)
+{
+	return rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 6);
+}
+static inline void rnic_txb_cmd_set_page(void *p, uint32_t v)
+{
+	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 6, (uint16_t)v);
+}
+#define RNIC_TXB_CMD_SRC_BB_OFF 8u
+static inline uint32_t rnic_txb_cmd_get_src_bb(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8) & 0x3Fu) >> 0);
+}
+static inline void rnic_txb_cmd_set_src_bb(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 8;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x3Fu) | (((uint8_t)v << 0) & 0x3Fu)));
+}
+#define RNIC_TXB_CMD_BF_SEQ_OFF 9u
+static inline uint32_t rnic_txb_cmd_get_bf_seq(const void *p)
+{
+	return rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 9);
+}
+static inline void rnic_txb_cmd_set_bf_seq(void *p, uint32_t v)
+{
+	rnic_st_le8((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 9, (uint8_t)v);
+}
+#define RNIC_TXB_CMD_WQE_INDEX_OFF 10u
+static inline uint32_t rnic_txb_cmd_get_wqe_index(const void *p)
+{
+	return rnic_ld_le16((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 10);
+}
+static inline void rnic_txb_cmd_set_wqe_index(void *p, uint32_t v)
+{
+	rnic_st_le16((uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 10, (uint16_t)v);
+}
+#define RNIC_TXB_CMD_PSN_OFF 12u
+static inline uint32_t rnic_txb_cmd_get_psn(const void *p)
+{
+	return (uint32_t)((rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12) & 0xFFFFFFu) >> 0);
+}
+static inline void rnic_txb_cmd_set_psn(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 12;
+	rnic_st_le32(q, (uint32_t)((rnic_ld_le32(q) & ~0xFFFFFFu) | (((uint32_t)v << 0) & 0xFFFFFFu)));
+}
+#define RNIC_TXB_CMD_RETX_OFF 15u
+static inline uint32_t rnic_txb_cmd_get_retx(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 15) & 0x1u) >> 0);
+}
+static inline void rnic_txb_cmd_set_retx(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 15;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x1u) | (((uint8_t)v << 0) & 0x1u)));
+}
+#define RNIC_TXB_CMD_BF_OFF 15u
+static inline uint32_t rnic_txb_cmd_get_bf(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 15) & 0x2u) >> 1);
+}
+static inline void rnic_txb_cmd_set_bf(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 15;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x2u) | (((uint8_t)v << 1) & 0x2u)));
+}
+
+/* txb_status (4 bytes): The transmit builder's answer to the last command (rtl/tx_build). */
+#define RNIC_TXB_STATUS_SIZE 4u
+#define RNIC_TXB_STATUS_ALIGN 4u
+#define RNIC_TXB_STATUS_NEXT_PSN_OFF 0u
+static inline uint32_t rnic_txb_status_get_next_psn(const void *p)
+{
+	return (uint32_t)((rnic_ld_le32((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0) & 0xFFFFFFu) >> 0);
+}
+static inline void rnic_txb_status_set_next_psn(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0;
+	rnic_st_le32(q, (uint32_t)((rnic_ld_le32(q) & ~0xFFFFFFu) | (((uint32_t)v << 0) & 0xFFFFFFu)));
+}
+#define RNIC_TXB_STATUS_RESULT_OFF 3u
+static inline uint32_t rnic_txb_status_get_result(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3) & 0xFu) >> 0);
+}
+static inline void rnic_txb_status_set_result(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0xFu) | (((uint8_t)v << 0) & 0xFu)));
+}
+#define RNIC_TXB_STATUS_BUSY_OFF 3u
+static inline uint32_t rnic_txb_status_get_busy(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3) & 0x80u) >> 7);
+}
+static inline void rnic_txb_status_set_busy(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x80u) | (((uint8_t)v << 7) & 0x80u)));
+}
+#define RNIC_TXB_STATUS_NEXT_PSN_LSB 0u
+#define RNIC_TXB_STATUS_NEXT_PSN_MASK 0x00FFFFFFu
+static inline uint32_t rnic_txb_status_v_next_psn(uint32_t v)
+{
+	return (v & 0x00FFFFFFu) >> 0;
+}
+static inline uint32_t rnic_txb_status_mk_next_psn(uint32_t x)
+{
+	return (x << 0) & 0x00FFFFFFu;
+}
+#define RNIC_TXB_STATUS_RESULT_LSB 24u
+#define RNIC_TXB_STATUS_RESULT_MASK 0x0F000000u
+static inline uint32_t rnic_txb_status_v_result(uint32_t v)
+{
+	return (v & 0x0F000000u) >> 24;
+}
+static inline uint32_t rnic_txb_status_mk_result(uint32_t x)
+{
+	return (x << 24) & 0x0F000000u;
+}
+#define RNIC_TXB_STATUS_BUSY_LSB 31u
+#define RNIC_TXB_STATUS_BUSY_MASK 0x80000000u
+static inline uint32_t rnic_txb_status_v_busy(uint32_t v)
+{
+	return (v & 0x80000000u) >> 31;
+}
+static inline uint32_t rnic_txb_status_mk_busy(uint32_t x)
+{
+	return (x << 31) & 0x80000000u;
+}
+
 /* cqw_err_cqn (4 bytes): The oldest entry of the CQE writer's error FIFO (fw_tc cqw_err_cqn). */
 #define RNIC_CQW_ERR_CQN_SIZE 4u
 #define RNIC_CQW_ERR_CQN_ALIGN 4u
@@ -6576,6 +6762,20 @@ static inline uint32_t rnic_mbox_in_status_mk_valid(uint32_t x)
 	X(srt_status, fork_on, 3, 1, 4, 1) \
 	X(srt_qp_en, qpn, 0, 4, 0, 24) \
 	X(srt_qp_en, enable, 3, 1, 0, 1) \
+	X(txb_cmd, qpn, 0, 4, 0, 24) \
+	X(txb_cmd, path_mtu, 3, 1, 0, 3) \
+	X(txb_cmd, sig_all, 3, 1, 3, 1) \
+	X(txb_cmd, send_cqn, 4, 2, 0, 16) \
+	X(txb_cmd, page, 6, 2, 0, 16) \
+	X(txb_cmd, src_bb, 8, 1, 0, 6) \
+	X(txb_cmd, bf_seq, 9, 1, 0, 8) \
+	X(txb_cmd, wqe_index, 10, 2, 0, 16) \
+	X(txb_cmd, psn, 12, 4, 0, 24) \
+	X(txb_cmd, retx, 15, 1, 0, 1) \
+	X(txb_cmd, bf, 15, 1, 1, 1) \
+	X(txb_status, next_psn, 0, 4, 0, 24) \
+	X(txb_status, result, 3, 1, 0, 4) \
+	X(txb_status, busy, 3, 1, 7, 1) \
 	X(cqw_err_cqn, cqn, 0, 2, 0, 16) \
 	X(cqw_err_cqn, valid, 3, 1, 7, 1) \
 	X(cqw_cq_cfg, cqn, 0, 2, 0, 16) \
@@ -6686,6 +6886,9 @@ static inline uint32_t rnic_mbox_in_status_mk_valid(uint32_t x)
 	X(srt_status, fork_on, 28, 1) \
 	X(srt_qp_en, qpn, 0, 24) \
 	X(srt_qp_en, enable, 24, 1) \
+	X(txb_status, next_psn, 0, 24) \
+	X(txb_status, result, 24, 4) \
+	X(txb_status, busy, 31, 1) \
 	X(cqw_err_cqn, cqn, 0, 16) \
 	X(cqw_err_cqn, valid, 31, 1) \
 	X(cqw_cq_cfg, cqn, 0, 16) \

@@ -3,7 +3,7 @@
 constants, enumerations and every layout as (size, {field: (byte offset, lsb, bits)}).
 Import it with spec/py on sys.path; get()/put() read and write a field in bytes."""
 
-SPEC_HASH = 0x9CED3C50
+SPEC_HASH = 0x8BF3363B
 PCI_VENDOR_ID = 0x10EE
 PCI_DEVICE_ID = 0x5252
 HW_VERSION = 0x10000
@@ -19,6 +19,7 @@ FW_IMAGE_MAGIC = 0x57464E52
 CQW_INDEX_BITS = 0x11
 CQW_COUNT_BITS = 0x10
 SQ_RETIRE_RECS = 0x100
+TX_SEG_PKTS = 0x20
 FW_IMEM_BASE = 0x00000000
 FW_DMEM_BASE = 0x10000000
 CMD_OP_NOP = 0
@@ -192,6 +193,15 @@ SR_EVENT_KIND_BARRIER = 1
 SR_EVENT_KIND_RESP_ERR = 2
 SR_FLAG_SIGNALED = 0
 SR_FLAG_BARRIER = 1
+TXB_RESULT_SENT = 0
+TXB_RESULT_BF_LOST = 1
+TXB_RESULT_OPCODE = 2
+TXB_RESULT_INDEX = 3
+TXB_RESULT_SIZE = 4
+TXB_RESULT_INLINE = 5
+TXB_RESULT_SGE = 6
+TXB_RESULT_PACKETS = 7
+TXB_RESULT_NO_RECORD = 8
 RX_EVENT_KIND_RECV_DONE = 0
 RX_EVENT_KIND_WRITE_IMM_DONE = 1
 RX_EVENT_KIND_ACK = 2
@@ -792,6 +802,24 @@ LAYOUTS = {
     "srt_qp_en": (4, {
         "qpn": (0, 0, 24),
         "enable": (3, 0, 1),
+    }),
+    "txb_cmd": (16, {
+        "qpn": (0, 0, 24),
+        "path_mtu": (3, 0, 3),
+        "sig_all": (3, 3, 1),
+        "send_cqn": (4, 0, 16),
+        "page": (6, 0, 16),
+        "src_bb": (8, 0, 6),
+        "bf_seq": (9, 0, 8),
+        "wqe_index": (10, 0, 16),
+        "psn": (12, 0, 24),
+        "retx": (15, 0, 1),
+        "bf": (15, 1, 1),
+    }),
+    "txb_status": (4, {
+        "next_psn": (0, 0, 24),
+        "result": (3, 0, 4),
+        "busy": (3, 7, 1),
     }),
     "cqw_err_cqn": (4, {
         "cqn": (0, 0, 16),

@@ -1,0 +1,50 @@
+#!/bin/bash
+# tb/tx_build/mutants.sh: the testbench must fail each of these one-line mutations of
+# rtl/tx_build/tx_build.sv (each built in its own directory under $BUILD/tx_build/mut-N from a copy
+# of the RTL with the mutation applied; the real RTL is not touched), at 512 bits. One PASS line
+# per mutation the testbench caught, FAIL for one it let through.
+# Usage: tb/tx_build/mutants.sh BUILD_DIR
+set -u
+build=$1
+seed=${TXB_MUT_SEED:-1}
+ops=${TXB_MUT_OPS:-4000}
+src=rtl/tx_build/tx_build.sv
+# name|sed expression (each must change the file: checked)
+muts=(
+  "bf-seq-not-checked|s/bfs.valid == 1'b1 \&\& bfs.seq == cmd_q.bf_seq \&\& /bfs.valid == 1'b1 \&\& /"
+  "bf-valid-not-checked|s/!(bfs.valid == 1'b1 \&\& bfs.seq/!(bfs.seq/"
+  "read-ops-taken|s/op_bad_q   <= c.opcode > rnic_spec_pkg::WQE_OP_SEND_WITH_IMM;/op_bad_q   <= c.opcode > rnic_spec_pkg::WQE_OP_RDMA_READ;/"
+  "index-not-checked|s/idx_bad_q  <= c.wqe_index != cmd_q.wqe_index;/idx_bad_q  <= 1'b0;/"
+  "three-segments-taken|s/size_bad_q <= c.num_ds > 8'd2;/size_bad_q <= c.num_ds > 8'd3;/"
+  "raddr-not-counted|s/9'(c.num_sge) + 9'(is_write) > /9'(c.num_sge) > /"
+  "packet-bound-off-by-one|s/many_q <= !zlen_q \&\& shv\[24:PkW\] != '0;/many_q <= !zlen_q \&\& shv[24:PkW] != '0 \&\& shv[PkW-1:0] != '0;/"
+  "no-record-margin|s/free_i < 2/free_i < 1/"
+  "record-on-resend|s/rec_v_q <= need_rec;/rec_v_q <= 1'b1;/"
+  "ignores-pending-firmware-commit|s/assign em_go = !fw_txd_pend_i \&\& !fw_rec_pend_i;/assign em_go = !fw_rec_pend_i;/"
+  "write-sge-at-raddr|s/assign s0 = write_q ? /assign s0 = 1'b0 ? /"
+  "second-sge-always|s/if (nsge_q\[1\]) begin/if (nsge_q != 2'd0) begin/"
+  "next-psn-is-last|s/status_q.next_psn <= last_q + 24'd1;/status_q.next_psn <= last_q;/"
+  "no-retransmit-flag|s/(8'(cmd_q.retx) << rnic_spec_pkg::TX_FLAG_RETRANSMIT)/8'd0/"
+  "sig-all-ignored|s/sig_q      <= c.flags\[FSig\] || cmd_q.sig_all == 1'b1;/sig_q      <= c.flags[FSig];/"
+  "send-imm-as-send|s/2'd3:    d.kind = rnic_spec_pkg::MSG_KIND_SEND_IMM;/2'd3:    d.kind = rnic_spec_pkg::MSG_KIND_SEND;/"
+  "done-before-taken|s/S_WT: if ((!txd_v_q || txd_ready_i) \&\& (!rec_v_q || rec_ready_i)) begin/S_WT: if (1'b1) begin/"
+)
+rc=0; i=0
+for m in "${muts[@]}"; do
+  name=${m%%|*}; expr=${m#*|}; i=$((i + 1))
+  dir=$build/mut-$i; mkdir -p "$dir/rtl"
+  sed "$expr" "$src" > "$dir/rtl/tx_build.sv"
+  if cmp -s "$src" "$dir/rtl/tx_build.sv"; then
+    echo "FAIL mutant-$name the mutation did not apply (the RTL changed: update $0)"; rc=1; continue
+  fi
+  if ! make --no-print-directory -s "$dir/Vtx_build" > "$dir/build.log" 2>&1; then
+    echo "FAIL mutant-$name did not build (see $dir/build.log)"; rc=1; continue
+  fi
+  if "$dir/Vtx_build" --seed "$seed" --ops "$ops" > "$dir/run.log" 2>&1; then
+    echo "FAIL mutant-$name the testbench passed the mutated RTL (seed $seed, $ops commands)"; rc=1
+  else
+    echo "PASS mutant-$name caught: $(grep -m1 '^FAIL' "$dir/run.log" | cut -c1-150)"
+  fi
+done
+[ $rc -eq 0 ] || echo "RERUN make test-tx_build-mutants"
+exit $rc
