@@ -1787,26 +1787,45 @@ static void wqe_fetch(void)
 	check(ok && cmds == own_fetch_cmds(0, 10) && cmds == 3, "fw-xport-wqe-fetch-half-and-prefetch");
 	ok = stream_of(200, 12, &cmds); /* WQEBBs 10..21 of a 16-WQEBB ring: the batch 14..17 is two commands */
 	check(ok && cmds == own_fetch_cmds(10, 12) && cmds == 4, "fw-xport-wqe-fetch-ring-wrap");
-	/* two sq_db of the QP, the second already waiting in the mailbox when the first is read:
-	 * served together, one fetch for both WQEs */
+	/* Five sq_dbs of the QP waiting in the mailbox, one per WQE, one of them with a producer index
+	 * beyond the ring (ignored, as alone), then a doorbell of another kind: the first takes the
+	 * other four with it (popped, counted), one pass and one fetch for the three WQEs, the
+	 * producer index the last good one's; the CQ doorbell stays for the main loop's next turn. */
 	struct rnicp_sge sg1 = { H(DATA_OFF), 64, 0x101 };
 	unsigned m1 = mock_nmbox, c1 = mock_wqf_cmds;
-	uint8_t v1[4] = { 0 }, v2[4] = { 0 };
-	post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, &sg1, 1, 0x7080);
+	uint8_t v1[4] = { 0 };
+	CMD(RNIC_CMD_OP_QUERY_COUNTERS);
+	fw_cmd_exec(e);
+	uint32_t dbs0 = rnic_cmd_query_counters_get_doorbells(e);
 	rnic_db_word_set_num(v1, qpn);
-	rnic_db_word_set_index(v1, sq.pi);
-	post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, &sg1, 1, 0x7081);
-	rnic_db_word_set_num(v2, qpn);
-	rnic_db_word_set_index(v2, sq.pi);
-	regs[RNIC_FW_REG_DB_STATUS / 4] = 1;
-	regs[RNIC_FW_REG_DB_DATA / 4] = db_ev(0, RNIC_DB_SQ_DB);
-	regs[RNIC_FW_REG_DB_DATA / 4 + 1] = rnic_ld_le32(v2);
-	fw_doorbell(db_ev(0, RNIC_DB_SQ_DB), rnic_ld_le32(v1));
-	ok = mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m1) == 0;
-	regs[RNIC_FW_REG_DB_STATUS / 4] = 0;
-	fw_doorbell(db_ev(0, RNIC_DB_SQ_DB), rnic_ld_le32(v2));
-	check(ok && mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m1) == 2 && mock_wqf_cmds - c1 == 1,
-	      "fw-xport-sq-doorbells-of-one-qp-batched");
+	for (unsigned k = 0; k < 3; k++) {
+		post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, &sg1, 1, 0x7080 + k);
+		rnic_db_word_set_index(v1, sq.pi);
+		mock_db_push(db_ev(0, RNIC_DB_SQ_DB), rnic_ld_le32(v1));
+		if (k == 1) {
+			rnic_db_word_set_index(v1, (uint16_t)(sq.pi + 100));
+			mock_db_push(db_ev(0, RNIC_DB_SQ_DB), rnic_ld_le32(v1));
+		}
+	}
+	uint16_t pi3 = sq.pi;
+	rnic_db_word_set_index(v1, pi3);
+	mock_db_push(db_ev(0, RNIC_DB_SQ_DB), rnic_ld_le32(v1)); /* the same index again */
+	mock_db_push(db_ev(0, RNIC_DB_CQ_DB), 0);
+	/* the first as fw_xport_poll takes it: read, popped, dispatched */
+	uint32_t e0 = regs[RNIC_FW_REG_DB_DATA / 4], w0 = regs[RNIC_FW_REG_DB_DATA / 4 + 1];
+	ok = regs[RNIC_FW_REG_DB_STATUS / 4] == 1;
+	hal_wr32(RNIC_FW_REG_DB_POP, 1);
+	fw_doorbell(e0, w0);
+	ok = ok && mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m1) == 3 && mock_wqf_cmds - c1 == 1 &&
+	     rnic_qp_ctx_get_sq_pi(fw_res.qp_ctx[qpn]) == pi3 && regs[RNIC_FW_REG_DB_STATUS / 4] == 1 &&
+	     rnic_db_event_get_which((const uint8_t *)&regs[RNIC_FW_REG_DB_DATA / 4]) * 4 == RNIC_DB_CQ_DB;
+	for (unsigned k = 0; ok && k < 3; k++)
+		ok = rnic_tx_desc_get_length(mock_mbox_nth(RNIC_FW_TC_TXD_COMMIT, m1, k)->data) == 64;
+	CMD(RNIC_CMD_OP_QUERY_COUNTERS);
+	fw_cmd_exec(e);
+	check(ok && rnic_cmd_query_counters_get_doorbells(e) - dbs0 == 4, "fw-xport-sq-doorbells-of-one-qp-batched");
+	fw_xport_poll(); /* the CQ doorbell */
+	check(regs[RNIC_FW_REG_DB_STATUS / 4] == 0, "fw-xport-sq-doorbell-batch-leaves-the-next-kind");
 	event(RNIC_RX_EVENT_KIND_ACK, rnic_qp_ctx_get_sq_psn(fw_res.qp_ctx[qpn]) - 1, 0x1F);
 	struct rnicp_wc wc2[4];
 	int n2 = rnicp_cq_poll(&cq, 4, wc2);
