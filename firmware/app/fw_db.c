@@ -35,25 +35,26 @@ static int db_in_ring(uint32_t index, uint32_t from, uint32_t log_size)
  * once per WQE). The QP and page are the first doorbell's, checked by the caller. */
 #define SQ_DB_BATCH 8u
 
-static void sq_db_take(uint8_t *c, uint32_t ev, uint32_t num)
+static void sq_db_take(uint8_t *c, uint32_t ev, uint32_t value)
 {
-	FW_LAYOUT_ALIGN uint8_t e[4], ne[4], nv[4];
-	rnic_st_le32(e, ev);
-	for (uint32_t k = 0; k < SQ_DB_BATCH && rnic_mbox_in_status_v_valid(hal_rd32(RNIC_FW_REG_DB_STATUS)); k++) {
-		rnic_st_le32(ne, hal_rd32(RNIC_FW_REG_DB_DATA));
-		if (rnic_db_event_get_which(ne) * 4 != RNIC_DB_SQ_DB || rnic_db_event_get_page(ne) != rnic_db_event_get_page(e))
-			return;
-		rnic_st_le32(nv, hal_rd32(RNIC_FW_REG_DB_DATA + 4));
-		if (rnic_db_word_get_num(nv) != num)
-			return;
+	/* the mailbox words compared and taken apart in registers (the spec's word masks); the ring
+	 * bounds loaded once (only the producer index changes meanwhile) */
+	const uint32_t same_ev = RNIC_DB_EVENT_PAGE_MASK | RNIC_DB_EVENT_WHICH_MASK;
+	uint32_t next = rnic_qp_ctx_get_sq_next(c), log_size = rnic_qp_ctx_get_sq_log_size(c), k;
+	for (k = 0; k < SQ_DB_BATCH && rnic_mbox_in_status_v_valid(hal_rd32(RNIC_FW_REG_DB_STATUS)); k++) {
+		if ((hal_rd32(RNIC_FW_REG_DB_DATA) ^ ev) & same_ev)
+			break;
+		uint32_t nv = hal_rd32(RNIC_FW_REG_DB_DATA + 4);
+		if ((nv ^ value) & RNIC_DB_WORD_NUM_MASK)
+			break;
 		hal_wr32(RNIC_FW_REG_DB_POP, 1);
-		fw_perf.doorbells++;
-		uint32_t index = rnic_db_word_get_index(nv);
-		if (db_in_ring(index, rnic_qp_ctx_get_sq_next(c), rnic_qp_ctx_get_sq_log_size(c)))
+		uint32_t index = (nv & RNIC_DB_WORD_INDEX_MASK) >> RNIC_DB_WORD_INDEX_LSB;
+		if (db_in_ring(index, next, log_size))
 			rnic_qp_ctx_set_sq_pi(c, (uint16_t)index);
 		else
-			fw_log("doorbell %x value %x ignored", (unsigned)ev, (unsigned)rnic_ld_le32(nv));
+			fw_log("doorbell %x value %x ignored", (unsigned)ev, (unsigned)nv);
 	}
+	fw_perf.doorbells += k;
 }
 
 void fw_doorbell(uint32_t ev, uint32_t value)
@@ -75,7 +76,7 @@ void fw_doorbell(uint32_t ev, uint32_t value)
 		if (which * 4 == RNIC_DB_BF_DB) {
 			fw_sq_bf_doorbell(num, rnic_db_event_get_bf_seq(e));
 		} else {
-			sq_db_take(c, ev, num);
+			sq_db_take(c, ev, value);
 			fw_sq_service(num);
 		}
 		return;

@@ -509,7 +509,7 @@ static int32_t send_fast(uint32_t qpn, uint8_t *c, uint32_t idx)
 	/* an engine QP's first send needs a record there (send_one stalls the QP without); the
 	 * others a firmware record */
 	int srt = type == RNIC_QP_TYPE_RC && fw_srt_ok;
-	if (srt ? !was_sent(run, rnic_qp_ctx_get_sq_psn(c)) && !srt_room() : fw_res.swqe_free < 0)
+	if (srt ? !was_sent(run, rnic_qp_ctx_get_sq_psn(c)) && !srt_room_now() : fw_res.swqe_free < 0)
 		return -1;
 	int32_t b = sq_stage(c, idx);
 	if (b < 0)
