@@ -116,6 +116,15 @@ static __attribute__((noinline)) int32_t stage_bf(const uint8_t *c, uint32_t idx
 	return (int32_t)RNIC_FW_TC_BF_DATA_BASE;
 }
 
+void stage_bf_pass(const uint8_t *c, uint32_t idx)
+{
+	st_n = 0;
+	stage_db_done();
+	st_bf = 0;
+	if (stage_bf(c, idx) < 0)
+		fw_perf.bf_misses++;
+}
+
 /* Copies the staged WQEBB at tightly coupled address b (from sq_stage()) to w: unrolled, a load
  * and a store per word (the loop's counter and branch cost as much as the one-cycle load). */
 void stage_read(int32_t b, uint8_t *w)

@@ -43,6 +43,11 @@ static inline int32_t sq_stage(const uint8_t *c, uint32_t idx)
 }
 /* Copies the staged WQEBB at tightly coupled address b to w (64 bytes). */
 void stage_read(int32_t b, uint8_t *w);
+/* A bf_db's pass: the capture staged for the WQE at idx before it is asked for, as sq_stage_miss
+ * would at the first WQE (bf_seq taken; a capture that does not name it counted a miss, the
+ * WQE then read from the ring): the miss path's call and checks are off the BlueFlame WQE's
+ * latency. */
+void stage_bf_pass(const uint8_t *c, uint32_t idx);
 /* After reading a WQE from the capture: was it still this doorbell's the whole time? */
 int stage_bf_held(const uint8_t *c);
 /* Forgets the capture: the WQE is read again, from the ring. */

@@ -1315,6 +1315,13 @@ static void blueflame(void)
 	misses = fw_perf.bf_misses;
 	check(bf_post(0xB006, 1, bf_status(1, 14, 0, 1), 14, &reads) && reads == 1 && fw_perf.bf_misses == misses + 1,
 	      "fw-bf-capture-overtaken-while-read-reads-ring");
+	/* overtaken right after its first word was read (before any descriptor word): the one check
+	 * before the commit sees it all the same */
+	mock_bf_reads_left = 1;
+	mock_bf_status_after = bf_status(0, 15, 0, 1);
+	misses = fw_perf.bf_misses;
+	check(bf_post(0xB007, 1, bf_status(1, 15, 0, 1), 15, &reads) && reads == 1 && fw_perf.bf_misses == misses + 1,
+	      "fw-bf-capture-overtaken-at-first-read-reads-ring");
 	mock_bf_reads_left = 0;
 }
 
