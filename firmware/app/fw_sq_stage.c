@@ -25,6 +25,19 @@ static uint32_t pf_first, pf_n, pf_slot, pf_cmd0, pf_cmd1;
  * stage moves on, which frees its slots for the engine's next fetch. */
 uint8_t st_db;
 static uint32_t st_db_qpn; /* the QP of that record */
+uint32_t st_base, st_mask;
+_Static_assert((FW_WQF_BBS & (FW_WQF_BBS - 1)) == 0 && (FW_WQF_DB_BBS & (FW_WQF_DB_BBS - 1)) == 0 &&
+		       RNIC_DB_BF_DATA_BYTES / RNIC_WQEBB_BYTES >= 4 && RNIC_WQEBB_BYTES == 64,
+	       "sq_stage's staged address: regions of a power of two WQEBB slots, a capture of 4 WQEBBs");
+
+/* The stage's region (sq_stage's address of a staged WQEBB): from slot on, in the send buffer,
+ * the doorbell region or the capture. */
+static inline void stage_at(uint32_t base, uint32_t bbs, uint32_t slot)
+{
+	st_base = base;
+	st_mask = bbs - 1u;
+	st_slot = slot;
+}
 /* A used-up record shorter than this stays at the end of a pass (stage_db_used): the engine
  * extends it with the next doorbell of its QP, and the next pass takes that from it with one load
  * instead of a new record's search; a longer one is removed, so its slots are free for the next
@@ -112,6 +125,7 @@ static __attribute__((noinline)) int32_t stage_bf(const uint8_t *c, uint32_t idx
 	st_first = idx & 0xFFFFu;
 	st_n = n;
 	st_bf = 1;
+	stage_at(RNIC_FW_TC_BF_DATA_BASE, 4u, 0);
 	st_bf_seq = seq;
 	return (int32_t)RNIC_FW_TC_BF_DATA_BASE;
 }
@@ -194,7 +208,7 @@ static int32_t stage_db(uint32_t qpn, uint32_t idx, uint32_t *info)
 	FW_LAYOUT_ALIGN uint8_t i[4];
 	rnic_st_le32(i, v);
 	st_first = idx & 0xFFFFu;
-	st_slot = rnic_wqf_dbr_info_get_slot(i);
+	stage_at(RNIC_FW_TC_WQF_DB_BUF_BASE, FW_WQF_DB_BBS, rnic_wqf_dbr_info_get_slot(i));
 	st_db = 1;
 	st_db_qpn = qpn;
 	if (!rnic_wqf_dbr_info_get_done(i) && fw_wqf_dbr_wait())
@@ -225,13 +239,14 @@ static __attribute__((noinline)) int32_t stage_fetch(const uint8_t *c, uint32_t 
 	uint32_t first, last, n, own = 0;
 	if (pf_n && pf_c == c && pf_first == (idx & 0xFFFFu)) {
 		/* the prefetch holds idx: its commands are in flight or done */
-		n = pf_n, st_slot = pf_slot, first = pf_cmd0, last = pf_cmd1;
+		n = pf_n, first = pf_cmd0, last = pf_cmd1;
+		stage_at(RNIC_FW_TC_WQF_BUF_BASE, FW_WQF_BBS, pf_slot);
 	} else {
 		own = 1;
 		n = announced(c, idx);
 		if (n == 0)
 			n = 1; /* not announced (a flush reads what is there) */
-		st_slot = 0;
+		stage_at(RNIC_FW_TC_WQF_BUF_BASE, FW_WQF_BBS, 0);
 		first = fetch_issue(c, idx, n, st_slot, &last);
 	}
 	st_first = idx & 0xFFFFu;
