@@ -110,7 +110,7 @@ static int bf_status_names(uint32_t seq, uint32_t page, uint32_t *wqebbs)
 	return rnic_bf_status_get_valid(s) && rnic_bf_status_get_seq(s) == seq && rnic_bf_status_get_page(s) == page;
 }
 
-static __attribute__((noinline)) int32_t stage_bf(const uint8_t *c, uint32_t idx)
+static inline int32_t stage_bf_in(const uint8_t *c, uint32_t idx)
 {
 	FW_LAYOUT_ALIGN uint8_t ctl[RNIC_WQE_CTRL_SIZE];
 	uint32_t seq = (uint32_t)bf_seq, n;
@@ -130,12 +130,21 @@ static __attribute__((noinline)) int32_t stage_bf(const uint8_t *c, uint32_t idx
 	return (int32_t)RNIC_FW_TC_BF_DATA_BASE;
 }
 
-void stage_bf_pass(const uint8_t *c, uint32_t idx)
+/* Out of line for the miss path (its record and fetch paths stay short); stage_bf_pass has it
+ * inline (the BlueFlame WQE's latency). */
+static __attribute__((noinline)) int32_t stage_bf(const uint8_t *c, uint32_t idx)
+{
+	return stage_bf_in(c, idx);
+}
+
+/* Out of line: inlined, its code made fw_sq_service's every pass dearer (+13 cycles per WQE in
+ * the 1-QP stream); stage_bf's body inline here instead (-50 ns on the BlueFlame WRITE). */
+__attribute__((noinline)) void stage_bf_pass(const uint8_t *c, uint32_t idx)
 {
 	st_n = 0;
 	stage_db_done();
 	st_bf = 0;
-	if (stage_bf(c, idx) < 0)
+	if (stage_bf_in(c, idx) < 0)
 		fw_perf.bf_misses++;
 }
 
