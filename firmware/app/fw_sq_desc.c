@@ -509,7 +509,7 @@ static int32_t send_fast(uint32_t qpn, uint8_t *c, uint32_t idx)
 	/* an engine QP's first send needs a record there (send_one stalls the QP without); the
 	 * others a firmware record */
 	int srt = type == RNIC_QP_TYPE_RC && fw_srt_ok;
-	if (srt ? !was_sent(run, rnic_qp_ctx_get_sq_psn(c)) && !srt_room() : fw_res.swqe_free < 0)
+	if (srt ? !was_sent(run, rnic_qp_ctx_get_sq_psn(c)) && !srt_room_now() : fw_res.swqe_free < 0)
 		return -1;
 	int32_t b = sq_stage(c, idx);
 	if (b < 0)
@@ -537,9 +537,12 @@ static int32_t send_fast(uint32_t qpn, uint8_t *c, uint32_t idx)
 		rkey = hal_tc_rd32_at((uint32_t)b, g + 2);
 		g += RNIC_WQE_RADDR_SIZE / 4;
 	}
-	/* a BlueFlame WQE must have stayed this doorbell's while it was read (as in send_one): checked
-	 * here and again after the SGE words, before the commit */
-	if ((st_bf && !stage_bf_held(c)) || (txd_busy()))
+	/* A BlueFlame WQE must have stayed this doorbell's while it was read (as in send_one): checked
+	 * once, after the last word was read and before the commit (a capture overtaken earlier fails
+	 * that check as well: a bf_db's bf_seq never returns within a pass). Words taken from an
+	 * overtaken capture may have been stored into the mailbox then, but are not committed, and
+	 * send_one stores every word it sends. */
+	if (txd_busy())
 		return -1;
 	uint32_t psn = rnic_qp_ctx_get_sq_psn(c);
 	uint32_t tflags = (flags & (1u << RNIC_WQE_FLAG_SOLICITED)) ? 1u << RNIC_TX_FLAG_SOLICITED : 0;
@@ -594,6 +597,8 @@ void fw_sq_service(uint32_t qpn)
 	sq_paused = hal_rd32(RNIC_FW_REG_TX_PAUSE);
 	if (!cont || st_bf)
 		stage_pass_start();
+	if (bf_seq >= 0)
+		stage_bf_pass(c, rnic_qp_ctx_get_sq_next(c));
 	for (uint32_t k = 0; rnic_qp_ctx_get_sq_next(c) != rnic_qp_ctx_get_sq_pi(c); k++) {
 		uint32_t idx = rnic_qp_ctx_get_sq_next(c);
 		if (k == SQ_PASS_MAX) {

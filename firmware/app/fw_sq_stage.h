@@ -21,6 +21,10 @@ extern uint32_t sq_cont;
  * fetch). */
 extern uint32_t st_first, st_slot;
 extern uint8_t st_db;
+/* Where the staged WQEBBs lie, whichever region holds them: WQEBB st_first + rel (rel < st_n) at
+ * st_base + ((st_slot + rel) & st_mask) * 64 (the regions are rings of a power of two slots; the
+ * capture is slot 0 on). Set with the stage (stage_at), so a staged hit is one expression. */
+extern uint32_t st_base, st_mask;
 
 void stage_empty(void);
 /* At the start of a service pass: the prefetch is forgotten and nothing stays staged, except
@@ -37,12 +41,16 @@ static inline int32_t sq_stage(const uint8_t *c, uint32_t idx)
 {
 	uint32_t rel = (idx - st_first) & 0xFFFFu; /* SQ indices are 16 bits */
 	if (rel < st_n)
-		return (int32_t)(st_bf ? RNIC_FW_TC_BF_DATA_BASE + rel * 64u
-				 : st_db ? FW_WQF_DB_SLOT(st_slot + rel) : FW_WQF_SLOT(st_slot + rel));
+		return (int32_t)(st_base + ((st_slot + rel) & st_mask) * RNIC_WQEBB_BYTES);
 	return sq_stage_miss(c, idx);
 }
 /* Copies the staged WQEBB at tightly coupled address b to w (64 bytes). */
 void stage_read(int32_t b, uint8_t *w);
+/* A bf_db's pass: the capture staged for the WQE at idx before it is asked for, as sq_stage_miss
+ * would at the first WQE (bf_seq taken; a capture that does not name it counted a miss, the
+ * WQE then read from the ring): the miss path's call and checks are off the BlueFlame WQE's
+ * latency. */
+void stage_bf_pass(const uint8_t *c, uint32_t idx);
 /* After reading a WQE from the capture: was it still this doorbell's the whole time? */
 int stage_bf_held(const uint8_t *c);
 /* Forgets the capture: the WQE is read again, from the ring. */

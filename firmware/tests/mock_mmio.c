@@ -13,7 +13,7 @@ unsigned nwrites;
 int mock_failed;
 uint8_t mock_host[MOCK_HOST_BYTES];
 uint8_t mock_buf[4096];
-struct mock_mbox_rec mock_mbox[512];
+struct mock_mbox_rec mock_mbox[2048]; /* every commit of a test program (full: later ones are not recorded) */
 unsigned mock_nmbox;
 
 #define BUF_OFF (RNIC_FW_DMA_BUF_BASE - RNIC_FW_MMIO_BASE)
@@ -67,6 +67,31 @@ static void mock_commit(uint32_t commit_off, const uint32_t *src, uint32_t data_
 		rnic_st_le(r->data + 4 * w, 4, src[data_off / 4 + w]);
 }
 
+/* Doorbells queued behind the mailbox's entry (mock_db_push), loaded into it one by one as the
+ * firmware pops: the doorbell BAR's FIFO in front of the mailbox. */
+static uint32_t mock_dbq[32][2];
+static unsigned mock_dbq_rd, mock_dbq_n;
+
+static void mock_db_next(void)
+{
+	if (!mock_dbq_n || regs[RNIC_FW_REG_DB_STATUS / 4])
+		return;
+	regs[RNIC_FW_REG_DB_DATA / 4] = mock_dbq[mock_dbq_rd][0];
+	regs[RNIC_FW_REG_DB_DATA / 4 + 1] = mock_dbq[mock_dbq_rd][1];
+	regs[RNIC_FW_REG_DB_STATUS / 4] = 1;
+	mock_dbq_rd = (mock_dbq_rd + 1) % 32;
+	mock_dbq_n--;
+}
+
+void mock_db_push(uint32_t ev, uint32_t value)
+{
+	if (mock_dbq_n == 32)
+		return;
+	mock_dbq[(mock_dbq_rd + mock_dbq_n++) % 32][0] = ev;
+	mock_dbq[(mock_dbq_rd + mock_dbq_n - 1) % 32][1] = value;
+	mock_db_next();
+}
+
 void mock_mmio_wr32(uint32_t off, uint32_t v)
 {
 	if (off >= BUF_OFF && off < BUF_OFF + sizeof(mock_buf)) {
@@ -87,6 +112,7 @@ void mock_mmio_wr32(uint32_t off, uint32_t v)
 	case RNIC_FW_REG_DB_POP: /* takes the mock's time forward, so the firmware's cycle counts see it */
 		regs[RNIC_FW_REG_DB_STATUS / 4] = 0;
 		mock_now += MOCK_DB_POP_CYCLES;
+		mock_db_next();
 		break;
 	case RNIC_FW_REG_ETH_RX_POP: regs[RNIC_FW_REG_ETH_RX_STATUS / 4] = 0; break;
 	case RNIC_FW_REG_ETH_TX_SEND: /* the frame leaves at once: keep what the firmware wrote */

@@ -11,6 +11,8 @@ extern uint32_t writes[64][2];
 extern unsigned nwrites;
 extern int mock_failed;
 extern uint64_t mock_now; /* what hal_cycles() returns */
+/* A doorbell (db_event word, value) into the doorbell mailbox, or queued behind its entry. */
+void mock_db_push(uint32_t ev, uint32_t value);
 #define MOCK_DB_POP_CYCLES 7u /* a doorbell pop advances mock_now by this */
 
 void check(int ok, const char *name);
@@ -36,7 +38,7 @@ struct mock_mbox_rec {
 	uint32_t commit_off, arg;
 	uint8_t data[128];
 };
-extern struct mock_mbox_rec mock_mbox[512];
+extern struct mock_mbox_rec mock_mbox[2048];
 extern unsigned mock_nmbox;
 /* Commits to this mailbox (commit register offset) since index from; returns the count. */
 unsigned mock_mbox_count(uint32_t commit_off, unsigned from);
