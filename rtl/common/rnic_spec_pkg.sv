@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'h9CED3C50;
+  localparam logic [31:0] SPEC_HASH = 32'hBDF72FB7;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -219,6 +219,7 @@ package rnic_spec_pkg;
   localparam int unsigned FW_TC_WQF_RDB_BUF_BBS = 8;
   localparam int unsigned FW_TC_WQF_RDB_NUM = 8;
   localparam int unsigned FW_TC_WQF_RQF_YIELD = 256;
+  localparam int unsigned FW_TC_RQF_AHEAD_BBS = 4;
   localparam logic [11:0] FW_TC_EV_REC_BASE = 12'h980;
   localparam int unsigned FW_TC_EV_REC_NUM = 8;
   localparam logic [11:0] FW_TC_EVR_BASE = 12'h500;

@@ -216,13 +216,16 @@ module wqe_fetch #(
 
   // the evaluation of one doorbell: S_IDLE reads the QP's entries, S_EV the counts, S_K the
   // WQEBBs to fetch, S_GO stores the command and the record
-  // (S_LM, grant mode only: an RQ's count is cut to its grant, so a QP at its limit fetches
-  // nothing; the next grant store queues it again)
+  // (S_LM, grant mode only: an RQ's count is cut to its grant's limit plus the WQEs of
+  // fw_tc.rqf_ahead_bbs, fetched ahead and handed only once a grant passes them, so a RECV_DONE's
+  // refill needs no DMA read; a QP that far ahead fetches nothing, the next grant store queues it)
   typedef enum logic [2:0] { S_IDLE, S_EV, S_K, S_GO, S_LM } ev_state_e;
+  localparam int unsigned AheadBbs = rnic_spec_pkg::FW_TC_RQF_AHEAD_BBS;
   logic [16:0]       glim_ev_q;            // the QP's grant {en, limit} as the evaluation read it
+  logic [15:0]       gahead_q;             // its limit plus the WQEs fetched ahead (from S_EV)
   logic [16:0]       glim2_mem [NumQps];   // a copy of glim_mem (below) for the evaluator's read
-  logic [15:0]       gleft;                // RQ entries the grant leaves from the fetch index on
-  assign gleft = glim_ev_q[15:0] - fidx_q;
+  logic [15:0]       gleft;                // RQ entries the grant and the ahead leave from the fetch index on
+  assign gleft = gahead_q - fidx_q;
   ev_state_e         ev_q;
   logic [EntW-1:0]   ent_q;
   logic [15:0]       fidx_q;
@@ -295,6 +298,12 @@ module wqe_fetch #(
   logic [RdbCntW-1:0] rused_q;             // its slots held by records
   logic               rrec_pop, rfull;
   assign rrec_cnt = rrec_wp_q - rrec_rp_q;
+  // whether every record behind the head is of the head's QP (grant mode: a QP waiting at its
+  // limit keeps the head only then): record i's QP equals that of the record pushed before it
+  // (rrec_same_q), and rdiff_q counts the records behind the head where it does not
+  logic [RdbNum-1:0]  rrec_same_q;
+  logic [15:0]        rlast_qpn_q;         // the newest RQ record's QP
+  logic [RrCntW-1:0]  rdiff_q;
   logic               feed_pop;            // the receive feed removes the head record
   assign rrec_pop = ((tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_WQF_RQR_POP) || feed_pop) &&
                     rrec_cnt != '0;
@@ -491,6 +500,9 @@ module wqe_fetch #(
       rrec_rp_q <= '0;
       rrec_pend_q <= '0;
       rrec_err_q <= '0;
+      rrec_same_q <= '0;
+      rlast_qpn_q <= '0;
+      rdiff_q   <= '0;
       rslot_q   <= '0;
       rused_q   <= '0;
       pend_q    <= 1'b0;
@@ -503,6 +515,7 @@ module wqe_fetch #(
       cancel_q  <= 1'b0;
       n_q       <= '0;
       left_q    <= '0;
+      gahead_q  <= '0;
       free_q    <= '0;
       k_q       <= '0;
       ok_q      <= 1'b0;
@@ -590,6 +603,11 @@ module wqe_fetch #(
           base_q <= ent_q[EntW-1:23] + (58'(fidx_m) << ent_q[2:1]);
           ok_q   <= ent_q[0] && (ent_q[22:7] == cur_q[47:32] || cur_q[50]) && !cancel_q && !st_hit;
           ext_q  <= !cur_rq && rec_cnt != '0 && last_qpn_q == cur_qpn && last_end_q == fidx_q;
+          // (ahead only while the RQ records are all this QP's: a QP fetched ahead gives the
+          // head up to another QP's record behind it, and that record's removal and the fetch
+          // again at its next grant would be for nothing)
+          gahead_q <= glim_ev_q[15:0] + (rrec_cnt == '0 || (rdiff_q == '0 && rlast_qpn_q == cur_qpn)
+                                         ? 16'(AheadBbs >> ent_q[2:1]) : 16'd0);
           ev_q   <= gmode_q && cur_rq ? S_LM : S_K;
         end
         S_LM: begin
@@ -640,6 +658,15 @@ module wqe_fetch #(
         end
       end
       if (rrec_pop) rrec_rp_q <= rrec_rp_q + 1'b1;
+      if (go_push && cur_rq) begin
+        rrec_same_q[rrec_wp_q[RrAw-1:0]] <= cur_qpn == rlast_qpn_q;
+        rlast_qpn_q <= cur_qpn;
+      end
+      // (a record pushed as the only one left is the head: not behind it; a pop makes the record
+      // after the head the head)
+      rdiff_q <= rdiff_q + RrCntW'(go_push && cur_rq && cur_qpn != rlast_qpn_q &&
+                                   rrec_cnt != RrPw'(rrec_pop))
+                         - RrCntW'(rrec_pop && rrec_cnt > RrPw'(1) && !rrec_same_q[rrec_rp_q[RrAw-1:0] + 1'b1]);
       rused_q <= rused_q + (go_push && cur_rq ? RdbCntW'(kb) : '0)
                          - (rrec_pop ? rrec_bbs[rrec_rp_q[RrAw-1:0]] : '0);
       if (go_push || rd_cpl_valid_i) for (int i = 0; i < DbNum; i++) begin
@@ -690,6 +717,9 @@ module wqe_fetch #(
   logic [15:0]                 h_d_q, h_first_q;
   logic [1:0]                  h_lb_q;
   logic                        gdirty_q, gstp_q, gpu_q, c_off_q, c_pass_q, c_ahead_q, c_lim_q;
+  // a QP at its limit gives the head up (its record removed, its fetch index moved back): a
+  // record of another QP stands behind it, or another QP waits for room in the region
+  logic                        gyield_q;
   logic                        stop_v_q;
   logic [15:0]                 stop_qpn_q, stop_pos_q;
   logic [1:0]                  stop_rsn_q;
@@ -862,10 +892,13 @@ module wqe_fetch #(
             fs_q <= G_HEAD;                  // its state changed since the read
           end else if (c_off_q || c_pass_q) begin
             fs_q <= F_IDLE;                  // removed (gdec_pop): not fed, or passed
+          end else if (c_lim_q && !c_ahead_q && !gyield_q) begin
+            fs_q <= G_DEC;                   // at its limit, nobody else waits: the WQE is kept
+                                             // for the next grant (ghit reads it again)
           end else if (c_ahead_q || c_lim_q) begin
             rwd_qpn_q <= fqpn_q;             // removed: fetched again from feed later
             rwd_idx_q <= fpos_q;
-            gpu_q     <= c_ahead_q;          // (at its limit: the next grant queues it)
+            gpu_q     <= c_ahead_q && !c_lim_q;  // (at its limit: the next grant queues it)
             fs_q      <= G_RW;
           end else if (h_pend_q) begin
             fs_q <= G_HEAD;                  // its fetch is still in flight
@@ -988,7 +1021,8 @@ module wqe_fetch #(
   assign gd = gfeed_rd_q[15:0] - h_first_q;
   assign gl = glim_rd_q[15:0] - gfeed_rd_q[15:0];
   assign gdec_pop  = fs_q == G_DEC && !(gdirty_q || ghit) &&
-                     (c_off_q || c_pass_q || c_ahead_q || c_lim_q || (!h_pend_q && h_err_q && !stop_v_q));
+                     (c_off_q || c_pass_q || c_ahead_q || (c_lim_q && gyield_q) ||
+                      (!c_lim_q && !h_pend_q && h_err_q && !stop_v_q));
   assign gsge_stop = fs_q == F_EMIT && gpass_q && !gdis_q && sge_over_q && !stop_v_q;
   assign eng_st    = fs_q == G_RW && !(cfg_st || fidx_st);
 
@@ -1060,6 +1094,7 @@ module wqe_fetch #(
       rwf_clr_qpn_q <= '0;
       rs_q       <= 1'b0;
       room_q     <= 1'b1;
+      gyield_q   <= 1'b1;
       ev_room_q  <= 1'b0;
       lost_q     <= 1'b0;
       evq_v_q    <= 1'b0;
@@ -1103,6 +1138,9 @@ module wqe_fetch #(
       end
       // (the evaluation's free room was counted in S_EV: a record that left since then makes
       // room it did not see)
+      // (from registers, a cycle late: the hold is a choice of when, not of what is handed)
+      gyield_q <= !gmode_q || rdiff_q != '0 ||
+                  (!room_q && (rwf_cnt > (QpAw+1)'(1) || (rwf_cnt != '0 && rwf_head != fqpn_q[QpAw-1:0])));
       if (rrec_pop || (rd_cpl_valid_i && cpl_rdb)) room_q <= 1'b1;
       else if (go_exit && cur_rq && ok_q && !st_hit && k_q < n_q && k_q < left_q && !ev_room_q) room_q <= 1'b0;
       if (trig_pop) ev_room_q <= 1'b0;

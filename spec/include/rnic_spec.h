@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0x9CED3C50u
+#define RNIC_SPEC_HASH 0xBDF72FB7u
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -270,6 +270,7 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_TC_WQF_RDB_BUF_BBS 8u
 #define RNIC_FW_TC_WQF_RDB_NUM 8u
 #define RNIC_FW_TC_WQF_RQF_YIELD 256u
+#define RNIC_FW_TC_RQF_AHEAD_BBS 4u
 #define RNIC_FW_TC_EV_REC_BASE 0x980u
 #define RNIC_FW_TC_EV_REC_NUM 8u
 #define RNIC_FW_TC_EVR_BASE 0x500u
