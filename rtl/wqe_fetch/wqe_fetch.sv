@@ -726,7 +726,7 @@ module wqe_fetch #(
   // grant mode (below): the QP's grant and feed as read, the stores that touch them
   logic [16:0]                 glim_rd_q, gfeed_rd_q;
   logic [15:0]                 gpi_rd_q;
-  logic                        gst, gst_ok, gfst_ok, gpst, gstop_st, gwb, gpi_we;
+  logic                        gst, gst_ok, gfst_ok, gpst, gstop_st, gwb, gpi_we, gpi_st;
   rnic_spec_pkg::rqf_grant_t   gst_w;
   logic                        ghit, ghit_dis, gpu_need, gpu_go;
   logic [15:0]                 gd;          // how far the QP's feed lies past the record's first WQE
@@ -1012,6 +1012,8 @@ module wqe_fetch #(
   assign gfst_ok  = tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_RQF_FEED && 32'(st_qidx.qpn) < NumQps;
   assign gpst     = tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_RQF_POS;
   assign gstop_st = tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_RQF_STOP;
+  // the firmware's checked producer index (rqf_pi): the RAM's entry, and a re-evaluation queued
+  assign gpi_st   = tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_RQF_PI && 32'(st_qidx.qpn) < NumQps;
   assign gwb      = fs_q == G_WB && !gfst_ok;  // the firmware's rqf_feed store goes first
   // an rq_db of an enabled RQ from its page: its producer index is the re-evaluations'
   assign gpi_we   = ev_q == S_EV && cur_rq && !cur_q[50] && ent_q[0] && ent_q[22:7] == cur_q[47:32];
@@ -1035,7 +1037,10 @@ module wqe_fetch #(
     if (gst_ok) glim2_mem[gst_w.qpn[QpAw-1:0]] <= {gst_w.en, gst_w.limit};  // the evaluator's copy
     if (gfst_ok) gfeed_mem[st_qidx.qpn[QpAw-1:0]] <= {1'b0, st_qidx.index};
     else if (gwb) gfeed_mem[fqpn_q[QpAw-1:0]] <= {gstp_q, fpos_q};
-    if (gpi_we) gpi_mem[cur_qpn[QpAw-1:0]] <= cur_pi;
+    // (the firmware's store goes first: it takes every rq_db the engine does, later, so the
+    // index the engine's write would have left comes again with the firmware's next store)
+    if (gpi_st) gpi_mem[st_qidx.qpn[QpAw-1:0]] <= st_qidx.index;
+    else if (gpi_we) gpi_mem[cur_qpn[QpAw-1:0]] <= cur_pi;
     glim_rd_q  <= glim_mem[ga];
     gfeed_rd_q <= gfeed_mem[ga];
     gpi_rd_q   <= gpi_mem[rwf_head];
@@ -1110,8 +1115,9 @@ module wqe_fetch #(
         lost_q  <= 1'b1;
       end
       if (gpst) pos_sel_q <= st_qidx.qpn;
-      gpush_q <= gst_ok && gst_w.en == 1'b1;
+      gpush_q <= (gst_ok && gst_w.en == 1'b1) || gpi_st;
       if (gst) gpush_qpn_q <= gst_w.qpn[QpAw-1:0];
+      else if (gpi_st) gpush_qpn_q <= st_qidx.qpn[QpAw-1:0];
       rq_v_q <= src_a || src_b || src_c;
       rq_qpn_q <= rw_qpn;
       if (rw_push) begin

@@ -1967,6 +1967,55 @@ static void grant_tests(TbResults &r, Tb &tb, unsigned steps) {
     settle_qp(b);
     a.clean = b.clean = false;
   }
+  // The firmware's checked producer index (rqf_pi). (1) The engine's producer-index RAM keeps
+  // the index of an earlier life of the QPN (an rq_db 10 past, taken while the grant was off);
+  // the QP given back with rqf_pi at its real index and its limit 8 past it: nothing handed;
+  // then 2 posted: those 2. (2) 8 posted, their rq_db dropped by the full doorbell FIFO
+  // (rqf_status.lost): nothing fetched; the firmware's rqf_pi store of that index fetches them.
+  unsigned n_pi_stale = 0, n_pi_lost = 0;
+  {
+    GrantQp &f = gq[2];
+    settle_qp(f);
+    f.clean = true;
+    disable_read(f);
+    rq_ring(tb, f.q.qpn, f.q.page, (f.q.pi + 10) & 0xFFFF);
+    run(200);
+    tb.tc_wr(RNIC_FW_TC_RQF_FEED, qidx_word(f.q.qpn, f.exp));
+    tb.tc_wr(RNIC_FW_TC_RQF_PI, qidx_word(f.q.qpn, f.q.pi));
+    grant_store(tb, f.q.qpn, limit_of(f), true);
+    rq_set_fidx(tb, f.q.qpn, f.exp);
+    run(1500);
+    bool ok = f.exp == f.q.pi;
+    f.q.pi = (f.q.pi + 2) & 0xFFFF;
+    rq_ring(tb, f.q.qpn, f.q.page, f.q.pi);
+    run(1500);
+    ok &= f.exp == f.q.pi;
+    if (!ok) std::printf("# grant: rqf_pi at the give-back: qpn %u handed up to %u, posted %u\n", f.q.qpn, f.exp, f.q.pi);
+    n_pi_stale += ok;
+    settle_qp(f);
+    uint32_t e0 = f.exp;
+    // (six doorbells of another QP from a wrong page fill the FIFO: the next one, the QP's, is dropped)
+    for (int k = 0; k < 6; k++) rq_ring(tb, gq[0].q.qpn, gq[0].q.page ^ 1, 0);
+    f.q.pi = (e0 + 8) & 0xFFFF;
+    rq_ring(tb, f.q.qpn, f.q.page, f.q.pi);
+    run(1500);
+    uint8_t st[4];
+    rnic_st_le32(st, tb.tc_rd(RNIC_FW_TC_RQF_STATUS));
+    bool lost = rnic_rqf_status_get_lost(st), short_of = f.exp != f.q.pi;
+    tb.tc_wr(RNIC_FW_TC_RQF_PI, qidx_word(f.q.qpn, f.q.pi));
+    run(1500);
+    for (int c = 0; c < 16 && f.exp != f.q.pi; c++) {
+      consume(f, true);
+      run(200);
+    }
+    tb.tc_wr(RNIC_FW_TC_WQF_DB_CTL, 2 | 4);  // (clears lost)
+    if (!(lost && short_of && f.exp == f.q.pi))
+      std::printf("# grant: lost rq_db: lost %d, short before rqf_pi %d, qpn %u handed up to %u of %u\n", int(lost),
+                  int(short_of), f.q.qpn, f.exp, f.q.pi);
+    n_pi_lost += lost && short_of && f.exp == f.q.pi;
+    settle_qp(f);
+    f.clean = false;
+  }
   // a record whose fetch failed holding a QP's feed, made on purpose: one WQE posted and fetched
   // with a bus error
   for (int t = 0; t < 2; t++) {
@@ -2049,6 +2098,9 @@ static void grant_tests(TbResults &r, Tb &tb, unsigned steps) {
   r.check(n_yield_ok == 2, "wqf-grant-held-limit-yields-to-another-qp",
           "%u of 2: a QP held at its limit with WQEs ahead gave the head to another QP's record / to another QP "
           "waiting for room", n_yield_ok);
+  r.check(n_pi_stale == 1 && n_pi_lost == 1, "wqf-grant-rqf-pi-stale-index-and-lost-doorbell",
+          "rqf_pi: a stale index not fetched past %u of 1, the WQEs of a dropped rq_db fetched %u of 1", n_pi_stale,
+          n_pi_lost);
   r.check(n_solo_ok == 1, "wqf-grant-ahead-only-alone",
           "a QP fetched ahead while another QP's record was in the region");
   r.check(n_off > 0 && n_pass > 0 && n_ahead > 0 && n_lim > 0 && n_reeval > 0 && rnic_rqf_status_get_present(st),
