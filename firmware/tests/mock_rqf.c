@@ -19,7 +19,7 @@ extern unsigned mock_qp_log2;
 #define QPS 4096u /* mock_mmio.c's MOCK_SQS */
 
 unsigned mock_rqg_on, mock_rqg_hold, mock_rqg_fifo_full, mock_rqg_pos_lag = 1, mock_rqg_pos_busy;
-unsigned mock_rqg_holds;
+unsigned mock_rqg_holds, mock_rqg_pi_stores;
 unsigned mock_rqg_handed, mock_rqg_removed, mock_rqg_rewound, mock_rqg_stops, mock_rqg_reevals, mock_rqg_lost,
 	mock_rqg_dbs, mock_rqg_pos_loads, mock_rqg_violations, mock_rqg_mode;
 struct mock_rqg_qp mock_rqg_qp[QPS];
@@ -274,6 +274,16 @@ void mock_rqg_store(uint32_t off, uint32_t v)
 			violation("rqf_feed while the grant is enabled", q);
 		mock_rqg_qp[q].feed = rnic_wqf_sq_qidx_v_index(v);
 		mock_rqg_qp[q].stopped = 0;
+		pend = 1;
+		return;
+	}
+	if (off == RNIC_FW_TC_RQF_PI) {
+		/* the firmware's checked producer index: the re-evaluations' from now on, one queued */
+		uint32_t q = rnic_wqf_sq_qidx_v_qpn(v);
+		mock_rqg_qp[q].pi = rnic_wqf_sq_qidx_v_index(v);
+		mock_rqg_pi_stores++;
+		if (mock_rqg_mode)
+			queue(q);
 		pend = 1;
 		return;
 	}
