@@ -1120,10 +1120,7 @@ module wqe_fetch #(
       else if (gpi_st) gpush_qpn_q <= st_qidx.qpn[QpAw-1:0];
       rq_v_q <= src_a || src_b || src_c;
       rq_qpn_q <= rw_qpn;
-      if (rw_push) begin
-        rwf_wp_q <= rwf_wp_q + 1'b1;
-        rwf_pend_q[rq_qpn_q] <= 1'b1;
-      end
+      if (rw_push) rwf_wp_q <= rwf_wp_q + 1'b1;
       // (the served QP's pending bit clears a cycle later, from a register: the LUTRAM read of
       // the queue's head and the 1024-way clear in one cycle were 9 LUT levels in the 100g core.
       // A push of that QP in between is dropped as a duplicate; the evaluation just queued for
@@ -1134,7 +1131,13 @@ module wqe_fetch #(
         rwf_rp_q <= rwf_rp_q + 1'b1;
         rwf_clr_qpn_q <= rwf_head;
       end
-      if (rwf_clr_q) rwf_pend_q[rwf_clr_qpn_q] <= 1'b0;
+      // (per bit with constant indices: with session 28's fetch ahead, Yosys 0.23 mapped the two
+      // indexed writes at NumQps 1024 to a 16-way mux per bit, 9 413 LUT for the block against
+      // 7 022 so; the clear goes last, as before)
+      if (rw_push || rwf_clr_q)
+        for (int i = 0; i < NumQps; i++)
+          if (rwf_clr_q && rwf_clr_qpn_q == QpAw'(i)) rwf_pend_q[i] <= 1'b0;
+          else if (rw_push && rq_qpn_q == QpAw'(i)) rwf_pend_q[i] <= 1'b1;
       if (!rs_q) rs_q <= gmode_q && rwf_wp_q != rwf_rp_q && room_q && ev_q == S_IDLE && tw_q == tr_q;
       else if (syn_push) rs_q <= 1'b0;
       if (src_c && !src_a && !src_b) evq_v_q <= 1'b0;
