@@ -302,7 +302,7 @@ void fw_rq_service(uint32_t qpn)
 		/* grant mode: the engine refills a QP it feeds by itself (a limit that stopped at
 		 * rq_pi moves with it); one the firmware took over goes back when it may */
 		if (run->rqg) {
-			fw_rqg_grant(qpn, c, run, 0);
+			fw_rqg_grant(qpn, c, 0);
 			return;
 		}
 		if (fw_rqg_give(qpn, c, run))
@@ -426,7 +426,7 @@ void fw_rq_done(const uint8_t *ev)
 	if (run->rqg) {
 		/* grant mode: one store is the whole refill (the limit one past the consumed buffer),
 		 * before the CQE so that the engine's fetch starts earlier */
-		fw_rqg_grant(qpn, ctx(qpn), run, 1);
+		fw_rqg_grant(qpn, ctx(qpn), 1);
 		recv_cqe(qpn, rnic_rx_event_get_wr_id(ev), rnic_rx_event_get_status(ev),
 			 kind == RNIC_RX_EVENT_KIND_WRITE_IMM_DONE ? RNIC_WC_OPCODE_RECV_RDMA_WITH_IMM : RNIC_WC_OPCODE_RECV,
 			 rnic_rx_event_get_byte_len(ev), rnic_rx_event_get_imm_data(ev), rnic_rx_event_get_flags(ev),
@@ -463,14 +463,14 @@ void fw_rq_resp_error(const uint8_t *ev)
 	fw_qp_fatal(qpn, st, RNIC_EQ_QP_SIDE_RESPONDER);
 }
 
-/* The RQ doorbell's pass (rq_pi just set): a QP the engine feeds and knows the producer index of
- * needs nothing (the engine fetched on the doorbell itself); otherwise the refill as before. */
+/* The RQ doorbell's pass (rq_pi just set): a QP the engine feeds gets the checked producer index
+ * (the engine fetched on the doorbell itself, unless its doorbell FIFO dropped it: then on this
+ * store); otherwise the refill as before. */
 void fw_rq_doorbell(uint32_t qpn)
 {
-	struct fw_qp_run *run = &fw_res.qp_run[qpn];
-	if (run->rqg && run->rqg_ok)
+	if (fw_res.qp_run[qpn].rqg) {
+		fw_rqg_pi(qpn, rnic_qp_ctx_get_rq_pi(ctx(qpn)));
 		return;
-	if (fw_wqf_rqg && run->rqf_en && !run->rqg_ok)
-		fw_rqg_doorbell(run); /* then the limit moves with rq_pi, or to the slots */
+	}
 	fw_rq_service(qpn);
 }

@@ -34,7 +34,7 @@ int main(void)
 		fw_xport_poll();
 		fw_timers_poll();
 		if (fw_wqf_rqg)
-			fw_rqg_poll(); /* the receive feed's stops and lost rq_dbs (one load) */
+			fw_rqg_poll(); /* the receive feed's stops (one load) */
 		/* ARP can wait microseconds; the loop is latency for every doorbell and event, so the
 		 * queue is looked at on one pass in 32 (make bench-rdma --quick, 8 B WRITE doorbell to remote
 		 * memory: +128 ns polled on every pass, +16 ns on one in 32). */

@@ -94,7 +94,6 @@ struct fw_qp_run {
 	/* the receive feed's grant mode (fw_rq_grant.c; bits of rqf_en's byte: the struct has no
 	 * byte to spare in the QP-context RAM's entry) */
 	uint8_t rqg : 1;      /* the engine feeds this RQ (its grant enabled); rq_posted is then its own */
-	uint8_t rqg_ok : 1;   /* the engine has seen the last rq_db the firmware took: it knows rq_pi */
 	uint8_t rqg_hold : 1; /* the firmware feeds the QP until it handed or completed the WQE the
 			       * engine stopped at (the first its refill meets) */
 	union {

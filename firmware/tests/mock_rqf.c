@@ -19,6 +19,7 @@ extern unsigned mock_qp_log2;
 #define QPS 4096u /* mock_mmio.c's MOCK_SQS */
 
 unsigned mock_rqg_on, mock_rqg_hold, mock_rqg_fifo_full, mock_rqg_pos_lag = 1, mock_rqg_pos_busy;
+unsigned mock_rqg_holds, mock_rqg_pi_stores;
 unsigned mock_rqg_handed, mock_rqg_removed, mock_rqg_rewound, mock_rqg_stops, mock_rqg_reevals, mock_rqg_lost,
 	mock_rqg_dbs, mock_rqg_pos_loads, mock_rqg_violations, mock_rqg_mode;
 struct mock_rqg_qp mock_rqg_qp[QPS];
@@ -61,8 +62,18 @@ static void pop(void)
 	room = 1;
 }
 
+/* 1 if every RQ record is qpn's (or there is none): the RTL's rdiff_q / rlast_qpn_q */
+static int alone(uint32_t qpn)
+{
+	for (unsigned i = 0; i < mock_wqf_rrec_n; i++)
+		if (mock_rrec[(mock_rrec_rd + i) % RNIC_FW_TC_WQF_RDB_NUM].qpn != qpn)
+			return 0;
+	return 1;
+}
+
 /* An rq_db's evaluation (syn: a re-evaluation, the QP's last producer index, its page not
- * checked): the count cut to the grant, then to the ring end and the free region. */
+ * checked): the count cut to the grant's limit plus the WQEs fetched ahead (fw_tc.rqf_ahead_bbs,
+ * only while the QP is alone in the region), then to the ring end and the free region. */
 static void eval(uint32_t qpn, uint32_t pi, int syn, uint32_t page)
 {
 	struct mock_rq *q = &mock_rq[qpn];
@@ -71,12 +82,13 @@ static void eval(uint32_t qpn, uint32_t pi, int syn, uint32_t page)
 		return;
 	if (!syn)
 		g->pi = pi;
-	uint32_t size = 1u << q->log, n = (pi - q->fidx) & 0xFFFFu, gl = (g->limit - q->fidx) & 0xFFFFu;
+	uint32_t ahead = alone(qpn) ? RNIC_FW_TC_RQF_AHEAD_BBS >> q->lb : 0;
+	uint32_t size = 1u << q->log, n = (pi - q->fidx) & 0xFFFFu, gl = (g->limit + ahead - q->fidx) & 0xFFFFu;
 	if (n == 0 || n > size)
 		return;
 	n = !g->en || (gl & 0x8000u) ? 0 : gl < n ? gl : n;
 	if (n == 0)
-		return; /* at the limit: the next grant queues the QP */
+		return; /* at the limit and ahead: the next grant queues the QP */
 	uint32_t left = size - (q->fidx & (size - 1));
 	uint32_t free = mock_wqf_rrec_n == RNIC_FW_TC_WQF_RDB_NUM ? 0 : (RNIC_FW_TC_WQF_RDB_BUF_BBS - mock_rused) >> q->lb;
 	uint32_t k = n < left ? n : left;
@@ -99,6 +111,20 @@ static void stop(uint32_t qpn, uint32_t pos, uint32_t rsn)
 	pop();
 }
 
+/* A QP at its limit gives the head up: a record of another QP behind it, or another QP queued
+ * while an evaluation found no room (the RTL's gyield_q) */
+static int yield(uint32_t qpn)
+{
+	if (!alone(qpn))
+		return 1;
+	if (room)
+		return 0;
+	for (unsigned i = 0; i < rw_n; i++)
+		if (rw_fifo[(rw_rd + i) % QPS] != qpn)
+			return 1;
+	return 0;
+}
+
 /* One pass over the head record: 1 if it changed something. */
 static int head(void)
 {
@@ -113,12 +139,18 @@ static int head(void)
 		mock_rqg_removed++;
 		return 1;
 	}
-	if ((d & 0x8000u) || gl == 0 || (gl & 0x8000u)) {
-		/* further on than the feed, or the QP at its limit: fetched again from the feed later */
+	int lim = gl == 0 || (gl & 0x8000u);
+	if (lim && !(d & 0x8000u) && !yield(qpn)) {
+		mock_rqg_holds++;
+		return 0; /* at its limit: the WQE, fetched ahead, waits for the next grant */
+	}
+	if ((d & 0x8000u) || lim) {
+		/* further on than the feed, or the QP at its limit giving the head up: fetched again
+		 * from the feed later (at its limit: at its next grant) */
 		pop();
 		mock_rq[qpn].fidx = g->feed;
 		mock_rqg_rewound++;
-		if (d & 0x8000u)
+		if ((d & 0x8000u) && !lim)
 			queue(qpn);
 		return 1;
 	}
@@ -242,6 +274,16 @@ void mock_rqg_store(uint32_t off, uint32_t v)
 			violation("rqf_feed while the grant is enabled", q);
 		mock_rqg_qp[q].feed = rnic_wqf_sq_qidx_v_index(v);
 		mock_rqg_qp[q].stopped = 0;
+		pend = 1;
+		return;
+	}
+	if (off == RNIC_FW_TC_RQF_PI) {
+		/* the firmware's checked producer index: the re-evaluations' from now on, one queued */
+		uint32_t q = rnic_wqf_sq_qidx_v_qpn(v);
+		mock_rqg_qp[q].pi = rnic_wqf_sq_qidx_v_index(v);
+		mock_rqg_pi_stores++;
+		if (mock_rqg_mode)
+			queue(q);
 		pend = 1;
 		return;
 	}

@@ -1,8 +1,10 @@
 /* The mock WQE fetch engine's grant mode (rtl/wqe_fetch "Grant mode", spec fw_tc rqf_*,
  * wqf_db_ctl bit 2), hooked into mock_mmio.c: per QP a limit and enable, a feed position and
  * stopped flag, the producer index of its last rq_db; the head-record rule (hand, remove,
- * remove and rewind the fetch index, stop), the re-evaluation queue, the fetch of an rq_db cut
- * to the grant, the stop register, the read-back, the lost rq_db. */
+ * remove and rewind the fetch index, stop; at the limit the record kept until a grant or another
+ * QP needs the head), the re-evaluation queue, the fetch of an rq_db cut to the grant plus
+ * fw_tc.rqf_ahead_bbs while the QP is alone in the region, the stop register, the read-back, the
+ * lost rq_db, the firmware's producer index (rqf_pi). */
 #ifndef MOCK_RQF_H
 #define MOCK_RQF_H
 
@@ -22,6 +24,10 @@ extern unsigned mock_rqg_pos_lag, mock_rqg_pos_busy;
  * lost, rq_dbs taken, rqf_pos loads */
 extern unsigned mock_rqg_handed, mock_rqg_removed, mock_rqg_rewound, mock_rqg_stops, mock_rqg_reevals,
 	mock_rqg_lost, mock_rqg_dbs, mock_rqg_pos_loads;
+/* passes that found the head record's QP at its limit and kept the record (fetched ahead) */
+extern unsigned mock_rqg_holds;
+/* rqf_pi stores (the firmware's checked producer index) */
+extern unsigned mock_rqg_pi_stores;
 /* protocol violations by the firmware (each also named on stderr): a record popped or a feed
  * command in grant mode, an rq_desc committed for a QP whose grant is enabled, rqf_feed while the
  * grant is enabled, the mode turned on before every QP's grant was written, a WQE handed past the

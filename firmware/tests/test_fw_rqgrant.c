@@ -2,7 +2,8 @@
  * engine of mock_rqf.c): the engine, not the firmware, hands the RQ WQEs of its records; a
  * receive event's refill is one grant store; a stop (a failed fetch, too many SGEs) is taken
  * over and completed as the firmware's own path completes it; a takeover and give-back lose no
- * WQE and hand none twice; a lost rq_db is re-posted by a takeover. Every rq_desc is checked
+ * WQE and hand none twice; a lost rq_db's WQEs are fetched on the firmware's rqf_pi store of its
+ * checked producer index, with no takeover. Every rq_desc is checked
  * byte for byte against the host's WQE, per QP in ring order. */
 #include <stdio.h>
 #include <string.h>
@@ -221,10 +222,16 @@ static void bring_up(void)
 	boot();
 	check(fw_wqf_rqg && mock_rqg_mode && mock_wqf_rdb_on && mock_rqg_violations == 0, "fw-rqg-mode-on-after-every-grant-off");
 	struct qp q;
+	/* the engine's producer-index RAM as an earlier life of the QPNs left it (no reset): the
+	 * give-back's rqf_pi must replace it, or the grant of the slots hands unposted WQEs */
+	for (unsigned i = 0; i < 64; i++)
+		mock_rqg_qp[i].pi = 0x0123;
+	unsigned h0 = mock_rqg_handed, p0 = mock_rqg_pi_stores;
 	create(&q, 0, RNIC_QP_STATE_RTS);
 	const struct mock_rqg_qp *g = &mock_rqg_qp[q.qpn];
-	check(g->en && g->feed == 0 && g->limit == 0 && fw_res.qp_run[q.qpn].rqg && !fw_res.qp_run[q.qpn].rqg_ok,
-	      "fw-rqg-live-qp-granted-limit-at-rq-pi");
+	check(g->en && g->feed == 0 && g->limit == SLOTS && g->pi == 0 && fw_res.qp_run[q.qpn].rqg &&
+		      mock_rqg_pi_stores > p0 && mock_rqg_handed == h0,
+	      "fw-rqg-live-qp-granted-the-slots-its-pi-stored");
 	/* without the mode (an older engine) nothing of it is used */
 	mock_rqg_reset();
 	mock_rqg_on = 0;
@@ -239,12 +246,12 @@ static void stream(void)
 	boot();
 	struct qp q, *qs[1] = { &q };
 	create(&q, 0, RNIC_QP_STATE_RTS);
-	unsigned m = mock_nmbox, h0 = mock_rqg_handed, f0 = mock_wqf_cmds, s0 = mock_rqg_reevals;
+	unsigned m = mock_nmbox, h0 = mock_rqg_handed, f0 = mock_wqf_cmds, s0 = mock_rqg_reevals, k0 = mock_rqg_holds;
 	for (int i = 0; i < 3; i++)
 		post(&q, 0);
 	ring(&q);
 	int ok3 = descs(m, qs, 1, (int[]){ 3 });
-	check(ok3 && fw_commits(m, h0) == 0 && mock_wqf_cmds == f0 && fw_res.qp_run[q.qpn].rqg_ok,
+	check(ok3 && fw_commits(m, h0) == 0 && mock_wqf_cmds == f0 && mock_rqg_qp[q.qpn].pi == q.rq.pi,
 	      "fw-rqg-engine-hands-the-records-byte-exact");
 	/* 40 more, posted in batches of 5 ahead of the completions (the ring is 16 deep) */
 	int ok = 1;
@@ -267,7 +274,10 @@ static void stream(void)
 		q.next_desc = 0;
 	}
 	ok &= descs(m, qs, 1, (int[]){ (int)(q.done + SLOTS < q.rq.pi ? q.done + SLOTS : q.rq.pi) });
-	check(ok && fw_commits(m, h0) == 0 && mock_wqf_cmds == f0 && mock_rqg_violations == 0 && mock_rqg_reevals > s0,
+	/* (the engine fetched WQEs past the limit and kept them at the head for the next grant: none
+	 * was handed past the slots, descs above) */
+	check(ok && fw_commits(m, h0) == 0 && mock_wqf_cmds == f0 && mock_rqg_violations == 0 && mock_rqg_reevals > s0 &&
+		      mock_rqg_holds > k0,
 	      "fw-rqg-recv-done-one-grant-engine-refills-in-order");
 }
 
@@ -350,9 +360,9 @@ static void stop_fetch(void)
 	      "fw-rqg-stop-failed-fetch-firmware-fetches-then-given-back");
 }
 
-/* An rq_db lost in grant mode (the engine's doorbell FIFO full): the next pass clears the flag,
- * the one after takes the QPs over; the firmware hands the WQEs itself, once each, and gives the
- * QP back at the next rq_db the engine takes. */
+/* An rq_db lost in grant mode (the engine's doorbell FIFO full): the firmware's pass of it stores
+ * the producer index it checked (rqf_pi), and the engine fetches and hands its WQEs; no QP is
+ * taken over, none lost, none handed twice, the other QP untouched. */
 static void lost_db(void)
 {
 	boot();
@@ -364,32 +374,28 @@ static void lost_db(void)
 	post(&b, 0);
 	ring(&b);
 	pass();
-	unsigned m = mock_nmbox;
+	unsigned m = mock_nmbox, h0 = mock_rqg_handed, t0 = mock_rqg_pos_loads;
 	a.next_desc = b.next_desc = 1;
 	post(&a, 0);
 	post(&a, 0);
 	mock_rqg_fifo_full = 1;
-	ring(&a); /* lost: the engine fetches nothing */
-	int ok = mock_rqg_lost == 1 && mock_nmbox == m && rnic_rqf_status_v_lost(hal_tc_rd32(RNIC_FW_TC_RQF_STATUS));
-	pass(); /* flag cleared, resynchronisation next pass */
-	ok &= !rnic_rqf_status_v_lost(hal_tc_rd32(RNIC_FW_TC_RQF_STATUS)) && fw_res.qp_run[a.qpn].rqg;
-	pass(); /* A taken over, its two WQEs handed by the firmware, then every posted WQE handed: A
-		 * goes back (the engine needs no index it lacks); B (nothing waiting) given back at once */
-	ok &= fw_res.qp_run[a.qpn].rqg && fw_res.qp_run[b.qpn].rqg && !fw_res.qp_run[a.qpn].rqg_ok &&
-	      mock_rqg_qp[a.qpn].feed == 3 && mock_mbox_count(RNIC_FW_TC_RQD_COMMIT, m) == 2 && mock_rqg_qp[b.qpn].en;
+	ring(&a); /* lost to the engine; the firmware's pass of it stores rqf_pi */
+	int ok = mock_rqg_lost == 1 && rnic_rqf_status_v_lost(hal_tc_rd32(RNIC_FW_TC_RQF_STATUS)) &&
+		 mock_rqg_qp[a.qpn].pi == 3 && mock_rqg_qp[a.qpn].feed == 3;
+	pass();
+	pass();
+	ok &= fw_res.qp_run[a.qpn].rqg && fw_res.qp_run[b.qpn].rqg && mock_rqg_pos_loads == t0;
 	recv_done(&a);
-	ok &= cqe(wr_of(&a, 0), RNIC_WC_STATUS_SUCCESS) && fw_res.qp_run[a.qpn].rqg && !fw_res.qp_run[a.qpn].rqg_ok;
-	pass();
+	ok &= cqe(wr_of(&a, 0), RNIC_WC_STATUS_SUCCESS);
 	post(&a, 0);
-	ring(&a); /* taken by the engine, which hands it: the index is the engine's again */
-	pass();
-	ok &= fw_res.qp_run[a.qpn].rqg && fw_res.qp_run[a.qpn].rqg_ok;
+	ring(&a);
 	recv_done(&a);
 	post(&b, 0);
 	ring(&b);
 	recv_done(&b);
 	ok &= cqe(wr_of(&a, 1), RNIC_WC_STATUS_SUCCESS) && cqe(wr_of(&b, 0), RNIC_WC_STATUS_SUCCESS);
-	check(ok && descs(m, qs, 2, (int[]){ 3, 1 }) && mock_rqg_violations == 0, "fw-rqg-lost-rq-db-taken-over-none-lost-none-twice");
+	check(ok && descs(m, qs, 2, (int[]){ 3, 1 }) && fw_commits(m, h0) == 0 && mock_rqg_violations == 0,
+	      "fw-rqg-lost-rq-db-fetched-on-rqf-pi-no-takeover");
 }
 
 /* Receives posted in INIT: the engine hands the slots' worth; the move to RTR writes the QP-table

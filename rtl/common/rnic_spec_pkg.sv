@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'h8BF3363B;
+  localparam logic [31:0] SPEC_HASH = 32'h5FF6B800;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -220,6 +220,7 @@ package rnic_spec_pkg;
   localparam int unsigned FW_TC_WQF_RDB_BUF_BBS = 8;
   localparam int unsigned FW_TC_WQF_RDB_NUM = 8;
   localparam int unsigned FW_TC_WQF_RQF_YIELD = 256;
+  localparam int unsigned FW_TC_RQF_AHEAD_BBS = 4;
   localparam logic [11:0] FW_TC_EV_REC_BASE = 12'h980;
   localparam int unsigned FW_TC_EV_REC_NUM = 8;
   localparam logic [11:0] FW_TC_EVR_BASE = 12'h500;
@@ -288,6 +289,7 @@ package rnic_spec_pkg;
   localparam logic [11:0] FW_TC_RQF_POS = 12'h934;
   localparam logic [11:0] FW_TC_RQF_STATUS = 12'h938;
   localparam logic [11:0] FW_TC_RQF_STOP = 12'h93C;
+  localparam logic [11:0] FW_TC_RQF_PI = 12'h940;
   // the descriptor mailboxes' page (offset bit 12) and their registers, offsets in the window
   localparam logic [12:0] FW_TC_MBOX_PAGE = 13'h1000;
   localparam logic [12:0] FW_TC_TXD_DATA = 13'h1000;

@@ -216,13 +216,16 @@ module wqe_fetch #(
 
   // the evaluation of one doorbell: S_IDLE reads the QP's entries, S_EV the counts, S_K the
   // WQEBBs to fetch, S_GO stores the command and the record
-  // (S_LM, grant mode only: an RQ's count is cut to its grant, so a QP at its limit fetches
-  // nothing; the next grant store queues it again)
+  // (S_LM, grant mode only: an RQ's count is cut to its grant's limit plus the WQEs of
+  // fw_tc.rqf_ahead_bbs, fetched ahead and handed only once a grant passes them, so a RECV_DONE's
+  // refill needs no DMA read; a QP that far ahead fetches nothing, the next grant store queues it)
   typedef enum logic [2:0] { S_IDLE, S_EV, S_K, S_GO, S_LM } ev_state_e;
+  localparam int unsigned AheadBbs = rnic_spec_pkg::FW_TC_RQF_AHEAD_BBS;
   logic [16:0]       glim_ev_q;            // the QP's grant {en, limit} as the evaluation read it
+  logic [15:0]       gahead_q;             // its limit plus the WQEs fetched ahead (from S_EV)
   logic [16:0]       glim2_mem [NumQps];   // a copy of glim_mem (below) for the evaluator's read
-  logic [15:0]       gleft;                // RQ entries the grant leaves from the fetch index on
-  assign gleft = glim_ev_q[15:0] - fidx_q;
+  logic [15:0]       gleft;                // RQ entries the grant and the ahead leave from the fetch index on
+  assign gleft = gahead_q - fidx_q;
   ev_state_e         ev_q;
   logic [EntW-1:0]   ent_q;
   logic [15:0]       fidx_q;
@@ -295,6 +298,12 @@ module wqe_fetch #(
   logic [RdbCntW-1:0] rused_q;             // its slots held by records
   logic               rrec_pop, rfull;
   assign rrec_cnt = rrec_wp_q - rrec_rp_q;
+  // whether every record behind the head is of the head's QP (grant mode: a QP waiting at its
+  // limit keeps the head only then): record i's QP equals that of the record pushed before it
+  // (rrec_same_q), and rdiff_q counts the records behind the head where it does not
+  logic [RdbNum-1:0]  rrec_same_q;
+  logic [15:0]        rlast_qpn_q;         // the newest RQ record's QP
+  logic [RrCntW-1:0]  rdiff_q;
   logic               feed_pop;            // the receive feed removes the head record
   assign rrec_pop = ((tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_WQF_RQR_POP) || feed_pop) &&
                     rrec_cnt != '0;
@@ -491,6 +500,9 @@ module wqe_fetch #(
       rrec_rp_q <= '0;
       rrec_pend_q <= '0;
       rrec_err_q <= '0;
+      rrec_same_q <= '0;
+      rlast_qpn_q <= '0;
+      rdiff_q   <= '0;
       rslot_q   <= '0;
       rused_q   <= '0;
       pend_q    <= 1'b0;
@@ -503,6 +515,7 @@ module wqe_fetch #(
       cancel_q  <= 1'b0;
       n_q       <= '0;
       left_q    <= '0;
+      gahead_q  <= '0;
       free_q    <= '0;
       k_q       <= '0;
       ok_q      <= 1'b0;
@@ -590,6 +603,11 @@ module wqe_fetch #(
           base_q <= ent_q[EntW-1:23] + (58'(fidx_m) << ent_q[2:1]);
           ok_q   <= ent_q[0] && (ent_q[22:7] == cur_q[47:32] || cur_q[50]) && !cancel_q && !st_hit;
           ext_q  <= !cur_rq && rec_cnt != '0 && last_qpn_q == cur_qpn && last_end_q == fidx_q;
+          // (ahead only while the RQ records are all this QP's: a QP fetched ahead gives the
+          // head up to another QP's record behind it, and that record's removal and the fetch
+          // again at its next grant would be for nothing)
+          gahead_q <= glim_ev_q[15:0] + (rrec_cnt == '0 || (rdiff_q == '0 && rlast_qpn_q == cur_qpn)
+                                         ? 16'(AheadBbs >> ent_q[2:1]) : 16'd0);
           ev_q   <= gmode_q && cur_rq ? S_LM : S_K;
         end
         S_LM: begin
@@ -640,6 +658,15 @@ module wqe_fetch #(
         end
       end
       if (rrec_pop) rrec_rp_q <= rrec_rp_q + 1'b1;
+      if (go_push && cur_rq) begin
+        rrec_same_q[rrec_wp_q[RrAw-1:0]] <= cur_qpn == rlast_qpn_q;
+        rlast_qpn_q <= cur_qpn;
+      end
+      // (a record pushed as the only one left is the head: not behind it; a pop makes the record
+      // after the head the head)
+      rdiff_q <= rdiff_q + RrCntW'(go_push && cur_rq && cur_qpn != rlast_qpn_q &&
+                                   rrec_cnt != RrPw'(rrec_pop))
+                         - RrCntW'(rrec_pop && rrec_cnt > RrPw'(1) && !rrec_same_q[rrec_rp_q[RrAw-1:0] + 1'b1]);
       rused_q <= rused_q + (go_push && cur_rq ? RdbCntW'(kb) : '0)
                          - (rrec_pop ? rrec_bbs[rrec_rp_q[RrAw-1:0]] : '0);
       if (go_push || rd_cpl_valid_i) for (int i = 0; i < DbNum; i++) begin
@@ -690,13 +717,16 @@ module wqe_fetch #(
   logic [15:0]                 h_d_q, h_first_q;
   logic [1:0]                  h_lb_q;
   logic                        gdirty_q, gstp_q, gpu_q, c_off_q, c_pass_q, c_ahead_q, c_lim_q;
+  // a QP at its limit gives the head up (its record removed, its fetch index moved back): a
+  // record of another QP stands behind it, or another QP waits for room in the region
+  logic                        gyield_q;
   logic                        stop_v_q;
   logic [15:0]                 stop_qpn_q, stop_pos_q;
   logic [1:0]                  stop_rsn_q;
   // grant mode (below): the QP's grant and feed as read, the stores that touch them
   logic [16:0]                 glim_rd_q, gfeed_rd_q;
   logic [15:0]                 gpi_rd_q;
-  logic                        gst, gst_ok, gfst_ok, gpst, gstop_st, gwb, gpi_we;
+  logic                        gst, gst_ok, gfst_ok, gpst, gstop_st, gwb, gpi_we, gpi_st;
   rnic_spec_pkg::rqf_grant_t   gst_w;
   logic                        ghit, ghit_dis, gpu_need, gpu_go;
   logic [15:0]                 gd;          // how far the QP's feed lies past the record's first WQE
@@ -862,10 +892,13 @@ module wqe_fetch #(
             fs_q <= G_HEAD;                  // its state changed since the read
           end else if (c_off_q || c_pass_q) begin
             fs_q <= F_IDLE;                  // removed (gdec_pop): not fed, or passed
+          end else if (c_lim_q && !c_ahead_q && !gyield_q) begin
+            fs_q <= G_DEC;                   // at its limit, nobody else waits: the WQE is kept
+                                             // for the next grant (ghit reads it again)
           end else if (c_ahead_q || c_lim_q) begin
             rwd_qpn_q <= fqpn_q;             // removed: fetched again from feed later
             rwd_idx_q <= fpos_q;
-            gpu_q     <= c_ahead_q;          // (at its limit: the next grant queues it)
+            gpu_q     <= c_ahead_q && !c_lim_q;  // (at its limit: the next grant queues it)
             fs_q      <= G_RW;
           end else if (h_pend_q) begin
             fs_q <= G_HEAD;                  // its fetch is still in flight
@@ -979,6 +1012,8 @@ module wqe_fetch #(
   assign gfst_ok  = tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_RQF_FEED && 32'(st_qidx.qpn) < NumQps;
   assign gpst     = tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_RQF_POS;
   assign gstop_st = tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_RQF_STOP;
+  // the firmware's checked producer index (rqf_pi): the RAM's entry, and a re-evaluation queued
+  assign gpi_st   = tc_req_i && tc_we_i && tc_addr_i == rnic_spec_pkg::FW_TC_RQF_PI && 32'(st_qidx.qpn) < NumQps;
   assign gwb      = fs_q == G_WB && !gfst_ok;  // the firmware's rqf_feed store goes first
   // an rq_db of an enabled RQ from its page: its producer index is the re-evaluations'
   assign gpi_we   = ev_q == S_EV && cur_rq && !cur_q[50] && ent_q[0] && ent_q[22:7] == cur_q[47:32];
@@ -988,7 +1023,8 @@ module wqe_fetch #(
   assign gd = gfeed_rd_q[15:0] - h_first_q;
   assign gl = glim_rd_q[15:0] - gfeed_rd_q[15:0];
   assign gdec_pop  = fs_q == G_DEC && !(gdirty_q || ghit) &&
-                     (c_off_q || c_pass_q || c_ahead_q || c_lim_q || (!h_pend_q && h_err_q && !stop_v_q));
+                     (c_off_q || c_pass_q || c_ahead_q || (c_lim_q && gyield_q) ||
+                      (!c_lim_q && !h_pend_q && h_err_q && !stop_v_q));
   assign gsge_stop = fs_q == F_EMIT && gpass_q && !gdis_q && sge_over_q && !stop_v_q;
   assign eng_st    = fs_q == G_RW && !(cfg_st || fidx_st);
 
@@ -1001,7 +1037,10 @@ module wqe_fetch #(
     if (gst_ok) glim2_mem[gst_w.qpn[QpAw-1:0]] <= {gst_w.en, gst_w.limit};  // the evaluator's copy
     if (gfst_ok) gfeed_mem[st_qidx.qpn[QpAw-1:0]] <= {1'b0, st_qidx.index};
     else if (gwb) gfeed_mem[fqpn_q[QpAw-1:0]] <= {gstp_q, fpos_q};
-    if (gpi_we) gpi_mem[cur_qpn[QpAw-1:0]] <= cur_pi;
+    // (the firmware's store goes first: it takes every rq_db the engine does, later, so the
+    // index the engine's write would have left comes again with the firmware's next store)
+    if (gpi_st) gpi_mem[st_qidx.qpn[QpAw-1:0]] <= st_qidx.index;
+    else if (gpi_we) gpi_mem[cur_qpn[QpAw-1:0]] <= cur_pi;
     glim_rd_q  <= glim_mem[ga];
     gfeed_rd_q <= gfeed_mem[ga];
     gpi_rd_q   <= gpi_mem[rwf_head];
@@ -1060,6 +1099,7 @@ module wqe_fetch #(
       rwf_clr_qpn_q <= '0;
       rs_q       <= 1'b0;
       room_q     <= 1'b1;
+      gyield_q   <= 1'b1;
       ev_room_q  <= 1'b0;
       lost_q     <= 1'b0;
       evq_v_q    <= 1'b0;
@@ -1075,14 +1115,12 @@ module wqe_fetch #(
         lost_q  <= 1'b1;
       end
       if (gpst) pos_sel_q <= st_qidx.qpn;
-      gpush_q <= gst_ok && gst_w.en == 1'b1;
+      gpush_q <= (gst_ok && gst_w.en == 1'b1) || gpi_st;
       if (gst) gpush_qpn_q <= gst_w.qpn[QpAw-1:0];
+      else if (gpi_st) gpush_qpn_q <= st_qidx.qpn[QpAw-1:0];
       rq_v_q <= src_a || src_b || src_c;
       rq_qpn_q <= rw_qpn;
-      if (rw_push) begin
-        rwf_wp_q <= rwf_wp_q + 1'b1;
-        rwf_pend_q[rq_qpn_q] <= 1'b1;
-      end
+      if (rw_push) rwf_wp_q <= rwf_wp_q + 1'b1;
       // (the served QP's pending bit clears a cycle later, from a register: the LUTRAM read of
       // the queue's head and the 1024-way clear in one cycle were 9 LUT levels in the 100g core.
       // A push of that QP in between is dropped as a duplicate; the evaluation just queued for
@@ -1093,7 +1131,13 @@ module wqe_fetch #(
         rwf_rp_q <= rwf_rp_q + 1'b1;
         rwf_clr_qpn_q <= rwf_head;
       end
-      if (rwf_clr_q) rwf_pend_q[rwf_clr_qpn_q] <= 1'b0;
+      // (per bit with constant indices: with session 28's fetch ahead, Yosys 0.23 mapped the two
+      // indexed writes at NumQps 1024 to a 16-way mux per bit, 9 413 LUT for the block against
+      // 7 022 so; the clear goes last, as before)
+      if (rw_push || rwf_clr_q)
+        for (int i = 0; i < NumQps; i++)
+          if (rwf_clr_q && rwf_clr_qpn_q == QpAw'(i)) rwf_pend_q[i] <= 1'b0;
+          else if (rw_push && rq_qpn_q == QpAw'(i)) rwf_pend_q[i] <= 1'b1;
       if (!rs_q) rs_q <= gmode_q && rwf_wp_q != rwf_rp_q && room_q && ev_q == S_IDLE && tw_q == tr_q;
       else if (syn_push) rs_q <= 1'b0;
       if (src_c && !src_a && !src_b) evq_v_q <= 1'b0;
@@ -1103,6 +1147,9 @@ module wqe_fetch #(
       end
       // (the evaluation's free room was counted in S_EV: a record that left since then makes
       // room it did not see)
+      // (from registers, a cycle late: the hold is a choice of when, not of what is handed)
+      gyield_q <= !gmode_q || rdiff_q != '0 ||
+                  (!room_q && (rwf_cnt > (QpAw+1)'(1) || (rwf_cnt != '0 && rwf_head != fqpn_q[QpAw-1:0])));
       if (rrec_pop || (rd_cpl_valid_i && cpl_rdb)) room_q <= 1'b1;
       else if (go_exit && cur_rq && ok_q && !st_hit && k_q < n_q && k_q < left_q && !ev_room_q) room_q <= 1'b0;
       if (trig_pop) ev_room_q <= 1'b0;

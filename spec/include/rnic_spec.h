@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0x8BF3363Bu
+#define RNIC_SPEC_HASH 0x5FF6B800u
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -271,6 +271,7 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_TC_WQF_RDB_BUF_BBS 8u
 #define RNIC_FW_TC_WQF_RDB_NUM 8u
 #define RNIC_FW_TC_WQF_RQF_YIELD 256u
+#define RNIC_FW_TC_RQF_AHEAD_BBS 4u
 #define RNIC_FW_TC_EV_REC_BASE 0x980u
 #define RNIC_FW_TC_EV_REC_NUM 8u
 #define RNIC_FW_TC_EVR_BASE 0x500u
@@ -339,6 +340,7 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_TC_RQF_POS 0x934u
 #define RNIC_FW_TC_RQF_STATUS 0x938u
 #define RNIC_FW_TC_RQF_STOP 0x93Cu
+#define RNIC_FW_TC_RQF_PI 0x940u
 #define RNIC_FW_TC_MBOX_PAGE 0x1000u
 #define RNIC_FW_TC_TXD_DATA 0x1000u
 #define RNIC_FW_TC_TXD_COMMIT 0x1080u

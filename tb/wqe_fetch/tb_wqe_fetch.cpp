@@ -1473,6 +1473,7 @@ struct GrantQp {
   std::deque<uint32_t> held;  // buffers in the QP table's slots, oldest first
   bool quiet = false;         // its receive engine consumes nothing for a while (slots full)
   std::set<uint32_t> skip;    // positions the firmware completed without a buffer, not yet reached
+  bool clean = false;         // its WQEs name 0..3 SGEs (a directed case's host, set while settled)
   void norm() {               // exp past the skipped positions it reached
     while (skip.count(exp)) skip.erase(exp), exp = (exp + 1) & 0xFFFF;
   }
@@ -1503,7 +1504,7 @@ static void grant_tests(TbResults &r, Tb &tb, unsigned steps) {
   tb.byte_ovr = [&](uint64_t a) -> int {
     for (auto &f : gq)
       if (a >= f.q.base && a < f.q.base + ring_bytes(f.q) && ((a - f.q.base) & ((64u << f.q.lb) - 1)) == 8)
-        return feed_nsge(a - 8);
+        return f.clean ? feed_nsge(a - 8) & 3 : feed_nsge(a - 8);
     return -1;
   };
   auto hbyte = [&](uint64_t a) {
@@ -1516,14 +1517,16 @@ static void grant_tests(TbResults &r, Tb &tb, unsigned steps) {
   };
   auto desc_of = [&](const RqQp &q, uint32_t p) { return rq_desc_of(q, p, hbyte); };
   // what the engine decided on a head record (coverage; the engine's own registers)
-  unsigned n_off = 0, n_pass = 0, n_ahead = 0, n_lim = 0, n_reeval = 0, max_wait = 0;
+  // (at the limit: removed only when another QP waits, gyield_q; else held there, counted per cycle)
+  unsigned n_off = 0, n_pass = 0, n_ahead = 0, n_lim = 0, n_reeval = 0, max_wait = 0, n_hold = 0;
   auto *root = tb.m.rootp;
   tb.on_tick = [&]() {
     if (root->wqe_fetch__DOT__fs_q == 7 && !root->wqe_fetch__DOT__gdirty_q) {  // G_DEC
       if (root->wqe_fetch__DOT__c_off_q) n_off++;
       else if (root->wqe_fetch__DOT__c_pass_q) n_pass++;
       else if (root->wqe_fetch__DOT__c_ahead_q) n_ahead++;
-      else if (root->wqe_fetch__DOT__c_lim_q) n_lim++;
+      else if (root->wqe_fetch__DOT__c_lim_q && root->wqe_fetch__DOT__gyield_q) n_lim++;
+      else if (root->wqe_fetch__DOT__c_lim_q) n_hold++;
     }
     n_reeval += root->wqe_fetch__DOT__syn_push;
   };
@@ -1540,6 +1543,7 @@ static void grant_tests(TbResults &r, Tb &tb, unsigned steps) {
     grant_store(tb, f.q.qpn, limit_of(f), true);
     rq_program(tb, f.q, f.q.pi);
   }
+  size_t req_g0 = tb.reqs.size();
   tb.tc_wr(RNIC_FW_TC_WQF_DB_CTL, 2 | 4);
   tb.rqf_on = true;
   tb.fw_rqd_q.clear();
@@ -1822,6 +1826,196 @@ static void grant_tests(TbResults &r, Tb &tb, unsigned steps) {
     // (a WQE naming too many SGEs among them is completed by the firmware: 7 buffers then)
     n_requeue += f.exp == ((e0 + 8) & 0xFFFF);
   }
+  // Fetched ahead (fw_tc.rqf_ahead_bbs): a QP alone in the receive doorbell region fetches its
+  // posted WQEs up to that many WQEBBs past its limit and hands each once a grant passes it.
+  // (1) 8 + ahead + 1 posted and rung once: 8 handed, the rest not; then the host takes no read
+  // request, and each of `ahead` grants hands the next WQE from the region (cycles from the grant
+  // store to the port counted, no request taken), the grant after them hands nothing until the
+  // host reads again. (2) ahead + 2 more posted, fetched ahead, the QP taken over: the read-back is
+  // its limit, the firmware hands one itself and gives it back: every WQE once, in order. (The
+  // QPs' WQEs name 0..3 SGEs meanwhile.) (3) held
+  // at its limit with WQEs ahead, the QP yields the head to another QP's record (removed at the
+  // limit, fetched again at its next grant).
+  unsigned n_ahead_ok = 0, ahead_cycles = 0, n_ahead_take = 0, n_yield_ok = 0, n_solo_ok = 0;
+  {
+    // (a QP of 512-byte WQEs, for (4): one WQE takes the whole region; only in the directed cases)
+    GrantQp d;
+    d.q = {100, 500, 3, 3, gb + 0x1400000, true};
+    d.q.pi = d.exp = unsigned(rng() % 65536);
+    d.clean = true;
+    gq.push_back(d);
+    tb.tc_wr(RNIC_FW_TC_RQF_FEED, qidx_word(d.q.qpn, d.exp));
+    grant_store(tb, d.q.qpn, limit_of(d), true);
+    rq_program(tb, d.q, d.q.pi);
+  }
+  for (int t = 0; t < 2; t++) {
+    GrantQp &f = gq[3 * t];  // (64- and 128-byte WQEs, rings of 16)
+    const unsigned ahead = RNIC_FW_TC_RQF_AHEAD_BBS >> f.q.lb;
+    settle_qp(f);
+    f.clean = true;
+    const uint32_t e0 = f.exp;
+    tb.qpt_ready_pct = 100;
+    f.q.pi = (f.q.pi + FEED_SLOTS + ahead + 1) & 0xFFFF;
+    rq_ring(tb, f.q.qpn, f.q.page, f.q.pi);
+    run(3000);
+    bool ok = f.exp == ((e0 + FEED_SLOTS) & 0xFFFF) && f.held.size() == FEED_SLOTS;
+    size_t req0 = tb.reqs.size();
+    tb.ready_pct = 0;
+    unsigned worst = 0;
+    for (unsigned k = 0; k < ahead; k++) {
+      size_t n0 = tb.rqd_out.size();
+      uint64_t c0 = tb.cycle;
+      consume(f, true);
+      while (tb.rqd_out.size() == n0 && tb.cycle - c0 < 3000) tb.tick();
+      worst = std::max(worst, unsigned(tb.cycle - c0));
+      check_out();
+    }
+    ok &= f.exp == ((e0 + FEED_SLOTS + ahead) & 0xFFFF) && tb.reqs.size() == req0;
+    consume(f, true);  // past the WQEs fetched ahead: this one waits for the host's read
+    run(800);
+    ok &= f.exp == ((e0 + FEED_SLOTS + ahead) & 0xFFFF) && tb.reqs.size() == req0;
+    tb.ready_pct = 90;
+    run(3000);
+    ok &= f.exp == f.q.pi && worst <= 32;
+    if (!ok)
+      std::printf("# grant: fetch ahead of qpn %u: handed up to %u of %u (from %u, ahead %u), %zu requests while the "
+                  "host took none, the slowest refill %u cycles\n", f.q.qpn, f.exp, f.q.pi, e0, ahead,
+                  tb.reqs.size() - req0, worst);
+    n_ahead_ok += ok;
+    ahead_cycles = std::max(ahead_cycles, worst);
+    // (2) the takeover with WQEs fetched ahead: the read-back is the limit (disable_read checks
+    // it against the port), the firmware hands the WQE there, the engine the rest
+    f.q.pi = (f.q.pi + 2) & 0xFFFF;
+    rq_ring(tb, f.q.qpn, f.q.page, f.q.pi);
+    run(3000);
+    uint32_t lim = f.exp;
+    uint32_t fb = disable_read(f);
+    consume(f, false);
+    fw_take(f, 1, f.exp);
+    for (int c = 0; c < 64 && f.exp != f.q.pi; c++) {
+      consume(f, true);
+      run(200);
+    }
+    n_ahead_take += fb == lim && f.exp == f.q.pi;
+    settle_qp(f);
+    f.clean = false;
+  }
+  for (int t = 0; t < 2; t++) {
+    // (3) B settled and idle; A held at its limit with WQEs fetched ahead; B posts one.
+    // (4) the same with B's WQEs of 512 bytes (the whole region: no room while A holds half of
+    // it, B waits in the re-evaluation queue)
+    GrantQp &a = gq[0], &b = gq[t ? 5 : 2];
+    settle_qp(b);
+    b.clean = true;
+    settle_qp(a);
+    a.clean = true;
+    a.q.pi = (a.q.pi + FEED_SLOTS + RNIC_FW_TC_RQF_AHEAD_BBS) & 0xFFFF;
+    rq_ring(tb, a.q.qpn, a.q.page, a.q.pi);
+    run(3000);
+    unsigned lim0 = n_lim;
+    uint32_t ea = a.exp, eb = b.exp;
+    b.q.pi = (b.q.pi + 1) & 0xFFFF;
+    rq_ring(tb, b.q.qpn, b.q.page, b.q.pi);
+    run(1500);
+    bool ok = b.exp == b.q.pi && n_lim > lim0 && a.exp == ea;
+    consume(a, true);  // A's next grant fetches its WQE again
+    run(1500);
+    ok &= a.exp == ((ea + 1) & 0xFFFF);
+    if (!ok)
+      std::printf("# grant: yield: qpn %u handed %u of 1, qpn %u %u (at its limit %u), removals at the limit %u\n",
+                  b.q.qpn, (b.exp - eb) & 0xFFFF, a.q.qpn, (a.exp - ea) & 0xFFFF, ea, n_lim - lim0);
+    n_yield_ok += ok;
+    settle_qp(a);
+    settle_qp(b);
+    a.clean = b.clean = false;
+  }
+  {
+    // (5) no fetch ahead while another QP's record is in the region: B's two WQEs, the QP
+    // table's port held (the first in its register, the second's record at the head); A, 6 of
+    // its 8 slots full, posts 6: 2 fetched (its limit), not 6
+    GrantQp &a = gq[0], &b = gq[2];
+    settle_qp(b);
+    settle_qp(a);
+    a.clean = b.clean = true;
+    a.q.pi = (a.q.pi + 6) & 0xFFFF;
+    rq_ring(tb, a.q.qpn, a.q.page, a.q.pi);
+    run(2000);
+    tb.stall = 4000;
+    b.q.pi = (b.q.pi + 2) & 0xFFFF;
+    rq_ring(tb, b.q.qpn, b.q.page, b.q.pi);
+    for (int c = 0; c < 600; c++) tb.tick();
+    size_t r0 = tb.reqs.size();
+    a.q.pi = (a.q.pi + 6) & 0xFFFF;
+    rq_ring(tb, a.q.qpn, a.q.page, a.q.pi);
+    for (int c = 0; c < 600; c++) tb.tick();
+    uint32_t abytes = 0;
+    for (size_t i = r0; i < tb.reqs.size(); i++)
+      if (tb.reqs[i].addr >= a.q.base && tb.reqs[i].addr < a.q.base + ring_bytes(a.q)) abytes += tb.reqs[i].len;
+    bool held = tb.stall > 0;
+    while (tb.stall) tb.tick();
+    run(1000);
+    for (int c = 0; c < 64 && (a.exp != a.q.pi || b.exp != b.q.pi); c++) {
+      consume(a, true);
+      consume(b, true);
+      run(200);
+    }
+    n_solo_ok += held && abytes == 2 * 64 && a.exp == a.q.pi && b.exp == b.q.pi;
+    if (!(held && abytes == 2 * 64))
+      std::printf("# grant: qpn %u fetched %u bytes with qpn %u's record in the region (2 WQEs to its limit)\n",
+                  a.q.qpn, abytes, b.q.qpn);
+    settle_qp(a);
+    settle_qp(b);
+    a.clean = b.clean = false;
+  }
+  // The firmware's checked producer index (rqf_pi). (1) The engine's producer-index RAM keeps
+  // the index of an earlier life of the QPN (an rq_db 10 past, taken while the grant was off);
+  // the QP given back with rqf_pi at its real index and its limit 8 past it: nothing handed;
+  // then 2 posted: those 2. (2) 8 posted, their rq_db dropped by the full doorbell FIFO
+  // (rqf_status.lost): nothing fetched; the firmware's rqf_pi store of that index fetches them.
+  unsigned n_pi_stale = 0, n_pi_lost = 0;
+  {
+    GrantQp &f = gq[2];
+    settle_qp(f);
+    f.clean = true;
+    disable_read(f);
+    rq_ring(tb, f.q.qpn, f.q.page, (f.q.pi + 10) & 0xFFFF);
+    run(200);
+    tb.tc_wr(RNIC_FW_TC_RQF_FEED, qidx_word(f.q.qpn, f.exp));
+    tb.tc_wr(RNIC_FW_TC_RQF_PI, qidx_word(f.q.qpn, f.q.pi));
+    grant_store(tb, f.q.qpn, limit_of(f), true);
+    rq_set_fidx(tb, f.q.qpn, f.exp);
+    run(1500);
+    bool ok = f.exp == f.q.pi;
+    f.q.pi = (f.q.pi + 2) & 0xFFFF;
+    rq_ring(tb, f.q.qpn, f.q.page, f.q.pi);
+    run(1500);
+    ok &= f.exp == f.q.pi;
+    if (!ok) std::printf("# grant: rqf_pi at the give-back: qpn %u handed up to %u, posted %u\n", f.q.qpn, f.exp, f.q.pi);
+    n_pi_stale += ok;
+    settle_qp(f);
+    uint32_t e0 = f.exp;
+    // (six doorbells of another QP from a wrong page fill the FIFO: the next one, the QP's, is dropped)
+    for (int k = 0; k < 6; k++) rq_ring(tb, gq[0].q.qpn, gq[0].q.page ^ 1, 0);
+    f.q.pi = (e0 + 8) & 0xFFFF;
+    rq_ring(tb, f.q.qpn, f.q.page, f.q.pi);
+    run(1500);
+    uint8_t st[4];
+    rnic_st_le32(st, tb.tc_rd(RNIC_FW_TC_RQF_STATUS));
+    bool lost = rnic_rqf_status_get_lost(st), short_of = f.exp != f.q.pi;
+    tb.tc_wr(RNIC_FW_TC_RQF_PI, qidx_word(f.q.qpn, f.q.pi));
+    run(1500);
+    for (int c = 0; c < 16 && f.exp != f.q.pi; c++) {
+      consume(f, true);
+      run(200);
+    }
+    tb.tc_wr(RNIC_FW_TC_WQF_DB_CTL, 2 | 4);  // (clears lost)
+    if (!(lost && short_of && f.exp == f.q.pi))
+      std::printf("# grant: lost rq_db: lost %d, short before rqf_pi %d, qpn %u handed up to %u of %u\n", int(lost),
+                  int(short_of), f.q.qpn, f.exp, f.q.pi);
+    n_pi_lost += lost && short_of && f.exp == f.q.pi;
+    settle_qp(f);
+    f.clean = false;
+  }
   // a record whose fetch failed holding a QP's feed, made on purpose: one WQE posted and fetched
   // with a bus error
   for (int t = 0; t < 2; t++) {
@@ -1875,9 +2069,12 @@ static void grant_tests(TbResults &r, Tb &tb, unsigned steps) {
                 root->wqe_fetch__DOT__tw_q, root->wqe_fetch__DOT__tr_q);
   uint8_t st[4];
   rnic_st_le32(st, tb.tc_rd(RNIC_FW_TC_RQF_STATUS));
+  std::printf("# grant fetch ahead: the slowest refill from WQEs fetched ahead %u cycles from the grant store to the "
+              "port\n", ahead_cycles);
   std::printf("# grant coverage: handed %u (%u by the firmware), removed: not fed %u, passed %u, ahead of the feed %u, "
-              "at the limit %u; re-evaluations %u (most queued %u); stops: SGEs %u, failed fetch %u; takeovers %u\n",
-              n_handed, n_fw, n_off, n_pass, n_ahead, n_lim, n_reeval, max_wait, n_stop_sge, n_stop_err, n_takeover);
+              "at the limit %u (held there %u cycles); re-evaluations %u (most queued %u); stops: SGEs %u, failed fetch %u; "
+              "takeovers %u; DMA requests %zu\n",
+              n_handed, n_fw, n_off, n_pass, n_ahead, n_lim, n_hold, n_reeval, max_wait, n_stop_sge, n_stop_err, n_takeover, tb.reqs.size() - req_g0);
   r.check(bad_bytes == 0 && bad_qp == 0 && n_sge_handed == 0 && n_handed > steps / 8, "wqf-grant-rq-desc-byte-exact-in-ring-order",
           "%u bad bytes, %u of another QP, %u naming too many SGEs, %u handed", bad_bytes, bad_qp, n_sge_handed, n_handed);
   r.check(n_over == 0, "wqf-grant-none-beyond-the-grant", "%u descriptors into a QP's full slots", n_over);
@@ -1893,6 +2090,19 @@ static void grant_tests(TbResults &r, Tb &tb, unsigned steps) {
           "%u of 2 read-backs valid with the port held (the last after %u cycles)", n_quick, quick_cycles);
   r.check(n_requeue == 2, "wqf-grant-short-fetch-queued-again", "%u of 2 QPs got all 8 WQEs from one doorbell",
           n_requeue);
+  r.check(n_ahead_ok == 2, "wqf-grant-fetched-ahead-refill-without-a-read",
+          "%u of 2 QPs refilled from WQEs fetched ahead with the host's reads held (the slowest %u cycles from the "
+          "grant store to the port), none past the ahead, the rest after the read", n_ahead_ok, ahead_cycles);
+  r.check(n_ahead_take == 2, "wqf-grant-fetched-ahead-takeover-exact",
+          "%u of 2 takeovers with WQEs fetched ahead read back the limit and lost none", n_ahead_take);
+  r.check(n_yield_ok == 2, "wqf-grant-held-limit-yields-to-another-qp",
+          "%u of 2: a QP held at its limit with WQEs ahead gave the head to another QP's record / to another QP "
+          "waiting for room", n_yield_ok);
+  r.check(n_pi_stale == 1 && n_pi_lost == 1, "wqf-grant-rqf-pi-stale-index-and-lost-doorbell",
+          "rqf_pi: a stale index not fetched past %u of 1, the WQEs of a dropped rq_db fetched %u of 1", n_pi_stale,
+          n_pi_lost);
+  r.check(n_solo_ok == 1, "wqf-grant-ahead-only-alone",
+          "a QP fetched ahead while another QP's record was in the region");
   r.check(n_off > 0 && n_pass > 0 && n_ahead > 0 && n_lim > 0 && n_reeval > 0 && rnic_rqf_status_get_present(st),
           "wqf-grant-every-removal", "not fed %u, passed %u, ahead %u, at the limit %u, re-evaluations %u", n_off,
           n_pass, n_ahead, n_lim, n_reeval);
