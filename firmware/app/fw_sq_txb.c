@@ -61,7 +61,7 @@ int32_t txb_send(uint32_t qpn, uint8_t *c, uint32_t idx, int32_t b)
 	/* the QP's words each time: a MODIFY_QP may change them between two commands */
 	hal_tc_wr32(RNIC_FW_TC_TXB_CMD0, txb_w0(qpn, rnic_qp_ctx_get_path_mtu(c), rnic_qp_ctx_get_sq_sig_all(c) != 0));
 	hal_tc_wr32(RNIC_FW_TC_TXB_CMD1, txb_w1(rnic_qp_ctx_get_send_cqn(c), rnic_qp_ctx_get_uctx(c)));
-	hal_tc_wr32(RNIC_FW_TC_TXB_CMD2, txb_w2((uint32_t)b / RNIC_WQEBB_BYTES, (uint32_t)bf_seq, idx));
+	hal_tc_wr32(RNIC_FW_TC_TXB_CMD2, txb_w2((uint32_t)b / RNIC_WQEBB_BYTES, st_bf_seq, idx));
 	hal_tc_wr32(RNIC_FW_TC_TXB_CMD3, txb_w3(psn, retx, st_bf));
 	uint32_t s;
 	while (rnic_txb_status_v_busy(s = hal_tc_rd32(RNIC_FW_TC_TXB_STATUS)))

@@ -1260,6 +1260,9 @@ static uint32_t bf_status(uint32_t valid, uint32_t seq, uint32_t page, uint32_t 
 	return (uint32_t)rnic_ld_le(s, 4);
 }
 
+static void sev(uint32_t kind, uint32_t psn, uint32_t syndrome, uint32_t status);
+static int bf_srt; /* the QP is an engine QP: its ACKs go through the send-retirement fork */
+
 /* Posts a 1000-byte WRITE (wr_id) by BlueFlame: the WQE into the ring and (if capture) into the
  * capture on the tightly coupled window with the given status; then the bf_db with bf_seq seq. Returns whether one
  * tx_desc for wr_id's WRITE went out, and how many ring reads it took. */
@@ -1293,7 +1296,10 @@ static int bf_post(uint64_t wr_id, int capture, uint32_t status, uint32_t seq, u
 		 rnic_tx_desc_get_kind(d->data) == RNIC_MSG_KIND_WRITE &&
 		 rnic_tx_desc_get_remote_va(d->data) == 0x7000000000ull + wr_id && rnic_tx_desc_get_length(d->data) == 1000;
 	/* acknowledged and completed, so the next case starts clean */
-	event(RNIC_RX_EVENT_KIND_ACK, rnic_qp_ctx_get_sq_psn(fw_res.qp_ctx[qpn]) - 1, 0x1F);
+	if (bf_srt)
+		sev(RNIC_RX_EVENT_KIND_ACK, (rnic_qp_ctx_get_sq_psn(fw_res.qp_ctx[qpn]) - 1) & 0xFFFFFFu, 0x1F, 0);
+	else
+		event(RNIC_RX_EVENT_KIND_ACK, rnic_qp_ctx_get_sq_psn(fw_res.qp_ctx[qpn]) - 1, 0x1F);
 	struct rnicp_wc wc[2];
 	return ok && rnicp_cq_poll(&cq, 2, wc) == 1 && wc[0].wr_id == wr_id;
 }
@@ -2062,6 +2068,28 @@ static void txb_words(void)
 	ring_sq();
 	check(mock_txb_cmds == c0 && mock_txb_unexpected == u0 && fw_txb_ok == 0, "fw-sq-txb-off-without-hw-caps");
 	sev(RNIC_RX_EVENT_KIND_ACK, (rnic_qp_ctx_get_sq_psn(fw_res.qp_ctx[qpn]) - 1) & 0xFFFFFFu, 0x1F, 0);
+	/* BlueFlame through the builder: the capture's WQE sent by the engine (the command names the
+	 * capture and its doorbell's bf_seq, no ring read); a capture overtaken while the engine
+	 * reads it is BF_LOST, and send_one reads the ring */
+	txb_caps(1);
+	fresh_srt_qp(7);
+	bf_srt = 1;
+	unsigned reads, s0 = mock_txb_results[RNIC_TXB_RESULT_SENT], l0 = mock_txb_results[RNIC_TXB_RESULT_BF_LOST];
+	uint32_t hits = fw_perf.bf_wqes, misses = fw_perf.bf_misses;
+	int ok = bf_post(0xB101, 1, bf_status(1, 21, 0, 1), 21, &reads);
+	const uint32_t *bw = mock_txb_cmd_words;
+	check(ok && reads == 0 && fw_perf.bf_wqes == hits + 1 && mock_txb_results[RNIC_TXB_RESULT_SENT] == s0 + 1 &&
+		      rnic_txb_cmd_get_bf(bw) && rnic_txb_cmd_get_bf_seq(bw) == 21 &&
+		      rnic_txb_cmd_get_src_bb(bw) * RNIC_WQEBB_BYTES == RNIC_FW_TC_BF_DATA_BASE,
+	      "fw-sq-txb-bf-wqe-from-capture");
+	mock_bf_reads_left = 6; /* the control-segment read of the staging, then the engine's reads */
+	mock_bf_status_after = bf_status(0, 22, 0, 1);
+	ok = bf_post(0xB102, 1, bf_status(1, 22, 0, 1), 22, &reads);
+	mock_bf_reads_left = 0;
+	check(ok && reads == 1 && fw_perf.bf_misses == misses + 1 && mock_txb_results[RNIC_TXB_RESULT_BF_LOST] == l0 + 1,
+	      "fw-sq-txb-bf-overtaken-falls-back-to-the-ring");
+	bf_srt = 0;
+	txb_caps(0);
 	check(!mock_srt_dropped(), "fw-sq-txb-no-store-dropped");
 	fw_srt_off = 1; /* the tests after these: the firmware's own send path, a fresh QP */
 	mock_srt_reset();
