@@ -45,7 +45,7 @@ firmware: $(FW_IMAGE) $(FW_TRAP_DIR)/imem.hex $(FW_HOOKS_DIR)/imem.hex
 FW_HOST_SRCS := $(filter-out firmware/runtime/fw_libc.c,$(sort $(wildcard firmware/runtime/*.c))) $(filter-out firmware/app/main.c,$(sort $(wildcard firmware/app/*.c))) \
   firmware/tests/mock_mmio.c firmware/tests/mock_rqf.c
 FW_TESTS := test_fw_runtime test_fw_cmd test_fw_xport test_fw_robust test_fw_arp test_fw_rqgrant
-$(FW_DIR)/test_%: firmware/tests/test_%.c $(FW_HOST_SRCS) $(wildcard firmware/include/*.h firmware/app/*.h firmware/tests/*.h host-driver/provider/*) spec/include/rnic_spec.h
+$(FW_DIR)/test_%: firmware/tests/test_%.c $(FW_HOST_SRCS) $(wildcard firmware/include/*.h firmware/app/*.h firmware/tests/*.h host-driver/provider/*) spec/include/rnic_spec.h tb/tx_build/txb_ref.h
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(HOST_CFLAGS) -DMOCK_MMIO -Ifirmware/include -Ifirmware/tests -Ihost-driver/provider $< \
 	  $(FW_HOST_SRCS) $(HOST_PROV_SRCS) -o $@

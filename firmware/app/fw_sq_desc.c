@@ -10,6 +10,7 @@
 #include "fw_sq_rec.h"
 #include "fw_sq_srt.h"
 #include "fw_sq_stage.h"
+#include "fw_sq_txb.h"
 
 /* MMIO polls of the rd_desc mailbox's status before a READ gives up and stalls (~7 cycles each) */
 #define RDD_WAIT_POLLS 32u
@@ -514,6 +515,8 @@ static int32_t send_fast(uint32_t qpn, uint8_t *c, uint32_t idx)
 	int32_t b = sq_stage(c, idx);
 	if (b < 0)
 		return (int32_t)sq_fetch_failed(qpn, idx);
+	if (srt && fw_txb_ok)
+		return txb_send(qpn, c, idx, b); /* the transmit builder reads and sends it (fw_sq_txb.c) */
 	uint32_t ctl = hal_tc_rd32_at((uint32_t)b, RNIC_WQE_CTRL_OPCODE_OFF / 4);
 	uint32_t ds = hal_tc_rd32_at((uint32_t)b, RNIC_WQE_CTRL_NUM_DS_OFF / 4);
 	uint32_t op = W8(ctl, RNIC_WQE_CTRL_OPCODE_OFF), flags = W8(ctl, RNIC_WQE_CTRL_FLAGS_OFF);

@@ -19,7 +19,7 @@
  * oldest unacknowledged PSN are sent. Go-back-N loses what was sent after a lost packet: the
  * window bounds that to about WIN_PKTS packets instead of the rest of the message, and a resend
  * starts at the PSN the NAK names (docs/firmware.md, retransmission). */
-#define SEG_PKTS 32u
+#define SEG_PKTS RNIC_TX_SEG_PKTS /* the transmit builder (rtl/tx_build) shares it */
 #define WIN_PKTS 64u
 
 /* a <= b in 24-bit PSN arithmetic */

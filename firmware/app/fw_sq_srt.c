@@ -6,6 +6,7 @@
 #include "fw_sq_priv.h"
 #include "fw_sq_rec.h"
 #include "fw_sq_srt.h"
+#include "fw_sq_txb.h"
 
 uint8_t fw_srt_ok, fw_srt_off;
 struct srt_head srt_hd;
@@ -34,6 +35,7 @@ void srt_init(void)
 	fw_srt_ok = !fw_srt_off && fw_core_mask == 0 && (fw_hw_caps & RNIC_HW_CAPS_ENGINES_MASK);
 	/* the engine keeps counting across a firmware reload */
 	srt_issued = (uint16_t)rnic_srt_status_v_fw_done(srt_status());
+	txb_init(); /* the transmit builder sends only for QPs this engine retires */
 }
 
 static int srt_cmd(uint32_t qpn, uint32_t op, uint32_t psn, uint32_t status)

@@ -100,7 +100,7 @@ void stage_pass_start(void)
  * have overtaken it meanwhile, and then the ring is read after all. */
 uint8_t st_bf;
 int bf_seq = -1;
-static uint32_t st_bf_seq;
+uint32_t st_bf_seq;
 
 static int bf_status_names(uint32_t seq, uint32_t page, uint32_t *wqebbs)
 {

@@ -12,6 +12,7 @@
 extern uint32_t st_n;     /* WQEBBs staged (from the fetch buffer or the capture) */
 extern uint8_t st_bf;     /* the staged WQEBBs are the BlueFlame capture */
 extern int bf_seq;        /* the bf_db being served (its bf_seq), -1: none */
+extern uint32_t st_bf_seq; /* the bf_seq of the doorbell whose capture is staged (st_bf) */
 /* The QP whose last service pass was cut at SQ_PASS_MAX WQEs (0: none): its next pass, if no
  * other pass ran in between, keeps the staged WQEBBs and the prefetch. */
 extern uint32_t sq_cont;

@@ -6,6 +6,7 @@
 
 #include "hal.h"
 #include "../app/fw_sq_srt.h"
+#include "../../tb/tx_build/txb_ref.h"
 
 uint32_t regs[0x800];
 uint32_t writes[64][2];
@@ -162,6 +163,8 @@ static uint32_t mock_ef[RNIC_FW_TC_CQ_REC_NUM], mock_ef_rd, mock_ef_n;
 static void mock_cqw_run(void);
 static int srt_load(uint32_t off, uint32_t *v);
 static void srt_store(uint32_t off, uint32_t v);
+static uint32_t txb_load(void);
+static void txb_cmd(uint32_t w3);
 
 static uint32_t mock_dbr_load(uint32_t off);
 static uint32_t mock_rqr_load(uint32_t off);
@@ -228,6 +231,8 @@ uint32_t mock_tc_rd32(uint32_t off)
 		return mock_rqf_on ? mock_rqf_status | rnic_wqf_rqf_status_mk_present(1) : 0;
 	if (mock_rqg_load(off, &sv)) /* the grant mode (mock_rqf.c) */
 		return sv;
+	if (off == RNIC_FW_TC_TXB_STATUS)
+		return txb_load();
 	if (off >= RNIC_FW_TC_MBOX_PAGE && off != RNIC_FW_TC_TXD_STATUS && off != RNIC_FW_TC_RQD_STATUS &&
 	    off != RNIC_FW_TC_RDD_STATUS)
 		return 0; /* the mailboxes' data words and commits are write only */
@@ -645,6 +650,10 @@ void mock_tc_wr32(uint32_t off, uint32_t v)
 	 * status is what the test put there (0: free) */
 	if (off == RNIC_FW_TC_TXD_STATUS || off == RNIC_FW_TC_RQD_STATUS || off == RNIC_FW_TC_RDD_STATUS)
 		return; /* read only */
+	if (off == RNIC_FW_TC_TXB_CMD3) {
+		txb_cmd(v);
+		return;
+	}
 	mock_tc[(off / 4) % MOCK_TC_WORDS] = v;
 	srt_store(off, v);
 	if (off == RNIC_FW_TC_TXD_COMMIT)
@@ -940,3 +949,80 @@ int mock_srt_fork(const uint8_t *ev)
 
 /* The firmware's old send path (its own ACK handling) unless a test turns the engine on. */
 __attribute__((constructor)) static void mock_srt_default(void) { fw_srt_off = 1; }
+
+const uint32_t *mock_srt_rec_words(unsigned i, uint32_t *qpn)
+{
+	if (i >= srt_n)
+		return 0;
+	*qpn = srt_recs[i].qpn;
+	return srt_recs[i].w;
+}
+
+/* ---- The transmit builder (rtl/tx_build; fw_tc txb_*) as the firmware sees it: a txb_cmd3 store
+ * runs the engine's rule (tb/tx_build/txb_ref.h, the block testbench's reference) on the command
+ * and the WQEBB it names in the window (read as the engine reads it: a capture may be overtaken
+ * meanwhile, mock_bf_reads_left), then, when SENT, records the tx_desc as a transmit commit (arg
+ * MOCK_TXB_ARG) and appends the sr_rec to the send-retirement model; txb_status answers busy for
+ * mock_txb_busy_reads loads after each command. Only with hw_caps.tx_build: a command without it
+ * is counted in mock_txb_unexpected. */
+unsigned mock_txb_cmds, mock_txb_busy_reads, mock_txb_unexpected, mock_txb_results[16];
+uint32_t mock_txb_cmd_words[4];
+int mock_txb_free = -1;
+static uint32_t txb_status, txb_dropped;
+static unsigned txb_busy_left;
+
+static uint32_t txb_load(void)
+{
+	if (txb_busy_left) {
+		txb_busy_left--;
+		return rnic_txb_status_mk_busy(1);
+	}
+	return txb_status | rnic_txb_status_mk_dropped(txb_dropped);
+}
+
+static void txb_cmd(uint32_t w3)
+{
+	if (!(mock_mmio_rd32(RNIC_FW_REG_HW_CAPS) & RNIC_HW_CAPS_TX_BUILD_MASK)) {
+		mock_txb_unexpected++;
+		return;
+	}
+	if (txb_busy_left) { /* stored while busy: dropped (tx_build_tc) */
+		txb_dropped = 1;
+		return;
+	}
+	txb_dropped = 0;
+	mock_txb_cmds++;
+	uint32_t cmd[4] __attribute__((aligned(8))) = { mock_tc[RNIC_FW_TC_TXB_CMD0 / 4], mock_tc[RNIC_FW_TC_TXB_CMD1 / 4],
+							  mock_tc[RNIC_FW_TC_TXB_CMD2 / 4], w3 };
+	memcpy(mock_txb_cmd_words, cmd, sizeof(cmd));
+	uint8_t w[RNIC_WQEBB_BYTES] __attribute__((aligned(8)));
+	uint32_t src = rnic_txb_cmd_get_src_bb(cmd) * RNIC_WQEBB_BYTES;
+	for (uint32_t k = 0; k < RNIC_WQEBB_BYTES / 4; k++)
+		rnic_st_le32(w + 4 * k, mock_tc_rd32(src + 4 * k));
+	int held = 1;
+	if (rnic_txb_cmd_get_bf(cmd)) {
+		uint32_t b = mock_tc_rd32(RNIC_FW_TC_BF_STATUS);
+		held = rnic_bf_status_v_valid(b) && rnic_bf_status_v_seq(b) == rnic_txb_cmd_get_bf_seq(cmd) &&
+		       rnic_bf_status_v_page(b) == rnic_txb_cmd_get_page(cmd);
+	}
+	struct txb_ref_out o;
+	uint32_t free = mock_srt_rec_busy ? 0 : RNIC_SQ_RETIRE_RECS - srt_n;
+	txb_ref((const uint8_t *)cmd, w, held, mock_txb_free >= 0 ? (uint32_t)mock_txb_free : free, &o);
+	mock_txb_results[o.result & 15]++;
+	if (o.result == RNIC_TXB_RESULT_SENT) {
+		uint32_t t[RNIC_TX_DESC_SIZE / 4];
+		for (uint32_t k = 0; k < RNIC_TX_DESC_SIZE / 4; k++)
+			t[k] = rnic_ld_le32(o.txd + 4 * k);
+		mock_commit(RNIC_FW_TC_TXD_COMMIT, t, 0, RNIC_TX_DESC_SIZE / 4, MOCK_TXB_ARG);
+		if (o.has_rec) { /* the engine's own record register: the firmware's words are kept */
+			uint32_t keep[6];
+			memcpy(keep, srt_w, sizeof(keep));
+			for (uint32_t k = 0; k < 6; k++)
+				srt_w[k] = rnic_ld_le32(o.rec + 4 * k);
+			srt_store(RNIC_FW_TC_SRT_REC_QPN, rnic_sr_rec_get_qpn(o.rec));
+			memcpy(srt_w, keep, sizeof(keep));
+		}
+	}
+	txb_status = rnic_txb_status_mk_result(o.result) | rnic_txb_status_mk_next_psn(o.next_psn);
+	txb_busy_left = mock_txb_busy_reads;
+}

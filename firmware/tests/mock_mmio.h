@@ -95,5 +95,16 @@ void mock_srt_reset(void);
 /* The receive-event fork: an enabled QP's ACK / NAK / RNR_NAK / READ_RESP_DONE / ATOMIC_ACK
  * into the engine as the RTL does; 1 when the event still goes to the firmware. */
 int mock_srt_fork(const uint8_t *ev);
+/* Record i the engine holds (its sr_rec words 0-5; *qpn its QP), 0 past the last. */
+const uint32_t *mock_srt_rec_words(unsigned i, uint32_t *qpn);
+
+/* The transmit builder (fw_tc txb_*, rtl/tx_build), on only with hw_caps.tx_build: commands
+ * taken, their results (by txb_result), the last command's words, loads of txb_status answered
+ * busy after each command, commands stored without hw_caps.tx_build. Its descriptors are transmit
+ * commits with arg MOCK_TXB_ARG. */
+#define MOCK_TXB_ARG 0x7B0u
+extern unsigned mock_txb_cmds, mock_txb_busy_reads, mock_txb_unexpected, mock_txb_results[16];
+extern uint32_t mock_txb_cmd_words[4];
+extern int mock_txb_free; /* >= 0: the engine's free records (sq_retire free_o) are this many */
 
 #endif

@@ -12,6 +12,7 @@
 #include "../app/fw_sq_stage.h"
 #include "../app/fw_sq_srt.h"
 #include "../app/fw_sq_timer.h"
+#include "../app/fw_sq_txb.h"
 #include "fw_panic.h"
 #include "fw_xport.h"
 #include "hal.h"
@@ -1260,6 +1261,9 @@ static uint32_t bf_status(uint32_t valid, uint32_t seq, uint32_t page, uint32_t 
 	return (uint32_t)rnic_ld_le(s, 4);
 }
 
+static void sev(uint32_t kind, uint32_t psn, uint32_t syndrome, uint32_t status);
+static int bf_srt; /* the QP is an engine QP: its ACKs go through the send-retirement fork */
+
 /* Posts a 1000-byte WRITE (wr_id) by BlueFlame: the WQE into the ring and (if capture) into the
  * capture on the tightly coupled window with the given status; then the bf_db with bf_seq seq. Returns whether one
  * tx_desc for wr_id's WRITE went out, and how many ring reads it took. */
@@ -1293,7 +1297,10 @@ static int bf_post(uint64_t wr_id, int capture, uint32_t status, uint32_t seq, u
 		 rnic_tx_desc_get_kind(d->data) == RNIC_MSG_KIND_WRITE &&
 		 rnic_tx_desc_get_remote_va(d->data) == 0x7000000000ull + wr_id && rnic_tx_desc_get_length(d->data) == 1000;
 	/* acknowledged and completed, so the next case starts clean */
-	event(RNIC_RX_EVENT_KIND_ACK, rnic_qp_ctx_get_sq_psn(fw_res.qp_ctx[qpn]) - 1, 0x1F);
+	if (bf_srt)
+		sev(RNIC_RX_EVENT_KIND_ACK, (rnic_qp_ctx_get_sq_psn(fw_res.qp_ctx[qpn]) - 1) & 0xFFFFFFu, 0x1F, 0);
+	else
+		event(RNIC_RX_EVENT_KIND_ACK, rnic_qp_ctx_get_sq_psn(fw_res.qp_ctx[qpn]) - 1, 0x1F);
 	struct rnicp_wc wc[2];
 	return ok && rnicp_cq_poll(&cq, 2, wc) == 1 && wc[0].wr_id == wr_id;
 }
@@ -1981,6 +1988,188 @@ static uint8_t *srt_case(uint32_t retry_cnt, unsigned *cqr0, unsigned *m0)
 	return fw_res.qp_ctx[qpn];
 }
 
+/* ---- The transmit builder (fw_sq_txb.c; the mock's model of rtl/tx_build, tb/tx_build/txb_ref.h):
+ * on an engine QP with hw_caps.tx_build the common WQE goes by one command; every "not mine" is
+ * sent by send_one; the descriptors and the send records are the ones send_fast and send_one
+ * give. mode 0: send_one only, 1: send_fast (no builder), 2: the builder. */
+struct txb_run {
+	uint8_t d[12][RNIC_TX_DESC_SIZE];
+	uint32_t arg[12];
+	uint32_t rec[12][6];
+	unsigned ntx, nrec, cmds, res[16], ncqr;
+	uint32_t psn, txb_sent, not_mine;
+};
+
+static void txb_caps(int on)
+{
+	regs[RNIC_FW_REG_HW_CAPS / 4] = (regs[RNIC_FW_REG_HW_CAPS / 4] & ~RNIC_HW_CAPS_TX_BUILD_MASK) |
+					(on ? RNIC_HW_CAPS_TX_BUILD_MASK : 0);
+}
+
+static void txb_run_once(int mode, struct txb_run *r)
+{
+	struct rnicp_sge sg2[2] = { { H(DATA_OFF), 1000, 0x101 }, { H(DATA_OFF + 4096), 2000, 0x102 } };
+	struct rnicp_sge big = { H(DATA_OFF), 40u * 1024, 0x103 }; /* 40 packets at 1024: in pieces */
+	char text[20] = "inline payload 0123";
+	struct rnicp_sge in = { (uint64_t)(uintptr_t)text, 20, 0 };
+
+	txb_caps(mode == 2);
+	fresh_srt_qp(7);
+	for (uint32_t w = 0; w < RNIC_TX_DESC_SIZE / 4; w++)
+		mock_tc[RNIC_FW_TC_TXD_DATA / 4 + w] = 0xDEAD0000u + w; /* what an earlier descriptor left */
+	fw_sq_generic_only = (uint8_t)(mode == 0);
+	unsigned m0 = mock_nmbox, c0 = mock_txb_cmds, res0[16];
+	memcpy(res0, mock_txb_results, sizeof(res0));
+	uint32_t s0 = fw_txb_sent, n0 = fw_txb_not_mine;
+	post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, sg2, 1, 0x9001);
+	post(RNIC_WQE_OP_RDMA_WRITE_WITH_IMM, RNICP_WR_SIGNALED | RNICP_WR_SOLICITED, sg2, 1, 0x9002);
+	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, sg2, 2, 0x9003);
+	post(RNIC_WQE_OP_SEND_WITH_IMM, 0, sg2, 1, 0x9004);
+	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, sg2, 0, 0x9005); /* zero-length SEND */
+	post(RNIC_WQE_OP_RDMA_WRITE, 0, sg2, 2, 0x9006);           /* two WQEBBs: SIZE */
+	post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED | RNICP_WR_INLINE, &in, 1, 0x9007); /* INLINE */
+	post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, &big, 1, 0x9008);           /* PACKETS */
+	ring_sq();
+	while (fw_res.qp_run[qpn].sq_stalled)
+		fw_sq_retry_stalled();
+	r->ntx = mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0);
+	for (unsigned k = 0; k < r->ntx && k < 12; k++) {
+		const struct mock_mbox_rec *t = mock_mbox_nth(RNIC_FW_TC_TXD_COMMIT, m0, k);
+		memcpy(r->d[k], t->data, RNIC_TX_DESC_SIZE);
+		r->arg[k] = t->arg;
+	}
+	r->nrec = 0;
+	uint32_t q;
+	const uint32_t *w;
+	for (unsigned i = 0; (w = mock_srt_rec_words(i, &q)) != 0; i++)
+		if (q == qpn && r->nrec < 12)
+			memcpy(r->rec[r->nrec++], w, sizeof(r->rec[0]));
+	r->cmds = mock_txb_cmds - c0;
+	for (unsigned k = 0; k < 16; k++)
+		r->res[k] = mock_txb_results[k] - res0[k];
+	r->psn = rnic_qp_ctx_get_sq_psn(fw_res.qp_ctx[qpn]);
+	r->txb_sent = fw_txb_sent - s0;
+	r->not_mine = fw_txb_not_mine - n0;
+	sev(RNIC_RX_EVENT_KIND_ACK, (r->psn - 1) & 0xFFFFFFu, 0x1F, 0); /* all acknowledged: no timer left */
+	r->ncqr = mock_srt_ncqr;
+	fw_sq_generic_only = 0;
+	txb_caps(0);
+}
+
+/* the descriptors as the transmit engine reads them (the header's first 32 bytes, num_sge SGEs)
+ * and the send records, word for word */
+static int txb_same(const struct txb_run *a, const struct txb_run *b)
+{
+	int same = a->ntx == b->ntx && a->nrec == b->nrec && a->psn == b->psn && a->ncqr == b->ncqr;
+	for (unsigned k = 0; same && k < a->ntx && k < 12; k++) {
+		uint32_t nsge = rnic_tx_desc_get_num_sge(a->d[k]);
+		same = memcmp(a->d[k], b->d[k], 32) == 0 &&
+		       memcmp(a->d[k] + RNIC_TX_DESC_SGE0_ADDR_OFF, b->d[k] + RNIC_TX_DESC_SGE0_ADDR_OFF, 16u * (nsge < 4 ? nsge : 4)) == 0;
+	}
+	for (unsigned k = 0; same && k < a->nrec; k++)
+		same = memcmp(a->rec[k], b->rec[k], sizeof(a->rec[0])) == 0;
+	return same;
+}
+
+static void txb_path(void)
+{
+	static struct txb_run g, f, t, tb;
+	unsigned u0 = mock_txb_unexpected;
+	txb_run_once(0, &g);
+	txb_run_once(1, &f);
+	txb_run_once(2, &t);
+	int engine_args = t.ntx == 9;
+	for (unsigned k = 0; engine_args && k < t.ntx; k++) /* the first five the builder's, the rest send_one's */
+		engine_args = t.arg[k] == (k < 5 ? MOCK_TXB_ARG : 0u);
+	check(txb_same(&g, &t) && txb_same(&f, &t) && g.ntx == 9 && g.nrec == 8 && g.cmds == 0 && f.cmds == 0 &&
+		      mock_txb_unexpected == u0 && engine_args,
+	      "fw-sq-txb-desc-equals-send-one");
+	/* each "not mine" (SIZE, INLINE, PACKETS) went by send_one: one command per WQE, 5 SENT */
+	check(t.cmds == 8 && t.res[RNIC_TXB_RESULT_SENT] == 5 && t.res[RNIC_TXB_RESULT_SIZE] == 1 &&
+		      t.res[RNIC_TXB_RESULT_INLINE] == 1 && t.res[RNIC_TXB_RESULT_PACKETS] == 1 && t.txb_sent == 5 &&
+		      t.not_mine == 3,
+	      "fw-sq-txb-not-mine-falls-back-to-send-one");
+	/* the engine slow to answer: the firmware polls busy and stores nothing meanwhile */
+	mock_txb_busy_reads = 3;
+	txb_run_once(2, &tb);
+	mock_txb_busy_reads = 0;
+	check(txb_same(&tb, &t) && tb.res[RNIC_TXB_RESULT_SENT] == 5 && tb.cmds == 8 &&
+		      !rnic_txb_status_v_dropped(mock_tc_rd32(RNIC_FW_TC_TXB_STATUS)),
+	      "fw-sq-txb-polls-busy");
+}
+
+/* The command words of one WRITE: the QP's (qpn, path_mtu, sig_all, send_cqn, page), the WQE's
+ * (where it is staged, the index, the PSN, first send, not BlueFlame), each as the spec lays it out. */
+static void txb_words(void)
+{
+	struct rnicp_sge sg = { H(DATA_OFF), 100, 0x101 };
+	txb_caps(1);
+	fresh_srt_qp(7);
+	uint8_t *c = fw_res.qp_ctx[qpn];
+	uint32_t psn = rnic_qp_ctx_get_sq_psn(c);
+	uint32_t idx = rnic_qp_ctx_get_sq_next(c);
+	unsigned c0 = mock_txb_cmds;
+	post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, &sg, 1, 0xC0DE0001u);
+	ring_sq();
+	const uint32_t *w = mock_txb_cmd_words;
+	uint32_t src = rnic_txb_cmd_get_src_bb(w) * RNIC_WQEBB_BYTES;
+	check(mock_txb_cmds == c0 + 1 && rnic_txb_cmd_get_qpn(w) == qpn &&
+		      rnic_txb_cmd_get_path_mtu(w) == rnic_qp_ctx_get_path_mtu(c) &&
+		      rnic_txb_cmd_get_sig_all(w) == (rnic_qp_ctx_get_sq_sig_all(c) != 0) &&
+		      rnic_txb_cmd_get_send_cqn(w) == cqn && rnic_txb_cmd_get_page(w) == rnic_qp_ctx_get_uctx(c) &&
+		      rnic_txb_cmd_get_wqe_index(w) == (idx & 0xFFFFu) && rnic_txb_cmd_get_psn(w) == psn &&
+		      !rnic_txb_cmd_get_retx(w) && !rnic_txb_cmd_get_bf(w) &&
+		      mock_tc[src / 4] == 0xC0DE0001u && rnic_qp_ctx_get_sq_psn(c) == ((psn + 1) & 0xFFFFFFu),
+	      "fw-sq-txb-command-words");
+	/* no record room in the engine (one free: the builder keeps one in reserve): NO_RECORD, and
+	 * send_one sends it with the firmware's own record */
+	unsigned n0 = mock_nmbox, r0 = mock_txb_results[RNIC_TXB_RESULT_NO_RECORD], k0 = mock_srt_records(qpn);
+	mock_txb_free = 1;
+	post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, &sg, 1, 0xC0DE0002u);
+	ring_sq();
+	mock_txb_free = -1;
+	const struct mock_mbox_rec *d = mock_mbox_nth(RNIC_FW_TC_TXD_COMMIT, n0, 0);
+	check(mock_txb_results[RNIC_TXB_RESULT_NO_RECORD] == r0 + 1 && d && d->arg == 0 &&
+		      mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, n0) == 1 && rnic_tx_desc_get_psn(d->data) == ((psn + 1) & 0xFFFFFFu) &&
+		      mock_srt_records(qpn) == k0 + 1 && rnic_qp_ctx_get_sq_psn(c) == ((psn + 2) & 0xFFFFFFu),
+	      "fw-sq-txb-no-record-falls-back");
+	/* without hw_caps.tx_build no command is stored (an image runs on a core without it) */
+	txb_caps(0);
+	fresh_srt_qp(7);
+	c0 = mock_txb_cmds;
+	unsigned u0 = mock_txb_unexpected;
+	post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, &sg, 1, 0xC0DE0003u);
+	ring_sq();
+	check(mock_txb_cmds == c0 && mock_txb_unexpected == u0 && fw_txb_ok == 0, "fw-sq-txb-off-without-hw-caps");
+	sev(RNIC_RX_EVENT_KIND_ACK, (rnic_qp_ctx_get_sq_psn(fw_res.qp_ctx[qpn]) - 1) & 0xFFFFFFu, 0x1F, 0);
+	/* BlueFlame through the builder: the capture's WQE sent by the engine (the command names the
+	 * capture and its doorbell's bf_seq, no ring read); a capture overtaken while the engine
+	 * reads it is BF_LOST, and send_one reads the ring */
+	txb_caps(1);
+	fresh_srt_qp(7);
+	bf_srt = 1;
+	unsigned reads, s0 = mock_txb_results[RNIC_TXB_RESULT_SENT], l0 = mock_txb_results[RNIC_TXB_RESULT_BF_LOST];
+	uint32_t hits = fw_perf.bf_wqes, misses = fw_perf.bf_misses;
+	int ok = bf_post(0xB101, 1, bf_status(1, 21, 0, 1), 21, &reads);
+	const uint32_t *bw = mock_txb_cmd_words;
+	check(ok && reads == 0 && fw_perf.bf_wqes == hits + 1 && mock_txb_results[RNIC_TXB_RESULT_SENT] == s0 + 1 &&
+		      rnic_txb_cmd_get_bf(bw) && rnic_txb_cmd_get_bf_seq(bw) == 21 &&
+		      rnic_txb_cmd_get_src_bb(bw) * RNIC_WQEBB_BYTES == RNIC_FW_TC_BF_DATA_BASE,
+	      "fw-sq-txb-bf-wqe-from-capture");
+	mock_bf_reads_left = 6; /* the control-segment read of the staging, then the engine's reads */
+	mock_bf_status_after = bf_status(0, 22, 0, 1);
+	ok = bf_post(0xB102, 1, bf_status(1, 22, 0, 1), 22, &reads);
+	mock_bf_reads_left = 0;
+	check(ok && reads == 1 && fw_perf.bf_misses == misses + 1 && mock_txb_results[RNIC_TXB_RESULT_BF_LOST] == l0 + 1,
+	      "fw-sq-txb-bf-overtaken-falls-back-to-the-ring");
+	bf_srt = 0;
+	txb_caps(0);
+	check(!mock_srt_dropped(), "fw-sq-txb-no-store-dropped");
+	fw_srt_off = 1; /* the tests after these: the firmware's own send path, a fresh QP */
+	mock_srt_reset();
+	fresh_qp(7);
+}
+
 /* Free firmware send records (fw_res.swqe's free list). */
 static unsigned swqe_free_n(void)
 {
@@ -2522,6 +2711,10 @@ int main(void)
 	send_path();
 	counter_totals(m_send, wqes0);
 	fast_path();
+	unsigned nmbox = mock_nmbox; /* the mailbox log is bounded: the tests after these see it as before */
+	txb_path();
+	txb_words();
+	mock_nmbox = nmbox;
 	retry_exhaustion();
 	retry_progress();
 	rq_flush();

@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'h5FF6B800;
+  localparam logic [31:0] SPEC_HASH = 32'hCEC2EEDD;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -290,6 +290,11 @@ package rnic_spec_pkg;
   localparam logic [11:0] FW_TC_RQF_STATUS = 12'h938;
   localparam logic [11:0] FW_TC_RQF_STOP = 12'h93C;
   localparam logic [11:0] FW_TC_RQF_PI = 12'h940;
+  localparam logic [11:0] FW_TC_TXB_CMD0 = 12'h960;
+  localparam logic [11:0] FW_TC_TXB_CMD1 = 12'h964;
+  localparam logic [11:0] FW_TC_TXB_CMD2 = 12'h968;
+  localparam logic [11:0] FW_TC_TXB_CMD3 = 12'h96C;
+  localparam logic [11:0] FW_TC_TXB_STATUS = 12'h970;
   // the descriptor mailboxes' page (offset bit 12) and their registers, offsets in the window
   localparam logic [12:0] FW_TC_MBOX_PAGE = 13'h1000;
   localparam logic [12:0] FW_TC_TXD_DATA = 13'h1000;
@@ -2272,11 +2277,14 @@ package rnic_spec_pkg;
   localparam int unsigned TXB_STATUS_NEXT_PSN_W = 24;
   localparam int unsigned TXB_STATUS_RESULT_LSB = 24;
   localparam int unsigned TXB_STATUS_RESULT_W = 4;
+  localparam int unsigned TXB_STATUS_DROPPED_LSB = 30;
+  localparam int unsigned TXB_STATUS_DROPPED_W = 1;
   localparam int unsigned TXB_STATUS_BUSY_LSB = 31;
   localparam int unsigned TXB_STATUS_BUSY_W = 1;
   typedef struct packed {
     logic [0:0] busy;
-    logic [2:0] rsvd28;
+    logic [0:0] dropped;
+    logic [1:0] rsvd28;
     logic [3:0] result;
     logic [23:0] next_psn;
   } txb_status_t;
@@ -2358,6 +2366,8 @@ package rnic_spec_pkg;
   localparam int unsigned HW_CAPS_ENGINES_W = 1;
   localparam int unsigned HW_CAPS_READ_RESP_LSB = 1;
   localparam int unsigned HW_CAPS_READ_RESP_W = 1;
+  localparam int unsigned HW_CAPS_TX_BUILD_LSB = 2;
+  localparam int unsigned HW_CAPS_TX_BUILD_W = 1;
   localparam int unsigned HW_CAPS_RQ_SLOTS_LSB = 4;
   localparam int unsigned HW_CAPS_RQ_SLOTS_W = 4;
   localparam int unsigned HW_CAPS_READ_CTX_LSB = 8;
@@ -2372,7 +2382,8 @@ package rnic_spec_pkg;
     logic [4:0] log2_qps;
     logic [7:0] read_ctx;
     logic [3:0] rq_slots;
-    logic [1:0] rsvd2;
+    logic [0:0] rsvd3;
+    logic [0:0] tx_build;
     logic [0:0] read_resp;
     logic [0:0] engines;
   } hw_caps_t;

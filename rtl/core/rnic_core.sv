@@ -219,6 +219,9 @@ module rnic_core #(
   logic fw_rqd_valid, fw_rqd_ready;
   logic [rnic_spec_pkg::RQ_DESC_BYTES*8-1:0] fw_rqd_data;
   logic [rnic_spec_pkg::TX_DESC_BYTES*8-1:0] txd_data;
+  // the firmware's tx_desc mailbox and the transmit builder's, merged into txd_* (xport_tx's port)
+  logic fw_txd_valid, fw_txd_ready, tb_txd_valid, tb_txd_ready;
+  logic [rnic_spec_pkg::TX_DESC_BYTES*8-1:0] fw_txd_data, tb_txd_data;
   // transport engine interconnect
   logic                   tx_rd_req_valid, tx_rd_req_ready, tx_rd_data_valid, tx_rd_data_ready;
   logic                   tx_rd_data_last, tx_rd_cpl_valid, tx_rd_cpl_ready;
@@ -256,10 +259,11 @@ module rnic_core #(
   logic [rnic_spec_pkg::MPT_ENTRY_BYTES*8-1:0] mkey_wr_data;
 
   // what the firmware reads in hw_caps (spec layout hw_caps): engines attached, READ responses
-  // placed, receive slots per QP, the READ contexts, log2 of the QP count (the firmware sizes its
+  // placed, the transmit builder, receive slots per QP, the READ contexts, log2 of the QP count (the firmware sizes its
   // tables and the QP-context RAM from it), log2 of the core count (which QPs are a core's own)
   localparam logic [31:0] HwCaps = (32'(1) << rnic_spec_pkg::HW_CAPS_ENGINES_LSB) |
       (32'(1) << rnic_spec_pkg::HW_CAPS_READ_RESP_LSB) |
+      (32'(1) << rnic_spec_pkg::HW_CAPS_TX_BUILD_LSB) |
       (32'(XrxRqSlots) << rnic_spec_pkg::HW_CAPS_RQ_SLOTS_LSB) |
       (32'(XrxMaxReads) << rnic_spec_pkg::HW_CAPS_READ_CTX_LSB) |
       (32'($clog2(NumQps)) << rnic_spec_pkg::HW_CAPS_LOG2_QPS_LSB) |
@@ -302,7 +306,7 @@ module rnic_core #(
     .evt_valid_i(evt_valid), .evt_ready_o(evt_ready), .evt_data_i(evt_data),
     .qpt_valid_o(qpt_valid), .qpt_ready_i(qpt_ready), .qpt_qpn_o(qpt_qpn), .qpt_data_o(qpt_data),
     .rqd_valid_o(fw_rqd_valid), .rqd_ready_i(fw_rqd_ready), .rqd_data_o(fw_rqd_data),
-    .txd_valid_o(txd_valid), .txd_ready_i(txd_ready), .txd_data_o(txd_data),
+    .txd_valid_o(fw_txd_valid), .txd_ready_i(fw_txd_ready), .txd_data_o(fw_txd_data),
     .rdd_valid_o(rdd_valid), .rdd_ready_i(rdd_ready), .rdd_data_o(rdd_data),
     .rdq_rd_o(rdq_rd), .rdq_qpn_o(rdq_qpn), .rdq_psn_o(rdq_psn), .rdq_hit_i(rdq_hit), .rdq_nxt_i(rdq_nxt),
     .tx_pause_i(tx_pause_i),
@@ -320,13 +324,13 @@ module rnic_core #(
   logic [NumCores*32-1:0] tc_wdata_v, tc_rdata_v, cqw_tc_rdata;
   logic        tc_req, tc_we;
   logic [11:0] tc_addr;
-  logic [31:0] tc_wdata, db_tc_rdata, wf_tc_rdata, sr_tc_rdata, c0_tc_rdata;
+  logic [31:0] tc_wdata, db_tc_rdata, wf_tc_rdata, sr_tc_rdata, tb_tc_rdata, c0_tc_rdata;
   assign tc_req   = tc_req_v[0];
   assign tc_we    = tc_we_v[0];
   assign tc_addr  = tc_addr_v[11:0];
   assign tc_wdata = tc_wdata_v[31:0];
   // each engine answers a load of an offset it does not own with 0, from its own register
-  assign c0_tc_rdata = db_tc_rdata | wf_tc_rdata | sr_tc_rdata;
+  assign c0_tc_rdata = db_tc_rdata | wf_tc_rdata | sr_tc_rdata | tb_tc_rdata;
   assign tc_rdata_v  = cqw_tc_rdata | (NumCores*32)'(c0_tc_rdata);
   logic                   cw_wr_req_valid, cw_wr_req_ready, cw_wr_data_valid, cw_wr_data_ready;
   logic                   cw_wr_cpl_valid, cw_wr_cpl_ready;
@@ -347,6 +351,17 @@ module rnic_core #(
     .wr_cpl_ready_o(cw_wr_cpl_ready), .wr_cpl_status_i(cw_wr_cpl_status),
     .cqr_valid_i(sr_cqr_valid), .cqr_ready_o(sr_cqr_ready), .cqr_i(sr_cqr)
   );
+
+  // the transmit builder's signals (its instance follows sq_retire's, below)
+  logic tb_cmd_valid, tb_cmd_ready, tb_rd_valid, tb_rd_ready, tb_rd_bf, tb_rvalid;
+  logic wf_txb_rd_ready, wf_txb_rvalid, db_txb_rvalid;
+  logic [11:0] tb_rd_off;
+  logic [DataWidth-1:0] wf_txb_rdata, db_txb_rdata, tb_rdata;
+  logic [rnic_spec_pkg::TXB_CMD_BYTES*8-1:0] tb_cmd;
+  logic [rnic_spec_pkg::TXB_STATUS_BYTES*8-1:0] tb_status;
+  logic [rnic_spec_pkg::BF_STATUS_BYTES*8-1:0] db_bf_status;
+  logic tb_rec_valid, tb_rec_ready, fw_sr_rec_valid, fw_sr_rec_ready;
+  logic [rnic_spec_pkg::SR_REC_BYTES*8-1:0] tb_rec, fw_sr_rec;
 
   // ---- WQE fetch: the firmware's fetch commands -> DMA reads of WQEBBs into its TC buffer ----
   logic                   wf_rd_req_valid, wf_rd_req_ready, wf_rd_data_valid, wf_rd_data_ready;
@@ -370,7 +385,9 @@ module rnic_core #(
     .rd_data_ready_o(wf_rd_data_ready), .rd_data_i(wf_rd_data), .rd_data_last_i(wf_rd_data_last),
     .rd_cpl_valid_i(wf_rd_cpl_valid), .rd_cpl_ready_o(wf_rd_cpl_ready), .rd_cpl_status_i(wf_rd_cpl_status),
     .fw_rqd_valid_i(fw_rqd_valid), .fw_rqd_ready_o(fw_rqd_ready), .fw_rqd_i(fw_rqd_data),
-    .rqd_valid_o(rqd_valid), .rqd_ready_i(rqd_ready), .rqd_o(rqd_data)
+    .rqd_valid_o(rqd_valid), .rqd_ready_i(rqd_ready), .rqd_o(rqd_data),
+    .txb_rd_valid_i(tb_rd_valid && !tb_rd_bf), .txb_rd_ready_o(wf_txb_rd_ready), .txb_rd_off_i(tb_rd_off),
+    .txb_rvalid_o(wf_txb_rvalid), .txb_rdata_o(wf_txb_rdata)
   );
 
   // ---- Doorbell BAR: doorbells into a FIFO the firmware drains, BlueFlame onto its TC window --
@@ -393,8 +410,11 @@ module rnic_core #(
     .dropped_o(db_dropped), .count_o(db_count),
     .sq_db_valid_o(sqdb_valid), .sq_db_bf_o(sqdb_bf), .sq_db_page_o(sqdb_page), .sq_db_value_o(sqdb_value),
     .rq_db_valid_o(rqdb_valid),
-    .tc_req_i(tc_req), .tc_we_i(tc_we), .tc_addr_i(tc_addr), .tc_rdata_o(db_tc_rdata)
+    .tc_req_i(tc_req), .tc_we_i(tc_we), .tc_addr_i(tc_addr), .tc_rdata_o(db_tc_rdata),
+    .txb_rd_valid_i(tb_rd_valid && tb_rd_bf), .txb_rd_off_i(tb_rd_off),
+    .txb_rvalid_o(db_txb_rvalid), .txb_rdata_o(db_txb_rdata), .bf_status_o(db_bf_status)
   );
+
 
 
 
@@ -614,11 +634,51 @@ module rnic_core #(
   sq_retire_tc u_sq_retire_tc (
     .clk_i, .rst_ni,
     .tc_req_i(tc_req), .tc_we_i(tc_we), .tc_addr_i(tc_addr), .tc_wdata_i(tc_wdata), .tc_rdata_o(sr_tc_rdata),
-    .rec_valid_o(sr_rec_valid), .rec_ready_i(sr_rec_ready), .rec_o(sr_rec),
+    .rec_valid_o(fw_sr_rec_valid), .rec_ready_i(fw_sr_rec_ready), .rec_o(fw_sr_rec),
     .cmd_valid_o(sr_cmd_valid), .cmd_ready_i(sr_cmd_ready), .cmd_o(sr_cmd),
     .done_i(sr_done), .done_src_i(sr_done_src), .free_i(sr_free), .qry_i(sr_qry),
     .en_we_o(sr_en_we), .en_qpn_o(sr_en_qpn), .en_o(sr_en), .fork_on_o(sr_fork_on)
   );
+
+  // ---- Transmit builder (rtl/tx_build): on one firmware command per WQE it reads the staged
+  // WQEBB (the fetch buffer's rows through wqe_fetch, the BlueFlame capture's through doorbell_bar:
+  // routed by the window offset) and hands the tx_desc and sr_rec the firmware's send_fast and
+  // rec_srt would store (docs/decisions/tx-build.md). Core 0's, as the srt_* registers.
+  // the capture is bf_data_base .. + its bytes; every other offset is wqe_fetch's
+  assign tb_rd_bf = tb_rd_off >= rnic_spec_pkg::FW_TC_BF_DATA_BASE &&
+                    tb_rd_off < rnic_spec_pkg::FW_TC_BF_DATA_BASE + 12'(rnic_spec_pkg::DB_BF_DATA_BYTES);
+  assign tb_rd_ready = tb_rd_bf || wf_txb_rd_ready;
+  // one source per command (a WQEBB lies in one), each answers in order: the answers never meet
+  assign tb_rvalid = wf_txb_rvalid || db_txb_rvalid;
+  assign tb_rdata = db_txb_rvalid ? db_txb_rdata : wf_txb_rdata;
+  tx_build_tc u_tx_build_tc (
+    .clk_i, .rst_ni,
+    .tc_req_i(tc_req), .tc_we_i(tc_we), .tc_addr_i(tc_addr), .tc_wdata_i(tc_wdata), .tc_rdata_o(tb_tc_rdata),
+    .cmd_valid_o(tb_cmd_valid), .cmd_ready_i(tb_cmd_ready), .cmd_o(tb_cmd), .status_i(tb_status)
+  );
+  tx_build #(.DataWidth(DataWidth)) u_tx_build (
+    .clk_i, .rst_ni,
+    .cmd_valid_i(tb_cmd_valid), .cmd_ready_o(tb_cmd_ready), .cmd_i(tb_cmd), .status_o(tb_status),
+    .rd_valid_o(tb_rd_valid), .rd_ready_i(tb_rd_ready), .rd_off_o(tb_rd_off),
+    .rd_rvalid_i(tb_rvalid), .rd_rdata_i(tb_rdata),
+    .bf_status_i(db_bf_status), .free_i(sr_free),
+    .fw_txd_pend_i(fw_txd_valid), .fw_rec_pend_i(fw_sr_rec_valid),
+    .txd_valid_o(tb_txd_valid), .txd_ready_i(tb_txd_ready), .txd_o(tb_txd_data),
+    .rec_valid_o(tb_rec_valid), .rec_ready_i(tb_rec_ready), .rec_o(tb_rec)
+  );
+  // The merges in front of xport_tx's descriptor port and sq_retire's record port: the firmware's
+  // first, combinational (a mux on the data). The builder loads its outputs only while the
+  // firmware's are empty and the firmware commits nothing while the builder is busy, so the two
+  // never wait on each other and SQ order holds; the firmware's path is the one it was (the
+  // builder idle: the same cycles).
+  assign txd_valid    = fw_txd_valid || tb_txd_valid;
+  assign txd_data     = fw_txd_valid ? fw_txd_data : tb_txd_data;
+  assign fw_txd_ready = txd_ready;
+  assign tb_txd_ready = txd_ready && !fw_txd_valid;
+  assign sr_rec_valid    = fw_sr_rec_valid || tb_rec_valid;
+  assign sr_rec          = fw_sr_rec_valid ? fw_sr_rec : tb_rec;
+  assign fw_sr_rec_ready = sr_rec_ready;
+  assign tb_rec_ready    = sr_rec_ready && !fw_sr_rec_valid;
 
   // ---- Events to the firmware: the receive engine's (through the send-retirement fork) and
   // the transmit engine's verdicts -------------------------------------------------------------

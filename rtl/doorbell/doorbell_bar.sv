@@ -77,7 +77,17 @@ module doorbell_bar #(
   input  logic                   tc_req_i,
   input  logic                   tc_we_i,
   input  logic [11:0]            tc_addr_i,
-  output logic [31:0]            tc_rdata_o
+  output logic [31:0]            tc_rdata_o,
+  // the transmit builder's row reads of the capture (rtl/tx_build): a row's window offset in,
+  // the whole row from a register the next cycle (a second read port: a second LUTRAM copy);
+  // a row read in the cycle of a bf_data write returns the old bytes, and bf_status_o, which
+  // that write invalidates a cycle later, tells the builder whether the capture still holds the
+  // doorbell's WQE (docs/decisions/tx-build.md)
+  input  logic                   txb_rd_valid_i,
+  input  logic [11:0]            txb_rd_off_i,
+  output logic                   txb_rvalid_o,
+  output logic [DataWidth-1:0]   txb_rdata_o,
+  output logic [rnic_spec_pkg::BF_STATUS_BYTES*8-1:0] bf_status_o
 );
   localparam int unsigned DataBytes = DataWidth / 8;
   localparam int unsigned LaneBits  = $clog2(DataBytes);
@@ -359,6 +369,22 @@ module doorbell_bar #(
     end
   end
 
+  // ---- the transmit builder's row reads (data under their valid: nothing evaluated when idle)
+  // (the capture's window base is aligned to its size: the row is the offset's own bits)
+  if (32'(rnic_spec_pkg::FW_TC_BF_DATA_BASE) % BfBytes != 0) begin : g_bf_align
+    $error("doorbell_bar: fw_tc.bf_data_base must be aligned to the capture's size");
+  end
+  logic [11:0] txb_off;
+  assign txb_off = txb_rd_off_i;
+  always_ff @(posedge clk_i) begin
+    if (txb_rd_valid_i) txb_rdata_o <= bf_mem[txb_off[LaneBits +: RowBits]];
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) txb_rvalid_o <= 1'b0;
+    else txb_rvalid_o <= txb_rd_valid_i;
+  end
+  assign bf_status_o = bf_st_q;
+
   // ---- reads: zeros ---------------------------------------------------------------------------
   logic               rd_act_q;
   logic [7:0]         rd_left_q;
@@ -385,5 +411,6 @@ module doorbell_bar #(
   end
 
   logic unused;
-  assign unused = ^{s_axi_wlast_i, s_axi_araddr_i, s_axi_arsize_i, s_axi_arburst_i, tc_off[11:8], tc_off[1:0]};
+  assign unused = ^{s_axi_wlast_i, s_axi_araddr_i, s_axi_arsize_i, s_axi_arburst_i, tc_off[11:8], tc_off[1:0],
+                    txb_off[11:LaneBits+RowBits], txb_off[LaneBits-1:0]};
 endmodule

@@ -74,7 +74,15 @@ module wqe_fetch #(
   input  rnic_spec_pkg::rq_desc_t fw_rqd_i,
   output logic                   rqd_valid_o,
   input  logic                   rqd_ready_i,
-  output rnic_spec_pkg::rq_desc_t rqd_o
+  output rnic_spec_pkg::rq_desc_t rqd_o,
+  // the transmit builder's row reads (rtl/tx_build): a row's window offset (the buffer's or its
+  // regions', as the firmware's loads), the whole row 2 cycles later through the receive feed's
+  // read port, which keeps priority (docs/decisions/tx-build.md, "Wiring")
+  input  logic                   txb_rd_valid_i,
+  output logic                   txb_rd_ready_o,
+  input  logic [11:0]            txb_rd_off_i,
+  output logic                   txb_rvalid_o,
+  output logic [DataWidth-1:0]   txb_rdata_o
 );
   localparam int unsigned BbBytes  = rnic_spec_pkg::WQEBB_BYTES;      // one WQEBB
   localparam int unsigned Bpb      = DataWidth / 8;
@@ -430,6 +438,7 @@ module wqe_fetch #(
                : in_rdb ? RowAw'(SqRows + RqRows + DbRows) + RowAw'(boff[RdbAw-1:LaneAw+2])
                : RowAw'(boff[BufAw-1:LaneAw+2]);
   logic [RowAw-1:0]     frow;              // the receive feed's read row (a second read port)
+  logic [RowAw-1:0]     frow_m;            // that port's row: the feed's, or the transmit builder's
   logic [DataWidth-1:0] feed_rd;
   for (genvar l = 0; l < Lanes; l++) begin : g_lane
     logic [31:0] mem [Rows];
@@ -437,7 +446,7 @@ module wqe_fetch #(
       if (beat) mem[wrow] <= rd_data_i[32*l +: 32];
     end
     assign lane_rd[l] = mem[rrow];
-    assign feed_rd[32*l +: 32] = mem[frow];
+    assign feed_rd[32*l +: 32] = mem[frow_m];
   end
 
   // ---- completions: in order, one per command
@@ -1273,8 +1282,40 @@ module wqe_fetch #(
     end
   end
 
+  // ---- the transmit builder's row reads: its request registered (the same decode as the
+  // firmware's rrow), the row read through the feed's port in a cycle the feed does not read
+  // (F_RD), into a register: no second copy of the lanes
+  logic                 tv_q, tgo, t_rv_q;
+  logic [RowAw-1:0]     trow_q;
+  logic [DataWidth-1:0] t_rd_q;
+  logic [11:0]          toff;
+  assign toff = txb_rd_off_i;
+  assign tgo = tv_q && fs_q != F_RD;
+  assign frow_m = tgo ? trow_q : frow;
+  assign txb_rd_ready_o = !tv_q;
+  assign txb_rvalid_o = t_rv_q;
+  assign txb_rdata_o = t_rd_q;
+  always_ff @(posedge clk_i) begin
+    if (txb_rd_valid_i && !tv_q)
+      trow_q <= toff[11:RqAw] == RqBase[11:RqAw] ? RowAw'(SqRows) + RowAw'(toff[RqAw-1:LaneAw+2])
+              : toff[11:DbAw] == DbBase[11:DbAw] ? RowAw'(SqRows + RqRows) + RowAw'(toff[DbAw-1:LaneAw+2])
+              : toff[11:RdbAw] == RdbBase[11:RdbAw] ? RowAw'(SqRows + RqRows + DbRows) + RowAw'(toff[RdbAw-1:LaneAw+2])
+              : RowAw'(toff[BufAw-1:LaneAw+2]);
+    if (tgo) t_rd_q <= feed_rd;
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      tv_q   <= 1'b0;
+      t_rv_q <= 1'b0;
+    end else begin
+      if (txb_rd_valid_i && !tv_q) tv_q <= 1'b1;
+      else if (tgo) tv_q <= 1'b0;
+      t_rv_q <= tgo;
+    end
+  end
+
   logic unused;
-  assign unused = ^{addr_lo_q[5:0], cmd_bbs_in, boff[1:0], boff[11:10], BufBase[BufAw-1:0], RqBase[RqAw-1:0],
+  assign unused = ^{toff[LaneAw+1:0], addr_lo_q[5:0], cmd_bbs_in, boff[1:0], boff[11:10], BufBase[BufAw-1:0], RqBase[RqAw-1:0],
                     DbBase[DbAw-1:0], RdbBase[RdbAw-1:0], sq_lo_q[5:0], sq_ring_q[30:20], st_qidx.qpn,
                     rq_lo_q[5:0], rq_ring_q[30:22], farg_q.rsvd24, farg_q.rsvd10, h_gap[14:0]};
 endmodule

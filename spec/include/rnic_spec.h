@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0x5FF6B800u
+#define RNIC_SPEC_HASH 0xCEC2EEDDu
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -341,6 +341,11 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_TC_RQF_STATUS 0x938u
 #define RNIC_FW_TC_RQF_STOP 0x93Cu
 #define RNIC_FW_TC_RQF_PI 0x940u
+#define RNIC_FW_TC_TXB_CMD0 0x960u
+#define RNIC_FW_TC_TXB_CMD1 0x964u
+#define RNIC_FW_TC_TXB_CMD2 0x968u
+#define RNIC_FW_TC_TXB_CMD3 0x96Cu
+#define RNIC_FW_TC_TXB_STATUS 0x970u
 #define RNIC_FW_TC_MBOX_PAGE 0x1000u
 #define RNIC_FW_TC_TXD_DATA 0x1000u
 #define RNIC_FW_TC_TXD_COMMIT 0x1080u
@@ -5668,6 +5673,16 @@ static inline void rnic_txb_status_set_result(void *p, uint32_t v)
 	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3;
 	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0xFu) | (((uint8_t)v << 0) & 0xFu)));
 }
+#define RNIC_TXB_STATUS_DROPPED_OFF 3u
+static inline uint32_t rnic_txb_status_get_dropped(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3) & 0x40u) >> 6);
+}
+static inline void rnic_txb_status_set_dropped(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 3;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x40u) | (((uint8_t)v << 6) & 0x40u)));
+}
 #define RNIC_TXB_STATUS_BUSY_OFF 3u
 static inline uint32_t rnic_txb_status_get_busy(const void *p)
 {
@@ -5697,6 +5712,16 @@ static inline uint32_t rnic_txb_status_v_result(uint32_t v)
 static inline uint32_t rnic_txb_status_mk_result(uint32_t x)
 {
 	return (x << 24) & 0x0F000000u;
+}
+#define RNIC_TXB_STATUS_DROPPED_LSB 30u
+#define RNIC_TXB_STATUS_DROPPED_MASK 0x40000000u
+static inline uint32_t rnic_txb_status_v_dropped(uint32_t v)
+{
+	return (v & 0x40000000u) >> 30;
+}
+static inline uint32_t rnic_txb_status_mk_dropped(uint32_t x)
+{
+	return (x << 30) & 0x40000000u;
 }
 #define RNIC_TXB_STATUS_BUSY_LSB 31u
 #define RNIC_TXB_STATUS_BUSY_MASK 0x80000000u
@@ -5961,6 +5986,16 @@ static inline void rnic_hw_caps_set_read_resp(void *p, uint32_t v)
 	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0;
 	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x2u) | (((uint8_t)v << 1) & 0x2u)));
 }
+#define RNIC_HW_CAPS_TX_BUILD_OFF 0u
+static inline uint32_t rnic_hw_caps_get_tx_build(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0) & 0x4u) >> 2);
+}
+static inline void rnic_hw_caps_set_tx_build(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x4u) | (((uint8_t)v << 2) & 0x4u)));
+}
 #define RNIC_HW_CAPS_RQ_SLOTS_OFF 0u
 static inline uint32_t rnic_hw_caps_get_rq_slots(const void *p)
 {
@@ -6019,6 +6054,16 @@ static inline uint32_t rnic_hw_caps_v_read_resp(uint32_t v)
 static inline uint32_t rnic_hw_caps_mk_read_resp(uint32_t x)
 {
 	return (x << 1) & 0x00000002u;
+}
+#define RNIC_HW_CAPS_TX_BUILD_LSB 2u
+#define RNIC_HW_CAPS_TX_BUILD_MASK 0x00000004u
+static inline uint32_t rnic_hw_caps_v_tx_build(uint32_t v)
+{
+	return (v & 0x00000004u) >> 2;
+}
+static inline uint32_t rnic_hw_caps_mk_tx_build(uint32_t x)
+{
+	return (x << 2) & 0x00000004u;
 }
 #define RNIC_HW_CAPS_RQ_SLOTS_LSB 4u
 #define RNIC_HW_CAPS_RQ_SLOTS_MASK 0x000000F0u
@@ -6777,6 +6822,7 @@ static inline uint32_t rnic_mbox_in_status_mk_valid(uint32_t x)
 	X(txb_cmd, bf, 15, 1, 1, 1) \
 	X(txb_status, next_psn, 0, 4, 0, 24) \
 	X(txb_status, result, 3, 1, 0, 4) \
+	X(txb_status, dropped, 3, 1, 6, 1) \
 	X(txb_status, busy, 3, 1, 7, 1) \
 	X(cqw_err_cqn, cqn, 0, 2, 0, 16) \
 	X(cqw_err_cqn, valid, 3, 1, 7, 1) \
@@ -6794,6 +6840,7 @@ static inline uint32_t rnic_mbox_in_status_mk_valid(uint32_t x)
 	X(fw_image_hdr, imem_crc, 20, 4, 0, 32) \
 	X(hw_caps, engines, 0, 1, 0, 1) \
 	X(hw_caps, read_resp, 0, 1, 1, 1) \
+	X(hw_caps, tx_build, 0, 1, 2, 1) \
 	X(hw_caps, rq_slots, 0, 1, 4, 4) \
 	X(hw_caps, read_ctx, 1, 1, 0, 8) \
 	X(hw_caps, log2_qps, 2, 1, 0, 5) \
@@ -6890,6 +6937,7 @@ static inline uint32_t rnic_mbox_in_status_mk_valid(uint32_t x)
 	X(srt_qp_en, enable, 24, 1) \
 	X(txb_status, next_psn, 0, 24) \
 	X(txb_status, result, 24, 4) \
+	X(txb_status, dropped, 30, 1) \
 	X(txb_status, busy, 31, 1) \
 	X(cqw_err_cqn, cqn, 0, 16) \
 	X(cqw_err_cqn, valid, 31, 1) \
@@ -6901,6 +6949,7 @@ static inline uint32_t rnic_mbox_in_status_mk_valid(uint32_t x)
 	X(cqw_full, held, 31, 1) \
 	X(hw_caps, engines, 0, 1) \
 	X(hw_caps, read_resp, 1, 1) \
+	X(hw_caps, tx_build, 2, 1) \
 	X(hw_caps, rq_slots, 4, 4) \
 	X(hw_caps, read_ctx, 8, 8) \
 	X(hw_caps, log2_qps, 16, 5) \

@@ -3,7 +3,7 @@
 constants, enumerations and every layout as (size, {field: (byte offset, lsb, bits)}).
 Import it with spec/py on sys.path; get()/put() read and write a field in bytes."""
 
-SPEC_HASH = 0x5FF6B800
+SPEC_HASH = 0xCEC2EEDD
 PCI_VENDOR_ID = 0x10EE
 PCI_DEVICE_ID = 0x5252
 HW_VERSION = 0x10000
@@ -819,6 +819,7 @@ LAYOUTS = {
     "txb_status": (4, {
         "next_psn": (0, 0, 24),
         "result": (3, 0, 4),
+        "dropped": (3, 6, 1),
         "busy": (3, 7, 1),
     }),
     "cqw_err_cqn": (4, {
@@ -848,6 +849,7 @@ LAYOUTS = {
     "hw_caps": (4, {
         "engines": (0, 0, 1),
         "read_resp": (0, 1, 1),
+        "tx_build": (0, 2, 1),
         "rq_slots": (0, 4, 4),
         "read_ctx": (1, 0, 8),
         "log2_qps": (2, 0, 5),
