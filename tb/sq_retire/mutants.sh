@@ -23,22 +23,6 @@ muts=(
   "find-looks-at-the-head-only|s/q_end = q_hit || last_one || !psn_le(r_first, psn_q);/q_end = 1'b1;/"
   "ci-not-plus-one|s/ci_q   <= r_idx + 1'b1;/ci_q   <= r_idx;/"
 )
-rc=0; i=0
-for m in "${muts[@]}"; do
-  name=${m%%|*}; expr=${m#*|}; i=$((i + 1))
-  dir=$build/mut-$i; mkdir -p "$dir/rtl"
-  sed "$expr" "$src" > "$dir/rtl/sq_retire.sv"
-  if cmp -s "$src" "$dir/rtl/sq_retire.sv"; then
-    echo "FAIL mutant-$name the mutation did not apply (the RTL changed: update $0)"; rc=1; continue
-  fi
-  if ! make --no-print-directory -s "$dir/Vsq_retire" > "$dir/build.log" 2>&1; then
-    echo "FAIL mutant-$name did not build (see $dir/build.log)"; rc=1; continue
-  fi
-  if "$dir/Vsq_retire" --seed "$seed" --ops "$ops" > "$dir/run.log" 2>&1; then
-    echo "FAIL mutant-$name the testbench passed the mutated RTL (seed $seed, $ops operations)"; rc=1
-  else
-    echo "PASS mutant-$name caught: $(grep -m1 '^FAIL' "$dir/run.log" | cut -c1-150)"
-  fi
-done
-[ $rc -eq 0 ] || echo "RERUN make test-sq_retire-mutants"
-exit $rc
+rerun=test-sq_retire-mutants
+. "$(dirname "$0")/../common/rtl_mutants.sh"
+rtl_mutants "${muts[@]}"

@@ -29,22 +29,6 @@ muts=(
   "send-imm-as-send|s/2'd3:    d.kind = rnic_spec_pkg::MSG_KIND_SEND_IMM;/2'd3:    d.kind = rnic_spec_pkg::MSG_KIND_SEND;/"
   "done-before-taken|s/S_WT: if ((!txd_v_q || txd_ready_i) \&\& (!rec_v_q || rec_ready_i)) begin/S_WT: if (1'b1) begin/"
 )
-rc=0; i=0
-for m in "${muts[@]}"; do
-  name=${m%%|*}; expr=${m#*|}; i=$((i + 1))
-  dir=$build/mut-$i; mkdir -p "$dir/rtl"
-  sed "$expr" "$src" > "$dir/rtl/tx_build.sv"
-  if cmp -s "$src" "$dir/rtl/tx_build.sv"; then
-    echo "FAIL mutant-$name the mutation did not apply (the RTL changed: update $0)"; rc=1; continue
-  fi
-  if ! make --no-print-directory -s "$dir/Vtx_build" > "$dir/build.log" 2>&1; then
-    echo "FAIL mutant-$name did not build (see $dir/build.log)"; rc=1; continue
-  fi
-  if "$dir/Vtx_build" --seed "$seed" --ops "$ops" > "$dir/run.log" 2>&1; then
-    echo "FAIL mutant-$name the testbench passed the mutated RTL (seed $seed, $ops commands)"; rc=1
-  else
-    echo "PASS mutant-$name caught: $(grep -m1 '^FAIL' "$dir/run.log" | cut -c1-150)"
-  fi
-done
-[ $rc -eq 0 ] || echo "RERUN make test-tx_build-mutants"
-exit $rc
+rerun=test-tx_build-mutants
+. "$(dirname "$0")/../common/rtl_mutants.sh"
+rtl_mutants "${muts[@]}"
