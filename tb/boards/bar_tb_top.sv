@@ -89,6 +89,10 @@ module bar_tb_top (
   logic        sqdb_valid, sqdb_bf, rqdb_valid;
   logic [15:0] sqdb_page;
   logic [31:0] sqdb_value;
+  // (the transmit builder's capture read port: not part of this bench either)
+  logic                 txb_rvalid;
+  logic [511:0]         txb_rdata;
+  logic [rnic_spec_pkg::BF_STATUS_BYTES*8-1:0] bf_status;
   doorbell_bar #(.DataWidth(512), .IdWidth(4)) u_db (
     .clk_i, .rst_ni,
     .s_axi_awid_i(x_awid), .s_axi_awaddr_i(x_awaddr[20:0]), .s_axi_awlen_i(x_awlen), .s_axi_awsize_i(x_awsize),
@@ -104,10 +108,13 @@ module bar_tb_top (
     .count_o(db_count_o),
     .sq_db_valid_o(sqdb_valid), .sq_db_bf_o(sqdb_bf), .sq_db_page_o(sqdb_page), .sq_db_value_o(sqdb_value),
     .rq_db_valid_o(rqdb_valid),
-    .tc_req_i, .tc_we_i(1'b0), .tc_addr_i, .tc_rdata_o
+    .tc_req_i, .tc_we_i(1'b0), .tc_addr_i, .tc_rdata_o,
+    .txb_rd_valid_i(1'b0), .txb_rd_off_i(12'd0), .txb_rvalid_o(txb_rvalid), .txb_rdata_o(txb_rdata),
+    .bf_status_o(bf_status)
   );
   logic unused;
-  assign unused = ^{x_awburst, x_arburst, x_awaddr[63:21], x_araddr[63:21], sqdb_valid, sqdb_bf, sqdb_page, sqdb_value, rqdb_valid};
+  assign unused = ^{x_awburst, x_arburst, x_awaddr[63:21], x_araddr[63:21], sqdb_valid, sqdb_bf, sqdb_page, sqdb_value, rqdb_valid,
+                    txb_rvalid, txb_rdata, bf_status};
 
   logic [15:0] l_awaddr, l_araddr;
   logic l_awvalid, l_awready, l_wvalid, l_wready, l_bvalid, l_bready, l_arvalid, l_arready, l_rvalid, l_rready;
