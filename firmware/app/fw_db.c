@@ -57,6 +57,34 @@ static void sq_db_take(uint8_t *c, uint32_t ev, uint32_t value)
 	fw_perf.doorbells += k;
 }
 
+/* RQ doorbells of one QP served together, as the SQ's above: only the newest producer index
+ * matters (the engine's rqf_pi store, or the firmware's own fetch, covers every WQE before it).
+ * The host re-posts a receive per completion, so its rq_dbs queue up behind a run of receive
+ * events; served one by one (~150 cycles each) they held the next receive events, whose grants
+ * refill the receive engine's slots, long enough for the slots to run dry (an RNR NAK with the
+ * WQEs posted: docs/firmware.md "rnr (session 28)"). */
+#define RQ_DB_BATCH 16u
+
+static void rq_db_take(uint8_t *c, uint32_t ev, uint32_t value)
+{
+	const uint32_t same_ev = RNIC_DB_EVENT_PAGE_MASK | RNIC_DB_EVENT_WHICH_MASK;
+	uint32_t ci = rnic_qp_ctx_get_rq_ci(c), log_size = rnic_qp_ctx_get_rq_log_size(c), k;
+	for (k = 0; k < RQ_DB_BATCH && rnic_mbox_in_status_v_valid(hal_rd32(RNIC_FW_REG_DB_STATUS)); k++) {
+		if ((hal_rd32(RNIC_FW_REG_DB_DATA) ^ ev) & same_ev)
+			break;
+		uint32_t nv = hal_rd32(RNIC_FW_REG_DB_DATA + 4);
+		if ((nv ^ value) & RNIC_DB_WORD_NUM_MASK)
+			break;
+		hal_wr32(RNIC_FW_REG_DB_POP, 1);
+		uint32_t index = (nv & RNIC_DB_WORD_INDEX_MASK) >> RNIC_DB_WORD_INDEX_LSB;
+		if (db_in_ring(index, ci, log_size))
+			rnic_qp_ctx_set_rq_pi(c, (uint16_t)index);
+		else
+			fw_log("doorbell %x value %x ignored", (unsigned)ev, (unsigned)nv);
+	}
+	fw_perf.doorbells += k;
+}
+
 void fw_doorbell(uint32_t ev, uint32_t value)
 {
 	FW_LAYOUT_ALIGN uint8_t e[4], v[4];
@@ -86,6 +114,7 @@ void fw_doorbell(uint32_t ev, uint32_t value)
 		    !db_in_ring(index, rnic_qp_ctx_get_rq_ci(c), rnic_qp_ctx_get_rq_log_size(c)))
 			break;
 		rnic_qp_ctx_set_rq_pi(c, (uint16_t)index);
+		rq_db_take(c, ev, value);
 		fw_rq_doorbell(num);
 		return;
 	case RNIC_DB_CQ_DB:

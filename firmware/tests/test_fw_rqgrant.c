@@ -495,6 +495,54 @@ static void two_qps(void)
 	check(ok && descs(m, qs, 2, (int[]){ 12, 12 }) && mock_rqg_violations == 0, "fw-rqg-two-qps-each-in-order-once");
 }
 
+/* rq_dbs queued in the firmware's doorbell mailbox (the host re-posts one receive per completion
+ * while the firmware works through receive events): one pass takes the QP's run of them, keeps the
+ * newest producer index it checked (one out of the ring ignored) and stores it once (rqf_pi); the
+ * doorbell of another QP behind the run is its own. The engine lost them all (its FIFO full), so
+ * what it hands comes from that one store: every WQE, byte for byte, none twice. */
+static void db_batch(void)
+{
+	boot();
+	struct qp a, b, *qs[2] = { &a, &b };
+	create(&a, 0, RNIC_QP_STATE_RTS);
+	create(&b, 1, RNIC_QP_STATE_RTS);
+	unsigned m = mock_nmbox, h0 = mock_rqg_handed, p0 = mock_rqg_pi_stores, l0 = mock_rqg_lost;
+	uint32_t page = rnic_qp_ctx_get_uctx(fw_res.qp_ctx[a.qpn]);
+	mock_rqg_fifo_full = 4; /* the engine's FIFO drops the next four */
+	for (unsigned k = 0; k < 3; k++) {
+		post(&a, 0);
+		uint8_t v[4] = { 0 }, ev[4] = { 0 };
+		rnic_db_word_set_num(v, a.qpn);
+		rnic_db_word_set_index(v, a.rq.pi);
+		mock_wqf_rdb(page, (uint32_t)rnic_ld_le(v, 4));
+		rnic_db_event_set_page(ev, page);
+		rnic_db_event_set_which(ev, RNIC_DB_RQ_DB / 4);
+		mock_db_push((uint32_t)rnic_ld_le(ev, 4), (uint32_t)rnic_ld_le(v, 4));
+		if (k == 1) { /* past the ring: ignored, the next still taken */
+			rnic_db_word_set_index(v, (uint16_t)(a.rq.pi + 100));
+			mock_db_push((uint32_t)rnic_ld_le(ev, 4), (uint32_t)rnic_ld_le(v, 4));
+		}
+	}
+	post(&b, 0);
+	uint8_t v[4] = { 0 }, ev[4] = { 0 };
+	rnic_db_word_set_num(v, b.qpn);
+	rnic_db_word_set_index(v, b.rq.pi);
+	mock_wqf_rdb(page, (uint32_t)rnic_ld_le(v, 4));
+	rnic_db_event_set_page(ev, page);
+	rnic_db_event_set_which(ev, RNIC_DB_RQ_DB / 4);
+	mock_db_push((uint32_t)rnic_ld_le(ev, 4), (uint32_t)rnic_ld_le(v, 4));
+	fw_xport_poll();
+	mock_rqg_run();
+	int ok = mock_rqg_lost - l0 == 4 && mock_rqg_fifo_full == 0 && mock_rqg_pi_stores - p0 == 2 && rnic_qp_ctx_get_rq_pi(fw_res.qp_ctx[a.qpn]) == 3 &&
+		 mock_rqg_qp[a.qpn].pi == 3 && mock_rqg_qp[b.qpn].pi == 1 && regs[RNIC_FW_REG_DB_STATUS / 4] == 0;
+	for (unsigned k = 0; k < 3; k++)
+		recv_done(&a), ok &= cqe(wr_of(&a, k), RNIC_WC_STATUS_SUCCESS);
+	recv_done(&b);
+	ok &= cqe(wr_of(&b, 0), RNIC_WC_STATUS_SUCCESS);
+	check(ok && descs(m, qs, 2, (int[]){ 3, 1 }) && fw_commits(m, h0) == 0 && mock_rqg_violations == 0,
+	      "fw-rqg-rq-dbs-of-one-qp-one-rqf-pi-store");
+}
+
 /* The host keeps the RQ full and reposts after each completion (as the bench's SEND streams do);
  * rq_dbs are lost now and then: the receive engine's slots never run dry, every WQE once, in
  * order, and the engine feeds the QP again after each loss. */
@@ -559,6 +607,7 @@ int main(void)
 	stop_sge();
 	stop_fetch();
 	lost_db();
+	db_batch();
 	lost_in_stream();
 	modify_rewrite();
 	to_err();
