@@ -858,7 +858,7 @@ int bench_rdma(int argc, char **argv) {
           std::printf("| %s %s goodput, 1 QP, %s of frames lost each way | %s Gb/s | |\n", sz[s], op[o], lr[k],
                       num(bench.lossy_gbps[o][s][k], "%.2f").c_str());
   }
-  std::printf("| 8 B WRITE (BlueFlame), doorbell to remote memory | %.0f ns | <= 800 |\n", bench.lat_oneway_ns);
+  std::printf("| 8 B WRITE (BlueFlame), doorbell to remote memory | %.0f ns | <= 1050 |\n", bench.lat_oneway_ns);
   std::printf("| 8 B WRITE (BlueFlame), doorbell to requester CQE | %.0f ns | |\n", bench.lat_cqe_ns);
   std::printf("| 8 B WRITE (sq_db, WQE read from the ring), doorbell to remote memory | %.0f ns | |\n", bench.lat_oneway_db_ns);
   std::printf("| 8 B WRITE (sq_db, WQE read from the ring), doorbell to requester CQE | %.0f ns | |\n", bench.lat_cqe_db_ns);
