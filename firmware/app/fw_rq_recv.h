@@ -30,6 +30,9 @@ _Static_assert(RNIC_RX_EVENT_KIND_OFF == 0 && RNIC_RX_EVENT_STATUS_OFF == 1 && R
 		       RNIC_RX_EVENT_FLAGS_OFF == 3 && RNIC_CQE_STATUS_OFF == 24 && RNIC_CQE_OPCODE_OFF == 25 &&
 		       RNIC_CQE_FLAGS_OFF == 26,
 	       "rx_event word 0 = kind, status, syndrome, flags; cq_rec word 6 = status, opcode, flags");
+_Static_assert(RNIC_RX_EVENT_KIND_WRITE_IMM_DONE - RNIC_RX_EVENT_KIND_RECV_DONE ==
+		       RNIC_WC_OPCODE_RECV_RDMA_WITH_IMM - RNIC_WC_OPCODE_RECV,
+	       "the receive kinds and their CQE opcodes in the same order, one apart");
 
 /* ev: the event in ring slot cons; the ring holds the events up to prod (not included). */
 static inline __attribute__((always_inline)) void fw_rq_recv(uint32_t qpn, uint32_t kind, const uint8_t *ev,
@@ -45,9 +48,8 @@ static inline __attribute__((always_inline)) void fw_rq_recv(uint32_t qpn, uint3
 	 * receive events in the ring: it counts them and grants past all of them at once. */
 	fw_rqg_recv(qpn, ci, cons, prod);
 	uint32_t w0 = rnic_ld_le32(ev);
-	uint32_t w6 = ((w0 >> 8) & 0x00FF00FFu) |
-		      (kind == RNIC_RX_EVENT_KIND_WRITE_IMM_DONE ? RNIC_WC_OPCODE_RECV_RDMA_WITH_IMM : RNIC_WC_OPCODE_RECV)
-			      << 8;
+	/* (the opcode from the kind with no branch: the static assertion above) */
+	uint32_t w6 = ((w0 >> 8) & 0x00FF00FFu) | (RNIC_WC_OPCODE_RECV + kind - RNIC_RX_EVENT_KIND_RECV_DONE) << 8;
 	uint32_t w7 = FW_CQ_REC_W7(rnic_qp_ctx_get_recv_cqn(c), ci);
 	uint64_t wr_id = rnic_rx_event_get_wr_id(ev);
 	uint32_t len = rnic_rx_event_get_byte_len(ev), imm = rnic_rx_event_get_imm_data(ev);
