@@ -41,6 +41,7 @@ static __attribute__((noinline)) uint32_t cq_read_ci(struct fw_cq *cq)
 /* The CQE writer's record ring: records handed over (free-running, 16 bits like the writer's
  * counters), and its event-record ring. */
 uint32_t fw_cqw_prod;
+uint32_t fw_cqw_free;
 static uint32_t eqw_prod;
 #define CQW_MASK FW_CQW_MASK /* the writer's free-running counters */
 #define CQW_SPIN 200000u /* bounded waits: far longer than any CQE write (a PCIe posted write) */
@@ -82,6 +83,7 @@ static void cqw_errors_init(void);
 void fw_cqw_init(void)
 {
 	fw_cqw_prod = hal_tc_rd32(RNIC_FW_TC_CQW_PROD) & CQW_MASK;
+	fw_cqw_free = 0; /* read from the writer at the first record */
 	eqw_prod = hal_tc_rd32(RNIC_FW_TC_EQW_PROD) & CQW_MASK;
 	cqw_errors_init();
 }
@@ -118,8 +120,11 @@ void fw_cqw_retire(uint32_t n)
 static __attribute__((noinline)) int cqw_wait_slot(void)
 {
 	for (uint32_t i = 0; i < CQW_SPIN; i++) {
-		if (((fw_cqw_prod - fw_cqw_done()) & CQW_MASK) < RNIC_FW_TC_CQ_REC_NUM)
+		uint32_t used = (fw_cqw_prod - fw_cqw_done()) & CQW_MASK;
+		if (used < RNIC_FW_TC_CQ_REC_NUM) {
+			fw_cqw_free = RNIC_FW_TC_CQ_REC_NUM - used; /* the store after this counts it down */
 			return 0;
+		}
 		fw_cqw_check();
 	}
 	fw_log("cqw: record ring stuck");

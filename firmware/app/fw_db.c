@@ -4,6 +4,7 @@
 #include "fw_xport.h"
 #include "hal.h"
 
+#include "fw_rq_recv.h"
 #include "fw_sq_ack.h"
 #include "fw_sq_srt.h"
 
@@ -231,8 +232,8 @@ uint32_t fw_xport_poll(void)
 	 * each event as the mailbox's status was; the event is read where it lies (one-cycle loads,
 	 * only the fields its handler uses) and its slot freed after the dispatch. The consumer count
 	 * lives in a register here (the calls below could not change it, GCC cannot know) */
-	uint32_t cons = evr_cons;
-	while (hal_tc_rd32(RNIC_FW_TC_EVR_PROD) != cons) {
+	uint32_t cons = evr_cons, prod;
+	while ((prod = hal_tc_rd32(RNIC_FW_TC_EVR_PROD)) != cons) {
 		uint32_t t0 = hal_cycles32();
 		const uint8_t *e = hal_tc_ptr(RNIC_FW_TC_EVR_BASE + (cons % RNIC_FW_TC_EVR_NUM) * RNIC_RX_EVENT_SIZE);
 		uint32_t kind = rnic_rx_event_get_kind(e);
@@ -242,6 +243,9 @@ uint32_t fw_xport_poll(void)
 			 * and dispatch not made again */
 			fw_sq_ack(qpn, kind, rnic_rx_event_get_psn(e), rnic_rx_event_get_syndrome(e),
 				  rnic_rx_event_get_status(e));
+		else if (fw_rq_recv_kind(kind) && rx_qp_ok(qpn))
+			/* a receive completion of a known QP: its grant and CQE inline (fw_rq_recv.h) */
+			fw_rq_recv(qpn, kind, e, cons, prod);
 		else
 			fw_rx_event(e);
 		/* every load from the slot before the store that frees it */

@@ -12,6 +12,7 @@
 #include "fw_log.h"
 #include "fw_res.h"
 #include "fw_rq_grant.h"
+#include "fw_rq_recv.h"
 #include "fw_wqf.h"
 #include "fw_xport.h"
 #include "hal.h"
@@ -413,33 +414,31 @@ static void rq_refill(uint32_t qpn, uint8_t *c, struct fw_qp_run *run, uint32_t 
 		rq_fetch(qpn, c, run->rq_posted, (uint16_t)(rnic_qp_ctx_get_rq_pi(c) - pos));
 }
 
-/* RECV_DONE / WRITE_IMM_DONE: the posted buffer was consumed. */
-void fw_rq_done(const uint8_t *ev)
+/* RECV_DONE / WRITE_IMM_DONE: the posted buffer was consumed. A QP the engine feeds takes
+ * fw_rq_recv (fw_rq_recv.h, inlined into the event ring's loop); this is the rest. */
+void fw_rq_done_slow(uint32_t qpn, uint32_t kind, const uint8_t *ev)
 {
-	uint32_t qpn = rnic_rx_event_get_qpn(ev);
-	uint32_t kind = rnic_rx_event_get_kind(ev);
-
 	struct fw_qp_run *run = &fw_res.qp_run[qpn];
 
 	if (rnic_qp_ctx_get_state(ctx(qpn)) == RNIC_QP_STATE_ERR)
 		return; /* consumed just before the move to ERR: its WQE was flushed already */
 	if (run->rqg) {
-		/* grant mode: one store is the whole refill (the limit one past the consumed buffer),
-		 * before the CQE so that the engine's fetch starts earlier */
+		/* not from the ring (fw_rx_event): no look-ahead, the grant one past this buffer */
 		fw_rqg_grant(qpn, ctx(qpn), 1);
-		recv_cqe(qpn, rnic_rx_event_get_wr_id(ev), rnic_rx_event_get_status(ev),
-			 kind == RNIC_RX_EVENT_KIND_WRITE_IMM_DONE ? RNIC_WC_OPCODE_RECV_RDMA_WITH_IMM : RNIC_WC_OPCODE_RECV,
-			 rnic_rx_event_get_byte_len(ev), rnic_rx_event_get_imm_data(ev), rnic_rx_event_get_flags(ev),
-			 rnic_rx_event_get_src_qpn(ev));
-		return;
-	}
-	if (run->rq_posted)
+	} else if (run->rq_posted) {
 		run->rq_posted--;
+	}
 	recv_cqe(qpn, rnic_rx_event_get_wr_id(ev), rnic_rx_event_get_status(ev),
 		 kind == RNIC_RX_EVENT_KIND_WRITE_IMM_DONE ? RNIC_WC_OPCODE_RECV_RDMA_WITH_IMM : RNIC_WC_OPCODE_RECV,
 		 rnic_rx_event_get_byte_len(ev), rnic_rx_event_get_imm_data(ev), rnic_rx_event_get_flags(ev),
 		 rnic_rx_event_get_src_qpn(ev));
-	fw_rq_service(qpn);
+	if (!run->rqg)
+		fw_rq_service(qpn);
+}
+
+void fw_rq_done(const uint8_t *ev)
+{
+	fw_rq_done_slow(rnic_rx_event_get_qpn(ev), rnic_rx_event_get_kind(ev), ev);
 }
 
 /* RESP_ERROR: the receive engine NAK-ed a request of qpn (invalid request, access or operational

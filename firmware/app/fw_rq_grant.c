@@ -9,11 +9,16 @@
 
 #define RQG_POLL_LIMIT 100000u /* the read-back is valid in a few cycles */
 
+uint32_t fw_rqg_slots = 1;
+uint32_t fw_rqg_ahead_qpn = FW_RQG_AHEAD_NONE, fw_rqg_ahead_left;
+
 void fw_rqg_take(uint32_t qpn)
 {
 	struct fw_qp_run *run = &fw_res.qp_run[qpn];
 	if (!run->rqg)
 		return;
+	if (fw_rqg_ahead_qpn == qpn)
+		fw_rqg_ahead_qpn = FW_RQG_AHEAD_NONE; /* its counted events take the firmware's path */
 	hal_tc_wr32(RNIC_FW_TC_RQF_GRANT, rnic_rqf_grant_mk_qpn(qpn));
 	hal_tc_wr32(RNIC_FW_TC_RQF_POS, rnic_wqf_sq_qidx_mk_qpn(qpn));
 	/* (a WQE of the QP the engine read and had not handed is dropped: this never waits for the
@@ -41,6 +46,10 @@ int fw_rqg_give(uint32_t qpn, uint8_t *c, struct fw_qp_run *run)
 	 * before the grant, whose re-evaluation fetches up to it */
 	hal_tc_wr32(RNIC_FW_TC_RQF_FEED, rnic_wqf_sq_qidx_mk_qpn(qpn) | rnic_wqf_sq_qidx_mk_index(pos));
 	fw_rqg_pi(qpn, rnic_qp_ctx_get_rq_pi(c));
+	uint32_t slots = rnic_hw_caps_v_rq_slots(fw_hw_caps);
+	fw_rqg_slots = slots ? slots : 1u;
+	if (fw_rqg_ahead_qpn == qpn)
+		fw_rqg_ahead_qpn = FW_RQG_AHEAD_NONE; /* the grant below is from rq_ci again */
 	run->rqg = 1;
 	run->rq_stalled = 0;
 	fw_rqg_grant(qpn, c, 0);

@@ -20,6 +20,8 @@ extern unsigned mock_qp_log2;
 
 unsigned mock_rqg_on, mock_rqg_hold, mock_rqg_fifo_full, mock_rqg_pos_lag = 1, mock_rqg_pos_busy;
 unsigned mock_rqg_holds, mock_rqg_pi_stores;
+unsigned mock_rqg_grants;
+uint32_t mock_rqg_grant_log[MOCK_RQG_GRANT_LOG];
 unsigned mock_rqg_handed, mock_rqg_removed, mock_rqg_rewound, mock_rqg_stops, mock_rqg_reevals, mock_rqg_lost,
 	mock_rqg_dbs, mock_rqg_pos_loads, mock_rqg_violations, mock_rqg_mode;
 struct mock_rqg_qp mock_rqg_qp[QPS];
@@ -44,6 +46,7 @@ void mock_rqg_reset(void)
 	pend = lost = stop_v = 0;
 	room = 1;
 	mock_rqg_mode = 0;
+	mock_rqg_grants = 0;
 }
 
 static void queue(uint32_t qpn)
@@ -260,6 +263,9 @@ void mock_rqg_store(uint32_t off, uint32_t v)
 	if (off == RNIC_FW_TC_RQF_GRANT) {
 		uint32_t q = rnic_rqf_grant_v_qpn(v);
 		struct mock_rqg_qp *g = &mock_rqg_qp[q];
+		if (mock_rqg_grants < MOCK_RQG_GRANT_LOG)
+			mock_rqg_grant_log[mock_rqg_grants] = v;
+		mock_rqg_grants++;
 		g->written = 1;
 		g->en = rnic_rqf_grant_v_en(v);
 		g->limit = rnic_rqf_grant_v_limit(v);

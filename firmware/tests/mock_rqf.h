@@ -28,6 +28,10 @@ extern unsigned mock_rqg_handed, mock_rqg_removed, mock_rqg_rewound, mock_rqg_st
 extern unsigned mock_rqg_holds;
 /* rqf_pi stores (the firmware's checked producer index) */
 extern unsigned mock_rqg_pi_stores;
+/* rqf_grant stores (en or not) since mock_rqg_reset, the first MOCK_RQG_GRANT_LOG of them as stored */
+#define MOCK_RQG_GRANT_LOG 256u
+extern unsigned mock_rqg_grants;
+extern uint32_t mock_rqg_grant_log[MOCK_RQG_GRANT_LOG];
 /* protocol violations by the firmware (each also named on stderr): a record popped or a feed
  * command in grant mode, an rq_desc committed for a QP whose grant is enabled, rqf_feed while the
  * grant is enabled, the mode turned on before every QP's grant was written, a WQE handed past the

@@ -600,6 +600,125 @@ static void resp_error(void)
 	      "fw-rqg-resp-error-takeover-consumed-buffer-then-flush");
 }
 
+/* A receive event of q as the receive engine puts it into the event ring: kind, wr_id of its
+ * position k, and fields that each land in a CQE word (status, flags, byte_len, imm, src_qpn). */
+static void ring_push(const struct qp *q, uint32_t kind, uint32_t k)
+{
+	uint8_t ev[RNIC_RX_EVENT_SIZE] = { 0 };
+	rnic_rx_event_set_kind(ev, kind);
+	rnic_rx_event_set_qpn(ev, q->qpn);
+	rnic_rx_event_set_wr_id(ev, wr_of(q, k));
+	rnic_rx_event_set_byte_len(ev, 64 + k);
+	rnic_rx_event_set_syndrome(ev, 0x5A); /* not a CQE field: must not leak into it */
+	rnic_rx_event_set_psn(ev, 0xABCDEF);
+	if (kind == RNIC_RX_EVENT_KIND_WRITE_IMM_DONE) {
+		rnic_rx_event_set_imm_data(ev, 0x11223300u | k);
+		rnic_rx_event_set_flags(ev, 1u << RNIC_CQE_FLAG_WITH_IMM | 1u << RNIC_CQE_FLAG_SOLICITED);
+	}
+	rnic_rx_event_set_src_qpn(ev, 0x7700u + k);
+	if (!mock_evr_push(ev))
+		fprintf(stderr, "event ring full\n");
+}
+
+/* The CQE of that event, every field the record carries. */
+static int ring_cqe(const struct qp *q, uint32_t kind, uint32_t k)
+{
+	struct rnicp_wc wc;
+	int imm = kind == RNIC_RX_EVENT_KIND_WRITE_IMM_DONE;
+	return rnicp_cq_poll(&cq, 1, &wc) == 1 && wc.wr_id == wr_of(q, k) && wc.status == RNIC_WC_STATUS_SUCCESS &&
+	       wc.opcode == (imm ? RNIC_WC_OPCODE_RECV_RDMA_WITH_IMM : RNIC_WC_OPCODE_RECV) && wc.byte_len == 64 + k &&
+	       wc.imm_data == (imm ? 0x11223300u | k : 0) && wc.qpn == q->qpn && wc.src_qp == 0x7700u + k &&
+	       wc.flags == (imm ? 1u << RNIC_CQE_FLAG_WITH_IMM | 1u << RNIC_CQE_FLAG_SOLICITED : 0) && wc.wqe_index == k;
+}
+
+/* The grant stores of qpn in the log from index g0 on: how many, and the limit of the first. */
+static unsigned grants_of(uint32_t qpn, unsigned g0, uint32_t *first)
+{
+	unsigned n = 0;
+	for (unsigned i = g0; i < mock_rqg_grants && i < MOCK_RQG_GRANT_LOG; i++)
+		if (rnic_rqf_grant_v_qpn(mock_rqg_grant_log[i]) == qpn && rnic_rqf_grant_v_en(mock_rqg_grant_log[i]))
+			if (n++ == 0)
+				*first = rnic_rqf_grant_v_limit(mock_rqg_grant_log[i]);
+	return n;
+}
+
+/* A full event ring holding three receive events of one QP (a RECV_DONE, a WRITE_IMM_DONE, a
+ * RECV_DONE) with another QP's between them: one pass grants the first QP once, past all three
+ * (rq_ci + 3 + slots) at its first event, before its first CQE; the other QP once; the CQEs in
+ * ring order, each field as the event carried it; the engine hands up to the new limits. */
+static void ring_run(void)
+{
+	boot();
+	struct qp a, b, *qs[2] = { &a, &b };
+	create(&a, 0, RNIC_QP_STATE_RTS);
+	create(&b, 1, RNIC_QP_STATE_RTS);
+	unsigned m = mock_nmbox, h0 = mock_rqg_handed;
+	for (int i = 0; i < 10; i++)
+		post(&a, 0);
+	post(&b, 0);
+	post(&b, 0);
+	ring(&a);
+	ring(&b);
+	int ok = descs(m, qs, 2, (int[]){ SLOTS, 2 });
+	a.next_desc = b.next_desc = 0;
+	ring_push(&a, RNIC_RX_EVENT_KIND_RECV_DONE, 0);
+	ring_push(&a, RNIC_RX_EVENT_KIND_WRITE_IMM_DONE, 1);
+	ring_push(&b, RNIC_RX_EVENT_KIND_RECV_DONE, 0);
+	ring_push(&a, RNIC_RX_EVENT_KIND_RECV_DONE, 2);
+	unsigned g0 = mock_rqg_grants, c0 = fw_perf.cqes;
+	fw_xport_poll();
+	a.done = 3, a.rq.ci = 3;
+	b.done = 1, b.rq.ci = 1;
+	mock_rqg_run();
+	uint32_t la = 0, lb = 0;
+	unsigned na = grants_of(a.qpn, g0, &la), nb = grants_of(b.qpn, g0, &lb);
+	/* the first QP's grant came before any CQE: it is the first store of the pass */
+	int first = mock_rqg_grants > g0 && rnic_rqf_grant_v_qpn(mock_rqg_grant_log[g0]) == a.qpn;
+	ok &= ring_cqe(&a, RNIC_RX_EVENT_KIND_RECV_DONE, 0) && ring_cqe(&a, RNIC_RX_EVENT_KIND_WRITE_IMM_DONE, 1);
+	ok &= ring_cqe(&b, RNIC_RX_EVENT_KIND_RECV_DONE, 0) && ring_cqe(&a, RNIC_RX_EVENT_KIND_RECV_DONE, 2);
+	check(ok && na == 1 && la == 3 + SLOTS && nb == 1 && lb == 1 + SLOTS && first && fw_perf.cqes == c0 + 4 &&
+		      descs(m, qs, 2, (int[]){ 3 + SLOTS, 2 }) && fw_commits(m, h0) == 0 && mock_rqg_violations == 0 &&
+		      rnic_qp_ctx_get_rq_ci(fw_res.qp_ctx[a.qpn]) == 3,
+	      "fw-rqg-ring-run-one-grant-past-the-qps-events");
+}
+
+/* 60 receives through the event ring in runs of 1..4 (more than the CQE writer's record slots,
+ * so the firmware's count of free slots is read again from the writer): every CQE byte for
+ * byte in order, the limit rq_ci + slots after each pass, at most one grant per run, the engine
+ * never past the slots. */
+static void ring_stream(void)
+{
+	boot();
+	struct qp q, *qs[1] = { &q };
+	create(&q, 0, RNIC_QP_STATE_RTS);
+	unsigned m = mock_nmbox, h0 = mock_rqg_handed;
+	while (q.rq.pi < (1u << RQ_LOG))
+		post(&q, 0);
+	ring(&q);
+	int ok = 1;
+	unsigned runs = 0, g0 = mock_rqg_grants;
+	for (uint32_t k = 0, r = 1; k < 60; r = r % 4 + 1) {
+		uint32_t k0 = k;
+		for (uint32_t i = 0; i < r && k < 60; i++, k++)
+			ring_push(&q, (k % 3) == 1 ? RNIC_RX_EVENT_KIND_WRITE_IMM_DONE : RNIC_RX_EVENT_KIND_RECV_DONE, k);
+		fw_xport_poll();
+		runs++;
+		q.done = k, q.rq.ci = k;
+		ok &= mock_rqg_qp[q.qpn].limit == ((k + SLOTS) & 0xFFFFu);
+		for (uint32_t j = k0; j < k; j++) {
+			ok &= ring_cqe(&q, (j % 3) == 1 ? RNIC_RX_EVENT_KIND_WRITE_IMM_DONE : RNIC_RX_EVENT_KIND_RECV_DONE, j);
+			post(&q, 0);
+		}
+		ring(&q);
+		ok &= descs(m, qs, 1, (int[]){ -1 });
+		q.next_desc = 0;
+	}
+	uint32_t l0;
+	check(ok && grants_of(q.qpn, g0, &l0) == runs && descs(m, qs, 1, (int[]){ 60 + SLOTS }) && fw_commits(m, h0) == 0 &&
+		      mock_rqg_violations == 0,
+	      "fw-rqg-ring-stream-cqes-byte-exact-one-grant-per-run");
+}
+
 int main(void)
 {
 	bring_up();
@@ -613,5 +732,7 @@ int main(void)
 	to_err();
 	resp_error();
 	two_qps();
+	ring_run();
+	ring_stream();
 	return mock_failed;
 }
