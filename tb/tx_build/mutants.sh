@@ -14,7 +14,7 @@ muts=(
   "bf-seq-not-checked|s/bfs.valid == 1'b1 \&\& bfs.seq == cmd_q.bf_seq \&\& /bfs.valid == 1'b1 \&\& /"
   "bf-valid-not-checked|s/!(bfs.valid == 1'b1 \&\& bfs.seq/!(bfs.seq/"
   "read-ops-taken|s/op_bad_q   <= c.opcode > rnic_spec_pkg::WQE_OP_SEND_WITH_IMM;/op_bad_q   <= c.opcode > rnic_spec_pkg::WQE_OP_RDMA_READ;/"
-  "index-not-checked|s/idx_bad_q  <= c.wqe_index != cmd_q.wqe_index;/idx_bad_q  <= 1'b0;/"
+  "index-not-checked|s/idx_bad_q  <= c.wqe_index != idx_q;/idx_bad_q  <= 1'b0;/"
   "three-segments-taken|s/size_bad_q <= c.num_ds > 8'd2;/size_bad_q <= c.num_ds > 8'd3;/"
   "raddr-not-counted|s/9'(c.num_sge) + 9'(is_write) > /9'(c.num_sge) > /"
   "packet-bound-off-by-one|s/many_q <= !zlen_q \&\& shv\[24:PkW\] != '0;/many_q <= !zlen_q \&\& shv[24:PkW] != '0 \&\& shv[PkW-1:0] != '0;/"
