@@ -6,7 +6,7 @@
 #include "fw_sq_stage.h"
 #include "fw_sq_timer.h"
 
-uint8_t fw_txb_ok, fw_txb_off;
+uint8_t fw_txb_ok, fw_txb_off, fw_txb_send_runs;
 uint32_t fw_txb_sent, fw_txb_not_mine, fw_txb_runs;
 
 void txb_init(void)
@@ -99,6 +99,18 @@ int32_t txb_send(uint32_t qpn, uint8_t *c, uint32_t idx, int32_t b, uint32_t n)
 		n = txb_run_max();
 	if (retx || st_bf || n == 0)
 		n = 1;
+	/* A SEND ends its run (unless fw_txb_send_runs): each uses a receive buffer the responder
+	 * must have handed to its receive engine, and the responder's firmware takes longer per
+	 * received SEND (~190 cycles) than a run per WQE: a 16-deep 4 KiB SEND stream sent in runs
+	 * outpaced its RQ handover (14 RNR NAKs, 33 -> 8 Gb/s). One load per WQE of the run. */
+	uint32_t rel = (idx - st_first) & 0xFFFFu;
+	for (uint32_t i = 0; !fw_txb_send_runs && i + 1 < n; i++) {
+		uint32_t ctl = hal_tc_rd32(st_base + ((st_slot + rel + i) & st_mask) * RNIC_WQEBB_BYTES +
+					   (RNIC_WQE_CTRL_OPCODE_OFF & ~3u));
+		uint32_t op = (ctl >> (8u * (RNIC_WQE_CTRL_OPCODE_OFF % 4u))) & 0xFFu;
+		if (op != RNIC_WQE_OP_RDMA_WRITE && op != RNIC_WQE_OP_RDMA_WRITE_WITH_IMM)
+			n = i + 1;
+	}
 
 	/* the QP's words each time: a MODIFY_QP may change them between two commands */
 	hal_tc_wr32(RNIC_FW_TC_TXB_CMD0, txb_w0(qpn, rnic_qp_ctx_get_path_mtu(c), rnic_qp_ctx_get_sq_sig_all(c) != 0));

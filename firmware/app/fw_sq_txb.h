@@ -11,6 +11,9 @@
  * by srt_init. fw_txb_off: the unit tests' and the bench's switch (the firmware's own path). */
 extern uint8_t fw_txb_ok;
 extern uint8_t fw_txb_off;
+/* 1: SENDs go in runs too (off: a SEND ends its run, so the requester hands SENDs over no faster
+ * than the responder's firmware hands receive buffers to its engine; fw_sq_txb.c). */
+extern uint8_t fw_txb_send_runs;
 /* WQEs the engine sent, commands that stopped short of their run ("not mine": the WQE stopped
  * at falls back), commands that sent something (the unit tests look). */
 extern uint32_t fw_txb_sent, fw_txb_not_mine, fw_txb_runs;

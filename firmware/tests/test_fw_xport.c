@@ -2105,6 +2105,39 @@ static void txb_path(void)
 	check(txb_same(&tb, &t) && tb.res[RNIC_TXB_RESULT_SENT] == 5 && tb.cmds == t.cmds &&
 		      !rnic_txb_status_v_dropped(mock_tc_rd32(RNIC_FW_TC_TXB_STATUS)),
 	      "fw-sq-txb-polls-busy");
+
+	/* Runs: WRITE, WRITE, SEND, WRITE in one doorbell. A SEND ends its run (fw_txb_send_runs
+	 * 0): two commands, of 3 and 1 WQEs; with SEND runs on, one of 4. The same descriptors in SQ
+	 * order (their PSNs one after the other) either way. */
+	struct rnicp_sge sg = { H(DATA_OFF), 100, 0x101 };
+	for (int on = 0; on < 2; on++) {
+		txb_caps(1);
+		fresh_srt_qp(7);
+		fw_txb_send_runs = (uint8_t)on;
+		uint32_t psn = rnic_qp_ctx_get_sq_psn(fw_res.qp_ctx[qpn]);
+		unsigned m0 = mock_nmbox, c0 = mock_txb_cmds, r1 = mock_txb_run_counts[1], r3 = mock_txb_run_counts[3],
+			 r4 = mock_txb_run_counts[4];
+		post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, &sg, 1, 0xA001);
+		post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, &sg, 1, 0xA002);
+		post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, &sg, 1, 0xA003);
+		post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, &sg, 1, 0xA004);
+		ring_sq();
+		int ok = mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0) == 4 && mock_srt_records(qpn) == 4;
+		for (unsigned k = 0; ok && k < 4; k++) {
+			const struct mock_mbox_rec *d = mock_mbox_nth(RNIC_FW_TC_TXD_COMMIT, m0, k);
+			ok = d->arg == MOCK_TXB_ARG && rnic_tx_desc_get_psn(d->data) == ((psn + k) & 0xFFFFFFu) &&
+			     rnic_tx_desc_get_kind(d->data) == (k == 2 ? RNIC_MSG_KIND_SEND : RNIC_MSG_KIND_WRITE);
+		}
+		if (on)
+			ok = ok && mock_txb_cmds == c0 + 1 && mock_txb_run_counts[4] == r4 + 1;
+		else
+			ok = ok && mock_txb_cmds == c0 + 2 && mock_txb_run_counts[3] == r3 + 1 && mock_txb_run_counts[1] == r1 + 1;
+		check(ok && rnic_qp_ctx_get_sq_psn(fw_res.qp_ctx[qpn]) == ((psn + 4) & 0xFFFFFFu),
+		      on ? "fw-sq-txb-run-of-four-with-send-runs" : "fw-sq-txb-send-ends-its-run");
+		sev(RNIC_RX_EVENT_KIND_ACK, (psn + 3) & 0xFFFFFFu, 0x1F, 0);
+	}
+	fw_txb_send_runs = 0;
+	txb_caps(0);
 }
 
 /* The command words of one WRITE: the QP's (qpn, path_mtu, sig_all, send_cqn, page), the WQE's
