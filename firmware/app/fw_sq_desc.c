@@ -500,7 +500,7 @@ static inline void fast_sge(uint32_t b, uint32_t w, uint32_t k)
 	hal_tc_wr32(t + 12, hal_tc_rd32_at((uint32_t)b, w + 3));
 }
 
-static int32_t send_fast(uint32_t qpn, uint8_t *c, uint32_t idx)
+static int32_t send_fast(uint32_t qpn, uint8_t *c, uint32_t idx, uint32_t n)
 {
 	struct fw_qp_run *run = &fw_res.qp_run[qpn];
 	uint32_t type = rnic_qp_ctx_get_qp_type(c);
@@ -510,13 +510,22 @@ static int32_t send_fast(uint32_t qpn, uint8_t *c, uint32_t idx)
 	/* an engine QP's first send needs a record there (send_one stalls the QP without); the
 	 * others a firmware record */
 	int srt = type == RNIC_QP_TYPE_RC && fw_srt_ok;
+	if (srt && fw_txb_ok) {
+		/* The transmit builder reads and sends it and the staged WQEs after it (fw_sq_txb.c).
+		 * No room check: the engine answers NO_RECORD (no free record) or WAIT (the record
+		 * port busy) itself, and send_one checks room before it sends. */
+		if (txb_stopped(qpn, idx))
+			return -1;
+		int32_t b = sq_stage(c, idx);
+		if (b < 0)
+			return (int32_t)sq_fetch_failed(qpn, idx);
+		return txb_send(qpn, c, idx, b, n);
+	}
 	if (srt ? !was_sent(run, rnic_qp_ctx_get_sq_psn(c)) && !srt_room_now() : fw_res.swqe_free < 0)
 		return -1;
 	int32_t b = sq_stage(c, idx);
 	if (b < 0)
 		return (int32_t)sq_fetch_failed(qpn, idx);
-	if (srt && fw_txb_ok)
-		return txb_send(qpn, c, idx, b); /* the transmit builder reads and sends it (fw_sq_txb.c) */
 	uint32_t ctl = hal_tc_rd32_at((uint32_t)b, RNIC_WQE_CTRL_OPCODE_OFF / 4);
 	uint32_t ds = hal_tc_rd32_at((uint32_t)b, RNIC_WQE_CTRL_NUM_DS_OFF / 4);
 	uint32_t op = W8(ctl, RNIC_WQE_CTRL_OPCODE_OFF), flags = W8(ctl, RNIC_WQE_CTRL_FLAGS_OFF);
@@ -602,17 +611,21 @@ void fw_sq_service(uint32_t qpn)
 		stage_pass_start();
 	if (bf_seq >= 0)
 		stage_bf_pass(c, rnic_qp_ctx_get_sq_next(c));
-	for (uint32_t k = 0; rnic_qp_ctx_get_sq_next(c) != rnic_qp_ctx_get_sq_pi(c); k++) {
+	/* k: WQEs handed over in this pass (a builder run counts each of its WQEs) */
+	for (uint32_t k = 0; rnic_qp_ctx_get_sq_next(c) != rnic_qp_ctx_get_sq_pi(c);) {
 		uint32_t idx = rnic_qp_ctx_get_sq_next(c);
-		if (k == SQ_PASS_MAX) {
+		if (k >= SQ_PASS_MAX) {
 			sq_cont = qpn;
 			sq_stall(qpn);
 			return;
 		}
-		int32_t f = send_fast(qpn, c, idx);
+		/* a run: at most the posted WQEs and the pass's remaining budget */
+		uint32_t posted = (rnic_qp_ctx_get_sq_pi(c) - idx) & 0xFFFFu, left = SQ_PASS_MAX - k;
+		int32_t f = send_fast(qpn, c, idx, posted < left ? posted : left);
 		uint32_t n = f >= 0 ? (uint32_t)f : send_one(qpn, idx);
 		if (!n)
 			return;
+		k += f > 0 ? (uint32_t)f : 1u;
 		rnic_qp_ctx_set_sq_next(c, (uint16_t)(rnic_qp_ctx_get_sq_next(c) + n));
 	}
 	/* everything posted went: a doorbell record used up frees its slots now, so the engine can

@@ -164,6 +164,7 @@ static void mock_cqw_run(void);
 static int srt_load(uint32_t off, uint32_t *v);
 static void srt_store(uint32_t off, uint32_t v);
 static uint32_t txb_load(void);
+static uint32_t txb_run_load(void);
 static void txb_cmd(uint32_t w3);
 
 static uint32_t mock_dbr_load(uint32_t off);
@@ -233,6 +234,8 @@ uint32_t mock_tc_rd32(uint32_t off)
 		return sv;
 	if (off == RNIC_FW_TC_TXB_STATUS)
 		return txb_load();
+	if (off == RNIC_FW_TC_TXB_RUN)
+		return txb_run_load();
 	if (off >= RNIC_FW_TC_MBOX_PAGE && off != RNIC_FW_TC_TXD_STATUS && off != RNIC_FW_TC_RQD_STATUS &&
 	    off != RNIC_FW_TC_RDD_STATUS)
 		return 0; /* the mailboxes' data words and commits are write only */
@@ -962,13 +965,15 @@ const uint32_t *mock_srt_rec_words(unsigned i, uint32_t *qpn)
  * runs the engine's rule (tb/tx_build/txb_ref.h, the block testbench's reference) on the command
  * and the WQEBB it names in the window (read as the engine reads it: a capture may be overtaken
  * meanwhile, mock_bf_reads_left), then, when SENT, records the tx_desc as a transmit commit (arg
- * MOCK_TXB_ARG) and appends the sr_rec to the send-retirement model; txb_status answers busy for
+ * MOCK_TXB_ARG) and appends the sr_rec to the send-retirement model, WQE by WQE of a run
+ * (txb_cmd.more; mock_txb_run_counts[n]: commands of n WQEs); txb_status answers busy for
  * mock_txb_busy_reads loads after each command. Only with hw_caps.tx_build: a command without it
  * is counted in mock_txb_unexpected. */
 unsigned mock_txb_cmds, mock_txb_busy_reads, mock_txb_unexpected, mock_txb_results[16];
 uint32_t mock_txb_cmd_words[4];
 int mock_txb_free = -1;
-static uint32_t txb_status, txb_dropped;
+unsigned mock_txb_run_counts[16];
+static uint32_t txb_status, txb_dropped, txb_sent;
 static unsigned txb_busy_left;
 
 static uint32_t txb_load(void)
@@ -978,6 +983,11 @@ static uint32_t txb_load(void)
 		return rnic_txb_status_mk_busy(1);
 	}
 	return txb_status | rnic_txb_status_mk_dropped(txb_dropped);
+}
+
+static uint32_t txb_run_load(void)
+{
+	return txb_busy_left ? 0 : rnic_txb_run_mk_sent(txb_sent);
 }
 
 static void txb_cmd(uint32_t w3)
@@ -995,21 +1005,37 @@ static void txb_cmd(uint32_t w3)
 	uint32_t cmd[4] __attribute__((aligned(8))) = { mock_tc[RNIC_FW_TC_TXB_CMD0 / 4], mock_tc[RNIC_FW_TC_TXB_CMD1 / 4],
 							  mock_tc[RNIC_FW_TC_TXB_CMD2 / 4], w3 };
 	memcpy(mock_txb_cmd_words, cmd, sizeof(cmd));
-	uint8_t w[RNIC_WQEBB_BYTES] __attribute__((aligned(8)));
-	uint32_t src = rnic_txb_cmd_get_src_bb(cmd) * RNIC_WQEBB_BYTES;
-	for (uint32_t k = 0; k < RNIC_WQEBB_BYTES / 4; k++)
-		rnic_st_le32(w + 4 * k, mock_tc_rd32(src + 4 * k));
-	int held = 1;
-	if (rnic_txb_cmd_get_bf(cmd)) {
-		uint32_t b = mock_tc_rd32(RNIC_FW_TC_BF_STATUS);
-		held = rnic_bf_status_v_valid(b) && rnic_bf_status_v_seq(b) == rnic_txb_cmd_get_bf_seq(cmd) &&
-		       rnic_bf_status_v_page(b) == rnic_txb_cmd_get_page(cmd);
-	}
-	struct txb_ref_out o;
-	uint32_t free = mock_srt_rec_busy ? 0 : RNIC_SQ_RETIRE_RECS - srt_n;
-	txb_ref((const uint8_t *)cmd, w, held, mock_txb_free >= 0 ? (uint32_t)mock_txb_free : free, &o);
-	mock_txb_results[o.result & 15]++;
-	if (o.result == RNIC_TXB_RESULT_SENT) {
+	/* the run, WQE by WQE as the engine walks it: each WQEBB read from its slot, the rule
+	 * applied with the previous WQE's next PSN; it stops at the first not sent */
+	uint32_t count = txb_ref_count((const uint8_t *)cmd), psn = rnic_txb_cmd_get_psn(cmd), result = RNIC_TXB_RESULT_SENT;
+	int forced = mock_txb_free;
+	mock_txb_run_counts[count & 15]++;
+	txb_sent = 0;
+	for (uint32_t i = 0; i < count; i++) {
+		uint8_t ci[RNIC_TXB_CMD_SIZE] __attribute__((aligned(8)));
+		txb_ref_wqe_cmd((const uint8_t *)cmd, i, psn, ci);
+		uint8_t w[RNIC_WQEBB_BYTES] __attribute__((aligned(8)));
+		uint32_t src = rnic_txb_cmd_get_src_bb(ci) * RNIC_WQEBB_BYTES;
+		for (uint32_t k = 0; k < RNIC_WQEBB_BYTES / 4; k++)
+			rnic_st_le32(w + 4 * k, mock_tc_rd32(src + 4 * k));
+		int held = 1;
+		if (rnic_txb_cmd_get_bf(cmd)) {
+			uint32_t b = mock_tc_rd32(RNIC_FW_TC_BF_STATUS);
+			held = rnic_bf_status_v_valid(b) && rnic_bf_status_v_seq(b) == rnic_txb_cmd_get_bf_seq(cmd) &&
+			       rnic_bf_status_v_page(b) == rnic_txb_cmd_get_page(cmd);
+		}
+		struct txb_ref_out o;
+		uint32_t free = RNIC_SQ_RETIRE_RECS - srt_n;
+		txb_ref(ci, w, held, forced >= 0 ? (uint32_t)forced : free, &o);
+		/* the record port busy all along (mock_srt_rec_busy): the engine gives up after
+		 * device.txb_wait cycles (WAIT), nothing sent */
+		if (o.result == RNIC_TXB_RESULT_SENT && o.has_rec && mock_srt_rec_busy)
+			o.result = RNIC_TXB_RESULT_WAIT;
+		mock_txb_results[o.result & 15]++;
+		if (o.result != RNIC_TXB_RESULT_SENT) {
+			result = o.result;
+			break;
+		}
 		uint32_t t[RNIC_TX_DESC_SIZE / 4];
 		for (uint32_t k = 0; k < RNIC_TX_DESC_SIZE / 4; k++)
 			t[k] = rnic_ld_le32(o.txd + 4 * k);
@@ -1021,8 +1047,12 @@ static void txb_cmd(uint32_t w3)
 				srt_w[k] = rnic_ld_le32(o.rec + 4 * k);
 			srt_store(RNIC_FW_TC_SRT_REC_QPN, rnic_sr_rec_get_qpn(o.rec));
 			memcpy(srt_w, keep, sizeof(keep));
+			if (forced > 0)
+				forced--; /* the forced pool: this run's records come out of it */
 		}
+		psn = o.next_psn;
+		txb_sent++;
 	}
-	txb_status = rnic_txb_status_mk_result(o.result) | rnic_txb_status_mk_next_psn(o.next_psn);
+	txb_status = rnic_txb_status_mk_result(result) | rnic_txb_status_mk_next_psn(psn);
 	txb_busy_left = mock_txb_busy_reads;
 }

@@ -104,6 +104,7 @@ const uint32_t *mock_srt_rec_words(unsigned i, uint32_t *qpn);
  * commits with arg MOCK_TXB_ARG. */
 #define MOCK_TXB_ARG 0x7B0u
 extern unsigned mock_txb_cmds, mock_txb_busy_reads, mock_txb_unexpected, mock_txb_results[16];
+extern unsigned mock_txb_run_counts[16]; /* commands by the WQEs their run covers (txb_cmd.more + 1) */
 extern uint32_t mock_txb_cmd_words[4];
 extern int mock_txb_free; /* >= 0: the engine's free records (sq_retire free_o) are this many */
 

@@ -1998,6 +1998,7 @@ struct txb_run {
 	uint32_t rec[12][6];
 	unsigned ntx, nrec, cmds, res[16], ncqr;
 	uint32_t psn, txb_sent, not_mine;
+	unsigned runs; /* commands covering a run of 2 or more WQEs */
 };
 
 static void txb_caps(int on)
@@ -2018,8 +2019,9 @@ static void txb_run_once(int mode, struct txb_run *r)
 	for (uint32_t w = 0; w < RNIC_TX_DESC_SIZE / 4; w++)
 		mock_tc[RNIC_FW_TC_TXD_DATA / 4 + w] = 0xDEAD0000u + w; /* what an earlier descriptor left */
 	fw_sq_generic_only = (uint8_t)(mode == 0);
-	unsigned m0 = mock_nmbox, c0 = mock_txb_cmds, res0[16];
+	unsigned m0 = mock_nmbox, c0 = mock_txb_cmds, res0[16], rc0[16];
 	memcpy(res0, mock_txb_results, sizeof(res0));
+	memcpy(rc0, mock_txb_run_counts, sizeof(rc0));
 	uint32_t s0 = fw_txb_sent, n0 = fw_txb_not_mine;
 	post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, sg2, 1, 0x9001);
 	post(RNIC_WQE_OP_RDMA_WRITE_WITH_IMM, RNICP_WR_SIGNALED | RNICP_WR_SOLICITED, sg2, 1, 0x9002);
@@ -2045,8 +2047,12 @@ static void txb_run_once(int mode, struct txb_run *r)
 		if (q == qpn && r->nrec < 12)
 			memcpy(r->rec[r->nrec++], w, sizeof(r->rec[0]));
 	r->cmds = mock_txb_cmds - c0;
-	for (unsigned k = 0; k < 16; k++)
+	r->runs = 0;
+	for (unsigned k = 0; k < 16; k++) {
 		r->res[k] = mock_txb_results[k] - res0[k];
+		if (k >= 2)
+			r->runs += mock_txb_run_counts[k] - rc0[k];
+	}
 	r->psn = rnic_qp_ctx_get_sq_psn(fw_res.qp_ctx[qpn]);
 	r->txb_sent = fw_txb_sent - s0;
 	r->not_mine = fw_txb_not_mine - n0;
@@ -2084,18 +2090,54 @@ static void txb_path(void)
 	check(txb_same(&g, &t) && txb_same(&f, &t) && g.ntx == 9 && g.nrec == 8 && g.cmds == 0 && f.cmds == 0 &&
 		      mock_txb_unexpected == u0 && engine_args,
 	      "fw-sq-txb-desc-equals-send-one");
-	/* each "not mine" (SIZE, INLINE, PACKETS) went by send_one: one command per WQE, 5 SENT */
-	check(t.cmds == 8 && t.res[RNIC_TXB_RESULT_SENT] == 5 && t.res[RNIC_TXB_RESULT_SIZE] == 1 &&
+	/* each "not mine" (SIZE, INLINE, PACKETS) went by send_one, each asked once: the five the
+	 * builder sends go in runs (fewer commands than WQEs), the SIZE one stops a run after at
+	 * least one WQE (the engine is not asked about it again) */
+	check(t.cmds < 8 && t.runs >= 1 && t.res[RNIC_TXB_RESULT_SENT] == 5 && t.res[RNIC_TXB_RESULT_SIZE] == 1 &&
 		      t.res[RNIC_TXB_RESULT_INLINE] == 1 && t.res[RNIC_TXB_RESULT_PACKETS] == 1 && t.txb_sent == 5 &&
 		      t.not_mine == 3,
 	      "fw-sq-txb-not-mine-falls-back-to-send-one");
+	printf("INFO fw-sq-txb: %u commands for 8 WQEs, %u of them runs\n", t.cmds, t.runs);
 	/* the engine slow to answer: the firmware polls busy and stores nothing meanwhile */
 	mock_txb_busy_reads = 3;
 	txb_run_once(2, &tb);
 	mock_txb_busy_reads = 0;
-	check(txb_same(&tb, &t) && tb.res[RNIC_TXB_RESULT_SENT] == 5 && tb.cmds == 8 &&
+	check(txb_same(&tb, &t) && tb.res[RNIC_TXB_RESULT_SENT] == 5 && tb.cmds == t.cmds &&
 		      !rnic_txb_status_v_dropped(mock_tc_rd32(RNIC_FW_TC_TXB_STATUS)),
 	      "fw-sq-txb-polls-busy");
+
+	/* Runs: WRITE, WRITE, SEND, WRITE in one doorbell. A SEND ends its run (fw_txb_send_runs
+	 * 0): two commands, of 3 and 1 WQEs; with SEND runs on, one of 4. The same descriptors in SQ
+	 * order (their PSNs one after the other) either way. */
+	struct rnicp_sge sg = { H(DATA_OFF), 100, 0x101 };
+	for (int on = 0; on < 2; on++) {
+		txb_caps(1);
+		fresh_srt_qp(7);
+		fw_txb_send_runs = (uint8_t)on;
+		uint32_t psn = rnic_qp_ctx_get_sq_psn(fw_res.qp_ctx[qpn]);
+		unsigned m0 = mock_nmbox, c0 = mock_txb_cmds, r1 = mock_txb_run_counts[1], r3 = mock_txb_run_counts[3],
+			 r4 = mock_txb_run_counts[4];
+		post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, &sg, 1, 0xA001);
+		post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, &sg, 1, 0xA002);
+		post(RNIC_WQE_OP_SEND, RNICP_WR_SIGNALED, &sg, 1, 0xA003);
+		post(RNIC_WQE_OP_RDMA_WRITE, RNICP_WR_SIGNALED, &sg, 1, 0xA004);
+		ring_sq();
+		int ok = mock_mbox_count(RNIC_FW_TC_TXD_COMMIT, m0) == 4 && mock_srt_records(qpn) == 4;
+		for (unsigned k = 0; ok && k < 4; k++) {
+			const struct mock_mbox_rec *d = mock_mbox_nth(RNIC_FW_TC_TXD_COMMIT, m0, k);
+			ok = d->arg == MOCK_TXB_ARG && rnic_tx_desc_get_psn(d->data) == ((psn + k) & 0xFFFFFFu) &&
+			     rnic_tx_desc_get_kind(d->data) == (k == 2 ? RNIC_MSG_KIND_SEND : RNIC_MSG_KIND_WRITE);
+		}
+		if (on)
+			ok = ok && mock_txb_cmds == c0 + 1 && mock_txb_run_counts[4] == r4 + 1;
+		else
+			ok = ok && mock_txb_cmds == c0 + 2 && mock_txb_run_counts[3] == r3 + 1 && mock_txb_run_counts[1] == r1 + 1;
+		check(ok && rnic_qp_ctx_get_sq_psn(fw_res.qp_ctx[qpn]) == ((psn + 4) & 0xFFFFFFu),
+		      on ? "fw-sq-txb-run-of-four-with-send-runs" : "fw-sq-txb-send-ends-its-run");
+		sev(RNIC_RX_EVENT_KIND_ACK, (psn + 3) & 0xFFFFFFu, 0x1F, 0);
+	}
+	fw_txb_send_runs = 0;
+	txb_caps(0);
 }
 
 /* The command words of one WRITE: the QP's (qpn, path_mtu, sig_all, send_cqn, page), the WQE's

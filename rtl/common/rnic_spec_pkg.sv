@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'hCEC2EEDD;
+  localparam logic [31:0] SPEC_HASH = 32'hB06861EC;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -19,6 +19,7 @@ package rnic_spec_pkg;
   localparam int unsigned CQW_COUNT_BITS = 32'h10;
   localparam int unsigned SQ_RETIRE_RECS = 32'h100;
   localparam int unsigned TX_SEG_PKTS = 32'h20;
+  localparam int unsigned TXB_WAIT = 32'h40;
   localparam int unsigned BAR0_SIZE = 32'h400000;
   localparam int unsigned BAR0_BLOCK_STRIDE = 32'h100;
   localparam int unsigned BAR0_FW_WINDOW_BASE = 32'h100000;
@@ -295,6 +296,7 @@ package rnic_spec_pkg;
   localparam logic [11:0] FW_TC_TXB_CMD2 = 12'h968;
   localparam logic [11:0] FW_TC_TXB_CMD3 = 12'h96C;
   localparam logic [11:0] FW_TC_TXB_STATUS = 12'h970;
+  localparam logic [11:0] FW_TC_TXB_RUN = 12'h974;
   // the descriptor mailboxes' page (offset bit 12) and their registers, offsets in the window
   localparam logic [12:0] FW_TC_MBOX_PAGE = 13'h1000;
   localparam logic [12:0] FW_TC_TXD_DATA = 13'h1000;
@@ -528,7 +530,7 @@ package rnic_spec_pkg;
   localparam logic [7:0] SR_FLAG_SIGNALED = 8'd0;
   localparam logic [7:0] SR_FLAG_BARRIER = 8'd1;
 
-  // What the transmit builder (rtl/tx_build, docs/decisions/tx-build.md) did with a command (txb_status.result). SENT: the tx_desc went to the transmit engine and, unless txb_cmd.retx, the sr_rec to the send-retirement engine. Every other value: nothing was sent or recorded (not mine): the firmware sends the WQE its own way (send_one). The first that applies, in this order: BF_LOST (the BlueFlame capture no longer names the doorbell: its bytes mean nothing), OPCODE (not RDMA_WRITE(_WITH_IMM) or SEND(_WITH_IMM)), INDEX (the control segment's wqe_index is not the command's), SIZE (num_ds > 2: more than one WQEBB), INLINE (flag INLINE), SGE (num_sge plus the remote-address segment of a WRITE do not fit in num_ds), PACKETS (more than device.tx_seg_pkts packets at the path MTU), NO_RECORD (a first send and the send-retirement engine has no free record).
+  // What the transmit builder (rtl/tx_build, docs/decisions/tx-build.md) did with a command (txb_status.result). SENT: the tx_desc went to the transmit engine and, unless txb_cmd.retx, the sr_rec to the send-retirement engine. Every other value: nothing was sent or recorded (not mine): the firmware sends the WQE its own way (send_one). The first that applies, in this order: BF_LOST (the BlueFlame capture no longer names the doorbell: its bytes mean nothing), OPCODE (not RDMA_WRITE(_WITH_IMM) or SEND(_WITH_IMM)), INDEX (the control segment's wqe_index is not the command's), SIZE (num_ds > 2: more than one WQEBB), INLINE (flag INLINE), SGE (num_sge plus the remote-address segment of a WRITE do not fit in num_ds), PACKETS (more than device.tx_seg_pkts packets at the path MTU), NO_RECORD (a first send and the send-retirement engine has no free record), WAIT (the transmit engine's descriptor port, the send-retirement engine's record port or a firmware commit still pending did not free within device.txb_wait cycles: the engine never holds the firmware longer, since those ports may wait for the firmware themselves). For a run (txb_cmd.more) the result is the WQE the engine stopped at (txb_run.sent WQEs before it were sent), SENT when the whole run went.
   localparam logic [7:0] TXB_RESULT_SENT = 8'd0;
   localparam logic [7:0] TXB_RESULT_BF_LOST = 8'd1;
   localparam logic [7:0] TXB_RESULT_OPCODE = 8'd2;
@@ -538,6 +540,7 @@ package rnic_spec_pkg;
   localparam logic [7:0] TXB_RESULT_SGE = 8'd6;
   localparam logic [7:0] TXB_RESULT_PACKETS = 8'd7;
   localparam logic [7:0] TXB_RESULT_NO_RECORD = 8'd8;
+  localparam logic [7:0] TXB_RESULT_WAIT = 8'd9;
 
   // Receive events the RTL hands to the firmware (rx_event.kind). SR_BARRIER, SR_RESP_ERR: the send-retirement engine's events (sr_event_kind BARRIER, RESP_ERR) with their qpn, psn and status. READ_GAP: a READ response arrived beyond the next one an outstanding READ expects (one was lost); psn is the PSN expected, reported once until that READ advances, so the requester re-issues the READ from there at once instead of after the ACK timeout.
   localparam logic [7:0] RX_EVENT_KIND_RECV_DONE = 8'd0;
@@ -2254,8 +2257,13 @@ package rnic_spec_pkg;
   localparam int unsigned TXB_CMD_RETX_W = 1;
   localparam int unsigned TXB_CMD_BF_LSB = 121;
   localparam int unsigned TXB_CMD_BF_W = 1;
+  localparam int unsigned TXB_CMD_MORE_LSB = 122;
+  localparam int unsigned TXB_CMD_MORE_W = 3;
+  localparam int unsigned TXB_CMD_WRAP_LOG_LSB = 125;
+  localparam int unsigned TXB_CMD_WRAP_LOG_W = 3;
   typedef struct packed {
-    logic [5:0] rsvd122;
+    logic [2:0] wrap_log;
+    logic [2:0] more;
     logic [0:0] bf;
     logic [0:0] retx;
     logic [23:0] psn;
@@ -2288,6 +2296,15 @@ package rnic_spec_pkg;
     logic [3:0] result;
     logic [23:0] next_psn;
   } txb_status_t;
+
+  // txb_run: 4 bytes. The transmit builder's run count for the last command (rtl/tx_build).
+  localparam int unsigned TXB_RUN_BYTES = 4;
+  localparam int unsigned TXB_RUN_SENT_LSB = 0;
+  localparam int unsigned TXB_RUN_SENT_W = 4;
+  typedef struct packed {
+    logic [27:0] rsvd4;
+    logic [3:0] sent;
+  } txb_run_t;
 
   // cqw_err_cqn: 4 bytes. The oldest entry of the CQE writer's error FIFO (fw_tc cqw_err_cqn).
   localparam int unsigned CQW_ERR_CQN_BYTES = 4;

@@ -359,6 +359,7 @@ module rnic_core #(
   logic [DataWidth-1:0] wf_txb_rdata, db_txb_rdata, tb_rdata;
   logic [rnic_spec_pkg::TXB_CMD_BYTES*8-1:0] tb_cmd;
   logic [rnic_spec_pkg::TXB_STATUS_BYTES*8-1:0] tb_status;
+  logic [3:0] tb_sent;
   logic [rnic_spec_pkg::BF_STATUS_BYTES*8-1:0] db_bf_status;
   logic tb_rec_valid, tb_rec_ready, fw_sr_rec_valid, fw_sr_rec_ready;
   logic [rnic_spec_pkg::SR_REC_BYTES*8-1:0] tb_rec, fw_sr_rec;
@@ -654,11 +655,12 @@ module rnic_core #(
   tx_build_tc u_tx_build_tc (
     .clk_i, .rst_ni,
     .tc_req_i(tc_req), .tc_we_i(tc_we), .tc_addr_i(tc_addr), .tc_wdata_i(tc_wdata), .tc_rdata_o(tb_tc_rdata),
-    .cmd_valid_o(tb_cmd_valid), .cmd_ready_i(tb_cmd_ready), .cmd_o(tb_cmd), .status_i(tb_status)
+    .cmd_valid_o(tb_cmd_valid), .cmd_ready_i(tb_cmd_ready), .cmd_o(tb_cmd), .status_i(tb_status),
+    .sent_i(tb_sent)
   );
   tx_build #(.DataWidth(DataWidth)) u_tx_build (
     .clk_i, .rst_ni,
-    .cmd_valid_i(tb_cmd_valid), .cmd_ready_o(tb_cmd_ready), .cmd_i(tb_cmd), .status_o(tb_status),
+    .cmd_valid_i(tb_cmd_valid), .cmd_ready_o(tb_cmd_ready), .cmd_i(tb_cmd), .status_o(tb_status), .sent_o(tb_sent),
     .rd_valid_o(tb_rd_valid), .rd_ready_i(tb_rd_ready), .rd_off_o(tb_rd_off),
     .rd_rvalid_i(tb_rvalid), .rd_rdata_i(tb_rdata),
     .bf_status_i(db_bf_status), .free_i(sr_free),

@@ -1,10 +1,13 @@
 // tx_build: the transmit builder (docs/decisions/tx-build.md, issue 12). On one firmware command
-// per WQE (spec txb_cmd) it reads the staged WQEBB itself through a row read port (the WQE fetch
-// buffer's or the BlueFlame capture's, addressed by window offset), applies the firmware's
-// send_fast rule, and either hands the tx_desc to the transmit engine and the sr_rec to the
-// send-retirement engine, or answers "not mine" (txb_status.result) having emitted nothing, so
-// that the firmware sends the WQE its own way. Every output is a register; the read rows land in
-// a register with nothing but the row enable in front of it.
+// (spec txb_cmd) for a run of 1 + more consecutive WQEs it reads each staged WQEBB itself through
+// a row read port (the WQE fetch buffer's or the BlueFlame capture's, addressed by window offset),
+// applies the firmware's send_fast rule, and either hands the tx_desc to the transmit engine and
+// the sr_rec to the send-retirement engine and goes on with the next WQE of the run, or stops
+// there and answers "not mine" (txb_status.result, txb_run.sent) having emitted nothing for that
+// WQE, so that the firmware sends it its own way. It never waits longer than TXB_WAIT cycles for
+// its output ports (WAIT): they may wait for the firmware, which polls the builder meanwhile.
+// Every output is a register; the read rows land in a register with nothing but the row enable
+// in front of it.
 module tx_build #(
   parameter int unsigned DataWidth = 512,                      // row width of the sources (rnic_core's)
   parameter int unsigned NumRecs = rnic_spec_pkg::SQ_RETIRE_RECS
@@ -16,6 +19,7 @@ module tx_build #(
   output logic                                          cmd_ready_o,
   input  logic [rnic_spec_pkg::TXB_CMD_BYTES*8-1:0]     cmd_i,
   output logic [rnic_spec_pkg::TXB_STATUS_BYTES*8-1:0]  status_o,
+  output logic [3:0]                                    sent_o,      // txb_run.sent
   // row reads of the staged WQEBB: the row's window offset; answers in order, latency >= 1
   output logic                                          rd_valid_o,
   input  logic                                          rd_ready_i,
@@ -46,6 +50,7 @@ module tx_build #(
   localparam int unsigned FInl   = 32'(rnic_spec_pkg::WQE_FLAG_INLINE);  // wqe_ctrl.flags bits
   localparam int unsigned FSol   = 32'(rnic_spec_pkg::WQE_FLAG_SOLICITED);
   localparam int unsigned FSig   = 32'(rnic_spec_pkg::WQE_FLAG_SIGNALED);
+  localparam int unsigned WaitW  = $clog2(rnic_spec_pkg::TXB_WAIT);
 
   typedef enum logic [2:0] { S_IDLE, S_RD, S_DEC, S_PK, S_EV, S_EM, S_WT } st_e;
   st_e st_q;
@@ -57,7 +62,17 @@ module tx_build #(
   logic                       rd_v_q;
   logic [11:0]                rd_off_q;
   logic                       take;
+  // the WQE of the run being worked on: its slot (window offset / 64), SQ index, first PSN, how
+  // many of the run went before it, and whether it is the run's last
+  logic [5:0]                 bb_q;
+  logic [15:0]                idx_q;
+  logic [23:0]                psn_q;
+  logic [3:0]                 sent_q;
+  logic [2:0]                 left_q;
+  logic [5:0]                 wrap_q;        // the slot bits that wrap in the region (mask)
+  logic [WaitW-1:0]           wait_q;        // cycles waited in S_EM for the output ports
   assign cmd_ready_o = st_q == S_IDLE;
+  assign sent_o      = sent_q;
   assign take        = cmd_valid_i && cmd_ready_o;
   assign rd_valid_o  = rd_v_q;
   assign rd_off_o    = rd_off_q;
@@ -81,6 +96,9 @@ module tx_build #(
   logic [23:0] last_q;                // the last PSN (S_EV)
   logic        need_rec;
   assign need_rec = !cmd_q.retx;
+  // the next WQEBB of the run: the next slot of its region (a ring of 2^wrap_log slots)
+  logic [5:0] bb_next;
+  assign bb_next = (bb_q & ~wrap_q) | ((bb_q + 6'd1) & wrap_q);
 
   // packets - 1 = (length - 1) >> (7 + path_mtu), 0 for an empty message
   logic [24:0] shv;
@@ -117,7 +135,7 @@ module tx_build #(
     endcase
     d.flags   = (8'(sol_q) << rnic_spec_pkg::TX_FLAG_SOLICITED) | (8'(cmd_q.retx) << rnic_spec_pkg::TX_FLAG_RETRANSMIT);
     d.num_sge = 8'(nsge_q);
-    d.psn     = 32'(cmd_q.psn);
+    d.psn     = 32'(psn_q);
     d.length  = c.total_len;
     if (write_q) begin
       d.remote_va = ra.remote_addr;
@@ -137,18 +155,40 @@ module tx_build #(
     r = '0;
     r.wr_id     = c.wr_id;
     r.byte_len  = c.total_len;
-    r.first_psn = cmd_q.psn;
+    r.first_psn = psn_q;
     r.flags     = 8'(sig_q) << rnic_spec_pkg::SR_FLAG_SIGNALED;
     r.last_psn  = last_q;
     r.opcode    = write_q ? rnic_spec_pkg::WC_OPCODE_RDMA_WRITE : rnic_spec_pkg::WC_OPCODE_SEND;
-    r.wqe_index = cmd_q.wqe_index;
+    r.wqe_index = idx_q;
     r.cqn       = cmd_q.send_cqn;
     r.qpn       = cmd_q.qpn;
   end
 
   // ---- data registers (no reset: each is loaded before it is used)
+  // the command's per-WQE fields, straight from the port (constant part-selects)
+  localparam int unsigned CBb = rnic_spec_pkg::TXB_CMD_SRC_BB_LSB, CIdx = rnic_spec_pkg::TXB_CMD_WQE_INDEX_LSB;
+  localparam int unsigned CPsn = rnic_spec_pkg::TXB_CMD_PSN_LSB, CMore = rnic_spec_pkg::TXB_CMD_MORE_LSB;
+  localparam int unsigned CBf = rnic_spec_pkg::TXB_CMD_BF_LSB, CRetx = rnic_spec_pkg::TXB_CMD_RETX_LSB;
+  localparam int unsigned CWrap = rnic_spec_pkg::TXB_CMD_WRAP_LOG_LSB;
+  logic next_wqe;
+  assign next_wqe = st_q == S_WT && (!txd_v_q || txd_ready_i) && (!rec_v_q || rec_ready_i) && left_q != 3'd0;
   always_ff @(posedge clk_i) begin
-    if (take) cmd_q <= cmd_i;
+    if (take) begin
+      cmd_q  <= cmd_i;
+      bb_q   <= cmd_i[CBb +: 6];
+      idx_q  <= cmd_i[CIdx +: 16];
+      psn_q  <= cmd_i[CPsn +: 24];
+      // a BlueFlame capture or a resend is a run of one
+      left_q <= cmd_i[CBf] || cmd_i[CRetx] ? 3'd0 : cmd_i[CMore +: 3];
+      wrap_q <= 6'((7'd1 << cmd_i[CWrap +: 3]) - 7'd1);
+    end
+    if (next_wqe) begin
+      bb_q   <= bb_next;
+      idx_q  <= idx_q + 16'd1;
+      psn_q  <= last_q + 24'd1;
+      left_q <= left_q - 3'd1;
+    end
+    wait_q <= st_q == S_EM ? wait_q + 1'b1 : '0;
     // a row lands as it comes (constant part-selects under their own enable: no shifter)
     for (int k = 0; k < Rows; k++)
       if (st_q == S_RD && rd_rvalid_i && rs_n_q == RowW'(k)) wqe_q[k*DataWidth +: DataWidth] <= rd_rdata_i;
@@ -157,7 +197,7 @@ module tx_build #(
       // cycle has cleared valid by now (rtl/doorbell), so a capture still named was read whole
       bf_bad_q   <= cmd_q.bf && !(bfs.valid == 1'b1 && bfs.seq == cmd_q.bf_seq && bfs.page == cmd_q.page);
       op_bad_q   <= c.opcode > rnic_spec_pkg::WQE_OP_SEND_WITH_IMM;
-      idx_bad_q  <= c.wqe_index != cmd_q.wqe_index;
+      idx_bad_q  <= c.wqe_index != idx_q;
       size_bad_q <= c.num_ds > 8'd2;
       inl_q      <= c.flags[FInl];
       sge_bad_q  <= 9'(c.num_sge) + 9'(is_write) > 9'(c.num_ds);
@@ -173,7 +213,7 @@ module tx_build #(
       pk_q   <= zlen_q ? '0 : shv[PkW-1:0];
     end
     if (st_q == S_EV) begin
-      last_q <= cmd_q.psn + 24'(pk_q);
+      last_q <= psn_q + 24'(pk_q);
     end
     if (st_q == S_EM) begin
       txd_o <= d;
@@ -185,9 +225,17 @@ module tx_build #(
   logic txd_v_q, rec_v_q, em_go;
   assign txd_valid_o = txd_v_q;
   assign rec_valid_o = rec_v_q;
-  // one record of margin: a firmware record already in sq_retire's input register is counted in
-  // its free count only once appended (fw_rec_pend_i covers the one still in sq_retire_tc)
-  assign em_go = !fw_txd_pend_i && !fw_rec_pend_i;
+  // The outputs are loaded only when both ports take them at once: an output held valid would
+  // hold the firmware, which polls busy, while the port waits for the firmware (sq_retire's
+  // record port behind an ACK walk that waits for the CQE writer, which waits for the firmware
+  // on a full CQ: the 64 B stream's hang without srt_room, docs/decisions/tx-build.md). Ports
+  // ready here stay ready the next cycle: only these two sources fill them, and the firmware
+  // commits nothing while busy. One record of margin in free_i: the record sq_retire took last
+  // is counted a cycle after its input register frees (S_LOAD).
+  logic em_ok, rec_ok;
+  assign rec_ok = !need_rec || rec_ready_i;
+  assign em_go  = !fw_txd_pend_i && !fw_rec_pend_i;
+  assign em_ok  = em_go && txd_ready_i && rec_ok;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -195,6 +243,7 @@ module tx_build #(
       status_q <= '0;
       rd_v_q   <= 1'b0;
       rd_off_q <= '0;
+      sent_q   <= '0;
       rq_n_q   <= '0;
       rs_n_q   <= '0;
       txd_v_q  <= 1'b0;
@@ -210,6 +259,7 @@ module tx_build #(
           rd_off_q      <= {cmd_i[rnic_spec_pkg::TXB_CMD_SRC_BB_LSB +: 6], 6'd0};
           rq_n_q        <= '0;
           rs_n_q        <= '0;
+          sent_q        <= '0;
         end
         S_RD: begin
           if (rd_v_q && rd_ready_i) begin
@@ -230,25 +280,38 @@ module tx_build #(
           st_q              <= S_IDLE;
           status_q.busy     <= 1'b0;
           status_q.result   <= verdict;
-          status_q.next_psn <= cmd_q.psn;
+          status_q.next_psn <= psn_q;
         end else st_q <= S_EM;
-        S_EM: if (em_go) begin
-          if (need_rec && free_i < 2) begin
-            st_q              <= S_IDLE;
-            status_q.busy     <= 1'b0;
-            status_q.result   <= 4'(rnic_spec_pkg::TXB_RESULT_NO_RECORD);
-            status_q.next_psn <= cmd_q.psn;
-          end else begin
-            st_q    <= S_WT;
-            txd_v_q <= 1'b1;
-            rec_v_q <= need_rec;
-          end
-        end
-        S_WT: if ((!txd_v_q || txd_ready_i) && (!rec_v_q || rec_ready_i)) begin
+        S_EM: if (em_go && need_rec && free_i < 2) begin
           st_q              <= S_IDLE;
           status_q.busy     <= 1'b0;
-          status_q.result   <= 4'(rnic_spec_pkg::TXB_RESULT_SENT);
-          status_q.next_psn <= last_q + 24'd1;
+          status_q.result   <= 4'(rnic_spec_pkg::TXB_RESULT_NO_RECORD);
+          status_q.next_psn <= psn_q;
+        end else if (em_ok) begin
+          st_q    <= S_WT;
+          txd_v_q <= 1'b1;
+          rec_v_q <= need_rec;
+        end else if (wait_q == WaitW'(rnic_spec_pkg::TXB_WAIT - 1)) begin
+          st_q              <= S_IDLE;
+          status_q.busy     <= 1'b0;
+          status_q.result   <= 4'(rnic_spec_pkg::TXB_RESULT_WAIT);
+          status_q.next_psn <= psn_q;
+        end
+        S_WT: if ((!txd_v_q || txd_ready_i) && (!rec_v_q || rec_ready_i)) begin
+          sent_q <= sent_q + 4'd1;
+          if (left_q == 3'd0) begin
+            st_q              <= S_IDLE;
+            status_q.busy     <= 1'b0;
+            status_q.result   <= 4'(rnic_spec_pkg::TXB_RESULT_SENT);
+            status_q.next_psn <= last_q + 24'd1;
+          end else begin
+            // the run's next WQE: its WQEBB read as the first one's was
+            st_q     <= S_RD;
+            rd_v_q   <= 1'b1;
+            rd_off_q <= {bb_next, 6'd0};
+            rq_n_q   <= '0;
+            rs_n_q   <= '0;
+          end
         end
         default: st_q <= S_IDLE;
       endcase
@@ -257,5 +320,6 @@ module tx_build #(
 
   logic unused;
   assign unused = ^{c.qpn, c.inline_len, c.rsvd224, c.num_sge[7:2], ra.rsvd96, bfs.wqebbs, bfs.rsvd27,
-                    cmd_q.rsvd122, cmd_q.rsvd70, cmd_q.rsvd28, cmd_q.src_bb};
+                    cmd_q.rsvd70, cmd_q.rsvd28, cmd_q.src_bb, cmd_q.psn, cmd_q.wqe_index, cmd_q.more,
+                    cmd_q.wrap_log};
 endmodule

@@ -4,7 +4,7 @@
 // the command to the engine in its own cycle (the engine is busy from the next one, so a status
 // load right after the commit already reads busy), or, while the engine still works on the
 // previous command, is dropped and flagged (txb_status.dropped, as sq_retire_tc). Loads answer
-// from a register the next cycle (0 for offsets it does not own).
+// from a register the next cycle (txb_status, txb_run; 0 for offsets it does not own).
 module tx_build_tc (
   input  logic                                          clk_i,
   input  logic                                          rst_ni,
@@ -18,7 +18,8 @@ module tx_build_tc (
   output logic                                          cmd_valid_o,
   input  logic                                          cmd_ready_i,
   output logic [rnic_spec_pkg::TXB_CMD_BYTES*8-1:0]     cmd_o,
-  input  logic [rnic_spec_pkg::TXB_STATUS_BYTES*8-1:0]  status_i
+  input  logic [rnic_spec_pkg::TXB_STATUS_BYTES*8-1:0]  status_i,
+  input  logic [3:0]                                    sent_i
 );
   logic st, commit;
   assign st     = tc_req_i && tc_we_i;
@@ -46,7 +47,9 @@ module tx_build_tc (
       tc_rdata_o <= '0;
     end else begin
       if (commit) dropped_q <= !cmd_ready_i;
-      if (tc_req_i && !tc_we_i) tc_rdata_o <= tc_addr_i == rnic_spec_pkg::FW_TC_TXB_STATUS ? 32'(s) : 32'd0;
+      if (tc_req_i && !tc_we_i)
+        tc_rdata_o <= tc_addr_i == rnic_spec_pkg::FW_TC_TXB_STATUS ? 32'(s) :
+                      tc_addr_i == rnic_spec_pkg::FW_TC_TXB_RUN ? 32'(sent_i) : 32'd0;
     end
   end
 endmodule

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0xCEC2EEDDu
+#define RNIC_SPEC_HASH 0xB06861ECu
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -27,6 +27,7 @@
 #define RNIC_CQW_COUNT_BITS 0x10u
 #define RNIC_SQ_RETIRE_RECS 0x100u
 #define RNIC_TX_SEG_PKTS 0x20u
+#define RNIC_TXB_WAIT 0x40u
 #define RNIC_BAR0_SIZE 0x400000u
 #define RNIC_BAR0_BLOCK_STRIDE 0x100u
 #define RNIC_BAR0_FW_WINDOW_BASE 0x100000u
@@ -346,6 +347,7 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_TC_TXB_CMD2 0x968u
 #define RNIC_FW_TC_TXB_CMD3 0x96Cu
 #define RNIC_FW_TC_TXB_STATUS 0x970u
+#define RNIC_FW_TC_TXB_RUN 0x974u
 #define RNIC_FW_TC_MBOX_PAGE 0x1000u
 #define RNIC_FW_TC_TXD_DATA 0x1000u
 #define RNIC_FW_TC_TXD_COMMIT 0x1080u
@@ -578,7 +580,7 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_SR_FLAG_SIGNALED 0u
 #define RNIC_SR_FLAG_BARRIER 1u
 
-/* What the transmit builder (rtl/tx_build, docs/decisions/tx-build.md) did with a command (txb_status.result). SENT: the tx_desc went to the transmit engine and, unless txb_cmd.retx, the sr_rec to the send-retirement engine. Every other value: nothing was sent or recorded (not mine): the firmware sends the WQE its own way (send_one). The first that applies, in this order: BF_LOST (the BlueFlame capture no longer names the doorbell: its bytes mean nothing), OPCODE (not RDMA_WRITE(_WITH_IMM) or SEND(_WITH_IMM)), INDEX (the control segment's wqe_index is not the command's), SIZE (num_ds > 2: more than one WQEBB), INLINE (flag INLINE), SGE (num_sge plus the remote-address segment of a WRITE do not fit in num_ds), PACKETS (more than device.tx_seg_pkts packets at the path MTU), NO_RECORD (a first send and the send-retirement engine has no free record). */
+/* What the transmit builder (rtl/tx_build, docs/decisions/tx-build.md) did with a command (txb_status.result). SENT: the tx_desc went to the transmit engine and, unless txb_cmd.retx, the sr_rec to the send-retirement engine. Every other value: nothing was sent or recorded (not mine): the firmware sends the WQE its own way (send_one). The first that applies, in this order: BF_LOST (the BlueFlame capture no longer names the doorbell: its bytes mean nothing), OPCODE (not RDMA_WRITE(_WITH_IMM) or SEND(_WITH_IMM)), INDEX (the control segment's wqe_index is not the command's), SIZE (num_ds > 2: more than one WQEBB), INLINE (flag INLINE), SGE (num_sge plus the remote-address segment of a WRITE do not fit in num_ds), PACKETS (more than device.tx_seg_pkts packets at the path MTU), NO_RECORD (a first send and the send-retirement engine has no free record), WAIT (the transmit engine's descriptor port, the send-retirement engine's record port or a firmware commit still pending did not free within device.txb_wait cycles: the engine never holds the firmware longer, since those ports may wait for the firmware themselves). For a run (txb_cmd.more) the result is the WQE the engine stopped at (txb_run.sent WQEs before it were sent), SENT when the whole run went. */
 #define RNIC_TXB_RESULT_SENT 0u
 #define RNIC_TXB_RESULT_BF_LOST 1u
 #define RNIC_TXB_RESULT_OPCODE 2u
@@ -588,6 +590,7 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_TXB_RESULT_SGE 6u
 #define RNIC_TXB_RESULT_PACKETS 7u
 #define RNIC_TXB_RESULT_NO_RECORD 8u
+#define RNIC_TXB_RESULT_WAIT 9u
 
 /* Receive events the RTL hands to the firmware (rx_event.kind). SR_BARRIER, SR_RESP_ERR: the send-retirement engine's events (sr_event_kind BARRIER, RESP_ERR) with their qpn, psn and status. READ_GAP: a READ response arrived beyond the next one an outstanding READ expects (one was lost); psn is the PSN expected, reported once until that READ advances, so the requester re-issues the READ from there at once instead of after the ACK timeout. */
 #define RNIC_RX_EVENT_KIND_RECV_DONE 0u
@@ -5540,7 +5543,7 @@ static inline uint32_t rnic_srt_qp_en_mk_enable(uint32_t x)
 	return (x << 24) & 0x01000000u;
 }
 
-/* txb_cmd (16 bytes): A command to the transmit builder (rtl/tx_build, docs/decisions/tx-build.md): send the staged WQEBB of an RC QP whose sends the send-retirement engine retires. Words 0-1 are the QP's (written once per service pass), words 2-3 the WQE's. */
+/* txb_cmd (16 bytes): A command to the transmit builder (rtl/tx_build, docs/decisions/tx-build.md): send the staged WQEBB of an RC QP whose sends the send-retirement engine retires, or a run of 1 + more consecutive one-WQEBB WQEs staged in consecutive slots of one region (WQE i at slot (src_bb + i) mod 2^wrap_log of the region holding src_bb, SQ index wqe_index + i, first PSN the previous one's next PSN). Words 0-1 are the QP's (written once per service pass), words 2-3 the WQE's. */
 #define RNIC_TXB_CMD_SIZE 16u
 #define RNIC_TXB_CMD_ALIGN 8u
 #define RNIC_TXB_CMD_QPN_OFF 0u
@@ -5649,6 +5652,26 @@ static inline void rnic_txb_cmd_set_bf(void *p, uint32_t v)
 	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 15;
 	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x2u) | (((uint8_t)v << 1) & 0x2u)));
 }
+#define RNIC_TXB_CMD_MORE_OFF 15u
+static inline uint32_t rnic_txb_cmd_get_more(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 15) & 0x1Cu) >> 2);
+}
+static inline void rnic_txb_cmd_set_more(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 15;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x1Cu) | (((uint8_t)v << 2) & 0x1Cu)));
+}
+#define RNIC_TXB_CMD_WRAP_LOG_OFF 15u
+static inline uint32_t rnic_txb_cmd_get_wrap_log(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 15) & 0xE0u) >> 5);
+}
+static inline void rnic_txb_cmd_set_wrap_log(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 8) + 15;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0xE0u) | (((uint8_t)v << 5) & 0xE0u)));
+}
 
 /* txb_status (4 bytes): The transmit builder's answer to the last command (rtl/tx_build). */
 #define RNIC_TXB_STATUS_SIZE 4u
@@ -5732,6 +5755,30 @@ static inline uint32_t rnic_txb_status_v_busy(uint32_t v)
 static inline uint32_t rnic_txb_status_mk_busy(uint32_t x)
 {
 	return (x << 31) & 0x80000000u;
+}
+
+/* txb_run (4 bytes): The transmit builder's run count for the last command (rtl/tx_build). */
+#define RNIC_TXB_RUN_SIZE 4u
+#define RNIC_TXB_RUN_ALIGN 4u
+#define RNIC_TXB_RUN_SENT_OFF 0u
+static inline uint32_t rnic_txb_run_get_sent(const void *p)
+{
+	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0) & 0xFu) >> 0);
+}
+static inline void rnic_txb_run_set_sent(void *p, uint32_t v)
+{
+	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0;
+	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0xFu) | (((uint8_t)v << 0) & 0xFu)));
+}
+#define RNIC_TXB_RUN_SENT_LSB 0u
+#define RNIC_TXB_RUN_SENT_MASK 0x0000000Fu
+static inline uint32_t rnic_txb_run_v_sent(uint32_t v)
+{
+	return (v & 0x0000000Fu) >> 0;
+}
+static inline uint32_t rnic_txb_run_mk_sent(uint32_t x)
+{
+	return (x << 0) & 0x0000000Fu;
 }
 
 /* cqw_err_cqn (4 bytes): The oldest entry of the CQE writer's error FIFO (fw_tc cqw_err_cqn). */
@@ -6820,10 +6867,13 @@ static inline uint32_t rnic_mbox_in_status_mk_valid(uint32_t x)
 	X(txb_cmd, psn, 12, 4, 0, 24) \
 	X(txb_cmd, retx, 15, 1, 0, 1) \
 	X(txb_cmd, bf, 15, 1, 1, 1) \
+	X(txb_cmd, more, 15, 1, 2, 3) \
+	X(txb_cmd, wrap_log, 15, 1, 5, 3) \
 	X(txb_status, next_psn, 0, 4, 0, 24) \
 	X(txb_status, result, 3, 1, 0, 4) \
 	X(txb_status, dropped, 3, 1, 6, 1) \
 	X(txb_status, busy, 3, 1, 7, 1) \
+	X(txb_run, sent, 0, 1, 0, 4) \
 	X(cqw_err_cqn, cqn, 0, 2, 0, 16) \
 	X(cqw_err_cqn, valid, 3, 1, 7, 1) \
 	X(cqw_cq_cfg, cqn, 0, 2, 0, 16) \
@@ -6939,6 +6989,7 @@ static inline uint32_t rnic_mbox_in_status_mk_valid(uint32_t x)
 	X(txb_status, result, 24, 4) \
 	X(txb_status, dropped, 30, 1) \
 	X(txb_status, busy, 31, 1) \
+	X(txb_run, sent, 0, 4) \
 	X(cqw_err_cqn, cqn, 0, 16) \
 	X(cqw_err_cqn, valid, 31, 1) \
 	X(cqw_cq_cfg, cqn, 0, 16) \

@@ -3,7 +3,7 @@
 constants, enumerations and every layout as (size, {field: (byte offset, lsb, bits)}).
 Import it with spec/py on sys.path; get()/put() read and write a field in bytes."""
 
-SPEC_HASH = 0xCEC2EEDD
+SPEC_HASH = 0xB06861EC
 PCI_VENDOR_ID = 0x10EE
 PCI_DEVICE_ID = 0x5252
 HW_VERSION = 0x10000
@@ -20,6 +20,7 @@ CQW_INDEX_BITS = 0x11
 CQW_COUNT_BITS = 0x10
 SQ_RETIRE_RECS = 0x100
 TX_SEG_PKTS = 0x20
+TXB_WAIT = 0x40
 FW_IMEM_BASE = 0x00000000
 FW_DMEM_BASE = 0x10000000
 CMD_OP_NOP = 0
@@ -202,6 +203,7 @@ TXB_RESULT_INLINE = 5
 TXB_RESULT_SGE = 6
 TXB_RESULT_PACKETS = 7
 TXB_RESULT_NO_RECORD = 8
+TXB_RESULT_WAIT = 9
 RX_EVENT_KIND_RECV_DONE = 0
 RX_EVENT_KIND_WRITE_IMM_DONE = 1
 RX_EVENT_KIND_ACK = 2
@@ -815,12 +817,17 @@ LAYOUTS = {
         "psn": (12, 0, 24),
         "retx": (15, 0, 1),
         "bf": (15, 1, 1),
+        "more": (15, 2, 3),
+        "wrap_log": (15, 5, 3),
     }),
     "txb_status": (4, {
         "next_psn": (0, 0, 24),
         "result": (3, 0, 4),
         "dropped": (3, 6, 1),
         "busy": (3, 7, 1),
+    }),
+    "txb_run": (4, {
+        "sent": (0, 0, 4),
     }),
     "cqw_err_cqn": (4, {
         "cqn": (0, 0, 16),

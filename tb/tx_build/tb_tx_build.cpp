@@ -64,6 +64,17 @@ struct Tb {
   uint64_t n_sent_zero = 0, n_at_bound = 0, n_over_bound = 0, n_wrap = 0, n_bf_over_early = 0, n_bf_over_late = 0;
   uint64_t n_txd_bp = 0, n_rec_bp = 0, n_rd_bp = 0, n_pend_wait = 0, n_lat[4] = {};
   uint64_t n_bad_rows = 0, n_bad_status = 0, n_bad_order = 0, n_bad_emit = 0, n_bad_res = 0, n_bad_txd = 0, n_bad_rec = 0;
+  uint64_t n_bad_wait = 0, n_bad_sent = 0;
+  // runs: whole runs of 2 or more sent, runs stopped after a first WQE, runs that went past the
+  // region's end, whole runs of 8; WAIT answers
+  uint64_t n_run_full = 0, n_run_stop = 0, n_run_wrap = 0, n_run_8 = 0, n_wait = 0;
+  // the ports blocked for a whole command (the directed WAIT checks)
+  bool block_txd = false, block_rec = false;
+  // the engine's wait condition (tx_build.sv S_EM: a firmware commit pending, the ports, the
+  // pool) false in this many cycles in a row: a WAIT answer needs TXB_WAIT of them
+  uint32_t cur_free = 256;
+  bool cur_retx = false;
+  uint64_t false_run = 0;
 
   explicit Tb(uint64_t seed) : rng(seed) {
     m = new Vtx_build;
@@ -89,8 +100,8 @@ struct Tb {
     if (pend_left) pend_left--;
     m->fw_txd_pend_i = pend && pct(70);
     m->fw_rec_pend_i = pend && !m->fw_txd_pend_i;
-    m->txd_ready_i = directed || pct(txd_pct);
-    m->rec_ready_i = directed || pct(rec_pct);
+    m->txd_ready_i = !block_txd && (directed || pct(txd_pct));
+    m->rec_ready_i = !block_rec && (directed || pct(rec_pct));
     m->rd_ready_i = directed || pct(rd_pct);
     m->rd_rvalid_i = !rows.empty() && rows.front().due <= cycle;
     if (m->rd_rvalid_i) {
@@ -108,6 +119,8 @@ struct Tb {
     }
     waves.eval(*m);
     bool pend_now = m->fw_txd_pend_i || m->fw_rec_pend_i;
+    bool cond = !pend_now && ((m->txd_ready_i && (cur_retx || m->rec_ready_i)) || (!cur_retx && cur_free < 2));
+    false_run = cond ? 0 : false_run + 1;
     if (m->rd_rvalid_i) rows.pop_front();
     if (m->rd_valid_o && !m->rd_ready_i) n_rd_bp++;
     if (m->rd_valid_o && m->rd_ready_i) {
@@ -162,8 +175,19 @@ struct Tb {
   }
 
   // a random WQEBB for the command (and its fields), written at its slot
-  void make_wqe(uint8_t *cmd, uint8_t *w, uint32_t &len_class) {
+  void make_wqe(uint8_t *cmd, uint8_t *w, uint32_t &len_class, bool good = false) {
     for (unsigned i = 0; i < RNIC_WQEBB_BYTES; i++) w[i] = uint8_t(rng());
+    if (good) {  // one the engine sends (a run's usual WQE)
+      uint32_t op = uint32_t(r(4)), is_write = op <= RNIC_WQE_OP_RDMA_WRITE_WITH_IMM, nsge = uint32_t(r(3 - is_write));
+      rnic_wqe_ctrl_set_opcode(w, op);
+      rnic_wqe_ctrl_set_flags(w, uint32_t(r(256)) & ~(1u << RNIC_WQE_FLAG_INLINE));
+      rnic_wqe_ctrl_set_wqe_index(w, rnic_txb_cmd_get_wqe_index(cmd));
+      rnic_wqe_ctrl_set_num_ds(w, nsge + is_write);
+      rnic_wqe_ctrl_set_num_sge(w, nsge);
+      rnic_wqe_ctrl_set_total_len(w, pct(10) ? 0 : uint32_t(r(4 << (7 + rnic_txb_cmd_get_path_mtu(cmd)))));
+      len_class = 0;
+      return;
+    }
     uint32_t op = pct(85) ? uint32_t(r(4)) : pct(70) ? 4 + uint32_t(r(3)) : uint32_t(r(256));
     uint32_t is_write = op <= RNIC_WQE_OP_RDMA_WRITE_WITH_IMM;
     rnic_wqe_ctrl_set_opcode(w, op);
@@ -215,16 +239,21 @@ struct Tb {
     bool first_status_idle = m->status_o == 0 && m->cmd_ready_o && !m->txd_valid_o && !m->rec_valid_o && !m->rd_valid_o;
     res.check(first_status_idle, "txb-reset-idle", "status 0x%x", unsigned(m->status_o));
 
-    uint64_t lat_cycles[2] = {0, 0};
-    for (unsigned k = 0; k < ops + 2 && !bad; k++) {
-      // the last two: a SENT and a "not mine" WQE with every port ready (the latency figure)
+    uint64_t lat_cycles[5] = {0, 0, 0, 0, 0};
+    // the last five: a SENT and a "not mine" WQE with every port ready (the latency figures), a
+    // command whose record port, then one whose descriptor port stays blocked (WAIT, bounded),
+    // a run of eight with every port ready
+    const unsigned kDirected = 5;
+    for (unsigned k = 0; k < ops + kDirected && !bad; k++) {
       directed = k >= ops;
+      unsigned dk = directed ? k - ops : 0;
       if (k % 500 == 0) {
         // a new back-pressure mix: stretches of a stalled output now and then
         txd_pct = pct(20) ? 5 : 30 + unsigned(r(71));
         rec_pct = pct(20) ? 5 : 30 + unsigned(r(71));
         rd_pct = 30 + unsigned(r(71));
       }
+      bool run_mode = directed ? dk == 4 : pct(40);
       alignas(8) uint8_t cmd[RNIC_TXB_CMD_SIZE] = {};
       rnic_txb_cmd_set_qpn(cmd, uint32_t(rng()) & 0xFFFFFF);
       uint32_t pm = pct(95) ? 1 + uint32_t(r(5)) : uint32_t(r(8));
@@ -232,40 +261,55 @@ struct Tb {
       rnic_txb_cmd_set_sig_all(cmd, pct(30));
       rnic_txb_cmd_set_send_cqn(cmd, uint32_t(rng()) & 0xFFFF);
       rnic_txb_cmd_set_page(cmd, uint32_t(rng()) & 0xFFFF);
-      bool bf = pct(25);
-      uint32_t src = bf ? kBfBb
-                   : pct(50) ? RNIC_FW_TC_WQF_BUF_BASE / 64 + uint32_t(r(RNIC_FW_TC_WQF_BUF_BBS))
-                             : RNIC_FW_TC_WQF_DB_BUF_BASE / 64 + uint32_t(r(RNIC_FW_TC_WQF_DB_BUF_BBS));
+      bool bf = !directed && pct(run_mode ? 10 : 25);
+      uint32_t wl, rbase;  // the region: log2 of its slots, its first slot
+      if (bf) {
+        wl = 2;
+        rbase = kBfBb;
+      } else if (pct(50)) {
+        wl = 3;
+        rbase = RNIC_FW_TC_WQF_BUF_BASE / 64;
+      } else {
+        wl = 4;
+        rbase = RNIC_FW_TC_WQF_DB_BUF_BASE / 64;
+      }
+      static_assert(RNIC_FW_TC_WQF_BUF_BBS == 8 && RNIC_FW_TC_WQF_DB_BUF_BBS == 16, "the regions' wrap_log");
+      uint32_t src = bf ? kBfBb : rbase + uint32_t(r(1u << wl));
+      if (directed) src = RNIC_FW_TC_WQF_DB_BUF_BASE / 64 + (dk == 4 ? 13 : 0), wl = 4;
       rnic_txb_cmd_set_src_bb(cmd, src);
       rnic_txb_cmd_set_bf(cmd, bf);
+      rnic_txb_cmd_set_more(cmd, dk == 4 ? 7 : run_mode ? uint32_t(r(8)) : pct(10) ? uint32_t(r(8)) : 0);
+      // wrap_log of a single WQE is not read: at random then
+      rnic_txb_cmd_set_wrap_log(cmd, rnic_txb_cmd_get_more(cmd) == 0 && pct(50) ? uint32_t(r(8)) : wl);
       uint32_t seq = uint32_t(r(256));
       rnic_txb_cmd_set_bf_seq(cmd, seq);
       rnic_txb_cmd_set_wqe_index(cmd, uint32_t(rng()) & 0xFFFF);
       uint32_t psn = pct(15) ? 0xFFFFFFu - uint32_t(r(40)) : uint32_t(rng()) & 0xFFFFFF;
       rnic_txb_cmd_set_psn(cmd, psn);
-      rnic_txb_cmd_set_retx(cmd, pct(20));
+      rnic_txb_cmd_set_retx(cmd, !directed && pct(run_mode ? 10 : 20));
       // bits no field holds: random (the engine must not read them)
       if (pct(30)) {
         cmd[3] = uint8_t(cmd[3] | r(16) << 4);
         cmd[8] = uint8_t(cmd[8] | r(4) << 6);
-        cmd[15] = uint8_t(cmd[15] | r(64) << 2);
       }
-      alignas(8) uint8_t w[RNIC_WQEBB_BYTES];
-      uint32_t len_class;
-      make_wqe(cmd, w, len_class);
-      if (directed) {
-        bf = false;
-        rnic_txb_cmd_set_bf(cmd, 0);
-        rnic_txb_cmd_set_src_bb(cmd, src = RNIC_FW_TC_WQF_DB_BUF_BASE / 64);
+      uint32_t count = txb_ref_count(cmd);
+      alignas(8) uint8_t w[8][RNIC_WQEBB_BYTES];
+      uint32_t len_class[8];
+      for (uint32_t i = 0; i < count; i++) {
+        alignas(8) uint8_t ci[RNIC_TXB_CMD_SIZE];
+        txb_ref_wqe_cmd(cmd, i, psn, ci);
+        make_wqe(ci, w[i], len_class[i], dk == 4 || (run_mode && (i > 0 || pct(70)) && pct(93)));
+      }
+      if (directed && dk != 4) {
         rnic_txb_cmd_set_path_mtu(cmd, pm = 5);
-        rnic_wqe_ctrl_set_opcode(w, RNIC_WQE_OP_RDMA_WRITE);
-        rnic_wqe_ctrl_set_flags(w, 1u << RNIC_WQE_FLAG_SIGNALED);
-        rnic_wqe_ctrl_set_wqe_index(w, rnic_txb_cmd_get_wqe_index(cmd) + (k == ops ? 0 : 1));  // the second: INDEX
-        rnic_wqe_ctrl_set_num_ds(w, 2);
-        rnic_wqe_ctrl_set_num_sge(w, 1);
-        rnic_wqe_ctrl_set_total_len(w, 64);
+        rnic_wqe_ctrl_set_opcode(w[0], RNIC_WQE_OP_RDMA_WRITE);
+        rnic_wqe_ctrl_set_flags(w[0], 1u << RNIC_WQE_FLAG_SIGNALED);
+        rnic_wqe_ctrl_set_wqe_index(w[0], rnic_txb_cmd_get_wqe_index(cmd) + (dk == 1 ? 1 : 0));  // the second: INDEX
+        rnic_wqe_ctrl_set_num_ds(w[0], 2);
+        rnic_wqe_ctrl_set_num_sge(w[0], 1);
+        rnic_wqe_ctrl_set_total_len(w[0], 64);
       }
-      std::memcpy(win + src * 64, w, RNIC_WQEBB_BYTES);
+      for (uint32_t i = 0; i < count; i++) std::memcpy(win + txb_ref_bb(cmd, i) * 64, w[i], RNIC_WQEBB_BYTES);
       // the capture's status: names this doorbell, or not (valid, seq or page off)
       alignas(4) uint8_t bs[4] = {};
       bool named = !bf || pct(85);
@@ -287,6 +331,10 @@ struct Tb {
       int64_t over_at = bf && named && pct(25) ? int64_t(r(kRows + 8)) : -1;
       uint32_t fr = directed || pct(70) ? 256 : uint32_t(r(4));
       m->free_i = fr;
+      cur_free = fr;
+      cur_retx = rnic_txb_cmd_get_retx(cmd);
+      block_rec = dk == 2;
+      block_txd = dk == 3;
       // the command, after a few idle cycles
       for (unsigned i = directed ? 2 : unsigned(r(3)); i; i--) tick();
       for (unsigned i = 0; i < 4; i++) {
@@ -325,84 +373,134 @@ struct Tb {
           m->bf_status_i = bsv;
         }
       }
+      block_rec = block_txd = false;
       if (!done) {
         fail("command " + std::to_string(k) + " never finished");
         break;
       }
       // busy was seen in the first cycle after the command (t0): the loop ran at least once
       if (cycle == t0) n_bad_status++;
-      if (directed) lat_cycles[k - ops] = cycle - t0 + 1;  // counted from the cycle the command is taken
-      // the rows read: the WQEBB's, in order, each once
-      bool rows_ok = rd_offs.size() == kRows;
-      for (unsigned i = 0; rows_ok && i < kRows; i++) rows_ok = rd_offs[i] == src * 64 + i * kRowBytes;
-      if (!rows_ok) n_bad_rows++;
-      // what the reference says
+      if (directed) lat_cycles[dk] = cycle - t0 + 1;  // counted from the cycle the command is taken
       alignas(4) uint8_t st[4];
       uint32_t sv = m->status_o;
       std::memcpy(st, &sv, 4);
       uint32_t got_res = rnic_txb_status_get_result(st), got_next = rnic_txb_status_get_next_psn(st);
-      txb_ref_out o;
+      uint32_t got_sent = m->sent_o;
+      // what the reference says, WQE by WQE
       bool over_early = over_cycle >= 0 && uint64_t(over_cycle) <= t_last_read;
       bool over_late = over_cycle >= 0 && !over_early;
-      txb_ref(cmd, w, named && !over_early, fr, &o);
-      if (over_late && got_res == RNIC_TXB_RESULT_BF_LOST) {
-        // overwritten after the last read: the engine may or may not have seen it yet
-        txb_ref(cmd, w, 0, fr, &o);
-      }
+      std::vector<txb_ref_out> outs;
+      uint32_t exp_res = RNIC_TXB_RESULT_SENT, exp_next = psn, stop_res = RNIC_TXB_RESULT_SENT;
+      auto reference = [&](bool held) {
+        outs.clear();
+        exp_res = RNIC_TXB_RESULT_SENT;
+        exp_next = psn;
+        for (uint32_t i = 0; i < count; i++) {
+          alignas(8) uint8_t ci[RNIC_TXB_CMD_SIZE];
+          txb_ref_wqe_cmd(cmd, i, exp_next, ci);
+          txb_ref_out o;
+          txb_ref(ci, w[i], held, fr, &o);
+          if (o.result != RNIC_TXB_RESULT_SENT) {
+            exp_res = o.result;
+            break;
+          }
+          outs.push_back(o);
+          exp_next = o.next_psn;
+        }
+      };
+      reference(named && !over_early);
+      if (over_late && got_res == RNIC_TXB_RESULT_BF_LOST) reference(false);  // the engine may or may not have seen it yet
       if (over_early) n_bf_over_early++;
       if (over_late) n_bf_over_late++;
-      bool res_ok = got_res == o.result && got_next == o.next_psn;
+      uint32_t exp_sent = uint32_t(outs.size());
+      stop_res = exp_res;
+      if (got_res == RNIC_TXB_RESULT_WAIT) {
+        // the ports did not free for TXB_WAIT cycles at a WQE that passed its checks
+        n_wait++;
+        bool ok = (got_sent < exp_sent || (got_sent == exp_sent && exp_res == RNIC_TXB_RESULT_NO_RECORD)) &&
+                  false_run + 1 >= RNIC_TXB_WAIT;
+        if (!ok) n_bad_wait++;
+        if (got_sent <= exp_sent) {
+          exp_sent = got_sent;
+          outs.resize(got_sent);
+          exp_next = got_sent ? outs[got_sent - 1].next_psn : psn;
+          exp_res = RNIC_TXB_RESULT_WAIT;
+        }
+      }
+      // the rows read: each WQEBB's up to the one it stopped at, in order, each once
+      uint32_t n_read = exp_res == RNIC_TXB_RESULT_SENT ? count : exp_sent + 1;
+      bool rows_ok = rd_offs.size() == n_read * kRows;
+      for (unsigned i = 0; rows_ok && i < n_read * kRows; i++)
+        rows_ok = rd_offs[i] == txb_ref_bb(cmd, i / kRows) * 64 + (i % kRows) * kRowBytes;
+      if (!rows_ok) n_bad_rows++;
+      bool res_ok = got_res == exp_res && got_next == exp_next;
+      if (got_sent != exp_sent) n_bad_sent++;
       if (!res_ok) {
         n_bad_res++;
         if (n_bad_res < 4)
-          std::printf("# cmd %u: result %u next 0x%x, expected %u 0x%x (op %u len 0x%x mtu %u ds %u sge %u)\n", k, got_res,
-                      got_next, o.result, o.next_psn, rnic_wqe_ctrl_get_opcode(w), rnic_wqe_ctrl_get_total_len(w), pm,
-                      rnic_wqe_ctrl_get_num_ds(w), rnic_wqe_ctrl_get_num_sge(w));
+          std::printf("# cmd %u: result %u next 0x%x sent %u, expected %u 0x%x %u (count %u; first op %u len 0x%x mtu %u ds %u sge %u)\n",
+                      k, got_res, got_next, got_sent, exp_res, exp_next, exp_sent, count, rnic_wqe_ctrl_get_opcode(w[0]),
+                      rnic_wqe_ctrl_get_total_len(w[0]), pm, rnic_wqe_ctrl_get_num_ds(w[0]), rnic_wqe_ctrl_get_num_sge(w[0]));
       }
-      // exactly what was sent and recorded: nothing for "not mine"
-      bool sent = o.result == RNIC_TXB_RESULT_SENT;
-      if (got_txd.size() != (sent ? 1u : 0u) || got_rec.size() != (o.has_rec ? 1u : 0u)) {
+      // exactly what was sent and recorded, in order: nothing for the WQE it stopped at
+      unsigned n_rec = 0;
+      for (auto &o : outs) n_rec += o.has_rec;
+      if (got_txd.size() != exp_sent || got_rec.size() != n_rec) {
         n_bad_emit++;
-      } else if (sent) {
-        if (std::memcmp(got_txd[0].data(), o.txd, RNIC_TX_DESC_SIZE)) {
-          n_bad_txd++;
-          if (n_bad_txd < 4)
-            for (unsigned i = 0; i < RNIC_TX_DESC_SIZE / 4; i++) {
-              uint32_t a, b;
-              std::memcpy(&a, got_txd[0].data() + 4 * i, 4);
-              std::memcpy(&b, o.txd + 4 * i, 4);
-              if (a != b) std::printf("# cmd %u tx_desc word %u: 0x%08x expected 0x%08x\n", k, i, a, b);
-            }
-        }
-        if (o.has_rec && std::memcmp(got_rec[0].data(), o.rec, RNIC_SR_REC_SIZE)) {
-          n_bad_rec++;
-          if (n_bad_rec < 4)
-            for (unsigned i = 0; i < RNIC_SR_REC_SIZE / 4; i++) {
-              uint32_t a, b;
-              std::memcpy(&a, got_rec[0].data() + 4 * i, 4);
-              std::memcpy(&b, o.rec + 4 * i, 4);
-              if (a != b) std::printf("# cmd %u sr_rec word %u: 0x%08x expected 0x%08x\n", k, i, a, b);
-            }
+      } else {
+        for (unsigned i = 0, j = 0; i < exp_sent; i++) {
+          if (std::memcmp(got_txd[i].data(), outs[i].txd, RNIC_TX_DESC_SIZE)) {
+            n_bad_txd++;
+            if (n_bad_txd < 4)
+              for (unsigned q = 0; q < RNIC_TX_DESC_SIZE / 4; q++) {
+                uint32_t a, b;
+                std::memcpy(&a, got_txd[i].data() + 4 * q, 4);
+                std::memcpy(&b, outs[i].txd + 4 * q, 4);
+                if (a != b) std::printf("# cmd %u wqe %u tx_desc word %u: 0x%08x expected 0x%08x\n", k, i, q, a, b);
+              }
+          }
+          if (outs[i].has_rec && std::memcmp(got_rec[j++].data(), outs[i].rec, RNIC_SR_REC_SIZE)) {
+            n_bad_rec++;
+            if (n_bad_rec < 4)
+              for (unsigned q = 0; q < RNIC_SR_REC_SIZE / 4; q++) {
+                uint32_t a, b;
+                std::memcpy(&a, got_rec[j - 1].data() + 4 * q, 4);
+                std::memcpy(&b, outs[i].rec + 4 * q, 4);
+                if (a != b) std::printf("# cmd %u wqe %u sr_rec word %u: 0x%08x expected 0x%08x\n", k, i, q, a, b);
+              }
+          }
         }
       }
       // the outputs are idle once the status says done
       if (m->txd_valid_o || m->rec_valid_o || m->rd_valid_o || !rows.empty()) n_bad_emit++;
       if (directed) {
-        if (o.result != (k == ops ? RNIC_TXB_RESULT_SENT : RNIC_TXB_RESULT_INDEX)) n_bad_res++;
+        static const uint32_t want[kDirected] = {RNIC_TXB_RESULT_SENT, RNIC_TXB_RESULT_INDEX, RNIC_TXB_RESULT_WAIT,
+                                                 RNIC_TXB_RESULT_WAIT, RNIC_TXB_RESULT_SENT};
+        if (got_res != want[dk] || (dk == 4 && got_sent != 8)) n_bad_res++;
+        // WAIT: the command ends TXB_WAIT cycles after its WQE was checked, not when the port frees
+        if ((dk == 2 || dk == 3) && lat_cycles[dk] > lat_cycles[0] + RNIC_TXB_WAIT) n_bad_wait++;
         continue;
       }
-      n_res[o.result & 15]++;
-      if (sent) {
-        uint32_t nsge = rnic_wqe_ctrl_get_num_sge(w), op = rnic_wqe_ctrl_get_opcode(w);
+      n_res[got_res & 15]++;
+      if (count >= 2 && exp_res == RNIC_TXB_RESULT_SENT) n_run_full++;
+      if (count == 8 && exp_res == RNIC_TXB_RESULT_SENT) n_run_8++;
+      if (count >= 2 && exp_sent >= 1 && exp_res != RNIC_TXB_RESULT_SENT) n_run_stop++;
+      for (uint32_t i = 1; i < exp_sent; i++)
+        if (txb_ref_bb(cmd, i) < txb_ref_bb(cmd, 0)) {
+          n_run_wrap++;
+          break;
+        }
+      for (uint32_t i = 0; i < exp_sent; i++) {
+        uint32_t nsge = rnic_wqe_ctrl_get_num_sge(w[i]), op = rnic_wqe_ctrl_get_opcode(w[i]);
         n_sent_sge[nsge]++;
         (op <= RNIC_WQE_OP_RDMA_WRITE_WITH_IMM ? n_sent_write : n_sent_send)++;
         n_sent_retx += rnic_txb_cmd_get_retx(cmd);
         n_sent_bf += bf;
-        n_sent_zero += rnic_wqe_ctrl_get_total_len(w) == 0;
-        n_at_bound += len_class == 1;
-        n_wrap += o.next_psn < psn;
+        n_sent_zero += rnic_wqe_ctrl_get_total_len(w[i]) == 0;
+        n_at_bound += len_class[i] == 1;
+        n_wrap += outs[i].next_psn < (i ? outs[i - 1].next_psn : psn);
       }
-      if (o.result == RNIC_TXB_RESULT_PACKETS && len_class == 2) n_over_bound++;
+      if (stop_res == RNIC_TXB_RESULT_PACKETS && exp_sent < count && len_class[exp_sent] == 2) n_over_bound++;
     }
     for (int i = 0; i < 20; i++) tick();
     if (m->txd_valid_o || m->rec_valid_o || m->rd_valid_o) n_bad_emit++;
@@ -416,6 +514,13 @@ struct Tb {
     res.check(n_bad_txd == 0, "txb-tx-desc-word-for-word", "%llu commands", (unsigned long long)n_bad_txd);
     res.check(n_bad_rec == 0, "txb-sr-rec-word-for-word", "%llu commands", (unsigned long long)n_bad_rec);
     res.check(n_bad_order == 0, "txb-no-output-while-firmware-commit-pending", "%llu", (unsigned long long)n_bad_order);
+    res.check(n_bad_sent == 0, "txb-run-sent-count", "%llu commands", (unsigned long long)n_bad_sent);
+    res.check(n_bad_wait == 0, "txb-wait-only-after-txb-wait-blocked-cycles-and-bounded", "%llu commands",
+              (unsigned long long)n_bad_wait);
+    res.check(n_run_full && n_run_stop && n_run_wrap && n_run_8 && n_wait, "txb-coverage-runs",
+              "whole %llu stopped %llu past-the-region-end %llu eight %llu wait %llu", (unsigned long long)n_run_full,
+              (unsigned long long)n_run_stop, (unsigned long long)n_run_wrap, (unsigned long long)n_run_8,
+              (unsigned long long)n_wait);
     // coverage: every result, every shape of a sent WQE, every back-pressure
     bool cov_res = true;
     for (unsigned i = RNIC_TXB_RESULT_SENT; i <= RNIC_TXB_RESULT_NO_RECORD; i++) cov_res &= n_res[i] >= (ops >= 2000 ? 5u : 1u);
@@ -437,9 +542,11 @@ struct Tb {
               (unsigned long long)n_rec_bp, (unsigned long long)n_rd_bp, (unsigned long long)n_pend_wait,
               (unsigned long long)n_bf_over_early, (unsigned long long)n_bf_over_late);
     std::printf("INFO latency with every port ready, rows answered a cycle late: %llu cycles from the command to busy 0 (SENT),"
-                " %llu (not mine)\n", (unsigned long long)lat_cycles[0], (unsigned long long)lat_cycles[1]);
+                " %llu (not mine), %llu (a run of 8 sent); WAIT with the record / descriptor port blocked: %llu / %llu\n",
+                (unsigned long long)lat_cycles[0], (unsigned long long)lat_cycles[1], (unsigned long long)lat_cycles[4],
+                (unsigned long long)lat_cycles[2], (unsigned long long)lat_cycles[3]);
     std::printf("INFO cycles %llu commands %u; results", (unsigned long long)cycle, ops);
-    for (unsigned i = 0; i <= RNIC_TXB_RESULT_NO_RECORD; i++) std::printf(" %llu", (unsigned long long)n_res[i]);
+    for (unsigned i = 0; i <= RNIC_TXB_RESULT_WAIT; i++) std::printf(" %llu", (unsigned long long)n_res[i]);
     std::printf("; sent: sge %llu/%llu/%llu write %llu send %llu retx %llu bf %llu zero-len %llu at-bound %llu psn-wrap %llu;"
                 " over-bound %llu; capture overwritten before/after the last read %llu/%llu; back-pressure cycles txd %llu"
                 " rec %llu rd %llu; loads after a pending commit %llu\n",

@@ -111,4 +111,28 @@ static inline void txb_ref(const uint8_t *cmd, const uint8_t *w, int bf_held, ui
 	rnic_sr_rec_set_qpn(r, rnic_txb_cmd_get_qpn(cmd));
 }
 
+/* Runs (txb_cmd.more): the WQEs the command covers (a BlueFlame capture or a resend is a run of
+ * one), the slot of WQE i (consecutive slots of the region holding src_bb, a ring of 2^wrap_log
+ * slots aligned to its size), and the single-WQE command the engine applies to WQE i (its slot,
+ * SQ index and first PSN: the previous WQE's next PSN). */
+static inline uint32_t txb_ref_count(const uint8_t *cmd)
+{
+	if (rnic_txb_cmd_get_bf(cmd) || rnic_txb_cmd_get_retx(cmd))
+		return 1;
+	return 1 + rnic_txb_cmd_get_more(cmd);
+}
+static inline uint32_t txb_ref_bb(const uint8_t *cmd, uint32_t i)
+{
+	uint32_t bb = rnic_txb_cmd_get_src_bb(cmd), mask = (1u << rnic_txb_cmd_get_wrap_log(cmd)) - 1u;
+	return ((bb & ~mask) | ((bb + i) & mask)) & 0x3Fu;
+}
+static inline void txb_ref_wqe_cmd(const uint8_t *cmd, uint32_t i, uint32_t psn, uint8_t *out)
+{
+	memcpy(out, cmd, RNIC_TXB_CMD_SIZE);
+	rnic_txb_cmd_set_src_bb(out, txb_ref_bb(cmd, i));
+	rnic_txb_cmd_set_wqe_index(out, (rnic_txb_cmd_get_wqe_index(cmd) + i) & 0xFFFFu);
+	rnic_txb_cmd_set_psn(out, psn);
+	rnic_txb_cmd_set_more(out, 0);
+}
+
 #endif /* TXB_REF_H */
