@@ -14,9 +14,11 @@
 #define DBR_CNT_MASK ((1u << RNIC_FW_TC_DBR_COUNT_BITS) - 1u)
 static uint32_t dbr_cons, dbr_prod;
 
+/* word w of the slot of count cons (the slot's address computed once for both words: the same
+ * block offset, word w of it) */
 static inline uint32_t dbr_word(uint32_t cons, uint32_t w)
 {
-	return hal_tc_rd32_at(RNIC_FW_TC_DBR_BASE, 2u * (cons % RNIC_FW_TC_DBR_NUM) + w);
+	return hal_tc_rd32_at(RNIC_FW_TC_DBR_BASE + (cons % RNIC_FW_TC_DBR_NUM) * 8u, w);
 }
 
 /* The QP a doorbell names, if it exists and belongs to the user context whose page rang. */
@@ -37,73 +39,49 @@ static int db_in_ring(uint32_t index, uint32_t from, uint32_t log_size)
 	return ((index - from) & 0xFFFFu) <= (1u << log_size);
 }
 
-/* SQ doorbells of one QP served together: the sq_dbs of the same QP and page waiting in the
- * doorbell ring behind this one are taken with it (at most SQ_DB_BATCH), their producer indices
- * checked and the newest kept, so one service pass (and one WQE fetch) covers the WQEs of several
- * doorbells when the host posts faster than the firmware serves. Taken here, each costs its
- * slot's two one-cycle loads and the ring check (dbr_cons stored once for the batch): served
- * alone, each would go through fw_xport_poll's loop with its whole dispatch and QP checks (in
- * the 1-QP 64 B stream the host rings once per WQE). The QP and page are the first doorbell's,
- * checked by the caller. */
-#define SQ_DB_BATCH 8u
+/* The doorbells of one QP served together: the sq_dbs (rq_dbs) of the same QP and page waiting
+ * in the doorbell ring behind this one are taken with it (at most DB_BATCH), their producer
+ * indices checked and the newest kept, so one service pass (and one WQE fetch) covers the WQEs of
+ * several doorbells when the host posts faster than the firmware serves. Taken here, each costs
+ * its slot's two one-cycle loads and the ring check (dbr_cons stored once for the batch): served
+ * alone, each would go through fw_xport_poll's loop with its whole dispatch and QP checks (in the
+ * 1-QP 64 B stream the host rings once per WQE). For the RQ only the newest producer index
+ * matters too (the engine's rqf_pi store, or the firmware's own fetch, covers every WQE before
+ * it); the host re-posts a receive per completion, so its rq_dbs queue up behind a run of
+ * receive events, and served one by one (~150 cycles each) they held the next receive events,
+ * whose grants refill the receive engine's slots, long enough for the slots to run dry (an RNR
+ * NAK with the WQEs posted: docs/firmware.md "rnr (session 28)"). The QP and page are the first
+ * doorbell's, checked by the caller. One body for both queues, inlined into each caller with rq
+ * a constant (so each keeps its producer-index store inside the loop, where session 28 found a
+ * fold that moved it out costing 13 cycles a doorbell); the ring bounds loaded once (only the
+ * producer index changes meanwhile), the slot's words compared in registers under the spec's
+ * word masks. */
+#define DB_BATCH 8u
 
-static void sq_db_take(uint8_t *c, uint32_t ev, uint32_t value)
+static inline __attribute__((always_inline)) void db_take(uint8_t *c, uint32_t ev, uint32_t value, int rq)
 {
-	/* the slot's words compared and taken apart in registers (the spec's word masks); the ring
-	 * bounds loaded once (only the producer index changes meanwhile) */
 	const uint32_t same_ev = RNIC_DB_EVENT_PAGE_MASK | RNIC_DB_EVENT_WHICH_MASK;
-	uint32_t next = rnic_qp_ctx_get_sq_next(c), log_size = rnic_qp_ctx_get_sq_log_size(c), k;
+	uint32_t from = rq ? rnic_qp_ctx_get_rq_ci(c) : rnic_qp_ctx_get_sq_next(c);
+	uint32_t log_size = rq ? rnic_qp_ctx_get_rq_log_size(c) : rnic_qp_ctx_get_sq_log_size(c), k;
 	uint32_t cons = dbr_cons, prod = dbr_prod;
-	for (k = 0; k < SQ_DB_BATCH; k++) {
+	for (k = 0; k < (rq ? 2u * DB_BATCH : DB_BATCH); k++) {
 		if (cons == prod && cons == (prod = hal_tc_rd32(RNIC_FW_TC_DBR_PROD)))
 			break;
-		if ((dbr_word(cons, 0) ^ ev) & same_ev)
-			break;
-		uint32_t nv = dbr_word(cons, 1);
-		if ((nv ^ value) & RNIC_DB_WORD_NUM_MASK)
+		/* both words loaded before either compare: no load-use stall (a slot's load has no
+		 * side effect, a doorbell of another kind stays in the ring) */
+		uint32_t ne = dbr_word(cons, 0), nv = dbr_word(cons, 1);
+		if (((ne ^ ev) & same_ev) | ((nv ^ value) & RNIC_DB_WORD_NUM_MASK))
 			break;
 		cons = (cons + 1) & DBR_CNT_MASK;
 		uint32_t index = (nv & RNIC_DB_WORD_INDEX_MASK) >> RNIC_DB_WORD_INDEX_LSB;
-		if (db_in_ring(index, next, log_size))
-			rnic_qp_ctx_set_sq_pi(c, (uint16_t)index);
-		else
+		if (db_in_ring(index, from, log_size)) {
+			if (rq)
+				rnic_qp_ctx_set_rq_pi(c, (uint16_t)index);
+			else
+				rnic_qp_ctx_set_sq_pi(c, (uint16_t)index);
+		} else {
 			fw_log("doorbell %x value %x ignored", (unsigned)ev, (unsigned)nv);
-	}
-	dbr_prod = prod;
-	if (k) {
-		dbr_cons = cons;
-		hal_tc_wr32(RNIC_FW_TC_DBR_CONS, cons);
-	}
-	fw_perf.doorbells += k;
-}
-
-/* RQ doorbells of one QP served together, as the SQ's above: only the newest producer index
- * matters (the engine's rqf_pi store, or the firmware's own fetch, covers every WQE before it).
- * The host re-posts a receive per completion, so its rq_dbs queue up behind a run of receive
- * events; served one by one (~150 cycles each) they held the next receive events, whose grants
- * refill the receive engine's slots, long enough for the slots to run dry (an RNR NAK with the
- * WQEs posted: docs/firmware.md "rnr (session 28)"). */
-#define RQ_DB_BATCH 16u
-
-static void rq_db_take(uint8_t *c, uint32_t ev, uint32_t value)
-{
-	const uint32_t same_ev = RNIC_DB_EVENT_PAGE_MASK | RNIC_DB_EVENT_WHICH_MASK;
-	uint32_t ci = rnic_qp_ctx_get_rq_ci(c), log_size = rnic_qp_ctx_get_rq_log_size(c), k;
-	uint32_t cons = dbr_cons, prod = dbr_prod;
-	for (k = 0; k < RQ_DB_BATCH; k++) {
-		if (cons == prod && cons == (prod = hal_tc_rd32(RNIC_FW_TC_DBR_PROD)))
-			break;
-		if ((dbr_word(cons, 0) ^ ev) & same_ev)
-			break;
-		uint32_t nv = dbr_word(cons, 1);
-		if ((nv ^ value) & RNIC_DB_WORD_NUM_MASK)
-			break;
-		cons = (cons + 1) & DBR_CNT_MASK;
-		uint32_t index = (nv & RNIC_DB_WORD_INDEX_MASK) >> RNIC_DB_WORD_INDEX_LSB;
-		if (db_in_ring(index, ci, log_size))
-			rnic_qp_ctx_set_rq_pi(c, (uint16_t)index);
-		else
-			fw_log("doorbell %x value %x ignored", (unsigned)ev, (unsigned)nv);
+		}
 	}
 	dbr_prod = prod;
 	if (k) {
@@ -131,7 +109,7 @@ void fw_doorbell(uint32_t ev, uint32_t value)
 			if (which * 4 == RNIC_DB_BF_DB) {
 				fw_sq_bf_doorbell(num, rnic_db_event_get_bf_seq(e));
 			} else {
-				sq_db_take(c, ev, value);
+				db_take(c, ev, value, 0);
 				fw_sq_service(num);
 			}
 			return;
@@ -142,7 +120,7 @@ void fw_doorbell(uint32_t ev, uint32_t value)
 		    !db_in_ring(index, rnic_qp_ctx_get_rq_ci(c), rnic_qp_ctx_get_rq_log_size(c)))
 			break;
 		rnic_qp_ctx_set_rq_pi(c, (uint16_t)index);
-		rq_db_take(c, ev, value);
+		db_take(c, ev, value, 1);
 		fw_rq_doorbell(num);
 		return;
 	case RNIC_DB_CQ_DB:
@@ -248,14 +226,15 @@ uint32_t fw_xport_poll(void)
 	uint32_t n = 0;
 
 	fw_cqw_check();
-	/* the doorbell ring: dbr_prod loaded once it is reached (one-cycle loads); each doorbell's
-	 * slot freed before its dispatch, which may take the doorbells behind it (sq_db_take) */
-	for (;;) {
+	/* the doorbell ring: dbr_prod loaded (a one-cycle load) before each doorbell, as the
+	 * mailbox's status was; each doorbell's slot freed before its dispatch, which may take the
+	 * doorbells behind it (db_take: dbr_cons moves on) */
+	uint32_t dprod;
+	while ((dprod = hal_tc_rd32(RNIC_FW_TC_DBR_PROD)) != dbr_cons) {
 		uint32_t cons = dbr_cons;
-		if (cons == dbr_prod && cons == (dbr_prod = hal_tc_rd32(RNIC_FW_TC_DBR_PROD)))
-			break;
 		uint32_t t0 = hal_cycles32();
 		uint32_t e = dbr_word(cons, 0), v = dbr_word(cons, 1);
+		dbr_prod = dprod;
 		dbr_cons = cons = (cons + 1) & DBR_CNT_MASK;
 		hal_tc_wr32(RNIC_FW_TC_DBR_CONS, cons);
 		fw_doorbell(e, v);
