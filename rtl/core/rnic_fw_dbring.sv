@@ -19,8 +19,8 @@ module rnic_fw_dbring #(
   output logic        in_ready_o,
   input  logic [63:0] in_data_i,
   // the read port: the word the core's data request names (raw, a word index inside the ring's
-  // 256 bytes: slots below 0x80, dbr_prod at 0x80, dbr_cons at 0x84), read when rd_en_i; its data
-  // the next cycle
+  // 256 bytes: slots below 0x80, dbr_prod at 0x80, dbr_cons at 0x84; the upper half's other
+  // words alias those two), read when rd_en_i; its data the next cycle
   input  logic        rd_en_i,
   input  logic [5:0]  rd_addr_i,
   output logic [31:0] rd_data_o,
