@@ -32,6 +32,7 @@ SUITE_BUDGET_xport_rx    := 15
 SUITE_BUDGET_xport_tx    := 5
 SUITE_BUDGET_fw_eth      := 5
 SUITE_BUDGET_fw_evring   := 5
+SUITE_BUDGET_fw_dbring   := 5
 SUITE_BUDGET_qpc_ram     := 5
 SUITE_BUDGET_fw_tcmbox   := 5
 SUITE_BUDGET_fw_cores    := 5

@@ -1,4 +1,4 @@
-/* Doorbells and receive events: drained from their mailboxes and dispatched per QP and CQ. */
+/* Doorbells and receive events: drained from their rings and dispatched per QP and CQ. */
 #include "fw_log.h"
 #include "fw_res.h"
 #include "fw_xport.h"
@@ -7,6 +7,20 @@
 #include "fw_rq_recv.h"
 #include "fw_sq_ack.h"
 #include "fw_sq_srt.h"
+
+/* The doorbell ring on the tightly coupled window (fw_tc dbr_*, rtl/core/rnic_fw_dbring): slots
+ * and counts are one-cycle loads. dbr_cons is the next slot to read (stored to the RTL's dbr_cons
+ * as soon as a slot is read, so the RTL refills it while the firmware works); dbr_prod the RTL's
+ * count as last loaded: the slots below it are known to be filled without loading it again. */
+#define DBR_CNT_MASK ((1u << RNIC_FW_TC_DBR_COUNT_BITS) - 1u)
+static uint32_t dbr_cons, dbr_prod;
+
+/* word w of the slot of count cons (the slot's address computed once for both words: the same
+ * block offset, word w of it) */
+static inline uint32_t dbr_word(uint32_t cons, uint32_t w)
+{
+	return hal_tc_rd32_at(RNIC_FW_TC_DBR_BASE + (cons % RNIC_FW_TC_DBR_NUM) * 8u, w);
+}
 
 /* The QP a doorbell names, if it exists and belongs to the user context whose page rang. */
 static uint8_t *db_qp(uint32_t qpn, uint32_t page)
@@ -26,62 +40,54 @@ static int db_in_ring(uint32_t index, uint32_t from, uint32_t log_size)
 	return ((index - from) & 0xFFFFu) <= (1u << log_size);
 }
 
-/* SQ doorbells of one QP served together: the sq_dbs of the same QP and page waiting in the
- * mailbox behind this one are taken with it (at most SQ_DB_BATCH), their producer indices checked
- * and the newest kept, so one service pass (and one WQE fetch) covers the WQEs of several
- * doorbells when the host posts faster than the firmware serves. Taken here, each costs the
- * mailbox's loads and pop and the ring check: before, each was left in the mailbox, read there
- * (status and both words), the service deferred, and read again by fw_xport_poll's loop with its
- * whole dispatch and QP checks (~100 cycles a doorbell; in the 1-QP 64 B stream the host rings
- * once per WQE). The QP and page are the first doorbell's, checked by the caller. */
-#define SQ_DB_BATCH 8u
+/* The doorbells of one QP served together: the sq_dbs (rq_dbs) of the same QP and page waiting
+ * in the doorbell ring behind this one are taken with it (at most DB_BATCH), their producer
+ * indices checked and the newest kept, so one service pass (and one WQE fetch) covers the WQEs of
+ * several doorbells when the host posts faster than the firmware serves. Taken here, each costs
+ * its slot's two one-cycle loads and the ring check (dbr_cons stored once for the batch): served
+ * alone, each would go through fw_xport_poll's loop with its whole dispatch and QP checks (in the
+ * 1-QP 64 B stream the host rings once per WQE). For the RQ only the newest producer index
+ * matters too (the engine's rqf_pi store, or the firmware's own fetch, covers every WQE before
+ * it); the host re-posts a receive per completion, so its rq_dbs queue up behind a run of
+ * receive events, and served one by one (~150 cycles each) they held the next receive events,
+ * whose grants refill the receive engine's slots, long enough for the slots to run dry (an RNR
+ * NAK with the WQEs posted: docs/firmware.md "rnr (session 28)"). The QP and page are the first
+ * doorbell's, checked by the caller. One body for both queues, inlined into each caller with rq
+ * a constant (so each keeps its producer-index store inside the loop, where session 28 found a
+ * fold that moved it out costing 13 cycles a doorbell); the ring bounds loaded once (only the
+ * producer index changes meanwhile), the slot's words compared in registers under the spec's
+ * word masks. */
+#define DB_BATCH 8u
 
-static void sq_db_take(uint8_t *c, uint32_t ev, uint32_t value)
+static inline __attribute__((always_inline)) void db_take(uint8_t *c, uint32_t ev, uint32_t value, int rq)
 {
-	/* the mailbox words compared and taken apart in registers (the spec's word masks); the ring
-	 * bounds loaded once (only the producer index changes meanwhile) */
 	const uint32_t same_ev = RNIC_DB_EVENT_PAGE_MASK | RNIC_DB_EVENT_WHICH_MASK;
-	uint32_t next = rnic_qp_ctx_get_sq_next(c), log_size = rnic_qp_ctx_get_sq_log_size(c), k;
-	for (k = 0; k < SQ_DB_BATCH && rnic_mbox_in_status_v_valid(hal_rd32(RNIC_FW_REG_DB_STATUS)); k++) {
-		if ((hal_rd32(RNIC_FW_REG_DB_DATA) ^ ev) & same_ev)
+	uint32_t from = rq ? rnic_qp_ctx_get_rq_ci(c) : rnic_qp_ctx_get_sq_next(c);
+	uint32_t log_size = rq ? rnic_qp_ctx_get_rq_log_size(c) : rnic_qp_ctx_get_sq_log_size(c), k;
+	uint32_t cons = dbr_cons, prod = dbr_prod;
+	for (k = 0; k < (rq ? 2u * DB_BATCH : DB_BATCH); k++) {
+		if (cons == prod && cons == (prod = hal_tc_rd32(RNIC_FW_TC_DBR_PROD)))
 			break;
-		uint32_t nv = hal_rd32(RNIC_FW_REG_DB_DATA + 4);
-		if ((nv ^ value) & RNIC_DB_WORD_NUM_MASK)
+		/* both words loaded before either compare: no load-use stall (a slot's load has no
+		 * side effect, a doorbell of another kind stays in the ring) */
+		uint32_t ne = dbr_word(cons, 0), nv = dbr_word(cons, 1);
+		if (((ne ^ ev) & same_ev) | ((nv ^ value) & RNIC_DB_WORD_NUM_MASK))
 			break;
-		hal_wr32(RNIC_FW_REG_DB_POP, 1);
+		cons = (cons + 1) & DBR_CNT_MASK;
 		uint32_t index = (nv & RNIC_DB_WORD_INDEX_MASK) >> RNIC_DB_WORD_INDEX_LSB;
-		if (db_in_ring(index, next, log_size))
-			rnic_qp_ctx_set_sq_pi(c, (uint16_t)index);
-		else
+		if (db_in_ring(index, from, log_size)) {
+			if (rq)
+				rnic_qp_ctx_set_rq_pi(c, (uint16_t)index);
+			else
+				rnic_qp_ctx_set_sq_pi(c, (uint16_t)index);
+		} else {
 			fw_log("doorbell %x value %x ignored", (unsigned)ev, (unsigned)nv);
+		}
 	}
-	fw_perf.doorbells += k;
-}
-
-/* RQ doorbells of one QP served together, as the SQ's above: only the newest producer index
- * matters (the engine's rqf_pi store, or the firmware's own fetch, covers every WQE before it).
- * The host re-posts a receive per completion, so its rq_dbs queue up behind a run of receive
- * events; served one by one (~150 cycles each) they held the next receive events, whose grants
- * refill the receive engine's slots, long enough for the slots to run dry (an RNR NAK with the
- * WQEs posted: docs/firmware.md "rnr (session 28)"). */
-#define RQ_DB_BATCH 16u
-
-static void rq_db_take(uint8_t *c, uint32_t ev, uint32_t value)
-{
-	const uint32_t same_ev = RNIC_DB_EVENT_PAGE_MASK | RNIC_DB_EVENT_WHICH_MASK;
-	uint32_t ci = rnic_qp_ctx_get_rq_ci(c), log_size = rnic_qp_ctx_get_rq_log_size(c), k;
-	for (k = 0; k < RQ_DB_BATCH && rnic_mbox_in_status_v_valid(hal_rd32(RNIC_FW_REG_DB_STATUS)); k++) {
-		if ((hal_rd32(RNIC_FW_REG_DB_DATA) ^ ev) & same_ev)
-			break;
-		uint32_t nv = hal_rd32(RNIC_FW_REG_DB_DATA + 4);
-		if ((nv ^ value) & RNIC_DB_WORD_NUM_MASK)
-			break;
-		hal_wr32(RNIC_FW_REG_DB_POP, 1);
-		uint32_t index = (nv & RNIC_DB_WORD_INDEX_MASK) >> RNIC_DB_WORD_INDEX_LSB;
-		if (db_in_ring(index, ci, log_size))
-			rnic_qp_ctx_set_rq_pi(c, (uint16_t)index);
-		else
-			fw_log("doorbell %x value %x ignored", (unsigned)ev, (unsigned)nv);
+	dbr_prod = prod;
+	if (k) {
+		dbr_cons = cons;
+		hal_tc_wr32(RNIC_FW_TC_DBR_CONS, cons);
 	}
 	fw_perf.doorbells += k;
 }
@@ -104,7 +110,7 @@ void fw_doorbell(uint32_t ev, uint32_t value)
 			if (which * 4 == RNIC_DB_BF_DB) {
 				fw_sq_bf_doorbell(num, rnic_db_event_get_bf_seq(e));
 			} else {
-				sq_db_take(c, ev, value);
+				db_take(c, ev, value, 0);
 				fw_sq_service(num);
 			}
 			return;
@@ -115,7 +121,7 @@ void fw_doorbell(uint32_t ev, uint32_t value)
 		    !db_in_ring(index, rnic_qp_ctx_get_rq_ci(c), rnic_qp_ctx_get_rq_log_size(c)))
 			break;
 		rnic_qp_ctx_set_rq_pi(c, (uint16_t)index);
-		rq_db_take(c, ev, value);
+		db_take(c, ev, value, 1);
 		fw_rq_doorbell(num);
 		return;
 	case RNIC_DB_CQ_DB:
@@ -203,6 +209,8 @@ void fw_events_init(void)
 {
 	/* the ring keeps its events across a firmware reload: go on from the hardware's count */
 	evr_cons = hal_tc_rd32(RNIC_FW_TC_EVR_CONS) & EVR_CNT_MASK;
+	/* the doorbell ring likewise */
+	dbr_cons = dbr_prod = hal_tc_rd32(RNIC_FW_TC_DBR_CONS) & DBR_CNT_MASK;
 }
 
 /* Adds the cycles since t0 to a counter pair (sum, maximum). */
@@ -219,10 +227,17 @@ uint32_t fw_xport_poll(void)
 	uint32_t n = 0;
 
 	fw_cqw_check();
-	while (rnic_mbox_in_status_v_valid(hal_rd32(RNIC_FW_REG_DB_STATUS))) {
+	/* the doorbell ring: dbr_prod loaded (a one-cycle load) before each doorbell, as the
+	 * mailbox's status was; each doorbell's slot freed before its dispatch, which may take the
+	 * doorbells behind it (db_take: dbr_cons moves on) */
+	uint32_t dprod;
+	while ((dprod = hal_tc_rd32(RNIC_FW_TC_DBR_PROD)) != dbr_cons) {
+		uint32_t cons = dbr_cons;
 		uint32_t t0 = hal_cycles32();
-		uint32_t e = hal_rd32(RNIC_FW_REG_DB_DATA), v = hal_rd32(RNIC_FW_REG_DB_DATA + 4);
-		hal_wr32(RNIC_FW_REG_DB_POP, 1);
+		uint32_t e = dbr_word(cons, 0), v = dbr_word(cons, 1);
+		dbr_prod = dprod;
+		dbr_cons = cons = (cons + 1) & DBR_CNT_MASK;
+		hal_tc_wr32(RNIC_FW_TC_DBR_CONS, cons);
 		fw_doorbell(e, v);
 		fw_perf.doorbells++;
 		perf_add(t0, &fw_perf.db_cycles, &fw_perf.db_max);

@@ -68,20 +68,27 @@ static void mock_commit(uint32_t commit_off, const uint32_t *src, uint32_t data_
 		rnic_st_le(r->data + 4 * w, 4, src[data_off / 4 + w]);
 }
 
-/* Doorbells queued behind the mailbox's entry (mock_db_push), loaded into it one by one as the
- * firmware pops: the doorbell BAR's FIFO in front of the mailbox. */
+/* The doorbell ring (rtl/core/rnic_fw_dbring) as the RTL fills it: each doorbell into slot
+ * dbr_prod mod dbr_num of the window, then dbr_prod counts it; while the ring is full the
+ * doorbells wait in the doorbell BAR's FIFO (mock_dbq) and go in as the firmware frees slots
+ * (its dbr_cons store). */
 static uint32_t mock_dbq[32][2];
 static unsigned mock_dbq_rd, mock_dbq_n;
+#define MOCK_DBR_MASK ((1u << RNIC_FW_TC_DBR_COUNT_BITS) - 1u)
 
 static void mock_db_next(void)
 {
-	if (!mock_dbq_n || regs[RNIC_FW_REG_DB_STATUS / 4])
-		return;
-	regs[RNIC_FW_REG_DB_DATA / 4] = mock_dbq[mock_dbq_rd][0];
-	regs[RNIC_FW_REG_DB_DATA / 4 + 1] = mock_dbq[mock_dbq_rd][1];
-	regs[RNIC_FW_REG_DB_STATUS / 4] = 1;
-	mock_dbq_rd = (mock_dbq_rd + 1) % 32;
-	mock_dbq_n--;
+	for (;;) {
+		uint32_t prod = mock_tc[RNIC_FW_TC_DBR_PROD / 4], cons = mock_tc[RNIC_FW_TC_DBR_CONS / 4];
+		if (!mock_dbq_n || ((prod - cons) & MOCK_DBR_MASK) == RNIC_FW_TC_DBR_NUM)
+			return;
+		uint32_t slot = RNIC_FW_TC_DBR_BASE / 4 + 2u * (prod % RNIC_FW_TC_DBR_NUM);
+		mock_tc[slot] = mock_dbq[mock_dbq_rd][0];
+		mock_tc[slot + 1] = mock_dbq[mock_dbq_rd][1];
+		mock_tc[RNIC_FW_TC_DBR_PROD / 4] = (prod + 1) & MOCK_DBR_MASK;
+		mock_dbq_rd = (mock_dbq_rd + 1) % 32;
+		mock_dbq_n--;
+	}
 }
 
 void mock_db_push(uint32_t ev, uint32_t value)
@@ -91,6 +98,11 @@ void mock_db_push(uint32_t ev, uint32_t value)
 	mock_dbq[(mock_dbq_rd + mock_dbq_n++) % 32][0] = ev;
 	mock_dbq[(mock_dbq_rd + mock_dbq_n - 1) % 32][1] = value;
 	mock_db_next();
+}
+
+unsigned mock_db_pending(void)
+{
+	return ((mock_tc[RNIC_FW_TC_DBR_PROD / 4] - mock_tc[RNIC_FW_TC_DBR_CONS / 4]) & MOCK_DBR_MASK) + mock_dbq_n;
 }
 
 void mock_mmio_wr32(uint32_t off, uint32_t v)
@@ -110,11 +122,6 @@ void mock_mmio_wr32(uint32_t off, uint32_t v)
 		break;
 	case RNIC_FW_REG_MKEY_COMMIT: mock_commit(off, regs, RNIC_FW_REG_MKEY_DATA, RNIC_MPT_ENTRY_SIZE / 4, v); break;
 	case RNIC_FW_REG_QPT_COMMIT: mock_commit(off, regs, RNIC_FW_REG_QPT_DATA, RNIC_QPT_ENTRY_SIZE / 4, v); break;
-	case RNIC_FW_REG_DB_POP: /* takes the mock's time forward, so the firmware's cycle counts see it */
-		regs[RNIC_FW_REG_DB_STATUS / 4] = 0;
-		mock_now += MOCK_DB_POP_CYCLES;
-		mock_db_next();
-		break;
 	case RNIC_FW_REG_ETH_RX_POP: regs[RNIC_FW_REG_ETH_RX_STATUS / 4] = 0; break;
 	case RNIC_FW_REG_ETH_TX_SEND: /* the frame leaves at once: keep what the firmware wrote */
 		for (unsigned k = 0; k < sizeof(mock_eth_tx); k++)
@@ -236,6 +243,8 @@ uint32_t mock_tc_rd32(uint32_t off)
 		return txb_load();
 	if (off == RNIC_FW_TC_TXB_RUN)
 		return txb_run_load();
+	if (off >= RNIC_FW_TC_DBR_BASE && off <= RNIC_FW_TC_DBR_CONS)
+		return mock_tc[off / 4]; /* the doorbell ring's slots and counts */
 	if (off >= RNIC_FW_TC_MBOX_PAGE && off != RNIC_FW_TC_TXD_STATUS && off != RNIC_FW_TC_RQD_STATUS &&
 	    off != RNIC_FW_TC_RDD_STATUS)
 		return 0; /* the mailboxes' data words and commits are write only */
@@ -655,6 +664,15 @@ void mock_tc_wr32(uint32_t off, uint32_t v)
 		return; /* read only */
 	if (off == RNIC_FW_TC_TXB_CMD3) {
 		txb_cmd(v);
+		return;
+	}
+	if (off >= RNIC_FW_TC_DBR_BASE && off <= RNIC_FW_TC_DBR_PROD)
+		return; /* the doorbell ring's slots and dbr_prod: read only */
+	if (off == RNIC_FW_TC_DBR_CONS) {
+		/* frees slots: takes the mock's time forward, so the firmware's cycle counts see it */
+		mock_tc[off / 4] = v & MOCK_DBR_MASK;
+		mock_now += MOCK_DB_POP_CYCLES;
+		mock_db_next();
 		return;
 	}
 	mock_tc[(off / 4) % MOCK_TC_WORDS] = v;

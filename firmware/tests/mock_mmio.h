@@ -11,9 +11,12 @@ extern uint32_t writes[64][2];
 extern unsigned nwrites;
 extern int mock_failed;
 extern uint64_t mock_now; /* what hal_cycles() returns */
-/* A doorbell (db_event word, value) into the doorbell mailbox, or queued behind its entry. */
+/* A doorbell (db_event word, value) into the doorbell ring on the window, or queued behind it
+ * (the doorbell BAR's FIFO) while the ring is full. */
 void mock_db_push(uint32_t ev, uint32_t value);
-#define MOCK_DB_POP_CYCLES 7u /* a doorbell pop advances mock_now by this */
+/* doorbells in the ring the firmware has not freed, and those queued behind it */
+unsigned mock_db_pending(void);
+#define MOCK_DB_POP_CYCLES 7u /* a store to dbr_cons advances mock_now by this */
 
 void check(int ok, const char *name);
 

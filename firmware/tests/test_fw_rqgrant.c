@@ -534,7 +534,7 @@ static void db_batch(void)
 	fw_xport_poll();
 	mock_rqg_run();
 	int ok = mock_rqg_lost - l0 == 4 && mock_rqg_fifo_full == 0 && mock_rqg_pi_stores - p0 == 2 && rnic_qp_ctx_get_rq_pi(fw_res.qp_ctx[a.qpn]) == 3 &&
-		 mock_rqg_qp[a.qpn].pi == 3 && mock_rqg_qp[b.qpn].pi == 1 && regs[RNIC_FW_REG_DB_STATUS / 4] == 0;
+		 mock_rqg_qp[a.qpn].pi == 3 && mock_rqg_qp[b.qpn].pi == 1 && mock_db_pending() == 0;
 	for (unsigned k = 0; k < 3; k++)
 		recv_done(&a), ok &= cqe(wr_of(&a, k), RNIC_WC_STATUS_SUCCESS);
 	recv_done(&b);

@@ -154,7 +154,7 @@ module rnic_regs (
       12'h008: rdata_o = 32'h00000100;
       12'h010: rdata_o = 32'h525210EE;
       12'h014: rdata_o = 32'h00010000;
-      12'h018: rdata_o = 32'hB06861EC;
+      12'h018: rdata_o = 32'h558F90FB;
       12'h01C: rdata_o = 32'h000000FA;
       12'h020: rdata_o = id_data_width_i;
       12'h024: rdata_o = id_num_cores_i;

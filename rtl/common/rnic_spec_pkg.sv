@@ -2,7 +2,7 @@
 // The hardware/software contract: addresses, enumerations and layouts.
 package rnic_spec_pkg;
 
-  localparam logic [31:0] SPEC_HASH = 32'hB06861EC;
+  localparam logic [31:0] SPEC_HASH = 32'h558F90FB;
   localparam int unsigned PCI_VENDOR_ID = 32'h10EE;
   localparam int unsigned PCI_DEVICE_ID = 32'h5252;
   localparam int unsigned HW_VERSION = 32'h10000;
@@ -185,9 +185,6 @@ package rnic_spec_pkg;
   localparam logic [11:0] FW_REG_MKEY_DATA = 12'h200;
   localparam logic [11:0] FW_REG_MKEY_COMMIT = 12'h220;
   localparam logic [11:0] FW_REG_MKEY_STATUS = 12'h224;
-  localparam logic [11:0] FW_REG_DB_DATA = 12'h300;
-  localparam logic [11:0] FW_REG_DB_STATUS = 12'h308;
-  localparam logic [11:0] FW_REG_DB_POP = 12'h30C;
   localparam logic [11:0] FW_REG_QPT_DATA = 12'h500;
   localparam logic [11:0] FW_REG_QPT_COMMIT = 12'h540;
   localparam logic [11:0] FW_REG_QPT_STATUS = 12'h544;
@@ -227,6 +224,9 @@ package rnic_spec_pkg;
   localparam logic [11:0] FW_TC_EVR_BASE = 12'h500;
   localparam int unsigned FW_TC_EVR_NUM = 4;
   localparam int unsigned FW_TC_EVR_COUNT_BITS = 16;
+  localparam logic [12:0] FW_TC_DBR_BASE = 13'h1400;
+  localparam int unsigned FW_TC_DBR_NUM = 16;
+  localparam int unsigned FW_TC_DBR_COUNT_BITS = 16;
   localparam logic [11:0] FW_TC_CQW_PROD = 12'h800;
   localparam logic [11:0] FW_TC_CQW_CONS = 12'h804;
   localparam logic [11:0] FW_TC_CQW_STATUS = 12'h808;
@@ -308,6 +308,8 @@ package rnic_spec_pkg;
   localparam logic [12:0] FW_TC_RDD_DATA = 13'h1200;
   localparam logic [12:0] FW_TC_RDD_COMMIT = 13'h1250;
   localparam logic [12:0] FW_TC_RDD_STATUS = 13'h1254;
+  localparam logic [12:0] FW_TC_DBR_PROD = 13'h1480;
+  localparam logic [12:0] FW_TC_DBR_CONS = 13'h1484;
 
   // Driver-to-firmware command opcodes. 0x04 and 0x14 are left free: REG_MR fetches an MR's whole page list by DMA itself (no separate MTT writes), and the port's addresses come with SET_GID (no port-attribute command); the firmware answers them as unknown opcodes.
   localparam logic [7:0] CMD_OP_NOP = 8'd0;
@@ -2470,14 +2472,5 @@ package rnic_spec_pkg;
     logic [14:0] rsvd1;
     logic [0:0] busy;
   } mbox_status_t;
-
-  // mbox_in_status: 4 bytes. Status of a hardware-to-firmware mailbox (fw_mmio db_status).
-  localparam int unsigned MBOX_IN_STATUS_BYTES = 4;
-  localparam int unsigned MBOX_IN_STATUS_VALID_LSB = 0;
-  localparam int unsigned MBOX_IN_STATUS_VALID_W = 1;
-  typedef struct packed {
-    logic [30:0] rsvd1;
-    logic [0:0] valid;
-  } mbox_in_status_t;
 
 endpackage

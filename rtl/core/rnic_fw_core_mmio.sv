@@ -1,6 +1,6 @@
 // The MMIO space of a soft core other than core 0 (docs/decisions/multi-core.md, phase 2): the
-// per-core mailboxes of the design's table, i.e. its own doorbell mailbox (the doorbells of its
-// QPs, routed to it by rnic_fw_subsys), its own QP-table mailbox (arbitrated there into
+// per-core mailboxes of the design's table, i.e. its own QP-table mailbox (its doorbells, routed
+// to it by rnic_fw_subsys, go into the doorbell ring of its tile's window) (arbitrated there into
 // qp_table's one write port), its own READ progress query registers (rdq_*: the result's read
 // waits for the grant of rnic_fw_subsys's query arbiter, one query per cycle reaches the receive
 // engine), and the registers every core reads (hw_caps, tx_pause). Every
@@ -21,10 +21,7 @@ module rnic_fw_core_mmio (
   output logic        mmio_gnt_o,
   output logic        mmio_rvalid_o,
   output logic [31:0] mmio_rdata_o,
-  // this core's doorbells in (db_* registers), its QP-table entries out (qpt_* registers)
-  input  logic        db_valid_i,
-  output logic        db_ready_o,
-  input  logic [63:0] db_data_i,
+  // this core's QP-table entries out (qpt_* registers)
   output logic        qpt_valid_o,
   input  logic        qpt_ready_i,
   output logic [31:0] qpt_qpn_o,
@@ -40,9 +37,8 @@ module rnic_fw_core_mmio (
 );
   // the same decode as core 0's (rnic_fw_subsys): the register page told apart by address bit
   // 12, the mailboxes by bits 11:8
-  logic in_fw_block, sel_db, sel_qpt, sel_rdq, rdq_wait;
+  logic in_fw_block, sel_qpt, sel_rdq, rdq_wait;
   assign in_fw_block = mmio_addr_i[12] == rnic_spec_pkg::FW_MMIO_BASE[12];
-  assign sel_db = in_fw_block && mmio_addr_i[11:8] == 4'h3;
   assign sel_qpt = in_fw_block && mmio_addr_i[11:8] == 4'h5;
   assign sel_rdq = in_fw_block && mmio_addr_i[11:8] == 4'h8;
   assign rdq_req_o = mmio_req_i && sel_rdq && !mmio_we_i &&
@@ -50,16 +46,8 @@ module rnic_fw_core_mmio (
   assign rdq_wait = rdq_req_o && !rdq_gnt_i;
   assign mmio_gnt_o = mmio_req_i && !rdq_wait;
 
-  logic db_rvalid, qpt_rvalid, reg_rvalid;
-  logic [31:0] db_rdata, qpt_rdata, reg_rdata;
-  rnic_fw_mbox_in #(
-    .Words(2), .DataOff(rnic_spec_pkg::FW_REG_DB_DATA), .StatusOff(rnic_spec_pkg::FW_REG_DB_STATUS),
-    .PopOff(rnic_spec_pkg::FW_REG_DB_POP)
-  ) u_db_mbox (
-    .clk_i, .rst_ni, .mmio_req_i(mmio_req_i && sel_db), .mmio_we_i, .mmio_off_i(mmio_addr_i[7:0]),
-    .mmio_rvalid_o(db_rvalid), .mmio_rdata_o(db_rdata),
-    .in_valid_i(db_valid_i), .in_ready_o(db_ready_o), .in_data_i(db_data_i)
-  );
+  logic qpt_rvalid, reg_rvalid;
+  logic [31:0] qpt_rdata, reg_rdata;
   rnic_fw_mbox #(
     .Words(rnic_spec_pkg::QPT_ENTRY_BYTES / 4), .DataOff(rnic_spec_pkg::FW_REG_QPT_DATA),
     .CommitOff(rnic_spec_pkg::FW_REG_QPT_COMMIT), .StatusOff(rnic_spec_pkg::FW_REG_QPT_STATUS)
@@ -78,7 +66,7 @@ module rnic_fw_core_mmio (
       rdq_qpn_o <= '0;
       rdq_psn_o <= '0;
     end else begin
-      reg_rvalid <= mmio_req_i && !mmio_we_i && !sel_db && !sel_qpt && !rdq_wait;
+      reg_rvalid <= mmio_req_i && !mmio_we_i && !sel_qpt && !rdq_wait;
       reg_rdata <= '0;
       if (mmio_req_i && mmio_we_i && sel_rdq && mmio_addr_i[7:0] == rnic_spec_pkg::FW_REG_RDQ_QPN[7:0])
         rdq_qpn_o <= mmio_wdata_i[23:0];
@@ -92,8 +80,8 @@ module rnic_fw_core_mmio (
         reg_rdata <= {24'd0, tx_pause_i};
     end
   end
-  assign mmio_rvalid_o = db_rvalid | qpt_rvalid | reg_rvalid;
-  assign mmio_rdata_o = db_rdata | qpt_rdata | reg_rdata;
+  assign mmio_rvalid_o = qpt_rvalid | reg_rvalid;
+  assign mmio_rdata_o = qpt_rdata | reg_rdata;
 
   logic unused;
   assign unused = ^{mmio_addr_i[31:13]};

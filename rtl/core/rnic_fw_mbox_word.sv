@@ -1,4 +1,4 @@
-// The data word of a firmware mailbox (rnic_fw_mbox, rnic_fw_mbox_in) a read offset names: picked
+// The data word of a firmware mailbox (rnic_fw_mbox) a read offset names: picked
 // by the offset's bits (a mux tree: LUT6 + MUXF7/F8 in the fabric) instead of one compare per
 // word, so the soft core's address add is followed by few LUT levels. Data words start at
 // DataOff; whole words only (hit_o low for any other offset).

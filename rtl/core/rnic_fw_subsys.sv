@@ -87,7 +87,7 @@ module rnic_fw_subsys #(
   output logic [1:0]              mkey_wr_op_o,
   output logic [31:0]             mkey_wr_index_o,
   output logic [rnic_spec_pkg::MPT_ENTRY_BYTES*8-1:0] mkey_wr_data_o,
-  // doorbells in, receive events in (into the ring on the tightly coupled window); QP-table
+  // doorbells in and receive events in (into rings on the tightly coupled window); QP-table
   // entries out; receive buffers, transmit descriptors, READ destinations out (their mailboxes
   // on the tightly coupled window)
   input  logic                    db_valid_i,
@@ -275,6 +275,7 @@ module rnic_fw_subsys #(
     .mmio_wdata_o(t_mmio_wdata[31:0]), .mmio_be_o(t_mmio_be[3:0]), .mmio_gnt_i(t_mmio_gnt[0]),
     .mmio_rvalid_i(t_mmio_rvalid[0]), .mmio_rdata_i(t_mmio_rdata[31:0]),
     .irq_ext_i,
+    .db_valid_i(t_db_valid[0]), .db_ready_o(t_db_ready[0]), .db_data_i(t_db_data[63:0]),
     .evt_valid_i(t_evt_valid[0]), .evt_ready_o(t_evt_ready[0]), .evt_data_i(t_evt_data[EvW-1:0]),
     .rqd_valid_o(t_rqd_valid[0]), .rqd_ready_i(t_rqd_ready[0]), .rqd_data_o(t_rqd_data[RqdW-1:0]),
     .txd_valid_o(t_txd_valid[0]), .txd_ready_i(t_txd_ready[0]), .txd_data_o(t_txd_data[TxdW-1:0]),
@@ -305,6 +306,7 @@ module rnic_fw_subsys #(
       .mmio_wdata_o(t_mmio_wdata[32*k +: 32]), .mmio_be_o(t_mmio_be[4*k +: 4]), .mmio_gnt_i(t_mmio_gnt[k]),
       .mmio_rvalid_i(t_mmio_rvalid[k]), .mmio_rdata_i(t_mmio_rdata[32*k +: 32]),
       .irq_ext_i,
+      .db_valid_i(t_db_valid[k]), .db_ready_o(t_db_ready[k]), .db_data_i(t_db_data[64*k +: 64]),
       .evt_valid_i(t_evt_valid[k]), .evt_ready_o(t_evt_ready[k]), .evt_data_i(t_evt_data[EvW*k +: EvW]),
       .rqd_valid_o(t_rqd_valid[k]), .rqd_ready_i(t_rqd_ready[k]), .rqd_data_o(t_rqd_data[RqdW*k +: RqdW]),
       .txd_valid_o(t_txd_valid[k]), .txd_ready_i(t_txd_ready[k]), .txd_data_o(t_txd_data[TxdW*k +: TxdW]),
@@ -312,7 +314,7 @@ module rnic_fw_subsys #(
       .tc_req_o(tc_req_o[k]), .tc_we_o(tc_we_o[k]), .tc_addr_o(tc_addr_o[12*k +: 12]),
       .tc_wdata_o(tc_wdata_o[32*k +: 32]), .tc_rdata_i(tc_rdata_i[32*k +: 32])
     );
-    // the per-core part of the MMIO space (doorbell and QP-table mailboxes, the READ query,
+    // the per-core part of the MMIO space (the QP-table mailbox, the READ query,
     // hw_caps, tx_pause)
     // the byte enables: core k's registers take whole words; the valids: every tile answers the
     // load port in the same cycle, tile 0's valid stands for all
@@ -323,7 +325,6 @@ module rnic_fw_subsys #(
       .mmio_req_i(t_mmio_req[k]), .mmio_we_i(t_mmio_we[k]), .mmio_addr_i(t_mmio_addr[32*k +: 32]),
       .mmio_wdata_i(t_mmio_wdata[32*k +: 32]), .mmio_gnt_o(t_mmio_gnt[k]), .mmio_rvalid_o(t_mmio_rvalid[k]),
       .mmio_rdata_o(t_mmio_rdata[32*k +: 32]),
-      .db_valid_i(t_db_valid[k]), .db_ready_o(t_db_ready[k]), .db_data_i(t_db_data[64*k +: 64]),
       .qpt_valid_o(t_qpt_valid[k]), .qpt_ready_i(t_qpt_ready[k]), .qpt_qpn_o(t_qpt_data[QptW*k +: 32]),
       .qpt_data_o(t_qpt_data[QptW*k + 32 +: QptW - 32]),
       .rdq_req_o(rdq_req[k]), .rdq_gnt_i(rdq_gnt[k]), .rdq_qpn_o(rdq_args[48*k +: 24]),
@@ -376,13 +377,14 @@ module rnic_fw_subsys #(
     .out_last_o(arb_last[3]), .out_src_o(arb_src[CoreW*3 +: CoreW])
   );
   // ---- the firmware's MMIO space: status/queue registers, and the DMA block and its buffer ----
-  // Decode: 0x0xx registers, 0x1xx DMA (and its buffer page), 0x2xx-0x5xx mailboxes.
-  logic in_fw_block, sel_dma, sel_mkey, sel_db, sel_qpt, sel_rdq, sel_reg;
+  // Decode: 0x0xx registers, 0x1xx DMA (and its buffer page), 0x2xx and 0x5xx mailboxes (the
+  // doorbells, once 0x3xx, are on each tile's tightly coupled window: rnic_fw_dbring).
+  logic in_fw_block, sel_dma, sel_mkey, sel_qpt, sel_rdq, sel_reg;
   logic rdq_rvalid, rdq_rd0, rdq_wait0;
   logic [31:0] rdq_rdata;
   logic reg_gnt, reg_rvalid, dma_gnt, dma_rvalid;
-  logic mkey_rvalid, db_rvalid, qpt_rvalid;
-  logic [31:0] reg_rdata, dma_rdata, mkey_rdata, db_rdata, qpt_rdata, mkey_arg;
+  logic mkey_rvalid, qpt_rvalid;
+  logic [31:0] reg_rdata, dma_rdata, mkey_rdata, qpt_rdata, mkey_arg;
   // The MMIO space (0x4000_0000 and up, rv_cpu) holds two 4 KiB pages, the registers at
   // FW_MMIO_BASE and the DMA staging buffer right above it: they are told apart by address bit 12
   // alone and alias every 8 KiB above. A 20-bit compare of the upper bits here sat behind the
@@ -391,7 +393,6 @@ module rnic_fw_subsys #(
   assign sel_dma = mmio_addr[12] == rnic_spec_pkg::FW_DMA_BUF_BASE[12] ||
                    (in_fw_block && mmio_addr[11:8] == 4'h1);
   assign sel_mkey = in_fw_block && mmio_addr[11:8] == 4'h2;
-  assign sel_db = in_fw_block && mmio_addr[11:8] == 4'h3;
   assign sel_qpt = in_fw_block && mmio_addr[11:8] == 4'h5;
   // page 0x800: the READ progress query
   assign sel_rdq = in_fw_block && mmio_addr[11:8] == 4'h8;
@@ -401,7 +402,7 @@ module rnic_fw_subsys #(
   assign eth_we_o = mmio_we;
   assign eth_off_o = mmio_addr[7:0];
   assign eth_wdata_o = mmio_wdata;
-  assign sel_reg = !(sel_dma || sel_mkey || sel_db || sel_qpt || sel_rdq || sel_eth);
+  assign sel_reg = !(sel_dma || sel_mkey || sel_qpt || sel_rdq || sel_eth);
   // Mailboxes answer at once; only the DMA buffer and the register block may hold a request.
   // (and the READ query, which waits while another core's query has the engine: rdq_wait0)
   assign mmio_gnt = (sel_dma ? dma_gnt : sel_reg ? reg_gnt : mmio_req) && !rdq_wait0;
@@ -410,9 +411,9 @@ module rnic_fw_subsys #(
   // are ORed; only the DMA block and the Ethernet registers hold a value and are gated by their
   // valid (an AND-OR, not a chain of 11 muxes, between the answering flops and the core's load
   // bypass; the same data whenever a valid is high, and reg_rdata, as before, when none is).
-  assign mmio_rvalid = reg_rvalid | dma_rvalid | mkey_rvalid | db_rvalid | qpt_rvalid |
+  assign mmio_rvalid = reg_rvalid | dma_rvalid | mkey_rvalid | qpt_rvalid |
                        rdq_rvalid | eth_rvalid;
-  assign mmio_rdata = reg_rdata | (dma_rvalid ? dma_rdata : 32'd0) | mkey_rdata | db_rdata |
+  assign mmio_rdata = reg_rdata | (dma_rvalid ? dma_rdata : 32'd0) | mkey_rdata |
                       qpt_rdata | rdq_rdata | (eth_rvalid ? eth_rdata_i : 32'd0);
 
   // the Ethernet registers answer a load from their register the next cycle
@@ -473,14 +474,6 @@ module rnic_fw_subsys #(
     .mmio_wdata_i(mmio_wdata), .mmio_rvalid_o(qpt_rvalid), .mmio_rdata_o(qpt_rdata),
     .out_valid_o(t_qpt_valid[0]), .out_ready_i(t_qpt_ready[0]), .out_arg_o(t_qpt_data[31:0]),
     .out_data_o(t_qpt_data[QptW-1:32])
-  );
-  rnic_fw_mbox_in #(
-    .Words(2), .DataOff(rnic_spec_pkg::FW_REG_DB_DATA), .StatusOff(rnic_spec_pkg::FW_REG_DB_STATUS),
-    .PopOff(rnic_spec_pkg::FW_REG_DB_POP)
-  ) u_db_mbox (
-    .clk_i, .rst_ni, .mmio_req_i(mmio_req && sel_db), .mmio_we_i(mmio_we), .mmio_off_i(mmio_addr[7:0]),
-    .mmio_rvalid_o(db_rvalid), .mmio_rdata_o(db_rdata),
-    .in_valid_i(t_db_valid[0]), .in_ready_o(t_db_ready[0]), .in_data_i(t_db_data[63:0])
   );
   assign mkey_wr_op_o = mkey_arg[31:30];
   assign mkey_wr_index_o = {2'b00, mkey_arg[29:0]};

@@ -1,6 +1,6 @@
 // One soft core's tile of the firmware subsystem (docs/decisions/multi-core.md): the RV32IM core
 // with its IMEM and DMEM and its tightly coupled window (the QP-context RAM, the receive-event
-// ring, the descriptor mailboxes, and the registered request to the engines' page): everything
+// ring, the doorbell ring, the descriptor mailboxes, and the registered request to the engines' page): everything
 // a core has of its own. rnic_fw_subsys puts the shared part around it (the loader, the BAR0
 // window, the firmware MMIO registers, the firmware DMA, the MMIO mailboxes). HartId is the
 // core's mhartid, from which the firmware learns which QPs are its own (spec device.max_cores).
@@ -37,6 +37,10 @@ module rnic_fw_tile #(
   input  logic        mmio_rvalid_i,
   input  logic [31:0] mmio_rdata_i,
   input  logic        irq_ext_i,
+  // this core's doorbells in (into the doorbell ring on the window): {value, db_event}
+  input  logic        db_valid_i,
+  output logic        db_ready_o,
+  input  logic [63:0] db_data_i,
   // receive events in (into the ring on the window); descriptors out of the window's mailboxes
   input  logic        evt_valid_i,
   output logic        evt_ready_o,
@@ -106,15 +110,22 @@ module rnic_fw_tile #(
   logic [3:0] eq_hi_q;   // the region bits [31:28]
   logic       eq_qpc_q;  // the QP-context RAM's bit
   logic       eq_mbp_q;  // offset bit 12 (the mailboxes' page)
-  logic       sel_evr, sel_mb, eq_win;
+  logic       sel_evr, sel_mb, sel_dbr, eq_win, dbr_req;
+  // the doorbell ring's region (fw_tc dbr_base: 256 bytes in the mailboxes' page): read by its
+  // own port from the core's address like the event ring's slots; its dbr_cons store from the
+  // registered request; left out of the mailboxes' and the engines' requests
+  localparam logic [12:0] DbrBase = rnic_spec_pkg::FW_TC_DBR_BASE;
+  logic [4:0] dbr_ra_q;   // address bits [12:8] of the request, raw
   // the receive-event ring's slots (the ring answers the load itself, a cycle earlier than the
   // engines would), the mailboxes' page (offset bit 12; the ring's slots alias into it, as into
   // the rest of the window, so a load has exactly one answer)
   assign eq_win = eq_go_q && eq_hi_q == rv_pkg::TcBase[31:28] && !eq_qpc_q;
   assign sel_evr = eq_addr_q[11:EvrAw] == EvrBase[11:EvrAw];
   assign sel_mb  = eq_mbp_q == rnic_spec_pkg::FW_TC_MBOX_PAGE[12];
+  assign sel_dbr = eq_mbp_q == DbrBase[12] && eq_addr_q[11:8] == DbrBase[11:8];
   assign eq_req  = eq_win && !sel_evr && !sel_mb;
-  assign mb_req  = eq_win && !sel_evr && sel_mb;
+  assign mb_req  = eq_win && !sel_evr && !sel_dbr && sel_mb;
+  assign dbr_req = eq_win && sel_dbr && eq_we_q;
   always_ff @(posedge clk_i) begin
     if (!core_run_i) begin
       eq_go_q <= 1'b0;
@@ -129,6 +140,7 @@ module rnic_fw_tile #(
     end
     qpc_ra_q <= {tc_addr_full[31:28], sel_qpc};
     evr_ra_q <= tc_addr_full[11:EvrAw];
+    dbr_ra_q <= tc_addr_full[12:8];
     // loaded by a data request (any address) so an idle core does not toggle the engines'
     // inputs
     if (tc_go) begin
@@ -156,6 +168,14 @@ module rnic_fw_tile #(
     .tc_req_i(eq_req), .tc_we_i(eq_we_q), .tc_addr_i(eq_addr_q), .tc_wdata_i(eq_wdata_q),
     .tc_rdata_o(evr_reg_rdata)
   );
+  // the doorbell ring: its slots and counts read from the core's address (one-cycle loads)
+  logic [31:0] dbr_rdata;
+  logic        dbr_rv;
+  rnic_fw_dbring u_dbring (
+    .clk_i, .rst_ni, .in_valid_i(db_valid_i), .in_ready_o(db_ready_o), .in_data_i(db_data_i),
+    .rd_en_i(tc_go), .rd_addr_i(tc_addr_full[7:2]), .rd_data_o(dbr_rdata),
+    .wr_i(dbr_req), .wr_off_i(eq_addr_q[7:0]), .wr_data_i(eq_wdata_q)
+  );
   rnic_qpc_ram #(.NumQps(NumQps), .EntryBytes(rnic_spec_pkg::FW_TC_QPC_ENTRY_BYTES)) u_qpc (
     .clk_i, .go_i(tc_go), .we_i(tc_we), .be_i(tc_be), .addr_i(tc_addr_full & (QpcBase - 32'd1)),
     .wdata_i(tc_wdata), .sel_i(qpc_at), .rdata_o(qpc_rdata)
@@ -166,11 +186,13 @@ module rnic_fw_tile #(
   assign qpc_at = qpc_ra_q[4:1] == rv_pkg::TcBase[31:28] && qpc_ra_q[0];
   assign qpc_rv = qpc_ld_q && qpc_at;
   assign evr_rv = qpc_ld_q && qpc_ra_q[4:1] == rv_pkg::TcBase[31:28] && !qpc_ra_q[0] && evr_ra_q == EvrBase[11:EvrAw];
+  assign dbr_rv = qpc_ld_q && qpc_ra_q[4:1] == rv_pkg::TcBase[31:28] && !qpc_ra_q[0] && dbr_ra_q == DbrBase[12:8];
   // the mailboxes' status picked by its own valid: the engines' answer registers hold their
   // last answer while the core loads from the mailboxes' page
   logic [31:0] mb_rdata;
-  assign tc_rdata = qpc_rv ? qpc_rdata : evr_rv ? evr_rdata : mb_rv_q ? mb_rdata : tc_rdata_i | evr_reg_rdata;
-  assign tc_rvalid = qpc_rv | evr_rv | eng_rv_q | mb_rv_q;
+  assign tc_rdata = qpc_rv ? qpc_rdata : evr_rv ? evr_rdata : dbr_rv ? dbr_rdata : mb_rv_q ? mb_rdata :
+                    tc_rdata_i | evr_reg_rdata;
+  assign tc_rvalid = qpc_rv | evr_rv | dbr_rv | eng_rv_q | mb_rv_q;
 
   // ---- the descriptor mailboxes on the tightly coupled window (spec fw_tc mbox_regs) ----------
   // posted one-cycle stores of the data words and the commit, two-cycle loads of the status

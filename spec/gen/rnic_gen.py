@@ -112,6 +112,9 @@ class Spec:
         for r in self.fw_tc["regs"]:
             if r["off"] >= mp:
                 raise SpecError(f"fw_tc register {r['name']}: beyond the engines' page")
+        db, dn = self.fw_tc["dbr_base"], self.fw_tc["dbr_num"]
+        if not mp <= db < 2 * mp or db % 256 or dn & (dn - 1) or not 1 <= dn <= 16:
+            raise SpecError("fw_tc: dbr_base must be 256-byte aligned in mbox_page, dbr_num a power of two <= 16")
         for r in self.fw_tc["mbox_regs"]:
             if not mp <= r["off"] < 2 * mp or r["off"] % 4:
                 raise SpecError(f"fw_tc mailbox register {r['name']}: not a word in mbox_page")
@@ -296,6 +299,9 @@ def gen_sv_pkg(s):
     P(f"  localparam logic [11:0] FW_TC_EVR_BASE = 12'h{s.fw_tc['evr_base']:03X};\n")
     P(f"  localparam int unsigned FW_TC_EVR_NUM = {s.fw_tc['evr_num']};\n")
     P(f"  localparam int unsigned FW_TC_EVR_COUNT_BITS = {s.fw_tc['evr_count_bits']};\n")
+    P(f"  localparam logic [12:0] FW_TC_DBR_BASE = 13'h{s.fw_tc['dbr_base']:04X};\n")
+    P(f"  localparam int unsigned FW_TC_DBR_NUM = {s.fw_tc['dbr_num']};\n")
+    P(f"  localparam int unsigned FW_TC_DBR_COUNT_BITS = {s.fw_tc['dbr_count_bits']};\n")
     for r in s.fw_tc["regs"]:
         P(f"  localparam logic [11:0] FW_TC_{r['name'].upper()} = 12'h{r['off']:03X};\n")
     P(f"  // the descriptor mailboxes' page (offset bit 12) and their registers, offsets in the window\n")
@@ -577,6 +583,8 @@ def gen_c(s):
     P(f"#define RNIC_FW_TC_EV_REC_BASE 0x{s.fw_tc['ev_rec_base']:03X}u\n#define RNIC_FW_TC_EV_REC_NUM {s.fw_tc['ev_rec_num']}u\n")
     P(f"#define RNIC_FW_TC_EVR_BASE 0x{s.fw_tc['evr_base']:03X}u\n#define RNIC_FW_TC_EVR_NUM {s.fw_tc['evr_num']}u\n")
     P(f"#define RNIC_FW_TC_EVR_COUNT_BITS {s.fw_tc['evr_count_bits']}u\n")
+    P(f"#define RNIC_FW_TC_DBR_BASE 0x{s.fw_tc['dbr_base']:04X}u\n#define RNIC_FW_TC_DBR_NUM {s.fw_tc['dbr_num']}u\n")
+    P(f"#define RNIC_FW_TC_DBR_COUNT_BITS {s.fw_tc['dbr_count_bits']}u\n")
     for r in s.fw_tc["regs"]:
         P(f"#define RNIC_FW_TC_{r['name'].upper()} 0x{r['off']:03X}u\n")
     P(f"#define RNIC_FW_TC_MBOX_PAGE 0x{s.fw_tc['mbox_page']:04X}u\n")
@@ -790,7 +798,7 @@ def gen_md(s):
     P(f"\n## Firmware tightly coupled window\n\n{s.fw_tc['doc']} Base 0x{s.fw_tc['base']:08X}; the completion-record ring ({s.fw_tc['cq_rec_num']} slots of `cq_rec`) at offset 0x{s.fw_tc['cq_rec_base']:03X}; the BlueFlame capture (the doorbell page's `bf_data`, {s.db_page['regs'][-1].get('size', 4)} bytes, read only) at offset 0x{s.fw_tc['bf_data_base']:03X}; the WQE fetch buffer ({s.fw_tc['wqf_buf_bbs']} WQEBBs the fetch engine DMA-reads, rtl/wqe_fetch; {s.fw_tc['wqf_cmd_num']} commands queued at most; read only) at offset 0x{s.fw_tc['wqf_buf_base']:03X}; its receive region ({s.fw_tc['wqf_rq_buf_bbs']} WQEBBs, RQ WQEs, `wqf_cmd.rq`; read only) at offset 0x{s.fw_tc['wqf_rq_buf_base']:03X}; its doorbell region ({s.fw_tc['wqf_db_buf_bbs']} WQEBBs the engine fetched on an sq_db by itself, `wqf_sq_*`, at most {s.fw_tc['wqf_db_num']} records; read only) at offset 0x{s.fw_tc['wqf_db_buf_base']:03X}; its receive doorbell region ({s.fw_tc['wqf_rdb_buf_bbs']} WQEBBs the engine fetched on an rq_db by itself, `wqf_rq_*`, at most {s.fw_tc['wqf_rdb_num']} records; read only) at offset 0x{s.fw_tc['wqf_rdb_buf_base']:03X}; the receive-event ring ({s.fw_tc['evr_num']} slots of `rx_event` the RTL fills in order, `evr_prod` / `evr_cons`; read only) at offset 0x{s.fw_tc['evr_base']:03X}; the QP-context RAM (firmware-owned per-QP state, {s.fw_tc['qpc_entry_bytes']} bytes per QP of the configuration, plain memory with byte enables) at offset 0x{s.fw_tc['qpc_base']:07X}.\n\n| offset | name | description |\n|---|---|---|\n")
     for r in s.fw_tc["regs"]:
         P(f"| 0x{r['off']:03X} | `{r['name']}` | {r['doc']} |\n")
-    P(f"\nThe descriptor mailboxes, in the window's page at 0x{s.fw_tc['mbox_page']:04X}:\n\n| offset | name | description |\n|---|---|---|\n")
+    P(f"\nThe descriptor mailboxes and the doorbell ring ({s.fw_tc['dbr_num']} slots of two words, `db_event` then the value, the RTL fills in order, `dbr_prod` / `dbr_cons`; read only) at offset 0x{s.fw_tc['dbr_base']:04X}, in the window's page at 0x{s.fw_tc['mbox_page']:04X}:\n\n| offset | name | description |\n|---|---|---|\n")
     for r in s.fw_tc["mbox_regs"]:
         P(f"| 0x{r['off']:04X} | `{r['name']}` | {r['doc']}{md_layout(r)} |\n")
     P("\n## Enumerations\n\n")

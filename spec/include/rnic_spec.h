@@ -10,7 +10,7 @@
 #include <stdint.h>
 #endif
 
-#define RNIC_SPEC_HASH 0xB06861ECu
+#define RNIC_SPEC_HASH 0x558F90FBu
 #define RNIC_PCI_VENDOR_ID 0x10EEu
 #define RNIC_PCI_DEVICE_ID 0x5252u
 #define RNIC_HW_VERSION 0x10000u
@@ -236,9 +236,6 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_REG_MKEY_DATA 0x200u
 #define RNIC_FW_REG_MKEY_COMMIT 0x220u
 #define RNIC_FW_REG_MKEY_STATUS 0x224u
-#define RNIC_FW_REG_DB_DATA 0x300u
-#define RNIC_FW_REG_DB_STATUS 0x308u
-#define RNIC_FW_REG_DB_POP 0x30Cu
 #define RNIC_FW_REG_QPT_DATA 0x500u
 #define RNIC_FW_REG_QPT_COMMIT 0x540u
 #define RNIC_FW_REG_QPT_STATUS 0x544u
@@ -278,6 +275,9 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_TC_EVR_BASE 0x500u
 #define RNIC_FW_TC_EVR_NUM 4u
 #define RNIC_FW_TC_EVR_COUNT_BITS 16u
+#define RNIC_FW_TC_DBR_BASE 0x1400u
+#define RNIC_FW_TC_DBR_NUM 16u
+#define RNIC_FW_TC_DBR_COUNT_BITS 16u
 #define RNIC_FW_TC_CQW_PROD 0x800u
 #define RNIC_FW_TC_CQW_CONS 0x804u
 #define RNIC_FW_TC_CQW_STATUS 0x808u
@@ -358,6 +358,8 @@ static const char *const rnic_counter_names[] __attribute__((unused)) = {
 #define RNIC_FW_TC_RDD_DATA 0x1200u
 #define RNIC_FW_TC_RDD_COMMIT 0x1250u
 #define RNIC_FW_TC_RDD_STATUS 0x1254u
+#define RNIC_FW_TC_DBR_PROD 0x1480u
+#define RNIC_FW_TC_DBR_CONS 0x1484u
 
 /* Driver-to-firmware command opcodes. 0x04 and 0x14 are left free: REG_MR fetches an MR's whole page list by DMA itself (no separate MTT writes), and the port's addresses come with SET_GID (no port-attribute command); the firmware answers them as unknown opcodes. */
 #define RNIC_CMD_OP_NOP 0u
@@ -6412,30 +6414,6 @@ static inline uint32_t rnic_mbox_status_mk_dropped(uint32_t x)
 	return (x << 16) & 0xFFFF0000u;
 }
 
-/* mbox_in_status (4 bytes): Status of a hardware-to-firmware mailbox (fw_mmio db_status). */
-#define RNIC_MBOX_IN_STATUS_SIZE 4u
-#define RNIC_MBOX_IN_STATUS_ALIGN 4u
-#define RNIC_MBOX_IN_STATUS_VALID_OFF 0u
-static inline uint32_t rnic_mbox_in_status_get_valid(const void *p)
-{
-	return (uint32_t)((rnic_ld_le8((const uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0) & 0x1u) >> 0);
-}
-static inline void rnic_mbox_in_status_set_valid(void *p, uint32_t v)
-{
-	uint8_t *q = (uint8_t *)RNIC_ASSUME_ALIGNED(p, 4) + 0;
-	rnic_st_le8(q, (uint8_t)((rnic_ld_le8(q) & ~0x1u) | (((uint8_t)v << 0) & 0x1u)));
-}
-#define RNIC_MBOX_IN_STATUS_VALID_LSB 0u
-#define RNIC_MBOX_IN_STATUS_VALID_MASK 0x00000001u
-static inline uint32_t rnic_mbox_in_status_v_valid(uint32_t v)
-{
-	return (v & 0x00000001u) >> 0;
-}
-static inline uint32_t rnic_mbox_in_status_mk_valid(uint32_t x)
-{
-	return (x << 0) & 0x00000001u;
-}
-
 /* Every layout field as X(layout, field, off, container bytes, lsb, bits): for tools and the
  * accessor self-test. */
 #define RNIC_FOR_EACH_FIELD(X) \
@@ -6906,8 +6884,7 @@ static inline uint32_t rnic_mbox_in_status_mk_valid(uint32_t x)
 	X(fw_dma_status, error, 0, 1, 1, 1) \
 	X(fw_dma_status, resp, 0, 1, 2, 2) \
 	X(mbox_status, busy, 0, 1, 0, 1) \
-	X(mbox_status, dropped, 2, 2, 0, 16) \
-	X(mbox_in_status, valid, 0, 1, 0, 1)
+	X(mbox_status, dropped, 2, 2, 0, 16)
 
 /* Every field of a 4-byte layout (a register value) as X(layout, field, lsb, bits): the value
  * accessors rnic_<layout>_v_<field> / _mk_<field> and their masks, for the self-test. */
@@ -7016,7 +6993,6 @@ static inline uint32_t rnic_mbox_in_status_mk_valid(uint32_t x)
 	X(fw_dma_status, error, 1, 1) \
 	X(fw_dma_status, resp, 2, 2) \
 	X(mbox_status, busy, 0, 1) \
-	X(mbox_status, dropped, 16, 16) \
-	X(mbox_in_status, valid, 0, 1)
+	X(mbox_status, dropped, 16, 16)
 
 #endif /* RNIC_SPEC_H */

@@ -3,7 +3,7 @@
 constants, enumerations and every layout as (size, {field: (byte offset, lsb, bits)}).
 Import it with spec/py on sys.path; get()/put() read and write a field in bytes."""
 
-SPEC_HASH = 0xB06861EC
+SPEC_HASH = 0x558F90FB
 PCI_VENDOR_ID = 0x10EE
 PCI_DEVICE_ID = 0x5252
 HW_VERSION = 0x10000
@@ -883,9 +883,6 @@ LAYOUTS = {
     "mbox_status": (4, {
         "busy": (0, 0, 1),
         "dropped": (2, 0, 16),
-    }),
-    "mbox_in_status": (4, {
-        "valid": (0, 0, 1),
     }),
 }
 

@@ -14,7 +14,7 @@
 // - the READ progress query: each core's registers reach the engine port in the cycle its read of
 //   the result is granted, one read per cycle (both cores read at once after boot), every answer
 //   the engine model's for that core's (QPN, PSN);
-// - doorbells reach the doorbell mailbox of the QP's owner (sq_db, rq_db, bf_db) or core 0 (cq_db,
+// - doorbells reach the doorbell ring of the QP's owner (sq_db, rq_db, bf_db) or core 0 (cq_db,
 //   cq_arm); each core turns each into a QP-table entry, which the QP-table arbiter delivers.
 // Options: --seed N, --events N, --doorbells N, --fw DIR (imem.hex, dmem.hex of the test image).
 #include <cstdint>

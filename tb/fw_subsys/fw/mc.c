@@ -61,7 +61,7 @@ static void put_desc(uint32_t data, uint32_t commit, uint32_t status, const uint
 
 int main(void)
 {
-	uint32_t h = hart_id(), d[32], cons = 0, seq = 0, dbseq = 0;
+	uint32_t h = hart_id(), d[32], cons = 0, seq = 0, dbseq = 0, dcons = 0;
 	d[0] = 0x48454C4Fu; /* 'HELO' */
 	d[1] = h;
 	d[2] = MMIO(RNIC_FW_REG_HW_CAPS);
@@ -89,9 +89,11 @@ int main(void)
 			put_desc(RNIC_FW_TC_RDD_DATA, RNIC_FW_TC_RDD_COMMIT, RNIC_FW_TC_RDD_STATUS, d, 20);
 			MARK[1] = seq;
 		}
-		if (MMIO(RNIC_FW_REG_DB_STATUS) & RNIC_MBOX_IN_STATUS_VALID_MASK) {
-			uint32_t e = MMIO(RNIC_FW_REG_DB_DATA), v = MMIO(RNIC_FW_REG_DB_DATA + 4);
-			MMIO(RNIC_FW_REG_DB_POP) = 0;
+		if (TC(RNIC_FW_TC_DBR_PROD) != dcons) { /* this core's doorbell ring */
+			uint32_t slot = RNIC_FW_TC_DBR_BASE + (dcons % RNIC_FW_TC_DBR_NUM) * 8u;
+			uint32_t e = TC(slot), v = TC(slot + 4);
+			dcons = (dcons + 1) & ((1u << RNIC_FW_TC_DBR_COUNT_BITS) - 1u);
+			TC(RNIC_FW_TC_DBR_CONS) = dcons;
 			for (unsigned i = 0; i < 16; i++)
 				MMIO(RNIC_FW_REG_QPT_DATA + 4 * i) = i == 0 ? e : i == 1 ? v : i == 2 ? h : e ^ v ^ i;
 			MMIO(RNIC_FW_REG_QPT_DATA + 12) = rdq(v & 0xFFFFFFu, e & 0xFFFFFFu);
