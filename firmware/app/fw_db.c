@@ -66,10 +66,29 @@ static void sq_db_take(uint8_t *c, uint32_t ev, uint32_t value)
  * WQEs posted: docs/firmware.md "rnr (session 28)"). */
 #define RQ_DB_BATCH 16u
 
+/* An rq_db's producer index against the QP's (docs/firmware.md "rqrace (session 29)"). The
+ * engine that feeds a QP in grant mode takes each rq_db from the doorbell block itself, long
+ * before the firmware may read it from its mailbox, and the receive events move rq_ci past it
+ * meanwhile: a correct host's index can be behind rq_ci (the 64 B SEND stream with SEND runs:
+ * ~20 behind). What a correct host can write is from the last index taken (rq_pi: doorbells come
+ * in order) to rq_ci + the ring (end): taken, rq_pi moves forward (1). One behind rq_pi (within
+ * half the index space) is older than what rq_pi covers (a takeover moves rq_pi to the engine's
+ * feed): nothing to take, no fault (0). Anything else announces more than the ring (-1). */
+static inline uint32_t rq_db_end(const uint8_t *c)
+{
+	return rnic_qp_ctx_get_rq_ci(c) + (1u << rnic_qp_ctx_get_rq_log_size(c));
+}
+
+static inline int rq_db_in(uint32_t index, uint32_t pi, uint32_t end)
+{
+	uint32_t d = (index - pi) & 0xFFFFu;
+	return d <= ((end - pi) & 0xFFFFu) ? 1 : d >= 0x8000u ? 0 : -1;
+}
+
 static void rq_db_take(uint8_t *c, uint32_t ev, uint32_t value)
 {
 	const uint32_t same_ev = RNIC_DB_EVENT_PAGE_MASK | RNIC_DB_EVENT_WHICH_MASK;
-	uint32_t ci = rnic_qp_ctx_get_rq_ci(c), log_size = rnic_qp_ctx_get_rq_log_size(c), k;
+	uint32_t end = rq_db_end(c), k;
 	for (k = 0; k < RQ_DB_BATCH && rnic_mbox_in_status_v_valid(hal_rd32(RNIC_FW_REG_DB_STATUS)); k++) {
 		if ((hal_rd32(RNIC_FW_REG_DB_DATA) ^ ev) & same_ev)
 			break;
@@ -78,9 +97,10 @@ static void rq_db_take(uint8_t *c, uint32_t ev, uint32_t value)
 			break;
 		hal_wr32(RNIC_FW_REG_DB_POP, 1);
 		uint32_t index = (nv & RNIC_DB_WORD_INDEX_MASK) >> RNIC_DB_WORD_INDEX_LSB;
-		if (db_in_ring(index, ci, log_size))
+		int in = rq_db_in(index, rnic_qp_ctx_get_rq_pi(c), end);
+		if (in > 0)
 			rnic_qp_ctx_set_rq_pi(c, (uint16_t)index);
-		else
+		else if (in < 0)
 			fw_log("doorbell %x value %x ignored", (unsigned)ev, (unsigned)nv);
 	}
 	fw_perf.doorbells += k;
@@ -110,14 +130,16 @@ void fw_doorbell(uint32_t ev, uint32_t value)
 			return;
 		}
 	} else switch (which * 4) {
-	case RNIC_DB_RQ_DB:
-		if (!(c = db_qp(num, page)) ||
-		    !db_in_ring(index, rnic_qp_ctx_get_rq_ci(c), rnic_qp_ctx_get_rq_log_size(c)))
+	case RNIC_DB_RQ_DB: {
+		int in;
+		if (!(c = db_qp(num, page)) || (in = rq_db_in(index, rnic_qp_ctx_get_rq_pi(c), rq_db_end(c))) < 0)
 			break;
-		rnic_qp_ctx_set_rq_pi(c, (uint16_t)index);
+		if (in)
+			rnic_qp_ctx_set_rq_pi(c, (uint16_t)index);
 		rq_db_take(c, ev, value);
 		fw_rq_doorbell(num);
 		return;
+	}
 	case RNIC_DB_CQ_DB:
 		if (num == 0 || num >= FW_MAX_CQ || !fw_res.cqs[num].used || fw_res.cqs[num].uctx != page)
 			break;
