@@ -736,6 +736,44 @@ static void resp_error(void)
 	      "fw-rqg-resp-error-takeover-consumed-buffer-then-flush");
 }
 
+/* RESP_ERROR while the firmware's mailbox lags (rqrace): the engine took rq_db 4 itself and three
+ * receives completed (rq_ci 3, rq_pi still 2). The takeover moves rq_pi to the engine's feed (4),
+ * so the flush completes exactly the one buffer posted and not consumed (3); without it the flush
+ * runs from rq_ci to rq_pi the long way round the index space (stale ring entries flushed as
+ * CQEs). The rq_db read afterwards (4) is behind nothing new: no log line, no more CQEs. */
+static void stale_flush(void)
+{
+	boot();
+	struct qp q;
+	create(&q, 0, RNIC_QP_STATE_RTS);
+	post(&q, 0);
+	post(&q, 0);
+	ring(&q);
+	uint32_t ev4;
+	post(&q, 0);
+	post(&q, 0);
+	uint32_t v4 = ring_hw(&q, &ev4);
+	int ok = 1;
+	for (uint32_t i = 0; i < 3; i++) {
+		recv_done(&q);
+		ok &= cqe(wr_of(&q, i), RNIC_WC_STATUS_SUCCESS);
+	}
+	ok &= rq_pi_of(&q) == 2;
+	uint8_t ev[RNIC_RX_EVENT_SIZE] = { 0 };
+	rnic_rx_event_set_kind(ev, RNIC_RX_EVENT_KIND_RESP_ERROR);
+	rnic_rx_event_set_qpn(ev, q.qpn);
+	rnic_rx_event_set_status(ev, RNIC_WC_STATUS_REM_INV_REQ_ERR);
+	fw_rx_event(ev);
+	ok &= cqe(wr_of(&q, 3), RNIC_WC_STATUS_WR_FLUSH_ERR) && rq_pi_of(&q) == 4;
+	uint32_t log0 = fw_log_head(); /* (after the RESP_ERROR's own line) */
+	ring_fw(ev4, v4);
+	struct rnicp_wc wc;
+	check(ok && rnicp_cq_poll(&cq, 1, &wc) == 0 && fw_log_head() == log0 &&
+		      rnic_qp_ctx_get_rq_ci(fw_res.qp_ctx[q.qpn]) == 4 &&
+		      rnic_qp_ctx_get_state(fw_res.qp_ctx[q.qpn]) == RNIC_QP_STATE_ERR,
+	      "fw-rqg-resp-error-with-rq-pi-behind-flushes-only-the-posted");
+}
+
 /* A receive event of q as the receive engine puts it into the event ring: kind, wr_id of its
  * position k, and fields that each land in a CQE word (status, flags, byte_len, imm, src_qpn). */
 static void ring_push(const struct qp *q, uint32_t kind, uint32_t k)
@@ -864,6 +902,7 @@ int main(void)
 	lost_db();
 	stale_db();
 	stale_takeover();
+	stale_flush();
 	db_batch();
 	lost_in_stream();
 	modify_rewrite();
