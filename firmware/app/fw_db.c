@@ -40,6 +40,25 @@ static int db_in_ring(uint32_t index, uint32_t from, uint32_t log_size)
 	return ((index - from) & 0xFFFFu) <= (1u << log_size);
 }
 
+/* An rq_db's producer index against the QP's (docs/firmware.md "rqrace (session 29)"). The
+ * engine that feeds a QP in grant mode takes each rq_db from the doorbell block itself, long
+ * before the firmware may read it from its doorbell ring, and the receive events move rq_ci past it
+ * meanwhile: a correct host's index can be behind rq_ci (the 64 B SEND stream with SEND runs:
+ * ~20 behind). What a correct host can write is from the last index taken (rq_pi: doorbells come
+ * in order) to rq_ci + the ring (end): taken, rq_pi moves forward (1). One behind rq_pi (within
+ * half the index space) is older than what rq_pi covers (a takeover moves rq_pi to the engine's
+ * feed): nothing to take, no fault (0). Anything else announces more than the ring (-1). */
+static inline uint32_t rq_db_end(const uint8_t *c)
+{
+	return rnic_qp_ctx_get_rq_ci(c) + (1u << rnic_qp_ctx_get_rq_log_size(c));
+}
+
+static inline int rq_db_in(uint32_t index, uint32_t pi, uint32_t end)
+{
+	uint32_t d = (index - pi) & 0xFFFFu;
+	return d <= ((end - pi) & 0xFFFFu) ? 1 : d >= 0x8000u ? 0 : -1;
+}
+
 /* The doorbells of one QP served together: the sq_dbs (rq_dbs) of the same QP and page waiting
  * in the doorbell ring behind this one are taken with it (at most DB_BATCH), their producer
  * indices checked and the newest kept, so one service pass (and one WQE fetch) covers the WQEs of
@@ -62,8 +81,8 @@ static int db_in_ring(uint32_t index, uint32_t from, uint32_t log_size)
 static inline __attribute__((always_inline)) void db_take(uint8_t *c, uint32_t ev, uint32_t value, int rq)
 {
 	const uint32_t same_ev = RNIC_DB_EVENT_PAGE_MASK | RNIC_DB_EVENT_WHICH_MASK;
-	uint32_t from = rq ? rnic_qp_ctx_get_rq_ci(c) : rnic_qp_ctx_get_sq_next(c);
-	uint32_t log_size = rq ? rnic_qp_ctx_get_rq_log_size(c) : rnic_qp_ctx_get_sq_log_size(c), k;
+	uint32_t from = rq ? rq_db_end(c) : rnic_qp_ctx_get_sq_next(c); /* RQ: the end of what rq_db_in takes */
+	uint32_t log_size = rq ? 0u : rnic_qp_ctx_get_sq_log_size(c), k;
 	uint32_t cons = dbr_cons, prod = dbr_prod;
 	for (k = 0; k < (rq ? 2u * DB_BATCH : DB_BATCH); k++) {
 		if (cons == prod && cons == (prod = hal_tc_rd32(RNIC_FW_TC_DBR_PROD)))
@@ -75,12 +94,13 @@ static inline __attribute__((always_inline)) void db_take(uint8_t *c, uint32_t e
 			break;
 		cons = (cons + 1) & DBR_CNT_MASK;
 		uint32_t index = (nv & RNIC_DB_WORD_INDEX_MASK) >> RNIC_DB_WORD_INDEX_LSB;
-		if (db_in_ring(index, from, log_size)) {
+		int in = rq ? rq_db_in(index, rnic_qp_ctx_get_rq_pi(c), from) : db_in_ring(index, from, log_size);
+		if (in > 0) {
 			if (rq)
 				rnic_qp_ctx_set_rq_pi(c, (uint16_t)index);
 			else
 				rnic_qp_ctx_set_sq_pi(c, (uint16_t)index);
-		} else {
+		} else if (in < 0 || !rq) {
 			fw_log("doorbell %x value %x ignored", (unsigned)ev, (unsigned)nv);
 		}
 	}
@@ -116,14 +136,16 @@ void fw_doorbell(uint32_t ev, uint32_t value)
 			return;
 		}
 	} else switch (which * 4) {
-	case RNIC_DB_RQ_DB:
-		if (!(c = db_qp(num, page)) ||
-		    !db_in_ring(index, rnic_qp_ctx_get_rq_ci(c), rnic_qp_ctx_get_rq_log_size(c)))
+	case RNIC_DB_RQ_DB: {
+		int in;
+		if (!(c = db_qp(num, page)) || (in = rq_db_in(index, rnic_qp_ctx_get_rq_pi(c), rq_db_end(c))) < 0)
 			break;
-		rnic_qp_ctx_set_rq_pi(c, (uint16_t)index);
+		if (in)
+			rnic_qp_ctx_set_rq_pi(c, (uint16_t)index);
 		db_take(c, ev, value, 1);
 		fw_rq_doorbell(num);
 		return;
+	}
 	case RNIC_DB_CQ_DB:
 		if (num == 0 || num >= FW_MAX_CQ || !fw_res.cqs[num].used || fw_res.cqs[num].uctx != page)
 			break;

@@ -468,7 +468,15 @@ void fw_rq_resp_error(const uint8_t *ev)
 void fw_rq_doorbell(uint32_t qpn)
 {
 	if (fw_res.qp_run[qpn].rqg) {
-		fw_rqg_pi(qpn, rnic_qp_ctx_get_rq_pi(ctx(qpn)));
+		/* Only an index ahead of rq_ci can tell the engine something (an rq_db its FIFO
+		 * dropped): the engine's own index is at least rq_ci (it handed those WQEs). One the
+		 * firmware reads after the engine consumed past it (fw_db.c rq_db_in) would move the
+		 * engine's index back below its feed and hide the WQEs posted since until the next
+		 * store (the 4 KiB SEND stream with SEND runs: an RNR NAK). */
+		uint8_t *c = ctx(qpn);
+		uint32_t pi = rnic_qp_ctx_get_rq_pi(c);
+		if (((pi - rnic_qp_ctx_get_rq_ci(c) - 1u) & 0xFFFFu) < 0x7FFFu)
+			fw_rqg_pi(qpn, pi);
 		return;
 	}
 	fw_rq_service(qpn);

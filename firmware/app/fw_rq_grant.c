@@ -32,7 +32,15 @@ void fw_rqg_take(uint32_t qpn)
 	if (n == RQG_POLL_LIMIT)
 		fw_log("qp %u: grant read-back never valid", (unsigned)qpn);
 	run->rqg = 0;
-	run->rq_posted = (uint8_t)(rnic_rqf_pos_v_feed(v) - rnic_qp_ctx_get_rq_ci(fw_res.qp_ctx[qpn]));
+	uint8_t *c = fw_res.qp_ctx[qpn];
+	uint32_t feed = rnic_rqf_pos_v_feed(v);
+	run->rq_posted = (uint8_t)(feed - rnic_qp_ctx_get_rq_ci(c));
+	/* The engine fetched below the producer index of rq_dbs it took itself, which the firmware
+	 * may not have read from its mailbox yet: rq_pi can lag the feed (even rq_ci). The firmware's
+	 * own refill and flush count the posted WQEs as rq_pi - feed, so rq_pi catches up first (the
+	 * lagging rq_dbs are then behind it: fw_db.c rq_db_in, nothing to take). */
+	if (n < RQG_POLL_LIMIT && ((feed - rnic_qp_ctx_get_rq_pi(c) - 1u) & 0xFFFFu) < 0x7FFFu)
+		rnic_qp_ctx_set_rq_pi(c, (uint16_t)feed);
 }
 
 int fw_rqg_give(uint32_t qpn, uint8_t *c, struct fw_qp_run *run)

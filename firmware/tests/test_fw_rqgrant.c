@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fw_cmd.h"
+#include "fw_log.h"
 #include "fw_res.h"
 #include "fw_wqf.h"
 #include "fw_xport.h"
@@ -398,6 +399,141 @@ static void lost_db(void)
 	      "fw-rqg-lost-rq-db-fetched-on-rqf-pi-no-takeover");
 }
 
+/* An rq_db as the doorbell block hands it: to the engine now (it fetches and hands at once), to
+ * the firmware's mailbox for later (its two words; ring_fw takes them). The firmware may read it
+ * only after the engine consumed past its index (docs/firmware.md "rqrace (session 29)"). */
+static uint32_t ring_hw(struct qp *q, uint32_t *ev)
+{
+	uint8_t v[4] = { 0 }, b[4] = { 0 };
+	uint32_t page = rnic_qp_ctx_get_uctx(fw_res.qp_ctx[q->qpn]);
+	rnic_db_word_set_num(v, q->qpn);
+	rnic_db_word_set_index(v, q->rq.pi);
+	mock_wqf_rdb(page, (uint32_t)rnic_ld_le(v, 4));
+	mock_rqg_run();
+	rnic_db_event_set_page(b, page);
+	rnic_db_event_set_which(b, RNIC_DB_RQ_DB / 4);
+	*ev = (uint32_t)rnic_ld_le(b, 4);
+	return (uint32_t)rnic_ld_le(v, 4);
+}
+
+static void ring_fw(uint32_t ev, uint32_t v)
+{
+	fw_doorbell(ev, v);
+	mock_rqg_run();
+}
+
+static uint32_t rq_pi_of(const struct qp *q) { return rnic_qp_ctx_get_rq_pi(fw_res.qp_ctx[q->qpn]); }
+
+/* The host's repost races the firmware's mailbox: the engine takes rq_dbs 3 and 4 from the
+ * doorbell block, hands their WQEs, and the four receives complete (rq_ci 4) before the firmware
+ * reads the two rq_dbs. Index 3 is behind rq_ci but a correct host's: taken, not ignored (no log
+ * line), rq_pi moves to 3, then 4, neither stored to the engine (whose index, 4, would move back);
+ * the stream goes on, every WQE handed once and completed in
+ * order. An index past rq_ci + the ring is still ignored, with its log line, rq_pi unchanged. */
+static void stale_db(void)
+{
+	boot();
+	struct qp q, *qs[1] = { &q };
+	create(&q, 0, RNIC_QP_STATE_RTS);
+	unsigned m = mock_nmbox, h0 = mock_rqg_handed;
+	post(&q, 0);
+	post(&q, 0);
+	ring(&q);
+	uint32_t ev3, ev4, v3, v4;
+	post(&q, 0);
+	v3 = ring_hw(&q, &ev3);
+	post(&q, 0);
+	v4 = ring_hw(&q, &ev4);
+	int ok = mock_rqg_handed == h0 + 4 && rq_pi_of(&q) == 2;
+	for (uint32_t i = 0; i < 4; i++) {
+		recv_done(&q);
+		ok &= cqe(wr_of(&q, i), RNIC_WC_STATUS_SUCCESS);
+	}
+	/* neither index is ahead of rq_ci: the engine's own index (4) is not moved back */
+	uint32_t log0 = fw_log_head(), st0 = mock_rqg_pi_stores;
+	ring_fw(ev3, v3);
+	ok &= fw_log_head() == log0 && rq_pi_of(&q) == 3 && mock_rqg_qp[q.qpn].pi == 4;
+	ring_fw(ev4, v4);
+	ok &= fw_log_head() == log0 && rq_pi_of(&q) == 4 && mock_rqg_qp[q.qpn].pi == 4 && mock_rqg_pi_stores == st0;
+	for (int i = 0; i < 4; i++)
+		post(&q, 0);
+	ring(&q);
+	for (uint32_t i = 4; i < 8; i++) {
+		recv_done(&q);
+		ok &= cqe(wr_of(&q, i), RNIC_WC_STATUS_SUCCESS);
+	}
+	check(ok && fw_log_head() == log0 && descs(m, qs, 1, (int[]){ 8 }) && fw_commits(m, h0) == 0 &&
+		      mock_rqg_violations == 0 && fw_res.qp_run[q.qpn].rqg,
+	      "fw-rqg-rq-db-behind-rq-ci-taken-not-ignored");
+
+	/* rq_ci 8, rq_pi 8: index 8 + 16 is the ring's end (taken), 8 + 17 past it (ignored, logged) */
+	uint8_t v[4] = { 0 }, b[4] = { 0 };
+	rnic_db_word_set_num(v, q.qpn);
+	rnic_db_word_set_index(v, 8 + (1u << RQ_LOG) + 1);
+	rnic_db_event_set_page(b, rnic_qp_ctx_get_uctx(fw_res.qp_ctx[q.qpn]));
+	rnic_db_event_set_which(b, RNIC_DB_RQ_DB / 4);
+	unsigned p0 = mock_rqg_pi_stores;
+	ring_fw((uint32_t)rnic_ld_le(b, 4), (uint32_t)rnic_ld_le(v, 4));
+	ok = fw_log_head() > log0 && rq_pi_of(&q) == 8 && mock_rqg_pi_stores == p0;
+	log0 = fw_log_head();
+	rnic_db_word_set_index(v, 8 + (1u << RQ_LOG));
+	ring_fw((uint32_t)rnic_ld_le(b, 4), (uint32_t)rnic_ld_le(v, 4));
+	check(ok && fw_log_head() == log0 && rq_pi_of(&q) == 8 + (1u << RQ_LOG),
+	      "fw-rqg-rq-db-past-the-ring-still-ignored-and-logged");
+}
+
+/* A takeover while the firmware's mailbox lags: the engine took rq_dbs 3, 4 and 6 itself, handed
+ * 2 and 3 and stopped at 4 (too many SGEs); the firmware's rq_pi is still 2. At the takeover rq_pi
+ * catches up with the engine's feed (4): the firmware's own refill fetches nothing it was not
+ * told of (without it, rq_pi - feed wraps and the refill hands unposted ring entries). Then the
+ * rq_dbs are read: 3 is behind rq_pi now (nothing to take, no log line), 4 and 6 are taken; 4
+ * completes LOC_LEN_ERR in order, 5 is handed by the firmware, none twice. */
+static void stale_takeover(void)
+{
+	boot();
+	struct qp q;
+	create(&q, 0, RNIC_QP_STATE_RTS);
+	unsigned m = mock_nmbox;
+	post(&q, 0);
+	post(&q, 0);
+	ring(&q);
+	recv_done(&q);
+	recv_done(&q);
+	int ok = cqe(wr_of(&q, 0), RNIC_WC_STATUS_SUCCESS) && cqe(wr_of(&q, 1), RNIC_WC_STATUS_SUCCESS);
+	uint32_t ev3, ev4, ev6, v3, v4, v6;
+	post(&q, 0);
+	v3 = ring_hw(&q, &ev3);
+	post(&q, 0);
+	v4 = ring_hw(&q, &ev4);
+	post(&q, RNIC_MAX_SGE + 1); /* position 4 */
+	post(&q, 0);
+	v6 = ring_hw(&q, &ev6);
+	ok &= mock_rqg_qp[q.qpn].stopped && rq_pi_of(&q) == 2;
+	uint32_t log0 = fw_log_head();
+	pass(); /* the stop: taken over */
+	ok &= !fw_res.qp_run[q.qpn].rqg && fw_res.qp_run[q.qpn].rq_posted == 2 && rq_pi_of(&q) == 4 &&
+	      mock_mbox_count(RNIC_FW_TC_RQD_COMMIT, m) == 4;
+	ring_fw(ev3, v3);
+	ok &= rq_pi_of(&q) == 4 && fw_log_head() == log0;
+	ring_fw(ev4, v4);
+	ring_fw(ev6, v6);
+	ok &= rq_pi_of(&q) == 6 && fw_log_head() == log0;
+	recv_done(&q);
+	recv_done(&q); /* 2, 3, then the firmware's LOC_LEN_ERR of 4 */
+	ok &= cqe(wr_of(&q, 2), RNIC_WC_STATUS_SUCCESS) && cqe(wr_of(&q, 3), RNIC_WC_STATUS_SUCCESS) &&
+	      cqe(wr_of(&q, 4), RNIC_WC_STATUS_LOC_LEN_ERR);
+	q.done++;
+	recv_done(&q);
+	ok &= cqe(wr_of(&q, 5), RNIC_WC_STATUS_SUCCESS);
+	const struct mock_mbox_rec *r;
+	uint32_t want[] = { 0, 1, 2, 3, 5 };
+	for (unsigned n = 0; n < 5; n++)
+		ok &= (r = mock_mbox_nth(RNIC_FW_TC_RQD_COMMIT, m, n)) && rnic_rq_desc_get_wr_id(r->data) == wr_of(&q, want[n]);
+	check(ok && mock_mbox_count(RNIC_FW_TC_RQD_COMMIT, m) == 5 && mock_rqg_violations == 0 &&
+		      rnic_qp_ctx_get_state(fw_res.qp_ctx[q.qpn]) == RNIC_QP_STATE_RTS,
+	      "fw-rqg-takeover-rq-pi-catches-up-with-the-feed");
+}
+
 /* Receives posted in INIT: the engine hands the slots' worth; the move to RTR writes the QP-table
  * entry (which empties the slots): the QP is taken over before it and given back after, the
  * engine hands the same WQEs again from rq_ci and then the rest, each once after the write. */
@@ -600,6 +736,44 @@ static void resp_error(void)
 	      "fw-rqg-resp-error-takeover-consumed-buffer-then-flush");
 }
 
+/* RESP_ERROR while the firmware's mailbox lags (rqrace): the engine took rq_db 4 itself and three
+ * receives completed (rq_ci 3, rq_pi still 2). The takeover moves rq_pi to the engine's feed (4),
+ * so the flush completes exactly the one buffer posted and not consumed (3); without it the flush
+ * runs from rq_ci to rq_pi the long way round the index space (stale ring entries flushed as
+ * CQEs). The rq_db read afterwards (4) is behind nothing new: no log line, no more CQEs. */
+static void stale_flush(void)
+{
+	boot();
+	struct qp q;
+	create(&q, 0, RNIC_QP_STATE_RTS);
+	post(&q, 0);
+	post(&q, 0);
+	ring(&q);
+	uint32_t ev4;
+	post(&q, 0);
+	post(&q, 0);
+	uint32_t v4 = ring_hw(&q, &ev4);
+	int ok = 1;
+	for (uint32_t i = 0; i < 3; i++) {
+		recv_done(&q);
+		ok &= cqe(wr_of(&q, i), RNIC_WC_STATUS_SUCCESS);
+	}
+	ok &= rq_pi_of(&q) == 2;
+	uint8_t ev[RNIC_RX_EVENT_SIZE] = { 0 };
+	rnic_rx_event_set_kind(ev, RNIC_RX_EVENT_KIND_RESP_ERROR);
+	rnic_rx_event_set_qpn(ev, q.qpn);
+	rnic_rx_event_set_status(ev, RNIC_WC_STATUS_REM_INV_REQ_ERR);
+	fw_rx_event(ev);
+	ok &= cqe(wr_of(&q, 3), RNIC_WC_STATUS_WR_FLUSH_ERR) && rq_pi_of(&q) == 4;
+	uint32_t log0 = fw_log_head(); /* (after the RESP_ERROR's own line) */
+	ring_fw(ev4, v4);
+	struct rnicp_wc wc;
+	check(ok && rnicp_cq_poll(&cq, 1, &wc) == 0 && fw_log_head() == log0 &&
+		      rnic_qp_ctx_get_rq_ci(fw_res.qp_ctx[q.qpn]) == 4 &&
+		      rnic_qp_ctx_get_state(fw_res.qp_ctx[q.qpn]) == RNIC_QP_STATE_ERR,
+	      "fw-rqg-resp-error-with-rq-pi-behind-flushes-only-the-posted");
+}
+
 /* A receive event of q as the receive engine puts it into the event ring: kind, wr_id of its
  * position k, and fields that each land in a CQE word (status, flags, byte_len, imm, src_qpn). */
 static void ring_push(const struct qp *q, uint32_t kind, uint32_t k)
@@ -726,6 +900,9 @@ int main(void)
 	stop_sge();
 	stop_fetch();
 	lost_db();
+	stale_db();
+	stale_takeover();
+	stale_flush();
 	db_batch();
 	lost_in_stream();
 	modify_rewrite();
