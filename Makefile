@@ -45,7 +45,7 @@ VERILATOR_FLAGS := --cc --exe --build -j 2 -O3 -Wall --x-assign unique --x-initi
 # VERILATOR_EXTRA: flags for a one-off build, e.g. a profile (docs/sim-speed.md):
 #   make BUILD=build/prof VERILATOR_EXTRA="--prof-cfuncs -CFLAGS -g" build/prof/sim/rnic_sim
 # and for callgrind's per-line figures VERILATOR_EXTRA="-CFLAGS -g -CFLAGS -gdwarf-4": the
-# simulators are compiled with clang 14 (sim/block.mk), whose default DWARF 5 Valgrind 3.19 cannot
+# simulators are compiled with clang (sim/block.mk), whose default DWARF 5 Valgrind 3.19 cannot
 # read (docs/sim-speed.md, steps 17 and 18).
 VERILATOR_EXTRA ?=
 # Each model's build CPU seconds (verilation and compiles: line 2 of bash's `times`) go to OUTDIR/build.cpu:

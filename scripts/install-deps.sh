@@ -5,7 +5,7 @@ set -euo pipefail
 
 PKGS=(
   make gcc g++ python3 python3-yaml ccache git
-  clang-14 llvm-14
+  clang-19 llvm-19 libclang-rt-19-dev
   verilator libsystemc-dev
   gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf binutils-riscv64-unknown-elf
   yosys
