@@ -7,6 +7,9 @@
 # A fake `yosys` first in PATH counts the runs (it answers -V as the real one, so keys agree).
 # Runs from the checkout's root; part of suite infra. No real synthesis: a few seconds.
 set -uo pipefail
+# the make calls below are this test's own: a parent make's jobserver (make test) is not theirs,
+# and its "jobserver unavailable" warning on stderr would become part of the key they print
+unset MAKEFLAGS MFLAGS MAKELEVEL
 root=$(pwd)
 rerun="tb/infra/test_synth_cache.sh"
 . "$(dirname "$0")/checks.sh"
